@@ -1,0 +1,76 @@
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n  ${problems.join('\n  ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/**
+ * Reads environment variables into typed values, collecting every problem so a bad boot reports all of
+ * them at once. Call `done()` after the last read.
+ */
+export class EnvReader {
+  private readonly problems: string[] = [];
+
+  constructor(private readonly env: Record<string, string | undefined>) {}
+
+  string(name: string, fallback?: string): string {
+    const value = this.raw(name) ?? fallback;
+    if (value === undefined) {
+      this.problems.push(`${name}: is required`);
+      return '';
+    }
+    return value;
+  }
+
+  optionalString(name: string): string | undefined {
+    return this.raw(name);
+  }
+
+  int(name: string, fallback: number, bounds: { min?: number; max?: number } = {}): number {
+    const text = this.raw(name);
+    if (text === undefined) return fallback;
+    const value = Number(text);
+    if (!Number.isInteger(value)) {
+      this.problems.push(`${name}: must be an integer, got '${text}'`);
+      return fallback;
+    }
+    if (bounds.min !== undefined && value < bounds.min) this.problems.push(`${name}: must be at least ${bounds.min}`);
+    if (bounds.max !== undefined && value > bounds.max) this.problems.push(`${name}: must be at most ${bounds.max}`);
+    return value;
+  }
+
+  bool(name: string, fallback: boolean): boolean {
+    const text = this.raw(name);
+    if (text === undefined) return fallback;
+    const lowered = text.toLowerCase();
+    if (['true', '1', 'yes'].includes(lowered)) return true;
+    if (['false', '0', 'no'].includes(lowered)) return false;
+    this.problems.push(`${name}: must be true or false, got '${text}'`);
+    return fallback;
+  }
+
+  /** A URL whose protocol is one of `protocols`. The value is never echoed: URLs may carry passwords. */
+  url(name: string, fallback: string, protocols: string[]): string {
+    const value = this.raw(name) ?? fallback;
+    try {
+      const parsed = new URL(value);
+      if (!protocols.includes(parsed.protocol.replace(/:$/, ''))) {
+        this.problems.push(`${name}: must be a ${protocols.join(' or ')} URL`);
+      }
+    } catch {
+      this.problems.push(`${name}: is not a valid URL`);
+    }
+    return value;
+  }
+
+  /** Throws ConfigError listing every problem found so far. */
+  done(): void {
+    if (this.problems.length) throw new ConfigError(this.problems);
+  }
+
+  private raw(name: string): string | undefined {
+    const value = this.env[name];
+    return value === undefined || value.trim() === '' ? undefined : value.trim();
+  }
+}

@@ -1,0 +1,11 @@
+export { ConfigError, EnvReader } from './env-reader';
+export {
+  DEFAULT_DATABASE_URL,
+  DEFAULT_NATS_URL,
+  DEFAULT_REGION,
+  SIGNING_SERVICE_NAME,
+  readNatsSettings,
+  readS3Settings,
+  type NatsSettings,
+  type S3ServiceSettings,
+} from './common';

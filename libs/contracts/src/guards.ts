@@ -1,0 +1,54 @@
+import { isOperationName } from './replication/operations';
+import type { OperationEnvelope, SigningKeyRequest, CreateAccessKeyRequest } from './rpc/envelope';
+
+/** Structural checks for inbound messages. Payload fields are validated by the API model afterwards. */
+export type Guarded<T> = { ok: true; value: T } | { ok: false; problems: string[] };
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function nonEmptyString(value: unknown): value is string {
+  return typeof value === 'string' && value.length > 0;
+}
+
+export function guardOperationEnvelope(message: unknown): Guarded<OperationEnvelope> {
+  if (!isRecord(message)) return { ok: false, problems: ['message: must be an object'] };
+  const problems: string[] = [];
+  if (!nonEmptyString(message['requestId'])) problems.push('requestId: must be a non-empty string');
+  if (!nonEmptyString(message['accessKeyId'])) problems.push('accessKeyId: must be a non-empty string');
+  if (typeof message['operation'] !== 'string' || !isOperationName(message['operation'])) {
+    problems.push('operation: must name a known operation');
+  }
+  if (!isRecord(message['payload'])) problems.push('payload: must be an object');
+  return problems.length ? { ok: false, problems } : { ok: true, value: message as unknown as OperationEnvelope };
+}
+
+export function guardSigningKeyRequest(message: unknown): Guarded<SigningKeyRequest> {
+  if (!isRecord(message)) return { ok: false, problems: ['message: must be an object'] };
+  const problems: string[] = [];
+  if (!nonEmptyString(message['accessKeyId'])) problems.push('accessKeyId: must be a non-empty string');
+  if (typeof message['date'] !== 'string' || !/^\d{8}$/.test(message['date'])) problems.push('date: must be yyyymmdd');
+  if (!nonEmptyString(message['region'])) problems.push('region: must be a non-empty string');
+  if (!nonEmptyString(message['service'])) problems.push('service: must be a non-empty string');
+  return problems.length ? { ok: false, problems } : { ok: true, value: message as unknown as SigningKeyRequest };
+}
+
+export function guardCreateAccessKeyRequest(message: unknown): Guarded<CreateAccessKeyRequest> {
+  if (!isRecord(message)) return { ok: false, problems: ['message: must be an object'] };
+  const problems: string[] = [];
+  const ops = message['allowedOperations'];
+  if (!Array.isArray(ops) || ops.length === 0) {
+    problems.push('allowedOperations: must be a non-empty list');
+  } else {
+    for (const op of ops) {
+      if (typeof op !== 'string' || (op !== '*' && !isOperationName(op))) {
+        problems.push(`allowedOperations: '${String(op)}' is not '*' or an operation name`);
+      }
+    }
+  }
+  if (message['description'] !== undefined && typeof message['description'] !== 'string') {
+    problems.push('description: must be a string');
+  }
+  return problems.length ? { ok: false, problems } : { ok: true, value: message as unknown as CreateAccessKeyRequest };
+}

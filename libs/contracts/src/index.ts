@@ -1,0 +1,66 @@
+export {
+  ACCESS_TYPES,
+  REPLICATION_DEFAULTS,
+  RETENTION_PERIODS,
+  SCD_TYPES,
+  SECRET_MASK,
+  type AccessType,
+  type AlterReplicationRequest,
+  type CreateReplicationRequest,
+  type ReplicationConfig,
+  type ReseedingSchedule,
+  type RetentionPeriod,
+  type ScdType,
+  type SourceConfig,
+  type StagingConfig,
+  type TableSelection,
+  type WarehouseConfig,
+} from './replication/replication-config';
+export {
+  REPLICATION_STATUSES,
+  TABLE_PHASES,
+  type AlertRecord,
+  type ReplicationStatus,
+  type TablePhase,
+  type TableStatus,
+} from './replication/replication-status';
+export {
+  OPERATIONS,
+  isOperationName,
+  type AlterConfigurationRequest,
+  type CreateReplicationResponse,
+  type EmptyRequest,
+  type ListReplicationsResponse,
+  type OperationName,
+  type OperationRequest,
+  type OperationResponse,
+  type OperationTypes,
+  type ReplicationDescription,
+  type ReplicationIdRequest,
+  type ReplicationSummary,
+  type ServiceConfiguration,
+  type StartReplicationRequest,
+} from './replication/operations';
+export { ErrorCode, rpcError, rpcOk, type DomainError, type RpcReply } from './rpc/domain-error';
+export type {
+  CreateAccessKeyReply,
+  CreateAccessKeyRequest,
+  HealthReply,
+  OperationEnvelope,
+  SigningKeyReply,
+  SigningKeyRequest,
+} from './rpc/envelope';
+export {
+  SERVICE_NAMES,
+  Subjects,
+  healthSubject,
+  type EventContracts,
+  type EventOf,
+  type EventSubject,
+  type ReplyOf,
+  type RequestOf,
+  type RequestReplyContracts,
+  type RequestReplySubject,
+  type ServiceName,
+} from './subjects';
+export { guardCreateAccessKeyRequest, guardOperationEnvelope, guardSigningKeyRequest, type Guarded } from './guards';

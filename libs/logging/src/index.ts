@@ -1,0 +1,2 @@
+export { JsonLogger, type LogLevel, type LogSink } from './json-logger';
+export { REDACTED, redact, redactText } from './redact';

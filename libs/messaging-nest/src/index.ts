@@ -1,0 +1,3 @@
+export { createHealthController } from './health.controller';
+export { NATS_CONNECTION, NatsRequesterModule } from './nats-requester.module';
+export { natsMicroserviceOptions } from './nats-transport';

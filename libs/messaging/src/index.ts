@@ -1,0 +1,2 @@
+export { MessagingError, NatsRequester, connectNats } from './nats-requester';
+export { isNestReplyPacket, type NestReplyPacket, type NestRequestPacket } from './nest-wire';
