@@ -9,3 +9,4 @@ export {
   type NatsSettings,
   type S3ServiceSettings,
 } from './common';
+export { loadWorkerConfig, readLogLevel, type LogLevelSetting, type WorkerConfig } from './worker';

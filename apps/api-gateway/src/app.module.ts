@@ -1,0 +1,32 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { createHealthController, NatsRequesterModule } from '@svc/messaging-nest';
+import { JsonLogger } from '@svc/logging';
+import { GATEWAY_CONFIG, type GatewayConfig } from './config/gateway-config';
+import { ApiController, FallbackController } from './api/api.controller';
+import { ApiMetrics } from './api/api-metrics';
+import { ApiService } from './api/api.service';
+import { RequestAuthenticator } from './api/request-authenticator';
+import { SigningKeySource } from './api/signing-key.source';
+import { HttpHealthController } from './health/health.controller';
+import { HealthService } from './health/health.service';
+
+@Module({})
+export class AppModule {
+  static forConfig(config: GatewayConfig, logger: JsonLogger): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [NatsRequesterModule.forRoot({ url: config.nats.url, name: 'api-gateway', requestTimeoutMs: config.nats.requestTimeoutMs })],
+      // The fallback controller must stay last: it answers every path the others do not.
+      controllers: [ApiController, HttpHealthController, createHealthController('api-gateway'), FallbackController],
+      providers: [
+        { provide: GATEWAY_CONFIG, useValue: config },
+        { provide: JsonLogger, useValue: logger },
+        ApiService,
+        ApiMetrics,
+        RequestAuthenticator,
+        SigningKeySource,
+        HealthService,
+      ],
+    };
+  }
+}

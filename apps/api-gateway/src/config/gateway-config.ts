@@ -1,0 +1,33 @@
+import { DEFAULT_REGION, EnvReader, readLogLevel, readNatsSettings, type LogLevelSetting, type NatsSettings } from '@svc/config';
+
+export interface GatewayConfig {
+  port: number;
+  host: string;
+  nats: NatsSettings;
+  /** SVC4 scope region (DESIGN §4). */
+  region: string;
+  maxBodyBytes: number;
+  /** How far X-Svc-Date may be from the server clock. */
+  maxClockSkewMs: number;
+  /** How long a signing key fetched from the registry is reused. */
+  signingKeyCacheMs: number;
+  logLevel: LogLevelSetting;
+}
+
+export const GATEWAY_CONFIG = Symbol('GATEWAY_CONFIG');
+
+export function loadGatewayConfig(environment: Record<string, string | undefined>): GatewayConfig {
+  const env = new EnvReader(environment);
+  const config: GatewayConfig = {
+    port: env.int('PORT', 8080, { min: 0, max: 65535 }),
+    host: env.string('HOST', '0.0.0.0'),
+    nats: readNatsSettings(env),
+    region: env.string('SVC_REGION', DEFAULT_REGION),
+    maxBodyBytes: env.int('MAX_BODY_BYTES', 1024 * 1024, { min: 1024 }),
+    maxClockSkewMs: env.int('MAX_CLOCK_SKEW_SECONDS', 15 * 60, { min: 1 }) * 1000,
+    signingKeyCacheMs: env.int('SIGNING_KEY_CACHE_SECONDS', 30, { min: 0 }) * 1000,
+    logLevel: readLogLevel(env),
+  };
+  env.done();
+  return config;
+}

@@ -1,0 +1,5 @@
+import { loadWorkerConfig } from '@svc/config';
+import { runNatsWorker } from '@svc/messaging-nest';
+import { AppModule } from './app.module';
+
+runNatsWorker('loader', AppModule, () => loadWorkerConfig(process.env));

@@ -1,0 +1,228 @@
+import { formatAuthorization } from './authorization';
+import { canonicalRequest } from './canonical-request';
+import type { HttpRequestToSign } from './http-request';
+import { signRequest } from './sign-request';
+import { calculateSignature, deriveSigningKey, sha256Hex, stringToSign, type SigningScope } from './signature';
+import { SVC4_SCHEME } from './signing-scheme';
+import { verifyRequest, type VerifyFailureReason, type VerifyOptions } from './verify-request';
+
+const SECRET = 'verifier-test-SECRET/value+1';
+const ACCESS_KEY_ID = 'AKVERIFY';
+const NOW = new Date(Date.UTC(2024, 4, 17, 8, 30, 15));
+const AMZ_DATE = '20240517T083015Z';
+const SCOPE: SigningScope = { date: '20240517', region: 'us-east-1', service: 'replication' };
+const OPTIONS: VerifyOptions = { region: 'us-east-1', service: 'replication', now: NOW };
+const BODY = '{"replicationId":"3f1c"}';
+
+const base: HttpRequestToSign = {
+  method: 'POST',
+  path: '/api/AlterWarehouseReplication',
+  headers: { host: 'svc.example.com', 'content-type': 'application/json', 'content-length': String(BODY.length) },
+  body: BODY,
+};
+
+const lookup = async (accessKeyId: string, scope: SigningScope) =>
+  accessKeyId === ACCESS_KEY_ID ? deriveSigningKey(SVC4_SCHEME, SECRET, scope) : null;
+
+function signed(overrides: Partial<HttpRequestToSign> = {}, now = NOW): HttpRequestToSign {
+  const request = { ...base, ...overrides };
+  return { ...request, headers: signRequest(SVC4_SCHEME, request, { accessKeyId: ACCESS_KEY_ID, secretKey: SECRET }, { ...SCOPE, now }) };
+}
+
+/** Signs with full control over what signRequest decides itself: signed headers, scope, date and payload hash line. */
+function signedManually(options: { signedHeaders: string[]; headers: Record<string, string>; scope?: SigningScope; amzDate?: string }): HttpRequestToSign {
+  const scope = options.scope ?? SCOPE;
+  const amzDate = options.amzDate ?? AMZ_DATE;
+  const headers = { ...options.headers };
+  const payloadHash = headers['x-svc-content-sha256'] ?? sha256Hex(BODY);
+  const request = { ...base, headers };
+  const canonical = canonicalRequest(SVC4_SCHEME, request, options.signedHeaders, payloadHash);
+  const signature = calculateSignature(deriveSigningKey(SVC4_SCHEME, SECRET, scope), stringToSign(SVC4_SCHEME, amzDate, scope, canonical));
+  headers['authorization'] = formatAuthorization(SVC4_SCHEME, ACCESS_KEY_ID, scope, [...options.signedHeaders].sort(), signature);
+  return request;
+}
+
+function withHeaders(request: HttpRequestToSign, change: (headers: Record<string, string | string[] | undefined>) => void): HttpRequestToSign {
+  const headers = { ...request.headers };
+  change(headers);
+  return { ...request, headers };
+}
+
+const baseHeaders = { host: 'svc.example.com', 'x-svc-date': AMZ_DATE, 'x-svc-content-sha256': sha256Hex(BODY) };
+
+interface FailureCase {
+  name: string;
+  request: () => HttpRequestToSign;
+  options?: Partial<VerifyOptions>;
+  lookupKey?: typeof lookup;
+  reason: VerifyFailureReason;
+  message: RegExp;
+}
+
+const failures: FailureCase[] = [
+  { name: 'no Authorization header', request: () => withHeaders(signed(), (h) => delete h['authorization']), reason: 'MissingAuthorization', message: /no Authorization header/ },
+  {
+    name: 'two Authorization headers',
+    request: () => withHeaders(signed(), (h) => (h['authorization'] = [h['authorization'] as string, h['authorization'] as string])),
+    reason: 'MalformedAuthorization',
+    message: /more than one Authorization/,
+  },
+  {
+    name: 'another algorithm',
+    request: () => withHeaders(signed(), (h) => (h['authorization'] = (h['authorization'] as string).replace('SVC4-HMAC-SHA256', 'AWS4-HMAC-SHA256'))),
+    reason: 'MalformedAuthorization',
+    message: /must start with SVC4-HMAC-SHA256/,
+  },
+  {
+    name: 'another terminator',
+    request: () => withHeaders(signed(), (h) => (h['authorization'] = (h['authorization'] as string).replace('svc4_request', 'aws4_request'))),
+    reason: 'MalformedAuthorization',
+    message: /must end with svc4_request/,
+  },
+  { name: 'host header absent', request: () => withHeaders(signed(), (h) => delete h['host']), reason: 'MissingHeader', message: /no host header/ },
+  { name: 'date header absent', request: () => withHeaders(signed(), (h) => delete h['x-svc-date']), reason: 'MissingHeader', message: /no x-svc-date header/ },
+  {
+    name: 'content-hash header absent',
+    request: () => withHeaders(signed(), (h) => delete h['x-svc-content-sha256']),
+    reason: 'MissingHeader',
+    message: /no x-svc-content-sha256 header/,
+  },
+  {
+    name: 'a signed, not required header absent',
+    request: () => withHeaders(signed(), (h) => delete h['content-type']),
+    reason: 'MissingHeader',
+    message: /content-type header is listed in SignedHeaders but absent/,
+  },
+  {
+    name: 'host present but not signed',
+    request: () => signedManually({ headers: baseHeaders, signedHeaders: ['x-svc-content-sha256', 'x-svc-date'] }),
+    reason: 'UnsignedRequiredHeader',
+    message: /host header must be listed in SignedHeaders/,
+  },
+  {
+    name: 'date present but not signed',
+    request: () => signedManually({ headers: baseHeaders, signedHeaders: ['host', 'x-svc-content-sha256'] }),
+    reason: 'UnsignedRequiredHeader',
+    message: /x-svc-date header must be listed/,
+  },
+  {
+    name: 'content hash present but not signed',
+    request: () => signedManually({ headers: baseHeaders, signedHeaders: ['host', 'x-svc-date'] }),
+    reason: 'UnsignedRequiredHeader',
+    message: /x-svc-content-sha256 header must be listed/,
+  },
+  {
+    name: 'an extra required header not signed',
+    request: () => signed(),
+    options: { requiredSignedHeaders: ['host', 'x-svc-date', 'x-svc-content-sha256', 'x-trace'] },
+    reason: 'MissingHeader',
+    message: /no x-trace header/,
+  },
+  {
+    name: 'date header not in the basic ISO 8601 form',
+    request: () => signedManually({ headers: { ...baseHeaders, 'x-svc-date': '2024-05-17T08:30:15Z' }, signedHeaders: ['host', 'x-svc-content-sha256', 'x-svc-date'] }),
+    reason: 'MalformedAuthorization',
+    message: /x-svc-date header must be one timestamp of the form yyyymmddThhmmssZ/,
+  },
+  {
+    name: 'date 15 minutes and 1 second in the past',
+    request: () => signed({}, new Date(NOW.getTime() - 15 * 60_000 - 1000)),
+    reason: 'ExpiredDate',
+    message: /more than 15 minutes away from the server time/,
+  },
+  {
+    name: 'date 15 minutes and 1 second in the future',
+    request: () => signed({}, new Date(NOW.getTime() + 15 * 60_000 + 1000)),
+    reason: 'ExpiredDate',
+    message: /more than 15 minutes/,
+  },
+  { name: 'date outside a custom skew', request: () => signed({}, new Date(NOW.getTime() - 31_000)), options: { maxSkewMs: 30_000 }, reason: 'ExpiredDate', message: /30 seconds/ },
+  {
+    name: 'scope date is not the date header day',
+    request: () => signedManually({ headers: baseHeaders, signedHeaders: ['host', 'x-svc-content-sha256', 'x-svc-date'], scope: { ...SCOPE, date: '20240516' } }),
+    reason: 'WrongScope',
+    message: /scope date 20240516 is not the day of the x-svc-date header/,
+  },
+  { name: 'scope region differs', request: () => signed(), options: { region: 'eu-west-1' }, reason: 'WrongScope', message: /region must be eu-west-1/ },
+  { name: 'scope service differs', request: () => signed(), options: { service: 'other' }, reason: 'WrongScope', message: /service must be other/ },
+  { name: 'body changed after signing', request: () => ({ ...signed(), body: `${BODY} ` }), reason: 'ContentHashMismatch', message: /does not match the SHA-256 of the body/ },
+  {
+    name: 'content hash header is not hex',
+    request: () => signedManually({ headers: { ...baseHeaders, 'x-svc-content-sha256': 'UNSIGNED-PAYLOAD' }, signedHeaders: ['host', 'x-svc-content-sha256', 'x-svc-date'] }),
+    reason: 'ContentHashMismatch',
+    message: /must be one hex SHA-256 digest/,
+  },
+  { name: 'unknown access key', request: () => signed(), lookupKey: async () => null, reason: 'UnknownAccessKey', message: /access key in the Credential is not known/ },
+  {
+    name: 'signed with another secret',
+    request: () => signed(),
+    lookupKey: async (_id, scope) => deriveSigningKey(SVC4_SCHEME, `${SECRET}x`, scope),
+    reason: 'SignatureMismatch',
+    message: /signature does not match/,
+  },
+  {
+    name: 'signature tampered',
+    request: () => withHeaders(signed(), (h) => (h['authorization'] = (h['authorization'] as string).replace(/Signature=(.)/, (_m, c: string) => `Signature=${c === '0' ? '1' : '0'}`))),
+    reason: 'SignatureMismatch',
+    message: /signature does not match/,
+  },
+  { name: 'signed header value changed', request: () => withHeaders(signed(), (h) => (h['content-type'] = 'application/xml')), reason: 'SignatureMismatch', message: /signature does not match/ },
+  { name: 'path changed', request: () => ({ ...signed(), path: '/api/DeleteWarehouseReplication' }), reason: 'SignatureMismatch', message: /signature does not match/ },
+  { name: 'method changed', request: () => ({ ...signed(), method: 'PUT' }), reason: 'SignatureMismatch', message: /signature does not match/ },
+  { name: 'query added', request: () => ({ ...signed(), query: { force: 'true' } }), reason: 'SignatureMismatch', message: /signature does not match/ },
+];
+
+describe('verifyRequest', () => {
+  it('accepts a correctly signed request and names the access key', async () => {
+    expect(await verifyRequest(SVC4_SCHEME, signed(), lookup, OPTIONS)).toEqual({ ok: true, accessKeyId: ACCESS_KEY_ID });
+  });
+
+  it.each([
+    ['exactly 15 minutes old', -15 * 60_000],
+    ['exactly 15 minutes ahead', 15 * 60_000],
+  ])('accepts a date %s', async (_case, offsetMs) => {
+    expect((await verifyRequest(SVC4_SCHEME, signed({}, new Date(NOW.getTime() + offsetMs)), lookup, OPTIONS)).ok).toBe(true);
+  });
+
+  it('accepts an upper-case hex content hash', async () => {
+    const request = signedManually({
+      headers: { ...baseHeaders, 'x-svc-content-sha256': sha256Hex(BODY).toUpperCase() },
+      signedHeaders: ['host', 'x-svc-content-sha256', 'x-svc-date'],
+    });
+    expect(await verifyRequest(SVC4_SCHEME, request, lookup, OPTIONS)).toEqual({ ok: true, accessKeyId: ACCESS_KEY_ID });
+  });
+
+  it('passes the access key and scope of the Credential to the lookup', async () => {
+    const seen: Array<[string, SigningScope]> = [];
+    await verifyRequest(SVC4_SCHEME, signed(), async (id, scope) => (seen.push([id, scope]), lookup(id, scope)), OPTIONS);
+    expect(seen).toEqual([[ACCESS_KEY_ID, SCOPE]]);
+  });
+
+  it.each(failures.map((failure) => [failure.name, failure] as const))('rejects: %s', async (_name, failure) => {
+    const request = failure.request();
+    const signatureSent = /Signature=([0-9a-f]+)/.exec(String(request.headers['authorization']))?.[1];
+    const result = await verifyRequest(SVC4_SCHEME, request, failure.lookupKey ?? lookup, { ...OPTIONS, ...failure.options });
+
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.failure.reason).toBe(failure.reason);
+    expect(result.failure.message).toMatch(failure.message);
+    // Never echo the secret, the derived key or any signature.
+    expect(result.failure.message).not.toContain(SECRET);
+    expect(result.failure.message).not.toMatch(/[0-9a-f]{64}/i);
+    if (signatureSent) expect(result.failure.message).not.toContain(signatureSent);
+  });
+
+  it('does not look the key up when a cheaper check already failed', async () => {
+    const lookupSpy = jest.fn(lookup);
+    await verifyRequest(SVC4_SCHEME, { ...signed(), body: 'tampered' }, lookupSpy, OPTIONS);
+    await verifyRequest(SVC4_SCHEME, signed({}, new Date(NOW.getTime() - 3_600_000)), lookupSpy, OPTIONS);
+    expect(lookupSpy).not.toHaveBeenCalled();
+  });
+
+  it('lets lookup errors propagate: they are not authentication failures', async () => {
+    await expect(
+      verifyRequest(SVC4_SCHEME, signed(), async () => Promise.reject(new Error('registry unavailable')), OPTIONS),
+    ).rejects.toThrow('registry unavailable');
+  });
+});

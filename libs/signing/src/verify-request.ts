@@ -1,0 +1,146 @@
+import { timingSafeEqual } from 'node:crypto';
+import { parseAuthorization, type ParsedAuthorization } from './authorization';
+import { canonicalRequest } from './canonical-request';
+import { headerValues, type HttpRequestToSign } from './http-request';
+import { calculateSignature, sha256Hex, stringToSign, type SigningScope } from './signature';
+import { parseSigningDate } from './signing-date';
+import type { SigningScheme } from './signing-scheme';
+
+export const DEFAULT_MAX_SKEW_MS = 15 * 60 * 1000;
+
+export interface VerifyOptions {
+  region: string;
+  service: string;
+  now: Date;
+  /** Allowed distance between the date header and `now`; default 15 minutes. */
+  maxSkewMs?: number;
+  /** Headers that must be present and signed; default host, the date header and the content-hash header. */
+  requiredSignedHeaders?: string[];
+}
+
+export type VerifyFailureReason =
+  | 'MissingAuthorization'
+  | 'MalformedAuthorization'
+  | 'MissingHeader'
+  | 'UnsignedRequiredHeader'
+  | 'ExpiredDate'
+  | 'WrongScope'
+  | 'ContentHashMismatch'
+  | 'UnknownAccessKey'
+  | 'SignatureMismatch';
+
+export type VerifyFailure = { reason: VerifyFailureReason; message: string };
+
+export type VerifyResult = { ok: true; accessKeyId: string } | { ok: false; failure: VerifyFailure };
+
+/** Returns the derived key for (accessKeyId, scope), or null for an unknown key, so the verifier never sees a secret. */
+export type SigningKeyLookup = (accessKeyId: string, scope: SigningScope) => Promise<Buffer | null>;
+
+const HEX_SHA256 = /^[0-9a-fA-F]{64}$/;
+
+function fail(reason: VerifyFailureReason, message: string): { ok: false; failure: VerifyFailure } {
+  return { ok: false, failure: { reason, message } };
+}
+
+/**
+ * Checks, in order: Authorization well formed for this scheme; required headers present and signed; every signed
+ * header present; date header valid and within the allowed skew; scope date, region and service; body hash;
+ * access key known; signature (constant-time). The lookup runs only once every cheap check has passed.
+ * Errors thrown by `lookupSigningKey` propagate: they are infrastructure failures, not authentication failures.
+ */
+export async function verifyRequest(
+  scheme: SigningScheme,
+  request: HttpRequestToSign,
+  lookupSigningKey: SigningKeyLookup,
+  options: VerifyOptions,
+): Promise<VerifyResult> {
+  const authorizationValues = headerValues(request.headers, 'authorization');
+  if (authorizationValues.length === 0) return fail('MissingAuthorization', 'the request has no Authorization header');
+  if (authorizationValues.length > 1) return fail('MalformedAuthorization', 'the request has more than one Authorization header');
+  const parsed = parseAuthorization(scheme, authorizationValues[0]);
+  if (!parsed.ok) return fail('MalformedAuthorization', `malformed Authorization header: ${parsed.reason}`);
+  const authorization = parsed.value;
+
+  const headerProblem = checkSignedHeaders(scheme, request, authorization, options);
+  if (headerProblem) return headerProblem;
+
+  const dateValues = headerValues(request.headers, scheme.dateHeader);
+  const amzDate = dateValues.length === 1 ? dateValues[0] : '';
+  const signedAt = parseSigningDate(amzDate);
+  if (!signedAt) return fail('MalformedAuthorization', `the ${scheme.dateHeader} header must be one timestamp of the form yyyymmddThhmmssZ`);
+  const maxSkewMs = options.maxSkewMs ?? DEFAULT_MAX_SKEW_MS;
+  if (Math.abs(signedAt.getTime() - options.now.getTime()) > maxSkewMs) {
+    return fail('ExpiredDate', `the ${scheme.dateHeader} ${amzDate} is more than ${describeMs(maxSkewMs)} away from the server time`);
+  }
+
+  const scopeProblem = checkScope(scheme, authorization.scope, amzDate, options);
+  if (scopeProblem) return scopeProblem;
+
+  const payloadHash = checkContentHash(scheme, request);
+  if (!payloadHash.ok) return payloadHash;
+
+  const signingKey = await lookupSigningKey(authorization.accessKeyId, authorization.scope);
+  if (!signingKey) return fail('UnknownAccessKey', 'the access key in the Credential is not known');
+
+  const canonical = canonicalRequest(scheme, request, authorization.signedHeaders, payloadHash.value);
+  const expected = Buffer.from(calculateSignature(signingKey, stringToSign(scheme, amzDate, authorization.scope, canonical)), 'hex');
+  const provided = Buffer.from(authorization.signature, 'hex');
+  if (provided.length !== expected.length || !timingSafeEqual(provided, expected)) {
+    return fail('SignatureMismatch', 'the request signature does not match; check the secret key and how the request is signed');
+  }
+  return { ok: true, accessKeyId: authorization.accessKeyId };
+}
+
+function checkSignedHeaders(
+  scheme: SigningScheme,
+  request: HttpRequestToSign,
+  authorization: ParsedAuthorization,
+  options: VerifyOptions,
+): { ok: false; failure: VerifyFailure } | null {
+  const signed = new Set(authorization.signedHeaders);
+  const required = (options.requiredSignedHeaders ?? ['host', scheme.dateHeader, scheme.contentHashHeader]).map((name) => name.toLowerCase());
+  for (const name of required) {
+    if (headerValues(request.headers, name).length === 0) return fail('MissingHeader', `the request has no ${name} header`);
+    if (!signed.has(name)) return fail('UnsignedRequiredHeader', `the ${name} header must be listed in SignedHeaders`);
+  }
+  // The date header feeds the string to sign, so it is needed even when not required to be signed.
+  for (const name of [scheme.dateHeader, ...authorization.signedHeaders]) {
+    if (headerValues(request.headers, name).length === 0) {
+      return fail('MissingHeader', `the ${name} header is ${name === scheme.dateHeader ? 'required' : 'listed in SignedHeaders'} but absent`);
+    }
+  }
+  return null;
+}
+
+function checkScope(
+  scheme: SigningScheme,
+  scope: SigningScope,
+  amzDate: string,
+  options: VerifyOptions,
+): { ok: false; failure: VerifyFailure } | null {
+  if (scope.date !== amzDate.slice(0, 8)) {
+    return fail('WrongScope', `the Credential scope date ${scope.date} is not the day of the ${scheme.dateHeader} header`);
+  }
+  if (scope.region !== options.region) return fail('WrongScope', `the Credential scope region must be ${options.region}`);
+  if (scope.service !== options.service) return fail('WrongScope', `the Credential scope service must be ${options.service}`);
+  return null;
+}
+
+/** The payload hash for the canonical request: the header value as sent when present, else the body's hash. */
+function checkContentHash(scheme: SigningScheme, request: HttpRequestToSign): { ok: true; value: string } | { ok: false; failure: VerifyFailure } {
+  const bodyHash = sha256Hex(request.body);
+  const values = headerValues(request.headers, scheme.contentHashHeader);
+  if (values.length === 0) return { ok: true, value: bodyHash };
+  const [claimed] = values;
+  if (values.length > 1 || !HEX_SHA256.test(claimed)) {
+    return fail('ContentHashMismatch', `the ${scheme.contentHashHeader} header must be one hex SHA-256 digest`);
+  }
+  if (claimed.toLowerCase() !== bodyHash) {
+    return fail('ContentHashMismatch', `the ${scheme.contentHashHeader} header does not match the SHA-256 of the body`);
+  }
+  return { ok: true, value: claimed };
+}
+
+function describeMs(ms: number): string {
+  return ms % 60_000 === 0 ? `${ms / 60_000} minutes` : `${ms / 1000} seconds`;
+}

@@ -1,0 +1,43 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join, resolve } from 'node:path';
+import type { ServiceName } from '@svc/contracts';
+
+const distRoot = resolve(__dirname, '..', '..', '..', 'dist');
+
+/** A built service (dist/) running as its own process, as `npm start` and production run it. */
+export class ServiceProcess {
+  private readonly output: string[] = [];
+  private child: ChildProcess | undefined;
+
+  constructor(
+    readonly service: ServiceName,
+    private readonly env: Record<string, string>,
+  ) {}
+
+  start(): void {
+    const entry = join(distRoot, 'apps', this.service, 'src', 'main.js');
+    const child = spawn(process.execPath, [entry], { env: { ...process.env, ...this.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout?.on('data', (chunk: Buffer) => this.output.push(chunk.toString('utf8')));
+    child.stderr?.on('data', (chunk: Buffer) => this.output.push(chunk.toString('utf8')));
+    this.child = child;
+  }
+
+  get exited(): boolean {
+    return this.child?.exitCode !== null && this.child?.exitCode !== undefined;
+  }
+
+  /** Everything the process printed so far (its logs). */
+  logs(): string {
+    return this.output.join('');
+  }
+
+  async stop(): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((done) => child.once('exit', done));
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+    await exited;
+    clearTimeout(timer);
+  }
+}

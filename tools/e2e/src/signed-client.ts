@@ -1,0 +1,52 @@
+import { request } from 'node:http';
+import { SVC4_SCHEME, signRequest } from '@svc/signing';
+
+export interface ApiResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+export interface SignOptions {
+  accessKeyId: string;
+  secretKey: string;
+  region?: string;
+  service?: string;
+  now?: Date;
+}
+
+/** Sends raw bytes to the gateway with the given headers. */
+export function send(baseUrl: string, method: string, path: string, headers: Record<string, string>, body: Buffer | string): Promise<ApiResponse> {
+  const url = new URL(path, baseUrl);
+  return new Promise((resolve, reject) => {
+    const outgoing = request(url, { method, headers }, (incoming) => {
+      const chunks: Buffer[] = [];
+      incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+      incoming.on('end', () => resolve({ status: incoming.statusCode ?? 0, headers: incoming.headers, body: Buffer.concat(chunks).toString('utf8') }));
+      incoming.on('error', reject);
+    });
+    outgoing.on('error', reject);
+    outgoing.end(body);
+  });
+}
+
+/** Signs with SVC4-HMAC-SHA256 and returns the headers to send (for tests that tamper with them). */
+export function signedHeaders(baseUrl: string, operation: string, contentType: string, body: string, options: SignOptions): Record<string, string> {
+  const url = new URL(`/api/${operation}`, baseUrl);
+  return signRequest(
+    SVC4_SCHEME,
+    {
+      method: 'POST',
+      path: url.pathname,
+      headers: { host: url.host, 'content-type': contentType, 'content-length': String(Buffer.byteLength(body)) },
+      body,
+    },
+    { accessKeyId: options.accessKeyId, secretKey: options.secretKey },
+    { region: options.region ?? 'us-east-1', service: options.service ?? 'replication', ...(options.now && { now: options.now }) },
+  );
+}
+
+export async function callSigned(baseUrl: string, operation: string, format: 'xml' | 'json', body: string, options: SignOptions): Promise<ApiResponse> {
+  const contentType = format === 'xml' ? 'application/xml' : 'application/json';
+  return send(baseUrl, 'POST', `/api/${operation}`, signedHeaders(baseUrl, operation, contentType, body, options), body);
+}

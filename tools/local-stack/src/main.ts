@@ -1,0 +1,81 @@
+import type { ChildProcess } from 'node:child_process';
+import { join, resolve } from 'node:path';
+import { connectNats, NatsRequester } from '@svc/messaging';
+import { healthSubject, type ServiceName } from '@svc/contracts';
+import { startEmbeddedS3 } from './embedded-s3';
+import { EMBEDDED_S3_PORT, localEnvironment, usesEmbeddedS3 } from './local-settings';
+import { tcpReachable } from './preflight';
+import { START_ORDER, spawnService } from './services';
+import { Stack } from './stack';
+
+const repoRoot = resolve(__dirname, '..', '..', '..', '..');
+const distRoot = join(repoRoot, 'dist');
+
+async function waitForHealth(requester: NatsRequester, service: ServiceName, child: ChildProcess, deadlineMs: number): Promise<void> {
+  const deadline = Date.now() + deadlineMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${service} exited with code ${child.exitCode} during start`);
+    const healthy = await requester
+      .request(healthSubject(service), {}, 1000)
+      .then(() => true)
+      .catch(() => false);
+    if (healthy) return;
+    await new Promise((done) => setTimeout(done, 250));
+  }
+  throw new Error(`${service} did not become healthy within ${deadlineMs / 1000} s`);
+}
+
+async function start(stack: Stack): Promise<void> {
+  const { env, defaulted } = localEnvironment(process.env);
+  const natsUrl = env['NATS_URL'] ?? '';
+  const databaseUrl = env['DATABASE_URL'] ?? '';
+  for (const [name, url, port] of [
+    ['NATS', natsUrl, 4222],
+    ['PostgreSQL', databaseUrl, 5432],
+  ] as const) {
+    const problem = await tcpReachable(url, port);
+    if (problem) throw new Error(`${name} is not answering (${problem}); start it and run again (see README)`);
+  }
+
+  if (usesEmbeddedS3(env)) stack.addS3(await startEmbeddedS3(EMBEDDED_S3_PORT, join(repoRoot, 'tmp', 's3rver')));
+
+  const connection = await connectNats(natsUrl, 'local-stack');
+  const requester = new NatsRequester(connection, 2000);
+  try {
+    for (const service of START_ORDER) {
+      const child = spawnService(distRoot, service, env);
+      stack.addChild(service, child);
+      child.once('exit', (code) => {
+        if (stack.isStopping) return;
+        process.stderr.write(`${service} stopped unexpectedly (exit code ${code ?? 'signal'}); stopping the stack\n`);
+        void stack.stop().then(() => process.exit(1));
+      });
+      await waitForHealth(requester, service, child, 60000);
+    }
+  } finally {
+    await connection.close();
+  }
+
+  process.stdout.write(
+    [
+      '',
+      `Replication service is up: API at http://127.0.0.1:${env['PORT']}/api/<Operation>, health at /health.`,
+      usesEmbeddedS3(env) ? `Embedded S3 server at ${env['S3_ENDPOINT']} (credentials S3RVER / S3RVER).` : `S3 endpoint: ${env['S3_ENDPOINT']}`,
+      defaulted.includes('SVC_BOOTSTRAP_ACCESS_KEY_ID')
+        ? `Development access key: SVC_ACCESS_KEY_ID=${env['SVC_BOOTSTRAP_ACCESS_KEY_ID']} SVC_SECRET_ACCESS_KEY=${env['SVC_BOOTSTRAP_SECRET_KEY']}`
+        : 'Access key: the one in SVC_BOOTSTRAP_ACCESS_KEY_ID.',
+      defaulted.length ? `Development defaults in use (never for real data): ${defaulted.join(', ')}` : '',
+      'Ctrl-C stops everything.',
+      '',
+    ].join('\n'),
+  );
+}
+
+const stack = new Stack();
+const shutdown = (code: number) => void stack.stop().then(() => process.exit(code));
+process.on('SIGINT', () => shutdown(0));
+process.on('SIGTERM', () => shutdown(0));
+start(stack).catch((error: unknown) => {
+  process.stderr.write(`npm start failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  shutdown(1);
+});

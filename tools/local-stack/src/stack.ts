@@ -1,0 +1,38 @@
+import type { ChildProcess } from 'node:child_process';
+import type { ServiceName } from '@svc/contracts';
+import type { EmbeddedS3 } from './embedded-s3';
+
+/** What the local stack runs, and how to stop all of it. */
+export class Stack {
+  private readonly children = new Map<ServiceName, ChildProcess>();
+  private s3: EmbeddedS3 | undefined;
+  private stopping = false;
+
+  get isStopping(): boolean {
+    return this.stopping;
+  }
+
+  addS3(s3: EmbeddedS3): void {
+    this.s3 = s3;
+  }
+
+  addChild(service: ServiceName, child: ChildProcess): void {
+    this.children.set(service, child);
+  }
+
+  async stop(): Promise<void> {
+    if (this.stopping) return;
+    this.stopping = true;
+    await Promise.all([...this.children.values()].map((child) => stopChild(child)));
+    await this.s3?.close();
+  }
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  return new Promise<void>((done) => {
+    if (child.exitCode !== null || child.signalCode !== null) return done();
+    child.once('exit', () => done());
+    child.kill('SIGTERM');
+    setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+  });
+}
