@@ -1,0 +1,34 @@
+import { OPERATIONS } from '@svc/contracts';
+import { OPERATION_ALIASES, resolveOperation } from './operation-alias';
+
+describe('resolveOperation', () => {
+  it.each([
+    ['create', 'CreateWarehouseReplication'],
+    ['alter', 'AlterWarehouseReplication'],
+    ['describe', 'DescribeWarehouseReplication'],
+    ['list', 'ListWarehouseReplications'],
+    ['delete', 'DeleteWarehouseReplication'],
+    ['stop-service', 'StopReplicationService'],
+    ['start', 'StartReplication'],
+    ['alter-configuration', 'AlterConfiguration'],
+  ])('maps the alias %s to %s', (alias, operation) => {
+    expect(resolveOperation(alias)).toBe(operation);
+  });
+
+  it('accepts every API name as written and in any letter case', () => {
+    for (const operation of OPERATIONS) {
+      expect(resolveOperation(operation)).toBe(operation);
+      expect(resolveOperation(operation.toLowerCase())).toBe(operation);
+    }
+  });
+
+  it('has an alias for every operation', () => {
+    expect(new Set(Object.values(OPERATION_ALIASES))).toEqual(new Set(OPERATIONS));
+  });
+
+  it('returns undefined for anything else', () => {
+    expect(resolveOperation('CreateReplication')).toBeUndefined();
+    expect(resolveOperation('stop')).toBeUndefined();
+    expect(resolveOperation('')).toBeUndefined();
+  });
+});

@@ -1,0 +1,21 @@
+import { OPERATIONS, type OperationName } from '@svc/contracts';
+
+/** Short command names for the API operations. */
+export const OPERATION_ALIASES: Readonly<Record<string, OperationName>> = {
+  create: 'CreateWarehouseReplication',
+  alter: 'AlterWarehouseReplication',
+  describe: 'DescribeWarehouseReplication',
+  list: 'ListWarehouseReplications',
+  delete: 'DeleteWarehouseReplication',
+  'stop-service': 'StopReplicationService',
+  start: 'StartReplication',
+  'alter-configuration': 'AlterConfiguration',
+};
+
+/** An API operation name (any letter case) or an alias; undefined when it is neither. */
+export function resolveOperation(nameOrAlias: string): OperationName | undefined {
+  const wanted = nameOrAlias.trim().toLowerCase();
+  const alias = OPERATION_ALIASES[wanted];
+  if (alias !== undefined) return alias;
+  return OPERATIONS.find((operation) => operation.toLowerCase() === wanted);
+}

@@ -1,0 +1,123 @@
+import { UsageError } from '../exit-codes';
+import { parseAllowedOperations, parseArgs, parseFieldAssignment } from './parse-args';
+
+describe('parseArgs', () => {
+  it('parses an operation alias with body-building flags and connection flags', () => {
+    expect(
+      parseArgs([
+        'alter',
+        '--replication-id',
+        '6f1c',
+        '--set',
+        'Warehouse.BucketName=my-bucket',
+        '--set=parallelTablesLimit=4',
+        '--format',
+        'XML',
+        '--endpoint=http://gw:8080',
+        '--profile',
+        'prod',
+        '--region',
+        'eu-west-1',
+        '--raw',
+      ]),
+    ).toEqual({
+      kind: 'operation',
+      operation: 'AlterWarehouseReplication',
+      format: 'xml',
+      assignments: [
+        { path: ['replicationId'], value: '6f1c' },
+        { path: ['Warehouse', 'BucketName'], value: 'my-bucket' },
+        { path: ['parallelTablesLimit'], value: '4' },
+      ],
+      connection: { endpoint: 'http://gw:8080', profile: 'prod', region: 'eu-west-1' },
+      raw: true,
+    });
+  });
+
+  it('accepts a full API name and a --file without other flags', () => {
+    expect(parseArgs(['CreateWarehouseReplication', '--file', 'create.json'])).toEqual({
+      kind: 'operation',
+      operation: 'CreateWarehouseReplication',
+      file: 'create.json',
+      assignments: [],
+      connection: {},
+      raw: false,
+    });
+  });
+
+  it('allows leaving out the operation when a body is given, to infer it from the XML root', () => {
+    const command = parseArgs(['--body', '<ListWarehouseReplicationsRequest/>']);
+    expect(command).toMatchObject({ kind: 'operation', body: '<ListWarehouseReplicationsRequest/>' });
+    expect(command).not.toHaveProperty('operation');
+  });
+
+  it('keeps a --set value that itself contains = and dots', () => {
+    expect(parseArgs(['alter', '--set', 'source.connectionString=Server=a.b;Database=c'])).toMatchObject({
+      assignments: [{ path: ['source', 'connectionString'], value: 'Server=a.b;Database=c' }],
+    });
+  });
+
+  it.each([
+    [[], 'no command given'],
+    [['frobnicate'], "unknown operation 'frobnicate'"],
+    [['list', 'extra'], 'expected one operation'],
+    [['list', '--bogus'], "unknown option '--bogus'"],
+    [['list', '-x'], "unknown option '-x'"],
+    [['list', '--region'], '--region needs a value'],
+    [['list', '--raw=yes'], '--raw takes no value'],
+    [['list', '--region', 'a', '--region', 'b'], '--region is given more than once'],
+    [['list', '--format', 'yaml'], '--format must be json or xml'],
+    [['create', '--file', 'a.xml', '--body', '{}'], 'either --file or --body'],
+    [['alter', '--file', 'a.xml', '--set', 'a=b'], 'cannot be combined'],
+    [['alter', '--body', '{}', '--replication-id', 'x'], 'cannot be combined'],
+    [['--replication-id', 'x'], 'name the operation'],
+    [['keys'], "unknown keys command ''"],
+    [['keys', 'delete'], "unknown keys command 'delete'"],
+    [['keys', 'create'], 'needs --operations'],
+    [['keys', 'create', '--operations', '*', '--file', 'x'], "unknown option '--file'"],
+  ])('rejects %j with a usage error (%s)', (argv, message) => {
+    expect(() => parseArgs(argv)).toThrow(UsageError);
+    expect(() => parseArgs(argv)).toThrow(message);
+  });
+
+  it.each([[['--help']], [['-h']], [['help']], [['create', '--help']]])('recognises %j as a help request', (argv) => {
+    expect(parseArgs(argv)).toEqual({ kind: 'help' });
+  });
+
+  it('parses keys create with its flags', () => {
+    expect(
+      parseArgs(['keys', 'create', '--operations', 'CreateWarehouseReplication, describe', '--description', 'ci key', '--nats-url', 'nats://n:4222']),
+    ).toEqual({
+      kind: 'keys-create',
+      allowedOperations: ['CreateWarehouseReplication', 'DescribeWarehouseReplication'],
+      description: 'ci key',
+      natsUrl: 'nats://n:4222',
+    });
+  });
+});
+
+describe('parseFieldAssignment', () => {
+  it.each(['noequals', '=x', 'a..b=1', 'a.=1', 'a-b=1', 'a.b c=1', '1a=2'])('rejects %s', (text) => {
+    expect(() => parseFieldAssignment(text)).toThrow(UsageError);
+  });
+
+  it('accepts an empty value', () => {
+    expect(parseFieldAssignment('note=')).toEqual({ path: ['note'], value: '' });
+  });
+});
+
+describe('parseAllowedOperations', () => {
+  it('accepts * alone', () => {
+    expect(parseAllowedOperations(' * ')).toEqual(['*']);
+  });
+
+  it('rejects * mixed with names, unknown names and an empty list', () => {
+    expect(() => parseAllowedOperations('*,list')).toThrow("give it alone");
+    expect(() => parseAllowedOperations('list,Nope')).toThrow("unknown operation 'Nope'");
+    expect(() => parseAllowedOperations(' , ')).toThrow('at least one');
+  });
+
+  it('resolves aliases and removes duplicates', () => {
+    expect(parseAllowedOperations('list,ListWarehouseReplications,start')).toEqual(['ListWarehouseReplications', 'StartReplication']);
+  });
+});

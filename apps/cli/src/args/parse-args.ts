@@ -1,0 +1,222 @@
+import type { OperationName } from '@svc/contracts';
+import { UsageError } from '../exit-codes';
+import { resolveOperation } from './operation-alias';
+
+export type BodyFormat = 'json' | 'xml';
+
+/** One `--set a.b=value` (or `--replication-id`): a field path and its text value, as given. */
+export interface FieldAssignment {
+  path: string[];
+  value: string;
+}
+
+export interface ConnectionFlags {
+  endpoint?: string;
+  profile?: string;
+  region?: string;
+}
+
+export interface OperationCommand {
+  kind: 'operation';
+  /** Absent when it is to be inferred from the XML root element of the body. */
+  operation?: OperationName;
+  file?: string;
+  body?: string;
+  format?: BodyFormat;
+  assignments: FieldAssignment[];
+  connection: ConnectionFlags;
+  raw: boolean;
+}
+
+export interface KeysCreateCommand {
+  kind: 'keys-create';
+  /** `['*']` or operation names. */
+  allowedOperations: string[];
+  description?: string;
+  natsUrl?: string;
+}
+
+export type CliCommand = { kind: 'help' } | OperationCommand | KeysCreateCommand;
+
+interface FlagSpec {
+  takesValue: boolean;
+  repeatable?: boolean;
+}
+
+const OPERATION_FLAGS: Record<string, FlagSpec> = {
+  file: { takesValue: true },
+  body: { takesValue: true },
+  format: { takesValue: true },
+  'replication-id': { takesValue: true },
+  set: { takesValue: true, repeatable: true },
+  endpoint: { takesValue: true },
+  profile: { takesValue: true },
+  region: { takesValue: true },
+  raw: { takesValue: false },
+};
+
+const KEYS_CREATE_FLAGS: Record<string, FlagSpec> = {
+  operations: { takesValue: true },
+  description: { takesValue: true },
+  'nats-url': { takesValue: true },
+};
+
+const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+interface Tokens {
+  positionals: string[];
+  flags: Map<string, string[]>;
+}
+
+function isHelpRequest(argv: string[]): boolean {
+  return argv.length > 0 && (argv[0] === 'help' || argv.some((arg) => arg === '--help' || arg === '-h'));
+}
+
+/** Splits argv into positionals and `--name value` / `--name=value` flags known to `specs`. */
+function tokenize(argv: string[], specs: Record<string, FlagSpec>): Tokens {
+  const positionals: string[] = [];
+  const flags = new Map<string, string[]>();
+  for (let index = 0; index < argv.length; index++) {
+    const arg = argv[index];
+    if (arg === '--') {
+      positionals.push(...argv.slice(index + 1));
+      break;
+    }
+    if (!arg.startsWith('--')) {
+      if (arg.startsWith('-') && arg.length > 1) throw new UsageError(`unknown option '${arg}'`);
+      positionals.push(arg);
+      continue;
+    }
+    const equals = arg.indexOf('=');
+    const name = arg.slice(2, equals === -1 ? undefined : equals);
+    const spec = specs[name];
+    if (spec === undefined) throw new UsageError(`unknown option '--${name}'`);
+    let value: string;
+    if (!spec.takesValue) {
+      if (equals !== -1) throw new UsageError(`--${name} takes no value`);
+      value = '';
+    } else if (equals !== -1) {
+      value = arg.slice(equals + 1);
+    } else {
+      const next = argv[index + 1];
+      if (next === undefined) throw new UsageError(`--${name} needs a value`);
+      value = next;
+      index++;
+    }
+    const values = flags.get(name) ?? [];
+    if (values.length > 0 && !spec.repeatable) throw new UsageError(`--${name} is given more than once`);
+    values.push(value);
+    flags.set(name, values);
+  }
+  return { positionals, flags };
+}
+
+function single(tokens: Tokens, name: string): string | undefined {
+  return tokens.flags.get(name)?.[0];
+}
+
+export function parseFieldAssignment(text: string): FieldAssignment {
+  const equals = text.indexOf('=');
+  if (equals === -1) throw new UsageError(`--set '${text}': expected path=value`);
+  const pathText = text.slice(0, equals);
+  const path = pathText.split('.');
+  for (const segment of path) {
+    if (!FIELD_NAME.test(segment)) {
+      throw new UsageError(`--set '${pathText}': each part of the path must be a field name like Warehouse.BucketName`);
+    }
+  }
+  return { path, value: text.slice(equals + 1) };
+}
+
+function parseFormat(text: string | undefined): BodyFormat | undefined {
+  if (text === undefined) return undefined;
+  const lowered = text.toLowerCase();
+  if (lowered === 'json' || lowered === 'xml') return lowered;
+  throw new UsageError(`--format must be json or xml, not '${text}'`);
+}
+
+function parseOperationCommand(argv: string[]): OperationCommand {
+  const tokens = tokenize(argv, OPERATION_FLAGS);
+  if (tokens.positionals.length > 1) {
+    throw new UsageError(`expected one operation, got '${tokens.positionals.join(' ')}'`);
+  }
+  const operationText = tokens.positionals[0];
+  const operation = operationText === undefined ? undefined : resolveOperation(operationText);
+  if (operationText !== undefined && operation === undefined) throw new UsageError(`unknown operation '${operationText}'`);
+
+  const file = single(tokens, 'file');
+  const body = single(tokens, 'body');
+  const replicationId = single(tokens, 'replication-id');
+  const assignments = (tokens.flags.get('set') ?? []).map(parseFieldAssignment);
+  if (replicationId !== undefined) assignments.unshift({ path: ['replicationId'], value: replicationId });
+  if (file !== undefined && body !== undefined) throw new UsageError('give either --file or --body, not both');
+  if ((file !== undefined || body !== undefined) && assignments.length > 0) {
+    throw new UsageError('--set and --replication-id build the body; they cannot be combined with --file or --body');
+  }
+  if (operation === undefined && file === undefined && body === undefined) {
+    throw new UsageError('name the operation (e.g. svc describe --replication-id ID), or give an XML --file/--body to infer it from');
+  }
+
+  const format = parseFormat(single(tokens, 'format'));
+  const endpoint = single(tokens, 'endpoint');
+  const profile = single(tokens, 'profile');
+  const region = single(tokens, 'region');
+  return {
+    kind: 'operation',
+    ...(operation !== undefined && { operation }),
+    ...(file !== undefined && { file }),
+    ...(body !== undefined && { body }),
+    ...(format !== undefined && { format }),
+    assignments,
+    connection: {
+      ...(endpoint !== undefined && { endpoint }),
+      ...(profile !== undefined && { profile }),
+      ...(region !== undefined && { region }),
+    },
+    raw: tokens.flags.has('raw'),
+  };
+}
+
+/** `*` alone, or a comma-separated list of operation names or aliases. */
+export function parseAllowedOperations(text: string): string[] {
+  const items = text
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item.length > 0);
+  if (items.length === 0) throw new UsageError('--operations needs at least one operation name, or *');
+  if (items.includes('*')) {
+    if (items.length > 1) throw new UsageError("--operations: '*' already allows every operation; give it alone");
+    return ['*'];
+  }
+  const operations = items.map((item) => {
+    const operation = resolveOperation(item);
+    if (operation === undefined) throw new UsageError(`--operations: unknown operation '${item}'`);
+    return operation;
+  });
+  return [...new Set(operations)];
+}
+
+function parseKeysCommand(argv: string[]): KeysCreateCommand {
+  const tokens = tokenize(argv, KEYS_CREATE_FLAGS);
+  const [subcommand, ...rest] = tokens.positionals;
+  if (subcommand !== 'create') throw new UsageError(`unknown keys command '${subcommand ?? ''}'; expected 'svc keys create'`);
+  if (rest.length > 0) throw new UsageError(`unexpected argument '${rest.join(' ')}'`);
+  const operationsText = single(tokens, 'operations');
+  if (operationsText === undefined) throw new UsageError('svc keys create needs --operations (names separated by commas, or *)');
+  const description = single(tokens, 'description');
+  const natsUrl = single(tokens, 'nats-url');
+  return {
+    kind: 'keys-create',
+    allowedOperations: parseAllowedOperations(operationsText),
+    ...(description !== undefined && { description }),
+    ...(natsUrl !== undefined && { natsUrl }),
+  };
+}
+
+/** Parses the arguments after `svc`. Throws UsageError for anything it cannot make sense of. */
+export function parseArgs(argv: string[]): CliCommand {
+  if (isHelpRequest(argv)) return { kind: 'help' };
+  if (argv.length === 0) throw new UsageError('no command given');
+  if (argv[0] === 'keys') return parseKeysCommand(argv.slice(1));
+  return parseOperationCommand(argv);
+}

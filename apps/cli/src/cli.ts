@@ -1,0 +1,122 @@
+import { DEFAULT_NATS_URL } from '@svc/config';
+import { parseArgs, type KeysCreateCommand, type OperationCommand } from './args/parse-args';
+import type { CliEnvironment } from './cli-environment';
+import { prepareRequest, type BodySource } from './body/request-body';
+import { resolveClientSettings } from './credentials/client-settings';
+import { CliFailure, ExitCode, UsageError } from './exit-codes';
+import { describeNetworkError } from './http/network-error';
+import type { SendOperationInput, SendOutcome } from './http/send-operation';
+import { createAccessKey, renderCreatedKey } from './keys/create-access-key';
+import type { RegistryConnection } from './keys/registry-connection';
+import { renderResponse } from './output/render-response';
+import { USAGE } from './usage';
+
+/** Everything `svc` touches outside itself; main wires the real ones, tests their own. */
+export interface CliIo {
+  env: CliEnvironment;
+  homeDir: string;
+  readFile(path: string): Promise<Buffer>;
+  writeStdout(chunk: string | Buffer): void;
+  writeStderr(text: string): void;
+  send(input: SendOperationInput): Promise<SendOutcome>;
+  openRegistry(natsUrl: string): Promise<RegistryConnection>;
+}
+
+const FILE_ERRORS = new Map([
+  ['ENOENT', 'no such file'],
+  ['EACCES', 'permission denied'],
+  ['EISDIR', 'it is a directory'],
+]);
+
+function fileProblem(error: unknown): string {
+  const code = (error as { code?: unknown }).code;
+  const known = typeof code === 'string' ? FILE_ERRORS.get(code) : undefined;
+  return known ?? (error instanceof Error ? error.message : String(error));
+}
+
+async function readTextFileIfPresent(io: CliIo, path: string): Promise<string | undefined> {
+  try {
+    return (await io.readFile(path)).toString('utf8');
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'ENOENT') return undefined;
+    throw new CliFailure(`cannot read ${path}: ${fileProblem(error)}`, ExitCode.Configuration);
+  }
+}
+
+async function bodySource(io: CliIo, command: OperationCommand): Promise<BodySource> {
+  if (command.file !== undefined) {
+    try {
+      return { kind: 'file', path: command.file, content: await io.readFile(command.file) };
+    } catch (error) {
+      throw new CliFailure(`cannot read ${command.file}: ${fileProblem(error)}`, ExitCode.NoInput);
+    }
+  }
+  if (command.body !== undefined) return { kind: 'text', text: command.body };
+  return { kind: 'fields', assignments: command.assignments };
+}
+
+async function runOperation(io: CliIo, command: OperationCommand): Promise<ExitCode> {
+  const request = prepareRequest({
+    ...(command.operation !== undefined && { operation: command.operation }),
+    ...(command.format !== undefined && { format: command.format }),
+    source: await bodySource(io, command),
+  });
+  const settings = await resolveClientSettings({
+    flags: command.connection,
+    env: io.env,
+    homeDir: io.homeDir,
+    readTextFile: (path) => readTextFileIfPresent(io, path),
+  });
+  const outcome = await io.send({ ...settings, ...request });
+  if (outcome.kind === 'unreachable') throw new CliFailure(outcome.message, ExitCode.Unreachable);
+  const rendered = renderResponse(outcome, { raw: command.raw });
+  if (rendered.stdout.length > 0) io.writeStdout(rendered.stdout);
+  if (rendered.stderr.length > 0) io.writeStderr(rendered.stderr);
+  return rendered.exitCode;
+}
+
+async function runKeysCreate(io: CliIo, command: KeysCreateCommand): Promise<ExitCode> {
+  const natsUrl = command.natsUrl ?? io.env.natsUrl ?? DEFAULT_NATS_URL;
+  let registry: RegistryConnection;
+  try {
+    registry = await io.openRegistry(natsUrl);
+  } catch (error) {
+    throw new CliFailure(describeNetworkError(natsUrl, error), ExitCode.Unreachable);
+  }
+  try {
+    const key = await createAccessKey(registry.requester, {
+      allowedOperations: command.allowedOperations,
+      ...(command.description !== undefined && { description: command.description }),
+    });
+    io.writeStdout(renderCreatedKey(key));
+    return ExitCode.Ok;
+  } finally {
+    await registry.close();
+  }
+}
+
+/** Runs one `svc` invocation and returns its exit code; all output goes through `io`. */
+export async function runCli(argv: string[], io: CliIo): Promise<ExitCode> {
+  try {
+    const command = parseArgs(argv);
+    switch (command.kind) {
+      case 'help':
+        io.writeStdout(USAGE);
+        return ExitCode.Ok;
+      case 'operation':
+        return await runOperation(io, command);
+      case 'keys-create':
+        return await runKeysCreate(io, command);
+    }
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.writeStderr(`svc: ${error.message}\n\n${USAGE}`);
+      return ExitCode.Usage;
+    }
+    if (error instanceof CliFailure) {
+      io.writeStderr(`Error: ${error.message}\n`);
+      return error.exitCode;
+    }
+    throw error;
+  }
+}

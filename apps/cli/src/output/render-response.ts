@@ -1,0 +1,53 @@
+import type { HttpResponse } from '../http/send-operation';
+import { ExitCode } from '../exit-codes';
+import { looksLikeXml, parseErrorBody } from './error-body';
+
+export interface RenderedOutput {
+  exitCode: ExitCode;
+  stdout: string | Buffer;
+  stderr: string;
+}
+
+const UNPARSED_BODY_LIMIT = 500;
+const REQUEST_ID_HEADER = 'x-svc-request-id';
+
+function singleHeader(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function withNewline(text: string): string {
+  return text.endsWith('\n') ? text : `${text}\n`;
+}
+
+function renderSuccess(response: HttpResponse, raw: boolean): RenderedOutput {
+  if (raw) return { exitCode: ExitCode.Ok, stdout: response.body, stderr: '' };
+  const text = response.body.toString('utf8');
+  if (text.trim() === '') return { exitCode: ExitCode.Ok, stdout: `OK (HTTP ${response.status})\n`, stderr: '' };
+  if (looksLikeXml(singleHeader(response.headers['content-type']), text)) return { exitCode: ExitCode.Ok, stdout: withNewline(text), stderr: '' };
+  try {
+    return { exitCode: ExitCode.Ok, stdout: `${JSON.stringify(JSON.parse(text), null, 2)}\n`, stderr: '' };
+  } catch {
+    return { exitCode: ExitCode.Ok, stdout: withNewline(text), stderr: '' };
+  }
+}
+
+/** `Error: HTTP 400 (request 17)` then one `  - message` line per problem the body reports. */
+function renderError(response: HttpResponse): RenderedOutput {
+  const text = response.body.toString('utf8');
+  const details = parseErrorBody(singleHeader(response.headers['content-type']), text);
+  const requestId = details?.requestId ?? singleHeader(response.headers[REQUEST_ID_HEADER]);
+  let messages = details?.messages ?? [];
+  if (messages.length === 0 && details === undefined && text.trim() !== '') {
+    // Not an API error body (a proxy's page, say): show its start so the cause is not hidden.
+    const trimmed = text.trim().replace(/\s+/g, ' ');
+    messages = [trimmed.length > UNPARSED_BODY_LIMIT ? `${trimmed.slice(0, UNPARSED_BODY_LIMIT)}…` : trimmed];
+  }
+  const heading = `Error: HTTP ${response.status}${requestId !== undefined ? ` (request ${requestId})` : ''}`;
+  const lines = [heading, ...messages.map((message) => `  - ${message}`)];
+  return { exitCode: ExitCode.Failed, stdout: '', stderr: `${lines.join('\n')}\n` };
+}
+
+/** A 2xx answer is printed to stdout; anything else becomes the error report on stderr. */
+export function renderResponse(response: HttpResponse, options: { raw: boolean }): RenderedOutput {
+  return response.status >= 200 && response.status < 300 ? renderSuccess(response, options.raw) : renderError(response);
+}

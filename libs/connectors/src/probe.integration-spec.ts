@@ -1,0 +1,109 @@
+import { UNSUPPORTED_CONNECTION_STRING, UNSUPPORTED_WAREHOUSE_URL } from './engine';
+import { probeDatabase, probeWarehouse } from './probe';
+import { LOCAL_POSTGRES, createScratchDatabase, type ScratchDatabase } from './testing/scratch-database';
+import { closedPort, startSilentServer, type SilentServer } from './testing/silent-server';
+
+const plain = { encrypt: false, timeoutMs: 5000 };
+
+// A wrong password cannot be tested here: the local PostgreSQL uses trust authentication and accepts any
+// password. The mapping of 28P01/28000 and of mssql's ELOGIN is covered by failure-reason.spec.ts.
+describe('probeDatabase against the local PostgreSQL', () => {
+  let database: ScratchDatabase;
+
+  beforeAll(async () => {
+    database = await createScratchDatabase('svc_probe');
+  });
+
+  afterAll(async () => {
+    await database.drop();
+  });
+
+  it('succeeds for a reachable database', async () => {
+    expect(await probeDatabase(database.url, plain)).toBeNull();
+    expect(await probeDatabase(`postgresql://postgres:any-password@127.0.0.1:5432/${database.name}?application_name=svc-probe`, plain)).toBeNull();
+  });
+
+  it('names a database that does not exist', async () => {
+    expect(await probeDatabase(`${database.url}_missing`, plain)).toBe(`database "${database.name}_missing" does not exist`);
+  });
+
+  it('reports a refused connection without echoing the password', async () => {
+    const reason = await probeDatabase('postgres://postgres:Sup3r-Secret@127.0.0.1:1/db', plain);
+    expect(reason).toBe('connection refused');
+  });
+
+  it('reports a host that does not resolve', async () => {
+    expect(await probeDatabase('postgres://postgres@no-such-host.invalid:5432/db', plain)).toBe('host not found');
+  });
+
+  it('reports that the server cannot encrypt when EncryptDataInTransit is true', async () => {
+    expect(await probeDatabase(database.url, { encrypt: true, timeoutMs: 5000 })).toBe('server does not support encrypted connections');
+  });
+
+  it('rejects an unsupported connection string', async () => {
+    expect(await probeDatabase('Host=127.0.0.1;Database=x;Password=p', plain)).toBe(UNSUPPORTED_CONNECTION_STRING);
+  });
+});
+
+describe('probeDatabase against SQL Server addresses (no SQL Server needed)', () => {
+  it('reports a refused connection for an ADO string', async () => {
+    expect(await probeDatabase(`Server=tcp:127.0.0.1,${await closedPort()};Database=x;User ID=sa;Password=Secret!1`, plain)).toBe(
+      'connection refused',
+    );
+  });
+
+  it('reports a refused connection for an mssql:// URL', async () => {
+    expect(await probeDatabase(`mssql://sa:Secret@127.0.0.1:${await closedPort()}/x`, plain)).toBe('connection refused');
+  });
+});
+
+describe('probe deadlines', () => {
+  let silent: SilentServer;
+
+  beforeAll(async () => {
+    silent = await startSilentServer();
+  });
+
+  afterAll(async () => {
+    await silent.close();
+  });
+
+  it.each([
+    ['PostgreSQL', () => `postgres://postgres@127.0.0.1:${silent.port}/db`],
+    ['SQL Server', () => `Server=127.0.0.1,${silent.port};Database=x;User ID=sa;Password=p`],
+  ])('%s: gives up at the deadline', async (_engine, connectionString) => {
+    const started = Date.now();
+    expect(await probeDatabase(connectionString(), { encrypt: false, timeoutMs: 800 })).toBe('timed out after 0.8 s');
+    expect(Date.now() - started).toBeLessThan(1500);
+  });
+});
+
+describe('probeWarehouse', () => {
+  let database: ScratchDatabase;
+  const login = { username: 'postgres', password: 'unused-with-trust' };
+
+  beforeAll(async () => {
+    database = await createScratchDatabase('svc_probe_dw');
+  });
+
+  afterAll(async () => {
+    await database.drop();
+  });
+
+  it('connects to a postgres:// warehouse with the request database and user', async () => {
+    expect(await probeWarehouse({ ...login, url: LOCAL_POSTGRES, databaseName: database.name }, 5000)).toBeNull();
+    expect(await probeWarehouse({ ...login, url: LOCAL_POSTGRES, databaseName: `${database.name}_missing` }, 5000)).toBe(
+      `database "${database.name}_missing" does not exist`,
+    );
+  });
+
+  it('treats a bare host:port as Redshift and insists on TLS', async () => {
+    expect(await probeWarehouse({ ...login, url: '127.0.0.1:5432', databaseName: database.name }, 5000)).toBe(
+      'server does not support encrypted connections',
+    );
+  });
+
+  it('rejects an unsupported URL', async () => {
+    expect(await probeWarehouse({ ...login, url: 'https://cluster.example.com', databaseName: 'dw' }, 5000)).toBe(UNSUPPORTED_WAREHOUSE_URL);
+  });
+});

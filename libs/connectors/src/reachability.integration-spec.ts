@@ -1,0 +1,122 @@
+import type { WarehouseConfig } from '@svc/contracts';
+import { UNSUPPORTED_CONNECTION_STRING } from './engine';
+import { checkReachability, type ReachabilityOptions } from './reachability';
+import { LOCAL_S3_KEY, startLocalS3Server, type LocalS3Server } from './testing/local-s3-server';
+import { LOCAL_POSTGRES, createScratchDatabase, type ScratchDatabase } from './testing/scratch-database';
+import { closedPort, startSilentServer, type SilentServer } from './testing/silent-server';
+
+const BUCKET = 'reachability-bucket';
+const SECRET = 'Sup3r-Secret-Value';
+
+describe('checkReachability end to end', () => {
+  let source: ScratchDatabase;
+  let staging: ScratchDatabase;
+  let dw: ScratchDatabase;
+  let s3: LocalS3Server;
+  let silent: SilentServer;
+  let options: ReachabilityOptions;
+
+  const warehouse = (overrides: Partial<WarehouseConfig> = {}): WarehouseConfig => ({
+    accessType: 'AccessKey',
+    accessKey: LOCAL_S3_KEY,
+    secretKey: SECRET,
+    bucketName: BUCKET,
+    bucketFolderName: '/replication/data',
+    regionEndpoint: 'us-east-1',
+    retentionDays: 7,
+    url: LOCAL_POSTGRES,
+    databaseSchema: 'public',
+    databaseName: dw.name,
+    username: 'postgres',
+    password: SECRET,
+    scdType: 'Type1',
+    ...overrides,
+  });
+
+  beforeAll(async () => {
+    [source, staging, dw] = await Promise.all([
+      createScratchDatabase('svc_reach_src'),
+      createScratchDatabase('svc_reach_stg'),
+      createScratchDatabase('svc_reach_dw'),
+    ]);
+    s3 = await startLocalS3Server([BUCKET]);
+    silent = await startSilentServer();
+    options = { timeoutMs: 5000, s3: { endpoint: s3.endpoint, allowBucketCreation: false } };
+  });
+
+  afterAll(async () => {
+    await Promise.all([source.drop(), staging.drop(), dw.drop(), s3.close(), silent.close()]);
+  });
+
+  it('returns no messages when source, staging, warehouse and bucket are all reachable', async () => {
+    const messages = await checkReachability(
+      {
+        source: { connectionString: source.url, encryptDataInTransit: false },
+        staging: { connectionString: staging.url, encryptDataInTransit: false },
+        warehouse: warehouse(),
+      },
+      options,
+    );
+    expect(messages).toEqual([]);
+  });
+
+  it('reports each failing target under its field, in seed order, without secrets', async () => {
+    const messages = await checkReachability(
+      {
+        source: { connectionString: `postgres://postgres:${SECRET}@127.0.0.1:${await closedPort()}/x`, encryptDataInTransit: false },
+        staging: { connectionString: staging.url, encryptDataInTransit: false },
+        warehouse: warehouse({ databaseName: `${dw.name}_missing`, bucketName: 'reachability-missing' }),
+      },
+      options,
+    );
+    expect(messages).toEqual([
+      '{Source\\ConnectionString}: cannot connect: connection refused',
+      `{Warehouse\\Url}: cannot connect: database "${dw.name}_missing" does not exist`,
+      '{Warehouse\\BucketName}: cannot write to bucket: bucket does not exist',
+    ]);
+    expect(messages.join('\n')).not.toContain(SECRET);
+  });
+
+  it('reports an unsupported connection string and a refused bucket credential', async () => {
+    const messages = await checkReachability(
+      {
+        source: { connectionString: source.url, encryptDataInTransit: false },
+        staging: { connectionString: `Host=127.0.0.1;Password=${SECRET}`, encryptDataInTransit: false },
+        warehouse: warehouse({ accessKey: 'AKIAUNKNOWN' }),
+      },
+      options,
+    );
+    expect(messages).toEqual([
+      `{Staging\\ConnectionString}: ${UNSUPPORTED_CONNECTION_STRING}`,
+      '{Warehouse\\BucketName}: cannot write to bucket: access denied: unknown access key',
+    ]);
+  });
+
+  it('checks only the parts it is given (Alter of a source connection string)', async () => {
+    const messages = await checkReachability(
+      { source: { connectionString: `${LOCAL_POSTGRES}/${source.name}_gone`, encryptDataInTransit: false } },
+      options,
+    );
+    expect(messages).toEqual([`{Source\\ConnectionString}: cannot connect: database "${source.name}_gone" does not exist`]);
+  });
+
+  it('returns within the deadline when targets never answer', async () => {
+    const silentEndpoint = `http://127.0.0.1:${silent.port}`;
+    const started = Date.now();
+    const messages = await checkReachability(
+      {
+        source: { connectionString: source.url, encryptDataInTransit: false },
+        staging: { connectionString: `Server=127.0.0.1,${silent.port};Database=x;User ID=sa;Password=${SECRET}`, encryptDataInTransit: false },
+        warehouse: warehouse({ url: `127.0.0.1:${silent.port}` }),
+      },
+      { timeoutMs: 1000, s3: { ...options.s3, endpoint: silentEndpoint } },
+    );
+    const elapsed = Date.now() - started;
+    expect(messages).toEqual([
+      '{Staging\\ConnectionString}: cannot connect: timed out after 1 s',
+      '{Warehouse\\Url}: cannot connect: timed out after 1 s',
+      '{Warehouse\\BucketName}: cannot write to bucket: timed out after 1 s',
+    ]);
+    expect(elapsed).toBeLessThan(1500);
+  });
+});

@@ -1,0 +1,67 @@
+/** Where a SQL Server listens, as named by an ADO `Server=` value or an mssql:// URL. */
+export interface SqlServerAddress {
+  host: string;
+  /** Absent when a named instance is resolved through the SQL Browser service, or the default 1433 applies. */
+  port?: number;
+  instanceName?: string;
+}
+
+export const SQL_SERVER_DEFAULT_PORT = 1433;
+
+const LOCAL_HOST_ALIASES = new Set(['.', '(local)', '(localhost)']);
+
+/**
+ * Parses `tcp:host,port`, `host,port`, `host\instance`, `host\instance,port`, `(local)` and `.`.
+ * Named pipes (`np:`), shared memory (`lpc:`) and LocalDB are not reachable over TCP: null.
+ */
+export function parseSqlServerAddress(value: string): SqlServerAddress | null {
+  let text = value.trim();
+  const protocol = /^(tcp|np|lpc|admin)\s*:/i.exec(text);
+  if (protocol) {
+    if (protocol[1]?.toLowerCase() !== 'tcp') return null;
+    text = text.slice(protocol[0].length).trim();
+  }
+
+  let port: number | undefined;
+  const comma = text.lastIndexOf(',');
+  if (comma !== -1) {
+    port = parsePort(text.slice(comma + 1));
+    if (port === undefined) return null;
+    text = text.slice(0, comma).trim();
+  }
+
+  let instanceName: string | undefined;
+  const backslash = text.indexOf('\\');
+  if (backslash !== -1) {
+    instanceName = text.slice(backslash + 1).trim();
+    text = text.slice(0, backslash).trim();
+    if (instanceName === '' || instanceName.includes('\\')) return null;
+  }
+
+  if (text.toLowerCase() === '(localdb)') return null;
+  const host = LOCAL_HOST_ALIASES.has(text.toLowerCase()) ? 'localhost' : stripBrackets(text);
+  if (!isHostName(host)) return null;
+  return {
+    host,
+    ...(port !== undefined && { port }),
+    ...(instanceName !== undefined && { instanceName }),
+  };
+}
+
+export function parsePort(text: string): number | undefined {
+  const trimmed = text.trim();
+  if (!/^\d{1,5}$/.test(trimmed)) return undefined;
+  const port = Number(trimmed);
+  return port >= 1 && port <= 65535 ? port : undefined;
+}
+
+/** A DNS name, an IPv4 address or an IPv6 address (brackets already removed). */
+export function isHostName(host: string): boolean {
+  const dnsOrIpv4 = /^[a-z0-9]([a-z0-9_-]*[a-z0-9_])?(\.[a-z0-9]([a-z0-9_-]*[a-z0-9_])?)*\.?$/i;
+  const ipv6 = /^[0-9a-f:.]+$/i;
+  return dnsOrIpv4.test(host) || (ipv6.test(host) && host.includes(':'));
+}
+
+export function stripBrackets(host: string): string {
+  return host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
+}

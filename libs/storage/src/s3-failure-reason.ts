@@ -1,0 +1,81 @@
+/** Short, secret-free reasons for failed S3 calls. Only error names and codes are inspected. */
+
+export function s3TimedOutReason(timeoutMs: number): string {
+  return `timed out after ${Math.round(timeoutMs / 100) / 10} s`;
+}
+
+const REASONS_BY_NAME: Readonly<Record<string, string>> = {
+  AccessDenied: 'access denied',
+  Forbidden: 'access denied',
+  AllAccessDisabled: 'access denied',
+  AccountProblem: 'access denied',
+  InvalidAccessKeyId: 'access denied: unknown access key',
+  SignatureDoesNotMatch: 'access denied: secret key does not match',
+  ExpiredToken: 'access denied: credentials expired',
+  InvalidToken: 'access denied: invalid session token',
+  NoSuchBucket: 'bucket does not exist',
+  NotFound: 'bucket does not exist',
+  InvalidBucketName: 'invalid bucket name',
+  BucketAlreadyExists: 'bucket name is taken by another account',
+  PermanentRedirect: 'bucket is not in the region named by RegionEndpoint',
+  AuthorizationHeaderMalformed: 'bucket is not in the region named by RegionEndpoint',
+  IllegalLocationConstraintException: 'bucket is not in the region named by RegionEndpoint',
+  InvalidLocationConstraint: 'invalid RegionEndpoint',
+  CredentialsProviderError: 'no service credentials available for IAMRole access',
+  S3TargetError: 'AccessType=AccessKey needs AccessKey and SecretKey',
+};
+
+const NETWORK_REASONS: Readonly<Record<string, string>> = {
+  ECONNREFUSED: 'endpoint unreachable: connection refused',
+  ENOTFOUND: 'endpoint unreachable: host not found',
+  EAI_AGAIN: 'endpoint unreachable: host not found',
+  ECONNRESET: 'endpoint unreachable: connection reset',
+  EHOSTUNREACH: 'endpoint unreachable: host unreachable',
+  ENETUNREACH: 'endpoint unreachable: host unreachable',
+  ETIMEDOUT: 'endpoint unreachable: connection timed out',
+};
+
+export function s3FailureReason(error: unknown, timeoutMs: number): string {
+  if (!isRecord(error)) return 'unexpected error';
+  const name = typeof error['name'] === 'string' ? error['name'] : '';
+  if (name === 'AbortError' || name === 'TimeoutError') return s3TimedOutReason(timeoutMs);
+  const byName = REASONS_BY_NAME[name];
+  if (byName !== undefined) return byName;
+  const network = networkReason(error);
+  if (network !== undefined) return network;
+  if (typeof error['message'] === 'string' && /invalid region/i.test(error['message'])) return 'invalid RegionEndpoint';
+  const status = httpStatusOf(error);
+  if (status !== undefined) return /^[A-Za-z]+$/.test(name) ? `S3 error ${name} (HTTP ${status})` : `S3 error (HTTP ${status})`;
+  return 'unexpected error';
+}
+
+/**
+ * Node socket codes, also when wrapped in an AggregateError (dual-stack connect attempts) or a cause.
+ * The SDK's retry layer re-wraps errors it does not recognise as `Error` (one from another realm, e.g.
+ * under a test sandbox) into "AWS SDK error wrapper for Error: connect ECONNREFUSED …", keeping only the
+ * text; the code is then read from the message.
+ */
+function networkReason(error: Record<string, unknown>): string | undefined {
+  const candidates: unknown[] = [error, error['cause']];
+  const inner = error['errors'];
+  if (Array.isArray(inner)) candidates.push(...(inner as unknown[]));
+  for (const candidate of candidates) {
+    if (!isRecord(candidate) || typeof candidate['code'] !== 'string') continue;
+    const reason = NETWORK_REASONS[candidate['code']];
+    if (reason !== undefined) return reason;
+  }
+  const message = typeof error['message'] === 'string' ? error['message'] : '';
+  const codeInMessage = /\b(E[A-Z_]+)\b/.exec(message)?.[1];
+  return codeInMessage === undefined ? undefined : NETWORK_REASONS[codeInMessage];
+}
+
+function httpStatusOf(error: Record<string, unknown>): number | undefined {
+  const metadata = error['$metadata'];
+  if (!isRecord(metadata)) return undefined;
+  const status = metadata['httpStatusCode'];
+  return typeof status === 'number' ? status : undefined;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
