@@ -1,0 +1,79 @@
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { SIGNING_SERVICE_NAME } from '@svc/config';
+import {
+  ErrorCode,
+  guardCreateAccessKeyRequest,
+  guardSigningKeyRequest,
+  rpcError,
+  rpcOk,
+  type CreateAccessKeyReply,
+  type RpcReply,
+  type SigningKeyReply,
+} from '@svc/contracts';
+import { JsonLogger } from '@svc/logging';
+import { AccessKeyRepository, type AccessKeyStore } from '@svc/registry-store';
+import { SVC4_SCHEME, deriveSigningKey } from '@svc/signing';
+import { REGISTRY_CONFIG, type RegistryConfig } from '../config/registry-config';
+import { replyingOnFailure } from '../rpc/unexpected-failure';
+import { CredentialGenerator } from './credential-generator';
+
+const CREATE_ATTEMPTS = 3;
+
+/**
+ * Access keys: the bootstrap key at start, signing keys for the gateway (the secret itself never leaves
+ * the registry), and new keys whose secret is shown once.
+ */
+@Injectable()
+export class AccessKeysService implements OnModuleInit {
+  constructor(
+    @Inject(AccessKeyRepository) private readonly keys: AccessKeyStore,
+    @Inject(CredentialGenerator) private readonly generator: CredentialGenerator,
+    @Inject(REGISTRY_CONFIG) private readonly config: Pick<RegistryConfig, 'region' | 'bootstrapAccessKey'>,
+    @Inject(JsonLogger) private readonly logger: JsonLogger,
+  ) {}
+
+  async onModuleInit(): Promise<void> {
+    const bootstrap = this.config.bootstrapAccessKey;
+    if (!bootstrap) return;
+    await this.keys.upsertBootstrap(bootstrap.accessKeyId, bootstrap.secretKey);
+    this.logger.info('bootstrap access key ready', { keyId: bootstrap.accessKeyId });
+  }
+
+  signingKey(message: unknown): Promise<RpcReply<SigningKeyReply>> {
+    return replyingOnFailure(this.logger, { request: 'signing key' }, () => this.deriveSigningKey(message));
+  }
+
+  createAccessKey(message: unknown): Promise<RpcReply<CreateAccessKeyReply>> {
+    return replyingOnFailure(this.logger, { request: 'create access key' }, () => this.createKey(message));
+  }
+
+  private async deriveSigningKey(message: unknown): Promise<RpcReply<SigningKeyReply>> {
+    const guarded = guardSigningKeyRequest(message);
+    if (!guarded.ok) return rpcError(ErrorCode.ValidationFailed, guarded.problems);
+    const { accessKeyId, date, region, service } = guarded.value;
+    // Keys are derived only for this deployment's scope, so a leaked derived key is useless elsewhere.
+    if (region !== this.config.region || service !== SIGNING_SERVICE_NAME) {
+      return rpcError(ErrorCode.Forbidden, [`credential scope must name region '${this.config.region}' and service '${SIGNING_SERVICE_NAME}'`]);
+    }
+    const key = await this.keys.find(accessKeyId);
+    if (!key) return rpcError(ErrorCode.Forbidden, ['unknown access key']);
+    const signingKey = deriveSigningKey(SVC4_SCHEME, key.secretKey, { date, region, service });
+    return rpcOk({ signingKeyHex: signingKey.toString('hex'), allowedOperations: key.allowedOperations });
+  }
+
+  private async createKey(message: unknown): Promise<RpcReply<CreateAccessKeyReply>> {
+    const guarded = guardCreateAccessKeyRequest(message);
+    if (!guarded.ok) return rpcError(ErrorCode.ValidationFailed, guarded.problems);
+    const allowedOperations = [...new Set(guarded.value.allowedOperations)];
+    for (let attempt = 0; attempt < CREATE_ATTEMPTS; attempt++) {
+      const accessKeyId = this.generator.accessKeyId();
+      const secretKey = this.generator.secretKey();
+      // An id collision (about 1 in 36^17) just draws again.
+      if (await this.keys.create({ accessKeyId, secretKey, allowedOperations, description: guarded.value.description ?? '' })) {
+        this.logger.info('access key created', { keyId: accessKeyId, allowedOperations });
+        return rpcOk({ accessKeyId, secretKey, allowedOperations });
+      }
+    }
+    throw new Error(`no free access key id after ${CREATE_ATTEMPTS} attempts`);
+  }
+}

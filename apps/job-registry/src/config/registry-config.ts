@@ -1,0 +1,89 @@
+import {
+  ConfigError,
+  DEFAULT_DATABASE_URL,
+  DEFAULT_REGION,
+  EnvReader,
+  readNatsSettings,
+  readS3Settings,
+  type NatsSettings,
+  type S3ServiceSettings,
+} from '@svc/config';
+import { MasterKeyError, parseMasterKey } from '@svc/crypto';
+import type { LogLevel } from '@svc/logging';
+
+export interface BootstrapAccessKey {
+  accessKeyId: string;
+  secretKey: string;
+}
+
+/** Everything job-registry reads from its environment, parsed once at boot. */
+export interface RegistryConfig {
+  /** The control database; created at start when missing. */
+  databaseUrl: string;
+  nats: NatsSettings;
+  /** AES-256 key sealing secrets at rest (SVC_MASTER_KEY). */
+  masterKey: Buffer;
+  /** The admin key upserted at start with every operation allowed, when configured. */
+  bootstrapAccessKey: BootstrapAccessKey | null;
+  /** The SVC4 region signing keys are derived for (SVC_REGION). */
+  region: string;
+  s3: S3ServiceSettings;
+  /** One deadline for all reachability probes of a request. */
+  reachabilityTimeoutMs: number;
+  logLevel: LogLevel;
+}
+
+export const REGISTRY_CONFIG = Symbol('REGISTRY_CONFIG');
+
+const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
+
+/** Reads and validates the configuration; throws ConfigError naming every problem (never a secret value). */
+export function readRegistryConfig(environment: Record<string, string | undefined>): RegistryConfig {
+  const env = new EnvReader(environment);
+  const problems: string[] = [];
+
+  const databaseUrl = env.url('DATABASE_URL', DEFAULT_DATABASE_URL, ['postgres', 'postgresql']);
+  const nats = readNatsSettings(env);
+  const masterKeyText = env.string('SVC_MASTER_KEY');
+  const bootstrapId = env.optionalString('SVC_BOOTSTRAP_ACCESS_KEY_ID');
+  const bootstrapSecret = env.optionalString('SVC_BOOTSTRAP_SECRET_KEY');
+  const region = env.string('SVC_REGION', DEFAULT_REGION);
+  const s3 = readS3Settings(env);
+  const reachabilityTimeoutMs = env.int('REACHABILITY_TIMEOUT_MS', 10000, { min: 100, max: 120000 });
+  const logLevelText = env.string('LOG_LEVEL', 'info').toLowerCase();
+
+  let masterKey: Buffer = Buffer.alloc(0);
+  if (masterKeyText !== '') {
+    try {
+      masterKey = parseMasterKey(masterKeyText);
+    } catch (error) {
+      if (!(error instanceof MasterKeyError)) throw error;
+      problems.push(`SVC_MASTER_KEY: ${error.message}`);
+    }
+  }
+  if ((bootstrapId === undefined) !== (bootstrapSecret === undefined)) {
+    problems.push('SVC_BOOTSTRAP_ACCESS_KEY_ID and SVC_BOOTSTRAP_SECRET_KEY: give both or neither');
+  }
+  const logLevel = LOG_LEVELS.find((level) => level === logLevelText);
+  if (logLevel === undefined) problems.push(`LOG_LEVEL: must be one of ${LOG_LEVELS.join(', ')}`);
+
+  try {
+    env.done();
+  } catch (error) {
+    if (error instanceof ConfigError) throw new ConfigError([...error.problems, ...problems]);
+    throw error;
+  }
+  if (problems.length) throw new ConfigError(problems);
+
+  return {
+    databaseUrl,
+    nats,
+    masterKey,
+    bootstrapAccessKey:
+      bootstrapId !== undefined && bootstrapSecret !== undefined ? { accessKeyId: bootstrapId, secretKey: bootstrapSecret } : null,
+    region,
+    s3,
+    reachabilityTimeoutMs,
+    logLevel: logLevel ?? 'info',
+  };
+}

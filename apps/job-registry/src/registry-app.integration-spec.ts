@@ -1,0 +1,288 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { INestMicroservice } from '@nestjs/common';
+import type { NatsConnection } from 'nats';
+import { Client } from 'pg';
+import {
+  ErrorCode,
+  Subjects,
+  healthSubject,
+  type OperationName,
+  type OperationRequest,
+  type ReplicationDescription,
+  type RpcReply,
+} from '@svc/contracts';
+import { NatsRequester, connectNats } from '@svc/messaging';
+import { SVC4_SCHEME, deriveSigningKey } from '@svc/signing';
+import { readRegistryConfig, type RegistryConfig } from './config/registry-config';
+import { createRegistryApp } from './registry-app';
+import { LOCAL_S3_KEY, startLocalS3Server, type LocalS3Server } from './testing/local-s3-server';
+import { createRequestTree, type CreateRequestParts } from './testing/requests';
+
+const SERVER = { host: '127.0.0.1', port: 5432, user: 'postgres' };
+const SERVER_URL = `postgres://${SERVER.user}@${SERVER.host}:${SERVER.port}`;
+const NATS_URL = process.env['NATS_URL'] ?? 'nats://127.0.0.1:4222';
+
+const suffix = randomUUID().replace(/-/g, '').slice(0, 10);
+const names = {
+  control: `svc_registry_it_${suffix}`,
+  source: `svc_src_it_${suffix}`,
+  staging: `svc_stg_it_${suffix}`,
+  warehouse: `svc_wh_it_${suffix}`,
+};
+// The server trusts local connections, so these passwords are never checked; they exist to be hidden.
+const SECRETS = { source: `src-pw-${suffix}`, staging: `stg-pw-${suffix}`, warehouse: `wh-pw-${suffix}`, bootstrap: `boot-secret-${suffix}` };
+const BOOTSTRAP_KEY_ID = `SVCIT${suffix.toUpperCase()}`.slice(0, 20);
+const UNREACHABLE = `postgres://postgres:nobody@127.0.0.1:1/${names.source}`;
+
+async function onServer(sql: string): Promise<void> {
+  const client = new Client({ ...SERVER, database: 'postgres' });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+async function queryControl<T extends object>(sql: string, params: unknown[] = []): Promise<T[]> {
+  const client = new Client({ ...SERVER, database: names.control });
+  await client.connect();
+  try {
+    return (await client.query<T>(sql, params)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+describe('job-registry over NATS', () => {
+  let s3: LocalS3Server;
+  let config: RegistryConfig;
+  let app: INestMicroservice | undefined;
+  let nats: NatsConnection;
+  let requester: NatsRequester;
+  const logLines: string[] = [];
+  let requestCounter = 0;
+
+  async function startApp(): Promise<void> {
+    app = await createRegistryApp(config, { logSink: (line) => logLines.push(line) });
+  }
+
+  function operation<Op extends OperationName>(op: Op, payload: OperationRequest<Op> | Record<string, unknown>): Promise<RpcReply<unknown>> {
+    requestCounter += 1;
+    return requester.request(Subjects.registryOperation, {
+      requestId: String(requestCounter),
+      accessKeyId: BOOTSTRAP_KEY_ID,
+      operation: op,
+      payload,
+    });
+  }
+
+  async function ok<T>(reply: Promise<RpcReply<unknown>>): Promise<T> {
+    const settled = await reply;
+    if (!settled.ok) throw new Error(`expected success, got ${settled.error.code}: ${settled.error.messages.join('; ')}`);
+    return settled.value as T;
+  }
+
+  async function describeReplication(replicationId: string): Promise<ReplicationDescription> {
+    return ok<ReplicationDescription>(operation('DescribeWarehouseReplication', { replicationId }));
+  }
+
+  const parts: CreateRequestParts = {
+    sourceUrl: `postgres://postgres:${SECRETS.source}@127.0.0.1:5432/${names.source}`,
+    stagingUrl: `postgres://postgres:${SECRETS.staging}@127.0.0.1:5432/${names.staging}`,
+    warehouseUrl: 'postgres://127.0.0.1:5432',
+    warehouseDatabase: names.warehouse,
+    warehouseUser: SERVER.user,
+    bucketName: `svc-it-${suffix}`,
+    accessKey: LOCAL_S3_KEY,
+    secretKey: LOCAL_S3_KEY,
+    warehousePassword: SECRETS.warehouse,
+  };
+
+  beforeAll(async () => {
+    for (const name of [names.source, names.staging, names.warehouse]) await onServer(`CREATE DATABASE ${name}`);
+    s3 = await startLocalS3Server();
+    config = readRegistryConfig({
+      DATABASE_URL: `${SERVER_URL}/${names.control}`,
+      NATS_URL,
+      SVC_MASTER_KEY: randomBytes(32).toString('hex'),
+      SVC_BOOTSTRAP_ACCESS_KEY_ID: BOOTSTRAP_KEY_ID,
+      SVC_BOOTSTRAP_SECRET_KEY: SECRETS.bootstrap,
+      S3_ENDPOINT: s3.endpoint,
+      REACHABILITY_TIMEOUT_MS: '8000',
+      LOG_LEVEL: 'debug',
+    });
+    nats = await connectNats(NATS_URL, 'job-registry-integration-test');
+    requester = new NatsRequester(nats, 20000);
+    await startApp();
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await nats?.drain();
+    await s3?.close();
+    for (const name of Object.values(names)) await onServer(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  });
+
+  let replicationId = '';
+  let createdKey = { accessKeyId: '', secretKey: '' };
+
+  it('answers its health subject', async () => {
+    expect(await requester.request(healthSubject('job-registry'), {})).toMatchObject({ service: 'job-registry', status: 'ok' });
+  });
+
+  it('refuses malformed messages on every subject with ValidationFailed', async () => {
+    const malformed = { requestId: '', operation: 'Nope', payload: 'x' } as unknown as Parameters<NatsRequester['request']>[1];
+    expect(await requester.request(Subjects.registryOperation, malformed as never)).toMatchObject({
+      ok: false,
+      error: { code: ErrorCode.ValidationFailed, messages: expect.arrayContaining(['operation: must name a known operation']) as unknown },
+    });
+    expect(await requester.request(Subjects.registrySigningKey, { accessKeyId: BOOTSTRAP_KEY_ID } as never)).toMatchObject({
+      ok: false,
+      error: { code: ErrorCode.ValidationFailed },
+    });
+    expect(await requester.request(Subjects.registryCreateAccessKey, { allowedOperations: [] })).toMatchObject({
+      ok: false,
+      error: { code: ErrorCode.ValidationFailed, messages: ['allowedOperations: must be a non-empty list'] },
+    });
+    expect(await operation('CreateWarehouseReplication', { ...createRequestTree(parts), parallelTablesLimit: 'ten' })).toMatchObject({
+      ok: false,
+      error: { code: ErrorCode.ValidationFailed },
+    });
+  });
+
+  it('refuses a Create whose source cannot be reached, storing nothing', async () => {
+    const reply = await operation('CreateWarehouseReplication', createRequestTree({ ...parts, sourceUrl: UNREACHABLE }));
+    expect(reply.ok).toBe(false);
+    if (reply.ok) return;
+    expect(reply.error.code).toBe(ErrorCode.ValidationFailed);
+    expect(reply.error.messages).toEqual([expect.stringMatching(/^\{Source\\ConnectionString\}: cannot connect: /)]);
+    expect(await queryControl('SELECT id FROM replications')).toEqual([]);
+  });
+
+  it('creates a replication after reaching source, staging, warehouse and bucket', async () => {
+    const created = await ok<{ replicationId: string; status: string; note: string }>(operation('CreateWarehouseReplication', createRequestTree(parts)));
+    expect(created).toEqual({ replicationId: expect.stringMatching(/^[0-9a-f-]{36}$/) as unknown, status: 'Running', note: '' });
+    replicationId = created.replicationId;
+    // The bucket probe wrote and deleted an object in the (created) bucket.
+    expect(s3.events).toEqual(expect.arrayContaining([`ObjectCreated:Put ${parts.bucketName}`, `ObjectRemoved:Delete ${parts.bucketName}`]));
+
+    const description = await describeReplication(replicationId);
+    expect(description).toMatchObject({ replicationId, replicationName: names.source, status: 'Running', tables: [], alerts: [], lastError: null });
+    expect(description.configuration.source.connectionString).toBe(`postgres://postgres:********@127.0.0.1:5432/${names.source}`);
+    expect(description.configuration.warehouse).toMatchObject({ password: '********', secretKey: '********', timeoutInMins: 60 });
+    expect(JSON.stringify(description)).not.toMatch(new RegExp(`${SECRETS.source}|${SECRETS.staging}|${SECRETS.warehouse}`));
+
+    const [raw] = await queryControl<{ config: unknown; secrets: Buffer }>('SELECT config, secrets FROM replications WHERE id = $1', [replicationId]);
+    expect(JSON.stringify(raw?.config)).not.toContain(SECRETS.source);
+    expect(raw?.secrets.toString('latin1')).not.toContain(SECRETS.warehouse);
+  });
+
+  it('lists the replication', async () => {
+    expect(await ok(operation('ListWarehouseReplications', {}))).toEqual({
+      replications: [{ replicationId, replicationName: names.source, status: 'Running' }],
+    });
+  });
+
+  it('alters settings, and refuses an unreachable new destination keeping the old one', async () => {
+    expect(await ok(operation('AlterWarehouseReplication', { replicationId, parallelTablesLimit: '4', replicationName: 'sales', warehouse: { scdType: 'Type2' } }))).toBeNull();
+    const altered = await describeReplication(replicationId);
+    expect(altered).toMatchObject({ replicationName: 'sales', configuration: { parallelTablesLimit: 4, warehouse: { scdType: 'Type2' } } });
+
+    const refused = await operation('AlterWarehouseReplication', { replicationId, destinationConnectionString: UNREACHABLE });
+    expect(refused).toMatchObject({ ok: false, error: { code: ErrorCode.ValidationFailed } });
+    if (!refused.ok) expect(refused.error.messages).toEqual([expect.stringMatching(/^\{DestinationConnectionString\}: cannot connect: /)]);
+    expect((await describeReplication(replicationId)).configuration.staging.connectionString).toBe(
+      `postgres://postgres:********@127.0.0.1:5432/${names.staging}`,
+    );
+
+    const history = await queryControl<{ version: number; changed_fields: string[] }>(
+      'SELECT version, changed_fields FROM replication_history WHERE replication_id = $1 ORDER BY version',
+      [replicationId],
+    );
+    expect(history.map((row) => row.version)).toEqual([1, 2]);
+    expect(history[1]?.changed_fields).toEqual(['parallelTablesLimit', 'replicationName', 'warehouse.scdType']);
+
+    const unknown = randomUUID();
+    expect(await operation('AlterWarehouseReplication', { replicationId: unknown, parallelTablesLimit: '2' })).toEqual({
+      ok: false,
+      error: { code: ErrorCode.NotFound, messages: [`{ReplicationId}: replication '${unknown}' does not exist`] },
+    });
+  });
+
+  it('stops and starts the whole service and one replication', async () => {
+    await ok(operation('StopReplicationService', {}));
+    expect((await describeReplication(replicationId)).status).toBe('Stopped');
+    await ok(operation('StartReplication', {}));
+    expect((await describeReplication(replicationId)).status).toBe('Running');
+
+    await ok(operation('AlterWarehouseReplication', { replicationId, dataReplication: 'false' }));
+    expect((await describeReplication(replicationId)).status).toBe('Stopped');
+    await ok(operation('StartReplication', { replicationId }));
+    expect(await describeReplication(replicationId)).toMatchObject({ status: 'Running', configuration: { dataReplication: true } });
+  });
+
+  it('stores the service configuration', async () => {
+    expect(await operation('AlterConfiguration', { parallelDatabaseReplicationsLimit: '0' })).toMatchObject({
+      ok: false,
+      error: { code: ErrorCode.ValidationFailed },
+    });
+    await ok(operation('AlterConfiguration', { serializeReplications: 'true', parallelDatabaseReplicationsLimit: '2' }));
+    expect(await queryControl('SELECT serialize_replications, parallel_database_replications_limit FROM service_configuration')).toEqual([
+      { serialize_replications: true, parallel_database_replications_limit: 2 },
+    ]);
+  });
+
+  it('serves signing keys for the bootstrap key and for a created key', async () => {
+    const scope = { date: '20250102', region: 'us-east-1', service: 'replication' };
+    expect(await requester.request(Subjects.registrySigningKey, { accessKeyId: BOOTSTRAP_KEY_ID, ...scope })).toEqual({
+      ok: true,
+      value: { signingKeyHex: deriveSigningKey(SVC4_SCHEME, SECRETS.bootstrap, scope).toString('hex'), allowedOperations: ['*'] },
+    });
+
+    const created = await requester.request(Subjects.registryCreateAccessKey, { allowedOperations: ['ListWarehouseReplications'], description: 'it' });
+    if (!created.ok) throw new Error(created.error.messages.join('; '));
+    createdKey = created.value;
+    expect(await requester.request(Subjects.registrySigningKey, { accessKeyId: createdKey.accessKeyId, ...scope })).toEqual({
+      ok: true,
+      value: { signingKeyHex: deriveSigningKey(SVC4_SCHEME, createdKey.secretKey, scope).toString('hex'), allowedOperations: ['ListWarehouseReplications'] },
+    });
+
+    expect(await requester.request(Subjects.registrySigningKey, { accessKeyId: 'SVCNOSUCHKEY', ...scope })).toEqual({
+      ok: false,
+      error: { code: ErrorCode.Forbidden, messages: ['unknown access key'] },
+    });
+  });
+
+  it('keeps every piece of state across a restart', async () => {
+    const before = await describeReplication(replicationId);
+    await app?.close();
+    app = undefined;
+    await startApp();
+
+    expect(await describeReplication(replicationId)).toEqual(before);
+    const scope = { date: '20250103', region: 'us-east-1', service: 'replication' };
+    expect(await requester.request(Subjects.registrySigningKey, { accessKeyId: createdKey.accessKeyId, ...scope })).toMatchObject({
+      ok: true,
+      value: { signingKeyHex: deriveSigningKey(SVC4_SCHEME, createdKey.secretKey, scope).toString('hex') },
+    });
+    expect(await queryControl('SELECT version FROM svc_schema_migrations')).toHaveLength(1);
+    expect(await queryControl('SELECT parallel_database_replications_limit FROM service_configuration')).toEqual([
+      { parallel_database_replications_limit: 2 },
+    ]);
+  });
+
+  it('deletes the replication and all its state', async () => {
+    expect(await ok(operation('DeleteWarehouseReplication', { replicationId }))).toBeNull();
+    expect(await operation('DescribeWarehouseReplication', { replicationId })).toMatchObject({ ok: false, error: { code: ErrorCode.NotFound } });
+    expect(await ok(operation('ListWarehouseReplications', {}))).toEqual({ replications: [] });
+    expect(await queryControl('SELECT 1 FROM replication_history WHERE replication_id = $1', [replicationId])).toEqual([]);
+  });
+
+  it('never wrote a secret to the log', () => {
+    expect(logLines.length).toBeGreaterThan(0);
+    const text = logLines.join('\n');
+    for (const secret of [...Object.values(SECRETS), createdKey.secretKey]) expect(text).not.toContain(secret);
+    expect(text).toContain('"msg":"operation handled"');
+  });
+});

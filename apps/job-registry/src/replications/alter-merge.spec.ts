@@ -1,0 +1,91 @@
+import { REPLICATION_DEFAULTS, type ReplicationConfig } from '@svc/contracts';
+import { parsedRequest, sampleCreateRequest } from '../testing/requests';
+import { mergeAlterRequest } from './alter-merge';
+import { newReplicationConfig } from './new-replication-config';
+
+const ID = '3f2504e0-4f89-41d3-9a0c-0305e82c3301';
+const stored: ReplicationConfig = newReplicationConfig(sampleCreateRequest(), 'sales');
+const schedule = { noPkTablesToInclude: 'All', pkTablesToInclude: 'All', fromTime: '01:00:00 AM', toTime: '03:00:00 AM', repeatIntervalInMinutes: 60 } as const;
+
+function merge(tree: Record<string, unknown>, current: ReplicationConfig = stored): ReturnType<typeof mergeAlterRequest> {
+  return mergeAlterRequest(current, parsedRequest('AlterWarehouseReplication', { replicationId: ID, ...tree }));
+}
+
+function merged(tree: Record<string, unknown>, current?: ReplicationConfig): ReplicationConfig {
+  const result = merge(tree, current);
+  if (!result.ok) throw new Error(result.messages.join('\n'));
+  return result.config;
+}
+
+describe('mergeAlterRequest', () => {
+  it('changes nothing when only the id is given', () => {
+    expect(merged({})).toEqual(stored);
+  });
+
+  it('maps SourceConnectionString to the source and DestinationConnectionString to staging', () => {
+    const config = merged({ sourceConnectionString: 'postgres://app:new@db2/sales', destinationConnectionString: 'postgres://s:new@stg2/sales' });
+    expect(config.source).toEqual({ ...stored.source, connectionString: 'postgres://app:new@db2/sales' });
+    expect(config.staging).toEqual({ ...stored.staging, connectionString: 'postgres://s:new@stg2/sales' });
+  });
+
+  it('replaces top-level settings and leaves the others', () => {
+    const config = merged({ replicationName: 'renamed', parallelTablesLimit: '4', isContinuous: 'false', repeatIntervalInMinutes: '15', tablesToInclude: '[dbo].[a],[dbo].[b]' });
+    expect(config).toEqual({
+      ...stored,
+      replicationName: 'renamed',
+      parallelTablesLimit: 4,
+      isContinuous: false,
+      repeatIntervalInMinutes: 15,
+      tablesToInclude: ['[dbo].[a]', '[dbo].[b]'],
+    });
+    expect(config.changeTrackingBatchLimit).toBe(REPLICATION_DEFAULTS.changeTrackingBatchLimit);
+  });
+
+  it('merges warehouse members one by one', () => {
+    const config = merged({ warehouse: { bucketName: 'other-bucket', timeoutInMins: 90 } });
+    expect(config.warehouse).toEqual({ ...stored.warehouse, bucketName: 'other-bucket', timeoutInMins: 90 });
+  });
+
+  it('drops AccessKey credentials when switching to IAMRole', () => {
+    const config = merged({ warehouse: { accessType: 'IAMRole', accountId: '123456789012', roleName: 'svc-loader' } });
+    expect(config.warehouse).not.toHaveProperty('accessKey');
+    expect(config.warehouse).not.toHaveProperty('secretKey');
+    expect(config.warehouse).toMatchObject({ accessType: 'IAMRole', accountId: '123456789012', roleName: 'svc-loader', bucketName: stored.warehouse.bucketName });
+  });
+
+  it('drops IAMRole credentials when switching back to AccessKey', () => {
+    const iam = merged({ warehouse: { accessType: 'IAMRole', accountId: '123456789012', roleName: 'svc-loader' } });
+    const config = merged({ warehouse: { accessType: 'AccessKey', accessKey: 'AKIANEWKEY0000000000', secretKey: 'new-secret' } }, iam);
+    expect(config.warehouse).not.toHaveProperty('accountId');
+    expect(config.warehouse).not.toHaveProperty('roleName');
+    expect(config.warehouse).toMatchObject({ accessType: 'AccessKey', accessKey: 'AKIANEWKEY0000000000', secretKey: 'new-secret' });
+  });
+
+  it('keeps credentials when AccessType is repeated unchanged', () => {
+    expect(merged({ warehouse: { accessType: 'AccessKey' } }).warehouse).toEqual(stored.warehouse);
+  });
+
+  it('adds a complete reseeding schedule and merges later partial changes into it', () => {
+    const withSchedule = merged({ reseedingSchedule: { ...schedule, repeatIntervalInMinutes: '60' } });
+    expect(withSchedule.reseedingSchedule).toEqual(schedule);
+    const changed = merged({ reseedingSchedule: { toTime: '4:30:00 am' } }, withSchedule);
+    expect(changed.reseedingSchedule).toEqual({ ...schedule, toTime: '04:30:00 AM' });
+  });
+
+  it('refuses a partial schedule when none is stored, naming each missing member', () => {
+    const result = merge({ reseedingSchedule: { fromTime: '01:00:00 AM', toTime: '02:00:00 AM' } });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.messages.map((message) => message.split(':')[0])).toEqual([
+      '{ReseedingSchedule\\NoPkTablesToInclude}',
+      '{ReseedingSchedule\\PkTablesToInclude}',
+      '{ReseedingSchedule\\RepeatIntervalInMinutes}',
+    ]);
+  });
+
+  it('does not modify the stored configuration it was given', () => {
+    const copy = structuredClone(stored);
+    merged({ warehouse: { accessType: 'IAMRole', accountId: '123456789012', roleName: 'r' }, parallelTablesLimit: '2' });
+    expect(stored).toEqual(copy);
+  });
+});

@@ -1,0 +1,95 @@
+import type { AlterReplicationRequest, ReplicationConfig, ReseedingSchedule } from '@svc/contracts';
+import { fieldLabel } from '@svc/api-model';
+
+export type MergeResult = { ok: true; config: ReplicationConfig } | { ok: false; messages: string[] };
+
+type StoredWarehouse = ReplicationConfig['warehouse'];
+
+const RESEEDING_MEMBERS = ['noPkTablesToInclude', 'pkTablesToInclude', 'fromTime', 'toTime', 'repeatIntervalInMinutes'] as const;
+
+/**
+ * Applies an Alter request to a stored configuration (seed §2.2: a field is passed only when it changes).
+ * SourceConnectionString replaces source.connectionString; DestinationConnectionString replaces
+ * staging.connectionString, because the seed's "destination (replica)" database is the staging database.
+ * Warehouse and ReseedingSchedule are merged member by member; every other field replaces the stored one.
+ * Cross-field rules of the result are checked afterwards (validateMergedConfig).
+ */
+export function mergeAlterRequest(current: ReplicationConfig, request: AlterReplicationRequest): MergeResult {
+  const reseeding = mergeReseedingSchedule(current.reseedingSchedule, request.reseedingSchedule);
+  if (!reseeding.ok) return reseeding;
+
+  const replaced = definedOnly({
+    replicationName: request.replicationName,
+    dataReplication: request.dataReplication,
+    schemaReplication: request.schemaReplication,
+    parallelTablesLimit: request.parallelTablesLimit,
+    changeTrackingBatchLimit: request.changeTrackingBatchLimit,
+    ctProcessTimeoutInMinutes: request.ctProcessTimeoutInMinutes,
+    serializedCtProcessTimeoutInMinutes: request.serializedCtProcessTimeoutInMinutes,
+    autoSerializedCtProcessTimeoutInMinutes: request.autoSerializedCtProcessTimeoutInMinutes,
+    isContinuous: request.isContinuous,
+    repeatIntervalInMinutes: request.repeatIntervalInMinutes,
+    scheduleIntervalTimeFrom: request.scheduleIntervalTimeFrom,
+    scheduleIntervalTimeTo: request.scheduleIntervalTimeTo,
+    isLogErrorsOnly: request.isLogErrorsOnly,
+    alertOnSuccessfulTableSchemaChanges: request.alertOnSuccessfulTableSchemaChanges,
+    tablesToInclude: request.tablesToInclude,
+  });
+  const config: ReplicationConfig = {
+    ...current,
+    ...replaced,
+    source:
+      request.sourceConnectionString === undefined ? current.source : { ...current.source, connectionString: request.sourceConnectionString },
+    staging:
+      request.destinationConnectionString === undefined
+        ? current.staging
+        : { ...current.staging, connectionString: request.destinationConnectionString },
+    warehouse: mergeWarehouse(current.warehouse, request.warehouse),
+  };
+  if (reseeding.schedule === undefined) delete config.reseedingSchedule;
+  else config.reseedingSchedule = reseeding.schedule;
+  return { ok: true, config };
+}
+
+/** Switching AccessType drops the other type's credentials; the request then supplies its own. */
+function mergeWarehouse(current: StoredWarehouse, changes: AlterReplicationRequest['warehouse']): StoredWarehouse {
+  if (changes === undefined) return current;
+  const base: StoredWarehouse = { ...current };
+  if (changes.accessType !== undefined && changes.accessType !== current.accessType) {
+    switch (changes.accessType) {
+      case 'IAMRole':
+        delete base.accessKey;
+        delete base.secretKey;
+        break;
+      case 'AccessKey':
+        delete base.accountId;
+        delete base.roleName;
+        break;
+    }
+  }
+  return { ...base, ...definedOnly(changes) };
+}
+
+function mergeReseedingSchedule(
+  current: ReseedingSchedule | undefined,
+  changes: Partial<ReseedingSchedule> | undefined,
+): { ok: true; schedule: ReseedingSchedule | undefined } | { ok: false; messages: string[] } {
+  if (changes === undefined) return { ok: true, schedule: current };
+  const merged: Partial<ReseedingSchedule> = { ...current, ...definedOnly(changes) };
+  const missing = RESEEDING_MEMBERS.filter((member) => merged[member] === undefined);
+  if (missing.length) {
+    return {
+      ok: false,
+      messages: missing.map(
+        (member) =>
+          `${fieldLabel(['reseedingSchedule', member])}: is required: the replication has no reseeding schedule yet, so the first one must give all of NoPkTablesToInclude, PkTablesToInclude, FromTime, ToTime and RepeatIntervalInMinutes`,
+      ),
+    };
+  }
+  return { ok: true, schedule: merged as ReseedingSchedule };
+}
+
+/** A copy without the keys whose value is undefined, so spreading it never erases a stored value. */
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, item]) => item !== undefined)) as Partial<T>;
+}

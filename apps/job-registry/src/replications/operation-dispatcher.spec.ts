@@ -1,0 +1,105 @@
+import { ErrorCode, type OperationEnvelope } from '@svc/contracts';
+import { JsonLogger } from '@svc/logging';
+import {
+  InMemoryAlertStore,
+  InMemoryReplicationStore,
+  InMemoryServiceConfigurationStore,
+  InMemoryTableStateStore,
+  ScriptedReachabilityProbe,
+} from '../testing/in-memory-stores';
+import { SAMPLE_PARTS, createRequestTree } from '../testing/requests';
+import { OperationDispatcher } from './operation-dispatcher';
+import { ReplicationsService } from './replications.service';
+import { ServiceControlService } from './service-control.service';
+
+describe('OperationDispatcher', () => {
+  let replications: InMemoryReplicationStore;
+  let settings: InMemoryServiceConfigurationStore;
+  let logLines: Record<string, unknown>[];
+  let dispatcher: OperationDispatcher;
+
+  beforeEach(() => {
+    replications = new InMemoryReplicationStore();
+    settings = new InMemoryServiceConfigurationStore();
+    logLines = [];
+    const logger = new JsonLogger('job-registry', 'debug', (line) => logLines.push(JSON.parse(line) as Record<string, unknown>));
+    const service = new ReplicationsService(replications, settings, new InMemoryTableStateStore(), new InMemoryAlertStore(), new ScriptedReachabilityProbe());
+    dispatcher = new OperationDispatcher(service, new ServiceControlService(settings), logger);
+  });
+
+  function envelope(operation: string, payload: unknown): Record<string, unknown> {
+    return { requestId: '42', accessKeyId: 'SVCTESTKEY00000000000', operation, payload };
+  }
+
+  it.each([
+    ['a string', 'hello', ['message: must be an object']],
+    ['null', null, ['message: must be an object']],
+    [
+      'an empty object',
+      {},
+      ['requestId: must be a non-empty string', 'accessKeyId: must be a non-empty string', 'operation: must name a known operation', 'payload: must be an object'],
+    ],
+    ['an unknown operation', { requestId: '1', accessKeyId: 'K', operation: 'DropEverything', payload: {} }, ['operation: must name a known operation']],
+    ['a payload that is a list', { requestId: '1', accessKeyId: 'K', operation: 'ListWarehouseReplications', payload: [] }, ['payload: must be an object']],
+  ])('refuses %s as a malformed envelope', async (_label, message, problems) => {
+    expect(await dispatcher.handle(message)).toEqual({ ok: false, error: { code: ErrorCode.ValidationFailed, messages: problems } });
+  });
+
+  it('re-validates the payload and reports every field problem', async () => {
+    const tree = createRequestTree();
+    const reply = await dispatcher.handle(envelope('CreateWarehouseReplication', { ...tree, parallelTablesLimit: 'many', unexpected: 1 }));
+    expect(reply.ok).toBe(false);
+    if (reply.ok) return;
+    expect(reply.error.code).toBe(ErrorCode.ValidationFailed);
+    expect(reply.error.messages.some((message) => message.startsWith('{ParallelTablesLimit}'))).toBe(true);
+    expect(reply.error.messages.some((message) => message.startsWith('{Unexpected}'))).toBe(true);
+    expect(replications.rows.size).toBe(0);
+  });
+
+  it('refuses a Describe without a GUID', async () => {
+    const reply = await dispatcher.handle(envelope('DescribeWarehouseReplication', { replicationId: 'x' }));
+    expect(reply).toMatchObject({ ok: false, error: { code: ErrorCode.ValidationFailed } });
+  });
+
+  it('routes operations and logs each with its request id and replication id', async () => {
+    const created = await dispatcher.handle(envelope('CreateWarehouseReplication', createRequestTree()));
+    expect(created).toMatchObject({ ok: true, value: { status: 'Running' } });
+    const replicationId = created.ok ? (created.value as { replicationId: string }).replicationId : '';
+
+    expect(await dispatcher.handle(envelope('StopReplicationService', {}))).toEqual({ ok: true, value: null });
+    expect(settings.current.serviceStopped).toBe(true);
+    expect(await dispatcher.handle(envelope('StartReplication', {}))).toEqual({ ok: true, value: null });
+    expect(settings.current.serviceStopped).toBe(false);
+    expect(await dispatcher.handle(envelope('AlterConfiguration', { parallelDatabaseReplicationsLimit: '2' }))).toEqual({ ok: true, value: null });
+    expect(settings.current.parallelDatabaseReplicationsLimit).toBe(2);
+
+    const handled = logLines.filter((line) => line['msg'] === 'operation handled');
+    expect(handled[0]).toMatchObject({ operation: 'CreateWarehouseReplication', requestId: '42', replicationId, outcome: 'ok' });
+    expect(handled).toHaveLength(4);
+    const text = JSON.stringify(logLines);
+    for (const secret of [SAMPLE_PARTS.secretKey, SAMPLE_PARTS.warehousePassword, 'source-secret-1', 'staging-secret-2']) expect(text).not.toContain(secret);
+  });
+
+  it('answers an unexpected exception with a generic Internal error and logs it with the request id', async () => {
+    replications.list = () => Promise.reject(new Error('relation "replications" does not exist at postgres://svc:db-pw-9@h/x'));
+    const reply = await dispatcher.handle(envelope('ListWarehouseReplications', {}));
+    expect(reply).toEqual({ ok: false, error: { code: ErrorCode.Internal, messages: ['internal error'] } });
+    const failure = logLines.find((line) => line['msg'] === 'request failed');
+    expect(failure).toMatchObject({ level: 'error', requestId: '42', operation: 'ListWarehouseReplications', outcome: ErrorCode.Internal });
+    expect(JSON.stringify(logLines)).not.toContain('db-pw-9');
+  });
+
+  it('answers Unavailable when the control database cannot be reached', async () => {
+    replications.get = () => Promise.reject(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }));
+    const message: OperationEnvelope = {
+      requestId: '43',
+      accessKeyId: 'K',
+      operation: 'DescribeWarehouseReplication',
+      payload: { replicationId: '0b4a3f4e-5a43-4b55-9a3b-1c2d3e4f5a6b' },
+    };
+    expect(await dispatcher.handle(message)).toEqual({
+      ok: false,
+      error: { code: ErrorCode.Unavailable, messages: ['the registry database is not available; try again later'] },
+    });
+  });
+});

@@ -1,0 +1,26 @@
+import { Module, type DynamicModule, type Provider } from '@nestjs/common';
+import { REGISTRY_CONFIG, type RegistryConfig } from '../config/registry-config';
+import { OperationDispatcher } from './operation-dispatcher';
+import { OperationsController } from './operations.controller';
+import { ConnectorsReachabilityProbe, REACHABILITY_PROBE, type ReachabilityProbe } from './reachability-probe';
+import { ReplicationsService } from './replications.service';
+import { ServiceControlService } from './service-control.service';
+
+@Module({})
+export class ReplicationsModule {
+  /** `probe` replaces the real reachability check (tests). */
+  static forRoot(probe?: ReachabilityProbe): DynamicModule {
+    const probeProvider: Provider = probe
+      ? { provide: REACHABILITY_PROBE, useValue: probe }
+      : {
+          provide: REACHABILITY_PROBE,
+          inject: [REGISTRY_CONFIG],
+          useFactory: (config: RegistryConfig) => new ConnectorsReachabilityProbe({ timeoutMs: config.reachabilityTimeoutMs, s3: config.s3 }),
+        };
+    return {
+      module: ReplicationsModule,
+      controllers: [OperationsController],
+      providers: [probeProvider, ReplicationsService, ServiceControlService, OperationDispatcher],
+    };
+  }
+}

@@ -1,0 +1,304 @@
+import { ErrorCode, REPLICATION_DEFAULTS, SECRET_MASK, type RpcReply } from '@svc/contracts';
+import {
+  InMemoryAlertStore,
+  InMemoryReplicationStore,
+  InMemoryServiceConfigurationStore,
+  InMemoryTableStateStore,
+  ScriptedReachabilityProbe,
+} from '../testing/in-memory-stores';
+import { SAMPLE_PARTS, parsedRequest, sampleCreateRequest } from '../testing/requests';
+import { ReplicationsService } from './replications.service';
+import { ServiceControlService } from './service-control.service';
+
+const author = { requestId: '17', accessKeyId: 'SVCTESTKEY00000000000' };
+const SECRETS = [SAMPLE_PARTS.secretKey, SAMPLE_PARTS.warehousePassword, 'source-secret-1', 'staging-secret-2'];
+
+function valueOf<T>(reply: RpcReply<T>): T {
+  if (!reply.ok) throw new Error(`expected success, got ${reply.error.code}: ${reply.error.messages.join('; ')}`);
+  return reply.value;
+}
+
+function errorOf<T>(reply: RpcReply<T>): { code: ErrorCode; messages: string[] } {
+  if (reply.ok) throw new Error('expected an error reply');
+  return reply.error;
+}
+
+describe('ReplicationsService', () => {
+  let replications: InMemoryReplicationStore;
+  let settings: InMemoryServiceConfigurationStore;
+  let tables: InMemoryTableStateStore;
+  let alerts: InMemoryAlertStore;
+  let probe: ScriptedReachabilityProbe;
+  let service: ReplicationsService;
+
+  beforeEach(() => {
+    replications = new InMemoryReplicationStore();
+    settings = new InMemoryServiceConfigurationStore();
+    tables = new InMemoryTableStateStore();
+    alerts = new InMemoryAlertStore();
+    probe = new ScriptedReachabilityProbe();
+    service = new ReplicationsService(replications, settings, tables, alerts, probe);
+  });
+
+  async function created(): Promise<string> {
+    const reply = valueOf(await service.create(sampleCreateRequest(), author));
+    probe.targets.length = 0;
+    return reply.replicationId;
+  }
+
+  function alter(tree: Record<string, unknown>): ReturnType<ReplicationsService['alter']> {
+    return service.alter(parsedRequest('AlterWarehouseReplication', tree), author);
+  }
+
+  describe('create', () => {
+    it('checks source, staging and warehouse, then stores the configuration with its defaults', async () => {
+      const request = sampleCreateRequest();
+      const reply = valueOf(await service.create(request, author));
+
+      expect(reply).toEqual({ replicationId: expect.stringMatching(/^[0-9a-f-]{36}$/) as unknown, status: 'Running', note: '' });
+      expect(probe.targets).toEqual([
+        {
+          source: { connectionString: SAMPLE_PARTS.sourceUrl, encryptDataInTransit: false },
+          staging: { connectionString: SAMPLE_PARTS.stagingUrl, encryptDataInTransit: false },
+          warehouse: request.warehouse,
+        },
+      ]);
+      const stored = await replications.get(reply.replicationId);
+      expect(stored?.status).toBe('Running');
+      expect(stored?.config).toMatchObject({
+        replicationName: 'sales',
+        source: request.source,
+        warehouse: { ...request.warehouse, timeoutInMins: 60 },
+        dataReplication: true,
+        schemaReplication: true,
+        changeTrackingBatchLimit: REPLICATION_DEFAULTS.changeTrackingBatchLimit,
+        ctProcessTimeoutInMinutes: 30,
+        serializedCtProcessTimeoutInMinutes: 30,
+        autoSerializedCtProcessTimeoutInMinutes: 30,
+        isContinuous: true,
+        isLogErrorsOnly: true,
+        alertOnSuccessfulTableSchemaChanges: false,
+      });
+    });
+
+    it('stores nothing and answers every unreachable field when the check fails', async () => {
+      const failures = ['{Source\\ConnectionString}: cannot connect: connection refused', '{Warehouse\\BucketName}: cannot write to bucket: access denied'];
+      probe.answer = () => failures;
+      expect(errorOf(await service.create(sampleCreateRequest(), author))).toEqual({ code: ErrorCode.ValidationFailed, messages: failures });
+      expect(replications.rows.size).toBe(0);
+    });
+
+    it('names the replication "replication" when the source names no database', async () => {
+      const request = sampleCreateRequest({ ...SAMPLE_PARTS, sourceUrl: 'postgres://app:pw@db.internal:5432' });
+      const { replicationId } = valueOf(await service.create(request, author));
+      expect((await replications.get(replicationId))?.config.replicationName).toBe('replication');
+    });
+
+    it('reports Stopped for a new replication while the service is stopped', async () => {
+      settings.current.serviceStopped = true;
+      expect(valueOf(await service.create(sampleCreateRequest(), author)).status).toBe('Stopped');
+    });
+  });
+
+  describe('alter', () => {
+    it('answers NotFound for an unknown replication', async () => {
+      const id = '0b4a3f4e-5a43-4b55-9a3b-1c2d3e4f5a6b';
+      expect(errorOf(await alter({ replicationId: id, parallelTablesLimit: '3' }))).toEqual({
+        code: ErrorCode.NotFound,
+        messages: [`{ReplicationId}: replication '${id}' does not exist`],
+      });
+    });
+
+    it('stores a change with a history entry and re-checks nothing that cannot affect reachability', async () => {
+      const id = await created();
+      valueOf(await alter({ replicationId: id, parallelTablesLimit: '3', warehouse: { scdType: 'Type2', timeoutInMins: 90 } }));
+      const stored = await replications.get(id);
+      expect(stored).toMatchObject({ version: 2, config: { parallelTablesLimit: 3, warehouse: { scdType: 'Type2', timeoutInMins: 90 } } });
+      expect(probe.targets).toEqual([]);
+      const history = await replications.history(id);
+      expect(history.at(-1)).toMatchObject({
+        version: 2,
+        requestId: '17',
+        changedFields: ['parallelTablesLimit', 'warehouse.scdType', 'warehouse.timeoutInMins'],
+      });
+    });
+
+    it('re-checks only the changed connection string and stores it when reachable', async () => {
+      const id = await created();
+      const newSource = 'postgres://app:rotated@db.internal:5432/sales';
+      valueOf(await alter({ replicationId: id, sourceConnectionString: newSource }));
+      expect(probe.targets).toEqual([{ source: { connectionString: newSource, encryptDataInTransit: false } }]);
+      expect((await replications.get(id))?.config.source.connectionString).toBe(newSource);
+    });
+
+    it('refuses an unreachable new connection string under its Alter name and keeps the old configuration', async () => {
+      const id = await created();
+      const before = await replications.get(id);
+      probe.answer = (target) => (target.staging ? ['{Staging\\ConnectionString}: cannot connect: connection refused'] : []);
+      const error = errorOf(await alter({ replicationId: id, destinationConnectionString: 'postgres://s:pw@127.0.0.1:1/staging' }));
+      expect(error).toEqual({ code: ErrorCode.ValidationFailed, messages: ['{DestinationConnectionString}: cannot connect: connection refused'] });
+      expect(await replications.get(id)).toEqual(before);
+    });
+
+    it('re-checks the warehouse when its bucket or credentials change', async () => {
+      const id = await created();
+      valueOf(await alter({ replicationId: id, warehouse: { accessType: 'IAMRole', accountId: '123456789012', roleName: 'loader' } }));
+      expect(probe.targets).toHaveLength(1);
+      expect(probe.targets[0]?.warehouse).toMatchObject({ accessType: 'IAMRole', accountId: '123456789012', roleName: 'loader' });
+      expect(probe.targets[0]?.warehouse).not.toHaveProperty('secretKey');
+    });
+
+    it('refuses a merged configuration that breaks a cross-field rule', async () => {
+      const id = await created();
+      const error = errorOf(await alter({ replicationId: id, warehouse: { accessType: 'IAMRole' } }));
+      expect(error.code).toBe(ErrorCode.ValidationFailed);
+      expect(error.messages.join('\n')).toMatch(/\{Warehouse\\(AccountId|RoleName)\}/);
+      expect((await replications.get(id))?.version).toBe(1);
+    });
+
+    it('refuses an incomplete first reseeding schedule', async () => {
+      const id = await created();
+      const error = errorOf(await alter({ replicationId: id, reseedingSchedule: { fromTime: '01:00:00 AM' } }));
+      expect(error.code).toBe(ErrorCode.ValidationFailed);
+      expect(error.messages[0]).toMatch(/^\{ReseedingSchedule\\NoPkTablesToInclude\}: is required/);
+    });
+
+    it('turns data replication off and on through the status', async () => {
+      const id = await created();
+      valueOf(await alter({ replicationId: id, dataReplication: 'false' }));
+      expect(await replications.get(id)).toMatchObject({ status: 'Stopped', config: { dataReplication: false } });
+      valueOf(await alter({ replicationId: id, dataReplication: 'true' }));
+      expect(await replications.get(id)).toMatchObject({ status: 'Running', config: { dataReplication: true } });
+    });
+
+    it('restarts a failed replication with DataReplication=true and clears its error', async () => {
+      const id = await created();
+      await replications.setStatus(id, 'Failed', 'warehouse rejected COPY');
+      valueOf(await alter({ replicationId: id, dataReplication: 'true' }));
+      expect(await replications.get(id)).toMatchObject({ status: 'Running', lastError: null, version: 1 });
+    });
+
+    it('refuses to change a replication that is being deleted', async () => {
+      const id = await created();
+      await replications.setStatus(id, 'Deleting', null);
+      expect(errorOf(await alter({ replicationId: id, parallelTablesLimit: '2' })).code).toBe(ErrorCode.Conflict);
+    });
+
+    it('answers Conflict when another change was stored in between', async () => {
+      const id = await created();
+      const racing = replications.update.bind(replications);
+      replications.update = async (replicationId, _expected, change, who) => {
+        await racing(replicationId, 1, change, who);
+        return racing(replicationId, 1, change, who);
+      };
+      expect(errorOf(await alter({ replicationId: id, parallelTablesLimit: '2' })).code).toBe(ErrorCode.Conflict);
+    });
+
+    it('stores nothing when the request changes nothing', async () => {
+      const id = await created();
+      valueOf(await alter({ replicationId: id, parallelTablesLimit: '10', dataReplication: 'true' }));
+      expect((await replications.get(id))?.version).toBe(1);
+      expect(await replications.history(id)).toHaveLength(1);
+    });
+  });
+
+  describe('describe', () => {
+    it('shows the configuration with every secret masked, plus status, tables, alerts and last error', async () => {
+      const id = await created();
+      await replications.setStatus(id, 'Failed', 'connect to postgres://app:source-secret-1@db.internal/sales failed');
+      await tables.upsert(id, { name: '[dbo].[orders]', phase: 'Seeding', rowsSeeded: 5, rowsEstimated: 10, lastVersion: null, lagSeconds: null, lastError: null });
+      const alert = await alerts.record({ replicationId: id, kind: 'Reseed', message: 'reseeded [dbo].[orders]' });
+
+      const description = valueOf(await service.describe(id));
+      expect(description).toMatchObject({
+        replicationId: id,
+        replicationName: 'sales',
+        status: 'Failed',
+        tables: [{ name: '[dbo].[orders]', phase: 'Seeding', rowsSeeded: 5 }],
+        alerts: [alert],
+      });
+      expect(description.configuration.source.connectionString).toBe(`postgres://app:${SECRET_MASK}@db.internal:5432/sales`);
+      expect(description.configuration.staging.connectionString).toBe(
+        `Server=staging.internal,1433;Database=sales_staging;User Id=sa;Password=${SECRET_MASK}`,
+      );
+      expect(description.configuration.warehouse).toMatchObject({ secretKey: SECRET_MASK, password: SECRET_MASK, accessKey: SAMPLE_PARTS.accessKey });
+      expect(description.createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T.*Z$/);
+      const text = JSON.stringify(description);
+      for (const secret of SECRETS) expect(text).not.toContain(secret);
+    });
+
+    it('answers NotFound for an unknown id', async () => {
+      expect(errorOf(await service.describe('0b4a3f4e-5a43-4b55-9a3b-1c2d3e4f5a6b')).code).toBe(ErrorCode.NotFound);
+    });
+  });
+
+  describe('list, delete and start', () => {
+    it('lists every replication with its reported status', async () => {
+      const running = await created();
+      const stopped = await created();
+      valueOf(await alter({ replicationId: stopped, dataReplication: 'false', replicationName: 'paused' }));
+      const { replications: listed } = valueOf(await service.list());
+      expect(listed).toEqual(
+        expect.arrayContaining([
+          { replicationId: running, replicationName: 'sales', status: 'Running' },
+          { replicationId: stopped, replicationName: 'paused', status: 'Stopped' },
+        ]),
+      );
+      settings.current.serviceStopped = true;
+      expect(valueOf(await service.list()).replications.map((item) => item.status)).toEqual(['Stopped', 'Stopped']);
+    });
+
+    it('deletes a replication; it is then unknown', async () => {
+      const id = await created();
+      expect(valueOf(await service.delete(id))).toBeNull();
+      expect(errorOf(await service.describe(id)).code).toBe(ErrorCode.NotFound);
+      expect(errorOf(await service.delete(id)).code).toBe(ErrorCode.NotFound);
+    });
+
+    it('starts a stopped replication by turning DataReplication on', async () => {
+      const id = await created();
+      valueOf(await alter({ replicationId: id, dataReplication: 'false' }));
+      valueOf(await service.start(id, author));
+      expect(await replications.get(id)).toMatchObject({ status: 'Running', version: 3, config: { dataReplication: true } });
+    });
+
+    it('starts a failed replication and clears the failure', async () => {
+      const id = await created();
+      await replications.setStatus(id, 'Failed', 'boom');
+      valueOf(await service.start(id, author));
+      expect(await replications.get(id)).toMatchObject({ status: 'Running', lastError: null });
+      expect(errorOf(await service.start('0b4a3f4e-5a43-4b55-9a3b-1c2d3e4f5a6b', author)).code).toBe(ErrorCode.NotFound);
+    });
+  });
+});
+
+describe('ServiceControlService', () => {
+  let settings: InMemoryServiceConfigurationStore;
+  let control: ServiceControlService;
+
+  beforeEach(() => {
+    settings = new InMemoryServiceConfigurationStore();
+    control = new ServiceControlService(settings);
+  });
+
+  it('stops and starts the service', async () => {
+    valueOf(await control.stopService());
+    expect(settings.current.serviceStopped).toBe(true);
+    valueOf(await control.startService());
+    expect(settings.current.serviceStopped).toBe(false);
+  });
+
+  it('stores the configuration fields that were given', async () => {
+    valueOf(await control.alterConfiguration({ parallelDatabaseReplicationsLimit: 4 }));
+    valueOf(await control.alterConfiguration({ serializeReplications: true }));
+    expect(settings.current).toEqual({ serviceStopped: false, serializeReplications: true, parallelDatabaseReplicationsLimit: 4 });
+  });
+
+  it.each([0, -1, 1.5])('refuses ParallelDatabaseReplicationsLimit %s', async (limit) => {
+    expect(errorOf(await control.alterConfiguration({ parallelDatabaseReplicationsLimit: limit }))).toEqual({
+      code: ErrorCode.ValidationFailed,
+      messages: ['{ParallelDatabaseReplicationsLimit}: must be a whole number of at least 1'],
+    });
+    expect(settings.current.parallelDatabaseReplicationsLimit).toBe(0);
+  });
+});

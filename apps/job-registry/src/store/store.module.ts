@@ -1,0 +1,58 @@
+import { Global, Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { Pool } from 'pg';
+import { SecretBox } from '@svc/crypto';
+import { JsonLogger } from '@svc/logging';
+import {
+  AccessKeyRepository,
+  AlertRepository,
+  ReplicationRepository,
+  ServiceConfigurationRepository,
+  TableStateRepository,
+  ensureDatabase,
+  migrate,
+} from '@svc/registry-store';
+import { REGISTRY_CONFIG, type RegistryConfig } from '../config/registry-config';
+
+export const REGISTRY_POOL = Symbol('REGISTRY_POOL');
+
+/** Creates the control database if needed, opens the pool and brings the schema up to date. */
+async function openControlDatabase(config: RegistryConfig, logger: JsonLogger): Promise<Pool> {
+  const { created } = await ensureDatabase(config.databaseUrl);
+  const pool = new Pool({ connectionString: config.databaseUrl, max: 10 });
+  // An idle client losing its connection must not crash the process; the next query reconnects.
+  pool.on('error', (error) => logger.warn('idle control database connection failed', { error }));
+  try {
+    const { applied } = await migrate(pool);
+    logger.info('control database ready', { created, migrationsApplied: applied });
+    return pool;
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
+}
+
+@Injectable()
+class PoolCloser implements OnApplicationShutdown {
+  constructor(@Inject(REGISTRY_POOL) private readonly pool: Pool) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.pool.end();
+  }
+}
+
+/** The control database and its repositories, one instance each for the whole app. */
+@Global()
+@Module({
+  providers: [
+    { provide: REGISTRY_POOL, inject: [REGISTRY_CONFIG, JsonLogger], useFactory: openControlDatabase },
+    { provide: SecretBox, inject: [REGISTRY_CONFIG], useFactory: (config: RegistryConfig) => new SecretBox(config.masterKey) },
+    { provide: ReplicationRepository, inject: [REGISTRY_POOL, SecretBox], useFactory: (pool: Pool, box: SecretBox) => new ReplicationRepository(pool, box) },
+    { provide: AccessKeyRepository, inject: [REGISTRY_POOL, SecretBox], useFactory: (pool: Pool, box: SecretBox) => new AccessKeyRepository(pool, box) },
+    { provide: ServiceConfigurationRepository, inject: [REGISTRY_POOL], useFactory: (pool: Pool) => new ServiceConfigurationRepository(pool) },
+    { provide: TableStateRepository, inject: [REGISTRY_POOL], useFactory: (pool: Pool) => new TableStateRepository(pool) },
+    { provide: AlertRepository, inject: [REGISTRY_POOL], useFactory: (pool: Pool) => new AlertRepository(pool) },
+    PoolCloser,
+  ],
+  exports: [ReplicationRepository, AccessKeyRepository, ServiceConfigurationRepository, TableStateRepository, AlertRepository],
+})
+export class StoreModule {}

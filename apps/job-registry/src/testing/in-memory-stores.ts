@@ -1,0 +1,176 @@
+import { randomUUID } from 'node:crypto';
+import type { AlertRecord, ReplicationConfig, ReplicationStatus, ServiceConfiguration, TableStatus } from '@svc/contracts';
+import type {
+  AccessKeySecret,
+  AccessKeyStore,
+  AlertStore,
+  ChangeAuthor,
+  HistoryEntry,
+  NewAccessKey,
+  NewAlert,
+  ReplicationChange,
+  ReplicationListing,
+  ReplicationStore,
+  ServiceConfigurationStore,
+  StoredReplication,
+  TableStateStore,
+} from '@svc/registry-store';
+import type { ReachabilityProbe, ReachabilityTarget } from '../replications/reachability-probe';
+
+/** Test doubles of the registry-store repositories, with the same contracts and no database. */
+export class InMemoryReplicationStore implements ReplicationStore {
+  readonly rows = new Map<string, StoredReplication>();
+  readonly historyRows: (HistoryEntry & { replicationId: string })[] = [];
+
+  async insert(input: { status: ReplicationStatus; config: ReplicationConfig }, author: ChangeAuthor): Promise<StoredReplication> {
+    const now = new Date();
+    const stored: StoredReplication = {
+      replicationId: randomUUID(),
+      status: input.status,
+      config: structuredClone(input.config),
+      version: 1,
+      lastError: null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    this.rows.set(stored.replicationId, stored);
+    this.record(stored.replicationId, 1, ['*'], author);
+    return structuredClone(stored);
+  }
+
+  async get(replicationId: string): Promise<StoredReplication | null> {
+    const stored = this.rows.get(replicationId);
+    return stored ? structuredClone(stored) : null;
+  }
+
+  async list(): Promise<ReplicationListing[]> {
+    return [...this.rows.values()].map((stored) => ({
+      replicationId: stored.replicationId,
+      replicationName: stored.config.replicationName,
+      status: stored.status,
+      dataReplication: stored.config.dataReplication,
+    }));
+  }
+
+  async update(replicationId: string, expectedVersion: number, change: ReplicationChange, author: ChangeAuthor): Promise<StoredReplication | null> {
+    const stored = this.rows.get(replicationId);
+    if (!stored || stored.version !== expectedVersion) return null;
+    const next: StoredReplication = {
+      ...stored,
+      config: structuredClone(change.config),
+      status: change.status,
+      lastError: change.lastError,
+      version: stored.version + 1,
+      updatedAt: new Date(),
+    };
+    this.rows.set(replicationId, next);
+    this.record(replicationId, next.version, change.changedFields, author);
+    return structuredClone(next);
+  }
+
+  async setStatus(replicationId: string, status: ReplicationStatus, lastError: string | null): Promise<boolean> {
+    const stored = this.rows.get(replicationId);
+    if (!stored) return false;
+    this.rows.set(replicationId, { ...stored, status, lastError, updatedAt: new Date() });
+    return true;
+  }
+
+  async delete(replicationId: string): Promise<boolean> {
+    return this.rows.delete(replicationId);
+  }
+
+  async history(replicationId: string): Promise<HistoryEntry[]> {
+    return this.historyRows.filter((entry) => entry.replicationId === replicationId);
+  }
+
+  /** Puts a replication straight into the store, e.g. one in a state no operation produces yet. */
+  seed(config: ReplicationConfig, overrides: Partial<StoredReplication> = {}): StoredReplication {
+    const now = new Date();
+    const stored: StoredReplication = {
+      replicationId: randomUUID(),
+      status: 'Running',
+      config: structuredClone(config),
+      version: 1,
+      lastError: null,
+      createdAt: now,
+      updatedAt: now,
+      ...overrides,
+    };
+    this.rows.set(stored.replicationId, stored);
+    return structuredClone(stored);
+  }
+
+  private record(replicationId: string, version: number, changedFields: string[], author: ChangeAuthor): void {
+    this.historyRows.push({ replicationId, version, changedAt: new Date(), ...author, changedFields, maskedValues: {} });
+  }
+}
+
+export class InMemoryServiceConfigurationStore implements ServiceConfigurationStore {
+  current: ServiceConfiguration = { serviceStopped: false, serializeReplications: false, parallelDatabaseReplicationsLimit: 0 };
+
+  async get(): Promise<ServiceConfiguration> {
+    return { ...this.current };
+  }
+
+  async update(patch: Partial<ServiceConfiguration>): Promise<ServiceConfiguration> {
+    this.current = { ...this.current, ...patch };
+    return { ...this.current };
+  }
+}
+
+export class InMemoryTableStateStore implements TableStateStore {
+  readonly tables = new Map<string, TableStatus[]>();
+
+  async listByReplication(replicationId: string): Promise<TableStatus[]> {
+    return this.tables.get(replicationId) ?? [];
+  }
+
+  async upsert(replicationId: string, table: TableStatus): Promise<void> {
+    const others = (this.tables.get(replicationId) ?? []).filter((existing) => existing.name !== table.name);
+    this.tables.set(replicationId, [...others, table]);
+  }
+}
+
+export class InMemoryAlertStore implements AlertStore {
+  readonly alerts: AlertRecord[] = [];
+
+  async listByReplication(replicationId: string): Promise<AlertRecord[]> {
+    return this.alerts.filter((alert) => alert.replicationId === replicationId);
+  }
+
+  async record(alert: NewAlert): Promise<AlertRecord> {
+    const stored = { ...alert, alertId: randomUUID(), createdAt: new Date().toISOString() };
+    this.alerts.push(stored);
+    return stored;
+  }
+}
+
+export class InMemoryAccessKeyStore implements AccessKeyStore {
+  readonly keys = new Map<string, NewAccessKey>();
+
+  async upsertBootstrap(accessKeyId: string, secretKey: string): Promise<void> {
+    this.keys.set(accessKeyId, { accessKeyId, secretKey, allowedOperations: ['*'], description: 'bootstrap' });
+  }
+
+  async create(key: NewAccessKey): Promise<boolean> {
+    if (this.keys.has(key.accessKeyId)) return false;
+    this.keys.set(key.accessKeyId, { ...key });
+    return true;
+  }
+
+  async find(accessKeyId: string): Promise<AccessKeySecret | null> {
+    const key = this.keys.get(accessKeyId);
+    return key ? { secretKey: key.secretKey, allowedOperations: [...key.allowedOperations] } : null;
+  }
+}
+
+/** Records what it was asked to check and answers what the test decided. */
+export class ScriptedReachabilityProbe implements ReachabilityProbe {
+  readonly targets: ReachabilityTarget[] = [];
+  answer: (target: ReachabilityTarget) => string[] = () => [];
+
+  async check(target: ReachabilityTarget): Promise<string[]> {
+    this.targets.push(structuredClone(target));
+    return this.answer(target);
+  }
+}

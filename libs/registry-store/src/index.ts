@@ -1,0 +1,19 @@
+export { AccessKeyRepository, BOOTSTRAP_KEY_DESCRIPTION, type AccessKeySecret, type AccessKeyStore, type NewAccessKey } from './access-key-repository';
+export { AlertRepository, type AlertStore, type NewAlert } from './alert-repository';
+export { changedConfigPaths, configLeaves } from './config-paths';
+export { maskConnectionString } from './connection-string-mask';
+export { DatabaseUrlError, ensureDatabase } from './ensure-database';
+export { migrate, type MigrationReport } from './migrate';
+export { MIGRATIONS, type Migration } from './migrations';
+export {
+  ReplicationRepository,
+  type ChangeAuthor,
+  type HistoryEntry,
+  type ReplicationChange,
+  type ReplicationListing,
+  type ReplicationStore,
+  type StoredReplication,
+} from './replication-repository';
+export { maskConfigSecrets } from './secret-fields';
+export { ServiceConfigurationRepository, type ServiceConfigurationStore } from './service-configuration-repository';
+export { TableStateRepository, type TableStateStore } from './table-state-repository';

@@ -1,0 +1,85 @@
+/**
+ * Ordered schema migrations of the control database. Append only: an applied migration is never edited,
+ * a change is a new entry with the next version.
+ */
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'replications, history, access keys, service configuration, table states, alerts',
+    sql: `
+CREATE TABLE replications (
+  id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+  name text NOT NULL,
+  -- The replication's own state; Describe/List combine it with the service-wide stop flag.
+  status text NOT NULL CHECK (status IN ('Running', 'Stopped', 'Failed', 'Deleting')),
+  -- The configuration without its secret fields.
+  config jsonb NOT NULL,
+  -- SecretBox-sealed JSON of the secret fields: connection strings, warehouse secret key and password.
+  secrets bytea NOT NULL,
+  config_version integer NOT NULL DEFAULT 1 CHECK (config_version >= 1),
+  last_error text,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  updated_at timestamptz NOT NULL DEFAULT now()
+);
+
+CREATE TABLE replication_history (
+  replication_id uuid NOT NULL REFERENCES replications (id) ON DELETE CASCADE,
+  version integer NOT NULL,
+  changed_at timestamptz NOT NULL DEFAULT now(),
+  request_id text NOT NULL,
+  access_key_id text NOT NULL,
+  changed_fields text[] NOT NULL,
+  -- New values of the changed fields with every secret masked.
+  masked_values jsonb NOT NULL,
+  PRIMARY KEY (replication_id, version)
+);
+
+CREATE TABLE access_keys (
+  access_key_id text PRIMARY KEY,
+  secret bytea NOT NULL,
+  allowed_operations text[] NOT NULL CHECK (cardinality(allowed_operations) > 0),
+  description text NOT NULL DEFAULT '',
+  created_at timestamptz NOT NULL DEFAULT now()
+);
+
+-- One row. parallel_database_replications_limit 0 means no limit; serialize_replications = true
+-- runs one replication at a time whatever the limit says.
+CREATE TABLE service_configuration (
+  singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
+  service_stopped boolean NOT NULL DEFAULT false,
+  serialize_replications boolean NOT NULL DEFAULT false,
+  parallel_database_replications_limit integer NOT NULL DEFAULT 0 CHECK (parallel_database_replications_limit >= 0),
+  updated_at timestamptz NOT NULL DEFAULT now()
+);
+INSERT INTO service_configuration DEFAULT VALUES;
+
+CREATE TABLE table_states (
+  replication_id uuid NOT NULL REFERENCES replications (id) ON DELETE CASCADE,
+  table_name text NOT NULL,
+  phase text NOT NULL CHECK (phase IN ('Pending', 'Seeding', 'Tracking', 'Reseeding', 'Untracked', 'Error')),
+  rows_seeded bigint NOT NULL DEFAULT 0,
+  rows_estimated bigint NOT NULL DEFAULT 0,
+  last_version text,
+  lag_seconds double precision,
+  last_error text,
+  updated_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (replication_id, table_name)
+);
+
+CREATE TABLE alerts (
+  id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+  replication_id uuid NOT NULL REFERENCES replications (id) ON DELETE CASCADE,
+  kind text NOT NULL CHECK (kind IN ('SchemaChange', 'Reseed', 'Failure', 'RetentionDanger')),
+  message text NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX alerts_by_replication ON alerts (replication_id, created_at);
+`,
+  },
+];

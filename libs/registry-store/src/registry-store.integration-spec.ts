@@ -1,0 +1,264 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Client, Pool } from 'pg';
+import type { ReplicationConfig } from '@svc/contracts';
+import { SecretBox } from '@svc/crypto';
+import { AccessKeyRepository } from './access-key-repository';
+import { AlertRepository } from './alert-repository';
+import { ensureDatabase, quoteIdentifier } from './ensure-database';
+import { migrate, type MigrationReport } from './migrate';
+import { MIGRATIONS } from './migrations';
+import { ReplicationRepository } from './replication-repository';
+import { ServiceConfigurationRepository } from './service-configuration-repository';
+import { TableStateRepository } from './table-state-repository';
+
+const SERVER_URL = process.env['TEST_POSTGRES_URL'] ?? 'postgres://postgres@127.0.0.1:5432';
+const databaseName = `svc_store_test_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+const databaseUrl = `${SERVER_URL}/${databaseName}`;
+
+const SECRETS = ['src-pw-7d1e', 'stg-pw-91ab', 'wh-secret-key-5c2f', 'wh-password-0e44'];
+const config: ReplicationConfig = {
+  replicationName: 'app',
+  parallelTablesLimit: 10,
+  rebuildIndexes: false,
+  source: { connectionString: `postgres://u:${SECRETS[0]}@h/app`, encryptDataInTransit: false, changeTrackingRetentionPeriod: '2 Days' },
+  staging: { connectionString: `Server=s;User Id=u;Password=${SECRETS[1]}`, encryptDataInTransit: true, replicateCompatibilityLevel: false },
+  warehouse: {
+    accessType: 'AccessKey',
+    accessKey: 'AKIAEXAMPLE',
+    secretKey: SECRETS[2],
+    bucketName: 'bucket',
+    bucketFolderName: '/f',
+    regionEndpoint: 'us-east-1',
+    retentionDays: 7,
+    url: 'postgres://wh:5432',
+    databaseSchema: 'public',
+    databaseName: 'dw',
+    username: 'loader',
+    password: SECRETS[3],
+    scdType: 'Type1',
+    timeoutInMins: 60,
+  },
+  addUpdateTimestamp: false,
+  tablesToInclude: 'All',
+  dataReplication: true,
+  schemaReplication: true,
+  changeTrackingBatchLimit: 500000,
+  ctProcessTimeoutInMinutes: 30,
+  serializedCtProcessTimeoutInMinutes: 30,
+  autoSerializedCtProcessTimeoutInMinutes: 30,
+  isContinuous: true,
+  isLogErrorsOnly: true,
+  alertOnSuccessfulTableSchemaChanges: false,
+};
+const author = { requestId: 'req-1', accessKeyId: 'SVCTESTKEY' };
+
+async function onServer<T>(work: (client: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString: `${SERVER_URL}/postgres` });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+describe('registry store against PostgreSQL', () => {
+  let pool: Pool;
+  const box = new SecretBox(randomBytes(32));
+  // What two instances starting at the same moment did: each ensured the database and migrated.
+  let ensured: { created: boolean }[];
+  let migrated: MigrationReport[];
+
+  beforeAll(async () => {
+    ensured = await Promise.all([ensureDatabase(databaseUrl), ensureDatabase(databaseUrl)]);
+    pool = new Pool({ connectionString: databaseUrl, max: 6 });
+    const otherPool = new Pool({ connectionString: databaseUrl, max: 2 });
+    try {
+      migrated = await Promise.all([migrate(pool), migrate(otherPool)]);
+    } finally {
+      await otherPool.end();
+    }
+  });
+
+  afterAll(async () => {
+    await pool?.end();
+    await onServer((client) => client.query(`DROP DATABASE IF EXISTS ${quoteIdentifier(databaseName)} WITH (FORCE)`));
+  });
+
+  it('creates the database once when two instances start together, and finds it afterwards', async () => {
+    expect(ensured.filter((result) => result.created)).toHaveLength(1);
+    expect(await ensureDatabase(databaseUrl)).toEqual({ created: false });
+  });
+
+  it('applies each migration once, even when two instances migrate at the same time', async () => {
+    const versions = MIGRATIONS.map((migration) => migration.version);
+    expect(migrated.flatMap((report) => report.applied).sort()).toEqual(versions);
+    expect((await migrate(pool)).applied).toEqual([]);
+    const recorded = await pool.query<{ version: number }>('SELECT version FROM svc_schema_migrations ORDER BY version');
+    expect(recorded.rows.map((row) => row.version)).toEqual(versions);
+  });
+
+  describe('replications', () => {
+    let replications: ReplicationRepository;
+    beforeAll(() => {
+      replications = new ReplicationRepository(pool, box);
+    });
+
+    it('stores a replication with its secrets sealed and reads it back whole', async () => {
+      const stored = await replications.insert({ status: 'Running', config }, author);
+      expect(stored).toMatchObject({ status: 'Running', version: 1, lastError: null, config });
+      expect(await replications.get(stored.replicationId)).toEqual(stored);
+
+      const raw = await pool.query<Record<string, unknown>>('SELECT * FROM replications WHERE id = $1', [stored.replicationId]);
+      const rawText = JSON.stringify(raw.rows[0]);
+      const rawSecrets = (raw.rows[0]['secrets'] as Buffer).toString('latin1');
+      for (const secret of SECRETS) {
+        expect(rawText).not.toContain(secret);
+        expect(rawSecrets).not.toContain(secret);
+      }
+      const history = await pool.query<Record<string, unknown>>('SELECT * FROM replication_history WHERE replication_id = $1', [
+        stored.replicationId,
+      ]);
+      expect(history.rows).toHaveLength(1);
+      for (const secret of SECRETS) expect(JSON.stringify(history.rows)).not.toContain(secret);
+    });
+
+    it('cannot open the secrets under another master key', async () => {
+      const stored = await replications.insert({ status: 'Running', config }, author);
+      const otherKey = new ReplicationRepository(pool, new SecretBox(randomBytes(32)));
+      await expect(otherKey.get(stored.replicationId)).rejects.toThrow('wrong key or altered data');
+    });
+
+    it('answers null/false for unknown and malformed ids', async () => {
+      expect(await replications.get(randomUUID())).toBeNull();
+      expect(await replications.get('not-a-uuid')).toBeNull();
+      expect(await replications.delete(randomUUID())).toBe(false);
+      expect(await replications.setStatus('nope', 'Failed', 'x')).toBe(false);
+    });
+
+    it('updates with an optimistic version check and records masked history', async () => {
+      const stored = await replications.insert({ status: 'Running', config }, author);
+      const next: ReplicationConfig = {
+        ...config,
+        dataReplication: false,
+        warehouse: { ...config.warehouse, password: 'new-wh-password-8f', bucketName: 'other-bucket' },
+      };
+      const change = {
+        config: next,
+        status: 'Stopped' as const,
+        lastError: null,
+        changedFields: ['dataReplication', 'warehouse.bucketName', 'warehouse.password'],
+      };
+      const updated = await replications.update(stored.replicationId, 1, change, { requestId: 'req-2', accessKeyId: 'SVCOTHER' });
+      expect(updated).toMatchObject({ version: 2, status: 'Stopped', config: next });
+      expect(updated!.updatedAt.getTime()).toBeGreaterThanOrEqual(stored.updatedAt.getTime());
+
+      // A writer that read version 1 loses.
+      expect(await replications.update(stored.replicationId, 1, change, author)).toBeNull();
+
+      const history = await replications.history(stored.replicationId);
+      expect(history.map((entry) => entry.version)).toEqual([1, 2]);
+      expect(history[0].changedFields).toContain('warehouse.bucketName');
+      expect(history[1]).toMatchObject({
+        requestId: 'req-2',
+        accessKeyId: 'SVCOTHER',
+        changedFields: ['dataReplication', 'warehouse.bucketName', 'warehouse.password'],
+        maskedValues: { dataReplication: false, 'warehouse.bucketName': 'other-bucket', 'warehouse.password': '********' },
+      });
+      expect(JSON.stringify(history)).not.toContain('new-wh-password-8f');
+    });
+
+    it('changes status without a new configuration version', async () => {
+      const stored = await replications.insert({ status: 'Running', config }, author);
+      expect(await replications.setStatus(stored.replicationId, 'Failed', 'source unreachable')).toBe(true);
+      expect(await replications.get(stored.replicationId)).toMatchObject({ status: 'Failed', lastError: 'source unreachable', version: 1 });
+    });
+
+    it('lists id, name, status and the data replication flag without secrets', async () => {
+      const stopped = await replications.insert({ status: 'Stopped', config: { ...config, replicationName: 'stopped-one', dataReplication: false } }, author);
+      const listing = await replications.list();
+      expect(listing).toContainEqual({ replicationId: stopped.replicationId, replicationName: 'stopped-one', status: 'Stopped', dataReplication: false });
+      expect(listing.length).toBeGreaterThanOrEqual(2);
+    });
+
+    it('deletes a replication with all its state', async () => {
+      const stored = await replications.insert({ status: 'Running', config }, author);
+      const tables = new TableStateRepository(pool);
+      const alerts = new AlertRepository(pool);
+      await tables.upsert(stored.replicationId, {
+        name: '[dbo].[a]',
+        phase: 'Seeding',
+        rowsSeeded: 5,
+        rowsEstimated: 10,
+        lastVersion: null,
+        lagSeconds: null,
+        lastError: null,
+      });
+      await alerts.record({ replicationId: stored.replicationId, kind: 'Reseed', message: 'reseeded' });
+
+      expect(await replications.delete(stored.replicationId)).toBe(true);
+      expect(await replications.get(stored.replicationId)).toBeNull();
+      expect(await replications.history(stored.replicationId)).toEqual([]);
+      expect(await tables.listByReplication(stored.replicationId)).toEqual([]);
+      expect(await alerts.listByReplication(stored.replicationId)).toEqual([]);
+      expect(await replications.delete(stored.replicationId)).toBe(false);
+    });
+  });
+
+  describe('table states and alerts', () => {
+    it('upserts and lists table states and alerts of one replication', async () => {
+      const { replicationId } = await new ReplicationRepository(pool, box).insert({ status: 'Running', config }, author);
+      const tables = new TableStateRepository(pool);
+      const base = { rowsSeeded: 0, rowsEstimated: 1000, lastVersion: null, lagSeconds: null, lastError: null };
+      await tables.upsert(replicationId, { ...base, name: '[dbo].[b]', phase: 'Pending' });
+      await tables.upsert(replicationId, { ...base, name: '[dbo].[a]', phase: 'Seeding' });
+      await tables.upsert(replicationId, { ...base, name: '[dbo].[a]', phase: 'Tracking', rowsSeeded: 1000, lastVersion: '42', lagSeconds: 1.5 });
+      expect(await tables.listByReplication(replicationId)).toEqual([
+        { ...base, name: '[dbo].[a]', phase: 'Tracking', rowsSeeded: 1000, lastVersion: '42', lagSeconds: 1.5 },
+        { ...base, name: '[dbo].[b]', phase: 'Pending' },
+      ]);
+
+      const alerts = new AlertRepository(pool);
+      const first = await alerts.record({ replicationId, kind: 'SchemaChange', message: 'column added' });
+      expect(first).toMatchObject({ replicationId, kind: 'SchemaChange', message: 'column added' });
+      expect(first.createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+      expect(await alerts.listByReplication(replicationId)).toEqual([first]);
+    });
+  });
+
+  describe('access keys', () => {
+    it('creates, finds and refuses a duplicate id; the secret is sealed at rest', async () => {
+      const keys = new AccessKeyRepository(pool, box);
+      const key = { accessKeyId: 'SVCABCDEFGHIJKLMNOPQ', secretKey: 'secret-of-the-key-3b9d', allowedOperations: ['ListWarehouseReplications'], description: 'ci' };
+      expect(await keys.create(key)).toBe(true);
+      expect(await keys.create({ ...key, secretKey: 'another' })).toBe(false);
+      expect(await keys.find(key.accessKeyId)).toEqual({ secretKey: key.secretKey, allowedOperations: ['ListWarehouseReplications'] });
+      expect(await keys.find('SVCUNKNOWN')).toBeNull();
+
+      const raw = await pool.query<{ secret: Buffer }>('SELECT secret FROM access_keys WHERE access_key_id = $1', [key.accessKeyId]);
+      expect(raw.rows[0].secret.toString('latin1')).not.toContain(key.secretKey);
+    });
+
+    it('upserts the bootstrap key, replacing a rotated secret', async () => {
+      const keys = new AccessKeyRepository(pool, box);
+      await keys.upsertBootstrap('SVCBOOTSTRAP', 'first-secret');
+      await keys.upsertBootstrap('SVCBOOTSTRAP', 'rotated-secret');
+      expect(await keys.find('SVCBOOTSTRAP')).toEqual({ secretKey: 'rotated-secret', allowedOperations: ['*'] });
+    });
+  });
+
+  describe('service configuration', () => {
+    it('starts with defaults and applies partial updates', async () => {
+      const settings = new ServiceConfigurationRepository(pool);
+      expect(await settings.get()).toEqual({ serviceStopped: false, serializeReplications: false, parallelDatabaseReplicationsLimit: 0 });
+      expect(await settings.update({ serviceStopped: true })).toEqual({
+        serviceStopped: true,
+        serializeReplications: false,
+        parallelDatabaseReplicationsLimit: 0,
+      });
+      await settings.update({ parallelDatabaseReplicationsLimit: 3, serializeReplications: true });
+      expect(await settings.get()).toEqual({ serviceStopped: true, serializeReplications: true, parallelDatabaseReplicationsLimit: 3 });
+      await expect(settings.update({ parallelDatabaseReplicationsLimit: -1 })).rejects.toThrow();
+    });
+  });
+});

@@ -1,0 +1,214 @@
+import type { Pool, PoolClient } from 'pg';
+import type { ReplicationConfig, ReplicationStatus } from '@svc/contracts';
+import type { SecretBox } from '@svc/crypto';
+import { configLeaves } from './config-paths';
+import { joinSecrets, maskedValuesAt, splitSecrets, type PublicConfig } from './secret-fields';
+import { inTransaction, isUuid } from './transaction';
+
+export interface StoredReplication {
+  replicationId: string;
+  /** The replication's own state; the service-wide stop flag is not folded in. */
+  status: ReplicationStatus;
+  /** Full configuration, secrets included (decrypted). */
+  config: ReplicationConfig;
+  /** Configuration version, 1 at creation, +1 per stored change. */
+  version: number;
+  lastError: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** The columns List needs, read without opening any secret. */
+export interface ReplicationListing {
+  replicationId: string;
+  replicationName: string;
+  status: ReplicationStatus;
+  dataReplication: boolean;
+}
+
+/** Who made a change: recorded in the history. */
+export interface ChangeAuthor {
+  requestId: string;
+  accessKeyId: string;
+}
+
+export interface HistoryEntry {
+  version: number;
+  changedAt: Date;
+  requestId: string;
+  accessKeyId: string;
+  changedFields: string[];
+  /** New values of the changed fields, secrets masked; null for a field the change removed. */
+  maskedValues: Record<string, unknown>;
+}
+
+export interface ReplicationChange {
+  config: ReplicationConfig;
+  status: ReplicationStatus;
+  lastError: string | null;
+  /** Dotted paths that differ from the stored configuration (see changedConfigPaths). */
+  changedFields: string[];
+}
+
+export interface ReplicationStore {
+  insert(input: { status: ReplicationStatus; config: ReplicationConfig }, author: ChangeAuthor): Promise<StoredReplication>;
+  get(replicationId: string): Promise<StoredReplication | null>;
+  list(): Promise<ReplicationListing[]>;
+  /** Stores a new configuration version; null when the stored version is no longer `expectedVersion` (or the row is gone). */
+  update(replicationId: string, expectedVersion: number, change: ReplicationChange, author: ChangeAuthor): Promise<StoredReplication | null>;
+  /** Changes status and last error without touching the configuration; false when the replication does not exist. */
+  setStatus(replicationId: string, status: ReplicationStatus, lastError: string | null): Promise<boolean>;
+  /** Removes the replication and, by cascade, all its state; false when it did not exist. */
+  delete(replicationId: string): Promise<boolean>;
+  history(replicationId: string): Promise<HistoryEntry[]>;
+}
+
+interface ReplicationRow {
+  id: string;
+  status: ReplicationStatus;
+  config: PublicConfig;
+  secrets: Buffer;
+  config_version: number;
+  last_error: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const ROW_COLUMNS = 'id, status, config, secrets, config_version, last_error, created_at, updated_at';
+
+export class ReplicationRepository implements ReplicationStore {
+  constructor(
+    private readonly pool: Pool,
+    private readonly box: SecretBox,
+  ) {}
+
+  async insert(input: { status: ReplicationStatus; config: ReplicationConfig }, author: ChangeAuthor): Promise<StoredReplication> {
+    const { publicConfig, secretsJson } = splitSecrets(input.config);
+    return inTransaction(this.pool, async (client) => {
+      const inserted = await client.query<ReplicationRow>(
+        `INSERT INTO replications (name, status, config, secrets) VALUES ($1, $2, $3, $4) RETURNING ${ROW_COLUMNS}`,
+        [input.config.replicationName, input.status, publicConfig, this.box.seal(secretsJson)],
+      );
+      const row = firstRow(inserted.rows);
+      await this.recordHistory(client, row.id, row.config_version, [...configLeaves(input.config).keys()], input.config, author);
+      return this.toStored(row);
+    });
+  }
+
+  async get(replicationId: string): Promise<StoredReplication | null> {
+    if (!isUuid(replicationId)) return null;
+    const result = await this.pool.query<ReplicationRow>(`SELECT ${ROW_COLUMNS} FROM replications WHERE id = $1`, [replicationId]);
+    const row = result.rows[0];
+    return row ? this.toStored(row) : null;
+  }
+
+  async list(): Promise<ReplicationListing[]> {
+    const result = await this.pool.query<{ id: string; name: string; status: ReplicationStatus; data_replication: boolean | null }>(
+      `SELECT id, name, status, (config->>'dataReplication')::boolean AS data_replication
+         FROM replications ORDER BY created_at, id`,
+    );
+    return result.rows.map((row) => ({
+      replicationId: row.id,
+      replicationName: row.name,
+      status: row.status,
+      dataReplication: row.data_replication !== false,
+    }));
+  }
+
+  async update(
+    replicationId: string,
+    expectedVersion: number,
+    change: ReplicationChange,
+    author: ChangeAuthor,
+  ): Promise<StoredReplication | null> {
+    if (!isUuid(replicationId)) return null;
+    const { publicConfig, secretsJson } = splitSecrets(change.config);
+    return inTransaction(this.pool, async (client) => {
+      const updated = await client.query<ReplicationRow>(
+        `UPDATE replications
+            SET name = $3, status = $4, config = $5, secrets = $6, last_error = $7,
+                config_version = config_version + 1, updated_at = now()
+          WHERE id = $1 AND config_version = $2
+          RETURNING ${ROW_COLUMNS}`,
+        [replicationId, expectedVersion, change.config.replicationName, change.status, publicConfig, this.box.seal(secretsJson), change.lastError],
+      );
+      const row = updated.rows[0];
+      if (!row) return null;
+      await this.recordHistory(client, row.id, row.config_version, change.changedFields, change.config, author);
+      return this.toStored(row);
+    });
+  }
+
+  async setStatus(replicationId: string, status: ReplicationStatus, lastError: string | null): Promise<boolean> {
+    if (!isUuid(replicationId)) return false;
+    const result = await this.pool.query('UPDATE replications SET status = $2, last_error = $3, updated_at = now() WHERE id = $1', [
+      replicationId,
+      status,
+      lastError,
+    ]);
+    return result.rowCount === 1;
+  }
+
+  async delete(replicationId: string): Promise<boolean> {
+    if (!isUuid(replicationId)) return false;
+    const result = await this.pool.query('DELETE FROM replications WHERE id = $1', [replicationId]);
+    return result.rowCount === 1;
+  }
+
+  async history(replicationId: string): Promise<HistoryEntry[]> {
+    if (!isUuid(replicationId)) return [];
+    const result = await this.pool.query<{
+      version: number;
+      changed_at: Date;
+      request_id: string;
+      access_key_id: string;
+      changed_fields: string[];
+      masked_values: Record<string, unknown>;
+    }>(
+      `SELECT version, changed_at, request_id, access_key_id, changed_fields, masked_values
+         FROM replication_history WHERE replication_id = $1 ORDER BY version`,
+      [replicationId],
+    );
+    return result.rows.map((row) => ({
+      version: row.version,
+      changedAt: row.changed_at,
+      requestId: row.request_id,
+      accessKeyId: row.access_key_id,
+      changedFields: row.changed_fields,
+      maskedValues: row.masked_values,
+    }));
+  }
+
+  private async recordHistory(
+    client: PoolClient,
+    replicationId: string,
+    version: number,
+    changedFields: string[],
+    config: ReplicationConfig,
+    author: ChangeAuthor,
+  ): Promise<void> {
+    await client.query(
+      `INSERT INTO replication_history (replication_id, version, request_id, access_key_id, changed_fields, masked_values)
+       VALUES ($1, $2, $3, $4, $5, $6)`,
+      [replicationId, version, author.requestId, author.accessKeyId, changedFields, maskedValuesAt(config, changedFields)],
+    );
+  }
+
+  private toStored(row: ReplicationRow): StoredReplication {
+    return {
+      replicationId: row.id,
+      status: row.status,
+      config: joinSecrets(row.config, this.box.open(row.secrets)),
+      version: row.config_version,
+      lastError: row.last_error,
+      createdAt: row.created_at,
+      updatedAt: row.updated_at,
+    };
+  }
+}
+
+function firstRow<T>(rows: T[]): T {
+  const row = rows[0];
+  if (row === undefined) throw new Error('statement returned no row');
+  return row;
+}

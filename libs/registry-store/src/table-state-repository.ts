@@ -1,0 +1,54 @@
+import type { Pool } from 'pg';
+import type { TablePhase, TableStatus } from '@svc/contracts';
+import { isUuid } from './transaction';
+
+export interface TableStateStore {
+  listByReplication(replicationId: string): Promise<TableStatus[]>;
+  /** Inserts or replaces one table's state (written by the pipeline). */
+  upsert(replicationId: string, table: TableStatus): Promise<void>;
+}
+
+interface TableStateRow {
+  table_name: string;
+  phase: TablePhase;
+  rows_seeded: string;
+  rows_estimated: string;
+  last_version: string | null;
+  lag_seconds: number | null;
+  last_error: string | null;
+}
+
+export class TableStateRepository implements TableStateStore {
+  constructor(private readonly pool: Pool) {}
+
+  async listByReplication(replicationId: string): Promise<TableStatus[]> {
+    if (!isUuid(replicationId)) return [];
+    const result = await this.pool.query<TableStateRow>(
+      `SELECT table_name, phase, rows_seeded, rows_estimated, last_version, lag_seconds, last_error
+         FROM table_states WHERE replication_id = $1 ORDER BY table_name`,
+      [replicationId],
+    );
+    return result.rows.map((row) => ({
+      name: row.table_name,
+      phase: row.phase,
+      // bigint arrives as text; row counts stay far below 2^53.
+      rowsSeeded: Number(row.rows_seeded),
+      rowsEstimated: Number(row.rows_estimated),
+      lastVersion: row.last_version,
+      lagSeconds: row.lag_seconds,
+      lastError: row.last_error,
+    }));
+  }
+
+  async upsert(replicationId: string, table: TableStatus): Promise<void> {
+    await this.pool.query(
+      `INSERT INTO table_states (replication_id, table_name, phase, rows_seeded, rows_estimated, last_version, lag_seconds, last_error)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+       ON CONFLICT (replication_id, table_name) DO UPDATE
+         SET phase = EXCLUDED.phase, rows_seeded = EXCLUDED.rows_seeded, rows_estimated = EXCLUDED.rows_estimated,
+             last_version = EXCLUDED.last_version, lag_seconds = EXCLUDED.lag_seconds, last_error = EXCLUDED.last_error,
+             updated_at = now()`,
+      [replicationId, table.name, table.phase, table.rowsSeeded, table.rowsEstimated, table.lastVersion, table.lagSeconds, table.lastError],
+    );
+  }
+}
