@@ -1,0 +1,97 @@
+import {
+  type AccessType,
+  type ReseedingSchedule,
+  type RetentionPeriod,
+  type ScdType,
+  type SourceConfig,
+  type StagingConfig,
+  type TableSelection,
+  type WarehouseConfig,
+} from '@svc/contracts';
+import { AccessCredential, Field, NotAllowed } from './decorators';
+import { booleanText, positiveInteger } from '../rules/scalar-rules';
+import { clockTime } from '../rules/clock-time';
+import { tableSelection } from '../rules/table-selection';
+import * as rules from '../rules/field-rules';
+
+const reseedTables = tableSelection({ allowEmpty: true });
+
+export class SourceDto implements SourceConfig {
+  @Field(rules.connectionString, 'required') connectionString!: string;
+  @Field(booleanText, 'required') encryptDataInTransit!: boolean;
+  @Field(rules.retentionPeriod, 'required') changeTrackingRetentionPeriod!: RetentionPeriod;
+  /** Only in the seed's JSON example; true re-initialises change tracking. */
+  @Field(booleanText, 'optional') resetChangeTracking?: boolean;
+}
+
+export class StagingDto implements StagingConfig {
+  @Field(rules.connectionString, 'required') connectionString!: string;
+  @Field(booleanText, 'required') encryptDataInTransit!: boolean;
+  @Field(booleanText, 'required') replicateCompatibilityLevel!: boolean;
+}
+
+/** Every Warehouse field of seed §2.1, all required (credentials by AccessType). */
+abstract class CompleteWarehouseDto implements WarehouseConfig {
+  @Field(rules.accessType, 'required') accessType!: AccessType;
+  @AccessCredential('AccessKey', rules.accessKey, 'complete') accessKey?: string;
+  @AccessCredential('AccessKey', rules.secretKey, 'complete') secretKey?: string;
+  @AccessCredential('IAMRole', rules.accountId, 'complete') accountId?: string;
+  @AccessCredential('IAMRole', rules.roleName, 'complete') roleName?: string;
+  @Field(rules.bucketName, 'required') bucketName!: string;
+  @Field(rules.bucketFolderName, 'required') bucketFolderName!: string;
+  @Field(rules.regionEndpoint, 'required') regionEndpoint!: string;
+  @Field(positiveInteger, 'required') retentionDays!: number;
+  @Field(rules.warehouseUrl, 'required') url!: string;
+  @Field(rules.warehouseIdentifier, 'required') databaseSchema!: string;
+  @Field(rules.warehouseIdentifier, 'required') databaseName!: string;
+  @Field(rules.warehouseIdentifier, 'required') username!: string;
+  @Field(rules.password, 'required') password!: string;
+  @Field(rules.scdType, 'required') scdType!: ScdType;
+}
+
+/** Warehouse of a Create request: TimeoutInMins is an Alter setting (seed §2.2). */
+export class WarehouseDto extends CompleteWarehouseDto {
+  @NotAllowed('can be set only by AlterWarehouseReplication') timeoutInMins?: never;
+}
+
+/** Warehouse of a stored configuration: Create fields plus the timeout, which has a default. */
+export class StoredWarehouseDto extends CompleteWarehouseDto {
+  @Field(positiveInteger, 'required') timeoutInMins!: number;
+}
+
+/** Warehouse of an Alter request: whatever is to change; the merged result is checked as a whole later. */
+export class WarehouseChangesDto implements Partial<WarehouseConfig> {
+  @Field(rules.accessType, 'optional') accessType?: AccessType;
+  @AccessCredential('AccessKey', rules.accessKey, 'partial') accessKey?: string;
+  @AccessCredential('AccessKey', rules.secretKey, 'partial') secretKey?: string;
+  @AccessCredential('IAMRole', rules.accountId, 'partial') accountId?: string;
+  @AccessCredential('IAMRole', rules.roleName, 'partial') roleName?: string;
+  @Field(rules.bucketName, 'optional') bucketName?: string;
+  @Field(rules.bucketFolderName, 'optional') bucketFolderName?: string;
+  @Field(rules.regionEndpoint, 'optional') regionEndpoint?: string;
+  @Field(positiveInteger, 'optional') retentionDays?: number;
+  @Field(rules.warehouseUrl, 'optional') url?: string;
+  @Field(rules.warehouseIdentifier, 'optional') databaseSchema?: string;
+  @Field(rules.warehouseIdentifier, 'optional') databaseName?: string;
+  @Field(rules.warehouseIdentifier, 'optional') username?: string;
+  @Field(rules.password, 'optional') password?: string;
+  @Field(rules.scdType, 'optional') scdType?: ScdType;
+  @Field(positiveInteger, 'optional') timeoutInMins?: number;
+}
+
+/** The group itself is optional (seed §2.1 rule 4) but, when given on Create, has all five members. */
+export class ReseedingScheduleDto implements ReseedingSchedule {
+  @Field(reseedTables, 'required') noPkTablesToInclude!: TableSelection;
+  @Field(reseedTables, 'required') pkTablesToInclude!: TableSelection;
+  @Field(clockTime, 'required') fromTime!: string;
+  @Field(clockTime, 'required') toTime!: string;
+  @Field(positiveInteger, 'required') repeatIntervalInMinutes!: number;
+}
+
+export class ReseedingScheduleChangesDto implements Partial<ReseedingSchedule> {
+  @Field(reseedTables, 'optional') noPkTablesToInclude?: TableSelection;
+  @Field(reseedTables, 'optional') pkTablesToInclude?: TableSelection;
+  @Field(clockTime, 'optional') fromTime?: string;
+  @Field(clockTime, 'optional') toTime?: string;
+  @Field(positiveInteger, 'optional') repeatIntervalInMinutes?: number;
+}

@@ -1,0 +1,3 @@
+export { fieldLabel } from './field-label';
+export { type ParseResult } from './parse-result';
+export { parseOperationRequest, validateMergedConfig } from './parse-operation-request';

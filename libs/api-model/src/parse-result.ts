@@ -1,0 +1,1 @@
+export type ParseResult<T> = { ok: true; value: T } | { ok: false; messages: string[] };

@@ -1,0 +1,31 @@
+/**
+ * What a field accepts. `coerce` runs before validation and applies the leniencies of DESIGN §4
+ * ("10" → 10, "TRUE" → true, "2 DAYS" → '2 Days'); input it cannot read is returned unchanged so that
+ * `problem` can say what is wrong with what the caller actually sent.
+ */
+export interface FieldRule {
+  coerce(raw: unknown): unknown;
+  /** The reason a present, coerced value is refused, or null when it is acceptable. */
+  problem(value: unknown): string | null;
+}
+
+const MAX_QUOTED_LENGTH = 60;
+
+/** A rejected value as it appears in a message: quoted, on one line, shortened. Never used for secrets. */
+export function quoted(value: unknown): string {
+  const text = typeof value === 'string' ? value : String(value);
+  const oneLine = text.replace(/[\p{Cc}\p{Cf}]/gu, '?');
+  const short = oneLine.length > MAX_QUOTED_LENGTH ? `${oneLine.slice(0, MAX_QUOTED_LENGTH)}…` : oneLine;
+  return `'${short}'`;
+}
+
+/** Refuses a list or a group where a single value belongs. */
+export function shapeProblem(value: unknown): string | null {
+  if (Array.isArray(value)) return 'must be a single value, not a list';
+  if (typeof value === 'object' && value !== null) return 'must be a single value, not a group of fields';
+  return null;
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

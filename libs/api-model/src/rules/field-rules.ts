@@ -1,0 +1,101 @@
+import { ACCESS_TYPES, RETENTION_PERIODS, SCD_TYPES } from '@svc/contracts';
+import { oneOf } from './scalar-rules';
+import { hasControlCharacter, textRule } from './text-rules';
+
+export const retentionPeriod = oneOf(RETENTION_PERIODS);
+export const accessType = oneOf(ACCESS_TYPES);
+export const scdType = oneOf(SCD_TYPES);
+
+/** Connection strings carry passwords: only their presence is checked here; Create tries them for real. */
+export const connectionString = textRule({ secret: true });
+export const password = textRule({ secret: true });
+export const secretKey = textRule({ secret: true });
+export const accessKey = textRule({
+  secret: true,
+  check: (text) => (/[\s\p{Cc}]/u.test(text) ? 'An access key has no spaces or control characters' : null),
+});
+
+/** Database, schema and user names of the warehouse: Redshift identifiers are at most 127 bytes. */
+export const warehouseIdentifier = textRule({
+  check: (text) =>
+    hasControlCharacter(text) || Buffer.byteLength(text) > 127 ? 'A name is 1-127 bytes without control characters' : null,
+});
+
+export const accountId = textRule({
+  check: (text) => (/^\d{12}$/.test(text) ? null : 'An AccountId is 12 digits'),
+});
+
+/** IAM role names (optionally under a path) as they appear in `arn:aws:iam::<AccountId>:role/<RoleName>`. */
+export const roleName = textRule({
+  check: (text) =>
+    /^(?:[\w+=,.@-]+\/)*[\w+=,.@-]{1,64}$/.test(text)
+      ? null
+      : "A role name is 1-64 characters of letters, digits and '+=,.@_-', optionally after a path ending in '/'",
+});
+
+export const regionEndpoint = textRule({
+  normalise: (text) => text.toLowerCase(),
+  check: (text) => (/^[a-z]{2}(?:-[a-z]+)+-\d{1,2}$/.test(text) ? null : 'A region is written like us-east-1'),
+});
+
+/** Bucket naming rules of S3 (general purpose buckets). */
+export const bucketName = textRule({ check: bucketNameProblem });
+
+function bucketNameProblem(name: string): string | null {
+  if (!/^[a-z0-9.-]{3,63}$/.test(name)) return "A bucket name is 3-63 characters of a-z, 0-9, '.', '-'";
+  if (!/^[a-z0-9].*[a-z0-9]$/.test(name)) return 'A bucket name starts and ends with a letter or digit';
+  if (name.includes('..')) return "A bucket name has no '..'";
+  if (/^\d{1,3}(?:\.\d{1,3}){3}$/.test(name)) return 'A bucket name is not an IP address';
+  if (/^(?:xn--|sthree-)/.test(name) || /(?:-s3alias|--ol-s3)$/.test(name)) {
+    return "A bucket name does not start with 'xn--' or 'sthree-' nor end with '-s3alias' or '--ol-s3'";
+  }
+  return null;
+}
+
+const MAX_FOLDER_LENGTH = 512;
+
+/** A key prefix in the bucket, path-like (`/replications/sales`); a leading slash is allowed. */
+export const bucketFolderName = textRule({
+  check: (path) => {
+    if (path.includes('\\') || hasControlCharacter(path)) return 'A folder name has no backslashes or control characters';
+    if (path.split('/').includes('..')) return "A folder name has no '..' segments";
+    if (path.length > MAX_FOLDER_LENGTH) return `A folder name is at most ${MAX_FOLDER_LENGTH} characters`;
+    return null;
+  },
+});
+
+/**
+ * The warehouse endpoint (DESIGN §1): a bare `host:port` or `redshift://host:port` is Redshift,
+ * `postgres://host:port/...` is PostgreSQL. A URL may embed credentials, so it is never quoted back.
+ */
+export const warehouseUrl = textRule({
+  secret: true,
+  check: (text) => (isWarehouseUrl(text.trim()) ? null : 'A warehouse URL is host:port, postgres://host:port/database or redshift://host:port'),
+});
+
+function isWarehouseUrl(text: string): boolean {
+  const hostPort = /^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?|\[[0-9A-Fa-f:.]+\]):(\d{1,5})$/.exec(text);
+  if (hostPort) return isPort(hostPort[1]);
+  if (!/^(?:postgres|postgresql|redshift):\/\//i.test(text)) return false;
+  try {
+    return new URL(text).hostname.length > 0;
+  } catch {
+    return false;
+  }
+}
+
+function isPort(digits: string | undefined): boolean {
+  const port = Number(digits);
+  return Number.isInteger(port) && port >= 1 && port <= 65535;
+}
+
+const MAX_NAME_CHARACTERS = 128;
+
+/** Friendly job name (seed §2.2): 1-128 printable characters. */
+export const replicationName = textRule({
+  check: (name) => {
+    if (/[\p{Cc}\p{Cf}\p{Cs}]/u.test(name)) return 'A replication name has only printable characters';
+    if ([...name].length > MAX_NAME_CHARACTERS) return `A replication name is 1-${MAX_NAME_CHARACTERS} characters`;
+    return null;
+  },
+});
