@@ -160,7 +160,7 @@ describe('signed API end to end (gateway and registry processes, NATS, PostgreSQ
       signedHeaders(stack.baseUrl, operation, 'application/json', body, { ...ADMIN_KEY, ...options });
 
     const cases: { name: string; request: () => { headers: Record<string, string>; body: string }; message: RegExp }[] = [
-      { name: 'tampered body', request: () => ({ headers: headersFor(), body: '{ }' }), message: /hash|sha256|content/i },
+      { name: 'tampered body', request: () => ({ headers: headersFor(), body: '[]' }), message: /hash|sha256|content/i },
       { name: 'wrong secret', request: () => ({ headers: headersFor({ secretKey: 'not-the-secret' }), body }), message: /signature/i },
       { name: 'unknown access key', request: () => ({ headers: headersFor({ accessKeyId: 'SVCNOSUCHKEY00000000' }), body }), message: /access key/i },
       { name: 'stale date', request: () => ({ headers: headersFor({ now: new Date(Date.now() - 16 * 60 * 1000) }), body }), message: /date|expired|skew/i },

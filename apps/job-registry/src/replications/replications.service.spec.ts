@@ -94,9 +94,20 @@ describe('ReplicationsService', () => {
       expect((await replications.get(replicationId))?.config.replicationName).toBe('replication');
     });
 
-    it('reports Stopped for a new replication while the service is stopped', async () => {
+    it('answers Running for a new replication (seed §4.1) while Describe shows the stopped service', async () => {
       settings.current.serviceStopped = true;
-      expect(valueOf(await service.create(sampleCreateRequest(), author)).status).toBe('Stopped');
+      const created = valueOf(await service.create(sampleCreateRequest(), author));
+      expect(created.status).toBe('Running');
+      expect(valueOf(await service.describe(created.replicationId)).status).toBe('Stopped');
+    });
+
+    it('refuses a staging database of another engine than the source, storing nothing', async () => {
+      const request = sampleCreateRequest({ ...SAMPLE_PARTS, stagingUrl: 'Server=staging.internal,1433;Database=s;User Id=sa;Password=x' });
+      expect(errorOf(await service.create(request, author))).toEqual({
+        code: ErrorCode.ValidationFailed,
+        messages: ["{Staging\\ConnectionString}: the staging database must use the source's engine (PostgreSQL), not SQL Server"],
+      });
+      expect(replications.rows.size).toBe(0);
     });
   });
 
@@ -219,7 +230,7 @@ describe('ReplicationsService', () => {
       });
       expect(description.configuration.source.connectionString).toBe(`postgres://app:${SECRET_MASK}@db.internal:5432/sales`);
       expect(description.configuration.staging.connectionString).toBe(
-        `Server=staging.internal,1433;Database=sales_staging;User Id=sa;Password=${SECRET_MASK}`,
+        `postgres://sa:${SECRET_MASK}@staging.internal:5432/sales_staging`,
       );
       expect(description.configuration.warehouse).toMatchObject({ secretKey: SECRET_MASK, password: SECRET_MASK, accessKey: SAMPLE_PARTS.accessKey });
       expect(description.createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T.*Z$/);

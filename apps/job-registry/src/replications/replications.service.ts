@@ -27,6 +27,7 @@ import {
   type TableStateStore,
 } from '@svc/registry-store';
 import { mergeAlterRequest } from './alter-merge';
+import { engineMismatches } from './engine-rules';
 import { FALLBACK_REPLICATION_NAME, newReplicationConfig } from './new-replication-config';
 import { REACHABILITY_PROBE, type ReachabilityProbe } from './reachability-probe';
 import { inAlterTerms, reachabilityTargetForChanges } from './reachability-scope';
@@ -46,6 +47,8 @@ export class ReplicationsService {
 
   /** Checks that everything the request names is reachable, then stores it; nothing is stored on failure. */
   async create(request: CreateReplicationRequest, author: ChangeAuthor): Promise<RpcReply<CreateReplicationResponse>> {
+    const mismatched = engineMismatches(request);
+    if (mismatched.length) return validationFailed(mismatched);
     const unreachable = await this.probe.check({
       source: { connectionString: request.source.connectionString, encryptDataInTransit: request.source.encryptDataInTransit },
       staging: { connectionString: request.staging.connectionString, encryptDataInTransit: request.staging.encryptDataInTransit },
@@ -55,9 +58,9 @@ export class ReplicationsService {
 
     const name = databaseNameOf(request.source.connectionString) ?? FALLBACK_REPLICATION_NAME;
     const stored = await this.replications.insert({ status: 'Running', config: newReplicationConfig(request, name) }, author);
-    const service = await this.serviceConfiguration.get();
+    // Seed §4.1: a new replication is reported as Running (Describe shows Stopped while the service is stopped).
     // The seed's note concerns replicated logins, which this service does not replicate.
-    return rpcOk({ replicationId: stored.replicationId, status: effectiveStatus(statusInputs(stored), service), note: '' });
+    return rpcOk({ replicationId: stored.replicationId, status: 'Running', note: '' });
   }
 
   /**
@@ -72,7 +75,7 @@ export class ReplicationsService {
 
     const merged = mergeAlterRequest(current.config, request);
     if (!merged.ok) return validationFailed(merged.messages);
-    const invalid = validateMergedConfig(merged.config);
+    const invalid = [...validateMergedConfig(merged.config), ...engineMismatches(merged.config, '{DestinationConnectionString}')];
     if (invalid.length) return validationFailed(invalid);
 
     const changedFields = changedConfigPaths(current.config, merged.config);

@@ -22,7 +22,7 @@ export interface CreateRequestParts {
 
 export const SAMPLE_PARTS: CreateRequestParts = {
   sourceUrl: 'postgres://app:source-secret-1@db.internal:5432/sales',
-  stagingUrl: 'Server=staging.internal,1433;Database=sales_staging;User Id=sa;Password=staging-secret-2',
+  stagingUrl: 'postgres://sa:staging-secret-2@staging.internal:5432/sales_staging',
   warehouseUrl: 'examplecluster.abc123xyz789.us-west-2.redshift.amazonaws.com:5439',
   warehouseDatabase: 'dev',
   warehouseUser: 'loader',
