@@ -123,7 +123,7 @@ describe('signed API end to end (gateway and registry processes, NATS, PostgreSQ
 
   it('reports every invalid field at once, in JSON and in XML', async () => {
     const body = JSON.parse(createJsonIamRole(stack)) as Record<string, Record<string, unknown>>;
-    body['warehouse']!['bucketName'] = 'x y';
+    body['warehouse']['bucketName'] = 'x y';
     body['parallelTablesLimit'] = '0' as unknown as Record<string, unknown>;
     const json = await callSigned(stack.baseUrl, 'CreateWarehouseReplication', 'json', JSON.stringify(body), ADMIN_KEY);
     expect(json.status).toBe(400);

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { Inject, Injectable } from '@nestjs/common';
 import { encodeError, encodeResponse, decodeRequest, wireFormatOf, type WireFormat } from '@svc/api-codec';
 import { parseOperationRequest } from '@svc/api-model';
-import { OPERATIONS, Subjects, isOperationName, type OperationName, type OperationResponse } from '@svc/contracts';
+import { OPERATIONS, Subjects, isOperationName, type OperationName } from '@svc/contracts';
 import { JsonLogger } from '@svc/logging';
 import { NatsRequester } from '@svc/messaging';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config/gateway-config';
@@ -94,7 +94,7 @@ export class ApiService {
       });
     if (!reply.ok) throw new ApiError(httpStatusOf(reply.error.code), reply.error.messages);
 
-    const encoded = encodeResponse(operation, format, reply.value as OperationResponse<typeof operation>);
+    const encoded = encodeResponse(operation, format, reply.value);
     const headers: Record<string, string> = { 'X-Svc-Request-Id': String(requestId) };
     if (encoded.body !== '') headers['Content-Type'] = encoded.contentType;
     return { status: 200, headers, body: encoded.body };
