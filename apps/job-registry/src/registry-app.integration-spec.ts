@@ -13,39 +13,28 @@ import {
 } from '@svc/contracts';
 import { NatsRequester, connectNats } from '@svc/messaging';
 import { SVC4_SCHEME, deriveSigningKey } from '@svc/signing';
+import {
+  createTempDatabase,
+  reserveTempDatabase,
+  startTestNats,
+  startTestS3,
+  type TempDatabase,
+  type TestNats,
+  type TestS3,
+} from '@svc/testing';
 import { readRegistryConfig, type RegistryConfig } from './config/registry-config';
 import { createRegistryApp } from './registry-app';
-import { LOCAL_S3_KEY, startLocalS3Server, type LocalS3Server } from './testing/local-s3-server';
 import { createRequestTree, type CreateRequestParts } from './testing/requests';
 
-const SERVER = { host: '127.0.0.1', port: 5432, user: 'postgres' };
-const SERVER_URL = `postgres://${SERVER.user}@${SERVER.host}:${SERVER.port}`;
-const NATS_URL = process.env['NATS_URL'] ?? 'nats://127.0.0.1:4222';
-
 const suffix = randomUUID().replace(/-/g, '').slice(0, 10);
-const names = {
-  control: `svc_registry_it_${suffix}`,
-  source: `svc_src_it_${suffix}`,
-  staging: `svc_stg_it_${suffix}`,
-  warehouse: `svc_wh_it_${suffix}`,
-};
 // The server trusts local connections, so these passwords are never checked; they exist to be hidden.
 const SECRETS = { source: `src-pw-${suffix}`, staging: `stg-pw-${suffix}`, warehouse: `wh-pw-${suffix}`, bootstrap: `boot-secret-${suffix}` };
 const BOOTSTRAP_KEY_ID = `SVCIT${suffix.toUpperCase()}`.slice(0, 20);
-const UNREACHABLE = `postgres://postgres:nobody@127.0.0.1:1/${names.source}`;
-
-async function onServer(sql: string): Promise<void> {
-  const client = new Client({ ...SERVER, database: 'postgres' });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
+// The registry creates its control database itself on first start.
+const control = reserveTempDatabase('svc_registry_it');
 
 async function queryControl<T extends object>(sql: string, params: unknown[] = []): Promise<T[]> {
-  const client = new Client({ ...SERVER, database: names.control });
+  const client = new Client({ connectionString: control.url });
   await client.connect();
   try {
     return (await client.query<T>(sql, params)).rows;
@@ -55,7 +44,13 @@ async function queryControl<T extends object>(sql: string, params: unknown[] = [
 }
 
 describe('job-registry over NATS', () => {
-  let s3: LocalS3Server;
+  let natsServer: TestNats;
+  let s3: TestS3;
+  let source: TempDatabase;
+  let staging: TempDatabase;
+  let warehouse: TempDatabase;
+  let parts: CreateRequestParts;
+  let unreachable = '';
   let config: RegistryConfig;
   let app: INestMicroservice | undefined;
   let nats: NatsConnection;
@@ -87,24 +82,29 @@ describe('job-registry over NATS', () => {
     return ok<ReplicationDescription>(operation('DescribeWarehouseReplication', { replicationId }));
   }
 
-  const parts: CreateRequestParts = {
-    sourceUrl: `postgres://postgres:${SECRETS.source}@127.0.0.1:5432/${names.source}`,
-    stagingUrl: `postgres://postgres:${SECRETS.staging}@127.0.0.1:5432/${names.staging}`,
-    warehouseUrl: 'postgres://127.0.0.1:5432',
-    warehouseDatabase: names.warehouse,
-    warehouseUser: SERVER.user,
-    bucketName: `svc-it-${suffix}`,
-    accessKey: LOCAL_S3_KEY,
-    secretKey: LOCAL_S3_KEY,
-    warehousePassword: SECRETS.warehouse,
-  };
-
   beforeAll(async () => {
-    for (const name of [names.source, names.staging, names.warehouse]) await onServer(`CREATE DATABASE ${name}`);
-    s3 = await startLocalS3Server();
+    [natsServer, s3, source, staging, warehouse] = await Promise.all([
+      startTestNats(),
+      startTestS3(),
+      createTempDatabase('svc_src_it'),
+      createTempDatabase('svc_stg_it'),
+      createTempDatabase('svc_wh_it'),
+    ]);
+    parts = {
+      sourceUrl: `postgres://postgres:${SECRETS.source}@127.0.0.1:5432/${source.name}`,
+      stagingUrl: `postgres://postgres:${SECRETS.staging}@127.0.0.1:5432/${staging.name}`,
+      warehouseUrl: 'postgres://127.0.0.1:5432',
+      warehouseDatabase: warehouse.name,
+      warehouseUser: 'postgres',
+      bucketName: `svc-it-${suffix}`,
+      accessKey: s3.accessKeyId,
+      secretKey: s3.secretAccessKey,
+      warehousePassword: SECRETS.warehouse,
+    };
+    unreachable = `postgres://postgres:nobody@127.0.0.1:1/${source.name}`;
     config = readRegistryConfig({
-      DATABASE_URL: `${SERVER_URL}/${names.control}`,
-      NATS_URL,
+      DATABASE_URL: control.url,
+      NATS_URL: natsServer.url,
       SVC_MASTER_KEY: randomBytes(32).toString('hex'),
       SVC_BOOTSTRAP_ACCESS_KEY_ID: BOOTSTRAP_KEY_ID,
       SVC_BOOTSTRAP_SECRET_KEY: SECRETS.bootstrap,
@@ -112,7 +112,7 @@ describe('job-registry over NATS', () => {
       REACHABILITY_TIMEOUT_MS: '8000',
       LOG_LEVEL: 'debug',
     });
-    nats = await connectNats(NATS_URL, 'job-registry-integration-test');
+    nats = await connectNats(natsServer.url, 'job-registry-integration-test');
     requester = new NatsRequester(nats, 20000);
     await startApp();
   });
@@ -120,8 +120,7 @@ describe('job-registry over NATS', () => {
   afterAll(async () => {
     await app?.close();
     await nats?.drain();
-    await s3?.close();
-    for (const name of Object.values(names)) await onServer(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await Promise.all([natsServer?.stop(), s3?.stop(), control.drop(), source?.drop(), staging?.drop(), warehouse?.drop()]);
   });
 
   let replicationId = '';
@@ -152,7 +151,7 @@ describe('job-registry over NATS', () => {
   });
 
   it('refuses a Create whose source cannot be reached, storing nothing', async () => {
-    const reply = await operation('CreateWarehouseReplication', createRequestTree({ ...parts, sourceUrl: UNREACHABLE }));
+    const reply = await operation('CreateWarehouseReplication', createRequestTree({ ...parts, sourceUrl: unreachable }));
     expect(reply.ok).toBe(false);
     if (reply.ok) return;
     expect(reply.error.code).toBe(ErrorCode.ValidationFailed);
@@ -165,11 +164,13 @@ describe('job-registry over NATS', () => {
     expect(created).toEqual({ replicationId: expect.stringMatching(/^[0-9a-f-]{36}$/) as unknown, status: 'Running', note: '' });
     replicationId = created.replicationId;
     // The bucket probe wrote and deleted an object in the (created) bucket.
-    expect(s3.events).toEqual(expect.arrayContaining([`ObjectCreated:Put ${parts.bucketName}`, `ObjectRemoved:Delete ${parts.bucketName}`]));
+    expect(s3.events.map((event) => `${event.name} ${event.bucket}`)).toEqual(
+      expect.arrayContaining([`ObjectCreated:Put ${parts.bucketName}`, `ObjectRemoved:Delete ${parts.bucketName}`]),
+    );
 
     const description = await describeReplication(replicationId);
-    expect(description).toMatchObject({ replicationId, replicationName: names.source, status: 'Running', tables: [], alerts: [], lastError: null });
-    expect(description.configuration.source.connectionString).toBe(`postgres://postgres:********@127.0.0.1:5432/${names.source}`);
+    expect(description).toMatchObject({ replicationId, replicationName: source.name, status: 'Running', tables: [], alerts: [], lastError: null });
+    expect(description.configuration.source.connectionString).toBe(`postgres://postgres:********@127.0.0.1:5432/${source.name}`);
     expect(description.configuration.warehouse).toMatchObject({ password: '********', secretKey: '********', timeoutInMins: 60 });
     expect(JSON.stringify(description)).not.toMatch(new RegExp(`${SECRETS.source}|${SECRETS.staging}|${SECRETS.warehouse}`));
 
@@ -180,7 +181,7 @@ describe('job-registry over NATS', () => {
 
   it('lists the replication', async () => {
     expect(await ok(operation('ListWarehouseReplications', {}))).toEqual({
-      replications: [{ replicationId, replicationName: names.source, status: 'Running' }],
+      replications: [{ replicationId, replicationName: source.name, status: 'Running' }],
     });
   });
 
@@ -189,11 +190,11 @@ describe('job-registry over NATS', () => {
     const altered = await describeReplication(replicationId);
     expect(altered).toMatchObject({ replicationName: 'sales', configuration: { parallelTablesLimit: 4, warehouse: { scdType: 'Type2' } } });
 
-    const refused = await operation('AlterWarehouseReplication', { replicationId, destinationConnectionString: UNREACHABLE });
+    const refused = await operation('AlterWarehouseReplication', { replicationId, destinationConnectionString: unreachable });
     expect(refused).toMatchObject({ ok: false, error: { code: ErrorCode.ValidationFailed } });
     if (!refused.ok) expect(refused.error.messages).toEqual([expect.stringMatching(/^\{DestinationConnectionString\}: cannot connect: /)]);
     expect((await describeReplication(replicationId)).configuration.staging.connectionString).toBe(
-      `postgres://postgres:********@127.0.0.1:5432/${names.staging}`,
+      `postgres://postgres:********@127.0.0.1:5432/${staging.name}`,
     );
 
     const history = await queryControl<{ version: number; changed_fields: string[] }>(

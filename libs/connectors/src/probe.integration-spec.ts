@@ -1,17 +1,16 @@
+import { TEST_POSTGRES_SERVER_URL, createTempDatabase, freePort, startSilentServer, type SilentServer, type TempDatabase } from '@svc/testing';
 import { UNSUPPORTED_CONNECTION_STRING, UNSUPPORTED_WAREHOUSE_URL } from './engine';
 import { probeDatabase, probeWarehouse } from './probe';
-import { LOCAL_POSTGRES, createScratchDatabase, type ScratchDatabase } from './testing/scratch-database';
-import { closedPort, startSilentServer, type SilentServer } from './testing/silent-server';
 
 const plain = { encrypt: false, timeoutMs: 5000 };
 
 // A wrong password cannot be tested here: the local PostgreSQL uses trust authentication and accepts any
 // password. The mapping of 28P01/28000 and of mssql's ELOGIN is covered by failure-reason.spec.ts.
 describe('probeDatabase against the local PostgreSQL', () => {
-  let database: ScratchDatabase;
+  let database: TempDatabase;
 
   beforeAll(async () => {
-    database = await createScratchDatabase('svc_probe');
+    database = await createTempDatabase('svc_probe');
   });
 
   afterAll(async () => {
@@ -47,13 +46,13 @@ describe('probeDatabase against the local PostgreSQL', () => {
 
 describe('probeDatabase against SQL Server addresses (no SQL Server needed)', () => {
   it('reports a refused connection for an ADO string', async () => {
-    expect(await probeDatabase(`Server=tcp:127.0.0.1,${await closedPort()};Database=x;User ID=sa;Password=Secret!1`, plain)).toBe(
+    expect(await probeDatabase(`Server=tcp:127.0.0.1,${await freePort()};Database=x;User ID=sa;Password=Secret!1`, plain)).toBe(
       'connection refused',
     );
   });
 
   it('reports a refused connection for an mssql:// URL', async () => {
-    expect(await probeDatabase(`mssql://sa:Secret@127.0.0.1:${await closedPort()}/x`, plain)).toBe('connection refused');
+    expect(await probeDatabase(`mssql://sa:Secret@127.0.0.1:${await freePort()}/x`, plain)).toBe('connection refused');
   });
 });
 
@@ -65,7 +64,7 @@ describe('probe deadlines', () => {
   });
 
   afterAll(async () => {
-    await silent.close();
+    await silent.stop();
   });
 
   it.each([
@@ -79,11 +78,11 @@ describe('probe deadlines', () => {
 });
 
 describe('probeWarehouse', () => {
-  let database: ScratchDatabase;
+  let database: TempDatabase;
   const login = { username: 'postgres', password: 'unused-with-trust' };
 
   beforeAll(async () => {
-    database = await createScratchDatabase('svc_probe_dw');
+    database = await createTempDatabase('svc_probe_dw');
   });
 
   afterAll(async () => {
@@ -91,8 +90,8 @@ describe('probeWarehouse', () => {
   });
 
   it('connects to a postgres:// warehouse with the request database and user', async () => {
-    expect(await probeWarehouse({ ...login, url: LOCAL_POSTGRES, databaseName: database.name }, 5000)).toBeNull();
-    expect(await probeWarehouse({ ...login, url: LOCAL_POSTGRES, databaseName: `${database.name}_missing` }, 5000)).toBe(
+    expect(await probeWarehouse({ ...login, url: TEST_POSTGRES_SERVER_URL, databaseName: database.name }, 5000)).toBeNull();
+    expect(await probeWarehouse({ ...login, url: TEST_POSTGRES_SERVER_URL, databaseName: `${database.name}_missing` }, 5000)).toBe(
       `database "${database.name}_missing" does not exist`,
     );
   });

@@ -1,30 +1,38 @@
 import type { WarehouseConfig } from '@svc/contracts';
+import {
+  TEST_POSTGRES_SERVER_URL,
+  createTempDatabase,
+  databaseUrl,
+  freePort,
+  startSilentServer,
+  startTestS3,
+  type SilentServer,
+  type TempDatabase,
+  type TestS3,
+} from '@svc/testing';
 import { UNSUPPORTED_CONNECTION_STRING } from './engine';
 import { checkReachability, type ReachabilityOptions } from './reachability';
-import { LOCAL_S3_KEY, startLocalS3Server, type LocalS3Server } from './testing/local-s3-server';
-import { LOCAL_POSTGRES, createScratchDatabase, type ScratchDatabase } from './testing/scratch-database';
-import { closedPort, startSilentServer, type SilentServer } from './testing/silent-server';
 
 const BUCKET = 'reachability-bucket';
 const SECRET = 'Sup3r-Secret-Value';
 
 describe('checkReachability end to end', () => {
-  let source: ScratchDatabase;
-  let staging: ScratchDatabase;
-  let dw: ScratchDatabase;
-  let s3: LocalS3Server;
+  let source: TempDatabase;
+  let staging: TempDatabase;
+  let dw: TempDatabase;
+  let s3: TestS3;
   let silent: SilentServer;
   let options: ReachabilityOptions;
 
   const warehouse = (overrides: Partial<WarehouseConfig> = {}): WarehouseConfig => ({
     accessType: 'AccessKey',
-    accessKey: LOCAL_S3_KEY,
+    accessKey: s3.accessKeyId,
     secretKey: SECRET,
     bucketName: BUCKET,
     bucketFolderName: '/replication/data',
     regionEndpoint: 'us-east-1',
     retentionDays: 7,
-    url: LOCAL_POSTGRES,
+    url: TEST_POSTGRES_SERVER_URL,
     databaseSchema: 'public',
     databaseName: dw.name,
     username: 'postgres',
@@ -35,17 +43,17 @@ describe('checkReachability end to end', () => {
 
   beforeAll(async () => {
     [source, staging, dw] = await Promise.all([
-      createScratchDatabase('svc_reach_src'),
-      createScratchDatabase('svc_reach_stg'),
-      createScratchDatabase('svc_reach_dw'),
+      createTempDatabase('svc_reach_src'),
+      createTempDatabase('svc_reach_stg'),
+      createTempDatabase('svc_reach_dw'),
     ]);
-    s3 = await startLocalS3Server([BUCKET]);
+    s3 = await startTestS3({ buckets: [BUCKET] });
     silent = await startSilentServer();
     options = { timeoutMs: 5000, s3: { endpoint: s3.endpoint, allowBucketCreation: false } };
   });
 
   afterAll(async () => {
-    await Promise.all([source.drop(), staging.drop(), dw.drop(), s3.close(), silent.close()]);
+    await Promise.all([source.drop(), staging.drop(), dw.drop(), s3.stop(), silent.stop()]);
   });
 
   it('returns no messages when source, staging, warehouse and bucket are all reachable', async () => {
@@ -63,7 +71,7 @@ describe('checkReachability end to end', () => {
   it('reports each failing target under its field, in seed order, without secrets', async () => {
     const messages = await checkReachability(
       {
-        source: { connectionString: `postgres://postgres:${SECRET}@127.0.0.1:${await closedPort()}/x`, encryptDataInTransit: false },
+        source: { connectionString: `postgres://postgres:${SECRET}@127.0.0.1:${await freePort()}/x`, encryptDataInTransit: false },
         staging: { connectionString: staging.url, encryptDataInTransit: false },
         warehouse: warehouse({ databaseName: `${dw.name}_missing`, bucketName: 'reachability-missing' }),
       },
@@ -94,7 +102,7 @@ describe('checkReachability end to end', () => {
 
   it('checks only the parts it is given (Alter of a source connection string)', async () => {
     const messages = await checkReachability(
-      { source: { connectionString: `${LOCAL_POSTGRES}/${source.name}_gone`, encryptDataInTransit: false } },
+      { source: { connectionString: databaseUrl(`${source.name}_gone`), encryptDataInTransit: false } },
       options,
     );
     expect(messages).toEqual([`{Source\\ConnectionString}: cannot connect: database "${source.name}_gone" does not exist`]);

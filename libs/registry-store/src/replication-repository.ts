@@ -1,6 +1,7 @@
 import type { Pool, PoolClient } from 'pg';
 import type { ReplicationConfig, ReplicationStatus } from '@svc/contracts';
 import type { SecretBox } from '@svc/crypto';
+import { inCanonicalOrder } from './canonical-order';
 import { configLeaves } from './config-paths';
 import { joinSecrets, maskedValuesAt, splitSecrets, type PublicConfig } from './secret-fields';
 import { inTransaction, isUuid } from './transaction';
@@ -198,7 +199,7 @@ export class ReplicationRepository implements ReplicationStore {
     return {
       replicationId: row.id,
       status: row.status,
-      config: joinSecrets(row.config, this.box.open(row.secrets)),
+      config: inCanonicalOrder(joinSecrets(row.config, this.box.open(row.secrets))),
       version: row.config_version,
       lastError: row.last_error,
       createdAt: row.created_at,

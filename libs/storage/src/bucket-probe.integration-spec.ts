@@ -1,21 +1,20 @@
-import { createServer, type Server, type Socket } from 'node:net';
 import { HeadBucketCommand } from '@aws-sdk/client-s3';
+import { freePort, startSilentServer, startTestS3, type TestS3 } from '@svc/testing';
 import { probeBucket } from './bucket-probe';
 import { createS3Client } from './s3-client';
 import type { BucketTarget, S3Settings } from './s3-settings';
-import { LOCAL_S3_ACCESS_KEY, LOCAL_S3_SECRET_KEY, startLocalS3Server, type LocalS3Server } from './testing/local-s3-server';
 
 const TIMEOUT_MS = 5000;
 const EXISTING_BUCKET = 'probe-existing';
 
 describe('probeBucket against s3rver', () => {
-  let s3: LocalS3Server;
+  let s3: TestS3;
   let settings: S3Settings;
 
   const target = (overrides: Partial<BucketTarget> = {}): BucketTarget => ({
     accessType: 'AccessKey',
-    accessKey: LOCAL_S3_ACCESS_KEY,
-    secretKey: LOCAL_S3_SECRET_KEY,
+    accessKey: s3.accessKeyId,
+    secretKey: s3.secretAccessKey,
     bucketName: EXISTING_BUCKET,
     bucketFolderName: '/replication/data/',
     regionEndpoint: 'us-east-1',
@@ -36,12 +35,12 @@ describe('probeBucket against s3rver', () => {
   }
 
   beforeEach(async () => {
-    s3 = await startLocalS3Server([EXISTING_BUCKET]);
+    s3 = await startTestS3({ buckets: [EXISTING_BUCKET] });
     settings = { endpoint: s3.endpoint, allowBucketCreation: false };
   });
 
   afterEach(async () => {
-    await s3.close();
+    await s3.stop();
   });
 
   it('writes then deletes a probe object under the folder of an existing bucket', async () => {
@@ -76,7 +75,7 @@ describe('probeBucket against s3rver', () => {
 
   it('signs IAMRole calls with the service credentials', async () => {
     const iam = target({ accessType: 'IAMRole', accessKey: undefined, secretKey: undefined });
-    const withServiceKeys = { ...settings, serviceAccessKeyId: LOCAL_S3_ACCESS_KEY, serviceSecretAccessKey: LOCAL_S3_SECRET_KEY };
+    const withServiceKeys = { ...settings, serviceAccessKeyId: s3.accessKeyId, serviceSecretAccessKey: s3.secretAccessKey };
     expect(await probeBucket(iam, withServiceKeys, TIMEOUT_MS)).toBeNull();
     expect(await probeBucket(iam, { ...settings, serviceAccessKeyId: 'SOMEONE-ELSE', serviceSecretAccessKey: 'x' }, TIMEOUT_MS)).toBe(
       'access denied: unknown access key',
@@ -95,7 +94,7 @@ describe('probeBucket against s3rver', () => {
   });
 
   it('reports an endpoint that refuses connections', async () => {
-    const down = await closedPortEndpoint();
+    const down = `http://127.0.0.1:${await freePort()}`;
     expect(await probeBucket(target(), { ...settings, endpoint: down }, TIMEOUT_MS)).toBe('endpoint unreachable: connection refused');
   });
 
@@ -103,37 +102,11 @@ describe('probeBucket against s3rver', () => {
     const silent = await startSilentServer();
     try {
       const started = Date.now();
-      const reason = await probeBucket(target(), { ...settings, endpoint: silent.endpoint }, 700);
+      const reason = await probeBucket(target(), { ...settings, endpoint: `http://127.0.0.1:${silent.port}` }, 700);
       expect(reason).toBe('timed out after 0.7 s');
       expect(Date.now() - started).toBeLessThan(2000);
     } finally {
-      await silent.close();
+      await silent.stop();
     }
   });
 });
-
-async function closedPortEndpoint(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `http://127.0.0.1:${port}`;
-}
-
-/** Accepts TCP connections and never answers. */
-async function startSilentServer(): Promise<{ endpoint: string; close: () => Promise<void> }> {
-  const sockets = new Set<Socket>();
-  const server: Server = createServer((socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  return {
-    endpoint: `http://127.0.0.1:${port}`,
-    close: async () => {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}

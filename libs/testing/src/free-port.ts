@@ -1,5 +1,6 @@
 import { createServer } from 'node:net';
 
+/** A port on 127.0.0.1 that nothing listens on right now (the OS just handed it out and it was released). */
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();

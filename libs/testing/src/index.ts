@@ -1,4 +1,12 @@
 export { freePort, waitUntil } from './free-port';
 export { startTestNats, type TestNats } from './private-nats';
-export { TEST_POSTGRES_URL, createTempDatabase, databaseUrl, type TempDatabase } from './temp-database';
-export { startTestS3, type TestS3 } from './test-s3';
+export { startSilentServer, type SilentServer } from './silent-server';
+export {
+  TEST_POSTGRES_SERVER_URL,
+  TEST_POSTGRES_URL,
+  createTempDatabase,
+  databaseUrl,
+  reserveTempDatabase,
+  type TempDatabase,
+} from './temp-database';
+export { startTestS3, type S3ObjectEvent, type TestS3, type TestS3Options } from './test-s3';

@@ -15,15 +15,33 @@ export function databaseUrl(name: string, serverUrl = TEST_POSTGRES_URL): string
   return url.toString();
 }
 
+/** The test server's URL without a database, for APIs that take the database name separately. */
+export const TEST_POSTGRES_SERVER_URL = withoutDatabase(TEST_POSTGRES_URL);
+
 /** A fresh, uniquely named database on the test server; `drop` removes it even if sessions are open. */
 export async function createTempDatabase(prefix: string): Promise<TempDatabase> {
+  const database = reserveTempDatabase(prefix);
+  await withAdmin((admin) => admin.query(`create database "${database.name}"`));
+  return database;
+}
+
+/**
+ * A unique database name for the code under test to create itself; `drop` removes the database if it
+ * exists by then.
+ */
+export function reserveTempDatabase(prefix: string): TempDatabase {
   const name = `${prefix}_${randomBytes(5).toString('hex')}`.toLowerCase();
-  await withAdmin((admin) => admin.query(`create database "${name}"`));
   return {
     name,
     url: databaseUrl(name),
     drop: () => withAdmin((admin) => admin.query(`drop database if exists "${name}" with (force)`)).then(() => undefined),
   };
+}
+
+function withoutDatabase(serverUrl: string): string {
+  const url = new URL(serverUrl);
+  url.pathname = '';
+  return url.toString();
 }
 
 async function withAdmin<T>(work: (client: Client) => Promise<T>): Promise<T> {

@@ -1,29 +1,71 @@
+import { EventEmitter } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import S3rver from 's3rver';
-import { freePort } from './free-port';
+
+export interface TestS3Options {
+  /** Buckets that exist from the start. */
+  buckets?: string[];
+}
+
+/** One object write or delete the server handled. */
+export interface S3ObjectEvent {
+  /** `ObjectCreated:Put`, `ObjectRemoved:Delete`, … */
+  name: string;
+  bucket: string;
+  key: string;
+}
 
 export interface TestS3 {
+  /** `http://127.0.0.1:<port>`; clients must use path-style addressing. */
   endpoint: string;
+  /** s3rver knows this one account. It refuses other key ids but does not verify SigV4 signatures. */
   accessKeyId: string;
   secretAccessKey: string;
+  /** Object writes and deletes seen so far, oldest first. */
+  events: S3ObjectEvent[];
+  /** Stops the server and removes its data; later calls do nothing, so a test may stop it early. */
   stop(): Promise<void>;
 }
 
+/** The record shape of the S3 event notifications s3rver emits. */
+interface S3rverNotification {
+  Records: { eventName: string; s3: { bucket: { name: string }; object: { key: string } } }[];
+}
+
 /** A real S3-compatible server (s3rver) on a free port with its own directory. */
-export async function startTestS3(): Promise<TestS3> {
-  const port = await freePort();
+export async function startTestS3(options: TestS3Options = {}): Promise<TestS3> {
   const directory = mkdtempSync(join(tmpdir(), 'svc-test-s3-'));
-  const server = new S3rver({ port, address: '127.0.0.1', directory, silent: true });
-  await server.run();
+  const server = new S3rver({
+    port: 0,
+    address: '127.0.0.1',
+    directory,
+    silent: true,
+    configureBuckets: (options.buckets ?? []).map((name) => ({ name })),
+  });
+  const events: S3ObjectEvent[] = [];
+  recordObjectEvents(server, events);
+  const { port } = await server.run();
+  let stopped: Promise<void> | undefined;
   return {
     endpoint: `http://127.0.0.1:${port}`,
     accessKeyId: 'S3RVER',
     secretAccessKey: 'S3RVER',
-    stop: async () => {
-      await server.close();
-      rmSync(directory, { recursive: true, force: true });
+    events,
+    stop: () => {
+      stopped ??= server.close().then(() => rmSync(directory, { recursive: true, force: true }));
+      return stopped;
     },
   };
+}
+
+function recordObjectEvents(server: S3rver, events: S3ObjectEvent[]): void {
+  // s3rver is a Koa application and so an EventEmitter; its typing (types/s3rver.d.ts) leaves that out.
+  if (!(server instanceof EventEmitter)) throw new Error('s3rver no longer emits events');
+  server.on('event', (notification: S3rverNotification) => {
+    for (const record of notification.Records) {
+      events.push({ name: record.eventName, bucket: record.s3.bucket.name, key: record.s3.object.key });
+    }
+  });
 }

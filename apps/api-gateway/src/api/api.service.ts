@@ -53,7 +53,7 @@ export class ApiService {
       operation: operationSegment ?? request.url,
       status: reply.status,
       durationMs: Date.now() - startedAt,
-      ...(accessKeyId !== undefined && { accessKeyId }),
+      ...(accessKeyId !== undefined && { caller: accessKeyId }),
     });
     return reply;
   }
