@@ -12,24 +12,31 @@ export const LOCAL_DEFAULTS: Record<string, string> = {
   SVC_MASTER_KEY: '6c6f63616c2d6465762d6d61737465722d6b65792d6e6f742d7365637265742e',
   SVC_BOOTSTRAP_ACCESS_KEY_ID: 'SVCLOCALDEVELOPMENT',
   SVC_BOOTSTRAP_SECRET_KEY: 'local-development-secret-key-change-me',
-  S3_ENDPOINT: 'http://127.0.0.1:4569',
   S3_ACCESS_KEY_ID: 'S3RVER',
   S3_SECRET_ACCESS_KEY: 'S3RVER',
   S3_ALLOW_BUCKET_CREATION: 'true',
 };
 
-export const EMBEDDED_S3_PORT = 4569;
+export const DEFAULT_EMBEDDED_S3_PORT = 4569;
 
 export interface LocalEnvironment {
   env: Record<string, string>;
   /** Names of the variables that fell back to a development default. */
   defaulted: string[];
+  /** Port of the embedded S3 server to start, or null when S3_ENDPOINT names another server. */
+  embeddedS3Port: number | null;
 }
 
 export function localEnvironment(base: Record<string, string | undefined>): LocalEnvironment {
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(base)) if (value !== undefined) env[name] = value;
   const defaulted: string[] = [];
+  let embeddedS3Port: number | null = null;
+  if (!env['S3_ENDPOINT']) {
+    embeddedS3Port = Number(env['EMBEDDED_S3_PORT'] ?? DEFAULT_EMBEDDED_S3_PORT);
+    env['S3_ENDPOINT'] = `http://127.0.0.1:${embeddedS3Port}`;
+    defaulted.push('S3_ENDPOINT');
+  }
   for (const [name, value] of Object.entries(LOCAL_DEFAULTS)) {
     if (env[name] === undefined || env[name] === '') {
       env[name] = value;
@@ -40,10 +47,5 @@ export function localEnvironment(base: Record<string, string | undefined>): Loca
   if (!(env['NODE_OPTIONS'] ?? '').includes('--openssl-legacy-provider')) {
     env['NODE_OPTIONS'] = `${env['NODE_OPTIONS'] ?? ''} --openssl-legacy-provider`.trim();
   }
-  return { env, defaulted };
-}
-
-/** True when S3_ENDPOINT points at the embedded server this tool should start itself. */
-export function usesEmbeddedS3(env: Record<string, string>): boolean {
-  return env['S3_ENDPOINT'] === LOCAL_DEFAULTS['S3_ENDPOINT'];
+  return { env, defaulted, embeddedS3Port };
 }

@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { connectNats, NatsRequester } from '@svc/messaging';
 import { healthSubject, type ServiceName } from '@svc/contracts';
 import { startEmbeddedS3 } from './embedded-s3';
-import { EMBEDDED_S3_PORT, localEnvironment, usesEmbeddedS3 } from './local-settings';
+import { localEnvironment } from './local-settings';
 import { tcpReachable } from './preflight';
 import { START_ORDER, spawnService } from './services';
 import { Stack } from './stack';
@@ -26,7 +26,7 @@ async function waitForHealth(requester: NatsRequester, service: ServiceName, chi
 }
 
 async function start(stack: Stack): Promise<void> {
-  const { env, defaulted } = localEnvironment(process.env);
+  const { env, defaulted, embeddedS3Port } = localEnvironment(process.env);
   const natsUrl = env['NATS_URL'] ?? '';
   const databaseUrl = env['DATABASE_URL'] ?? '';
   for (const [name, url, port] of [
@@ -37,7 +37,9 @@ async function start(stack: Stack): Promise<void> {
     if (problem) throw new Error(`${name} is not answering (${problem}); start it and run again (see README)`);
   }
 
-  if (usesEmbeddedS3(env)) stack.addS3(await startEmbeddedS3(EMBEDDED_S3_PORT, join(repoRoot, 'tmp', 's3rver')));
+  if (embeddedS3Port !== null) {
+    stack.addS3(await startEmbeddedS3(embeddedS3Port, env['EMBEDDED_S3_DIR'] ?? join(repoRoot, 'tmp', 's3rver')));
+  }
 
   const connection = await connectNats(natsUrl, 'local-stack');
   const requester = new NatsRequester(connection, 2000);
@@ -60,7 +62,7 @@ async function start(stack: Stack): Promise<void> {
     [
       '',
       `Replication service is up: API at http://127.0.0.1:${env['PORT']}/api/<Operation>, health at /health.`,
-      usesEmbeddedS3(env) ? `Embedded S3 server at ${env['S3_ENDPOINT']} (credentials S3RVER / S3RVER).` : `S3 endpoint: ${env['S3_ENDPOINT']}`,
+      embeddedS3Port !== null ? `Embedded S3 server at ${env['S3_ENDPOINT']} (credentials S3RVER / S3RVER).` : `S3 endpoint: ${env['S3_ENDPOINT']}`,
       defaulted.includes('SVC_BOOTSTRAP_ACCESS_KEY_ID')
         ? `Development access key: SVC_ACCESS_KEY_ID=${env['SVC_BOOTSTRAP_ACCESS_KEY_ID']} SVC_SECRET_ACCESS_KEY=${env['SVC_BOOTSTRAP_SECRET_KEY']}`
         : 'Access key: the one in SVC_BOOTSTRAP_ACCESS_KEY_ID.',

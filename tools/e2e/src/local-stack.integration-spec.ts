@@ -1,0 +1,93 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import {
+  createTempDatabase,
+  freePort,
+  reserveTempDatabase,
+  startTestNats,
+  waitUntil,
+  type TempDatabase,
+  type TestNats,
+} from '@svc/testing';
+
+const repoRoot = resolve(__dirname, '..', '..', '..');
+
+/** What the README promises: `npm start` brings the system up, then `svc create --file <example>` works. */
+describe('npm start and the svc CLI, as the README says', () => {
+  let nats: TestNats;
+  let databases: TempDatabase[] = [];
+  let control: TempDatabase;
+  let stack: ChildProcess;
+  let output = '';
+  let port = 0;
+  let workDir = '';
+
+  beforeAll(async () => {
+    nats = await startTestNats();
+    control = reserveTempDatabase('svc_e2e_stack_registry');
+    databases = await Promise.all(['svc_e2e_stack_src', 'svc_e2e_stack_stg', 'svc_e2e_stack_wh'].map((prefix) => createTempDatabase(prefix)));
+    port = await freePort();
+    workDir = mkdtempSync(join(tmpdir(), 'svc-e2e-stack-'));
+    stack = spawn(process.execPath, [join(repoRoot, 'dist/tools/local-stack/src/main.js')], {
+      env: {
+        ...process.env,
+        NATS_URL: nats.url,
+        DATABASE_URL: control.url,
+        PORT: String(port),
+        EMBEDDED_S3_PORT: String(await freePort()),
+        EMBEDDED_S3_DIR: join(workDir, 's3'),
+        SVC_MASTER_KEY: '',
+        SVC_BOOTSTRAP_ACCESS_KEY_ID: '',
+        SVC_BOOTSTRAP_SECRET_KEY: '',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    stack.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    stack.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    await waitUntil(async () => {
+      if (stack.exitCode !== null) throw new Error(`npm start exited early:\n${output}`);
+      return output.includes('Replication service is up');
+    }, 90000, 'the local stack');
+  }, 120000);
+
+  afterAll(async () => {
+    if (stack && stack.exitCode === null) stack.kill('SIGKILL');
+    await Promise.allSettled([nats?.stop(), control?.drop(), ...databases.map((database) => database.drop())]);
+    rmSync(workDir, { recursive: true, force: true });
+  }, 30000);
+
+  it('creates the example replication with the CLI and the printed development key', () => {
+    const keyLine = /SVC_ACCESS_KEY_ID=(\S+) SVC_SECRET_ACCESS_KEY=(\S+)/.exec(output);
+    expect(keyLine).not.toBeNull();
+    const [source, staging, warehouse] = databases.map((database) => database.name);
+    const example = readFileSync(join(repoRoot, 'examples/create-replication.xml'), 'utf8')
+      .replace('svc_demo_source', source ?? '')
+      .replace('svc_demo_staging', staging ?? '')
+      .replace('svc_demo_warehouse', warehouse ?? '');
+    const file = join(workDir, 'create.xml');
+    writeFileSync(file, example);
+
+    const run = spawnSync(process.execPath, [join(repoRoot, 'dist/apps/cli/src/main.js'), 'create', '--file', file], {
+      env: {
+        ...process.env,
+        SVC_ENDPOINT: `http://127.0.0.1:${port}`,
+        SVC_ACCESS_KEY_ID: keyLine?.[1] ?? '',
+        SVC_SECRET_ACCESS_KEY: keyLine?.[2] ?? '',
+      },
+      encoding: 'utf8',
+    });
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(/<ReplicationId>[0-9a-f-]{36}<\/ReplicationId>/);
+    expect(run.stdout).toMatch(/<Status>Running<\/Status>/);
+  });
+
+  it('stops every service on Ctrl-C', async () => {
+    const exited = new Promise<number | null>((done) => stack.once('exit', (code) => done(code)));
+    stack.kill('SIGINT');
+    expect(await exited).toBe(0);
+    await expect(fetch(`http://127.0.0.1:${port}/health`)).rejects.toThrow();
+  }, 30000);
+});
