@@ -51,8 +51,13 @@ export type {
   SigningKeyRequest,
 } from './rpc/envelope';
 export {
+  PipelineStreams,
+  PipelineSubjects,
   SERVICE_NAMES,
   Subjects,
+  type PipelineContracts,
+  type PipelinePayloadOf,
+  type PipelineSubject,
   healthSubject,
   type EventContracts,
   type EventOf,
@@ -64,3 +69,23 @@ export {
   type ServiceName,
 } from './subjects';
 export { guardCreateAccessKeyRequest, guardOperationEnvelope, guardSigningKeyRequest, type Guarded } from './guards';
+export { hasPrimaryKey, parseTableKey, tableKey, type ColumnDefinition, type TableDefinition, type TableRef } from './pipeline/table';
+export {
+  CHANGE_OPERATION_COLUMN,
+  type BatchDescriptor,
+  type ChangeBatch,
+  type ChangeOperation,
+  type SeedBatch,
+  type StagedFiles,
+} from './pipeline/batch';
+export type {
+  BatchExtracted,
+  BatchLoaded,
+  BatchStaged,
+  DiscoverTablesReply,
+  DiscoverTablesRequest,
+  ExtractRequested,
+  RuntimeConfigReply,
+  RuntimeConfigRequest,
+  WorkFailed,
+} from './pipeline/messages';

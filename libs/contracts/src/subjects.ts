@@ -10,6 +10,17 @@ import type {
 } from './rpc/envelope';
 import type { RpcReply } from './rpc/domain-error';
 import type { OperationResponse } from './replication/operations';
+import type {
+  BatchExtracted,
+  BatchLoaded,
+  BatchStaged,
+  DiscoverTablesReply,
+  DiscoverTablesRequest,
+  ExtractRequested,
+  RuntimeConfigReply,
+  RuntimeConfigRequest,
+  WorkFailed,
+} from './pipeline/messages';
 
 /**
  * Versioned NATS subjects. Never rename one in place: add a v2 beside it.
@@ -18,8 +29,38 @@ export const Subjects = {
   registryOperation: 'svc.registry.v1.operation',
   registrySigningKey: 'svc.registry.v1.access-key.signing-key',
   registryCreateAccessKey: 'svc.registry.v1.access-key.create',
+  registryRuntimeConfig: 'svc.registry.v1.replication.runtime-config',
+  extractorDiscoverTables: 'svc.extractor.v1.discover-tables',
   alertRaised: 'svc.events.v1.alert',
 } as const;
+
+/** JetStream subjects of the data path. */
+export const PipelineSubjects = {
+  extractRequested: 'svc.pipeline.v1.extract.requested',
+  batchExtracted: 'svc.pipeline.v1.batch.extracted',
+  batchStaged: 'svc.pipeline.v1.batch.staged',
+  batchLoaded: 'svc.pipeline.v1.batch.loaded',
+  workFailed: 'svc.pipeline.v1.work.failed',
+  /** Row chunks of one batch are published under `<rowsPrefix>.<token>` (messaging: rowsSubjectOf). */
+  rowsPrefix: 'svc.pipeline.v1.rows',
+} as const;
+
+/** Streams: a work queue for the pipeline's messages, and a limits stream for row chunks. */
+export const PipelineStreams = {
+  work: { name: 'SVC_PIPELINE_V1', subjects: ['svc.pipeline.v1.extract.>', 'svc.pipeline.v1.batch.>', 'svc.pipeline.v1.work.>'] },
+  rows: { name: 'SVC_ROWS_V1', subjects: ['svc.pipeline.v1.rows.>'] },
+} as const;
+
+/** Payload of each JetStream pipeline subject. */
+export interface PipelineContracts {
+  'svc.pipeline.v1.extract.requested': ExtractRequested;
+  'svc.pipeline.v1.batch.extracted': BatchExtracted;
+  'svc.pipeline.v1.batch.staged': BatchStaged;
+  'svc.pipeline.v1.batch.loaded': BatchLoaded;
+  'svc.pipeline.v1.work.failed': WorkFailed;
+}
+export type PipelineSubject = keyof PipelineContracts;
+export type PipelinePayloadOf<S extends PipelineSubject> = PipelineContracts[S];
 
 export const SERVICE_NAMES = ['api-gateway', 'job-registry', 'extractor', 'stager', 'loader'] as const;
 export type ServiceName = (typeof SERVICE_NAMES)[number];
@@ -33,6 +74,8 @@ export interface RequestReplyContracts {
   'svc.registry.v1.operation': { request: OperationEnvelope; reply: RpcReply<OperationResponse<OperationName>> };
   'svc.registry.v1.access-key.signing-key': { request: SigningKeyRequest; reply: RpcReply<SigningKeyReply> };
   'svc.registry.v1.access-key.create': { request: CreateAccessKeyRequest; reply: RpcReply<CreateAccessKeyReply> };
+  'svc.registry.v1.replication.runtime-config': { request: RuntimeConfigRequest; reply: RpcReply<RuntimeConfigReply> };
+  'svc.extractor.v1.discover-tables': { request: DiscoverTablesRequest; reply: RpcReply<DiscoverTablesReply> };
   'svc.api-gateway.v1.health': { request: Record<string, never>; reply: HealthReply };
   'svc.job-registry.v1.health': { request: Record<string, never>; reply: HealthReply };
   'svc.extractor.v1.health': { request: Record<string, never>; reply: HealthReply };

@@ -1,0 +1,42 @@
+/** A table in a source or staging database. */
+export interface TableRef {
+  schema: string;
+  name: string;
+}
+
+/** `[schema].[name]`, the seed's way of naming a table (TablesToInclude). */
+export function tableKey(table: TableRef): string {
+  return `[${table.schema}].[${table.name}]`;
+}
+
+/** Parses `[schema].[name]`; null when the text is not in that form. */
+export function parseTableKey(key: string): TableRef | null {
+  const match = /^\[([^\]]+)\]\.\[([^\]]+)\]$/.exec(key.trim());
+  return match ? { schema: match[1] ?? '', name: match[2] ?? '' } : null;
+}
+
+export interface ColumnDefinition {
+  name: string;
+  /** The source engine's own type text, e.g. `numeric(38,10)`, `timestamp with time zone`, `mood` (an enum). */
+  sourceType: string;
+  /**
+   * The type staging and warehouse tables use for this column: the source type when it is built in,
+   * `text` (or `text[]`) for user-defined types (enums, domains, composites) that other databases lack.
+   */
+  portableType: string;
+  nullable: boolean;
+}
+
+export interface TableDefinition {
+  table: TableRef;
+  /** In the source's ordinal order; every row file lists values in this order. */
+  columns: ColumnDefinition[];
+  /** Primary-key column names in key order; empty for a table without a primary key (never tracked). */
+  primaryKey: string[];
+  /** The planner's estimate, for progress (rows seeded of estimated). */
+  estimatedRows: number;
+}
+
+export function hasPrimaryKey(definition: TableDefinition): boolean {
+  return definition.primaryKey.length > 0;
+}

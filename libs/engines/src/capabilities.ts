@@ -1,0 +1,74 @@
+import type { BatchDescriptor, RetentionPeriod, ScdType, StagedFiles, TableDefinition, TableRef } from '@svc/contracts';
+import type { ApplyOutcome, CsvChunks } from './batch';
+
+/** A stream of rows plus what is known only once it has been read to the end. */
+export interface RowStream {
+  rows: CsvChunks;
+  /** Resolves after `rows` is exhausted: the number of rows read. Rejects if reading failed. */
+  finished: Promise<{ rowCount: number }>;
+}
+
+export interface SnapshotRead extends RowStream {
+  /** Change-tracking version the snapshot starts at: changes at or after it are read by tracking. */
+  startVersion: string;
+}
+
+export interface ChangeRead extends RowStream {
+  /** Exclusive upper bound: the next read starts here. Equal to `fromVersion` when nothing changed. */
+  toVersion: string;
+}
+
+/** Source database: what the extractor needs (seed, track changes, read net changes). */
+export interface SourceConnector {
+  /** Every user table (outside system schemas and the change-tracking schema). */
+  discoverTables(): Promise<TableDefinition[]>;
+  describeTable(table: TableRef): Promise<TableDefinition | null>;
+  /** Idempotent: installs change capture for the table (must precede its seed snapshot). */
+  enableTracking(definition: TableDefinition): Promise<void>;
+  /** Removes change capture and recorded changes of the table. */
+  disableTracking(table: TableRef): Promise<void>;
+  /** Opens a consistent snapshot and streams every row; the connection is released when the stream ends. */
+  readSnapshot(definition: TableDefinition): Promise<SnapshotRead>;
+  /**
+   * Net change per key with version in [fromVersion, toVersion), joined to the current row (a key whose
+   * row is gone reads as a delete). At most about `limit` change records; a transaction is never split.
+   */
+  readChanges(definition: TableDefinition, fromVersion: string, limit: number): Promise<ChangeRead>;
+  /** Versions below it have been purged: a watermark below it must reseed. Null when nothing was purged. */
+  minValidVersion(table: TableRef): Promise<string | null>;
+  /** Purges change records older than the retention period and raises the minimum valid version. */
+  purgeChanges(table: TableRef, retention: RetentionPeriod): Promise<{ purgedRows: number }>;
+  close(): Promise<void>;
+}
+
+/** Staging database: a replica of the source's tables. */
+export interface StagingConnector {
+  /** Creates the table, or adds the columns it lacks; returns the names of added columns. */
+  ensureTable(definition: TableDefinition): Promise<{ created: boolean; addedColumns: string[] }>;
+  /** Applies one batch in one transaction; a batch applied before (or a stale seed part) is a no-op. */
+  applyBatch(batch: BatchDescriptor, rows: CsvChunks): Promise<ApplyOutcome>;
+  close(): Promise<void>;
+}
+
+export interface WarehouseTableOptions {
+  /** Warehouse.DatabaseSchema */
+  schema: string;
+  scdType: ScdType;
+  addUpdateTimestamp: boolean;
+}
+
+/** Reads staged files (the loader's S3 access), so warehouses that stream rows need not know S3. */
+export interface StagedFileReader {
+  /** Uncompressed CSV of one part. */
+  readPart(key: string): Promise<CsvChunks>;
+}
+
+/** Warehouse database: load staged files and merge them (SCD Type1 / Type2). */
+export interface WarehouseConnector {
+  /** The warehouse table name for a source table: the name itself for the default schema, else `<schema>_<name>`. */
+  targetTableName(table: TableRef): string;
+  ensureTable(definition: TableDefinition, options: WarehouseTableOptions): Promise<{ created: boolean; addedColumns: string[] }>;
+  /** Loads the files and merges them in one transaction; a batch loaded before (or a stale seed part) is a no-op. */
+  loadBatch(batch: BatchDescriptor, files: StagedFiles, reader: StagedFileReader, options: WarehouseTableOptions): Promise<ApplyOutcome>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,11 @@
+export type { ApplyOutcome, CsvChunks } from './batch';
+export type {
+  ChangeRead,
+  RowStream,
+  SnapshotRead,
+  SourceConnector,
+  StagedFileReader,
+  StagingConnector,
+  WarehouseConnector,
+  WarehouseTableOptions,
+} from './capabilities';
