@@ -28,13 +28,15 @@ export default tseslint.config(
           depConstraints: [
             // contracts are the shared language: they depend on nothing.
             { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: [], bannedExternalImports: ['*'] },
-            { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util', 'type:contracts'], bannedExternalImports: nestBanned },
-            { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:domain', 'type:util', 'type:contracts'], bannedExternalImports: nestBanned },
-            { sourceTag: 'type:data-access', onlyDependOnLibsWithTags: ['type:data-access', 'type:domain', 'type:util', 'type:contracts'], bannedExternalImports: nestBanned },
-            { sourceTag: 'type:nest', onlyDependOnLibsWithTags: ['type:nest', 'type:data-access', 'type:domain', 'type:util', 'type:contracts'] },
+            { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util', 'type:contracts', 'type:testing'], bannedExternalImports: nestBanned },
+            // Test support (harnesses, temp databases, private servers): used by specs and tools, never by production code paths.
+            { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:testing', 'type:data-access', 'type:domain', 'type:util', 'type:contracts'], bannedExternalImports: nestBanned },
+            { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:domain', 'type:util', 'type:contracts', 'type:testing'], bannedExternalImports: nestBanned },
+            { sourceTag: 'type:data-access', onlyDependOnLibsWithTags: ['type:data-access', 'type:domain', 'type:util', 'type:contracts', 'type:testing'], bannedExternalImports: nestBanned },
+            { sourceTag: 'type:nest', onlyDependOnLibsWithTags: ['type:nest', 'type:data-access', 'type:domain', 'type:util', 'type:contracts', 'type:testing'] },
             // apps never import apps.
-            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:nest', 'type:data-access', 'type:domain', 'type:util', 'type:contracts'] },
-            { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:nest', 'type:data-access', 'type:domain', 'type:util', 'type:contracts'] },
+            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:nest', 'type:data-access', 'type:domain', 'type:util', 'type:contracts', 'type:testing'] },
+            { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:nest', 'type:data-access', 'type:domain', 'type:util', 'type:contracts', 'type:testing'] },
             { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
             { sourceTag: 'scope:gateway', onlyDependOnLibsWithTags: ['scope:shared', 'scope:gateway'] },
             { sourceTag: 'scope:registry', onlyDependOnLibsWithTags: ['scope:shared', 'scope:registry'] },

@@ -1,6 +1,26 @@
-import { Module } from '@nestjs/common';
+import { Module, type DynamicModule } from '@nestjs/common';
+import type { WorkerConfig } from '@svc/config';
+import { JsonLogger } from '@svc/logging';
 import { createHealthController } from '@svc/messaging-nest';
+import { PIPELINE_CONSUMERS, PipelineConsumersHost, PipelineRuntimeModule, WORKER_CONFIG } from '@svc/pipeline-nest';
+import { DiscoverController } from './extract/discover.controller';
+import { DiscoverService } from './extract/discover.service';
+import { extractConsumer } from './extract/extract.consumer';
+import { ExtractService } from './extract/extract.service';
 
-/** Joins NATS and answers its health subject; the data work arrives with the pipeline. */
-@Module({ controllers: [createHealthController('extractor')] })
-export class AppModule {}
+@Module({})
+export class AppModule {
+  static forConfig(config: WorkerConfig, logger: JsonLogger): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [PipelineRuntimeModule.forRoot('extractor', config, logger)],
+      controllers: [createHealthController('extractor'), DiscoverController],
+      providers: [
+        ExtractService,
+        DiscoverService,
+        { provide: PIPELINE_CONSUMERS, inject: [ExtractService, WORKER_CONFIG], useFactory: (service: ExtractService, settings: WorkerConfig) => [extractConsumer(service, settings)] },
+        PipelineConsumersHost,
+      ],
+    };
+  }
+}

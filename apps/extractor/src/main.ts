@@ -2,4 +2,4 @@ import { loadWorkerConfig } from '@svc/config';
 import { runNatsWorker } from '@svc/messaging-nest';
 import { AppModule } from './app.module';
 
-runNatsWorker('extractor', AppModule, () => loadWorkerConfig(process.env));
+runNatsWorker('extractor', (config, logger) => AppModule.forConfig(config, logger), () => loadWorkerConfig(process.env));

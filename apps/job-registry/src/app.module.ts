@@ -6,6 +6,7 @@ import { REGISTRY_CONFIG, type RegistryConfig } from './config/registry-config';
 import type { ReachabilityProbe } from './replications/reachability-probe';
 import { ReplicationsModule } from './replications/replications.module';
 import { StoreModule } from './store/store.module';
+import { PipelineModule } from './pipeline/pipeline.module';
 
 /** The parsed configuration and the logger, shared by every module. */
 @Global()
@@ -34,7 +35,13 @@ export class AppModule {
   static forRoot(config: RegistryConfig, adapters: AppAdapters): DynamicModule {
     return {
       module: AppModule,
-      imports: [CoreModule.forRoot(config, adapters.logger), StoreModule, ReplicationsModule.forRoot(adapters.reachabilityProbe), AccessKeysModule],
+      imports: [
+        CoreModule.forRoot(config, adapters.logger),
+        StoreModule,
+        ReplicationsModule.forRoot(adapters.reachabilityProbe),
+        AccessKeysModule,
+        PipelineModule.forRoot(config),
+      ],
       controllers: [createHealthController('job-registry')],
     };
   }

@@ -1,6 +1,23 @@
-import { Module } from '@nestjs/common';
+import { Module, type DynamicModule } from '@nestjs/common';
+import type { WorkerConfig } from '@svc/config';
+import { JsonLogger } from '@svc/logging';
 import { createHealthController } from '@svc/messaging-nest';
+import { PIPELINE_CONSUMERS, PipelineConsumersHost, PipelineRuntimeModule, WORKER_CONFIG } from '@svc/pipeline-nest';
+import { stageConsumer } from './stage/stage.consumer';
+import { StageService } from './stage/stage.service';
 
-/** Joins NATS and answers its health subject; the data work arrives with the pipeline. */
-@Module({ controllers: [createHealthController('stager')] })
-export class AppModule {}
+@Module({})
+export class AppModule {
+  static forConfig(config: WorkerConfig, logger: JsonLogger): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [PipelineRuntimeModule.forRoot('stager', config, logger)],
+      controllers: [createHealthController('stager')],
+      providers: [
+        StageService,
+        { provide: PIPELINE_CONSUMERS, inject: [StageService, WORKER_CONFIG], useFactory: (service: StageService, settings: WorkerConfig) => [stageConsumer(service, settings)] },
+        PipelineConsumersHost,
+      ],
+    };
+  }
+}

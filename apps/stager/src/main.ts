@@ -2,4 +2,4 @@ import { loadWorkerConfig } from '@svc/config';
 import { runNatsWorker } from '@svc/messaging-nest';
 import { AppModule } from './app.module';
 
-runNatsWorker('stager', AppModule, () => loadWorkerConfig(process.env));
+runNatsWorker('stager', (config, logger) => AppModule.forConfig(config, logger), () => loadWorkerConfig(process.env));

@@ -1,5 +1,5 @@
 import { EnvReader } from './env-reader';
-import { readNatsSettings, type NatsSettings } from './common';
+import { readNatsSettings, readS3Settings, type NatsSettings, type S3ServiceSettings } from './common';
 
 export type LogLevelSetting = 'debug' | 'info' | 'warn' | 'error';
 
@@ -12,11 +12,25 @@ export function readLogLevel(env: EnvReader): LogLevelSetting {
 export interface WorkerConfig {
   nats: NatsSettings;
   logLevel: LogLevelSetting;
+  s3: S3ServiceSettings;
+  /** Row messages are at most this big (NATS allows 1 MiB by default). */
+  rowChunkBytes: number;
+  /** Seeds are cut into parts of about this many bytes, each a batch of its own. */
+  seedPartBytes: number;
+  /** Batches one instance works on at once. */
+  concurrency: number;
 }
 
 export function loadWorkerConfig(environment: Record<string, string | undefined>): WorkerConfig {
   const env = new EnvReader(environment);
-  const config: WorkerConfig = { nats: readNatsSettings(env), logLevel: readLogLevel(env) };
+  const config: WorkerConfig = {
+    nats: readNatsSettings(env),
+    logLevel: readLogLevel(env),
+    s3: readS3Settings(env),
+    rowChunkBytes: env.int('ROW_CHUNK_BYTES', 512 * 1024, { min: 1024, max: 1024 * 1024 - 4096 }),
+    seedPartBytes: env.int('SEED_PART_MB', 64, { min: 1, max: 4096 }) * 1024 * 1024,
+    concurrency: env.int('WORKER_CONCURRENCY', 4, { min: 1, max: 64 }),
+  };
   env.done();
   return config;
 }

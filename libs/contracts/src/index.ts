@@ -89,3 +89,18 @@ export type {
   RuntimeConfigRequest,
   WorkFailed,
 } from './pipeline/messages';
+export {
+  PIPELINE_PAYLOAD_GUARDS,
+  guardBatchExtracted,
+  guardBatchLoaded,
+  guardBatchStaged,
+  guardExtractRequested,
+  guardWorkFailed,
+  isBatchExtracted,
+  isBatchLoaded,
+  isBatchStaged,
+  isExtractRequested,
+  isPipelinePayload,
+  isWorkFailed,
+  pipelinePayloadProblems,
+} from './pipeline/guards';

@@ -47,6 +47,8 @@ export interface StagingConnector {
   ensureTable(definition: TableDefinition): Promise<{ created: boolean; addedColumns: string[] }>;
   /** Applies one batch in one transaction; a batch applied before (or a stale seed part) is a no-op. */
   applyBatch(batch: BatchDescriptor, rows: CsvChunks): Promise<ApplyOutcome>;
+  /** True once the batch has been applied (seed part k waits for part k-1). */
+  hasApplied(batchId: string): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -70,5 +72,7 @@ export interface WarehouseConnector {
   ensureTable(definition: TableDefinition, options: WarehouseTableOptions): Promise<{ created: boolean; addedColumns: string[] }>;
   /** Loads the files and merges them in one transaction; a batch loaded before (or a stale seed part) is a no-op. */
   loadBatch(batch: BatchDescriptor, files: StagedFiles, reader: StagedFileReader, options: WarehouseTableOptions): Promise<ApplyOutcome>;
+  /** True once the batch has been loaded (seed part k waits for part k-1). */
+  hasLoaded(batchId: string, options: WarehouseTableOptions): Promise<boolean>;
   close(): Promise<void>;
 }

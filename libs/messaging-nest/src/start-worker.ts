@@ -1,24 +1,26 @@
 import 'reflect-metadata';
-import type { Type } from '@nestjs/common';
+import type { DynamicModule, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { ServiceName } from '@svc/contracts';
 import type { WorkerConfig } from '@svc/config';
 import { JsonLogger } from '@svc/logging';
 import { natsMicroserviceOptions } from './nats-transport';
 
+export type WorkerModuleFactory = (config: WorkerConfig, logger: JsonLogger) => Type<unknown> | DynamicModule;
+
 /** Boots a NATS-only service (no HTTP) in the queue group named after it. */
-export async function startNatsWorker(service: ServiceName, module: Type<unknown>, config: WorkerConfig): Promise<void> {
+export async function startNatsWorker(service: ServiceName, moduleFor: WorkerModuleFactory, config: WorkerConfig): Promise<void> {
   const logger = new JsonLogger(service, config.logLevel);
-  const app = await NestFactory.createMicroservice(module, { ...natsMicroserviceOptions(config.nats.url, service), logger });
+  const app = await NestFactory.createMicroservice(moduleFor(config, logger), { ...natsMicroserviceOptions(config.nats.url, service), logger });
   app.enableShutdownHooks();
   await app.listen();
   logger.info(`${service} ready`);
 }
 
 /** The common `main` of a worker: start it, or print why it could not start and exit 1. */
-export function runNatsWorker(service: ServiceName, module: Type<unknown>, config: () => WorkerConfig): void {
+export function runNatsWorker(service: ServiceName, moduleFor: WorkerModuleFactory, config: () => WorkerConfig): void {
   Promise.resolve()
-    .then(() => startNatsWorker(service, module, config()))
+    .then(() => startNatsWorker(service, moduleFor, config()))
     .catch((error: unknown) => {
       process.stderr.write(`${service} failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
       process.exit(1);

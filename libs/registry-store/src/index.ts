@@ -17,3 +17,10 @@ export {
 export { maskConfigSecrets } from './secret-fields';
 export { ServiceConfigurationRepository, type ServiceConfigurationStore } from './service-configuration-repository';
 export { TableStateRepository, type TableStateStore } from './table-state-repository';
+export {
+  PipelineStateRepository,
+  type DiscoveredTable,
+  type SchedulableReplication,
+  type TableRuntimeState,
+  type WorkKind,
+} from './pipeline-state-repository';

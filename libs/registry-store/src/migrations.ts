@@ -82,4 +82,23 @@ CREATE TABLE alerts (
 CREATE INDEX alerts_by_replication ON alerts (replication_id, created_at);
 `,
   },
+  {
+    version: 2,
+    name: 'pipeline runtime state of tables',
+    sql: `
+ALTER TABLE replications ADD COLUMN discovered_config_version integer;
+
+ALTER TABLE table_states
+  -- False for tables only seeded (no primary key, or reseeded on a schedule without tracking).
+  ADD COLUMN tracked boolean NOT NULL DEFAULT true,
+  -- The unit of work in flight for the table (at most one); completions of any other work are ignored.
+  ADD COLUMN in_flight_work_id uuid,
+  ADD COLUMN in_flight_kind text CHECK (in_flight_kind IN ('seed', 'changes')),
+  ADD COLUMN in_flight_since timestamptz,
+  ADD COLUMN last_seeded_at timestamptz,
+  ADD COLUMN last_cycle_at timestamptz,
+  -- Rows the last change cycle carried (0: the source was idle).
+  ADD COLUMN last_cycle_rows bigint NOT NULL DEFAULT 0;
+`,
+  },
 ];

@@ -1,8 +1,8 @@
 import { connectNats, NatsRequester } from '@svc/messaging';
 import { Subjects } from '@svc/contracts';
 import { formatSigningDate } from '@svc/signing';
-import { callSigned, send, signedHeaders } from './signed-client';
-import { ADMIN_KEY, TestStack } from './test-stack';
+import { ADMIN_KEY, TestStack, callSigned, send, signedHeaders } from '@svc/testing';
+
 import {
   SOURCE_PASSWORD,
   WAREHOUSE_PASSWORD,

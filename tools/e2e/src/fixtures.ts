@@ -1,4 +1,4 @@
-import type { TestStack } from './test-stack';
+import type { TestStack } from '@svc/testing';
 
 export const SOURCE_PASSWORD = 'Src-Pa55word-e2e';
 export const WAREHOUSE_PASSWORD = 'Wh-Pa55word-e2e';

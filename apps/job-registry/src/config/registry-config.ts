@@ -31,6 +31,20 @@ export interface RegistryConfig {
   /** One deadline for all reachability probes of a request. */
   reachabilityTimeoutMs: number;
   logLevel: LogLevel;
+  pipeline: PipelineSchedulerSettings;
+}
+
+/** How the scheduler turns stored state into work (DESIGN §7). */
+export interface PipelineSchedulerSettings {
+  /** Off for a registry instance that should only answer the API. */
+  enabled: boolean;
+  tickMs: number;
+  /** After a change cycle that found nothing, wait this long before asking that source again. */
+  idleCycleDelayMs: number;
+  /** Work in flight longer than this is released and planned again (its workers died or gave up). */
+  staleWorkMs: number;
+  /** The length of a scheduling "minute" (RepeatIntervalInMinutes): 60 s; shorter only for tests and demos. */
+  minuteMs: number;
 }
 
 export const REGISTRY_CONFIG = Symbol('REGISTRY_CONFIG');
@@ -51,6 +65,13 @@ export function readRegistryConfig(environment: Record<string, string | undefine
   const s3 = readS3Settings(env);
   const reachabilityTimeoutMs = env.int('REACHABILITY_TIMEOUT_MS', 10000, { min: 100, max: 120000 });
   const logLevelText = env.string('LOG_LEVEL', 'info').toLowerCase();
+  const pipeline: PipelineSchedulerSettings = {
+    enabled: env.bool('SCHEDULER_ENABLED', true),
+    tickMs: env.int('SCHEDULER_TICK_MS', 200, { min: 10, max: 60000 }),
+    idleCycleDelayMs: env.int('IDLE_CYCLE_DELAY_MS', 500, { min: 0, max: 3600000 }),
+    staleWorkMs: env.int('STALE_WORK_MINUTES', 15, { min: 1, max: 1440 }) * 60000,
+    minuteMs: env.int('SCHEDULER_MINUTE_SECONDS', 60, { min: 1, max: 60 }) * 1000,
+  };
 
   let masterKey: Buffer = Buffer.alloc(0);
   if (masterKeyText !== '') {
@@ -85,5 +106,6 @@ export function readRegistryConfig(environment: Record<string, string | undefine
     s3,
     reachabilityTimeoutMs,
     logLevel: logLevel ?? 'info',
+    pipeline,
   };
 }

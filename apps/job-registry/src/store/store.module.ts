@@ -5,6 +5,7 @@ import { JsonLogger } from '@svc/logging';
 import {
   AccessKeyRepository,
   AlertRepository,
+  PipelineStateRepository,
   ReplicationRepository,
   ServiceConfigurationRepository,
   TableStateRepository,
@@ -51,8 +52,9 @@ class PoolCloser implements OnApplicationShutdown {
     { provide: ServiceConfigurationRepository, inject: [REGISTRY_POOL], useFactory: (pool: Pool) => new ServiceConfigurationRepository(pool) },
     { provide: TableStateRepository, inject: [REGISTRY_POOL], useFactory: (pool: Pool) => new TableStateRepository(pool) },
     { provide: AlertRepository, inject: [REGISTRY_POOL], useFactory: (pool: Pool) => new AlertRepository(pool) },
+    { provide: PipelineStateRepository, inject: [REGISTRY_POOL], useFactory: (pool: Pool) => new PipelineStateRepository(pool) },
     PoolCloser,
   ],
-  exports: [ReplicationRepository, AccessKeyRepository, ServiceConfigurationRepository, TableStateRepository, AlertRepository],
+  exports: [REGISTRY_POOL, ReplicationRepository, AccessKeyRepository, ServiceConfigurationRepository, TableStateRepository, AlertRepository, PipelineStateRepository],
 })
 export class StoreModule {}

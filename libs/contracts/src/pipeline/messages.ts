@@ -9,6 +9,8 @@ export interface ExtractRequested {
   replicationId: string;
   table: TableRef;
   kind: 'seed' | 'changes';
+  /** Seed: install change tracking first (a keyed table in TablesToInclude); false for tables only reseeded. */
+  track: boolean;
   /** For `changes`: the table's watermark. */
   fromVersion?: string;
   /** ChangeTrackingBatchLimit */

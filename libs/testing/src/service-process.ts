@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import type { ServiceName } from '@svc/contracts';
 
+/** The repository's dist/ (this file is at libs/testing/src). */
 const distRoot = resolve(__dirname, '..', '..', '..', 'dist');
 
 /** A built service (dist/) running as its own process, as `npm start` and production run it. */
@@ -31,11 +32,15 @@ export class ServiceProcess {
     return this.output.join('');
   }
 
-  async stop(): Promise<void> {
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
     const child = this.child;
     if (!child || child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise((done) => child.once('exit', done));
-    child.kill('SIGTERM');
+    child.kill(signal);
     const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
     await exited;
     clearTimeout(timer);

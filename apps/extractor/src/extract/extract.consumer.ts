@@ -1,0 +1,21 @@
+import { PipelineSubjects, isExtractRequested } from '@svc/contracts';
+import type { WorkerConfig } from '@svc/config';
+import type { PipelineWorkerOptions } from '@svc/messaging';
+import type { AnyPipelineWorkerOptions } from '@svc/pipeline-nest';
+import { runClassified } from '@svc/pipeline-runtime';
+import type { ExtractService } from './extract.service';
+
+/** The extractors' shared durable consumer of work requests. */
+export function extractConsumer(service: ExtractService, settings: WorkerConfig): AnyPipelineWorkerOptions {
+  const options: PipelineWorkerOptions<typeof PipelineSubjects.extractRequested> = {
+    subject: PipelineSubjects.extractRequested,
+    durableName: 'extractor',
+    concurrency: settings.concurrency,
+    guard: isExtractRequested,
+    handle: (request) => runClassified(() => service.extract(request), (reason) => service.fail(request, reason, { retryable: false })),
+    onGiveUp: async (payload, reason) => {
+      if (isExtractRequested(payload)) await service.fail(payload, reason, { retryable: true });
+    },
+  };
+  return options as unknown as AnyPipelineWorkerOptions;
+}

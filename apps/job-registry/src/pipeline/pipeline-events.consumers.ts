@@ -1,0 +1,47 @@
+import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import type { NatsConnection } from 'nats';
+import { PipelineSubjects, isBatchLoaded, isWorkFailed, type PipelineSubject } from '@svc/contracts';
+import { JsonLogger } from '@svc/logging';
+import { PipelineWorker, ensurePipelineStreams } from '@svc/messaging';
+import { NATS_CONNECTION } from '@svc/messaging-nest';
+import { PipelineEventsService } from './pipeline-events.service';
+
+/** The registry's durable consumers of completions and failures (every registry instance shares them). */
+@Injectable()
+export class PipelineEventsConsumers implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly workers: PipelineWorker<PipelineSubject>[] = [];
+
+  constructor(
+    @Inject(NATS_CONNECTION) private readonly connection: NatsConnection,
+    private readonly events: PipelineEventsService,
+    private readonly logger: JsonLogger,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    await ensurePipelineStreams(this.connection);
+    const loaded = new PipelineWorker(this.connection, {
+      subject: PipelineSubjects.batchLoaded,
+      durableName: 'job-registry-loaded',
+      concurrency: 8,
+      guard: isBatchLoaded,
+      handle: (event) => this.events.batchLoaded(event),
+      onGiveUp: async (_payload, reason) => this.logger.error('a completion could not be recorded', { reason }),
+    });
+    const failed = new PipelineWorker(this.connection, {
+      subject: PipelineSubjects.workFailed,
+      durableName: 'job-registry-failed',
+      concurrency: 4,
+      guard: isWorkFailed,
+      handle: (event) => this.events.workFailed(event),
+      onGiveUp: async (_payload, reason) => this.logger.error('a failure report could not be recorded', { reason }),
+    });
+    for (const worker of [loaded, failed] as PipelineWorker<PipelineSubject>[]) {
+      await worker.start();
+      this.workers.push(worker);
+    }
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await Promise.allSettled(this.workers.map((worker) => worker.stop()));
+  }
+}

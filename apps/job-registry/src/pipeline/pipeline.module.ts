@@ -1,0 +1,32 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import type { NatsConnection } from 'nats';
+import { PipelinePublisher } from '@svc/messaging';
+import { NATS_CONNECTION, NatsRequesterModule } from '@svc/messaging-nest';
+import type { RegistryConfig } from '../config/registry-config';
+import { AlertsService } from './alerts.service';
+import { PipelineEventsConsumers } from './pipeline-events.consumers';
+import { PipelineEventsService } from './pipeline-events.service';
+import { PipelineScheduler } from './pipeline-scheduler.service';
+import { RuntimeConfigController } from './runtime-config.controller';
+import { RuntimeConfigService } from './runtime-config.service';
+
+/** The registry's half of the data path: scheduling, completions, alerts, runtime configuration. */
+@Module({})
+export class PipelineModule {
+  static forRoot(config: RegistryConfig): DynamicModule {
+    return {
+      module: PipelineModule,
+      imports: [NatsRequesterModule.forRoot({ url: config.nats.url, name: 'job-registry', requestTimeoutMs: config.nats.requestTimeoutMs })],
+      controllers: [RuntimeConfigController],
+      providers: [
+        { provide: PipelinePublisher, inject: [NATS_CONNECTION], useFactory: (connection: NatsConnection) => new PipelinePublisher(connection) },
+        RuntimeConfigService,
+        AlertsService,
+        PipelineEventsService,
+        PipelineEventsConsumers,
+        PipelineScheduler,
+      ],
+      exports: [PipelineScheduler],
+    };
+  }
+}

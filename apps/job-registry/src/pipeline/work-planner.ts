@@ -1,0 +1,90 @@
+import type { SchedulableReplication, TableRuntimeState, WorkKind } from '@svc/registry-store';
+import { withinDailyWindow } from './daily-window';
+import { isScheduledForReseed } from './table-selection';
+
+export interface WorkOrder {
+  replicationId: string;
+  tableName: string;
+  kind: WorkKind;
+  /** Whether the table is tracked (a seed installs change tracking first). */
+  track: boolean;
+  fromVersion?: string;
+  batchLimit: number;
+}
+
+export interface PlanningSettings {
+  /** After a cycle that found nothing, wait this long before asking an idle source again. */
+  idleCycleDelayMs: number;
+  /** Length of the "minute" of RepeatIntervalInMinutes settings: 60000, shorter only in tests and demos. */
+  minuteMs: number;
+}
+
+/**
+ * Decides, from stored state alone, which tables get work now. Pure: the scheduler claims the orders
+ * (a claim fails when another scheduler won) and publishes them.
+ */
+export function planWork(now: Date, replications: SchedulableReplication[], tables: TableRuntimeState[], settings: PlanningSettings): WorkOrder[] {
+  const orders: WorkOrder[] = [];
+  for (const replication of replications) {
+    const { config } = replication;
+    if (replication.status !== 'Running' || !config.dataReplication) continue;
+    const own = tables.filter((table) => table.replicationId === replication.replicationId);
+    let capacity = config.parallelTablesLimit - own.filter((table) => table.inFlightWorkId !== null).length;
+    for (const table of prioritised(own)) {
+      if (capacity <= 0) break;
+      if (table.inFlightWorkId !== null) continue;
+      const order = nextOrder(now, replication, table, settings);
+      if (order) {
+        orders.push(order);
+        capacity -= 1;
+      }
+    }
+  }
+  return orders;
+}
+
+/** Seeds first (a table nobody can query yet), then reseeds, then change cycles, least recently served first. */
+function prioritised(tables: TableRuntimeState[]): TableRuntimeState[] {
+  const rank = (table: TableRuntimeState) => (table.phase === 'Pending' ? 0 : table.phase === 'Reseeding' ? 1 : 2);
+  return [...tables].sort((a, b) => rank(a) - rank(b) || (a.lastCycleAt?.getTime() ?? 0) - (b.lastCycleAt?.getTime() ?? 0));
+}
+
+function nextOrder(now: Date, replication: SchedulableReplication, table: TableRuntimeState, settings: PlanningSettings): WorkOrder | null {
+  const { config } = replication;
+  const base = { replicationId: replication.replicationId, tableName: table.tableName, track: table.tracked, batchLimit: config.changeTrackingBatchLimit };
+  switch (table.phase) {
+    case 'Pending':
+    case 'Seeding':
+    case 'Reseeding':
+      // Seeding with nothing in flight: the seed's worker gave up or died; start the seed again.
+      return { ...base, kind: 'seed' };
+    case 'Tracking':
+      if (table.lastVersion === null) return { ...base, kind: 'seed' };
+      return changeCycleDue(now, replication, table, settings) ? { ...base, kind: 'changes', fromVersion: table.lastVersion } : null;
+    case 'Untracked':
+      return reseedDue(now, replication, table, settings) ? { ...base, kind: 'seed' } : null;
+    case 'Error':
+      return null;
+    default: {
+      const unreachable: never = table.phase;
+      throw new Error(`unknown phase ${String(unreachable)}`);
+    }
+  }
+}
+
+function changeCycleDue(now: Date, replication: SchedulableReplication, table: TableRuntimeState, settings: PlanningSettings): boolean {
+  const { config } = replication;
+  if (!withinDailyWindow(now, config.scheduleIntervalTimeFrom, config.scheduleIntervalTimeTo)) return false;
+  const last = table.lastCycleAt?.getTime();
+  if (last === undefined) return true;
+  if (!config.isContinuous) return now.getTime() - last >= (config.repeatIntervalInMinutes ?? 0) * settings.minuteMs;
+  return table.lastCycleRows > 0 || now.getTime() - last >= settings.idleCycleDelayMs;
+}
+
+function reseedDue(now: Date, replication: SchedulableReplication, table: TableRuntimeState, settings: PlanningSettings): boolean {
+  const schedule = replication.config.reseedingSchedule;
+  if (!schedule || !isScheduledForReseed(replication.config, table.tableName, table.tracked)) return false;
+  if (!withinDailyWindow(now, schedule.fromTime, schedule.toTime)) return false;
+  const last = table.lastSeededAt?.getTime();
+  return last === undefined || now.getTime() - last >= schedule.repeatIntervalInMinutes * settings.minuteMs;
+}

@@ -1,0 +1,71 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { PipelineSubjects, type BatchStaged } from '@svc/contracts';
+import type { WorkerConfig } from '@svc/config';
+import type { WarehouseTableOptions } from '@svc/engines';
+import { PipelinePublisher, RetryableWorkError } from '@svc/messaging';
+import { WORKER_CONFIG } from '@svc/pipeline-nest';
+import { EngineRegistry, RuntimeConfigClient, previousSeedPart } from '@svc/pipeline-runtime';
+import { S3StagedFileReader, createS3Client } from '@svc/storage';
+
+/** Loads a staged file set into the warehouse and merges it; then tells the registry, which moves the watermark. */
+@Injectable()
+export class LoadService {
+  constructor(
+    private readonly engines: EngineRegistry,
+    private readonly configs: RuntimeConfigClient,
+    private readonly publisher: PipelinePublisher,
+    @Inject(WORKER_CONFIG) private readonly settings: WorkerConfig,
+  ) {}
+
+  async load(event: BatchStaged): Promise<void> {
+    const { batch } = event;
+    const config = await this.configs.configOf(batch.replicationId);
+    const warehouse = this.engines.warehouse(config);
+    const options: WarehouseTableOptions = {
+      schema: config.warehouse.databaseSchema,
+      scdType: config.warehouse.scdType,
+      addUpdateTimestamp: config.addUpdateTimestamp,
+    };
+    const previous = previousSeedPart(batch);
+    if (previous && !(await warehouse.hasLoaded(previous, options))) {
+      throw new RetryableWorkError(`seed part ${previous} is not in the warehouse yet; parts are loaded in order`);
+    }
+    const { addedColumns } = await warehouse.ensureTable(batch.definition, options);
+    const reader = new S3StagedFileReader(createS3Client(config.warehouse, this.settings.s3), event.files.bucket);
+    const outcome = await warehouse.loadBatch(batch, event.files, reader, options);
+    const body = batch.body;
+    await this.publisher.publish(
+      PipelineSubjects.batchLoaded,
+      {
+        workId: event.workId,
+        batchId: batch.batchId,
+        replicationId: batch.replicationId,
+        table: batch.definition.table,
+        kind: body.kind,
+        ...(body.kind === 'seed' && { part: body.part, final: body.final }),
+        version: body.kind === 'seed' ? body.startVersion : body.toVersion,
+        rowCount: outcome.applied ? outcome.rowCount : event.rowCount,
+        addedColumns: [...new Set([...event.addedColumns, ...addedColumns])],
+        extractedAt: event.extractedAt,
+        loadedAt: new Date().toISOString(),
+      },
+      batch.batchId,
+    );
+  }
+
+  async fail(event: BatchStaged, message: string, retryable: boolean): Promise<void> {
+    await this.publisher.publish(
+      PipelineSubjects.workFailed,
+      {
+        workId: event.workId,
+        replicationId: event.batch.replicationId,
+        table: event.batch.definition.table,
+        stage: 'load',
+        retryable,
+        message,
+        failedAt: new Date().toISOString(),
+      },
+      `${event.workId}/${event.batch.batchId}/failed`,
+    );
+  }
+}

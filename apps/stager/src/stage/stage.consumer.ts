@@ -1,0 +1,21 @@
+import { PipelineSubjects, isBatchExtracted } from '@svc/contracts';
+import type { WorkerConfig } from '@svc/config';
+import type { PipelineWorkerOptions } from '@svc/messaging';
+import type { AnyPipelineWorkerOptions } from '@svc/pipeline-nest';
+import { runClassified } from '@svc/pipeline-runtime';
+import type { StageService } from './stage.service';
+
+/** The stagers' shared durable consumer of extracted batches. */
+export function stageConsumer(service: StageService, settings: WorkerConfig): AnyPipelineWorkerOptions {
+  const options: PipelineWorkerOptions<typeof PipelineSubjects.batchExtracted> = {
+    subject: PipelineSubjects.batchExtracted,
+    durableName: 'stager',
+    concurrency: settings.concurrency,
+    guard: isBatchExtracted,
+    handle: (event) => runClassified(() => service.stage(event), (reason) => service.fail(event, reason, false)),
+    onGiveUp: async (payload, reason) => {
+      if (isBatchExtracted(payload)) await service.fail(payload, reason, true);
+    },
+  };
+  return options as unknown as AnyPipelineWorkerOptions;
+}

@@ -1,0 +1,90 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { NatsConnection } from 'nats';
+import { PipelineSubjects, type BatchExtracted, type ReplicationConfig } from '@svc/contracts';
+import type { WorkerConfig } from '@svc/config';
+import { JsonLogger } from '@svc/logging';
+import { PipelinePublisher, RetryableWorkError, purgeRows, readRowChunks } from '@svc/messaging';
+import { NATS_CONNECTION } from '@svc/messaging-nest';
+import { WORKER_CONFIG } from '@svc/pipeline-nest';
+import { EngineRegistry, RuntimeConfigClient, batchFolderName, previousSeedPart } from '@svc/pipeline-runtime';
+import { BatchFileWriter, batchKeyPrefix, createS3Client, deleteExpiredFiles, replicationPrefix, tapChunks } from '@svc/storage';
+
+/** How often one replication's expired batch files are looked for. */
+const FILE_CLEANUP_INTERVAL_MS = 60 * 60 * 1000;
+
+/**
+ * Applies a batch to the staging database and, from the same pass over its rows, writes it to the bucket
+ * as gzip CSV parts with a manifest; then hands it to the loaders.
+ */
+@Injectable()
+export class StageService {
+  private readonly lastCleanup = new Map<string, number>();
+
+  constructor(
+    private readonly engines: EngineRegistry,
+    private readonly configs: RuntimeConfigClient,
+    private readonly publisher: PipelinePublisher,
+    private readonly logger: JsonLogger,
+    @Inject(NATS_CONNECTION) private readonly connection: NatsConnection,
+    @Inject(WORKER_CONFIG) private readonly settings: WorkerConfig,
+  ) {}
+
+  async stage(event: BatchExtracted): Promise<void> {
+    const { batch } = event;
+    const config = await this.configs.configOf(batch.replicationId);
+    const staging = this.engines.staging(config);
+    const previous = previousSeedPart(batch);
+    if (previous && !(await staging.hasApplied(previous))) {
+      throw new RetryableWorkError(`seed part ${previous} is not in staging yet; parts are applied in order`);
+    }
+    const { addedColumns } = await staging.ensureTable(batch.definition);
+
+    const client = createS3Client(config.warehouse, this.settings.s3);
+    const prefix = batchKeyPrefix(config.warehouse.bucketFolderName, batch.replicationId, batch.definition.table, batchFolderName(batch.batchId));
+    const writer = new BatchFileWriter(client, config.warehouse.bucketName, prefix);
+    let outcome;
+    try {
+      const rows = readRowChunks(this.connection, event.rowsSubject, event.chunkCount);
+      outcome = await staging.applyBatch(batch, tapChunks(rows, writer));
+    } catch (error) {
+      await writer.abort().catch(() => undefined);
+      throw error;
+    }
+    const files = await writer.finish();
+    await this.publisher.publish(
+      PipelineSubjects.batchStaged,
+      { workId: event.workId, batch, files, rowCount: event.rowCount, addedColumns, extractedAt: event.extractedAt },
+      batch.batchId,
+    );
+    await purgeRows(this.connection, event.rowsSubject);
+    if (!outcome.applied) this.logger.debug('batch was already in staging', { batchId: batch.batchId });
+    await this.cleanUpFilesWhenDue(batch.replicationId, config);
+  }
+
+  /** Deletes batch files older than Warehouse.RetentionDays, at most once an hour per replication. */
+  private async cleanUpFilesWhenDue(replicationId: string, config: ReplicationConfig): Promise<void> {
+    const last = this.lastCleanup.get(replicationId) ?? 0;
+    if (Date.now() - last < FILE_CLEANUP_INTERVAL_MS) return;
+    this.lastCleanup.set(replicationId, Date.now());
+    const { warehouse } = config;
+    const client = createS3Client(warehouse, this.settings.s3);
+    const deleted = await deleteExpiredFiles(client, warehouse.bucketName, replicationPrefix(warehouse.bucketFolderName, replicationId), warehouse.retentionDays);
+    if (deleted > 0) this.logger.info('deleted expired batch files', { replicationId, objects: deleted });
+  }
+
+  async fail(event: BatchExtracted, message: string, retryable: boolean): Promise<void> {
+    await this.publisher.publish(
+      PipelineSubjects.workFailed,
+      {
+        workId: event.workId,
+        replicationId: event.batch.replicationId,
+        table: event.batch.definition.table,
+        stage: 'stage',
+        retryable,
+        message,
+        failedAt: new Date().toISOString(),
+      },
+      `${event.workId}/${event.batch.batchId}/failed`,
+    );
+  }
+}

@@ -1,0 +1,227 @@
+import type { PipelinePayloadOf, PipelineSubject } from '../subjects';
+import type { BatchDescriptor } from './batch';
+import {
+  PIPELINE_PAYLOAD_GUARDS,
+  guardBatchExtracted,
+  guardBatchLoaded,
+  guardBatchStaged,
+  guardExtractRequested,
+  guardWorkFailed,
+  isPipelinePayload,
+  pipelinePayloadProblems,
+} from './guards';
+import type { BatchExtracted, BatchLoaded, BatchStaged, ExtractRequested, WorkFailed } from './messages';
+
+const table = { schema: 'public', name: 'orders' };
+
+function changeBatch(): BatchDescriptor {
+  return {
+    batchId: 'b-1',
+    replicationId: 'r-1',
+    definition: {
+      table,
+      columns: [
+        { name: 'id', sourceType: 'integer', portableType: 'integer', nullable: false },
+        { name: 'mood', sourceType: 'mood', portableType: 'text', nullable: true },
+      ],
+      primaryKey: ['id'],
+      estimatedRows: -1,
+    },
+    body: { kind: 'changes', fromVersion: '100', toVersion: '120' },
+  };
+}
+
+const valid: { [S in PipelineSubject]: () => PipelinePayloadOf<S> } = {
+  'svc.pipeline.v1.extract.requested': (): ExtractRequested => ({
+    workId: 'w-1',
+    replicationId: 'r-1',
+    table,
+    kind: 'changes',
+    track: true,
+    fromVersion: '100',
+    batchLimit: 500000,
+    requestedAt: '2024-05-01T10:00:00.000Z',
+  }),
+  'svc.pipeline.v1.batch.extracted': (): BatchExtracted => ({
+    workId: 'w-1',
+    batch: changeBatch(),
+    rowsSubject: 'svc.pipeline.v1.rows.abc123',
+    chunkCount: 3,
+    rowCount: 10,
+    extractedAt: '2024-05-01T10:00:00.000Z',
+  }),
+  'svc.pipeline.v1.batch.staged': (): BatchStaged => ({
+    workId: 'w-1',
+    batch: { ...changeBatch(), body: { kind: 'seed', seedId: 's-1', part: 0, final: true, startVersion: '90' } },
+    files: { bucket: 'bucket', manifestKey: 'f/r-1/public.orders/b-1/manifest.json', partKeys: ['f/r-1/public.orders/b-1/part-00000.csv.gz'] },
+    rowCount: 10,
+    addedColumns: [],
+    extractedAt: '2024-05-01T10:00:00.000Z',
+  }),
+  'svc.pipeline.v1.batch.loaded': (): BatchLoaded => ({
+    workId: 'w-1',
+    batchId: 'b-1',
+    replicationId: 'r-1',
+    table,
+    kind: 'seed',
+    part: 0,
+    final: true,
+    version: '90',
+    rowCount: 10,
+    addedColumns: ['added'],
+    extractedAt: '2024-05-01T10:00:00.000Z',
+    loadedAt: '2024-05-01T10:00:05.000Z',
+  }),
+  'svc.pipeline.v1.work.failed': (): WorkFailed => ({
+    workId: 'w-1',
+    replicationId: 'r-1',
+    table,
+    stage: 'load',
+    retryable: false,
+    message: 'warehouse refused the load',
+    failedAt: '2024-05-01T10:00:05.000Z',
+  }),
+};
+
+const subjects = Object.keys(valid) as PipelineSubject[];
+
+/** Applies a change to a deep copy of a payload. */
+function broken<T>(payload: T, change: (copy: Record<string, unknown>) => void): unknown {
+  const copy = structuredClone(payload) as Record<string, unknown>;
+  change(copy);
+  return copy;
+}
+
+function at(copy: Record<string, unknown>, ...path: (string | number)[]): Record<string, unknown> {
+  let node: unknown = copy;
+  for (const step of path) node = (node as Record<string | number, unknown>)[step];
+  return node as Record<string, unknown>;
+}
+
+describe('pipeline payload guards', () => {
+  it.each(subjects)('accepts a well-formed %s payload', (subject) => {
+    expect(pipelinePayloadProblems(subject, valid[subject]())).toEqual([]);
+    expect(isPipelinePayload(subject)(valid[subject]())).toBe(true);
+  });
+
+  it.each(subjects)('rejects a %s payload that is not an object', (subject) => {
+    for (const payload of [null, 'text', 42, [valid[subject]()]]) {
+      expect(PIPELINE_PAYLOAD_GUARDS[subject](payload)).toEqual({ ok: false, problems: ['message: must be an object'] });
+    }
+  });
+
+  it('allows unknown extra fields (payloads grow additively within v1)', () => {
+    expect(guardWorkFailed({ ...valid['svc.pipeline.v1.work.failed'](), futureField: 1 }).ok).toBe(true);
+  });
+
+  const extract = valid['svc.pipeline.v1.extract.requested']();
+  it.each<[string, unknown, string]>([
+    ['missing workId', broken(extract, (c) => delete c['workId']), 'workId: must be a non-empty string'],
+    ['empty replicationId', broken(extract, (c) => (c['replicationId'] = '')), 'replicationId: must be a non-empty string'],
+    ['table without schema', broken(extract, (c) => delete at(c, 'table')['schema']), 'table.schema: must be a non-empty string'],
+    ['table not an object', broken(extract, (c) => (c['table'] = '[public].[orders]')), 'table: must be an object'],
+    ['unknown kind', broken(extract, (c) => (c['kind'] = 'reseed')), "kind: must be one of 'seed', 'changes'"],
+    ['track missing', broken(extract, (c) => delete c['track']), 'track: must be true or false'],
+    ['changes without fromVersion', broken(extract, (c) => delete c['fromVersion']), 'fromVersion: must be a non-empty string'],
+    ['seed with a null fromVersion', broken(extract, (c) => Object.assign(c, { kind: 'seed', fromVersion: null })), 'fromVersion: must be a non-empty string'],
+    ['batchLimit zero', broken(extract, (c) => (c['batchLimit'] = 0)), 'batchLimit: must be an integer >= 1'],
+    ['batchLimit as text', broken(extract, (c) => (c['batchLimit'] = '500000')), 'batchLimit: must be an integer >= 1'],
+    ['requestedAt not a date', broken(extract, (c) => (c['requestedAt'] = 'yesterday')), 'requestedAt: must be an ISO timestamp'],
+  ])('ExtractRequested: %s', (_case, payload, problem) => {
+    const result = guardExtractRequested(payload);
+    expect(result.ok).toBe(false);
+    expect(result.ok ? [] : result.problems).toContain(problem);
+  });
+
+  it('ExtractRequested: a seed needs no fromVersion', () => {
+    expect(guardExtractRequested(broken(extract, (c) => Object.assign(c, { kind: 'seed', fromVersion: undefined }))).ok).toBe(true);
+  });
+
+  const extracted = valid['svc.pipeline.v1.batch.extracted']();
+  it.each<[string, unknown, string]>([
+    ['batch missing', broken(extracted, (c) => delete c['batch']), 'batch: must be an object'],
+    ['batchId empty', broken(extracted, (c) => (at(c, 'batch')['batchId'] = '')), 'batch.batchId: must be a non-empty string'],
+    ['no columns', broken(extracted, (c) => (at(c, 'batch', 'definition')['columns'] = [])), 'batch.definition.columns: must be a non-empty list'],
+    [
+      'column without portableType',
+      broken(extracted, (c) => delete at(c, 'batch', 'definition', 'columns', 1)['portableType']),
+      'batch.definition.columns[1].portableType: must be a non-empty string',
+    ],
+    [
+      'column nullable as text',
+      broken(extracted, (c) => (at(c, 'batch', 'definition', 'columns', 0)['nullable'] = 'false')),
+      'batch.definition.columns[0].nullable: must be true or false',
+    ],
+    [
+      'primary key naming no column',
+      broken(extracted, (c) => (at(c, 'batch', 'definition')['primaryKey'] = ['order_id'])),
+      "batch.definition.primaryKey[0]: 'order_id' is not one of the columns",
+    ],
+    ['estimatedRows as text', broken(extracted, (c) => (at(c, 'batch', 'definition')['estimatedRows'] = '5')), 'batch.definition.estimatedRows: must be a number'],
+    ['body of unknown kind', broken(extracted, (c) => (at(c, 'batch', 'body')['kind'] = 'delta')), "batch.body.kind: must be 'seed' or 'changes'"],
+    ['changes without toVersion', broken(extracted, (c) => delete at(c, 'batch', 'body')['toVersion']), 'batch.body.toVersion: must be a non-empty string'],
+    ['rows subject elsewhere', broken(extracted, (c) => (c['rowsSubject'] = 'svc.other.rows')), 'rowsSubject: must be a subject under svc.pipeline.v1.rows'],
+    ['negative chunkCount', broken(extracted, (c) => (c['chunkCount'] = -1)), 'chunkCount: must be an integer >= 0'],
+    ['fractional rowCount', broken(extracted, (c) => (c['rowCount'] = 1.5)), 'rowCount: must be an integer >= 0'],
+  ])('BatchExtracted: %s', (_case, payload, problem) => {
+    const result = guardBatchExtracted(payload);
+    expect(result.ok ? [] : result.problems).toContain(problem);
+  });
+
+  const staged = valid['svc.pipeline.v1.batch.staged']();
+  it.each<[string, unknown, string]>([
+    ['seed part missing', broken(staged, (c) => delete at(c, 'batch', 'body')['part']), 'batch.body.part: must be an integer >= 0'],
+    ['seed final missing', broken(staged, (c) => delete at(c, 'batch', 'body')['final']), 'batch.body.final: must be true or false'],
+    ['seed without seedId', broken(staged, (c) => (at(c, 'batch', 'body')['seedId'] = '')), 'batch.body.seedId: must be a non-empty string'],
+    ['files without bucket', broken(staged, (c) => delete at(c, 'files')['bucket']), 'files.bucket: must be a non-empty string'],
+    ['part key not text', broken(staged, (c) => (at(c, 'files')['partKeys'] = [7])), 'files.partKeys[0]: must be a non-empty string'],
+    ['addedColumns not a list', broken(staged, (c) => (c['addedColumns'] = 'a,b')), 'addedColumns: must be a list'],
+  ])('BatchStaged: %s', (_case, payload, problem) => {
+    const result = guardBatchStaged(payload);
+    expect(result.ok ? [] : result.problems).toContain(problem);
+  });
+
+  const loaded = valid['svc.pipeline.v1.batch.loaded']();
+  it.each<[string, unknown, string]>([
+    ['version missing', broken(loaded, (c) => delete c['version']), 'version: must be a non-empty string'],
+    ['final as text', broken(loaded, (c) => (c['final'] = 'true')), 'final: must be true or false'],
+    ['part negative', broken(loaded, (c) => (c['part'] = -2)), 'part: must be an integer >= 0'],
+    ['loadedAt missing', broken(loaded, (c) => delete c['loadedAt']), 'loadedAt: must be an ISO timestamp'],
+  ])('BatchLoaded: %s', (_case, payload, problem) => {
+    const result = guardBatchLoaded(payload);
+    expect(result.ok ? [] : result.problems).toContain(problem);
+  });
+
+  it('BatchLoaded: part and final are optional (change batches)', () => {
+    expect(guardBatchLoaded(broken(loaded, (c) => Object.assign(c, { kind: 'changes', part: undefined, final: undefined }))).ok).toBe(true);
+  });
+
+  const failed = valid['svc.pipeline.v1.work.failed']();
+  it.each<[string, unknown, string]>([
+    ['unknown stage', broken(failed, (c) => (c['stage'] = 'merge')), "stage: must be one of 'extract', 'stage', 'load'"],
+    ['retryable missing', broken(failed, (c) => delete c['retryable']), 'retryable: must be true or false'],
+    ['message not text', broken(failed, (c) => (c['message'] = { error: 'x' })), 'message: must be a string'],
+    ['reseed as number', broken(failed, (c) => (c['reseed'] = 1)), 'reseed: must be true or false'],
+  ])('WorkFailed: %s', (_case, payload, problem) => {
+    const result = guardWorkFailed(payload);
+    expect(result.ok ? [] : result.problems).toContain(problem);
+  });
+
+  it('reports every problem of a payload together', () => {
+    const result = guardWorkFailed({ table: {} });
+    expect(result.ok ? [] : result.problems).toEqual([
+      'workId: must be a non-empty string',
+      'replicationId: must be a non-empty string',
+      'table.schema: must be a non-empty string',
+      'table.name: must be a non-empty string',
+      "stage: must be one of 'extract', 'stage', 'load'",
+      'retryable: must be true or false',
+      'message: must be a string',
+      'failedAt: must be an ISO timestamp',
+    ]);
+  });
+
+  it('checks a payload against its own subject only', () => {
+    expect(isPipelinePayload('svc.pipeline.v1.batch.loaded')(valid['svc.pipeline.v1.work.failed']())).toBe(false);
+  });
+});

@@ -1,0 +1,80 @@
+import { RetentionPolicy, StorageType, nanos, type JetStreamManager, type NatsConnection, type StreamConfig, type StreamInfo, type StreamUpdateConfig } from 'nats';
+import { PipelineStreams } from '@svc/contracts';
+import { JetStreamErrorCode, errorText, jetStreamErrorCode } from './jetstream-errors';
+
+/** Largest message the rows stream stores; a row chunk plus its headers must fit. */
+export const ROWS_MAX_MESSAGE_BYTES = 1024 * 1024;
+
+const WORK_DUPLICATE_WINDOW_MS = 10 * 60 * 1000;
+const ROWS_MAX_AGE_MS = 24 * 60 * 60 * 1000;
+
+type DesiredStream = Partial<StreamConfig> & Pick<StreamConfig, 'name' | 'retention' | 'storage'>;
+
+/** The configuration of the two pipeline streams (exported for tests and ops tooling). */
+export function pipelineStreamConfigs(replicas = 1): DesiredStream[] {
+  return [
+    {
+      name: PipelineStreams.work.name,
+      subjects: [...PipelineStreams.work.subjects],
+      retention: RetentionPolicy.Workqueue,
+      storage: StorageType.File,
+      duplicate_window: nanos(WORK_DUPLICATE_WINDOW_MS),
+      num_replicas: replicas,
+    },
+    {
+      name: PipelineStreams.rows.name,
+      subjects: [...PipelineStreams.rows.subjects],
+      retention: RetentionPolicy.Limits,
+      storage: StorageType.File,
+      max_age: nanos(ROWS_MAX_AGE_MS),
+      max_msg_size: ROWS_MAX_MESSAGE_BYTES,
+      num_replicas: replicas,
+    },
+  ];
+}
+
+/**
+ * Creates or updates the two pipeline streams (work: WorkQueue retention, file storage, duplicate window
+ * 10 min; rows: Limits retention, file storage, max age 24 h, max message size 1 MiB). Idempotent; safe
+ * when several services start at once: creating a stream that exists with the same configuration is a
+ * no-op on the server, and a different configuration turns into an update.
+ */
+export async function ensurePipelineStreams(connection: NatsConnection, options: { replicas?: number } = {}): Promise<void> {
+  const manager = await connection.jetstreamManager();
+  for (const desired of pipelineStreamConfigs(options.replicas ?? 1)) {
+    await ensureStream(manager, desired);
+  }
+}
+
+async function ensureStream(manager: JetStreamManager, desired: DesiredStream): Promise<void> {
+  let info: StreamInfo;
+  try {
+    info = await manager.streams.add(desired);
+  } catch (error) {
+    if (jetStreamErrorCode(error) !== JetStreamErrorCode.streamNameInUse) {
+      throw new Error(`cannot create JetStream stream ${desired.name}: ${errorText(error)}`);
+    }
+    try {
+      info = await manager.streams.update(desired.name, updatableFields(desired));
+    } catch (updateError) {
+      throw new Error(`cannot update JetStream stream ${desired.name}: ${errorText(updateError)}`);
+    }
+  }
+  // An update keeps retention and storage as they were; a stream created differently by someone else
+  // must not pass for ours (a Limits "work" stream would never forget acknowledged work).
+  if (info.config.retention !== desired.retention || info.config.storage !== desired.storage) {
+    throw new Error(
+      `JetStream stream ${desired.name} exists with retention '${info.config.retention}' and storage '${info.config.storage}'; ` +
+        `the pipeline needs '${desired.retention}' and '${desired.storage}' (delete the stream to let it be recreated)`,
+    );
+  }
+}
+
+/** Everything but name, retention and storage, which an update cannot change. */
+function updatableFields(desired: DesiredStream): Partial<StreamUpdateConfig> {
+  const updatable: Partial<StreamConfig> = { ...desired };
+  delete updatable.name;
+  delete updatable.retention;
+  delete updatable.storage;
+  return updatable;
+}

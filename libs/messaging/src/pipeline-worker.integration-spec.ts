@@ -1,0 +1,320 @@
+import type { JetStreamManager, NatsConnection } from 'nats';
+import { PipelineStreams, PipelineSubjects, isExtractRequested, type ExtractRequested } from '@svc/contracts';
+import { waitUntil } from '@svc/testing';
+import { PipelinePublisher } from './pipeline-publisher';
+import { ensurePipelineStreams } from './pipeline-streams';
+import { PipelineWorker, type PipelineWorkerOptions } from './pipeline-worker';
+import { deferred, extractRequest, holdsFor, startJetStreamTestServer, workStreamMessageCount, type JetStreamTestServer } from './testing/jetstream-test-kit';
+import { RetryableWorkError, TerminalWorkError } from './work-errors';
+
+const subject = PipelineSubjects.extractRequested;
+type Options = PipelineWorkerOptions<typeof subject>;
+
+interface GiveUp {
+  payload: unknown;
+  reason: string;
+}
+
+describe('PipelineWorker on JetStream', () => {
+  let server: JetStreamTestServer;
+  let connection: NatsConnection;
+  let manager: JetStreamManager;
+  let publisher: PipelinePublisher;
+  const workers: PipelineWorker<typeof subject>[] = [];
+  const operationalErrors: string[] = [];
+
+  beforeEach(async () => {
+    server = await startJetStreamTestServer();
+    connection = await server.connect('test-publisher');
+    await ensurePipelineStreams(connection);
+    manager = await server.manager();
+    publisher = new PipelinePublisher(connection);
+    operationalErrors.length = 0;
+  }, 30000);
+
+  afterEach(async () => {
+    await Promise.all(workers.splice(0).map((worker) => worker.stop()));
+    await server.stop();
+  });
+
+  async function startWorker(options: Partial<Options> & Pick<Options, 'handle'>, on: NatsConnection = connection): Promise<PipelineWorker<typeof subject>> {
+    const worker = new PipelineWorker(on, {
+      subject,
+      durableName: 'extractor',
+      concurrency: 1,
+      ackWaitMs: 2000,
+      maxDeliver: 5,
+      guard: isExtractRequested,
+      retryBackoff: { initialMs: 200, maxMs: 1000 },
+      onError: (error, activity) => operationalErrors.push(`${activity}: ${String(error)}`),
+      ...options,
+    });
+    workers.push(worker);
+    await worker.start();
+    return worker;
+  }
+
+  async function consumerInfo() {
+    return manager.consumers.info(PipelineStreams.work.name, 'extractor');
+  }
+
+  async function queueDrained(): Promise<boolean> {
+    return (await workStreamMessageCount(manager)) === 0 && (await consumerInfo()).num_ack_pending === 0;
+  }
+
+  it('hands a published payload to the handler and acknowledges it', async () => {
+    const received: { payload: ExtractRequested; deliveryCount: number }[] = [];
+    await startWorker({ handle: async (payload, context) => void received.push({ payload, deliveryCount: context.deliveryCount }) });
+    const request = extractRequest('work-1');
+    await publisher.publish(subject, request, 'work-1');
+
+    await waitUntil(async () => received.length === 1 && (await queueDrained()), 10000, 'the message to be handled and acked');
+    expect(received).toEqual([{ payload: request, deliveryCount: 1 }]);
+    const info = await consumerInfo();
+    expect(info.config.filter_subject).toBe(subject);
+    expect(info.num_redelivered).toBe(0);
+  });
+
+  it('redelivers after a retryable failure, with growing backoff, until the handler succeeds', async () => {
+    const attempts: { deliveryCount: number; at: number }[] = [];
+    const giveUps: GiveUp[] = [];
+    await startWorker({
+      retryBackoff: { initialMs: 300, maxMs: 5000 },
+      onGiveUp: async (payload, reason) => void giveUps.push({ payload, reason }),
+      handle: async (_payload, { deliveryCount }) => {
+        attempts.push({ deliveryCount, at: Date.now() });
+        if (deliveryCount < 3) throw new RetryableWorkError('staging database is restarting');
+      },
+    });
+    await publisher.publish(subject, extractRequest('work-retry'), 'work-retry');
+
+    await waitUntil(async () => attempts.length === 3 && (await queueDrained()), 15000, 'three deliveries and an ack');
+    expect(attempts.map((attempt) => attempt.deliveryCount)).toEqual([1, 2, 3]);
+    const [first, second, third] = attempts.map((attempt) => attempt.at);
+    expect(second - first).toBeGreaterThanOrEqual(250);
+    expect(third - second).toBeGreaterThanOrEqual(550);
+    expect(giveUps).toEqual([]);
+  });
+
+  it('treats an unclassified error as retryable', async () => {
+    const deliveries: number[] = [];
+    await startWorker({
+      handle: async (_payload, { deliveryCount }) => {
+        deliveries.push(deliveryCount);
+        if (deliveryCount === 1) throw new Error('socket hang up');
+      },
+    });
+    await publisher.publish(subject, extractRequest('work-unclassified'), 'work-unclassified');
+    await waitUntil(async () => deliveries.length === 2 && (await queueDrained()), 10000, 'a redelivery and an ack');
+    expect(deliveries).toEqual([1, 2]);
+  });
+
+  it('gives up after maxDeliver retryable failures and removes the message', async () => {
+    const deliveries: number[] = [];
+    const giveUps: GiveUp[] = [];
+    await startWorker({
+      maxDeliver: 3,
+      retryBackoff: { initialMs: 100, maxMs: 100 },
+      onGiveUp: async (payload, reason) => void giveUps.push({ payload, reason }),
+      handle: async (_payload, { deliveryCount }) => {
+        deliveries.push(deliveryCount);
+        throw new RetryableWorkError(`still failing on attempt ${deliveryCount}`);
+      },
+    });
+    const request = extractRequest('work-exhausted');
+    await publisher.publish(subject, request, 'work-exhausted');
+
+    await waitUntil(async () => giveUps.length === 1 && (await queueDrained()), 15000, 'the message to be given up');
+    expect(deliveries).toEqual([1, 2, 3]);
+    expect(giveUps).toEqual([{ payload: request, reason: 'failed 3 of 3 deliveries; last error: still failing on attempt 3' }]);
+    await holdsFor(500, async () => expect(deliveries).toHaveLength(3));
+  });
+
+  it('gives up at once on a terminal failure', async () => {
+    let calls = 0;
+    const giveUps: GiveUp[] = [];
+    await startWorker({
+      onGiveUp: async (payload, reason) => void giveUps.push({ payload, reason }),
+      handle: async () => {
+        calls += 1;
+        throw new TerminalWorkError('table public.orders no longer exists');
+      },
+    });
+    const request = extractRequest('work-terminal');
+    await publisher.publish(subject, request, 'work-terminal');
+
+    await waitUntil(async () => giveUps.length === 1 && (await queueDrained()), 10000, 'the message to be given up');
+    expect(calls).toBe(1);
+    expect(giveUps).toEqual([{ payload: request, reason: 'terminal failure: table public.orders no longer exists' }]);
+  });
+
+  it('gives up malformed payloads without calling the handler, saying what is wrong', async () => {
+    let calls = 0;
+    const giveUps: GiveUp[] = [];
+    await startWorker({
+      onGiveUp: async (payload, reason) => void giveUps.push({ payload, reason }),
+      handle: async () => void (calls += 1),
+    });
+    const jetStream = connection.jetstream();
+    await jetStream.publish(subject, new TextEncoder().encode('{"workId": "truncated'));
+    const wrongShape = { ...extractRequest('work-bad'), batchLimit: 'lots' };
+    await jetStream.publish(subject, new TextEncoder().encode(JSON.stringify(wrongShape)));
+
+    await waitUntil(async () => giveUps.length === 2 && (await queueDrained()), 10000, 'both messages to be given up');
+    expect(calls).toBe(0);
+    expect(giveUps[0]?.payload).toBe('{"workId": "truncated');
+    expect(giveUps[0]?.reason).toMatch(/^malformed payload on svc\.pipeline\.v1\.extract\.requested: not JSON \(/);
+    expect(giveUps[1]).toEqual({ payload: wrongShape, reason: 'malformed payload on svc.pipeline.v1.extract.requested: batchLimit: must be an integer >= 1' });
+  });
+
+  it('brings a message back when reporting its give-up fails, and gives it up on a later delivery', async () => {
+    let reports = 0;
+    await startWorker({
+      retryBackoff: { initialMs: 100, maxMs: 100 },
+      onGiveUp: async () => {
+        reports += 1;
+        if (reports === 1) throw new Error('registry unreachable');
+      },
+      handle: async () => {
+        throw new TerminalWorkError('bad table');
+      },
+    });
+    await publisher.publish(subject, extractRequest('work-report'), 'work-report');
+    await waitUntil(async () => reports === 2 && (await queueDrained()), 10000, 'a second, successful give-up report');
+    expect(operationalErrors).toEqual([expect.stringContaining('extractor: reporting a message given up: Error: registry unreachable')]);
+  });
+
+  it('de-duplicates messages published twice with the same msgId', async () => {
+    await publisher.publish(subject, extractRequest('work-dup'), 'same-id');
+    await publisher.publish(subject, extractRequest('work-dup'), 'same-id');
+    await publisher.publish(subject, extractRequest('work-other'), 'other-id');
+    expect(await workStreamMessageCount(manager)).toBe(2);
+
+    const handled: string[] = [];
+    await startWorker({ handle: async (payload) => void handled.push(payload.workId) });
+    await waitUntil(async () => handled.length === 2 && (await queueDrained()), 10000, 'both distinct messages');
+    expect(handled).toEqual(['work-dup', 'work-other']);
+  });
+
+  it('keeps one msgId apart on different subjects (one batch id names every stage of a batch)', async () => {
+    const failure = {
+      workId: 'work-1',
+      replicationId: '00000000-0000-4000-8000-000000000001',
+      table: { schema: 'public', name: 't' },
+      stage: 'extract' as const,
+      retryable: true,
+      message: 'x',
+      failedAt: new Date().toISOString(),
+    };
+    await publisher.publish(subject, extractRequest('work-1'), 'batch-7');
+    await publisher.publish(PipelineSubjects.workFailed, failure, 'batch-7');
+    expect(await workStreamMessageCount(manager)).toBe(2);
+  });
+
+  it('runs at most `concurrency` handlers at once', async () => {
+    let running = 0;
+    let mostAtOnce = 0;
+    let done = 0;
+    await startWorker({
+      concurrency: 3,
+      handle: async () => {
+        running += 1;
+        mostAtOnce = Math.max(mostAtOnce, running);
+        await new Promise((resume) => setTimeout(resume, 100));
+        running -= 1;
+        done += 1;
+      },
+    });
+    for (let index = 0; index < 12; index++) await publisher.publish(subject, extractRequest(`work-${index}`), `id-${index}`);
+    await waitUntil(async () => done === 12 && (await queueDrained()), 15000, 'all twelve messages');
+    expect(mostAtOnce).toBe(3);
+  });
+
+  it('shares 100 messages between two instances without handling any twice', async () => {
+    const handledBy = { first: 0, second: 0 };
+    const timesHandled = new Map<string, number>();
+    const handler = (instance: keyof typeof handledBy) => async (payload: ExtractRequested) => {
+      handledBy[instance] += 1;
+      timesHandled.set(payload.workId, (timesHandled.get(payload.workId) ?? 0) + 1);
+      await new Promise((resume) => setTimeout(resume, 10));
+    };
+    await startWorker({ concurrency: 4, handle: handler('first') }, await server.connect('instance-1'));
+    await startWorker({ concurrency: 4, handle: handler('second') }, await server.connect('instance-2'));
+
+    const ids = Array.from({ length: 100 }, (_, index) => `work-${index}`);
+    await Promise.all(ids.map((id) => publisher.publish(subject, extractRequest(id), id)));
+    await waitUntil(async () => timesHandled.size === 100 && (await queueDrained()), 30000, 'all 100 messages handled and acked');
+
+    expect([...timesHandled.keys()].sort()).toEqual([...ids].sort());
+    expect([...timesHandled.values()].every((count) => count === 1)).toBe(true);
+    expect(handledBy.first + handledBy.second).toBe(100);
+    expect(handledBy.first).toBeGreaterThan(0);
+    expect(handledBy.second).toBeGreaterThan(0);
+    expect((await consumerInfo()).num_redelivered).toBe(0);
+  });
+
+  it('keeps a long handler alive past ackWait, and redelivers to another instance when its process dies', async () => {
+    const ackWaitMs = 1500;
+    const dyingConnection = await server.connect('instance-dying');
+    const started = deferred();
+    const neverFinishes = deferred();
+    await startWorker(
+      {
+        ackWaitMs,
+        handle: async () => {
+          started.resolve();
+          await neverFinishes.promise;
+        },
+      },
+      dyingConnection,
+    );
+    await publisher.publish(subject, extractRequest('work-survives'), 'work-survives');
+    await started.promise;
+
+    const survivor: { workId: string; deliveryCount: number }[] = [];
+    await startWorker({ ackWaitMs, handle: async (payload, { deliveryCount }) => void survivor.push({ workId: payload.workId, deliveryCount }) }, await server.connect('instance-survivor'));
+
+    // While the first instance lives, its heartbeats keep the message its own for several ack deadlines.
+    await holdsFor(3 * ackWaitMs, async () => {
+      expect(survivor).toEqual([]);
+      expect((await consumerInfo()).num_redelivered).toBe(0);
+    });
+
+    await dyingConnection.close();
+    const diedAt = Date.now();
+    await waitUntil(async () => survivor.length === 1 && (await queueDrained()), 10000, 'redelivery to the surviving instance');
+    expect(survivor).toEqual([{ workId: 'work-survives', deliveryCount: 2 }]);
+    expect(Date.now() - diedAt).toBeLessThan(3 * ackWaitMs);
+    neverFinishes.resolve();
+  });
+
+  it('stop() waits for the handler in flight and acknowledges its message', async () => {
+    const started = deferred();
+    const release = deferred();
+    let finished = false;
+    const worker = await startWorker({
+      handle: async () => {
+        started.resolve();
+        await release.promise;
+        finished = true;
+      },
+    });
+    await publisher.publish(subject, extractRequest('work-drain'), 'work-drain');
+    await started.promise;
+
+    let stopped = false;
+    const stopping = worker.stop().then(() => (stopped = true));
+    await holdsFor(300, async () => expect(stopped).toBe(false));
+    release.resolve();
+    await stopping;
+    expect(finished).toBe(true);
+    expect(await queueDrained()).toBe(true);
+  });
+
+  it('refuses nonsensical options', () => {
+    const base: Options = { subject, durableName: 'extractor', concurrency: 1, guard: isExtractRequested, handle: async () => undefined };
+    expect(() => new PipelineWorker(connection, { ...base, concurrency: 0 })).toThrow('concurrency must be an integer >= 1');
+    expect(() => new PipelineWorker(connection, { ...base, maxDeliver: 1.5 })).toThrow('maxDeliver must be an integer >= 1');
+    expect(() => new PipelineWorker(connection, { ...base, durableName: '' })).toThrow('needs a durable name');
+  });
+});

@@ -1,0 +1,268 @@
+import { AckPolicy, DeliverPolicy, nanos, type Consumer, type ConsumerMessages, type JsMsg, type NatsConnection } from 'nats';
+import { PipelineStreams, pipelinePayloadProblems, type PipelinePayloadOf, type PipelineSubject } from '@svc/contracts';
+import { JetStreamErrorCode, errorText, jetStreamErrorCode } from './jetstream-errors';
+import { decodeJson } from './json-payload';
+import { DEFAULT_RETRY_BACKOFF, retryDelayMs, type RetryBackoff } from './retry-backoff';
+import { TerminalWorkError } from './work-errors';
+
+export interface WorkContext {
+  /** 1 on the first delivery; grows with every redelivery (retry, or an instance that died). */
+  deliveryCount: number;
+}
+
+export interface PipelineWorkerOptions<S extends PipelineSubject> {
+  subject: S;
+  /** Shared by every instance of a service: they pull from one durable consumer and split the work. */
+  durableName: string;
+  /** Messages processed at once by this instance; it never holds more than this many unacknowledged. */
+  concurrency: number;
+  /** How long a delivery may go without an outcome or a heartbeat before it is redelivered. Default 30 s. */
+  ackWaitMs?: number;
+  /** Deliveries before a message is given up. Default 5. */
+  maxDeliver?: number;
+  guard: (payload: unknown) => payload is PipelinePayloadOf<S>;
+  handle: (payload: PipelinePayloadOf<S>, context: WorkContext) => Promise<void>;
+  /** Called before a message is terminated; if it throws, the message comes back later to be given up again. */
+  onGiveUp?: (payload: unknown, reason: string) => Promise<void>;
+  /** Delay before redelivering after a retryable failure. Default 1 s, doubling, at most 60 s. */
+  retryBackoff?: RetryBackoff;
+  /** Trouble the worker recovers from by itself (a failed fetch, a lost ack). Default: ignored. */
+  onError?: (error: unknown, activity: string) => void;
+}
+
+const DEFAULT_ACK_WAIT_MS = 30000;
+const DEFAULT_MAX_DELIVER = 5;
+/** How long one pull request waits for messages before the next one is issued (JetStream minimum: 1 s). */
+const FETCH_EXPIRES_MS = 5000;
+const FETCH_RETRY_BACKOFF: RetryBackoff = { initialMs: 250, maxMs: 5000 };
+
+type Outcome = { ok: true } | { ok: false; error: unknown };
+
+/**
+ * A durable pull consumer of one pipeline subject. Handler outcomes: resolve → ack (confirmed by the
+ * server); RetryableWorkError or any unclassified error → nak with capped exponential backoff;
+ * TerminalWorkError, a malformed payload, or more than maxDeliver deliveries → onGiveUp, then term.
+ *
+ * The consumer's server-side max_deliver is unlimited on purpose: the bound is enforced here, so a message
+ * whose last attempt died with its instance, or whose give-up report failed, still comes back to be given
+ * up instead of lying in the work queue unseen.
+ */
+export class PipelineWorker<S extends PipelineSubject> {
+  private readonly ackWaitMs: number;
+  private readonly maxDeliver: number;
+  private readonly retryBackoff: RetryBackoff;
+  private readonly inFlight = new Set<Promise<void>>();
+  private state: 'new' | 'running' | 'stopping' | 'stopped' = 'new';
+  private currentFetch: ConsumerMessages | undefined;
+  private pullLoop: Promise<void> | undefined;
+  private wakeUp: (() => void) | undefined;
+
+  constructor(
+    private readonly connection: NatsConnection,
+    private readonly options: PipelineWorkerOptions<S>,
+  ) {
+    this.ackWaitMs = options.ackWaitMs ?? DEFAULT_ACK_WAIT_MS;
+    this.maxDeliver = options.maxDeliver ?? DEFAULT_MAX_DELIVER;
+    this.retryBackoff = options.retryBackoff ?? DEFAULT_RETRY_BACKOFF;
+    if (options.durableName.length === 0) throw new Error('a PipelineWorker needs a durable name');
+    requirePositiveInteger('concurrency', options.concurrency);
+    requirePositiveInteger('ackWaitMs', this.ackWaitMs);
+    requirePositiveInteger('maxDeliver', this.maxDeliver);
+  }
+
+  /** Creates (or updates) the durable consumer and starts pulling. */
+  async start(): Promise<void> {
+    if (this.state !== 'new') throw new Error(`worker ${this.options.durableName} was already started`);
+    const consumer = await this.ensureConsumer();
+    if (this.state !== 'new') return; // stopped while starting
+    this.state = 'running';
+    this.pullLoop = this.pull(consumer);
+  }
+
+  /** Stops fetching, returns messages not yet started, and waits for the handlers in flight. */
+  async stop(): Promise<void> {
+    if (this.state === 'new') {
+      this.state = 'stopped';
+      return;
+    }
+    if (this.state === 'running') {
+      this.state = 'stopping';
+      this.notifyChange();
+      await this.currentFetch?.close().catch((error: unknown) => this.report(error, 'closing the pull request'));
+    }
+    await this.pullLoop;
+    await Promise.all([...this.inFlight]);
+    this.state = 'stopped';
+  }
+
+  private async ensureConsumer(): Promise<Consumer> {
+    const { durableName, subject } = this.options;
+    const stream = PipelineStreams.work.name;
+    const manager = await this.connection.jetstreamManager();
+    const changeable = { filter_subject: subject, ack_wait: nanos(this.ackWaitMs), max_deliver: -1 };
+    try {
+      await manager.consumers.add(stream, {
+        durable_name: durableName,
+        ack_policy: AckPolicy.Explicit,
+        deliver_policy: DeliverPolicy.All,
+        ...changeable,
+      });
+    } catch (error) {
+      const code = jetStreamErrorCode(error);
+      if (code !== JetStreamErrorCode.consumerAlreadyExists && code !== JetStreamErrorCode.consumerNameInUse) {
+        throw new Error(`cannot create consumer ${durableName} on ${stream}: ${errorText(error)}`, { cause: error });
+      }
+      await manager.consumers.update(stream, durableName, changeable);
+    }
+    return this.connection.jetstream().consumers.get(stream, durableName);
+  }
+
+  /**
+   * Pulls only as many messages as there are free slots, so no message waits in a local buffer while its
+   * ack deadline runs, and an idle instance of the service can take the rest.
+   */
+  private async pull(consumer: Consumer): Promise<void> {
+    let consecutiveFailures = 0;
+    while (this.state === 'running' && !this.connection.isClosed()) {
+      const free = this.options.concurrency - this.inFlight.size;
+      if (free <= 0) {
+        await this.nextChange();
+        continue;
+      }
+      try {
+        const messages = await consumer.fetch({ max_messages: free, expires: FETCH_EXPIRES_MS });
+        this.currentFetch = messages;
+        if (this.state !== 'running') await messages.close();
+        for await (const message of messages) this.dispatch(message);
+        consecutiveFailures = 0;
+      } catch (error) {
+        if (this.state !== 'running' || this.connection.isClosed()) break;
+        consecutiveFailures += 1;
+        this.report(error, 'fetching messages');
+        await this.nextChange(retryDelayMs(consecutiveFailures, FETCH_RETRY_BACKOFF));
+      } finally {
+        this.currentFetch = undefined;
+      }
+    }
+  }
+
+  private dispatch(message: JsMsg): void {
+    if (this.state !== 'running') {
+      // Arrived while stopping: hand it straight back instead of letting it wait out the ack deadline.
+      this.safely(() => message.nak(), 'returning a message at stop');
+      return;
+    }
+    const task: Promise<void> = this.process(message)
+      .catch((error: unknown) => this.report(error, 'processing a message'))
+      .finally(() => {
+        this.inFlight.delete(task);
+        this.notifyChange();
+      });
+    this.inFlight.add(task);
+  }
+
+  private async process(message: JsMsg): Promise<void> {
+    const { subject, guard, handle } = this.options;
+    const deliveryCount = message.info.deliveryCount;
+    const decoded = decodeJson(message.data);
+    if (!decoded.ok) return this.giveUp(message, decoded.text, `malformed payload on ${subject}: not JSON (${decoded.reason})`);
+    const payload = decoded.value;
+    if (!guard(payload)) {
+      const problems = pipelinePayloadProblems(subject, payload);
+      const detail = problems.length > 0 ? problems.join('; ') : 'rejected by the payload guard';
+      return this.giveUp(message, payload, `malformed payload on ${subject}: ${detail}`);
+    }
+    if (deliveryCount > this.maxDeliver) {
+      return this.giveUp(
+        message,
+        payload,
+        `delivered ${deliveryCount} times, more than maxDeliver (${this.maxDeliver}): earlier attempts ended without an outcome`,
+      );
+    }
+
+    const outcome = await this.runHandler(message, () => handle(payload, { deliveryCount }));
+    if (outcome.ok) return this.acknowledge(message);
+    const { error } = outcome;
+    if (error instanceof TerminalWorkError) return this.giveUp(message, payload, `terminal failure: ${error.message}`);
+    if (deliveryCount >= this.maxDeliver) {
+      return this.giveUp(message, payload, `failed ${deliveryCount} of ${this.maxDeliver} deliveries; last error: ${errorText(error)}`);
+    }
+    this.safely(() => message.nak(retryDelayMs(deliveryCount, this.retryBackoff)), 'requesting a redelivery');
+  }
+
+  /** Runs the handler while telling the server every ackWait/3 that the message is still being worked on. */
+  private async runHandler(message: JsMsg, work: () => Promise<void>): Promise<Outcome> {
+    const keepAlive = setInterval(() => this.safely(() => message.working(), 'extending the ack deadline'), Math.max(1, Math.floor(this.ackWaitMs / 3)));
+    try {
+      await work();
+      return { ok: true };
+    } catch (error) {
+      return { ok: false, error };
+    } finally {
+      clearInterval(keepAlive);
+    }
+  }
+
+  private async acknowledge(message: JsMsg): Promise<void> {
+    if (this.connection.isClosed()) {
+      // ackAck would wait out its whole timeout on a closed connection; the server redelivers anyway.
+      this.report(new Error('connection closed before the message could be acknowledged'), 'acknowledging a message');
+      return;
+    }
+    try {
+      await message.ackAck();
+    } catch (error) {
+      // The work is done but the server may not know: it redelivers after ackWait, and handlers are idempotent.
+      this.report(error, 'acknowledging a message');
+    }
+  }
+
+  private async giveUp(message: JsMsg, payload: unknown, reason: string): Promise<void> {
+    try {
+      await this.options.onGiveUp?.(payload, reason);
+    } catch (error) {
+      this.report(error, 'reporting a message given up');
+      this.safely(() => message.nak(retryDelayMs(message.info.deliveryCount, this.retryBackoff)), 'requesting a redelivery');
+      return;
+    }
+    // No reason text: servers before 2.11 do not recognise "+TERM <reason>" and would redeliver.
+    this.safely(() => message.term(), 'terminating a message');
+  }
+
+  /** Resolves when a handler finishes or stop() is called, or after `timeoutMs`. Only the pull loop waits. */
+  private nextChange(timeoutMs?: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = (): void => {
+        if (timer !== undefined) clearTimeout(timer);
+        if (this.wakeUp === done) this.wakeUp = undefined;
+        resolve();
+      };
+      const timer = timeoutMs === undefined ? undefined : setTimeout(done, timeoutMs);
+      this.wakeUp = done;
+    });
+  }
+
+  private notifyChange(): void {
+    this.wakeUp?.();
+  }
+
+  private safely(action: () => void, activity: string): void {
+    try {
+      action();
+    } catch (error) {
+      this.report(error, activity);
+    }
+  }
+
+  private report(error: unknown, activity: string): void {
+    try {
+      this.options.onError?.(error, `${this.options.durableName}: ${activity}`);
+    } catch {
+      // A failing error hook must not take the worker down.
+    }
+  }
+}
+
+function requirePositiveInteger(name: string, value: number): void {
+  if (!Number.isSafeInteger(value) || value < 1) throw new Error(`PipelineWorker ${name} must be an integer >= 1, got ${value}`);
+}

@@ -1,0 +1,167 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { JetStreamManager, NatsConnection } from 'nats';
+import { PipelineStreams } from '@svc/contracts';
+import { ensurePipelineStreams } from './pipeline-streams';
+import { publishRowChunks, readRowChunks, rowsSubjectOf } from './row-chunks';
+import { startJetStreamTestServer, type JetStreamTestServer } from './testing/jetstream-test-kit';
+
+async function* piecesOf(data: Buffer, pieceBytes: number): AsyncGenerator<Buffer> {
+  for (let offset = 0; offset < data.length; offset += pieceBytes) yield data.subarray(offset, offset + pieceBytes);
+}
+
+async function readAll(chunks: AsyncIterable<Buffer>): Promise<Buffer[]> {
+  const result: Buffer[] = [];
+  for await (const chunk of chunks) result.push(chunk);
+  return result;
+}
+
+describe('row chunks on JetStream', () => {
+  let server: JetStreamTestServer;
+  let connection: NatsConnection;
+  let manager: JetStreamManager;
+
+  beforeAll(async () => {
+    server = await startJetStreamTestServer();
+    connection = await server.connect('test-rows');
+    await ensurePipelineStreams(connection);
+    manager = await server.manager();
+  }, 30000);
+
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  const newSubject = (): string => rowsSubjectOf(`replication-1/public.orders/${randomUUID()}`);
+
+  async function storedChunks(subject: string): Promise<number> {
+    const info = await manager.streams.info(PipelineStreams.rows.name, { subjects_filter: subject });
+    return info.state.subjects?.[subject] ?? 0;
+  }
+
+  async function readersOf(subject: string): Promise<{ delivered: number }[]> {
+    const readers: { delivered: number }[] = [];
+    for await (const consumer of manager.consumers.list(PipelineStreams.rows.name)) {
+      if (consumer.config.filter_subject === subject) readers.push({ delivered: consumer.delivered.consumer_seq });
+    }
+    return readers;
+  }
+
+  it('round-trips 5 MB of random bytes exactly, in chunks of at most 512 KiB', async () => {
+    const subject = newSubject();
+    const data = randomBytes(5_000_000);
+    const published = await publishRowChunks(connection, subject, piecesOf(data, 70_001));
+    expect(published).toEqual({ chunkCount: Math.ceil(5_000_000 / (512 * 1024)), byteCount: 5_000_000 });
+    expect(await storedChunks(subject)).toBe(published.chunkCount);
+
+    const chunks = await readAll(readRowChunks(connection, subject, published.chunkCount));
+    expect(chunks).toHaveLength(published.chunkCount);
+    expect(chunks.every((chunk) => chunk.length <= 512 * 1024)).toBe(true);
+    expect(Buffer.concat(chunks).equals(data)).toBe(true);
+    expect(await readersOf(subject)).toEqual([]);
+  });
+
+  it('publishes while it reads its input: never more than maxInFlight chunks ahead of the stream', async () => {
+    const subject = newSubject();
+    const chunkBytes = 64 * 1024;
+    const maxInFlight = 2;
+    let pulledBytes = 0;
+    let largestLead = 0;
+    async function* watchedInput(): AsyncGenerator<Buffer> {
+      for (let piece = 0; piece < 320; piece++) {
+        const leadBytes = pulledBytes - (await storedChunks(subject)) * chunkBytes;
+        largestLead = Math.max(largestLead, leadBytes);
+        const bytes = randomBytes(16 * 1024);
+        pulledBytes += bytes.length;
+        yield bytes;
+      }
+    }
+    const published = await publishRowChunks(connection, subject, watchedInput(), { maxChunkBytes: chunkBytes, maxInFlight });
+    expect(published).toEqual({ chunkCount: 80, byteCount: 320 * 16 * 1024 });
+    // One chunk being filled plus the unacknowledged ones: a publisher that buffered its input would lead by megabytes.
+    expect(largestLead).toBeLessThanOrEqual((maxInFlight + 1) * chunkBytes);
+    expect(largestLead).toBeGreaterThan(0);
+  });
+
+  it('reads a few chunks at a time: a slow reader does not pull the whole batch into memory', async () => {
+    const subject = newSubject();
+    const published = await publishRowChunks(connection, subject, piecesOf(randomBytes(40 * 16 * 1024), 16 * 1024), { maxChunkBytes: 16 * 1024 });
+    expect(published.chunkCount).toBe(40);
+
+    let taken = 0;
+    for await (const chunk of readRowChunks(connection, subject, published.chunkCount)) {
+      expect(chunk).toHaveLength(16 * 1024);
+      taken += 1;
+      if (taken % 10 === 0) {
+        const [reader] = await readersOf(subject);
+        expect(reader?.delivered).toBeLessThanOrEqual(taken + 8);
+      }
+      if (taken === 25) break;
+    }
+    expect(taken).toBe(25);
+    expect(await readersOf(subject)).toEqual([]);
+  });
+
+  it('does not count the time a slow reader spends with its chunks as waiting for the next ones', async () => {
+    const subject = newSubject();
+    const data = randomBytes(10 * 1000);
+    await publishRowChunks(connection, subject, piecesOf(data, 1000), { maxChunkBytes: 1000 });
+    const chunks: Buffer[] = [];
+    for await (const chunk of readRowChunks(connection, subject, 10, { idleTimeoutMs: 1000 })) {
+      chunks.push(chunk);
+      if (chunks.length === 1) await new Promise((resume) => setTimeout(resume, 1500)); // a slow COPY into staging
+    }
+    expect(Buffer.concat(chunks).equals(data)).toBe(true);
+  });
+
+  it('purges the subject before publishing again, so a retry never appends to an earlier attempt', async () => {
+    const subject = newSubject();
+    await publishRowChunks(connection, subject, piecesOf(Buffer.alloc(3000, 'a'), 1000), { maxChunkBytes: 1000 });
+    expect(await storedChunks(subject)).toBe(3);
+
+    const retry = Buffer.alloc(1500, 'b');
+    const published = await publishRowChunks(connection, subject, piecesOf(retry, 1000), { maxChunkBytes: 1000 });
+    expect(published).toEqual({ chunkCount: 2, byteCount: 1500 });
+    expect(await storedChunks(subject)).toBe(2);
+    expect(Buffer.concat(await readAll(readRowChunks(connection, subject, 2))).equals(retry)).toBe(true);
+  });
+
+  it('fails when fewer chunks than expected arrive in time', async () => {
+    const subject = newSubject();
+    await publishRowChunks(connection, subject, piecesOf(randomBytes(3000), 1000), { maxChunkBytes: 1000 });
+    const startedAt = Date.now();
+    await expect(readAll(readRowChunks(connection, subject, 5, { idleTimeoutMs: 1500 }))).rejects.toThrow(
+      `expected 5 chunks on ${subject} but got 3: nothing more arrived within 1500 ms`,
+    );
+    expect(Date.now() - startedAt).toBeLessThan(10000);
+    expect(await readersOf(subject)).toEqual([]);
+  });
+
+  it('fails when the subject holds more chunks than expected', async () => {
+    const subject = newSubject();
+    await publishRowChunks(connection, subject, piecesOf(randomBytes(3000), 1000), { maxChunkBytes: 1000 });
+    await expect(readAll(readRowChunks(connection, subject, 2))).rejects.toThrow(`${subject} holds 3 chunks, more than the 2 expected`);
+  });
+
+  it('fails on messages that are not the chunk sequence of one publish', async () => {
+    const subject = newSubject();
+    await connection.jetstream().publish(subject, Buffer.from('written by something else'));
+    await expect(readAll(readRowChunks(connection, subject, 1))).rejects.toThrow(`chunk 0 of ${subject} is out of sequence (found '')`);
+  });
+
+  it('handles an empty batch: no chunks published, none read', async () => {
+    const subject = newSubject();
+    expect(await publishRowChunks(connection, subject, piecesOf(Buffer.alloc(0), 1000))).toEqual({ chunkCount: 0, byteCount: 0 });
+    expect(await storedChunks(subject)).toBe(0);
+    expect(await readAll(readRowChunks(connection, subject, 0))).toEqual([]);
+  });
+
+  it('stops and reports the first failure of its input', async () => {
+    const subject = newSubject();
+    async function* failingInput(): AsyncGenerator<Buffer> {
+      yield randomBytes(2000);
+      throw new Error('source connection lost');
+    }
+    await expect(publishRowChunks(connection, subject, failingInput(), { maxChunkBytes: 1000 })).rejects.toThrow('source connection lost');
+    expect(await storedChunks(subject)).toBe(2);
+  });
+});

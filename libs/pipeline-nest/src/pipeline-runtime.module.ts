@@ -1,0 +1,82 @@
+import { Inject, Injectable, Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import type { NatsConnection } from 'nats';
+import type { PipelineSubject } from '@svc/contracts';
+import type { WorkerConfig } from '@svc/config';
+import { JsonLogger } from '@svc/logging';
+import { NatsRequester, PipelinePublisher, PipelineWorker, ensurePipelineStreams, type PipelineWorkerOptions } from '@svc/messaging';
+import { NATS_CONNECTION, NatsRequesterModule } from '@svc/messaging-nest';
+import { EngineRegistry, RuntimeConfigClient } from '@svc/pipeline-runtime';
+
+export const WORKER_CONFIG = Symbol('WORKER_CONFIG');
+/** The pipeline consumers an app runs: provide a factory returning PipelineWorkerOptions[]. */
+export const PIPELINE_CONSUMERS = Symbol('PIPELINE_CONSUMERS');
+
+export type AnyPipelineWorkerOptions = PipelineWorkerOptions<PipelineSubject>;
+
+/**
+ * Starts the app's JetStream consumers once everything is wired, and drains them (then the engines) on shutdown.
+ * List this provider in the app module, next to a PIPELINE_CONSUMERS provider built from the app's services.
+ */
+@Injectable()
+export class PipelineConsumersHost implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly workers: PipelineWorker<PipelineSubject>[] = [];
+
+  constructor(
+    @Inject(NATS_CONNECTION) private readonly connection: NatsConnection,
+    @Inject(PIPELINE_CONSUMERS) private readonly consumers: AnyPipelineWorkerOptions[],
+    private readonly engines: EngineRegistry,
+    private readonly logger: JsonLogger,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    await ensurePipelineStreams(this.connection);
+    for (const options of this.consumers) {
+      const worker = new PipelineWorker(this.connection, this.logged(options));
+      await worker.start();
+      this.workers.push(worker);
+      this.logger.info('consuming', { subject: options.subject, durable: options.durableName, concurrency: options.concurrency });
+    }
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await Promise.allSettled(this.workers.map((worker) => worker.stop()));
+    await this.engines.closeAll();
+  }
+
+  /** Every failed attempt and every operational problem leaves a log line (reasons are secret-free). */
+  private logged(options: AnyPipelineWorkerOptions): AnyPipelineWorkerOptions {
+    const { subject } = options;
+    return {
+      ...options,
+      handle: async (payload, context) => {
+        try {
+          await options.handle(payload, context);
+        } catch (error) {
+          this.logger.warn('work failed', { subject, delivery: context.deliveryCount, reason: error instanceof Error ? error.message : String(error) });
+          throw error;
+        }
+      },
+      onError: (error, activity) => this.logger.warn('consumer problem', { subject, activity, reason: error instanceof Error ? error.message : String(error) }),
+    };
+  }
+}
+
+/** What every pipeline worker app shares: NATS, the registry's configuration, engines, the publisher. */
+@Module({})
+export class PipelineRuntimeModule {
+  static forRoot(service: string, config: WorkerConfig, logger: JsonLogger): DynamicModule {
+    return {
+      module: PipelineRuntimeModule,
+      global: true,
+      imports: [NatsRequesterModule.forRoot({ url: config.nats.url, name: service, requestTimeoutMs: config.nats.requestTimeoutMs })],
+      providers: [
+        { provide: WORKER_CONFIG, useValue: config },
+        { provide: JsonLogger, useValue: logger },
+        { provide: EngineRegistry, useValue: new EngineRegistry() },
+        { provide: RuntimeConfigClient, inject: [NatsRequester], useFactory: (requester: NatsRequester) => new RuntimeConfigClient(requester) },
+        { provide: PipelinePublisher, inject: [NATS_CONNECTION], useFactory: (connection: NatsConnection) => new PipelinePublisher(connection) },
+      ],
+      exports: [WORKER_CONFIG, JsonLogger, EngineRegistry, RuntimeConfigClient, PipelinePublisher],
+    };
+  }
+}

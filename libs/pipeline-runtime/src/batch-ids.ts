@@ -1,0 +1,23 @@
+import { tableKey, type BatchDescriptor, type TableRef } from '@svc/contracts';
+
+/** Deterministic batch ids (DESIGN §3): replication, table, versions or seed, part. */
+export function seedBatchId(replicationId: string, table: TableRef, seedId: string, part: number): string {
+  return `${replicationId}/${tableKey(table)}/seed/${seedId}/${part}`;
+}
+
+export function changeBatchId(replicationId: string, table: TableRef, fromVersion: string, toVersion: string): string {
+  return `${replicationId}/${tableKey(table)}/changes/${fromVersion}-${toVersion}`;
+}
+
+/** A batch id as one safe S3 key segment. */
+export function batchFolderName(batchId: string): string {
+  const [, , kind, ...rest] = batchId.split('/');
+  return `${kind ?? 'batch'}-${rest.join('-')}`.replace(/[^A-Za-z0-9._-]/g, '_');
+}
+
+/** The id of the seed part that must be applied before this one, or null (part 0, or a change batch). */
+export function previousSeedPart(batch: BatchDescriptor): string | null {
+  const { body } = batch;
+  if (body.kind !== 'seed' || body.part === 0) return null;
+  return seedBatchId(batch.replicationId, batch.definition.table, body.seedId, body.part - 1);
+}

@@ -1,0 +1,101 @@
+const QUOTE = 0x22;
+const NEWLINE = 0x0a;
+
+/**
+ * Tracks CSV row boundaries across chunks: a row ends at a newline outside double quotes. Toggling on
+ * every quote is exact for RFC 4180 CSV, because an escaped quote ("") toggles twice.
+ */
+export class CsvRowScanner {
+  private quoted = false;
+  rows = 0;
+
+  /** Scans all of `chunk`, counting rows. */
+  scan(chunk: Buffer): void {
+    this.scanUntilBoundary(chunk, chunk.length);
+  }
+
+  /**
+   * Scans `chunk` and stops just past the first row boundary at or after offset `from`; returns that offset,
+   * or -1 when the chunk has no such boundary (then all of it was scanned).
+   */
+  scanUntilBoundary(chunk: Buffer, from: number): number {
+    for (let index = 0; index < chunk.length; index++) {
+      const byte = chunk[index];
+      if (byte === QUOTE) this.quoted = !this.quoted;
+      else if (byte === NEWLINE && !this.quoted) {
+        this.rows += 1;
+        if (index >= from) return index + 1;
+      }
+    }
+    return -1;
+  }
+}
+
+export interface CsvPart {
+  index: number;
+  chunks: AsyncGenerator<Buffer>;
+  /** Rows in the part; valid once `chunks` is exhausted. */
+  rowCount(): number;
+}
+
+/**
+ * Splits a CSV byte stream into parts of about `partBytes`, each ending at a row boundary, so every part
+ * can be loaded on its own. Parts must be consumed in order, each to its end, before asking for the next.
+ * Yields at least one part (empty for empty input).
+ */
+export async function* splitCsvParts(source: AsyncIterable<Buffer>, partBytes: number): AsyncGenerator<CsvPart> {
+  const iterator = source[Symbol.asyncIterator]();
+  let carry: Buffer | null = null;
+  let exhausted = false;
+  let index = 0;
+  for (;;) {
+    if (index > 0 && !carry) {
+      // Look ahead so the stream never ends with an empty part.
+      const next = await iterator.next();
+      if (next.done) return;
+      carry = next.value;
+    }
+    const scanner = new CsvRowScanner();
+    let partDone = false;
+    async function* partChunks(): AsyncGenerator<Buffer> {
+      let written = 0;
+      while (!partDone) {
+        let chunk: Buffer;
+        if (carry) {
+          chunk = carry;
+          carry = null;
+        } else {
+          const next = await iterator.next();
+          if (next.done) {
+            exhausted = true;
+            partDone = true;
+            return;
+          }
+          chunk = next.value;
+        }
+        if (written + chunk.length < partBytes) {
+          scanner.scan(chunk);
+          written += chunk.length;
+          yield chunk;
+          continue;
+        }
+        // Past the size: end the part at the first row boundary from here on.
+        const boundary = scanner.scanUntilBoundary(chunk, Math.max(0, partBytes - written));
+        if (boundary === -1) {
+          written += chunk.length;
+          yield chunk;
+          continue;
+        }
+        if (boundary < chunk.length) carry = chunk.subarray(boundary);
+        partDone = true;
+        yield chunk.subarray(0, boundary);
+      }
+    }
+    const chunks = partChunks();
+    yield { index, chunks, rowCount: () => scanner.rows };
+    // Drain whatever the consumer left, so the next part starts at the right byte.
+    for await (const _ of chunks) void _;
+    index += 1;
+    if (exhausted) return;
+  }
+}

@@ -1,0 +1,97 @@
+import { createHash } from 'node:crypto';
+import { sourceEngineOf, warehouseEngineOf, type SourceEngine, type WarehouseEngine } from '@svc/connectors';
+import type { ReplicationConfig } from '@svc/contracts';
+import type { SourceConnector, StagingConnector, WarehouseConnector } from '@svc/engines';
+import { createPostgresSource } from '@svc/source-postgres';
+import { createPostgresStaging } from '@svc/staging-postgres';
+import { createPostgresWarehouse } from '@svc/warehouse-postgres';
+
+/** Thrown for an engine this build cannot drive yet; terminal for the work that needs it. */
+export class UnsupportedEngineError extends Error {
+  constructor(role: string, engine: string) {
+    super(`${role}: the ${engine} engine is not supported by this build yet`);
+    this.name = 'UnsupportedEngineError';
+  }
+}
+
+/**
+ * Which engine implements which capability, checked at compile time: every engine of the union has an
+ * entry, and a missing implementation is an explicit null.
+ */
+const SOURCES: Record<SourceEngine, ((connectionString: string, encrypt: boolean) => SourceConnector) | null> = {
+  postgres: (connectionString, encrypt) => createPostgresSource(connectionString, { encrypt }),
+  sqlserver: null,
+};
+const STAGINGS: Record<SourceEngine, ((connectionString: string, encrypt: boolean) => StagingConnector) | null> = {
+  postgres: (connectionString, encrypt) => createPostgresStaging(connectionString, { encrypt }),
+  sqlserver: null,
+};
+const WAREHOUSES: Record<WarehouseEngine, ((warehouse: ReplicationConfig['warehouse']) => WarehouseConnector) | null> = {
+  postgres: (warehouse) =>
+    createPostgresWarehouse(
+      { url: warehouse.url, databaseName: warehouse.databaseName, username: warehouse.username, password: warehouse.password },
+      { statementTimeoutMs: warehouse.timeoutInMins * 60000 },
+    ),
+  redshift: null,
+};
+
+interface Closable {
+  close(): Promise<void>;
+}
+
+/** Keeps one connector per distinct connection (a pool inside each), shared by every batch that needs it. */
+class ConnectorCache<T extends Closable> {
+  private readonly connectors = new Map<string, T>();
+
+  get(identity: string, open: () => T): T {
+    const key = createHash('sha256').update(identity).digest('hex');
+    let connector = this.connectors.get(key);
+    if (!connector) {
+      connector = open();
+      this.connectors.set(key, connector);
+    }
+    return connector;
+  }
+
+  async closeAll(): Promise<void> {
+    const all = [...this.connectors.values()];
+    this.connectors.clear();
+    await Promise.allSettled(all.map((connector) => connector.close()));
+  }
+}
+
+/** Opens (and reuses) the engine connectors a replication's configuration names. */
+export class EngineRegistry {
+  private readonly sources = new ConnectorCache<SourceConnector>();
+  private readonly stagings = new ConnectorCache<StagingConnector>();
+  private readonly warehouses = new ConnectorCache<WarehouseConnector>();
+
+  source(config: ReplicationConfig): SourceConnector {
+    const { connectionString, encryptDataInTransit } = config.source;
+    const engine = sourceEngineOf(connectionString);
+    const open = engine ? SOURCES[engine] : null;
+    if (!engine || !open) throw new UnsupportedEngineError('source', engine ?? 'unknown');
+    return this.sources.get(`${encryptDataInTransit}|${connectionString}`, () => open(connectionString, encryptDataInTransit));
+  }
+
+  staging(config: ReplicationConfig): StagingConnector {
+    const { connectionString, encryptDataInTransit } = config.staging;
+    const engine = sourceEngineOf(connectionString);
+    const open = engine ? STAGINGS[engine] : null;
+    if (!engine || !open) throw new UnsupportedEngineError('staging', engine ?? 'unknown');
+    return this.stagings.get(`${encryptDataInTransit}|${connectionString}`, () => open(connectionString, encryptDataInTransit));
+  }
+
+  warehouse(config: ReplicationConfig): WarehouseConnector {
+    const { warehouse } = config;
+    const engine = warehouseEngineOf(warehouse.url);
+    const open = engine ? WAREHOUSES[engine] : null;
+    if (!engine || !open) throw new UnsupportedEngineError('warehouse', engine ?? 'unknown');
+    const identity = [warehouse.url, warehouse.databaseName, warehouse.username, warehouse.password, warehouse.timeoutInMins].join('|');
+    return this.warehouses.get(identity, () => open(warehouse));
+  }
+
+  async closeAll(): Promise<void> {
+    await Promise.all([this.sources.closeAll(), this.stagings.closeAll(), this.warehouses.closeAll()]);
+  }
+}

@@ -1,0 +1,8 @@
+export { batchFolderName, changeBatchId, previousSeedPart, seedBatchId } from './batch-ids';
+export { CsvRowScanner, splitCsvParts, type CsvPart } from './csv-parts';
+export { EngineRegistry, UnsupportedEngineError } from './engine-registry';
+export { classifyFailure, type FailureVerdict } from './failure-classifier';
+export { ReplicationGoneError, RuntimeConfigClient } from './runtime-config.client';
+export { runClassified } from './classified-work';
+// Engine errors the workers act on.
+export { ChangesPurgedError } from '@svc/source-postgres';

@@ -1,0 +1,45 @@
+import { hasPrimaryKey, type TableDefinition } from '@svc/contracts';
+import type { ChangeRead } from '@svc/engines';
+import type { Pool, PoolClient } from 'pg';
+import { streamCopyOut } from './copy-out';
+import { ChangesPurgedError, PrimaryKeyRequiredError, TableNotTrackedError } from './errors';
+import { trackedMinValidVersion } from './registry';
+import { READ_TRANSACTION_SQL, SNAPSHOT_VERSION_SQL, changeWindowEndSql, netChangesCopySql } from './read-sql';
+import { openTransaction, rollbackAndRelease } from './transaction';
+import { parseVersion } from './versions';
+
+/**
+ * Net changes with version in [fromVersion, toVersion), read in one REPEATABLE READ snapshot: toVersion is
+ * the snapshot's xmin (every transaction below it has ended), lowered to a transaction boundary when more
+ * than `limit` records lie in between. toVersion advances to the snapshot's xmin even when nothing changed,
+ * and never moves below fromVersion.
+ */
+export async function readChanges(pool: Pool, definition: TableDefinition, fromVersion: string, limit: number): Promise<ChangeRead> {
+  const { table } = definition;
+  if (!hasPrimaryKey(definition)) throw new PrimaryKeyRequiredError(table);
+  if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError(`the change record limit must be a positive integer, not ${limit}`);
+  const from = parseVersion(fromVersion, 'fromVersion');
+  const client = await openTransaction(pool, READ_TRANSACTION_SQL);
+  try {
+    const horizon = parseVersion(await singleText(client.query<{ version: string }>(SNAPSHOT_VERSION_SQL), 'version'), 'snapshot xmin');
+    const minValid = await trackedMinValidVersion(client, table);
+    if (minValid === null) throw new TableNotTrackedError(table);
+    if (from < parseVersion(minValid, 'min_valid_version')) throw new ChangesPurgedError(table, fromVersion, minValid);
+    const to = from >= horizon ? from : await windowEnd(client, definition, from, horizon, limit);
+    return { toVersion: to.toString(), ...streamCopyOut(client, netChangesCopySql(definition, from, to)) };
+  } catch (error) {
+    await rollbackAndRelease(client);
+    throw error;
+  }
+}
+
+async function windowEnd(client: PoolClient, definition: TableDefinition, from: bigint, horizon: bigint, limit: number): Promise<bigint> {
+  const result = client.query<{ to_version: string }>(changeWindowEndSql(definition), [from.toString(), horizon.toString(), limit]);
+  return parseVersion(await singleText(result, 'to_version'), 'window end');
+}
+
+async function singleText<K extends string>(result: Promise<{ rows: Array<Record<K, string>> }>, column: K): Promise<string> {
+  const row = (await result).rows[0];
+  if (row === undefined) throw new Error(`expected one row with ${column}`);
+  return row[column];
+}

@@ -1,0 +1,98 @@
+import type { TableDefinition } from '@svc/contracts';
+import type { SourceConnector } from '@svc/engines';
+import { createTempDatabase, type TempDatabase } from '@svc/testing';
+import { createPostgresSource } from './postgres-source';
+import { withClient } from './testing/source-fixture';
+
+describe('PostgreSQL source: discovery', () => {
+  let database: TempDatabase;
+  let source: SourceConnector;
+
+  beforeAll(async () => {
+    database = await createTempDatabase('svc_srcpg_disc');
+    await withClient(database.url, (client) =>
+      client.query(`
+        create type mood as enum ('sad', 'ok', 'happy');
+        create domain positive_int as integer check (value > 0);
+        create domain mood_of_day as mood;
+        create domain price as numeric(12,2);
+        create domain list_price as price;
+        create schema "Sales";
+        create type "Sales".pair as (a integer, b text);
+        create table "Sales"."Order Lines" (
+          order_id bigint,
+          line smallint,
+          mood mood,
+          moods mood[],
+          daily mood_of_day,
+          quantity positive_int not null,
+          quantities positive_int[],
+          amount list_price,
+          pair "Sales".pair,
+          amounts numeric(38,10)[],
+          at timestamptz,
+          primary key (line, order_id)
+        );
+        create table events (payload jsonb, noted_at timestamp(3));
+        create table parted (id integer primary key, v text) partition by range (id);
+        create table parted_low partition of parted for values from (0) to (100);
+        insert into events select jsonb_build_object('n', g), now() from generate_series(1, 500) g;
+        analyze events;
+      `),
+    );
+    source = createPostgresSource(database.url, { encrypt: false });
+  });
+
+  afterAll(async () => {
+    await source.close();
+    await database.drop();
+  });
+
+  const byKey = (tables: TableDefinition[]) => new Map(tables.map((table) => [`${table.table.schema}.${table.table.name}`, table]));
+
+  it('lists user tables, leaving out partitions and the change-tracking schema', async () => {
+    await source.enableTracking((await source.describeTable({ schema: 'public', name: 'parted' }))!);
+    const tables = byKey(await source.discoverTables());
+    expect([...tables.keys()].sort()).toEqual(['Sales.Order Lines', 'public.events', 'public.parted']);
+  });
+
+  it('describes columns with source and portable types, nullability and key order', async () => {
+    const lines = await source.describeTable({ schema: 'Sales', name: 'Order Lines' });
+    expect(lines?.primaryKey).toEqual(['line', 'order_id']);
+    expect(lines?.columns.map((column) => [column.name, column.sourceType, column.portableType, column.nullable])).toEqual([
+      ['order_id', 'bigint', 'bigint', false],
+      ['line', 'smallint', 'smallint', false],
+      ['mood', 'mood', 'text', true],
+      ['moods', 'mood[]', 'text[]', true],
+      ['daily', 'mood_of_day', 'text', true],
+      ['quantity', 'positive_int', 'integer', false],
+      ['quantities', 'positive_int[]', 'integer[]', true],
+      ['amount', 'list_price', 'numeric(12,2)', true],
+      ['pair', '"Sales".pair', 'text', true],
+      ['amounts', 'numeric(38,10)[]', 'numeric(38,10)[]', true],
+      ['at', 'timestamp with time zone', 'timestamp with time zone', true],
+    ]);
+  });
+
+  it('reports a table without a primary key with an empty key and its row estimate', async () => {
+    const events = await source.describeTable({ schema: 'public', name: 'events' });
+    expect(events).toEqual({
+      table: { schema: 'public', name: 'events' },
+      columns: [
+        { name: 'payload', sourceType: 'jsonb', portableType: 'jsonb', nullable: true },
+        { name: 'noted_at', sourceType: 'timestamp(3) without time zone', portableType: 'timestamp(3) without time zone', nullable: true },
+      ],
+      primaryKey: [],
+      estimatedRows: 500,
+    });
+  });
+
+  it('estimates 0 rows for a table never analysed', async () => {
+    expect((await source.describeTable({ schema: 'public', name: 'parted' }))?.estimatedRows).toBe(0);
+  });
+
+  it('returns null for a table that does not exist', async () => {
+    expect(await source.describeTable({ schema: 'public', name: 'nope' })).toBeNull();
+    expect(await source.describeTable({ schema: 'svc_ct', name: 'tracked_tables' })).toBeNull();
+  });
+});

@@ -1,0 +1,31 @@
+import type { TableRef } from '@svc/contracts';
+import { TRACKED_TABLES, inChangeSchema, trackingNames } from './identifiers';
+
+/**
+ * Purges the records older than $1 hours, and every record of a transaction up to the newest of them, so
+ * that the change table holds exactly the records with svc_xid >= the minimum valid version afterwards.
+ * Returns the number purged and the newest purged transaction (null when nothing was old enough).
+ */
+export function purgeChangesSql(table: TableRef): string {
+  const changeTable = inChangeSchema(trackingNames(table).changeTable);
+  return `with cutoff as (
+  select svc_xid from ${changeTable}
+  where svc_changed_at < now() - make_interval(hours => $1)
+  order by svc_xid desc limit 1
+),
+purged as (
+  delete from ${changeTable}
+  where svc_xid <= (select svc_xid from cutoff)
+  returning 1
+)
+select (select count(*) from purged)::float8 as purged_rows, (select svc_xid::text from cutoff) as newest_purged`;
+}
+
+/** $1 schema, $2 name, $3 the new minimum valid version; it never moves back. */
+export const RAISE_MIN_VALID_VERSION_SQL = `update ${TRACKED_TABLES}
+set min_valid_version = greatest(min_valid_version, $3::xid8)
+where schema = $1 and name = $2`;
+
+/** $1 schema, $2 name: the registry row, locked so that purges of one table take turns. */
+export const LOCK_TRACKED_TABLE_SQL = `select change_table from ${TRACKED_TABLES} where schema = $1 and name = $2 for update`;
+

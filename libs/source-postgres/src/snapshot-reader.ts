@@ -1,0 +1,24 @@
+import type { TableDefinition } from '@svc/contracts';
+import type { SnapshotRead } from '@svc/engines';
+import type { Pool } from 'pg';
+import { streamCopyOut } from './copy-out';
+import { READ_TRANSACTION_SQL, SNAPSHOT_VERSION_SQL, snapshotCopySql } from './read-sql';
+import { openTransaction, rollbackAndRelease } from './transaction';
+
+/**
+ * Every row of the table in one REPEATABLE READ snapshot, whose xmin is the start version: tracking
+ * resumes there and re-reads whatever the snapshot already holds of transactions at or above it, which
+ * applying changes makes harmless. Tracking must be enabled before, so that nothing falls between.
+ */
+export async function readSnapshot(pool: Pool, definition: TableDefinition): Promise<SnapshotRead> {
+  const client = await openTransaction(pool, READ_TRANSACTION_SQL);
+  try {
+    const result = await client.query<{ version: string }>(SNAPSHOT_VERSION_SQL);
+    const startVersion = result.rows[0]?.version;
+    if (startVersion === undefined) throw new Error('the snapshot version query returned no row');
+    return { startVersion, ...streamCopyOut(client, snapshotCopySql(definition)) };
+  } catch (error) {
+    await rollbackAndRelease(client);
+    throw error;
+  }
+}

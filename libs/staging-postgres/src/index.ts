@@ -1,0 +1,2 @@
+export { UnsupportedColumnTypeError } from './identifiers';
+export { createPostgresStaging, type PostgresStagingOptions } from './postgres-staging';

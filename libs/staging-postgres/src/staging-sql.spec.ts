@@ -1,0 +1,93 @@
+import type { TableDefinition } from '@svc/contracts';
+import { UnsupportedColumnTypeError, portableTypeOf, quoteIdent } from './identifiers';
+import {
+  CONTROL_SCHEMA_SQL,
+  addColumnsSql,
+  copyChangeRowsSql,
+  copySeedRowsSql,
+  createChangesTableSql,
+  createTableSql,
+  deleteChangedKeysSql,
+  insertChangedRowsSql,
+  truncateSql,
+} from './staging-sql';
+
+const orders: TableDefinition = {
+  table: { schema: 'sales', name: 'Order "Lines"' },
+  columns: [
+    { name: 'order_id', sourceType: 'bigint', portableType: 'bigint', nullable: false },
+    { name: 'line', sourceType: 'integer', portableType: 'integer', nullable: false },
+    { name: 'amount', sourceType: 'numeric(38,10)', portableType: 'numeric(38,10)', nullable: false },
+    { name: 'mood', sourceType: 'sales.mood', portableType: 'text', nullable: true },
+    { name: 'at', sourceType: 'timestamp(3) with time zone', portableType: 'timestamp(3) with time zone', nullable: true },
+  ],
+  primaryKey: ['order_id', 'line'],
+  estimatedRows: 0,
+};
+
+const events: TableDefinition = {
+  table: { schema: 'public', name: 'events' },
+  columns: [{ name: 'payload', sourceType: 'jsonb', portableType: 'jsonb', nullable: true }],
+  primaryKey: [],
+  estimatedRows: 0,
+};
+
+describe('staging SQL', () => {
+  it('control schema', () => {
+    expect(CONTROL_SCHEMA_SQL.join(';\n\n')).toMatchSnapshot();
+  });
+
+  it('create table with a composite primary key and NOT NULL as in the source', () => {
+    expect(createTableSql(orders)).toMatchSnapshot();
+  });
+
+  it('create table without a primary key', () => {
+    expect(createTableSql(events)).toMatchSnapshot();
+  });
+
+  it('add columns, nullable', () => {
+    expect(addColumnsSql(orders.table, orders.columns.slice(3))).toMatchSnapshot();
+  });
+
+  it('seed part', () => {
+    expect([truncateSql(orders.table), copySeedRowsSql(orders)].join(';\n')).toMatchSnapshot();
+  });
+
+  it('change batch', () => {
+    expect(
+      [createChangesTableSql(orders), copyChangeRowsSql(orders), deleteChangedKeysSql(orders), insertChangedRowsSql(orders)].join(';\n\n'),
+    ).toMatchSnapshot();
+  });
+
+  it('refuses a table whose column is named like the change operation column', () => {
+    const clash = { ...orders, columns: [...orders.columns, { name: 'svc_op', sourceType: 'text', portableType: 'text', nullable: true }] };
+    expect(() => createChangesTableSql(clash)).toThrow(/svc_op/);
+  });
+});
+
+describe('identifiers and types', () => {
+  it('quotes identifiers, doubling inner quotes', () => {
+    expect(quoteIdent('a"b')).toBe('"a""b"');
+    expect(quoteIdent('Mixed Case')).toBe('"Mixed Case"');
+  });
+
+  it.each([
+    'integer',
+    'numeric(38,10)',
+    'character varying(20)',
+    'timestamp with time zone',
+    'timestamp(3) without time zone',
+    'interval day to second(0)',
+    'bit varying(5)',
+    '"char"',
+    'text[]',
+    'integer[][]',
+    'double precision',
+  ])('accepts the built-in type %s', (type) => {
+    expect(portableTypeOf({ name: 'c', portableType: type })).toBe(type);
+  });
+
+  it.each(['integer; drop table x', 'text)--', 'public.mood', '"mood"', '', 'numeric(1,2,3)'])('refuses %j', (type) => {
+    expect(() => portableTypeOf({ name: 'c', portableType: type })).toThrow(UnsupportedColumnTypeError);
+  });
+});

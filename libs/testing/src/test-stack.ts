@@ -1,0 +1,133 @@
+import { connectNats, NatsRequester } from '@svc/messaging';
+import { healthSubject, type ServiceName } from '@svc/contracts';
+import { freePort, waitUntil } from './free-port';
+import { startTestNats, type TestNats } from './private-nats';
+import { ServiceProcess } from './service-process';
+import { createTempDatabase, type TempDatabase } from './temp-database';
+import { startTestS3, type TestS3 } from './test-s3';
+
+export const ADMIN_KEY = { accessKeyId: 'SVCE2EADMINKEY000001', secretKey: 'e2e-admin-secret-key-0123456789abcdef' };
+const MASTER_KEY = 'a'.repeat(64);
+
+export interface TestStackOptions {
+  /** Services to run besides job-registry and api-gateway (the pipeline workers). */
+  workers?: ServiceName[];
+  /** Extra environment for every service (scheduler speed, chunk sizes...). */
+  env?: Record<string, string>;
+}
+
+/**
+ * The system as separate processes (from dist/) on a NATS server, a control database and an S3 server of
+ * its own, plus three empty databases to replicate between (source, staging, warehouse).
+ */
+export class TestStack {
+  readonly processes = new Map<ServiceName, ServiceProcess>();
+  baseUrl = '';
+  nats!: TestNats;
+  s3!: TestS3;
+  control!: TempDatabase;
+  source!: TempDatabase;
+  staging!: TempDatabase;
+  warehouse!: TempDatabase;
+  private env: Record<string, string> = {};
+
+  constructor(private readonly options: TestStackOptions = {}) {}
+
+  get registry(): ServiceProcess {
+    return this.process('job-registry');
+  }
+
+  get gateway(): ServiceProcess {
+    return this.process('api-gateway');
+  }
+
+  process(service: ServiceName): ServiceProcess {
+    const found = this.processes.get(service);
+    if (!found) throw new Error(`${service} is not part of this stack`);
+    return found;
+  }
+
+  async start(): Promise<void> {
+    [this.nats, this.s3, this.control, this.source, this.staging, this.warehouse] = await Promise.all([
+      startTestNats(),
+      startTestS3(),
+      createTempDatabase('svc_e2e_registry'),
+      createTempDatabase('svc_e2e_source'),
+      createTempDatabase('svc_e2e_staging'),
+      createTempDatabase('svc_e2e_warehouse'),
+    ]);
+    const port = await freePort();
+    this.baseUrl = `http://127.0.0.1:${port}`;
+    this.env = {
+      NATS_URL: this.nats.url,
+      DATABASE_URL: this.control.url,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      SVC_MASTER_KEY: MASTER_KEY,
+      SVC_BOOTSTRAP_ACCESS_KEY_ID: ADMIN_KEY.accessKeyId,
+      SVC_BOOTSTRAP_SECRET_KEY: ADMIN_KEY.secretKey,
+      S3_ENDPOINT: this.s3.endpoint,
+      S3_ACCESS_KEY_ID: this.s3.accessKeyId,
+      S3_SECRET_ACCESS_KEY: this.s3.secretAccessKey,
+      S3_ALLOW_BUCKET_CREATION: 'true',
+      LOG_LEVEL: 'info',
+      ...this.options.env,
+    };
+    await this.startService('job-registry');
+    for (const worker of this.options.workers ?? []) await this.startService(worker);
+    await this.startService('api-gateway');
+  }
+
+  async startService(service: ServiceName): Promise<void> {
+    const child = new ServiceProcess(service, this.env);
+    this.processes.set(service, child);
+    child.start();
+    if (service === 'api-gateway') {
+      await waitUntil(async () => {
+        if (child.exited) throw new Error(`api-gateway exited:\n${child.logs()}`);
+        return (await fetch(`${this.baseUrl}/health`)).status === 200;
+      }, 30000, 'api-gateway /health');
+      return;
+    }
+    const connection = await connectNats(this.nats.url, 'e2e-probe');
+    try {
+      const requester = new NatsRequester(connection, 1000);
+      await waitUntil(
+        async () => {
+          if (child.exited) throw new Error(`${service} exited:\n${child.logs()}`);
+          return requester.request(healthSubject(service), {}).then(() => true);
+        },
+        30000,
+        `${service} health`,
+      );
+    } finally {
+      await connection.close();
+    }
+  }
+
+  async restart(service: ServiceName, options: { kill?: boolean } = {}): Promise<void> {
+    await this.processes.get(service)?.stop(options.kill ? 'SIGKILL' : 'SIGTERM');
+    await this.startService(service);
+  }
+
+  async restartRegistry(): Promise<void> {
+    await this.restart('job-registry');
+  }
+
+  /** Every line the services logged; tests assert secrets never appear here. */
+  logs(): string {
+    return [...this.processes.values()].map((child) => child.logs()).join('');
+  }
+
+  async stop(): Promise<void> {
+    await Promise.allSettled([...this.processes.values()].map((child) => child.stop()));
+    await Promise.allSettled([
+      this.nats?.stop(),
+      this.s3?.stop(),
+      this.control?.drop(),
+      this.source?.drop(),
+      this.staging?.drop(),
+      this.warehouse?.drop(),
+    ]);
+  }
+}

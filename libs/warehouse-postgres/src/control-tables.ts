@@ -1,0 +1,52 @@
+import type { ClientBase } from 'pg';
+import { quoteIdent } from './identifiers';
+import { ControlTables } from './table-ddl';
+import type { TableLayout } from './table-layout';
+
+/**
+ * Serialises DDL in one warehouse schema (CREATE SCHEMA / CREATE TABLE IF NOT EXISTS race each other across
+ * sessions). Held until the transaction ends.
+ */
+export async function lockSchemaDdl(client: ClientBase, schema: string): Promise<void> {
+  await advisoryLock(client, `svc_sys_ddl:${schema}`);
+}
+
+/** Serialises work on one warehouse table: loads of its batches and changes to its shape. */
+export async function lockTable(client: ClientBase, layout: TableLayout): Promise<void> {
+  await advisoryLock(client, `svc_sys_table:${layout.qualifiedTarget}`);
+}
+
+export async function isBatchLoaded(client: ClientBase, schema: string, batchId: string): Promise<boolean> {
+  const result = await client.query(`SELECT 1 FROM ${loadedBatches(schema)} WHERE batch_id = $1`, [batchId]);
+  return result.rowCount !== null && result.rowCount > 0;
+}
+
+export async function recordLoadedBatch(client: ClientBase, schema: string, batchId: string): Promise<void> {
+  await client.query(`INSERT INTO ${loadedBatches(schema)} (batch_id) VALUES ($1)`, [batchId]);
+}
+
+/** The seed the table's shadow is collecting (or last collected); null before its first seed. */
+export async function currentSeedId(client: ClientBase, layout: TableLayout): Promise<string | null> {
+  const result = await client.query<{ seed_id: string }>(`SELECT seed_id FROM ${tableSeeds(layout.schema)} WHERE table_name = $1`, [layout.target]);
+  return result.rows[0]?.seed_id ?? null;
+}
+
+export async function recordSeedStart(client: ClientBase, layout: TableLayout, seedId: string): Promise<void> {
+  await client.query(
+    `INSERT INTO ${tableSeeds(layout.schema)} (table_name, seed_id) VALUES ($1, $2)
+ON CONFLICT (table_name) DO UPDATE SET seed_id = excluded.seed_id`,
+    [layout.target, seedId],
+  );
+}
+
+async function advisoryLock(client: ClientBase, name: string): Promise<void> {
+  await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [name]);
+}
+
+function loadedBatches(schema: string): string {
+  return `${quoteIdent(schema)}.${quoteIdent(ControlTables.loadedBatches)}`;
+}
+
+function tableSeeds(schema: string): string {
+  return `${quoteIdent(schema)}.${quoteIdent(ControlTables.tableSeeds)}`;
+}

@@ -1,0 +1,2 @@
+export { createPostgresWarehouse, type PostgresWarehouseOptions } from './postgres-warehouse';
+export { targetTableName } from './table-names';

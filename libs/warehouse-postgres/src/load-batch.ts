@@ -1,0 +1,93 @@
+import type { BatchDescriptor, SeedBatch, StagedFiles } from '@svc/contracts';
+import type { ApplyOutcome, StagedFileReader } from '@svc/engines';
+import type { ClientBase } from 'pg';
+import { currentSeedId, isBatchLoaded, lockTable, recordLoadedBatch, recordSeedStart } from './control-tables';
+import { copyIn } from './copy-in';
+import { quoteIdent } from './identifiers';
+import { LOAD_TABLE, copyChangesSql, copySeedPartSql, createLoadTableSql, mergeChangesSql, mergeSeedSql } from './merge-sql';
+import { stampShadowSql } from './table-ddl';
+import type { TableLayout } from './table-layout';
+
+export interface LoadOptions {
+  /** REINDEX the target after a seed has been merged into it. */
+  rebuildIndexes: boolean;
+}
+
+const NOT_APPLIED: ApplyOutcome = { applied: false, rowCount: 0 };
+
+/**
+ * Loads one batch inside the caller's transaction: a batch loaded before, or a part of an abandoned seed,
+ * changes nothing; otherwise its files are streamed in, merged, and its id recorded.
+ */
+export async function loadBatchInTransaction(
+  client: ClientBase,
+  layout: TableLayout,
+  batch: BatchDescriptor,
+  files: StagedFiles,
+  reader: StagedFileReader,
+  options: LoadOptions,
+): Promise<ApplyOutcome> {
+  await lockTable(client, layout);
+  if (await isBatchLoaded(client, layout.schema, batch.batchId)) return NOT_APPLIED;
+  let rowCount: number;
+  switch (batch.body.kind) {
+    case 'changes':
+      rowCount = await loadChanges(client, layout, files, reader);
+      break;
+    case 'seed': {
+      const loaded = await loadSeedPart(client, layout, batch.body, files, reader, options);
+      if (loaded === null) return NOT_APPLIED;
+      rowCount = loaded;
+      break;
+    }
+  }
+  await recordLoadedBatch(client, layout.schema, batch.batchId);
+  return { applied: true, rowCount };
+}
+
+async function loadChanges(client: ClientBase, layout: TableLayout, files: StagedFiles, reader: StagedFileReader): Promise<number> {
+  const merge = mergeChangesSql(layout);
+  await client.query(createLoadTableSql(layout));
+  const rowCount = await copyParts(client, copyChangesSql(layout), files, reader);
+  // Temp tables are never analysed automatically; without statistics a large batch gets a poor join plan.
+  await client.query(`ANALYZE ${quoteIdent(LOAD_TABLE)}`);
+  await runAll(client, merge);
+  return rowCount;
+}
+
+/** Null when the part belongs to a seed that is no longer the table's current one. */
+async function loadSeedPart(
+  client: ClientBase,
+  layout: TableLayout,
+  seed: SeedBatch,
+  files: StagedFiles,
+  reader: StagedFileReader,
+  options: LoadOptions,
+): Promise<number | null> {
+  if (seed.part === 0) {
+    await client.query(`TRUNCATE ${layout.qualifiedShadow}`);
+    await client.query(stampShadowSql(layout, seed.seedId));
+    await recordSeedStart(client, layout, seed.seedId);
+  } else if ((await currentSeedId(client, layout)) !== seed.seedId) {
+    return null;
+  }
+  const rowCount = await copyParts(client, copySeedPartSql(layout), files, reader);
+  if (seed.final) {
+    await client.query(`ANALYZE ${layout.qualifiedShadow}`);
+    await runAll(client, mergeSeedSql(layout));
+    if (options.rebuildIndexes) await client.query(`REINDEX TABLE ${layout.qualifiedTarget}`);
+  }
+  return rowCount;
+}
+
+async function copyParts(client: ClientBase, copySql: string, files: StagedFiles, reader: StagedFileReader): Promise<number> {
+  let rowCount = 0;
+  for (const key of files.partKeys) {
+    rowCount += await copyIn(client, copySql, await reader.readPart(key));
+  }
+  return rowCount;
+}
+
+async function runAll(client: ClientBase, statements: string[]): Promise<void> {
+  for (const statement of statements) await client.query(statement);
+}

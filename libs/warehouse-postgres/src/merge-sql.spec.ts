@@ -1,0 +1,66 @@
+import type { TableDefinition } from '@svc/contracts';
+import type { WarehouseTableOptions } from '@svc/engines';
+import { copyChangesSql, copySeedPartSql, createLoadTableSql, mergeChangesSql, mergeSeedSql } from './merge-sql';
+import { createShadowSql, createTargetSql } from './table-ddl';
+import { tableLayout } from './table-layout';
+
+const orders: TableDefinition = {
+  table: { schema: 'sales', name: 'order "lines"' },
+  columns: [
+    { name: 'order_id', sourceType: 'bigint', portableType: 'bigint', nullable: false },
+    { name: 'line', sourceType: 'integer', portableType: 'integer', nullable: false },
+    { name: 'amount', sourceType: 'numeric(38,10)', portableType: 'numeric(38,10)', nullable: true },
+    { name: 'status', sourceType: 'order_status', portableType: 'text', nullable: false },
+  ],
+  primaryKey: ['order_id', 'line'],
+  estimatedRows: 0,
+};
+
+const keyOnly: TableDefinition = {
+  table: { schema: 'public', name: 'tags' },
+  columns: [{ name: 'tag', sourceType: 'text', portableType: 'text', nullable: false }],
+  primaryKey: ['tag'],
+  estimatedRows: 0,
+};
+
+const noKey: TableDefinition = { ...orders, table: { schema: 'public', name: 'events' }, primaryKey: [] };
+
+function options(scdType: WarehouseTableOptions['scdType'], addUpdateTimestamp = true): WarehouseTableOptions {
+  return { schema: 'dwh', scdType, addUpdateTimestamp };
+}
+
+/** Every statement of one table, in the order a load runs them, as one readable script. */
+function script(statements: string[]): string {
+  return `\n${statements.map((statement) => `${statement};`).join('\n\n')}\n`;
+}
+
+describe('generated warehouse SQL', () => {
+  it.each(['Type1', 'Type2'] as const)('%s: tables, change merge and seed merge', (scdType) => {
+    const layout = tableLayout(orders, options(scdType));
+    expect(script(createTargetSql(layout))).toMatchSnapshot('create target');
+    expect(script([createShadowSql(layout)])).toMatchSnapshot('create shadow');
+    expect(script([createLoadTableSql(layout), copyChangesSql(layout), ...mergeChangesSql(layout)])).toMatchSnapshot('change batch');
+    expect(script([copySeedPartSql(layout), ...mergeSeedSql(layout)])).toMatchSnapshot('final seed part');
+  });
+
+  it('table without a primary key: plain table, replaced by a seed, no change merge', () => {
+    const layout = tableLayout(noKey, options('Type2', false));
+    expect(layout.history).toBe('plain');
+    expect(script(createTargetSql(layout))).toMatchSnapshot('create target');
+    expect(script(mergeSeedSql(layout))).toMatchSnapshot('final seed part');
+    expect(() => mergeChangesSql(layout)).toThrow(/no primary key/);
+  });
+
+  it('a table whose columns are all key columns has nothing to compare or update', () => {
+    const type1 = mergeSeedSql(tableLayout(keyOnly, options('Type1', false))).join(';\n');
+    expect(type1).toContain('ON CONFLICT ("tag") DO NOTHING');
+    const type2 = [...mergeChangesSql(tableLayout(keyOnly, options('Type2', false))), ...mergeSeedSql(tableLayout(keyOnly, options('Type2', false)))];
+    expect(type2.join(';\n')).not.toContain('IS DISTINCT FROM');
+    expect(type2.join(';\n')).not.toContain('IS NOT DISTINCT FROM');
+  });
+
+  it('refuses a source column named like a service column', () => {
+    const clash: TableDefinition = { ...keyOnly, columns: [...keyOnly.columns, { name: 'svc_op', sourceType: 'text', portableType: 'text', nullable: true }] };
+    expect(() => tableLayout(clash, options('Type1'))).toThrow(/"svc_op".*reserves/);
+  });
+});

@@ -1,0 +1,189 @@
+import { CHANGE_OPERATION_COLUMN } from '@svc/contracts';
+import { quoteIdent } from './identifiers';
+import { changedValues, columnList, keysMatch, notExists, sameValues } from './sql-fragments';
+import { SystemColumns, type TableLayout } from './table-layout';
+
+/** Session-local table the rows of a change batch are COPYed into; dropped at commit or rollback. */
+export const LOAD_TABLE = 'svc_sys_load_rows';
+
+const OP = quoteIdent(CHANGE_OPERATION_COLUMN);
+const LOAD = quoteIdent(LOAD_TABLE);
+const VALID_TO = quoteIdent(SystemColumns.validTo);
+const IS_CURRENT = quoteIdent(SystemColumns.isCurrent);
+const IS_DELETED = quoteIdent(SystemColumns.isDeleted);
+const UPDATE_TIMESTAMP = quoteIdent(SystemColumns.updateTimestamp);
+
+/** The temp table shaped like change rows: svc_op, then the table's columns. */
+export function createLoadTableSql(layout: TableLayout): string {
+  const columns = layout.columns.map((column) => `${quoteIdent(column.name)} ${column.portableType}`);
+  return `CREATE TEMP TABLE ${LOAD} (
+  ${OP} text NOT NULL CHECK (${OP} IN ('I', 'U', 'D')),
+  ${columns.join(',\n  ')}
+) ON COMMIT DROP`;
+}
+
+export function copyChangesSql(layout: TableLayout): string {
+  return `COPY ${LOAD} (${columnList([CHANGE_OPERATION_COLUMN, ...names(layout)])}) FROM STDIN (FORMAT csv)`;
+}
+
+export function copySeedPartSql(layout: TableLayout): string {
+  return `COPY ${layout.qualifiedShadow} (${columnList(names(layout))}) FROM STDIN (FORMAT csv)`;
+}
+
+/** Applies the change rows in the load table to the target (each key appears once: net change per key). */
+export function mergeChangesSql(layout: TableLayout): string[] {
+  switch (layout.history) {
+    case 'type1':
+      return type1Changes(layout);
+    case 'type2':
+      return type2Changes(layout);
+    case 'plain':
+      throw new Error(`${layout.target} has no primary key: its changes are not tracked`);
+  }
+}
+
+/** Replaces the target's content by the completed seed in the shadow table. */
+export function mergeSeedSql(layout: TableLayout): string[] {
+  switch (layout.history) {
+    case 'type1':
+      return type1Seed(layout);
+    case 'type2':
+      return type2Seed(layout);
+    case 'plain':
+      return plainSeed(layout);
+  }
+}
+
+/** Type1: every key of the batch loses its row; inserts and updates bring the new one. */
+function type1Changes(layout: TableLayout): string[] {
+  return [
+    `DELETE FROM ${layout.qualifiedTarget} AS t
+USING ${LOAD} AS l
+WHERE ${keysMatch('t', 'l', layout.keyColumns)}`,
+    `INSERT INTO ${layout.qualifiedTarget} (${columnList(targetColumns(layout))})
+SELECT ${rowValues(layout, 'l')}
+FROM ${LOAD} AS l
+WHERE l.${OP} <> 'D'`,
+  ];
+}
+
+/**
+ * Type2: an insert or update whose values equal the current row's is dropped first (no new version for a
+ * change that changes nothing, e.g. an update back and forth within one batch window); then the current
+ * row of every remaining key is closed (deletes mark it deleted) and inserts and updates become current.
+ */
+function type2Changes(layout: TableLayout): string[] {
+  const nonKey = nonKeyColumns(layout);
+  const unchanged = nonKey.length > 0 ? `\n  AND ${sameValues('t', 'l', nonKey)}` : '';
+  return [
+    `DELETE FROM ${LOAD} AS l
+USING ${layout.qualifiedTarget} AS t
+WHERE l.${OP} <> 'D'
+  AND t.${IS_CURRENT}
+  AND ${keysMatch('t', 'l', layout.keyColumns)}${unchanged}`,
+    `UPDATE ${layout.qualifiedTarget} AS t
+SET ${closeAssignments(layout, `(l.${OP} = 'D')`)}
+FROM ${LOAD} AS l
+WHERE t.${IS_CURRENT}
+  AND ${keysMatch('t', 'l', layout.keyColumns)}`,
+    insertCurrentRows(layout, LOAD, 'l', `l.${OP} <> 'D'`),
+  ];
+}
+
+/** Type1 seed: keys missing from the snapshot are deleted; the rest is upserted, touching only changed rows. */
+function type1Seed(layout: TableLayout): string[] {
+  const nonKey = nonKeyColumns(layout);
+  const updated = layout.addUpdateTimestamp ? [...nonKey, SystemColumns.updateTimestamp] : nonKey;
+  const updates = updated.map((name) => `${quoteIdent(name)} = excluded.${quoteIdent(name)}`);
+  const onConflict =
+    nonKey.length === 0
+      ? 'DO NOTHING'
+      : `DO UPDATE
+SET ${updates.join(',\n    ')}
+WHERE ${changedValues('t', 'excluded', nonKey)}`;
+  return [
+    `DELETE FROM ${layout.qualifiedTarget} AS t
+WHERE ${notExists(layout.qualifiedShadow, 's', [keysMatch('s', 't', layout.keyColumns, '    ')])}`,
+    `INSERT INTO ${layout.qualifiedTarget} AS t (${columnList(targetColumns(layout))})
+SELECT ${rowValues(layout, 's')}
+FROM ${layout.qualifiedShadow} AS s
+ON CONFLICT (${columnList(layout.keyColumns)}) ${onConflict}`,
+    truncateShadow(layout),
+  ];
+}
+
+/**
+ * Type2 seed: current rows whose key the snapshot lacks are closed as deleted, current rows whose values
+ * differ are closed, and every snapshot row without a current row (new, changed or re-appeared keys)
+ * becomes current. Unchanged keys keep their row.
+ */
+function type2Seed(layout: TableLayout): string[] {
+  const nonKey = nonKeyColumns(layout);
+  const closeDeleted = `UPDATE ${layout.qualifiedTarget} AS t
+SET ${closeAssignments(layout, 'true')}
+WHERE t.${IS_CURRENT}
+  AND ${notExists(layout.qualifiedShadow, 's', [keysMatch('s', 't', layout.keyColumns, '    ')])}`;
+  const closeChanged = `UPDATE ${layout.qualifiedTarget} AS t
+SET ${closeAssignments(layout)}
+FROM ${layout.qualifiedShadow} AS s
+WHERE t.${IS_CURRENT}
+  AND ${keysMatch('s', 't', layout.keyColumns)}
+  AND ${changedValues('t', 's', nonKey)}`;
+  const insertNew = insertCurrentRows(
+    layout,
+    layout.qualifiedShadow,
+    's',
+    notExists(layout.qualifiedTarget, 't', [`t.${IS_CURRENT}`, keysMatch('t', 's', layout.keyColumns, '    ')]),
+  );
+  return [closeDeleted, ...(nonKey.length > 0 ? [closeChanged] : []), insertNew, truncateShadow(layout)];
+}
+
+/** Without a key a row has no identity: a reseed replaces the table's content. */
+function plainSeed(layout: TableLayout): string[] {
+  return [
+    `DELETE FROM ${layout.qualifiedTarget}`,
+    `INSERT INTO ${layout.qualifiedTarget} (${columnList(targetColumns(layout))})
+SELECT ${rowValues(layout, 's')}
+FROM ${layout.qualifiedShadow} AS s`,
+    truncateShadow(layout),
+  ];
+}
+
+/** Closing a Type2 row: its validity ends now; `deleted` (an SQL expression) when given, marks it deleted. */
+function closeAssignments(layout: TableLayout, deleted?: string): string {
+  const assignments = [`${VALID_TO} = now()`, `${IS_CURRENT} = false`];
+  if (deleted !== undefined) assignments.push(`${IS_DELETED} = ${deleted}`);
+  if (layout.addUpdateTimestamp) assignments.push(`${UPDATE_TIMESTAMP} = now()`);
+  return assignments.join(',\n    ');
+}
+
+function insertCurrentRows(layout: TableLayout, source: string, alias: string, condition: string): string {
+  const validity = [SystemColumns.validFrom, SystemColumns.validTo, SystemColumns.isCurrent, SystemColumns.isDeleted];
+  return `INSERT INTO ${layout.qualifiedTarget} (${columnList(targetColumns(layout, validity))})
+SELECT ${rowValues(layout, alias, ['now()', 'NULL', 'true', 'false'])}
+FROM ${source} AS ${alias}
+WHERE ${condition}`;
+}
+
+function truncateShadow(layout: TableLayout): string {
+  return `TRUNCATE ${layout.qualifiedShadow}`;
+}
+
+function names(layout: TableLayout): string[] {
+  return layout.columns.map((column) => column.name);
+}
+
+function nonKeyColumns(layout: TableLayout): string[] {
+  const keys = new Set(layout.keyColumns);
+  return names(layout).filter((name) => !keys.has(name));
+}
+
+/** The columns an INSERT into the target fills: the table's, then `system` ones, then the update timestamp. */
+function targetColumns(layout: TableLayout, system: readonly string[] = []): string[] {
+  return [...names(layout), ...system, ...(layout.addUpdateTimestamp ? [SystemColumns.updateTimestamp] : [])];
+}
+
+/** The values for targetColumns: the row's columns from `alias`, the `system` values, the load time. */
+function rowValues(layout: TableLayout, alias: string, system: readonly string[] = []): string {
+  return [...names(layout).map((name) => `${alias}.${quoteIdent(name)}`), ...system, ...(layout.addUpdateTimestamp ? ['now()'] : [])].join(', ');
+}

@@ -1,0 +1,20 @@
+import type { TableRef } from '@svc/contracts';
+import { fitIdentifier } from './identifiers';
+
+/** Schemas whose tables keep their own name in the warehouse (DESIGN §6). */
+const DEFAULT_SCHEMAS = new Set(['public', 'dbo']);
+
+/** The warehouse table for a source table: `name` from a default schema, else `<schema>_<name>`. */
+export function targetTableName(table: TableRef): string {
+  return fitIdentifier(DEFAULT_SCHEMAS.has(table.schema) ? table.name : `${table.schema}_${table.name}`);
+}
+
+/** Where the parts of a seed collect until its final part merges them into the target. */
+export function shadowTableName(target: string): string {
+  return fitIdentifier(`svc_seed_${target}`);
+}
+
+/** Type2: at most one current row per key. */
+export function currentKeyIndexName(target: string): string {
+  return fitIdentifier(`${target}_svc_sys_current_key`);
+}

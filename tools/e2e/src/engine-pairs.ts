@@ -1,0 +1,42 @@
+import { Client } from 'pg';
+import type { TestStack } from '@svc/testing';
+
+/** A database the suite can run statements on (source or warehouse side). */
+export interface SqlTarget {
+  query<T extends Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  close(): Promise<void>;
+}
+
+/**
+ * What the generic pipeline suite needs of an engine pair: how to reach the source (to write the
+ * workload) and the warehouse (to compare), and the connection fields of a Create request.
+ * Only PostgreSQL → PostgreSQL runs here; SQL Server → Redshift plugs in when MSSQL_URL / REDSHIFT_URL exist.
+ */
+export interface EnginePair {
+  name: string;
+  sourceConnectionString(stack: TestStack): string;
+  stagingConnectionString(stack: TestStack): string;
+  warehouse(stack: TestStack): { url: string; databaseName: string; username: string; password: string };
+  openSource(stack: TestStack): Promise<SqlTarget>;
+  openWarehouse(stack: TestStack): Promise<SqlTarget>;
+}
+
+async function openPg(connectionString: string): Promise<SqlTarget> {
+  const client = new Client({ connectionString });
+  await client.connect();
+  return {
+    query: async <T extends Record<string, unknown>>(sql: string, params: unknown[] = []) => (await client.query<T>(sql, params)).rows,
+    close: () => client.end(),
+  };
+}
+
+export const POSTGRES_TO_POSTGRES: EnginePair = {
+  name: 'PostgreSQL → PostgreSQL',
+  sourceConnectionString: (stack) => stack.source.url,
+  stagingConnectionString: (stack) => stack.staging.url,
+  warehouse: (stack) => ({ url: 'postgres://127.0.0.1:5432', databaseName: stack.warehouse.name, username: 'postgres', password: 'unused-with-trust' }),
+  openSource: (stack) => openPg(stack.source.url),
+  openWarehouse: (stack) => openPg(stack.warehouse.url),
+};
+
+export const ENGINE_PAIRS: EnginePair[] = [POSTGRES_TO_POSTGRES];

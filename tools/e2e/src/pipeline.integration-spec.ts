@@ -1,0 +1,207 @@
+import { ADMIN_KEY, TestStack, callSigned, waitUntil } from '@svc/testing';
+import { ENGINE_PAIRS, type EnginePair, type SqlTarget } from './engine-pairs';
+import { AUDIT_LOG, ITEMS, MIXED_WORKLOAD, ORDER_LINES, SOURCE_SCHEMA, digest, type TableShape } from './pipeline-workload';
+
+interface TableStatusJson {
+  name: string;
+  phase: string;
+  rowsSeeded: number;
+  lastVersion: string | null;
+  lastError: string | null;
+}
+interface DescribeJson {
+  status: string;
+  tables: TableStatusJson[];
+  alerts: { kind: string; message: string }[];
+}
+
+/**
+ * The generic pipeline suite (CONVENTIONS: one suite for every engine pair), driven through the signed
+ * API against the real services as processes, NATS JetStream, an S3 server and real databases.
+ */
+describe.each(ENGINE_PAIRS)('pipeline: $name', (pair: EnginePair) => {
+  const stack = new TestStack({
+    workers: ['extractor', 'stager', 'loader'],
+    env: { SCHEDULER_TICK_MS: '100', IDLE_CYCLE_DELAY_MS: '100', SCHEDULER_MINUTE_SECONDS: '2', WORKER_CONCURRENCY: '2', ROW_CHUNK_BYTES: '65536' },
+  });
+  let source: SqlTarget;
+  let warehouse: SqlTarget;
+  let type1Id = '';
+  let type2Id = '';
+
+  const createReplication = async (schema: string, scdType: 'Type1' | 'Type2', extra: Record<string, unknown> = {}) => {
+    const body = {
+      parallelTablesLimit: 4,
+      rebuildIndexes: false,
+      source: { connectionString: pair.sourceConnectionString(stack), encryptDataInTransit: false, changeTrackingRetentionPeriod: '2 Days' },
+      staging: { connectionString: pair.stagingConnectionString(stack), encryptDataInTransit: false, replicateCompatibilityLevel: false },
+      warehouse: {
+        accessType: 'AccessKey',
+        accessKey: stack.s3.accessKeyId,
+        secretKey: stack.s3.secretAccessKey,
+        bucketName: 'pipeline-suite',
+        bucketFolderName: `/${schema}`,
+        regionEndpoint: 'us-east-1',
+        retentionDays: 2,
+        ...pair.warehouse(stack),
+        databaseSchema: schema,
+        scdType,
+      },
+      addUpdateTimestamp: scdType === 'Type1',
+      tablesToInclude: 'All',
+      ...extra,
+    };
+    const response = await callSigned(stack.baseUrl, 'CreateWarehouseReplication', 'json', JSON.stringify(body), ADMIN_KEY);
+    expect(response.status).toBe(200);
+    return (JSON.parse(response.body) as { replicationId: string }).replicationId;
+  };
+
+  const describeReplication = async (replicationId: string): Promise<DescribeJson> => {
+    const response = await callSigned(stack.baseUrl, 'DescribeWarehouseReplication', 'json', JSON.stringify({ replicationId }), ADMIN_KEY);
+    expect(response.status).toBe(200);
+    return JSON.parse(response.body) as DescribeJson;
+  };
+
+  const sourceDigest = (shape: TableShape) => digest(source, shape.source, shape);
+  const type1Digest = (shape: TableShape) => digest(warehouse, `dw.${shape.target}`, shape);
+  const type2CurrentDigest = (shape: TableShape) => digest(warehouse, `hist.${shape.target}`, shape, 'svc_sys_is_current');
+
+  /** Waits until the warehouse holds exactly the source's rows (Type1) and current rows (Type2). */
+  const converged = async (shapes: TableShape[], deadlineMs = 90000) => {
+    let last = '';
+    await waitUntil(
+      async () => {
+        for (const shape of shapes) {
+          const expected = await sourceDigest(shape);
+          const [t1, t2] = await Promise.all([type1Digest(shape).catch(() => null), type2CurrentDigest(shape).catch(() => null)]);
+          last = `${shape.source}: source ${JSON.stringify(expected)} type1 ${JSON.stringify(t1)} type2 ${JSON.stringify(t2)}`;
+          if (JSON.stringify(t1) !== JSON.stringify(expected) || JSON.stringify(t2) !== JSON.stringify(expected)) return false;
+        }
+        return true;
+      },
+      deadlineMs,
+      'the warehouse to equal the source',
+    ).catch((error: Error) => {
+      throw new Error(`${error.message}\nlast comparison: ${last}`);
+    });
+  };
+
+  beforeAll(async () => {
+    await stack.start();
+    source = await pair.openSource(stack);
+    warehouse = await pair.openWarehouse(stack);
+    await source.query(SOURCE_SCHEMA);
+  }, 120000);
+
+  afterAll(async () => {
+    await Promise.allSettled([source?.close(), warehouse?.close()]);
+    await stack.stop();
+  }, 60000);
+
+  it('seeds every table: keyed tables become Tracking, the table without a key Untracked', async () => {
+    const schedule = {
+      noPkTablesToInclude: '[public].[audit_log]',
+      pkTablesToInclude: '',
+      fromTime: '12:00:00 AM',
+      toTime: '11:59:59 PM',
+      repeatIntervalInMinutes: 1,
+    };
+    type1Id = await createReplication('dw', 'Type1', { reseedingSchedule: schedule });
+    type2Id = await createReplication('hist', 'Type2');
+    await waitUntil(
+      async () => {
+        const [one, two] = await Promise.all([describeReplication(type1Id), describeReplication(type2Id)]);
+        const phases = [...one.tables, ...two.tables].map((table) => table.phase);
+        return phases.length === 6 && phases.every((phase) => phase === 'Tracking' || phase === 'Untracked');
+      },
+      120000,
+      'both replications to finish seeding',
+    );
+    const described = await describeReplication(type1Id);
+    expect(Object.fromEntries(described.tables.map((table) => [table.name, table.phase]))).toEqual({
+      '[public].[audit_log]': 'Untracked',
+      '[public].[items]': 'Tracking',
+      '[sales].[order_lines]': 'Tracking',
+    });
+    expect(described.tables.find((table) => table.name === '[public].[items]')?.rowsSeeded).toBe(3000);
+    await converged([ITEMS, ORDER_LINES, AUDIT_LOG]);
+  }, 180000);
+
+  it('follows a mixed workload, including a transaction that commits after later ones', async () => {
+    for (const statement of MIXED_WORKLOAD) await source.query(statement);
+    const late = await pair.openSource(stack);
+    try {
+      await late.query('BEGIN');
+      await late.query(`UPDATE public.items SET name = 'committed late' WHERE id = 500`);
+      await source.query(`UPDATE public.items SET name = 'committed early' WHERE id = 501`);
+      // Later commits flow while the long transaction is open…
+      await waitUntil(
+        async () => (await warehouse.query<{ name: string }>('SELECT name FROM dw.items WHERE id = 501'))[0]?.name === 'committed early',
+        60000,
+        'a change committed after the long transaction began',
+      );
+      await late.query('COMMIT');
+    } finally {
+      await late.close();
+    }
+    // …and the long transaction's change is not skipped when it commits.
+    await converged([ITEMS, ORDER_LINES]);
+    expect((await warehouse.query<{ name: string }>('SELECT name FROM dw.items WHERE id = 500'))[0]?.name).toBe('committed late');
+  }, 180000);
+
+  it('keeps history in Type2: a change closes the current row, a delete closes it and marks it deleted', async () => {
+    const versions = await warehouse.query<{ name: string; current: boolean; closed: boolean }>(
+      `SELECT name, svc_sys_is_current AS current, svc_sys_valid_to IS NOT NULL AS closed FROM hist.items WHERE id = 501 ORDER BY svc_sys_valid_from`,
+    );
+    expect(versions.map((row) => row.name)).toEqual(['item 501', 'committed early']);
+    expect(versions.map((row) => [row.current, row.closed])).toEqual([
+      [false, true],
+      [true, false],
+    ]);
+    const deleted = await warehouse.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM hist.items WHERE id BETWEEN 200 AND 250 AND svc_sys_is_deleted AND NOT svc_sys_is_current AND svc_sys_valid_to IS NOT NULL`,
+    );
+    expect(deleted[0]?.n).toBe(51);
+    const currentDuplicates = await warehouse.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM (SELECT id FROM hist.items WHERE svc_sys_is_current GROUP BY id HAVING count(*) > 1) d`,
+    );
+    expect(currentDuplicates[0]?.n).toBe(0);
+    const stamped = await warehouse.query<{ n: number }>('SELECT count(*)::int AS n FROM dw.items WHERE svc_sys_update_timestamp IS NULL');
+    expect(stamped[0]?.n).toBe(0);
+  });
+
+  it('refreshes the table without a key on its reseeding schedule', async () => {
+    await source.query(`INSERT INTO public.audit_log SELECT now(), 'later event ' || g FROM generate_series(1, 25) g`);
+    await waitUntil(async () => JSON.stringify(await type1Digest(AUDIT_LOG)) === JSON.stringify(await sourceDigest(AUDIT_LOG)), 60000, 'the scheduled reseed');
+  }, 90000);
+
+  it.each([['stager'], ['loader']] as const)('loses nothing and duplicates nothing when the %s is killed mid-batch', async (service) => {
+    await source.query(`UPDATE public.items SET price = price + 1, note = coalesce(note, '') || '+'`);
+    await new Promise((done) => setTimeout(done, 150));
+    await stack.restart(service, { kill: true });
+    await converged([ITEMS]);
+    const [counts] = await warehouse.query<{ rows: number; keys: number }>('SELECT count(*)::int AS rows, count(DISTINCT id)::int AS keys FROM dw.items');
+    expect(counts?.rows).toBe(counts?.keys);
+  }, 180000);
+
+  it('reseeds a table whose watermark fell below the minimum valid version, with an alert', async () => {
+    // What the retention purge does once changes are older than ChangeTrackingRetentionPeriod: the change records
+    // go, and the minimum valid version moves past the table's watermark.
+    await source.query(`BEGIN;
+      DELETE FROM svc_ct."public.items";
+      UPDATE svc_ct.tracked_tables SET min_valid_version = (pg_current_xact_id()::text::bigint + 1)::text::xid8
+       WHERE schema = 'public' AND name = 'items';
+      COMMIT;`);
+    await source.query(`UPDATE public.items SET name = 'after expiry' WHERE id = 30`);
+    await waitUntil(
+      async () => (await describeReplication(type1Id)).alerts.some((alert) => alert.kind === 'Reseed' && alert.message.includes('[public].[items]')),
+      60000,
+      'a Reseed alert',
+    );
+    await converged([ITEMS]);
+  }, 120000);
+
+  it('never logs a secret', () => {
+    expect(stack.logs()).not.toContain(ADMIN_KEY.secretKey);
+  });
+});
