@@ -10,6 +10,3 @@ export {
   type TempDatabase,
 } from './temp-database';
 export { startTestS3, type S3ObjectEvent, type TestS3, type TestS3Options } from './test-s3';
-export { ServiceProcess } from './service-process';
-export { callSigned, send, signedHeaders, type ApiResponse, type SignOptions } from './signed-client';
-export { ADMIN_KEY, TestStack, type TestStackOptions } from './test-stack';

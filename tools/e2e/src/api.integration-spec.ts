@@ -1,7 +1,7 @@
 import { connectNats, NatsRequester } from '@svc/messaging';
 import { Subjects } from '@svc/contracts';
 import { formatSigningDate } from '@svc/signing';
-import { ADMIN_KEY, TestStack, callSigned, send, signedHeaders } from '@svc/testing';
+import { ADMIN_KEY, TestStack, callSigned, send, signedHeaders } from '@svc/system-testing';
 
 import {
   SOURCE_PASSWORD,

@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import type { TestStack } from '@svc/testing';
+import type { TestStack } from '@svc/system-testing';
 
 /** A database the suite can run statements on (source or warehouse side). */
 export interface SqlTarget {

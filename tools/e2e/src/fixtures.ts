@@ -1,4 +1,4 @@
-import type { TestStack } from '@svc/testing';
+import type { TestStack } from '@svc/system-testing';
 
 export const SOURCE_PASSWORD = 'Src-Pa55word-e2e';
 export const WAREHOUSE_PASSWORD = 'Wh-Pa55word-e2e';

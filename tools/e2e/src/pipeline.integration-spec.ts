@@ -1,4 +1,5 @@
-import { ADMIN_KEY, TestStack, callSigned, waitUntil } from '@svc/testing';
+import { ADMIN_KEY, TestStack, callSigned } from '@svc/system-testing';
+import { waitUntil } from '@svc/testing';
 import { ENGINE_PAIRS, type EnginePair, type SqlTarget } from './engine-pairs';
 import { AUDIT_LOG, ITEMS, MIXED_WORKLOAD, ORDER_LINES, SOURCE_SCHEMA, digest, type TableShape } from './pipeline-workload';
 

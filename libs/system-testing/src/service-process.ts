@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import type { ServiceName } from '@svc/contracts';
 
-/** The repository's dist/ (this file is at libs/testing/src). */
+/** The repository's dist/ (this file is at libs/system-testing/src). */
 const distRoot = resolve(__dirname, '..', '..', '..', 'dist');
 
 /** A built service (dist/) running as its own process, as `npm start` and production run it. */

@@ -1,10 +1,7 @@
 import { connectNats, NatsRequester } from '@svc/messaging';
 import { healthSubject, type ServiceName } from '@svc/contracts';
-import { freePort, waitUntil } from './free-port';
-import { startTestNats, type TestNats } from './private-nats';
+import { createTempDatabase, freePort, startTestNats, startTestS3, waitUntil, type TempDatabase, type TestNats, type TestS3 } from '@svc/testing';
 import { ServiceProcess } from './service-process';
-import { createTempDatabase, type TempDatabase } from './temp-database';
-import { startTestS3, type TestS3 } from './test-s3';
 
 export const ADMIN_KEY = { accessKeyId: 'SVCE2EADMINKEY000001', secretKey: 'e2e-admin-secret-key-0123456789abcdef' };
 const MASTER_KEY = 'a'.repeat(64);
