@@ -21,3 +21,12 @@ export function previousSeedPart(batch: BatchDescriptor): string | null {
   if (body.kind !== 'seed' || body.part === 0) return null;
   return seedBatchId(batch.replicationId, batch.definition.table, body.seedId, body.part - 1);
 }
+
+/**
+ * JetStream de-duplication id of a stage's message about a batch. Scoped by the unit of work: an idle
+ * table yields the same (empty) batch id cycle after cycle, and each cycle's completion must still count;
+ * a redelivered message of the same work is still dropped.
+ */
+export function workMessageId(workId: string, batchId: string): string {
+  return `${workId}/${batchId}`;
+}

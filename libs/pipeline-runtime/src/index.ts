@@ -1,4 +1,4 @@
-export { batchFolderName, changeBatchId, previousSeedPart, seedBatchId } from './batch-ids';
+export { batchFolderName, changeBatchId, previousSeedPart, seedBatchId, workMessageId } from './batch-ids';
 export { CsvRowScanner, splitCsvParts, type CsvPart } from './csv-parts';
 export { EngineRegistry, UnsupportedEngineError } from './engine-registry';
 export { classifyFailure, type FailureVerdict } from './failure-classifier';

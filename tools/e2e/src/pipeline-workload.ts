@@ -36,6 +36,8 @@ export interface TableShape {
   columns: string;
   /** Key columns to order rows by (all columns for a table without a key). */
   orderBy: string;
+  /** False for a table without a primary key: plain in the warehouse, no SCD columns. */
+  keyed: boolean;
 }
 
 export const ITEMS: TableShape = {
@@ -43,9 +45,10 @@ export const ITEMS: TableShape = {
   target: 'items',
   columns: 'id, name, price, happened, payload, uid, doc, tags, feeling::text AS feeling, note',
   orderBy: 'id',
+  keyed: true,
 };
-export const ORDER_LINES: TableShape = { source: 'sales.order_lines', target: 'sales_order_lines', columns: 'order_id, line, qty', orderBy: 'order_id, line' };
-export const AUDIT_LOG: TableShape = { source: 'public.audit_log', target: 'audit_log', columns: 'at, message', orderBy: 'at, message' };
+export const ORDER_LINES: TableShape = { source: 'sales.order_lines', target: 'sales_order_lines', columns: 'order_id, line, qty', orderBy: 'order_id, line', keyed: true };
+export const AUDIT_LOG: TableShape = { source: 'public.audit_log', target: 'audit_log', columns: 'at, message', orderBy: 'at, message', keyed: false };
 
 export interface Digest {
   rows: number;

@@ -16,7 +16,7 @@ import { JsonLogger } from '@svc/logging';
 import { PipelinePublisher, publishRowChunks, rowsSubjectOf } from '@svc/messaging';
 import { NATS_CONNECTION } from '@svc/messaging-nest';
 import { WORKER_CONFIG } from '@svc/pipeline-nest';
-import { ChangesPurgedError, EngineRegistry, RuntimeConfigClient, changeBatchId, seedBatchId, splitCsvParts } from '@svc/pipeline-runtime';
+import { ChangesPurgedError, EngineRegistry, RuntimeConfigClient, changeBatchId, seedBatchId, splitCsvParts, workMessageId } from '@svc/pipeline-runtime';
 
 /** How often one table's expired change records are purged. */
 const PURGE_INTERVAL_MS = 10 * 60 * 1000;
@@ -134,10 +134,10 @@ export class ExtractService {
           extractedAt,
           loadedAt: new Date().toISOString(),
         },
-        batchId,
+        workMessageId(request.workId, batchId),
       );
     } else {
-      await this.publisher.publish(PipelineSubjects.batchExtracted, { workId: request.workId, batch, rowsSubject, chunkCount, rowCount, extractedAt }, batchId);
+      await this.publisher.publish(PipelineSubjects.batchExtracted, { workId: request.workId, batch, rowsSubject, chunkCount, rowCount, extractedAt }, workMessageId(request.workId, batchId));
     }
     await this.purgeWhenDue(source, config, definition);
   }
@@ -148,7 +148,7 @@ export class ExtractService {
     await this.publisher.publish(
       PipelineSubjects.batchExtracted,
       { workId: request.workId, batch, rowsSubject: part.rowsSubject, chunkCount: part.chunkCount, rowCount: part.rowCount, extractedAt },
-      batch.batchId,
+      workMessageId(request.workId, batch.batchId),
     );
   }
 

@@ -4,7 +4,7 @@ import type { WorkerConfig } from '@svc/config';
 import type { WarehouseTableOptions } from '@svc/engines';
 import { PipelinePublisher, RetryableWorkError } from '@svc/messaging';
 import { WORKER_CONFIG } from '@svc/pipeline-nest';
-import { EngineRegistry, RuntimeConfigClient, previousSeedPart } from '@svc/pipeline-runtime';
+import { EngineRegistry, RuntimeConfigClient, previousSeedPart, workMessageId } from '@svc/pipeline-runtime';
 import { S3StagedFileReader, createS3Client } from '@svc/storage';
 
 /** Loads a staged file set into the warehouse and merges it; then tells the registry, which moves the watermark. */
@@ -49,7 +49,7 @@ export class LoadService {
         extractedAt: event.extractedAt,
         loadedAt: new Date().toISOString(),
       },
-      batch.batchId,
+      workMessageId(event.workId, batch.batchId),
     );
   }
 

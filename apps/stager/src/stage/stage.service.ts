@@ -6,7 +6,7 @@ import { JsonLogger } from '@svc/logging';
 import { PipelinePublisher, RetryableWorkError, purgeRows, readRowChunks } from '@svc/messaging';
 import { NATS_CONNECTION } from '@svc/messaging-nest';
 import { WORKER_CONFIG } from '@svc/pipeline-nest';
-import { EngineRegistry, RuntimeConfigClient, batchFolderName, previousSeedPart } from '@svc/pipeline-runtime';
+import { EngineRegistry, RuntimeConfigClient, batchFolderName, previousSeedPart, workMessageId } from '@svc/pipeline-runtime';
 import { BatchFileWriter, batchKeyPrefix, createS3Client, deleteExpiredFiles, replicationPrefix, tapChunks } from '@svc/storage';
 
 /** How often one replication's expired batch files are looked for. */
@@ -54,7 +54,7 @@ export class StageService {
     await this.publisher.publish(
       PipelineSubjects.batchStaged,
       { workId: event.workId, batch, files, rowCount: event.rowCount, addedColumns, extractedAt: event.extractedAt },
-      batch.batchId,
+      workMessageId(event.workId, batch.batchId),
     );
     await purgeRows(this.connection, event.rowsSubject);
     if (!outcome.applied) this.logger.debug('batch was already in staging', { batchId: batch.batchId });
