@@ -357,6 +357,18 @@ describe('PostgreSQL staging', () => {
       expect(await peopleRows()).toBe('eu,1,Ann\n');
     });
 
+    it('serialises different batches that touch the same keys (two replications sharing a staging database)', async () => {
+      const rows = (label: string) => Array.from({ length: 2000 }, (_, key) => `U,eu,${key},${label}\n`).join('');
+      for (let round = 0; round < 5; round++) {
+        const first = { ...changeBatch(people, String(round), String(round + 1)), batchId: `replication-a:${round}` };
+        const second = { ...changeBatch(people, String(round), String(round + 1)), batchId: `replication-b:${round}` };
+        const outcomes = await Promise.all([staging.applyBatch(first, chunked(rows('A'))), staging.applyBatch(second, chunked(rows('B')))]);
+        expect(outcomes.map((outcome) => outcome.applied)).toEqual([true, true]);
+      }
+      const [counts] = (await admin.query<{ rows: number; keys: number }>('SELECT count(*)::int AS rows, count(DISTINCT id)::int AS keys FROM eu_people')).rows;
+      expect(counts).toEqual({ rows: 2000, keys: 2000 });
+    });
+
     it('rolls back a batch whose rows fail, so that it can be applied later', async () => {
       await staging.applyBatch(seedBatch(people, { seedId: 's', part: 0, final: true }), chunked('eu,1,Ann\n'));
       const batch = changeBatch(people, '1', '2');

@@ -9,6 +9,7 @@ import {
   CURRENT_SEED_SQL,
   DDL_LOCK_SQL,
   RECORD_BATCH_SQL,
+  TABLE_LOCK_SQL,
   START_SEED_SQL,
   TABLE_COLUMNS_SQL,
   addColumnsSql,
@@ -90,6 +91,7 @@ class PostgresStaging implements StagingConnector {
     }
     await this.ensureControlSchema();
     const rowCount = await inTransaction(this.pool, async (client) => {
+      await client.query(TABLE_LOCK_SQL, [definition.table.schema, definition.table.name]);
       const recorded = await client.query(RECORD_BATCH_SQL, [batch.batchId]);
       if (recorded.rowCount === 0) return SKIP;
       switch (body.kind) {

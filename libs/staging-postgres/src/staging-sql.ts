@@ -26,6 +26,12 @@ export const CONTROL_SCHEMA_SQL: readonly string[] = [
 ];
 
 /** Affects one row when the batch is new; none when it was applied before (a concurrent twin waits for the first to commit). */
+/**
+ * $1 schema, $2 name. Serialises batches of one table: two replications sharing a staging database (or two
+ * stagers) would otherwise race between one batch's DELETE and the other's INSERT of the same key.
+ */
+export const TABLE_LOCK_SQL = `SELECT pg_advisory_xact_lock(hashtext('${CONTROL_SCHEMA}.table:' || $1 || '.' || $2))`;
+
 export const RECORD_BATCH_SQL = `INSERT INTO ${CONTROL_SCHEMA}.applied_batches (batch_id) VALUES ($1) ON CONFLICT (batch_id) DO NOTHING`;
 
 export const START_SEED_SQL = `INSERT INTO ${CONTROL_SCHEMA}.table_seeds (schema, name, seed_id) VALUES ($1, $2, $3)

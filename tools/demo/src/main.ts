@@ -1,0 +1,71 @@
+import type { Client, Pool } from 'pg';
+import { DEMO_DATABASES, loadDemoSettings, type DemoSettings } from './demo-settings';
+import { connectAdmin, openPool } from './demo-databases';
+import { changeAndMeasureLag, createReplication, createSampleSource, howToLookAtIt, resetDemo, say, verify, waitForSeeding } from './demo-steps';
+import { ApiError, SignedApi, UnreachableError } from './signed-api';
+
+/**
+ * `npm run demo`: against the stack `npm start` runs, builds a sample source, replicates it through the
+ * signed API, checks the warehouse row for row, changes the source and measures how long the warehouse
+ * takes to follow.
+ */
+async function run(settings: DemoSettings): Promise<void> {
+  const api = new SignedApi(settings.endpoint, settings.region, settings);
+  if ((await api.health()) !== 200) throw new UnreachableError(settings.endpoint, '/health does not answer 200');
+  if (settings.developmentKey) say('Using the development access key of `npm start` (set SVC_ACCESS_KEY_ID / SVC_SECRET_ACCESS_KEY for another).');
+
+  let admin: Client | undefined;
+  let source: Pool | undefined;
+  let warehouse: Pool | undefined;
+  try {
+    admin = await connectAdmin(settings.postgresUrl);
+    say(`\n1. Recreating the databases ${Object.values(DEMO_DATABASES).join(', ')} (anything in them is dropped)`);
+    await resetDemo(api, admin);
+
+    source = openPool(settings.postgresUrl, DEMO_DATABASES.source);
+    warehouse = openPool(settings.postgresUrl, DEMO_DATABASES.warehouse);
+    say(`\n2. Creating a sample source in ${DEMO_DATABASES.source}`);
+    await createSampleSource(source);
+
+    say('\n3. Creating the replication (signed JSON CreateWarehouseReplication)');
+    const replicationId = await createReplication(api, settings.postgresUrl);
+
+    say('\n4. Seeding (DescribeWarehouseReplication every second: phase, rows seeded/estimated)');
+    await waitForSeeding(api, replicationId);
+
+    say('\n5. Comparing source and warehouse (row count and md5 of all rows in key order)');
+    await verify(source, warehouse);
+
+    say('\n6. Changing the source');
+    await changeAndMeasureLag(source, warehouse);
+
+    say('\n7. Done. Look around:');
+    howToLookAtIt(replicationId, settings.postgresUrl);
+  } finally {
+    await Promise.allSettled([admin?.end(), source?.end(), warehouse?.end()]);
+  }
+}
+
+function explain(error: unknown): string {
+  if (error instanceof UnreachableError) return `${error.message}.\nStart the service with \`npm start\` in another terminal (or set SVC_ENDPOINT), then run \`npm run demo\` again.`;
+  if (error instanceof ApiError && error.status === 403) {
+    return `${error.message}\nThe access key was refused: use the one \`npm start\` printed (SVC_ACCESS_KEY_ID / SVC_SECRET_ACCESS_KEY).`;
+  }
+  if (error instanceof Error) return error.message;
+  return String(error);
+}
+
+let settings: DemoSettings;
+try {
+  settings = loadDemoSettings(process.env);
+} catch (error) {
+  process.stderr.write(`demo: ${explain(error)}\n`);
+  process.exit(2);
+}
+run(settings).then(
+  () => process.exit(0),
+  (error: unknown) => {
+    process.stderr.write(`\ndemo failed: ${explain(error)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,54 @@
+import { DEMO_DATABASES, DEMO_WAREHOUSE_SCHEMA, databaseUrl } from './demo-settings';
+import { SAMPLE_TABLES } from './sample-source';
+
+/** Credentials of the S3 server `npm start` embeds (s3rver's one account). */
+const EMBEDDED_S3_KEY = { accessKey: 'S3RVER', secretKey: 'S3RVER' };
+export const DEMO_BUCKET = 'svc-demo';
+
+/**
+ * The CreateWarehouseReplication body (JSON wire form) for the demo databases on the server of
+ * `postgresUrl`: SCD Type1 into `analytics`, and the table without a key re-seeded all day every minute.
+ */
+export function demoCreateRequest(postgresUrl: string): Record<string, unknown> {
+  const server = new URL(postgresUrl);
+  const noKeyTables = SAMPLE_TABLES.filter((table) => !table.keyed).map((table) => table.name);
+  return {
+    parallelTablesLimit: 4,
+    rebuildIndexes: false,
+    source: {
+      connectionString: databaseUrl(postgresUrl, DEMO_DATABASES.source),
+      encryptDataInTransit: false,
+      changeTrackingRetentionPeriod: '2 Days',
+      resetChangeTracking: false,
+    },
+    staging: {
+      connectionString: databaseUrl(postgresUrl, DEMO_DATABASES.staging),
+      encryptDataInTransit: false,
+      replicateCompatibilityLevel: false,
+    },
+    warehouse: {
+      accessType: 'AccessKey',
+      ...EMBEDDED_S3_KEY,
+      bucketName: DEMO_BUCKET,
+      bucketFolderName: '/demo',
+      regionEndpoint: 'us-east-1',
+      retentionDays: 1,
+      url: `postgres://${server.host}`,
+      databaseSchema: DEMO_WAREHOUSE_SCHEMA,
+      databaseName: DEMO_DATABASES.warehouse,
+      username: decodeURIComponent(server.username) || 'postgres',
+      // The field is required; a server with trust authentication ignores it.
+      password: decodeURIComponent(server.password) || 'unused-with-trust-auth',
+      scdType: 'Type1',
+    },
+    addUpdateTimestamp: true,
+    tablesToInclude: 'All',
+    reseedingSchedule: {
+      noPkTablesToInclude: noKeyTables.join(','),
+      pkTablesToInclude: '',
+      fromTime: '12:00:00 AM',
+      toTime: '11:59:59 PM',
+      repeatIntervalInMinutes: 1,
+    },
+  };
+}
