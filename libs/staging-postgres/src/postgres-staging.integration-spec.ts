@@ -365,7 +365,10 @@ describe('PostgreSQL staging', () => {
         const outcomes = await Promise.all([staging.applyBatch(first, chunked(rows('A'))), staging.applyBatch(second, chunked(rows('B')))]);
         expect(outcomes.map((outcome) => outcome.applied)).toEqual([true, true]);
       }
-      const [counts] = (await admin.query<{ rows: number; keys: number }>('SELECT count(*)::int AS rows, count(DISTINCT id)::int AS keys FROM eu_people')).rows;
+      const [counts] = await sql<{ rows: number; keys: number }>(
+        stagingDb.url,
+        'SELECT count(*)::int AS rows, count(DISTINCT id)::int AS keys FROM "Crm ""Data"""."People"',
+      );
       expect(counts).toEqual({ rows: 2000, keys: 2000 });
     });
 
