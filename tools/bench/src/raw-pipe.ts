@@ -1,0 +1,57 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { libpqArguments } from './postgres-tools';
+
+export interface Command {
+  file: string;
+  args: string[];
+  env?: Record<string, string>;
+}
+
+/**
+ * `a | b` without a shell: b's stdin is a's stdout (a kernel pipe, no copy through this process).
+ * Resolves with b's stdout once both ended well.
+ */
+export function pipeCommands(a: Command, b: Command): Promise<string> {
+  const first = spawn(a.file, a.args, { env: { ...process.env, ...a.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const second = spawn(b.file, b.args, { env: { ...process.env, ...b.env }, stdio: [first.stdout, 'pipe', 'pipe'] });
+  // b holds its own copy of the pipe's read end; ours would only compete for the data.
+  first.stdout.destroy();
+  const output: Buffer[] = [];
+  second.stdout?.on('data', (chunk: Buffer) => output.push(chunk));
+  return Promise.all([finished(first, a.file), finished(second, b.file)]).then(() => Buffer.concat(output).toString('utf8'));
+}
+
+function finished(child: ChildProcess, file: string): Promise<void> {
+  const errors: Buffer[] = [];
+  child.stderr?.on('data', (chunk: Buffer) => errors.push(chunk));
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code) => {
+      if (code === 0) resolve();
+      else reject(new Error(`${file.split('/').pop() ?? file} exited with ${code ?? 'a signal'}: ${Buffer.concat(errors).toString('utf8').trim().slice(-2000)}`));
+    });
+  });
+}
+
+/** psql for one statement against a database URL: no psqlrc, stop at the first error. */
+export function psqlCommand(psql: string, url: string, command: string): Command {
+  const { args, database, env } = libpqArguments(url);
+  return { file: psql, args: [...args, '-X', '-v', 'ON_ERROR_STOP=1', '-c', command, '-d', database], env };
+}
+
+/** Empty copies of the source's tables (columns, keys, indexes) in `targetUrl`: pg_dump --schema-only | psql. */
+export async function copySchema(tools: { psql: string; pg_dump: string }, sourceUrl: string, targetUrl: string, tables: string[]): Promise<void> {
+  const source = libpqArguments(sourceUrl);
+  const target = libpqArguments(targetUrl);
+  await pipeCommands(
+    { file: tools.pg_dump, args: [...source.args, '--schema-only', '--no-owner', '--no-privileges', ...tables.flatMap((table) => ['-t', table]), source.database], env: source.env },
+    { file: tools.psql, args: [...target.args, '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-d', target.database], env: target.env },
+  );
+}
+
+/** `psql -c "\copy t to stdout" <source> | psql -c "\copy t from stdin" <target>`; resolves with the rows copied. */
+export async function copyTable(psql: string, sourceUrl: string, targetUrl: string, table: string): Promise<number> {
+  const output = await pipeCommands(psqlCommand(psql, sourceUrl, `\\copy ${table} to stdout`), psqlCommand(psql, targetUrl, `\\copy ${table} from stdin`));
+  const match = /COPY (\d+)/.exec(output);
+  return match ? Number(match[1]) : Number.NaN;
+}
