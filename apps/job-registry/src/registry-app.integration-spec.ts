@@ -13,6 +13,7 @@ import {
 } from '@svc/contracts';
 import { NatsRequester, connectNats } from '@svc/messaging';
 import { SVC4_SCHEME, deriveSigningKey } from '@svc/signing';
+import { MIGRATIONS } from '@svc/registry-store';
 import {
   createTempDatabase,
   reserveTempDatabase,
@@ -267,7 +268,7 @@ describe('job-registry over NATS', () => {
       ok: true,
       value: { signingKeyHex: deriveSigningKey(SVC4_SCHEME, createdKey.secretKey, scope).toString('hex') },
     });
-    expect(await queryControl('SELECT version FROM svc_schema_migrations')).toHaveLength(1);
+    expect(await queryControl('SELECT version FROM svc_schema_migrations')).toHaveLength(MIGRATIONS.length);
     expect(await queryControl('SELECT parallel_database_replications_limit FROM service_configuration')).toEqual([
       { parallel_database_replications_limit: 2 },
     ]);

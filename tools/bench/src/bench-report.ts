@@ -1,0 +1,175 @@
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import type { BenchSettings } from './bench-settings';
+import type { LatencyStats } from './latency-stats';
+
+export interface MachineInfo {
+  cpus: number;
+  cpuModel: string;
+  memoryBytes: number;
+  os: string;
+  node: string;
+  postgres: string;
+  /** 1-minute load average when the run started and when it ended: other work on the machine skews figures. */
+  loadAverage: { start: number; end: number };
+}
+
+export interface RawPipeFigure {
+  table: string;
+  rows: number;
+  /** pg_table_size of the source table (heap and TOAST, no indexes). */
+  bytes: number;
+  seconds: number;
+}
+
+export interface BenchResult {
+  startedAt: Date;
+  machine: MachineInfo;
+  settings: BenchSettings;
+  stackEnv: Record<string, string>;
+  parallelTables: number;
+  initSeconds: number;
+  rawPipe: RawPipeFigure[];
+  seed: { seconds: number; rows: number; settledAfter: Record<string, number> };
+  lag: {
+    stats: LatencyStats;
+    probesWritten: number;
+    probeFailures: number;
+    pgbench: { tps: number; latencyMs: number; transactions: number };
+    /** Seconds after pgbench ended until the warehouse's pgbench tables equalled the source's; null if they never did. */
+    caughtUpSeconds: number | null;
+  };
+  peakRss: { service: string; bytes: number | null }[];
+  /** Lines the services logged at warn or error level. */
+  warnings: number;
+}
+
+export const TARGETS = { seedRatio: 0.3, lagP99Seconds: 5 } as const;
+
+export const BENCHMARKS_HEADER = `# Benchmarks
+
+\`npm run bench\` (tools/bench) measures the pipeline — PostgreSQL source → staging database → gzip CSV in S3 →
+PostgreSQL warehouse, over NATS JetStream — on the machine it runs on, and appends a dated section to this file.
+It starts its own stack (job-registry, api-gateway, extractor, stager, loader as separate processes from \`dist/\`,
+a private \`nats-server\`, an in-process S3 server and temporary databases), so it needs PostgreSQL at
+\`postgres://postgres@127.0.0.1:5432\` (trust authentication, or \`TEST_POSTGRES_URL\`), the \`nats-server\` binary
+and PostgreSQL's client programs (\`pgbench\`, \`psql\`, \`pg_dump\`, found on PATH or under \`/usr/lib/postgresql/*/bin\`).
+
+\`\`\`bash
+npm run bench                                             # BENCH_SCALE=20 BENCH_DURATION_S=60 BENCH_CLIENTS=4
+BENCH_SCALE=5 BENCH_DURATION_S=30 BENCH_CLIENTS=2 npm run bench
+\`\`\`
+
+What each section reports:
+
+1. **Raw pipe** — the floor to compare with: \`psql -c "\\copy t to stdout" | psql -c "\\copy t from stdin"\` per pgbench
+   table into a scratch database with the same empty tables (\`pg_dump --schema-only | psql\`). MB are the source
+   tables' \`pg_table_size\`.
+2. **Seed** — from the signed \`CreateWarehouseReplication\` (SCD Type1, \`TablesToInclude\` All) until every table is
+   Tracking or Untracked *and* every warehouse row count equals the source's. The ratio raw pipe seconds / seed
+   seconds says what share of a bare copy's speed the pipeline reaches (target ≥ ${TARGETS.seedRatio}); it moves data twice
+   (staging, then S3 and the warehouse) where the raw pipe moves it once.
+3. **Lag** — during \`pgbench -c $BENCH_CLIENTS -T $BENCH_DURATION_S\` on the source, a probe row
+   (\`public.bench_probe\`, \`written_at = clock_timestamp()\`) is inserted every 200 ms from its own connection and the
+   warehouse is polled every 50 ms; a probe's lag is the database clock when it is first seen in the warehouse minus
+   its \`written_at\`. Percentiles are nearest-rank over all probes (target p99 ≤ ${TARGETS.lagP99Seconds} s). pgbench's own tps is
+   the source's throughput with change tracking on. "Caught up" is how long after pgbench ended the warehouse's
+   pgbench tables held the source's row counts and balance sums.
+4. **Peak RSS** — \`VmHWM\` of each service process at the end of the run.
+
+The load average is printed because other work on the machine skews every figure.
+`;
+
+const MIB = 1024 * 1024;
+
+function fixed(value: number, digits = 1): string {
+  return Number.isFinite(value) ? value.toFixed(digits) : 'n/a';
+}
+
+function count(value: number): string {
+  return Number.isFinite(value) ? Math.round(value).toLocaleString('en-US') : 'n/a';
+}
+
+function verdict(met: boolean): string {
+  return met ? 'met' : '**missed**';
+}
+
+export function rawPipeTotals(figures: RawPipeFigure[]): RawPipeFigure {
+  return figures.reduce((total, figure) => ({ table: 'total', rows: total.rows + figure.rows, bytes: total.bytes + figure.bytes, seconds: total.seconds + figure.seconds }), {
+    table: 'total',
+    rows: 0,
+    bytes: 0,
+    seconds: 0,
+  });
+}
+
+/** raw pipe seconds / pipeline seed seconds: 1 means as fast as a bare copy. */
+export function seedRatio(result: BenchResult): number {
+  return rawPipeTotals(result.rawPipe).seconds / result.seed.seconds;
+}
+
+/** The dated Markdown section appended to BENCHMARKS.md (also the console summary). */
+export function renderSection(result: BenchResult): string {
+  const { machine, settings, seed, lag } = result;
+  const when = result.startedAt.toISOString().slice(0, 16).replace('T', ' ');
+  const total = rawPipeTotals(result.rawPipe);
+  const ratio = seedRatio(result);
+  const env = Object.entries(result.stackEnv)
+    .map(([name, value]) => `${name}=${value}`)
+    .join(', ');
+  const pipeRow = (figure: RawPipeFigure) =>
+    `| ${figure.table} | ${count(figure.rows)} | ${fixed(figure.bytes / MIB)} | ${fixed(figure.seconds, 2)} | ${fixed(figure.bytes / MIB / figure.seconds)} |`;
+  const settled = Object.entries(seed.settledAfter)
+    .sort(([, a], [, b]) => a - b)
+    .map(([table, seconds]) => `${table} ${fixed(seconds)} s`)
+    .join(', ');
+  const seen = lag.stats.count;
+  return [
+    `## ${when} UTC — scale ${settings.scale}, ${settings.durationSeconds} s, ${settings.clients} clients`,
+    '',
+    `- Machine: ${machine.cpus} CPUs (${machine.cpuModel}), ${fixed(machine.memoryBytes / 1024 / MIB)} GiB RAM, ${machine.os}, Node.js ${machine.node}, PostgreSQL ${machine.postgres}`,
+    `- Load average (1 min): ${fixed(machine.loadAverage.start, 2)} at the start, ${fixed(machine.loadAverage.end, 2)} at the end`,
+    `- Settings: BENCH_SCALE=${settings.scale}, BENCH_DURATION_S=${settings.durationSeconds}, BENCH_CLIENTS=${settings.clients}; services: ${env}; ParallelTablesLimit ${result.parallelTables}, ScdType Type1`,
+    `- \`pgbench -i -s ${settings.scale}\`: ${fixed(result.initSeconds)} s`,
+    '',
+    '**Raw pipe** (psql \\copy | psql \\copy into a scratch database)',
+    '',
+    '| table | rows | MB | seconds | MB/s |',
+    '|---|--:|--:|--:|--:|',
+    ...result.rawPipe.map(pipeRow),
+    pipeRow(total),
+    '',
+    '**Seed through the pipeline** (Create → every table Tracking/Untracked and warehouse counts equal)',
+    '',
+    '| seconds | rows | rows/s | MB/s | raw pipe s / seed s |',
+    '|--:|--:|--:|--:|--:|',
+    `| ${fixed(seed.seconds, 2)} | ${count(seed.rows)} | ${count(seed.rows / seed.seconds)} | ${fixed(total.bytes / MIB / seed.seconds)} | ${fixed(ratio, 2)} (target ≥ ${TARGETS.seedRatio}: ${verdict(ratio >= TARGETS.seedRatio)}) |`,
+    '',
+    `Tables settled after: ${settled}.`,
+    '',
+    `**Lag under load** (pgbench -c ${settings.clients} -T ${settings.durationSeconds}; probe every 200 ms, warehouse polled every 50 ms)`,
+    '',
+    '| probes seen/written | p50 s | p95 s | p99 s | max s | mean s |',
+    '|--:|--:|--:|--:|--:|--:|',
+    `| ${seen}/${lag.probesWritten} | ${fixed(lag.stats.p50, 2)} | ${fixed(lag.stats.p95, 2)} | ${fixed(lag.stats.p99, 2)} | ${fixed(lag.stats.max, 2)} | ${fixed(lag.stats.mean, 2)} |`,
+    '',
+    `p99 target ≤ ${TARGETS.lagP99Seconds} s: ${verdict(lag.stats.p99 <= TARGETS.lagP99Seconds && seen === lag.probesWritten)}.` +
+      (lag.probeFailures ? ` ${lag.probeFailures} probe inserts failed.` : '') +
+      ` pgbench: ${fixed(lag.pgbench.tps)} tps, latency average ${fixed(lag.pgbench.latencyMs, 2)} ms, ${count(lag.pgbench.transactions)} transactions.` +
+      ` Warehouse caught up ${lag.caughtUpSeconds === null ? 'never (within the deadline)' : `${fixed(lag.caughtUpSeconds)} s`} after pgbench ended.`,
+    '',
+    `**Peak RSS (VmHWM)**: ${result.peakRss.map((entry) => `${entry.service} ${entry.bytes === null ? 'n/a' : `${fixed(entry.bytes / MIB, 0)} MiB`}`).join(', ')}.`,
+    '',
+    `Warn/error lines logged by the services: ${result.warnings}.`,
+    '',
+  ].join('\n');
+}
+
+/** Appends a section, creating the file with its explanatory header when it does not exist yet. */
+export function appendSection(file: string, section: string): void {
+  if (!existsSync(file) || readFileSync(file, 'utf8').trim() === '') {
+    writeFileSync(file, `${BENCHMARKS_HEADER}\n${section}`);
+    return;
+  }
+  const current = readFileSync(file, 'utf8');
+  appendFileSync(file, `${current.endsWith('\n\n') ? '' : current.endsWith('\n') ? '\n' : '\n\n'}${section}`);
+}

@@ -1,0 +1,31 @@
+import type { Pool } from 'pg';
+
+/** Per pgbench table, a fingerprint that any lost or doubled change would move: row count and balance sum. */
+const FINGERPRINTS: Record<string, string> = {
+  pgbench_accounts: 'count(*)::text || \':\' || coalesce(sum(abalance), 0)::text',
+  pgbench_tellers: 'count(*)::text || \':\' || coalesce(sum(tbalance), 0)::text',
+  pgbench_branches: 'count(*)::text || \':\' || coalesce(sum(bbalance), 0)::text',
+};
+
+export const FINGERPRINTED_TABLES = Object.keys(FINGERPRINTS);
+
+export async function fingerprints(pool: Pool, schema: string): Promise<Record<string, string>> {
+  const values = await Promise.all(
+    FINGERPRINTED_TABLES.map(async (table) => {
+      const { rows } = await pool.query<{ v: string }>(`SELECT ${FINGERPRINTS[table] ?? 'NULL'} AS v FROM "${schema}"."${table}"`);
+      return rows[0]?.v ?? '';
+    }),
+  );
+  return Object.fromEntries(FINGERPRINTED_TABLES.map((table, index) => [table, values[index] ?? '']));
+}
+
+/** Seconds until the warehouse's fingerprints equal the (quiet) source's, or null at the deadline. */
+export async function secondsUntilConsistent(source: Pool, warehouse: Pool, warehouseSchema: string, deadlineMs: number): Promise<number | null> {
+  const started = performance.now();
+  const expected = JSON.stringify(await fingerprints(source, 'public'));
+  while (performance.now() - started < deadlineMs) {
+    if (JSON.stringify(await fingerprints(warehouse, warehouseSchema)) === expected) return (performance.now() - started) / 1000;
+    await new Promise((done) => setTimeout(done, 100));
+  }
+  return null;
+}

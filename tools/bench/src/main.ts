@@ -1,0 +1,164 @@
+import { loadavg } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Client, Pool } from 'pg';
+import { TestStack } from '@svc/system-testing';
+import { createTempDatabase, type TempDatabase } from '@svc/testing';
+import { appendSection, renderSection, type BenchResult, type RawPipeFigure } from './bench-report';
+import { BENCH_PARALLEL_TABLES, BENCH_STACK_ENV, BENCH_WAREHOUSE_SCHEMA, loadBenchSettings, type BenchSettings } from './bench-settings';
+import { secondsUntilConsistent } from './consistency';
+import { linkServiceEntries } from './dist-layout';
+import { PROBE_TABLE_SQL, ProbeWatcher, ProbeWriter, parsePgbenchReport } from './lag-measurement';
+import { latencyStats } from './latency-stats';
+import { machineInfo } from './machine-info';
+import { peakRssBytes } from './peak-memory';
+import { libpqArguments, locatePostgresTools, runCommand, type PostgresTool } from './postgres-tools';
+import { copySchema, copyTable } from './raw-pipe';
+import { measureSeed } from './seed-measurement';
+
+/** The build's root (dist/): this file is dist/tools/bench/src/main.js. */
+const buildRoot = resolve(__dirname, '..', '..', '..');
+const PGBENCH_TABLES = ['pgbench_accounts', 'pgbench_branches', 'pgbench_tellers', 'pgbench_history'];
+const PROBES_DRAIN_MS = 120_000;
+const CATCH_UP_DEADLINE_MS = 300_000;
+
+const started = performance.now();
+function log(line: string): void {
+  process.stdout.write(`[bench ${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}\n`);
+}
+
+async function timed(work: () => Promise<unknown>): Promise<number> {
+  const begin = performance.now();
+  await work();
+  return (performance.now() - begin) / 1000;
+}
+
+async function rawPipeBaseline(tools: Record<PostgresTool, string>, source: Pool, sourceUrl: string, scratch: TempDatabase): Promise<RawPipeFigure[]> {
+  await copySchema(tools, sourceUrl, scratch.url, PGBENCH_TABLES.map((table) => `public.${table}`));
+  const figures: RawPipeFigure[] = [];
+  for (const table of PGBENCH_TABLES) {
+    await source.query('CHECKPOINT');
+    let rows = 0;
+    const seconds = await timed(async () => {
+      rows = await copyTable(tools.psql, sourceUrl, scratch.url, `public.${table}`);
+    });
+    const { rows: size } = await source.query<{ bytes: string }>(`SELECT pg_table_size('public.${table}') AS bytes`);
+    figures.push({ table, rows, bytes: Number(size[0]?.bytes ?? 0), seconds });
+    log(`  ${table}: ${rows} rows in ${seconds.toFixed(2)} s`);
+  }
+  return figures;
+}
+
+async function measureLag(stack: TestStack, tools: Record<PostgresTool, string>, settings: BenchSettings, source: Pool, warehouse: Pool): Promise<BenchResult['lag']> {
+  const writerClient = new Client({ connectionString: stack.source.url });
+  const watcherClient = new Client({ connectionString: stack.warehouse.url });
+  await Promise.all([writerClient.connect(), watcherClient.connect()]);
+  try {
+    const writer = new ProbeWriter(writerClient);
+    const watcher = new ProbeWatcher(watcherClient);
+    const connection = libpqArguments(stack.source.url);
+    watcher.start();
+    const pgbench = runCommand(
+      tools.pgbench,
+      ['-c', String(settings.clients), '-T', String(settings.durationSeconds), ...connection.args, connection.database],
+      connection.env,
+    );
+    writer.start();
+    const report = await pgbench.finally(() => writer.stop());
+    const ended = performance.now();
+    log(`pgbench ended; waiting for the last probes and for the warehouse to catch up`);
+    await watcher.drain(writer.written, PROBES_DRAIN_MS);
+    const consistentAfter = await secondsUntilConsistent(source, warehouse, BENCH_WAREHOUSE_SCHEMA, CATCH_UP_DEADLINE_MS);
+    const lags = writer.written.map((id) => watcher.lagById.get(id)).filter((lag): lag is number => lag !== undefined);
+    return {
+      stats: latencyStats(lags),
+      probesWritten: writer.written.length,
+      probeFailures: writer.failures.length + watcher.failures.length,
+      pgbench: parsePgbenchReport(report.stdout),
+      caughtUpSeconds: consistentAfter === null ? null : (performance.now() - ended) / 1000,
+    };
+  } finally {
+    await Promise.allSettled([writerClient.end(), watcherClient.end()]);
+  }
+}
+
+async function run(settings: BenchSettings): Promise<void> {
+  const loadAtStart = loadavg()[0] ?? Number.NaN;
+  const tools = locatePostgresTools({ path: process.env['PATH'] });
+  linkServiceEntries(buildRoot);
+  const stack = new TestStack({ workers: ['extractor', 'stager', 'loader'], env: BENCH_STACK_ENV });
+  let scratch: TempDatabase | undefined;
+  let source: Pool | undefined;
+  let warehouse: Pool | undefined;
+  try {
+    log('starting the services, a private nats-server, an S3 server and temporary databases');
+    await stack.start();
+    source = new Pool({ connectionString: stack.source.url, max: 4 });
+    warehouse = new Pool({ connectionString: stack.warehouse.url, max: 4 });
+    const startedAt = new Date();
+
+    log(`pgbench -i -s ${settings.scale} into ${stack.source.name}`);
+    const connection = libpqArguments(stack.source.url);
+    const initSeconds = await timed(() => runCommand(tools.pgbench, ['-i', '-q', '-s', String(settings.scale), ...connection.args, connection.database], connection.env));
+    await source.query(PROBE_TABLE_SQL);
+
+    log('raw pipe baseline: psql \\copy | psql \\copy into a scratch database');
+    scratch = await createTempDatabase('svc_bench_scratch');
+    const rawPipe = await rawPipeBaseline(tools, source, stack.source.url, scratch);
+    await scratch.drop();
+    scratch = undefined;
+
+    log('seeding through the pipeline');
+    await source.query('CHECKPOINT');
+    const seed = await measureSeed(stack, source, warehouse, [...PGBENCH_TABLES, 'bench_probe']);
+    log(`  seeded ${seed.rows} rows in ${seed.seconds.toFixed(2)} s`);
+
+    log(`lag: pgbench -c ${settings.clients} -T ${settings.durationSeconds} with a probe row every 200 ms`);
+    const lag = await measureLag(stack, tools, settings, source, warehouse);
+
+    const peakRss = [...stack.processes].map(([service, child]) => ({ service, bytes: peakRssBytes(child.pid) }));
+    const warnings = stack.logs().split('\n').filter((line) => /"level":"(warn|error)"/.test(line)).length;
+    const result: BenchResult = {
+      startedAt,
+      machine: await machineInfo(source, loadAtStart),
+      settings,
+      stackEnv: BENCH_STACK_ENV,
+      parallelTables: BENCH_PARALLEL_TABLES,
+      initSeconds,
+      rawPipe,
+      seed,
+      lag,
+      peakRss,
+      warnings,
+    };
+    const section = renderSection(result);
+    process.stdout.write(`\n${section}\n`);
+    appendSection(settings.reportFile, section);
+    log(`appended to ${settings.reportFile}`);
+  } catch (error) {
+    const recent = stack
+      .logs()
+      .split('\n')
+      .filter((line) => /"level":"(warn|error)"/.test(line))
+      .slice(-20);
+    if (recent.length) process.stderr.write(`last warnings of the services:\n${recent.join('\n')}\n`);
+    throw error;
+  } finally {
+    await Promise.allSettled([source?.end(), warehouse?.end(), scratch?.drop()]);
+    await stack.stop();
+  }
+}
+
+let settings: BenchSettings;
+try {
+  settings = loadBenchSettings(process.env, join(buildRoot, '..', 'BENCHMARKS.md'));
+} catch (error) {
+  process.stderr.write(`bench: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(2);
+}
+run(settings).then(
+  () => process.exit(0),
+  (error: unknown) => {
+    process.stderr.write(`bench failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,63 @@
+import type { Pool } from 'pg';
+import type { TestStack } from '@svc/system-testing';
+import { createReplication, describeReplication } from './bench-api';
+import { BENCH_WAREHOUSE_SCHEMA } from './bench-settings';
+
+export interface SeedResult {
+  replicationId: string;
+  /** From the Create request to every table settled and every warehouse count equal to the source's. */
+  seconds: number;
+  rows: number;
+  /** Seconds from Create until each table was Tracking/Untracked, by `[schema].[table]`. */
+  settledAfter: Record<string, number>;
+}
+
+const POLL_MS = 250;
+const DEADLINE_MS = 60 * 60_000;
+
+export async function rowCounts(pool: Pool, schema: string, tables: string[]): Promise<Record<string, number>> {
+  const counts = await Promise.all(
+    tables.map(async (table) => {
+      try {
+        const { rows } = await pool.query<{ n: string }>(`SELECT count(*) AS n FROM "${schema}"."${table}"`);
+        return Number(rows[0]?.n ?? -1);
+      } catch (error) {
+        if ((error as { code?: string }).code === '42P01') return -1; // not created yet
+        throw error;
+      }
+    }),
+  );
+  return Object.fromEntries(tables.map((table, index) => [table, counts[index] ?? -1]));
+}
+
+/**
+ * Creates the replication and waits for the seed: Describe until every source table is Tracking or
+ * Untracked, then warehouse row counts until they equal the source's (read once; the source is quiet).
+ */
+export async function measureSeed(stack: TestStack, source: Pool, warehouse: Pool, tables: string[]): Promise<SeedResult> {
+  const expected = await rowCounts(source, 'public', tables);
+  const started = performance.now();
+  const elapsed = () => (performance.now() - started) / 1000;
+  const replicationId = await createReplication(stack);
+  const settledAfter: Record<string, number> = {};
+  while (Object.keys(settledAfter).length < tables.length) {
+    if (elapsed() * 1000 > DEADLINE_MS) throw new Error('the seed did not finish within an hour');
+    const described = await describeReplication(stack, replicationId);
+    for (const table of described.tables) {
+      if (table.phase === 'Error' || described.status === 'Failed') {
+        throw new Error(`seeding failed: ${table.name}: ${table.lastError ?? described.lastError ?? 'no error recorded'}`);
+      }
+      if ((table.phase === 'Tracking' || table.phase === 'Untracked') && settledAfter[table.name] === undefined) settledAfter[table.name] = elapsed();
+    }
+    await sleep(POLL_MS);
+  }
+  for (;;) {
+    const counts = await rowCounts(warehouse, BENCH_WAREHOUSE_SCHEMA, tables);
+    if (tables.every((table) => counts[table] === expected[table])) break;
+    if (elapsed() * 1000 > DEADLINE_MS) throw new Error(`warehouse counts ${JSON.stringify(counts)} never reached ${JSON.stringify(expected)}`);
+    await sleep(POLL_MS);
+  }
+  return { replicationId, seconds: elapsed(), rows: Object.values(expected).reduce((sum, n) => sum + n, 0), settledAfter };
+}
+
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
