@@ -26,11 +26,11 @@ const STAGINGS: Record<SourceEngine, ((connectionString: string, encrypt: boolea
   postgres: (connectionString, encrypt) => createPostgresStaging(connectionString, { encrypt }),
   sqlserver: null,
 };
-const WAREHOUSES: Record<WarehouseEngine, ((warehouse: ReplicationConfig['warehouse']) => WarehouseConnector) | null> = {
-  postgres: (warehouse) =>
+const WAREHOUSES: Record<WarehouseEngine, ((config: ReplicationConfig) => WarehouseConnector) | null> = {
+  postgres: ({ warehouse, rebuildIndexes }) =>
     createPostgresWarehouse(
       { url: warehouse.url, databaseName: warehouse.databaseName, username: warehouse.username, password: warehouse.password },
-      { statementTimeoutMs: warehouse.timeoutInMins * 60000 },
+      { statementTimeoutMs: warehouse.timeoutInMins * 60000, rebuildIndexes },
     ),
   redshift: null,
 };
@@ -87,8 +87,8 @@ export class EngineRegistry {
     const engine = warehouseEngineOf(warehouse.url);
     const open = engine ? WAREHOUSES[engine] : null;
     if (!engine || !open) throw new UnsupportedEngineError('warehouse', engine ?? 'unknown');
-    const identity = [warehouse.url, warehouse.databaseName, warehouse.username, warehouse.password, warehouse.timeoutInMins].join('|');
-    return this.warehouses.get(identity, () => open(warehouse));
+    const identity = [warehouse.url, warehouse.databaseName, warehouse.username, warehouse.password, warehouse.timeoutInMins, config.rebuildIndexes].join('|');
+    return this.warehouses.get(identity, () => open(config));
   }
 
   async closeAll(): Promise<void> {

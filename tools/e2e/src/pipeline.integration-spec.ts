@@ -214,6 +214,24 @@ describe.each(ENGINE_PAIRS)('pipeline: $name', (pair: EnginePair) => {
     await converged([ITEMS]);
   }, 120000);
 
+  it('adds a column added in the source to staging and warehouse, with an alert when asked for', async () => {
+    const alter = await callSigned(
+      stack.baseUrl,
+      'AlterWarehouseReplication',
+      'json',
+      JSON.stringify({ replicationId: type1Id, alertOnSuccessfulTableSchemaChanges: 'true' }),
+      ADMIN_KEY,
+    );
+    expect(alter.status).toBe(200);
+    await source.query(`ALTER TABLE sales.order_lines ADD COLUMN note varchar(40)`);
+    await source.query(`UPDATE sales.order_lines SET note = 'added later' WHERE order_id = 2`);
+    const withNote: TableShape = { ...ORDER_LINES, columns: 'order_id, line, qty, note' };
+    await converged([withNote]);
+    const alerts = (await describeReplication(type1Id)).alerts.filter((alert) => alert.kind === 'SchemaChange');
+    expect(alerts.map((alert) => alert.message)).toEqual([expect.stringContaining('[sales].[order_lines]: added column(s) note')]);
+    expect((await describeReplication(type2Id)).alerts.filter((alert) => alert.kind === 'SchemaChange')).toEqual([]);
+  }, 120000);
+
   it('never logs a secret', () => {
     expect(stack.logs()).not.toContain(ADMIN_KEY.secretKey);
   });
