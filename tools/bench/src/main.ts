@@ -89,6 +89,11 @@ async function run(settings: BenchSettings): Promise<void> {
   let scratch: TempDatabase | undefined;
   let source: Pool | undefined;
   let warehouse: Pool | undefined;
+  // Ctrl-C: the services get the signal too; what is left is the temporary databases and the nats-server.
+  process.once('SIGINT', () => {
+    log('interrupted; removing the temporary databases');
+    void Promise.allSettled([scratch?.drop(), stack.stop()]).then(() => process.exit(130));
+  });
   try {
     log('starting the services, a private nats-server, an S3 server and temporary databases');
     await stack.start();

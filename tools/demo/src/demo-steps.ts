@@ -1,5 +1,5 @@
 import type { Client, Pool } from 'pg';
-import type { ReplicationDescription } from '@svc/contracts';
+import type { ReplicationDescription, ReplicationSummary } from '@svc/contracts';
 import { DEMO_DATABASES, DEMO_WAREHOUSE_SCHEMA } from './demo-settings';
 import { recreateDemoDatabases } from './demo-databases';
 import { failedTable, progressLine, seconds, seedingFinished, textTable } from './progress';
@@ -19,9 +19,11 @@ export function say(line = ''): void {
 
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
-/** Step 1: replications of an earlier demo run go first (they point at the databases about to be dropped). */
-export async function resetDemo(api: SignedApi, admin: Client): Promise<void> {
-  const { replications } = await api.call('ListWarehouseReplications', {});
+/**
+ * Step 1: replications of an earlier demo run go first, since they point at the databases about to be
+ * dropped. They are the ones named after the demo source (ReplicationName defaults to the source database).
+ */
+export async function resetDemo(api: SignedApi, admin: Client, replications: ReplicationSummary[]): Promise<void> {
   for (const previous of replications.filter((replication) => replication.replicationName === DEMO_DATABASES.source)) {
     say(`  deleting replication ${previous.replicationId} of an earlier demo run`);
     await api.call('DeleteWarehouseReplication', { replicationId: previous.replicationId });
@@ -33,6 +35,8 @@ export async function resetDemo(api: SignedApi, admin: Client): Promise<void> {
 /** Step 2. */
 export async function createSampleSource(source: Pool): Promise<void> {
   await source.query(SAMPLE_SOURCE_SQL);
+  // Statistics give the service its row estimates (Describe's rowsEstimated).
+  await source.query('ANALYZE');
   for (const table of SAMPLE_TABLES) {
     const { rows } = await source.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table.source}`);
     say(`  ${table.name.padEnd(22)} ${String(rows[0]?.n ?? 0).padStart(6)} rows${table.keyed ? '' : '  (no primary key)'}`);

@@ -13,6 +13,8 @@ async function run(settings: DemoSettings): Promise<void> {
   const api = new SignedApi(settings.endpoint, settings.region, settings);
   if ((await api.health()) !== 200) throw new UnreachableError(settings.endpoint, '/health does not answer 200');
   if (settings.developmentKey) say('Using the development access key of `npm start` (set SVC_ACCESS_KEY_ID / SVC_SECRET_ACCESS_KEY for another).');
+  // Also proves the access key before anything is dropped.
+  const { replications } = await api.call('ListWarehouseReplications', {});
 
   let admin: Client | undefined;
   let source: Pool | undefined;
@@ -20,7 +22,7 @@ async function run(settings: DemoSettings): Promise<void> {
   try {
     admin = await connectAdmin(settings.postgresUrl);
     say(`\n1. Recreating the databases ${Object.values(DEMO_DATABASES).join(', ')} (anything in them is dropped)`);
-    await resetDemo(api, admin);
+    await resetDemo(api, admin, replications);
 
     source = openPool(settings.postgresUrl, DEMO_DATABASES.source);
     warehouse = openPool(settings.postgresUrl, DEMO_DATABASES.warehouse);

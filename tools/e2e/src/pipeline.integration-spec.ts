@@ -1,3 +1,5 @@
+import { connect } from 'nats';
+import { PipelineStreams } from '@svc/contracts';
 import { ADMIN_KEY, TestStack, callSigned } from '@svc/system-testing';
 import { waitUntil } from '@svc/testing';
 import { ENGINE_PAIRS, type EnginePair, type SqlTarget } from './engine-pairs';
@@ -188,13 +190,27 @@ describe.each(ENGINE_PAIRS)('pipeline: $name', (pair: EnginePair) => {
     await waitUntil(async () => JSON.stringify(await type1Digest(AUDIT_LOG)) === JSON.stringify(await sourceDigest(AUDIT_LOG)), 60000, 'the scheduled reseed');
   }, 90000);
 
+  /** Kills the service (SIGKILL) the moment its durable consumer holds an unacknowledged batch, then starts it again. */
+  const killMidBatch = async (service: 'stager' | 'loader') => {
+    const connection = await connect({ servers: stack.nats.url });
+    try {
+      const manager = await connection.jetstreamManager();
+      await waitUntil(async () => (await manager.consumers.info(PipelineStreams.work.name, service)).num_ack_pending > 0, 30000, `${service} to hold a batch`);
+      await stack.restart(service, { kill: true });
+    } finally {
+      await connection.close();
+    }
+  };
+
   it.each([['stager'], ['loader']] as const)('loses nothing and duplicates nothing when the %s is killed mid-batch', async (service) => {
-    await source.query(`UPDATE public.items SET price = price + 1, note = coalesce(note, '') || '+'`);
-    await new Promise((done) => setTimeout(done, 150));
-    await stack.restart(service, { kill: true });
+    // A batch of every row with a few MB more text, so that it is in flight long enough to be caught.
+    await source.query(`UPDATE public.items SET price = price + 1, note = coalesce(note, '') || repeat('+', 2000)`);
+    await killMidBatch(service);
     await converged([ITEMS]);
     const [counts] = await warehouse.query<{ rows: number; keys: number }>('SELECT count(*)::int AS rows, count(DISTINCT id)::int AS keys FROM dw.items');
     expect(counts?.rows).toBe(counts?.keys);
+    const [current] = await warehouse.query<{ n: number }>('SELECT count(*)::int AS n FROM (SELECT id FROM hist.items WHERE svc_sys_is_current GROUP BY id HAVING count(*) > 1) d');
+    expect(current?.n).toBe(0);
   }, 180000);
 
   it('reseeds a table whose watermark fell below the minimum valid version, with an alert', async () => {

@@ -1,0 +1,100 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BENCHMARKS_HEADER, appendSection, rawPipeTotals, renderSection, seedRatio, type BenchResult } from './bench-report';
+
+const MIB = 1024 * 1024;
+
+function result(overrides: Partial<BenchResult> = {}): BenchResult {
+  return {
+    startedAt: new Date('2026-11-23T01:30:00Z'),
+    machine: { cpus: 2, cpuModel: 'Test CPU', memoryBytes: 8 * 1024 * MIB, os: 'Linux 6.1', node: 'v20.20.2', postgres: '15.20', loadAverage: { start: 0.5, end: 1.25 } },
+    settings: { scale: 20, durationSeconds: 60, clients: 4, reportFile: 'x' },
+    stackEnv: { WORKER_CONCURRENCY: '4' },
+    parallelTables: 8,
+    initSeconds: 30,
+    rawPipe: [
+      { table: 'pgbench_accounts', rows: 2_000_000, bytes: 256 * MIB, seconds: 8 },
+      { table: 'pgbench_branches', rows: 20, bytes: 0, seconds: 2 },
+    ],
+    seed: { seconds: 25, rows: 2_000_020, settledAfter: { '[public].[pgbench_branches]': 1, '[public].[pgbench_accounts]': 24 } },
+    lag: {
+      stats: { count: 300, p50: 0.8, p95: 1.9, p99: 2.5, max: 3.25, mean: 0.9 },
+      probesWritten: 300,
+      probeFailures: 0,
+      pgbench: { tps: 812.1, latencyMs: 4.9, transactions: 48712 },
+      caughtUpSeconds: 1.4,
+    },
+    peakRss: [
+      { service: 'loader', bytes: 150 * MIB },
+      { service: 'api-gateway', bytes: null },
+    ],
+    warnings: 2,
+    ...overrides,
+  };
+}
+
+describe('rawPipeTotals and seedRatio', () => {
+  it('sum the raw pipe and divide it by the seed time', () => {
+    expect(rawPipeTotals(result().rawPipe)).toEqual({ table: 'total', rows: 2_000_020, bytes: 256 * MIB, seconds: 10 });
+    expect(seedRatio(result())).toBeCloseTo(0.4);
+  });
+});
+
+describe('renderSection', () => {
+  const section = renderSection(result());
+
+  it('is dated and carries the machine and the settings', () => {
+    expect(section.startsWith('## 2026-11-23 01:30 UTC — scale 20, 60 s, 4 clients')).toBe(true);
+    expect(section).toContain('2 CPUs (Test CPU), 8.0 GiB RAM, Linux 6.1, Node.js v20.20.2, PostgreSQL 15.20');
+    expect(section).toContain('0.50 at the start, 1.25 at the end');
+    expect(section).toContain('BENCH_SCALE=20, BENCH_DURATION_S=60, BENCH_CLIENTS=4; services: WORKER_CONCURRENCY=4; ParallelTablesLimit 8');
+  });
+
+  it('carries every figure', () => {
+    expect(section).toContain('| pgbench_accounts | 2,000,000 | 256.0 | 8.00 | 32.0 |');
+    expect(section).toContain('| total | 2,000,020 | 256.0 | 10.00 | 25.6 |');
+    expect(section).toContain('| 25.00 | 2,000,020 | 80,001 | 10.2 | 0.40 (target ≥ 0.3: met) |');
+    expect(section).toContain('Tables settled after: [public].[pgbench_branches] 1.0 s, [public].[pgbench_accounts] 24.0 s.');
+    expect(section).toContain('| 300/300 | 0.80 | 1.90 | 2.50 | 3.25 | 0.90 |');
+    expect(section).toContain('p99 target ≤ 5 s: met. pgbench: 812.1 tps, latency average 4.90 ms, 48,712 transactions. Warehouse caught up 1.4 s after pgbench ended.');
+    expect(section).toContain('**Peak RSS (VmHWM)**: loader 150 MiB, api-gateway n/a.');
+    expect(section).toContain('Warn/error lines logged by the services: 2.');
+  });
+
+  it('says plainly when a target is missed or probes were lost', () => {
+    const slow = renderSection(
+      result({
+        seed: { seconds: 100, rows: 1, settledAfter: {} },
+        lag: { ...result().lag, stats: { ...result().lag.stats, count: 299, p99: 7 }, probeFailures: 1, caughtUpSeconds: null },
+      }),
+    );
+    expect(slow).toContain('0.10 (target ≥ 0.3: **missed**)');
+    expect(slow).toContain('| 299/300 |');
+    expect(slow).toContain('p99 target ≤ 5 s: **missed**. 1 probe inserts failed.');
+    expect(slow).toContain('Warehouse caught up never (within the deadline)');
+  });
+});
+
+describe('appendSection', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'bench-report-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('creates the file with its header, then appends below what is there', () => {
+    const file = join(dir, 'BENCHMARKS.md');
+    appendSection(file, '## first\n');
+    expect(readFileSync(file, 'utf8')).toBe(`${BENCHMARKS_HEADER}\n## first\n`);
+    appendSection(file, '## second\n');
+    expect(readFileSync(file, 'utf8')).toBe(`${BENCHMARKS_HEADER}\n## first\n\n## second\n`);
+  });
+
+  it('keeps an existing header as it is', () => {
+    const file = join(dir, 'BENCHMARKS.md');
+    writeFileSync(file, '# Our numbers\n\nhand-written intro');
+    appendSection(file, '## run\n');
+    expect(readFileSync(file, 'utf8')).toBe('# Our numbers\n\nhand-written intro\n\n## run\n');
+  });
+});

@@ -1,0 +1,26 @@
+import { ConfigError } from '@svc/config';
+import { loadBenchSettings } from './bench-settings';
+
+describe('loadBenchSettings', () => {
+  it('defaults to scale 20, 60 s and 4 clients', () => {
+    expect(loadBenchSettings({}, '/repo/BENCHMARKS.md')).toEqual({ scale: 20, durationSeconds: 60, clients: 4, reportFile: '/repo/BENCHMARKS.md' });
+  });
+
+  it('reads BENCH_SCALE, BENCH_DURATION_S, BENCH_CLIENTS and BENCH_REPORT_FILE', () => {
+    expect(loadBenchSettings({ BENCH_SCALE: '5', BENCH_DURATION_S: '30', BENCH_CLIENTS: '2', BENCH_REPORT_FILE: '/tmp/b.md' }, 'x')).toEqual({
+      scale: 5,
+      durationSeconds: 30,
+      clients: 2,
+      reportFile: '/tmp/b.md',
+    });
+  });
+
+  it('refuses values that are not positive integers, naming each', () => {
+    expect(() => loadBenchSettings({ BENCH_SCALE: 'big', BENCH_DURATION_S: '1', BENCH_CLIENTS: '0' }, 'x')).toThrow(ConfigError);
+    try {
+      loadBenchSettings({ BENCH_SCALE: 'big', BENCH_DURATION_S: '1', BENCH_CLIENTS: '0' }, 'x');
+    } catch (error) {
+      expect((error as ConfigError).problems).toHaveLength(3);
+    }
+  });
+});
