@@ -17,7 +17,12 @@ function result(overrides: Partial<BenchResult> = {}): BenchResult {
       { table: 'pgbench_accounts', rows: 2_000_000, bytes: 256 * MIB, seconds: 8 },
       { table: 'pgbench_branches', rows: 20, bytes: 0, seconds: 2 },
     ],
-    seed: { seconds: 25, rows: 2_000_020, settledAfter: { '[public].[pgbench_branches]': 1, '[public].[pgbench_accounts]': 24 } },
+    seed: {
+      seconds: 25,
+      rows: 2_000_020,
+      settledAfter: { '[public].[pgbench_branches]': 1, '[public].[pgbench_accounts]': 24 },
+      files: { count: 5, firstAt: 3.1, lastAt: 12.25 },
+    },
     lag: {
       stats: { count: 300, p50: 0.8, p95: 1.9, p99: 2.5, max: 3.25, mean: 0.9 },
       probesWritten: 300,
@@ -29,7 +34,12 @@ function result(overrides: Partial<BenchResult> = {}): BenchResult {
       { service: 'loader', bytes: 150 * MIB },
       { service: 'api-gateway', bytes: null },
     ],
+    cpu: {
+      seed: { processes: { extractor: 5, loader: 7.5 }, self: 2, rest: 10, machine: 24.5, wallSeconds: 25 },
+      lag: { processes: { extractor: 1, loader: 2 }, self: 1, rest: 50, machine: 54, wallSeconds: 60 },
+    },
     warnings: 2,
+    logFile: 'tmp/bench-services.log',
     ...overrides,
   };
 }
@@ -55,17 +65,21 @@ describe('renderSection', () => {
     expect(section).toContain('| pgbench_accounts | 2,000,000 | 256.0 | 8.00 | 32.0 |');
     expect(section).toContain('| total | 2,000,020 | 256.0 | 10.00 | 25.6 |');
     expect(section).toContain('| 25.00 | 2,000,020 | 80,001 | 10.2 | 0.40 (target ≥ 0.3: met) |');
-    expect(section).toContain('Tables settled after: [public].[pgbench_branches] 1.0 s, [public].[pgbench_accounts] 24.0 s.');
+    expect(section).toContain(
+      'Tables settled after: [public].[pgbench_branches] 1.0 s, [public].[pgbench_accounts] 24.0 s. Batch data files in S3: 5, the first 3.1 s and the last 12.3 s after Create.',
+    );
+    expect(section).toContain('CPU seconds during the seed: extractor 5.0, loader 7.5, bench 2.0, rest 10.0 (machine busy 24.5 of 50.0 CPU-s: 25.0 s × 2 CPUs).');
+    expect(section).toContain('CPU seconds during the lag run: extractor 1.0, loader 2.0, bench 1.0, rest 50.0 (machine busy 54.0 of 120.0 CPU-s: 60.0 s × 2 CPUs).');
     expect(section).toContain('| 300/300 | 0.80 | 1.90 | 2.50 | 3.25 | 0.90 |');
     expect(section).toContain('p99 target ≤ 5 s: met. pgbench: 812.1 tps, latency average 4.90 ms, 48,712 transactions. Warehouse caught up 1.4 s after pgbench ended.');
     expect(section).toContain('**Peak RSS (VmHWM)**: loader 150 MiB, api-gateway n/a.');
-    expect(section).toContain('Warn/error lines logged by the services: 2.');
+    expect(section).toContain('Warn/error lines logged by the services: 2 (logs: `tmp/bench-services.log`).');
   });
 
   it('says plainly when a target is missed or probes were lost', () => {
     const slow = renderSection(
       result({
-        seed: { seconds: 100, rows: 1, settledAfter: {} },
+        seed: { seconds: 100, rows: 1, settledAfter: {}, files: { count: 0, firstAt: Number.NaN, lastAt: Number.NaN } },
         lag: { ...result().lag, stats: { ...result().lag.stats, count: 299, p99: 7 }, probeFailures: 1, caughtUpSeconds: null },
       }),
     );

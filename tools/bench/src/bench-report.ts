@@ -1,5 +1,6 @@
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { BenchSettings } from './bench-settings';
+import type { CpuSpent } from './cpu-usage';
 import type { LatencyStats } from './latency-stats';
 
 export interface MachineInfo {
@@ -29,7 +30,7 @@ export interface BenchResult {
   parallelTables: number;
   initSeconds: number;
   rawPipe: RawPipeFigure[];
-  seed: { seconds: number; rows: number; settledAfter: Record<string, number> };
+  seed: { seconds: number; rows: number; settledAfter: Record<string, number>; files: { count: number; firstAt: number; lastAt: number } };
   lag: {
     stats: LatencyStats;
     probesWritten: number;
@@ -39,8 +40,12 @@ export interface BenchResult {
     caughtUpSeconds: number | null;
   };
   peakRss: { service: string; bytes: number | null }[];
+  /** CPU seconds by process during the seed and during the lag run. */
+  cpu: { seed: CpuSpent; lag: CpuSpent };
   /** Lines the services logged at warn or error level. */
   warnings: number;
+  /** Where the services' logs of the run were written. */
+  logFile: string;
 }
 
 export const TARGETS = { seedRatio: 0.3, lagP99Seconds: 5 } as const;
@@ -66,17 +71,23 @@ What each section reports:
    tables' \`pg_table_size\`.
 2. **Seed** — from the signed \`CreateWarehouseReplication\` (SCD Type1, \`TablesToInclude\` All) until every table is
    Tracking or Untracked *and* every warehouse row count equals the source's. The ratio raw pipe seconds / seed
-   seconds says what share of a bare copy's speed the pipeline reaches (target ≥ ${TARGETS.seedRatio}); it moves data twice
-   (staging, then S3 and the warehouse) where the raw pipe moves it once.
+   seconds says what share of a bare copy's speed the pipeline reaches (target ≥ ${TARGETS.seedRatio}). The pipeline writes each
+   row to the staging table, to gzip CSV in S3, to the warehouse's seed shadow table and then into the target, where
+   the raw pipe writes it once.
 3. **Lag** — during \`pgbench -c $BENCH_CLIENTS -T $BENCH_DURATION_S\` on the source, a probe row
    (\`public.bench_probe\`, \`written_at = clock_timestamp()\`) is inserted every 200 ms from its own connection and the
    warehouse is polled every 50 ms; a probe's lag is the database clock when it is first seen in the warehouse minus
    its \`written_at\`. Percentiles are nearest-rank over all probes (target p99 ≤ ${TARGETS.lagP99Seconds} s). pgbench's own tps is
    the source's throughput with change tracking on. "Caught up" is how long after pgbench ended the warehouse's
    pgbench tables held the source's row counts and balance sums.
-4. **Peak RSS** — \`VmHWM\` of each service process at the end of the run.
+4. **Peak RSS** — \`VmHWM\` of each service process (and the private \`nats-server\`) at the end of the run.
+5. **CPU seconds** per process during the seed and during the lag run, from \`/proc/<pid>/stat\`; "bench" is the
+   benchmark's own process, which also runs the S3 server; "rest" is the machine's remaining busy time: PostgreSQL,
+   pgbench, psql and anything else running. With few CPUs this shows what the pipeline's time went to.
 
-The load average is printed because other work on the machine skews every figure.
+The load average is printed because other work on the machine skews every figure. Service settings can be
+overridden for an experiment through the environment (e.g. \`SEED_PART_MB=16 npm run bench\`); each section
+records what was used. The services' logs of the last run are kept in \`tmp/bench-services.log\`.
 `;
 
 const MIB = 1024 * 1024;
@@ -87,6 +98,14 @@ function fixed(value: number, digits = 1): string {
 
 function count(value: number): string {
   return Number.isFinite(value) ? Math.round(value).toLocaleString('en-US') : 'n/a';
+}
+
+/** `extractor 5.1, stager 7.2, …, bench 2.0, rest 12.3 (machine busy 30.1 of 34.0 CPU-s: 17.0 s × 2 CPUs)` */
+export function cpuLine(spent: CpuSpent, cpus: number): string {
+  const { wallSeconds } = spent;
+  const parts = Object.entries(spent.processes).map(([name, seconds]) => `${name} ${fixed(seconds)}`);
+  parts.push(`bench ${fixed(spent.self)}`, `rest ${fixed(spent.rest)}`);
+  return `${parts.join(', ')} (machine busy ${fixed(spent.machine)} of ${fixed(wallSeconds * cpus)} CPU-s: ${fixed(wallSeconds)} s × ${cpus} CPUs)`;
 }
 
 function verdict(met: boolean): string {
@@ -144,7 +163,9 @@ export function renderSection(result: BenchResult): string {
     '|--:|--:|--:|--:|--:|',
     `| ${fixed(seed.seconds, 2)} | ${count(seed.rows)} | ${count(seed.rows / seed.seconds)} | ${fixed(total.bytes / MIB / seed.seconds)} | ${fixed(ratio, 2)} (target ≥ ${TARGETS.seedRatio}: ${verdict(ratio >= TARGETS.seedRatio)}) |`,
     '',
-    `Tables settled after: ${settled}.`,
+    `Tables settled after: ${settled}. Batch data files in S3: ${seed.files.count}, the first ${fixed(seed.files.firstAt)} s and the last ${fixed(seed.files.lastAt)} s after Create.`,
+    '',
+    `CPU seconds during the seed: ${cpuLine(result.cpu.seed, machine.cpus)}.`,
     '',
     `**Lag under load** (pgbench -c ${settings.clients} -T ${settings.durationSeconds}; probe every 200 ms, warehouse polled every 50 ms)`,
     '',
@@ -157,9 +178,11 @@ export function renderSection(result: BenchResult): string {
       ` pgbench: ${fixed(lag.pgbench.tps)} tps, latency average ${fixed(lag.pgbench.latencyMs, 2)} ms, ${count(lag.pgbench.transactions)} transactions.` +
       ` Warehouse caught up ${lag.caughtUpSeconds === null ? 'never (within the deadline)' : `${fixed(lag.caughtUpSeconds)} s`} after pgbench ended.`,
     '',
+    `CPU seconds during the lag run: ${cpuLine(result.cpu.lag, machine.cpus)}.`,
+    '',
     `**Peak RSS (VmHWM)**: ${result.peakRss.map((entry) => `${entry.service} ${entry.bytes === null ? 'n/a' : `${fixed(entry.bytes / MIB, 0)} MiB`}`).join(', ')}.`,
     '',
-    `Warn/error lines logged by the services: ${result.warnings}.`,
+    `Warn/error lines logged by the services: ${result.warnings} (logs: \`${result.logFile}\`).`,
     '',
   ].join('\n');
 }

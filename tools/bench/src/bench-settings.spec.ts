@@ -1,5 +1,5 @@
 import { ConfigError } from '@svc/config';
-import { loadBenchSettings } from './bench-settings';
+import { BENCH_STACK_ENV, benchStackEnv, loadBenchSettings } from './bench-settings';
 
 describe('loadBenchSettings', () => {
   it('defaults to scale 20, 60 s and 4 clients', () => {
@@ -22,5 +22,15 @@ describe('loadBenchSettings', () => {
     } catch (error) {
       expect((error as ConfigError).problems).toHaveLength(3);
     }
+  });
+});
+
+describe('benchStackEnv', () => {
+  it('uses the tuned service settings unless the environment overrides one', () => {
+    expect(benchStackEnv({})).toEqual(BENCH_STACK_ENV);
+    const env = benchStackEnv({ SEED_PART_MB: '16', UNRELATED: 'x', WORKER_CONCURRENCY: ' ' });
+    expect(env['SEED_PART_MB']).toBe('16');
+    expect(env['WORKER_CONCURRENCY']).toBe(BENCH_STACK_ENV['WORKER_CONCURRENCY']);
+    expect(env).not.toHaveProperty('UNRELATED');
   });
 });

@@ -19,13 +19,13 @@ export async function fingerprints(pool: Pool, schema: string): Promise<Record<s
   return Object.fromEntries(FINGERPRINTED_TABLES.map((table, index) => [table, values[index] ?? '']));
 }
 
-/** Seconds until the warehouse's fingerprints equal the (quiet) source's, or null at the deadline. */
-export async function secondsUntilConsistent(source: Pool, warehouse: Pool, warehouseSchema: string, deadlineMs: number): Promise<number | null> {
-  const started = performance.now();
+/** Polls until the warehouse's fingerprints equal the (quiet) source's; false when the deadline passes first. */
+export async function waitUntilConsistent(source: Pool, warehouse: Pool, warehouseSchema: string, deadlineMs: number): Promise<boolean> {
+  const deadline = performance.now() + deadlineMs;
   const expected = JSON.stringify(await fingerprints(source, 'public'));
-  while (performance.now() - started < deadlineMs) {
-    if (JSON.stringify(await fingerprints(warehouse, warehouseSchema)) === expected) return (performance.now() - started) / 1000;
+  while (performance.now() < deadline) {
+    if (JSON.stringify(await fingerprints(warehouse, warehouseSchema)) === expected) return true;
     await new Promise((done) => setTimeout(done, 100));
   }
-  return null;
+  return false;
 }

@@ -35,32 +35,34 @@ describe('probe lag (real PostgreSQL)', () => {
     await sourceClient.query(PROBE_TABLE_SQL);
     await warehouseClient.query(`CREATE SCHEMA ${BENCH_WAREHOUSE_SCHEMA}; CREATE TABLE ${BENCH_WAREHOUSE_SCHEMA}.bench_probe (id bigint PRIMARY KEY, written_at timestamptz NOT NULL)`);
 
+    // The stand-in pipeline, one pass at a time: each probe lands once it is DELAY_S old.
+    let running = true;
+    const pipeline = (async () => {
+      let copied = '0';
+      while (running) {
+        const { rows } = await sourceClient.query<{ id: string; written_at: Date }>(
+          `SELECT id::text, written_at FROM public.bench_probe WHERE id > $1 AND written_at <= clock_timestamp() - make_interval(secs => $2) ORDER BY id`,
+          [copied, DELAY_S],
+        );
+        for (const row of rows) {
+          await warehouseClient.query(`INSERT INTO ${BENCH_WAREHOUSE_SCHEMA}.bench_probe VALUES ($1, $2)`, [row.id, row.written_at]);
+          copied = row.id;
+        }
+        await new Promise((done) => setTimeout(done, 20));
+      }
+    })();
+
     const writer = new ProbeWriter(await connect(source.url));
     const watcher = new ProbeWatcher(await connect(warehouse.url));
     watcher.start();
     writer.start();
-    await waitUntil(async () => writer.written.length >= 8, 10000, 'eight probes');
-    await writer.stop();
-
-    // The stand-in pipeline: each probe lands once it is DELAY_S old.
-    let copied = '0';
-    const pipeline = setInterval(() => {
-      void sourceClient
-        .query<{ id: string; written_at: Date }>(
-          `SELECT id::text, written_at FROM public.bench_probe WHERE id > $1 AND written_at <= clock_timestamp() - make_interval(secs => $2) ORDER BY id`,
-          [copied, DELAY_S],
-        )
-        .then(async ({ rows }) => {
-          for (const row of rows) {
-            await warehouseClient.query(`INSERT INTO ${BENCH_WAREHOUSE_SCHEMA}.bench_probe VALUES ($1, $2)`, [row.id, row.written_at]);
-            copied = row.id;
-          }
-        });
-    }, 20);
     try {
+      await waitUntil(async () => writer.written.length >= 8, 10000, 'eight probes');
+      await writer.stop();
       await watcher.drain(writer.written, 15000);
     } finally {
-      clearInterval(pipeline);
+      running = false;
+      await pipeline;
     }
 
     expect(writer.written.length).toBeGreaterThanOrEqual(8);

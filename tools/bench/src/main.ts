@@ -1,11 +1,14 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { Client, Pool } from 'pg';
 import { TestStack } from '@svc/system-testing';
 import { createTempDatabase, type TempDatabase } from '@svc/testing';
 import { appendSection, renderSection, type BenchResult, type RawPipeFigure } from './bench-report';
-import { BENCH_PARALLEL_TABLES, BENCH_STACK_ENV, BENCH_WAREHOUSE_SCHEMA, loadBenchSettings, type BenchSettings } from './bench-settings';
-import { secondsUntilConsistent } from './consistency';
+import { BENCH_PARALLEL_TABLES, BENCH_WAREHOUSE_SCHEMA, benchStackEnv, loadBenchSettings, type BenchSettings } from './bench-settings';
+import { childPidsNamed } from './child-processes';
+import { waitUntilConsistent } from './consistency';
+import { cpuSnapshot, cpuSpent } from './cpu-usage';
 import { linkServiceEntries } from './dist-layout';
 import { PROBE_TABLE_SQL, ProbeWatcher, ProbeWriter, parsePgbenchReport } from './lag-measurement';
 import { latencyStats } from './latency-stats';
@@ -17,6 +20,8 @@ import { measureSeed } from './seed-measurement';
 
 /** The build's root (dist/): this file is dist/tools/bench/src/main.js. */
 const buildRoot = resolve(__dirname, '..', '..', '..');
+const repoRoot = resolve(buildRoot, '..');
+const SERVICE_LOG_FILE = join(repoRoot, 'tmp', 'bench-services.log');
 const PGBENCH_TABLES = ['pgbench_accounts', 'pgbench_branches', 'pgbench_tellers', 'pgbench_history'];
 const PROBES_DRAIN_MS = 120_000;
 const CATCH_UP_DEADLINE_MS = 300_000;
@@ -67,33 +72,52 @@ async function measureLag(stack: TestStack, tools: Record<PostgresTool, string>,
     const ended = performance.now();
     log(`pgbench ended; waiting for the last probes and for the warehouse to catch up`);
     await watcher.drain(writer.written, PROBES_DRAIN_MS);
-    const consistentAfter = await secondsUntilConsistent(source, warehouse, BENCH_WAREHOUSE_SCHEMA, CATCH_UP_DEADLINE_MS);
+    const consistent = await waitUntilConsistent(source, warehouse, BENCH_WAREHOUSE_SCHEMA, CATCH_UP_DEADLINE_MS);
     const lags = writer.written.map((id) => watcher.lagById.get(id)).filter((lag): lag is number => lag !== undefined);
     return {
       stats: latencyStats(lags),
       probesWritten: writer.written.length,
       probeFailures: writer.failures.length + watcher.failures.length,
       pgbench: parsePgbenchReport(report.stdout),
-      caughtUpSeconds: consistentAfter === null ? null : (performance.now() - ended) / 1000,
+      caughtUpSeconds: consistent ? (performance.now() - ended) / 1000 : null,
     };
   } finally {
     await Promise.allSettled([writerClient.end(), watcherClient.end()]);
   }
 }
 
+/** The processes whose CPU and memory are reported: every service and the private nats-server. */
+function measuredPids(stack: TestStack): Record<string, number | undefined> {
+  const pids: Record<string, number | undefined> = Object.fromEntries([...stack.processes].map(([service, child]) => [service, child.pid]));
+  const nats = childPidsNamed('nats-server')[0];
+  if (nats !== undefined) pids['nats-server'] = nats;
+  return pids;
+}
+
+function saveServiceLogs(stack: TestStack): void {
+  mkdirSync(dirname(SERVICE_LOG_FILE), { recursive: true });
+  writeFileSync(SERVICE_LOG_FILE, stack.logs());
+}
+
 async function run(settings: BenchSettings): Promise<void> {
   const loadAtStart = loadavg()[0] ?? Number.NaN;
   const tools = locatePostgresTools({ path: process.env['PATH'] });
   linkServiceEntries(buildRoot);
-  const stack = new TestStack({ workers: ['extractor', 'stager', 'loader'], env: BENCH_STACK_ENV });
+  const stackEnv = benchStackEnv(process.env);
+  const stack = new TestStack({ workers: ['extractor', 'stager', 'loader'], env: stackEnv });
   let scratch: TempDatabase | undefined;
   let source: Pool | undefined;
   let warehouse: Pool | undefined;
-  // Ctrl-C: the services get the signal too; what is left is the temporary databases and the nats-server.
-  process.once('SIGINT', () => {
-    log('interrupted; removing the temporary databases');
-    void Promise.allSettled([scratch?.drop(), stack.stop()]).then(() => process.exit(130));
-  });
+  // Ctrl-C or a kill: stop the services and the nats-server and remove the temporary databases.
+  const interrupted = (signal: NodeJS.Signals) => {
+    log(`${signal}: stopping the services and removing the temporary databases`);
+    void Promise.allSettled([scratch?.drop(), stack.stop()]).then(() => {
+      saveServiceLogs(stack);
+      process.exit(130);
+    });
+  };
+  process.once('SIGINT', interrupted);
+  process.once('SIGTERM', interrupted);
   try {
     log('starting the services, a private nats-server, an S3 server and temporary databases');
     await stack.start();
@@ -114,26 +138,33 @@ async function run(settings: BenchSettings): Promise<void> {
 
     log('seeding through the pipeline');
     await source.query('CHECKPOINT');
+    const pids = measuredPids(stack);
+    const beforeSeed = cpuSnapshot(pids);
     const seed = await measureSeed(stack, source, warehouse, [...PGBENCH_TABLES, 'bench_probe']);
+    const seedCpu = cpuSpent(beforeSeed, cpuSnapshot(pids));
     log(`  seeded ${seed.rows} rows in ${seed.seconds.toFixed(2)} s`);
 
     log(`lag: pgbench -c ${settings.clients} -T ${settings.durationSeconds} with a probe row every 200 ms`);
+    const beforeLag = cpuSnapshot(pids);
     const lag = await measureLag(stack, tools, settings, source, warehouse);
+    const lagCpu = cpuSpent(beforeLag, cpuSnapshot(pids));
 
-    const peakRss = [...stack.processes].map(([service, child]) => ({ service, bytes: peakRssBytes(child.pid) }));
+    const peakRss = Object.entries(pids).map(([service, pid]) => ({ service, bytes: peakRssBytes(pid) }));
     const warnings = stack.logs().split('\n').filter((line) => /"level":"(warn|error)"/.test(line)).length;
     const result: BenchResult = {
       startedAt,
       machine: await machineInfo(source, loadAtStart),
       settings,
-      stackEnv: BENCH_STACK_ENV,
+      stackEnv,
       parallelTables: BENCH_PARALLEL_TABLES,
       initSeconds,
       rawPipe,
       seed,
       lag,
       peakRss,
+      cpu: { seed: seedCpu, lag: lagCpu },
       warnings,
+      logFile: relative(repoRoot, SERVICE_LOG_FILE),
     };
     const section = renderSection(result);
     process.stdout.write(`\n${section}\n`);
@@ -150,12 +181,13 @@ async function run(settings: BenchSettings): Promise<void> {
   } finally {
     await Promise.allSettled([source?.end(), warehouse?.end(), scratch?.drop()]);
     await stack.stop();
+    saveServiceLogs(stack);
   }
 }
 
 let settings: BenchSettings;
 try {
-  settings = loadBenchSettings(process.env, join(buildRoot, '..', 'BENCHMARKS.md'));
+  settings = loadBenchSettings(process.env, join(repoRoot, 'BENCHMARKS.md'));
 } catch (error) {
   process.stderr.write(`bench: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(2);

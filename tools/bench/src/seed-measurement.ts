@@ -1,5 +1,6 @@
 import type { Pool } from 'pg';
 import type { TestStack } from '@svc/system-testing';
+import type { S3ObjectEvent } from '@svc/testing';
 import { createReplication, describeReplication } from './bench-api';
 import { BENCH_WAREHOUSE_SCHEMA } from './bench-settings';
 
@@ -10,6 +11,8 @@ export interface SeedResult {
   rows: number;
   /** Seconds from Create until each table was Tracking/Untracked, by `[schema].[table]`. */
   settledAfter: Record<string, number>;
+  /** Batch data files the stagers wrote to S3, and when (seconds after Create) the first and last appeared. */
+  files: { count: number; firstAt: number; lastAt: number };
 }
 
 const POLL_MS = 250;
@@ -38,6 +41,54 @@ export async function measureSeed(stack: TestStack, source: Pool, warehouse: Poo
   const expected = await rowCounts(source, 'public', tables);
   const started = performance.now();
   const elapsed = () => (performance.now() - started) / 1000;
+  const files = new FileTimeline(stack.s3.events, elapsed);
+  try {
+    const { replicationId, settledAfter } = await seedToTheEnd(stack, warehouse, tables, expected, elapsed);
+    const seconds = elapsed();
+    return { replicationId, seconds, rows: Object.values(expected).reduce((sum, n) => sum + n, 0), settledAfter, files: files.summary() };
+  } finally {
+    files.stop();
+  }
+}
+
+/** When each data file showed up in the (in-process) S3 server, observed every 100 ms. */
+class FileTimeline {
+  private readonly seenAt: number[] = [];
+  private checked: number;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly events: S3ObjectEvent[],
+    private readonly elapsed: () => number,
+  ) {
+    this.checked = events.length;
+    this.timer = setInterval(() => this.check(), 100);
+  }
+
+  private check(): void {
+    for (; this.checked < this.events.length; this.checked++) {
+      const event = this.events[this.checked];
+      if (event?.name.startsWith('ObjectCreated') && event.key.endsWith('.csv.gz')) this.seenAt.push(this.elapsed());
+    }
+  }
+
+  summary(): SeedResult['files'] {
+    this.check();
+    return { count: this.seenAt.length, firstAt: this.seenAt[0] ?? Number.NaN, lastAt: this.seenAt[this.seenAt.length - 1] ?? Number.NaN };
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+}
+
+async function seedToTheEnd(
+  stack: TestStack,
+  warehouse: Pool,
+  tables: string[],
+  expected: Record<string, number>,
+  elapsed: () => number,
+): Promise<{ replicationId: string; settledAfter: Record<string, number> }> {
   const replicationId = await createReplication(stack);
   const settledAfter: Record<string, number> = {};
   while (Object.keys(settledAfter).length < tables.length) {
@@ -57,7 +108,7 @@ export async function measureSeed(stack: TestStack, source: Pool, warehouse: Poo
     if (elapsed() * 1000 > DEADLINE_MS) throw new Error(`warehouse counts ${JSON.stringify(counts)} never reached ${JSON.stringify(expected)}`);
     await sleep(POLL_MS);
   }
-  return { replicationId, seconds: elapsed(), rows: Object.values(expected).reduce((sum, n) => sum + n, 0), settledAfter };
+  return { replicationId, settledAfter };
 }
 
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));

@@ -45,7 +45,8 @@ export async function createSampleSource(source: Pool): Promise<void> {
 
 /** Step 3. */
 export async function createReplication(api: SignedApi, postgresUrl: string): Promise<string> {
-  const created = await api.call('CreateWarehouseReplication', demoCreateRequest(postgresUrl));
+  const runLabel = `svc-demo-${Date.now().toString(36)}`;
+  const created = await api.call('CreateWarehouseReplication', demoCreateRequest(postgresUrl, runLabel));
   say(`  ReplicationId ${created.replicationId}, Status ${created.status}`);
   return created.replicationId;
 }

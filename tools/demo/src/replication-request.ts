@@ -6,23 +6,34 @@ const EMBEDDED_S3_KEY = { accessKey: 'S3RVER', secretKey: 'S3RVER' };
 export const DEMO_BUCKET = 'svc-demo';
 
 /**
+ * Source and staging connection strings of one demo run. They carry the run's application_name: it labels
+ * the service's sessions, and it keeps the workers from reusing connections (and what they remember about
+ * a database, such as its control tables) opened for an earlier run's databases of the same name.
+ */
+export function runConnectionString(postgresUrl: string, database: string, runLabel: string): string {
+  const url = new URL(databaseUrl(postgresUrl, database));
+  url.searchParams.set('application_name', runLabel);
+  return url.toString();
+}
+
+/**
  * The CreateWarehouseReplication body (JSON wire form) for the demo databases on the server of
  * `postgresUrl`: SCD Type1 into `analytics`, and the table without a key re-seeded all day every minute.
  */
-export function demoCreateRequest(postgresUrl: string): Record<string, unknown> {
+export function demoCreateRequest(postgresUrl: string, runLabel: string): Record<string, unknown> {
   const server = new URL(postgresUrl);
   const noKeyTables = SAMPLE_TABLES.filter((table) => !table.keyed).map((table) => table.name);
   return {
     parallelTablesLimit: 4,
     rebuildIndexes: false,
     source: {
-      connectionString: databaseUrl(postgresUrl, DEMO_DATABASES.source),
+      connectionString: runConnectionString(postgresUrl, DEMO_DATABASES.source, runLabel),
       encryptDataInTransit: false,
       changeTrackingRetentionPeriod: '2 Days',
       resetChangeTracking: false,
     },
     staging: {
-      connectionString: databaseUrl(postgresUrl, DEMO_DATABASES.staging),
+      connectionString: runConnectionString(postgresUrl, DEMO_DATABASES.staging, runLabel),
       encryptDataInTransit: false,
       replicateCompatibilityLevel: false,
     },
