@@ -6,3 +6,4 @@ export { ReplicationGoneError, RuntimeConfigClient } from './runtime-config.clie
 export { runClassified } from './classified-work';
 // Engine errors the workers act on.
 export { ChangesPurgedError } from '@svc/source-postgres';
+export { waitForPreviousPart, type PartOrderOptions } from './part-order';

@@ -100,7 +100,7 @@ class PostgresStaging implements StagingConnector {
         case 'changes':
           return { commit: true, result: await applyChanges(client, definition, rows) };
       }
-    });
+    }).catch(this.forgetControlSchemaWhenGone);
     if (rowCount === null) {
       await drain(rows);
       return { applied: false, rowCount: 0 };
@@ -110,9 +110,16 @@ class PostgresStaging implements StagingConnector {
 
   async hasApplied(batchId: string): Promise<boolean> {
     await this.ensureControlSchema();
-    const result = await this.pool.query('SELECT 1 FROM svc_staging.applied_batches WHERE batch_id = $1', [batchId]);
+    const result = await this.pool.query('SELECT 1 FROM svc_staging.applied_batches WHERE batch_id = $1', [batchId]).catch(this.forgetControlSchemaWhenGone);
     return (result.rowCount ?? 0) > 0;
   }
+
+  /** A staging database dropped and created again under the same name lost its control schema: create it on the next try. */
+  private readonly forgetControlSchemaWhenGone = (error: unknown): never => {
+    const code = (error as { code?: unknown }).code;
+    if (code === '42P01' || code === '3F000') this.controlSchema = undefined;
+    throw error;
+  };
 
   async close(): Promise<void> {
     await this.pool.end();

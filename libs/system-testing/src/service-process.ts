@@ -2,8 +2,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import type { ServiceName } from '@svc/contracts';
 
-/** The repository's dist/ (this file is at libs/system-testing/src). */
-const distRoot = resolve(__dirname, '..', '..', '..', 'dist');
+/**
+ * The build's root: this file sits at libs/system-testing/src, either in the sources (run by jest, the
+ * build is <repo>/dist) or inside the build itself (run from dist/, as the benchmark does).
+ */
+const distRoot = __filename.endsWith('.js') ? resolve(__dirname, '..', '..', '..') : resolve(__dirname, '..', '..', '..', 'dist');
 
 /** A built service (dist/) running as its own process, as `npm start` and production run it. */
 export class ServiceProcess {

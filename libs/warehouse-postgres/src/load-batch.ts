@@ -4,7 +4,7 @@ import type { ClientBase } from 'pg';
 import { currentSeedId, isBatchLoaded, lockTable, recordLoadedBatch, recordSeedStart } from './control-tables';
 import { copyIn } from './copy-in';
 import { quoteIdent } from './identifiers';
-import { LOAD_TABLE, copyChangesSql, copySeedPartSql, createLoadTableSql, mergeChangesSql, mergeSeedSql } from './merge-sql';
+import { LOAD_TABLE, copyChangesSql, copySeedPartSql, createLoadTableSql, firstSeedSql, mergeChangesSql, mergeSeedSql, targetIsEmptySql } from './merge-sql';
 import { stampShadowSql } from './table-ddl';
 import type { TableLayout } from './table-layout';
 
@@ -74,7 +74,9 @@ async function loadSeedPart(
   const rowCount = await copyParts(client, copySeedPartSql(layout), files, reader);
   if (seed.final) {
     await client.query(`ANALYZE ${layout.qualifiedShadow}`);
-    await runAll(client, mergeSeedSql(layout));
+    const first = firstSeedSql(layout);
+    const empty = first !== null && (await client.query<{ empty: boolean }>(targetIsEmptySql(layout))).rows[0]?.empty === true;
+    await runAll(client, empty && first ? first : mergeSeedSql(layout));
     if (options.rebuildIndexes) await client.query(`REINDEX TABLE ${layout.qualifiedTarget}`);
   }
   return rowCount;

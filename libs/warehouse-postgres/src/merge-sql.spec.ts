@@ -1,6 +1,6 @@
 import type { TableDefinition } from '@svc/contracts';
 import type { WarehouseTableOptions } from '@svc/engines';
-import { copyChangesSql, copySeedPartSql, createLoadTableSql, mergeChangesSql, mergeSeedSql } from './merge-sql';
+import { copyChangesSql, copySeedPartSql, createLoadTableSql, firstSeedSql, mergeChangesSql, mergeSeedSql } from './merge-sql';
 import { createShadowSql, createTargetSql } from './table-ddl';
 import { tableLayout } from './table-layout';
 
@@ -41,6 +41,9 @@ describe('generated warehouse SQL', () => {
     expect(script([createShadowSql(layout)])).toMatchSnapshot('create shadow');
     expect(script([createLoadTableSql(layout), copyChangesSql(layout), ...mergeChangesSql(layout)])).toMatchSnapshot('change batch');
     expect(script([copySeedPartSql(layout), ...mergeSeedSql(layout)])).toMatchSnapshot('final seed part');
+    const first = firstSeedSql(layout);
+    if (scdType === 'Type1') expect(script(first ?? [])).toMatchSnapshot('first seed into an empty target');
+    else expect(first).toBeNull();
   });
 
   it('table without a primary key: plain table, replaced by a seed, no change merge', () => {

@@ -9,7 +9,6 @@ import { BENCH_PARALLEL_TABLES, BENCH_WAREHOUSE_SCHEMA, benchStackEnv, loadBench
 import { childPidsNamed } from './child-processes';
 import { waitUntilConsistent } from './consistency';
 import { cpuSnapshot, cpuSpent } from './cpu-usage';
-import { linkServiceEntries } from './dist-layout';
 import { PROBE_TABLE_SQL, ProbeWatcher, ProbeWriter, parsePgbenchReport } from './lag-measurement';
 import { latencyStats } from './latency-stats';
 import { machineInfo } from './machine-info';
@@ -102,7 +101,6 @@ function saveServiceLogs(stack: TestStack): void {
 async function run(settings: BenchSettings): Promise<void> {
   const loadAtStart = loadavg()[0] ?? Number.NaN;
   const tools = locatePostgresTools({ path: process.env['PATH'] });
-  linkServiceEntries(buildRoot);
   const stackEnv = benchStackEnv(process.env);
   const stack = new TestStack({ workers: ['extractor', 'stager', 'loader'], env: stackEnv });
   let scratch: TempDatabase | undefined;

@@ -2,9 +2,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import { PipelineSubjects, type BatchStaged } from '@svc/contracts';
 import type { WorkerConfig } from '@svc/config';
 import type { WarehouseTableOptions } from '@svc/engines';
-import { PipelinePublisher, RetryableWorkError } from '@svc/messaging';
+import { PipelinePublisher } from '@svc/messaging';
 import { WORKER_CONFIG } from '@svc/pipeline-nest';
-import { EngineRegistry, RuntimeConfigClient, previousSeedPart, workMessageId } from '@svc/pipeline-runtime';
+import { EngineRegistry, RuntimeConfigClient, previousSeedPart, waitForPreviousPart, workMessageId } from '@svc/pipeline-runtime';
 import { S3StagedFileReader, createS3Client } from '@svc/storage';
 
 /** Loads a staged file set into the warehouse and merges it; then tells the registry, which moves the watermark. */
@@ -27,9 +27,7 @@ export class LoadService {
       addUpdateTimestamp: config.addUpdateTimestamp,
     };
     const previous = previousSeedPart(batch);
-    if (previous && !(await warehouse.hasLoaded(previous, options))) {
-      throw new RetryableWorkError(`seed part ${previous} is not in the warehouse yet; parts are loaded in order`);
-    }
+    if (previous) await waitForPreviousPart(() => warehouse.hasLoaded(previous, options), previous);
     const { addedColumns } = await warehouse.ensureTable(batch.definition, options);
     const reader = new S3StagedFileReader(createS3Client(config.warehouse, this.settings.s3), event.files.bucket);
     const outcome = await warehouse.loadBatch(batch, event.files, reader, options);

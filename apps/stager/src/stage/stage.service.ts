@@ -3,10 +3,10 @@ import type { NatsConnection } from 'nats';
 import { PipelineSubjects, type BatchExtracted, type ReplicationConfig } from '@svc/contracts';
 import type { WorkerConfig } from '@svc/config';
 import { JsonLogger } from '@svc/logging';
-import { PipelinePublisher, RetryableWorkError, purgeRows, readRowChunks } from '@svc/messaging';
+import { PipelinePublisher, purgeRows, readRowChunks } from '@svc/messaging';
 import { NATS_CONNECTION } from '@svc/messaging-nest';
 import { WORKER_CONFIG } from '@svc/pipeline-nest';
-import { EngineRegistry, RuntimeConfigClient, batchFolderName, previousSeedPart, workMessageId } from '@svc/pipeline-runtime';
+import { EngineRegistry, RuntimeConfigClient, batchFolderName, previousSeedPart, waitForPreviousPart, workMessageId } from '@svc/pipeline-runtime';
 import { BatchFileWriter, batchKeyPrefix, createS3Client, deleteExpiredFiles, replicationPrefix, tapChunks } from '@svc/storage';
 
 /** How often one replication's expired batch files are looked for. */
@@ -34,9 +34,7 @@ export class StageService {
     const config = await this.configs.configOf(batch.replicationId);
     const staging = this.engines.staging(config);
     const previous = previousSeedPart(batch);
-    if (previous && !(await staging.hasApplied(previous))) {
-      throw new RetryableWorkError(`seed part ${previous} is not in staging yet; parts are applied in order`);
-    }
+    if (previous) await waitForPreviousPart(() => staging.hasApplied(previous), previous);
     const { addedColumns } = await staging.ensureTable(batch.definition);
 
     const client = createS3Client(config.warehouse, this.settings.s3);
