@@ -44,9 +44,12 @@ export class LeaderLock {
   }
 
   private lose(client: PoolClient): void {
-    if (this.client === client) {
-      this.client = null;
+    if (this.client !== client) return;
+    this.client = null;
+    try {
       client.release(true);
+    } catch {
+      // The pool is already closed: nothing to return the connection to.
     }
   }
 }

@@ -1,4 +1,4 @@
-import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import type { NatsConnection } from 'nats';
 import { PipelineSubjects, isBatchLoaded, isWorkFailed, type PipelineSubject } from '@svc/contracts';
 import { JsonLogger } from '@svc/logging';
@@ -8,7 +8,7 @@ import { PipelineEventsService } from './pipeline-events.service';
 
 /** The registry's durable consumers of completions and failures (every registry instance shares them). */
 @Injectable()
-export class PipelineEventsConsumers implements OnApplicationBootstrap, OnApplicationShutdown {
+export class PipelineEventsConsumers implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly workers: PipelineWorker<PipelineSubject>[] = [];
 
   constructor(
@@ -41,7 +41,8 @@ export class PipelineEventsConsumers implements OnApplicationBootstrap, OnApplic
     }
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /** Drain before NATS and the control database close. */
+  async beforeApplicationShutdown(): Promise<void> {
     await Promise.allSettled(this.workers.map((worker) => worker.stop()));
   }
 }

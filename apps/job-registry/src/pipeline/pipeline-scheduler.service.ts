@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import type { Pool } from 'pg';
 import { PipelineSubjects, Subjects, parseTableKey, type ExtractRequested } from '@svc/contracts';
 import { JsonLogger } from '@svc/logging';
@@ -21,12 +21,14 @@ import { planWork, type WorkOrder } from './work-planner';
  * control database and publishes it for the extractors. Only the instance holding the leader lock runs.
  */
 @Injectable()
-export class PipelineScheduler implements OnApplicationBootstrap, OnApplicationShutdown {
+export class PipelineScheduler implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private timer: NodeJS.Timeout | undefined;
   private running = false;
   private stopped = false;
   private lastStaleSweep = 0;
-  private readonly discovering = new Set<string>();
+  private readonly discovering = new Map<string, Promise<void>>();
+  /** When discovery of a replication may be tried again after a failure. */
+  private readonly discoveryRetryAt = new Map<string, number>();
   private readonly lock: LeaderLock;
 
   constructor(
@@ -45,10 +47,12 @@ export class PipelineScheduler implements OnApplicationBootstrap, OnApplicationS
     if (this.config.pipeline.enabled) this.schedule(0);
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /** Before the control database's pool closes (onApplicationShutdown), so the leader lock's connection is returned. */
+  async beforeApplicationShutdown(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     while (this.running) await new Promise((done) => setTimeout(done, 20));
+    await Promise.allSettled([...this.discovering.values()]);
     await this.lock.release();
   }
 
@@ -75,7 +79,11 @@ export class PipelineScheduler implements OnApplicationBootstrap, OnApplicationS
     if (settings.serviceStopped) return [];
     const replications = (await this.state.listReplications()).filter((r) => r.status === 'Running' && r.config.dataReplication);
     for (const replication of replications) {
-      if (replication.discoveredConfigVersion !== replication.configVersion) void this.discover(replication);
+      const id = replication.replicationId;
+      const due = (this.discoveryRetryAt.get(id) ?? 0) <= now.getTime();
+      if (replication.discoveredConfigVersion !== replication.configVersion && due && !this.discovering.has(id)) {
+        this.discovering.set(id, this.discover(replication).finally(() => this.discovering.delete(id)));
+      }
     }
     const tables = await this.state.listTables(replications.map((r) => r.replicationId));
     const orders = planWork(now, replications, tables, { idleCycleDelayMs: this.config.pipeline.idleCycleDelayMs, minuteMs: this.config.pipeline.minuteMs });
@@ -118,19 +126,17 @@ export class PipelineScheduler implements OnApplicationBootstrap, OnApplicationS
 
   /** Asks an extractor for the source's tables and registers those the replication selects. */
   private async discover(replication: SchedulableReplication): Promise<void> {
-    if (this.discovering.has(replication.replicationId)) return;
-    this.discovering.add(replication.replicationId);
     try {
       const reply = await this.requester.request(Subjects.extractorDiscoverTables, { replicationId: replication.replicationId }, 60000);
       if (!reply.ok) throw new Error(reply.error.messages.join('; '));
+      if (this.stopped) return;
       const selected = selectTables(replication.config, reply.value.tables);
       await this.state.registerTables(replication.replicationId, replication.configVersion, selected);
       this.logger.info('tables discovered', { replicationId: replication.replicationId, tables: selected.length });
     } catch (error) {
-      this.logger.warn('table discovery failed; will retry', { replicationId: replication.replicationId, error });
-      await new Promise((done) => setTimeout(done, 2000));
-    } finally {
-      this.discovering.delete(replication.replicationId);
+      if (this.stopped) return;
+      this.discoveryRetryAt.set(replication.replicationId, Date.now() + 5000);
+      this.logger.warn('table discovery failed; retrying in 5 s', { replicationId: replication.replicationId, error });
     }
   }
 }
