@@ -7,3 +7,4 @@ export { runClassified } from './classified-work';
 // Engine errors the workers act on.
 export { ChangesPurgedError } from '@svc/source-postgres';
 export { waitForPreviousPart, type PartOrderOptions } from './part-order';
+export { reportBatchFailure } from './work-failure';

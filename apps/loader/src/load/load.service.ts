@@ -4,7 +4,7 @@ import type { WorkerConfig } from '@svc/config';
 import type { WarehouseTableOptions } from '@svc/engines';
 import { PipelinePublisher } from '@svc/messaging';
 import { WORKER_CONFIG } from '@svc/pipeline-nest';
-import { EngineRegistry, RuntimeConfigClient, previousSeedPart, waitForPreviousPart, workMessageId } from '@svc/pipeline-runtime';
+import { EngineRegistry, RuntimeConfigClient, previousSeedPart, reportBatchFailure, waitForPreviousPart, workMessageId } from '@svc/pipeline-runtime';
 import { S3StagedFileReader, createS3Client } from '@svc/storage';
 
 /** Loads a staged file set into the warehouse and merges it; then tells the registry, which moves the watermark. */
@@ -52,18 +52,6 @@ export class LoadService {
   }
 
   async fail(event: BatchStaged, message: string, retryable: boolean): Promise<void> {
-    await this.publisher.publish(
-      PipelineSubjects.workFailed,
-      {
-        workId: event.workId,
-        replicationId: event.batch.replicationId,
-        table: event.batch.definition.table,
-        stage: 'load',
-        retryable,
-        message,
-        failedAt: new Date().toISOString(),
-      },
-      `${event.workId}/${event.batch.batchId}/failed`,
-    );
+    await reportBatchFailure(this.publisher, event, 'load', message, retryable);
   }
 }

@@ -6,7 +6,7 @@ import { JsonLogger } from '@svc/logging';
 import { PipelinePublisher, purgeRows, readRowChunks } from '@svc/messaging';
 import { NATS_CONNECTION } from '@svc/messaging-nest';
 import { WORKER_CONFIG } from '@svc/pipeline-nest';
-import { EngineRegistry, RuntimeConfigClient, batchFolderName, previousSeedPart, waitForPreviousPart, workMessageId } from '@svc/pipeline-runtime';
+import { EngineRegistry, RuntimeConfigClient, batchFolderName, previousSeedPart, reportBatchFailure, waitForPreviousPart, workMessageId } from '@svc/pipeline-runtime';
 import { BatchFileWriter, batchKeyPrefix, createS3Client, deleteExpiredFiles, replicationPrefix, tapChunks } from '@svc/storage';
 
 /** How often one replication's expired batch files are looked for. */
@@ -71,18 +71,6 @@ export class StageService {
   }
 
   async fail(event: BatchExtracted, message: string, retryable: boolean): Promise<void> {
-    await this.publisher.publish(
-      PipelineSubjects.workFailed,
-      {
-        workId: event.workId,
-        replicationId: event.batch.replicationId,
-        table: event.batch.definition.table,
-        stage: 'stage',
-        retryable,
-        message,
-        failedAt: new Date().toISOString(),
-      },
-      `${event.workId}/${event.batch.batchId}/failed`,
-    );
+    await reportBatchFailure(this.publisher, event, 'stage', message, retryable);
   }
 }
