@@ -52,3 +52,17 @@ export function guardCreateAccessKeyRequest(message: unknown): Guarded<CreateAcc
   }
   return problems.length ? { ok: false, problems } : { ok: true, value: message as unknown as CreateAccessKeyRequest };
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function isUuid(value: string): boolean {
+  return UUID.test(value);
+}
+
+/** Internal requests naming one replication (runtime configuration, table discovery). */
+export function guardReplicationIdMessage(message: unknown): Guarded<{ replicationId: string }> {
+  const replicationId = isRecord(message) ? message['replicationId'] : undefined;
+  return typeof replicationId === 'string' && isUuid(replicationId)
+    ? { ok: true, value: { replicationId } }
+    : { ok: false, problems: ['replicationId: must be a GUID'] };
+}

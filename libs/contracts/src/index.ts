@@ -68,7 +68,14 @@ export {
   type RequestReplySubject,
   type ServiceName,
 } from './subjects';
-export { guardCreateAccessKeyRequest, guardOperationEnvelope, guardSigningKeyRequest, type Guarded } from './guards';
+export {
+  guardCreateAccessKeyRequest,
+  guardOperationEnvelope,
+  guardReplicationIdMessage,
+  guardSigningKeyRequest,
+  isUuid,
+  type Guarded,
+} from './guards';
 export { hasPrimaryKey, parseTableKey, tableKey, type ColumnDefinition, type TableDefinition, type TableRef } from './pipeline/table';
 export {
   CHANGE_OPERATION_COLUMN,

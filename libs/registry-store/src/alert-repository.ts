@@ -1,6 +1,6 @@
 import type { Pool } from 'pg';
 import type { AlertRecord } from '@svc/contracts';
-import { isUuid } from './transaction';
+import { isUuid } from '@svc/contracts';
 
 export type NewAlert = Pick<AlertRecord, 'replicationId' | 'kind' | 'message'>;
 

@@ -4,7 +4,8 @@ import type { SecretBox } from '@svc/crypto';
 import { inCanonicalOrder } from './canonical-order';
 import { configLeaves } from './config-paths';
 import { joinSecrets, maskedValuesAt, splitSecrets, type PublicConfig } from './secret-fields';
-import { inTransaction, isUuid } from './transaction';
+import { isUuid } from '@svc/contracts';
+import { inTransaction } from './transaction';
 
 export interface StoredReplication {
   replicationId: string;

@@ -1,6 +1,6 @@
 import type { Pool } from 'pg';
 import type { TablePhase, TableStatus } from '@svc/contracts';
-import { isUuid } from './transaction';
+import { isUuid } from '@svc/contracts';
 
 export interface TableStateStore {
   listByReplication(replicationId: string): Promise<TableStatus[]>;

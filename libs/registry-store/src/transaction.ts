@@ -15,10 +15,3 @@ export async function inTransaction<T>(pool: Pool, work: (client: PoolClient) =>
     client.release();
   }
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** Ids that are not UUIDs cannot name a row; checking first avoids a cast error from PostgreSQL. */
-export function isUuid(value: string): boolean {
-  return UUID.test(value);
-}

@@ -1,8 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { ErrorCode, rpcError, rpcOk, type DiscoverTablesReply, type RpcReply } from '@svc/contracts';
+import { ErrorCode, guardReplicationIdMessage, rpcError, rpcOk, type DiscoverTablesReply, type RpcReply } from '@svc/contracts';
 import { EngineRegistry, RuntimeConfigClient, classifyFailure } from '@svc/pipeline-runtime';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Lists a replication's source tables for the registry, which selects and registers them. */
 @Injectable()
@@ -13,10 +11,9 @@ export class DiscoverService {
   ) {}
 
   async discover(message: unknown): Promise<RpcReply<DiscoverTablesReply>> {
-    const replicationId = (message as { replicationId?: unknown } | null)?.replicationId;
-    if (typeof replicationId !== 'string' || !UUID.test(replicationId)) {
-      return rpcError(ErrorCode.ValidationFailed, ['replicationId: must be a GUID']);
-    }
+    const guarded = guardReplicationIdMessage(message);
+    if (!guarded.ok) return rpcError(ErrorCode.ValidationFailed, guarded.problems);
+    const { replicationId } = guarded.value;
     try {
       const config = await this.configs.configOf(replicationId);
       return rpcOk({ tables: await this.engines.source(config).discoverTables() });
