@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import { sourceEngineOf, warehouseEngineOf, type SourceEngine, type WarehouseEngine } from '@svc/connectors';
 import type { ReplicationConfig } from '@svc/contracts';
 import type { SourceConnector, StagingConnector, WarehouseConnector } from '@svc/engines';
+import { createS3Client, type S3Settings } from '@svc/storage';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { createPostgresSource } from '@svc/source-postgres';
 import { createPostgresStaging } from '@svc/staging-postgres';
 import { createPostgresWarehouse } from '@svc/warehouse-postgres';
@@ -65,6 +67,7 @@ export class EngineRegistry {
   private readonly sources = new ConnectorCache<SourceConnector>();
   private readonly stagings = new ConnectorCache<StagingConnector>();
   private readonly warehouses = new ConnectorCache<WarehouseConnector>();
+  private readonly buckets = new ConnectorCache<{ client: S3Client; close(): Promise<void> }>();
 
   source(config: ReplicationConfig): SourceConnector {
     const { connectionString, encryptDataInTransit } = config.source;
@@ -91,7 +94,17 @@ export class EngineRegistry {
     return this.warehouses.get(identity, () => open(config));
   }
 
+  /** The S3 client for the replication's bucket (its keys, or the service's for IAMRole), reused across batches. */
+  bucket(config: ReplicationConfig, settings: S3Settings): S3Client {
+    const { warehouse } = config;
+    const identity = [warehouse.accessType, warehouse.accessKey, warehouse.secretKey, warehouse.regionEndpoint, settings.endpoint].join('|');
+    return this.buckets.get(identity, () => {
+      const client = createS3Client(warehouse, settings);
+      return { client, close: async () => client.destroy() };
+    }).client;
+  }
+
   async closeAll(): Promise<void> {
-    await Promise.all([this.sources.closeAll(), this.stagings.closeAll(), this.warehouses.closeAll()]);
+    await Promise.all([this.sources.closeAll(), this.stagings.closeAll(), this.warehouses.closeAll(), this.buckets.closeAll()]);
   }
 }

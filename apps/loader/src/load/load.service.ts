@@ -5,7 +5,7 @@ import type { WarehouseTableOptions } from '@svc/engines';
 import { PipelinePublisher } from '@svc/messaging';
 import { WORKER_CONFIG } from '@svc/pipeline-nest';
 import { EngineRegistry, RuntimeConfigClient, previousSeedPart, reportBatchFailure, waitForPreviousPart, workMessageId } from '@svc/pipeline-runtime';
-import { S3StagedFileReader, createS3Client } from '@svc/storage';
+import { S3StagedFileReader } from '@svc/storage';
 
 /** Loads a staged file set into the warehouse and merges it; then tells the registry, which moves the watermark. */
 @Injectable()
@@ -29,7 +29,7 @@ export class LoadService {
     const previous = previousSeedPart(batch);
     if (previous) await waitForPreviousPart(() => warehouse.hasLoaded(previous, options), previous);
     const { addedColumns } = await warehouse.ensureTable(batch.definition, options);
-    const reader = new S3StagedFileReader(createS3Client(config.warehouse, this.settings.s3), event.files.bucket);
+    const reader = new S3StagedFileReader(this.engines.bucket(config, this.settings.s3), event.files.bucket);
     const outcome = await warehouse.loadBatch(batch, event.files, reader, options);
     const body = batch.body;
     await this.publisher.publish(

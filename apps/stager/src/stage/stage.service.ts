@@ -7,7 +7,7 @@ import { PipelinePublisher, purgeRows, readRowChunks } from '@svc/messaging';
 import { NATS_CONNECTION } from '@svc/messaging-nest';
 import { WORKER_CONFIG } from '@svc/pipeline-nest';
 import { EngineRegistry, RuntimeConfigClient, batchFolderName, previousSeedPart, reportBatchFailure, waitForPreviousPart, workMessageId } from '@svc/pipeline-runtime';
-import { BatchFileWriter, batchKeyPrefix, createS3Client, deleteExpiredFiles, replicationPrefix, tapChunks } from '@svc/storage';
+import { BatchFileWriter, batchKeyPrefix, deleteExpiredFiles, replicationPrefix, tapChunks } from '@svc/storage';
 
 /** How often one replication's expired batch files are looked for. */
 const FILE_CLEANUP_INTERVAL_MS = 60 * 60 * 1000;
@@ -37,7 +37,7 @@ export class StageService {
     if (previous) await waitForPreviousPart(() => staging.hasApplied(previous), previous);
     const { addedColumns } = await staging.ensureTable(batch.definition);
 
-    const client = createS3Client(config.warehouse, this.settings.s3);
+    const client = this.engines.bucket(config, this.settings.s3);
     const prefix = batchKeyPrefix(config.warehouse.bucketFolderName, batch.replicationId, batch.definition.table, batchFolderName(batch.batchId));
     const writer = new BatchFileWriter(client, config.warehouse.bucketName, prefix);
     let outcome;
@@ -65,7 +65,7 @@ export class StageService {
     if (Date.now() - last < FILE_CLEANUP_INTERVAL_MS) return;
     this.lastCleanup.set(replicationId, Date.now());
     const { warehouse } = config;
-    const client = createS3Client(warehouse, this.settings.s3);
+    const client = this.engines.bucket(config, this.settings.s3);
     const deleted = await deleteExpiredFiles(client, warehouse.bucketName, replicationPrefix(warehouse.bucketFolderName, replicationId), warehouse.retentionDays);
     if (deleted > 0) this.logger.info('deleted expired batch files', { replicationId, objects: deleted });
   }
