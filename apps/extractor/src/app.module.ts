@@ -7,6 +7,8 @@ import { DiscoverController } from './extract/discover.controller';
 import { DiscoverService } from './extract/discover.service';
 import { extractConsumer } from './extract/extract.consumer';
 import { ExtractService } from './extract/extract.service';
+import { ReleaseController } from './release/release.controller';
+import { ReleaseService } from './release/release.service';
 
 @Module({})
 export class AppModule {
@@ -14,10 +16,11 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [PipelineRuntimeModule.forRoot('extractor', config, logger)],
-      controllers: [createHealthController('extractor'), DiscoverController],
+      controllers: [createHealthController('extractor'), DiscoverController, ReleaseController],
       providers: [
         ExtractService,
         DiscoverService,
+        ReleaseService,
         { provide: PIPELINE_CONSUMERS, inject: [ExtractService, WORKER_CONFIG], useFactory: (service: ExtractService, settings: WorkerConfig) => [extractConsumer(service, settings)] },
         PipelineConsumersHost,
       ],

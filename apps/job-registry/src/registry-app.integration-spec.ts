@@ -19,6 +19,7 @@ import {
   reserveTempDatabase,
   startTestNats,
   startTestS3,
+  waitUntil,
   type TempDatabase,
   type TestNats,
   type TestS3,
@@ -61,6 +62,8 @@ describe('job-registry over NATS', () => {
 
   async function startApp(): Promise<void> {
     app = await createRegistryApp(config, { logSink: (line) => logLines.push(line) });
+    // listen() may resolve before the server has seen the subscriptions: wait until operations are answered.
+    await waitUntil(async () => (await operation('ListWarehouseReplications', {})).ok, 10000, 'the registry to answer operations');
   }
 
   function operation<Op extends OperationName>(op: Op, payload: OperationRequest<Op> | Record<string, unknown>): Promise<RpcReply<unknown>> {

@@ -1,6 +1,7 @@
 export { parseAdoConnectionString, type AdoPairs } from './ado-connection-string';
 export type { ConnectOptions, WarehouseConnection } from './connection-options';
 export { ConnectionStringError } from './connection-string-error';
+export { databaseIdentityOf } from './database-identity';
 export { databaseNameOf } from './database-name';
 export {
   UNSUPPORTED_CONNECTION_STRING,

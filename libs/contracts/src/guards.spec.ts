@@ -1,4 +1,4 @@
-import { guardReplicationIdMessage, isUuid } from './guards';
+import { guardReleaseTablesRequest, guardReplicationIdMessage, isUuid } from './guards';
 
 describe('guardReplicationIdMessage', () => {
   it('accepts a GUID in any case', () => {
@@ -15,5 +15,32 @@ describe('guardReplicationIdMessage', () => {
   it('tells a UUID from other text', () => {
     expect(isUuid('3f2504e0-4f89-11d3-9a0c-0305e82c3301')).toBe(true);
     expect(isUuid('3f2504e0-4f89-11d3-9a0c-0305e82c330')).toBe(false);
+  });
+});
+
+describe('guardReleaseTablesRequest', () => {
+  const replicationId = '3f2504e0-4f89-11d3-9a0c-0305e82c3301';
+
+  it('accepts a GUID and a list of table refs, keeping only schema and name', () => {
+    const message = { replicationId, tables: [{ schema: 'public', name: 'orders', extra: 1 }, { schema: 'Sales "EU"', name: 'lines' }] };
+    expect(guardReleaseTablesRequest(message)).toEqual({
+      ok: true,
+      value: { replicationId, tables: [{ schema: 'public', name: 'orders' }, { schema: 'Sales "EU"', name: 'lines' }] },
+    });
+  });
+
+  it('accepts an empty list', () => {
+    expect(guardReleaseTablesRequest({ replicationId, tables: [] })).toEqual({ ok: true, value: { replicationId, tables: [] } });
+  });
+
+  it.each([
+    ['no object', null, ['replicationId: must be a GUID', 'tables: must be a list']],
+    ['no tables', { replicationId }, ['tables: must be a list']],
+    ['tables not a list', { replicationId, tables: { schema: 'a', name: 'b' } }, ['tables: must be a list']],
+    ['a bad GUID and a bad table', { replicationId: 'x', tables: [{ schema: 'a', name: 'b' }, { schema: '', name: 'c' }] }, ['replicationId: must be a GUID', 'tables[1]: must be { schema, name } with non-empty strings']],
+    ['a table key instead of a ref', { replicationId, tables: ['[public].[orders]'] }, ['tables[0]: must be { schema, name } with non-empty strings']],
+    ['a name that is not text', { replicationId, tables: [{ schema: 'public', name: 7 }] }, ['tables[0]: must be { schema, name } with non-empty strings']],
+  ])('refuses %s', (_case, message, problems) => {
+    expect(guardReleaseTablesRequest(message)).toEqual({ ok: false, problems });
   });
 });

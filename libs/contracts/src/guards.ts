@@ -1,5 +1,7 @@
 import { isOperationName } from './replication/operations';
 import type { OperationEnvelope, SigningKeyRequest, CreateAccessKeyRequest } from './rpc/envelope';
+import type { ReleaseTablesRequest } from './pipeline/messages';
+import type { TableRef } from './pipeline/table';
 
 /** Structural checks for inbound messages. Payload fields are validated by the API model afterwards. */
 export type Guarded<T> = { ok: true; value: T } | { ok: false; problems: string[] };
@@ -65,4 +67,24 @@ export function guardReplicationIdMessage(message: unknown): Guarded<{ replicati
   return typeof replicationId === 'string' && isUuid(replicationId)
     ? { ok: true, value: { replicationId } }
     : { ok: false, problems: ['replicationId: must be a GUID'] };
+}
+
+/** Registry → extractor: the replication (a GUID) and the tables whose change tracking goes (a list, possibly empty). */
+export function guardReleaseTablesRequest(message: unknown): Guarded<ReleaseTablesRequest> {
+  const replication = guardReplicationIdMessage(message);
+  const problems = replication.ok ? [] : [...replication.problems];
+  const tables = isRecord(message) ? message['tables'] : undefined;
+  const refs: TableRef[] = [];
+  if (!Array.isArray(tables)) {
+    problems.push('tables: must be a list');
+  } else {
+    tables.forEach((table: unknown, index) => {
+      const schema = isRecord(table) ? table['schema'] : undefined;
+      const name = isRecord(table) ? table['name'] : undefined;
+      if (nonEmptyString(schema) && nonEmptyString(name)) refs.push({ schema, name });
+      else problems.push(`tables[${index}]: must be { schema, name } with non-empty strings`);
+    });
+  }
+  if (!replication.ok || problems.length > 0) return { ok: false, problems };
+  return { ok: true, value: { replicationId: replication.value.replicationId, tables: refs } };
 }

@@ -16,6 +16,7 @@ export {
   type TableSelection,
   type WarehouseConfig,
 } from './replication/replication-config';
+export { retentionHours } from './replication/retention-period';
 export {
   REPLICATION_STATUSES,
   TABLE_PHASES,
@@ -71,6 +72,7 @@ export {
 export {
   guardCreateAccessKeyRequest,
   guardOperationEnvelope,
+  guardReleaseTablesRequest,
   guardReplicationIdMessage,
   guardSigningKeyRequest,
   isUuid,
@@ -92,8 +94,11 @@ export type {
   DiscoverTablesReply,
   DiscoverTablesRequest,
   ExtractRequested,
+  ReleaseTablesReply,
+  ReleaseTablesRequest,
   RuntimeConfigReply,
   RuntimeConfigRequest,
+  WorkCancelled,
   WorkFailed,
 } from './pipeline/messages';
 export {
@@ -102,6 +107,7 @@ export {
   guardBatchLoaded,
   guardBatchStaged,
   guardExtractRequested,
+  guardWorkCancelled,
   guardWorkFailed,
   isBatchExtracted,
   isBatchLoaded,

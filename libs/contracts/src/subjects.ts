@@ -17,8 +17,11 @@ import type {
   DiscoverTablesReply,
   DiscoverTablesRequest,
   ExtractRequested,
+  ReleaseTablesReply,
+  ReleaseTablesRequest,
   RuntimeConfigReply,
   RuntimeConfigRequest,
+  WorkCancelled,
   WorkFailed,
 } from './pipeline/messages';
 
@@ -31,7 +34,10 @@ export const Subjects = {
   registryCreateAccessKey: 'svc.registry.v1.access-key.create',
   registryRuntimeConfig: 'svc.registry.v1.replication.runtime-config',
   extractorDiscoverTables: 'svc.extractor.v1.discover-tables',
+  extractorReleaseTables: 'svc.extractor.v1.release-tables',
   alertRaised: 'svc.events.v1.alert',
+  /** Core NATS, not JetStream: the work stream's subjects leave it out on purpose (see PipelineStreams). */
+  workCancelled: 'svc.pipeline.v1.work.cancelled',
 } as const;
 
 /** JetStream subjects of the data path. */
@@ -45,9 +51,13 @@ export const PipelineSubjects = {
   rowsPrefix: 'svc.pipeline.v1.rows',
 } as const;
 
-/** Streams: a work queue for the pipeline's messages, and a limits stream for row chunks. */
+/**
+ * Streams: a work queue for the pipeline's messages, and a limits stream for row chunks. The work stream
+ * names `work.failed` rather than `work.>`: the core-NATS `work.cancelled` broadcast must not be captured,
+ * where no consumer would ever take it out of the work queue.
+ */
 export const PipelineStreams = {
-  work: { name: 'SVC_PIPELINE_V1', subjects: ['svc.pipeline.v1.extract.>', 'svc.pipeline.v1.batch.>', 'svc.pipeline.v1.work.>'] },
+  work: { name: 'SVC_PIPELINE_V1', subjects: ['svc.pipeline.v1.extract.>', 'svc.pipeline.v1.batch.>', 'svc.pipeline.v1.work.failed'] },
   rows: { name: 'SVC_ROWS_V1', subjects: ['svc.pipeline.v1.rows.>'] },
 } as const;
 
@@ -76,6 +86,7 @@ export interface RequestReplyContracts {
   'svc.registry.v1.access-key.create': { request: CreateAccessKeyRequest; reply: RpcReply<CreateAccessKeyReply> };
   'svc.registry.v1.replication.runtime-config': { request: RuntimeConfigRequest; reply: RpcReply<RuntimeConfigReply> };
   'svc.extractor.v1.discover-tables': { request: DiscoverTablesRequest; reply: RpcReply<DiscoverTablesReply> };
+  'svc.extractor.v1.release-tables': { request: ReleaseTablesRequest; reply: RpcReply<ReleaseTablesReply> };
   'svc.api-gateway.v1.health': { request: Record<string, never>; reply: HealthReply };
   'svc.job-registry.v1.health': { request: Record<string, never>; reply: HealthReply };
   'svc.extractor.v1.health': { request: Record<string, never>; reply: HealthReply };
@@ -89,6 +100,7 @@ export type ReplyOf<S extends RequestReplySubject> = RequestReplyContracts[S]['r
 /** Published events and their payloads. */
 export interface EventContracts {
   'svc.events.v1.alert': AlertRecord;
+  'svc.pipeline.v1.work.cancelled': WorkCancelled;
 }
 export type EventSubject = keyof EventContracts;
 export type EventOf<S extends EventSubject> = EventContracts[S];

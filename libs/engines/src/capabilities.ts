@@ -13,6 +13,16 @@ export interface SnapshotRead extends RowStream {
   startVersion: string;
 }
 
+/** How a read treats columns of the table that its definition does not name. */
+export interface ReadOptions {
+  /**
+   * The definition names a chosen subset of the columns (SchemaReplication off): columns the source has
+   * besides them are expected. Otherwise a column the read's snapshot has and the definition lacks means
+   * the definition is out of date, and the read fails with a stale-definition error instead of dropping it.
+   */
+  columnsProjected?: boolean;
+}
+
 export interface ChangeRead extends RowStream {
   /** Exclusive upper bound: the next read starts here. Equal to `fromVersion` when nothing changed. */
   toVersion: string;
@@ -27,13 +37,16 @@ export interface SourceConnector {
   enableTracking(definition: TableDefinition): Promise<void>;
   /** Removes change capture and recorded changes of the table. */
   disableTracking(table: TableRef): Promise<void>;
-  /** Opens a consistent snapshot and streams every row; the connection is released when the stream ends. */
-  readSnapshot(definition: TableDefinition): Promise<SnapshotRead>;
+  /**
+   * Opens a consistent snapshot and streams every row; the connection is released when the stream ends.
+   * Both reads check the definition against the table as their snapshot sees it (see ReadOptions).
+   */
+  readSnapshot(definition: TableDefinition, options?: ReadOptions): Promise<SnapshotRead>;
   /**
    * Net change per key with version in [fromVersion, toVersion), joined to the current row (a key whose
    * row is gone reads as a delete). At most about `limit` change records; a transaction is never split.
    */
-  readChanges(definition: TableDefinition, fromVersion: string, limit: number): Promise<ChangeRead>;
+  readChanges(definition: TableDefinition, fromVersion: string, limit: number, options?: ReadOptions): Promise<ChangeRead>;
   /** Versions below it have been purged: a watermark below it must reseed. Null when nothing was purged. */
   minValidVersion(table: TableRef): Promise<string | null>;
   /** Purges change records older than the retention period and raises the minimum valid version. */
@@ -45,10 +58,17 @@ export interface SourceConnector {
 export interface StagingConnector {
   /** Creates the table, or adds the columns it lacks; returns the names of added columns. */
   ensureTable(definition: TableDefinition): Promise<{ created: boolean; addedColumns: string[] }>;
-  /** Applies one batch in one transaction; a batch applied before (or a stale seed part) is a no-op. */
+  /** The table's column names in ordinal order; null when the table does not exist (yet). */
+  existingColumns(table: TableRef): Promise<string[] | null>;
+  /**
+   * Applies one batch in one transaction; a batch applied before (or a part of an abandoned seed) is a
+   * no-op. A batch whose epoch is below the table's fence is stale: nothing applied, `rows` never read.
+   */
   applyBatch(batch: BatchDescriptor, rows: CsvChunks): Promise<ApplyOutcome>;
   /** True once the batch has been applied (seed part k waits for part k-1). */
   hasApplied(batchId: string): Promise<boolean>;
+  /** True when a batch of a newer unit of work of the table (a higher epoch) has been applied: this one would be refused. */
+  isStale(batch: BatchDescriptor): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -69,10 +89,19 @@ export interface StagedFileReader {
 export interface WarehouseConnector {
   /** The warehouse table name for a source table: the name itself for the default schema, else `<schema>_<name>`. */
   targetTableName(table: TableRef): string;
-  ensureTable(definition: TableDefinition, options: WarehouseTableOptions): Promise<{ created: boolean; addedColumns: string[] }>;
-  /** Loads the files and merges them in one transaction; a batch loaded before (or a stale seed part) is a no-op. */
+  /**
+   * Creates the table or adds the columns it lacks. When the existing table has the other ScdType's shape it is
+   * renamed (`keptAs`, its data stays) and a new one created, to be filled by the reseed that follows the change.
+   */
+  ensureTable(definition: TableDefinition, options: WarehouseTableOptions): Promise<{ created: boolean; addedColumns: string[]; keptAs?: string }>;
+  /**
+   * Loads the files and merges them in one transaction; a batch loaded before (or a part of an abandoned
+   * seed) is a no-op. A batch whose epoch is below the table's fence is stale: nothing loaded.
+   */
   loadBatch(batch: BatchDescriptor, files: StagedFiles, reader: StagedFileReader, options: WarehouseTableOptions): Promise<ApplyOutcome>;
   /** True once the batch has been loaded (seed part k waits for part k-1). */
   hasLoaded(batchId: string, options: WarehouseTableOptions): Promise<boolean>;
+  /** True when a batch of a newer unit of work of the table (a higher epoch) has been loaded: this one would be refused. */
+  isStale(batch: BatchDescriptor, options: WarehouseTableOptions): Promise<boolean>;
   close(): Promise<void>;
 }

@@ -2,6 +2,7 @@ export type { ApplyOutcome, CsvChunks } from './batch';
 export type {
   ChangeRead,
   RowStream,
+  ReadOptions,
   SnapshotRead,
   SourceConnector,
   StagedFileReader,

@@ -1,2 +1,3 @@
 export { JsonLogger, type LogLevel, type LogSink } from './json-logger';
 export { REDACTED, redact, redactText } from './redact';
+export { replicationLog, type LogFields, type ReplicationLog } from './replication-log';

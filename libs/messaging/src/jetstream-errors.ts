@@ -1,6 +1,8 @@
 /** JetStream API error codes this library reacts to (nats-server `errors.json`). */
 export const JetStreamErrorCode = {
   streamNameInUse: 10058,
+  /** Also answered to the loser of two concurrent creates of one stream. */
+  streamSubjectOverlap: 10065,
   consumerNameInUse: 10013,
   consumerAlreadyExists: 10148,
 } as const;

@@ -1,8 +1,12 @@
 import { RetentionPolicy, StorageType, nanos, type JetStreamManager, type NatsConnection } from 'nats';
-import { PipelineStreams, PipelineSubjects } from '@svc/contracts';
+import { PipelineStreams, PipelineSubjects, Subjects, type WorkFailed } from '@svc/contracts';
 import { PipelinePublisher } from './pipeline-publisher';
 import { ensurePipelineStreams } from './pipeline-streams';
 import { extractRequest, startJetStreamTestServer, workStreamMessageCount, type JetStreamTestServer } from './testing/jetstream-test-kit';
+
+function failure(workId: string): WorkFailed {
+  return { workId, replicationId: 'replication-1', table: { schema: 'public', name: 'orders' }, stage: 'load', retryable: true, message: 'x', failedAt: new Date().toISOString() };
+}
 
 describe('ensurePipelineStreams', () => {
   let server: JetStreamTestServer;
@@ -68,6 +72,22 @@ describe('ensurePipelineStreams', () => {
     });
     await ensurePipelineStreams(connection);
     await expectPipelineStreams();
+  });
+
+  it('narrows a work stream created with the earlier subjects (work.>) so that work.cancelled is not captured, keeping its messages', async () => {
+    await manager.streams.add({
+      name: PipelineStreams.work.name,
+      subjects: ['svc.pipeline.v1.extract.>', 'svc.pipeline.v1.batch.>', 'svc.pipeline.v1.work.>'],
+      retention: RetentionPolicy.Workqueue,
+      storage: StorageType.File,
+    });
+    await new PipelinePublisher(connection).publish(PipelineSubjects.extractRequested, extractRequest('work-1'), 'work-1');
+    await ensurePipelineStreams(connection);
+    await expectPipelineStreams();
+    expect(await workStreamMessageCount(manager)).toBe(1);
+    connection.publish(Subjects.workCancelled, new TextEncoder().encode('{}'));
+    await new PipelinePublisher(connection).publish(PipelineSubjects.workFailed, failure('work-1'), 'work-1');
+    expect(await workStreamMessageCount(manager)).toBe(2);
   });
 
   it('refuses a work stream created with another retention, which an update cannot change', async () => {

@@ -51,7 +51,9 @@ async function ensureStream(manager: JetStreamManager, desired: DesiredStream): 
   try {
     info = await manager.streams.add(desired);
   } catch (error) {
-    if (jetStreamErrorCode(error) !== JetStreamErrorCode.streamNameInUse) {
+    const code = jetStreamErrorCode(error);
+    const createdMeanwhile = code === JetStreamErrorCode.streamSubjectOverlap && (await streamExists(manager, desired.name));
+    if (code !== JetStreamErrorCode.streamNameInUse && !createdMeanwhile) {
       throw new Error(`cannot create JetStream stream ${desired.name}: ${errorText(error)}`);
     }
     try {
@@ -67,6 +69,15 @@ async function ensureStream(manager: JetStreamManager, desired: DesiredStream): 
       `JetStream stream ${desired.name} exists with retention '${info.config.retention}' and storage '${info.config.storage}'; ` +
         `the pipeline needs '${desired.retention}' and '${desired.storage}' (delete the stream to let it be recreated)`,
     );
+  }
+}
+
+async function streamExists(manager: JetStreamManager, name: string): Promise<boolean> {
+  try {
+    await manager.streams.info(name);
+    return true;
+  } catch {
+    return false;
   }
 }
 

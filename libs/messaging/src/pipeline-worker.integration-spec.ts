@@ -79,7 +79,9 @@ describe('PipelineWorker on JetStream', () => {
     const attempts: { deliveryCount: number; at: number }[] = [];
     const giveUps: GiveUp[] = [];
     await startWorker({
-      retryBackoff: { initialMs: 300, maxMs: 5000 },
+      retryBackoff: { initialMs: 400, maxMs: 5000 },
+      // The jitter pinned to its low end: the delays are half their ceilings, 200 ms then 400 ms.
+      retryJitter: () => 0,
       onGiveUp: async (payload, reason) => void giveUps.push({ payload, reason }),
       handle: async (_payload, { deliveryCount }) => {
         attempts.push({ deliveryCount, at: Date.now() });
@@ -91,8 +93,8 @@ describe('PipelineWorker on JetStream', () => {
     await waitUntil(async () => attempts.length === 3 && (await queueDrained()), 15000, 'three deliveries and an ack');
     expect(attempts.map((attempt) => attempt.deliveryCount)).toEqual([1, 2, 3]);
     const [first, second, third] = attempts.map((attempt) => attempt.at);
-    expect(second - first).toBeGreaterThanOrEqual(250);
-    expect(third - second).toBeGreaterThanOrEqual(550);
+    expect(second - first).toBeGreaterThanOrEqual(180);
+    expect(third - second).toBeGreaterThanOrEqual(380);
     expect(giveUps).toEqual([]);
   });
 

@@ -2,7 +2,7 @@ import { AckPolicy, DeliverPolicy, nanos, type Consumer, type ConsumerMessages, 
 import { PipelineStreams, pipelinePayloadProblems, type PipelinePayloadOf, type PipelineSubject } from '@svc/contracts';
 import { JetStreamErrorCode, errorText, jetStreamErrorCode } from './jetstream-errors';
 import { decodeJson } from './json-payload';
-import { DEFAULT_RETRY_BACKOFF, retryDelayMs, type RetryBackoff } from './retry-backoff';
+import { DEFAULT_RETRY_BACKOFF, retryDelayMs, type RandomSource, type RetryBackoff } from './retry-backoff';
 import { TerminalWorkError } from './work-errors';
 
 export interface WorkContext {
@@ -24,8 +24,10 @@ export interface PipelineWorkerOptions<S extends PipelineSubject> {
   handle: (payload: PipelinePayloadOf<S>, context: WorkContext) => Promise<void>;
   /** Called before a message is terminated; if it throws, the message comes back later to be given up again. */
   onGiveUp?: (payload: unknown, reason: string) => Promise<void>;
-  /** Delay before redelivering after a retryable failure. Default 1 s, doubling, at most 60 s. */
+  /** Delay before redelivering after a retryable failure. Default 1 s, doubling, at most 60 s; equal jitter. */
   retryBackoff?: RetryBackoff;
+  /** The random source of the backoff's jitter. Default Math.random. */
+  retryJitter?: RandomSource;
   /** Trouble the worker recovers from by itself (a failed fetch, a lost ack). Default: ignored. */
   onError?: (error: unknown, activity: string) => void;
 }
@@ -40,7 +42,7 @@ type Outcome = { ok: true } | { ok: false; error: unknown };
 
 /**
  * A durable pull consumer of one pipeline subject. Handler outcomes: resolve → ack (confirmed by the
- * server); RetryableWorkError or any unclassified error → nak with capped exponential backoff;
+ * server); RetryableWorkError or any unclassified error → nak with capped, jittered exponential backoff;
  * TerminalWorkError, a malformed payload, or more than maxDeliver deliveries → onGiveUp, then term.
  *
  * The consumer's server-side max_deliver is unlimited on purpose: the bound is enforced here, so a message
@@ -51,6 +53,7 @@ export class PipelineWorker<S extends PipelineSubject> {
   private readonly ackWaitMs: number;
   private readonly maxDeliver: number;
   private readonly retryBackoff: RetryBackoff;
+  private readonly retryJitter: RandomSource;
   private readonly inFlight = new Set<Promise<void>>();
   private state: 'new' | 'running' | 'stopping' | 'stopped' = 'new';
   private currentFetch: ConsumerMessages | undefined;
@@ -64,6 +67,7 @@ export class PipelineWorker<S extends PipelineSubject> {
     this.ackWaitMs = options.ackWaitMs ?? DEFAULT_ACK_WAIT_MS;
     this.maxDeliver = options.maxDeliver ?? DEFAULT_MAX_DELIVER;
     this.retryBackoff = options.retryBackoff ?? DEFAULT_RETRY_BACKOFF;
+    this.retryJitter = options.retryJitter ?? Math.random;
     if (options.durableName.length === 0) throw new Error('a PipelineWorker needs a durable name');
     requirePositiveInteger('concurrency', options.concurrency);
     requirePositiveInteger('ackWaitMs', this.ackWaitMs);
@@ -139,7 +143,7 @@ export class PipelineWorker<S extends PipelineSubject> {
         if (this.state !== 'running' || this.connection.isClosed()) break;
         consecutiveFailures += 1;
         this.report(error, 'fetching messages');
-        await this.nextChange(retryDelayMs(consecutiveFailures, FETCH_RETRY_BACKOFF));
+        await this.nextChange(retryDelayMs(consecutiveFailures, FETCH_RETRY_BACKOFF, this.retryJitter));
       } finally {
         this.currentFetch = undefined;
       }
@@ -187,7 +191,7 @@ export class PipelineWorker<S extends PipelineSubject> {
     if (deliveryCount >= this.maxDeliver) {
       return this.giveUp(message, payload, `failed ${deliveryCount} of ${this.maxDeliver} deliveries; last error: ${errorText(error)}`);
     }
-    this.safely(() => message.nak(retryDelayMs(deliveryCount, this.retryBackoff)), 'requesting a redelivery');
+    this.safely(() => message.nak(retryDelayMs(deliveryCount, this.retryBackoff, this.retryJitter)), 'requesting a redelivery');
   }
 
   /** Runs the handler while telling the server every ackWait/3 that the message is still being worked on. */
@@ -222,7 +226,7 @@ export class PipelineWorker<S extends PipelineSubject> {
       await this.options.onGiveUp?.(payload, reason);
     } catch (error) {
       this.report(error, 'reporting a message given up');
-      this.safely(() => message.nak(retryDelayMs(message.info.deliveryCount, this.retryBackoff)), 'requesting a redelivery');
+      this.safely(() => message.nak(retryDelayMs(message.info.deliveryCount, this.retryBackoff, this.retryJitter)), 'requesting a redelivery');
       return;
     }
     // No reason text: servers before 2.11 do not recognise "+TERM <reason>" and would redeliver.

@@ -3,9 +3,10 @@ import type { NatsConnection } from 'nats';
 import type { PipelineSubject } from '@svc/contracts';
 import type { WorkerConfig } from '@svc/config';
 import { JsonLogger } from '@svc/logging';
-import { NatsRequester, PipelinePublisher, PipelineWorker, ensurePipelineStreams, type PipelineWorkerOptions } from '@svc/messaging';
+import { CancelledWork, NatsRequester, PipelinePublisher, PipelineWorker, ensurePipelineStreams, type PipelineWorkerOptions } from '@svc/messaging';
 import { NATS_CONNECTION, NatsRequesterModule } from '@svc/messaging-nest';
 import { EngineRegistry, RuntimeConfigClient } from '@svc/pipeline-runtime';
+import { skippingCancelledWork } from './cancelled-work-filter';
 
 export const WORKER_CONFIG = Symbol('WORKER_CONFIG');
 /** The pipeline consumers an app runs: provide a factory returning PipelineWorkerOptions[]. */
@@ -16,6 +17,7 @@ export type AnyPipelineWorkerOptions = PipelineWorkerOptions<PipelineSubject>;
 /**
  * Starts the app's JetStream consumers once everything is wired, and drains them (then the engines) on shutdown.
  * List this provider in the app module, next to a PIPELINE_CONSUMERS provider built from the app's services.
+ * Every consumer acknowledges and drops, unworked, a message of a unit of work the registry has cancelled.
  */
 @Injectable()
 export class PipelineConsumersHost implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -25,13 +27,17 @@ export class PipelineConsumersHost implements OnApplicationBootstrap, OnApplicat
     @Inject(NATS_CONNECTION) private readonly connection: NatsConnection,
     @Inject(PIPELINE_CONSUMERS) private readonly consumers: AnyPipelineWorkerOptions[],
     private readonly engines: EngineRegistry,
+    private readonly cancelled: CancelledWork,
     private readonly logger: JsonLogger,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     await ensurePipelineStreams(this.connection);
+    await this.cancelled.start();
     for (const options of this.consumers) {
-      const worker = new PipelineWorker(this.connection, this.logged(options));
+      const { subject } = options;
+      const live = skippingCancelledWork(options, this.cancelled, (workId) => this.logger.debug('dropped a message of cancelled work', { subject, workId }));
+      const worker = new PipelineWorker(this.connection, this.logged(live));
       await worker.start();
       this.workers.push(worker);
       this.logger.info('consuming', { subject: options.subject, durable: options.durableName, concurrency: options.concurrency });
@@ -40,6 +46,7 @@ export class PipelineConsumersHost implements OnApplicationBootstrap, OnApplicat
 
   async onApplicationShutdown(): Promise<void> {
     await Promise.allSettled(this.workers.map((worker) => worker.stop()));
+    await this.cancelled.stop();
     await this.engines.closeAll();
   }
 
@@ -75,8 +82,17 @@ export class PipelineRuntimeModule {
         { provide: EngineRegistry, useValue: new EngineRegistry() },
         { provide: RuntimeConfigClient, inject: [NatsRequester], useFactory: (requester: NatsRequester) => new RuntimeConfigClient(requester) },
         { provide: PipelinePublisher, inject: [NATS_CONNECTION], useFactory: (connection: NatsConnection) => new PipelinePublisher(connection) },
+        // One per process: the consumers' host starts it; services ask it between steps of long work.
+        {
+          provide: CancelledWork,
+          inject: [NATS_CONNECTION],
+          useFactory: (connection: NatsConnection) =>
+            new CancelledWork(connection, {
+              onError: (error, activity) => logger.warn('cancellation broadcast problem', { activity, reason: error instanceof Error ? error.message : String(error) }),
+            }),
+        },
       ],
-      exports: [WORKER_CONFIG, JsonLogger, EngineRegistry, RuntimeConfigClient, PipelinePublisher],
+      exports: [WORKER_CONFIG, JsonLogger, EngineRegistry, RuntimeConfigClient, PipelinePublisher, CancelledWork],
     };
   }
 }

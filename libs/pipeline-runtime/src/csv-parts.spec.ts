@@ -54,6 +54,62 @@ describe('splitCsvParts', () => {
     expect(parts.join('')).toBe(big);
   });
 
+  /** The rows as a generator source that counts how often it was closed. */
+  function closeCountingSource(): { source: AsyncGenerator<Buffer>; timesClosed: () => number } {
+    let closed = 0;
+    async function* source(): AsyncGenerator<Buffer> {
+      try {
+        yield* chunked(rows, 16);
+      } finally {
+        closed += 1;
+      }
+    }
+    return { source: source(), timesClosed: () => closed };
+  }
+
+  it('closes the source when the consumer stops between parts (a cancelled seed)', async () => {
+    const { source, timesClosed } = closeCountingSource();
+    for await (const part of splitCsvParts(source, 100)) {
+      for await (const _ of part.chunks) void _;
+      if (part.index === 1) break;
+    }
+    expect(timesClosed()).toBe(1);
+  });
+
+  it('closes a source that is a generator when the consumer stops before reading anything of the first part', async () => {
+    const { source, timesClosed } = closeCountingSource();
+    for await (const part of splitCsvParts(source, 100)) {
+      expect(part.index).toBe(0);
+      break;
+    }
+    expect(timesClosed()).toBe(1);
+  });
+
+  it('closes the source when the consumer throws', async () => {
+    const returned: boolean[] = [];
+    const source: AsyncIterable<Buffer> = {
+      [Symbol.asyncIterator]: () => {
+        const inner = chunked(rows, 16);
+        return {
+          next: () => inner.next(),
+          return: async () => {
+            returned.push(true);
+            return inner.return(undefined);
+          },
+        };
+      },
+    };
+    await expect(
+      (async () => {
+        for await (const part of splitCsvParts(source, 100)) {
+          for await (const _ of part.chunks) void _;
+          throw new Error('publishing failed');
+        }
+      })(),
+    ).rejects.toThrow('publishing failed');
+    expect(returned).toEqual([true]);
+  });
+
   it('yields one empty part for empty input', async () => {
     expect(await collect('', 10, 10)).toEqual({ parts: [''], rows: [0] });
   });

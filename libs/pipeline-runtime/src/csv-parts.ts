@@ -41,61 +41,71 @@ export interface CsvPart {
 /**
  * Splits a CSV byte stream into parts of about `partBytes`, each ending at a row boundary, so every part
  * can be loaded on its own. Parts must be consumed in order, each to its end, before asking for the next.
- * Yields at least one part (empty for empty input).
+ * Yields at least one part (empty for empty input). A consumer that stops early (leaves its loop, or
+ * throws) closes the source, so that a database stream behind it is released.
  */
 export async function* splitCsvParts(source: AsyncIterable<Buffer>, partBytes: number): AsyncGenerator<CsvPart> {
   const iterator = source[Symbol.asyncIterator]();
   let carry: Buffer | null = null;
   let exhausted = false;
   let index = 0;
-  for (;;) {
-    if (index > 0 && !carry) {
-      // Look ahead so the stream never ends with an empty part.
-      const next = await iterator.next();
-      if (next.done) return;
-      carry = next.value;
-    }
-    const scanner = new CsvRowScanner();
-    let partDone = false;
-    async function* partChunks(): AsyncGenerator<Buffer> {
-      let written = 0;
-      while (!partDone) {
-        let chunk: Buffer;
-        if (carry) {
-          chunk = carry;
-          carry = null;
+  try {
+    for (;;) {
+      if (!carry) {
+        // Look ahead so the stream never ends with an empty part (the first may be empty: empty input), and
+        // so that the source has started before a part is handed out: only a started one can be closed.
+        const next = await iterator.next();
+        if (next.done) {
+          exhausted = true;
+          if (index > 0) return;
         } else {
-          const next = await iterator.next();
-          if (next.done) {
-            exhausted = true;
-            partDone = true;
-            return;
-          }
-          chunk = next.value;
+          carry = next.value;
         }
-        if (written + chunk.length < partBytes) {
-          scanner.scan(chunk);
-          written += chunk.length;
-          yield chunk;
-          continue;
-        }
-        // Past the size: end the part at the first row boundary from here on.
-        const boundary = scanner.scanUntilBoundary(chunk, Math.max(0, partBytes - written));
-        if (boundary === -1) {
-          written += chunk.length;
-          yield chunk;
-          continue;
-        }
-        if (boundary < chunk.length) carry = chunk.subarray(boundary);
-        partDone = true;
-        yield chunk.subarray(0, boundary);
       }
+      const scanner = new CsvRowScanner();
+      let partDone = false;
+      async function* partChunks(): AsyncGenerator<Buffer> {
+        let written = 0;
+        while (!partDone) {
+          let chunk: Buffer;
+          if (carry) {
+            chunk = carry;
+            carry = null;
+          } else {
+            const next = await iterator.next();
+            if (next.done) {
+              exhausted = true;
+              partDone = true;
+              return;
+            }
+            chunk = next.value;
+          }
+          if (written + chunk.length < partBytes) {
+            scanner.scan(chunk);
+            written += chunk.length;
+            yield chunk;
+            continue;
+          }
+          // Past the size: end the part at the first row boundary from here on.
+          const boundary = scanner.scanUntilBoundary(chunk, Math.max(0, partBytes - written));
+          if (boundary === -1) {
+            written += chunk.length;
+            yield chunk;
+            continue;
+          }
+          if (boundary < chunk.length) carry = chunk.subarray(boundary);
+          partDone = true;
+          yield chunk.subarray(0, boundary);
+        }
+      }
+      const chunks = partChunks();
+      yield { index, chunks, rowCount: () => scanner.rows };
+      // Drain whatever the consumer left, so the next part starts at the right byte.
+      for await (const _ of chunks) void _;
+      index += 1;
+      if (exhausted) return;
     }
-    const chunks = partChunks();
-    yield { index, chunks, rowCount: () => scanner.rows };
-    // Drain whatever the consumer left, so the next part starts at the right byte.
-    for await (const _ of chunks) void _;
-    index += 1;
-    if (exhausted) return;
+  } finally {
+    if (!exhausted) await iterator.return?.();
   }
 }

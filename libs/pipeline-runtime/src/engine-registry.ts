@@ -6,7 +6,7 @@ import { createS3Client, type S3Settings } from '@svc/storage';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { createPostgresSource } from '@svc/source-postgres';
 import { createPostgresStaging } from '@svc/staging-postgres';
-import { createPostgresWarehouse } from '@svc/warehouse-postgres';
+import { createPostgresWarehouse, type PostgresWarehouseOptions } from '@svc/warehouse-postgres';
 
 /** Thrown for an engine this build cannot drive yet; terminal for the work that needs it. */
 export class UnsupportedEngineError extends Error {
@@ -29,13 +29,17 @@ const STAGINGS: Record<SourceEngine, ((connectionString: string, encrypt: boolea
   sqlserver: null,
 };
 const WAREHOUSES: Record<WarehouseEngine, ((config: ReplicationConfig) => WarehouseConnector) | null> = {
-  postgres: ({ warehouse, rebuildIndexes }) =>
-    createPostgresWarehouse(
-      { url: warehouse.url, databaseName: warehouse.databaseName, username: warehouse.username, password: warehouse.password },
-      { statementTimeoutMs: warehouse.timeoutInMins * 60000, rebuildIndexes },
-    ),
+  postgres: (config) => {
+    const { url, databaseName, username, password } = config.warehouse;
+    return createPostgresWarehouse({ url, databaseName, username, password }, postgresWarehouseOptions(config));
+  },
   redshift: null,
 };
+
+/** Warehouse.TimeoutInMins bounds every warehouse statement; RebuildIndexes reindexes after a seed. */
+export function postgresWarehouseOptions(config: { warehouse: { timeoutInMins: number }; rebuildIndexes: boolean }): PostgresWarehouseOptions {
+  return { statementTimeoutMs: config.warehouse.timeoutInMins * 60_000, rebuildIndexes: config.rebuildIndexes };
+}
 
 interface Closable {
   close(): Promise<void>;

@@ -1,35 +1,70 @@
-import { classifyFailure } from './failure-classifier';
+import { classifyFailure, type FailureVerdict } from './failure-classifier';
 
 const withCode = (code: string | number, message = 'failed') => Object.assign(new Error(message), { code });
+const mssql = (number: number, message = 'failed') => Object.assign(new Error(message), { number });
 const s3 = (name: string, status: number) => Object.assign(new Error(name), { name, $metadata: { httpStatusCode: status } });
+const http = (status: number) => Object.assign(new Error(`status ${status}`), { $metadata: { httpStatusCode: status } });
+
+type Expected = Pick<FailureVerdict, 'retryable' | 'scope'>;
+const retry: Expected = { retryable: true, scope: 'table' };
+const stopTable: Expected = { retryable: false, scope: 'table' };
+const stopReplication: Expected = { retryable: false, scope: 'replication' };
 
 describe('classifyFailure', () => {
-  it.each([
-    ['connection refused', withCode('ECONNREFUSED'), true],
-    ['connection reset', withCode('ECONNRESET'), true],
-    ['PostgreSQL connection failure 08006', withCode('08006'), true],
-    ['serialization failure 40001', withCode('40001'), true],
-    ['deadlock 40P01', withCode('40P01'), true],
-    ['too many connections 53300', withCode('53300'), true],
-    ['admin shutdown 57P01', withCode('57P01'), true],
-    ['statement timeout 57014', withCode('57014'), true],
-    ['authentication failed 28P01', withCode('28P01'), false],
-    ['database missing 3D000', withCode('3D000'), false],
-    ['table dropped 42P01', withCode('42P01'), false],
-    ['permission denied 42501', withCode('42501'), false],
-    ['value out of range 22003', withCode('22003'), false],
-    ['SQL Server login failed', withCode('ELOGIN'), false],
-    ['SQL Server socket', withCode('ESOCKET'), true],
-    ['SQL Server deadlock 1205', Object.assign(new Error('deadlock'), { number: 1205 }), true],
-    ['SQL Server invalid object 208', Object.assign(new Error('invalid object'), { number: 208 }), false],
-    ['S3 throttling', s3('SlowDown', 503), true],
-    ['S3 access denied', s3('AccessDenied', 403), false],
-    ['S3 missing bucket', s3('NoSuchBucket', 404), false],
-    ['S3 5xx', s3('Whatever', 502), true],
-    ['NATS timeout', withCode('TIMEOUT'), true],
-    ['unknown error', new Error('something odd'), true],
-  ])('%s → retryable %s', (_name, error, retryable) => {
-    expect(classifyFailure(error).retryable).toBe(retryable);
+  it.each<[string, unknown, Expected]>([
+    // Transient: wait and try again.
+    ['connection refused ECONNREFUSED', withCode('ECONNREFUSED'), retry],
+    ['connection reset ECONNRESET', withCode('ECONNRESET'), retry],
+    ['host not found ENOTFOUND', withCode('ENOTFOUND'), retry],
+    ['PostgreSQL connection failure 08006', withCode('08006'), retry],
+    ['serialization failure 40001', withCode('40001'), retry],
+    ['deadlock 40P01', withCode('40P01'), retry],
+    ['too many connections 53300', withCode('53300'), retry],
+    ['query canceled / statement timeout 57014', withCode('57014'), retry],
+    ['admin shutdown 57P01', withCode('57P01'), retry],
+    ['crash shutdown 57P02', withCode('57P02'), retry],
+    ['lock not available 55P03', withCode('55P03'), retry],
+    ['SQL Server socket ESOCKET', withCode('ESOCKET'), retry],
+    ['SQL Server timeout ETIMEOUT', withCode('ETIMEOUT'), retry],
+    ['SQL Server deadlock 1205', mssql(1205, 'deadlock'), retry],
+    ['SQL Server throttling 40501', mssql(40501, 'the service is currently busy'), retry],
+    ['S3 throttling SlowDown 503', s3('SlowDown', 503), retry],
+    ['S3 ServiceUnavailable 503', s3('ServiceUnavailable', 503), retry],
+    ['plain HTTP 503', http(503), retry],
+    ['S3 5xx', s3('Whatever', 502), retry],
+    ['NATS timeout', withCode('TIMEOUT'), retry],
+    ['unknown error', new Error('something odd'), retry],
+    ['a thrown string', 'something odd', retry],
+    // Terminal for the whole replication: its database or bucket cannot be used.
+    ['authentication failed 28P01', withCode('28P01'), stopReplication],
+    ['invalid authorization 28000', withCode('28000'), stopReplication],
+    ['database missing 3D000', withCode('3D000'), stopReplication],
+    ['SQL Server login failed ELOGIN', withCode('ELOGIN'), stopReplication],
+    ['S3 InvalidAccessKeyId', s3('InvalidAccessKeyId', 403), stopReplication],
+    ['S3 SignatureDoesNotMatch', s3('SignatureDoesNotMatch', 403), stopReplication],
+    ['S3 AccessDenied', s3('AccessDenied', 403), stopReplication],
+    ['S3 AllAccessDisabled', s3('AllAccessDisabled', 403), stopReplication],
+    ['S3 NoSuchBucket', s3('NoSuchBucket', 404), stopReplication],
+    ['S3 InvalidBucketName', s3('InvalidBucketName', 400), stopReplication],
+    ['plain HTTP 403', http(403), stopReplication],
+    // Terminal for one table.
+    ['table dropped 42P01', withCode('42P01'), stopTable],
+    ['column missing 42703', withCode('42703'), stopTable],
+    ['permission denied on a table 42501', withCode('42501'), stopTable],
+    ['value out of range 22003', withCode('22003'), stopTable],
+    ['invalid text representation 22P02', withCode('22P02'), stopTable],
+    ['not-null violation 23502', withCode('23502'), stopTable],
+    ['SQL Server invalid object 208', mssql(208, 'invalid object'), stopTable],
+    ['S3 missing object NoSuchKey 404', s3('NoSuchKey', 404), stopTable],
+    ['plain HTTP 404', http(404), stopTable],
+  ])('%s', (_name, error, expected) => {
+    const { retryable, scope } = classifyFailure(error);
+    expect({ retryable, scope }).toEqual(expected);
+  });
+
+  it('keeps the error message as the reason', () => {
+    expect(classifyFailure(withCode('42P01', 'relation "public.orders" does not exist')).reason).toBe('relation "public.orders" does not exist');
+    expect(classifyFailure('plain text').reason).toBe('plain text');
   });
 
   it('never carries a password into the reason', () => {

@@ -1,10 +1,10 @@
 export { batchFolderName, changeBatchId, previousSeedPart, seedBatchId, workMessageId } from './batch-ids';
 export { CsvRowScanner, splitCsvParts, type CsvPart } from './csv-parts';
 export { EngineRegistry, UnsupportedEngineError } from './engine-registry';
-export { classifyFailure, type FailureVerdict } from './failure-classifier';
+export { classifyFailure, type FailureScope, type FailureVerdict } from './failure-classifier';
 export { ReplicationGoneError, RuntimeConfigClient } from './runtime-config.client';
 export { runClassified } from './classified-work';
 // Engine errors the workers act on.
-export { ChangesPurgedError } from '@svc/source-postgres';
+export { ChangesPurgedError, StaleDefinitionError } from '@svc/source-postgres';
 export { waitForPreviousPart, type PartOrderOptions } from './part-order';
-export { reportBatchFailure } from './work-failure';
+export { reportBatchFailure, type FailureReport } from './work-failure';

@@ -1,13 +1,23 @@
 import { PipelineSubjects, type BatchDescriptor, type WorkFailed } from '@svc/contracts';
 import type { PipelinePublisher } from '@svc/messaging';
+import type { FailureScope } from './failure-classifier';
+
+/** How a unit of work failed, as the registry is told. */
+export interface FailureReport {
+  /** Never contains a secret. */
+  message: string;
+  /** Failed after its retries (true) or for good (false). */
+  retryable: boolean;
+  /** What the failure concerns: its table, or the whole replication. */
+  scope: FailureScope;
+}
 
 /** Tells the registry that a batch's work failed at a stage (after its retries, or for good). */
 export async function reportBatchFailure(
-  publisher: PipelinePublisher,
+  publisher: Pick<PipelinePublisher, 'publish'>,
   event: { workId: string; batch: BatchDescriptor },
   stage: WorkFailed['stage'],
-  message: string,
-  retryable: boolean,
+  failure: FailureReport,
 ): Promise<void> {
   await publisher.publish(
     PipelineSubjects.workFailed,
@@ -16,8 +26,10 @@ export async function reportBatchFailure(
       replicationId: event.batch.replicationId,
       table: event.batch.definition.table,
       stage,
-      retryable,
-      message,
+      retryable: failure.retryable,
+      message: failure.message,
+      scope: failure.scope,
+      ...(event.batch.configVersion !== undefined && { configVersion: event.batch.configVersion }),
       failedAt: new Date().toISOString(),
     },
     `${event.workId}/${event.batch.batchId}/failed`,

@@ -14,12 +14,14 @@ export {
   type ReplicationStore,
   type StoredReplication,
 } from './replication-repository';
-export { maskConfigSecrets } from './secret-fields';
+export { maskConfigSecrets, splitSecrets, type PublicConfig } from './secret-fields';
 export { ServiceConfigurationRepository, type ServiceConfigurationStore } from './service-configuration-repository';
-export { TableStateRepository, type TableStateStore } from './table-state-repository';
+export { TableStateRepository, type StoredTableStatus, type TableStateStore } from './table-state-repository';
 export {
   PipelineStateRepository,
+  type CompletedCycle,
   type DiscoveredTable,
+  type ReleasedWork,
   type SchedulableReplication,
   type TableRuntimeState,
   type WorkKind,

@@ -101,4 +101,22 @@ ALTER TABLE table_states
   ADD COLUMN last_cycle_rows bigint NOT NULL DEFAULT 0;
 `,
   },
+  {
+    version: 3,
+    name: 'operations: work epochs, change-cycle timeouts, retry backoff, retention watch',
+    sql: `
+ALTER TABLE table_states
+  -- Fencing token: each unit of work claimed for the table gets the next epoch; staging and warehouse
+  -- refuse a batch whose epoch is below the highest they have applied (a cancelled unit still running).
+  ADD COLUMN work_epoch bigint NOT NULL DEFAULT 0,
+  -- CtProcessTimeoutInMinutes doubling: 0 = configured, 1 = double, 2 = four times, 3 = no limit.
+  ADD COLUMN ct_timeout_level integer NOT NULL DEFAULT 0 CHECK (ct_timeout_level BETWEEN 0 AND 3),
+  -- Retryable failures in a row, and when the table may be tried again (capped exponential backoff).
+  ADD COLUMN failure_count integer NOT NULL DEFAULT 0,
+  ADD COLUMN retry_at timestamptz,
+  -- When the watermark was last confirmed current, and when a RetentionDanger alert was raised for it.
+  ADD COLUMN watermark_at timestamptz,
+  ADD COLUMN retention_alerted_at timestamptz;
+`,
+  },
 ];

@@ -1,5 +1,6 @@
 import type { Pool } from 'pg';
-import type { ReplicationConfig, ReplicationStatus, TablePhase } from '@svc/contracts';
+import type { ReplicationStatus, TablePhase } from '@svc/contracts';
+import type { PublicConfig } from './secret-fields';
 
 /** What the scheduler needs of a replication: its settings without secrets. */
 export interface SchedulableReplication {
@@ -7,7 +8,7 @@ export interface SchedulableReplication {
   status: ReplicationStatus;
   configVersion: number;
   discoveredConfigVersion: number | null;
-  config: Omit<ReplicationConfig, 'source' | 'staging' | 'warehouse'>;
+  config: PublicConfig;
 }
 
 export type WorkKind = 'seed' | 'changes';
@@ -24,6 +25,30 @@ export interface TableRuntimeState {
   lastSeededAt: Date | null;
   lastCycleAt: Date | null;
   lastCycleRows: number;
+  lastError: string | null;
+  /** Fencing token of the latest unit of work claimed (see migration 3). */
+  workEpoch: number;
+  /** CtProcessTimeoutInMinutes doubling level: 0 configured, 1 double, 2 four times, 3 no limit. */
+  ctTimeoutLevel: number;
+  failureCount: number;
+  retryAt: Date | null;
+  watermarkAt: Date | null;
+  retentionAlertedAt: Date | null;
+  /** Last change of the row: a loaded seed part counts as progress. */
+  updatedAt: Date;
+}
+
+/** Work taken away from a table: its workers are told to drop it. */
+export interface ReleasedWork {
+  replicationId: string;
+  tableName: string;
+  workId: string;
+}
+
+/** What a finished change cycle moved, for the per-cycle log line. */
+export interface CompletedCycle {
+  fromVersion: string | null;
+  startedAt: Date | null;
 }
 
 export interface DiscoveredTable {
@@ -44,7 +69,26 @@ interface RuntimeRow {
   last_seeded_at: Date | null;
   last_cycle_at: Date | null;
   last_cycle_rows: string;
+  last_error: string | null;
+  work_epoch: string;
+  ct_timeout_level: number;
+  failure_count: number;
+  retry_at: Date | null;
+  watermark_at: Date | null;
+  retention_alerted_at: Date | null;
+  updated_at: Date;
 }
+
+const RUNTIME_COLUMNS = `replication_id, table_name, phase, tracked, last_version, in_flight_work_id, in_flight_kind, in_flight_since,
+  last_seeded_at, last_cycle_at, last_cycle_rows, last_error, work_epoch, ct_timeout_level, failure_count, retry_at,
+  watermark_at, retention_alerted_at, updated_at`;
+
+/** Clears the unit of work in flight (SET fragment). */
+const RELEASE = 'in_flight_work_id = NULL, in_flight_kind = NULL, in_flight_since = NULL';
+/** Where a table in Error goes when it is retried: back to what it was before, as far as its state tells. */
+const RESUMED_PHASE = `CASE WHEN tracked AND last_version IS NOT NULL THEN 'Tracking'
+                            WHEN NOT tracked AND last_seeded_at IS NOT NULL THEN 'Untracked'
+                            ELSE 'Pending' END`;
 
 /**
  * The pipeline's view of table state. Every transition is one conditional UPDATE keyed by the work id
@@ -69,24 +113,10 @@ export class PipelineStateRepository {
   async listTables(replicationIds: string[]): Promise<TableRuntimeState[]> {
     if (replicationIds.length === 0) return [];
     const result = await this.pool.query<RuntimeRow>(
-      `SELECT replication_id, table_name, phase, tracked, last_version, in_flight_work_id, in_flight_kind, in_flight_since,
-              last_seeded_at, last_cycle_at, last_cycle_rows
-         FROM table_states WHERE replication_id = ANY($1::uuid[]) ORDER BY replication_id, table_name`,
+      `SELECT ${RUNTIME_COLUMNS} FROM table_states WHERE replication_id = ANY($1::uuid[]) ORDER BY replication_id, table_name`,
       [replicationIds],
     );
-    return result.rows.map((row) => ({
-      replicationId: row.replication_id,
-      tableName: row.table_name,
-      phase: row.phase,
-      tracked: row.tracked,
-      lastVersion: row.last_version,
-      inFlightWorkId: row.in_flight_work_id,
-      inFlightKind: row.in_flight_kind,
-      inFlightSince: row.in_flight_since,
-      lastSeededAt: row.last_seeded_at,
-      lastCycleAt: row.last_cycle_at,
-      lastCycleRows: Number(row.last_cycle_rows),
-    }));
+    return result.rows.map(toRuntimeState);
   }
 
   /** Adds tables not known yet (Pending) and records which configuration version was discovered. */
@@ -105,27 +135,31 @@ export class PipelineStateRepository {
     );
   }
 
-  /** Puts work in flight for a table that has none; false when another claim won. */
-  async claim(replicationId: string, tableName: string, workId: string, kind: WorkKind, now: Date): Promise<boolean> {
-    const result = await this.pool.query(
+  /** Puts work in flight for a table that has none; returns the work's epoch, or null when another claim won. */
+  async claim(replicationId: string, tableName: string, workId: string, kind: WorkKind, now: Date): Promise<number | null> {
+    const result = await this.pool.query<{ work_epoch: string }>(
       `UPDATE table_states
           SET in_flight_work_id = $3, in_flight_kind = $4, in_flight_since = $5, updated_at = $5,
+              work_epoch = work_epoch + 1,
               phase = CASE WHEN $4 = 'changes' THEN phase
                            WHEN phase = 'Pending' THEN 'Seeding'
                            WHEN phase = 'Seeding' THEN 'Seeding'
                            ELSE 'Reseeding' END,
               rows_seeded = CASE WHEN $4 = 'seed' THEN 0 ELSE rows_seeded END
-        WHERE replication_id = $1 AND table_name = $2 AND in_flight_work_id IS NULL`,
+        WHERE replication_id = $1 AND table_name = $2 AND in_flight_work_id IS NULL
+        RETURNING work_epoch`,
       [replicationId, tableName, workId, kind, now],
     );
-    return result.rowCount === 1;
+    const row = result.rows[0];
+    return row === undefined ? null : Number(row.work_epoch);
   }
 
-  async recordSeedProgress(replicationId: string, tableName: string, workId: string, rows: number): Promise<boolean> {
+  /** A seed part is loaded; progress keeps a long seed from being taken for stale. */
+  async recordSeedProgress(replicationId: string, tableName: string, workId: string, rows: number, now: Date): Promise<boolean> {
     const result = await this.pool.query(
-      `UPDATE table_states SET rows_seeded = rows_seeded + $4, updated_at = now()
+      `UPDATE table_states SET rows_seeded = rows_seeded + $4, updated_at = $5
         WHERE replication_id = $1 AND table_name = $2 AND in_flight_work_id = $3`,
-      [replicationId, tableName, workId, rows],
+      [replicationId, tableName, workId, rows, now],
     );
     return result.rowCount === 1;
   }
@@ -138,7 +172,8 @@ export class PipelineStateRepository {
               last_version = CASE WHEN tracked THEN $4 ELSE last_version END,
               rows_seeded = rows_seeded + $5,
               rows_estimated = GREATEST(rows_estimated, rows_seeded + $5),
-              in_flight_work_id = NULL, in_flight_kind = NULL, in_flight_since = NULL,
+              ${RELEASE}, ct_timeout_level = 0, failure_count = 0, retry_at = NULL,
+              watermark_at = $6, retention_alerted_at = NULL,
               last_seeded_at = $6, last_cycle_at = $6, last_error = NULL, lag_seconds = 0, updated_at = $6
         WHERE replication_id = $1 AND table_name = $2 AND in_flight_work_id = $3`,
       [replicationId, tableName, workId, startVersion, rows, now],
@@ -146,7 +181,11 @@ export class PipelineStateRepository {
     return result.rowCount === 1;
   }
 
-  /** A change batch is in the warehouse: the watermark advances to its upper version. */
+  /**
+   * A change batch is in the warehouse: the watermark advances to its upper version, the timeout and the
+   * failure backoff return to their start; with `reseedReason` the table is reseeded next (in the same
+   * statement, so no change cycle slips in between). Null when the work was no longer in flight.
+   */
   async completeChanges(
     replicationId: string,
     tableName: string,
@@ -155,39 +194,169 @@ export class PipelineStateRepository {
     rows: number,
     lagSeconds: number,
     now: Date,
+    reseedReason: string | null = null,
+  ): Promise<CompletedCycle | null> {
+    const result = await this.pool.query<{ from_version: string | null; started_at: Date | null }>(
+      `WITH before AS (
+         SELECT last_version, in_flight_since FROM table_states
+          WHERE replication_id = $1 AND table_name = $2 AND in_flight_work_id = $3 FOR UPDATE
+       )
+       UPDATE table_states
+          SET last_version = $4, last_cycle_rows = $5, lag_seconds = $6, last_cycle_at = $7, last_error = $8,
+              phase = CASE WHEN $8::text IS NULL THEN phase ELSE 'Reseeding' END,
+              ${RELEASE}, ct_timeout_level = 0, failure_count = 0, retry_at = NULL,
+              watermark_at = $7, retention_alerted_at = NULL, updated_at = $7
+         FROM before
+        WHERE replication_id = $1 AND table_name = $2 AND in_flight_work_id = $3
+        RETURNING before.last_version AS from_version, before.in_flight_since AS started_at`,
+      [replicationId, tableName, workId, version, rows, lagSeconds, now, reseedReason],
+    );
+    const row = result.rows[0];
+    return row === undefined ? null : { fromVersion: row.from_version, startedAt: row.started_at };
+  }
+
+  /**
+   * Work failed: the table is released. A retryable failure counts towards the backoff and the table
+   * waits until `retryAt`; `phase` says where the table goes (Reseeding, Error, or unchanged when null).
+   */
+  async failWork(
+    replicationId: string,
+    tableName: string,
+    workId: string,
+    failure: { message: string; phase: TablePhase | null; retryAt: Date | null },
+    now: Date,
   ): Promise<boolean> {
     const result = await this.pool.query(
       `UPDATE table_states
-          SET last_version = $4, last_cycle_rows = $5, lag_seconds = $6, last_cycle_at = $7, last_error = NULL,
-              in_flight_work_id = NULL, in_flight_kind = NULL, in_flight_since = NULL, updated_at = $7
+          SET last_error = $4, phase = COALESCE($5, phase), last_cycle_at = $7, ${RELEASE},
+              failure_count = CASE WHEN $6::timestamptz IS NULL THEN failure_count ELSE failure_count + 1 END,
+              retry_at = $6, updated_at = $7
         WHERE replication_id = $1 AND table_name = $2 AND in_flight_work_id = $3`,
-      [replicationId, tableName, workId, version, rows, lagSeconds, now],
+      [replicationId, tableName, workId, failure.message, failure.phase, failure.retryAt, now],
     );
     return result.rowCount === 1;
   }
 
-  /** Work failed: the table is released; `phase` says where it goes (Reseeding, Error, or unchanged when null). */
-  async failWork(replicationId: string, tableName: string, workId: string, message: string, phase: TablePhase | null, now: Date): Promise<boolean> {
+  /** When the work in flight was claimed; null when that work is no longer in flight. */
+  async workStartedAt(replicationId: string, tableName: string, workId: string): Promise<Date | null> {
+    const result = await this.pool.query<{ in_flight_since: Date | null }>(
+      'SELECT in_flight_since FROM table_states WHERE replication_id = $1 AND table_name = $2 AND in_flight_work_id = $3',
+      [replicationId, tableName, workId],
+    );
+    return result.rows[0]?.in_flight_since ?? null;
+  }
+
+  /** Failures in a row of the table's work (for the backoff of the next one). */
+  async failureCount(replicationId: string, tableName: string): Promise<number> {
+    const result = await this.pool.query<{ failure_count: number }>(
+      'SELECT failure_count FROM table_states WHERE replication_id = $1 AND table_name = $2',
+      [replicationId, tableName],
+    );
+    return result.rows[0]?.failure_count ?? 0;
+  }
+
+  /** A change cycle ran past its timeout: released, and the next cycle of the table gets the next timeout level. */
+  async cancelWork(replicationId: string, tableName: string, workId: string, reason: string, now: Date): Promise<boolean> {
     const result = await this.pool.query(
       `UPDATE table_states
-          SET last_error = $4, phase = COALESCE($5, phase), last_cycle_at = $6,
-              in_flight_work_id = NULL, in_flight_kind = NULL, in_flight_since = NULL, updated_at = $6
+          SET ${RELEASE}, ct_timeout_level = LEAST(ct_timeout_level + 1, 3), last_error = $4, last_cycle_at = $5, updated_at = $5
         WHERE replication_id = $1 AND table_name = $2 AND in_flight_work_id = $3`,
-      [replicationId, tableName, workId, message, phase, now],
+      [replicationId, tableName, workId, reason, now],
     );
     return result.rowCount === 1;
   }
 
-  /** Releases work in flight since before `cutoff` (its worker died and redelivery gave up); returns the tables released. */
-  async releaseStale(cutoff: Date): Promise<{ replicationId: string; tableName: string }[]> {
-    const result = await this.pool.query<{ replication_id: string; table_name: string }>(
+  /** Every table of the replication starts over from a new seed (ScdType or warehouse target changed). */
+  async reseedAll(replicationId: string, reason: string, now: Date): Promise<ReleasedWork[]> {
+    const result = await this.pool.query<{ table_name: string; work_id: string | null }>(
+      `WITH before AS (
+         SELECT table_name, in_flight_work_id FROM table_states WHERE replication_id = $1 FOR UPDATE
+       )
+       UPDATE table_states t
+          SET phase = CASE WHEN t.phase = 'Pending' THEN 'Pending' ELSE 'Reseeding' END, ${RELEASE},
+              -- Forgetting the old watermark and seed time makes a table that fails now resume as Pending: the reseed is not lost.
+              last_version = NULL, last_seeded_at = NULL,
+              ct_timeout_level = 0, failure_count = 0, retry_at = NULL, last_error = $2, updated_at = $3
+         FROM before
+        WHERE t.replication_id = $1 AND t.table_name = before.table_name
+        RETURNING t.table_name, before.in_flight_work_id AS work_id`,
+      [replicationId, reason, now],
+    );
+    return releasedWork(replicationId, result.rows);
+  }
+
+  /** Tables in Error (and any waiting for a retry) are tried again at once: StartReplication. */
+  async resumeTables(replicationId: string, now: Date): Promise<number> {
+    const result = await this.pool.query(
       `UPDATE table_states
-          SET in_flight_work_id = NULL, in_flight_kind = NULL, in_flight_since = NULL,
-              last_error = 'work did not finish in time; retried', updated_at = now()
-        WHERE in_flight_since < $1
-        RETURNING replication_id, table_name`,
-      [cutoff],
+          SET phase = CASE WHEN phase = 'Error' THEN ${RESUMED_PHASE} ELSE phase END,
+              last_error = NULL, failure_count = 0, retry_at = NULL, updated_at = $2
+        WHERE replication_id = $1 AND (phase = 'Error' OR retry_at IS NOT NULL OR last_error IS NOT NULL)`,
+      [replicationId, now],
+    );
+    return result.rowCount ?? 0;
+  }
+
+  /** Forgets tables no longer selected (their warehouse tables stay); returns the work they had in flight. */
+  async removeTables(replicationId: string, tableNames: string[]): Promise<ReleasedWork[]> {
+    if (tableNames.length === 0) return [];
+    const result = await this.pool.query<{ table_name: string; work_id: string | null }>(
+      `DELETE FROM table_states WHERE replication_id = $1 AND table_name = ANY($2::text[])
+       RETURNING table_name, in_flight_work_id AS work_id`,
+      [replicationId, tableNames],
+    );
+    return releasedWork(replicationId, result.rows);
+  }
+
+  /** Tracked tables of other live replications, by replication (who else relies on a source's change tracking). */
+  async trackedTablesOfOthers(replicationId: string): Promise<{ replicationId: string; tableName: string }[]> {
+    const result = await this.pool.query<{ replication_id: string; table_name: string }>(
+      `SELECT t.replication_id, t.table_name FROM table_states t JOIN replications r ON r.id = t.replication_id
+        WHERE t.replication_id <> $1 AND t.tracked AND r.status <> 'Deleting'`,
+      [replicationId],
     );
     return result.rows.map((row) => ({ replicationId: row.replication_id, tableName: row.table_name }));
   }
+
+  async markRetentionAlerted(replicationId: string, tableName: string, now: Date): Promise<void> {
+    await this.pool.query('UPDATE table_states SET retention_alerted_at = $3 WHERE replication_id = $1 AND table_name = $2', [replicationId, tableName, now]);
+  }
+
+  /** Takes work away from a table without counting it as a failure (its workers died or its message was lost). */
+  async releaseWork(replicationId: string, tableName: string, workId: string, reason: string, now: Date): Promise<boolean> {
+    const result = await this.pool.query(
+      `UPDATE table_states SET ${RELEASE}, last_error = $4, updated_at = $5
+        WHERE replication_id = $1 AND table_name = $2 AND in_flight_work_id = $3`,
+      [replicationId, tableName, workId, reason, now],
+    );
+    return result.rowCount === 1;
+  }
+}
+
+function releasedWork(replicationId: string, rows: { table_name: string; work_id: string | null }[]): ReleasedWork[] {
+  return rows.flatMap((row) => (row.work_id === null ? [] : [{ replicationId, tableName: row.table_name, workId: row.work_id }]));
+}
+
+function toRuntimeState(row: RuntimeRow): TableRuntimeState {
+  return {
+    replicationId: row.replication_id,
+    tableName: row.table_name,
+    phase: row.phase,
+    tracked: row.tracked,
+    lastVersion: row.last_version,
+    inFlightWorkId: row.in_flight_work_id,
+    inFlightKind: row.in_flight_kind,
+    inFlightSince: row.in_flight_since,
+    lastSeededAt: row.last_seeded_at,
+    lastCycleAt: row.last_cycle_at,
+    lastCycleRows: Number(row.last_cycle_rows),
+    lastError: row.last_error,
+    workEpoch: Number(row.work_epoch),
+    ctTimeoutLevel: row.ct_timeout_level,
+    failureCount: row.failure_count,
+    retryAt: row.retry_at,
+    watermarkAt: row.watermark_at,
+    retentionAlertedAt: row.retention_alerted_at,
+    updatedAt: row.updated_at,
+  };
 }

@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { Client, Pool } from 'pg';
 import type { ReplicationConfig } from '@svc/contracts';
 import { SecretBox } from '@svc/crypto';
+import { sampleReplicationConfig } from '@svc/testing';
 import { AccessKeyRepository } from './access-key-repository';
 import { AlertRepository } from './alert-repository';
 import { ensureDatabase, quoteIdentifier } from './ensure-database';
@@ -16,40 +17,11 @@ const databaseName = `svc_store_test_${randomUUID().replace(/-/g, '').slice(0, 1
 const databaseUrl = `${SERVER_URL}/${databaseName}`;
 
 const SECRETS = ['src-pw-7d1e', 'stg-pw-91ab', 'wh-secret-key-5c2f', 'wh-password-0e44'];
-const config: ReplicationConfig = {
-  replicationName: 'app',
-  parallelTablesLimit: 10,
-  rebuildIndexes: false,
-  source: { connectionString: `postgres://u:${SECRETS[0]}@h/app`, encryptDataInTransit: false, changeTrackingRetentionPeriod: '2 Days' },
-  staging: { connectionString: `Server=s;User Id=u;Password=${SECRETS[1]}`, encryptDataInTransit: true, replicateCompatibilityLevel: false },
-  warehouse: {
-    accessType: 'AccessKey',
-    accessKey: 'AKIAEXAMPLE',
-    secretKey: SECRETS[2],
-    bucketName: 'bucket',
-    bucketFolderName: '/f',
-    regionEndpoint: 'us-east-1',
-    retentionDays: 7,
-    url: 'postgres://wh:5432',
-    databaseSchema: 'public',
-    databaseName: 'dw',
-    username: 'loader',
-    password: SECRETS[3],
-    scdType: 'Type1',
-    timeoutInMins: 60,
-  },
-  addUpdateTimestamp: false,
-  tablesToInclude: 'All',
-  dataReplication: true,
-  schemaReplication: true,
-  changeTrackingBatchLimit: 500000,
-  ctProcessTimeoutInMinutes: 30,
-  serializedCtProcessTimeoutInMinutes: 30,
-  autoSerializedCtProcessTimeoutInMinutes: 30,
-  isContinuous: true,
-  isLogErrorsOnly: true,
-  alertOnSuccessfulTableSchemaChanges: false,
-};
+const config = sampleReplicationConfig({
+  source: { connectionString: `postgres://u:${SECRETS[0]}@h/app` },
+  staging: { connectionString: `Server=s;User Id=u;Password=${SECRETS[1]}`, encryptDataInTransit: true },
+  warehouse: { secretKey: SECRETS[2], password: SECRETS[3] },
+});
 const author = { requestId: 'req-1', accessKeyId: 'SVCTESTKEY' };
 
 async function onServer<T>(work: (client: Client) => Promise<T>): Promise<T> {
@@ -213,9 +185,10 @@ describe('registry store against PostgreSQL', () => {
       await tables.upsert(replicationId, { ...base, name: '[dbo].[b]', phase: 'Pending' });
       await tables.upsert(replicationId, { ...base, name: '[dbo].[a]', phase: 'Seeding' });
       await tables.upsert(replicationId, { ...base, name: '[dbo].[a]', phase: 'Tracking', rowsSeeded: 1000, lastVersion: '42', lagSeconds: 1.5 });
+      const runtime = { lastCycleAt: null, nextAttemptAt: null, ctTimeoutLevel: 0 };
       expect(await tables.listByReplication(replicationId)).toEqual([
-        { ...base, name: '[dbo].[a]', phase: 'Tracking', rowsSeeded: 1000, lastVersion: '42', lagSeconds: 1.5 },
-        { ...base, name: '[dbo].[b]', phase: 'Pending' },
+        { ...base, ...runtime, name: '[dbo].[a]', phase: 'Tracking', rowsSeeded: 1000, lastVersion: '42', lagSeconds: 1.5 },
+        { ...base, ...runtime, name: '[dbo].[b]', phase: 'Pending' },
       ]);
 
       const alerts = new AlertRepository(pool);

@@ -1,42 +1,14 @@
 import { SECRET_MASK, type ReplicationConfig } from '@svc/contracts';
+import { sampleReplicationConfig } from '@svc/testing';
 import { changedConfigPaths } from './config-paths';
 import { joinSecrets, maskConfigSecrets, maskedValuesAt, splitSecrets } from './secret-fields';
 
-const config: ReplicationConfig = {
-  replicationName: 'app',
-  parallelTablesLimit: 10,
-  rebuildIndexes: false,
-  source: { connectionString: 'postgres://u:src-secret@h/app', encryptDataInTransit: false, changeTrackingRetentionPeriod: '2 Days' },
-  staging: { connectionString: 'Server=s;User Id=u;Password=stg-secret', encryptDataInTransit: true, replicateCompatibilityLevel: false },
-  warehouse: {
-    accessType: 'AccessKey',
-    accessKey: 'AKIA1',
-    secretKey: 'wh-secret-key',
-    bucketName: 'bucket',
-    bucketFolderName: '/f',
-    regionEndpoint: 'us-east-1',
-    retentionDays: 7,
-    url: 'postgres://wh:5432',
-    databaseSchema: 'public',
-    databaseName: 'dw',
-    username: 'loader',
-    password: 'wh-password',
-    scdType: 'Type1',
-    timeoutInMins: 60,
-  },
-  addUpdateTimestamp: false,
-  tablesToInclude: 'All',
-  dataReplication: true,
-  schemaReplication: true,
-  changeTrackingBatchLimit: 500000,
-  ctProcessTimeoutInMinutes: 30,
-  serializedCtProcessTimeoutInMinutes: 30,
-  autoSerializedCtProcessTimeoutInMinutes: 30,
-  isContinuous: true,
-  isLogErrorsOnly: true,
-  alertOnSuccessfulTableSchemaChanges: false,
-};
 const SECRETS = ['src-secret', 'stg-secret', 'wh-secret-key', 'wh-password'];
+const config = sampleReplicationConfig({
+  source: { connectionString: 'postgres://u:src-secret@h/app' },
+  staging: { connectionString: 'Server=s;User Id=u;Password=stg-secret' },
+  warehouse: { accessKey: 'AKIA1', secretKey: 'wh-secret-key', password: 'wh-password' },
+});
 
 describe('secret fields', () => {
   it('splits every secret out of the public part and joins them back', () => {

@@ -2,8 +2,13 @@ import type { Pool } from 'pg';
 import type { TablePhase, TableStatus } from '@svc/contracts';
 import { isUuid } from '@svc/contracts';
 
+/** A table's state as stored; the timeout level becomes minutes with the replication's configuration. */
+export interface StoredTableStatus extends TableStatus {
+  ctTimeoutLevel: number;
+}
+
 export interface TableStateStore {
-  listByReplication(replicationId: string): Promise<TableStatus[]>;
+  listByReplication(replicationId: string): Promise<StoredTableStatus[]>;
   /** Inserts or replaces one table's state (written by the pipeline). */
   upsert(replicationId: string, table: TableStatus): Promise<void>;
 }
@@ -16,15 +21,18 @@ interface TableStateRow {
   last_version: string | null;
   lag_seconds: number | null;
   last_error: string | null;
+  last_cycle_at: Date | null;
+  retry_at: Date | null;
+  ct_timeout_level: number;
 }
 
 export class TableStateRepository implements TableStateStore {
   constructor(private readonly pool: Pool) {}
 
-  async listByReplication(replicationId: string): Promise<TableStatus[]> {
+  async listByReplication(replicationId: string): Promise<StoredTableStatus[]> {
     if (!isUuid(replicationId)) return [];
     const result = await this.pool.query<TableStateRow>(
-      `SELECT table_name, phase, rows_seeded, rows_estimated, last_version, lag_seconds, last_error
+      `SELECT table_name, phase, rows_seeded, rows_estimated, last_version, lag_seconds, last_error, last_cycle_at, retry_at, ct_timeout_level
          FROM table_states WHERE replication_id = $1 ORDER BY table_name`,
       [replicationId],
     );
@@ -37,6 +45,9 @@ export class TableStateRepository implements TableStateStore {
       lastVersion: row.last_version,
       lagSeconds: row.lag_seconds,
       lastError: row.last_error,
+      lastCycleAt: row.last_cycle_at?.toISOString() ?? null,
+      nextAttemptAt: row.retry_at?.toISOString() ?? null,
+      ctTimeoutLevel: row.ct_timeout_level,
     }));
   }
 

@@ -30,6 +30,7 @@ column_types as (
     a.attname::text as name,
     format_type(a.atttypid, a.atttypmod) as source_type,
     not a.attnotnull as nullable,
+    a.atthasdef or a.attidentity <> '' or a.attgenerated <> '' as has_default,
     case
       when col_type.typnamespace = 'pg_catalog'::regnamespace then format_type(a.atttypid, a.atttypmod)
       when base_type.typcategory = 'A' and base_type.typelem <> 0 then
@@ -67,12 +68,13 @@ left join lateral (
   where i.indrelid = c.oid and i.indisprimary
 ) pk on true
 cross join lateral (
-  select coalesce(json_agg(json_build_object(
+  select coalesce(json_agg(json_strip_nulls(json_build_object(
     'name', col.name,
     'sourceType', col.source_type,
     'portableType', col.portable_type,
-    'nullable', col.nullable
-  ) order by col.attnum), '[]') as columns
+    'nullable', col.nullable,
+    'hasDefault', nullif(col.has_default, false)
+  )) order by col.attnum), '[]') as columns
   from column_types col
   where col.attrelid = c.oid
 ) cols

@@ -31,7 +31,8 @@ function toColumns(json: unknown): ColumnDefinition[] {
   if (!Array.isArray(json)) throw new Error('catalog query returned no column list');
   return json.map((item: unknown) => {
     if (!isColumn(item)) throw new Error('catalog query returned a malformed column');
-    return { name: item.name, sourceType: item.sourceType, portableType: item.portableType, nullable: item.nullable };
+    const column = { name: item.name, sourceType: item.sourceType, portableType: item.portableType, nullable: item.nullable };
+    return item.hasDefault === true ? { ...column, hasDefault: true } : column;
   });
 }
 

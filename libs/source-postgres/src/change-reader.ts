@@ -1,7 +1,8 @@
 import { hasPrimaryKey, type TableDefinition } from '@svc/contracts';
-import type { ChangeRead } from '@svc/engines';
+import type { ChangeRead, ReadOptions } from '@svc/engines';
 import type { Pool, PoolClient } from 'pg';
 import { streamCopyOut } from './copy-out';
+import { assertDefinitionCurrent } from './definition-check';
 import { ChangesPurgedError, PrimaryKeyRequiredError, TableNotTrackedError } from './errors';
 import { trackedMinValidVersion } from './registry';
 import { READ_TRANSACTION_SQL, SNAPSHOT_VERSION_SQL, changeWindowEndSql, netChangesCopySql } from './read-sql';
@@ -14,7 +15,13 @@ import { parseVersion } from './versions';
  * than `limit` records lie in between. toVersion advances to the snapshot's xmin even when nothing changed,
  * and never moves below fromVersion.
  */
-export async function readChanges(pool: Pool, definition: TableDefinition, fromVersion: string, limit: number): Promise<ChangeRead> {
+export async function readChanges(
+  pool: Pool,
+  definition: TableDefinition,
+  fromVersion: string,
+  limit: number,
+  options: ReadOptions = {},
+): Promise<ChangeRead> {
   const { table } = definition;
   if (!hasPrimaryKey(definition)) throw new PrimaryKeyRequiredError(table);
   if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError(`the change record limit must be a positive integer, not ${limit}`);
@@ -25,6 +32,7 @@ export async function readChanges(pool: Pool, definition: TableDefinition, fromV
     const minValid = await trackedMinValidVersion(client, table);
     if (minValid === null) throw new TableNotTrackedError(table);
     if (from < parseVersion(minValid, 'min_valid_version')) throw new ChangesPurgedError(table, fromVersion, minValid);
+    await assertDefinitionCurrent(client, definition, options);
     const to = from >= horizon ? from : await windowEnd(client, definition, from, horizon, limit);
     return { toVersion: to.toString(), ...streamCopyOut(client, netChangesCopySql(definition, from, to)) };
   } catch (error) {

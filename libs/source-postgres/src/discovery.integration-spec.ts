@@ -34,6 +34,13 @@ describe('PostgreSQL source: discovery', () => {
           primary key (line, order_id)
         );
         create table events (payload jsonb, noted_at timestamp(3));
+        create table filled (
+          plain text,
+          constant text default 'open',
+          serial_id serial,
+          identity_id integer generated always as identity,
+          doubled integer generated always as (serial_id * 2) stored
+        );
         create table parted (id integer primary key, v text) partition by range (id);
         create table parted_low partition of parted for values from (0) to (100);
         insert into events select jsonb_build_object('n', g), now() from generate_series(1, 500) g;
@@ -53,7 +60,7 @@ describe('PostgreSQL source: discovery', () => {
   it('lists user tables, leaving out partitions and the change-tracking schema', async () => {
     await source.enableTracking((await source.describeTable({ schema: 'public', name: 'parted' }))!);
     const tables = byKey(await source.discoverTables());
-    expect([...tables.keys()].sort()).toEqual(['Sales.Order Lines', 'public.events', 'public.parted']);
+    expect([...tables.keys()].sort()).toEqual(['Sales.Order Lines', 'public.events', 'public.filled', 'public.parted']);
   });
 
   it('describes columns with source and portable types, nullability and key order', async () => {
@@ -94,5 +101,18 @@ describe('PostgreSQL source: discovery', () => {
   it('returns null for a table that does not exist', async () => {
     expect(await source.describeTable({ schema: 'public', name: 'nope' })).toBeNull();
     expect(await source.describeTable({ schema: 'svc_ct', name: 'tracked_tables' })).toBeNull();
+  });
+
+  it('marks columns whose existing rows get a value from the source when they are added (defaults, identity, generated)', async () => {
+    const filled = await source.describeTable({ schema: 'public', name: 'filled' });
+    expect(filled?.columns.map((column) => [column.name, column.hasDefault ?? false])).toEqual([
+      ['plain', false],
+      ['constant', true],
+      ['serial_id', true],
+      ['identity_id', true],
+      ['doubled', true],
+    ]);
+    // Absent, not false, when the column has none: definitions of such tables stay as they were.
+    expect(filled?.columns[0]).not.toHaveProperty('hasDefault');
   });
 });

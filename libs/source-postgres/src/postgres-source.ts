@@ -1,6 +1,6 @@
 import type { RetentionPeriod, TableDefinition, TableRef } from '@svc/contracts';
 import { postgresClientConfig } from '@svc/connectors';
-import type { ChangeRead, SnapshotRead, SourceConnector } from '@svc/engines';
+import type { ChangeRead, ReadOptions, SnapshotRead, SourceConnector } from '@svc/engines';
 import { Pool } from 'pg';
 import { readTableDefinitions } from './catalog';
 import { readChanges } from './change-reader';
@@ -16,7 +16,7 @@ export interface PostgresSourceOptions {
   connectTimeoutMs?: number;
   /** Connections held at most (one per open snapshot or change read). Default 4. */
   maxConnections?: number;
-  /** How long enableTracking waits for the writers in flight on the table. Default 10 s. */
+  /** How long enableTracking (disableTracking) waits for the writers (readers and writers) in flight on the table. Default 10 s. */
   lockTimeoutMs?: number;
 }
 
@@ -59,15 +59,15 @@ class PostgresSource implements SourceConnector {
   }
 
   disableTracking(table: TableRef): Promise<void> {
-    return disableTracking(this.pool, table);
+    return disableTracking(this.pool, table, this.lockTimeoutMs);
   }
 
-  readSnapshot(definition: TableDefinition): Promise<SnapshotRead> {
-    return readSnapshot(this.pool, definition);
+  readSnapshot(definition: TableDefinition, options?: ReadOptions): Promise<SnapshotRead> {
+    return readSnapshot(this.pool, definition, options);
   }
 
-  readChanges(definition: TableDefinition, fromVersion: string, limit: number): Promise<ChangeRead> {
-    return readChanges(this.pool, definition, fromVersion, limit);
+  readChanges(definition: TableDefinition, fromVersion: string, limit: number, options?: ReadOptions): Promise<ChangeRead> {
+    return readChanges(this.pool, definition, fromVersion, limit, options);
   }
 
   /** Changes below it are gone (purged, or from before tracking was enabled); null when the table is not tracked. */

@@ -159,10 +159,28 @@ and a newline', 'x', 99999999999999999999999999.9999999999, 'infinity', '-infini
   });
 
   it('rejects `finished` when the COPY fails and gives the connection back', async () => {
+    // A role that may read only the key column: the definition check passes (the catalog is public), the COPY is refused.
+    const role = `svc_snap_limited_${process.pid}`;
+    await withClient(database.url, (client) => client.query(`create role ${role} login; grant select (id) on everything to ${role}`));
+    const url = new URL(database.url);
+    url.username = role;
+    url.password = '';
+    const limited = createPostgresSource(url.toString(), { encrypt: false, maxConnections: 1 });
+    try {
+      const snapshot = await limited.readSnapshot(everything);
+      await expect(readAll(snapshot)).rejects.toThrow(/permission denied/);
+      await expect(snapshot.finished).rejects.toThrow(/permission denied/);
+      const keyOnly: TableDefinition = { ...everything, columns: everything.columns.filter((column) => column.name === 'id') };
+      expect((await readAll(await limited.readSnapshot(keyOnly, { columnsProjected: true }))).rowCount).toBe(5);
+    } finally {
+      await limited.close();
+      await withClient(database.url, (client) => client.query(`drop owned by ${role}; drop role ${role}`));
+    }
+  });
+
+  it('refuses a definition that names a column the table does not have, before reading a row', async () => {
     const broken: TableDefinition = { ...everything, columns: [...everything.columns, { name: 'gone', sourceType: 'text', portableType: 'text', nullable: true }] };
-    const snapshot = await source.readSnapshot(broken);
-    await expect(readAll(snapshot)).rejects.toThrow(/column "gone" does not exist/);
-    await expect(snapshot.finished).rejects.toThrow(/column "gone" does not exist/);
+    await expect(source.readSnapshot(broken)).rejects.toThrow(/gone no longer exist/);
     expect((await readAll(await source.readSnapshot(everything))).rowCount).toBe(5);
   });
 });

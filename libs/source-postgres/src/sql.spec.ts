@@ -3,7 +3,15 @@ import { DISCOVER_TABLES_SQL } from './catalog-sql';
 import { trackingNames } from './identifiers';
 import { purgeChangesSql } from './purge-sql';
 import { changeWindowEndSql, netChangesCopySql, snapshotCopySql } from './read-sql';
-import { captureFunctionSql, captureTriggersSql, createChangeTableSql, type KeyColumn } from './tracking-sql';
+import {
+  DROP_CAPTURE_TRIGGERS_SQL,
+  captureFunctionSql,
+  captureTriggersSql,
+  createChangeTableSql,
+  dropCaptureFunctionSql,
+  dropChangeTableSql,
+  type KeyColumn,
+} from './tracking-sql';
 
 // Generated SQL is reviewed as text: these snapshots are the place to read it.
 const orderLines: TableDefinition = {
@@ -35,6 +43,10 @@ describe('generated SQL', () => {
   it('captures changes with one statement per event', () => {
     expect(captureFunctionSql(orderLines.table, names, keys)).toMatchSnapshot();
     expect(captureTriggersSql(orderLines.table, names).join(';\n')).toMatchSnapshot();
+  });
+
+  it('releases change capture', () => {
+    expect([DROP_CAPTURE_TRIGGERS_SQL, dropCaptureFunctionSql(names), dropChangeTableSql(names)].join(';\n\n')).toMatchSnapshot();
   });
 
   it('reads a snapshot', () => {

@@ -32,7 +32,12 @@ export const CHANGE_SCHEMA_SETUP_SQL: readonly string[] = [
  * EXCLUSIVE). While it waits, later writers queue behind it, so the wait is bounded by lock_timeout.
  */
 export function lockTableSql(table: TableRef, lockTimeoutMs: number): string[] {
-  return [`set local lock_timeout = ${Math.max(1, Math.round(lockTimeoutMs))}`, `lock table ${qualifiedName(table)} in share row exclusive mode`];
+  return [lockTimeoutSql(lockTimeoutMs), `lock table ${qualifiedName(table)} in share row exclusive mode`];
+}
+
+/** How long the transaction's statements wait for a table lock before they fail (lock_timeout, SQLSTATE 55P03). */
+export function lockTimeoutSql(lockTimeoutMs: number): string {
+  return `set local lock_timeout = ${Math.max(1, Math.round(lockTimeoutMs))}`;
 }
 
 export function createChangeTableSql(names: TrackingNames, keys: readonly KeyColumn[]): string[] {
@@ -103,7 +108,7 @@ type CaptureTrigger = (typeof CAPTURE_TRIGGERS)[number];
 /** Drops and creates the triggers (CREATE OR REPLACE TRIGGER needs PostgreSQL 14; xid8 needs 13). */
 export function captureTriggersSql(table: TableRef, names: TrackingNames): string[] {
   const target = qualifiedName(table);
-  const capture = `${inChangeSchema(names.captureFunction)}()`;
+  const capture = captureFunctionSignature(names);
   return CAPTURE_TRIGGERS.flatMap((trigger) => [
     `drop trigger if exists ${trigger} on ${target}`,
     `create trigger ${trigger} ${triggerTiming(trigger)} on ${target}\n${transitionTables(trigger)}for each statement execute function ${capture}`,
@@ -136,14 +141,26 @@ function transitionTables(trigger: CaptureTrigger): string {
   }
 }
 
-/** Drops the capture triggers of a table that still exists. */
-export function dropCaptureTriggersSql(table: TableRef): string[] {
-  return CAPTURE_TRIGGERS.map((trigger) => `drop trigger if exists ${trigger} on ${qualifiedName(table)}`);
+/**
+ * $1 the capture function (`svc_ct."<name>"()`, see captureFunctionSignature): a DROP TRIGGER statement for
+ * every trigger that calls it, on whatever table holds it now, so a table renamed or moved since it was
+ * tracked is released too. No rows when the function (or schema svc_ct) does not exist.
+ */
+export const DROP_CAPTURE_TRIGGERS_SQL = `select format('drop trigger %I on %I.%I', t.tgname, n.nspname, c.relname) as statement
+from pg_trigger t
+join pg_class c on c.oid = t.tgrelid
+join pg_namespace n on n.oid = c.relnamespace
+where t.tgfoid = to_regprocedure($1)
+order by n.nspname, c.relname, t.tgname`;
+
+/** The capture function's signature as to_regprocedure reads it. */
+export function captureFunctionSignature(names: TrackingNames): string {
+  return `${inChangeSchema(names.captureFunction)}()`;
 }
 
 /** Drops the capture function; its triggers must be gone (or their table dropped). */
 export function dropCaptureFunctionSql(names: TrackingNames): string {
-  return `drop function if exists ${inChangeSchema(names.captureFunction)}()`;
+  return `drop function if exists ${captureFunctionSignature(names)}`;
 }
 
 /** $1 schema, $2 name, $3 change table. Tracking starts at the current horizon: nothing before it was captured. */

@@ -22,6 +22,8 @@ describe('PostgreSQL source: tracking lifecycle and retention', () => {
       create table nokey (x integer);
       create table rekeyed (a integer primary key, b integer not null);
       create table dropped (id integer primary key);
+      create table renamed (id integer primary key, v text);
+      create table busy (id integer primary key);
     `);
     source = createPostgresSource(database.url, { encrypt: false });
     items = (await source.describeTable({ schema: 'public', name: 'items' }))!;
@@ -136,6 +138,47 @@ describe('PostgreSQL source: tracking lifecycle and retention', () => {
     await commitAndGetXid(db, "insert into items values (50, 'untracked')");
     await source.disableTracking(items.table);
     expect((await readAll(await source.readSnapshot(items))).rowCount).toBe(5);
+  });
+
+  it('tracks a released table again from scratch: empty change table, a new minimum valid version, capture works', async () => {
+    const whileReleased = await commitAndGetXid(db, "update items set name = 'while released' where id = 50");
+    await source.enableTracking(items);
+    expect(await triggerCount('items')).toBe(4);
+    expect(await count(`select count(*) from ${changeTable('items')}`)).toBe(0);
+    const minValid = (await source.minValidVersion(items.table))!;
+    expect(BigInt(minValid)).toBeGreaterThan(whileReleased);
+    const xid = await commitAndGetXid(db, "update items set name = 'tracked again' where id = 50");
+    const feed = new ChangeFeed(source, items, minValid);
+    expect((await feed.readThrough(xid)).rows).toEqual([['U', '50', 'tracked again']]);
+  });
+
+  it('releases a table renamed since it was tracked: its triggers go with the rest, writes go on', async () => {
+    const renamed = (await source.describeTable({ schema: 'public', name: 'renamed' }))!;
+    await source.enableTracking(renamed);
+    await db.query('alter table renamed rename to renamed_later');
+    await source.disableTracking(renamed.table);
+    expect(await triggerCount('renamed_later')).toBe(0);
+    expect(await count(`select count(*) from pg_class where oid = to_regclass($1)`, [changeTable('renamed')])).toBe(0);
+    expect(await source.minValidVersion(renamed.table)).toBeNull();
+    await commitAndGetXid(db, "insert into renamed_later values (1, 'untracked')");
+  });
+
+  it('waits for readers of the table only up to the lock timeout, and then releases nothing', async () => {
+    const impatient = createPostgresSource(database.url, { encrypt: false, lockTimeoutMs: 200 });
+    const busy = (await source.describeTable({ schema: 'public', name: 'busy' }))!;
+    try {
+      await source.enableTracking(busy);
+      await db.query('begin');
+      await db.query('select count(*) from busy');
+      await expect(impatient.disableTracking(busy.table)).rejects.toThrow(/lock timeout/);
+      await db.query('commit');
+      expect(await triggerCount('busy')).toBe(4);
+      expect(await source.minValidVersion(busy.table)).not.toBeNull();
+      await impatient.disableTracking(busy.table);
+      expect(await triggerCount('busy')).toBe(0);
+    } finally {
+      await impatient.close();
+    }
   });
 
   it('disables tracking of a table that was dropped meanwhile', async () => {

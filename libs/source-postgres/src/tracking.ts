@@ -10,12 +10,14 @@ import {
   REGISTRY_EXISTS_SQL,
   UNREGISTER_TABLE_SQL,
   captureFunctionSql,
+  DROP_CAPTURE_TRIGGERS_SQL,
+  captureFunctionSignature,
   captureTriggersSql,
   createChangeTableSql,
   dropCaptureFunctionSql,
-  dropCaptureTriggersSql,
   dropChangeTableSql,
   lockTableSql,
+  lockTimeoutSql,
   type KeyColumn,
 } from './tracking-sql';
 
@@ -68,14 +70,19 @@ function sameKeys(existing: readonly KeyColumn[], wanted: readonly KeyColumn[]):
   return existing.length === wanted.length && existing.every((key, index) => key.name === wanted[index]?.name && key.type === wanted[index]?.type);
 }
 
-/** Removes triggers, capture function, change table and registry row; a no-op for a table never tracked. */
-export async function disableTracking(pool: Pool, table: TableRef): Promise<void> {
+/**
+ * Removes the capture triggers, capture function, change table and registry row in one transaction.
+ * Idempotent: a table never tracked, released before, or dropped meanwhile is fine, and one renamed since
+ * it was tracked loses its triggers too (they are found through the function they call). Dropping a
+ * trigger locks its table exclusively, waiting at most `lockTimeoutMs` for readers and writers in flight.
+ */
+export async function disableTracking(pool: Pool, table: TableRef, lockTimeoutMs: number): Promise<void> {
+  const names = trackingNames(table);
   await inTransaction(pool, async (client) => {
     const registry = await client.query<{ exists: boolean }>(REGISTRY_EXISTS_SQL);
-    const names = trackingNames(table);
-    if (await tableExists(client, table)) {
-      for (const statement of dropCaptureTriggersSql(table)) await client.query(statement);
-    }
+    await client.query(lockTimeoutSql(lockTimeoutMs));
+    const triggers = await client.query<{ statement: string }>(DROP_CAPTURE_TRIGGERS_SQL, [captureFunctionSignature(names)]);
+    for (const { statement } of triggers.rows) await client.query(statement);
     await client.query(dropCaptureFunctionSql(names));
     await client.query(dropChangeTableSql(names));
     if (registry.rows[0]?.exists === true) await client.query(UNREGISTER_TABLE_SQL, [table.schema, table.name]);

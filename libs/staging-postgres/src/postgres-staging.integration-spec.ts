@@ -75,18 +75,19 @@ const noKey: TableDefinition = {
   estimatedRows: 0,
 };
 
-function seedBatch(definition: TableDefinition, seed: Omit<SeedBatch, 'kind' | 'startVersion'>, batchId?: string): BatchDescriptor {
+function seedBatch(definition: TableDefinition, seed: Omit<SeedBatch, 'kind' | 'startVersion'>, batchId?: string, epoch = 1): BatchDescriptor {
   return {
     batchId: batchId ?? `seed:${seed.seedId}:${seed.part}`,
     replicationId: REPLICATION_ID,
+    epoch,
     definition,
     body: { kind: 'seed', startVersion: '100', ...seed },
   };
 }
 
-function changeBatch(definition: TableDefinition, fromVersion: string, toVersion: string): BatchDescriptor {
+function changeBatch(definition: TableDefinition, fromVersion: string, toVersion: string, epoch = 1): BatchDescriptor {
   const body: ChangeBatch = { kind: 'changes', fromVersion, toVersion };
-  return { batchId: `changes:${fromVersion}-${toVersion}`, replicationId: REPLICATION_ID, definition, body };
+  return { batchId: `changes:${fromVersion}-${toVersion}`, replicationId: REPLICATION_ID, epoch, definition, body };
 }
 
 /** The bytes in small chunks that split rows (and multi-byte characters), recording how far they were read. */
@@ -218,6 +219,22 @@ describe('PostgreSQL staging', () => {
       const tables = ['a', 'b', 'c', 'd'].map((name): TableDefinition => ({ ...noKey, table: { schema: 'fresh', name } }));
       const results = await Promise.all(tables.map((table) => staging.ensureTable(table)));
       expect(results.every((result) => result.created)).toBe(true);
+    });
+  });
+
+  describe('existingColumns', () => {
+    it('is null for a table (or schema) that does not exist', async () => {
+      expect(await staging.existingColumns(people.table)).toBeNull();
+      await staging.ensureTable(noKey);
+      expect(await staging.existingColumns({ schema: 'public', name: 'People' })).toBeNull();
+    });
+
+    it('lists the columns in ordinal order, added ones included and dropped ones left out', async () => {
+      await staging.ensureTable(people);
+      expect(await staging.existingColumns(people.table)).toEqual(['Region', 'id', 'name']);
+      await staging.ensureTable({ ...people, columns: [...people.columns, column('Born On', 'date')] });
+      await sql(stagingDb.url, 'ALTER TABLE "Crm ""Data"""."People" DROP COLUMN name');
+      expect(await staging.existingColumns(people.table)).toEqual(['Region', 'id', 'Born On']);
     });
   });
 
@@ -404,6 +421,80 @@ describe('PostgreSQL staging', () => {
       } finally {
         await small.close();
       }
+    });
+  });
+  describe('work epochs (fence against cancelled work)', () => {
+    const STALE = { applied: false, rowCount: 0, stale: true };
+
+    beforeEach(async () => {
+      await staging.ensureTable(people);
+      await staging.applyBatch(seedBatch(people, { seedId: 's', part: 0, final: true }), chunked('eu,1,Ann\neu,2,Bob\n'));
+    });
+
+    it('skips a change batch of an older unit after one of a newer unit: staging unchanged, none of its rows read', async () => {
+      expect(await staging.applyBatch(changeBatch(people, '100', '200', 3), chunked('U,eu,1,Ann 3\n'))).toEqual({ applied: true, rowCount: 1 });
+
+      const older = changeBatch(people, '100', '150', 2);
+      const rows = chunked('D,eu,1,\nU,eu,2,Bob 2\n');
+      expect(await staging.isStale(older)).toBe(true);
+      expect(await staging.applyBatch(older, rows)).toEqual(STALE);
+      expect(rows.bytesRead()).toBe(0);
+      expect(await peopleRows()).toBe('eu,1,Ann 3\neu,2,Bob\n');
+      expect(await staging.hasApplied(older.batchId)).toBe(false);
+    });
+
+    it('applies batches of the same epoch one after another', async () => {
+      expect(await staging.applyBatch(changeBatch(people, '100', '200', 2), chunked('U,eu,1,Ann 2\n'))).toEqual({ applied: true, rowCount: 1 });
+      const same = changeBatch(people, '200', '300', 2);
+      expect(await staging.isStale(same)).toBe(false);
+      expect(await staging.applyBatch(same, chunked('U,eu,2,Bob 2\n'))).toEqual({ applied: true, rowCount: 1 });
+      expect(await peopleRows()).toBe('eu,1,Ann 2\neu,2,Bob 2\n');
+    });
+
+    it('applies a batch of a newer epoch after an older one, and fences the older epoch from then on', async () => {
+      expect(await staging.applyBatch(changeBatch(people, '100', '200', 1), chunked('U,eu,1,Ann 1\n'))).toEqual({ applied: true, rowCount: 1 });
+      expect(await staging.applyBatch(changeBatch(people, '100', '300', 5), chunked('U,eu,1,Ann 5\n'))).toEqual({ applied: true, rowCount: 1 });
+      expect(await staging.applyBatch(changeBatch(people, '200', '300', 1), chunked('U,eu,1,Ann 1 again\n'))).toEqual(STALE);
+      expect(await peopleRows()).toBe('eu,1,Ann 5\neu,2,Bob\n');
+    });
+
+    it('a seed of a newer epoch fences change batches and seed parts of older work', async () => {
+      await staging.applyBatch(seedBatch(people, { seedId: 'old', part: 0, final: false }, undefined, 2), chunked('eu,7,Old Part 0\n'));
+      expect(await staging.applyBatch(seedBatch(people, { seedId: 'new', part: 0, final: false }, undefined, 3), chunked('eu,1,New Ann\n'))).toEqual({
+        applied: true,
+        rowCount: 1,
+      });
+
+      expect(await staging.applyBatch(changeBatch(people, '100', '200', 2), chunked('I,eu,8,Old Change\n'))).toEqual(STALE);
+      const oldPart = seedBatch(people, { seedId: 'old', part: 1, final: true }, undefined, 2);
+      expect(await staging.isStale(oldPart)).toBe(true);
+      expect(await staging.applyBatch(oldPart, chunked('eu,9,Old Part 1\n'))).toEqual(STALE);
+      expect(await peopleRows()).toBe('eu,1,New Ann\n');
+
+      expect(await staging.applyBatch(seedBatch(people, { seedId: 'new', part: 1, final: true }, undefined, 3), chunked('us,1,New Dan\n'))).toEqual({
+        applied: true,
+        rowCount: 1,
+      });
+      expect(await peopleRows()).toBe('eu,1,New Ann\nus,1,New Dan\n');
+    });
+
+    it('a batch applied before still raises the fence when a newer unit delivers it again', async () => {
+      const batch = changeBatch(people, '100', '200', 1);
+      await staging.applyBatch(batch, chunked('U,eu,1,Ann 1\n'));
+      // The replacing unit read the same versions: same batch id, a higher epoch.
+      const again = chunked('U,eu,1,Ann 1\n');
+      expect(await staging.applyBatch({ ...batch, epoch: 2 }, again)).toEqual({ applied: false, rowCount: 0 });
+      expect(again.bytesRead()).toBe(again.total);
+      expect(await staging.applyBatch(changeBatch(people, '200', '300', 1), chunked('U,eu,2,Bob 1\n'))).toEqual(STALE);
+      expect(await peopleRows()).toBe('eu,1,Ann 1\neu,2,Bob\n');
+    });
+
+    it('keeps one fence per replication: another replication sharing the table is not fenced by it', async () => {
+      await staging.applyBatch(changeBatch(people, '100', '200', 9), chunked('U,eu,1,Ann 9\n'));
+      const other = { ...changeBatch(people, '1', '2', 0), batchId: 'other-replication:1-2', replicationId: 'b2c7e0f4-3a61-4e0b-8d55-9f1a2c3d4e5f' };
+      expect(await staging.isStale(other)).toBe(false);
+      expect(await staging.applyBatch(other, chunked('U,eu,2,Bob 0\n'))).toEqual({ applied: true, rowCount: 1 });
+      expect(await peopleRows()).toBe('eu,1,Ann 9\neu,2,Bob 0\n');
     });
   });
 });

@@ -1,4 +1,4 @@
-import { hasPrimaryKey, type BatchDescriptor, type SeedBatch, type TableDefinition } from '@svc/contracts';
+import { hasPrimaryKey, type BatchDescriptor, type SeedBatch, type TableDefinition, type TableRef } from '@svc/contracts';
 import { postgresClientConfig } from '@svc/connectors';
 import type { ApplyOutcome, CsvChunks, StagingConnector } from '@svc/engines';
 import { Pool, type PoolClient } from 'pg';
@@ -8,6 +8,8 @@ import {
   CONTROL_SCHEMA_SQL,
   CURRENT_SEED_SQL,
   DDL_LOCK_SQL,
+  FENCE_STALE_SQL,
+  RAISE_FENCE_SQL,
   RECORD_BATCH_SQL,
   TABLE_LOCK_SQL,
   START_SEED_SQL,
@@ -54,8 +56,12 @@ interface TableEnsured {
   addedColumns: string[];
 }
 
-/** Nothing to do for this batch: applied before, or a part of an abandoned seed. */
+/** Nothing to do for this batch: a part of an abandoned seed. */
 const SKIP = { commit: false, result: null } as const;
+/** Applied before: nothing to apply, but the fence raised to the batch's epoch stays. */
+const APPLIED_BEFORE = { commit: true, result: null } as const;
+/** The batch's epoch is below the table's fence: it belongs to cancelled work and changes nothing. */
+const STALE = { commit: false, result: 'stale' } as const;
 
 class PostgresStaging implements StagingConnector {
   private controlSchema: Promise<void> | undefined;
@@ -79,10 +85,19 @@ class PostgresStaging implements StagingConnector {
     });
   }
 
+  async existingColumns(table: TableRef): Promise<string[] | null> {
+    const result = await this.pool.query<{ columns: string[] }>(TABLE_COLUMNS_SQL, [table.schema, table.name]);
+    return result.rows[0]?.columns ?? null;
+  }
+
   /**
-   * `rows` is read exactly once: into COPY when the batch applies, else drained after the rollback, so
+   * `rows` is read exactly once: into COPY when the batch applies, else drained after the transaction, so
    * an iteration that also feeds the batch files sees every byte either way. When applying fails, the
-   * iteration stops where the failure happened.
+   * iteration stops where the failure happened. A stale batch's rows are not read at all: its files must
+   * not be written (a newer unit's batch of the same id may own the same keys).
+   *
+   * The fence check runs under the table lock, before anything else: a batch of a lower epoch than the
+   * table's fence is refused; any other raises the fence to its epoch (also when it was applied before).
    */
   async applyBatch(batch: BatchDescriptor, rows: CsvChunks): Promise<ApplyOutcome> {
     const { body, definition } = batch;
@@ -90,10 +105,13 @@ class PostgresStaging implements StagingConnector {
       throw new Error(`changes for ${definition.table.schema}.${definition.table.name}: a table without a primary key is never tracked`);
     }
     await this.ensureControlSchema();
-    const rowCount = await inTransaction(this.pool, async (client) => {
-      await client.query(TABLE_LOCK_SQL, [definition.table.schema, definition.table.name]);
+    const { schema, name } = definition.table;
+    const rowCount = await inTransaction<number | null | 'stale'>(this.pool, async (client) => {
+      await client.query(TABLE_LOCK_SQL, [schema, name]);
+      const fenced = await client.query(RAISE_FENCE_SQL, [batch.replicationId, schema, name, batch.epoch]);
+      if (fenced.rowCount === 0) return STALE;
       const recorded = await client.query(RECORD_BATCH_SQL, [batch.batchId]);
-      if (recorded.rowCount === 0) return SKIP;
+      if (recorded.rowCount === 0) return APPLIED_BEFORE;
       switch (body.kind) {
         case 'seed':
           return applySeedPart(client, definition, body, rows);
@@ -101,6 +119,7 @@ class PostgresStaging implements StagingConnector {
           return { commit: true, result: await applyChanges(client, definition, rows) };
       }
     }).catch(this.forgetControlSchemaWhenGone);
+    if (rowCount === 'stale') return { applied: false, rowCount: 0, stale: true };
     if (rowCount === null) {
       await drain(rows);
       return { applied: false, rowCount: 0 };
@@ -112,6 +131,15 @@ class PostgresStaging implements StagingConnector {
     await this.ensureControlSchema();
     const result = await this.pool.query('SELECT 1 FROM svc_staging.applied_batches WHERE batch_id = $1', [batchId]).catch(this.forgetControlSchemaWhenGone);
     return (result.rowCount ?? 0) > 0;
+  }
+
+  async isStale(batch: BatchDescriptor): Promise<boolean> {
+    await this.ensureControlSchema();
+    const { schema, name } = batch.definition.table;
+    const result = await this.pool
+      .query<{ stale: boolean }>(FENCE_STALE_SQL, [batch.replicationId, schema, name, batch.epoch])
+      .catch(this.forgetControlSchemaWhenGone);
+    return result.rows[0]?.stale === true;
   }
 
   /** A staging database dropped and created again under the same name lost its control schema: create it on the next try. */

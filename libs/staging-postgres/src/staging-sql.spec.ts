@@ -2,6 +2,8 @@ import type { TableDefinition } from '@svc/contracts';
 import { UnsupportedColumnTypeError, portableTypeOf, quoteIdent } from './identifiers';
 import {
   CONTROL_SCHEMA_SQL,
+  FENCE_STALE_SQL,
+  RAISE_FENCE_SQL,
   addColumnsSql,
   copyChangeRowsSql,
   copySeedRowsSql,
@@ -35,6 +37,10 @@ const events: TableDefinition = {
 describe('staging SQL', () => {
   it('control schema', () => {
     expect(CONTROL_SCHEMA_SQL.join(';\n\n')).toMatchSnapshot();
+  });
+
+  it('work epoch fence: raise (no row when stale) and check', () => {
+    expect([RAISE_FENCE_SQL, FENCE_STALE_SQL].join(';\n\n')).toMatchSnapshot();
   });
 
   it('create table with a composite primary key and NOT NULL as in the source', () => {

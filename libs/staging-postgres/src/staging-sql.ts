@@ -23,15 +23,34 @@ export const CONTROL_SCHEMA_SQL: readonly string[] = [
   started_at timestamptz NOT NULL DEFAULT now(),
   PRIMARY KEY (schema, name)
 )`,
+  `CREATE TABLE IF NOT EXISTS ${CONTROL_SCHEMA}.table_fences (
+  replication_id text NOT NULL,
+  schema text NOT NULL,
+  name text NOT NULL,
+  epoch bigint NOT NULL,
+  PRIMARY KEY (replication_id, schema, name)
+)`,
 ];
 
-/** Affects one row when the batch is new; none when it was applied before (a concurrent twin waits for the first to commit). */
 /**
  * $1 schema, $2 name. Serialises batches of one table: two replications sharing a staging database (or two
  * stagers) would otherwise race between one batch's DELETE and the other's INSERT of the same key.
  */
 export const TABLE_LOCK_SQL = `SELECT pg_advisory_xact_lock(hashtext('${CONTROL_SCHEMA}.table:' || $1 || '.' || $2))`;
 
+/**
+ * $1 replication, $2 schema, $3 name, $4 the batch's epoch. Raises the table's fence to the epoch and
+ * returns a row; returns none, changing nothing, when the fence is above it (the batch is stale).
+ */
+export const RAISE_FENCE_SQL = `INSERT INTO ${CONTROL_SCHEMA}.table_fences AS fence (replication_id, schema, name, epoch) VALUES ($1, $2, $3, $4)
+ON CONFLICT (replication_id, schema, name) DO UPDATE SET epoch = EXCLUDED.epoch
+WHERE fence.epoch <= EXCLUDED.epoch
+RETURNING fence.epoch`;
+
+/** $1 replication, $2 schema, $3 name, $4 the batch's epoch: one row with `stale`, or none before the table's first batch. */
+export const FENCE_STALE_SQL = `SELECT epoch > $4::bigint AS stale FROM ${CONTROL_SCHEMA}.table_fences WHERE replication_id = $1 AND schema = $2 AND name = $3`;
+
+/** Affects one row when the batch is new; none when it was applied before (a concurrent twin waits for the first to commit). */
 export const RECORD_BATCH_SQL = `INSERT INTO ${CONTROL_SCHEMA}.applied_batches (batch_id) VALUES ($1) ON CONFLICT (batch_id) DO NOTHING`;
 
 export const START_SEED_SQL = `INSERT INTO ${CONTROL_SCHEMA}.table_seeds (schema, name, seed_id) VALUES ($1, $2, $3)

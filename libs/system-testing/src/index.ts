@@ -1,3 +1,11 @@
+export {
+  startPipelineServiceHarness,
+  type HarnessWorkerEnvironment,
+  type PipelineServiceHarness,
+  type PipelineServiceHarnessOptions,
+  type RunningService,
+} from './pipeline-service-harness';
+export { serveRuntimeConfigs } from './runtime-configs';
 export { ServiceProcess } from './service-process';
 export { callSigned, send, signedHeaders, type ApiResponse, type SignOptions } from './signed-client';
 export { ADMIN_KEY, TestStack, type TestStackOptions } from './test-stack';

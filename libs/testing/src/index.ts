@@ -1,5 +1,8 @@
 export { freePort, waitUntil } from './free-port';
+export { waitForLockWaiters } from './lock-waiters';
 export { startTestNats, type TestNats } from './private-nats';
+export { SAMPLE_PEOPLE_TABLE, sampleChangeBatch } from './sample-batches';
+export { sampleReplicationConfig, type ReplicationConfigOverrides } from './sample-replication-config';
 export { startSilentServer, type SilentServer } from './silent-server';
 export {
   TEST_POSTGRES_SERVER_URL,

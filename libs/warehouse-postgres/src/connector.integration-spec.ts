@@ -1,4 +1,5 @@
-import type { StagedFileReader } from '@svc/engines';
+import type { StagedFileReader, WarehouseTableOptions } from '@svc/engines';
+import { waitUntil } from '@svc/testing';
 import { Client } from 'pg';
 import { WarehouseFixture, changeBatch, column, seedBatch, table } from './testing/warehouse-fixture';
 
@@ -13,6 +14,25 @@ afterAll(async () => {
 });
 
 const customers = table('public', 'customers', [column('id', 'integer'), column('name', 'text')], ['id']);
+
+/**
+ * Runs `work` on customers in a new schema while another session holds the table locked (ACCESS EXCLUSIVE,
+ * in an open transaction that `work` may end with `blocker.query('ROLLBACK')`).
+ */
+async function whileCustomersLocked(work: (options: WarehouseTableOptions, blocker: Client) => Promise<void>): Promise<void> {
+  const schema = fixture.newSchema();
+  const options = fixture.options(schema, 'Type1');
+  await fixture.warehouse.ensureTable(customers, options);
+  const blocker = new Client({ connectionString: fixture.database.url });
+  await blocker.connect();
+  try {
+    await blocker.query('BEGIN');
+    await blocker.query(`LOCK TABLE ${schema}.customers IN ACCESS EXCLUSIVE MODE`);
+    await work(options, blocker);
+  } finally {
+    await blocker.end();
+  }
+}
 
 describe('loading a batch again', () => {
   it.each(['Type1', 'Type2'] as const)('%s: a batch loaded before changes nothing', async (scdType) => {
@@ -43,15 +63,8 @@ describe('loading a batch again', () => {
 
 describe('failures', () => {
   it('a statement over the timeout fails the load, which leaves nothing behind', async () => {
-    const schema = fixture.newSchema();
-    const options = fixture.options(schema, 'Type1');
-    await fixture.warehouse.ensureTable(customers, options);
-    const impatient = fixture.connector({ statementTimeoutMs: 300 });
-    const blocker = new Client({ connectionString: fixture.database.url });
-    await blocker.connect();
-    try {
-      await blocker.query('BEGIN');
-      await blocker.query(`LOCK TABLE ${schema}.customers IN ACCESS EXCLUSIVE MODE`);
+    await whileCustomersLocked(async (options, blocker) => {
+      const impatient = fixture.connector({ statementTimeoutMs: 300 });
       const batch = changeBatch(customers, 1, 2);
       const started = Date.now();
       await expect(fixture.load(batch, ['I,1,Ann\n'], options, impatient)).rejects.toMatchObject({
@@ -61,9 +74,7 @@ describe('failures', () => {
       expect(Date.now() - started).toBeLessThan(10_000);
       await blocker.query('ROLLBACK');
       expect(await fixture.load(batch, ['I,1,Ann\n'], options)).toEqual({ applied: true, rowCount: 1 });
-    } finally {
-      await blocker.end();
-    }
+    });
   });
 
   it('a part that cannot be read fails the load and rolls back the seed start', async () => {
@@ -81,9 +92,45 @@ describe('failures', () => {
     };
     const batch = seedBatch(customers, 'B', 0, false);
     await expect(fixture.warehouse.loadBatch(batch, fixture.stage(batch, ['unused']), broken, options)).rejects.toThrow(/connection reset/);
-    expect(await fixture.rows(`SELECT id, svc_sys_seed_id AS seed FROM ${schema}.svc_seed_customers`)).toEqual([{ id: 1, seed: 'A' }]);
+    expect(await fixture.rows(`SELECT id FROM ${schema}.svc_seed_customers`)).toEqual([{ id: 1 }]);
     expect(await fixture.rows(`SELECT seed_id FROM ${schema}.svc_sys_table_seeds`)).toEqual([{ seed_id: 'A' }]);
     expect(await fixture.load(batch, ['2,Bob\n'], options)).toEqual({ applied: true, rowCount: 1 });
+  });
+});
+
+describe('Warehouse.TimeoutInMins (statementTimeoutMs)', () => {
+  /** Sessions of this database's connectors that are waiting for a lock right now. */
+  const loadersWaitingForALock = async (): Promise<number> => {
+    const [row] = await fixture.rows<{ n: number }>(
+      `SELECT count(*)::int AS n FROM pg_stat_activity
+        WHERE datname = current_database() AND application_name = 'svc-warehouse-loader' AND wait_event_type = 'Lock'`,
+    );
+    return row?.n ?? -1;
+  };
+
+  it("cancels a connector's statement once it has run for the connector's timeout, and not a connector's with a longer one", async () => {
+    await whileCustomersLocked(async (options, blocker) => {
+      const impatient = fixture.connector({ statementTimeoutMs: 300 });
+      const patient = fixture.connector({ statementTimeoutMs: 60_000 });
+      const batch = changeBatch(customers, 1, 2);
+      const patientLoad = fixture.load(batch, ['I,1,Ann\n'], options, patient);
+      patientLoad.catch(() => undefined); // awaited below; keeps a rejection from going unhandled meanwhile
+      await waitUntil(async () => (await loadersWaitingForALock()) === 1, 10_000, 'the patient load to wait for the lock');
+
+      const started = Date.now();
+      await expect(fixture.load(batch, ['I,1,Ann\n'], options, impatient)).rejects.toMatchObject({
+        code: '57014',
+        message: expect.stringMatching(/canceling statement due to statement timeout/) as unknown,
+      });
+      const waited = Date.now() - started;
+      expect(waited).toBeGreaterThanOrEqual(290);
+      expect(waited).toBeLessThan(5_000);
+
+      // The patient load has been waiting longer than 300 ms and is still not cancelled.
+      expect(await loadersWaitingForALock()).toBe(1);
+      await blocker.query('ROLLBACK');
+      await expect(patientLoad).resolves.toEqual({ applied: true, rowCount: 1 });
+    });
   });
 });
 

@@ -39,6 +39,31 @@ ON CONFLICT (table_name) DO UPDATE SET seed_id = excluded.seed_id`,
   );
 }
 
+/**
+ * Raises the table's fence to `epoch` (the epoch of the batch being loaded) and returns true; returns
+ * false, changing nothing, when the fence is above it: a newer unit of work has loaded a batch of the
+ * table, so this batch is stale. Locks the fence row until the transaction ends.
+ */
+export async function raiseFence(client: ClientBase, layout: TableLayout, replicationId: string, epoch: number): Promise<boolean> {
+  const result = await client.query(
+    `INSERT INTO ${tableFences(layout.schema)} AS fence (replication_id, table_name, epoch) VALUES ($1, $2, $3)
+ON CONFLICT (replication_id, table_name) DO UPDATE SET epoch = excluded.epoch
+WHERE fence.epoch <= excluded.epoch
+RETURNING fence.epoch`,
+    [replicationId, layout.target, epoch],
+  );
+  return result.rowCount !== null && result.rowCount > 0;
+}
+
+/** True when the table's fence is above `epoch`: a batch of that epoch would be refused. */
+export async function isFencedOut(client: ClientBase, layout: TableLayout, replicationId: string, epoch: number): Promise<boolean> {
+  const result = await client.query<{ stale: boolean }>(
+    `SELECT epoch > $3::bigint AS stale FROM ${tableFences(layout.schema)} WHERE replication_id = $1 AND table_name = $2`,
+    [replicationId, layout.target, epoch],
+  );
+  return result.rows[0]?.stale === true;
+}
+
 async function advisoryLock(client: ClientBase, name: string): Promise<void> {
   await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [name]);
 }
@@ -49,4 +74,8 @@ function loadedBatches(schema: string): string {
 
 function tableSeeds(schema: string): string {
   return `${quoteIdent(schema)}.${quoteIdent(ControlTables.tableSeeds)}`;
+}
+
+function tableFences(schema: string): string {
+  return `${quoteIdent(schema)}.${quoteIdent(ControlTables.tableFences)}`;
 }

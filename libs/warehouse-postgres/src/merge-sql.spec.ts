@@ -1,6 +1,7 @@
 import type { TableDefinition } from '@svc/contracts';
 import type { WarehouseTableOptions } from '@svc/engines';
 import { copyChangesSql, copySeedPartSql, createLoadTableSql, firstSeedSql, mergeChangesSql, mergeSeedSql } from './merge-sql';
+import { swapShadowSql } from './seed-swap';
 import { createShadowSql, createTargetSql } from './table-ddl';
 import { tableLayout } from './table-layout';
 
@@ -44,6 +45,11 @@ describe('generated warehouse SQL', () => {
     const first = firstSeedSql(layout);
     if (scdType === 'Type1') expect(script(first ?? [])).toMatchSnapshot('first seed into an empty target');
     else expect(first).toBeNull();
+  });
+
+  it('a first seed swapped in: the shadow becomes the target, keyed (Type1) or not', () => {
+    expect(script(swapShadowSql(tableLayout(orders, options('Type1')), { updateTimestamp: true }))).toMatchSnapshot('Type1');
+    expect(script(swapShadowSql(tableLayout(noKey, options('Type1', false)), { updateTimestamp: false }))).toMatchSnapshot('no primary key');
   });
 
   it('table without a primary key: plain table, replaced by a seed, no change merge', () => {

@@ -2,7 +2,7 @@ import type { BatchDescriptor, StagedFiles, TableDefinition, TableRef } from '@s
 import { warehouseClientConfig, type WarehouseConnection } from '@svc/connectors';
 import type { ApplyOutcome, StagedFileReader, WarehouseConnector, WarehouseTableOptions } from '@svc/engines';
 import { Pool, type PoolClient } from 'pg';
-import { isBatchLoaded, lockSchemaDdl } from './control-tables';
+import { isBatchLoaded, isFencedOut, lockSchemaDdl } from './control-tables';
 import { ensureTableInTransaction, type EnsureOutcome } from './ensure-table';
 import { loadBatchInTransaction } from './load-batch';
 import { createControlTablesSql, createSchemaSql } from './table-ddl';
@@ -71,6 +71,17 @@ class PostgresWarehouse implements WarehouseConnector {
     const client = await this.pool.connect();
     try {
       return await isBatchLoaded(client, options.schema, batchId);
+    } finally {
+      client.release();
+    }
+  }
+
+  async isStale(batch: BatchDescriptor, options: WarehouseTableOptions): Promise<boolean> {
+    const layout = tableLayout(batch.definition, options);
+    await this.ensureControlTables(layout.schema);
+    const client = await this.pool.connect();
+    try {
+      return await isFencedOut(client, layout, batch.replicationId, batch.epoch);
     } finally {
       client.release();
     }

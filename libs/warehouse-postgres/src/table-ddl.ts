@@ -1,5 +1,5 @@
 import type { ColumnDefinition } from '@svc/contracts';
-import { quoteIdent, quoteLiteral } from './identifiers';
+import { quoteIdent } from './identifiers';
 import { columnList } from './sql-fragments';
 import { SystemColumns, type TableLayout } from './table-layout';
 
@@ -13,7 +13,7 @@ export function createSchemaSql(schema: string): string {
   return `CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`;
 }
 
-/** Batch ids loaded (idempotency) and the seed each table is collecting. */
+/** Batch ids loaded (idempotency), the seed each table is collecting, and each table's work epoch fence. */
 export function createControlTablesSql(schema: string): string[] {
   return [
     `CREATE TABLE IF NOT EXISTS ${quoteIdent(schema)}.${quoteIdent(ControlTables.loadedBatches)} (
@@ -24,12 +24,19 @@ export function createControlTablesSql(schema: string): string[] {
   table_name text PRIMARY KEY,
   seed_id text NOT NULL
 )`,
+    `CREATE TABLE IF NOT EXISTS ${quoteIdent(schema)}.${quoteIdent(ControlTables.tableFences)} (
+  replication_id text NOT NULL,
+  table_name text NOT NULL,
+  epoch bigint NOT NULL,
+  PRIMARY KEY (replication_id, table_name)
+)`,
   ];
 }
 
 export const ControlTables = {
   loadedBatches: 'svc_sys_loaded_batches',
   tableSeeds: 'svc_sys_table_seeds',
+  tableFences: 'svc_sys_table_fences',
 } as const;
 
 /**
@@ -62,7 +69,10 @@ WHERE ${quoteIdent(SystemColumns.isCurrent)}`,
   }
 }
 
-/** The seed shadow: the table's columns without constraints, plus the id of the seed the rows belong to. */
+/**
+ * The seed shadow: the table's columns without constraints. Its rows are not stamped with their seed: the
+ * shadow only ever holds the current seed's rows (see startSeedShadow and loadSeedPart).
+ */
 export function createShadowSql(layout: TableLayout): string {
   return createTable(
     layout.qualifiedShadow,
@@ -77,16 +87,11 @@ export function targetColumns(layout: TableLayout): ColumnSpec[] {
 }
 
 export function shadowColumns(layout: TableLayout): ColumnSpec[] {
-  return [...layout.columns.map(specOf), { name: SystemColumns.seedId, type: 'text' }];
+  return layout.columns.map(specOf);
 }
 
 export function addColumnSql(qualifiedTable: string, column: ColumnSpec): string {
   return `ALTER TABLE ${qualifiedTable} ADD COLUMN ${quoteIdent(column.name)} ${column.type}`;
-}
-
-/** Rows COPYed into the shadow during a seed are stamped with its id through the column default. */
-export function stampShadowSql(layout: TableLayout, seedId: string): string {
-  return `ALTER TABLE ${layout.qualifiedShadow} ALTER COLUMN ${quoteIdent(SystemColumns.seedId)} SET DEFAULT ${quoteLiteral(seedId)}`;
 }
 
 function specOf(column: ColumnDefinition): ColumnSpec {

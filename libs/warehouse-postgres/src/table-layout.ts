@@ -11,6 +11,7 @@ export const SystemColumns = {
   isCurrent: 'svc_sys_is_current',
   isDeleted: 'svc_sys_is_deleted',
   rowId: 'svc_sys_row_id',
+  /** No longer written: the seed stamp of shadows created by earlier versions (see startSeedShadow). */
   seedId: 'svc_sys_seed_id',
 } as const;
 

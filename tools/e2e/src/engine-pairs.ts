@@ -1,11 +1,7 @@
-import { Client } from 'pg';
 import type { TestStack } from '@svc/system-testing';
+import { openPg, type SqlTarget } from './sql-target';
 
-/** A database the suite can run statements on (source or warehouse side). */
-export interface SqlTarget {
-  query<T extends Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
-  close(): Promise<void>;
-}
+export type { SqlTarget } from './sql-target';
 
 /**
  * What the generic pipeline suite needs of an engine pair: how to reach the source (to write the
@@ -19,15 +15,6 @@ export interface EnginePair {
   warehouse(stack: TestStack): { url: string; databaseName: string; username: string; password: string };
   openSource(stack: TestStack): Promise<SqlTarget>;
   openWarehouse(stack: TestStack): Promise<SqlTarget>;
-}
-
-async function openPg(connectionString: string): Promise<SqlTarget> {
-  const client = new Client({ connectionString });
-  await client.connect();
-  return {
-    query: async <T extends Record<string, unknown>>(sql: string, params: unknown[] = []) => (await client.query<T>(sql, params)).rows,
-    close: () => client.end(),
-  };
 }
 
 export const POSTGRES_TO_POSTGRES: EnginePair = {

@@ -63,9 +63,9 @@ describe('npm start and the svc CLI, as the README says', () => {
     expect(keyLine).not.toBeNull();
     const [source, staging, warehouse] = databases.map((database) => database.name);
     const example = readFileSync(join(repoRoot, 'examples/create-replication.xml'), 'utf8')
-      .replace('svc_demo_source', source ?? '')
-      .replace('svc_demo_staging', staging ?? '')
-      .replace('svc_demo_warehouse', warehouse ?? '');
+      .replaceAll('svc_demo_source', source ?? '')
+      .replaceAll('svc_demo_staging', staging ?? '')
+      .replaceAll('svc_demo_warehouse', warehouse ?? '');
     const file = join(workDir, 'create.xml');
     writeFileSync(file, example);
 

@@ -1,4 +1,4 @@
-import type { SqlTarget } from './engine-pairs';
+import type { SqlTarget } from './sql-target';
 
 /** Source tables of the suite: every type of the acceptance list, a composite key in another schema, a table without a key. */
 export const SOURCE_SCHEMA = `

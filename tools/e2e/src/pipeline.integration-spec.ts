@@ -4,19 +4,7 @@ import { ADMIN_KEY, TestStack, callSigned } from '@svc/system-testing';
 import { waitUntil } from '@svc/testing';
 import { ENGINE_PAIRS, type EnginePair, type SqlTarget } from './engine-pairs';
 import { AUDIT_LOG, ITEMS, MIXED_WORKLOAD, ORDER_LINES, SOURCE_SCHEMA, digest, type TableShape } from './pipeline-workload';
-
-interface TableStatusJson {
-  name: string;
-  phase: string;
-  rowsSeeded: number;
-  lastVersion: string | null;
-  lastError: string | null;
-}
-interface DescribeJson {
-  status: string;
-  tables: TableStatusJson[];
-  alerts: { kind: string; message: string }[];
-}
+import { describeReplication as describeThroughApi, recentWarnings } from './replication-api';
 
 /**
  * The generic pipeline suite (CONVENTIONS: one suite for every engine pair), driven through the signed
@@ -59,11 +47,7 @@ describe.each(ENGINE_PAIRS)('pipeline: $name', (pair: EnginePair) => {
     return (JSON.parse(response.body) as { replicationId: string }).replicationId;
   };
 
-  const describeReplication = async (replicationId: string): Promise<DescribeJson> => {
-    const response = await callSigned(stack.baseUrl, 'DescribeWarehouseReplication', 'json', JSON.stringify({ replicationId }), ADMIN_KEY);
-    expect(response.status).toBe(200);
-    return JSON.parse(response.body) as DescribeJson;
-  };
+  const describeReplication = (replicationId: string) => describeThroughApi(stack, replicationId);
 
   const sourceDigest = (shape: TableShape) => digest(source, shape.source, shape);
   const type1Digest = (shape: TableShape) => digest(warehouse, `dw.${shape.target}`, shape);
@@ -72,11 +56,7 @@ describe.each(ENGINE_PAIRS)('pipeline: $name', (pair: EnginePair) => {
   /** What to show when the warehouse does not converge: table states and the services' warnings. */
   const diagnostics = async () => {
     const states = await Promise.all([type1Id, type2Id].filter(Boolean).map((id) => describeReplication(id).catch(() => null)));
-    const warnings = stack
-      .logs()
-      .split('\n')
-      .filter((line) => /"level":"(warn|error)"/.test(line))
-      .slice(-15);
+    const warnings = recentWarnings(stack);
     return `${JSON.stringify(states.map((state) => state && { status: state.status, tables: state.tables, alerts: state.alerts }))}\n${warnings.join('\n')}`;
   };
 
@@ -246,6 +226,16 @@ describe.each(ENGINE_PAIRS)('pipeline: $name', (pair: EnginePair) => {
     const alerts = (await describeReplication(type1Id)).alerts.filter((alert) => alert.kind === 'SchemaChange');
     expect(alerts.map((alert) => alert.message)).toEqual([expect.stringContaining('[sales].[order_lines]: added column(s) note')]);
     expect((await describeReplication(type2Id)).alerts.filter((alert) => alert.kind === 'SchemaChange')).toEqual([]);
+  }, 120000);
+
+  it('reseeds a table whose added column gives existing rows a value (a default), so that they carry it downstream', async () => {
+    await source.query(`ALTER TABLE sales.order_lines ADD COLUMN status text NOT NULL DEFAULT 'open'`);
+    await source.query(`UPDATE sales.order_lines SET status = 'shipped' WHERE order_id = 2`);
+    await converged([{ ...ORDER_LINES, columns: 'order_id, line, qty, note, status' }]);
+    for (const id of [type1Id, type2Id]) {
+      const reseeds = (await describeReplication(id)).alerts.filter((alert) => alert.kind === 'Reseed' && alert.message.includes('[sales].[order_lines]'));
+      expect(reseeds.map((alert) => alert.message)).toEqual([expect.stringContaining('column(s) status added in the source with a value for existing rows')]);
+    }
   }, 120000);
 
   it('never logs a secret', () => {

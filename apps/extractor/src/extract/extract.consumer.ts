@@ -12,9 +12,9 @@ export function extractConsumer(service: ExtractService, settings: WorkerConfig)
     durableName: 'extractor',
     concurrency: settings.concurrency,
     guard: isExtractRequested,
-    handle: (request) => runClassified(() => service.extract(request), (reason) => service.fail(request, reason, { retryable: false })),
+    handle: (request) => runClassified(() => service.extract(request), (reason, scope) => service.fail(request, reason, { retryable: false, scope })),
     onGiveUp: async (payload, reason) => {
-      if (isExtractRequested(payload)) await service.fail(payload, reason, { retryable: true });
+      if (isExtractRequested(payload)) await service.fail(payload, reason, { retryable: true, scope: 'table' });
     },
   };
   return options as unknown as AnyPipelineWorkerOptions;

@@ -11,12 +11,19 @@ import {
   type TableDefinition,
 } from '@svc/contracts';
 import type { WorkerConfig } from '@svc/config';
-import type { SourceConnector } from '@svc/engines';
-import { JsonLogger } from '@svc/logging';
-import { PipelinePublisher, publishRowChunks, rowsSubjectOf } from '@svc/messaging';
+import type { ReadOptions, SourceConnector } from '@svc/engines';
+import { JsonLogger, replicationLog } from '@svc/logging';
+import { CancelledWork, PipelinePublisher, publishRowChunks, purgeRows, rowsSubjectOf } from '@svc/messaging';
 import { NATS_CONNECTION } from '@svc/messaging-nest';
 import { WORKER_CONFIG } from '@svc/pipeline-nest';
-import { ChangesPurgedError, EngineRegistry, RuntimeConfigClient, changeBatchId, seedBatchId, splitCsvParts, workMessageId } from '@svc/pipeline-runtime';
+import {
+  ChangesPurgedError,
+  EngineRegistry,
+  StaleDefinitionError, RuntimeConfigClient, changeBatchId, seedBatchId, splitCsvParts, workMessageId, type FailureScope } from '@svc/pipeline-runtime';
+import { projectOntoColumns } from './schema-projection';
+
+/** Reads of one unit of work that may each find the table altered since it was described. */
+const STALE_DEFINITION_ATTEMPTS = 3;
 
 /** How often one table's expired change records are purged. */
 const PURGE_INTERVAL_MS = 10 * 60 * 1000;
@@ -41,30 +48,54 @@ export class ExtractService {
     private readonly configs: RuntimeConfigClient,
     private readonly publisher: PipelinePublisher,
     private readonly logger: JsonLogger,
+    private readonly cancelled: CancelledWork,
     @Inject(NATS_CONNECTION) private readonly connection: NatsConnection,
     @Inject(WORKER_CONFIG) private readonly settings: WorkerConfig,
   ) {}
 
   async extract(request: ExtractRequested): Promise<void> {
-    const config = await this.configs.configOf(request.replicationId);
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await this.extractOnce(request);
+        return;
+      } catch (error) {
+        // The table changed (ALTER TABLE) between describing it and reading it: describe it again.
+        if (!(error instanceof StaleDefinitionError) || attempt >= STALE_DEFINITION_ATTEMPTS) throw error;
+        this.logger.info('table definition changed during the read: reading again', { workId: request.workId, table: tableKey(request.table) });
+      }
+    }
+  }
+
+  private async extractOnce(request: ExtractRequested): Promise<void> {
+    const config = await this.configs.configOf(request.replicationId, request.configVersion);
     const source = this.engines.source(config);
     const definition = await source.describeTable(request.table);
     if (!definition) {
-      await this.fail(request, `${tableKey(request.table)} no longer exists in the source`, { retryable: false });
+      await this.fail(request, `${tableKey(request.table)} no longer exists in the source`, { retryable: false, scope: 'table' });
       return;
     }
-    if (request.kind === 'seed') await this.seed(request, source, definition);
-    else await this.changes(request, config, source, definition);
+    // SchemaReplication off: read only the columns staging already has, so source schema changes stay out.
+    const stagedColumns = config.schemaReplication === false ? await this.engines.staging(config).existingColumns(definition.table) : null;
+    const replicated = stagedColumns ? projectOntoColumns(definition, stagedColumns) : definition;
+    if (stagedColumns && replicated.columns.length === 0) {
+      await this.fail(request, `${tableKey(request.table)}: no column of its staging table is left in the source`, { retryable: false, scope: 'table' });
+      return;
+    }
+    const readOptions: ReadOptions = { columnsProjected: stagedColumns !== null };
+    if (request.kind === 'seed') await this.seed(request, source, replicated, readOptions);
+    else await this.changes(request, config, source, replicated, readOptions);
   }
 
-  private async seed(request: ExtractRequested, source: SourceConnector, definition: TableDefinition): Promise<void> {
+  private async seed(request: ExtractRequested, source: SourceConnector, definition: TableDefinition, readOptions: ReadOptions): Promise<void> {
     if (request.track && hasPrimaryKey(definition)) await source.enableTracking(definition);
     const extractedAt = new Date().toISOString();
-    const snapshot = await source.readSnapshot(definition);
+    const snapshot = await source.readSnapshot(definition, readOptions);
     const seedId = randomUUID();
     let pending: PendingPart | null = null;
     // A part is announced once the next one has started (or the snapshot ended), so the last part knows it is final.
     for await (const part of splitCsvParts(snapshot.rows, this.settings.seedPartBytes)) {
+      // Leaving the loop closes the snapshot (its connection is discarded, so `finished` is not awaited then).
+      if (await this.stoppedAsCancelled(request, pending)) return;
       if (pending) await this.announce(request, pending, extractedAt, false);
       const batchId = seedBatchId(request.replicationId, definition.table, seedId, part.index);
       const rowsSubject = rowsSubjectOf(batchId);
@@ -73,6 +104,8 @@ export class ExtractService {
         batch: {
           batchId,
           replicationId: request.replicationId,
+          epoch: request.epoch,
+          ...(request.configVersion !== undefined && { configVersion: request.configVersion }),
           definition,
           body: { kind: 'seed', seedId, part: part.index, final: false, startVersion: snapshot.startVersion },
         },
@@ -82,29 +115,50 @@ export class ExtractService {
       };
     }
     await snapshot.finished;
+    if (await this.stoppedAsCancelled(request, pending)) return;
     if (pending) await this.announce(request, pending, extractedAt, true);
   }
 
-  private async changes(request: ExtractRequested, config: ReplicationConfig, source: SourceConnector, definition: TableDefinition): Promise<void> {
+  /**
+   * A seed's work cancelled by the registry (it ran past its timeout) stops between parts: the part read
+   * last is not announced and its rows go. Parts announced before are dropped downstream (their work id is
+   * cancelled) or, should a worker have missed the broadcast, refused by the epoch fence once newer work applies.
+   */
+  private async stoppedAsCancelled(request: ExtractRequested, pending: PendingPart | null): Promise<boolean> {
+    if (!this.cancelled.has(request.workId)) return false;
+    this.logger.info('seed stopped: its work was cancelled', { workId: request.workId, table: tableKey(request.table) });
+    if (pending) await purgeRows(this.connection, pending.rowsSubject);
+    return true;
+  }
+
+  private async changes(
+    request: ExtractRequested,
+    config: ReplicationConfig,
+    source: SourceConnector,
+    definition: TableDefinition,
+    readOptions: ReadOptions,
+  ): Promise<void> {
     const fromVersion = request.fromVersion ?? '0';
     const minValid = await source.minValidVersion(definition.table);
     if (minValid !== null && BigInt(fromVersion) < BigInt(minValid)) {
       await this.fail(request, `watermark ${fromVersion} is below the minimum valid version ${minValid}: changes were purged, so the table is reseeded`, {
         retryable: true,
         reseed: true,
+        scope: 'table',
       });
       return;
     }
     const extractedAt = new Date().toISOString();
     let read;
     try {
-      read = await source.readChanges(definition, fromVersion, request.batchLimit);
+      read = await source.readChanges(definition, fromVersion, request.batchLimit, readOptions);
     } catch (error) {
       // A purge between the check above and the read: the same verdict.
       if (!(error instanceof ChangesPurgedError)) throw error;
       await this.fail(request, `watermark ${fromVersion} is below the minimum valid version ${error.minValidVersion}: changes were purged, so the table is reseeded`, {
         retryable: true,
         reseed: true,
+        scope: 'table',
       });
       return;
     }
@@ -115,6 +169,8 @@ export class ExtractService {
     const batch: BatchDescriptor = {
       batchId,
       replicationId: request.replicationId,
+      epoch: request.epoch,
+      ...(request.configVersion !== undefined && { configVersion: request.configVersion }),
       definition,
       body: { kind: 'changes', fromVersion, toVersion: read.toVersion },
     };
@@ -159,11 +215,11 @@ export class ExtractService {
     if (Date.now() - last < PURGE_INTERVAL_MS) return;
     this.lastPurge.set(key, Date.now());
     const { purgedRows } = await source.purgeChanges(definition.table, config.source.changeTrackingRetentionPeriod);
-    if (purgedRows > 0) this.logger.info('purged expired change records', { table: tableKey(definition.table), purgedRows });
+    if (purgedRows > 0) replicationLog(this.logger, config).info('purged expired change records', { table: tableKey(definition.table), purgedRows });
   }
 
-  /** Reports a failure the registry acts on (retry later, reseed, or stop the table). */
-  async fail(request: ExtractRequested, message: string, options: { retryable: boolean; reseed?: boolean }): Promise<void> {
+  /** Reports a failure the registry acts on (retry later, reseed, or stop the table or the whole replication). */
+  async fail(request: ExtractRequested, message: string, options: { retryable: boolean; reseed?: boolean; scope: FailureScope }): Promise<void> {
     await this.publisher.publish(
       PipelineSubjects.workFailed,
       {
@@ -174,6 +230,8 @@ export class ExtractService {
         retryable: options.retryable,
         message,
         ...(options.reseed && { reseed: true }),
+        scope: options.scope,
+        ...(request.configVersion !== undefined && { configVersion: request.configVersion }),
         failedAt: new Date().toISOString(),
       },
       `${request.workId}/failed`,

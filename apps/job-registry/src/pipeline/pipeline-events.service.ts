@@ -1,9 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { BatchLoaded, WorkFailed } from '@svc/contracts';
 import { tableKey } from '@svc/contracts';
-import { JsonLogger } from '@svc/logging';
+import { JsonLogger, replicationLog } from '@svc/logging';
 import { PipelineStateRepository, ReplicationRepository, type ReplicationStore } from '@svc/registry-store';
 import { AlertsService } from './alerts.service';
+import { TABLE_RETRY_BACKOFF, retryDelayMs } from './failure-backoff';
 
 /** Completions and failures reported by the pipeline move table state; the watermark moves only here. */
 @Injectable()
@@ -18,20 +19,35 @@ export class PipelineEventsService {
   async batchLoaded(event: BatchLoaded, now = new Date()): Promise<void> {
     const tableName = tableKey(event.table);
     const { replicationId, workId } = event;
+    /** What the per-cycle log line says; null while a seed is still loading parts. */
+    let loaded: Record<string, unknown> | null = null;
     let moved: boolean;
     if (event.kind === 'seed' && !event.final) {
-      moved = await this.state.recordSeedProgress(replicationId, tableName, workId, event.rowCount);
+      moved = await this.state.recordSeedProgress(replicationId, tableName, workId, event.rowCount, now);
     } else if (event.kind === 'seed') {
       moved = await this.state.completeSeed(replicationId, tableName, workId, event.version, event.rowCount, now);
+      loaded = { kind: 'seed', rows: event.rowCount, startVersion: event.version };
     } else {
       const lagSeconds = Math.max(0, (Date.parse(event.loadedAt) - Date.parse(event.extractedAt)) / 1000);
-      moved = await this.state.completeChanges(replicationId, tableName, workId, event.version, event.rowCount, lagSeconds, now);
+      const reseedReason = filledColumnsReseedReason(event.filledColumns ?? []);
+      const cycle = await this.state.completeChanges(replicationId, tableName, workId, event.version, event.rowCount, lagSeconds, now, reseedReason);
+      moved = cycle !== null;
+      if (cycle && reseedReason) await this.alerts.raise({ replicationId, kind: 'Reseed', message: `${tableName}: ${reseedReason}` });
+      const durationMs = cycle?.startedAt ? now.getTime() - cycle.startedAt.getTime() : null;
+      loaded = { kind: 'changes', rows: event.rowCount, fromVersion: cycle?.fromVersion ?? null, toVersion: event.version, durationMs, lagSeconds };
     }
     if (!moved) {
       this.logger.debug('completion of work no longer in flight ignored', { replicationId, table: tableName, workId });
       return;
     }
-    if (event.addedColumns.length > 0 && (await this.replications.get(replicationId))?.config.alertOnSuccessfulTableSchemaChanges) {
+    if (loaded === null && event.addedColumns.length === 0) return;
+    // One read of the settings serves the cycle's log line and the schema-change alert.
+    const stored = await this.replications.get(replicationId);
+    if (!stored) return;
+    if (loaded) {
+      replicationLog(this.logger, stored.config).info(event.kind === 'seed' ? 'seed loaded' : 'change cycle loaded', { replicationId, table: tableName, ...loaded });
+    }
+    if (event.addedColumns.length > 0 && stored.config.alertOnSuccessfulTableSchemaChanges) {
       await this.alerts.raise({
         replicationId,
         kind: 'SchemaChange',
@@ -40,16 +56,54 @@ export class PipelineEventsService {
     }
   }
 
+  /**
+   * A retryable failure waits out a capped, jittered backoff before the table is tried again; a terminal
+   * one stops the table (Error) or, when it concerns the whole source, staging, warehouse or bucket
+   * (authentication, a missing database or bucket), the replication (Failed). StartReplication retries both.
+   */
   async workFailed(event: WorkFailed, now = new Date()): Promise<void> {
     const tableName = tableKey(event.table);
-    const phase = event.reseed ? 'Reseeding' : event.retryable ? null : 'Error';
-    const moved = await this.state.failWork(event.replicationId, tableName, event.workId, event.message, phase, now);
+    const { replicationId, workId } = event;
+    if (!event.retryable && event.scope === 'replication' && (await this.configChangedSince(event, tableName))) {
+      // Work that began before an Alter (say, a rotated password) may have used the old settings: try again with the new ones.
+      event = { ...event, retryable: true, message: `${event.message} (with the settings before the last change; retried)` };
+    }
+    const replicationWide = !event.retryable && event.scope === 'replication';
+    let retryAt: Date | null = null;
+    if (event.retryable && !event.reseed) {
+      const failures = (await this.state.failureCount(replicationId, tableName)) + 1;
+      retryAt = new Date(now.getTime() + retryDelayMs(failures, TABLE_RETRY_BACKOFF));
+    }
+    const phase = event.reseed ? 'Reseeding' : event.retryable || replicationWide ? null : 'Error';
+    const moved = await this.state.failWork(replicationId, tableName, workId, { message: event.message, phase, retryAt }, now);
     if (!moved) return;
-    this.logger.warn('pipeline work failed', { replicationId: event.replicationId, table: tableName, stage: event.stage, retryable: event.retryable, reason: event.message });
+    this.logger.warn('pipeline work failed', { replicationId, table: tableName, stage: event.stage, retryable: event.retryable, scope: event.scope ?? 'table', reason: event.message });
     if (event.reseed) {
-      await this.alerts.raise({ replicationId: event.replicationId, kind: 'Reseed', message: `${tableName}: reseeding: ${event.message}` });
+      await this.alerts.raise({ replicationId, kind: 'Reseed', message: `${tableName}: reseeding: ${event.message}` });
+    } else if (replicationWide) {
+      const reason = `${event.stage} of ${tableName} failed: ${event.message}`;
+      // A replication being deleted or stopped meanwhile keeps that status.
+      if ((await this.replications.get(replicationId))?.status === 'Running') await this.replications.setStatus(replicationId, 'Failed', reason);
+      await this.alerts.raise({ replicationId, kind: 'Failure', message: `replication failed: ${reason}` });
     } else if (!event.retryable) {
-      await this.alerts.raise({ replicationId: event.replicationId, kind: 'Failure', message: `${tableName}: ${event.message}` });
+      await this.alerts.raise({ replicationId, kind: 'Failure', message: `${tableName}: ${event.message}` });
     }
   }
+
+  /** Whether the replication's configuration changed after the failed work was issued. */
+  private async configChangedSince(event: WorkFailed, tableName: string): Promise<boolean> {
+    const [startedAt, stored] = await Promise.all([this.state.workStartedAt(event.replicationId, tableName, event.workId), this.replications.get(event.replicationId)]);
+    if (startedAt === null || stored === null) return false;
+    const issuedUnder = event.configVersion;
+    return (issuedUnder !== undefined && stored.version > issuedUnder) || stored.updatedAt > startedAt;
+  }
+}
+
+/** Columns added with a value for existing rows (default, identity, generated) leave earlier rows NULL downstream: reseed. */
+function filledColumnsReseedReason(filled: string[]): string | null {
+  if (filled.length === 0) return null;
+  return (
+    `column(s) ${filled.join(', ')} added in the source with a value for existing rows (a default, identity or generated column): ` +
+    'the table is reseeded so that rows loaded before carry it'
+  );
 }

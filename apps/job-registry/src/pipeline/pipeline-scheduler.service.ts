@@ -2,45 +2,67 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import type { Pool } from 'pg';
 import { PipelineSubjects, Subjects, parseTableKey, type ExtractRequested } from '@svc/contracts';
-import { JsonLogger } from '@svc/logging';
+import { JsonLogger, replicationLog } from '@svc/logging';
 import { NatsRequester, PipelinePublisher } from '@svc/messaging';
 import {
   PipelineStateRepository,
   ServiceConfigurationRepository,
   type SchedulableReplication,
   type ServiceConfigurationStore,
+  type TableRuntimeState,
 } from '@svc/registry-store';
 import { REGISTRY_CONFIG, type RegistryConfig } from '../config/registry-config';
 import { REGISTRY_POOL } from '../store/store.module';
+import { AlertsService } from './alerts.service';
+import { ctTimeoutMinutes, levelAfterCancel, overdueVerdict, type OverdueSettings } from './ct-timeout';
 import { LeaderLock } from './leader-lock';
+import { ReplicationRuns } from './replication-runs';
+import { PipelineLifecycle } from './replication-lifecycle.service';
+import { retentionInDanger } from './retention-danger';
 import { selectTables } from './table-selection';
-import { planWork, type WorkOrder } from './work-planner';
+import { planWork, unservedTables, type PlanningSettings, type WorkOrder } from './work-planner';
+
+/** How often the removal of a Deleting replication's change tracking is tried again. */
+const DELETE_RETRY_MS = 60000;
+/** A change cycle without a timeout (after three cancels) is released after a day: a lost message must not stop a table. */
+const UNLIMITED_CYCLE_MS = 24 * 3600000;
 
 /**
- * Turns schedules into work: discovers each replication's tables, plans what is due, claims it in the
- * control database and publishes it for the extractors. Only the instance holding the leader lock runs.
+ * Turns schedules into work: discovers each replication's tables, cancels change cycles past their
+ * timeout, decides which replications run (serialization), plans what is due, claims it in the control
+ * database and publishes it for the extractors. Only the instance holding the leader lock runs.
  */
 @Injectable()
 export class PipelineScheduler implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private timer: NodeJS.Timeout | undefined;
   private running = false;
   private stopped = false;
-  private lastStaleSweep = 0;
+  /**
+   * Set when this instance starts leading or the service resumes: replications are serialized for a while.
+   * True from construction: the first pass of a new instance (after tick's first lock, or a test's runOnce) is a restart.
+   */
+  private restarted = true;
+  private serviceWasStopped = false;
   private readonly discovering = new Map<string, Promise<void>>();
   /** When discovery of a replication may be tried again after a failure. */
   private readonly discoveryRetryAt = new Map<string, number>();
+  private readonly deleteRetryAt = new Map<string, number>();
   private readonly lock: LeaderLock;
+  private readonly runs: ReplicationRuns;
 
   constructor(
     private readonly state: PipelineStateRepository,
     @Inject(ServiceConfigurationRepository) private readonly service: ServiceConfigurationStore,
     private readonly requester: NatsRequester,
     private readonly publisher: PipelinePublisher,
+    private readonly lifecycle: PipelineLifecycle,
+    private readonly alerts: AlertsService,
     private readonly logger: JsonLogger,
     @Inject(REGISTRY_CONFIG) private readonly config: RegistryConfig,
     @Inject(REGISTRY_POOL) pool: Pool,
   ) {
     this.lock = new LeaderLock(pool);
+    this.runs = new ReplicationRuns(config.pipeline.minuteMs);
   }
 
   onApplicationBootstrap(): void {
@@ -64,7 +86,11 @@ export class PipelineScheduler implements OnApplicationBootstrap, BeforeApplicat
   private async tick(): Promise<void> {
     this.running = true;
     try {
-      if (await this.lock.tryAcquire()) await this.runOnce(new Date());
+      const wasLeading = this.lock.held;
+      if (await this.lock.tryAcquire()) {
+        if (!wasLeading) this.restarted = true;
+        await this.runOnce(new Date());
+      }
     } catch (error) {
       this.logger.error('scheduler tick failed', { error });
     } finally {
@@ -73,70 +99,186 @@ export class PipelineScheduler implements OnApplicationBootstrap, BeforeApplicat
     }
   }
 
-  /** One scheduling pass (public for tests that drive the clock). */
+  /** One scheduling pass at `now` (public so that tests drive the clock). */
   async runOnce(now: Date): Promise<WorkOrder[]> {
     const settings = await this.service.get();
-    if (settings.serviceStopped) return [];
-    const replications = (await this.state.listReplications()).filter((r) => r.status === 'Running' && r.config.dataReplication);
-    for (const replication of replications) {
-      const id = replication.replicationId;
-      const due = (this.discoveryRetryAt.get(id) ?? 0) <= now.getTime();
-      if (replication.discoveredConfigVersion !== replication.configVersion && due && !this.discovering.has(id)) {
-        this.discovering.set(id, this.discover(replication).finally(() => this.discovering.delete(id)));
-      }
+    const replications = await this.state.listReplications();
+    await this.finishDeletes(now, replications.filter((replication) => replication.status === 'Deleting'));
+    if (settings.serviceStopped) {
+      this.serviceWasStopped = true;
+      return [];
     }
-    const tables = await this.state.listTables(replications.map((r) => r.replicationId));
-    const orders = planWork(now, replications, tables, { idleCycleDelayMs: this.config.pipeline.idleCycleDelayMs, minuteMs: this.config.pipeline.minuteMs });
+    const live = replications.filter((replication) => replication.status !== 'Deleting');
+    const eligible = live.filter((replication) => replication.status === 'Running' && replication.config.dataReplication);
+    if (this.restarted || this.serviceWasStopped) {
+      this.restarted = false;
+      this.serviceWasStopped = false;
+      this.runs.beginAutoSerialization(eligible.map((replication) => replication.replicationId));
+    }
+    this.startDiscoveries(now, eligible);
+
+    const liveIds = live.map((replication) => replication.replicationId);
+    let tables = await this.state.listTables(liveIds);
+    if (await this.enforceTimeouts(now, live, tables)) tables = await this.state.listTables(liveIds);
+    await this.watchRetention(now, live, tables);
+
     const issued: WorkOrder[] = [];
-    for (const order of orders) {
+    for (const order of this.plan(now, eligible, tables, settings)) {
       if (await this.issue(order, now)) issued.push(order);
     }
-    if (now.getTime() - this.lastStaleSweep > 30000) {
-      this.lastStaleSweep = now.getTime();
-      const released = await this.state.releaseStale(new Date(now.getTime() - this.config.pipeline.staleWorkMs));
-      if (released.length) this.logger.warn('released work that did not finish in time', { tables: released });
-    }
     return issued;
+  }
+
+  private plan(now: Date, eligible: SchedulableReplication[], tables: TableRuntimeState[], settings: Awaited<ReturnType<ServiceConfigurationStore['get']>>): WorkOrder[] {
+    const planning: PlanningSettings = { idleCycleDelayMs: this.config.pipeline.idleCycleDelayMs, minuteMs: this.config.pipeline.minuteMs };
+    const byId = new Map(eligible.map((replication) => [replication.replicationId, replication]));
+    const tablesOf = (id: string) => tables.filter((table) => table.replicationId === id);
+    const ordersOf = (id: string, runStartedAt: Date | null): WorkOrder[] => {
+      const replication = byId.get(id);
+      return replication ? planWork(now, [replication], unservedTables(tablesOf(id), runStartedAt), planning) : [];
+    };
+    const { admitted } = this.runs.admit(now, {
+      candidates: eligible.map((replication) => ({
+        replicationId: replication.replicationId,
+        serializedTimeoutMinutes: replication.config.serializedCtProcessTimeoutInMinutes,
+        autoSerializedTimeoutMinutes: replication.config.autoSerializedCtProcessTimeoutInMinutes,
+        busy: tablesOf(replication.replicationId).some((table) => table.inFlightWorkId !== null),
+      })),
+      hasDueWork: (id, since) => ordersOf(id, since).length > 0,
+      service: settings,
+    });
+    return [...admitted].flatMap(([id, runStartedAt]) => ordersOf(id, runStartedAt));
+  }
+
+  /** Cancels change cycles past CtProcessTimeoutInMinutes and releases stale work; true when anything moved. */
+  private async enforceTimeouts(now: Date, live: SchedulableReplication[], tables: TableRuntimeState[]): Promise<boolean> {
+    const byId = new Map(live.map((replication) => [replication.replicationId, replication]));
+    const settings: OverdueSettings = { minuteMs: this.config.pipeline.minuteMs, staleWorkMs: this.config.pipeline.staleWorkMs, unlimitedCycleMs: UNLIMITED_CYCLE_MS };
+    let moved = false;
+    for (const table of tables) {
+      const replication = byId.get(table.replicationId);
+      if (!replication || table.inFlightWorkId === null || table.inFlightKind === null || table.inFlightSince === null) continue;
+      const work = { kind: table.inFlightKind, since: table.inFlightSince, progressAt: table.updatedAt, ctTimeoutLevel: table.ctTimeoutLevel };
+      const verdict = overdueVerdict(now, work, replication.config.ctProcessTimeoutInMinutes, settings);
+      if (verdict === null) continue;
+      const workId = table.inFlightWorkId;
+      const released = { replicationId: table.replicationId, tableName: table.tableName, workId };
+      if (verdict === 'cancel') {
+        const limit = ctTimeoutMinutes(replication.config.ctProcessTimeoutInMinutes, table.ctTimeoutLevel);
+        const next = ctTimeoutMinutes(replication.config.ctProcessTimeoutInMinutes, levelAfterCancel(table.ctTimeoutLevel));
+        const reason = `change cycle cancelled after ${String(limit)} minutes (CtProcessTimeoutInMinutes); the next one gets ${next === null ? 'no limit' : `${String(next)} minutes`}`;
+        if (!(await this.state.cancelWork(table.replicationId, table.tableName, workId, reason, now))) continue;
+        this.lifecycle.cancel([released], reason);
+        this.logger.warn('change cycle cancelled', { replicationId: table.replicationId, table: table.tableName, reason });
+      } else {
+        const reason = 'work did not finish in time; retried';
+        if (!(await this.state.releaseWork(table.replicationId, table.tableName, workId, reason, now))) continue;
+        this.lifecycle.cancel([released], reason);
+        this.logger.warn('released work that did not finish in time', { replicationId: table.replicationId, table: table.tableName, kind: table.inFlightKind });
+      }
+      moved = true;
+    }
+    return moved;
+  }
+
+  /** RetentionDanger: a tracked table whose watermark has not moved for most of the retention period. */
+  private async watchRetention(now: Date, live: SchedulableReplication[], tables: TableRuntimeState[]): Promise<void> {
+    const byId = new Map(live.map((replication) => [replication.replicationId, replication]));
+    for (const table of tables) {
+      const replication = byId.get(table.replicationId);
+      if (!replication) continue;
+      const retention = replication.config.source.changeTrackingRetentionPeriod;
+      if (!retentionInDanger(now, table, retention)) continue;
+      await this.state.markRetentionAlerted(table.replicationId, table.tableName, now);
+      const since = table.watermarkAt?.toISOString() ?? 'never';
+      await this.alerts.raise({
+        replicationId: table.replicationId,
+        kind: 'RetentionDanger',
+        message: `${table.tableName}: changes not consumed since ${since}; the source purges them after ${retention} and the table would have to be reseeded`,
+      });
+    }
   }
 
   private async issue(order: WorkOrder, now: Date): Promise<boolean> {
     const table = parseTableKey(order.tableName);
     if (!table) return false;
     const workId = randomUUID();
-    if (!(await this.state.claim(order.replicationId, order.tableName, workId, order.kind, now))) return false;
+    const epoch = await this.state.claim(order.replicationId, order.tableName, workId, order.kind, now);
+    if (epoch === null) return false;
     const request: ExtractRequested = {
       workId,
+      epoch,
       replicationId: order.replicationId,
       table,
       kind: order.kind,
       track: order.track,
       ...(order.fromVersion !== undefined && { fromVersion: order.fromVersion }),
       batchLimit: order.batchLimit,
+      configVersion: order.configVersion,
       requestedAt: now.toISOString(),
     };
     try {
       await this.publisher.publish(PipelineSubjects.extractRequested, request, workId);
       return true;
     } catch (error) {
-      await this.state.failWork(order.replicationId, order.tableName, workId, 'could not queue the work; retrying', null, new Date());
+      await this.state.releaseWork(order.replicationId, order.tableName, workId, 'could not queue the work; retrying', new Date());
       this.logger.error('could not publish work', { replicationId: order.replicationId, table: order.tableName, error });
       return false;
     }
   }
 
-  /** Asks an extractor for the source's tables and registers those the replication selects. */
+  private startDiscoveries(now: Date, eligible: SchedulableReplication[]): void {
+    for (const replication of eligible) {
+      const id = replication.replicationId;
+      const due = (this.discoveryRetryAt.get(id) ?? 0) <= now.getTime();
+      if (replication.discoveredConfigVersion !== replication.configVersion && due && !this.discovering.has(id)) {
+        this.discovering.set(id, this.discover(replication).finally(() => this.discovering.delete(id)));
+      }
+    }
+  }
+
+  /**
+   * Asks an extractor for the source's tables and registers those the replication selects; tables it no
+   * longer selects lose their change tracking in the source and their state (warehouse tables stay).
+   */
   private async discover(replication: SchedulableReplication): Promise<void> {
+    const log = replicationLog(this.logger, replication.config);
     try {
       const reply = await this.requester.request(Subjects.extractorDiscoverTables, { replicationId: replication.replicationId }, 60000);
       if (!reply.ok) throw new Error(reply.error.messages.join('; '));
       if (this.stopped) return;
       const selected = selectTables(replication.config, reply.value.tables);
+      const known = await this.state.listTables([replication.replicationId]);
+      const kept = new Set(selected.map((table) => table.tableName.toLowerCase()));
+      const removed = known.filter((table) => !kept.has(table.tableName.toLowerCase()));
+      await this.lifecycle.removeTables(
+        replication.replicationId,
+        removed.map((table) => table.tableName),
+        removed.filter((table) => table.tracked).map((table) => table.tableName),
+      );
       await this.state.registerTables(replication.replicationId, replication.configVersion, selected);
-      this.logger.info('tables discovered', { replicationId: replication.replicationId, tables: selected.length });
+      log.info('tables discovered', { replicationId: replication.replicationId, tables: selected.length, removed: removed.length });
     } catch (error) {
       if (this.stopped) return;
       this.discoveryRetryAt.set(replication.replicationId, Date.now() + 5000);
-      this.logger.warn('table discovery failed; retrying in 5 s', { replicationId: replication.replicationId, error });
+      log.warn('table discovery failed; retrying in 5 s', { replicationId: replication.replicationId, error });
+    }
+  }
+
+  /** Replications whose Delete could not clean the source yet: tried again every minute. */
+  private async finishDeletes(now: Date, deleting: SchedulableReplication[]): Promise<void> {
+    for (const replication of deleting) {
+      const id = replication.replicationId;
+      // First sight: the Delete request itself is trying right now; the background attempt comes a minute later.
+      if (!this.deleteRetryAt.has(id)) this.deleteRetryAt.set(id, now.getTime() + DELETE_RETRY_MS);
+      if ((this.deleteRetryAt.get(id) ?? 0) > now.getTime()) continue;
+      this.deleteRetryAt.set(id, now.getTime() + DELETE_RETRY_MS);
+      try {
+        await this.lifecycle.remove(id);
+        this.deleteRetryAt.delete(id);
+      } catch (error) {
+        this.logger.warn('could not remove the change tracking of a deleted replication yet; retrying', { replicationId: id, error });
+      }
     }
   }
 }

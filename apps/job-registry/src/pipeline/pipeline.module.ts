@@ -7,6 +7,8 @@ import { AlertsService } from './alerts.service';
 import { PipelineEventsConsumers } from './pipeline-events.consumers';
 import { PipelineEventsService } from './pipeline-events.service';
 import { PipelineScheduler } from './pipeline-scheduler.service';
+import { PipelineLifecycle } from './replication-lifecycle.service';
+import { REPLICATION_LIFECYCLE } from '../replications/replication-lifecycle';
 import { RuntimeConfigController } from './runtime-config.controller';
 import { RuntimeConfigService } from './runtime-config.service';
 
@@ -16,6 +18,8 @@ export class PipelineModule {
   static forRoot(config: RegistryConfig): DynamicModule {
     return {
       module: PipelineModule,
+      // ReplicationsModule reaches the running job through REPLICATION_LIFECYCLE only.
+      global: true,
       imports: [NatsRequesterModule.forRoot({ url: config.nats.url, name: 'job-registry', requestTimeoutMs: config.nats.requestTimeoutMs })],
       controllers: [RuntimeConfigController],
       providers: [
@@ -25,8 +29,10 @@ export class PipelineModule {
         PipelineEventsService,
         PipelineEventsConsumers,
         PipelineScheduler,
+        PipelineLifecycle,
+        { provide: REPLICATION_LIFECYCLE, useExisting: PipelineLifecycle },
       ],
-      exports: [PipelineScheduler],
+      exports: [PipelineScheduler, REPLICATION_LIFECYCLE],
     };
   }
 }

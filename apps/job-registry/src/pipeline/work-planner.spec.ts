@@ -1,58 +1,12 @@
-import type { SchedulableReplication, TableRuntimeState } from '@svc/registry-store';
-import { planWork } from './work-planner';
-
-const NOW = new Date(Date.UTC(2026, 10, 23, 12, 0, 0));
-const settings = { idleCycleDelayMs: 1000, minuteMs: 60000 };
-
-function replication(overrides: Partial<SchedulableReplication['config']> = {}, status: SchedulableReplication['status'] = 'Running'): SchedulableReplication {
-  return {
-    replicationId: 'r1',
-    status,
-    configVersion: 1,
-    discoveredConfigVersion: 1,
-    config: {
-      replicationName: 'r',
-      parallelTablesLimit: 2,
-      rebuildIndexes: false,
-      addUpdateTimestamp: false,
-      tablesToInclude: 'All',
-      dataReplication: true,
-      schemaReplication: true,
-      changeTrackingBatchLimit: 500,
-      ctProcessTimeoutInMinutes: 30,
-      serializedCtProcessTimeoutInMinutes: 30,
-      autoSerializedCtProcessTimeoutInMinutes: 30,
-      isContinuous: true,
-      isLogErrorsOnly: true,
-      alertOnSuccessfulTableSchemaChanges: false,
-      ...overrides,
-    },
-  };
-}
-
-function table(name: string, overrides: Partial<TableRuntimeState> = {}): TableRuntimeState {
-  return {
-    replicationId: 'r1',
-    tableName: name,
-    phase: 'Tracking',
-    tracked: true,
-    lastVersion: '100',
-    inFlightWorkId: null,
-    inFlightKind: null,
-    inFlightSince: null,
-    lastSeededAt: new Date(NOW.getTime() - 3600000),
-    lastCycleAt: new Date(NOW.getTime() - 5000),
-    lastCycleRows: 0,
-    ...overrides,
-  };
-}
+import { NOW, replication, settings, table } from '../testing/pipeline-fixtures';
+import { planWork, unservedTables } from './work-planner';
 
 describe('planWork', () => {
   it('seeds pending tables before change cycles and respects ParallelTablesLimit', () => {
     const orders = planWork(NOW, [replication()], [table('[public].[a]'), table('[public].[b]', { phase: 'Pending', lastVersion: null }), table('[public].[c]')], settings);
     expect(orders).toEqual([
-      { replicationId: 'r1', tableName: '[public].[b]', kind: 'seed', track: true, batchLimit: 500 },
-      { replicationId: 'r1', tableName: '[public].[a]', kind: 'changes', track: true, fromVersion: '100', batchLimit: 500 },
+      { replicationId: 'r1', tableName: '[public].[b]', kind: 'seed', track: true, batchLimit: 500, configVersion: 1 },
+      { replicationId: 'r1', tableName: '[public].[a]', kind: 'changes', track: true, fromVersion: '100', batchLimit: 500, configVersion: 1 },
     ]);
   });
 
@@ -93,7 +47,7 @@ describe('planWork', () => {
     const untracked = (lastSeededMinutesAgo: number) =>
       table('[public].[log]', { phase: 'Untracked', tracked: false, lastVersion: null, lastSeededAt: new Date(NOW.getTime() - lastSeededMinutesAgo * 60000) });
     expect(planWork(NOW, [replication({ reseedingSchedule: schedule })], [untracked(61)], settings)).toEqual([
-      { replicationId: 'r1', tableName: '[public].[log]', kind: 'seed', track: false, batchLimit: 500 },
+      { replicationId: 'r1', tableName: '[public].[log]', kind: 'seed', track: false, batchLimit: 500, configVersion: 1 },
     ]);
     expect(planWork(NOW, [replication({ reseedingSchedule: schedule })], [untracked(30)], settings)).toEqual([]);
     const outside = { ...schedule, fromTime: '01:00:00 AM', toTime: '02:00:00 AM' };
@@ -104,5 +58,67 @@ describe('planWork', () => {
   it('leaves tables in Error alone and restarts a seed whose work vanished', () => {
     expect(planWork(NOW, [replication()], [table('[public].[a]', { phase: 'Error' })], settings)).toEqual([]);
     expect(planWork(NOW, [replication()], [table('[public].[a]', { phase: 'Seeding', lastVersion: null })], settings)[0]?.kind).toBe('seed');
+  });
+
+  it('runs change cycles in a window that crosses midnight, on both sides of it', () => {
+    const overnight = { scheduleIntervalTimeFrom: '10:00:00 PM', scheduleIntervalTimeTo: '02:00:00 AM' };
+    const at = (hours: number, minutes = 0) => new Date(Date.UTC(2026, 10, 23, hours, minutes, 0));
+    const planAt = (now: Date) => planWork(now, [replication(overnight)], [table('[public].[a]', { lastCycleAt: new Date(now.getTime() - 5000) })], settings);
+    expect(planAt(at(21, 59))).toEqual([]);
+    expect(planAt(at(22, 0))).toHaveLength(1);
+    expect(planAt(at(23, 59))).toHaveLength(1);
+    expect(planAt(at(0, 30))).toHaveLength(1);
+    expect(planAt(at(2, 0))).toHaveLength(1);
+    expect(planAt(at(2, 1))).toEqual([]);
+    expect(planAt(at(12, 0))).toEqual([]);
+  });
+
+  it('reseeds inside a ReseedingSchedule window that crosses midnight', () => {
+    const schedule = { noPkTablesToInclude: ['[public].[log]'], pkTablesToInclude: [], fromTime: '11:30:00 PM', toTime: '12:30:00 AM', repeatIntervalInMinutes: 60 };
+    const untracked = table('[public].[log]', { phase: 'Untracked', tracked: false, lastVersion: null, lastSeededAt: new Date(NOW.getTime() - 24 * 3600000) });
+    const planAt = (hours: number, minutes: number) => planWork(new Date(Date.UTC(2026, 10, 23, hours, minutes)), [replication({ reseedingSchedule: schedule })], [untracked], settings);
+    expect(planAt(23, 45)).toHaveLength(1);
+    expect(planAt(0, 15)).toHaveLength(1);
+    expect(planAt(1, 0)).toEqual([]);
+  });
+
+  it('combines RepeatIntervalInMinutes with the daily window', () => {
+    const config = { isContinuous: false, repeatIntervalInMinutes: 30, scheduleIntervalTimeFrom: '11:00:00 AM', scheduleIntervalTimeTo: '11:59:59 AM' };
+    const lastCycleAt = new Date(NOW.getTime() - 40 * 60000);
+    // Due by the interval, but NOW (12:00) is past the window's end.
+    expect(planWork(NOW, [replication(config)], [table('[public].[a]', { lastCycleAt })], settings)).toEqual([]);
+    expect(planWork(new Date(NOW.getTime() - 60000), [replication(config)], [table('[public].[a]', { lastCycleAt: new Date(lastCycleAt.getTime() - 60000) })], settings)).toHaveLength(1);
+  });
+
+  it('waits out the retry backoff of a table whose work failed, whatever its phase', () => {
+    const waiting = { retryAt: new Date(NOW.getTime() + 1000), failureCount: 2 };
+    expect(planWork(NOW, [replication()], [table('[public].[a]', waiting)], settings)).toEqual([]);
+    expect(planWork(NOW, [replication()], [table('[public].[a]', { ...waiting, phase: 'Pending', lastVersion: null })], settings)).toEqual([]);
+    expect(planWork(NOW, [replication()], [table('[public].[a]', { retryAt: NOW, failureCount: 2 })], settings)).toHaveLength(1);
+  });
+
+  it('plans nothing for a stopped replication (DataReplication=false or status Stopped/Failed)', () => {
+    expect(planWork(NOW, [replication({ dataReplication: false })], [table('[public].[a]')], settings)).toEqual([]);
+    expect(planWork(NOW, [replication({}, 'Stopped')], [table('[public].[a]')], settings)).toEqual([]);
+    expect(planWork(NOW, [replication({}, 'Failed')], [table('[public].[a]')], settings)).toEqual([]);
+  });
+
+  it('uses ChangeTrackingBatchLimit and ParallelTablesLimit as stored now (an Alter applies at the next pass)', () => {
+    const tables = ['a', 'b', 'c'].map((name) => table(`[public].[${name}]`));
+    expect(planWork(NOW, [replication({ parallelTablesLimit: 1, changeTrackingBatchLimit: 7 })], tables, settings)).toEqual([
+      { replicationId: 'r1', tableName: '[public].[a]', kind: 'changes', track: true, fromVersion: '100', batchLimit: 7, configVersion: 1 },
+    ]);
+    expect(planWork(NOW, [replication({ parallelTablesLimit: 3 })], tables, settings)).toHaveLength(3);
+  });
+});
+
+describe('unservedTables', () => {
+  it('keeps tables in flight and those not served since the run started', () => {
+    const runStart = new Date(NOW.getTime() - 1000);
+    const served = table('[public].[served]', { lastCycleAt: NOW });
+    const waiting = table('[public].[waiting]', { lastCycleAt: new Date(NOW.getTime() - 2000) });
+    const busy = table('[public].[busy]', { inFlightWorkId: 'w', lastCycleAt: NOW });
+    expect(unservedTables([served, waiting, busy], runStart).map((t) => t.tableName)).toEqual(['[public].[waiting]', '[public].[busy]']);
+    expect(unservedTables([served, waiting, busy], null)).toHaveLength(3);
   });
 });

@@ -10,6 +10,8 @@ export interface WorkOrder {
   track: boolean;
   fromVersion?: string;
   batchLimit: number;
+  /** The configuration version the order was planned under (workers use no older one). */
+  configVersion: number;
 }
 
 export interface PlanningSettings {
@@ -17,6 +19,12 @@ export interface PlanningSettings {
   idleCycleDelayMs: number;
   /** Length of the "minute" of RepeatIntervalInMinutes settings: 60000, shorter only in tests and demos. */
   minuteMs: number;
+}
+
+/** Tables of a run that may still get work: those in flight (they hold capacity) and those not served since it started. */
+export function unservedTables(tables: TableRuntimeState[], runStartedAt: Date | null): TableRuntimeState[] {
+  if (runStartedAt === null) return tables;
+  return tables.filter((table) => table.inFlightWorkId !== null || table.lastCycleAt === null || table.lastCycleAt < runStartedAt);
 }
 
 /**
@@ -51,7 +59,15 @@ function prioritised(tables: TableRuntimeState[]): TableRuntimeState[] {
 
 function nextOrder(now: Date, replication: SchedulableReplication, table: TableRuntimeState, settings: PlanningSettings): WorkOrder | null {
   const { config } = replication;
-  const base = { replicationId: replication.replicationId, tableName: table.tableName, track: table.tracked, batchLimit: config.changeTrackingBatchLimit };
+  // A table whose last work failed waits out its backoff, whatever its phase.
+  if (table.retryAt !== null && table.retryAt > now) return null;
+  const base = {
+    replicationId: replication.replicationId,
+    tableName: table.tableName,
+    track: table.tracked,
+    batchLimit: config.changeTrackingBatchLimit,
+    configVersion: replication.configVersion,
+  };
   switch (table.phase) {
     case 'Pending':
     case 'Seeding':

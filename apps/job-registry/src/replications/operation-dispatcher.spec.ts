@@ -5,6 +5,7 @@ import {
   InMemoryReplicationStore,
   InMemoryServiceConfigurationStore,
   InMemoryTableStateStore,
+  RecordingLifecycle,
   ScriptedReachabilityProbe,
 } from '../testing/in-memory-stores';
 import { SAMPLE_PARTS, createRequestTree } from '../testing/requests';
@@ -23,7 +24,7 @@ describe('OperationDispatcher', () => {
     settings = new InMemoryServiceConfigurationStore();
     logLines = [];
     const logger = new JsonLogger('job-registry', 'debug', (line) => logLines.push(JSON.parse(line) as Record<string, unknown>));
-    const service = new ReplicationsService(replications, settings, new InMemoryTableStateStore(), new InMemoryAlertStore(), new ScriptedReachabilityProbe());
+    const service = new ReplicationsService(replications, settings, new InMemoryTableStateStore(), new InMemoryAlertStore(), new ScriptedReachabilityProbe(), new RecordingLifecycle(replications));
     dispatcher = new OperationDispatcher(service, new ServiceControlService(settings), logger);
   });
 

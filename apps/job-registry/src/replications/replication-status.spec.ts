@@ -28,4 +28,17 @@ describe('statusAfterAlter', () => {
   ])('%s with DataReplication=%s becomes %s', (current, dataReplication, expected) => {
     expect(statusAfterAlter(current, dataReplication)).toBe(expected);
   });
+
+  it.each<[ReplicationStatus, string[], ReplicationStatus]>([
+    ['Failed', ['source.connectionString'], 'Running'],
+    ['Failed', ['staging.connectionString'], 'Running'],
+    ['Failed', ['warehouse.password'], 'Running'],
+    ['Failed', ['warehouse.bucketName'], 'Running'],
+    ['Failed', ['parallelTablesLimit'], 'Failed'],
+    ['Failed', ['warehouse.scdType'], 'Failed'],
+    ['Stopped', ['source.connectionString'], 'Stopped'],
+    ['Deleting', ['source.connectionString'], 'Deleting'],
+  ])('%s whose %j change becomes %s', (current, changedFields, expected) => {
+    expect(statusAfterAlter(current, undefined, changedFields)).toBe(expected);
+  });
 });

@@ -19,8 +19,17 @@ export function effectiveStatus(
   }
 }
 
-/** The stored status after an Alter: DataReplication turns the replication on or off; otherwise it is kept. */
-export function statusAfterAlter(current: ReplicationStatus, dataReplication: boolean | undefined): ReplicationStatus {
-  if (dataReplication === undefined || current === 'Deleting') return current;
-  return dataReplication ? 'Running' : 'Stopped';
+/** Settings a replication-wide failure can be about: changing one of them is an attempt to fix it. */
+const CONNECTION_FIELDS = /^(source\.connectionString|staging\.connectionString|warehouse\.(accessType|accessKey|secretKey|accountId|roleName|bucketName|regionEndpoint|url|databaseName|username|password))$/;
+
+/**
+ * The stored status after an Alter: DataReplication turns the replication on or off; a Failed one whose
+ * connection settings or credentials change is tried again (a rotated password is the usual fix);
+ * otherwise it is kept.
+ */
+export function statusAfterAlter(current: ReplicationStatus, dataReplication: boolean | undefined, changedFields: string[] = []): ReplicationStatus {
+  if (current === 'Deleting') return current;
+  if (dataReplication !== undefined) return dataReplication ? 'Running' : 'Stopped';
+  if (current === 'Failed' && changedFields.some((field) => CONNECTION_FIELDS.test(field))) return 'Running';
+  return current;
 }

@@ -4,6 +4,7 @@ import {
   InMemoryReplicationStore,
   InMemoryServiceConfigurationStore,
   InMemoryTableStateStore,
+  RecordingLifecycle,
   ScriptedReachabilityProbe,
 } from '../testing/in-memory-stores';
 import { SAMPLE_PARTS, parsedRequest, sampleCreateRequest } from '../testing/requests';
@@ -29,6 +30,7 @@ describe('ReplicationsService', () => {
   let tables: InMemoryTableStateStore;
   let alerts: InMemoryAlertStore;
   let probe: ScriptedReachabilityProbe;
+  let lifecycle: RecordingLifecycle;
   let service: ReplicationsService;
 
   beforeEach(() => {
@@ -37,7 +39,8 @@ describe('ReplicationsService', () => {
     tables = new InMemoryTableStateStore();
     alerts = new InMemoryAlertStore();
     probe = new ScriptedReachabilityProbe();
-    service = new ReplicationsService(replications, settings, tables, alerts, probe);
+    lifecycle = new RecordingLifecycle(replications);
+    service = new ReplicationsService(replications, settings, tables, alerts, probe, lifecycle);
   });
 
   async function created(): Promise<string> {
@@ -187,6 +190,16 @@ describe('ReplicationsService', () => {
       await replications.setStatus(id, 'Failed', 'warehouse rejected COPY');
       valueOf(await alter({ replicationId: id, dataReplication: 'true' }));
       expect(await replications.get(id)).toMatchObject({ status: 'Running', lastError: null, version: 1 });
+      expect(lifecycle.calls).toContainEqual({ kind: 'resumed', replicationId: id });
+    });
+
+    it('hands the changed fields of a stored change to the running job, and nothing when the change is refused', async () => {
+      const id = await created();
+      valueOf(await alter({ replicationId: id, changeTrackingBatchLimit: '7', warehouse: { scdType: 'Type2' } }));
+      expect(lifecycle.calls).toEqual([{ kind: 'altered', replicationId: id, changedFields: ['changeTrackingBatchLimit', 'warehouse.scdType'] }]);
+      probe.answer = (target) => (target.source ? ['{Source\\ConnectionString}: cannot connect: password authentication failed'] : []);
+      errorOf(await alter({ replicationId: id, sourceConnectionString: 'postgres://u:wrong@h/app' }));
+      expect(lifecycle.calls).toHaveLength(1);
     });
 
     it('refuses to change a replication that is being deleted', async () => {
@@ -262,8 +275,20 @@ describe('ReplicationsService', () => {
     it('deletes a replication; it is then unknown', async () => {
       const id = await created();
       expect(valueOf(await service.delete(id))).toBeNull();
+      expect(lifecycle.calls).toEqual([{ kind: 'remove', replicationId: id }]);
       expect(errorOf(await service.describe(id)).code).toBe(ErrorCode.NotFound);
       expect(errorOf(await service.delete(id)).code).toBe(ErrorCode.NotFound);
+    });
+
+    it('keeps a replication Deleting, with the reason and without secrets, while its source cannot be cleaned', async () => {
+      const id = await created();
+      lifecycle.failRemovalWith = new Error('connect ECONNREFUSED postgres://u:source-secret-1@h/app');
+      expect(valueOf(await service.delete(id))).toBeNull();
+      const described = valueOf(await service.describe(id));
+      expect(described.status).toBe('Deleting');
+      expect(described.lastError).toMatch(/could not remove change tracking from the source yet/);
+      expect(described.lastError).not.toContain('source-secret-1');
+      expect(errorOf(await alter({ replicationId: id, parallelTablesLimit: '2' })).code).toBe(ErrorCode.Conflict);
     });
 
     it('starts a stopped replication by turning DataReplication on', async () => {
@@ -278,6 +303,7 @@ describe('ReplicationsService', () => {
       await replications.setStatus(id, 'Failed', 'boom');
       valueOf(await service.start(id, author));
       expect(await replications.get(id)).toMatchObject({ status: 'Running', lastError: null });
+      expect(lifecycle.calls).toEqual([{ kind: 'resumed', replicationId: id }]);
       expect(errorOf(await service.start('0b4a3f4e-5a43-4b55-9a3b-1c2d3e4f5a6b', author)).code).toBe(ErrorCode.NotFound);
     });
   });

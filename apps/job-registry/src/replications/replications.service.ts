@@ -24,12 +24,15 @@ import {
   type ReplicationStore,
   type ServiceConfigurationStore,
   type StoredReplication,
+  type StoredTableStatus,
   type TableStateStore,
 } from '@svc/registry-store';
+import { ctTimeoutMinutes } from '../pipeline/ct-timeout';
 import { mergeAlterRequest } from './alter-merge';
 import { engineMismatches } from './engine-rules';
 import { FALLBACK_REPLICATION_NAME, newReplicationConfig } from './new-replication-config';
 import { REACHABILITY_PROBE, type ReachabilityProbe } from './reachability-probe';
+import { DELETE_RELEASE_TIMEOUT_MS, REPLICATION_LIFECYCLE, type ReplicationLifecycle } from './replication-lifecycle';
 import { inAlterTerms, reachabilityTargetForChanges } from './reachability-scope';
 import { replicationBeingDeleted, replicationChangedConcurrently, replicationNotFound, validationFailed } from './replication-errors';
 import { effectiveStatus, statusAfterAlter } from './replication-status';
@@ -43,6 +46,7 @@ export class ReplicationsService {
     @Inject(TableStateRepository) private readonly tableStates: TableStateStore,
     @Inject(AlertRepository) private readonly alerts: AlertStore,
     @Inject(REACHABILITY_PROBE) private readonly probe: ReachabilityProbe,
+    @Inject(REPLICATION_LIFECYCLE) private readonly lifecycle: ReplicationLifecycle,
   ) {}
 
   /** Checks that everything the request names is reachable, then stores it; nothing is stored on failure. */
@@ -79,7 +83,7 @@ export class ReplicationsService {
     if (invalid.length) return validationFailed(invalid);
 
     const changedFields = changedConfigPaths(current.config, merged.config);
-    const status = statusAfterAlter(current.status, request.dataReplication);
+    const status = statusAfterAlter(current.status, request.dataReplication, changedFields);
     if (changedFields.length === 0 && status === current.status) return rpcOk(null);
 
     const target = reachabilityTargetForChanges(merged.config, changedFields);
@@ -91,10 +95,14 @@ export class ReplicationsService {
     // Leaving Failed (DataReplication=true restarts it) clears the error that caused it.
     const lastError = current.status === 'Failed' && status !== 'Failed' ? null : current.lastError;
     if (changedFields.length === 0) {
-      return (await this.replications.setStatus(replicationId, status, lastError)) ? rpcOk(null) : replicationNotFound(replicationId);
+      if (!(await this.replications.setStatus(replicationId, status, lastError))) return replicationNotFound(replicationId);
+    } else {
+      const updated = await this.replications.update(replicationId, current.version, { config: merged.config, status, lastError, changedFields }, author);
+      if (!updated) return replicationChangedConcurrently(replicationId);
+      await this.lifecycle.altered(replicationId, current.config, merged.config, changedFields);
     }
-    const updated = await this.replications.update(replicationId, current.version, { config: merged.config, status, lastError, changedFields }, author);
-    return updated ? rpcOk(null) : replicationChangedConcurrently(replicationId);
+    if (status === 'Running' && current.status !== 'Running') await this.lifecycle.resumed(replicationId);
+    return rpcOk(null);
   }
 
   async describe(replicationId: string): Promise<RpcReply<ReplicationDescription>> {
@@ -112,7 +120,7 @@ export class ReplicationsService {
       createdAt: stored.createdAt.toISOString(),
       updatedAt: stored.updatedAt.toISOString(),
       configuration: maskConfigSecrets(stored.config),
-      tables: tables.map(withoutCredentials),
+      tables: tables.map((table) => withoutCredentials(describedTable(table, stored.config.ctProcessTimeoutInMinutes))),
       // Errors are written by workers from driver messages; strip any credential that slipped into one.
       lastError: stored.lastError === null ? null : redactText(stored.lastError),
       alerts,
@@ -130,9 +138,22 @@ export class ReplicationsService {
     });
   }
 
-  /** Removes the replication and all its state (history, table states, alerts); warehouse data stays. */
+  /**
+   * Stops the job, removes its change tracking from the source and all its state (history, table states,
+   * alerts); warehouse data stays. When the source cannot be cleaned now, the replication stays Deleting
+   * (Describe says why) and the scheduler tries again every minute.
+   */
   async delete(replicationId: string): Promise<RpcReply<null>> {
-    return (await this.replications.delete(replicationId)) ? rpcOk(null) : replicationNotFound(replicationId);
+    const current = await this.replications.get(replicationId);
+    if (!current) return replicationNotFound(replicationId);
+    if (!(await this.replications.setStatus(replicationId, 'Deleting', null))) return replicationNotFound(replicationId);
+    try {
+      await this.lifecycle.remove(replicationId, DELETE_RELEASE_TIMEOUT_MS);
+    } catch (error) {
+      const reason = error instanceof Error ? redactText(error.message) : 'unknown error';
+      await this.replications.setStatus(replicationId, 'Deleting', `could not remove change tracking from the source yet (retried every minute): ${reason}`);
+    }
+    return rpcOk(null);
   }
 
   /** StartReplication with an id: turns DataReplication on and clears a failure. */
@@ -145,15 +166,22 @@ export class ReplicationsService {
     const changedFields = changedConfigPaths(current.config, config);
     if (changedFields.length) {
       const updated = await this.replications.update(replicationId, current.version, { config, status: 'Running', lastError: null, changedFields }, author);
-      return updated ? rpcOk(null) : replicationChangedConcurrently(replicationId);
+      if (!updated) return replicationChangedConcurrently(replicationId);
+    } else if (current.status !== 'Running' || current.lastError !== null) {
+      if (!(await this.replications.setStatus(replicationId, 'Running', null))) return replicationNotFound(replicationId);
     }
-    if (current.status === 'Running' && current.lastError === null) return rpcOk(null);
-    return (await this.replications.setStatus(replicationId, 'Running', null)) ? rpcOk(null) : replicationNotFound(replicationId);
+    // Tables in Error and tables waiting out a backoff are tried again now.
+    await this.lifecycle.resumed(replicationId);
+    return rpcOk(null);
   }
 }
 
 function statusInputs(stored: StoredReplication): { status: StoredReplication['status']; dataReplication: boolean } {
   return { status: stored.status, dataReplication: stored.config.dataReplication };
+}
+
+function describedTable({ ctTimeoutLevel, ...table }: StoredTableStatus, configuredTimeoutMinutes: number): TableStatus {
+  return { ...table, ctTimeoutInMinutes: ctTimeoutMinutes(configuredTimeoutMinutes, ctTimeoutLevel) };
 }
 
 function withoutCredentials(table: TableStatus): TableStatus {

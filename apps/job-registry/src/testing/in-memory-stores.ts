@@ -13,9 +13,11 @@ import type {
   ReplicationStore,
   ServiceConfigurationStore,
   StoredReplication,
+  StoredTableStatus,
   TableStateStore,
 } from '@svc/registry-store';
 import type { ReachabilityProbe, ReachabilityTarget } from '../replications/reachability-probe';
+import type { ReplicationLifecycle } from '../replications/replication-lifecycle';
 
 /** Test doubles of the registry-store repositories, with the same contracts and no database. */
 export class InMemoryReplicationStore implements ReplicationStore {
@@ -119,15 +121,15 @@ export class InMemoryServiceConfigurationStore implements ServiceConfigurationSt
 }
 
 export class InMemoryTableStateStore implements TableStateStore {
-  readonly tables = new Map<string, TableStatus[]>();
+  readonly tables = new Map<string, StoredTableStatus[]>();
 
-  async listByReplication(replicationId: string): Promise<TableStatus[]> {
+  async listByReplication(replicationId: string): Promise<StoredTableStatus[]> {
     return this.tables.get(replicationId) ?? [];
   }
 
   async upsert(replicationId: string, table: TableStatus): Promise<void> {
     const others = (this.tables.get(replicationId) ?? []).filter((existing) => existing.name !== table.name);
-    this.tables.set(replicationId, [...others, table]);
+    this.tables.set(replicationId, [...others, { ...table, ctTimeoutLevel: 0 }]);
   }
 }
 
@@ -172,5 +174,27 @@ export class ScriptedReachabilityProbe implements ReachabilityProbe {
   async check(target: ReachabilityTarget): Promise<string[]> {
     this.targets.push(structuredClone(target));
     return this.answer(target);
+  }
+}
+
+/** Records what the API asked of the running job; `remove` deletes from the store unless told to fail. */
+export class RecordingLifecycle implements ReplicationLifecycle {
+  readonly calls: { kind: 'altered' | 'resumed' | 'remove'; replicationId: string; changedFields?: string[] }[] = [];
+  failRemovalWith: Error | null = null;
+
+  constructor(private readonly replications: ReplicationStore) {}
+
+  async altered(replicationId: string, _before: ReplicationConfig, _after: ReplicationConfig, changedFields: string[]): Promise<void> {
+    this.calls.push({ kind: 'altered', replicationId, changedFields });
+  }
+
+  async resumed(replicationId: string): Promise<void> {
+    this.calls.push({ kind: 'resumed', replicationId });
+  }
+
+  async remove(replicationId: string): Promise<void> {
+    this.calls.push({ kind: 'remove', replicationId });
+    if (this.failRemovalWith) throw this.failRemovalWith;
+    await this.replications.delete(replicationId);
   }
 }

@@ -12,9 +12,9 @@ export function loadConsumer(service: LoadService, settings: WorkerConfig): AnyP
     durableName: 'loader',
     concurrency: settings.concurrency,
     guard: isBatchStaged,
-    handle: (event) => runClassified(() => service.load(event), (reason) => service.fail(event, reason, false)),
+    handle: (event) => runClassified(() => service.load(event), (message, scope) => service.fail(event, { message, retryable: false, scope })),
     onGiveUp: async (payload, reason) => {
-      if (isBatchStaged(payload)) await service.fail(payload, reason, true);
+      if (isBatchStaged(payload)) await service.fail(payload, { message: reason, retryable: true, scope: 'table' });
     },
   };
   return options as unknown as AnyPipelineWorkerOptions;

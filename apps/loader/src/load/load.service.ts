@@ -1,25 +1,31 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { PipelineSubjects, type BatchStaged } from '@svc/contracts';
+import { PipelineSubjects, type BatchStaged, type ReplicationConfig } from '@svc/contracts';
 import type { WorkerConfig } from '@svc/config';
 import type { WarehouseTableOptions } from '@svc/engines';
+import { JsonLogger, replicationLog } from '@svc/logging';
 import { PipelinePublisher } from '@svc/messaging';
 import { WORKER_CONFIG } from '@svc/pipeline-nest';
-import { EngineRegistry, RuntimeConfigClient, previousSeedPart, reportBatchFailure, waitForPreviousPart, workMessageId } from '@svc/pipeline-runtime';
+import { EngineRegistry, RuntimeConfigClient, previousSeedPart, reportBatchFailure, waitForPreviousPart, workMessageId, type FailureReport } from '@svc/pipeline-runtime';
 import { S3StagedFileReader } from '@svc/storage';
 
-/** Loads a staged file set into the warehouse and merges it; then tells the registry, which moves the watermark. */
+/**
+ * Loads a staged file set into the warehouse and merges it; then tells the registry, which moves the watermark.
+ * A stale batch (of a unit of work older than one already loaded into the table: cancelled work) is
+ * acknowledged and dropped, never reported loaded.
+ */
 @Injectable()
 export class LoadService {
   constructor(
     private readonly engines: EngineRegistry,
     private readonly configs: RuntimeConfigClient,
     private readonly publisher: PipelinePublisher,
+    private readonly logger: JsonLogger,
     @Inject(WORKER_CONFIG) private readonly settings: WorkerConfig,
   ) {}
 
   async load(event: BatchStaged): Promise<void> {
     const { batch } = event;
-    const config = await this.configs.configOf(batch.replicationId);
+    const config = await this.configs.configOf(batch.replicationId, batch.configVersion);
     const warehouse = this.engines.warehouse(config);
     const options: WarehouseTableOptions = {
       schema: config.warehouse.databaseSchema,
@@ -27,11 +33,17 @@ export class LoadService {
       addUpdateTimestamp: config.addUpdateTimestamp,
     };
     const previous = previousSeedPart(batch);
-    if (previous) await waitForPreviousPart(() => warehouse.hasLoaded(previous, options), previous);
+    // A part of cancelled work may wait for a predecessor that was refused as stale: it is stale too by then.
+    if (previous) await waitForPreviousPart(async () => (await warehouse.hasLoaded(previous, options)) || (await warehouse.isStale(batch, options)), previous);
+    if (await warehouse.isStale(batch, options)) return this.dropStale(event, config);
     const { addedColumns } = await warehouse.ensureTable(batch.definition, options);
     const reader = new S3StagedFileReader(this.engines.bucket(config, this.settings.s3), event.files.bucket);
     const outcome = await warehouse.loadBatch(batch, event.files, reader, options);
+    if (outcome.stale) return this.dropStale(event, config);
     const body = batch.body;
+    const added = [...new Set([...event.addedColumns, ...addedColumns])];
+    const filled = new Set(batch.definition.columns.filter((column) => column.hasDefault).map((column) => column.name));
+    const filledColumns = added.filter((name) => filled.has(name));
     await this.publisher.publish(
       PipelineSubjects.batchLoaded,
       {
@@ -43,7 +55,8 @@ export class LoadService {
         ...(body.kind === 'seed' && { part: body.part, final: body.final }),
         version: body.kind === 'seed' ? body.startVersion : body.toVersion,
         rowCount: outcome.applied ? outcome.rowCount : event.rowCount,
-        addedColumns: [...new Set([...event.addedColumns, ...addedColumns])],
+        addedColumns: added,
+        ...(filledColumns.length > 0 && { filledColumns }),
         extractedAt: event.extractedAt,
         loadedAt: new Date().toISOString(),
       },
@@ -51,7 +64,17 @@ export class LoadService {
     );
   }
 
-  async fail(event: BatchStaged, message: string, retryable: boolean): Promise<void> {
-    await reportBatchFailure(this.publisher, event, 'load', message, retryable);
+  /** The registry has released the batch's work: it must not count as loaded (the watermark would move). */
+  private dropStale(event: BatchStaged, config: ReplicationConfig): void {
+    const { batch } = event;
+    replicationLog(this.logger, config).debug('dropped a stale batch: newer work on its table has been loaded', {
+      workId: event.workId,
+      batchId: batch.batchId,
+      epoch: batch.epoch,
+    });
+  }
+
+  async fail(event: BatchStaged, failure: FailureReport): Promise<void> {
+    await reportBatchFailure(this.publisher, event, 'load', failure);
   }
 }

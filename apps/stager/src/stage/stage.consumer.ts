@@ -12,9 +12,9 @@ export function stageConsumer(service: StageService, settings: WorkerConfig): An
     durableName: 'stager',
     concurrency: settings.concurrency,
     guard: isBatchExtracted,
-    handle: (event) => runClassified(() => service.stage(event), (reason) => service.fail(event, reason, false)),
+    handle: (event) => runClassified(() => service.stage(event), (message, scope) => service.fail(event, { message, retryable: false, scope })),
     onGiveUp: async (payload, reason) => {
-      if (isBatchExtracted(payload)) await service.fail(payload, reason, true);
+      if (isBatchExtracted(payload)) await service.fail(payload, { message: reason, retryable: true, scope: 'table' });
     },
   };
   return options as unknown as AnyPipelineWorkerOptions;

@@ -2,11 +2,11 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { NatsConnection } from 'nats';
 import { PipelineSubjects, type BatchExtracted, type ReplicationConfig } from '@svc/contracts';
 import type { WorkerConfig } from '@svc/config';
-import { JsonLogger } from '@svc/logging';
+import { JsonLogger, replicationLog } from '@svc/logging';
 import { PipelinePublisher, purgeRows, readRowChunks } from '@svc/messaging';
 import { NATS_CONNECTION } from '@svc/messaging-nest';
 import { WORKER_CONFIG } from '@svc/pipeline-nest';
-import { EngineRegistry, RuntimeConfigClient, batchFolderName, previousSeedPart, reportBatchFailure, waitForPreviousPart, workMessageId } from '@svc/pipeline-runtime';
+import { EngineRegistry, RuntimeConfigClient, batchFolderName, previousSeedPart, reportBatchFailure, waitForPreviousPart, workMessageId, type FailureReport } from '@svc/pipeline-runtime';
 import { BatchFileWriter, batchKeyPrefix, deleteExpiredFiles, replicationPrefix, tapChunks } from '@svc/storage';
 
 /** How often one replication's expired batch files are looked for. */
@@ -14,7 +14,8 @@ const FILE_CLEANUP_INTERVAL_MS = 60 * 60 * 1000;
 
 /**
  * Applies a batch to the staging database and, from the same pass over its rows, writes it to the bucket
- * as gzip CSV parts with a manifest; then hands it to the loaders.
+ * as gzip CSV parts with a manifest; then hands it to the loaders. A stale batch (of a unit of work older
+ * than one already applied to the table: cancelled work) is acknowledged and dropped, its files never written.
  */
 @Injectable()
 export class StageService {
@@ -31,10 +32,13 @@ export class StageService {
 
   async stage(event: BatchExtracted): Promise<void> {
     const { batch } = event;
-    const config = await this.configs.configOf(batch.replicationId);
+    const config = await this.configs.configOf(batch.replicationId, batch.configVersion);
     const staging = this.engines.staging(config);
     const previous = previousSeedPart(batch);
-    if (previous) await waitForPreviousPart(() => staging.hasApplied(previous), previous);
+    // A part of cancelled work may wait for a predecessor that was refused as stale: it is stale too by then.
+    if (previous) await waitForPreviousPart(async () => (await staging.hasApplied(previous)) || (await staging.isStale(batch)), previous);
+    // Decided before any file is written: a newer unit's batch of the same versions has the same id, so the same file keys.
+    if (await staging.isStale(batch)) return this.dropStale(event, config);
     const { addedColumns } = await staging.ensureTable(batch.definition);
 
     const client = this.engines.bucket(config, this.settings.s3);
@@ -48,6 +52,9 @@ export class StageService {
       await writer.abort().catch(() => undefined);
       throw error;
     }
+    // Newer work applied in the meantime: applyBatch read none of the rows, so the writer wrote nothing. It is
+    // not aborted either: abort deletes the batch's keys (its manifest), which the newer batch may own.
+    if (outcome.stale) return this.dropStale(event, config);
     const files = await writer.finish();
     await this.publisher.publish(
       PipelineSubjects.batchStaged,
@@ -55,8 +62,21 @@ export class StageService {
       workMessageId(event.workId, batch.batchId),
     );
     await purgeRows(this.connection, event.rowsSubject);
-    if (!outcome.applied) this.logger.debug('batch was already in staging', { batchId: batch.batchId });
+    if (!outcome.applied) replicationLog(this.logger, config).debug('batch was already in staging', { batchId: batch.batchId });
     await this.cleanUpFilesWhenDue(batch.replicationId, config);
+  }
+
+  /**
+   * Neither forwarded nor reported: the registry has released its work. Its rows stay in the rows stream
+   * until they expire, since a newer batch of the same id reads the same rows subject.
+   */
+  private dropStale(event: BatchExtracted, config: ReplicationConfig): void {
+    const { batch } = event;
+    replicationLog(this.logger, config).debug('dropped a stale batch: newer work on its table has been applied', {
+      workId: event.workId,
+      batchId: batch.batchId,
+      epoch: batch.epoch,
+    });
   }
 
   /** Deletes batch files older than Warehouse.RetentionDays, at most once an hour per replication. */
@@ -67,10 +87,10 @@ export class StageService {
     const { warehouse } = config;
     const client = this.engines.bucket(config, this.settings.s3);
     const deleted = await deleteExpiredFiles(client, warehouse.bucketName, replicationPrefix(warehouse.bucketFolderName, replicationId), warehouse.retentionDays);
-    if (deleted > 0) this.logger.info('deleted expired batch files', { replicationId, objects: deleted });
+    if (deleted > 0) replicationLog(this.logger, config).info('deleted expired batch files', { replicationId, objects: deleted });
   }
 
-  async fail(event: BatchExtracted, message: string, retryable: boolean): Promise<void> {
-    await reportBatchFailure(this.publisher, event, 'stage', message, retryable);
+  async fail(event: BatchExtracted, failure: FailureReport): Promise<void> {
+    await reportBatchFailure(this.publisher, event, 'stage', failure);
   }
 }

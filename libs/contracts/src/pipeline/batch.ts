@@ -34,8 +34,12 @@ export interface BatchDescriptor {
   /** Deterministic: replication, table, versions (or seed id) and part. Applying one twice changes nothing. */
   batchId: string;
   replicationId: string;
+  /** The epoch of the unit of work that read it (ExtractRequested.epoch): a batch of a lower epoch than one applied is stale. */
+  epoch: number;
   definition: TableDefinition;
   body: SeedBatch | ChangeBatch;
+  /** Copied from ExtractRequested: staging and warehouse connect with this configuration version or a newer one. */
+  configVersion?: number;
 }
 
 /** One staged file set: header-less gzip CSV parts named by a Redshift-format manifest. */

@@ -6,11 +6,12 @@ import {
   guardBatchLoaded,
   guardBatchStaged,
   guardExtractRequested,
+  guardWorkCancelled,
   guardWorkFailed,
   isPipelinePayload,
   pipelinePayloadProblems,
 } from './guards';
-import type { BatchExtracted, BatchLoaded, BatchStaged, ExtractRequested, WorkFailed } from './messages';
+import type { BatchExtracted, BatchLoaded, BatchStaged, ExtractRequested, WorkCancelled, WorkFailed } from './messages';
 
 const table = { schema: 'public', name: 'orders' };
 
@@ -18,6 +19,7 @@ function changeBatch(): BatchDescriptor {
   return {
     batchId: 'b-1',
     replicationId: 'r-1',
+    epoch: 7,
     definition: {
       table,
       columns: [
@@ -40,6 +42,7 @@ const valid: { [S in PipelineSubject]: () => PipelinePayloadOf<S> } = {
     track: true,
     fromVersion: '100',
     batchLimit: 500000,
+    epoch: 7,
     requestedAt: '2024-05-01T10:00:00.000Z',
   }),
   'svc.pipeline.v1.batch.extracted': (): BatchExtracted => ({
@@ -127,6 +130,9 @@ describe('pipeline payload guards', () => {
     ['batchLimit zero', broken(extract, (c) => (c['batchLimit'] = 0)), 'batchLimit: must be an integer >= 1'],
     ['batchLimit as text', broken(extract, (c) => (c['batchLimit'] = '500000')), 'batchLimit: must be an integer >= 1'],
     ['requestedAt not a date', broken(extract, (c) => (c['requestedAt'] = 'yesterday')), 'requestedAt: must be an ISO timestamp'],
+    ['epoch missing', broken(extract, (c) => delete c['epoch']), 'epoch: must be an integer >= 0'],
+    ['epoch negative', broken(extract, (c) => (c['epoch'] = -1)), 'epoch: must be an integer >= 0'],
+    ['epoch as text', broken(extract, (c) => (c['epoch'] = '7')), 'epoch: must be an integer >= 0'],
   ])('ExtractRequested: %s', (_case, payload, problem) => {
     const result = guardExtractRequested(payload);
     expect(result.ok).toBe(false);
@@ -141,6 +147,8 @@ describe('pipeline payload guards', () => {
   it.each<[string, unknown, string]>([
     ['batch missing', broken(extracted, (c) => delete c['batch']), 'batch: must be an object'],
     ['batchId empty', broken(extracted, (c) => (at(c, 'batch')['batchId'] = '')), 'batch.batchId: must be a non-empty string'],
+    ['epoch missing', broken(extracted, (c) => delete at(c, 'batch')['epoch']), 'batch.epoch: must be an integer >= 0'],
+    ['epoch fractional', broken(extracted, (c) => (at(c, 'batch')['epoch'] = 1.5)), 'batch.epoch: must be an integer >= 0'],
     ['no columns', broken(extracted, (c) => (at(c, 'batch', 'definition')['columns'] = [])), 'batch.definition.columns: must be a non-empty list'],
     [
       'column without portableType',
@@ -173,6 +181,7 @@ describe('pipeline payload guards', () => {
     ['seed part missing', broken(staged, (c) => delete at(c, 'batch', 'body')['part']), 'batch.body.part: must be an integer >= 0'],
     ['seed final missing', broken(staged, (c) => delete at(c, 'batch', 'body')['final']), 'batch.body.final: must be true or false'],
     ['seed without seedId', broken(staged, (c) => (at(c, 'batch', 'body')['seedId'] = '')), 'batch.body.seedId: must be a non-empty string'],
+    ['epoch null', broken(staged, (c) => (at(c, 'batch')['epoch'] = null)), 'batch.epoch: must be an integer >= 0'],
     ['files without bucket', broken(staged, (c) => delete at(c, 'files')['bucket']), 'files.bucket: must be a non-empty string'],
     ['part key not text', broken(staged, (c) => (at(c, 'files')['partKeys'] = [7])), 'files.partKeys[0]: must be a non-empty string'],
     ['addedColumns not a list', broken(staged, (c) => (c['addedColumns'] = 'a,b')), 'addedColumns: must be a list'],
@@ -202,9 +211,40 @@ describe('pipeline payload guards', () => {
     ['retryable missing', broken(failed, (c) => delete c['retryable']), 'retryable: must be true or false'],
     ['message not text', broken(failed, (c) => (c['message'] = { error: 'x' })), 'message: must be a string'],
     ['reseed as number', broken(failed, (c) => (c['reseed'] = 1)), 'reseed: must be true or false'],
+    ['unknown scope', broken(failed, (c) => (c['scope'] = 'database')), "scope: must be one of 'table', 'replication'"],
+    ['scope null', broken(failed, (c) => (c['scope'] = null)), "scope: must be one of 'table', 'replication'"],
   ])('WorkFailed: %s', (_case, payload, problem) => {
     const result = guardWorkFailed(payload);
     expect(result.ok ? [] : result.problems).toContain(problem);
+  });
+
+  it.each(['table', 'replication'] as const)('WorkFailed: scope %s is accepted (and may be absent)', (scope) => {
+    expect(guardWorkFailed({ ...failed, scope })).toEqual({ ok: true, value: { ...failed, scope } });
+    expect(guardWorkFailed(failed).ok).toBe(true);
+  });
+
+  const cancelled: WorkCancelled = {
+    workId: 'w-1',
+    replicationId: 'r-1',
+    table,
+    reason: 'ran past CtProcessTimeoutInMinutes',
+    cancelledAt: '2024-05-01T10:00:05.000Z',
+  };
+
+  it('WorkCancelled: accepts a well-formed event', () => {
+    expect(guardWorkCancelled(cancelled)).toEqual({ ok: true, value: cancelled });
+  });
+
+  it.each<[string, unknown, string]>([
+    ['not an object', 'w-1', 'message: must be an object'],
+    ['workId empty', broken(cancelled, (c) => (c['workId'] = '')), 'workId: must be a non-empty string'],
+    ['table missing', broken(cancelled, (c) => delete c['table']), 'table: must be an object'],
+    ['reason not text', broken(cancelled, (c) => (c['reason'] = 3)), 'reason: must be a string'],
+    ['cancelledAt not a date', broken(cancelled, (c) => (c['cancelledAt'] = 'now')), 'cancelledAt: must be an ISO timestamp'],
+  ])('WorkCancelled: %s', (_case, payload, problem) => {
+    const result = guardWorkCancelled(payload);
+    expect(result.ok ? [] : result.problems).toContain(problem);
+    expect(result.ok).toBe(false);
   });
 
   it('reports every problem of a payload together', () => {

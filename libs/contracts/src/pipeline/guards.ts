@@ -1,6 +1,6 @@
 import type { Guarded } from '../guards';
 import { PipelineSubjects, type PipelinePayloadOf, type PipelineSubject } from '../subjects';
-import type { BatchExtracted, BatchLoaded, BatchStaged, ExtractRequested, WorkFailed } from './messages';
+import type { BatchExtracted, BatchLoaded, BatchStaged, ExtractRequested, WorkCancelled, WorkFailed } from './messages';
 
 /**
  * Structural checks of the five JetStream pipeline payloads: every field's presence and type, so that a
@@ -83,6 +83,7 @@ function checkColumn(value: unknown, path: string, problems: Problems): string |
   requireText(fields, 'sourceType', `${path}.`, problems);
   requireText(fields, 'portableType', `${path}.`, problems);
   requireBoolean(fields, 'nullable', `${path}.`, problems);
+  optional(fields, 'hasDefault', () => requireBoolean(fields, 'hasDefault', `${path}.`, problems));
   return typeof fields['name'] === 'string' ? fields['name'] : null;
 }
 
@@ -142,6 +143,8 @@ function checkBatchDescriptor(value: unknown, path: string, problems: Problems):
   if (!fields) return;
   requireText(fields, 'batchId', `${path}.`, problems);
   requireText(fields, 'replicationId', `${path}.`, problems);
+  requireCount(fields, 'epoch', `${path}.`, problems);
+  optional(fields, 'configVersion', () => requireCount(fields, 'configVersion', `${path}.`, problems));
   checkTableDefinition(fields['definition'], `${path}.definition`, problems);
   checkBatchBody(fields['body'], `${path}.body`, problems);
 }
@@ -163,6 +166,7 @@ function guarded<T>(message: unknown, check: (fields: Fields, problems: Problems
 
 const WORK_KINDS = ['seed', 'changes'] as const;
 const WORK_STAGES = ['extract', 'stage', 'load'] as const;
+const FAILURE_SCOPES = ['table', 'replication'] as const;
 
 export function guardExtractRequested(message: unknown): Guarded<ExtractRequested> {
   return guarded(message, (fields, problems) => {
@@ -177,6 +181,8 @@ export function guardExtractRequested(message: unknown): Guarded<ExtractRequeste
     if (typeof batchLimit !== 'number' || !Number.isSafeInteger(batchLimit) || batchLimit < 1) {
       problems.push('batchLimit: must be an integer >= 1');
     }
+    requireCount(fields, 'epoch', '', problems);
+    optional(fields, 'configVersion', () => requireCount(fields, 'configVersion', '', problems));
     requireTimestamp(fields, 'requestedAt', '', problems);
   });
 }
@@ -218,6 +224,7 @@ export function guardBatchLoaded(message: unknown): Guarded<BatchLoaded> {
     requireText(fields, 'version', '', problems);
     requireCount(fields, 'rowCount', '', problems);
     requireTextList(fields, 'addedColumns', '', problems);
+    optional(fields, 'filledColumns', () => requireTextList(fields, 'filledColumns', '', problems));
     requireTimestamp(fields, 'extractedAt', '', problems);
     requireTimestamp(fields, 'loadedAt', '', problems);
   });
@@ -232,7 +239,20 @@ export function guardWorkFailed(message: unknown): Guarded<WorkFailed> {
     requireBoolean(fields, 'retryable', '', problems);
     requireString(fields, 'message', '', problems);
     optional(fields, 'reseed', () => requireBoolean(fields, 'reseed', '', problems));
+    optional(fields, 'scope', () => requireOneOf(fields, 'scope', FAILURE_SCOPES, '', problems));
+    optional(fields, 'configVersion', () => requireCount(fields, 'configVersion', '', problems));
     requireTimestamp(fields, 'failedAt', '', problems);
+  });
+}
+
+/** The core-NATS cancellation event (Subjects.workCancelled); not a JetStream pipeline payload. */
+export function guardWorkCancelled(message: unknown): Guarded<WorkCancelled> {
+  return guarded(message, (fields, problems) => {
+    requireText(fields, 'workId', '', problems);
+    requireText(fields, 'replicationId', '', problems);
+    checkTableRef(fields['table'], 'table', problems);
+    requireString(fields, 'reason', '', problems);
+    requireTimestamp(fields, 'cancelledAt', '', problems);
   });
 }
 

@@ -15,6 +15,13 @@ export interface ExtractRequested {
   fromVersion?: string;
   /** ChangeTrackingBatchLimit */
   batchLimit: number;
+  /** The replication's configuration version when the work was issued: workers use no older one (a rotated password). */
+  configVersion?: number;
+  /**
+   * Per-table fencing token from the registry; every unit of work claimed for a table has a higher epoch
+   * than all before it. Staging and warehouse refuse a batch whose epoch is below one they have applied.
+   */
+  epoch: number;
   requestedAt: string;
 }
 
@@ -54,6 +61,8 @@ export interface BatchLoaded {
   version: string;
   rowCount: number;
   addedColumns: string[];
+  /** Added columns whose existing source rows got a value (hasDefault): downstream they are NULL until a reseed. */
+  filledColumns?: string[];
   extractedAt: string;
   loadedAt: string;
 }
@@ -69,7 +78,27 @@ export interface WorkFailed {
   message: string;
   /** The table must be reseeded (e.g. its watermark is below the minimum valid version). */
   reseed?: boolean;
+  /**
+   * What the failure concerns: its table (the default when absent), or the whole replication (its
+   * database or bucket cannot be used: credentials, a missing database or bucket).
+   */
+  scope?: 'table' | 'replication';
+  /** The configuration version the work was issued under (a replication-wide failure under an older one is retried). */
+  configVersion?: number;
   failedAt: string;
+}
+
+/**
+ * Registry → workers (core NATS, best effort): a unit of work was cancelled (it ran past its timeout) and
+ * released; its messages are dropped where they are seen. The fence (`epoch`) is what keeps a cancelled
+ * unit's batches out of staging and warehouse; this only saves the work.
+ */
+export interface WorkCancelled {
+  workId: string;
+  replicationId: string;
+  table: TableRef;
+  reason: string;
+  cancelledAt: string;
 }
 
 /** Worker → registry (request/reply): the configuration a worker needs, secrets included (internal only). */
@@ -90,4 +119,18 @@ export interface DiscoverTablesRequest {
 
 export interface DiscoverTablesReply {
   tables: TableDefinition[];
+}
+
+/**
+ * Registry → extractor (request/reply): remove change tracking of these tables from the replication's
+ * source (no replication tracks them any more). Releasing a table not tracked, or gone, is no error.
+ */
+export interface ReleaseTablesRequest {
+  replicationId: string;
+  tables: TableRef[];
+}
+
+export interface ReleaseTablesReply {
+  /** `tableKey()` of every table released, in request order. */
+  released: string[];
 }

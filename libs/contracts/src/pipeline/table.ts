@@ -25,6 +25,11 @@ export interface ColumnDefinition {
    */
   portableType: string;
   nullable: boolean;
+  /**
+   * Rows that exist when the column is added get a value from the source itself (a default, an identity or
+   * a generated column) without any change being recorded; absent when false.
+   */
+  hasDefault?: boolean;
 }
 
 export interface TableDefinition {

@@ -13,6 +13,12 @@ export interface TableStatus {
   lastVersion: string | null;
   lagSeconds: number | null;
   lastError: string | null;
+  /** When the table's last unit of work ended (loaded, failed or cancelled). */
+  lastCycleAt?: string | null;
+  /** Set while the table waits out the backoff after a failure: when it is tried again. */
+  nextAttemptAt?: string | null;
+  /** CtProcessTimeoutInMinutes in force for the table's next change cycle (doubled after cancels); null: no limit. */
+  ctTimeoutInMinutes?: number | null;
 }
 
 export interface AlertRecord {

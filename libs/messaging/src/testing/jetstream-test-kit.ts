@@ -43,6 +43,7 @@ export function extractRequest(workId: string): ExtractRequested {
     track: true,
     fromVersion: '100',
     batchLimit: 500000,
+    epoch: 1,
     requestedAt: new Date().toISOString(),
   };
 }

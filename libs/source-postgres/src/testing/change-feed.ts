@@ -1,5 +1,5 @@
 import type { TableDefinition } from '@svc/contracts';
-import type { SourceConnector } from '@svc/engines';
+import type { ReadOptions, SourceConnector } from '@svc/engines';
 import type { Client } from 'pg';
 import { parseCsv, readAll, sortedRows, type CsvField } from './source-fixture';
 
@@ -36,11 +36,12 @@ export class ChangeFeed {
     private readonly source: SourceConnector,
     private readonly definition: TableDefinition,
     public watermark: string,
+    private readonly readOptions: ReadOptions = {},
   ) {}
 
   /** One read from the watermark; the watermark does not move. */
   async read(limit = 1_000_000, from = this.watermark): Promise<ChangeReadResult> {
-    const changes = await this.source.readChanges(this.definition, from, limit);
+    const changes = await this.source.readChanges(this.definition, from, limit, this.readOptions);
     const { csv, rowCount } = await readAll(changes);
     return { fromVersion: from, toVersion: changes.toVersion, rows: sortedRows(parseCsv(csv)), rowCount };
   }

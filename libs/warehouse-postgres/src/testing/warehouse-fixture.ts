@@ -39,19 +39,21 @@ export function table(schema: string, name: string, columns: ColumnDefinition[],
   return { table: { schema, name }, columns, primaryKey, estimatedRows: 0 };
 }
 
-export function seedBatch(definition: TableDefinition, seedId: string, part: number, final: boolean): BatchDescriptor {
+export function seedBatch(definition: TableDefinition, seedId: string, part: number, final: boolean, epoch = 1): BatchDescriptor {
   return {
     batchId: `${definition.table.name}:seed:${seedId}:${part}`,
     replicationId: 'r1',
+    epoch,
     definition,
     body: { kind: 'seed', seedId, part, final, startVersion: '100' },
   };
 }
 
-export function changeBatch(definition: TableDefinition, fromVersion: number, toVersion: number): BatchDescriptor {
+export function changeBatch(definition: TableDefinition, fromVersion: number, toVersion: number, epoch = 1): BatchDescriptor {
   return {
     batchId: `${definition.table.name}:changes:${fromVersion}:${toVersion}`,
     replicationId: 'r1',
+    epoch,
     definition,
     body: { kind: 'changes', fromVersion: String(fromVersion), toVersion: String(toVersion) },
   };

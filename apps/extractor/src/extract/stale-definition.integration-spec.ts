@@ -1,0 +1,102 @@
+import { randomUUID } from 'node:crypto';
+import { PipelineSubjects, type BatchExtracted, type ExtractRequested, type TableRef } from '@svc/contracts';
+import { readRowChunks } from '@svc/messaging';
+import { startPipelineServiceHarness, type PipelineServiceHarness } from '@svc/system-testing';
+import { createTempDatabase, sampleReplicationConfig, waitForLockWaiters, waitUntil, type TempDatabase } from '@svc/testing';
+import { Client } from 'pg';
+import { startExtractor } from '../testing/extractor-harness';
+
+const REPLICATION = '5b0e8c1a-3f2d-4e6b-9a7c-2d1e0f3a4b5c';
+const people: TableRef = { schema: 'public', name: 'people' };
+
+/**
+ * A column added (and filled) between the extractor describing a table and opening its read must not be
+ * read away: the read's snapshot already holds the new values, so the stale definition is refused and the
+ * table described again.
+ */
+describe('extractor: a table altered while its changes are read', () => {
+  let sourceDb: TempDatabase;
+  let stagingDb: TempDatabase;
+  let source: Client;
+  let locker: Client;
+  let harness: PipelineServiceHarness<typeof PipelineSubjects.batchExtracted>;
+
+  function requestOf(kind: ExtractRequested['kind'], fromVersion?: string): ExtractRequested {
+    return {
+      workId: randomUUID(),
+      replicationId: REPLICATION,
+      table: people,
+      kind,
+      track: true,
+      ...(fromVersion !== undefined && { fromVersion }),
+      batchLimit: 1000,
+      epoch: 1,
+      requestedAt: new Date().toISOString(),
+    };
+  }
+
+  async function resultOf(request: ExtractRequested): Promise<{ event: BatchExtracted; csv: string }> {
+    await waitUntil(async () => harness.resultsOf(request.workId).length > 0, 30000, `the batch extracted for work ${request.workId}`);
+    const [event] = harness.resultsOf(request.workId);
+    const chunks: Buffer[] = [];
+    for await (const chunk of readRowChunks(harness.connection, event.rowsSubject, event.chunkCount)) chunks.push(chunk);
+    return { event, csv: Buffer.concat(chunks).toString('utf8') };
+  }
+
+  beforeAll(async () => {
+    sourceDb = await createTempDatabase('svc_extract_stale_src');
+    stagingDb = await createTempDatabase('svc_extract_stale_stg');
+    source = new Client({ connectionString: sourceDb.url });
+    locker = new Client({ connectionString: sourceDb.url });
+    await Promise.all([source.connect(), locker.connect()]);
+    await source.query(`create table people (id integer primary key, name text); insert into people values (1, 'Ann'), (2, 'Bob')`);
+    harness = await startPipelineServiceHarness({
+      service: 'extractor',
+      testName: 'stale-definition-test',
+      configs: new Map([[REPLICATION, sampleReplicationConfig({ source: { connectionString: sourceDb.url }, staging: { connectionString: stagingDb.url } })]]),
+      resultSubject: PipelineSubjects.batchExtracted,
+      startService: (environment) => startExtractor(environment, () => undefined),
+    });
+  }, 60000);
+
+  afterAll(async () => {
+    await harness?.stop();
+    await Promise.allSettled([source?.end(), locker?.end()]);
+    await sourceDb?.drop();
+    await stagingDb?.drop();
+  });
+
+  it('reads the changes with the column added after the table was described', async () => {
+    const seedRequest = requestOf('seed');
+    await harness.publisher.publish(PipelineSubjects.extractRequested, seedRequest, seedRequest.workId);
+    const seed = await resultOf(seedRequest);
+    const startVersion = seed.event.batch.body.kind === 'seed' ? seed.event.batch.body.startVersion : '';
+
+    // Hold the extractor after it described the table: its next step reads the tracking registry.
+    await locker.query('begin');
+    await locker.query('lock table svc_ct.tracked_tables in access exclusive mode');
+    // An access exclusive lock takes a transaction id (it is logged for standbys), which holds the read horizon back until the rollback.
+    const lockerXid = (await locker.query<{ xid: string }>('select pg_current_xact_id()::text as xid')).rows[0]?.xid ?? '0';
+    const changesRequest = requestOf('changes', startVersion);
+    await harness.publisher.publish(PipelineSubjects.extractRequested, changesRequest, changesRequest.workId);
+    await waitForLockWaiters(locker, 1, 'the extractor to wait for the tracking registry');
+
+    await source.query('alter table people add column mood text');
+    const written = await source.query<{ xid: string }>("update people set mood = 'calm' where id = 2 returning pg_current_xact_id()::text as xid");
+    const xid = BigInt(written.rows[0]?.xid ?? '0');
+    // The read must see the update: wait until no transaction older than it is open on the shared server but the locker's.
+    const olderOpen = async () =>
+      (
+        await source.query<{ n: number }>('select count(*)::int as n from pg_snapshot_xip(pg_current_snapshot()) open where open < $1::xid8 and open <> $2::xid8', [
+          xid.toString(),
+          lockerXid,
+        ])
+      ).rows[0]?.n;
+    await waitUntil(async () => (await olderOpen()) === 0, 60000, 'older transactions on the server to end');
+    await locker.query('rollback');
+
+    const { event, csv } = await resultOf(changesRequest);
+    expect(event.batch.definition.columns.map((column) => column.name)).toEqual(['id', 'name', 'mood']);
+    expect(csv.split('\n').filter((line) => line !== '')).toEqual(['U,2,Bob,calm']);
+  }, 120000);
+});

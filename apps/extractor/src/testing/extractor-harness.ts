@@ -1,0 +1,19 @@
+import 'reflect-metadata';
+import type { INestMicroservice } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { loadWorkerConfig } from '@svc/config';
+import { JsonLogger } from '@svc/logging';
+import { natsMicroserviceOptions } from '@svc/messaging-nest';
+import { AppModule } from '../app.module';
+
+/** Worker settings for the extractor under test: its NATS server at least (NATS_REQUEST_TIMEOUT_MS defaults to 5 s). */
+export type ExtractorEnvironment = { NATS_URL: string } & Record<string, string>;
+
+/** The extractor app as main.ts wires it, with the given worker settings, its log lines (debug and up) handed to `logSink`. */
+export async function startExtractor(environment: ExtractorEnvironment, logSink: (line: string) => void): Promise<INestMicroservice> {
+  const settings = loadWorkerConfig({ NATS_REQUEST_TIMEOUT_MS: '5000', ...environment });
+  const logger = new JsonLogger('extractor', 'debug', logSink);
+  const app = await NestFactory.createMicroservice(AppModule.forConfig(settings, logger), { ...natsMicroserviceOptions(environment.NATS_URL, 'extractor'), logger: false });
+  await app.listen();
+  return app;
+}

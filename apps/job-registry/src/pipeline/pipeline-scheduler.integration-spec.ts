@@ -1,0 +1,694 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { INestMicroservice } from '@nestjs/common';
+import type { JetStreamManager, NatsConnection } from 'nats';
+import { Client } from 'pg';
+import {
+  PipelineStreams,
+  PipelineSubjects,
+  Subjects,
+  guardExtractRequested,
+  guardWorkCancelled,
+  rpcOk,
+  tableKey,
+  type AlertRecord,
+  type BatchLoaded,
+  type ExtractRequested,
+  type ReleaseTablesRequest,
+  type ReplicationDescription,
+  type WorkCancelled,
+} from '@svc/contracts';
+import { connectNats, type NestReplyPacket, type NestRequestPacket } from '@svc/messaging';
+import {
+  AlertRepository,
+  PipelineStateRepository,
+  ReplicationRepository,
+  ServiceConfigurationRepository,
+  type TableRuntimeState,
+} from '@svc/registry-store';
+import {
+  reserveTempDatabase,
+  sampleReplicationConfig,
+  startTestNats,
+  waitUntil,
+  type ReplicationConfigOverrides,
+  type TempDatabase,
+  type TestNats,
+} from '@svc/testing';
+import { readRegistryConfig } from '../config/registry-config';
+import { createRegistryApp } from '../registry-app';
+import { ReplicationsService } from '../replications/replications.service';
+import { PipelineEventsService } from './pipeline-events.service';
+import { PipelineScheduler } from './pipeline-scheduler.service';
+
+/**
+ * The scheduler's rules through its real collaborators (control database, JetStream, core NATS) with a
+ * fake clock: the timer is off (SCHEDULER_ENABLED=false) and each test calls runOnce(now) itself. The
+ * scheduling "minute" is the real 60 s; only `now` moves.
+ */
+
+const MASTER_KEY = randomBytes(32).toString('hex');
+const author = { requestId: 'it', accessKeyId: 'SVCSCHEDULERIT' };
+const T0 = new Date(Date.UTC(2030, 0, 10, 12, 0, 0));
+const MINUTE = 60;
+const HOUR = 3600;
+const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);
+
+/** One registry instance on a control database, with the parts the tests drive. */
+interface Registry {
+  app: INestMicroservice;
+  scheduler: PipelineScheduler;
+  state: PipelineStateRepository;
+  replications: ReplicationRepository;
+  service: ServiceConfigurationRepository;
+  alerts: AlertRepository;
+  events: PipelineEventsService;
+  api: ReplicationsService;
+}
+
+describe('pipeline scheduler against PostgreSQL and NATS with a fake clock', () => {
+  let natsServer: TestNats;
+  let nats: NatsConnection;
+  let manager: JetStreamManager;
+  const started: Registry[] = [];
+  const databases: TempDatabase[] = [];
+  const cancellations: WorkCancelled[] = [];
+  const publishedAlerts: AlertRecord[] = [];
+  /** Next sequence of the work stream to look at for ExtractRequested messages. */
+  let nextSequence = 1;
+  /** Every ExtractRequested seen, by work id. */
+  const publishedById = new Map<string, ExtractRequested>();
+
+  beforeAll(async () => {
+    natsServer = await startTestNats();
+    nats = await connectNats(natsServer.url, 'scheduler-integration-test');
+    nats.subscribe(Subjects.workCancelled, {
+      callback: (error, message) => {
+        if (error) return;
+        const guarded = guardWorkCancelled(nestEventData(message.json()));
+        if (guarded.ok) cancellations.push(guarded.value);
+      },
+    });
+    nats.subscribe(Subjects.alertRaised, {
+      callback: (error, message) => {
+        if (!error) publishedAlerts.push(nestEventData(message.json()) as AlertRecord);
+      },
+    });
+    await nats.flush();
+    manager = await nats.jetstreamManager();
+  });
+
+  afterAll(async () => {
+    for (const registry of started) await registry.app.close().catch(() => undefined);
+    await nats?.drain();
+    await natsServer?.stop();
+    await Promise.all(databases.map((database) => database.drop()));
+  });
+
+  /** `logLines` collects the registry's log at level info when given (else only errors are written, and dropped). */
+  async function startRegistry(database: TempDatabase, logLines?: Record<string, unknown>[]): Promise<Registry> {
+    const config = readRegistryConfig({
+      DATABASE_URL: database.url,
+      NATS_URL: natsServer.url,
+      SVC_MASTER_KEY: MASTER_KEY,
+      SCHEDULER_ENABLED: 'false',
+      LOG_LEVEL: logLines ? 'info' : 'error',
+    });
+    const app = await createRegistryApp(config, { logSink: (line) => logLines?.push(JSON.parse(line) as Record<string, unknown>) });
+    const registry: Registry = {
+      app,
+      scheduler: app.get(PipelineScheduler),
+      state: app.get(PipelineStateRepository),
+      replications: app.get(ReplicationRepository),
+      service: app.get(ServiceConfigurationRepository),
+      alerts: app.get(AlertRepository),
+      events: app.get(PipelineEventsService),
+      api: app.get(ReplicationsService),
+    };
+    started.push(registry);
+    return registry;
+  }
+
+  async function stopRegistry(registry: Registry): Promise<void> {
+    started.splice(started.indexOf(registry), 1);
+    await registry.app.close();
+  }
+
+  function newDatabase(): TempDatabase {
+    const database = reserveTempDatabase('svc_scheduler_it');
+    databases.push(database);
+    return database;
+  }
+
+  /** A Running replication with its tables registered as discovered (Pending), so no discovery is asked for. */
+  async function addReplication(registry: Registry, name: string, tables: string[], overrides: ReplicationConfigOverrides = {}): Promise<string> {
+    const stored = await registry.replications.insert({ status: 'Running', config: sampleReplicationConfig({ ...overrides, replicationName: name }) }, author);
+    await registry.state.registerTables(
+      stored.replicationId,
+      stored.version,
+      tables.map((tableName) => ({ tableName, tracked: true, rowsEstimated: 100 })),
+    );
+    return stored.replicationId;
+  }
+
+  /** ExtractRequested messages published since the last call, read from the work stream. */
+  async function publishedWork(): Promise<ExtractRequested[]> {
+    const info = await manager.streams.info(PipelineStreams.work.name);
+    const found: ExtractRequested[] = [];
+    for (; nextSequence <= info.state.last_seq; nextSequence += 1) {
+      const message = await manager.streams.getMessage(PipelineStreams.work.name, { seq: nextSequence }).catch(() => null);
+      if (message?.subject !== PipelineSubjects.extractRequested) continue;
+      const guarded = guardExtractRequested(message.json());
+      if (!guarded.ok) throw new Error(`malformed ExtractRequested: ${guarded.problems.join('; ')}`);
+      found.push(guarded.value);
+      publishedById.set(guarded.value.workId, guarded.value);
+    }
+    return found;
+  }
+
+  /** One scheduling pass at `now`; returns what it published, checked against what runOnce says it issued. */
+  async function pass(registry: Registry, now: Date): Promise<ExtractRequested[]> {
+    const issued = await registry.scheduler.runOnce(now);
+    const published = await publishedWork();
+    expect(published.map(workKey).sort()).toEqual(issued.map((order) => `${order.replicationId} ${order.tableName} ${order.kind}`).sort());
+    for (const work of published) expect(work.requestedAt).toBe(now.toISOString());
+    return published;
+  }
+
+  function loaded(registry: Registry, work: ExtractRequested, now: Date, version: string, rowCount = 0, columns: Pick<BatchLoaded, 'addedColumns' | 'filledColumns'> = { addedColumns: [] }): Promise<void> {
+    return registry.events.batchLoaded(
+      {
+        workId: work.workId,
+        batchId: randomUUID(),
+        replicationId: work.replicationId,
+        table: work.table,
+        kind: work.kind,
+        ...(work.kind === 'seed' && { part: 1, final: true }),
+        version,
+        rowCount,
+        ...columns,
+        extractedAt: now.toISOString(),
+        loadedAt: now.toISOString(),
+      },
+      now,
+    );
+  }
+
+  function failed(registry: Registry, work: ExtractRequested, now: Date, failure: { retryable: boolean; message: string; scope?: 'table' | 'replication' }): Promise<void> {
+    const issuedUnder = work.configVersion === undefined ? {} : { configVersion: work.configVersion };
+    return registry.events.workFailed(
+      { workId: work.workId, replicationId: work.replicationId, table: work.table, stage: 'load', failedAt: now.toISOString(), ...issuedUnder, ...failure },
+      now,
+    );
+  }
+
+  async function tableState(registry: Registry, replicationId: string, tableName: string): Promise<TableRuntimeState> {
+    const found = (await registry.state.listTables([replicationId])).find((table) => table.tableName === tableName);
+    if (!found) throw new Error(`no state for ${tableName}`);
+    return found;
+  }
+
+  /** The published work a table has in flight. */
+  async function workInFlight(registry: Registry, replicationId: string, tableName: string): Promise<ExtractRequested> {
+    const { inFlightWorkId } = await tableState(registry, replicationId, tableName);
+    const work = inFlightWorkId === null ? undefined : publishedById.get(inFlightWorkId);
+    if (!work) throw new Error(`${tableName} has no published work in flight`);
+    return work;
+  }
+
+  async function describeReplication(registry: Registry, replicationId: string): Promise<ReplicationDescription> {
+    const reply = await registry.api.describe(replicationId);
+    if (!reply.ok) throw new Error(reply.error.messages.join('; '));
+    return reply.value;
+  }
+
+  /** Seeds every Pending table of the replications with one pass and completes the seeds at version 100. */
+  async function seedAll(registry: Registry, now: Date): Promise<void> {
+    const seeds = await pass(registry, now);
+    expect(seeds.length).toBeGreaterThan(0);
+    for (const seed of seeds) {
+      expect(seed.kind).toBe('seed');
+      await loaded(registry, seed, new Date(now.getTime() + 1000), '100');
+    }
+  }
+
+  describe('CtProcessTimeoutInMinutes', () => {
+    let registry: Registry;
+    let replicationId = '';
+    const table = '[public].[orders]';
+
+    beforeAll(async () => {
+      registry = await startRegistry(newDatabase());
+      replicationId = await addReplication(registry, 'timeouts', [table], { ctProcessTimeoutInMinutes: 1 });
+    });
+
+    async function cancelledMessageFor(workId: string): Promise<WorkCancelled> {
+      await waitUntil(async () => cancellations.some((message) => message.workId === workId), 5000, `work.cancelled for ${workId}`);
+      const message = cancellations.find((candidate) => candidate.workId === workId);
+      if (!message) throw new Error('unreachable');
+      return message;
+    }
+
+    it('cancels a cycle past its timeout, doubling 1 → 2 → 4 minutes → no limit, and back to 1 after a loaded batch', async () => {
+      const [seed] = await pass(registry, at(0));
+      expect(seed).toMatchObject({ replicationId, kind: 'seed', epoch: 1 });
+      await loaded(registry, seed, at(1), '100');
+
+      let second = 2;
+      let [cycle] = await pass(registry, at(second));
+      expect(cycle).toMatchObject({ kind: 'changes', fromVersion: '100', epoch: 2 });
+      const cancelledWork: ExtractRequested[] = [];
+      for (const [limit, next] of [
+        [1, '2 minutes'],
+        [2, '4 minutes'],
+        [4, 'no limit'],
+      ] as const) {
+        const current = cycle;
+        // At exactly the limit the cycle still runs.
+        expect(await pass(registry, at(second + limit * MINUTE))).toEqual([]);
+        expect(await tableState(registry, replicationId, table)).toMatchObject({ inFlightWorkId: current.workId });
+
+        expect(await pass(registry, at(second + limit * MINUTE + 1))).toEqual([]);
+        const reason = `change cycle cancelled after ${String(limit)} minutes (CtProcessTimeoutInMinutes); the next one gets ${next}`;
+        expect(await cancelledMessageFor(current.workId)).toMatchObject({ replicationId, table: { schema: 'public', name: 'orders' }, reason });
+        expect((await describeReplication(registry, replicationId)).tables).toEqual([expect.objectContaining({ name: table, phase: 'Tracking', lastError: reason, lastVersion: '100' })]);
+        cancelledWork.push(current);
+
+        second += limit * MINUTE + 2;
+        [cycle] = await pass(registry, at(second));
+        expect(cycle).toMatchObject({ kind: 'changes', fromVersion: '100', epoch: current.epoch + 1 });
+      }
+
+      // After the third cancel: no limit (only the day-long safety net).
+      expect(await pass(registry, at(second + 6 * HOUR))).toEqual([]);
+      expect(await tableState(registry, replicationId, table)).toMatchObject({ inFlightWorkId: cycle.workId, ctTimeoutLevel: 3 });
+      expect(cancellations.some((message) => message.workId === cycle.workId)).toBe(false);
+
+      // A cancelled cycle that finishes after all moves nothing.
+      await loaded(registry, cancelledWork[0], at(second + 6 * HOUR + 1), '999', 5);
+      expect(await tableState(registry, replicationId, table)).toMatchObject({ lastVersion: '100', inFlightWorkId: cycle.workId, ctTimeoutLevel: 3 });
+
+      await loaded(registry, cycle, at(second + 6 * HOUR + 2), '150', 3);
+      expect(await tableState(registry, replicationId, table)).toMatchObject({ lastVersion: '150', ctTimeoutLevel: 0, lastError: null, inFlightWorkId: null });
+      second += 6 * HOUR + 3;
+      const [after] = await pass(registry, at(second));
+      expect(after).toMatchObject({ kind: 'changes', fromVersion: '150', epoch: cycle.epoch + 1 });
+      expect(await pass(registry, at(second + MINUTE))).toEqual([]);
+      // The last loaded batch carried rows, so (IsContinuous) the next cycle starts in the pass that cancels this one.
+      const [next] = await pass(registry, at(second + MINUTE + 1));
+      expect(await cancelledMessageFor(after.workId)).toMatchObject({
+        reason: 'change cycle cancelled after 1 minutes (CtProcessTimeoutInMinutes); the next one gets 2 minutes',
+      });
+      expect(next).toMatchObject({ kind: 'changes', fromVersion: '150', epoch: after.epoch + 1 });
+      expect(await tableState(registry, replicationId, table)).toMatchObject({ inFlightWorkId: next.workId, ctTimeoutLevel: 1 });
+    });
+  });
+
+  describe('serialization', () => {
+    const database = newDatabase();
+    let registry: Registry;
+    let first = '';
+    let second = '';
+    const config = { serializedCtProcessTimeoutInMinutes: 5, autoSerializedCtProcessTimeoutInMinutes: 3, ctProcessTimeoutInMinutes: 60 };
+
+    beforeAll(async () => {
+      registry = await startRegistry(database);
+      first = await addReplication(registry, 'first', ['[public].[a]'], config);
+      second = await addReplication(registry, 'second', ['[public].[b]'], config);
+    });
+
+    const owners = (work: ExtractRequested[]) => work.map((unit) => unit.replicationId);
+
+    it('with SerializeReplications, runs one replication until its run ends or exceeds SerializedCtProcessTimeoutInMinutes', async () => {
+      await registry.service.update({ serializeReplications: true });
+
+      // Seeds, one replication at a time.
+      const firstSeed = await pass(registry, at(0));
+      expect(owners(firstSeed)).toEqual([first]);
+      expect(await pass(registry, at(0.5))).toEqual([]);
+      await loaded(registry, firstSeed[0], at(1), '100');
+      const secondSeed = await pass(registry, at(2));
+      expect(owners(secondSeed)).toEqual([second]);
+      await loaded(registry, secondSeed[0], at(3), '100');
+
+      // Change cycles: the replication whose last run ended longest ago goes first, the other waits.
+      const firstCycle = await pass(registry, at(4));
+      expect(owners(firstCycle)).toEqual([first]);
+      expect(await pass(registry, at(5))).toEqual([]);
+      expect(await pass(registry, at(4 + 5 * MINUTE))).toEqual([]);
+      await loaded(registry, firstCycle[0], at(310), '110');
+
+      // Its run finished: the other one's turn.
+      const secondCycle = await pass(registry, at(311));
+      expect(owners(secondCycle)).toEqual([second]);
+      expect(await pass(registry, at(311 + 4 * MINUTE))).toEqual([]);
+
+      // The run exceeds SerializedCtProcessTimeoutInMinutes: the next queued one starts beside it.
+      const beside = await pass(registry, at(311 + 5 * MINUTE + 1));
+      expect(owners(beside)).toEqual([first]);
+      expect(await tableState(registry, first, '[public].[a]')).toMatchObject({ inFlightWorkId: beside[0].workId });
+      expect(await tableState(registry, second, '[public].[b]')).toMatchObject({ inFlightWorkId: secondCycle[0].workId });
+
+      // Back to no configured limit: this instance (past its restart) runs both at once.
+      await loaded(registry, beside[0], at(620), '120');
+      await loaded(registry, secondCycle[0], at(620), '120');
+      await registry.service.update({ serializeReplications: false });
+      const parallel = await pass(registry, at(621));
+      expect(owners(parallel).sort()).toEqual([first, second].sort());
+      for (const work of parallel) await loaded(registry, work, at(622), '130');
+    });
+
+    it('after a restart, serializes on its own until each replication completed a run, then runs them in parallel', async () => {
+      await stopRegistry(registry);
+      registry = await startRegistry(database);
+      expect(await registry.service.get()).toMatchObject({ serializeReplications: false, parallelDatabaseReplicationsLimit: 0 });
+
+      const start = 630;
+      const leading = await pass(registry, at(start));
+      expect(leading).toHaveLength(1);
+      const [leader] = owners(leading);
+      const follower = leader === first ? second : first;
+      expect(await pass(registry, at(start + 2 * MINUTE))).toEqual([]);
+      expect(await pass(registry, at(start + 3 * MINUTE))).toEqual([]);
+
+      // The current run exceeds AutoSerializedCtProcessTimeoutInMinutes: the next one is launched in parallel.
+      const launched = await pass(registry, at(start + 3 * MINUTE + 1));
+      expect(owners(launched)).toEqual([follower]);
+      expect(await tableState(registry, leader, leader === first ? '[public].[a]' : '[public].[b]')).toMatchObject({ inFlightWorkId: leading[0].workId });
+
+      // Both completed a run: back to the configured (absent) limit.
+      await loaded(registry, leading[0], at(start + 4 * MINUTE), '140');
+      await loaded(registry, launched[0], at(start + 4 * MINUTE), '140');
+      const both = await pass(registry, at(start + 4 * MINUTE + 1));
+      expect(owners(both).sort()).toEqual([first, second].sort());
+      const followerWork = both.find((work) => work.replicationId === follower)!;
+      await loaded(registry, followerWork, at(start + 4 * MINUTE + 2), '150');
+      expect(owners(await pass(registry, at(start + 4 * MINUTE + 3)))).toEqual([follower]);
+    });
+
+    it('serializes on its own again when the service is started after StopReplicationService', async () => {
+      const start = 1000;
+      for (const [replicationId, table] of [[first, '[public].[a]'], [second, '[public].[b]']] as const) {
+        const inFlight = (await tableState(registry, replicationId, table)).inFlightWorkId;
+        const work = inFlight === null ? undefined : publishedById.get(inFlight);
+        if (work) await loaded(registry, work, at(start), '160');
+      }
+      await registry.service.update({ serviceStopped: true });
+      expect(await pass(registry, at(start + 1))).toEqual([]);
+      await registry.service.update({ serviceStopped: false });
+      const resumed = await pass(registry, at(start + 2));
+      expect(resumed).toHaveLength(1);
+      expect(await pass(registry, at(start + 3))).toEqual([]);
+      await loaded(registry, resumed[0], at(start + 4), '170');
+      const next = await pass(registry, at(start + 5));
+      expect(owners(next)).toEqual([first, second].filter((id) => id !== resumed[0].replicationId));
+    });
+  });
+
+  describe('failures', () => {
+    let registry: Registry;
+    let replicationId = '';
+    const a = '[public].[a]';
+    const b = '[public].[b]';
+    const inFlight = new Map<string, ExtractRequested>();
+    let clock = 0;
+    let database: TempDatabase;
+
+    beforeAll(async () => {
+      database = newDatabase();
+      registry = await startRegistry(database);
+      replicationId = await addReplication(registry, 'failures', [a, b]);
+      await seedAll(registry, at(0));
+      clock = 2;
+    });
+
+    async function passAt(seconds: number): Promise<ExtractRequested[]> {
+      clock = seconds;
+      const work = await pass(registry, at(seconds));
+      for (const unit of work) inFlight.set(`[${unit.table.schema}].[${unit.table.name}]`, unit);
+      return work;
+    }
+
+    const tablesOf = (work: ExtractRequested[]) => work.map((unit) => `[${unit.table.schema}].[${unit.table.name}]`).sort();
+    const failureAlerts = async () => (await registry.alerts.listByReplication(replicationId)).filter((alert) => alert.kind === 'Failure');
+
+    it('waits out the backoff of a retryable failure, then gives the table work again', async () => {
+      expect(tablesOf(await passAt(2))).toEqual([a, b]);
+      const failedAt = at(3);
+      await failed(registry, inFlight.get(a)!, failedAt, { retryable: true, message: 'connection refused' });
+      const waiting = await tableState(registry, replicationId, a);
+      expect(waiting).toMatchObject({ phase: 'Tracking', failureCount: 1, lastError: 'connection refused', inFlightWorkId: null });
+      const retryAt = waiting.retryAt!;
+      expect(retryAt.getTime() - failedAt.getTime()).toBeGreaterThanOrEqual(2500);
+      expect(retryAt.getTime() - failedAt.getTime()).toBeLessThanOrEqual(5000);
+
+      await loaded(registry, inFlight.get(b)!, at(3), '110');
+      expect(tablesOf(await passAt(4))).toEqual([b]);
+      expect(await pass(registry, new Date(retryAt.getTime() - 1))).toEqual([]);
+      const retried = await pass(registry, retryAt);
+      expect(tablesOf(retried)).toEqual([a]);
+      inFlight.set(a, retried[0]);
+      clock = (retryAt.getTime() - T0.getTime()) / 1000;
+
+      // A second failure in a row waits longer.
+      const secondFailure = at(clock + 1);
+      await failed(registry, inFlight.get(a)!, secondFailure, { retryable: true, message: 'deadlock detected' });
+      const again = await tableState(registry, replicationId, a);
+      expect(again.failureCount).toBe(2);
+      expect(again.retryAt!.getTime() - secondFailure.getTime()).toBeGreaterThanOrEqual(5000);
+      expect(again.retryAt!.getTime() - secondFailure.getTime()).toBeLessThanOrEqual(10000);
+      clock = (again.retryAt!.getTime() - T0.getTime()) / 1000;
+      expect(tablesOf(await passAt(clock))).toEqual([a]);
+    });
+
+    it('puts a table in Error with a Failure alert on a terminal failure; the other table keeps working', async () => {
+      publishedAlerts.length = 0;
+      await failed(registry, inFlight.get(a)!, at(clock + 1), { retryable: false, message: 'relation "public.a" does not exist' });
+      expect(await tableState(registry, replicationId, a)).toMatchObject({ phase: 'Error', inFlightWorkId: null, retryAt: null });
+      expect(await failureAlerts()).toEqual([expect.objectContaining({ message: '[public].[a]: relation "public.a" does not exist' })]);
+      await waitUntil(async () => publishedAlerts.some((alert) => alert.replicationId === replicationId && alert.kind === 'Failure'), 5000, 'the Failure alert');
+
+      await loaded(registry, inFlight.get(b)!, at(clock + 1), '120');
+      expect(tablesOf(await passAt(clock + 2))).toEqual([b]);
+      expect(tablesOf(await passAt(clock + MINUTE))).toEqual([]);
+      const description = await describeReplication(registry, replicationId);
+      expect(description.status).toBe('Running');
+      expect(description.tables).toEqual([
+        expect.objectContaining({ name: a, phase: 'Error', lastError: 'relation "public.a" does not exist' }),
+        expect.objectContaining({ name: b, phase: 'Tracking' }),
+      ]);
+    });
+
+    it('fails the replication on a terminal replication-wide failure; StartReplication runs it again', async () => {
+      await failed(registry, inFlight.get(b)!, at(clock + 1), { retryable: false, scope: 'replication', message: 'password authentication failed for user "loader"' });
+      const reason = 'load of [public].[b] failed: password authentication failed for user "loader"';
+      const failedDescription = await describeReplication(registry, replicationId);
+      expect(failedDescription).toMatchObject({ status: 'Failed', lastError: reason });
+      expect((await failureAlerts()).map((alert) => alert.message)).toContain(`replication failed: ${reason}`);
+      expect(await tableState(registry, replicationId, b)).toMatchObject({ phase: 'Tracking', inFlightWorkId: null });
+      expect(await passAt(clock + MINUTE)).toEqual([]);
+
+      expect(await registry.api.start(replicationId, author)).toEqual({ ok: true, value: null });
+      expect(await describeReplication(registry, replicationId)).toMatchObject({ status: 'Running', lastError: null });
+      expect(await tableState(registry, replicationId, a)).toMatchObject({ phase: 'Tracking', lastError: null, lastVersion: '100' });
+      expect(tablesOf(await passAt(clock + 1))).toEqual([a, b]);
+    });
+
+    it('retries a replication-wide failure of work that began before the configuration changed (a rotated password)', async () => {
+      const work = inFlight.get(a)!;
+      // The replication was altered after the work was claimed (the fake clock runs ahead of the database's).
+      const control = new Client({ connectionString: database.url });
+      await control.connect();
+      try {
+        await control.query('UPDATE replications SET updated_at = $2 WHERE id = $1', [replicationId, at(clock + 1)]);
+      } finally {
+        await control.end();
+      }
+      await failed(registry, work, at(clock + 2), { retryable: false, scope: 'replication', message: 'password authentication failed for user "old"' });
+      expect(await describeReplication(registry, replicationId)).toMatchObject({ status: 'Running' });
+      const state = await tableState(registry, replicationId, a);
+      expect(state).toMatchObject({ phase: 'Tracking', failureCount: 1, inFlightWorkId: null });
+      expect(state.lastError).toMatch(/with the settings before the last change; retried/);
+      expect(state.retryAt).not.toBeNull();
+    });
+
+    it('retries a replication-wide failure of work issued under an older configuration version', async () => {
+      const work = inFlight.get(b)!;
+      expect(work.configVersion).toBe((await registry.replications.get(replicationId))?.version);
+      expect((await registry.api.alter({ replicationId, changeTrackingBatchLimit: 777 }, author)).ok).toBe(true);
+      await failed(registry, work, at(clock + 3), { retryable: false, scope: 'replication', message: 'password authentication failed for user "old"' });
+      expect(await describeReplication(registry, replicationId)).toMatchObject({ status: 'Running' });
+      expect(await tableState(registry, replicationId, b)).toMatchObject({ phase: 'Tracking', failureCount: 1, inFlightWorkId: null });
+    });
+  });
+
+  describe('RetentionDanger', () => {
+    let registry: Registry;
+    let replicationId = '';
+    const table = '[public].[events]';
+    /** 75 % of 12 hours. */
+    const danger = 9 * HOUR;
+
+    beforeAll(async () => {
+      registry = await startRegistry(newDatabase());
+      replicationId = await addReplication(registry, 'retention', [table], { source: { changeTrackingRetentionPeriod: '12 Hours' } });
+    });
+
+    const retentionAlerts = async () => (await registry.alerts.listByReplication(replicationId)).filter((alert) => alert.kind === 'RetentionDanger');
+
+    it('alerts once when the watermark has not moved for 75 % of the retention period, and again after it moved and aged', async () => {
+      publishedAlerts.length = 0;
+      await seedAll(registry, at(0));
+      const watermarkAt = 1;
+      // Cycles start, run past their timeout and are cancelled; the watermark does not move.
+      await pass(registry, at(watermarkAt + 1));
+      expect(await pass(registry, at(watermarkAt + danger - 1))).toEqual([]);
+      expect(await retentionAlerts()).toEqual([]);
+
+      await pass(registry, at(watermarkAt + danger));
+      const [alert] = await retentionAlerts();
+      expect(alert?.message).toMatch(/^\[public\]\.\[events\]: changes not consumed since 2030-01-10T12:00:01\.000Z; the source purges them after 12 Hours/);
+      await waitUntil(async () => publishedAlerts.some((published) => published.alertId === alert?.alertId), 5000, 'the RetentionDanger alert on svc.events.v1.alert');
+      expect(publishedAlerts.find((published) => published.alertId === alert?.alertId)).toEqual(alert);
+
+      await pass(registry, at(watermarkAt + danger + MINUTE));
+      await pass(registry, at(watermarkAt + danger + HOUR));
+      expect(await retentionAlerts()).toHaveLength(1);
+
+      // A cycle completes: the watermark is current again; it takes another 9 hours to alert again.
+      const moved = watermarkAt + danger + HOUR + 10;
+      // Two passes: the first may cancel the cycle that ran past its timeout, the second issues the next.
+      await pass(registry, at(moved - 5));
+      await pass(registry, at(moved - 4));
+      await loaded(registry, await workInFlight(registry, replicationId, table), at(moved), '200', 1);
+      await pass(registry, at(moved + danger - 1));
+      expect(await retentionAlerts()).toHaveLength(1);
+      await pass(registry, at(moved + danger));
+      expect(await retentionAlerts()).toHaveLength(2);
+    });
+  });
+
+  describe('columns added with a value for existing rows', () => {
+    it('reseeds the table right after the batch that added them, with the reason in Describe and a Reseed alert', async () => {
+      const registry = await startRegistry(newDatabase());
+      const table = '[public].[orders]';
+      const replicationId = await addReplication(registry, 'filled', [table]);
+      await seedAll(registry, at(0));
+      const [cycle] = await pass(registry, at(5));
+      await loaded(registry, cycle, at(6), '120', 3, { addedColumns: ['status', 'note'], filledColumns: ['status'] });
+      expect(await tableState(registry, replicationId, table)).toMatchObject({ phase: 'Reseeding', lastVersion: '120', inFlightWorkId: null });
+      const described = await describeReplication(registry, replicationId);
+      expect(described.tables[0]?.lastError).toMatch(/^column\(s\) status added in the source with a value for existing rows/);
+      expect(described.alerts.filter((alert) => alert.kind === 'Reseed').map((alert) => alert.message)).toEqual([expect.stringContaining('[public].[orders]: column(s) status')]);
+      const [reseed] = await pass(registry, at(7));
+      expect(reseed).toMatchObject({ kind: 'seed' });
+      await loaded(registry, reseed, at(8), '130');
+      expect(await tableState(registry, replicationId, table)).toMatchObject({ phase: 'Tracking', lastVersion: '130', lastError: null });
+      await stopRegistry(registry);
+    });
+  });
+
+  describe('Delete whose source could not be cleaned', () => {
+    it('stays Deleting and is finished by the scheduler a minute later, once the source can be reached', async () => {
+      const registry = await startRegistry(newDatabase());
+      const table = '[public].[orders]';
+      const replicationId = await addReplication(registry, 'deleted', [table]);
+      // No extractor answers: the Delete request cannot remove the triggers now.
+      expect(await registry.api.delete(replicationId)).toEqual({ ok: true, value: null });
+      expect(await describeReplication(registry, replicationId)).toMatchObject({
+        status: 'Deleting',
+        lastError: expect.stringMatching(/^could not remove change tracking from the source yet/) as unknown,
+      });
+      expect(await pass(registry, at(0))).toEqual([]);
+
+      const released: ReleaseTablesRequest[] = [];
+      const extractor = nats.subscribe(Subjects.extractorReleaseTables, {
+        callback: (error, message) => {
+          if (error) return;
+          const packet = message.json<NestRequestPacket<ReleaseTablesRequest>>();
+          released.push(packet.data);
+          const reply: NestReplyPacket = { id: packet.id, response: rpcOk({ released: packet.data.tables.map(tableKey) }), isDisposed: true };
+          message.respond(JSON.stringify(reply));
+        },
+      });
+      try {
+        await nats.flush();
+        await pass(registry, at(1));
+        expect(released).toEqual([]);
+        await pass(registry, at(61));
+        expect(released).toEqual([{ replicationId, tables: [{ schema: 'public', name: 'orders' }] }]);
+        expect(await registry.replications.get(replicationId)).toBeNull();
+      } finally {
+        extractor.unsubscribe();
+        await stopRegistry(registry);
+      }
+    });
+  });
+
+  describe('IsLogErrorsOnly', () => {
+    it('logs one line per loaded change cycle and table for a detailed replication, none for an errors-only one', async () => {
+      const lines: Record<string, unknown>[] = [];
+      const registry = await startRegistry(newDatabase(), lines);
+      const detailed = await addReplication(registry, 'detailed', ['[public].[a]'], { isLogErrorsOnly: false });
+      const quiet = await addReplication(registry, 'quiet', ['[public].[a]'], { isLogErrorsOnly: true });
+      // A new registry serializes until each replication completed a run: the seeds come one after the other.
+      await seedAll(registry, at(0));
+      await seedAll(registry, at(2));
+      const cycles = await pass(registry, at(5));
+      expect(cycles).toHaveLength(2);
+      for (const cycle of cycles) await loaded(registry, cycle, at(7), '123', 42);
+
+      const cycleLines = lines.filter((line) => line['msg'] === 'change cycle loaded');
+      expect(cycleLines).toEqual([
+        expect.objectContaining({ level: 'info', replicationId: detailed, table: '[public].[a]', rows: 42, fromVersion: '100', toVersion: '123', durationMs: 2000 }),
+      ]);
+      expect(lines.filter((line) => line['msg'] === 'seed loaded').map((line) => line['replicationId'])).toEqual([detailed]);
+      expect(lines.some((line) => line['replicationId'] === quiet && (line['level'] === 'info' || line['level'] === 'debug'))).toBe(false);
+      await stopRegistry(registry);
+    });
+  });
+
+  describe('daily window across midnight', () => {
+    let registry: Registry;
+    let replicationId = '';
+    const DAY = Date.UTC(2030, 0, 10);
+    const time = (day: number, hours: number, minutes: number, seconds = 0) => new Date(DAY + day * 24 * HOUR * 1000 + ((hours * 60 + minutes) * 60 + seconds) * 1000);
+
+    beforeAll(async () => {
+      registry = await startRegistry(newDatabase());
+      replicationId = await addReplication(registry, 'nightly', ['[public].[t]'], {
+        scheduleIntervalTimeFrom: '10:00:00 PM',
+        scheduleIntervalTimeTo: '02:00:00 AM',
+      });
+      await seedAll(registry, time(0, 22, 0));
+    });
+
+    async function cycleAt(now: Date): Promise<void> {
+      const work = await pass(registry, now);
+      expect(work).toEqual([expect.objectContaining({ replicationId, kind: 'changes' })]);
+      await loaded(registry, work[0], new Date(now.getTime() + 5000), '100');
+    }
+
+    it('runs change cycles only between 10:00 PM and 02:00 AM UTC', async () => {
+      await cycleAt(time(0, 23, 30));
+      await cycleAt(time(1, 1, 30));
+      expect(await pass(registry, time(1, 2, 0, 1))).toEqual([]);
+      expect(await pass(registry, time(1, 12, 0))).toEqual([]);
+      expect(await pass(registry, time(1, 21, 59))).toEqual([]);
+      expect(await pass(registry, time(1, 21, 59, 59))).toEqual([]);
+      await cycleAt(time(1, 22, 0));
+      await cycleAt(time(1, 23, 30));
+      await cycleAt(time(2, 0, 0));
+      await cycleAt(time(2, 1, 30));
+      expect(await pass(registry, time(2, 2, 30))).toEqual([]);
+    });
+  });
+});
+
+function workKey(work: ExtractRequested): string {
+  return `${work.replicationId} [${work.table.schema}].[${work.table.name}] ${work.kind}`;
+}
+
+/** Core-NATS events are published as Nest event packets ({ pattern, data }). */
+function nestEventData(value: unknown): unknown {
+  return typeof value === 'object' && value !== null && 'data' in value ? (value).data : value;
+}

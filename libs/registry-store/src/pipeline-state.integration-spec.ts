@@ -1,0 +1,317 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Pool } from 'pg';
+import { SecretBox } from '@svc/crypto';
+import { createTempDatabase, sampleReplicationConfig, type TempDatabase } from '@svc/testing';
+import { migrate } from './migrate';
+import { PipelineStateRepository, type TableRuntimeState } from './pipeline-state-repository';
+import { ReplicationRepository } from './replication-repository';
+
+const config = sampleReplicationConfig();
+const author = { requestId: 'req-1', accessKeyId: 'SVCTESTKEY' };
+const T0 = new Date(Date.UTC(2030, 0, 10, 12, 0, 0));
+const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);
+
+describe('PipelineStateRepository against PostgreSQL', () => {
+  let database: TempDatabase;
+  let pool: Pool;
+  let replications: ReplicationRepository;
+  let state: PipelineStateRepository;
+
+  beforeAll(async () => {
+    database = await createTempDatabase('svc_pipeline_state_it');
+    pool = new Pool({ connectionString: database.url, max: 4 });
+    await migrate(pool);
+    replications = new ReplicationRepository(pool, new SecretBox(randomBytes(32)));
+    state = new PipelineStateRepository(pool);
+  });
+
+  afterAll(async () => {
+    await pool?.end();
+    await database?.drop();
+  });
+
+  /** A replication with the given tables registered (Pending); tracked unless named in `untracked`. */
+  async function replicationWith(tables: string[], untracked: string[] = []): Promise<string> {
+    const { replicationId } = await replications.insert({ status: 'Running', config }, author);
+    await state.registerTables(
+      replicationId,
+      1,
+      tables.map((tableName) => ({ tableName, tracked: !untracked.includes(tableName), rowsEstimated: 10 })),
+    );
+    return replicationId;
+  }
+
+  async function tableState(replicationId: string, tableName: string): Promise<TableRuntimeState> {
+    const found = (await state.listTables([replicationId])).find((table) => table.tableName === tableName);
+    if (!found) throw new Error(`no state for ${tableName}`);
+    return found;
+  }
+
+  /** Claims a seed and completes it at `version`: the table is Tracking (or Untracked) with nothing in flight. */
+  async function seeded(replicationId: string, tableName: string, version: string, now: Date): Promise<void> {
+    const workId = randomUUID();
+    expect(await state.claim(replicationId, tableName, workId, 'seed', now)).not.toBeNull();
+    expect(await state.completeSeed(replicationId, tableName, workId, version, 10, now)).toBe(true);
+  }
+
+  /** Claims a change cycle and returns its work id. */
+  async function claimChanges(replicationId: string, tableName: string, now: Date): Promise<string> {
+    const workId = randomUUID();
+    expect(await state.claim(replicationId, tableName, workId, 'changes', now)).not.toBeNull();
+    return workId;
+  }
+
+  it('registers discovered tables as Pending and records the discovered configuration version', async () => {
+    const id = await replicationWith(['[public].[a]', '[public].[b]'], ['[public].[b]']);
+    const [listed] = (await state.listReplications()).filter((replication) => replication.replicationId === id);
+    expect(listed).toMatchObject({ status: 'Running', configVersion: 1, discoveredConfigVersion: 1 });
+    expect(JSON.stringify(listed?.config)).not.toContain('pw@');
+    expect(await state.listTables([id])).toEqual([
+      expect.objectContaining({ tableName: '[public].[a]', phase: 'Pending', tracked: true, workEpoch: 0, ctTimeoutLevel: 0 }),
+      expect.objectContaining({ tableName: '[public].[b]', phase: 'Pending', tracked: false, workEpoch: 0, ctTimeoutLevel: 0 }),
+    ]);
+  });
+
+  it('claims strictly increasing epochs per table, and nothing while work is in flight', async () => {
+    const id = await replicationWith(['[public].[a]', '[public].[b]']);
+    const first = randomUUID();
+    expect(await state.claim(id, '[public].[a]', first, 'seed', at(0))).toBe(1);
+    expect(await state.claim(id, '[public].[a]', randomUUID(), 'seed', at(1))).toBeNull();
+    expect(await tableState(id, '[public].[a]')).toMatchObject({ phase: 'Seeding', inFlightWorkId: first, inFlightKind: 'seed', inFlightSince: at(0), workEpoch: 1 });
+    // Another table of the same replication counts its own epochs.
+    expect(await state.claim(id, '[public].[b]', randomUUID(), 'seed', at(1))).toBe(1);
+
+    expect(await state.releaseWork(id, '[public].[a]', first, 'retried', at(2))).toBe(true);
+    const second = randomUUID();
+    expect(await state.claim(id, '[public].[a]', second, 'seed', at(3))).toBe(2);
+    expect(await state.completeSeed(id, '[public].[a]', second, '100', 5, at(4))).toBe(true);
+    expect(await state.claim(id, '[public].[a]', randomUUID(), 'changes', at(5))).toBe(3);
+    expect(await tableState(id, '[public].[a]')).toMatchObject({ phase: 'Tracking', inFlightKind: 'changes', workEpoch: 3 });
+  });
+
+  it('walks the CtProcessTimeoutInMinutes levels 1, 2, 3, stays at 3, and returns to 0 after a completed cycle', async () => {
+    const id = await replicationWith(['[public].[t]']);
+    const table = '[public].[t]';
+    await seeded(id, table, '100', at(0));
+
+    let second = 10;
+    for (const expectedLevel of [1, 2, 3, 3]) {
+      const workId = await claimChanges(id, table, at(second));
+      expect(await state.cancelWork(id, table, workId, `cancelled to level ${String(expectedLevel)}`, at(second + 60))).toBe(true);
+      expect(await tableState(id, table)).toMatchObject({
+        phase: 'Tracking',
+        ctTimeoutLevel: expectedLevel,
+        inFlightWorkId: null,
+        lastVersion: '100',
+        lastError: `cancelled to level ${String(expectedLevel)}`,
+        lastCycleAt: at(second + 60),
+      });
+      second += 100;
+    }
+
+    const workId = await claimChanges(id, table, at(second));
+    expect(await state.completeChanges(id, table, workId, '180', 7, 1.5, at(second + 30))).toEqual({ fromVersion: '100', startedAt: at(second) });
+    expect(await tableState(id, table)).toMatchObject({
+      ctTimeoutLevel: 0,
+      lastVersion: '180',
+      lastCycleRows: 7,
+      lastCycleAt: at(second + 30),
+      watermarkAt: at(second + 30),
+      lastError: null,
+      inFlightWorkId: null,
+    });
+  });
+
+  it('ignores a completion, failure or cancel of work no longer in flight', async () => {
+    const id = await replicationWith(['[public].[t]']);
+    const table = '[public].[t]';
+    await seeded(id, table, '100', at(0));
+    const cancelled = await claimChanges(id, table, at(10));
+    expect(await state.cancelWork(id, table, cancelled, 'timed out', at(100))).toBe(true);
+    const released = await claimChanges(id, table, at(110));
+    expect(await state.releaseWork(id, table, released, 'lost', at(120))).toBe(true);
+    const current = await claimChanges(id, table, at(130));
+    const before = await tableState(id, table);
+
+    for (const stale of [cancelled, released, randomUUID()]) {
+      expect(await state.completeChanges(id, table, stale, '999', 1, 0, at(140))).toBeNull();
+      expect(await state.completeSeed(id, table, stale, '999', 1, at(140))).toBe(false);
+      expect(await state.recordSeedProgress(id, table, stale, 1, at(140))).toBe(false);
+      expect(await state.failWork(id, table, stale, { message: 'late', phase: 'Error', retryAt: at(200) }, at(140))).toBe(false);
+      expect(await state.cancelWork(id, table, stale, 'late', at(140))).toBe(false);
+      expect(await state.releaseWork(id, table, stale, 'late', at(140))).toBe(false);
+    }
+    expect(await tableState(id, table)).toEqual(before);
+    expect(before).toMatchObject({ inFlightWorkId: current, lastVersion: '100', ctTimeoutLevel: 1, workEpoch: 4 });
+  });
+
+  it('counts retryable failures with their retry time; a completed cycle or seed resets them', async () => {
+    const id = await replicationWith(['[public].[t]', '[public].[s]']);
+    const table = '[public].[t]';
+    await seeded(id, table, '100', at(0));
+
+    const first = await claimChanges(id, table, at(10));
+    expect(await state.failWork(id, table, first, { message: 'connection refused', phase: null, retryAt: at(15) }, at(11))).toBe(true);
+    expect(await tableState(id, table)).toMatchObject({ phase: 'Tracking', failureCount: 1, retryAt: at(15), lastError: 'connection refused', inFlightWorkId: null, lastCycleAt: at(11) });
+    const second = await claimChanges(id, table, at(20));
+    expect(await state.failWork(id, table, second, { message: 'deadlock detected', phase: null, retryAt: at(30) }, at(21))).toBe(true);
+    expect(await state.failureCount(id, table)).toBe(2);
+    expect(await tableState(id, table)).toMatchObject({ failureCount: 2, retryAt: at(30), lastError: 'deadlock detected' });
+
+    const third = await claimChanges(id, table, at(40));
+    expect(await state.completeChanges(id, table, third, '120', 0, 0, at(41))).not.toBeNull();
+    expect(await tableState(id, table)).toMatchObject({ failureCount: 0, retryAt: null, lastError: null, lastVersion: '120' });
+
+    // A seed: failures during it, then the completed seed clears them.
+    const seedTable = '[public].[s]';
+    const seedWork = randomUUID();
+    await state.claim(id, seedTable, seedWork, 'seed', at(50));
+    expect(await state.failWork(id, seedTable, seedWork, { message: 'throttled', phase: null, retryAt: at(60) }, at(51))).toBe(true);
+    expect(await tableState(id, seedTable)).toMatchObject({ phase: 'Seeding', failureCount: 1, retryAt: at(60) });
+    await seeded(id, seedTable, '300', at(61));
+    expect(await tableState(id, seedTable)).toMatchObject({ phase: 'Tracking', lastVersion: '300', failureCount: 0, retryAt: null, lastError: null });
+  });
+
+  it('puts a table in Error on a terminal failure without counting it as a retry', async () => {
+    const id = await replicationWith(['[public].[t]']);
+    const table = '[public].[t]';
+    await seeded(id, table, '100', at(0));
+    const workId = await claimChanges(id, table, at(10));
+    expect(await state.failWork(id, table, workId, { message: 'relation "t" does not exist', phase: 'Error', retryAt: null }, at(11))).toBe(true);
+    expect(await tableState(id, table)).toMatchObject({ phase: 'Error', failureCount: 0, retryAt: null, lastError: 'relation "t" does not exist', inFlightWorkId: null });
+  });
+
+  it('resumes tables in Error to Tracking, Untracked or Pending and clears their backoff', async () => {
+    const tracked = '[public].[tracked]';
+    const seededOnly = '[public].[keyless]';
+    const neverSeeded = '[public].[new]';
+    const waiting = '[public].[waiting]';
+    const id = await replicationWith([tracked, seededOnly, neverSeeded, waiting], [seededOnly]);
+    await seeded(id, tracked, '100', at(0));
+    await seeded(id, seededOnly, '0', at(0));
+    await seeded(id, waiting, '100', at(0));
+    for (const table of [tracked, seededOnly, neverSeeded]) {
+      const workId = randomUUID();
+      await state.claim(id, table, workId, table === tracked ? 'changes' : 'seed', at(10));
+      expect(await state.failWork(id, table, workId, { message: 'terminal', phase: 'Error', retryAt: null }, at(11))).toBe(true);
+    }
+    const retrying = await claimChanges(id, waiting, at(10));
+    await state.failWork(id, waiting, retrying, { message: 'connection refused', phase: null, retryAt: at(500) }, at(11));
+    expect((await state.listTables([id])).map((table) => [table.tableName, table.phase])).toEqual([
+      [seededOnly, 'Error'],
+      [neverSeeded, 'Error'],
+      [tracked, 'Error'],
+      [waiting, 'Tracking'],
+    ]);
+
+    expect(await state.resumeTables(id, at(20))).toBe(4);
+    expect(await state.listTables([id])).toEqual([
+      expect.objectContaining({ tableName: seededOnly, phase: 'Untracked', lastError: null }),
+      expect.objectContaining({ tableName: neverSeeded, phase: 'Pending', lastError: null, retryAt: null, failureCount: 0 }),
+      expect.objectContaining({ tableName: tracked, phase: 'Tracking', lastVersion: '100', lastError: null }),
+      expect.objectContaining({ tableName: waiting, phase: 'Tracking', lastError: null, retryAt: null, failureCount: 0 }),
+    ]);
+    expect(await state.resumeTables(id, at(30))).toBe(0);
+  });
+
+  it('reseeds every table that is not Pending, returning and releasing the work in flight', async () => {
+    const pending = '[public].[pending]';
+    const busy = '[public].[busy]';
+    const idle = '[public].[idle]';
+    const id = await replicationWith([pending, busy, idle]);
+    await seeded(id, busy, '100', at(0));
+    await seeded(id, idle, '100', at(0));
+    const inFlight = await claimChanges(id, busy, at(10));
+    await state.cancelWork(id, busy, inFlight, 'timed out', at(100));
+    const stillInFlight = await claimChanges(id, busy, at(110));
+
+    const released = await state.reseedAll(id, 'ScdType changed', at(120));
+    expect(released).toEqual([{ replicationId: id, tableName: busy, workId: stillInFlight }]);
+    expect(await state.listTables([id])).toEqual([
+      expect.objectContaining({ tableName: busy, phase: 'Reseeding', inFlightWorkId: null, ctTimeoutLevel: 0, lastError: 'ScdType changed' }),
+      expect.objectContaining({ tableName: idle, phase: 'Reseeding', inFlightWorkId: null, lastError: 'ScdType changed' }),
+      expect.objectContaining({ tableName: pending, phase: 'Pending', inFlightWorkId: null, lastError: 'ScdType changed' }),
+    ]);
+    // A reseed that fails for good and is retried by StartReplication seeds again: it does not resume tracking.
+    const failing = randomUUID();
+    await state.claim(id, idle, failing, 'seed', at(121));
+    await state.failWork(id, idle, failing, { message: 'permission denied', phase: 'Error', retryAt: null }, at(122));
+    await state.resumeTables(id, at(123));
+    expect(await tableState(id, idle)).toMatchObject({ phase: 'Pending', lastVersion: null });
+    // The released cycle's late completion does not end the reseed.
+    expect(await state.completeChanges(id, busy, stillInFlight, '150', 1, 0, at(130))).toBeNull();
+    // A reseed's claim keeps the phase Reseeding, and its completion returns the table to Tracking.
+    const reseed = randomUUID();
+    expect(await state.claim(id, busy, reseed, 'seed', at(140))).toBe(4);
+    expect(await tableState(id, busy)).toMatchObject({ phase: 'Reseeding' });
+    expect(await state.completeSeed(id, busy, reseed, '160', 10, at(150))).toBe(true);
+    expect(await tableState(id, busy)).toMatchObject({ phase: 'Tracking', lastVersion: '160' });
+  });
+
+  it('removes tables and returns the work they had in flight', async () => {
+    const id = await replicationWith(['[public].[a]', '[public].[b]', '[public].[c]']);
+    const workId = randomUUID();
+    await state.claim(id, '[public].[a]', workId, 'seed', at(0));
+    expect(await state.removeTables(id, [])).toEqual([]);
+    expect(await state.removeTables(id, ['[public].[a]', '[public].[b]'])).toEqual([{ replicationId: id, tableName: '[public].[a]', workId }]);
+    expect((await state.listTables([id])).map((table) => table.tableName)).toEqual(['[public].[c]']);
+  });
+
+  it('releases work without counting a failure or changing the timeout level', async () => {
+    const id = await replicationWith(['[public].[t]']);
+    const table = '[public].[t]';
+    await seeded(id, table, '100', at(0));
+    const cancelled = await claimChanges(id, table, at(10));
+    await state.cancelWork(id, table, cancelled, 'timed out', at(100));
+    const workId = await claimChanges(id, table, at(110));
+    expect(await state.releaseWork(id, table, workId, 'could not queue the work; retrying', at(111))).toBe(true);
+    expect(await tableState(id, table)).toMatchObject({
+      inFlightWorkId: null,
+      inFlightKind: null,
+      inFlightSince: null,
+      ctTimeoutLevel: 1,
+      failureCount: 0,
+      retryAt: null,
+      lastError: 'could not queue the work; retrying',
+      updatedAt: at(111),
+    });
+  });
+
+  it('marks a retention alert; a later watermark clears the mark', async () => {
+    const id = await replicationWith(['[public].[t]']);
+    const table = '[public].[t]';
+    await seeded(id, table, '100', at(0));
+    expect(await tableState(id, table)).toMatchObject({ watermarkAt: at(0), retentionAlertedAt: null });
+    await state.markRetentionAlerted(id, table, at(3600));
+    expect(await tableState(id, table)).toMatchObject({ watermarkAt: at(0), retentionAlertedAt: at(3600) });
+    const workId = await claimChanges(id, table, at(3700));
+    await state.completeChanges(id, table, workId, '101', 1, 0, at(3701));
+    expect(await tableState(id, table)).toMatchObject({ watermarkAt: at(3701), retentionAlertedAt: null });
+  });
+
+  it('lists tracked tables of other replications, leaving out its own and those being deleted', async () => {
+    const self = await replicationWith(['[public].[shared]']);
+    const other = await replicationWith(['[public].[shared]', '[public].[keyless]'], ['[public].[keyless]']);
+    const deleting = await replicationWith(['[public].[gone]']);
+    await replications.setStatus(deleting, 'Deleting', null);
+
+    const others = (await state.trackedTablesOfOthers(self)).filter((entry) => [self, other, deleting].includes(entry.replicationId));
+    expect(others).toEqual([{ replicationId: other, tableName: '[public].[shared]' }]);
+  });
+
+  it('records seed progress of the work in flight and moves updated_at to the given time', async () => {
+    const id = await replicationWith(['[public].[big]']);
+    const table = '[public].[big]';
+    const workId = randomUUID();
+    await state.claim(id, table, workId, 'seed', at(0));
+    expect(await tableState(id, table)).toMatchObject({ updatedAt: at(0) });
+    expect(await state.recordSeedProgress(id, table, workId, 1000, at(600))).toBe(true);
+    expect(await state.recordSeedProgress(id, table, workId, 500, at(900))).toBe(true);
+    expect(await tableState(id, table)).toMatchObject({ updatedAt: at(900), phase: 'Seeding', inFlightWorkId: workId });
+    const rows = await pool.query<{ rows_seeded: string }>('SELECT rows_seeded FROM table_states WHERE replication_id = $1', [id]);
+    expect(rows.rows[0]?.rows_seeded).toBe('1500');
+    expect(await state.completeSeed(id, table, workId, '100', 250, at(1000))).toBe(true);
+    const done = await pool.query<{ rows_seeded: string; rows_estimated: string }>('SELECT rows_seeded, rows_estimated FROM table_states WHERE replication_id = $1', [id]);
+    expect(done.rows[0]).toEqual({ rows_seeded: '1750', rows_estimated: '1750' });
+  });
+});

@@ -1,0 +1,173 @@
+import type { TestStack } from '@svc/system-testing';
+import { POSTGRES_TO_POSTGRES } from './engine-pairs';
+import type { LiveWorkload } from './live-workload';
+import { digest, type Digest, type TableShape } from './pipeline-workload';
+import { describeReplication, recentWarnings, type DescribeJson } from './replication-api';
+import type { SqlTarget } from './sql-target';
+
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+export const sameDigest = (left: Digest | null, right: Digest | null): boolean => JSON.stringify(left) === JSON.stringify(right);
+export const sameDigests = (left: (Digest | null)[], right: (Digest | null)[]) => JSON.stringify(left) === JSON.stringify(right);
+
+/** Warehouse schema of the live suites. */
+export const LIVE_WAREHOUSE_SCHEMA = 'dw';
+
+/** Rows of a Type2 warehouse table that stand for the source's rows (closed versions are history). */
+const CURRENT_ROWS = 'svc_sys_is_current';
+
+export interface LiveRequestOptions {
+  sourceConnectionString: string;
+  bucketName: string;
+  bucketFolderName: string;
+  tablesToInclude: string;
+}
+
+/** A CreateWarehouseReplication body (JSON) of the live suites: PostgreSQL → PostgreSQL, Type1, schema `dw`. */
+export function liveCreateRequest(stack: TestStack, options: LiveRequestOptions): Record<string, unknown> {
+  return {
+    parallelTablesLimit: 4,
+    rebuildIndexes: false,
+    source: { connectionString: options.sourceConnectionString, encryptDataInTransit: false, changeTrackingRetentionPeriod: '2 Days' },
+    staging: { connectionString: POSTGRES_TO_POSTGRES.stagingConnectionString(stack), encryptDataInTransit: false, replicateCompatibilityLevel: false },
+    warehouse: {
+      accessType: 'AccessKey',
+      accessKey: stack.s3.accessKeyId,
+      secretKey: stack.s3.secretAccessKey,
+      bucketName: options.bucketName,
+      bucketFolderName: options.bucketFolderName,
+      regionEndpoint: 'us-east-1',
+      retentionDays: 2,
+      ...POSTGRES_TO_POSTGRES.warehouse(stack),
+      databaseSchema: LIVE_WAREHOUSE_SCHEMA,
+      scdType: 'Type1',
+    },
+    addUpdateTimestamp: false,
+    tablesToInclude: options.tablesToInclude,
+  };
+}
+
+export interface LiveReplicationOptions {
+  stack: TestStack;
+  /** A session on the source that the workload does not use. */
+  source: SqlTarget;
+  warehouse: SqlTarget;
+  /** Shown in diagnostics. */
+  workload?: LiveWorkload;
+  /** The tables compared by warehouseDigests and waitForWarehouseEqualsSource. */
+  tables: TableShape[];
+}
+
+/**
+ * One replication under test while a workload runs: Describe, digests of source and warehouse, and waits
+ * that explain themselves (state, workload errors, the services' warnings) when they time out.
+ */
+export class LiveReplication {
+  replicationId = '';
+  /** Type2 after the replication's ScdType changed to it: only current warehouse rows are compared then. */
+  scdType: 'Type1' | 'Type2' = 'Type1';
+  tables: TableShape[];
+
+  constructor(private readonly options: LiveReplicationOptions) {
+    this.tables = options.tables;
+  }
+
+  describe(): Promise<DescribeJson> {
+    return describeReplication(this.options.stack, this.replicationId);
+  }
+
+  async phases(): Promise<Record<string, string>> {
+    return Object.fromEntries((await this.describe()).tables.map((table) => [table.name, table.phase]));
+  }
+
+  sourceDigest(shape: TableShape, where = 'true'): Promise<Digest> {
+    return digest(this.options.source, shape.source, shape, where);
+  }
+
+  /** Null while the warehouse table does not exist (yet). */
+  warehouseDigest(shape: TableShape, where = 'true'): Promise<Digest | null> {
+    const rows = this.scdType === 'Type2' ? `(${where}) AND ${CURRENT_ROWS}` : where;
+    return digest(this.options.warehouse, `${LIVE_WAREHOUSE_SCHEMA}.${shape.target}`, shape, rows).catch(() => null);
+  }
+
+  /** One table after another: the warehouse session runs one query at a time. */
+  async warehouseDigests(): Promise<(Digest | null)[]> {
+    const digests: (Digest | null)[] = [];
+    for (const shape of this.tables) digests.push(await this.warehouseDigest(shape));
+    return digests;
+  }
+
+  /** What to show when a wait times out: the replication's state and the services' latest warnings. */
+  async diagnostics(): Promise<string> {
+    const state: DescribeJson | null = await this.describe().catch(() => null);
+    const shown = state && { status: state.status, lastError: state.lastError, tables: state.tables, alerts: state.alerts };
+    const { workload } = this.options;
+    return `${JSON.stringify(shown)}\nworkload: ${workload?.transactions} transactions, errors ${JSON.stringify(workload?.errors.slice(-3))}\n${recentWarnings(this.options.stack).join('\n')}`;
+  }
+
+  /**
+   * Polls like waitUntil, but gives up at once when the replication is Failed: that state lasts until
+   * StartReplication (or DataReplication=true), so waiting longer would only hide the cause.
+   */
+  async waitFor(probe: () => Promise<boolean>, deadlineMs: number, what: string): Promise<void> {
+    const deadline = Date.now() + deadlineMs;
+    while (Date.now() < deadline) {
+      if (await probe().catch(() => false)) return;
+      if (this.replicationId && (await this.describe().catch(() => null))?.status === 'Failed') {
+        throw new Error(`the replication is Failed while waiting for ${what}\n${await this.diagnostics()}`);
+      }
+      await sleep(100);
+    }
+    throw new Error(`timed out after ${deadlineMs} ms waiting for ${what}\n${await this.diagnostics()}`);
+  }
+
+  /** Waits until no compared warehouse table has changed for `quietMs` (work in flight has landed); returns their digests. */
+  async settled(quietMs: number, deadlineMs: number): Promise<(Digest | null)[]> {
+    let last = await this.warehouseDigests();
+    let since = Date.now();
+    await this.waitFor(
+      async () => {
+        const now = await this.warehouseDigests();
+        if (!sameDigests(now, last)) {
+          last = now;
+          since = Date.now();
+        }
+        return Date.now() - since >= quietMs;
+      },
+      deadlineMs,
+      'the warehouse to stop changing',
+    );
+    return last;
+  }
+
+  /** Waits until every compared warehouse table differs from `before` (the replication follows the workload). */
+  async waitForMovement(before: (Digest | null)[], deadlineMs: number, what: string): Promise<void> {
+    await this.waitFor(
+      async () => {
+        const now = await this.warehouseDigests();
+        return now.every((current, index) => !sameDigest(current, before[index] ?? null));
+      },
+      deadlineMs,
+      what,
+    );
+  }
+
+  /** Waits until each compared warehouse table equals its source table, row for row; the last comparison is in the error. */
+  async waitForWarehouseEqualsSource(deadlineMs: number): Promise<void> {
+    let last = '';
+    await this.waitFor(
+      async () => {
+        for (const shape of this.tables) {
+          const [expected, actual] = await Promise.all([this.sourceDigest(shape), this.warehouseDigest(shape)]);
+          last = `${shape.source}: source ${JSON.stringify(expected)} warehouse ${JSON.stringify(actual)}`;
+          if (!sameDigest(expected, actual)) return false;
+        }
+        return true;
+      },
+      deadlineMs,
+      'the warehouse to equal the source',
+    ).catch((error: Error) => {
+      throw new Error(`${error.message}\nlast comparison: ${last}`);
+    });
+  }
+}

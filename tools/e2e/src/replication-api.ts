@@ -1,0 +1,56 @@
+import { ADMIN_KEY, callSigned, type ApiResponse, type TestStack } from '@svc/system-testing';
+
+export interface TableStatusJson {
+  name: string;
+  phase: string;
+  rowsSeeded: number;
+  lastVersion: string | null;
+  /** Absent or null when the table has no error. */
+  lastError?: string | null;
+}
+
+export interface DescribeJson {
+  status: string;
+  lastError?: string | null;
+  configuration: {
+    source: { connectionString: string };
+    warehouse: { bucketFolderName: string; scdType: string };
+    changeTrackingBatchLimit: number;
+    dataReplication: boolean;
+    schemaReplication: boolean;
+    tablesToInclude: unknown;
+  };
+  tables: TableStatusJson[];
+  alerts: { kind: string; message: string }[];
+}
+
+/** DescribeWarehouseReplication through the signed API (JSON), whatever it answers. */
+export function describeResponse(stack: TestStack, replicationId: string): Promise<ApiResponse> {
+  return callSigned(stack.baseUrl, 'DescribeWarehouseReplication', 'json', JSON.stringify({ replicationId }), ADMIN_KEY);
+}
+
+/** DescribeWarehouseReplication through the signed API (JSON); throws unless it answers 200. */
+export async function describeReplication(stack: TestStack, replicationId: string): Promise<DescribeJson> {
+  const response = await describeResponse(stack, replicationId);
+  if (response.status !== 200) throw new Error(`Describe answered ${response.status}: ${response.body}`);
+  return JSON.parse(response.body) as DescribeJson;
+}
+
+/** AlterWarehouseReplication (JSON) with the given fields; the caller checks the status. */
+export function alterReplication(stack: TestStack, replicationId: string, fields: Record<string, unknown>): Promise<ApiResponse> {
+  return callSigned(stack.baseUrl, 'AlterWarehouseReplication', 'json', JSON.stringify({ replicationId, ...fields }), ADMIN_KEY);
+}
+
+/** DeleteWarehouseReplication (JSON); the caller checks the status. */
+export function deleteReplication(stack: TestStack, replicationId: string): Promise<ApiResponse> {
+  return callSigned(stack.baseUrl, 'DeleteWarehouseReplication', 'json', JSON.stringify({ replicationId }), ADMIN_KEY);
+}
+
+/** The services' latest warning and error lines, to show when a wait times out. */
+export function recentWarnings(stack: TestStack, count = 15): string[] {
+  return stack
+    .logs()
+    .split('\n')
+    .filter((line) => /"level":"(warn|error)"/.test(line))
+    .slice(-count);
+}
