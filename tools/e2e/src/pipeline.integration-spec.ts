@@ -238,6 +238,11 @@ describe.each(ENGINE_PAIRS)('pipeline: $name', (pair: EnginePair) => {
     }
   }, 120000);
 
+  it('adds a column to a table none of whose rows change afterwards, and fills it for existing rows when it came with a value', async () => {
+    await source.query(`ALTER TABLE public.items ADD COLUMN grade int NOT NULL DEFAULT 7`);
+    await converged([{ ...ITEMS, columns: `${ITEMS.columns}, grade` }]);
+  }, 120000);
+
   it('never logs a secret', () => {
     expect(stack.logs()).not.toContain(ADMIN_KEY.secretKey);
   });

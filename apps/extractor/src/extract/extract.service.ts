@@ -21,6 +21,7 @@ import {
   EngineRegistry,
   StaleDefinitionError, RuntimeConfigClient, changeBatchId, seedBatchId, splitCsvParts, workMessageId, type FailureScope } from '@svc/pipeline-runtime';
 import { projectOntoColumns } from './schema-projection';
+import { SentDefinitions } from './sent-definitions';
 
 /** Reads of one unit of work that may each find the table altered since it was described. */
 const STALE_DEFINITION_ATTEMPTS = 3;
@@ -42,6 +43,7 @@ interface PendingPart {
 @Injectable()
 export class ExtractService {
   private readonly lastPurge = new Map<string, number>();
+  private readonly sentDefinitions = new SentDefinitions();
 
   constructor(
     private readonly engines: EngineRegistry,
@@ -174,8 +176,8 @@ export class ExtractService {
       definition,
       body: { kind: 'changes', fromVersion, toVersion: read.toVersion },
     };
-    if (rowCount === 0) {
-      // Nothing changed: the watermark may move without staging or warehouse work.
+    if (rowCount === 0 && this.sentDefinitions.isCurrent(request.replicationId, definition)) {
+      // Nothing changed, schema included: the watermark may move without staging or warehouse work.
       await this.publisher.publish(
         PipelineSubjects.batchLoaded,
         {
@@ -194,6 +196,7 @@ export class ExtractService {
       );
     } else {
       await this.publisher.publish(PipelineSubjects.batchExtracted, { workId: request.workId, batch, rowsSubject, chunkCount, rowCount, extractedAt }, workMessageId(request.workId, batchId));
+      this.sentDefinitions.remember(request.replicationId, definition);
     }
     await this.purgeWhenDue(source, config, definition);
   }
@@ -206,6 +209,7 @@ export class ExtractService {
       { workId: request.workId, batch, rowsSubject: part.rowsSubject, chunkCount: part.chunkCount, rowCount: part.rowCount, extractedAt },
       workMessageId(request.workId, batch.batchId),
     );
+    this.sentDefinitions.remember(request.replicationId, batch.definition);
   }
 
   private async purgeWhenDue(source: SourceConnector, config: ReplicationConfig, definition: TableDefinition): Promise<void> {
