@@ -69,6 +69,8 @@ export interface StagingConnector {
   hasApplied(batchId: string): Promise<boolean>;
   /** True when a batch of a newer unit of work of the table (a higher epoch) has been applied: this one would be refused. */
   isStale(batch: BatchDescriptor): Promise<boolean>;
+  /** Forgets batches applied before `appliedBefore` (they can no longer arrive again); returns how many. */
+  forgetAppliedBatches(appliedBefore: Date): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -103,5 +105,7 @@ export interface WarehouseConnector {
   hasLoaded(batchId: string, options: WarehouseTableOptions): Promise<boolean>;
   /** True when a batch of a newer unit of work of the table (a higher epoch) has been loaded: this one would be refused. */
   isStale(batch: BatchDescriptor, options: WarehouseTableOptions): Promise<boolean>;
+  /** Forgets batches loaded into the schema before `loadedBefore` (they can no longer arrive again); returns how many. */
+  forgetLoadedBatches(loadedBefore: Date, options: WarehouseTableOptions): Promise<number>;
   close(): Promise<void>;
 }

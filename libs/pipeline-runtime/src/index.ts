@@ -1,3 +1,4 @@
+export { BATCH_LOG_RETENTION_MS, HOUSEKEEPING_INTERVAL_MS, IntervalGate, batchLogCutoff } from './batch-log';
 export { batchFolderName, changeBatchId, previousSeedPart, seedBatchId, workMessageId } from './batch-ids';
 export { CsvRowScanner, splitCsvParts, type CsvPart } from './csv-parts';
 export { EngineRegistry, UnsupportedEngineError } from './engine-registry';

@@ -364,6 +364,19 @@ describe('PostgreSQL staging', () => {
       expect(await peopleRows()).toBe('us,5,Eve\nus,6,Fay\n');
     });
 
+    it('forgets batches applied before a cutoff, and only those', async () => {
+      const old = changeBatch(people, '1', '2');
+      const recent = changeBatch(people, '2', '3');
+      await staging.applyBatch(old, chunked('I,eu,1,Ann\n'));
+      await staging.applyBatch(recent, chunked('I,eu,2,Bo\n'));
+      await sql(stagingDb.url, "UPDATE svc_staging.applied_batches SET applied_at = now() - interval '8 days' WHERE batch_id = $1", [old.batchId]);
+      expect(await staging.forgetAppliedBatches(new Date(Date.now() - 7 * 24 * 60 * 60 * 1000))).toBe(1);
+      expect(await staging.hasApplied(old.batchId)).toBe(false);
+      expect(await staging.hasApplied(recent.batchId)).toBe(true);
+      expect(await staging.forgetAppliedBatches(new Date(Date.now() - 7 * 24 * 60 * 60 * 1000))).toBe(0);
+      expect(await peopleRows()).toBe('eu,1,Ann\neu,2,Bo\n');
+    });
+
     it('applies one of two concurrent deliveries of a batch', async () => {
       const batch = changeBatch(people, '1', '2');
       const outcomes = await Promise.all([

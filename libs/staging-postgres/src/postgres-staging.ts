@@ -9,6 +9,7 @@ import {
   CURRENT_SEED_SQL,
   DDL_LOCK_SQL,
   FENCE_STALE_SQL,
+  FORGET_APPLIED_BATCHES_SQL,
   RAISE_FENCE_SQL,
   RECORD_BATCH_SQL,
   TABLE_LOCK_SQL,
@@ -140,6 +141,12 @@ class PostgresStaging implements StagingConnector {
       .query<{ stale: boolean }>(FENCE_STALE_SQL, [batch.replicationId, schema, name, batch.epoch])
       .catch(this.forgetControlSchemaWhenGone);
     return result.rows[0]?.stale === true;
+  }
+
+  async forgetAppliedBatches(appliedBefore: Date): Promise<number> {
+    await this.ensureControlSchema();
+    const result = await this.pool.query(FORGET_APPLIED_BATCHES_SQL, [appliedBefore]).catch(this.forgetControlSchemaWhenGone);
+    return result.rowCount ?? 0;
   }
 
   /** A staging database dropped and created again under the same name lost its control schema: create it on the next try. */

@@ -53,6 +53,9 @@ export const FENCE_STALE_SQL = `SELECT epoch > $4::bigint AS stale FROM ${CONTRO
 /** Affects one row when the batch is new; none when it was applied before (a concurrent twin waits for the first to commit). */
 export const RECORD_BATCH_SQL = `INSERT INTO ${CONTROL_SCHEMA}.applied_batches (batch_id) VALUES ($1) ON CONFLICT (batch_id) DO NOTHING`;
 
+/** $1 a timestamp: forgets batches applied before it. */
+export const FORGET_APPLIED_BATCHES_SQL = `DELETE FROM ${CONTROL_SCHEMA}.applied_batches WHERE applied_at < $1`;
+
 export const START_SEED_SQL = `INSERT INTO ${CONTROL_SCHEMA}.table_seeds (schema, name, seed_id) VALUES ($1, $2, $3)
 ON CONFLICT (schema, name) DO UPDATE SET seed_id = EXCLUDED.seed_id, started_at = now()`;
 

@@ -25,6 +25,12 @@ export async function recordLoadedBatch(client: ClientBase, schema: string, batc
   await client.query(`INSERT INTO ${loadedBatches(schema)} (batch_id) VALUES ($1)`, [batchId]);
 }
 
+/** Forgets batches loaded before `loadedBefore`; returns how many. */
+export async function deleteLoadedBatchesBefore(client: ClientBase, schema: string, loadedBefore: Date): Promise<number> {
+  const result = await client.query(`DELETE FROM ${loadedBatches(schema)} WHERE loaded_at < $1`, [loadedBefore]);
+  return result.rowCount ?? 0;
+}
+
 /** The seed the table's shadow is collecting (or last collected); null before its first seed. */
 export async function currentSeedId(client: ClientBase, layout: TableLayout): Promise<string | null> {
   const result = await client.query<{ seed_id: string }>(`SELECT seed_id FROM ${tableSeeds(layout.schema)} WHERE table_name = $1`, [layout.target]);

@@ -2,7 +2,7 @@ import type { BatchDescriptor, StagedFiles, TableDefinition, TableRef } from '@s
 import { warehouseClientConfig, type WarehouseConnection } from '@svc/connectors';
 import type { ApplyOutcome, StagedFileReader, WarehouseConnector, WarehouseTableOptions } from '@svc/engines';
 import { Pool, type PoolClient } from 'pg';
-import { isBatchLoaded, isFencedOut, lockSchemaDdl } from './control-tables';
+import { deleteLoadedBatchesBefore, isBatchLoaded, isFencedOut, lockSchemaDdl } from './control-tables';
 import { ensureTableInTransaction, type EnsureOutcome } from './ensure-table';
 import { loadBatchInTransaction } from './load-batch';
 import { createControlTablesSql, createSchemaSql } from './table-ddl';
@@ -66,29 +66,32 @@ class PostgresWarehouse implements WarehouseConnector {
     return this.inTransaction((client) => loadBatchInTransaction(client, layout, batch, files, reader, { rebuildIndexes: this.rebuildIndexes }));
   }
 
-  async hasLoaded(batchId: string, options: WarehouseTableOptions): Promise<boolean> {
-    await this.ensureControlTables(options.schema);
-    const client = await this.pool.connect();
-    try {
-      return await isBatchLoaded(client, options.schema, batchId);
-    } finally {
-      client.release();
-    }
+  hasLoaded(batchId: string, options: WarehouseTableOptions): Promise<boolean> {
+    return this.withControlTables(options.schema, (client) => isBatchLoaded(client, options.schema, batchId));
   }
 
-  async isStale(batch: BatchDescriptor, options: WarehouseTableOptions): Promise<boolean> {
+  isStale(batch: BatchDescriptor, options: WarehouseTableOptions): Promise<boolean> {
     const layout = tableLayout(batch.definition, options);
-    await this.ensureControlTables(layout.schema);
-    const client = await this.pool.connect();
-    try {
-      return await isFencedOut(client, layout, batch.replicationId, batch.epoch);
-    } finally {
-      client.release();
-    }
+    return this.withControlTables(layout.schema, (client) => isFencedOut(client, layout, batch.replicationId, batch.epoch));
+  }
+
+  forgetLoadedBatches(loadedBefore: Date, options: WarehouseTableOptions): Promise<number> {
+    return this.withControlTables(options.schema, (client) => deleteLoadedBatchesBefore(client, options.schema, loadedBefore));
   }
 
   async close(): Promise<void> {
     await this.pool.end();
+  }
+
+  /** Runs `work` on a pooled session, outside a transaction, once the schema's control tables exist. */
+  private async withControlTables<T>(schema: string, work: (client: PoolClient) => Promise<T>): Promise<T> {
+    await this.ensureControlTables(schema);
+    const client = await this.pool.connect();
+    try {
+      return await work(client);
+    } finally {
+      client.release();
+    }
   }
 
   /** Control tables in their own short transaction, so that loads do not hold the schema's DDL lock. */

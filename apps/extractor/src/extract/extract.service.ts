@@ -19,6 +19,7 @@ import { WORKER_CONFIG } from '@svc/pipeline-nest';
 import {
   ChangesPurgedError,
   EngineRegistry,
+  IntervalGate,
   StaleDefinitionError, RuntimeConfigClient, changeBatchId, seedBatchId, splitCsvParts, workMessageId, type FailureScope } from '@svc/pipeline-runtime';
 import { projectOntoColumns } from './schema-projection';
 import { SentDefinitions } from './sent-definitions';
@@ -42,7 +43,7 @@ interface PendingPart {
  */
 @Injectable()
 export class ExtractService {
-  private readonly lastPurge = new Map<string, number>();
+  private readonly purges = new IntervalGate(PURGE_INTERVAL_MS);
   private readonly sentDefinitions = new SentDefinitions();
 
   constructor(
@@ -215,9 +216,7 @@ export class ExtractService {
   private async purgeWhenDue(source: SourceConnector, config: ReplicationConfig, definition: TableDefinition): Promise<void> {
     const sourceIdentity = createHash('sha256').update(config.source.connectionString).digest('hex').slice(0, 16);
     const key = `${sourceIdentity}:${tableKey(definition.table)}`;
-    const last = this.lastPurge.get(key) ?? 0;
-    if (Date.now() - last < PURGE_INTERVAL_MS) return;
-    this.lastPurge.set(key, Date.now());
+    if (!this.purges.due(key)) return;
     const { purgedRows } = await source.purgeChanges(definition.table, config.source.changeTrackingRetentionPeriod);
     if (purgedRows > 0) replicationLog(this.logger, config).info('purged expired change records', { table: tableKey(definition.table), purgedRows });
   }

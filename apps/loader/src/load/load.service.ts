@@ -5,7 +5,18 @@ import type { WarehouseTableOptions } from '@svc/engines';
 import { JsonLogger, replicationLog } from '@svc/logging';
 import { PipelinePublisher } from '@svc/messaging';
 import { WORKER_CONFIG } from '@svc/pipeline-nest';
-import { EngineRegistry, RuntimeConfigClient, previousSeedPart, reportBatchFailure, waitForPreviousPart, workMessageId, type FailureReport } from '@svc/pipeline-runtime';
+import {
+  EngineRegistry,
+  HOUSEKEEPING_INTERVAL_MS,
+  IntervalGate,
+  RuntimeConfigClient,
+  batchLogCutoff,
+  previousSeedPart,
+  reportBatchFailure,
+  waitForPreviousPart,
+  workMessageId,
+  type FailureReport,
+} from '@svc/pipeline-runtime';
 import { S3StagedFileReader } from '@svc/storage';
 
 /**
@@ -15,6 +26,8 @@ import { S3StagedFileReader } from '@svc/storage';
  */
 @Injectable()
 export class LoadService {
+  private readonly housekeeping = new IntervalGate(HOUSEKEEPING_INTERVAL_MS);
+
   constructor(
     private readonly engines: EngineRegistry,
     private readonly configs: RuntimeConfigClient,
@@ -62,6 +75,18 @@ export class LoadService {
       },
       workMessageId(event.workId, batch.batchId),
     );
+    if (this.housekeeping.due(batch.replicationId)) await this.forgetOldBatches(config, options);
+  }
+
+  /** Forgets batches loaded into the schema more than a week ago; a failure is logged, and the next hour tries again. */
+  private async forgetOldBatches(config: ReplicationConfig, options: WarehouseTableOptions): Promise<void> {
+    const log = replicationLog(this.logger, config);
+    try {
+      const forgotten = await this.engines.warehouse(config).forgetLoadedBatches(batchLogCutoff(), options);
+      if (forgotten > 0) log.info('forgot batches loaded into the warehouse more than a week ago', { schema: options.schema, batches: forgotten });
+    } catch (error) {
+      log.warn('forgetting old loaded batches failed; retried in an hour', { schema: options.schema, reason: error instanceof Error ? error.message : String(error) });
+    }
   }
 
   /** The registry has released the batch's work: it must not count as loaded (the watermark would move). */

@@ -6,11 +6,20 @@ import { JsonLogger, replicationLog } from '@svc/logging';
 import { PipelinePublisher, purgeRows, readRowChunks } from '@svc/messaging';
 import { NATS_CONNECTION } from '@svc/messaging-nest';
 import { WORKER_CONFIG } from '@svc/pipeline-nest';
-import { EngineRegistry, RuntimeConfigClient, batchFolderName, previousSeedPart, reportBatchFailure, waitForPreviousPart, workMessageId, type FailureReport } from '@svc/pipeline-runtime';
+import {
+  EngineRegistry,
+  HOUSEKEEPING_INTERVAL_MS,
+  IntervalGate,
+  RuntimeConfigClient,
+  batchFolderName,
+  batchLogCutoff,
+  previousSeedPart,
+  reportBatchFailure,
+  waitForPreviousPart,
+  workMessageId,
+  type FailureReport,
+} from '@svc/pipeline-runtime';
 import { BatchFileWriter, batchKeyPrefix, deleteExpiredFiles, replicationPrefix, tapChunks } from '@svc/storage';
-
-/** How often one replication's expired batch files are looked for. */
-const FILE_CLEANUP_INTERVAL_MS = 60 * 60 * 1000;
 
 /**
  * Applies a batch to the staging database and, from the same pass over its rows, writes it to the bucket
@@ -19,7 +28,7 @@ const FILE_CLEANUP_INTERVAL_MS = 60 * 60 * 1000;
  */
 @Injectable()
 export class StageService {
-  private readonly lastCleanup = new Map<string, number>();
+  private readonly housekeeping = new IntervalGate(HOUSEKEEPING_INTERVAL_MS);
 
   constructor(
     private readonly engines: EngineRegistry,
@@ -63,7 +72,7 @@ export class StageService {
     );
     await purgeRows(this.connection, event.rowsSubject);
     if (!outcome.applied) replicationLog(this.logger, config).debug('batch was already in staging', { batchId: batch.batchId });
-    await this.cleanUpFilesWhenDue(batch.replicationId, config);
+    if (this.housekeeping.due(batch.replicationId)) await this.keepHouse(batch.replicationId, config);
   }
 
   /**
@@ -79,15 +88,22 @@ export class StageService {
     });
   }
 
-  /** Deletes batch files older than Warehouse.RetentionDays, at most once an hour per replication. */
-  private async cleanUpFilesWhenDue(replicationId: string, config: ReplicationConfig): Promise<void> {
-    const last = this.lastCleanup.get(replicationId) ?? 0;
-    if (Date.now() - last < FILE_CLEANUP_INTERVAL_MS) return;
-    this.lastCleanup.set(replicationId, Date.now());
-    const { warehouse } = config;
-    const client = this.engines.bucket(config, this.settings.s3);
-    const deleted = await deleteExpiredFiles(client, warehouse.bucketName, replicationPrefix(warehouse.bucketFolderName, replicationId), warehouse.retentionDays);
-    if (deleted > 0) replicationLog(this.logger, config).info('deleted expired batch files', { replicationId, objects: deleted });
+  /**
+   * Deletes batch files older than Warehouse.RetentionDays and forgets batches staging applied more than
+   * a week ago. A failure is logged, not thrown: the batch itself is done, and the next hour tries again.
+   */
+  private async keepHouse(replicationId: string, config: ReplicationConfig): Promise<void> {
+    const log = replicationLog(this.logger, config);
+    try {
+      const { warehouse } = config;
+      const client = this.engines.bucket(config, this.settings.s3);
+      const deleted = await deleteExpiredFiles(client, warehouse.bucketName, replicationPrefix(warehouse.bucketFolderName, replicationId), warehouse.retentionDays);
+      if (deleted > 0) log.info('deleted expired batch files', { replicationId, objects: deleted });
+      const forgotten = await this.engines.staging(config).forgetAppliedBatches(batchLogCutoff());
+      if (forgotten > 0) log.info('forgot batches applied in staging more than a week ago', { replicationId, batches: forgotten });
+    } catch (error) {
+      log.warn('housekeeping failed; retried in an hour', { replicationId, reason: error instanceof Error ? error.message : String(error) });
+    }
   }
 
   async fail(event: BatchExtracted, failure: FailureReport): Promise<void> {
