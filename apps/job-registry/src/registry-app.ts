@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import type { INestMicroservice } from '@nestjs/common';
 import type { MicroserviceOptions } from '@nestjs/microservices';
 import { JsonLogger, type LogSink } from '@svc/logging';
-import { natsMicroserviceOptions } from '@svc/messaging-nest';
+import { listenOnNats, natsMicroserviceOptions } from '@svc/messaging-nest';
 import { AppModule } from './app.module';
 import type { RegistryConfig } from './config/registry-config';
 import type { ReachabilityProbe } from './replications/reachability-probe';
@@ -29,7 +29,7 @@ export async function createRegistryApp(config: RegistryConfig, options: Registr
     { ...natsMicroserviceOptions(config.nats.url, REGISTRY_QUEUE_GROUP), logger, abortOnError: false },
   );
   try {
-    await app.listen();
+    await listenOnNats(app);
   } catch (error) {
     await app.close().catch(() => undefined);
     throw error;

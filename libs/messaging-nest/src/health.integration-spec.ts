@@ -6,7 +6,7 @@ import { healthSubject } from '@svc/contracts';
 import { MessagingError, NatsRequester, connectNats } from '@svc/messaging';
 import { startTestNats, type TestNats } from '@svc/testing';
 import { createHealthController } from './health.controller';
-import { natsMicroserviceOptions } from './nats-transport';
+import { listenOnNats, natsMicroserviceOptions } from './nats-transport';
 
 @Module({ controllers: [createHealthController('extractor')] })
 class ExtractorHealthModule {}
@@ -19,7 +19,7 @@ describe('NatsRequester against a Nest NATS microservice', () => {
   beforeAll(async () => {
     nats = await startTestNats();
     app = await NestFactory.createMicroservice(ExtractorHealthModule, { ...natsMicroserviceOptions(nats.url, 'extractor'), logger: false });
-    await app.listen();
+    await listenOnNats(app);
     connection = await connectNats(nats.url, 'test');
   }, 30000);
 

@@ -1,4 +1,6 @@
+import type { INestMicroservice } from '@nestjs/common';
 import { Transport, type NatsOptions } from '@nestjs/microservices';
+import type { NatsConnection } from 'nats';
 
 /**
  * Options for a Nest NATS microservice. `queue` puts every instance of a service in one queue group,
@@ -9,4 +11,13 @@ export function natsMicroserviceOptions(url: string, queue: string): NatsOptions
     transport: Transport.NATS,
     options: { servers: [url], queue, maxReconnectAttempts: -1, reconnectTimeWait: 500 },
   };
+}
+
+/**
+ * `app.listen()` of a Nest NATS microservice and then a round trip to the server: Nest subscribes without
+ * waiting for the server, so a request sent right after `listen()` resolved could find no responder.
+ */
+export async function listenOnNats(app: INestMicroservice): Promise<void> {
+  await app.listen();
+  await app.unwrap<NatsConnection>().flush();
 }

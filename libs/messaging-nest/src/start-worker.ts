@@ -4,7 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import type { ServiceName } from '@svc/contracts';
 import type { WorkerConfig } from '@svc/config';
 import { JsonLogger } from '@svc/logging';
-import { natsMicroserviceOptions } from './nats-transport';
+import { listenOnNats, natsMicroserviceOptions } from './nats-transport';
 
 export type WorkerModuleFactory = (config: WorkerConfig, logger: JsonLogger) => Type<unknown> | DynamicModule;
 
@@ -13,7 +13,7 @@ export async function startNatsWorker(service: ServiceName, moduleFor: WorkerMod
   const logger = new JsonLogger(service, config.logLevel);
   const app = await NestFactory.createMicroservice(moduleFor(config, logger), { ...natsMicroserviceOptions(config.nats.url, service), logger });
   app.enableShutdownHooks();
-  await app.listen();
+  await listenOnNats(app);
   logger.info(`${service} ready`);
 }
 

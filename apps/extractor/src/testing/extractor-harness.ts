@@ -3,7 +3,7 @@ import type { INestMicroservice } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { loadWorkerConfig } from '@svc/config';
 import { JsonLogger } from '@svc/logging';
-import { natsMicroserviceOptions } from '@svc/messaging-nest';
+import { listenOnNats, natsMicroserviceOptions } from '@svc/messaging-nest';
 import { AppModule } from '../app.module';
 
 /** Worker settings for the extractor under test: its NATS server at least (NATS_REQUEST_TIMEOUT_MS defaults to 5 s). */
@@ -14,6 +14,6 @@ export async function startExtractor(environment: ExtractorEnvironment, logSink:
   const settings = loadWorkerConfig({ NATS_REQUEST_TIMEOUT_MS: '5000', ...environment });
   const logger = new JsonLogger('extractor', 'debug', logSink);
   const app = await NestFactory.createMicroservice(AppModule.forConfig(settings, logger), { ...natsMicroserviceOptions(environment.NATS_URL, 'extractor'), logger: false });
-  await app.listen();
+  await listenOnNats(app);
   return app;
 }

@@ -4,7 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { loadWorkerConfig } from '@svc/config';
 import { PipelineSubjects, type BatchDescriptor, type ReplicationConfig } from '@svc/contracts';
 import { JsonLogger } from '@svc/logging';
-import { natsMicroserviceOptions } from '@svc/messaging-nest';
+import { listenOnNats, natsMicroserviceOptions } from '@svc/messaging-nest';
 import { BatchFileWriter, createS3Client } from '@svc/storage';
 import { startPipelineServiceHarness, type PipelineServiceHarness } from '@svc/system-testing';
 import { TEST_POSTGRES_URL, createTempDatabase, sampleChangeBatch, sampleReplicationConfig, waitForLockWaiters, waitUntil, type TempDatabase } from '@svc/testing';
@@ -56,7 +56,7 @@ describe('loader: stale batches', () => {
           ...natsMicroserviceOptions(environment.NATS_URL, 'loader'),
           logger: false,
         });
-        await app.listen();
+        await listenOnNats(app);
         return app;
       },
     });

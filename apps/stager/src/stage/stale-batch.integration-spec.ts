@@ -5,7 +5,7 @@ import { loadWorkerConfig } from '@svc/config';
 import { PipelineSubjects, type BatchDescriptor, type ReplicationConfig } from '@svc/contracts';
 import { JsonLogger } from '@svc/logging';
 import { publishRowChunks, rowsSubjectOf } from '@svc/messaging';
-import { natsMicroserviceOptions } from '@svc/messaging-nest';
+import { listenOnNats, natsMicroserviceOptions } from '@svc/messaging-nest';
 import { batchFolderName } from '@svc/pipeline-runtime';
 import { startPipelineServiceHarness, type PipelineServiceHarness } from '@svc/system-testing';
 import { createTempDatabase, sampleChangeBatch, sampleReplicationConfig, waitForLockWaiters, waitUntil, type TempDatabase } from '@svc/testing';
@@ -55,7 +55,7 @@ describe('stager: stale batches', () => {
           ...natsMicroserviceOptions(environment.NATS_URL, 'stager'),
           logger: false,
         });
-        await app.listen();
+        await listenOnNats(app);
         return app;
       },
     });
