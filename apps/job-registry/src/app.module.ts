@@ -7,6 +7,7 @@ import type { ReachabilityProbe } from './replications/reachability-probe';
 import { ReplicationsModule } from './replications/replications.module';
 import { StoreModule } from './store/store.module';
 import { PipelineModule } from './pipeline/pipeline.module';
+import { RegistryMetricsModule } from './metrics/registry-metrics.module';
 
 /** The parsed configuration and the logger, shared by every module. */
 @Global()
@@ -41,6 +42,7 @@ export class AppModule {
         ReplicationsModule.forRoot(adapters.reachabilityProbe),
         AccessKeysModule,
         PipelineModule.forRoot(config),
+        RegistryMetricsModule,
       ],
       controllers: [createHealthController('job-registry')],
     };

@@ -16,6 +16,7 @@ export {
   type TableSelection,
   type WarehouseConfig,
 } from './replication/replication-config';
+export type { RegistryMetricsReply, ReplicationMetrics, TableMetrics } from './replication/replication-metrics';
 export { retentionHours } from './replication/retention-period';
 export {
   REPLICATION_STATUSES,

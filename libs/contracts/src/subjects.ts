@@ -1,4 +1,5 @@
 import type { OperationName } from './replication/operations';
+import type { RegistryMetricsReply } from './replication/replication-metrics';
 import type { AlertRecord } from './replication/replication-status';
 import type {
   CreateAccessKeyReply,
@@ -33,6 +34,7 @@ export const Subjects = {
   registrySigningKey: 'svc.registry.v1.access-key.signing-key',
   registryCreateAccessKey: 'svc.registry.v1.access-key.create',
   registryRuntimeConfig: 'svc.registry.v1.replication.runtime-config',
+  registryMetrics: 'svc.registry.v1.metrics',
   extractorDiscoverTables: 'svc.extractor.v1.discover-tables',
   extractorReleaseTables: 'svc.extractor.v1.release-tables',
   alertRaised: 'svc.events.v1.alert',
@@ -85,6 +87,7 @@ export interface RequestReplyContracts {
   'svc.registry.v1.access-key.signing-key': { request: SigningKeyRequest; reply: RpcReply<SigningKeyReply> };
   'svc.registry.v1.access-key.create': { request: CreateAccessKeyRequest; reply: RpcReply<CreateAccessKeyReply> };
   'svc.registry.v1.replication.runtime-config': { request: RuntimeConfigRequest; reply: RpcReply<RuntimeConfigReply> };
+  'svc.registry.v1.metrics': { request: Record<string, never>; reply: RpcReply<RegistryMetricsReply> };
   'svc.extractor.v1.discover-tables': { request: DiscoverTablesRequest; reply: RpcReply<DiscoverTablesReply> };
   'svc.extractor.v1.release-tables': { request: ReleaseTablesRequest; reply: RpcReply<ReleaseTablesReply> };
   'svc.api-gateway.v1.health': { request: Record<string, never>; reply: HealthReply };

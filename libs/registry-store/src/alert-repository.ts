@@ -7,6 +7,8 @@ export type NewAlert = Pick<AlertRecord, 'replicationId' | 'kind' | 'message'>;
 export interface AlertStore {
   listByReplication(replicationId: string): Promise<AlertRecord[]>;
   record(alert: NewAlert): Promise<AlertRecord>;
+  /** Alerts on record, by kind (monitoring). */
+  countByKind(): Promise<Partial<Record<AlertRecord['kind'], number>>>;
 }
 
 interface AlertRow {
@@ -27,6 +29,11 @@ export class AlertRepository implements AlertStore {
       [replicationId],
     );
     return result.rows.map(toAlert);
+  }
+
+  async countByKind(): Promise<Partial<Record<AlertRecord['kind'], number>>> {
+    const result = await this.pool.query<{ kind: AlertRecord['kind']; n: number }>('SELECT kind, count(*)::int AS n FROM alerts GROUP BY kind ORDER BY kind');
+    return Object.fromEntries(result.rows.map((row) => [row.kind, row.n]));
   }
 
   async record(alert: NewAlert): Promise<AlertRecord> {

@@ -191,11 +191,21 @@ describe('registry store against PostgreSQL', () => {
         { ...base, ...runtime, name: '[dbo].[b]', phase: 'Pending' },
       ]);
 
+      expect((await tables.listAll()).get(replicationId)).toEqual(await tables.listByReplication(replicationId));
+
       const alerts = new AlertRepository(pool);
+      const countedBefore = await alerts.countByKind();
       const first = await alerts.record({ replicationId, kind: 'SchemaChange', message: 'column added' });
       expect(first).toMatchObject({ replicationId, kind: 'SchemaChange', message: 'column added' });
       expect(first.createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T/);
       expect(await alerts.listByReplication(replicationId)).toEqual([first]);
+      await alerts.record({ replicationId, kind: 'Reseed', message: 'reseeding' });
+      await alerts.record({ replicationId, kind: 'Reseed', message: 'reseeding again' });
+      expect(await alerts.countByKind()).toEqual({
+        ...countedBefore,
+        SchemaChange: (countedBefore.SchemaChange ?? 0) + 1,
+        Reseed: (countedBefore.Reseed ?? 0) + 2,
+      });
     });
   });
 

@@ -9,11 +9,17 @@ export interface StoredTableStatus extends TableStatus {
 
 export interface TableStateStore {
   listByReplication(replicationId: string): Promise<StoredTableStatus[]>;
+  /** Every replication's tables, by replication id (monitoring). */
+  listAll(): Promise<Map<string, StoredTableStatus[]>>;
   /** Inserts or replaces one table's state (written by the pipeline). */
   upsert(replicationId: string, table: TableStatus): Promise<void>;
 }
 
+const TABLE_STATE_COLUMNS =
+  'replication_id, table_name, phase, rows_seeded, rows_estimated, last_version, lag_seconds, last_error, last_cycle_at, retry_at, ct_timeout_level';
+
 interface TableStateRow {
+  replication_id: string;
   table_name: string;
   phase: TablePhase;
   rows_seeded: string;
@@ -31,24 +37,19 @@ export class TableStateRepository implements TableStateStore {
 
   async listByReplication(replicationId: string): Promise<StoredTableStatus[]> {
     if (!isUuid(replicationId)) return [];
-    const result = await this.pool.query<TableStateRow>(
-      `SELECT table_name, phase, rows_seeded, rows_estimated, last_version, lag_seconds, last_error, last_cycle_at, retry_at, ct_timeout_level
-         FROM table_states WHERE replication_id = $1 ORDER BY table_name`,
-      [replicationId],
-    );
-    return result.rows.map((row) => ({
-      name: row.table_name,
-      phase: row.phase,
-      // bigint arrives as text; row counts stay far below 2^53.
-      rowsSeeded: Number(row.rows_seeded),
-      rowsEstimated: Number(row.rows_estimated),
-      lastVersion: row.last_version,
-      lagSeconds: row.lag_seconds,
-      lastError: row.last_error,
-      lastCycleAt: row.last_cycle_at?.toISOString() ?? null,
-      nextAttemptAt: row.retry_at?.toISOString() ?? null,
-      ctTimeoutLevel: row.ct_timeout_level,
-    }));
+    const result = await this.pool.query<TableStateRow>(`SELECT ${TABLE_STATE_COLUMNS} FROM table_states WHERE replication_id = $1 ORDER BY table_name`, [replicationId]);
+    return result.rows.map(toStoredStatus);
+  }
+
+  async listAll(): Promise<Map<string, StoredTableStatus[]>> {
+    const result = await this.pool.query<TableStateRow>(`SELECT ${TABLE_STATE_COLUMNS} FROM table_states ORDER BY replication_id, table_name`);
+    const byReplication = new Map<string, StoredTableStatus[]>();
+    for (const row of result.rows) {
+      const tables = byReplication.get(row.replication_id) ?? [];
+      tables.push(toStoredStatus(row));
+      byReplication.set(row.replication_id, tables);
+    }
+    return byReplication;
   }
 
   async upsert(replicationId: string, table: TableStatus): Promise<void> {
@@ -62,4 +63,20 @@ export class TableStateRepository implements TableStateStore {
       [replicationId, table.name, table.phase, table.rowsSeeded, table.rowsEstimated, table.lastVersion, table.lagSeconds, table.lastError],
     );
   }
+}
+
+function toStoredStatus(row: TableStateRow): StoredTableStatus {
+  return {
+    name: row.table_name,
+    phase: row.phase,
+    // bigint arrives as text; row counts stay far below 2^53.
+    rowsSeeded: Number(row.rows_seeded),
+    rowsEstimated: Number(row.rows_estimated),
+    lastVersion: row.last_version,
+    lagSeconds: row.lag_seconds,
+    lastError: row.last_error,
+    lastCycleAt: row.last_cycle_at?.toISOString() ?? null,
+    nextAttemptAt: row.retry_at?.toISOString() ?? null,
+    ctTimeoutLevel: row.ct_timeout_level,
+  };
 }

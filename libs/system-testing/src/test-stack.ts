@@ -102,6 +102,11 @@ export class TestStack {
     }
   }
 
+  /** Stops one service (SIGTERM); `startService` brings it back. */
+  async stopService(service: ServiceName): Promise<void> {
+    await this.processes.get(service)?.stop('SIGTERM');
+  }
+
   async restart(service: ServiceName, options: { kill?: boolean } = {}): Promise<void> {
     await this.processes.get(service)?.stop(options.kill ? 'SIGKILL' : 'SIGTERM');
     await this.startService(service);

@@ -113,6 +113,30 @@ describe('signed API end to end (gateway and registry processes, NATS, PostgreSQ
     expect(ids).toEqual(expect.arrayContaining([xmlReplicationId, jsonReplicationId]));
   });
 
+  it('shows every replication and the API calls on /metrics, and says when the registry does not answer', async () => {
+    const metrics = async () => {
+      const response = await fetch(`${stack.baseUrl}/metrics`);
+      expect(response.status).toBe(200);
+      return (await response.text()).split('\n');
+    };
+    const lines = await metrics();
+    expect(lines).toContain('svc_registry_up 1');
+    expect(lines).toContain(`svc_replication_status{replication_id="${jsonReplicationId}",replication_name="${stack.source.name}",status="Stopped"} 1`);
+    const xmlStatus = lines.filter((line) => line.startsWith(`svc_replication_status{replication_id="${xmlReplicationId}",replication_name="orders-to-warehouse",`));
+    expect(xmlStatus).toHaveLength(4);
+    expect(xmlStatus.filter((line) => line.endsWith('} 1'))).toHaveLength(1);
+    expect(lines.some((line) => line.startsWith('svc_api_requests_total{operation="CreateWarehouseReplication",status="200"}'))).toBe(true);
+
+    await stack.stopService('job-registry');
+    try {
+      const down = await metrics();
+      expect(down).toContain('svc_registry_up 0');
+      expect(down.some((line) => line.startsWith('svc_replication_status'))).toBe(false);
+    } finally {
+      await stack.startService('job-registry');
+    }
+  }, 60000);
+
   it('keeps every replication across a registry restart', async () => {
     await stack.restartRegistry();
     const described = await describeJson(xmlReplicationId);

@@ -121,6 +121,15 @@ describe.each(ENGINE_PAIRS)('pipeline: $name', (pair: EnginePair) => {
     await converged([ITEMS, ORDER_LINES, AUDIT_LOG]);
   }, 180000);
 
+  it('shows each table on the gateway /metrics', async () => {
+    const lines = (await (await fetch(`${stack.baseUrl}/metrics`)).text()).split('\n');
+    const items = `replication_id="${type1Id}",table="[public].[items]"`;
+    expect(lines).toContain(`svc_table_phase{${items},phase="Tracking"} 1`);
+    expect(lines).toContain(`svc_table_rows_seeded{${items}} 3000`);
+    expect(lines).toContain(`svc_table_failing{${items}} 0`);
+    expect(lines).toContain(`svc_table_phase{replication_id="${type2Id}",table="[public].[audit_log]",phase="Untracked"} 1`);
+  });
+
   it('follows a mixed workload, including a transaction that commits after later ones', async () => {
     for (const statement of MIXED_WORKLOAD) await source.query(statement);
     const late = await pair.openSource(stack);

@@ -2,6 +2,7 @@ import { Controller, Get, Header, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { ApiMetrics } from '../api/api-metrics';
 import { HealthService } from './health.service';
+import { renderReplicationMetrics } from './replication-metrics';
 
 @Controller()
 export class HttpHealthController {
@@ -18,7 +19,7 @@ export class HttpHealthController {
 
   @Get('metrics')
   @Header('Content-Type', 'text/plain; version=0.0.4')
-  metricsText(): string {
-    return this.metrics.render();
+  async metricsText(): Promise<string> {
+    return this.metrics.render() + renderReplicationMetrics(await this.health.replicationMetrics());
   }
 }

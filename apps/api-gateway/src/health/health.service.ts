@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { healthSubject } from '@svc/contracts';
+import { Subjects, healthSubject, type RegistryMetricsReply } from '@svc/contracts';
 import { NatsRequester } from '@svc/messaging';
 
 export interface HealthReport {
@@ -18,5 +18,11 @@ export class HealthService {
       .then(() => true)
       .catch(() => false);
     return registryAnswers ? { status: 'ok', registry: 'ok' } : { status: 'degraded', registry: 'unreachable' };
+  }
+
+  /** The registry's view of every replication, or null when it does not answer within 2 s. */
+  async replicationMetrics(): Promise<RegistryMetricsReply | null> {
+    const reply = await this.requester.request(Subjects.registryMetrics, {}, 2000).catch(() => null);
+    return reply?.ok ? reply.value : null;
   }
 }

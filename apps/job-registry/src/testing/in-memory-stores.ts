@@ -127,6 +127,10 @@ export class InMemoryTableStateStore implements TableStateStore {
     return this.tables.get(replicationId) ?? [];
   }
 
+  async listAll(): Promise<Map<string, StoredTableStatus[]>> {
+    return new Map(this.tables);
+  }
+
   async upsert(replicationId: string, table: TableStatus): Promise<void> {
     const others = (this.tables.get(replicationId) ?? []).filter((existing) => existing.name !== table.name);
     this.tables.set(replicationId, [...others, { ...table, ctTimeoutLevel: 0 }]);
@@ -138,6 +142,12 @@ export class InMemoryAlertStore implements AlertStore {
 
   async listByReplication(replicationId: string): Promise<AlertRecord[]> {
     return this.alerts.filter((alert) => alert.replicationId === replicationId);
+  }
+
+  async countByKind(): Promise<Partial<Record<AlertRecord['kind'], number>>> {
+    const counts: Partial<Record<AlertRecord['kind'], number>> = {};
+    for (const { kind } of this.alerts) counts[kind] = (counts[kind] ?? 0) + 1;
+    return counts;
   }
 
   async record(alert: NewAlert): Promise<AlertRecord> {

@@ -1,0 +1,62 @@
+import type { RegistryMetricsReply } from '@svc/contracts';
+import { labelValue, renderReplicationMetrics } from './replication-metrics';
+
+const SNAPSHOT: RegistryMetricsReply = {
+  replications: [
+    {
+      replicationId: '1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d',
+      replicationName: 'sales "eu"',
+      status: 'Running',
+      tables: [
+        { name: '[public].[items]', phase: 'Tracking', rowsSeeded: 3000, lagSeconds: 0.42, lastCycleAt: '2026-11-23T05:00:00.000Z', failing: false },
+        { name: '[public].[log]', phase: 'Pending', rowsSeeded: 0, lagSeconds: null, lastCycleAt: null, failing: true },
+      ],
+    },
+  ],
+  alertsRaised: { Reseed: 2 },
+};
+
+describe('renderReplicationMetrics', () => {
+  const text = renderReplicationMetrics(SNAPSHOT);
+  const series = text.split('\n').filter((line) => line !== '' && !line.startsWith('#'));
+  const key = 'replication_id="1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d",table="[public].[items]"';
+
+  it('says the registry answered', () => {
+    expect(series).toContain('svc_registry_up 1');
+  });
+
+  it('gives one status series per possible status, 1 for the current one, with the name escaped', () => {
+    const statusLines = series.filter((line) => line.startsWith('svc_replication_status'));
+    expect(statusLines).toHaveLength(4);
+    expect(statusLines).toContain(
+      'svc_replication_status{replication_id="1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d",replication_name="sales \\"eu\\"",status="Running"} 1',
+    );
+    expect(statusLines.filter((line) => line.endsWith(' 1'))).toHaveLength(1);
+  });
+
+  it('gives each table its phase, lag, last cycle time, seeded rows and failing flag', () => {
+    expect(series).toContain(`svc_table_phase{${key},phase="Tracking"} 1`);
+    expect(series).toContain(`svc_table_phase{${key},phase="Error"} 0`);
+    expect(series).toContain(`svc_table_lag_seconds{${key}} 0.42`);
+    expect(series).toContain(`svc_table_last_cycle_timestamp_seconds{${key}} ${Date.parse('2026-11-23T05:00:00.000Z') / 1000}`);
+    expect(series).toContain(`svc_table_rows_seeded{${key}} 3000`);
+    expect(series).toContain(`svc_table_failing{${key}} 0`);
+    expect(series).toContain('svc_table_failing{replication_id="1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d",table="[public].[log]"} 1');
+  });
+
+  it('leaves out lag and last cycle of a table that has none yet, rather than inventing 0', () => {
+    expect(series.filter((line) => line.includes('[public].[log]') && /lag|last_cycle/.test(line))).toEqual([]);
+  });
+
+  it('counts alerts by kind', () => {
+    expect(series).toContain('svc_alerts{kind="Reseed"} 2');
+  });
+
+  it('says only svc_registry_up 0 when the registry did not answer', () => {
+    expect(renderReplicationMetrics(null).split('\n').filter((line) => line !== '' && !line.startsWith('#'))).toEqual(['svc_registry_up 0']);
+  });
+
+  it('escapes backslashes and newlines in label values', () => {
+    expect(labelValue('a\\b\nc"d')).toBe('a\\\\b\\nc\\"d');
+  });
+});

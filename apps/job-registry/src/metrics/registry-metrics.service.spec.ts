@@ -1,0 +1,55 @@
+import { sampleReplicationConfig, type ReplicationConfigOverrides } from '@svc/testing';
+import { InMemoryAlertStore, InMemoryReplicationStore, InMemoryServiceConfigurationStore, InMemoryTableStateStore } from '../testing/in-memory-stores';
+import { RegistryMetricsService } from './registry-metrics.service';
+
+const AUTHOR = { requestId: '1', accessKeyId: 'AKTEST' };
+
+async function insertRunning(store: InMemoryReplicationStore, overrides: ReplicationConfigOverrides): Promise<string> {
+  return (await store.insert({ status: 'Running', config: sampleReplicationConfig(overrides) }, AUTHOR)).replicationId;
+}
+
+describe('RegistryMetricsService', () => {
+  it('lists every replication with its effective status, its tables and the alerts by kind', async () => {
+    const replications = new InMemoryReplicationStore();
+    const service = new InMemoryServiceConfigurationStore();
+    const tables = new InMemoryTableStateStore();
+    const alerts = new InMemoryAlertStore();
+    const running = await insertRunning(replications, { replicationName: 'sales' });
+    const idle = await insertRunning(replications, { replicationName: 'idle', dataReplication: false });
+    await tables.upsert(running, { name: '[public].[items]', phase: 'Tracking', rowsSeeded: 3000, rowsEstimated: 3000, lastVersion: '42', lagSeconds: 0.4, lastError: null });
+    await tables.upsert(running, { name: '[public].[log]', phase: 'Error', rowsSeeded: 0, rowsEstimated: 10, lastVersion: null, lagSeconds: null, lastError: 'permission denied' });
+    await alerts.record({ replicationId: running, kind: 'Reseed', message: 'r1' });
+    await alerts.record({ replicationId: running, kind: 'Reseed', message: 'r2' });
+    await alerts.record({ replicationId: idle, kind: 'Failure', message: 'f' });
+
+    const reply = await new RegistryMetricsService(replications, service, tables, alerts).snapshot();
+
+    expect(reply).toEqual({
+      ok: true,
+      value: {
+        replications: [
+          {
+            replicationId: running,
+            replicationName: 'sales',
+            status: 'Running',
+            tables: [
+              { name: '[public].[items]', phase: 'Tracking', rowsSeeded: 3000, lagSeconds: 0.4, lastCycleAt: null, failing: false },
+              { name: '[public].[log]', phase: 'Error', rowsSeeded: 0, lagSeconds: null, lastCycleAt: null, failing: true },
+            ],
+          },
+          { replicationId: idle, replicationName: 'idle', status: 'Stopped', tables: [] },
+        ],
+        alertsRaised: { Reseed: 2, Failure: 1 },
+      },
+    });
+  });
+
+  it('reports every replication Stopped while the service is stopped', async () => {
+    const replications = new InMemoryReplicationStore();
+    const service = new InMemoryServiceConfigurationStore();
+    await insertRunning(replications, { replicationName: 'sales' });
+    await service.update({ serviceStopped: true });
+    const reply = await new RegistryMetricsService(replications, service, new InMemoryTableStateStore(), new InMemoryAlertStore()).snapshot();
+    expect(reply.ok && reply.value.replications.map((replication) => replication.status)).toEqual(['Stopped']);
+  });
+});

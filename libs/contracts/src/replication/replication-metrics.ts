@@ -1,0 +1,28 @@
+import type { AlertRecord, ReplicationStatus, TablePhase } from './replication-status';
+
+/** One table's numbers for monitoring (the gateway's /metrics). */
+export interface TableMetrics {
+  /** `[schema].[table]` */
+  name: string;
+  phase: TablePhase;
+  rowsSeeded: number;
+  /** Seconds from extraction to the warehouse of the last loaded cycle; null before the first. */
+  lagSeconds: number | null;
+  /** When the table's last unit of work ended; null before the first. */
+  lastCycleAt: string | null;
+  /** True while the table has an error on record (its last unit failed). */
+  failing: boolean;
+}
+
+export interface ReplicationMetrics {
+  replicationId: string;
+  replicationName: string;
+  status: ReplicationStatus;
+  tables: TableMetrics[];
+}
+
+/** Registry → gateway: every replication's state, and alerts raised so far by kind. */
+export interface RegistryMetricsReply {
+  replications: ReplicationMetrics[];
+  alertsRaised: Partial<Record<AlertRecord['kind'], number>>;
+}
