@@ -5,7 +5,7 @@ import { streamCopyOut } from './copy-out';
 import { assertDefinitionCurrent } from './definition-check';
 import { ChangesPurgedError, PrimaryKeyRequiredError, TableNotTrackedError } from './errors';
 import { trackedMinValidVersion } from './registry';
-import { READ_TRANSACTION_SQL, SNAPSHOT_VERSION_SQL, changeWindowEndSql, netChangesCopySql } from './read-sql';
+import { READ_TRANSACTION_SQL, SNAPSHOT_VERSION_SQL, changeWindowEndSql, lockTrackedTableSql, netChangesCopySql } from './read-sql';
 import { openTransaction, rollbackAndRelease } from './transaction';
 import { parseVersion } from './versions';
 
@@ -28,6 +28,7 @@ export async function readChanges(
   const from = parseVersion(fromVersion, 'fromVersion');
   const client = await openTransaction(pool, READ_TRANSACTION_SQL);
   try {
+    await client.query(lockTrackedTableSql(definition));
     const horizon = parseVersion(await singleText(client.query<{ version: string }>(SNAPSHOT_VERSION_SQL), 'version'), 'snapshot xmin');
     const minValid = await trackedMinValidVersion(client, table);
     if (minValid === null) throw new TableNotTrackedError(table);

@@ -22,6 +22,14 @@ export const READ_TRANSACTION_SQL = [
  */
 export const SNAPSHOT_VERSION_SQL = 'select pg_snapshot_xmin(pg_current_snapshot())::text as version';
 
+/**
+ * Taken first in a change read: writers (through the capture trigger) and disableTracking lock the table
+ * before its change table, so a read that locked the change table first could deadlock with them.
+ */
+export function lockTrackedTableSql(definition: TableDefinition): string {
+  return `lock table ${qualifiedName(definition.table)} in access share mode`;
+}
+
 /** Every row of the table, columns in definition order, as CSV. */
 export function snapshotCopySql(definition: TableDefinition): string {
   const columns = definition.columns.map((column) => quoteIdent(column.name)).join(', ');
