@@ -177,7 +177,7 @@ export class ExtractService {
       definition,
       body: { kind: 'changes', fromVersion, toVersion: read.toVersion },
     };
-    if (rowCount === 0 && this.sentDefinitions.isCurrent(request.replicationId, definition)) {
+    if (rowCount === 0 && this.sentDefinitions.isDelivered(request.replicationId, definition, fromVersion)) {
       // Nothing changed, schema included: the watermark may move without staging or warehouse work.
       await this.publisher.publish(
         PipelineSubjects.batchLoaded,
@@ -197,7 +197,7 @@ export class ExtractService {
       );
     } else {
       await this.publisher.publish(PipelineSubjects.batchExtracted, { workId: request.workId, batch, rowsSubject, chunkCount, rowCount, extractedAt }, workMessageId(request.workId, batchId));
-      this.sentDefinitions.remember(request.replicationId, definition);
+      this.sentDefinitions.remember(request.replicationId, definition, read.toVersion);
     }
     await this.purgeWhenDue(source, config, definition);
   }
@@ -210,7 +210,8 @@ export class ExtractService {
       { workId: request.workId, batch, rowsSubject: part.rowsSubject, chunkCount: part.chunkCount, rowCount: part.rowCount, extractedAt },
       workMessageId(request.workId, batch.batchId),
     );
-    this.sentDefinitions.remember(request.replicationId, batch.definition);
+    // A seed leaves the watermark at its start version.
+    this.sentDefinitions.remember(request.replicationId, batch.definition, body.kind === 'seed' ? body.startVersion : body.toVersion);
   }
 
   private async purgeWhenDue(source: SourceConnector, config: ReplicationConfig, definition: TableDefinition): Promise<void> {

@@ -11,35 +11,43 @@ const items: TableDefinition = {
   primaryKey: ['id'],
   estimatedRows: 10,
 };
+const [id, name] = items.columns as [TableDefinition['columns'][number], TableDefinition['columns'][number]];
 
 describe('SentDefinitions', () => {
   it('knows nothing at first, so the first empty read of a table goes downstream', () => {
-    expect(new SentDefinitions().isCurrent(REPLICATION, items)).toBe(false);
+    expect(new SentDefinitions().isDelivered(REPLICATION, items, '100')).toBe(false);
   });
 
-  it('is current for the definition remembered, whatever the row estimate', () => {
+  it('counts a definition delivered once the watermark reached the version of the batch that carried it', () => {
     const sent = new SentDefinitions();
-    sent.remember(REPLICATION, items);
-    expect(sent.isCurrent(REPLICATION, { ...items, estimatedRows: 99 })).toBe(true);
+    sent.remember(REPLICATION, items, '200');
+    expect(sent.isDelivered(REPLICATION, items, '200')).toBe(true);
+    expect(sent.isDelivered(REPLICATION, { ...items, estimatedRows: 99 }, '250')).toBe(true);
+  });
+
+  it('does not while the watermark is below that version: the batch failed downstream, so its retry carries it again', () => {
+    const sent = new SentDefinitions();
+    sent.remember(REPLICATION, items, '200');
+    expect(sent.isDelivered(REPLICATION, items, '150')).toBe(false);
   });
 
   it.each<[string, TableDefinition]>([
-    ['a column added', { ...items, columns: [...items.columns, { name: 'grade', sourceType: 'integer', portableType: 'integer', nullable: true }] }],
-    ['a column dropped', { ...items, columns: items.columns.slice(0, 1) }],
-    ['a type changed', { ...items, columns: [items.columns[0], { ...items.columns[1], sourceType: 'varchar(10)' }] }],
-    ['nullability changed', { ...items, columns: [items.columns[0], { ...items.columns[1], nullable: false }] }],
-    ['a default given', { ...items, columns: [items.columns[0], { ...items.columns[1], hasDefault: true }] }],
+    ['a column added', { ...items, columns: [id, name, { name: 'grade', sourceType: 'integer', portableType: 'integer', nullable: true }] }],
+    ['a column dropped', { ...items, columns: [id] }],
+    ['a type changed', { ...items, columns: [id, { ...name, sourceType: 'varchar(10)' }] }],
+    ['nullability changed', { ...items, columns: [id, { ...name, nullable: false }] }],
+    ['a default given', { ...items, columns: [id, { ...name, hasDefault: true }] }],
     ['another key', { ...items, primaryKey: ['id', 'name'] }],
-  ])('is not current after %s', (_change, changed) => {
+  ])('is not delivered after %s', (_change, changed) => {
     const sent = new SentDefinitions();
-    sent.remember(REPLICATION, items);
-    expect(sent.isCurrent(REPLICATION, changed)).toBe(false);
+    sent.remember(REPLICATION, items, '200');
+    expect(sent.isDelivered(REPLICATION, changed, '300')).toBe(false);
   });
 
   it('keeps replications and tables apart', () => {
     const sent = new SentDefinitions();
-    sent.remember(REPLICATION, items);
-    expect(sent.isCurrent('9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d', items)).toBe(false);
-    expect(sent.isCurrent(REPLICATION, { ...items, table: { schema: 'sales', name: 'items' } })).toBe(false);
+    sent.remember(REPLICATION, items, '200');
+    expect(sent.isDelivered('9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d', items, '300')).toBe(false);
+    expect(sent.isDelivered(REPLICATION, { ...items, table: { schema: 'sales', name: 'items' } }, '300')).toBe(false);
   });
 });
