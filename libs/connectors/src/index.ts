@@ -20,4 +20,5 @@ export {
   type ReachabilityOptions,
   type ReachabilityTarget,
 } from './reachability';
+export { POSTGRES_USER_TABLES_FILTER, listSourceTables } from './source-tables';
 export { sqlServerConfig } from './sql-server-config';

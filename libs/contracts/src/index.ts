@@ -79,7 +79,17 @@ export {
   isUuid,
   type Guarded,
 } from './guards';
-export { hasPrimaryKey, parseTableKey, tableKey, type ColumnDefinition, type TableDefinition, type TableRef } from './pipeline/table';
+export {
+  CHANGE_TRACKING_SCHEMA,
+  hasPrimaryKey,
+  parseTableKey,
+  tableKey,
+  warehouseTableName,
+  type ColumnDefinition,
+  type ListedTable,
+  type TableDefinition,
+  type TableRef,
+} from './pipeline/table';
 export {
   CHANGE_OPERATION_COLUMN,
   type BatchDescriptor,

@@ -1,4 +1,5 @@
-import { CHANGE_COLUMNS, CHANGE_SCHEMA } from './identifiers';
+import { POSTGRES_USER_TABLES_FILTER } from '@svc/connectors';
+import { CHANGE_COLUMNS } from './identifiers';
 
 /**
  * Every user table with its columns and primary key; $1/$2 (schema, name) narrow it to one table, or
@@ -78,11 +79,7 @@ cross join lateral (
   from column_types col
   where col.attrelid = c.oid
 ) cols
-where c.relkind in ('r', 'p')
-  and not c.relispartition
-  and c.relpersistence <> 't'
-  and n.nspname not in ('pg_catalog', 'information_schema', '${CHANGE_SCHEMA}')
-  and n.nspname !~ '^pg_(toast|temp_)'
+where ${POSTGRES_USER_TABLES_FILTER}
   and ($1::text is null or (n.nspname = $1 and c.relname = $2))
 order by n.nspname, c.relname`;
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { TableRef } from '@svc/contracts';
+import { CHANGE_TRACKING_SCHEMA, type TableRef } from '@svc/contracts';
 
 /** A PostgreSQL identifier in double quotes, inner quotes doubled. */
 export function quoteIdent(name: string): string {
@@ -12,7 +12,7 @@ export function qualifiedName(table: TableRef): string {
 }
 
 /** The schema that holds change tables, capture functions and the tracking registry. */
-export const CHANGE_SCHEMA = 'svc_ct';
+export const CHANGE_SCHEMA = CHANGE_TRACKING_SCHEMA;
 export const TRACKED_TABLES = `${CHANGE_SCHEMA}.tracked_tables`;
 
 /** Columns a change table has besides the key; a key column may not use these names. */

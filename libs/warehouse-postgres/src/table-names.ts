@@ -1,12 +1,9 @@
-import type { TableRef } from '@svc/contracts';
+import { warehouseTableName, type TableRef } from '@svc/contracts';
 import { fitIdentifier } from './identifiers';
 
-/** Schemas whose tables keep their own name in the warehouse (DESIGN §6). */
-const DEFAULT_SCHEMAS = new Set(['public', 'dbo']);
-
-/** The warehouse table for a source table: `name` from a default schema, else `<schema>_<name>`. */
+/** The warehouse table for a source table: `name` from a default schema, else `<schema>_<name>`, fit to 63 bytes. */
 export function targetTableName(table: TableRef): string {
-  return fitIdentifier(DEFAULT_SCHEMAS.has(table.schema) ? table.name : `${table.schema}_${table.name}`);
+  return fitIdentifier(warehouseTableName(table));
 }
 
 /** Where the parts of a seed collect until its final part merges them into the target. */

@@ -2,6 +2,8 @@ import { connectNats, NatsRequester } from '@svc/messaging';
 import { Subjects } from '@svc/contracts';
 import { formatSigningDate } from '@svc/signing';
 import { ADMIN_KEY, TestStack, callSigned, send, signedHeaders } from '@svc/system-testing';
+import { createTempDatabase } from '@svc/testing';
+import { Client } from 'pg';
 
 import {
   SOURCE_PASSWORD,
@@ -175,6 +177,27 @@ describe('signed API end to end (gateway and registry processes, NATS, PostgreSQ
     expect((JSON.parse(response.body) as { errors: string[] }).errors).toEqual([expect.stringMatching(/^\{Source\\ConnectionString\}: /)]);
     const after = await callSigned(stack.baseUrl, 'ListWarehouseReplications', 'json', '{}', ADMIN_KEY);
     expect(after.body).toBe(before.body);
+  });
+
+  it('refuses a Create whose tables would share a warehouse table, naming them, storing nothing', async () => {
+    const colliding = await createTempDatabase('svc_e2e_colliding');
+    try {
+      const client = new Client({ connectionString: colliding.url });
+      await client.connect();
+      await client.query('create schema sales; create table public.sales_orders (id int primary key); create table sales.orders (id int primary key)');
+      await client.end();
+      const before = await callSigned(stack.baseUrl, 'ListWarehouseReplications', 'json', '{}', ADMIN_KEY);
+      const body = JSON.stringify({ ...(JSON.parse(createJsonIamRole(stack).replace(`/${stack.source.name}`, `/${colliding.name}`)) as object), tablesToInclude: 'All' });
+      const response = await callSigned(stack.baseUrl, 'CreateWarehouseReplication', 'json', body, ADMIN_KEY);
+      expect(response.status).toBe(400);
+      expect((JSON.parse(response.body) as { errors: string[] }).errors).toEqual([
+        '{TablesToInclude}: tables [public].[sales_orders], [sales].[orders] would all be loaded into warehouse table sales_orders: leave all but one of them out',
+      ]);
+      const after = await callSigned(stack.baseUrl, 'ListWarehouseReplications', 'json', '{}', ADMIN_KEY);
+      expect(after.body).toBe(before.body);
+    } finally {
+      await colliding.drop();
+    }
   });
 
   describe('authentication', () => {

@@ -252,6 +252,21 @@ describe.each(ENGINE_PAIRS)('pipeline: $name', (pair: EnginePair) => {
     await converged([{ ...ITEMS, columns: `${ITEMS.columns}, grade` }]);
   }, 120000);
 
+  it('refuses a new source table that would share a warehouse table with a replicated one, with a Failure alert', async () => {
+    await source.query('CREATE TABLE public.sales_order_lines (order_id int PRIMARY KEY, note text)');
+    await source.query("INSERT INTO public.sales_order_lines VALUES (1, 'would overwrite sales.order_lines')");
+    // Tables that appear in the source are discovered with the next configuration version.
+    const alter = await callSigned(stack.baseUrl, 'AlterWarehouseReplication', 'json', JSON.stringify({ replicationId: type1Id, parallelTablesLimit: 5 }), ADMIN_KEY);
+    expect(alter.status).toBe(200);
+    await waitUntil(
+      async () => (await describeReplication(type1Id)).alerts.some((alert) => alert.kind === 'Failure' && alert.message.startsWith('[public].[sales_order_lines] is not replicated')),
+      30000,
+      'the Failure alert about [public].[sales_order_lines]',
+    );
+    expect((await describeReplication(type1Id)).tables.map((table) => table.name)).not.toContain('[public].[sales_order_lines]');
+    await converged([{ ...ORDER_LINES, columns: 'order_id, line, qty, note, status' }]);
+  }, 120000);
+
   it('never logs a secret', () => {
     expect(stack.logs()).not.toContain(ADMIN_KEY.secretKey);
   });

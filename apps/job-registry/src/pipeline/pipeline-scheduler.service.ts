@@ -19,6 +19,7 @@ import { LeaderLock } from './leader-lock';
 import { ReplicationRuns } from './replication-runs';
 import { PipelineLifecycle } from './replication-lifecycle.service';
 import { retentionInDanger } from './retention-danger';
+import { admitWithoutCollisions, type RefusedTable } from './table-collisions';
 import { selectTables } from './table-selection';
 import { planWork, unservedTables, type PlanningSettings, type WorkOrder } from './work-planner';
 
@@ -46,6 +47,7 @@ export class PipelineScheduler implements OnApplicationBootstrap, BeforeApplicat
   private readonly discovering = new Map<string, Promise<void>>();
   /** When discovery of a replication may be tried again after a failure. */
   private readonly discoveryRetryAt = new Map<string, number>();
+  private readonly collisionsAlerted = new Set<string>();
   private readonly deleteRetryAt = new Map<string, number>();
   private readonly lock: LeaderLock;
   private readonly runs: ReplicationRuns;
@@ -247,8 +249,12 @@ export class PipelineScheduler implements OnApplicationBootstrap, BeforeApplicat
       const reply = await this.requester.request(Subjects.extractorDiscoverTables, { replicationId: replication.replicationId }, 60000);
       if (!reply.ok) throw new Error(reply.error.messages.join('; '));
       if (this.stopped) return;
-      const selected = selectTables(replication.config, reply.value.tables);
       const known = await this.state.listTables([replication.replicationId]);
+      const { admitted: selected, refused } = admitWithoutCollisions(
+        selectTables(replication.config, reply.value.tables),
+        known.map((table) => table.tableName),
+      );
+      await this.refuseCollidingTables(replication, refused);
       const kept = new Set(selected.map((table) => table.tableName.toLowerCase()));
       const removed = known.filter((table) => !kept.has(table.tableName.toLowerCase()));
       await this.lifecycle.removeTables(
@@ -262,6 +268,16 @@ export class PipelineScheduler implements OnApplicationBootstrap, BeforeApplicat
       if (this.stopped) return;
       this.discoveryRetryAt.set(replication.replicationId, Date.now() + 5000);
       log.warn('table discovery failed; retrying in 5 s', { replicationId: replication.replicationId, error });
+    }
+  }
+
+  /** Tables that appeared in the source and would share a warehouse table with another: a Failure alert, once per table and process. */
+  private async refuseCollidingTables(replication: SchedulableReplication, refused: RefusedTable[]): Promise<void> {
+    for (const { tableName, reason } of refused) {
+      const key = `${replication.replicationId}:${tableName.toLowerCase()}`;
+      if (this.collisionsAlerted.has(key)) continue;
+      this.collisionsAlerted.add(key);
+      await this.alerts.raise({ replicationId: replication.replicationId, kind: 'Failure', message: reason });
     }
   }
 

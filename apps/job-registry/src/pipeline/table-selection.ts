@@ -1,4 +1,4 @@
-import { hasPrimaryKey, tableKey, type ReplicationConfig, type TableDefinition, type TableSelection } from '@svc/contracts';
+import { hasPrimaryKey, tableKey, type ListedTable, type ReplicationConfig, type TableSelection } from '@svc/contracts';
 import type { DiscoveredTable } from '@svc/registry-store';
 
 function includes(selection: TableSelection | undefined, key: string): boolean {
@@ -12,7 +12,7 @@ function includes(selection: TableSelection | undefined, key: string): boolean {
  * - ReseedingSchedule.NoPkTablesToInclude: tables without a key, seeded (and reseeded on the schedule);
  * - ReseedingSchedule.PkTablesToInclude: tables with a key NOT in TablesToInclude, reseeded on the schedule, never tracked.
  */
-export function selectTables(config: Pick<ReplicationConfig, 'tablesToInclude' | 'reseedingSchedule'>, tables: TableDefinition[]): DiscoveredTable[] {
+export function selectTables(config: Pick<ReplicationConfig, 'tablesToInclude' | 'reseedingSchedule'>, tables: ListedTable[]): DiscoveredTable[] {
   const schedule = config.reseedingSchedule;
   const selected: DiscoveredTable[] = [];
   for (const definition of tables) {

@@ -1,11 +1,14 @@
 import type { S3ServiceSettings } from '@svc/config';
-import { checkReachability, type ReachabilityTarget } from '@svc/connectors';
+import type { ListedTable } from '@svc/contracts';
+import { checkReachability, listSourceTables, type DatabaseTarget, type ReachabilityTarget } from '@svc/connectors';
 
-export type { ReachabilityTarget };
+export type { DatabaseTarget, ReachabilityTarget };
 
 /** Connects to what a configuration names and answers one field message per failure (empty = all reachable). */
 export interface ReachabilityProbe {
   check(target: ReachabilityTarget): Promise<string[]>;
+  /** The source's user tables (what discovery will find); throws when they cannot be listed. */
+  listSourceTables(source: DatabaseTarget): Promise<ListedTable[]>;
 }
 
 export const REACHABILITY_PROBE = Symbol('REACHABILITY_PROBE');
@@ -17,5 +20,9 @@ export class ConnectorsReachabilityProbe implements ReachabilityProbe {
   async check(target: ReachabilityTarget): Promise<string[]> {
     if (!target.source && !target.staging && !target.warehouse) return [];
     return checkReachability(target, { timeoutMs: this.options.timeoutMs, s3: this.options.s3 });
+  }
+
+  listSourceTables(source: DatabaseTarget): Promise<ListedTable[]> {
+    return listSourceTables(source.connectionString, { encrypt: source.encryptDataInTransit, timeoutMs: this.options.timeoutMs });
   }
 }

@@ -114,6 +114,44 @@ describe('ReplicationsService', () => {
     });
   });
 
+  describe('tables that would share a warehouse table (DESIGN §6)', () => {
+    const listed = (schema: string, name: string) => ({ table: { schema, name }, primaryKey: ['id'], estimatedRows: 0 });
+
+    it('refuses a Create whose tables would collide, naming them, and stores nothing', async () => {
+      probe.sourceTables = [listed('public', 'sales_orders'), listed('sales', 'orders'), listed('public', 'customers')];
+      const error = errorOf(await service.create(sampleCreateRequest(), author));
+      expect(error).toEqual({
+        code: ErrorCode.ValidationFailed,
+        messages: [
+          '{TablesToInclude}: tables [public].[sales_orders], [sales].[orders] would all be loaded into warehouse table sales_orders: leave all but one of them out',
+        ],
+      });
+      expect(await replications.list()).toEqual([]);
+    });
+
+    it('refuses a Create when the source tables cannot be listed', async () => {
+      probe.listSourceTables = () => Promise.reject(new Error('permission denied for schema pg_catalog'));
+      expect(errorOf(await service.create(sampleCreateRequest(), author)).messages).toEqual(["{Source\\ConnectionString}: cannot list the source's tables"]);
+      expect(await replications.list()).toEqual([]);
+    });
+
+    it('refuses an Alter of TablesToInclude that would make tables collide, keeping the stored list', async () => {
+      probe.sourceTables = [listed('public', 'sales_orders'), listed('sales', 'orders')];
+      const request = { ...sampleCreateRequest(), tablesToInclude: ['[sales].[orders]'] };
+      const replicationId = valueOf(await service.create(request, author)).replicationId;
+      const error = errorOf(await alter({ replicationId, tablesToInclude: '[sales].[orders],[public].[sales_orders]' }));
+      expect(error.messages).toEqual([expect.stringContaining('{TablesToInclude}: tables [public].[sales_orders], [sales].[orders]')]);
+      expect((await replications.get(replicationId))?.config.tablesToInclude).toEqual(['[sales].[orders]']);
+    });
+
+    it('lets an Alter through when the source cannot be listed now (discovery reports problems later)', async () => {
+      const replicationId = await created();
+      probe.listSourceTables = () => Promise.reject(new Error('connection refused'));
+      valueOf(await alter({ replicationId, tablesToInclude: '[sales].[orders]' }));
+      expect((await replications.get(replicationId))?.config.tablesToInclude).toEqual(['[sales].[orders]']);
+    });
+  });
+
   describe('alter', () => {
     it('answers NotFound for an unknown replication', async () => {
       const id = '0b4a3f4e-5a43-4b55-9a3b-1c2d3e4f5a6b';

@@ -5,6 +5,7 @@ import {
   type CreateReplicationRequest,
   type CreateReplicationResponse,
   type ListReplicationsResponse,
+  type ReplicationConfig,
   type ReplicationDescription,
   type RpcReply,
   type TableStatus,
@@ -31,11 +32,12 @@ import { ctTimeoutMinutes } from '../pipeline/ct-timeout';
 import { mergeAlterRequest } from './alter-merge';
 import { engineMismatches } from './engine-rules';
 import { FALLBACK_REPLICATION_NAME, newReplicationConfig } from './new-replication-config';
-import { REACHABILITY_PROBE, type ReachabilityProbe } from './reachability-probe';
+import { REACHABILITY_PROBE, type DatabaseTarget, type ReachabilityProbe } from './reachability-probe';
 import { DELETE_RELEASE_TIMEOUT_MS, REPLICATION_LIFECYCLE, type ReplicationLifecycle } from './replication-lifecycle';
 import { inAlterTerms, reachabilityTargetForChanges } from './reachability-scope';
 import { replicationBeingDeleted, replicationChangedConcurrently, replicationNotFound, validationFailed } from './replication-errors';
 import { effectiveStatus, statusAfterAlter } from './replication-status';
+import { warehouseNameCollisions } from '../pipeline/table-collisions';
 
 /** The per-replication operations: Create, Alter, Describe, List, Delete and StartReplication with an id. */
 @Injectable()
@@ -59,6 +61,9 @@ export class ReplicationsService {
       warehouse: request.warehouse,
     });
     if (unreachable.length) return validationFailed(unreachable);
+    const collisions = await this.tableCollisions(request, { connectionString: request.source.connectionString, encryptDataInTransit: request.source.encryptDataInTransit });
+    if (collisions === null) return validationFailed([`{Source\\ConnectionString}: cannot list the source's tables`]);
+    if (collisions.length) return validationFailed(collisions);
 
     const name = databaseNameOf(request.source.connectionString) ?? FALLBACK_REPLICATION_NAME;
     const stored = await this.replications.insert({ status: 'Running', config: newReplicationConfig(request, name) }, author);
@@ -90,6 +95,11 @@ export class ReplicationsService {
     if (target) {
       const unreachable = await this.probe.check(target);
       if (unreachable.length) return validationFailed(unreachable.map(inAlterTerms));
+    }
+    if (changedFields.some((path) => path === 'tablesToInclude' || path.startsWith('reseedingSchedule.'))) {
+      // Best effort: a source that cannot be listed now does not block the Alter (discovery reports it later).
+      const collisions = (await this.tableCollisions(merged.config, merged.config.source)) ?? [];
+      if (collisions.length) return validationFailed(collisions);
     }
 
     // Leaving Failed (DataReplication=true restarts it) clears the error that caused it.
@@ -154,6 +164,12 @@ export class ReplicationsService {
       await this.replications.setStatus(replicationId, 'Deleting', `could not remove change tracking from the source yet (retried every minute): ${reason}`);
     }
     return rpcOk(null);
+  }
+
+  /** Collision errors of the tables the selection would move (DESIGN §6); null when the source's tables cannot be listed. */
+  private async tableCollisions(selection: Pick<ReplicationConfig, 'tablesToInclude' | 'reseedingSchedule'>, source: DatabaseTarget): Promise<string[] | null> {
+    const tables = await this.probe.listSourceTables(source).catch(() => null);
+    return tables === null ? null : warehouseNameCollisions(selection, tables);
   }
 
   /** StartReplication with an id: turns DataReplication on and clears a failure. */

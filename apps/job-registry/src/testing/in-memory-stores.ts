@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { AlertRecord, ReplicationConfig, ReplicationStatus, ServiceConfiguration, TableStatus } from '@svc/contracts';
+import type { AlertRecord, ListedTable, ReplicationConfig, ReplicationStatus, ServiceConfiguration, TableStatus } from '@svc/contracts';
 import type {
   AccessKeySecret,
   AccessKeyStore,
@@ -181,9 +181,16 @@ export class ScriptedReachabilityProbe implements ReachabilityProbe {
   readonly targets: ReachabilityTarget[] = [];
   answer: (target: ReachabilityTarget) => string[] = () => [];
 
+  /** The source's tables, as listSourceTables answers them (none unless a test says so). */
+  sourceTables: ListedTable[] = [];
+
   async check(target: ReachabilityTarget): Promise<string[]> {
     this.targets.push(structuredClone(target));
     return this.answer(target);
+  }
+
+  async listSourceTables(): Promise<ListedTable[]> {
+    return structuredClone(this.sourceTables);
   }
 }
 

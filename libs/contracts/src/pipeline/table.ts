@@ -42,6 +42,23 @@ export interface TableDefinition {
   estimatedRows: number;
 }
 
-export function hasPrimaryKey(definition: TableDefinition): boolean {
+/** A source table as a listing of the source knows it: enough to decide whether a replication moves it. */
+export type ListedTable = Pick<TableDefinition, 'table' | 'primaryKey' | 'estimatedRows'>;
+
+export function hasPrimaryKey(definition: Pick<TableDefinition, 'primaryKey'>): boolean {
   return definition.primaryKey.length > 0;
+}
+
+/** The schema the service creates in a source database for change tracking (DESIGN §5.2); never replicated. */
+export const CHANGE_TRACKING_SCHEMA = 'svc_ct';
+
+/** Schemas whose tables keep their own name in the warehouse (DESIGN §6). */
+const DEFAULT_SCHEMAS: ReadonlySet<string> = new Set(['public', 'dbo']);
+
+/**
+ * The warehouse table name for a source table (DESIGN §6): the name itself from a default schema, else
+ * `<schema>_<name>`. A warehouse engine may shorten it further to fit its identifier limit.
+ */
+export function warehouseTableName(table: TableRef): string {
+  return DEFAULT_SCHEMAS.has(table.schema) ? table.name : `${table.schema}_${table.name}`;
 }
