@@ -64,7 +64,7 @@ export class ExtractService {
       } catch (error) {
         // The table changed (ALTER TABLE) between describing it and reading it: describe it again.
         if (!(error instanceof StaleDefinitionError) || attempt >= STALE_DEFINITION_ATTEMPTS) throw error;
-        this.logger.info('table definition changed during the read: reading again', { workId: request.workId, table: tableKey(request.table) });
+        this.logger.debug('table definition changed during the read: reading again', { workId: request.workId, table: tableKey(request.table) });
       }
     }
   }
