@@ -29,23 +29,28 @@ join pg_namespace n on n.oid = c.relnamespace
 where ${POSTGRES_USER_TABLES_FILTER}
 order by 1, 2`;
 
-/** Key columns joined by U+001F, which no sane column name holds. */
-const SQL_SERVER_LIST_SQL = `SELECT s.name AS [schema], t.name AS [name],
-  (SELECT STRING_AGG(col.name, CHAR(31)) WITHIN GROUP (ORDER BY ic.key_ordinal)
-     FROM sys.indexes i
-     JOIN sys.index_columns ic ON ic.object_id = i.object_id AND ic.index_id = i.index_id
-     JOIN sys.columns col ON col.object_id = ic.object_id AND col.column_id = ic.column_id
-    WHERE i.object_id = t.object_id AND i.is_primary_key = 1) AS primary_key,
+/** One row per key column (one row with a NULL key column for a table without a key), in key order; no STRING_AGG, which SQL Server 2016 lacks. */
+const SQL_SERVER_LIST_SQL = `SELECT s.name AS [schema], t.name AS [name], col.name AS key_column,
   (SELECT SUM(p.rows) FROM sys.partitions p WHERE p.object_id = t.object_id AND p.index_id IN (0, 1)) AS estimated_rows
 FROM sys.tables t
 JOIN sys.schemas s ON s.schema_id = t.schema_id
+LEFT JOIN sys.indexes i ON i.object_id = t.object_id AND i.is_primary_key = 1
+LEFT JOIN sys.index_columns ic ON ic.object_id = i.object_id AND ic.index_id = i.index_id
+LEFT JOIN sys.columns col ON col.object_id = ic.object_id AND col.column_id = ic.column_id
 WHERE t.is_ms_shipped = 0 AND s.name <> '${CHANGE_TRACKING_SCHEMA}'
-ORDER BY s.name, t.name`;
+ORDER BY s.name, t.name, ic.key_ordinal`;
+
+interface SqlServerRow {
+  schema: string;
+  name: string;
+  key_column: string | null;
+  estimated_rows: number | string | null;
+}
 
 interface ListedRow {
   schema: string;
   name: string;
-  primary_key: string[] | string | null;
+  primary_key: string[];
   estimated_rows: number | string | null;
 }
 
@@ -78,13 +83,25 @@ async function listSqlServer(connectionString: string, connect: { encrypt: boole
   pool.on('error', () => undefined);
   await pool.connect();
   try {
-    return (await pool.request().query<ListedRow>(SQL_SERVER_LIST_SQL)).recordset;
+    return keyColumnsGathered((await pool.request().query<SqlServerRow>(SQL_SERVER_LIST_SQL)).recordset);
   } finally {
     await pool.close().catch(() => undefined);
   }
 }
 
+/** Rows of one table (ordered by table, then key ordinal) become one row with its key columns. */
+export function keyColumnsGathered(rows: readonly SqlServerRow[]): ListedRow[] {
+  const tables: ListedRow[] = [];
+  for (const row of rows) {
+    const last = tables[tables.length - 1];
+    const current = last && last.schema === row.schema && last.name === row.name ? last : undefined;
+    const table = current ?? { schema: row.schema, name: row.name, primary_key: [], estimated_rows: row.estimated_rows };
+    if (!current) tables.push(table);
+    if (row.key_column !== null) table.primary_key.push(row.key_column);
+  }
+  return tables;
+}
+
 function toListedTable(row: ListedRow): ListedTable {
-  const primaryKey = Array.isArray(row.primary_key) ? row.primary_key : row.primary_key ? row.primary_key.split('\u001f') : [];
-  return { table: { schema: row.schema, name: row.name }, primaryKey, estimatedRows: Math.round(Number(row.estimated_rows ?? 0)) };
+  return { table: { schema: row.schema, name: row.name }, primaryKey: row.primary_key, estimatedRows: Math.round(Number(row.estimated_rows ?? 0)) };
 }
