@@ -20,7 +20,14 @@ import {
   ChangesPurgedError,
   EngineRegistry,
   IntervalGate,
-  StaleDefinitionError, RuntimeConfigClient, changeBatchId, seedBatchId, splitCsvParts, workMessageId, type FailureScope } from '@svc/pipeline-runtime';
+  RuntimeConfigClient,
+  StaleDefinitionError,
+  changeBatchId,
+  seedBatchId,
+  splitCsvParts,
+  workMessageId,
+  type FailureScope,
+} from '@svc/pipeline-runtime';
 import { projectOntoColumns } from './schema-projection';
 import { SentDefinitions } from './sent-definitions';
 

@@ -61,7 +61,7 @@ export class ReplicationsService {
       warehouse: request.warehouse,
     });
     if (unreachable.length) return validationFailed(unreachable);
-    const collisions = await this.tableCollisions(request, { connectionString: request.source.connectionString, encryptDataInTransit: request.source.encryptDataInTransit });
+    const collisions = await this.tableCollisions(request, request.source);
     if (collisions === null) return validationFailed([`{Source\\ConnectionString}: cannot list the source's tables`]);
     if (collisions.length) return validationFailed(collisions);
 
