@@ -149,21 +149,12 @@ export class ExtractService {
     readOptions: ReadOptions,
   ): Promise<void> {
     const fromVersion = request.fromVersion ?? '0';
-    const minValid = await source.minValidVersion(definition.table);
-    if (minValid !== null && BigInt(fromVersion) < BigInt(minValid)) {
-      await this.fail(request, `watermark ${fromVersion} is below the minimum valid version ${minValid}: changes were purged, so the table is reseeded`, {
-        retryable: true,
-        reseed: true,
-        scope: 'table',
-      });
-      return;
-    }
     const extractedAt = new Date().toISOString();
     let read;
     try {
       read = await source.readChanges(definition, fromVersion, request.batchLimit, readOptions);
     } catch (error) {
-      // A purge between the check above and the read: the same verdict.
+      // The read checks the watermark against the minimum valid version inside its own snapshot.
       if (!(error instanceof ChangesPurgedError)) throw error;
       await this.fail(request, `watermark ${fromVersion} is below the minimum valid version ${error.minValidVersion}: changes were purged, so the table is reseeded`, {
         retryable: true,
