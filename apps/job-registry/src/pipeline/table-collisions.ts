@@ -1,4 +1,4 @@
-import { parseTableKey, tableKey, warehouseTableName, type ListedTable, type ReplicationConfig } from '@svc/contracts';
+import { parseTableKey, warehouseTableName, type ListedTable, type ReplicationConfig } from '@svc/contracts';
 import type { DiscoveredTable } from '@svc/registry-store';
 import { selectTables } from './table-selection';
 
@@ -8,20 +8,23 @@ import { selectTables } from './table-selection';
  * Redshift folds identifiers to lower case.
  */
 export function warehouseNameCollisions(config: Pick<ReplicationConfig, 'tablesToInclude' | 'reseedingSchedule'>, tables: ListedTable[]): string[] {
-  const selected = new Set(selectTables(config, tables).map((table) => table.tableName));
-  const byTarget = new Map<string, string[]>();
-  for (const { table } of tables) {
-    const key = tableKey(table);
-    if (!selected.has(key)) continue;
-    const target = warehouseTableName(table).toLowerCase();
-    byTarget.set(target, [...(byTarget.get(target) ?? []), key]);
-  }
-  return [...byTarget.entries()]
-    .filter(([, sources]) => sources.length > 1)
+  return [...byWarehouseTable(selectTables(config, tables)).entries()]
+    .filter(([, group]) => group.length > 1)
     .map(
-      ([target, sources]) =>
-        `{TablesToInclude}: tables ${sources.join(', ')} would all be loaded into warehouse table ${target}: leave all but one of them out`,
+      ([target, group]) =>
+        `{TablesToInclude}: tables ${group.map((table) => table.tableName).join(', ')} would all be loaded into warehouse table ${target}: leave all but one of them out`,
     );
+}
+
+/** Selected tables by the (lower-cased) warehouse table they would be loaded into, in selection order. */
+function byWarehouseTable(selected: DiscoveredTable[]): Map<string, DiscoveredTable[]> {
+  const groups = new Map<string, DiscoveredTable[]>();
+  for (const table of selected) {
+    const ref = parseTableKey(table.tableName);
+    const target = (ref ? warehouseTableName(ref) : table.tableName).toLowerCase();
+    groups.set(target, [...(groups.get(target) ?? []), table]);
+  }
+  return groups;
 }
 
 /** Tables discovery would add but must not: each shares a warehouse table with another selected one. */
@@ -37,15 +40,9 @@ export interface RefusedTable {
  */
 export function admitWithoutCollisions(selected: DiscoveredTable[], knownTableNames: readonly string[]): { admitted: DiscoveredTable[]; refused: RefusedTable[] } {
   const known = new Set(knownTableNames.map((name) => name.toLowerCase()));
-  const byTarget = new Map<string, DiscoveredTable[]>();
-  for (const table of selected) {
-    const ref = parseTableKey(table.tableName);
-    const target = (ref ? warehouseTableName(ref) : table.tableName).toLowerCase();
-    byTarget.set(target, [...(byTarget.get(target) ?? []), table]);
-  }
   const admitted: DiscoveredTable[] = [];
   const refused: RefusedTable[] = [];
-  for (const [target, group] of byTarget) {
+  for (const [target, group] of byWarehouseTable(selected)) {
     if (group.length === 1) {
       admitted.push(...group);
       continue;
