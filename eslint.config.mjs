@@ -3,8 +3,43 @@ import tseslint from 'typescript-eslint';
 
 const nestBanned = ['@nestjs/*', '@nestjs/common', '@nestjs/core', '@nestjs/microservices'];
 
+/** The engine folders (docs/ENGINES.md): libs/<engine>/*, imported as @svc/<engine>-*. */
+const engines = ['postgres', 'sqlserver', 'redshift'];
+/**
+ * Where engine libraries may be imported: the engine table (pipeline-runtime), the registry's probe and listing
+ * dispatch (connectors), and the registry's own PostgreSQL store.
+ */
+const engineConsumers = ['libs/pipeline-runtime/**', 'libs/connectors/**', 'libs/registry-store/**'];
+const specFiles = ['**/*.spec.ts', '**/*.integration-spec.ts', '**/src/testing/**'];
+const testSupport = {
+  group: ['@svc/testing', '@svc/system-testing', '@svc/*/testing', '**/testing', '**/testing/*'],
+  message: 'test support is for specs, testing entries and tools, never production code',
+};
+const engineLibs = (names) => ({
+  group: names.map((name) => `@svc/${name}-*`),
+  message: 'engines are plug-ins: only the engine table (libs/pipeline-runtime) imports an engine library, and engines never import each other',
+});
+const restrictImports = (patterns) => ({ rules: { 'no-restricted-imports': ['error', { patterns }] } });
+/**
+ * Import boundaries the Nx tags cannot say (they also count dependencies of dependencies): apps and engine-neutral
+ * libs never import an engine library, engine libraries never import another engine's, production code never
+ * imports test support. Fixtures proving each rule fires: tools/e2e/src/lint-boundaries.integration-spec.ts.
+ */
+const importBoundaries = [
+  { files: ['apps/**/*.ts', 'libs/**/*.ts'], ignores: [...engines.map((name) => `libs/${name}/**`), ...engineConsumers, ...specFiles, 'libs/testing/**', 'libs/system-testing/**'], ...restrictImports([testSupport, engineLibs(engines)]) },
+  {
+    files: [...specFiles.map((glob) => `apps/${glob}`), ...specFiles.map((glob) => `libs/${glob}`), 'libs/testing/**/*.ts', 'libs/system-testing/**/*.ts'],
+    ignores: [...engines.map((name) => `libs/${name}/**`), ...engineConsumers],
+    ...restrictImports([engineLibs(engines)]),
+  },
+  ...engines.map((name) => ({ files: [`libs/${name}/**/*.ts`], ignores: specFiles, ...restrictImports([testSupport, engineLibs(engines.filter((other) => other !== name))]) })),
+  ...engines.map((name) => ({ files: specFiles.map((glob) => `libs/${name}/${glob}`), ...restrictImports([engineLibs(engines.filter((other) => other !== name))]) })),
+  { files: engineConsumers.map((glob) => `${glob}/*.ts`), ignores: specFiles, ...restrictImports([testSupport]) },
+];
+
 export default tseslint.config(
-  { ignores: ['**/dist', '**/node_modules', '**/*.js', '**/*.mjs', 'tmp/**'] },
+  // lint-fixtures hold deliberate violations; tools/e2e/src/lint-boundaries.integration-spec.ts lints them on purpose.
+  { ignores: ['**/dist', '**/node_modules', '**/*.js', '**/*.mjs', 'tmp/**', '**/lint-fixtures/**'] },
   ...nx.configs['flat/base'],
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -48,6 +83,7 @@ export default tseslint.config(
       ],
     },
   },
+  ...importBoundaries,
   {
     files: ['**/*.spec.ts', '**/*.integration-spec.ts'],
     rules: {

@@ -2,11 +2,14 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { createHealthController, NatsRequesterModule } from '@svc/messaging-nest';
 import { JsonLogger } from '@svc/logging';
 import { GATEWAY_CONFIG, type GatewayConfig } from './config/gateway-config';
+import { APP_FILTER } from '@nestjs/core';
 import { ApiController, FallbackController } from './api/api.controller';
+import { ApiExceptionFilter } from './api/api-exception.filter';
 import { ApiMetrics } from './api/api-metrics';
 import { ApiService } from './api/api.service';
 import { RequestAuthenticator } from './api/request-authenticator';
 import { SigningKeySource } from './api/signing-key.source';
+import { compiledDecodeWorker, DECODE_WORKER_SOURCE, RequestDecoder } from './decode/request-decoder';
 import { HttpHealthController } from './health/health.controller';
 import { HealthService } from './health/health.service';
 
@@ -15,12 +18,15 @@ export class AppModule {
   static forConfig(config: GatewayConfig, logger: JsonLogger): DynamicModule {
     return {
       module: AppModule,
-      imports: [NatsRequesterModule.forRoot({ url: config.nats.url, name: 'api-gateway', requestTimeoutMs: config.nats.requestTimeoutMs })],
+      imports: [NatsRequesterModule.forRoot({ servers: config.nats.servers, name: 'api-gateway', requestTimeoutMs: config.nats.requestTimeoutMs })],
       // The fallback controller must stay last: it answers every path the others do not.
       controllers: [ApiController, HttpHealthController, createHealthController('api-gateway'), FallbackController],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
         { provide: JsonLogger, useValue: logger },
+        { provide: APP_FILTER, useClass: ApiExceptionFilter },
+        { provide: DECODE_WORKER_SOURCE, useFactory: compiledDecodeWorker },
+        RequestDecoder,
         ApiService,
         ApiMetrics,
         RequestAuthenticator,

@@ -1,8 +1,10 @@
 import 'reflect-metadata';
+import type { Duplex } from 'node:stream';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { natsMicroserviceOptions } from '@svc/messaging-nest';
 import { JsonLogger } from '@svc/logging';
+import { answerMalformedHttp } from './api/malformed-http';
 import { AppModule } from './app.module';
 import type { GatewayConfig } from './config/gateway-config';
 
@@ -21,7 +23,8 @@ export async function startGateway(config: GatewayConfig): Promise<RunningGatewa
     logger,
   });
   app.disable('x-powered-by');
-  app.connectMicroservice(natsMicroserviceOptions(config.nats.url, 'api-gateway'), { inheritAppConfig: true });
+  app.getHttpServer().on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => answerMalformedHttp(error, socket, logger));
+  app.connectMicroservice(natsMicroserviceOptions(config.nats.servers, 'api-gateway'), { inheritAppConfig: true });
   app.enableShutdownHooks();
   await app.startAllMicroservices();
   await app.listen(config.port, config.host);

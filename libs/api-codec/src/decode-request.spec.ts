@@ -1,5 +1,6 @@
 import { decodeRequest } from './decode-request';
 import { MAX_BODY_BYTES } from './wire-format';
+import { BAD_REFERENCE } from './xml-entities';
 
 const body = (text: string) => Buffer.from(text, 'utf8');
 
@@ -97,8 +98,12 @@ describe('decodeRequest (XML)', () => {
       '<CreateWarehouseReplicationRequest><Source>oops<EncryptDataInTransit>true</EncryptDataInTransit></Source></CreateWarehouseReplicationRequest>',
       '{Source}: has text between its elements',
     ],
-    ['an undefined entity', '<CreateWarehouseReplicationRequest><A>&nbsp;</A></CreateWarehouseReplicationRequest>', "malformed XML: unknown or invalid character reference '&nbsp;'"],
-    ['a reference to a character XML cannot hold', '<CreateWarehouseReplicationRequest><A>&#0;</A></CreateWarehouseReplicationRequest>', "malformed XML: unknown or invalid character reference '&#0;'"],
+    [
+      'an undefined entity, naming its element',
+      '<CreateWarehouseReplicationRequest><Warehouse><A>x</A><B><![CDATA[&cdata;]]></B><Password>&nbsp;</Password></Warehouse></CreateWarehouseReplicationRequest>',
+      `{Warehouse\\Password}: malformed XML: ${BAD_REFERENCE}`,
+    ],
+    ['a reference beyond Unicode', '<CreateWarehouseReplicationRequest><A>&#x110000;</A></CreateWarehouseReplicationRequest>', `{A}: malformed XML: ${BAD_REFERENCE}`],
     ['another declared encoding', '<?xml version="1.0" encoding="ISO-8859-1"?><CreateWarehouseReplicationRequest/>', 'XML must be encoded in UTF-8'],
   ])('refuses %s', (_case, xml, message) => {
     expect(messages(decodeRequest('CreateWarehouseReplication', 'xml', body(xml)))).toEqual([message]);
@@ -147,7 +152,7 @@ describe('decodeRequest (XML)', () => {
   });
 
   it('refuses nesting far deeper than any request, quickly', () => {
-    const depth = 50_000;
+    const depth = 500;
     const xml = `<CreateWarehouseReplicationRequest>${'<A>'.repeat(depth)}x${'</A>'.repeat(depth)}</CreateWarehouseReplicationRequest>`;
     expect(messages(decodeRequest('CreateWarehouseReplication', 'xml', body(xml)))).toEqual(['XML is nested too deeply']);
   });
@@ -215,6 +220,21 @@ describe('decodeRequest (JSON)', () => {
   });
 });
 
+describe('decodeRequest (JSON): a key given twice', () => {
+  it('is refused by name, like a repeated XML element, instead of the last one silently counting', () => {
+    const json = '{"replicationId":"3f2504e0-4f89-11d3-9a0c-0305e82c3301","warehouse":{"retentionDays":3,"retentionDays":"7"},"isContinuous":"true","isContinuous":"false"}';
+    expect(messages(decodeRequest('AlterWarehouseReplication', 'json', body(json)))).toEqual([
+      '{Warehouse\\RetentionDays}: is given more than once',
+      '{IsContinuous}: is given more than once',
+    ]);
+  });
+
+  it('names nothing a caller nested inside a secret field', () => {
+    const json = '{"warehouse":{"password":{"zq7xsecret":1,"zq7xsecret":2}}}';
+    expect(tree(decodeRequest('CreateWarehouseReplication', 'json', body(json)))).toEqual({ warehouse: { password: { zq7xsecret: 2 } } });
+  });
+});
+
 describe('decodeRequest (either format)', () => {
   it('refuses a body over the limit', () => {
     const big = Buffer.alloc(MAX_BODY_BYTES + 1, 0x20);
@@ -226,3 +246,65 @@ describe('decodeRequest (either format)', () => {
     expect(messages(decodeRequest('CreateWarehouseReplication', 'xml', latin1))).toEqual(['the request body is not valid UTF-8']);
   });
 });
+
+describe('XML attributes', () => {
+  const create = (inner: string) => body(`<CreateWarehouseReplicationRequest>${inner}</CreateWarehouseReplicationRequest>`);
+
+  it.each([
+    ['on a field', '<Warehouse><BucketName region="eu">b</BucketName></Warehouse>', '{Warehouse\\BucketName}'],
+    ['on an empty field', '<Warehouse><BucketName value="b"/></Warehouse>', '{Warehouse\\BucketName}'],
+    ['on a group', '<Warehouse kind="x"><BucketName>b</BucketName></Warehouse>', '{Warehouse}'],
+    ['with a namespace prefix', '<Warehouse><BucketName n:v="1" xmlns:n="urn:x">b</BucketName></Warehouse>', '{Warehouse\\BucketName}'],
+  ])('are refused %s, not ignored', (_where, inner, label) => {
+    expect(messages(decodeRequest('CreateWarehouseReplication', 'xml', create(inner)))).toEqual([
+      `${label}: has an attribute; the API reads elements only (namespace declarations aside)`,
+    ]);
+  });
+
+  it('are refused on the root element', () => {
+    expect(messages(decodeRequest('ListWarehouseReplications', 'xml', body('<ListWarehouseReplicationsRequest all="true"/>')))).toEqual([
+      'the root element: has an attribute; the API reads elements only (namespace declarations aside)',
+    ]);
+  });
+
+  it('never quote a secret given as an attribute', () => {
+    const result = messages(decodeRequest('CreateWarehouseReplication', 'xml', create('<Warehouse><Password value="Zq7xSECRET">x</Password></Warehouse>')));
+    expect(result.join(' ')).not.toMatch(/Zq7x|SECRET/);
+  });
+
+  it('allow namespace declarations and XML Schema instance attributes', () => {
+    const xml = create('<Warehouse xmlns:i="http://www.w3.org/2001/XMLSchema-instance"><BucketName i:nil="false">b</BucketName><Url xmlns="urn:x">u</Url></Warehouse>');
+    expect(tree(decodeRequest('CreateWarehouseReplication', 'xml', xml))).toEqual({ warehouse: { bucketName: 'b', url: 'u' } });
+  });
+});
+
+describe('XML elements nested in a secret field', () => {
+  it.each([
+    ['an element named from the secret', '<Password>a<zq7xsecret>1</zq7xsecret>b</Password>'],
+    ['a repeated element', '<Password><Zq7xSecret>1</Zq7xSecret><Zq7xSecret>2</Zq7xSecret></Password>'],
+    ['a bad reference', '<Password><Zq7xSecret>&zq7x;</Zq7xSecret></Password>'],
+    ['an attribute', '<Password><Zq7xSecret a="1">2</Zq7xSecret></Password>'],
+  ])('are never named: %s', (_what, password) => {
+    const result = decodeRequest('CreateWarehouseReplication', 'xml', body(`<CreateWarehouseReplicationRequest><Warehouse>${password}</Warehouse></CreateWarehouseReplicationRequest>`));
+    const said = result.ok ? JSON.stringify(result.tree) : result.messages.join(' ');
+    if (result.ok) expect(result.tree).toEqual({ warehouse: { password: {} } });
+    expect(said.toLowerCase()).not.toContain('zq7x');
+  });
+});
+
+describe('XML character references and secrets', () => {
+  const request = (password: string) =>
+    body(`<CreateWarehouseReplicationRequest><Warehouse><Password>${password}</Password></Warehouse></CreateWarehouseReplicationRequest>`);
+
+  it.each(['&ZqyG6kDSGQWk;', 'Qv&Xw7z;Rk', '&toString;', '&constructor;', '&__proto__;'])('never quotes the text of %s', (password) => {
+    const result = messages(decodeRequest('CreateWarehouseReplication', 'xml', request(password)));
+    expect(result).toEqual([`{Warehouse\\Password}: malformed XML: ${BAD_REFERENCE}`]);
+    const secret = password.replace(/[&#;]/g, '');
+    for (let start = 0; start + 4 <= secret.length; start += 1) expect(result.join(' ')).not.toContain(secret.slice(start, start + 4));
+  });
+
+  it('decodes a numeric reference to a character XML cannot carry, for the model to refuse by field', () => {
+    expect(tree(decodeRequest('CreateWarehouseReplication', 'xml', request('a&#0;b&#x1F;&#xD800;')))).toEqual({ warehouse: { password: 'a\u0000b\u001f\ud800' } });
+  });
+});
+

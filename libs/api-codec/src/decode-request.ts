@@ -1,6 +1,7 @@
 import { type OperationName } from '@svc/contracts';
 import { decodeFailure, type DecodeResult } from './decode-result';
 import { decodeJsonRequest } from './json-request-decoder';
+import { structureLimitProblem } from './structure-limits';
 import { MAX_BODY_BYTES, type WireFormat } from './wire-format';
 import { decodeXmlRequest } from './xml-request-decoder';
 
@@ -31,5 +32,7 @@ export function decodeRequest(operation: OperationName, format: WireFormat, body
       format === 'xml' ? `the request body is empty; expected a <${operation}Request> element` : 'the request body is empty; expected a JSON object',
     );
   }
+  const tooLarge = structureLimitProblem(format, text);
+  if (tooLarge !== null) return decodeFailure(tooLarge);
   return format === 'xml' ? decodeXmlRequest(`${operation}Request`, text) : decodeJsonRequest(text);
 }

@@ -1,4 +1,4 @@
-export { contentTypeOf, MAX_BODY_BYTES, wireFormatOf, type WireFormat } from './wire-format';
+export { contentTypeOf, foreignCharsetOf, MAX_BODY_BYTES, wireFormatOf, type WireFormat } from './wire-format';
 export { type DecodeResult } from './decode-result';
 export { decodeRequest } from './decode-request';
 export { encodeError, encodeRequest, encodeResponse, type EncodedBody } from './encode';

@@ -1,5 +1,7 @@
 const GUID = /\{[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}\}|[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}/y;
 const VALUE_END = /^(?:\s|[,}\]]|$)/;
+/** Any GUID at all: most bodies have none outside strings, and then the character walk below is skipped. */
+const ANY_GUID = /[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}/;
 
 export interface QuotedGuids {
   text: string;
@@ -13,6 +15,7 @@ export interface QuotedGuids {
  * outside strings, changes nothing else.
  */
 export function quoteBareGuids(json: string): QuotedGuids {
+  if (!ANY_GUID.test(json)) return { text: json, insertedAt: [] };
   let text = '';
   const insertedAt: number[] = [];
   let inString = false;

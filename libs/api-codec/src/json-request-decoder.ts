@@ -1,4 +1,5 @@
-import { decodeFailure, lineAndColumn, type DecodeResult } from './decode-result';
+import { decodeFailure, fieldPathLabel, lineAndColumn, type DecodeResult } from './decode-result';
+import { repeatedJsonKeys } from './json-repeated-keys';
 import { originalOffset, quoteBareGuids } from './json-bare-guids';
 import { findJsonSyntaxError } from './json-syntax-error';
 
@@ -17,5 +18,7 @@ export function decodeJsonRequest(text: string): DecodeResult {
   if (typeof document !== 'object' || document === null || Array.isArray(document)) {
     return decodeFailure('the JSON body must be an object of fields');
   }
+  const repeated = repeatedJsonKeys(quoted.text);
+  if (repeated.length > 0) return { ok: false, messages: repeated.map((path) => `${fieldPathLabel(path)}: is given more than once`) };
   return { ok: true, tree: document as Record<string, unknown> };
 }

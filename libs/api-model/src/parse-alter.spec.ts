@@ -199,6 +199,14 @@ describe.each(FORMATS)('AlterWarehouseReplication rules (%s)', (format) => {
 describe('AlterWarehouseReplication: JSON-only shapes', () => {
   it('refuses a control character in ReplicationName', () => {
     const result = parseOperationRequest(OP, { replicationId: GUID, replicationName: 'Sales\u0007' });
+    expect(result).toEqual({
+      ok: false,
+      messages: ['{ReplicationName}: invalid value: text must not contain control characters or unpaired surrogates (a control character U+0007 was sent)'],
+    });
+  });
+
+  it('refuses a format character in ReplicationName by its own rule', () => {
+    const result = parseOperationRequest(OP, { replicationId: GUID, replicationName: 'Sales\u202e' });
     expect(result).toEqual({ ok: false, messages: ["{ReplicationName}: invalid value 'Sales?'. A replication name has only printable characters"] });
   });
 

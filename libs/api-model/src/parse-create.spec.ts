@@ -1,3 +1,4 @@
+import { tableKey } from '@svc/contracts';
 import { type WireFormat } from '@svc/api-codec';
 import { parseOperationRequest } from './parse-operation-request';
 import {
@@ -73,6 +74,7 @@ describe('CreateWarehouseReplication: accepted requests', () => {
     ['tables with spaces around commas', ['tablesToInclude'], ' [dbo].[A] ,[sales].[Order Lines] ', ['[dbo].[A]', '[sales].[Order Lines]']],
     ['all in lower case', ['tablesToInclude'], 'all', 'All'],
     ['a bracketed name holding a comma and an escaped bracket', ['tablesToInclude'], '[dbo].[a,b]]c]', ['[dbo].[a,b]]c]']],
+    ['the pipeline key of a table named a]b', ['tablesToInclude'], '[public].[a]]b]', [tableKey({ schema: 'public', name: 'a]b' })]],
     ['a pm time with a single-digit hour', ['reseedingSchedule', 'toTime'], '9:05:00 pm', '09:05:00 PM'],
     ['an upper-case region', ['warehouse', 'regionEndpoint'], 'EU-WEST-2', 'eu-west-2'],
     ['a postgres warehouse URL', ['warehouse', 'url'], 'postgres://warehouse.local:5432/dw', 'postgres://warehouse.local:5432/dw'],
@@ -154,6 +156,10 @@ const CREATE_RULES: Row[] = [
   ['Warehouse.Url shape', ['warehouse', 'url'], 'not a url', '{Warehouse\\Url}', 'invalid value. A warehouse URL is host:port'],
   ['Warehouse.Url scheme', ['warehouse', 'url'], 'mysql://db:3306', '{Warehouse\\Url}', 'A warehouse URL is host:port'],
   ['Warehouse.Url port', ['warehouse', 'url'], 'cluster.example.com:99999', '{Warehouse\\Url}', 'A warehouse URL is host:port'],
+  ['Warehouse.Url without user and password', ['warehouse', 'url'], 'postgres://user:pw@host:5432/dw', '{Warehouse\\Url}', 'must not carry a user name or password: give them in {Warehouse\\Username} and {Warehouse\\Password}'],
+  ['Warehouse.Url without a user', ['warehouse', 'url'], 'redshift://admin@cluster.example.com:5439', '{Warehouse\\Url}', 'must not carry a user name or password'],
+  ['Warehouse.Url bare form without credentials', ['warehouse', 'url'], 'user:pw@cluster.example.com:5439', '{Warehouse\\Url}', 'must not carry a user name or password'],
+  ['Warehouse.Url without a password parameter', ['warehouse', 'url'], 'postgres://host:5432/dw?password=pw', '{Warehouse\\Url}', 'takes only the sslmode and ssl parameters'],
   ['Warehouse.DatabaseSchema not empty', ['warehouse', 'databaseSchema'], '', '{Warehouse\\DatabaseSchema}', 'must not be empty'],
   ['Warehouse.DatabaseName required', ['warehouse', 'databaseName'], REMOVE, '{Warehouse\\DatabaseName}', 'is required'],
   ['Warehouse.Username length', ['warehouse', 'username'], 'u'.repeat(128), '{Warehouse\\Username}', 'A name is 1-127 bytes'],
@@ -285,7 +291,7 @@ describe('CreateWarehouseReplication: every problem at once, no secret echoed', 
         "{Warehouse\\BucketName}: invalid value 'x y'. A bucket name is 3-63 characters of a-z, 0-9, '.', '-'",
         '{Warehouse\\AccountId}: must not be given when AccessType is AccessKey',
         '{Warehouse\\AccessKey}: invalid value. An access key has no spaces or control characters',
-        '{Warehouse\\Url}: invalid value. A warehouse URL is host:port, postgres://host:port/database or redshift://host:port',
+        '{Warehouse\\Url}: invalid value. A warehouse URL must not carry a user name or password: give them in {Warehouse\\Username} and {Warehouse\\Password}',
         "{Source\\ChangeTrackingRetentionPeriod}: invalid value '2 WEEKS'. Must be one of 12 Hours, 1 Day, 2 Days, 3 Days, 4 Days, 5 Days, 6 Days, 7 Days, 8 Days",
         "{ReseedingSchedule\\FromTime}: invalid value '25:00:00 AM'. A time is hh:mm:ss AM or hh:mm:ss PM (hours 1-12), e.g. 02:00:00 AM",
         '{Staging\\Extra}: unknown field',

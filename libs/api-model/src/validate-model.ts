@@ -12,7 +12,12 @@ export const MAX_MESSAGES = 100;
 const MAX_DEPTH = 8;
 /** A Create has about 45 fields; thousands of unknown ones would only cost validation time. */
 export const MAX_FIELDS = 500;
-const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+/**
+ * Names of Object.prototype's members (toString, valueOf, hasOwnProperty, __defineGetter__, __proto__, ...) and
+ * 'prototype'. No model has such a field, and class-transformer silently skips a key whose name is a method of
+ * the instance, so without this check they would be dropped instead of refused as unknown.
+ */
+const FORBIDDEN_KEYS: ReadonlySet<string> = new Set([...Object.getOwnPropertyNames(Object.prototype), 'prototype']);
 const CONSTRAINT_PRIORITY: readonly string[] = [
   CONSTRAINTS.notAllowed,
   CONSTRAINTS.group,

@@ -64,6 +64,30 @@ export class EnvReader {
     return value;
   }
 
+  /**
+   * A comma-separated list of URLs (e.g. the servers of a cluster), each with one of `protocols`; blanks
+   * around commas are ignored. Values are never echoed: URLs may carry passwords.
+   */
+  urlList(name: string, fallback: string, protocols: string[]): string[] {
+    const urls = (this.raw(name) ?? fallback)
+      .split(',')
+      .map((url) => url.trim())
+      .filter((url) => url !== '');
+    if (urls.length === 0) this.problems.push(`${name}: is empty`);
+    urls.forEach((url, index) => {
+      const which = urls.length > 1 ? ` (entry ${index + 1})` : '';
+      try {
+        const parsed = new URL(url);
+        if (!protocols.includes(parsed.protocol.replace(/:$/, ''))) {
+          this.problems.push(`${name}${which}: must be a ${protocols.join(' or ')} URL`);
+        }
+      } catch {
+        this.problems.push(`${name}${which}: is not a valid URL`);
+      }
+    });
+    return urls;
+  }
+
   /** Throws ConfigError listing every problem found so far. */
   done(): void {
     if (this.problems.length) throw new ConfigError(this.problems);

@@ -3,6 +3,7 @@ export {
   DEFAULT_DATABASE_URL,
   DEFAULT_NATS_URL,
   DEFAULT_REGION,
+  MAX_STREAM_REPLICAS,
   SIGNING_SERVICE_NAME,
   readNatsSettings,
   readS3Settings,

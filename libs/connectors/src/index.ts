@@ -1,17 +1,18 @@
-export { parseAdoConnectionString, type AdoPairs } from './ado-connection-string';
-export type { ConnectOptions, WarehouseConnection } from './connection-options';
-export { ConnectionStringError } from './connection-string-error';
+export { ConnectionStringError, type ConnectOptions, type WarehouseConnection } from '@svc/engines';
 export { databaseIdentityOf } from './database-identity';
 export { databaseNameOf } from './database-name';
 export {
+  DATABASE_ACCESS,
   UNSUPPORTED_CONNECTION_STRING,
   UNSUPPORTED_WAREHOUSE_URL,
+  databaseAccessOf,
   sourceEngineOf,
   warehouseEngineOf,
+  type EngineName,
   type SourceEngine,
   type WarehouseEngine,
 } from './engine';
-export { postgresClientConfig, warehouseClientConfig } from './postgres-config';
+export { connectionFailureReason } from './failure-reason';
 export { probeDatabase, probeWarehouse, type ProbeOptions } from './probe';
 export {
   REACHABILITY_FIELDS,
@@ -20,5 +21,4 @@ export {
   type ReachabilityOptions,
   type ReachabilityTarget,
 } from './reachability';
-export { POSTGRES_USER_TABLES_FILTER, listSourceTables } from './source-tables';
-export { sqlServerConfig } from './sql-server-config';
+export { listSourceTables } from './source-tables';

@@ -1,8 +1,7 @@
 import type { WarehouseConfig } from '@svc/contracts';
 import { probeBucket, type S3Settings } from '@svc/storage';
-import { withinDeadline } from './deadline';
+import { timedOutReason, withinDeadline } from '@svc/engines';
 import { UNSUPPORTED_CONNECTION_STRING, sourceEngineOf } from './engine';
-import { timedOutReason } from './failure-reason';
 import { probeDatabase, probeWarehouse } from './probe';
 
 export interface DatabaseTarget {

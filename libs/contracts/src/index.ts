@@ -3,6 +3,7 @@ export {
   REPLICATION_DEFAULTS,
   RETENTION_PERIODS,
   SCD_TYPES,
+  SECRET_FIELD_NAMES,
   SECRET_MASK,
   type AccessType,
   type AlterReplicationRequest,
@@ -83,6 +84,7 @@ export {
   CHANGE_TRACKING_SCHEMA,
   hasPrimaryKey,
   parseTableKey,
+  readTableRef,
   tableKey,
   warehouseTableName,
   type ColumnDefinition,
@@ -111,6 +113,7 @@ export type {
   RuntimeConfigRequest,
   WorkCancelled,
   WorkFailed,
+  WorkProgress,
 } from './pipeline/messages';
 export {
   PIPELINE_PAYLOAD_GUARDS,
@@ -120,6 +123,7 @@ export {
   guardExtractRequested,
   guardWorkCancelled,
   guardWorkFailed,
+  guardWorkProgress,
   isBatchExtracted,
   isBatchLoaded,
   isBatchStaged,

@@ -27,6 +27,10 @@ describe('pipeline subjects and streams', () => {
     expect(capturedByWorkStream(Subjects.workCancelled)).toBe(false);
   });
 
+  it('the work stream leaves out the core-NATS progress heartbeats too', () => {
+    expect(capturedByWorkStream(Subjects.workProgress)).toBe(false);
+  });
+
   it('the matcher itself', () => {
     expect(matches('a.b.>', 'a.b.c.d')).toBe(true);
     expect(matches('a.b.>', 'a.b')).toBe(false);

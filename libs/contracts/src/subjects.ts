@@ -24,6 +24,7 @@ import type {
   RuntimeConfigRequest,
   WorkCancelled,
   WorkFailed,
+  WorkProgress,
 } from './pipeline/messages';
 
 /**
@@ -40,6 +41,8 @@ export const Subjects = {
   alertRaised: 'svc.events.v1.alert',
   /** Core NATS, not JetStream: the work stream's subjects leave it out on purpose (see PipelineStreams). */
   workCancelled: 'svc.pipeline.v1.work.cancelled',
+  /** Core NATS, best effort: workers' heartbeats of the work they handle (not captured by the work stream either). */
+  workProgress: 'svc.pipeline.v1.work.progress',
 } as const;
 
 /** JetStream subjects of the data path. */
@@ -104,6 +107,7 @@ export type ReplyOf<S extends RequestReplySubject> = RequestReplyContracts[S]['r
 export interface EventContracts {
   'svc.events.v1.alert': AlertRecord;
   'svc.pipeline.v1.work.cancelled': WorkCancelled;
+  'svc.pipeline.v1.work.progress': WorkProgress;
 }
 export type EventSubject = keyof EventContracts;
 export type EventOf<S extends EventSubject> = EventContracts[S];

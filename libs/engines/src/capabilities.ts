@@ -101,6 +101,8 @@ export interface WarehouseConnector {
    * seed) is a no-op. A batch whose epoch is below the table's fence is stale: nothing loaded.
    */
   loadBatch(batch: BatchDescriptor, files: StagedFiles, reader: StagedFileReader, options: WarehouseTableOptions): Promise<ApplyOutcome>;
+  /** True when the table's warehouse table exists (a seed part waiting for its predecessor stops when it is gone). */
+  hasTable(table: TableRef, options: WarehouseTableOptions): Promise<boolean>;
   /** True once the batch has been loaded (seed part k waits for part k-1). */
   hasLoaded(batchId: string, options: WarehouseTableOptions): Promise<boolean>;
   /** True when a batch of a newer unit of work of the table (a higher epoch) has been loaded: this one would be refused. */

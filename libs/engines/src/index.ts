@@ -10,3 +10,35 @@ export type {
   WarehouseConnector,
   WarehouseTableOptions,
 } from './capabilities';
+export {
+  ChangesPurgedError,
+  EngineError,
+  OwnObjectMissingError,
+  PrimaryKeyRequiredError,
+  StaleDefinitionError,
+  TableNotTrackedError,
+  isEngineError,
+  type DriverErrorMapper,
+  type EngineErrorKind,
+} from './errors';
+export type { PipelineEngine } from './engine';
+export { ConnectionStringError, probeOrReason, unlessUnparsable } from './connection/connection-string-error';
+export type { ConnectOptions, ProbeOptions, WarehouseConnection } from './connection/connection-options';
+export { isRecord, messageOf, socketFailureReason, timedOutReason, type FailureContext } from './connection/connection-failure';
+export type { DatabaseAccess } from './connection/database-access';
+export { withinDeadline, type DeadlineOutcome } from './connection/deadline';
+export { isHostName, parsePort, stripBrackets } from './connection/host-port';
+export { settleProbe } from './connection/probe-settle';
+export { hasScheme, parseServerUrl, type ServerUrl } from './connection/server-url';
+export {
+  POSTGRES_DEFAULT_PORT,
+  POSTGRES_SCHEMES,
+  REDSHIFT_DEFAULT_PORT,
+  REDSHIFT_SCHEMES,
+  UNSUPPORTED_WAREHOUSE_URL,
+  warehouseEndpointOf,
+  warehouseEngineOf,
+  type WarehouseEndpoint,
+  type WarehouseEngine,
+} from './connection/warehouse-url';
+export { sqlStateErrorKind, sqlStateOf } from './sqlstate';

@@ -16,12 +16,12 @@ class NatsConnectionCloser implements OnApplicationShutdown {
 /** Provides one shared NatsRequester (and its connection) to the app that imports it. */
 @Module({})
 export class NatsRequesterModule {
-  static forRoot(options: { url: string; name: string; requestTimeoutMs: number }): DynamicModule {
+  static forRoot(options: { servers: readonly string[]; name: string; requestTimeoutMs: number }): DynamicModule {
     return {
       module: NatsRequesterModule,
       global: true,
       providers: [
-        { provide: NATS_CONNECTION, useFactory: () => connectNats(options.url, options.name) },
+        { provide: NATS_CONNECTION, useFactory: () => connectNats(options.servers, options.name) },
         {
           provide: NatsRequester,
           inject: [NATS_CONNECTION],

@@ -15,8 +15,15 @@ export class MessagingError extends Error {
 
 const codec = JSONCodec<unknown>();
 
-export async function connectNats(url: string, name: string): Promise<NatsConnection> {
-  return connect({ servers: url, name, maxReconnectAttempts: -1, reconnectTimeWait: 500 });
+/** The servers of `NATS_URL`-style text: one URL, or a cluster's URLs separated by commas. */
+export function natsServerList(servers: string | readonly string[]): string[] {
+  const list = typeof servers === 'string' ? servers.split(',') : [...servers];
+  return list.map((server) => server.trim()).filter((server) => server !== '');
+}
+
+/** A connection that reconnects for ever, to whichever server of the list answers (a cluster's nodes). */
+export async function connectNats(servers: string | readonly string[], name: string): Promise<NatsConnection> {
+  return connect({ servers: natsServerList(servers), name, maxReconnectAttempts: -1, reconnectTimeWait: 500 });
 }
 
 /**

@@ -2,8 +2,9 @@ import { AckPolicy, DeliverPolicy, nanos, type Consumer, type ConsumerMessages, 
 import { PipelineStreams, pipelinePayloadProblems, type PipelinePayloadOf, type PipelineSubject } from '@svc/contracts';
 import { JetStreamErrorCode, errorText, jetStreamErrorCode } from './jetstream-errors';
 import { decodeJson } from './json-payload';
+import { isNatsOutage } from './nats-outage';
 import { DEFAULT_RETRY_BACKOFF, retryDelayMs, type RandomSource, type RetryBackoff } from './retry-backoff';
-import { TerminalWorkError } from './work-errors';
+import { TerminalWorkError, WorkAbortedError } from './work-errors';
 
 export interface WorkContext {
   /** 1 on the first delivery; grows with every redelivery (retry, or an instance that died). */
@@ -37,13 +38,17 @@ const DEFAULT_MAX_DELIVER = 5;
 /** How long one pull request waits for messages before the next one is issued (JetStream minimum: 1 s). */
 const FETCH_EXPIRES_MS = 5000;
 const FETCH_RETRY_BACKOFF: RetryBackoff = { initialMs: 250, maxMs: 5000 };
+const ACK_RETRY_BACKOFF: RetryBackoff = { initialMs: 250, maxMs: 2000 };
+const ACK_REPEAT_TIMEOUT_MS = 5000;
+const ACK_PAYLOAD = new TextEncoder().encode('+ACK');
 
 type Outcome = { ok: true } | { ok: false; error: unknown };
 
 /**
  * A durable pull consumer of one pipeline subject. Handler outcomes: resolve → ack (confirmed by the
  * server); RetryableWorkError or any unclassified error → nak with capped, jittered exponential backoff;
- * TerminalWorkError, a malformed payload, or more than maxDeliver deliveries → onGiveUp, then term.
+ * TerminalWorkError, a malformed payload, or more than maxDeliver deliveries → onGiveUp, then term;
+ * WorkAbortedError (the handler stopped waiting for its process to stop) → nak at once, never given up.
  *
  * The consumer's server-side max_deliver is unlimited on purpose: the bound is enforced here, so a message
  * whose last attempt died with its instance, or whose give-up report failed, still comes back to be given
@@ -187,6 +192,10 @@ export class PipelineWorker<S extends PipelineSubject> {
     const outcome = await this.runHandler(message, () => handle(payload, { deliveryCount }));
     if (outcome.ok) return this.acknowledge(message);
     const { error } = outcome;
+    if (error instanceof WorkAbortedError) {
+      this.safely(() => message.nak(), 'handing a message back at stop');
+      return;
+    }
     if (error instanceof TerminalWorkError) return this.giveUp(message, payload, `terminal failure: ${error.message}`);
     if (deliveryCount >= this.maxDeliver) {
       return this.giveUp(message, payload, `failed ${deliveryCount} of ${this.maxDeliver} deliveries; last error: ${errorText(error)}`);
@@ -207,17 +216,31 @@ export class PipelineWorker<S extends PipelineSubject> {
     }
   }
 
+  /**
+   * Acknowledges and waits for the server to confirm. While NATS is unreachable or the consumer's leader is being
+   * elected (a JetStream cluster that lost a node), the ack is sent again for up to ackWait: a lost ack costs a
+   * redelivery after ackWait, and with it one of the message's deliveries. Acking twice is harmless.
+   */
   private async acknowledge(message: JsMsg): Promise<void> {
-    if (this.connection.isClosed()) {
-      // ackAck would wait out its whole timeout on a closed connection; the server redelivers anyway.
-      this.report(new Error('connection closed before the message could be acknowledged'), 'acknowledging a message');
-      return;
-    }
-    try {
-      await message.ackAck();
-    } catch (error) {
-      // The work is done but the server may not know: it redelivers after ackWait, and handlers are idempotent.
-      this.report(error, 'acknowledging a message');
+    const startedAt = Date.now();
+    for (let failures = 1; ; failures += 1) {
+      if (this.connection.isClosed()) {
+        // ackAck would wait out its whole timeout on a closed connection; the server redelivers anyway.
+        this.report(new Error('connection closed before the message could be acknowledged'), 'acknowledging a message');
+        return;
+      }
+      try {
+        // nats.js sends an ack once per message (ackAck answers false after that): a repeat goes out as a plain request.
+        const ackSubject = failures === 1 ? undefined : ackSubjectOf(message);
+        if (ackSubject === undefined) await message.ackAck();
+        else await this.connection.request(ackSubject, ACK_PAYLOAD, { timeout: ACK_REPEAT_TIMEOUT_MS });
+        return;
+      } catch (error) {
+        const retry = isNatsOutage(error) && this.state === 'running' && Date.now() - startedAt < this.ackWaitMs;
+        // The work is done but the server may not know: it redelivers after ackWait, and handlers are idempotent.
+        if (!retry) return this.report(error, 'acknowledging a message');
+        await new Promise((done) => setTimeout(done, retryDelayMs(failures, ACK_RETRY_BACKOFF, this.retryJitter)));
+      }
     }
   }
 
@@ -265,6 +288,12 @@ export class PipelineWorker<S extends PipelineSubject> {
       // A failing error hook must not take the worker down.
     }
   }
+}
+
+/** The subject a JetStream message is acknowledged on: nats.js keeps it on the message, outside the JsMsg interface. */
+function ackSubjectOf(message: JsMsg): string | undefined {
+  const reply = (message as JsMsg & { reply?: unknown }).reply;
+  return typeof reply === 'string' && reply.length > 0 ? reply : undefined;
 }
 
 function requirePositiveInteger(name: string, value: number): void {

@@ -1,8 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { JetStreamManager, NatsConnection } from 'nats';
+import { DeliverPolicy, type JetStreamManager, type NatsConnection } from 'nats';
 import { PipelineStreams } from '@svc/contracts';
 import { ensurePipelineStreams } from './pipeline-streams';
-import { publishRowChunks, readRowChunks, rowsSubjectOf } from './row-chunks';
+import { publishRowChunks, readRowChunks, readRowChunksThrough, readerConsumer, rowsSubjectOf, type ReaderConsumerConfig } from './row-chunks';
 import { startJetStreamTestServer, type JetStreamTestServer } from './testing/jetstream-test-kit';
 
 async function* piecesOf(data: Buffer, pieceBytes: number): AsyncGenerator<Buffer> {
@@ -163,5 +163,38 @@ describe('row chunks on JetStream', () => {
     }
     await expect(publishRowChunks(connection, subject, failingInput(), { maxChunkBytes: 1000 })).rejects.toThrow('source connection lost');
     expect(await storedChunks(subject)).toBe(2);
+  });
+
+  /**
+   * A consumer on a node whose copy of the stream is behind sees nothing that the leader holds (see the cluster
+   * spec, which makes one for real). Here the reader's consumer starts at "new messages only", which it sees the same way.
+   */
+  const blindConsumer: ReaderConsumerConfig = (subject, resumeAt, idleTimeoutMs) => ({ ...readerConsumer(subject, resumeAt, idleTimeoutMs), deliver_policy: DeliverPolicy.New });
+
+  it('reads the rest from the stream leader when its consumer sees less than the leader holds', async () => {
+    const subject = newSubject();
+    const data = randomBytes(5 * 1000);
+    const published = await publishRowChunks(connection, subject, piecesOf(data, 1000), { maxChunkBytes: 1000 });
+    const behindAt: number[] = [];
+
+    const chunks = await readAll(readRowChunksThrough(blindConsumer, connection, subject, published.chunkCount, { idleTimeoutMs: 3000, onConsumerBehind: (index) => behindAt.push(index) }));
+
+    expect(Buffer.concat(chunks).equals(data)).toBe(true);
+    expect(behindAt).toEqual([0]);
+    expect(await readersOf(subject)).toEqual([]);
+  });
+
+  it('fails when the leader holds more chunks than expected', async () => {
+    const subject = newSubject();
+    await publishRowChunks(connection, subject, piecesOf(randomBytes(3000), 1000), { maxChunkBytes: 1000 });
+
+    await expect(readAll(readRowChunksThrough(blindConsumer, connection, subject, 2, { idleTimeoutMs: 3000 }))).rejects.toThrow(`${subject} holds more than the 2 chunks expected`);
+  });
+
+  it('still fails when neither its consumer nor the leader has the next chunk in time', async () => {
+    const subject = newSubject();
+    await publishRowChunks(connection, subject, piecesOf(randomBytes(2000), 1000), { maxChunkBytes: 1000 });
+
+    await expect(readAll(readRowChunksThrough(blindConsumer, connection, subject, 3, { idleTimeoutMs: 1500 }))).rejects.toThrow(/expected 3 chunks on .* but got 2: nothing more arrived within 1500 ms/);
   });
 });

@@ -10,6 +10,33 @@ export class RetryableWorkError extends Error {
   }
 }
 
+/**
+ * The handler stopped waiting because its process shuts down: the message is handed back at once for
+ * another process, without counting as a failed attempt or being reported failed.
+ */
+export class WorkAbortedError extends Error {
+  constructor(message = 'the worker is shutting down', options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'WorkAbortedError';
+  }
+}
+
+/** Resolves after `ms`, or rejects with WorkAbortedError as soon as `signal` is aborted. */
+export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new WorkAbortedError());
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(new WorkAbortedError());
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
 export class TerminalWorkError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);

@@ -1,14 +1,17 @@
 import { Inject, Injectable, Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { NatsConnection } from 'nats';
-import type { PipelineSubject } from '@svc/contracts';
+import { Subjects, type PipelineSubject } from '@svc/contracts';
 import type { WorkerConfig } from '@svc/config';
 import { JsonLogger } from '@svc/logging';
-import { CancelledWork, NatsRequester, PipelinePublisher, PipelineWorker, ensurePipelineStreams, type PipelineWorkerOptions } from '@svc/messaging';
+import { CancelledWork, NatsRequester, PipelinePublisher, PipelineWorker, WorkAbortedError, ensurePipelineStreams, type PipelineWorkerOptions } from '@svc/messaging';
 import { NATS_CONNECTION, NatsRequesterModule } from '@svc/messaging-nest';
 import { EngineRegistry, RuntimeConfigClient } from '@svc/pipeline-runtime';
 import { skippingCancelledWork } from './cancelled-work-filter';
+import { reportingProgress } from './work-heartbeat';
 
 export const WORKER_CONFIG = Symbol('WORKER_CONFIG');
+/** An AbortController aborted when the app shuts down: waits of handlers in flight end, and their messages go back. */
+export const WORKER_SHUTDOWN = Symbol('WORKER_SHUTDOWN');
 /** The pipeline consumers an app runs: provide a factory returning PipelineWorkerOptions[]. */
 export const PIPELINE_CONSUMERS = Symbol('PIPELINE_CONSUMERS');
 
@@ -25,19 +28,23 @@ export class PipelineConsumersHost implements OnApplicationBootstrap, OnApplicat
 
   constructor(
     @Inject(NATS_CONNECTION) private readonly connection: NatsConnection,
+    @Inject(WORKER_CONFIG) private readonly config: WorkerConfig,
     @Inject(PIPELINE_CONSUMERS) private readonly consumers: AnyPipelineWorkerOptions[],
     private readonly engines: EngineRegistry,
     private readonly cancelled: CancelledWork,
+    private readonly requester: NatsRequester,
     private readonly logger: JsonLogger,
+    @Inject(WORKER_SHUTDOWN) private readonly shutdown: AbortController,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    await ensurePipelineStreams(this.connection);
+    await ensurePipelineStreams(this.connection, { replicas: this.config.nats.streamReplicas });
     await this.cancelled.start();
     for (const options of this.consumers) {
       const { subject } = options;
       const live = skippingCancelledWork(options, this.cancelled, (workId) => this.logger.debug('dropped a message of cancelled work', { subject, workId }));
-      const worker = new PipelineWorker(this.connection, this.logged(live));
+      const heartbeating = reportingProgress(live, (progress) => this.requester.publish(Subjects.workProgress, progress));
+      const worker = new PipelineWorker(this.connection, this.logged(heartbeating));
       await worker.start();
       this.workers.push(worker);
       this.logger.info('consuming', { subject: options.subject, durable: options.durableName, concurrency: options.concurrency });
@@ -45,7 +52,10 @@ export class PipelineConsumersHost implements OnApplicationBootstrap, OnApplicat
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await Promise.allSettled(this.workers.map((worker) => worker.stop()));
+    // No new messages are taken; then waits in flight (registry outage, seed part order) end, handing theirs back.
+    const stopped = Promise.allSettled(this.workers.map((worker) => worker.stop()));
+    this.shutdown.abort();
+    await stopped;
     await this.cancelled.stop();
     await this.engines.closeAll();
   }
@@ -59,6 +69,10 @@ export class PipelineConsumersHost implements OnApplicationBootstrap, OnApplicat
         try {
           await options.handle(payload, context);
         } catch (error) {
+          if (error instanceof WorkAbortedError) {
+            this.logger.info('work handed back: the worker is shutting down', { subject, delivery: context.deliveryCount });
+            throw error;
+          }
           this.logger.warn('work failed', { subject, delivery: context.deliveryCount, reason: error instanceof Error ? error.message : String(error) });
           throw error;
         }
@@ -72,16 +86,19 @@ export class PipelineConsumersHost implements OnApplicationBootstrap, OnApplicat
 @Module({})
 export class PipelineRuntimeModule {
   static forRoot(service: string, config: WorkerConfig, logger: JsonLogger): DynamicModule {
+    const shutdown = new AbortController();
     return {
       module: PipelineRuntimeModule,
       global: true,
-      imports: [NatsRequesterModule.forRoot({ url: config.nats.url, name: service, requestTimeoutMs: config.nats.requestTimeoutMs })],
+      imports: [NatsRequesterModule.forRoot({ servers: config.nats.servers, name: service, requestTimeoutMs: config.nats.requestTimeoutMs })],
       providers: [
         { provide: WORKER_CONFIG, useValue: config },
         { provide: JsonLogger, useValue: logger },
         { provide: EngineRegistry, useValue: new EngineRegistry() },
-        { provide: RuntimeConfigClient, inject: [NatsRequester], useFactory: (requester: NatsRequester) => new RuntimeConfigClient(requester) },
-        { provide: PipelinePublisher, inject: [NATS_CONNECTION], useFactory: (connection: NatsConnection) => new PipelinePublisher(connection) },
+        { provide: WORKER_SHUTDOWN, useValue: shutdown },
+        { provide: RuntimeConfigClient, inject: [NatsRequester], useFactory: (requester: NatsRequester) => new RuntimeConfigClient(requester, undefined, { shutdown: shutdown.signal }) },
+        // Publishes wait out a NATS outage in place (their handler keeps its message), and end at once on shutdown.
+        { provide: PipelinePublisher, inject: [NATS_CONNECTION], useFactory: (connection: NatsConnection) => new PipelinePublisher(connection, { shutdown: shutdown.signal }) },
         // One per process: the consumers' host starts it; services ask it between steps of long work.
         {
           provide: CancelledWork,
@@ -92,7 +109,7 @@ export class PipelineRuntimeModule {
             }),
         },
       ],
-      exports: [WORKER_CONFIG, JsonLogger, EngineRegistry, RuntimeConfigClient, PipelinePublisher, CancelledWork],
+      exports: [WORKER_CONFIG, WORKER_SHUTDOWN, JsonLogger, EngineRegistry, RuntimeConfigClient, PipelinePublisher, CancelledWork],
     };
   }
 }

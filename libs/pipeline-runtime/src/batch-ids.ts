@@ -22,6 +22,11 @@ export function previousSeedPart(batch: BatchDescriptor): string | null {
   return seedBatchId(batch.replicationId, batch.definition.table, body.seedId, body.part - 1);
 }
 
+/** Part 0 of a seed fills its table from nothing; every other batch adds to what is already there. */
+export function startsTable(batch: BatchDescriptor): boolean {
+  return batch.body.kind === 'seed' && batch.body.part === 0;
+}
+
 /**
  * JetStream de-duplication id of a stage's message about a batch. Scoped by the unit of work: an idle
  * table yields the same (empty) batch id cycle after cycle, and each cycle's completion must still count;

@@ -1,12 +1,10 @@
 import { createHash } from 'node:crypto';
-import { sourceEngineOf, warehouseEngineOf, type SourceEngine, type WarehouseEngine } from '@svc/connectors';
+import { sourceEngineOf, warehouseEngineOf } from '@svc/connectors';
 import type { ReplicationConfig } from '@svc/contracts';
 import type { SourceConnector, StagingConnector, WarehouseConnector } from '@svc/engines';
 import { createS3Client, type S3Settings } from '@svc/storage';
 import type { S3Client } from '@aws-sdk/client-s3';
-import { createPostgresSource } from '@svc/source-postgres';
-import { createPostgresStaging } from '@svc/staging-postgres';
-import { createPostgresWarehouse, type PostgresWarehouseOptions } from '@svc/warehouse-postgres';
+import { ENGINE_TABLE, type EngineTable } from './engine-table';
 
 /** Thrown for an engine this build cannot drive yet; terminal for the work that needs it. */
 export class UnsupportedEngineError extends Error {
@@ -14,31 +12,6 @@ export class UnsupportedEngineError extends Error {
     super(`${role}: the ${engine} engine is not supported by this build yet`);
     this.name = 'UnsupportedEngineError';
   }
-}
-
-/**
- * Which engine implements which capability, checked at compile time: every engine of the union has an
- * entry, and a missing implementation is an explicit null.
- */
-const SOURCES: Record<SourceEngine, ((connectionString: string, encrypt: boolean) => SourceConnector) | null> = {
-  postgres: (connectionString, encrypt) => createPostgresSource(connectionString, { encrypt }),
-  sqlserver: null,
-};
-const STAGINGS: Record<SourceEngine, ((connectionString: string, encrypt: boolean) => StagingConnector) | null> = {
-  postgres: (connectionString, encrypt) => createPostgresStaging(connectionString, { encrypt }),
-  sqlserver: null,
-};
-const WAREHOUSES: Record<WarehouseEngine, ((config: ReplicationConfig) => WarehouseConnector) | null> = {
-  postgres: (config) => {
-    const { url, databaseName, username, password } = config.warehouse;
-    return createPostgresWarehouse({ url, databaseName, username, password }, postgresWarehouseOptions(config));
-  },
-  redshift: null,
-};
-
-/** Warehouse.TimeoutInMins bounds every warehouse statement; RebuildIndexes reindexes after a seed. */
-export function postgresWarehouseOptions(config: { warehouse: { timeoutInMins: number }; rebuildIndexes: boolean }): PostgresWarehouseOptions {
-  return { statementTimeoutMs: config.warehouse.timeoutInMins * 60_000, rebuildIndexes: config.rebuildIndexes };
 }
 
 interface Closable {
@@ -66,17 +39,22 @@ class ConnectorCache<T extends Closable> {
   }
 }
 
-/** Opens (and reuses) the engine connectors a replication's configuration names. */
+/**
+ * Opens (and reuses) the engine connectors a replication's configuration names, from the engine table
+ * (the build's engines by default; tests hand in fakes, see @svc/pipeline-runtime/testing).
+ */
 export class EngineRegistry {
   private readonly sources = new ConnectorCache<SourceConnector>();
   private readonly stagings = new ConnectorCache<StagingConnector>();
   private readonly warehouses = new ConnectorCache<WarehouseConnector>();
   private readonly buckets = new ConnectorCache<{ client: S3Client; close(): Promise<void> }>();
 
+  constructor(private readonly engines: EngineTable = ENGINE_TABLE) {}
+
   source(config: ReplicationConfig): SourceConnector {
     const { connectionString, encryptDataInTransit } = config.source;
     const engine = sourceEngineOf(connectionString);
-    const open = engine ? SOURCES[engine] : null;
+    const open = engine ? this.engines[engine].openSource : undefined;
     if (!engine || !open) throw new UnsupportedEngineError('source', engine ?? 'unknown');
     return this.sources.get(`${encryptDataInTransit}|${connectionString}`, () => open(connectionString, encryptDataInTransit));
   }
@@ -84,7 +62,7 @@ export class EngineRegistry {
   staging(config: ReplicationConfig): StagingConnector {
     const { connectionString, encryptDataInTransit } = config.staging;
     const engine = sourceEngineOf(connectionString);
-    const open = engine ? STAGINGS[engine] : null;
+    const open = engine ? this.engines[engine].openStaging : undefined;
     if (!engine || !open) throw new UnsupportedEngineError('staging', engine ?? 'unknown');
     return this.stagings.get(`${encryptDataInTransit}|${connectionString}`, () => open(connectionString, encryptDataInTransit));
   }
@@ -92,7 +70,7 @@ export class EngineRegistry {
   warehouse(config: ReplicationConfig): WarehouseConnector {
     const { warehouse } = config;
     const engine = warehouseEngineOf(warehouse.url);
-    const open = engine ? WAREHOUSES[engine] : null;
+    const open = engine ? this.engines[engine].openWarehouse : undefined;
     if (!engine || !open) throw new UnsupportedEngineError('warehouse', engine ?? 'unknown');
     const identity = [warehouse.url, warehouse.databaseName, warehouse.username, warehouse.password, warehouse.timeoutInMins, config.rebuildIndexes].join('|');
     return this.warehouses.get(identity, () => open(config));

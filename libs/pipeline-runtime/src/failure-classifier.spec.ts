@@ -1,3 +1,4 @@
+import { ChangesPurgedError, OwnObjectMissingError, StaleDefinitionError, type DriverErrorMapper } from '@svc/engines';
 import { classifyFailure, type FailureVerdict } from './failure-classifier';
 
 const withCode = (code: string | number, message = 'failed') => Object.assign(new Error(message), { code });
@@ -34,11 +35,16 @@ describe('classifyFailure', () => {
     ['S3 5xx', s3('Whatever', 502), retry],
     ['NATS timeout', withCode('TIMEOUT'), retry],
     ['unknown error', new Error('something odd'), retry],
+    ['database missing 3D000 (being recreated)', withCode('3D000'), retry],
+    [
+      'a staging or warehouse control table or schema missing (recreated database)',
+      new OwnObjectMissingError('staging table fences', { cause: withCode('42P01', 'relation "svc_staging.table_fences" does not exist') }),
+      retry,
+    ],
     ['a thrown string', 'something odd', retry],
     // Terminal for the whole replication: its database or bucket cannot be used.
     ['authentication failed 28P01', withCode('28P01'), stopReplication],
     ['invalid authorization 28000', withCode('28000'), stopReplication],
-    ['database missing 3D000', withCode('3D000'), stopReplication],
     ['SQL Server login failed ELOGIN', withCode('ELOGIN'), stopReplication],
     ['S3 InvalidAccessKeyId', s3('InvalidAccessKeyId', 403), stopReplication],
     ['S3 SignatureDoesNotMatch', s3('SignatureDoesNotMatch', 403), stopReplication],
@@ -70,5 +76,24 @@ describe('classifyFailure', () => {
   it('never carries a password into the reason', () => {
     const verdict = classifyFailure(withCode('28P01', 'login failed for postgres://app:hunter2@db/x'));
     expect(verdict.reason).not.toContain('hunter2');
+  });
+
+  it('judges an engine error by its kind, whatever else it carries', () => {
+    const table = { schema: 'public', name: 'orders' };
+    expect(classifyFailure(new ChangesPurgedError(table, '5', '9')).retryable).toBe(true);
+    expect(classifyFailure(new StaleDefinitionError(table, 'a column was added')).retryable).toBe(true);
+  });
+
+  it('asks the engine mappers it is given, first answer wins, before the neutral rules', () => {
+    const seen: unknown[] = [];
+    const engineA: DriverErrorMapper = (error) => (seen.push(error), (error as { vendor?: string }).vendor === 'a' ? 'authentication-failed' : undefined);
+    const engineB: DriverErrorMapper = (error) => ((error as { vendor?: string }).vendor !== undefined ? 'invalid-data' : undefined);
+    const fromA = Object.assign(new Error('login'), { vendor: 'a', $metadata: { httpStatusCode: 503 } });
+    const fromB = Object.assign(new Error('overflow'), { vendor: 'b' });
+
+    expect(classifyFailure(fromA, [engineA, engineB])).toMatchObject(stopReplication);
+    expect(classifyFailure(fromB, [engineA, engineB])).toMatchObject(stopTable);
+    expect(classifyFailure(fromB, [])).toMatchObject(retry);
+    expect(seen).toEqual([fromA, fromB]);
   });
 });

@@ -10,6 +10,8 @@ export interface FailureReport {
   retryable: boolean;
   /** What the failure concerns: its table, or the whole replication. */
   scope: FailureScope;
+  /** The table must be seeded again (its data downstream is gone). */
+  reseed?: boolean;
 }
 
 /** Tells the registry that a batch's work failed at a stage (after its retries, or for good). */
@@ -29,6 +31,7 @@ export async function reportBatchFailure(
       retryable: failure.retryable,
       message: failure.message,
       scope: failure.scope,
+      ...(failure.reseed && { reseed: true }),
       ...(event.batch.configVersion !== undefined && { configVersion: event.batch.configVersion }),
       failedAt: new Date().toISOString(),
     },

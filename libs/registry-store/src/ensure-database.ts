@@ -1,4 +1,5 @@
 import { Client } from 'pg';
+import { quoteIdent } from '@svc/postgres-common';
 
 const INVALID_CATALOG_NAME = '3D000';
 const DUPLICATE_DATABASE = '42P04';
@@ -26,7 +27,7 @@ export async function ensureDatabase(databaseUrl: string): Promise<{ created: bo
   const admin = new Client({ connectionString: adminUrl.toString() });
   await admin.connect();
   try {
-    await admin.query(`CREATE DATABASE ${quoteIdentifier(name)}`);
+    await admin.query(`CREATE DATABASE ${quoteIdent(name)}`);
     return { created: true };
   } catch (error) {
     const code = (error as { code?: string }).code;
@@ -63,6 +64,4 @@ async function canConnect(databaseUrl: string): Promise<boolean> {
   }
 }
 
-export function quoteIdentifier(name: string): string {
-  return `"${name.replace(/"/g, '""')}"`;
-}
+export { quoteIdent as quoteIdentifier };

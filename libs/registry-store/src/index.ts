@@ -24,5 +24,6 @@ export {
   type ReleasedWork,
   type SchedulableReplication,
   type TableRuntimeState,
+  type UnpublishedWork,
   type WorkKind,
 } from './pipeline-state-repository';

@@ -119,4 +119,20 @@ ALTER TABLE table_states
   ADD COLUMN retention_alerted_at timestamptz;
 `,
   },
+  {
+    version: 4,
+    name: 'pipeline: outbox of claimed work, last progress of work in flight',
+    sql: `
+ALTER TABLE table_states
+  -- The work message of the claim, stored in the claiming transaction (an outbox): a scheduler that dies
+  -- before publishing it leaves a claim the next leader publishes again (JetStream de-duplicates by work id).
+  ADD COLUMN in_flight_request jsonb,
+  -- Set once JetStream confirmed the work message; NULL with work in flight: it may never have been sent.
+  ADD COLUMN in_flight_published_at timestamptz,
+  -- Last sign of life of the work in flight: queued, a heartbeat of a worker handling it, a seed part loaded.
+  ADD COLUMN last_progress_at timestamptz;
+-- Claims made before this migration have no stored message: they count as published.
+UPDATE table_states SET in_flight_published_at = in_flight_since, last_progress_at = updated_at WHERE in_flight_work_id IS NOT NULL;
+`,
+  },
 ];

@@ -22,6 +22,10 @@ export interface TableRuntimeState {
   inFlightWorkId: string | null;
   inFlightKind: WorkKind | null;
   inFlightSince: Date | null;
+  /** When JetStream confirmed the work message of the claim; null with work in flight: maybe never sent. */
+  inFlightPublishedAt: Date | null;
+  /** Last sign of life of the work in flight (queued, a worker's heartbeat, a seed part loaded). */
+  lastProgressAt: Date | null;
   lastSeededAt: Date | null;
   lastCycleAt: Date | null;
   lastCycleRows: number;
@@ -66,6 +70,8 @@ interface RuntimeRow {
   in_flight_work_id: string | null;
   in_flight_kind: WorkKind | null;
   in_flight_since: Date | null;
+  in_flight_published_at: Date | null;
+  last_progress_at: Date | null;
   last_seeded_at: Date | null;
   last_cycle_at: Date | null;
   last_cycle_rows: string;
@@ -80,11 +86,20 @@ interface RuntimeRow {
 }
 
 const RUNTIME_COLUMNS = `replication_id, table_name, phase, tracked, last_version, in_flight_work_id, in_flight_kind, in_flight_since,
-  last_seeded_at, last_cycle_at, last_cycle_rows, last_error, work_epoch, ct_timeout_level, failure_count, retry_at,
+  in_flight_published_at, last_progress_at, last_seeded_at, last_cycle_at, last_cycle_rows, last_error, work_epoch, ct_timeout_level, failure_count, retry_at,
   watermark_at, retention_alerted_at, updated_at`;
 
+/** A claim whose work message JetStream has not confirmed: the message is stored with it (an outbox). */
+export interface UnpublishedWork {
+  replicationId: string;
+  tableName: string;
+  workId: string;
+  /** The work message as claimed, epoch included. */
+  request: Record<string, unknown>;
+}
+
 /** Clears the unit of work in flight (SET fragment). */
-const RELEASE = 'in_flight_work_id = NULL, in_flight_kind = NULL, in_flight_since = NULL';
+const RELEASE = 'in_flight_work_id = NULL, in_flight_kind = NULL, in_flight_since = NULL, in_flight_request = NULL, in_flight_published_at = NULL';
 /** Where a table in Error goes when it is retried: back to what it was before, as far as its state tells. */
 const RESUMED_PHASE = `CASE WHEN tracked AND last_version IS NOT NULL THEN 'Tracking'
                             WHEN NOT tracked AND last_seeded_at IS NOT NULL THEN 'Untracked'
@@ -135,11 +150,19 @@ export class PipelineStateRepository {
     );
   }
 
-  /** Puts work in flight for a table that has none; returns the work's epoch, or null when another claim won. */
-  async claim(replicationId: string, tableName: string, workId: string, kind: WorkKind, now: Date): Promise<number | null> {
+  /**
+   * Puts work in flight for a table that has none; returns the work's epoch, or null when another claim won.
+   * `request` is the work message without its epoch: it is stored with the claim (epoch added) until
+   * markPublished, so that a scheduler dying between claim and publish leaves work that can be sent again.
+   * Without it the claim counts as published at once.
+   */
+  async claim(replicationId: string, tableName: string, workId: string, kind: WorkKind, now: Date, request?: Record<string, unknown>): Promise<number | null> {
     const result = await this.pool.query<{ work_epoch: string }>(
       `UPDATE table_states
           SET in_flight_work_id = $3, in_flight_kind = $4, in_flight_since = $5, updated_at = $5,
+              in_flight_request = $6::jsonb || jsonb_build_object('epoch', work_epoch + 1),
+              in_flight_published_at = CASE WHEN $6::jsonb IS NULL THEN $5::timestamptz END,
+              last_progress_at = $5,
               work_epoch = work_epoch + 1,
               phase = CASE WHEN $4 = 'changes' THEN phase
                            WHEN phase = 'Pending' THEN 'Seeding'
@@ -148,16 +171,46 @@ export class PipelineStateRepository {
               rows_seeded = CASE WHEN $4 = 'seed' THEN 0 ELSE rows_seeded END
         WHERE replication_id = $1 AND table_name = $2 AND in_flight_work_id IS NULL
         RETURNING work_epoch`,
-      [replicationId, tableName, workId, kind, now],
+      [replicationId, tableName, workId, kind, now, request === undefined ? null : JSON.stringify(request)],
     );
     const row = result.rows[0];
     return row === undefined ? null : Number(row.work_epoch);
   }
 
+  /** JetStream confirmed the claim's work message; false when the work is no longer in flight. */
+  async markPublished(replicationId: string, tableName: string, workId: string, now: Date): Promise<boolean> {
+    const result = await this.pool.query(
+      `UPDATE table_states SET in_flight_published_at = $4
+        WHERE replication_id = $1 AND table_name = $2 AND in_flight_work_id = $3 AND in_flight_published_at IS NULL`,
+      [replicationId, tableName, workId, now],
+    );
+    return result.rowCount === 1;
+  }
+
+  /** Claims whose work message was never confirmed (a scheduler died between claim and publish), oldest first. */
+  async unpublishedWork(): Promise<UnpublishedWork[]> {
+    const result = await this.pool.query<{ replication_id: string; table_name: string; in_flight_work_id: string; in_flight_request: Record<string, unknown> }>(
+      `SELECT replication_id, table_name, in_flight_work_id, in_flight_request FROM table_states
+        WHERE in_flight_work_id IS NOT NULL AND in_flight_published_at IS NULL AND in_flight_request IS NOT NULL
+        ORDER BY in_flight_since`,
+    );
+    return result.rows.map((row) => ({ replicationId: row.replication_id, tableName: row.table_name, workId: row.in_flight_work_id, request: row.in_flight_request }));
+  }
+
+  /** A worker handling the work in flight is alive (a heartbeat); false when that work is no longer in flight. */
+  async recordProgress(replicationId: string, tableName: string, workId: string, now: Date): Promise<boolean> {
+    const result = await this.pool.query(
+      `UPDATE table_states SET last_progress_at = GREATEST(last_progress_at, $4)
+        WHERE replication_id = $1 AND table_name = $2 AND in_flight_work_id = $3`,
+      [replicationId, tableName, workId, now],
+    );
+    return result.rowCount === 1;
+  }
+
   /** A seed part is loaded; progress keeps a long seed from being taken for stale. */
   async recordSeedProgress(replicationId: string, tableName: string, workId: string, rows: number, now: Date): Promise<boolean> {
     const result = await this.pool.query(
-      `UPDATE table_states SET rows_seeded = rows_seeded + $4, updated_at = $5
+      `UPDATE table_states SET rows_seeded = rows_seeded + $4, updated_at = $5, last_progress_at = $5
         WHERE replication_id = $1 AND table_name = $2 AND in_flight_work_id = $3`,
       [replicationId, tableName, workId, rows, now],
     );
@@ -174,7 +227,7 @@ export class PipelineStateRepository {
               rows_estimated = GREATEST(rows_estimated, rows_seeded + $5),
               ${RELEASE}, ct_timeout_level = 0, failure_count = 0, retry_at = NULL,
               watermark_at = $6, retention_alerted_at = NULL,
-              last_seeded_at = $6, last_cycle_at = $6, last_error = NULL, lag_seconds = 0, updated_at = $6
+              last_seeded_at = $6, last_cycle_at = $6, last_error = NULL, lag_seconds = 0, updated_at = $6, last_progress_at = $6
         WHERE replication_id = $1 AND table_name = $2 AND in_flight_work_id = $3`,
       [replicationId, tableName, workId, startVersion, rows, now],
     );
@@ -205,7 +258,7 @@ export class PipelineStateRepository {
           SET last_version = $4, last_cycle_rows = $5, lag_seconds = $6, last_cycle_at = $7, last_error = $8,
               phase = CASE WHEN $8::text IS NULL THEN phase ELSE 'Reseeding' END,
               ${RELEASE}, ct_timeout_level = 0, failure_count = 0, retry_at = NULL,
-              watermark_at = $7, retention_alerted_at = NULL, updated_at = $7
+              watermark_at = $7, retention_alerted_at = NULL, updated_at = $7, last_progress_at = $7
          FROM before
         WHERE replication_id = $1 AND table_name = $2 AND in_flight_work_id = $3
         RETURNING before.last_version AS from_version, before.in_flight_since AS started_at`,
@@ -347,6 +400,8 @@ function toRuntimeState(row: RuntimeRow): TableRuntimeState {
     inFlightWorkId: row.in_flight_work_id,
     inFlightKind: row.in_flight_kind,
     inFlightSince: row.in_flight_since,
+    inFlightPublishedAt: row.in_flight_published_at,
+    lastProgressAt: row.last_progress_at,
     lastSeededAt: row.last_seeded_at,
     lastCycleAt: row.last_cycle_at,
     lastCycleRows: Number(row.last_cycle_rows),

@@ -42,6 +42,13 @@ describe('secret fields', () => {
     expect(masked.warehouse.accessKey).toBe('AKIA1');
   });
 
+  it('masks a password in a warehouse URL stored before the API refused credentials there', () => {
+    const stored = { ...config, warehouse: { ...config.warehouse, url: 'postgres://dw:wh-url-secret@dw.example.com:5432' } };
+    expect(maskConfigSecrets(stored).warehouse.url).toBe(`postgres://dw:${SECRET_MASK}@dw.example.com:5432`);
+    expect(maskConfigSecrets(config).warehouse.url).toBe(config.warehouse.url);
+    expect(JSON.stringify(maskedValuesAt(stored, ['warehouse.url']))).not.toContain('wh-url-secret');
+  });
+
   it('reports masked values of changed paths, null for removed ones', () => {
     expect(maskedValuesAt(config, ['warehouse.password', 'source.connectionString', 'parallelTablesLimit', 'reseedingSchedule.fromTime'])).toEqual({
       'warehouse.password': SECRET_MASK,

@@ -44,7 +44,7 @@ export function joinSecrets(publicConfig: PublicConfig, secretsJson: string): Re
   };
 }
 
-/** A copy with secret keys and passwords replaced by SECRET_MASK and connection strings password-masked. */
+/** A copy with secret keys and passwords replaced by SECRET_MASK and connection strings and the warehouse URL password-masked. */
 export function maskConfigSecrets(config: ReplicationConfig): ReplicationConfig {
   return {
     ...config,
@@ -52,6 +52,8 @@ export function maskConfigSecrets(config: ReplicationConfig): ReplicationConfig 
     staging: { ...config.staging, connectionString: maskConnectionString(config.staging.connectionString) },
     warehouse: {
       ...config.warehouse,
+      // The API refuses credentials in Url; a configuration stored before that rule may still hold some.
+      url: maskConnectionString(config.warehouse.url),
       ...(config.warehouse.secretKey !== undefined && { secretKey: SECRET_MASK }),
       password: SECRET_MASK,
     },

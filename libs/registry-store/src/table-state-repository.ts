@@ -16,7 +16,7 @@ export interface TableStateStore {
 }
 
 const TABLE_STATE_COLUMNS =
-  'replication_id, table_name, phase, rows_seeded, rows_estimated, last_version, lag_seconds, last_error, last_cycle_at, retry_at, ct_timeout_level';
+  'replication_id, table_name, phase, rows_seeded, rows_estimated, last_version, lag_seconds, last_error, last_cycle_at, retry_at, ct_timeout_level, in_flight_since, last_progress_at';
 
 interface TableStateRow {
   replication_id: string;
@@ -30,6 +30,8 @@ interface TableStateRow {
   last_cycle_at: Date | null;
   retry_at: Date | null;
   ct_timeout_level: number;
+  in_flight_since: Date | null;
+  last_progress_at: Date | null;
 }
 
 export class TableStateRepository implements TableStateStore {
@@ -78,5 +80,7 @@ function toStoredStatus(row: TableStateRow): StoredTableStatus {
     lastCycleAt: row.last_cycle_at?.toISOString() ?? null,
     nextAttemptAt: row.retry_at?.toISOString() ?? null,
     ctTimeoutLevel: row.ct_timeout_level,
+    workStartedAt: row.in_flight_since?.toISOString() ?? null,
+    lastProgressAt: row.last_progress_at?.toISOString() ?? null,
   };
 }

@@ -9,3 +9,5 @@ export { serveRuntimeConfigs } from './runtime-configs';
 export { ServiceProcess } from './service-process';
 export { callSigned, send, signedHeaders, type ApiResponse, type SignOptions } from './signed-client';
 export { ADMIN_KEY, TestStack, type TestStackOptions } from './test-stack';
+export { measureGatewayUnderLoad, type GatewayLoadOptions, type GatewayLoadResult } from './gateway-load';
+export { jsonDeepArrays, jsonHugeString, jsonManyKeys, xmlManyElements, type HostileBody } from './hostile-bodies';

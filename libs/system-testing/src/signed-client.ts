@@ -15,8 +15,8 @@ export interface SignOptions {
   now?: Date;
 }
 
-/** Sends raw bytes to the gateway with the given headers. */
-export function send(baseUrl: string, method: string, path: string, headers: Record<string, string>, body: Buffer | string): Promise<ApiResponse> {
+/** Sends raw bytes to the gateway with the given headers; a list value is sent as repeated header lines (what Node's request.headers would collapse). */
+export function send(baseUrl: string, method: string, path: string, headers: Record<string, string | string[]>, body: Buffer | string): Promise<ApiResponse> {
   const url = new URL(path, baseUrl);
   return new Promise((resolve, reject) => {
     const outgoing = request(url, { method, headers }, (incoming) => {

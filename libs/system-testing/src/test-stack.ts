@@ -11,6 +11,8 @@ export interface TestStackOptions {
   workers?: ServiceName[];
   /** Extra environment for every service (scheduler speed, chunk sizes...). */
   env?: Record<string, string>;
+  /** The NATS the stack runs on; default a private single server (startTestNats). A cluster's url lists every node. */
+  startNats?: () => Promise<TestNats>;
 }
 
 /**
@@ -46,7 +48,7 @@ export class TestStack {
 
   async start(): Promise<void> {
     [this.nats, this.s3, this.control, this.source, this.staging, this.warehouse] = await Promise.all([
-      startTestNats(),
+      (this.options.startNats ?? startTestNats)(),
       startTestS3(),
       createTempDatabase('svc_e2e_registry'),
       createTempDatabase('svc_e2e_source'),
@@ -105,6 +107,11 @@ export class TestStack {
   /** Stops one service (SIGTERM); `startService` brings it back. */
   async stopService(service: ServiceName): Promise<void> {
     await this.processes.get(service)?.stop('SIGTERM');
+  }
+
+  /** SIGKILL, as a crash: the service gets no chance to finish or hand back its work; `startService` brings it back. */
+  async killService(service: ServiceName): Promise<void> {
+    await this.processes.get(service)?.stop('SIGKILL');
   }
 
   async restart(service: ServiceName, options: { kill?: boolean } = {}): Promise<void> {

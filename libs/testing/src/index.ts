@@ -1,6 +1,7 @@
 export { freePort, waitUntil } from './free-port';
 export { waitForLockWaiters } from './lock-waiters';
-export { startTestNats, type TestNats } from './private-nats';
+export { startTestNats, type TestNats, type TestNatsServer } from './private-nats';
+export { startTestNatsCluster, type TestNatsCluster, type TestNatsClusterNode } from './private-nats-cluster';
 export { SAMPLE_PEOPLE_TABLE, sampleChangeBatch } from './sample-batches';
 export { sampleReplicationConfig, type ReplicationConfigOverrides } from './sample-replication-config';
 export { startSilentServer, type SilentServer } from './silent-server';
@@ -13,3 +14,4 @@ export {
   type TempDatabase,
 } from './temp-database';
 export { startTestS3, type S3ObjectEvent, type TestS3, type TestS3Options } from './test-s3';
+export { typescriptWorker } from './typescript-worker';

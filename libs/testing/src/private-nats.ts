@@ -3,43 +3,126 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, waitUntil } from './free-port';
+import { freePort } from './free-port';
 
 export interface TestNats {
+  /** The server's URL; for a cluster, every node's URL separated by commas (NATS_URL's format). */
   url: string;
+  /**
+   * Stops the server (SIGTERM) and starts it again on the same port and store, as an operator's restart
+   * does; JetStream keeps its streams. Only for a private server.
+   */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
+/** One server: an outage can also be held open, to act while NATS is down. */
+export interface TestNatsServer extends TestNats {
+  /** Stops the server (SIGTERM) and leaves it down, keeping its store, until `up`. Only for a private server. */
+  down(): Promise<void>;
+  /** Starts a server stopped by `down` again on the same port and store. */
+  up(): Promise<void>;
+}
+
 const NATS_SERVER_CANDIDATES = [process.env['NATS_SERVER_BIN'], '/usr/sbin/nats-server', '/usr/bin/nats-server', '/usr/local/bin/nats-server'];
+
+export function natsServerBinary(): string | undefined {
+  return NATS_SERVER_CANDIDATES.find((candidate) => candidate !== undefined && existsSync(candidate));
+}
+
+/** How long a nats-server may take to listen: JetStream (and a cluster's routes) start first, slowly on a loaded machine. */
+const START_TIMEOUT_MS = 30000;
+/** The end of a server's stderr kept for the error of a start that failed. */
+const STDERR_TAIL_BYTES = 2048;
+
+/** A nats-server exited before it listened (a port taken meanwhile, a bad store): starting anew on other ports may work. */
+export class NatsServerExitedError extends Error {
+  override readonly name = 'NatsServerExitedError';
+}
+
+/** One nats-server process that can be killed and started again with the same arguments (port, store). */
+export class NatsServerProcess {
+  private child: ChildProcess | undefined;
+  private stderrTail = '';
+
+  constructor(
+    private readonly binary: string,
+    private readonly args: string[],
+    readonly port: number,
+  ) {}
+
+  get url(): string {
+    return `nats://127.0.0.1:${this.port}`;
+  }
+
+  get running(): boolean {
+    return this.child !== undefined && this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  async start(): Promise<void> {
+    if (this.running) return;
+    const child = spawn(this.binary, this.args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    this.child = child;
+    this.stderrTail = '';
+    child.stderr?.on('data', (data: Buffer) => {
+      this.stderrTail = (this.stderrTail + data.toString('utf8')).slice(-STDERR_TAIL_BYTES);
+    });
+    const deadline = Date.now() + START_TIMEOUT_MS;
+    while (!(await tcpOpen(this.port))) {
+      if (child.exitCode !== null || child.signalCode !== null) {
+        throw new NatsServerExitedError(`nats-server for port ${this.port} exited before it listened: ${this.stderrTail.trim() || `exit ${child.exitCode ?? child.signalCode}`}`);
+      }
+      if (Date.now() > deadline) throw new Error(`timed out after ${START_TIMEOUT_MS} ms waiting for nats-server on port ${this.port}: ${this.stderrTail.trim()}`);
+      await new Promise((done) => setTimeout(done, 100));
+    }
+  }
+
+  /** Ends the process with `signal` (SIGKILL: as a crash would) and waits until it is gone. */
+  async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+    const child = this.child;
+    if (!child || !this.running) return;
+    const exited = new Promise((done) => child.once('exit', done));
+    child.kill(signal);
+    await exited;
+  }
+}
 
 /**
  * A NATS server with JetStream of the test's own, so a test's services never answer (or steal) requests
  * meant for another stack running on the same machine. Falls back to TEST_NATS_URL / NATS_URL when no
  * nats-server binary is installed.
  */
-export async function startTestNats(): Promise<TestNats> {
-  const binary = NATS_SERVER_CANDIDATES.find((candidate) => candidate !== undefined && existsSync(candidate));
+export async function startTestNats(): Promise<TestNatsServer> {
+  const binary = natsServerBinary();
   if (!binary) {
-    return { url: process.env['TEST_NATS_URL'] ?? process.env['NATS_URL'] ?? 'nats://127.0.0.1:4222', stop: async () => undefined };
+    return {
+      url: process.env['TEST_NATS_URL'] ?? process.env['NATS_URL'] ?? 'nats://127.0.0.1:4222',
+      restart: () => Promise.reject(new Error('restart needs a private nats-server (none is installed)')),
+      down: () => Promise.reject(new Error('down needs a private nats-server (none is installed)')),
+      up: () => Promise.reject(new Error('up needs a private nats-server (none is installed)')),
+      stop: async () => undefined,
+    };
   }
   const port = await freePort();
   const storeDir = mkdtempSync(join(tmpdir(), 'svc-test-nats-'));
-  const child: ChildProcess = spawn(binary, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir], { stdio: 'ignore' });
-  await waitUntil(() => tcpOpen(port), 10000, `nats-server on port ${port}`);
+  const server = new NatsServerProcess(binary, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir], port);
+  await server.start();
   return {
-    url: `nats://127.0.0.1:${port}`,
+    url: server.url,
+    restart: async () => {
+      await server.stop('SIGTERM');
+      await server.start();
+    },
+    down: () => server.stop('SIGTERM'),
+    up: () => server.start(),
     stop: async () => {
-      if (child.exitCode === null) {
-        const exited = new Promise((done) => child.once('exit', done));
-        child.kill('SIGTERM');
-        await exited;
-      }
+      await server.stop('SIGTERM');
       rmSync(storeDir, { recursive: true, force: true });
     },
   };
 }
 
-function tcpOpen(port: number): Promise<boolean> {
+export function tcpOpen(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = createConnection({ host: '127.0.0.1', port });
     socket.once('connect', () => {

@@ -88,6 +88,15 @@ What each section reports:
 The load average is printed because other work on the machine skews every figure. Service settings can be
 overridden for an experiment through the environment (e.g. \`SEED_PART_MB=16 npm run bench\`); each section
 records what was used. The services' logs of the last run are kept in \`tmp/bench-services.log\`.
+
+\`npm run bench -- gateway-load\` (or \`npm run bench:gateway\`) measures the api-gateway's responsiveness instead: it
+starts the job-registry and the api-gateway from \`dist/\` (a private \`nats-server\`, a temporary control database) and,
+for each load, has \`BENCH_GATEWAY_CALLERS\` callers (default 4) post one hostile body just under the 1 MiB limit over
+and over for \`BENCH_GATEWAY_SECONDS\` (default 15) while \`/health\` is asked every 100 ms, one probe at a time (a late
+answer delays the next probe). The loads: none (the baseline); 130,000 empty XML elements, signed and unsigned (an
+unsigned call is refused with 403 before its body is decoded); 100,000 JSON keys; JSON arrays nested half a million
+deep; one 1 MiB JSON string. Each section gives \`/health\`'s p50, p99 and max, how the hostile calls were answered and
+how long they took, and the gateway's CPU seconds.
 `;
 
 const MIB = 1024 * 1024;

@@ -2,11 +2,14 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { Client, Pool } from 'pg';
+import { ConfigError } from '@svc/config';
 import { TestStack } from '@svc/system-testing';
 import { createTempDatabase, type TempDatabase } from '@svc/testing';
 import { appendSection, renderSection, type BenchResult, type RawPipeFigure } from './bench-report';
 import { BENCH_PARALLEL_TABLES, BENCH_WAREHOUSE_SCHEMA, benchStackEnv, loadBenchSettings, type BenchSettings } from './bench-settings';
 import { childPidsNamed } from './child-processes';
+import { runGatewayLoadBenchmark } from './gateway-load-bench';
+import { loadGatewayLoadSettings } from './gateway-load-settings';
 import { waitUntilConsistent } from './consistency';
 import { cpuSnapshot, cpuSpent } from './cpu-usage';
 import { PROBE_TABLE_SQL, ProbeWatcher, ProbeWriter, parsePgbenchReport } from './lag-measurement';
@@ -183,17 +186,24 @@ async function run(settings: BenchSettings): Promise<void> {
   }
 }
 
-let settings: BenchSettings;
-try {
-  settings = loadBenchSettings(process.env, join(repoRoot, 'BENCHMARKS.md'));
-} catch (error) {
-  process.stderr.write(`bench: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(2);
+/** `npm run bench` measures the pipeline; `npm run bench -- gateway-load` the gateway's responsiveness under hostile bodies. */
+function main(command: string | undefined): Promise<void> {
+  const reportFile = join(repoRoot, 'BENCHMARKS.md');
+  switch (command) {
+    case undefined:
+    case 'pipeline':
+      return run(loadBenchSettings(process.env, reportFile));
+    case 'gateway-load':
+      return runGatewayLoadBenchmark(loadGatewayLoadSettings(process.env, reportFile), repoRoot, log);
+    default:
+      return Promise.reject(new ConfigError([`unknown benchmark '${command}'; choose pipeline (the default) or gateway-load`]));
+  }
 }
-run(settings).then(
+
+main(process.argv[2]).then(
   () => process.exit(0),
   (error: unknown) => {
     process.stderr.write(`bench failed: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exit(1);
+    process.exit(error instanceof ConfigError ? 2 : 1);
   },
 );

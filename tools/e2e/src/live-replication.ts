@@ -1,6 +1,5 @@
 import type { TestStack } from '@svc/system-testing';
 import { POSTGRES_TO_POSTGRES } from './engine-pairs';
-import type { LiveWorkload } from './live-workload';
 import { digest, type Digest, type TableShape } from './pipeline-workload';
 import { describeReplication, recentWarnings, type DescribeJson } from './replication-api';
 import type { SqlTarget } from './sql-target';
@@ -21,6 +20,10 @@ export interface LiveRequestOptions {
   bucketName: string;
   bucketFolderName: string;
   tablesToInclude: string;
+  /** Warehouse.DatabaseSchema; default LIVE_WAREHOUSE_SCHEMA. */
+  databaseSchema?: string;
+  /** Warehouse.ScdType; default Type1. */
+  scdType?: 'Type1' | 'Type2';
 }
 
 /** A CreateWarehouseReplication body (JSON) of the live suites: PostgreSQL → PostgreSQL, Type1, schema `dw`. */
@@ -39,12 +42,18 @@ export function liveCreateRequest(stack: TestStack, options: LiveRequestOptions)
       regionEndpoint: 'us-east-1',
       retentionDays: 2,
       ...POSTGRES_TO_POSTGRES.warehouse(stack),
-      databaseSchema: LIVE_WAREHOUSE_SCHEMA,
-      scdType: 'Type1',
+      databaseSchema: options.databaseSchema ?? LIVE_WAREHOUSE_SCHEMA,
+      scdType: options.scdType ?? 'Type1',
     },
     addUpdateTimestamp: false,
     tablesToInclude: options.tablesToInclude,
   };
+}
+
+/** What diagnostics show of a workload (LiveWorkload, ConcurrentWorkload). */
+export interface WorkloadProgress {
+  transactions: number;
+  errors: readonly string[];
 }
 
 export interface LiveReplicationOptions {
@@ -53,9 +62,11 @@ export interface LiveReplicationOptions {
   source: SqlTarget;
   warehouse: SqlTarget;
   /** Shown in diagnostics. */
-  workload?: LiveWorkload;
+  workload?: WorkloadProgress;
   /** The tables compared by warehouseDigests and waitForWarehouseEqualsSource. */
   tables: TableShape[];
+  /** The replication's Warehouse.DatabaseSchema; default LIVE_WAREHOUSE_SCHEMA. */
+  warehouseSchema?: string;
 }
 
 /**
@@ -87,7 +98,12 @@ export class LiveReplication {
   /** Null while the warehouse table does not exist (yet). */
   warehouseDigest(shape: TableShape, where = 'true'): Promise<Digest | null> {
     const rows = this.scdType === 'Type2' ? `(${where}) AND ${CURRENT_ROWS}` : where;
-    return digest(this.options.warehouse, `${LIVE_WAREHOUSE_SCHEMA}.${shape.target}`, shape, rows).catch(() => null);
+    return digest(this.options.warehouse, this.warehouseTable(shape), shape, rows).catch(() => null);
+  }
+
+  /** `<schema>.<table>` of a compared table in the warehouse. */
+  warehouseTable(shape: TableShape): string {
+    return `${this.options.warehouseSchema ?? LIVE_WAREHOUSE_SCHEMA}.${shape.target}`;
   }
 
   /** One table after another: the warehouse session runs one query at a time. */

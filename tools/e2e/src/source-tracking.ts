@@ -1,6 +1,6 @@
 import type { SqlTarget } from './sql-target';
 
-/** The change-capture objects the service keeps in a PostgreSQL source for one table (libs/source-postgres tracking-sql). */
+/** The change-capture objects the service keeps in a PostgreSQL source for one table (libs/postgres/source tracking-sql). */
 export interface TableTracking {
   /** Triggers on the table (the capture triggers are svc_ct_insert, _update, _delete, _truncate). */
   triggers: string[];

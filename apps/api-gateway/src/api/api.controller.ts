@@ -12,12 +12,12 @@ export class ApiController {
   }
 }
 
-/** Anything outside /api/<Operation>, /health and /metrics: the API's own 404 body, not the framework's. */
+/** Anything outside /api/<Operation>, /health and /metrics, the root included: the API's own 404 body, not the framework's. */
 @Controller()
 export class FallbackController {
   constructor(private readonly api: ApiService) {}
 
-  @All('*path')
+  @All('{*path}')
   async unknown(@Req() request: Request, @Res() response: Response): Promise<void> {
     send(response, await this.api.handle(request, null));
   }

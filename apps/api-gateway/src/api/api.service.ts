@@ -1,13 +1,13 @@
 import type { IncomingMessage } from 'node:http';
 import { Inject, Injectable } from '@nestjs/common';
-import { encodeError, encodeResponse, decodeRequest, wireFormatOf, type WireFormat } from '@svc/api-codec';
-import { parseOperationRequest } from '@svc/api-model';
+import { encodeError, encodeResponse, foreignCharsetOf, wireFormatOf, type WireFormat } from '@svc/api-codec';
 import { OPERATIONS, Subjects, isOperationName, type OperationName } from '@svc/contracts';
 import { JsonLogger } from '@svc/logging';
 import { NatsRequester } from '@svc/messaging';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config/gateway-config';
+import { RequestDecoder } from '../decode/request-decoder';
 import { ApiError } from './api-error';
-import { readBody } from './body-reader';
+import { readBody, refuseDeclaredOverLimit } from './body-reader';
 import { httpStatusOf } from './http-status';
 import { ApiMetrics } from './api-metrics';
 import { nextRequestId } from './request-id';
@@ -20,13 +20,15 @@ export interface ApiReply {
 }
 
 /**
- * One API call, in the order that gives the most useful answer: route (405/404), content type (415),
- * size (413), signature and permission (403), body (400), then the registry's verdict.
+ * One API call, in the order that gives the most useful answer: route (405/404), content type (415), headers
+ * alone (413 by Content-Length, 403 without Authorization: no body is read for either), size (413), signature and
+ * permission (403), body (400), then the registry's verdict.
  */
 @Injectable()
 export class ApiService {
   constructor(
     private readonly authenticator: RequestAuthenticator,
+    private readonly decoder: RequestDecoder,
     private readonly requester: NatsRequester,
     private readonly logger: JsonLogger,
     private readonly metrics: ApiMetrics,
@@ -58,6 +60,19 @@ export class ApiService {
     return reply;
   }
 
+  /**
+   * The answer to a request that failed before or outside `handle` (a path the router could not decode): the
+   * API's error body in the request's format, logged like every call.
+   */
+  failedOutsideHandler(request: IncomingMessage, error: unknown): ApiReply {
+    request.resume();
+    const requestId = nextRequestId();
+    const reply = this.errorReply(error, responseFormatOf(request), requestId);
+    this.metrics.record('', reply.status, 0);
+    this.logger.info('api call', { requestId, operation: request.url, status: reply.status, durationMs: 0 });
+    return reply;
+  }
+
   private async authenticatedCall(request: IncomingMessage, operationSegment: string | null) {
     if (operationSegment === null) {
       request.resume();
@@ -76,28 +91,35 @@ export class ApiService {
       request.resume();
       throw new ApiError(415, ['Content-Type must be application/xml or application/json']);
     }
+    const charset = foreignCharsetOf(request.headers['content-type']);
+    if (charset !== null) {
+      request.resume();
+      throw new ApiError(415, [`the Content-Type charset must be utf-8 (bodies are read as UTF-8), not '${charset.slice(0, 40)}'`]);
+    }
+    try {
+      refuseDeclaredOverLimit(request.headers['content-length'], this.config.maxBodyBytes);
+      this.authenticator.refuseBeforeBody(request);
+    } catch (error) {
+      request.resume();
+      throw error;
+    }
     const body = await readBody(request, request.headers['content-length'], this.config.maxBodyBytes);
     const accessKeyId = await this.authenticator.authenticate(request, body, operationSegment);
     return { operation: operationSegment, format, body, accessKeyId };
   }
 
   private async execute(operation: OperationName, format: WireFormat, body: Buffer, requestId: number, accessKeyId: string): Promise<ApiReply> {
-    const decoded = decodeRequest(operation, format, body);
-    if (!decoded.ok) throw new ApiError(400, decoded.messages);
-    const parsed = parseOperationRequest(operation, decoded.tree);
-    if (!parsed.ok) throw new ApiError(400, parsed.messages);
-
+    const payload = await this.decoder.decode(operation, format, body);
     const reply = await this.requester
-      .request(Subjects.registryOperation, { requestId: String(requestId), accessKeyId, operation, payload: parsed.value })
+      .request(Subjects.registryOperation, { requestId: String(requestId), accessKeyId, operation, payload })
       .catch(() => {
         throw new ApiError(503, ['the job registry is not answering; try again shortly']);
       });
     if (!reply.ok) throw new ApiError(httpStatusOf(reply.error.code), reply.error.messages);
 
     const encoded = encodeResponse(operation, format, reply.value);
-    const headers: Record<string, string> = { 'X-Svc-Request-Id': String(requestId) };
-    if (encoded.body !== '') headers['Content-Type'] = encoded.contentType;
-    return { status: 200, headers, body: encoded.body };
+    // An empty answer carries the request's content type too; without it Express would call it text/html.
+    return { status: 200, headers: { 'Content-Type': encoded.contentType, 'X-Svc-Request-Id': String(requestId) }, body: encoded.body };
   }
 
   private errorReply(error: unknown, format: WireFormat, requestId: number): ApiReply {

@@ -6,10 +6,12 @@ import { ApiError } from './api-error';
  * first by Content-Length, then by counting while streaming.
  */
 export async function readBody(stream: Readable, contentLength: string | undefined, limitBytes: number): Promise<Buffer> {
-  const tooLarge = () => new ApiError(413, [`request body exceeds the limit of ${limitBytes} bytes`]);
-  if (contentLength !== undefined && Number(contentLength) > limitBytes) {
+  const tooLarge = () => bodyTooLarge(limitBytes);
+  try {
+    refuseDeclaredOverLimit(contentLength, limitBytes);
+  } catch (error) {
     stream.resume();
-    throw tooLarge();
+    throw error;
   }
   const chunks: Buffer[] = [];
   let total = 0;
@@ -23,4 +25,13 @@ export async function readBody(stream: Readable, contentLength: string | undefin
     chunks.push(buffer);
   }
   return Buffer.concat(chunks);
+}
+
+/** 413 when the Content-Length alone says the body is over the limit. */
+export function refuseDeclaredOverLimit(contentLength: string | undefined, limitBytes: number): void {
+  if (contentLength !== undefined && Number(contentLength) > limitBytes) throw bodyTooLarge(limitBytes);
+}
+
+function bodyTooLarge(limitBytes: number): ApiError {
+  return new ApiError(413, [`request body exceeds the limit of ${limitBytes} bytes`]);
 }

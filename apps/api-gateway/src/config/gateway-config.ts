@@ -7,6 +7,10 @@ export interface GatewayConfig {
   /** SVC4 scope region (DESIGN §4). */
   region: string;
   maxBodyBytes: number;
+  /** Worker threads that read and validate request bodies, off the event loop. */
+  decodeThreads: number;
+  /** How long one body may take to read before its thread is replaced and the caller gets a 400. */
+  decodeTimeoutMs: number;
   /** How far X-Svc-Date may be from the server clock. */
   maxClockSkewMs: number;
   /** How long a signing key fetched from the registry is reused. */
@@ -24,6 +28,8 @@ export function loadGatewayConfig(environment: Record<string, string | undefined
     nats: readNatsSettings(env),
     region: env.string('SVC_REGION', DEFAULT_REGION),
     maxBodyBytes: env.int('MAX_BODY_BYTES', 1024 * 1024, { min: 1024 }),
+    decodeThreads: env.int('DECODE_THREADS', 2, { min: 1, max: 64 }),
+    decodeTimeoutMs: env.int('DECODE_TIMEOUT_SECONDS', 10, { min: 1, max: 3600 }) * 1000,
     maxClockSkewMs: env.int('MAX_CLOCK_SKEW_SECONDS', 15 * 60, { min: 1 }) * 1000,
     signingKeyCacheMs: env.int('SIGNING_KEY_CACHE_SECONDS', 30, { min: 0 }) * 1000,
     logLevel: readLogLevel(env),

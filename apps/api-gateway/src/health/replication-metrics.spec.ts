@@ -8,8 +8,17 @@ const SNAPSHOT: RegistryMetricsReply = {
       replicationName: 'sales "eu"',
       status: 'Running',
       tables: [
-        { name: '[public].[items]', phase: 'Tracking', rowsSeeded: 3000, lagSeconds: 0.42, lastCycleAt: '2026-11-23T05:00:00.000Z', failing: false },
-        { name: '[public].[log]', phase: 'Pending', rowsSeeded: 0, lagSeconds: null, lastCycleAt: null, failing: true },
+        {
+          name: '[public].[items]',
+          phase: 'Tracking',
+          rowsSeeded: 3000,
+          lagSeconds: 0.42,
+          lastCycleAt: '2026-11-23T05:00:00.000Z',
+          failing: false,
+          inFlightSeconds: 95,
+          lastProgressAt: '2026-11-23T05:01:00.000Z',
+        },
+        { name: '[public].[log]', phase: 'Pending', rowsSeeded: 0, lagSeconds: null, lastCycleAt: null, failing: true, inFlightSeconds: null, lastProgressAt: null },
       ],
     },
   ],
@@ -44,8 +53,13 @@ describe('renderReplicationMetrics', () => {
     expect(series).toContain('svc_table_failing{replication_id="1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d",table="[public].[log]"} 1');
   });
 
-  it('leaves out lag and last cycle of a table that has none yet, rather than inventing 0', () => {
-    expect(series.filter((line) => line.includes('[public].[log]') && /lag|last_cycle/.test(line))).toEqual([]);
+  it('gives a table with work in flight how long it has been in flight and when it last made progress (a stall shows)', () => {
+    expect(series).toContain(`svc_table_work_in_flight_seconds{${key}} 95`);
+    expect(series).toContain(`svc_table_last_progress_timestamp_seconds{${key}} ${Date.parse('2026-11-23T05:01:00.000Z') / 1000}`);
+  });
+
+  it('leaves out lag, last cycle, work in flight and progress of a table that has none yet, rather than inventing 0', () => {
+    expect(series.filter((line) => line.includes('[public].[log]') && /lag|last_cycle|in_flight|progress/.test(line))).toEqual([]);
   });
 
   it('counts alerts by kind', () => {

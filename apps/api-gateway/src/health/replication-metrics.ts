@@ -48,6 +48,17 @@ export function renderReplicationMetrics(snapshot: RegistryMetricsReply | null):
   for (const { table, key } of tables) {
     if (table.lastCycleAt !== null) lines.push(`svc_table_last_cycle_timestamp_seconds${labels(key)} ${Date.parse(table.lastCycleAt) / 1000}`);
   }
+  family(lines, 'svc_table_work_in_flight_seconds', 'gauge', 'Seconds the work in flight of the table has been running since it was claimed (absent when idle).');
+  for (const { table, key } of tables) if (table.inFlightSeconds !== null) lines.push(`svc_table_work_in_flight_seconds${labels(key)} ${table.inFlightSeconds}`);
+  family(
+    lines,
+    'svc_table_last_progress_timestamp_seconds',
+    'gauge',
+    "Unix time of the last sign of progress of the table's work: a worker's heartbeat, a part or batch loaded, or its claim.",
+  );
+  for (const { table, key } of tables) {
+    if (table.lastProgressAt !== null) lines.push(`svc_table_last_progress_timestamp_seconds${labels(key)} ${Date.parse(table.lastProgressAt) / 1000}`);
+  }
   family(lines, 'svc_table_rows_seeded', 'gauge', 'Rows loaded by the last seed of the table.');
   for (const { table, key } of tables) lines.push(`svc_table_rows_seeded${labels(key)} ${table.rowsSeeded}`);
   family(lines, 'svc_table_failing', 'gauge', '1 while the table has an error on record, else 0.');

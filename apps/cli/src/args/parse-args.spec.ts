@@ -63,6 +63,8 @@ describe('parseArgs', () => {
     [['list', 'extra'], 'expected one operation'],
     [['list', '--bogus'], "unknown option '--bogus'"],
     [['list', '-x'], "unknown option '-x'"],
+    [['list', '--toString'], "unknown option '--toString'"],
+    [['list', '--constructor=1'], "unknown option '--constructor'"],
     [['list', '--region'], '--region needs a value'],
     [['list', '--raw=yes'], '--raw takes no value'],
     [['list', '--region', 'a', '--region', 'b'], '--region is given more than once'],

@@ -89,7 +89,8 @@ function tokenize(argv: string[], specs: Record<string, FlagSpec>): Tokens {
     }
     const equals = arg.indexOf('=');
     const name = arg.slice(2, equals === -1 ? undefined : equals);
-    const spec = specs[name];
+    // Own keys only: `--toString` must be an unknown option, not Object.prototype's method.
+    const spec = Object.hasOwn(specs, name) ? specs[name] : undefined;
     if (spec === undefined) throw new UsageError(`unknown option '--${name}'`);
     let value: string;
     if (!spec.takesValue) {

@@ -13,12 +13,13 @@ import {
 import type { WorkerConfig } from '@svc/config';
 import type { ReadOptions, SourceConnector } from '@svc/engines';
 import { JsonLogger, replicationLog } from '@svc/logging';
-import { CancelledWork, PipelinePublisher, publishRowChunks, purgeRows, rowsSubjectOf } from '@svc/messaging';
+import { CancelledWork, PipelinePublisher, publishRowChunks, purgeRows, rowsSubjectOf, type OutageWait } from '@svc/messaging';
 import { NATS_CONNECTION } from '@svc/messaging-nest';
-import { WORKER_CONFIG } from '@svc/pipeline-nest';
+import { WORKER_CONFIG, WORKER_SHUTDOWN } from '@svc/pipeline-nest';
 import {
   ChangesPurgedError,
   EngineRegistry,
+  TableNotTrackedError,
   IntervalGate,
   RuntimeConfigClient,
   StaleDefinitionError,
@@ -52,6 +53,8 @@ interface PendingPart {
 export class ExtractService {
   private readonly purges = new IntervalGate(PURGE_INTERVAL_MS);
   private readonly sentDefinitions = new SentDefinitions();
+  /** Row chunks wait out a NATS outage in place, until the worker shuts down. */
+  private readonly outageWait: Partial<OutageWait>;
 
   constructor(
     private readonly engines: EngineRegistry,
@@ -61,7 +64,10 @@ export class ExtractService {
     private readonly cancelled: CancelledWork,
     @Inject(NATS_CONNECTION) private readonly connection: NatsConnection,
     @Inject(WORKER_CONFIG) private readonly settings: WorkerConfig,
-  ) {}
+    @Inject(WORKER_SHUTDOWN) shutdown: AbortController,
+  ) {
+    this.outageWait = { shutdown: shutdown.signal };
+  }
 
   async extract(request: ExtractRequested): Promise<void> {
     for (let attempt = 1; ; attempt += 1) {
@@ -109,7 +115,7 @@ export class ExtractService {
       if (pending) await this.announce(request, pending, extractedAt, false);
       const batchId = seedBatchId(request.replicationId, definition.table, seedId, part.index);
       const rowsSubject = rowsSubjectOf(batchId);
-      const { chunkCount } = await publishRowChunks(this.connection, rowsSubject, part.chunks, { maxChunkBytes: this.settings.rowChunkBytes });
+      const { chunkCount } = await publishRowChunks(this.connection, rowsSubject, part.chunks, { maxChunkBytes: this.settings.rowChunkBytes, outageWait: this.outageWait });
       pending = {
         batch: {
           batchId,
@@ -137,7 +143,7 @@ export class ExtractService {
   private async stoppedAsCancelled(request: ExtractRequested, pending: PendingPart | null): Promise<boolean> {
     if (!this.cancelled.has(request.workId)) return false;
     this.logger.info('seed stopped: its work was cancelled', { workId: request.workId, table: tableKey(request.table) });
-    if (pending) await purgeRows(this.connection, pending.rowsSubject);
+    if (pending) await purgeRows(this.connection, pending.rowsSubject, this.outageWait);
     return true;
   }
 
@@ -154,18 +160,14 @@ export class ExtractService {
     try {
       read = await source.readChanges(definition, fromVersion, request.batchLimit, readOptions);
     } catch (error) {
-      // The read checks the watermark against the minimum valid version inside its own snapshot.
-      if (!(error instanceof ChangesPurgedError)) throw error;
-      await this.fail(request, `watermark ${fromVersion} is below the minimum valid version ${error.minValidVersion}: changes were purged, so the table is reseeded`, {
-        retryable: true,
-        reseed: true,
-        scope: 'table',
-      });
+      const reason = reseedReason(error, fromVersion);
+      if (reason === null) throw error;
+      await this.fail(request, reason, { retryable: true, reseed: true, scope: 'table' });
       return;
     }
     const batchId = changeBatchId(request.replicationId, definition.table, fromVersion, read.toVersion);
     const rowsSubject = rowsSubjectOf(batchId);
-    const { chunkCount } = await publishRowChunks(this.connection, rowsSubject, read.rows, { maxChunkBytes: this.settings.rowChunkBytes });
+    const { chunkCount } = await publishRowChunks(this.connection, rowsSubject, read.rows, { maxChunkBytes: this.settings.rowChunkBytes, outageWait: this.outageWait });
     const { rowCount } = await read.finished;
     const batch: BatchDescriptor = {
       batchId,
@@ -239,4 +241,18 @@ export class ExtractService {
       `${request.workId}/failed`,
     );
   }
+}
+
+/**
+ * Why a failed change read means the table must be seeded again, or null. The read checks the watermark
+ * against the minimum valid version, and that capture is in place, inside its own snapshot; a source
+ * database recreated (or the table, or schema svc_ct) lost the triggers and the change history, and the
+ * seed enables tracking again.
+ */
+function reseedReason(error: unknown, fromVersion: string): string | null {
+  if (error instanceof ChangesPurgedError) {
+    return `watermark ${fromVersion} is below the minimum valid version ${error.minValidVersion}: changes were purged, so the table is reseeded`;
+  }
+  if (error instanceof TableNotTrackedError) return `${error.message}: the table is reseeded, which enables tracking again`;
+  return null;
 }

@@ -2,7 +2,7 @@ import type { INestMicroservice } from '@nestjs/common';
 import type { NatsConnection } from 'nats';
 import { ErrorCode, Subjects, type ReleaseTablesRequest, type TableDefinition } from '@svc/contracts';
 import { NatsRequester, connectNats } from '@svc/messaging';
-import { createPostgresSource } from '@svc/source-postgres';
+import { EngineRegistry } from '@svc/pipeline-runtime';
 import { serveRuntimeConfigs } from '@svc/system-testing';
 import { createTempDatabase, sampleReplicationConfig, startTestNats, type TempDatabase, type TestNats } from '@svc/testing';
 import { Client } from 'pg';
@@ -42,14 +42,15 @@ describe('extractor: releasing change tracking (svc.extractor.v1.release-tables)
       create table doomed (id integer primary key);
       create table never_tracked (id integer primary key);
     `);
-    const source = createPostgresSource(database.url, { encrypt: false });
+    const engines = new EngineRegistry();
+    const source = engines.source(sampleReplicationConfig({ source: { connectionString: database.url, encryptDataInTransit: false } }));
     try {
       for (const name of ['orders', 'lines', 'kept', 'doomed']) {
         const definition: TableDefinition | null = await source.describeTable({ schema: 'public', name });
         await source.enableTracking(definition!);
       }
     } finally {
-      await source.close();
+      await engines.closeAll();
     }
 
     connection = await connectNats(nats.url, 'release-test');

@@ -19,7 +19,7 @@ describe('readRegistryConfig', () => {
     const config = readRegistryConfig({ SVC_MASTER_KEY: masterKey.toString('hex') });
     expect(config).toMatchObject({
       databaseUrl: DEFAULT_DATABASE_URL,
-      nats: { url: 'nats://127.0.0.1:4222' },
+      nats: { servers: ['nats://127.0.0.1:4222'], streamReplicas: 1 },
       bootstrapAccessKey: null,
       region: 'us-east-1',
       reachabilityTimeoutMs: 10000,
@@ -43,7 +43,7 @@ describe('readRegistryConfig', () => {
     });
     expect(config).toMatchObject({
       databaseUrl: 'postgresql://svc:pw@db:5432/control',
-      nats: { url: 'nats://nats:4222' },
+      nats: { servers: ['nats://nats:4222'] },
       bootstrapAccessKey: { accessKeyId: 'SVCADMIN', secretKey: 'admin-secret' },
       region: 'eu-west-1',
       s3: { endpoint: 'http://127.0.0.1:4569', allowBucketCreation: true },

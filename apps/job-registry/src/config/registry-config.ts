@@ -45,6 +45,10 @@ export interface PipelineSchedulerSettings {
   staleWorkMs: number;
   /** The length of a scheduling "minute" (RepeatIntervalInMinutes): 60 s; shorter only for tests and demos. */
   minuteMs: number;
+  /** Work in flight without a sign of life for this long no longer holds a serialized replication's slot. */
+  stalledWorkMs: number;
+  /** Test hook (SVC_TEST_HOOK_HOLD_CLAIM_BEFORE_PUBLISH_MS): hold each claim this long before publishing it; 0 in production. */
+  testHoldClaimBeforePublishMs: number;
 }
 
 export const REGISTRY_CONFIG = Symbol('REGISTRY_CONFIG');
@@ -71,6 +75,8 @@ export function readRegistryConfig(environment: Record<string, string | undefine
     idleCycleDelayMs: env.int('IDLE_CYCLE_DELAY_MS', 500, { min: 0, max: 3600000 }),
     staleWorkMs: env.int('STALE_WORK_MINUTES', 15, { min: 1, max: 1440 }) * 60000,
     minuteMs: env.int('SCHEDULER_MINUTE_SECONDS', 60, { min: 1, max: 60 }) * 1000,
+    stalledWorkMs: env.int('STALLED_WORK_SECONDS', 60, { min: 5, max: 86400 }) * 1000,
+    testHoldClaimBeforePublishMs: env.int('SVC_TEST_HOOK_HOLD_CLAIM_BEFORE_PUBLISH_MS', 0, { min: 0, max: 3600000 }),
   };
 
   let masterKey: Buffer = Buffer.alloc(0);

@@ -16,13 +16,23 @@ describe('RegistryMetricsService', () => {
     const alerts = new InMemoryAlertStore();
     const running = await insertRunning(replications, { replicationName: 'sales' });
     const idle = await insertRunning(replications, { replicationName: 'idle', dataReplication: false });
-    await tables.upsert(running, { name: '[public].[items]', phase: 'Tracking', rowsSeeded: 3000, rowsEstimated: 3000, lastVersion: '42', lagSeconds: 0.4, lastError: null });
+    await tables.upsert(running, {
+      name: '[public].[items]',
+      phase: 'Tracking',
+      rowsSeeded: 3000,
+      rowsEstimated: 3000,
+      lastVersion: '42',
+      lagSeconds: 0.4,
+      lastError: null,
+      workStartedAt: '2030-01-01T00:00:00.000Z',
+      lastProgressAt: '2030-01-01T00:01:00.000Z',
+    });
     await tables.upsert(running, { name: '[public].[log]', phase: 'Error', rowsSeeded: 0, rowsEstimated: 10, lastVersion: null, lagSeconds: null, lastError: 'permission denied' });
     await alerts.record({ replicationId: running, kind: 'Reseed', message: 'r1' });
     await alerts.record({ replicationId: running, kind: 'Reseed', message: 'r2' });
     await alerts.record({ replicationId: idle, kind: 'Failure', message: 'f' });
 
-    const reply = await new RegistryMetricsService(replications, service, tables, alerts).snapshot();
+    const reply = await new RegistryMetricsService(replications, service, tables, alerts).snapshot(new Date('2030-01-01T00:02:30.900Z'));
 
     expect(reply).toEqual({
       ok: true,
@@ -33,8 +43,9 @@ describe('RegistryMetricsService', () => {
             replicationName: 'sales',
             status: 'Running',
             tables: [
-              { name: '[public].[items]', phase: 'Tracking', rowsSeeded: 3000, lagSeconds: 0.4, lastCycleAt: null, failing: false },
-              { name: '[public].[log]', phase: 'Error', rowsSeeded: 0, lagSeconds: null, lastCycleAt: null, failing: true },
+              // In flight for 150 s, last progress 90 s ago.
+              { name: '[public].[items]', phase: 'Tracking', rowsSeeded: 3000, lagSeconds: 0.4, lastCycleAt: null, failing: false, inFlightSeconds: 150, lastProgressAt: '2030-01-01T00:01:00.000Z' },
+              { name: '[public].[log]', phase: 'Error', rowsSeeded: 0, lagSeconds: null, lastCycleAt: null, failing: true, inFlightSeconds: null, lastProgressAt: null },
             ],
           },
           { replicationId: idle, replicationName: 'idle', status: 'Stopped', tables: [] },

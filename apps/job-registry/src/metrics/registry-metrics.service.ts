@@ -12,6 +12,7 @@ import {
   type TableStateStore,
 } from '@svc/registry-store';
 import { effectiveStatus } from '../replications/replication-status';
+import { secondsInFlight } from '../replications/seconds-in-flight';
 
 /** Every replication's status and tables in four queries, whatever their number: what /metrics shows. */
 @Injectable()
@@ -23,7 +24,7 @@ export class RegistryMetricsService {
     @Inject(AlertRepository) private readonly alerts: AlertStore,
   ) {}
 
-  async snapshot(): Promise<RpcReply<RegistryMetricsReply>> {
+  async snapshot(now = new Date()): Promise<RpcReply<RegistryMetricsReply>> {
     const [listing, service, tables, alertsRaised] = await Promise.all([
       this.replications.list(),
       this.serviceConfiguration.get(),
@@ -35,14 +36,14 @@ export class RegistryMetricsService {
         replicationId: replication.replicationId,
         replicationName: replication.replicationName,
         status: effectiveStatus(replication, service),
-        tables: (tables.get(replication.replicationId) ?? []).map(tableMetrics),
+        tables: (tables.get(replication.replicationId) ?? []).map((table) => tableMetrics(table, now)),
       })),
       alertsRaised,
     });
   }
 }
 
-function tableMetrics(table: StoredTableStatus): TableMetrics {
+function tableMetrics(table: StoredTableStatus, now: Date): TableMetrics {
   return {
     name: table.name,
     phase: table.phase,
@@ -50,5 +51,7 @@ function tableMetrics(table: StoredTableStatus): TableMetrics {
     lagSeconds: table.lagSeconds,
     lastCycleAt: table.lastCycleAt ?? null,
     failing: table.lastError !== null,
+    inFlightSeconds: secondsInFlight(table.workStartedAt ?? null, now),
+    lastProgressAt: table.lastProgressAt ?? null,
   };
 }

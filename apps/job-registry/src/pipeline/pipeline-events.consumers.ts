@@ -4,6 +4,7 @@ import { PipelineSubjects, isBatchLoaded, isWorkFailed, type PipelineSubject } f
 import { JsonLogger } from '@svc/logging';
 import { PipelineWorker, ensurePipelineStreams } from '@svc/messaging';
 import { NATS_CONNECTION } from '@svc/messaging-nest';
+import { REGISTRY_CONFIG, type RegistryConfig } from '../config/registry-config';
 import { PipelineEventsService } from './pipeline-events.service';
 
 /** The registry's durable consumers of completions and failures (every registry instance shares them). */
@@ -13,12 +14,13 @@ export class PipelineEventsConsumers implements OnApplicationBootstrap, BeforeAp
 
   constructor(
     @Inject(NATS_CONNECTION) private readonly connection: NatsConnection,
+    @Inject(REGISTRY_CONFIG) private readonly config: Pick<RegistryConfig, 'nats'>,
     private readonly events: PipelineEventsService,
     private readonly logger: JsonLogger,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    await ensurePipelineStreams(this.connection);
+    await ensurePipelineStreams(this.connection, { replicas: this.config.nats.streamReplicas });
     const loaded = new PipelineWorker(this.connection, {
       subject: PipelineSubjects.batchLoaded,
       durableName: 'job-registry-loaded',

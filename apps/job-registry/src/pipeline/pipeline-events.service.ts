@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { BatchLoaded, WorkFailed } from '@svc/contracts';
-import { tableKey } from '@svc/contracts';
+import { guardWorkProgress, tableKey } from '@svc/contracts';
 import { JsonLogger, replicationLog } from '@svc/logging';
 import { PipelineStateRepository, ReplicationRepository, type ReplicationStore } from '@svc/registry-store';
 import { AlertsService } from './alerts.service';
@@ -53,6 +53,26 @@ export class PipelineEventsService {
         kind: 'SchemaChange',
         message: `${tableName}: added column(s) ${event.addedColumns.join(', ')} in staging and warehouse`,
       });
+    }
+  }
+
+  /**
+   * A worker's heartbeat: the work in flight is alive (it keeps a serialized replication's slot; Describe
+   * and /metrics show it as the table's last progress). Heartbeats of work no longer in flight, and
+   * malformed ones, change nothing.
+   */
+  async workProgress(message: unknown, now = new Date()): Promise<void> {
+    const progress = guardWorkProgress(message);
+    if (!progress.ok) {
+      this.logger.debug('malformed work progress ignored', { problems: progress.problems });
+      return;
+    }
+    const { replicationId, workId, table } = progress.value;
+    try {
+      await this.state.recordProgress(replicationId, tableKey(table), workId, now);
+    } catch (error) {
+      // Best effort: the next heartbeat comes in seconds.
+      this.logger.warn('could not record work progress', { replicationId, workId, error });
     }
   }
 

@@ -17,7 +17,7 @@ import {
   type ReplicationDescription,
   type WorkCancelled,
 } from '@svc/contracts';
-import { connectNats, type NestReplyPacket, type NestRequestPacket } from '@svc/messaging';
+import { PipelinePublisher, connectNats, type NestReplyPacket, type NestRequestPacket } from '@svc/messaging';
 import {
   AlertRepository,
   PipelineStateRepository,
@@ -105,13 +105,14 @@ describe('pipeline scheduler against PostgreSQL and NATS with a fake clock', () 
   });
 
   /** `logLines` collects the registry's log at level info when given (else only errors are written, and dropped). */
-  async function startRegistry(database: TempDatabase, logLines?: Record<string, unknown>[]): Promise<Registry> {
+  async function startRegistry(database: TempDatabase, logLines?: Record<string, unknown>[], environment: Record<string, string> = {}): Promise<Registry> {
     const config = readRegistryConfig({
       DATABASE_URL: database.url,
       NATS_URL: natsServer.url,
       SVC_MASTER_KEY: MASTER_KEY,
       SCHEDULER_ENABLED: 'false',
       LOG_LEVEL: logLines ? 'info' : 'error',
+      ...environment,
     });
     const app = await createRegistryApp(config, { logSink: (line) => logLines?.push(JSON.parse(line) as Record<string, unknown>) });
     const registry: Registry = {
@@ -191,6 +192,11 @@ describe('pipeline scheduler against PostgreSQL and NATS with a fake clock', () 
       },
       now,
     );
+  }
+
+  /** A worker's heartbeat of the work at `now`: the work is alive (it keeps a serialized replication's slot). */
+  function heartbeat(registry: Registry, work: ExtractRequested, now: Date): Promise<void> {
+    return registry.events.workProgress({ workId: work.workId, replicationId: work.replicationId, table: work.table, stage: 'extract', at: now.toISOString() }, now);
   }
 
   function failed(registry: Registry, work: ExtractRequested, now: Date, failure: { retryable: boolean; message: string; scope?: 'table' | 'replication' }): Promise<void> {
@@ -334,13 +340,16 @@ describe('pipeline scheduler against PostgreSQL and NATS with a fake clock', () 
       const firstCycle = await pass(registry, at(4));
       expect(owners(firstCycle)).toEqual([first]);
       expect(await pass(registry, at(5))).toEqual([]);
+      await heartbeat(registry, firstCycle[0], at(300));
       expect(await pass(registry, at(4 + 5 * MINUTE))).toEqual([]);
       await loaded(registry, firstCycle[0], at(310), '110');
 
       // Its run finished: the other one's turn.
       const secondCycle = await pass(registry, at(311));
       expect(owners(secondCycle)).toEqual([second]);
+      await heartbeat(registry, secondCycle[0], at(311 + 4 * MINUTE - 5));
       expect(await pass(registry, at(311 + 4 * MINUTE))).toEqual([]);
+      await heartbeat(registry, secondCycle[0], at(311 + 5 * MINUTE - 5));
 
       // The run exceeds SerializedCtProcessTimeoutInMinutes: the next queued one starts beside it.
       const beside = await pass(registry, at(311 + 5 * MINUTE + 1));
@@ -367,7 +376,10 @@ describe('pipeline scheduler against PostgreSQL and NATS with a fake clock', () 
       expect(leading).toHaveLength(1);
       const [leader] = owners(leading);
       const follower = leader === first ? second : first;
+      // Its workers are alive (heartbeats): the run holds the single slot.
+      await heartbeat(registry, leading[0], at(start + 2 * MINUTE - 10));
       expect(await pass(registry, at(start + 2 * MINUTE))).toEqual([]);
+      await heartbeat(registry, leading[0], at(start + 3 * MINUTE - 10));
       expect(await pass(registry, at(start + 3 * MINUTE))).toEqual([]);
 
       // The current run exceeds AutoSerializedCtProcessTimeoutInMinutes: the next one is launched in parallel.
@@ -402,6 +414,83 @@ describe('pipeline scheduler against PostgreSQL and NATS with a fake clock', () 
       const next = await pass(registry, at(start + 5));
       expect(owners(next)).toEqual([first, second].filter((id) => id !== resumed[0].replicationId));
     });
+  });
+
+  describe('a scheduler stopped between claim and publish', () => {
+    /** The scheduler holds each claim (committed) before publishing it: stopping it then is a crash at that point. */
+    const holdBeforePublish = { SVC_TEST_HOOK_HOLD_CLAIM_BEFORE_PUBLISH_MS: '600000' };
+
+    /** Starts a pass on a held registry and waits until its claim of `tableName` is committed, unpublished. */
+    async function claimWithoutPublishing(registry: Registry, replicationId: string, tableName: string, now: Date): Promise<TableRuntimeState> {
+      void registry.scheduler.runOnce(now).catch(() => undefined);
+      await waitUntil(async () => (await tableState(registry, replicationId, tableName)).inFlightWorkId !== null, 10000, `a claim of ${tableName}`);
+      const claimed = await tableState(registry, replicationId, tableName);
+      expect(claimed).toMatchObject({ inFlightPublishedAt: null });
+      return claimed;
+    }
+
+    it('the next leader publishes the claimed work at its first pass, once, under the same work id and epoch', async () => {
+      const database = newDatabase();
+      const crashed = await startRegistry(database, undefined, holdBeforePublish);
+      const replicationId = await addReplication(crashed, 'claimed-then-killed', ['[public].[a]']);
+      const claim = await claimWithoutPublishing(crashed, replicationId, '[public].[a]', at(0));
+      expect(await publishedWork()).toEqual([]);
+      await stopRegistry(crashed);
+
+      const leader = await startRegistry(database);
+      expect(await leader.scheduler.runOnce(at(2))).toEqual([]);
+      const republished = await publishedWork();
+      expect(republished).toEqual([expect.objectContaining({ workId: claim.inFlightWorkId, replicationId, kind: 'seed', epoch: claim.workEpoch, requestedAt: at(0).toISOString() })]);
+      expect(await tableState(leader, replicationId, '[public].[a]')).toMatchObject({ inFlightWorkId: claim.inFlightWorkId, inFlightPublishedAt: at(2) });
+
+      // Published once: the next pass sends nothing, and the work completes as usual.
+      expect(await leader.scheduler.runOnce(at(3))).toEqual([]);
+      expect(await publishedWork()).toEqual([]);
+      await loaded(leader, republished[0], at(4), '100');
+      expect(await tableState(leader, replicationId, '[public].[a]')).toMatchObject({ phase: 'Tracking', lastVersion: '100', inFlightWorkId: null });
+    });
+
+    it('a message that reached JetStream before the crash is not delivered twice', async () => {
+      const database = newDatabase();
+      const crashed = await startRegistry(database, undefined, holdBeforePublish);
+      const replicationId = await addReplication(crashed, 'published-then-killed', ['[public].[a]']);
+      const claim = await claimWithoutPublishing(crashed, replicationId, '[public].[a]', at(0));
+      // The crash came after the publish but before it was recorded: the message is in the stream already.
+      const stored = (await crashed.app.get(PipelineStateRepository).unpublishedWork()).find((work) => work.workId === claim.inFlightWorkId);
+      const request = guardExtractRequested(stored?.request);
+      if (!request.ok) throw new Error(request.problems.join('; '));
+      await new PipelinePublisher(nats).publish(PipelineSubjects.extractRequested, request.value, request.value.workId);
+      await stopRegistry(crashed);
+
+      const leader = await startRegistry(database);
+      await leader.scheduler.runOnce(at(2));
+      expect((await publishedWork()).map((work) => work.workId)).toEqual([claim.inFlightWorkId]);
+      expect(await tableState(leader, replicationId, '[public].[a]')).toMatchObject({ inFlightPublishedAt: at(2) });
+    });
+
+    it('after a restart, a replication whose work shows no sign of life does not keep the others waiting', async () => {
+      const database = newDatabase();
+      const registry = await startRegistry(database);
+      const config = { autoSerializedCtProcessTimeoutInMinutes: 30, ctProcessTimeoutInMinutes: 30 };
+      const stuck = await addReplication(registry, 'stuck', ['[public].[a]'], config);
+      const waiting = await addReplication(registry, 'waiting', ['[public].[b]'], config);
+      // The restarted leader serializes: one replication's seed, then nothing while it is alive.
+      const [leading] = await pass(registry, at(0));
+      const follower = leading.replicationId === stuck ? waiting : stuck;
+      await heartbeat(registry, leading, at(50));
+      expect(await pass(registry, at(100))).toEqual([]);
+      // Describe shows the stall: work in flight since the claim, last progress at the heartbeat.
+      const described = (await describeReplication(registry, leading.replicationId)).tables[0];
+      expect(described).toMatchObject({ workStartedAt: at(0).toISOString(), lastProgressAt: at(50).toISOString() });
+      expect(typeof described.inFlightSeconds).toBe('number');
+
+      // No worker has shown any sign of it for a minute (STALLED_WORK_SECONDS): the next one starts beside it.
+      const beside = await pass(registry, at(111));
+      expect(owners(beside)).toEqual([follower]);
+      expect(await tableState(registry, leading.replicationId, leading.replicationId === stuck ? '[public].[a]' : '[public].[b]')).toMatchObject({ inFlightWorkId: leading.workId });
+    });
+
+    const owners = (work: ExtractRequested[]) => work.map((unit) => unit.replicationId);
   });
 
   describe('failures', () => {

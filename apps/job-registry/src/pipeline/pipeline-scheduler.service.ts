@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import type { Pool } from 'pg';
-import { PipelineSubjects, Subjects, parseTableKey, type ExtractRequested } from '@svc/contracts';
+import { PipelineSubjects, Subjects, guardExtractRequested, parseTableKey, type ExtractRequested } from '@svc/contracts';
 import { JsonLogger, replicationLog } from '@svc/logging';
 import { NatsRequester, PipelinePublisher } from '@svc/messaging';
 import {
@@ -21,6 +21,8 @@ import { PipelineLifecycle } from './replication-lifecycle.service';
 import { retentionInDanger } from './retention-danger';
 import { admitWithoutCollisions, type RefusedTable } from './table-collisions';
 import { selectTables } from './table-selection';
+import { workIsAlive } from './work-liveness';
+import { BEFORE_WORK_PUBLISH, type BeforeWorkPublish } from './work-publication';
 import { planWork, unservedTables, type PlanningSettings, type WorkOrder } from './work-planner';
 
 /** How often the removal of a Deleting replication's change tracking is tried again. */
@@ -62,6 +64,7 @@ export class PipelineScheduler implements OnApplicationBootstrap, BeforeApplicat
     private readonly logger: JsonLogger,
     @Inject(REGISTRY_CONFIG) private readonly config: RegistryConfig,
     @Inject(REGISTRY_POOL) pool: Pool,
+    @Inject(BEFORE_WORK_PUBLISH) private readonly beforePublish: BeforeWorkPublish,
   ) {
     this.lock = new LeaderLock(pool);
     this.runs = new ReplicationRuns(config.pipeline.minuteMs);
@@ -106,6 +109,8 @@ export class PipelineScheduler implements OnApplicationBootstrap, BeforeApplicat
     const settings = await this.service.get();
     const replications = await this.state.listReplications();
     await this.finishDeletes(now, replications.filter((replication) => replication.status === 'Deleting'));
+    // Before anything else, even with the service stopped: work in flight finishes whatever happens next.
+    await this.publishUnconfirmedClaims(now);
     if (settings.serviceStopped) {
       this.serviceWasStopped = true;
       return [];
@@ -144,7 +149,8 @@ export class PipelineScheduler implements OnApplicationBootstrap, BeforeApplicat
         replicationId: replication.replicationId,
         serializedTimeoutMinutes: replication.config.serializedCtProcessTimeoutInMinutes,
         autoSerializedTimeoutMinutes: replication.config.autoSerializedCtProcessTimeoutInMinutes,
-        busy: tablesOf(replication.replicationId).some((table) => table.inFlightWorkId !== null),
+        // Work without a sign of life (no worker took it, or its worker hangs) does not keep the others waiting.
+        busy: tablesOf(replication.replicationId).some((table) => workIsAlive(now, table, this.config.pipeline.stalledWorkMs)),
       })),
       hasDueWork: (id, since) => ordersOf(id, since).length > 0,
       service: settings,
@@ -201,15 +207,17 @@ export class PipelineScheduler implements OnApplicationBootstrap, BeforeApplicat
     }
   }
 
+  /**
+   * Claims the order's table and publishes its work. The message is stored with the claim (an outbox) and
+   * marked published once JetStream confirmed it: a scheduler that dies in between leaves a claim the next
+   * pass of whichever instance leads publishes again (publishUnconfirmedClaims).
+   */
   private async issue(order: WorkOrder, now: Date): Promise<boolean> {
     const table = parseTableKey(order.tableName);
     if (!table) return false;
     const workId = randomUUID();
-    const epoch = await this.state.claim(order.replicationId, order.tableName, workId, order.kind, now);
-    if (epoch === null) return false;
-    const request: ExtractRequested = {
+    const unnumbered: Omit<ExtractRequested, 'epoch'> = {
       workId,
-      epoch,
       replicationId: order.replicationId,
       table,
       kind: order.kind,
@@ -219,13 +227,45 @@ export class PipelineScheduler implements OnApplicationBootstrap, BeforeApplicat
       configVersion: order.configVersion,
       requestedAt: now.toISOString(),
     };
+    const epoch = await this.state.claim(order.replicationId, order.tableName, workId, order.kind, now, { ...unnumbered });
+    if (epoch === null) return false;
+    const request: ExtractRequested = { ...unnumbered, epoch };
     try {
+      await this.beforePublish(request);
       await this.publisher.publish(PipelineSubjects.extractRequested, request, workId);
-      return true;
     } catch (error) {
       await this.state.releaseWork(order.replicationId, order.tableName, workId, 'could not queue the work; retrying', new Date());
       this.logger.error('could not publish work', { replicationId: order.replicationId, table: order.tableName, error });
       return false;
+    }
+    // Should this fail, the next pass publishes the claim again; JetStream drops the duplicate (message id = work id).
+    await this.state.markPublished(order.replicationId, order.tableName, workId, new Date());
+    return true;
+  }
+
+  /**
+   * Claims whose message JetStream never confirmed (their scheduler died, or lost the control database,
+   * between claim and publish): published again from the stored message, under the same message id, so
+   * one that did reach the stream within its duplicate window is not delivered twice. Workers fence by
+   * epoch and log applied batches, so even a duplicate after the window changes nothing.
+   */
+  private async publishUnconfirmedClaims(now: Date): Promise<void> {
+    for (const claim of await this.state.unpublishedWork()) {
+      const where = { replicationId: claim.replicationId, table: claim.tableName, workId: claim.workId };
+      const stored = guardExtractRequested(claim.request);
+      if (!stored.ok) {
+        await this.state.releaseWork(claim.replicationId, claim.tableName, claim.workId, 'the stored work message was unreadable; retried', now);
+        this.logger.error('released a claim whose stored work message is unreadable', { ...where, problems: stored.problems });
+        continue;
+      }
+      try {
+        await this.publisher.publish(PipelineSubjects.extractRequested, stored.value, claim.workId);
+      } catch (error) {
+        this.logger.warn('could not publish claimed work again; next pass retries', { ...where, error });
+        continue;
+      }
+      await this.state.markPublished(claim.replicationId, claim.tableName, claim.workId, now);
+      this.logger.warn('published work claimed but never confirmed (a scheduler stopped between claim and publish)', where);
     }
   }
 

@@ -1,6 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import type { NatsConnection } from 'nats';
-import { PipelinePublisher } from '@svc/messaging';
+import { JsonLogger } from '@svc/logging';
+import { NO_OUTAGE_WAIT, PipelinePublisher } from '@svc/messaging';
 import { NATS_CONNECTION, NatsRequesterModule } from '@svc/messaging-nest';
 import type { RegistryConfig } from '../config/registry-config';
 import { AlertsService } from './alerts.service';
@@ -11,6 +12,8 @@ import { PipelineLifecycle } from './replication-lifecycle.service';
 import { REPLICATION_LIFECYCLE } from '../replications/replication-lifecycle';
 import { RuntimeConfigController } from './runtime-config.controller';
 import { RuntimeConfigService } from './runtime-config.service';
+import { WorkProgressController } from './work-progress.controller';
+import { BEFORE_WORK_PUBLISH, beforeWorkPublishFromConfig } from './work-publication';
 
 /** The registry's half of the data path: scheduling, completions, alerts, runtime configuration. */
 @Module({})
@@ -20,10 +23,17 @@ export class PipelineModule {
       module: PipelineModule,
       // ReplicationsModule reaches the running job through REPLICATION_LIFECYCLE only.
       global: true,
-      imports: [NatsRequesterModule.forRoot({ url: config.nats.url, name: 'job-registry', requestTimeoutMs: config.nats.requestTimeoutMs })],
-      controllers: [RuntimeConfigController],
+      imports: [NatsRequesterModule.forRoot({ servers: config.nats.servers, name: 'job-registry', requestTimeoutMs: config.nats.requestTimeoutMs })],
+      controllers: [RuntimeConfigController, WorkProgressController],
       providers: [
-        { provide: PipelinePublisher, inject: [NATS_CONNECTION], useFactory: (connection: NatsConnection) => new PipelinePublisher(connection) },
+        // No waiting out a NATS outage: the scheduler releases the claim and its next pass tries again, while a
+        // wait in place would hold up every other replication's work.
+        { provide: PipelinePublisher, inject: [NATS_CONNECTION], useFactory: (connection: NatsConnection) => new PipelinePublisher(connection, NO_OUTAGE_WAIT) },
+        {
+          provide: BEFORE_WORK_PUBLISH,
+          inject: [JsonLogger],
+          useFactory: (logger: JsonLogger) => beforeWorkPublishFromConfig(config.pipeline.testHoldClaimBeforePublishMs, logger),
+        },
         RuntimeConfigService,
         AlertsService,
         PipelineEventsService,

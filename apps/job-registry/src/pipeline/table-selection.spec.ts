@@ -11,6 +11,11 @@ const definition = (schema: string, name: string, keyed: boolean): TableDefiniti
 const tables = [definition('public', 'orders', true), definition('public', 'log', false), definition('sales', 'products', true)];
 
 describe('selectTables', () => {
+  it('selects a table whose name holds a ], as the API writes it', () => {
+    const odd = [definition('public', 'a]b', true), definition('public', 'a', true)];
+    expect(selectTables({ tablesToInclude: ['[public].[a]]b]'] }, odd)).toEqual([{ tableName: '[public].[a]]b]', tracked: true, rowsEstimated: 10 }]);
+  });
+
   it('tracks keyed tables of All and seeds tables without a key', () => {
     expect(selectTables({ tablesToInclude: 'All' }, tables)).toEqual([
       { tableName: '[public].[orders]', tracked: true, rowsEstimated: 10 },

@@ -144,11 +144,75 @@ describe('ReplicationsService', () => {
       expect((await replications.get(replicationId))?.config.tablesToInclude).toEqual(['[sales].[orders]']);
     });
 
-    it('lets an Alter through when the source cannot be listed now (discovery reports problems later)', async () => {
+    it('refuses an Alter of a table list while the source cannot be listed, keeping the stored list', async () => {
       const replicationId = await created();
       probe.listSourceTables = () => Promise.reject(new Error('connection refused'));
-      valueOf(await alter({ replicationId, tablesToInclude: '[sales].[orders]' }));
-      expect((await replications.get(replicationId))?.config.tablesToInclude).toEqual(['[sales].[orders]']);
+      expect(errorOf(await alter({ replicationId, tablesToInclude: '[sales].[orders]' })).messages).toEqual([
+        "{TablesToInclude}: the source's tables cannot be listed now, so the tables cannot be checked; send the change again when the source answers",
+      ]);
+      expect((await replications.get(replicationId))?.config.tablesToInclude).toBe('All');
+    });
+
+    it('lets an Alter of other settings through while the source cannot be listed', async () => {
+      const replicationId = await created();
+      probe.listSourceTables = () => Promise.reject(new Error('connection refused'));
+      valueOf(await alter({ replicationId, parallelTablesLimit: '3' }));
+    });
+  });
+
+  describe('tables the source does not have (seed §2.1)', () => {
+    const listed = (schema: string, name: string, keyed = true) => ({ table: { schema, name }, primaryKey: keyed ? ['id'] : [], estimatedRows: 0 });
+
+    beforeEach(() => {
+      probe.sourceTables = [listed('public', 'orders'), listed('public', 'a]b'), listed('public', 'audit', false)];
+    });
+
+    it('refuses a Create naming a table the source does not have, and stores nothing', async () => {
+      const request = { ...sampleCreateRequest(), tablesToInclude: ['[public].[orders]', '[public].[nope]', '[x].[y]'] };
+      expect(errorOf(await service.create(request, author))).toEqual({
+        code: ErrorCode.ValidationFailed,
+        messages: ['{TablesToInclude}: [public].[nope], [x].[y] do not exist in the source'],
+      });
+      expect(await replications.list()).toEqual([]);
+    });
+
+    it('accepts a table whose name holds a ], written ]] as the grammar says', async () => {
+      const replicationId = (await service.create({ ...sampleCreateRequest(), tablesToInclude: ['[public].[a]]b]'] }, author)).ok;
+      expect(replicationId).toBe(true);
+    });
+
+    it('refuses reseeding lists naming missing tables or tables of the other kind', async () => {
+      const replicationId = await created();
+      const error = errorOf(
+        await alter({
+          replicationId,
+          tablesToInclude: '[public].[orders]',
+          reseedingSchedule: {
+            noPkTablesToInclude: '[public].[gone], [public].[orders]',
+            pkTablesToInclude: '[public].[audit], [public].[orders], [public].[missing]',
+            fromTime: '01:00:00 AM',
+            toTime: '02:00:00 AM',
+            repeatIntervalInMinutes: '60',
+          },
+        }),
+      );
+      expect(error.messages).toEqual([
+        '{ReseedingSchedule\\NoPkTablesToInclude}: [public].[gone] does not exist in the source',
+        '{ReseedingSchedule\\NoPkTablesToInclude}: [public].[orders] has a primary key: list it in PkTablesToInclude',
+        '{ReseedingSchedule\\PkTablesToInclude}: [public].[missing] does not exist in the source',
+        '{ReseedingSchedule\\PkTablesToInclude}: [public].[audit] has no primary key: list it in NoPkTablesToInclude',
+        '{ReseedingSchedule\\PkTablesToInclude}: [public].[orders] is in TablesToInclude, so it is tracked: PkTablesToInclude is for keyed tables outside it',
+      ]);
+      expect((await replications.get(replicationId))?.config.reseedingSchedule).toBeUndefined();
+    });
+
+    it('checks only the lists an Alter changes', async () => {
+      const replicationId = valueOf(await service.create({ ...sampleCreateRequest(), tablesToInclude: ['[public].[orders]'] }, author)).replicationId;
+      probe.sourceTables = [listed('public', 'audit', false)];
+      valueOf(await alter({ replicationId, parallelTablesLimit: '3' }));
+      expect(errorOf(await alter({ replicationId, tablesToInclude: '[public].[audit], [public].[orders]' })).messages).toEqual([
+        '{TablesToInclude}: [public].[orders] does not exist in the source',
+      ]);
     });
   });
 

@@ -10,7 +10,7 @@ import {
   type RpcReply,
   type TableStatus,
 } from '@svc/contracts';
-import { validateMergedConfig } from '@svc/api-model';
+import { fieldLabel, validateMergedConfig } from '@svc/api-model';
 import { databaseNameOf } from '@svc/connectors';
 import { redactText } from '@svc/logging';
 import {
@@ -38,6 +38,8 @@ import { inAlterTerms, reachabilityTargetForChanges } from './reachability-scope
 import { replicationBeingDeleted, replicationChangedConcurrently, replicationNotFound, validationFailed } from './replication-errors';
 import { effectiveStatus, statusAfterAlter } from './replication-status';
 import { warehouseNameCollisions } from '../pipeline/table-collisions';
+import { TABLE_LIST_FIELDS, tableListProblems, type TableListField } from '../pipeline/table-existence';
+import { secondsInFlight } from './seconds-in-flight';
 
 /** The per-replication operations: Create, Alter, Describe, List, Delete and StartReplication with an id. */
 @Injectable()
@@ -61,9 +63,9 @@ export class ReplicationsService {
       warehouse: request.warehouse,
     });
     if (unreachable.length) return validationFailed(unreachable);
-    const collisions = await this.tableCollisions(request, request.source);
-    if (collisions === null) return validationFailed([`{Source\\ConnectionString}: cannot list the source's tables`]);
-    if (collisions.length) return validationFailed(collisions);
+    const tableProblems = await this.tableProblems(request, request.source, TABLE_LIST_FIELDS);
+    if (tableProblems === null) return validationFailed([`{Source\\ConnectionString}: cannot list the source's tables`]);
+    if (tableProblems.length) return validationFailed(tableProblems);
 
     const name = databaseNameOf(request.source.connectionString) ?? FALLBACK_REPLICATION_NAME;
     const stored = await this.replications.insert({ status: 'Running', config: newReplicationConfig(request, name) }, author);
@@ -96,10 +98,13 @@ export class ReplicationsService {
       const unreachable = await this.probe.check(target);
       if (unreachable.length) return validationFailed(unreachable.map(inAlterTerms));
     }
-    if (changedFields.some((path) => path === 'tablesToInclude' || path.startsWith('reseedingSchedule.'))) {
-      // Best effort: a source that cannot be listed now does not block the Alter (discovery reports it later).
-      const collisions = (await this.tableCollisions(merged.config, merged.config.source)) ?? [];
-      if (collisions.length) return validationFailed(collisions);
+    const listsToCheck = tableListsToCheck(changedFields);
+    if (listsToCheck.length || changedFields.some((path) => path.startsWith('reseedingSchedule.'))) {
+      // A list that changed is checked against the source like at Create; when the source cannot be listed now
+      // the Alter is refused (try again), since a table that does not exist would otherwise be accepted silently.
+      const tableProblems = await this.tableProblems(merged.config, merged.config.source, listsToCheck);
+      if (tableProblems === null && listsToCheck.length) return validationFailed([cannotCheckTables(listsToCheck)]);
+      if (tableProblems?.length) return validationFailed(tableProblems);
     }
 
     // Leaving Failed (DataReplication=true restarts it) clears the error that caused it.
@@ -130,7 +135,7 @@ export class ReplicationsService {
       createdAt: stored.createdAt.toISOString(),
       updatedAt: stored.updatedAt.toISOString(),
       configuration: maskConfigSecrets(stored.config),
-      tables: tables.map((table) => withoutCredentials(describedTable(table, stored.config.ctProcessTimeoutInMinutes))),
+      tables: tables.map((table) => withoutCredentials(describedTable(table, stored.config.ctProcessTimeoutInMinutes, new Date()))),
       // Errors are written by workers from driver messages; strip any credential that slipped into one.
       lastError: stored.lastError === null ? null : redactText(stored.lastError),
       alerts,
@@ -166,10 +171,18 @@ export class ReplicationsService {
     return rpcOk(null);
   }
 
-  /** Collision errors of the tables the selection would move (DESIGN §6); null when the source's tables cannot be listed. */
-  private async tableCollisions(selection: Pick<ReplicationConfig, 'tablesToInclude' | 'reseedingSchedule'>, source: DatabaseTarget): Promise<string[] | null> {
+  /**
+   * Field errors of the table lists against the source's tables: names in `lists` the replication would never
+   * move, and tables of the whole selection that would share a warehouse table (DESIGN §6). Null when the
+   * source's tables cannot be listed.
+   */
+  private async tableProblems(
+    selection: Pick<ReplicationConfig, 'tablesToInclude' | 'reseedingSchedule'>,
+    source: DatabaseTarget,
+    lists: readonly TableListField[],
+  ): Promise<string[] | null> {
     const tables = await this.probe.listSourceTables(source).catch(() => null);
-    return tables === null ? null : warehouseNameCollisions(selection, tables);
+    return tables === null ? null : [...tableListProblems(selection, tables, lists), ...warehouseNameCollisions(selection, tables)];
   }
 
   /** StartReplication with an id: turns DataReplication on and clears a failure. */
@@ -192,12 +205,26 @@ export class ReplicationsService {
   }
 }
 
+/** The table lists an Alter changed; all of them when the source itself changed. */
+function tableListsToCheck(changedFields: readonly string[]): TableListField[] {
+  if (changedFields.includes('source.connectionString')) return [...TABLE_LIST_FIELDS];
+  return TABLE_LIST_FIELDS.filter((field) => changedFields.includes(field));
+}
+
+function cannotCheckTables([first = 'tablesToInclude']: readonly TableListField[]): string {
+  return `${fieldLabel(first.split('.'))}: the source's tables cannot be listed now, so the tables cannot be checked; send the change again when the source answers`;
+}
+
 function statusInputs(stored: StoredReplication): { status: StoredReplication['status']; dataReplication: boolean } {
   return { status: stored.status, dataReplication: stored.config.dataReplication };
 }
 
-function describedTable({ ctTimeoutLevel, ...table }: StoredTableStatus, configuredTimeoutMinutes: number): TableStatus {
-  return { ...table, ctTimeoutInMinutes: ctTimeoutMinutes(configuredTimeoutMinutes, ctTimeoutLevel) };
+function describedTable({ ctTimeoutLevel, ...table }: StoredTableStatus, configuredTimeoutMinutes: number, now: Date): TableStatus {
+  return {
+    ...table,
+    ctTimeoutInMinutes: ctTimeoutMinutes(configuredTimeoutMinutes, ctTimeoutLevel),
+    inFlightSeconds: secondsInFlight(table.workStartedAt ?? null, now),
+  };
 }
 
 function withoutCredentials(table: TableStatus): TableStatus {

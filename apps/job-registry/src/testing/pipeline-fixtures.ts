@@ -28,6 +28,8 @@ export function table(name: string, overrides: Partial<TableRuntimeState> = {}):
     inFlightWorkId: null,
     inFlightKind: null,
     inFlightSince: null,
+    inFlightPublishedAt: null,
+    lastProgressAt: null,
     lastSeededAt: new Date(NOW.getTime() - 3600000),
     lastCycleAt: new Date(NOW.getTime() - 5000),
     lastCycleRows: 0,

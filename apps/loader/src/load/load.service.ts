@@ -1,19 +1,19 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { PipelineSubjects, type BatchStaged, type ReplicationConfig } from '@svc/contracts';
+import { PipelineSubjects, tableKey, type BatchStaged, type ReplicationConfig } from '@svc/contracts';
 import type { WorkerConfig } from '@svc/config';
-import type { WarehouseTableOptions } from '@svc/engines';
+import type { ApplyOutcome, WarehouseTableOptions } from '@svc/engines';
 import { JsonLogger, replicationLog } from '@svc/logging';
 import { PipelinePublisher } from '@svc/messaging';
-import { WORKER_CONFIG } from '@svc/pipeline-nest';
+import { WORKER_CONFIG, WORKER_SHUTDOWN } from '@svc/pipeline-nest';
 import {
   EngineRegistry,
   HOUSEKEEPING_INTERVAL_MS,
   IntervalGate,
   RuntimeConfigClient,
   batchLogCutoff,
-  previousSeedPart,
   reportBatchFailure,
-  waitForPreviousPart,
+  runBatchStep,
+  SeedPartOrder,
   workMessageId,
   type FailureReport,
 } from '@svc/pipeline-runtime';
@@ -27,6 +27,7 @@ import { S3StagedFileReader } from '@svc/storage';
 @Injectable()
 export class LoadService {
   private readonly housekeeping = new IntervalGate(HOUSEKEEPING_INTERVAL_MS);
+  private readonly partOrder: SeedPartOrder;
 
   constructor(
     private readonly engines: EngineRegistry,
@@ -34,7 +35,10 @@ export class LoadService {
     private readonly publisher: PipelinePublisher,
     private readonly logger: JsonLogger,
     @Inject(WORKER_CONFIG) private readonly settings: WorkerConfig,
-  ) {}
+    @Inject(WORKER_SHUTDOWN) shutdown: AbortController,
+  ) {
+    this.partOrder = new SeedPartOrder(settings.concurrency, { shutdown: shutdown.signal });
+  }
 
   async load(event: BatchStaged): Promise<void> {
     const { batch } = event;
@@ -45,14 +49,30 @@ export class LoadService {
       scdType: config.warehouse.scdType,
       addUpdateTimestamp: config.addUpdateTimestamp,
     };
-    const previous = previousSeedPart(batch);
-    // A part of cancelled work may wait for a predecessor that was refused as stale: it is stale too by then.
-    if (previous) await waitForPreviousPart(async () => (await warehouse.hasLoaded(previous, options)) || (await warehouse.isStale(batch, options)), previous);
-    if (await warehouse.isStale(batch, options)) return this.dropStale(event, config);
-    const { addedColumns } = await warehouse.ensureTable(batch.definition, options);
-    const reader = new S3StagedFileReader(this.engines.bucket(config, this.settings.s3), event.files.bucket);
-    const outcome = await warehouse.loadBatch(batch, event.files, reader, options);
-    if (outcome.stale) return this.dropStale(event, config);
+    await runBatchStep(
+      batch,
+      this.partOrder,
+      {
+        hasDone: (batchId) => warehouse.hasLoaded(batchId, options),
+        isStale: () => warehouse.isStale(batch, options),
+        tableExists: () => warehouse.hasTable(batch.definition.table, options),
+        ensureTable: () => warehouse.ensureTable(batch.definition, options),
+        apply: () => warehouse.loadBatch(batch, event.files, new S3StagedFileReader(this.engines.bucket(config, this.settings.s3), event.files.bucket), options),
+      },
+      {
+        stale: () => this.dropStale(event, config),
+        tableLost: () => this.reseedLostTable(event, config),
+        done: async (outcome, addedColumns) => {
+          await this.reportLoaded(event, outcome, addedColumns);
+          if (this.housekeeping.due(batch.replicationId)) await this.forgetOldBatches(config, options);
+        },
+      },
+    );
+  }
+
+  /** Tells the registry the batch is in the warehouse, with the columns it added and those filled by a default. */
+  private async reportLoaded(event: BatchStaged, outcome: ApplyOutcome, addedColumns: string[]): Promise<void> {
+    const { batch } = event;
     const body = batch.body;
     const added = [...new Set([...event.addedColumns, ...addedColumns])];
     const filled = new Set(batch.definition.columns.filter((column) => column.hasDefault).map((column) => column.name));
@@ -75,7 +95,6 @@ export class LoadService {
       },
       workMessageId(event.workId, batch.batchId),
     );
-    if (this.housekeeping.due(batch.replicationId)) await this.forgetOldBatches(config, options);
   }
 
   /** Forgets batches loaded into the schema more than a week ago; a failure is logged, and the next hour tries again. */
@@ -87,6 +106,17 @@ export class LoadService {
     } catch (error) {
       log.warn('forgetting old loaded batches failed; retried in an hour', { schema: options.schema, reason: error instanceof Error ? error.message : String(error) });
     }
+  }
+
+  /**
+   * The warehouse table had to be created for a batch that adds to it: its database (or schema, or the
+   * table) was dropped and created again, and the rows loaded before are gone. The table is seeded again.
+   */
+  private async reseedLostTable(event: BatchStaged, config: ReplicationConfig): Promise<void> {
+    const table = tableKey(event.batch.definition.table);
+    const message = `the warehouse table of ${table} was missing (its database or schema was recreated, or it was dropped): the table is reseeded`;
+    replicationLog(this.logger, config).warn('warehouse table missing: reseeding', { workId: event.workId, table });
+    await reportBatchFailure(this.publisher, event, 'load', { message, retryable: true, scope: 'table', reseed: true });
   }
 
   /** The registry has released the batch's work: it must not count as loaded (the watermark would move). */

@@ -7,8 +7,9 @@ import { JsonLogger } from '@svc/logging';
 import { listenOnNats, natsMicroserviceOptions } from '@svc/messaging-nest';
 import { BatchFileWriter, createS3Client } from '@svc/storage';
 import { startPipelineServiceHarness, type PipelineServiceHarness } from '@svc/system-testing';
-import { TEST_POSTGRES_URL, createTempDatabase, sampleChangeBatch, sampleReplicationConfig, waitForLockWaiters, waitUntil, type TempDatabase } from '@svc/testing';
+import { SAMPLE_PEOPLE_TABLE, TEST_POSTGRES_URL, createTempDatabase, sampleChangeBatch, sampleReplicationConfig, waitForLockWaiters, waitUntil, type TempDatabase } from '@svc/testing';
 import { Client } from 'pg';
+import { EngineRegistry } from '@svc/pipeline-runtime';
 import { AppModule } from '../app.module';
 
 const REPLICATION_ID = '8d4f2b6a-1c3e-4a5b-9d7f-0e1a2b3c4d5e';
@@ -44,6 +45,10 @@ describe('loader: stale batches', () => {
     warehouse = new Client({ connectionString: warehouseDb.url });
     await warehouse.connect();
     config = replicationConfig(warehouseDb.name);
+    // The table was seeded before: a change batch for a warehouse table that does not exist reseeds the table instead.
+    const engines = new EngineRegistry();
+    await engines.warehouse(config).ensureTable(SAMPLE_PEOPLE_TABLE, { schema: SCHEMA, scdType: config.warehouse.scdType, addUpdateTimestamp: config.addUpdateTimestamp });
+    await engines.closeAll();
     harness = await startPipelineServiceHarness({
       service: 'loader',
       testName: 'stale-batch-test',

@@ -1,11 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { NatsConnection } from 'nats';
-import { PipelineSubjects, type BatchExtracted, type ReplicationConfig } from '@svc/contracts';
+import { PipelineSubjects, tableKey, type BatchExtracted, type ReplicationConfig } from '@svc/contracts';
 import type { WorkerConfig } from '@svc/config';
 import { JsonLogger, replicationLog } from '@svc/logging';
-import { PipelinePublisher, purgeRows, readRowChunks } from '@svc/messaging';
+import { PipelinePublisher, purgeRows, readRowChunks, type OutageWait } from '@svc/messaging';
 import { NATS_CONNECTION } from '@svc/messaging-nest';
-import { WORKER_CONFIG } from '@svc/pipeline-nest';
+import { WORKER_CONFIG, WORKER_SHUTDOWN } from '@svc/pipeline-nest';
 import {
   EngineRegistry,
   HOUSEKEEPING_INTERVAL_MS,
@@ -13,9 +13,9 @@ import {
   RuntimeConfigClient,
   batchFolderName,
   batchLogCutoff,
-  previousSeedPart,
   reportBatchFailure,
-  waitForPreviousPart,
+  runBatchStep,
+  SeedPartOrder,
   workMessageId,
   type FailureReport,
 } from '@svc/pipeline-runtime';
@@ -29,6 +29,9 @@ import { BatchFileWriter, batchKeyPrefix, deleteExpiredFiles, replicationPrefix,
 @Injectable()
 export class StageService {
   private readonly housekeeping = new IntervalGate(HOUSEKEEPING_INTERVAL_MS);
+  private readonly partOrder: SeedPartOrder;
+  /** Purges of row chunks wait out a NATS outage in place, until the worker shuts down. */
+  private readonly outageWait: Partial<OutageWait>;
 
   constructor(
     private readonly engines: EngineRegistry,
@@ -37,42 +40,81 @@ export class StageService {
     private readonly logger: JsonLogger,
     @Inject(NATS_CONNECTION) private readonly connection: NatsConnection,
     @Inject(WORKER_CONFIG) private readonly settings: WorkerConfig,
-  ) {}
+    @Inject(WORKER_SHUTDOWN) shutdown: AbortController,
+  ) {
+    this.partOrder = new SeedPartOrder(settings.concurrency, { shutdown: shutdown.signal });
+    this.outageWait = { shutdown: shutdown.signal };
+  }
 
   async stage(event: BatchExtracted): Promise<void> {
     const { batch } = event;
     const config = await this.configs.configOf(batch.replicationId, batch.configVersion);
     const staging = this.engines.staging(config);
-    const previous = previousSeedPart(batch);
-    // A part of cancelled work may wait for a predecessor that was refused as stale: it is stale too by then.
-    if (previous) await waitForPreviousPart(async () => (await staging.hasApplied(previous)) || (await staging.isStale(batch)), previous);
-    // Decided before any file is written: a newer unit's batch of the same versions has the same id, so the same file keys.
-    if (await staging.isStale(batch)) return this.dropStale(event, config);
-    const { addedColumns } = await staging.ensureTable(batch.definition);
-
-    const client = this.engines.bucket(config, this.settings.s3);
-    const prefix = batchKeyPrefix(config.warehouse.bucketFolderName, batch.replicationId, batch.definition.table, batchFolderName(batch.batchId));
-    const writer = new BatchFileWriter(client, config.warehouse.bucketName, prefix);
-    let outcome;
-    try {
-      const rows = readRowChunks(this.connection, event.rowsSubject, event.chunkCount);
-      outcome = await staging.applyBatch(batch, tapChunks(rows, writer));
-    } catch (error) {
-      await writer.abort().catch(() => undefined);
-      throw error;
-    }
-    // Newer work applied in the meantime: applyBatch read none of the rows, so the writer wrote nothing. It is
-    // not aborted either: abort deletes the batch's keys (its manifest), which the newer batch may own.
-    if (outcome.stale) return this.dropStale(event, config);
-    const files = await writer.finish();
-    await this.publisher.publish(
-      PipelineSubjects.batchStaged,
-      { workId: event.workId, batch, files, rowCount: event.rowCount, addedColumns, extractedAt: event.extractedAt },
-      workMessageId(event.workId, batch.batchId),
+    let writer: BatchFileWriter | undefined;
+    await runBatchStep(
+      batch,
+      this.partOrder,
+      {
+        hasDone: (batchId) => staging.hasApplied(batchId),
+        isStale: () => staging.isStale(batch),
+        tableExists: async () => (await staging.existingColumns(batch.definition.table)) !== null,
+        ensureTable: () => staging.ensureTable(batch.definition),
+        apply: async () => {
+          const client = this.engines.bucket(config, this.settings.s3);
+          const prefix = batchKeyPrefix(config.warehouse.bucketFolderName, batch.replicationId, batch.definition.table, batchFolderName(batch.batchId));
+          const files = new BatchFileWriter(client, config.warehouse.bucketName, prefix);
+          try {
+            const outcome = await staging.applyBatch(batch, tapChunks(this.rowsOf(event, config), files));
+            // A stale outcome read none of the rows, so nothing was written; the writer is not aborted either:
+            // abort deletes the batch's keys (its manifest), which the newer batch may own.
+            writer = files;
+            return outcome;
+          } catch (error) {
+            await files.abort().catch(() => undefined);
+            throw error;
+          }
+        },
+      },
+      {
+        stale: () => this.dropStale(event, config),
+        tableLost: () => this.reseedLostTable(event, config),
+        done: async (outcome, addedColumns) => {
+          if (writer === undefined) throw new Error('the batch was applied without a file writer');
+          const files = await writer.finish();
+          await this.publisher.publish(
+            PipelineSubjects.batchStaged,
+            { workId: event.workId, batch, files, rowCount: event.rowCount, addedColumns, extractedAt: event.extractedAt },
+            workMessageId(event.workId, batch.batchId),
+          );
+          await purgeRows(this.connection, event.rowsSubject, this.outageWait);
+          if (!outcome.applied) replicationLog(this.logger, config).debug('batch was already in staging', { batchId: batch.batchId });
+          if (this.housekeeping.due(batch.replicationId)) await this.keepHouse(batch.replicationId, config);
+        },
+      },
     );
-    await purgeRows(this.connection, event.rowsSubject);
-    if (!outcome.applied) replicationLog(this.logger, config).debug('batch was already in staging', { batchId: batch.batchId });
-    if (this.housekeeping.due(batch.replicationId)) await this.keepHouse(batch.replicationId, config);
+  }
+
+  /** The batch's rows from the rows stream, as the extractor published them. */
+  private rowsOf(event: BatchExtracted, config: ReplicationConfig): AsyncGenerator<Buffer> {
+    return readRowChunks(this.connection, event.rowsSubject, event.chunkCount, {
+      onConsumerBehind: (chunkIndex) =>
+        replicationLog(this.logger, config).warn('row chunks read from the rows stream leader: the reader\'s consumer was on a copy of the stream that is behind', {
+          batchId: event.batch.batchId,
+          chunkIndex,
+        }),
+    });
+  }
+
+  /**
+   * The staging table had to be created for a batch that adds to it: its database (or schema, or the table)
+   * was dropped and created again, and the rows applied before are gone. The table is seeded again.
+   */
+  private async reseedLostTable(event: BatchExtracted, config: ReplicationConfig): Promise<void> {
+    const table = tableKey(event.batch.definition.table);
+    const message = `the staging table ${table} was missing (its database or schema was recreated, or it was dropped): the table is reseeded`;
+    replicationLog(this.logger, config).warn('staging table missing: reseeding', { workId: event.workId, table });
+    await reportBatchFailure(this.publisher, event, 'stage', { message, retryable: true, scope: 'table', reseed: true });
+    await purgeRows(this.connection, event.rowsSubject, this.outageWait);
   }
 
   /**

@@ -6,9 +6,9 @@ import { PipelineSubjects, type BatchDescriptor, type ReplicationConfig } from '
 import { JsonLogger } from '@svc/logging';
 import { publishRowChunks, rowsSubjectOf } from '@svc/messaging';
 import { listenOnNats, natsMicroserviceOptions } from '@svc/messaging-nest';
-import { batchFolderName } from '@svc/pipeline-runtime';
+import { EngineRegistry, batchFolderName } from '@svc/pipeline-runtime';
 import { startPipelineServiceHarness, type PipelineServiceHarness } from '@svc/system-testing';
-import { createTempDatabase, sampleChangeBatch, sampleReplicationConfig, waitForLockWaiters, waitUntil, type TempDatabase } from '@svc/testing';
+import { SAMPLE_PEOPLE_TABLE, createTempDatabase, sampleChangeBatch, sampleReplicationConfig, waitForLockWaiters, waitUntil, type TempDatabase } from '@svc/testing';
 import { Client } from 'pg';
 import { AppModule } from '../app.module';
 
@@ -43,6 +43,10 @@ describe('stager: stale batches', () => {
     stagingDb = await createTempDatabase('svc_stager_stale');
     staging = new Client({ connectionString: stagingDb.url });
     await staging.connect();
+    // The table was seeded before: a change batch for a staging table that does not exist reseeds the table instead.
+    const engines = new EngineRegistry();
+    await engines.staging(replicationConfig(stagingDb.url)).ensureTable(SAMPLE_PEOPLE_TABLE);
+    await engines.closeAll();
     harness = await startPipelineServiceHarness({
       service: 'stager',
       testName: 'stale-batch-test',

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Transform, Type } from 'class-transformer';
 import { ValidateNested, registerDecorator, type ValidationArguments } from 'class-validator';
 import { ACCESS_TYPES, type AccessType } from '@svc/contracts';
-import { type FieldRule } from '../rules/field-rule';
+import { textCharacterProblem, type FieldRule } from '../rules/field-rule';
 
 /** Whether a field must be there: always, never required, or depending on its siblings. */
 export type Presence = 'required' | 'optional' | RequiredWhen;
@@ -59,7 +59,7 @@ export function Field(rule: FieldRule, presence: Presence): PropertyDecorator {
   return (target, propertyKey) => {
     Transform(withoutNull((raw) => rule.coerce(raw)))(target, propertyKey);
     registerProblem(CONSTRAINTS.field, target, propertyKey, (value, holder) =>
-      value === undefined ? absenceProblem(presence, holder) : rule.problem(value),
+      value === undefined ? absenceProblem(presence, holder) : (textCharacterProblem(value) ?? rule.problem(value)),
     );
   };
 }
@@ -103,7 +103,7 @@ export function AccessCredential(owner: AccessType, rule: FieldRule, completenes
         return completeness === 'complete' && chosen === owner ? `is required when AccessType is ${owner}` : null;
       }
       if (isAccessType(chosen) && chosen !== owner) return `must not be given when AccessType is ${chosen}`;
-      return rule.problem(value);
+      return textCharacterProblem(value) ?? rule.problem(value);
     });
   };
 }

@@ -19,6 +19,27 @@ export function quoted(value: unknown): string {
   return `'${short}'`;
 }
 
+/** C0 and C1 controls (NUL, tab, line breaks, DEL...) and halves of surrogate pairs that lost their other half. */
+const UNSTORABLE_CHARACTER = /[\p{Cc}\p{Cs}]/u;
+
+/**
+ * The rule every text field shares, checked before the field's own rule: no control characters and no lone
+ * surrogates. No setting needs them, PostgreSQL cannot store NUL in text or jsonb, and a line break in a name
+ * or URL only hides what follows it. Names the character by code point, never by quoting the text around it.
+ */
+export function textCharacterProblem(value: unknown): string | null {
+  const texts = typeof value === 'string' ? [value] : Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
+  for (const text of texts) {
+    const found = UNSTORABLE_CHARACTER.exec(text)?.[0];
+    if (found !== undefined) {
+      const codePoint = `U+${(found.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
+      const kind = /\p{Cs}/u.test(found) ? 'an unpaired surrogate' : 'a control character';
+      return `invalid value: text must not contain control characters or unpaired surrogates (${kind} ${codePoint} was sent)`;
+    }
+  }
+  return null;
+}
+
 /** Refuses a list or a group where a single value belongs. */
 export function shapeProblem(value: unknown): string | null {
   if (Array.isArray(value)) return 'must be a single value, not a list';

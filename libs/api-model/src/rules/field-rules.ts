@@ -1,4 +1,5 @@
 import { ACCESS_TYPES, RETENTION_PERIODS, SCD_TYPES } from '@svc/contracts';
+import { fieldLabel } from '../field-label';
 import { oneOf } from './scalar-rules';
 import { hasControlCharacter, textRule } from './text-rules';
 
@@ -64,24 +65,42 @@ export const bucketFolderName = textRule({
   },
 });
 
+const WAREHOUSE_URL_SHAPE = 'A warehouse URL is host:port, postgres://host:port/database or redshift://host:port';
+/** The only URL parameters the warehouse connection reads (TLS); any other could smuggle a credential in. */
+const WAREHOUSE_URL_PARAMETERS: ReadonlySet<string> = new Set(['sslmode', 'ssl']);
+
 /**
  * The warehouse endpoint (DESIGN §1): a bare `host:port` or `redshift://host:port` is Redshift,
- * `postgres://host:port/...` is PostgreSQL. A URL may embed credentials, so it is never quoted back.
+ * `postgres://host:port/...` is PostgreSQL. The URL is a public setting (stored in the clear, shown by
+ * Describe), so it must not carry credentials: those are Username and Password. A refused URL may hold a
+ * password all the same, so it is never quoted back.
  */
 export const warehouseUrl = textRule({
   secret: true,
-  check: (text) => (isWarehouseUrl(text.trim()) ? null : 'A warehouse URL is host:port, postgres://host:port/database or redshift://host:port'),
+  check: (text) => warehouseUrlProblem(text.trim()),
 });
 
-function isWarehouseUrl(text: string): boolean {
+function warehouseUrlProblem(text: string): string | null {
   const hostPort = /^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?|\[[0-9A-Fa-f:.]+\]):(\d{1,5})$/.exec(text);
-  if (hostPort) return isPort(hostPort[1]);
-  if (!/^(?:postgres|postgresql|redshift):\/\//i.test(text)) return false;
-  try {
-    return new URL(text).hostname.length > 0;
-  } catch {
-    return false;
+  if (hostPort) return isPort(hostPort[1]) ? null : WAREHOUSE_URL_SHAPE;
+  if (!/^(?:postgres|postgresql|redshift):\/\//i.test(text)) {
+    return /@/.test(text) ? credentialsInUrl() : WAREHOUSE_URL_SHAPE;
   }
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return /@/.test(text) ? credentialsInUrl() : WAREHOUSE_URL_SHAPE;
+  }
+  if (url.username !== '' || url.password !== '') return credentialsInUrl();
+  if (url.hostname.length === 0) return WAREHOUSE_URL_SHAPE;
+  const unknown = [...url.searchParams.keys()].filter((name) => !WAREHOUSE_URL_PARAMETERS.has(name.toLowerCase()));
+  if (unknown.length) return 'A warehouse URL takes only the sslmode and ssl parameters; user and password belong in Username and Password';
+  return null;
+}
+
+function credentialsInUrl(): string {
+  return `A warehouse URL must not carry a user name or password: give them in ${fieldLabel(['warehouse', 'username'])} and ${fieldLabel(['warehouse', 'password'])}`;
 }
 
 function isPort(digits: string | undefined): boolean {

@@ -1,3 +1,4 @@
+import { readTableRef, tableKey } from '@svc/contracts';
 import { type FieldRule, quoted, shapeProblem } from './field-rule';
 
 const LIST_SYNTAX = 'Write All or a comma-separated list of [schema].[table]';
@@ -6,7 +7,8 @@ type ListParse = { ok: true; tables: string[] } | { ok: false; reason: string };
 
 /**
  * Reads `[schema].[table], [schema].[table]`. Whitespace around commas is fine; inside brackets it is part of
- * the name, and `]]` stands for a `]` (SQL Server quoting), so a comma inside brackets does not split.
+ * the name, and `]]` stands for a `]` (SQL Server quoting), so a comma inside brackets does not split. Each
+ * table comes back as the pipeline's key of that table (`tableKey`), so the list and the keys cannot disagree.
  */
 export function parseTableList(text: string): ListParse {
   const tables: string[] = [];
@@ -14,14 +16,14 @@ export function parseTableList(text: string): ListParse {
   if (at === text.length) return { ok: true, tables };
   for (let entry = 1; ; entry += 1) {
     const entryStart = at;
-    const table = readTableName(text, at);
+    const table = readTableRef(text, at);
     at = table.ok ? skipSpaces(text, table.end) : at;
     if (!table.ok || (at < text.length && text[at] !== ',')) {
       const entryText = entryAt(text, entryStart);
       const reason = table.ok || /^all$/i.test(entryText) ? syntaxReason(entryText) : table.reason;
       return { ok: false, reason: `entry ${entry} (${quoted(entryText)}) ${reason}` };
     }
-    tables.push(text.slice(entryStart, table.end));
+    tables.push(tableKey(table.table));
     if (at === text.length) return { ok: true, tables };
     at = skipSpaces(text, at + 1);
     if (at === text.length || text[at] === ',') return { ok: false, reason: `entry ${entry + 1} is empty` };
@@ -35,31 +37,6 @@ function syntaxReason(entryText: string): string {
 function entryAt(text: string, start: number): string {
   const comma = text.indexOf(',', start);
   return text.slice(start, comma === -1 ? undefined : comma).trim();
-}
-
-type NameRead = { ok: true; end: number } | { ok: false; reason: string };
-
-function readTableName(text: string, start: number): NameRead {
-  const schema = readBracketed(text, start);
-  if (!schema.ok) return schema;
-  if (text[schema.end] !== '.') return { ok: false, reason: 'must be written [schema].[table]' };
-  return readBracketed(text, schema.end + 1);
-}
-
-function readBracketed(text: string, start: number): NameRead {
-  if (text[start] !== '[') return { ok: false, reason: 'must be written [schema].[table]' };
-  let at = start + 1;
-  while (at < text.length) {
-    if (text[at] === ']') {
-      if (text[at + 1] !== ']') break;
-      at += 2;
-    } else {
-      at += 1;
-    }
-  }
-  if (at >= text.length) return { ok: false, reason: "has a '[' without its ']'" };
-  if (at === start + 1 || text.slice(start + 1, at).trim() === '') return { ok: false, reason: 'has an empty schema or table name' };
-  return { ok: true, end: at + 1 };
 }
 
 function skipSpaces(text: string, from: number): number {

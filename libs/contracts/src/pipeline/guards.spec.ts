@@ -8,10 +8,11 @@ import {
   guardExtractRequested,
   guardWorkCancelled,
   guardWorkFailed,
+  guardWorkProgress,
   isPipelinePayload,
   pipelinePayloadProblems,
 } from './guards';
-import type { BatchExtracted, BatchLoaded, BatchStaged, ExtractRequested, WorkCancelled, WorkFailed } from './messages';
+import type { BatchExtracted, BatchLoaded, BatchStaged, ExtractRequested, WorkCancelled, WorkFailed, WorkProgress } from './messages';
 
 const table = { schema: 'public', name: 'orders' };
 
@@ -245,6 +246,21 @@ describe('pipeline payload guards', () => {
     const result = guardWorkCancelled(payload);
     expect(result.ok ? [] : result.problems).toContain(problem);
     expect(result.ok).toBe(false);
+  });
+
+  const progress: WorkProgress = { workId: 'w-1', replicationId: 'r-1', table, stage: 'stage', at: '2030-01-01T00:00:00.000Z' };
+
+  it('WorkProgress: accepts a well-formed heartbeat', () => {
+    expect(guardWorkProgress(progress)).toEqual({ ok: true, value: progress });
+  });
+
+  it.each<[string, unknown, string]>([
+    ['replicationId missing', broken(progress, (c) => delete c['replicationId']), 'replicationId: must be a non-empty string'],
+    ['unknown stage', broken(progress, (c) => (c['stage'] = 'merge')), "stage: must be one of 'extract', 'stage', 'load'"],
+    ['at not a date', broken(progress, (c) => (c['at'] = 'soon')), 'at: must be an ISO timestamp'],
+  ])('WorkProgress: %s', (_case, payload, problem) => {
+    const result = guardWorkProgress(payload);
+    expect(result.ok ? [] : result.problems).toContain(problem);
   });
 
   it('reports every problem of a payload together', () => {

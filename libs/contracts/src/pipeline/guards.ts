@@ -1,6 +1,6 @@
 import type { Guarded } from '../guards';
 import { PipelineSubjects, type PipelinePayloadOf, type PipelineSubject } from '../subjects';
-import type { BatchExtracted, BatchLoaded, BatchStaged, ExtractRequested, WorkCancelled, WorkFailed } from './messages';
+import type { BatchExtracted, BatchLoaded, BatchStaged, ExtractRequested, WorkCancelled, WorkFailed, WorkProgress } from './messages';
 
 /**
  * Structural checks of the five JetStream pipeline payloads: every field's presence and type, so that a
@@ -242,6 +242,17 @@ export function guardWorkFailed(message: unknown): Guarded<WorkFailed> {
     optional(fields, 'scope', () => requireOneOf(fields, 'scope', FAILURE_SCOPES, '', problems));
     optional(fields, 'configVersion', () => requireCount(fields, 'configVersion', '', problems));
     requireTimestamp(fields, 'failedAt', '', problems);
+  });
+}
+
+/** The core-NATS heartbeat of a worker (Subjects.workProgress); not a JetStream pipeline payload. */
+export function guardWorkProgress(message: unknown): Guarded<WorkProgress> {
+  return guarded(message, (fields, problems) => {
+    requireText(fields, 'workId', '', problems);
+    requireText(fields, 'replicationId', '', problems);
+    checkTableRef(fields['table'], 'table', problems);
+    requireOneOf(fields, 'stage', WORK_STAGES, '', problems);
+    requireTimestamp(fields, 'at', '', problems);
   });
 }
 

@@ -89,6 +89,19 @@ export interface WorkFailed {
 }
 
 /**
+ * Worker → registry (core NATS, best effort): a worker is handling a stage of this unit of work, sent when
+ * it starts and then every few seconds. The registry keeps the last one as the table's last progress
+ * (Describe, /metrics) and as the sign of life that lets the work hold a serialized replication's slot.
+ */
+export interface WorkProgress {
+  workId: string;
+  replicationId: string;
+  table: TableRef;
+  stage: 'extract' | 'stage' | 'load';
+  at: string;
+}
+
+/**
  * Registry → workers (core NATS, best effort): a unit of work was cancelled (it ran past its timeout) and
  * released; its messages are dropped where they are seen. The fence (`epoch`) is what keeps a cancelled
  * unit's batches out of staging and warehouse; this only saves the work.

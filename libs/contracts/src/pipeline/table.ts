@@ -4,15 +4,59 @@ export interface TableRef {
   name: string;
 }
 
-/** `[schema].[name]`, the seed's way of naming a table (TablesToInclude). */
+/**
+ * `[schema].[name]`, the seed's way of naming a table (TablesToInclude), and the pipeline's key of a table.
+ * A `]` inside a name is written `]]` (SQL Server quoting), so every name has exactly one key and the key
+ * reads back as the same name. This file owns that grammar: the API's table lists and every key use it.
+ */
 export function tableKey(table: TableRef): string {
-  return `[${table.schema}].[${table.name}]`;
+  return `[${escapeName(table.schema)}].[${escapeName(table.name)}]`;
 }
 
-/** Parses `[schema].[name]`; null when the text is not in that form. */
+/** Parses `[schema].[name]` (surrounding spaces ignored); null when the text is not exactly one such name. */
 export function parseTableKey(key: string): TableRef | null {
-  const match = /^\[([^\]]+)\]\.\[([^\]]+)\]$/.exec(key.trim());
-  return match ? { schema: match[1] ?? '', name: match[2] ?? '' } : null;
+  const text = key.trim();
+  const read = readTableRef(text, 0);
+  return read.ok && read.end === text.length ? read.table : null;
+}
+
+export type TableRefRead = { ok: true; table: TableRef; end: number } | { ok: false; reason: string };
+
+/** Reads one `[schema].[name]` starting at `start`; `end` is just past its closing bracket. */
+export function readTableRef(text: string, start: number): TableRefRead {
+  const schema = readBracketedName(text, start);
+  if (!schema.ok) return schema;
+  if (text[schema.end] !== '.') return { ok: false, reason: TABLE_NAME_FORM };
+  const name = readBracketedName(text, schema.end + 1);
+  if (!name.ok) return name;
+  return { ok: true, table: { schema: schema.name, name: name.name }, end: name.end };
+}
+
+const TABLE_NAME_FORM = 'must be written [schema].[table]';
+
+type NameRead = { ok: true; name: string; end: number } | { ok: false; reason: string };
+
+function readBracketedName(text: string, start: number): NameRead {
+  if (text[start] !== '[') return { ok: false, reason: TABLE_NAME_FORM };
+  let name = '';
+  let at = start + 1;
+  for (;;) {
+    const close = text.indexOf(']', at);
+    if (close === -1) return { ok: false, reason: "has a '[' without its ']'" };
+    name += text.slice(at, close);
+    if (text[close + 1] !== ']') {
+      at = close + 1;
+      break;
+    }
+    name += ']';
+    at = close + 2;
+  }
+  if (name.trim() === '') return { ok: false, reason: 'has an empty schema or table name' };
+  return { ok: true, name, end: at };
+}
+
+function escapeName(name: string): string {
+  return name.replace(/\]/g, ']]');
 }
 
 export interface ColumnDefinition {

@@ -143,5 +143,19 @@ export const REPLICATION_DEFAULTS = {
   warehouseTimeoutInMins: 60,
 } as const;
 
+/**
+ * Request fields (lower camel names, in any group) that carry a secret: no message quotes their text, nor the
+ * names of anything a caller nests inside them.
+ */
+export const SECRET_FIELD_NAMES: ReadonlySet<string> = new Set([
+  'connectionString',
+  'sourceConnectionString',
+  'destinationConnectionString',
+  'password',
+  'secretKey',
+  'accessKey',
+  'url',
+]);
+
 /** What Describe shows in place of a secret. */
 export const SECRET_MASK = '********';

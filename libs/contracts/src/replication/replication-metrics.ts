@@ -12,6 +12,10 @@ export interface TableMetrics {
   lastCycleAt: string | null;
   /** True while the table has an error on record (its last unit failed). */
   failing: boolean;
+  /** Seconds the table's work has been in flight; null while it has none. */
+  inFlightSeconds: number | null;
+  /** Last sign of progress of the table's work (heartbeat, part or batch loaded, claim); null before any. */
+  lastProgressAt: string | null;
 }
 
 export interface ReplicationMetrics {

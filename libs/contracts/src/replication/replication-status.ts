@@ -19,6 +19,15 @@ export interface TableStatus {
   nextAttemptAt?: string | null;
   /** CtProcessTimeoutInMinutes in force for the table's next change cycle (doubled after cancels); null: no limit. */
   ctTimeoutInMinutes?: number | null;
+  /** When the table's work in flight was claimed (its seed or change cycle began); null while it has none. */
+  workStartedAt?: string | null;
+  /** Seconds the table's work has been in flight; null while it has none. */
+  inFlightSeconds?: number | null;
+  /**
+   * The last sign of progress of the table's work: a worker's heartbeat (every 10 s while a worker handles
+   * it), a seed part or change batch loaded, or the claim itself. Far behind `now` with work in flight: a stall.
+   */
+  lastProgressAt?: string | null;
 }
 
 export interface AlertRecord {

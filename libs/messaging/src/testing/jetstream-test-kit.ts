@@ -1,6 +1,6 @@
 import type { JetStreamManager, NatsConnection } from 'nats';
 import { PipelineStreams, type ExtractRequested } from '@svc/contracts';
-import { startTestNats, type TestNats } from '@svc/testing';
+import { startTestNats, type TestNatsServer } from '@svc/testing';
 import { connectNats } from '../nats-requester';
 
 /** A private NATS server with JetStream plus the connections a test opened on it, all closed by `stop`. */
@@ -8,11 +8,14 @@ export interface JetStreamTestServer {
   url: string;
   connect(name: string): Promise<NatsConnection>;
   manager(): Promise<JetStreamManager>;
+  /** Stops the server and leaves it down (store kept) until `up`: connections keep trying to reconnect. */
+  down(): Promise<void>;
+  up(): Promise<void>;
   stop(): Promise<void>;
 }
 
 export async function startJetStreamTestServer(): Promise<JetStreamTestServer> {
-  const nats: TestNats = await startTestNats();
+  const nats: TestNatsServer = await startTestNats();
   const connections: NatsConnection[] = [];
   let managerConnection: NatsConnection | undefined;
   const open = async (name: string): Promise<NatsConnection> => {
@@ -27,6 +30,8 @@ export async function startJetStreamTestServer(): Promise<JetStreamTestServer> {
       managerConnection ??= await open('test-manager');
       return managerConnection.jetstreamManager();
     },
+    down: () => nats.down(),
+    up: () => nats.up(),
     stop: async () => {
       await Promise.all(connections.filter((connection) => !connection.isClosed()).map((connection) => connection.close()));
       await nats.stop();

@@ -1,0 +1,70 @@
+import {
+  ADMIN_KEY,
+  TestStack,
+  callSigned,
+  jsonDeepArrays,
+  jsonManyKeys,
+  measureGatewayUnderLoad,
+  xmlManyElements,
+  type GatewayLoadResult,
+  type HostileBody,
+} from '@svc/system-testing';
+
+/**
+ * Generous for a loaded 2-CPU machine: /health answers in milliseconds with the body reading on threads;
+ * with it on the event loop four callers of the XML body held every /health for 4 to 6 seconds.
+ */
+const HEALTH_BOUND_MS = 1000;
+const LOAD_MS = 4000;
+
+describe('api-gateway under hostile 1 MiB bodies (gateway and registry processes from dist/)', () => {
+  const stack = new TestStack();
+
+  beforeAll(() => stack.start(), 90_000);
+  afterAll(() => stack.stop(), 30_000);
+
+  const load = (body: HostileBody, callers: number, signed: boolean): Promise<GatewayLoadResult> =>
+    measureGatewayUnderLoad({ baseUrl: stack.baseUrl, body, ...(signed && { signWith: ADMIN_KEY }), callers, durationMs: LOAD_MS, probeIntervalMs: 100 });
+
+  function expectResponsive(result: GatewayLoadResult): void {
+    expect(result.healthFailures).toBe(0);
+    expect(result.healthMs.length).toBeGreaterThan(10);
+    expect(Math.max(...result.healthMs)).toBeLessThan(HEALTH_BOUND_MS);
+  }
+
+  it('keeps answering /health and other callers while four authenticated callers post 130,000-element XML bodies, and tells them 400', async () => {
+    const hostile = xmlManyElements();
+    const loaded = load(hostile, 4, true);
+    await new Promise((done) => setTimeout(done, 1000));
+    const started = performance.now();
+    const list = await callSigned(stack.baseUrl, 'ListWarehouseReplications', 'json', '{}', ADMIN_KEY);
+    const listMs = performance.now() - started;
+    const result = await loaded;
+
+    expect(list.status).toBe(200);
+    expect(listMs).toBeLessThan(HEALTH_BOUND_MS);
+    expectResponsive(result);
+    expect(Object.keys(result.statuses)).toEqual(['400']);
+    expect(result.sampleAnswer).toContain('the XML body has more than 1000 elements; a request has a few dozen fields');
+  }, 60_000);
+
+  it('stays responsive to unauthenticated callers posting the same body, and tells them 403', async () => {
+    const result = await load(xmlManyElements(), 4, false);
+    expectResponsive(result);
+    expect(Object.keys(result.statuses)).toEqual(['403']);
+  }, 60_000);
+
+  it.each([
+    ['100,000 keys', jsonManyKeys(), 'the JSON body has more than 1000 fields, groups and lists'],
+    ['arrays nested half a million deep', jsonDeepArrays(), 'the JSON body is nested more than 32 levels deep'],
+  ])('stays responsive to JSON bodies of %s, and tells their callers 400', async (_, body, message) => {
+    const result = await load(body, 4, true);
+    expectResponsive(result);
+    expect(Object.keys(result.statuses)).toEqual(['400']);
+    expect(result.sampleAnswer).toContain(message);
+  }, 60_000);
+
+  it('logged no unexpected failure', () => {
+    expect(stack.logs()).not.toContain('unexpected failure');
+  });
+});

@@ -1,0 +1,100 @@
+import { loadWorkerConfig } from '@svc/config';
+import { PipelineSubjects, type BatchDescriptor, type BatchStaged } from '@svc/contracts';
+import { JsonLogger } from '@svc/logging';
+import { EngineRegistry, seedBatchId } from '@svc/pipeline-runtime';
+import { FakeEngine, RecordingPublisher, staticConfigs } from '@svc/pipeline-runtime/testing';
+import { SAMPLE_PEOPLE_TABLE, sampleChangeBatch, sampleReplicationConfig } from '@svc/testing';
+import { LoadService } from './load.service';
+
+const REPLICATION_ID = '5b0f6c1e-2d3a-4b5c-8d9e-0f1a2b3c4d5e';
+const config = sampleReplicationConfig({ warehouse: { databaseSchema: 'dwh' } });
+const tableOptions = { schema: 'dwh', scdType: config.warehouse.scdType, addUpdateTimestamp: config.addUpdateTimestamp };
+
+const staged = (batch: BatchDescriptor, workId = `work-${batch.batchId}`): BatchStaged => ({
+  workId,
+  batch,
+  files: { bucket: config.warehouse.bucketName, manifestKey: 'f/manifest.json', partKeys: [] },
+  rowCount: 2,
+  addedColumns: [],
+  extractedAt: '2026-11-24T00:00:00.000Z',
+});
+
+const seedPart = (part: number, epoch: number): BatchDescriptor => ({
+  batchId: seedBatchId(REPLICATION_ID, SAMPLE_PEOPLE_TABLE.table, 'seed-1', part),
+  replicationId: REPLICATION_ID,
+  epoch,
+  definition: SAMPLE_PEOPLE_TABLE,
+  body: { kind: 'seed', seedId: 'seed-1', part, final: true, startVersion: '42' },
+});
+
+/** The loader's decisions against a fake warehouse: what it loads, drops, and reports. */
+describe('LoadService with a fake engine', () => {
+  let engine: FakeEngine;
+  let publisher: RecordingPublisher;
+  let service: LoadService;
+  const logLines: string[] = [];
+
+  beforeEach(() => {
+    engine = new FakeEngine();
+    publisher = new RecordingPublisher();
+    service = new LoadService(
+      new EngineRegistry(engine.table()),
+      staticConfigs({ [REPLICATION_ID]: config }),
+      publisher.asPublisher(),
+      new JsonLogger('loader', 'debug', (line) => logLines.push(line)),
+      loadWorkerConfig({}),
+      new AbortController(),
+    );
+  });
+
+  it('loads a change batch into an existing table and reports it loaded at its upper version', async () => {
+    await engine.warehouse.ensureTable(SAMPLE_PEOPLE_TABLE, tableOptions);
+    const batch = sampleChangeBatch(REPLICATION_ID, { from: 10, to: 20 }, 1);
+
+    await service.load(staged(batch, 'work-1'));
+
+    expect(engine.warehouse.loaded.batchIds).toEqual(new Set([batch.batchId]));
+    expect(publisher.published).toEqual([
+      expect.objectContaining({ subject: PipelineSubjects.batchLoaded, messageId: `work-1/${batch.batchId}` }),
+    ]);
+    expect(publisher.payloadsOn(PipelineSubjects.batchLoaded)[0]).toMatchObject({ workId: 'work-1', batchId: batch.batchId, kind: 'changes', version: '20', addedColumns: [] });
+  });
+
+  it('creates the table for the first part of a seed and reports the seed\'s start version', async () => {
+    await service.load(staged(seedPart(0, 1)));
+
+    expect(await engine.warehouse.hasTable(SAMPLE_PEOPLE_TABLE.table, tableOptions)).toBe(true);
+    expect(publisher.payloadsOn(PipelineSubjects.batchLoaded)[0]).toMatchObject({ kind: 'seed', part: 0, final: true, version: '42' });
+  });
+
+  it('drops a batch of older work (its epoch below the table\'s fence): nothing loaded, nothing reported', async () => {
+    await engine.warehouse.ensureTable(SAMPLE_PEOPLE_TABLE, tableOptions);
+    await service.load(staged(sampleChangeBatch(REPLICATION_ID, { from: 20, to: 30 }, 5)));
+    const older = sampleChangeBatch(REPLICATION_ID, { from: 10, to: 20 }, 4);
+
+    await service.load(staged(older));
+
+    expect(engine.warehouse.loaded.batchIds.has(older.batchId)).toBe(false);
+    expect(publisher.payloadsOn(PipelineSubjects.batchLoaded)).toHaveLength(1);
+  });
+
+  it('reseeds a table whose warehouse table is gone when a change batch arrives', async () => {
+    const batch = sampleChangeBatch(REPLICATION_ID, { from: 10, to: 20 }, 1);
+
+    await service.load(staged(batch, 'work-2'));
+
+    expect(engine.warehouse.loaded.batchIds.size).toBe(0);
+    expect(publisher.payloadsOn(PipelineSubjects.workFailed)).toEqual([
+      expect.objectContaining({ workId: 'work-2', stage: 'load', retryable: true, scope: 'table', reseed: true }),
+    ]);
+    expect(publisher.payloadsOn(PipelineSubjects.batchLoaded)).toEqual([]);
+  });
+
+  it('lets a warehouse failure reach the worker (which classifies and retries it)', async () => {
+    await engine.warehouse.ensureTable(SAMPLE_PEOPLE_TABLE, tableOptions);
+    engine.warehouse.faults.failNext('loadBatch', Object.assign(new Error('deadlock detected'), { code: '40P01' }));
+
+    await expect(service.load(staged(sampleChangeBatch(REPLICATION_ID, { from: 10, to: 20 }, 1)))).rejects.toThrow('deadlock detected');
+    expect(publisher.published).toEqual([]);
+  });
+});

@@ -1,0 +1,22 @@
+import type { ListedTable } from '@svc/contracts';
+import type { FailureContext } from './connection-failure';
+import type { ProbeOptions } from './connection-options';
+
+/**
+ * What Create and Alter need of an engine for a Source or Staging connection string, before any pipeline
+ * runs: whose grammar the string is, which database it names, whether it answers, and its tables.
+ */
+export interface DatabaseAccess {
+  /** True when the string is this engine's connection string (its grammar parses it). */
+  recognizes(connectionString: string): boolean;
+  /** The database the string names, or null (unnamed or unparsable). */
+  databaseName(connectionString: string): string | null;
+  /** `engine://host:port/database`, lower case: two strings naming the same database share it. Null when unparsable. */
+  databaseIdentity(connectionString: string): string | null;
+  /** Connects and runs a trivial query: null on success, else a short reason that quotes nothing of the string. */
+  probe(connectionString: string, options: ProbeOptions): Promise<string | null>;
+  /** The user tables with their primary-key columns; throws when the database cannot be read. */
+  listTables(connectionString: string, options: ProbeOptions): Promise<ListedTable[]>;
+  /** How this engine's driver words a failed connection attempt; undefined for an error of another driver. */
+  failureReason(error: unknown, context: FailureContext): string | undefined;
+}

@@ -1,0 +1,51 @@
+import { isHostName, parsePort, stripBrackets } from './host-port';
+import { hasScheme, parseServerUrl } from './server-url';
+
+/** The engines a Warehouse.Url can name. */
+export type WarehouseEngine = 'postgres' | 'redshift';
+
+export const POSTGRES_SCHEMES = ['postgres', 'postgresql'] as const;
+export const REDSHIFT_SCHEMES = ['redshift'] as const;
+export const POSTGRES_DEFAULT_PORT = 5432;
+export const REDSHIFT_DEFAULT_PORT = 5439;
+
+export const UNSUPPORTED_WAREHOUSE_URL = 'unsupported warehouse URL: expected host:port, redshift://host:port or postgres://host:port';
+
+export interface WarehouseEndpoint {
+  engine: WarehouseEngine;
+  host: string;
+  port: number;
+  /** Query parameters of a URL form (e.g. `sslmode`), lower-case names. */
+  params: ReadonlyMap<string, string>;
+}
+
+/**
+ * The warehouse URL grammar, in one place: `postgres://host:port` is PostgreSQL; the seed's bare
+ * `host:port` and `redshift://host:port` are Redshift. Null when the URL is none of these.
+ */
+export function warehouseEndpointOf(url: string): WarehouseEndpoint | null {
+  const text = url.trim();
+  const isPostgres = hasScheme(text, POSTGRES_SCHEMES);
+  if (isPostgres || hasScheme(text, REDSHIFT_SCHEMES)) {
+    const parsed = parseServerUrl(text);
+    if (parsed === null || parsed.host === '') return null;
+    return {
+      engine: isPostgres ? 'postgres' : 'redshift',
+      host: parsed.host,
+      port: parsed.port ?? (isPostgres ? POSTGRES_DEFAULT_PORT : REDSHIFT_DEFAULT_PORT),
+      params: parsed.params,
+    };
+  }
+  // The seed's bare form: `examplecluster.abc123xyz789.us-west-2.redshift.amazonaws.com:5439`.
+  const bare = /^(\[[^\]]+\]|[^:/\s]+):(\d+)$/.exec(text);
+  if (!bare) return null;
+  const host = stripBrackets(bare[1] ?? '');
+  const port = parsePort(bare[2] ?? '');
+  if (port === undefined || !isHostName(host)) return null;
+  return { engine: 'redshift', host, port, params: new Map() };
+}
+
+/** Engine named by Warehouse.Url, or null. */
+export function warehouseEngineOf(url: string): WarehouseEngine | null {
+  return warehouseEndpointOf(url)?.engine ?? null;
+}

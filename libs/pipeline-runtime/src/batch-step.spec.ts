@@ -1,0 +1,128 @@
+import type { BatchDescriptor } from '@svc/contracts';
+import type { ApplyOutcome } from '@svc/engines';
+import { SAMPLE_PEOPLE_TABLE, sampleChangeBatch } from '@svc/testing';
+import { seedBatchId } from './batch-ids';
+import { runBatchStep, type BatchStepTarget } from './batch-step';
+import { SeedPartOrder } from './part-order';
+
+const REPLICATION_ID = 'a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d';
+
+const seedPart = (part: number): BatchDescriptor => ({
+  batchId: seedBatchId(REPLICATION_ID, SAMPLE_PEOPLE_TABLE.table, 'seed-1', part),
+  replicationId: REPLICATION_ID,
+  epoch: 1,
+  definition: SAMPLE_PEOPLE_TABLE,
+  body: { kind: 'seed', seedId: 'seed-1', part, final: false, startVersion: '7' },
+});
+
+/** A target answering from fixed facts, recording what the step asked of it. */
+function target(facts: { done?: string[]; stale?: boolean | (() => boolean); exists?: boolean; created?: boolean; keptAs?: string; outcome?: ApplyOutcome }) {
+  const calls: string[] = [];
+  const fake: BatchStepTarget = {
+    hasDone: async (batchId) => (calls.push(`hasDone ${batchId}`), (facts.done ?? []).includes(batchId)),
+    isStale: async () => (calls.push('isStale'), typeof facts.stale === 'function' ? facts.stale() : (facts.stale ?? false)),
+    tableExists: async () => (calls.push('tableExists'), facts.exists ?? true),
+    ensureTable: async () => (calls.push('ensureTable'), { created: facts.created ?? false, addedColumns: ['added'], ...(facts.keptAs !== undefined && { keptAs: facts.keptAs }) }),
+    apply: async () => (calls.push('apply'), facts.outcome ?? { applied: true, rowCount: 3 }),
+  };
+  return { fake, calls };
+}
+
+function outcomes() {
+  const ended: string[] = [];
+  return {
+    ended,
+    handlers: {
+      stale: () => void ended.push('stale'),
+      tableLost: async () => void ended.push('tableLost'),
+      done: async (outcome: ApplyOutcome, addedColumns: string[]) => void ended.push(`done ${outcome.rowCount} ${addedColumns.join(',')}`),
+    },
+  };
+}
+
+describe('runBatchStep', () => {
+  const partOrder = new SeedPartOrder(4, { pollMs: 5, timeoutMs: 2000 });
+
+  it('applies a change batch and passes it on with the columns the table gained', async () => {
+    const { fake, calls } = target({});
+    const { ended, handlers } = outcomes();
+
+    await runBatchStep(sampleChangeBatch(REPLICATION_ID, { from: 1, to: 2 }, 1), partOrder, fake, handlers);
+
+    expect(calls).toEqual(['isStale', 'ensureTable', 'apply']);
+    expect(ended).toEqual(['done 3 added']);
+  });
+
+  it('passes on a batch applied before (a redelivery), as applied', async () => {
+    const { fake } = target({ outcome: { applied: false, rowCount: 0 } });
+    const { ended, handlers } = outcomes();
+
+    await runBatchStep(sampleChangeBatch(REPLICATION_ID, { from: 1, to: 2 }, 1), partOrder, fake, handlers);
+
+    expect(ended).toEqual(['done 0 added']);
+  });
+
+  it('drops a stale batch before touching the table', async () => {
+    const { fake, calls } = target({ stale: true });
+    const { ended, handlers } = outcomes();
+
+    await runBatchStep(sampleChangeBatch(REPLICATION_ID, { from: 1, to: 2 }, 1), partOrder, fake, handlers);
+
+    expect(calls).toEqual(['isStale']);
+    expect(ended).toEqual(['stale']);
+  });
+
+  it('drops a batch that turned out stale while it was applied (newer work got the table first)', async () => {
+    const { fake } = target({ outcome: { applied: false, rowCount: 0, stale: true } });
+    const { ended, handlers } = outcomes();
+
+    await runBatchStep(sampleChangeBatch(REPLICATION_ID, { from: 1, to: 2 }, 1), partOrder, fake, handlers);
+
+    expect(ended).toEqual(['stale']);
+  });
+
+  it('reseeds when the table had to be created for a batch that adds to it', async () => {
+    const { fake, calls } = target({ created: true });
+    const { ended, handlers } = outcomes();
+
+    await runBatchStep(sampleChangeBatch(REPLICATION_ID, { from: 1, to: 2 }, 1), partOrder, fake, handlers);
+
+    expect(calls).not.toContain('apply');
+    expect(ended).toEqual(['tableLost']);
+  });
+
+  it('creates the table for the first seed part, and for any batch when the old table was kept aside (ScdType change)', async () => {
+    const first = outcomes();
+    await runBatchStep(seedPart(0), partOrder, target({ created: true }).fake, first.handlers);
+    const keptAside = outcomes();
+    await runBatchStep(sampleChangeBatch(REPLICATION_ID, { from: 1, to: 2 }, 1), partOrder, target({ created: true, keptAs: 'people_type1' }).fake, keptAside.handlers);
+
+    expect(first.ended).toEqual(['done 3 added']);
+    expect(keptAside.ended).toEqual(['done 3 added']);
+  });
+
+  it('applies a seed part only once the part before it is in', async () => {
+    const done: string[] = [];
+    const { fake, calls } = target({ done });
+    const { ended, handlers } = outcomes();
+    setTimeout(() => done.push(seedPart(1).batchId), 50);
+
+    await runBatchStep(seedPart(2), partOrder, fake, handlers);
+
+    expect(calls.filter((call) => call.startsWith('hasDone')).length).toBeGreaterThan(1);
+    expect(calls.slice(-3)).toEqual(['isStale', 'ensureTable', 'apply']);
+    expect(ended).toEqual(['done 3 added']);
+  });
+
+  it('stops waiting for the previous part when the batch became stale meanwhile, and drops it', async () => {
+    let stale = false;
+    const { fake, calls } = target({ stale: () => stale });
+    const { ended, handlers } = outcomes();
+    setTimeout(() => (stale = true), 50);
+
+    await runBatchStep(seedPart(2), partOrder, fake, handlers);
+
+    expect(calls).not.toContain('apply');
+    expect(ended).toEqual(['stale']);
+  });
+});

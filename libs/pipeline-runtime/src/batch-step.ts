@@ -1,0 +1,49 @@
+import type { BatchDescriptor } from '@svc/contracts';
+import type { ApplyOutcome } from '@svc/engines';
+import { previousSeedPart, startsTable } from './batch-ids';
+import { tableLoss, type SeedPartOrder } from './part-order';
+
+/** What a stage's database (staging or warehouse) is asked while one batch goes through the step. */
+export interface BatchStepTarget {
+  /** True once the batch `batchId` is in (seed part k waits for part k-1). */
+  hasDone(batchId: string): Promise<boolean>;
+  /** True when a newer unit of work of the table has been applied: this batch would be refused. */
+  isStale(): Promise<boolean>;
+  /** The table of the batch exists (a part waiting for its predecessor stops waiting once it is gone). */
+  tableExists(): Promise<boolean>;
+  /** Creates the table or adds columns; `keptAs` when an existing table of another shape was kept aside. */
+  ensureTable(): Promise<{ created: boolean; addedColumns: string[]; keptAs?: string }>;
+  /** Applies the batch in one transaction (a batch applied before is a no-op). */
+  apply(): Promise<ApplyOutcome>;
+}
+
+/** What the stage does with each way a batch can end. */
+export interface BatchStepOutcomes {
+  /** Newer work on the table was applied: the batch belongs to cancelled work and is dropped, never passed on. */
+  stale(): void | Promise<void>;
+  /** The table had to be created for a batch that adds to it: what was applied before is gone, so the table is reseeded. */
+  tableLost(): Promise<void>;
+  /** The batch is in (now, or before): pass it on. */
+  done(outcome: ApplyOutcome, addedColumns: string[]): Promise<void>;
+}
+
+/**
+ * The step the stager and the loader share for one batch: wait for the previous seed part, drop the batch
+ * when newer work was applied, reseed a table whose data downstream was lost, apply, pass on.
+ *
+ * The staleness check comes before anything is written: a newer unit's batch of the same versions has the
+ * same id, so the same keys. A part waiting for a predecessor that was refused as stale is stale too by then,
+ * and one whose table was lost meanwhile (its database recreated) lost its predecessor as well.
+ */
+export async function runBatchStep(batch: BatchDescriptor, partOrder: SeedPartOrder, target: BatchStepTarget, outcomes: BatchStepOutcomes): Promise<void> {
+  const previous = previousSeedPart(batch);
+  const tableLost = tableLoss(() => target.tableExists());
+  if (previous) await partOrder.waitForPrevious(async () => (await target.hasDone(previous)) || (await target.isStale()) || (await tableLost()), previous);
+  if (await target.isStale()) return outcomes.stale();
+  const { created, addedColumns, keptAs } = await target.ensureTable();
+  // After an ScdType change the table kept aside is replaced by a new one, which the reseed that follows fills.
+  if (created && keptAs === undefined && !startsTable(batch)) return outcomes.tableLost();
+  const outcome = await target.apply();
+  if (outcome.stale) return outcomes.stale();
+  await outcomes.done(outcome, addedColumns);
+}

@@ -1,0 +1,43 @@
+import { sampleReplicationConfig } from '@svc/testing';
+import { EngineRegistry, UnsupportedEngineError } from './engine-registry';
+import { ENGINE_TABLE, driverErrorMappers } from './engine-table';
+import { FakeEngine } from './testing/fake-engine';
+
+describe('the engine table', () => {
+  it('says which roles each engine of this build plays', () => {
+    const roles = Object.fromEntries(
+      Object.entries(ENGINE_TABLE).map(([name, engine]) => [name, { source: !!engine.openSource, staging: !!engine.openStaging, warehouse: !!engine.openWarehouse }]),
+    );
+    expect(roles).toEqual({
+      postgres: { source: true, staging: true, warehouse: true },
+      sqlserver: { source: false, staging: false, warehouse: false },
+      redshift: { source: false, staging: false, warehouse: false },
+    });
+  });
+
+  it('gives the classifier each engine\'s driver-error mapper once (Redshift reads SQLSTATEs like PostgreSQL)', () => {
+    expect(driverErrorMappers(ENGINE_TABLE)).toEqual([ENGINE_TABLE.postgres.errorKind, ENGINE_TABLE.sqlserver.errorKind]);
+  });
+});
+
+describe('EngineRegistry', () => {
+  it('refuses a role the named engine does not play in this build, naming role and engine', () => {
+    const registry = new EngineRegistry();
+    const sqlServer = sampleReplicationConfig({ source: { connectionString: 'Server=db.example.com;Database=app;User Id=u;Password=p;' } });
+    const redshift = sampleReplicationConfig({ warehouse: { url: 'examplecluster.abc123.us-west-2.redshift.amazonaws.com:5439' } });
+
+    expect(() => registry.source(sqlServer)).toThrow(new UnsupportedEngineError('source', 'sqlserver'));
+    expect(() => registry.warehouse(redshift)).toThrow(new UnsupportedEngineError('warehouse', 'redshift'));
+  });
+
+  it('opens connectors from the table it is given, one per connection, reused', () => {
+    const engine = new FakeEngine();
+    const registry = new EngineRegistry(engine.table());
+    const config = sampleReplicationConfig();
+
+    expect(registry.source(config)).toBe(engine.source);
+    expect(registry.staging(config)).toBe(engine.staging);
+    expect(registry.warehouse(config)).toBe(engine.warehouse);
+    expect(registry.source(config)).toBe(registry.source(config));
+  });
+});

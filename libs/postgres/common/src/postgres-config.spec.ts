@@ -1,0 +1,101 @@
+import type { ClientConfig } from 'pg';
+import { ConnectionStringError } from '@svc/engines';
+import { postgresClientConfig, warehouseClientConfig } from './postgres-config';
+
+async function passwordOf(config: ClientConfig): Promise<string | undefined> {
+  return typeof config.password === 'function' ? config.password() : config.password;
+}
+
+describe('postgresClientConfig', () => {
+  const plain = { encrypt: false, connectTimeoutMs: 5000 };
+
+  it('takes host, port, user, password and database from the URL, percent-decoded', async () => {
+    const config = postgresClientConfig('postgres://app%40corp:p%40ss%3Bword@db.example.com:6543/sales%20db', plain);
+    expect(config).toMatchObject({ host: 'db.example.com', port: 6543, user: 'app@corp', database: 'sales db', ssl: false, connectionTimeoutMillis: 5000 });
+    expect(await passwordOf(config)).toBe('p@ss;word');
+  });
+
+  it('keeps the password out of enumerable properties and JSON', () => {
+    const config = postgresClientConfig('postgres://u:s3cret-value@db/sales', plain);
+    expect(JSON.stringify(config)).not.toContain('s3cret-value');
+  });
+
+  it('never falls back to the service environment for the password', async () => {
+    const saved = process.env['PGPASSWORD'];
+    process.env['PGPASSWORD'] = 'service-secret';
+    try {
+      expect(await passwordOf(postgresClientConfig('postgres://u@db/sales', plain))).toBe('');
+    } finally {
+      if (saved === undefined) delete process.env['PGPASSWORD'];
+      else process.env['PGPASSWORD'] = saved;
+    }
+  });
+
+  it('defaults the port to 5432, the host to localhost and the database to the user', () => {
+    const config = postgresClientConfig('postgresql:///', plain);
+    expect(config).toMatchObject({ host: 'localhost', port: 5432 });
+    expect(config.database).toBe(config.user);
+    expect(postgresClientConfig('postgresql://reader@db', plain).database).toBe('reader');
+  });
+
+  it('verifies the certificate over TLS 1.2+ when encryption is requested', () => {
+    expect(postgresClientConfig('postgres://u@db/sales', { encrypt: true, connectTimeoutMs: 1 }).ssl).toEqual({
+      minVersion: 'TLSv1.2',
+      rejectUnauthorized: true,
+    });
+  });
+
+  it.each([
+    ['sslmode=require', false, { minVersion: 'TLSv1.2', rejectUnauthorized: false }],
+    ['sslmode=require', true, { minVersion: 'TLSv1.2', rejectUnauthorized: false }],
+    ['sslmode=verify-full', false, { minVersion: 'TLSv1.2', rejectUnauthorized: true }],
+    ['ssl=true', false, { minVersion: 'TLSv1.2', rejectUnauthorized: true }],
+    ['sslmode=disable', false, false],
+    ['sslmode=prefer', false, false],
+    ['sslmode=disable', true, { minVersion: 'TLSv1.2', rejectUnauthorized: true }],
+  ])('%s with encrypt=%s', (query, encrypt, ssl) => {
+    expect(postgresClientConfig(`postgres://u@db/sales?${query}`, { encrypt, connectTimeoutMs: 1 }).ssl).toEqual(ssl);
+  });
+
+  it('verify-ca checks the chain but not the host name', () => {
+    const ssl = postgresClientConfig('postgres://u@db/sales?sslmode=verify-ca', plain).ssl;
+    expect(ssl).toMatchObject({ rejectUnauthorized: true });
+    expect(typeof ssl === 'object' && ssl.checkServerIdentity?.('other-host', { subject: {} } as never)).toBeUndefined();
+  });
+
+  it('rejects other strings without quoting them', () => {
+    expect(() => postgresClientConfig('Server=host;Password=hunter2', plain)).toThrow(ConnectionStringError);
+    expect(() => postgresClientConfig('Server=host;Password=hunter2', plain)).not.toThrow(/hunter2/);
+  });
+});
+
+describe('warehouseClientConfig', () => {
+  const warehouse = { databaseName: 'dw', username: 'loader', password: 'pw' };
+
+  it('connects to a bare host:port Redshift endpoint over verified TLS', async () => {
+    const config = warehouseClientConfig({ ...warehouse, url: 'examplecluster.abc123xyz789.us-west-2.redshift.amazonaws.com:5439' }, 10000);
+    expect(config).toMatchObject({
+      host: 'examplecluster.abc123xyz789.us-west-2.redshift.amazonaws.com',
+      port: 5439,
+      user: 'loader',
+      database: 'dw',
+      ssl: { rejectUnauthorized: true, minVersion: 'TLSv1.2' },
+      connectionTimeoutMillis: 10000,
+    });
+    expect(await passwordOf(config)).toBe('pw');
+  });
+
+  it('defaults redshift:// to port 5439', () => {
+    expect(warehouseClientConfig({ ...warehouse, url: 'redshift://cluster.example.com' }, 1).port).toBe(5439);
+  });
+
+  it('uses the request fields, not the URL path, for a postgres:// warehouse, without TLS unless the URL asks', () => {
+    const config = warehouseClientConfig({ ...warehouse, url: 'postgres://127.0.0.1:5433/ignored' }, 1);
+    expect(config).toMatchObject({ host: '127.0.0.1', port: 5433, database: 'dw', user: 'loader', ssl: false });
+    expect(warehouseClientConfig({ ...warehouse, url: 'postgres://h:1?sslmode=require' }, 1).ssl).toMatchObject({ rejectUnauthorized: false });
+  });
+
+  it('rejects an unsupported URL', () => {
+    expect(() => warehouseClientConfig({ ...warehouse, url: 'http://cluster' }, 1)).toThrow(ConnectionStringError);
+  });
+});

@@ -1,0 +1,13 @@
+import { sqlStateErrorKind, sqlStateOf, type DriverErrorMapper } from '@svc/engines';
+
+/** SQLSTATEs of PostgreSQL that say a relation (42P01 undefined_table) or schema (3F000 invalid_schema_name) does not exist. */
+const MISSING_OBJECT_SQLSTATES = new Set(['42P01', '3F000']);
+
+/** Whether a PostgreSQL error says that a relation or a schema does not exist. */
+export function isPostgresMissingObject(error: unknown): boolean {
+  const code = sqlStateOf(error);
+  return code !== undefined && MISSING_OBJECT_SQLSTATES.has(code);
+}
+
+/** The kind of a pg driver error, from its SQLSTATE; undefined for any other error (or a SQLSTATE no kind names). */
+export const postgresErrorKind: DriverErrorMapper = sqlStateErrorKind;

@@ -1,0 +1,48 @@
+import type { Pool, PoolClient } from 'pg';
+
+/** Lets a transaction's work end it with a rollback although it succeeded (it found nothing to do). */
+export interface TransactionControl {
+  rollbackAtEnd(): void;
+}
+
+/**
+ * Runs `work` in one transaction on a pooled client: commits when it returns (unless it asked for a
+ * rollback), rolls back when it throws. A client whose rollback failed (a session broken mid-COPY) is
+ * discarded instead of going back to the pool.
+ */
+export async function inTransaction<T>(pool: Pool, work: (client: PoolClient, control: TransactionControl) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let commit = true;
+  try {
+    await client.query('BEGIN');
+    const result = await work(client, { rollbackAtEnd: () => (commit = false) });
+    await client.query(commit ? 'COMMIT' : 'ROLLBACK');
+    client.release();
+    return result;
+  } catch (error) {
+    await rollbackAndRelease(client);
+    throw error;
+  }
+}
+
+/** Ends a failed transaction; the client goes back to the pool if the rollback worked, else it is discarded. */
+export async function rollbackAndRelease(client: PoolClient): Promise<void> {
+  try {
+    await client.query('ROLLBACK');
+    client.release();
+  } catch (error) {
+    client.release(error instanceof Error ? error : true);
+  }
+}
+
+/** Begins a transaction with `beginSql` and hands the client over; on failure it is discarded and the error rethrown. */
+export async function openTransaction(pool: Pool, beginSql: string): Promise<PoolClient> {
+  const client = await pool.connect();
+  try {
+    await client.query(beginSql);
+    return client;
+  } catch (error) {
+    client.release(error instanceof Error ? error : true);
+    throw error;
+  }
+}

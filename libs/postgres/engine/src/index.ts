@@ -1,0 +1,1 @@
+export { postgresEngine, postgresWarehouseOptions } from './postgres-engine';

@@ -1,0 +1,22 @@
+import { postgresErrorKind } from '@svc/postgres-common';
+import type { PipelineEngine } from '@svc/engines';
+import { createPostgresSource } from '@svc/postgres-source';
+import { createPostgresStaging } from '@svc/postgres-staging';
+import { createPostgresWarehouse, type PostgresWarehouseOptions } from '@svc/postgres-warehouse';
+
+/** Warehouse.TimeoutInMins bounds every warehouse statement; RebuildIndexes reindexes after a seed. */
+export function postgresWarehouseOptions(config: { warehouse: { timeoutInMins: number }; rebuildIndexes: boolean }): PostgresWarehouseOptions {
+  return { statementTimeoutMs: config.warehouse.timeoutInMins * 60_000, rebuildIndexes: config.rebuildIndexes };
+}
+
+/** PostgreSQL as source, staging and warehouse. */
+export const postgresEngine: PipelineEngine = {
+  displayName: 'PostgreSQL',
+  errorKind: postgresErrorKind,
+  openSource: (connectionString, encrypt) => createPostgresSource(connectionString, { encrypt }),
+  openStaging: (connectionString, encrypt) => createPostgresStaging(connectionString, { encrypt }),
+  openWarehouse: (config) => {
+    const { url, databaseName, username, password } = config.warehouse;
+    return createPostgresWarehouse({ url, databaseName, username, password }, postgresWarehouseOptions(config));
+  },
+};

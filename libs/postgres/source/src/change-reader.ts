@@ -1,0 +1,66 @@
+import { hasPrimaryKey, type TableDefinition } from '@svc/contracts';
+import { type ChangeRead, ChangesPurgedError, PrimaryKeyRequiredError, type ReadOptions, TableNotTrackedError } from '@svc/engines';
+import type { Pool, PoolClient } from 'pg';
+import { openTransaction, rollbackAndRelease, streamCopyOut } from '@svc/postgres-common';
+import { assertDefinitionCurrent } from './definition-check';
+import { trackedMinValidVersion } from './registry';
+import { READ_TRANSACTION_SQL, SNAPSHOT_VERSION_SQL, changeWindowEndSql, lockTrackedTableSql, netChangesCopySql } from './read-sql';
+import { CAPTURE_INTACT_SQL, CAPTURE_TRIGGERS, captureFunctionSignature } from './tracking-sql';
+import { inChangeSchema, qualifiedName, trackingNames } from './identifiers';
+import { parseVersion } from './versions';
+
+/**
+ * Net changes with version in [fromVersion, toVersion), read in one REPEATABLE READ snapshot: toVersion is
+ * the snapshot's xmin (every transaction below it has ended), lowered to a transaction boundary when more
+ * than `limit` records lie in between. toVersion advances to the snapshot's xmin even when nothing changed,
+ * and never moves below fromVersion.
+ */
+export async function readChanges(
+  pool: Pool,
+  definition: TableDefinition,
+  fromVersion: string,
+  limit: number,
+  options: ReadOptions = {},
+): Promise<ChangeRead> {
+  const { table } = definition;
+  if (!hasPrimaryKey(definition)) throw new PrimaryKeyRequiredError(table);
+  if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError(`the change record limit must be a positive integer, not ${limit}`);
+  const from = parseVersion(fromVersion, 'fromVersion');
+  const client = await openTransaction(pool, READ_TRANSACTION_SQL);
+  try {
+    await client.query(lockTrackedTableSql(definition));
+    const horizon = parseVersion(await singleText(client.query<{ version: string }>(SNAPSHOT_VERSION_SQL), 'version'), 'snapshot xmin');
+    const minValid = await trackedMinValidVersion(client, table);
+    if (minValid === null || !(await captureIntact(client, definition))) throw new TableNotTrackedError(table);
+    if (from < parseVersion(minValid, 'min_valid_version')) throw new ChangesPurgedError(table, fromVersion, minValid);
+    await assertDefinitionCurrent(client, definition, options);
+    const to = from >= horizon ? from : await windowEnd(client, definition, from, horizon, limit);
+    return { toVersion: to.toString(), ...streamCopyOut(client, netChangesCopySql(definition, from, to)) };
+  } catch (error) {
+    await rollbackAndRelease(client);
+    throw error;
+  }
+}
+
+/** Whether the table's change table and capture triggers are all in place (see CAPTURE_INTACT_SQL). */
+async function captureIntact(client: PoolClient, definition: TableDefinition): Promise<boolean> {
+  const names = trackingNames(definition.table);
+  const result = await client.query<{ intact: boolean }>(CAPTURE_INTACT_SQL, [
+    inChangeSchema(names.changeTable),
+    qualifiedName(definition.table),
+    captureFunctionSignature(names),
+    [...CAPTURE_TRIGGERS],
+  ]);
+  return result.rows[0]?.intact === true;
+}
+
+async function windowEnd(client: PoolClient, definition: TableDefinition, from: bigint, horizon: bigint, limit: number): Promise<bigint> {
+  const result = client.query<{ to_version: string }>(changeWindowEndSql(definition), [from.toString(), horizon.toString(), limit]);
+  return parseVersion(await singleText(result, 'to_version'), 'window end');
+}
+
+async function singleText<K extends string>(result: Promise<{ rows: Array<Record<K, string>> }>, column: K): Promise<string> {
+  const row = (await result).rows[0];
+  if (row === undefined) throw new Error(`expected one row with ${column}`);
+  return row[column];
+}

@@ -1,0 +1,40 @@
+import type { TableDefinition } from '@svc/contracts';
+import { type ReadOptions, StaleDefinitionError } from '@svc/engines';
+import type { PoolClient } from 'pg';
+import { qualifiedName } from './identifiers';
+
+/**
+ * The table's columns as the transaction's snapshot sees them (catalog reads are MVCC too): a column
+ * added by a transaction the snapshot does not see is absent, one it sees is present.
+ */
+const SNAPSHOT_COLUMNS_SQL = `select coalesce(array_agg(a.attname::text order by a.attnum), '{}') as columns
+from pg_attribute a
+where a.attrelid = to_regclass($1) and a.attnum > 0 and not a.attisdropped`;
+
+/**
+ * Fails with StaleDefinitionError when the definition does not describe the table as the open snapshot
+ * sees it. A definition read before an ALTER TABLE that the snapshot already sees would otherwise copy the
+ * rows without the added column, and those values would never reach the warehouse.
+ */
+export async function assertDefinitionCurrent(client: PoolClient, definition: TableDefinition, options: ReadOptions = {}): Promise<void> {
+  const result = await client.query<{ columns: string[] }>(SNAPSHOT_COLUMNS_SQL, [qualifiedName(definition.table)]);
+  const snapshotColumns = result.rows[0]?.columns ?? [];
+  if (snapshotColumns.length === 0) throw new StaleDefinitionError(definition.table, 'the table does not exist');
+  const problem = columnMismatch(
+    definition.columns.map((column) => column.name),
+    snapshotColumns,
+    options.columnsProjected === true,
+  );
+  if (problem !== null) throw new StaleDefinitionError(definition.table, problem);
+}
+
+/** Why `defined` does not describe `actual` (null when it does); with `projected`, extra actual columns are expected. */
+export function columnMismatch(defined: readonly string[], actual: readonly string[], projected: boolean): string | null {
+  const actualSet = new Set(actual);
+  const gone = defined.filter((name) => !actualSet.has(name));
+  if (gone.length > 0) return `column(s) ${gone.join(', ')} no longer exist`;
+  if (projected) return null;
+  const definedSet = new Set(defined);
+  const added = actual.filter((name) => !definedSet.has(name));
+  return added.length > 0 ? `column(s) ${added.join(', ')} were added` : null;
+}

@@ -1,0 +1,83 @@
+import type { RetentionPeriod, TableDefinition, TableRef } from '@svc/contracts';
+import type { ChangeRead, ReadOptions, SnapshotRead, SourceConnector } from '@svc/engines';
+import { createPool, postgresClientConfig } from '@svc/postgres-common';
+import type { Pool } from 'pg';
+import { readTableDefinitions } from './catalog';
+import { readChanges } from './change-reader';
+import { purgeChanges } from './purge';
+import { trackedMinValidVersion } from './registry';
+import { readSnapshot } from './snapshot-reader';
+import { disableTracking, enableTracking } from './tracking';
+
+export interface PostgresSourceOptions {
+  /** Source.EncryptDataInTransit */
+  encrypt: boolean;
+  /** Default 10 s. */
+  connectTimeoutMs?: number;
+  /** Connections held at most (one per open snapshot or change read). Default 4. */
+  maxConnections?: number;
+  /** How long enableTracking (disableTracking) waits for the writers (readers and writers) in flight on the table. Default 10 s. */
+  lockTimeoutMs?: number;
+}
+
+const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+const DEFAULT_MAX_CONNECTIONS = 4;
+const DEFAULT_LOCK_TIMEOUT_MS = 10_000;
+
+/**
+ * A PostgreSQL source (DESIGN §5.2): trigger-based change capture into schema svc_ct, snapshots and net
+ * changes streamed with COPY. The connection string is only handed to the driver, never kept in a message.
+ */
+export function createPostgresSource(connectionString: string, options: PostgresSourceOptions): SourceConnector {
+  const config = postgresClientConfig(connectionString, {
+    encrypt: options.encrypt,
+    connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+  });
+  const pool = createPool({ ...config, max: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS });
+  return new PostgresSource(pool, options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS);
+}
+
+class PostgresSource implements SourceConnector {
+  constructor(
+    private readonly pool: Pool,
+    private readonly lockTimeoutMs: number,
+  ) {}
+
+  discoverTables(): Promise<TableDefinition[]> {
+    return readTableDefinitions(this.pool);
+  }
+
+  async describeTable(table: TableRef): Promise<TableDefinition | null> {
+    const [definition] = await readTableDefinitions(this.pool, table);
+    return definition ?? null;
+  }
+
+  enableTracking(definition: TableDefinition): Promise<void> {
+    return enableTracking(this.pool, definition, this.lockTimeoutMs);
+  }
+
+  disableTracking(table: TableRef): Promise<void> {
+    return disableTracking(this.pool, table, this.lockTimeoutMs);
+  }
+
+  readSnapshot(definition: TableDefinition, options?: ReadOptions): Promise<SnapshotRead> {
+    return readSnapshot(this.pool, definition, options);
+  }
+
+  readChanges(definition: TableDefinition, fromVersion: string, limit: number, options?: ReadOptions): Promise<ChangeRead> {
+    return readChanges(this.pool, definition, fromVersion, limit, options);
+  }
+
+  /** Changes below it are gone (purged, or from before tracking was enabled); null when the table is not tracked. */
+  minValidVersion(table: TableRef): Promise<string | null> {
+    return trackedMinValidVersion(this.pool, table);
+  }
+
+  purgeChanges(table: TableRef, retention: RetentionPeriod): Promise<{ purgedRows: number }> {
+    return purgeChanges(this.pool, table, retention);
+  }
+
+  close(): Promise<void> {
+    return this.pool.end();
+  }
+}

@@ -1,0 +1,196 @@
+import type { TableRef } from '@svc/contracts';
+import { CHANGE_SCHEMA, TRACKED_TABLES, inChangeSchema, qualifiedName, quoteIdent, type TrackingNames } from './identifiers';
+
+/** A key column of a tracked table with its type as the source writes it (format_type). */
+export interface KeyColumn {
+  name: string;
+  type: string;
+}
+
+/**
+ * Creates the change-tracking schema and registry once per database. The advisory lock serialises
+ * concurrent first-time setups, which `if not exists` alone does not make safe.
+ */
+export const CHANGE_SCHEMA_SETUP_SQL: readonly string[] = [
+  `select pg_advisory_xact_lock(hashtext('${CHANGE_SCHEMA} setup'))`,
+  `create schema if not exists ${CHANGE_SCHEMA}`,
+  // Capture runs as whoever writes to a tracked table, so every role must reach the change tables.
+  `grant usage on schema ${CHANGE_SCHEMA} to public`,
+  `create table if not exists ${TRACKED_TABLES} (
+  schema text not null,
+  name text not null,
+  change_table text not null,
+  -- Changes below this version are gone (purged, or before tracking began): a watermark below it must reseed.
+  min_valid_version xid8 not null,
+  enabled_at timestamptz not null default now(),
+  primary key (schema, name)
+)`,
+];
+
+/**
+ * Waits for writers in flight and holds off new ones until capture is in place (conflicts with ROW
+ * EXCLUSIVE). While it waits, later writers queue behind it, so the wait is bounded by lock_timeout.
+ */
+export function lockTableSql(table: TableRef, lockTimeoutMs: number): string[] {
+  return [lockTimeoutSql(lockTimeoutMs), `lock table ${qualifiedName(table)} in share row exclusive mode`];
+}
+
+/** How long the transaction's statements wait for a table lock before they fail (lock_timeout, SQLSTATE 55P03). */
+export function lockTimeoutSql(lockTimeoutMs: number): string {
+  return `set local lock_timeout = ${Math.max(1, Math.round(lockTimeoutMs))}`;
+}
+
+export function createChangeTableSql(names: TrackingNames, keys: readonly KeyColumn[]): string[] {
+  const changeTable = inChangeSchema(names.changeTable);
+  const keyColumns = keys.map((key) => `  ${quoteIdent(key.name)} ${key.type} not null,`);
+  return [
+    [
+      `create table if not exists ${changeTable} (`,
+      ...keyColumns,
+      '  svc_op char(1) not null,',
+      '  svc_xid xid8 not null default pg_current_xact_id(),',
+      '  svc_seq bigint generated always as identity primary key,',
+      '  svc_changed_at timestamptz not null default now()',
+      ')',
+    ].join('\n'),
+    `create index if not exists ${quoteIdent(names.xidIndex)} on ${changeTable} (svc_xid)`,
+    `grant insert on ${changeTable} to public`,
+  ];
+}
+
+export function dropChangeTableSql(names: TrackingNames): string {
+  return `drop table if exists ${inChangeSchema(names.changeTable)}`;
+}
+
+/**
+ * One plpgsql function per table serves its four statement-level triggers: each statement costs one
+ * INSERT … SELECT from its transition tables, whatever the number of rows. An UPDATE records 'U' for a
+ * key that was there before the statement, 'I' for a key that was not, and 'D' for a key that is gone
+ * (primary-key updates). TRUNCATE has no transition table; a BEFORE trigger records every key as 'D'.
+ */
+export function captureFunctionSql(table: TableRef, names: TrackingNames, keys: readonly KeyColumn[]): string {
+  const changeTable = inChangeSchema(names.changeTable);
+  const keyNames = keys.map((key) => quoteIdent(key.name));
+  const firstKey = keyNames[0] ?? '';
+  const columns = `(${keyNames.join(', ')}, svc_op)`;
+  const keysOf = (alias: string) => keyNames.map((key) => `${alias}.${key}`).join(', ');
+  const sameKey = (left: string, right: string) => keyNames.map((key) => `${left}.${key} = ${right}.${key}`).join(' and ');
+  const body = `
+begin
+  if tg_op = 'INSERT' then
+    insert into ${changeTable} ${columns}
+    select ${keysOf('new_row')}, 'I' from svc_new_rows new_row;
+  elsif tg_op = 'UPDATE' then
+    insert into ${changeTable} ${columns}
+    select ${keysOf('new_row')}, case when old_row.${firstKey} is null then 'I' else 'U' end
+    from svc_new_rows new_row
+    left join svc_old_rows old_row on ${sameKey('old_row', 'new_row')};
+    insert into ${changeTable} ${columns}
+    select ${keysOf('old_row')}, 'D'
+    from svc_old_rows old_row
+    where not exists (select from svc_new_rows new_row where ${sameKey('new_row', 'old_row')});
+  elsif tg_op = 'DELETE' then
+    insert into ${changeTable} ${columns}
+    select ${keysOf('old_row')}, 'D' from svc_old_rows old_row;
+  elsif tg_op = 'TRUNCATE' then
+    insert into ${changeTable} ${columns}
+    select ${keysOf('old_row')}, 'D' from ${qualifiedName(table)} old_row;
+  end if;
+  return null;
+end
+`;
+  return `create or replace function ${inChangeSchema(names.captureFunction)}() returns trigger\nlanguage plpgsql as ${dollarQuoted(body, 'capture')}`;
+}
+
+export const CAPTURE_TRIGGERS = ['svc_ct_insert', 'svc_ct_update', 'svc_ct_delete', 'svc_ct_truncate'] as const;
+type CaptureTrigger = (typeof CAPTURE_TRIGGERS)[number];
+
+/** Drops and creates the triggers (CREATE OR REPLACE TRIGGER needs PostgreSQL 14; xid8 needs 13). */
+export function captureTriggersSql(table: TableRef, names: TrackingNames): string[] {
+  const target = qualifiedName(table);
+  const capture = captureFunctionSignature(names);
+  return CAPTURE_TRIGGERS.flatMap((trigger) => [
+    `drop trigger if exists ${trigger} on ${target}`,
+    `create trigger ${trigger} ${triggerTiming(trigger)} on ${target}\n${transitionTables(trigger)}for each statement execute function ${capture}`,
+  ]);
+}
+
+function triggerTiming(trigger: CaptureTrigger): string {
+  switch (trigger) {
+    case 'svc_ct_insert':
+      return 'after insert';
+    case 'svc_ct_update':
+      return 'after update';
+    case 'svc_ct_delete':
+      return 'after delete';
+    case 'svc_ct_truncate':
+      return 'before truncate';
+  }
+}
+
+function transitionTables(trigger: CaptureTrigger): string {
+  switch (trigger) {
+    case 'svc_ct_insert':
+      return 'referencing new table as svc_new_rows\n';
+    case 'svc_ct_update':
+      return 'referencing old table as svc_old_rows new table as svc_new_rows\n';
+    case 'svc_ct_delete':
+      return 'referencing old table as svc_old_rows\n';
+    case 'svc_ct_truncate':
+      return '';
+  }
+}
+
+/**
+ * $1 the capture function (`svc_ct."<name>"()`, see captureFunctionSignature): a DROP TRIGGER statement for
+ * every trigger that calls it, on whatever table holds it now, so a table renamed or moved since it was
+ * tracked is released too. No rows when the function (or schema svc_ct) does not exist.
+ */
+export const DROP_CAPTURE_TRIGGERS_SQL = `select format('drop trigger %I on %I.%I', t.tgname, n.nspname, c.relname) as statement
+from pg_trigger t
+join pg_class c on c.oid = t.tgrelid
+join pg_namespace n on n.oid = c.relnamespace
+where t.tgfoid = to_regprocedure($1)
+order by n.nspname, c.relname, t.tgname`;
+
+/** The capture function's signature as to_regprocedure reads it. */
+export function captureFunctionSignature(names: TrackingNames): string {
+  return `${inChangeSchema(names.captureFunction)}()`;
+}
+
+/** Drops the capture function; its triggers must be gone (or their table dropped). */
+export function dropCaptureFunctionSql(names: TrackingNames): string {
+  return `drop function if exists ${captureFunctionSignature(names)}`;
+}
+
+/** $1 schema, $2 name, $3 change table. Tracking starts at the current horizon: nothing before it was captured. */
+export const REGISTER_TABLE_SQL = `insert into ${TRACKED_TABLES} (schema, name, change_table, min_valid_version)
+values ($1, $2, $3, pg_snapshot_xmin(pg_current_snapshot()))
+on conflict (schema, name) do nothing`;
+
+/** $1 schema, $2 name */
+export const UNREGISTER_TABLE_SQL = `delete from ${TRACKED_TABLES} where schema = $1 and name = $2`;
+
+/** $1 schema, $2 name */
+export const MIN_VALID_VERSION_SQL = `select min_valid_version::text as version from ${TRACKED_TABLES} where schema = $1 and name = $2`;
+
+/**
+ * $1 the change table (`svc_ct."<name>"`), $2 the tracked table (qualified), $3 the capture function's
+ * signature: whether the change table exists and every capture trigger calls the function. The registry
+ * row alone does not say so: a source table dropped and created again lost its triggers, and a change
+ * table dropped by hand would make every write to the table fail.
+ */
+export const CAPTURE_INTACT_SQL = `select to_regclass($1) is not null
+  and (select count(distinct t.tgname) from pg_trigger t
+       where t.tgrelid = to_regclass($2) and t.tgfoid = to_regprocedure($3) and t.tgenabled <> 'D'
+         and t.tgname = any ($4::text[])) = cardinality($4::text[]) as intact`;
+
+/** Whether the registry exists (before anything was tracked it does not). */
+export const REGISTRY_EXISTS_SQL = `select to_regclass('${TRACKED_TABLES}') is not null as exists`;
+
+/** `$tag$body$tag$` with a tag that does not occur in the body (identifiers in it are arbitrary text). */
+function dollarQuoted(body: string, tag: string): string {
+  let delimiter = `$${tag}$`;
+  for (let n = 1; body.includes(delimiter); n += 1) delimiter = `$${tag}${n}$`;
+  return `${delimiter}${body}${delimiter}`;
+}

@@ -1,0 +1,90 @@
+import { tableKey, type TableDefinition, type TableRef } from '@svc/contracts';
+import type { Pool, PoolClient } from 'pg';
+import { changeTableKeyColumns, primaryKeyColumns, tableExists } from './catalog';
+import { PrimaryKeyRequiredError, StaleDefinitionError } from '@svc/engines';
+import { RESERVED_KEY_NAMES, trackingNames } from './identifiers';
+import { inTransaction } from '@svc/postgres-common';
+import {
+  CHANGE_SCHEMA_SETUP_SQL,
+  REGISTER_TABLE_SQL,
+  REGISTRY_EXISTS_SQL,
+  UNREGISTER_TABLE_SQL,
+  captureFunctionSql,
+  DROP_CAPTURE_TRIGGERS_SQL,
+  captureFunctionSignature,
+  captureTriggersSql,
+  createChangeTableSql,
+  dropCaptureFunctionSql,
+  dropChangeTableSql,
+  lockTableSql,
+  lockTimeoutSql,
+  type KeyColumn,
+} from './tracking-sql';
+
+/**
+ * Installs change capture for the table, idempotently. It holds the table in SHARE ROW EXCLUSIVE mode
+ * while it works, so writers in flight finish first and every write after it returns is captured; when
+ * they do not finish within `lockTimeoutMs` it fails (lock_timeout) and may be retried. The
+ * capture is built from the primary key the catalog has under that lock, which must be the definition's.
+ * A change table whose key no longer matches is rebuilt, and tracking restarts (its minimum valid version
+ * moves to now), since the records it held are gone.
+ */
+export async function enableTracking(pool: Pool, definition: TableDefinition, lockTimeoutMs: number): Promise<void> {
+  const { table } = definition;
+  if (definition.primaryKey.length === 0) throw new PrimaryKeyRequiredError(table);
+  await inTransaction(pool, async (client) => {
+    for (const statement of CHANGE_SCHEMA_SETUP_SQL) await client.query(statement);
+  });
+  await inTransaction(pool, async (client) => {
+    if (!(await tableExists(client, table))) throw new StaleDefinitionError(table, 'the table does not exist');
+    for (const statement of lockTableSql(table, lockTimeoutMs)) await client.query(statement);
+    const keys = await currentKey(client, definition);
+    const names = trackingNames(table);
+    const existing = await changeTableKeyColumns(client, names.changeTable);
+    if (!sameKeys(existing, keys)) {
+      await client.query(dropChangeTableSql(names));
+      await client.query(UNREGISTER_TABLE_SQL, [table.schema, table.name]);
+    }
+    for (const statement of createChangeTableSql(names, keys)) await client.query(statement);
+    await client.query(captureFunctionSql(table, names, keys));
+    for (const statement of captureTriggersSql(table, names)) await client.query(statement);
+    await client.query(REGISTER_TABLE_SQL, [table.schema, table.name, names.changeTable]);
+  });
+}
+
+async function currentKey(client: PoolClient, definition: TableDefinition): Promise<KeyColumn[]> {
+  const { table } = definition;
+  const keys = await primaryKeyColumns(client, table);
+  const names = keys.map((key) => key.name);
+  if (names.join('\u0000') !== definition.primaryKey.join('\u0000')) {
+    throw new StaleDefinitionError(table, `its primary key is (${names.join(', ')}), not (${definition.primaryKey.join(', ')})`);
+  }
+  const reserved = names.filter((name) => RESERVED_KEY_NAMES.has(name));
+  if (reserved.length > 0) {
+    throw new Error(`${tableKey(table)} cannot be tracked: key column ${reserved.join(', ')} collides with a change-tracking column`);
+  }
+  return keys;
+}
+
+function sameKeys(existing: readonly KeyColumn[], wanted: readonly KeyColumn[]): boolean {
+  return existing.length === wanted.length && existing.every((key, index) => key.name === wanted[index]?.name && key.type === wanted[index]?.type);
+}
+
+/**
+ * Removes the capture triggers, capture function, change table and registry row in one transaction.
+ * Idempotent: a table never tracked, released before, or dropped meanwhile is fine, and one renamed since
+ * it was tracked loses its triggers too (they are found through the function they call). Dropping a
+ * trigger locks its table exclusively, waiting at most `lockTimeoutMs` for readers and writers in flight.
+ */
+export async function disableTracking(pool: Pool, table: TableRef, lockTimeoutMs: number): Promise<void> {
+  const names = trackingNames(table);
+  await inTransaction(pool, async (client) => {
+    const registry = await client.query<{ exists: boolean }>(REGISTRY_EXISTS_SQL);
+    await client.query(lockTimeoutSql(lockTimeoutMs));
+    const triggers = await client.query<{ statement: string }>(DROP_CAPTURE_TRIGGERS_SQL, [captureFunctionSignature(names)]);
+    for (const { statement } of triggers.rows) await client.query(statement);
+    await client.query(dropCaptureFunctionSql(names));
+    await client.query(dropChangeTableSql(names));
+    if (registry.rows[0]?.exists === true) await client.query(UNREGISTER_TABLE_SQL, [table.schema, table.name]);
+  });
+}

@@ -1,0 +1,28 @@
+import type { TableRef } from '@svc/contracts';
+import { columnList, qualifiedName as qualifiedSchemaName, quoteIdent } from '@svc/postgres-common';
+
+export { columnList, quoteIdent };
+
+export function qualifiedName(table: TableRef): string {
+  return qualifiedSchemaName(table.schema, table.name);
+}
+
+/**
+ * What format_type writes for built-in types: words, a parenthesised modifier (`numeric(38,10)`,
+ * `timestamp(3) with time zone`, `interval day to second(0)`), the quoted `"char"`, array brackets.
+ * Type text is spliced into DDL, so anything else is refused rather than trusted.
+ */
+const PORTABLE_TYPE = /^(?:"char"|[a-z_][a-z0-9_]*(?:\s+[a-z_][a-z0-9_]*|\(\d+(?:,\d+)?\))*)(?:\[\])*$/;
+
+export class UnsupportedColumnTypeError extends Error {
+  override readonly name = 'UnsupportedColumnTypeError';
+}
+
+/** The column's portable type, checked to be a plain built-in type name. */
+export function portableTypeOf(column: { name: string; portableType: string }): string {
+  const type = column.portableType.trim();
+  if (!PORTABLE_TYPE.test(type)) {
+    throw new UnsupportedColumnTypeError(`column ${quoteIdent(column.name)} has a type staging cannot create: ${JSON.stringify(type)}`);
+  }
+  return type;
+}

@@ -1,0 +1,1 @@
+export { copyIn } from '@svc/postgres-common';

@@ -1,0 +1,1 @@
+export { redshiftEngine } from './redshift-engine';

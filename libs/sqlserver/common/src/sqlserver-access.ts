@@ -1,0 +1,114 @@
+import { CHANGE_TRACKING_SCHEMA, type ListedTable } from '@svc/contracts';
+import {
+  hasScheme,
+  parseServerUrl,
+  probeOrReason,
+  settleProbe,
+  socketFailureReason,
+  unlessUnparsable,
+  type DatabaseAccess,
+  type FailureContext,
+  type ProbeOptions,
+} from '@svc/engines';
+import { ConnectionPool, type config as MssqlConfig } from 'mssql';
+import { adoValue, parseAdoConnectionString } from './ado-connection-string';
+import { ADO_KEYS } from './ado-keys';
+import { SQL_SERVER_SCHEMES, parseSqlServerAddress } from './sql-server-address';
+import { sqlServerConfig, sqlServerDatabaseName } from './sql-server-config';
+import { sqlServerFailureReason } from './sql-server-failure';
+
+/** One row per key column (one row with a NULL key column for a table without a key), in key order; no STRING_AGG, which SQL Server 2016 lacks. */
+const SQL_SERVER_LIST_SQL = `SELECT s.name AS [schema], t.name AS [name], col.name AS key_column,
+  (SELECT SUM(p.rows) FROM sys.partitions p WHERE p.object_id = t.object_id AND p.index_id IN (0, 1)) AS estimated_rows
+FROM sys.tables t
+JOIN sys.schemas s ON s.schema_id = t.schema_id
+LEFT JOIN sys.indexes i ON i.object_id = t.object_id AND i.is_primary_key = 1
+LEFT JOIN sys.index_columns ic ON ic.object_id = i.object_id AND ic.index_id = i.index_id
+LEFT JOIN sys.columns col ON col.object_id = ic.object_id AND col.column_id = ic.column_id
+WHERE t.is_ms_shipped = 0 AND s.name <> '${CHANGE_TRACKING_SCHEMA}'
+ORDER BY s.name, t.name, ic.key_ordinal`;
+
+export interface SqlServerRow {
+  schema: string;
+  name: string;
+  key_column: string | null;
+  estimated_rows: number | string | null;
+}
+
+/** Rows of one table (ordered by table, then key ordinal) become one listed table with its key columns. */
+export function keyColumnsGathered(rows: readonly SqlServerRow[]): ListedTable[] {
+  const tables: { schema: string; name: string; primaryKey: string[]; estimatedRows: number | string | null }[] = [];
+  for (const row of rows) {
+    const last = tables[tables.length - 1];
+    const current = last && last.schema === row.schema && last.name === row.name ? last : undefined;
+    const table = current ?? { schema: row.schema, name: row.name, primaryKey: [], estimatedRows: row.estimated_rows };
+    if (!current) tables.push(table);
+    if (row.key_column !== null) table.primaryKey.push(row.key_column);
+  }
+  return tables.map((table) => ({ table: { schema: table.schema, name: table.name }, primaryKey: table.primaryKey, estimatedRows: Math.round(Number(table.estimatedRows ?? 0)) }));
+}
+
+/** Only the driver config matters to identity; nothing connects. */
+const IDENTITY_OPTIONS = { encrypt: false, connectTimeoutMs: 1 };
+
+/** How a SQL Server connection attempt failed, in a few secret-free words. */
+export function sqlServerConnectionFailure(error: unknown, context: FailureContext): string {
+  return sqlServerFailureReason(error, context) ?? socketFailureReason(error, context) ?? 'connection failed';
+}
+
+async function probeSqlServer(config: MssqlConfig, timeoutMs: number): Promise<string | null> {
+  const pool = new ConnectionPool({ ...config, requestTimeout: timeoutMs, pool: { min: 0, max: 1 } });
+  pool.on('error', () => undefined);
+  const attempt = (async () => {
+    await pool.connect();
+    await pool.request().query('select 1');
+  })();
+  const close = async () => {
+    await pool.close();
+  };
+  return settleProbe(attempt, close, { timeoutMs }, sqlServerConnectionFailure);
+}
+
+/** SQL Server connection strings (ADO `Server=…;` or `mssql://…`), for Create and Alter. */
+export const sqlServerAccess: DatabaseAccess = {
+  recognizes: (connectionString) => {
+    if (hasScheme(connectionString, SQL_SERVER_SCHEMES)) {
+      const url = parseServerUrl(connectionString);
+      return url !== null && url.host !== '';
+    }
+    if (/^\s*[a-z][a-z0-9+.-]*:\/\//i.test(connectionString)) return false;
+    const pairs = parseAdoConnectionString(connectionString);
+    if (pairs === null) return false;
+    const server = adoValue(pairs, ADO_KEYS.server);
+    return server !== undefined && parseSqlServerAddress(server) !== null;
+  },
+
+  databaseName: (connectionString) => unlessUnparsable(() => sqlServerDatabaseName(connectionString)) ?? null,
+
+  databaseIdentity: (connectionString) =>
+    unlessUnparsable(() => {
+      const config = sqlServerConfig(connectionString, IDENTITY_OPTIONS);
+      const instance = config.options?.instanceName ?? '';
+      return `sqlserver://${config.server}:${String(config.port ?? '')}${instance}/${config.database ?? ''}`.toLowerCase();
+    }),
+
+  probe: (connectionString, options: ProbeOptions) =>
+    probeOrReason(
+      () => probeSqlServer(sqlServerConfig(connectionString, { encrypt: options.encrypt, connectTimeoutMs: options.timeoutMs }), options.timeoutMs),
+      (error) => sqlServerConnectionFailure(error, { timeoutMs: options.timeoutMs }),
+    ),
+
+  listTables: async (connectionString, options: ProbeOptions): Promise<ListedTable[]> => {
+    const config = sqlServerConfig(connectionString, { encrypt: options.encrypt, connectTimeoutMs: options.timeoutMs });
+    const pool = new ConnectionPool({ ...config, requestTimeout: options.timeoutMs, pool: { min: 0, max: 1 } });
+    pool.on('error', () => undefined);
+    await pool.connect();
+    try {
+      return keyColumnsGathered((await pool.request().query<SqlServerRow>(SQL_SERVER_LIST_SQL)).recordset);
+    } finally {
+      await pool.close().catch(() => undefined);
+    }
+  },
+
+  failureReason: sqlServerFailureReason,
+};

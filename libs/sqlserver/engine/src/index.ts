@@ -1,0 +1,2 @@
+export { sqlServerEngine } from './sqlserver-engine';
+export { sqlServerErrorKind } from './sql-server-errors';

@@ -1,0 +1,125 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort, waitUntil } from './free-port';
+import { NatsServerExitedError, NatsServerProcess, natsServerBinary, type TestNats } from './private-nats';
+
+export interface TestNatsClusterNode {
+  /** The node's server name (`n1`, `n2`, …), as JetStream reports leaders and peers. */
+  name: string;
+  url: string;
+  running: boolean;
+  /** SIGKILL, as a crashed machine: the node leaves without telling its peers. */
+  kill(): Promise<void>;
+  /** Starts the node again on its ports and store; it rejoins the cluster and catches up. */
+  start(): Promise<void>;
+}
+
+export interface TestNatsCluster extends TestNats {
+  nodes: TestNatsClusterNode[];
+  /** Waits until every running node names the same running node as JetStream meta leader; returns its name. */
+  waitForMetaLeader(deadlineMs?: number): Promise<string>;
+}
+
+interface JszAnswer {
+  meta_cluster?: { leader?: string };
+}
+
+/**
+ * A private NATS cluster with JetStream: `size` nats-server processes on 127.0.0.1, routed to each other,
+ * each with a store directory of its own. Resolves once JetStream has a meta leader. Needs the nats-server
+ * binary (there is no shared cluster to fall back on).
+ */
+export async function startTestNatsCluster(size = 3): Promise<TestNatsCluster> {
+  const binary = natsServerBinary();
+  if (!binary) throw new Error('a NATS cluster test needs the nats-server binary (set NATS_SERVER_BIN)');
+  // Ports are free when handed out, but another process may take one before its node listens: start anew then.
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await startClusterOnFreshPorts(binary, size);
+    } catch (error) {
+      if (!(error instanceof NatsServerExitedError) || attempt >= CLUSTER_START_ATTEMPTS) throw error;
+    }
+  }
+}
+
+const CLUSTER_START_ATTEMPTS = 3;
+
+/** `count` distinct free ports (the OS may hand the same one out twice once it was released). */
+async function distinctFreePorts(count: number): Promise<number[]> {
+  const ports = new Set<number>();
+  while (ports.size < count) ports.add(await freePort());
+  return [...ports];
+}
+
+async function startClusterOnFreshPorts(binary: string, size: number): Promise<TestNatsCluster> {
+  const clusterName = `svc-test-${randomBytes(3).toString('hex')}`;
+  const storeRoot = mkdtempSync(join(tmpdir(), 'svc-test-nats-cluster-'));
+  const free = await distinctFreePorts(size * 3);
+  const ports = Array.from({ length: size }, (_, index) => ({ client: free[index * 3] ?? 0, route: free[index * 3 + 1] ?? 0, monitor: free[index * 3 + 2] ?? 0 }));
+  const servers = ports.map((port, index) => {
+    const routes = ports.filter((other) => other !== port).map((other) => `nats://127.0.0.1:${other.route}`);
+    const args = [
+      ...['-a', '127.0.0.1', '-p', String(port.client), '-m', String(port.monitor)],
+      ...['--server_name', `n${index + 1}`, '--cluster_name', clusterName],
+      ...['--cluster', `nats://127.0.0.1:${port.route}`, '--routes', routes.join(',')],
+      ...['-js', '-sd', join(storeRoot, `n${index + 1}`)],
+    ];
+    return { name: `n${index + 1}`, monitor: port.monitor, process: new NatsServerProcess(binary, args, port.client) };
+  });
+
+  const metaLeaderSeenBy = async (monitorPort: number): Promise<string | undefined> => {
+    const answer = (await (await fetch(`http://127.0.0.1:${monitorPort}/jsz`)).json()) as JszAnswer;
+    return answer.meta_cluster?.leader || undefined;
+  };
+  const waitForMetaLeader = async (deadlineMs = 30000): Promise<string> => {
+    let leader = '';
+    await waitUntil(
+      async () => {
+        const running = servers.filter((server) => server.process.running);
+        const seen = await Promise.all(running.map((server) => metaLeaderSeenBy(server.monitor)));
+        const [first] = seen;
+        const agreed = first !== undefined && seen.every((name) => name === first) && running.some((server) => server.name === first);
+        if (agreed) leader = first;
+        return agreed;
+      },
+      deadlineMs,
+      `a JetStream meta leader in NATS cluster ${clusterName}`,
+    );
+    return leader;
+  };
+
+  const stop = async (): Promise<void> => {
+    await Promise.all(servers.map((server) => server.process.stop('SIGTERM')));
+    rmSync(storeRoot, { recursive: true, force: true });
+  };
+  try {
+    await Promise.all(servers.map((server) => server.process.start()));
+    await waitForMetaLeader();
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return {
+    url: servers.map((server) => server.process.url).join(','),
+    nodes: servers.map((server) => ({
+      name: server.name,
+      url: server.process.url,
+      get running() {
+        return server.process.running;
+      },
+      kill: () => server.process.stop('SIGKILL'),
+      start: () => server.process.start(),
+    })),
+    waitForMetaLeader,
+    restart: async () => {
+      for (const server of servers) {
+        await server.process.stop('SIGTERM');
+        await server.process.start();
+        await waitForMetaLeader();
+      }
+    },
+    stop,
+  };
+}

@@ -1,0 +1,59 @@
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+
+const ROOT = join(__dirname, '..', '..', '..');
+
+/**
+ * The import boundaries of eslint.config.mjs (docs/ENGINES.md) fire: each fixture under a lint-fixtures folder
+ * breaks one rule on purpose (the repository's own lint run ignores those folders), and one is the allowed case.
+ */
+describe('import boundaries', () => {
+  const FIXTURES = [
+    'apps/loader/src/lint-fixtures/app-imports-engine.ts',
+    'apps/loader/src/lint-fixtures/app-imports-test-support.ts',
+    'libs/sqlserver/engine/src/lint-fixtures/engine-imports-other-engine.ts',
+    'libs/pipeline-runtime/src/lint-fixtures/engine-table-imports-engine.ts',
+  ];
+  let messagesOf: Map<string, string[]>;
+
+  beforeAll(() => {
+    // The CLI, as `npm run lint` runs it (ESLint's API loads the .mjs config with a dynamic import jest cannot run).
+    const run = spawnSync(join(ROOT, 'node_modules', '.bin', 'eslint'), ['--no-ignore', '--format', 'json', ...FIXTURES], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NX_DAEMON: 'false' } });
+    if (run.stdout === '') throw new Error(`eslint printed nothing: ${run.stderr}`);
+    const results = JSON.parse(run.stdout) as { filePath: string; messages: { ruleId: string | null; message: string }[] }[];
+    messagesOf = new Map(
+      results.map((result) => [
+        result.filePath.slice(ROOT.length + 1),
+        result.messages.filter((message) => message.ruleId === 'no-restricted-imports').map((message) => message.message),
+      ]),
+    );
+  }, 120000);
+
+  const restrictedImports = async (fixture: string): Promise<string[]> => {
+    const messages = messagesOf.get(fixture);
+    if (messages === undefined) throw new Error(`eslint did not lint ${fixture}`);
+    return messages;
+  };
+
+  it('an app never imports an engine library', async () => {
+    expect(await restrictedImports('apps/loader/src/lint-fixtures/app-imports-engine.ts')).toEqual([
+      expect.stringContaining('only the engine table (libs/pipeline-runtime) imports an engine library'),
+    ]);
+  }, 60000);
+
+  it('production code never imports test support', async () => {
+    expect(await restrictedImports('apps/loader/src/lint-fixtures/app-imports-test-support.ts')).toEqual([
+      expect.stringContaining('test support is for specs, testing entries and tools, never production code'),
+    ]);
+  }, 60000);
+
+  it('an engine never imports another engine\'s library', async () => {
+    expect(await restrictedImports('libs/sqlserver/engine/src/lint-fixtures/engine-imports-other-engine.ts')).toEqual([
+      expect.stringContaining('engines never import each other'),
+    ]);
+  }, 60000);
+
+  it('the engine table imports engine libraries', async () => {
+    expect(await restrictedImports('libs/pipeline-runtime/src/lint-fixtures/engine-table-imports-engine.ts')).toEqual([]);
+  }, 60000);
+});

@@ -1,0 +1,116 @@
+import type { ServiceName } from '@svc/contracts';
+import { TestStack } from '@svc/system-testing';
+import { ClaimWindowKiller, type ClaimKill } from './claim-window';
+import { ConcurrentWorkload, prepareConcurrentWorkload } from './concurrent-workload';
+import { LIVE_SCHEMA } from './live-workload';
+import { ReplicationPair } from './replication-pair';
+import { openPg, type SqlTarget } from './sql-target';
+
+/**
+ * Kill rounds: the CI size by default; `npm run test:kill` (KILL_TEST_ROUNDS=200) is the long run of the same
+ * test. Every fourth round kills the registry the moment it claims work (the claim/publish window).
+ */
+const ROUNDS = killRounds(process.env['KILL_TEST_ROUNDS']);
+const CLAIM_ROUND_EVERY = 4;
+/** Once every kill is over, the warehouse must equal the source within this: a frozen table fails the test. */
+const CONVERGENCE_AFTER_LAST_KILL_MS = 75000;
+const VICTIMS: ServiceName[] = ['extractor', 'stager', 'loader', 'job-registry'];
+
+function killRounds(setting: string | undefined): number {
+  const rounds = Number(setting ?? 10);
+  if (!Number.isInteger(rounds) || rounds < 4) throw new Error(`KILL_TEST_ROUNDS must be an integer of at least 4, got '${setting}'`);
+  return rounds;
+}
+
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+const between = (lowMs: number, highMs: number) => lowMs + Math.floor(Math.random() * (highMs - lowMs));
+
+/**
+ * SIGKILL of every service at every stage (issue 8, item 14): while a pgbench-like workload writes to the
+ * source, a random worker or the registry is killed and started again, round after round; NATS is
+ * restarted once; some kills hit the registry between a claim and its publish. Afterwards, within a strict
+ * deadline, the Type1 copy equals the source, the Type2 copy's current rows equal it, and neither holds a
+ * duplicate.
+ */
+describe('SIGKILL of a random service, round after round, under a concurrent workload (Type1 and Type2)', () => {
+  const stack = new TestStack({
+    workers: ['extractor', 'stager', 'loader'],
+    env: { SCHEDULER_TICK_MS: '100', IDLE_CYCLE_DELAY_MS: '100', SCHEDULER_MINUTE_SECONDS: '2', WORKER_CONCURRENCY: '2', ROW_CHUNK_BYTES: '65536' },
+  });
+  const kills: string[] = [];
+  const claimKills: ClaimKill[] = [];
+  let source: SqlTarget;
+  let warehouse: SqlTarget;
+  let workload: ConcurrentWorkload;
+  let pair: ReplicationPair;
+  let claimKiller: ClaimWindowKiller;
+
+  /** What to print when the test fails: the kills in order, and the workload's count. */
+  const story = () =>
+    `kills: ${kills.join(', ')}\nclaim kills: ${JSON.stringify(claimKills)}\nworkload: ${workload.committed} committed, ${workload.aborted} aborted by conflicts`;
+
+  beforeAll(async () => {
+    await stack.start();
+    source = await openPg(stack.source.url);
+    warehouse = await openPg(stack.warehouse.url);
+    await source.query(LIVE_SCHEMA);
+    await prepareConcurrentWorkload(source);
+    workload = new ConcurrentWorkload({ open: () => openPg(stack.source.url), clients: 3, pauseMs: 50 });
+    pair = new ReplicationPair({ stack, source, warehouse, workload, bucketName: 'service-kills' });
+    claimKiller = new ClaimWindowKiller(stack);
+    await claimKiller.start();
+  }, 120000);
+
+  afterAll(async () => {
+    await workload?.stop();
+    await claimKiller?.stop();
+    await Promise.allSettled([source?.close(), warehouse?.close()]);
+    await stack.stop();
+  }, 60000);
+
+  const killAndRestart = async (service: ServiceName) => {
+    await stack.killService(service);
+    kills.push(service);
+    await sleep(between(0, 2000));
+    await stack.startService(service);
+  };
+
+  it('seeds both replications while a worker and the registry are killed', async () => {
+    await pair.create();
+    await killAndRestart('extractor');
+    await killAndRestart('job-registry');
+    await pair.type1.waitFor(() => pair.tracking(), 90000, 'every table of both replications to be Tracking');
+    await pair.waitForConvergence(60000);
+  }, 180000);
+
+  it(`loses nothing and duplicates nothing over ${ROUNDS} kills and a NATS restart`, async () => {
+    await workload.start();
+    const natsRound = Math.ceil(ROUNDS / 2);
+    for (let round = 1; round <= ROUNDS; round += 1) {
+      await sleep(between(500, 2500));
+      if (round === natsRound) {
+        await stack.nats.restart();
+        kills.push('nats (restart)');
+      } else if (round % CLAIM_ROUND_EVERY === 0) {
+        const kill = await claimKiller.killAtNextClaim().catch(async (error: Error) => {
+          throw new Error(`${error.message}\n${story()}\n${await pair.type1.diagnostics()}`);
+        });
+        claimKills.push(kill);
+        kills.push(`job-registry at a claim${kill.inWindow ? ' (before its publish)' : ''}`);
+        await sleep(between(0, 2000));
+        await stack.startService('job-registry');
+      } else {
+        await killAndRestart(VICTIMS[Math.floor(Math.random() * VICTIMS.length)] ?? 'loader');
+      }
+    }
+    const lastKillAt = Date.now();
+    await workload.stop();
+    expect(workload.unexpected).toEqual([]);
+    expect(workload.committed).toBeGreaterThan(ROUNDS * 5);
+
+    await pair.waitForConvergence(CONVERGENCE_AFTER_LAST_KILL_MS - (Date.now() - lastKillAt)).catch((error: Error) => {
+      throw new Error(`${error.message}\n${story()}`);
+    });
+    expect(await pair.duplicates()).toEqual([]);
+  }, (ROUNDS * 8 + 120) * 1000);
+});
