@@ -25,6 +25,7 @@ export async function ensureDatabase(databaseUrl: string): Promise<{ created: bo
   const adminUrl = new URL(databaseUrl);
   adminUrl.pathname = '/postgres';
   const admin = new Client({ connectionString: adminUrl.toString() });
+  admin.on('error', () => undefined);
   await admin.connect();
   try {
     await admin.query(`CREATE DATABASE ${quoteIdent(name)}`);
@@ -53,6 +54,7 @@ function databaseNameOfUrl(databaseUrl: string): string {
 /** True when the database exists; false only for "database does not exist", any other failure is thrown. */
 async function canConnect(databaseUrl: string): Promise<boolean> {
   const client = new Client({ connectionString: databaseUrl });
+  client.on('error', () => undefined);
   try {
     await client.connect();
     return true;

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { ServiceName } from '@svc/contracts';
 
@@ -7,6 +8,9 @@ import type { ServiceName } from '@svc/contracts';
  * build is <repo>/dist) or inside the build itself (run from dist/, as the benchmark does).
  */
 const distRoot = __filename.endsWith('.js') ? resolve(__dirname, '..', '..', '..') : resolve(__dirname, '..', '..', '..', 'dist');
+
+/** When set, every service's output is also appended to <dir>/<service>.log (to read after a failed run). */
+const LOG_DIR = process.env['SVC_TEST_LOG_DIR'];
 
 /** A built service (dist/) running as its own process, as `npm start` and production run it. */
 export class ServiceProcess {
@@ -21,8 +25,13 @@ export class ServiceProcess {
   start(): void {
     const entry = join(distRoot, 'apps', this.service, 'src', 'main.js');
     const child = spawn(process.execPath, [entry], { env: { ...process.env, ...this.env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    child.stdout?.on('data', (chunk: Buffer) => this.output.push(chunk.toString('utf8')));
-    child.stderr?.on('data', (chunk: Buffer) => this.output.push(chunk.toString('utf8')));
+    const keep = (chunk: Buffer): void => {
+      const text = chunk.toString('utf8');
+      this.output.push(text);
+      if (LOG_DIR) appendFileSync(join(LOG_DIR, `${this.service}.log`), text);
+    };
+    child.stdout?.on('data', keep);
+    child.stderr?.on('data', keep);
     this.child = child;
   }
 

@@ -2,6 +2,8 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { healthSubject } from '@svc/contracts';
+import { connectNats, NatsRequester } from '@svc/messaging';
 import {
   createTempDatabase,
   freePort,
@@ -83,6 +85,28 @@ describe('npm start and the svc CLI, as the README says', () => {
     expect(run.stdout).toMatch(/<ReplicationId>[0-9a-f-]{36}<\/ReplicationId>/);
     expect(run.stdout).toMatch(/<Status>Running<\/Status>/);
   });
+
+  it('starts a service again when it crashes, as docker-compose restarts it', async () => {
+    const stagerPid = (): number | null => {
+      const listing = spawnSync('ps', ['-o', 'pid=,args=', '--ppid', String(stack.pid)], { encoding: 'utf8' }).stdout;
+      const line = listing.split('\n').find((entry) => entry.includes('apps/stager/src/main.js'));
+      return line ? Number(line.trim().split(/\s+/)[0]) : null;
+    };
+    const crashed = stagerPid();
+    expect(crashed).not.toBeNull();
+    process.kill(crashed ?? 0, 'SIGKILL');
+
+    await waitUntil(async () => output.includes('stager stopped unexpectedly (signal SIGKILL); restarting it in 1 s'), 10000, 'the restart notice');
+    const connection = await connectNats(nats.url, 'e2e-local-stack');
+    try {
+      const requester = new NatsRequester(connection, 1000);
+      await waitUntil(async () => requester.request(healthSubject('stager'), {}).then(() => true), 30000, 'the restarted stager');
+    } finally {
+      await connection.close();
+    }
+    expect(stagerPid()).not.toBe(crashed);
+    expect(stack.exitCode).toBeNull();
+  }, 60000);
 
   it('stops every service on Ctrl-C', async () => {
     const exited = new Promise<number | null>((done) => stack.once('exit', (code) => done(code)));

@@ -5,6 +5,7 @@ import { healthSubject, type ServiceName } from '@svc/contracts';
 import { startEmbeddedS3 } from './embedded-s3';
 import { localEnvironment } from './local-settings';
 import { tcpReachable } from './preflight';
+import { RestartPolicy } from './restart-policy';
 import { START_ORDER, spawnService } from './services';
 import { Stack } from './stack';
 
@@ -23,6 +24,23 @@ async function waitForHealth(requester: NatsRequester, service: ServiceName, chi
     await new Promise((done) => setTimeout(done, 250));
   }
   throw new Error(`${service} did not become healthy within ${deadlineMs / 1000} s`);
+}
+
+/**
+ * Starts a service and starts it again whenever it stops on its own (a crash, a kill), after the restart
+ * policy's delay, until the stack stops: the pipeline resumes its work from NATS and the registry.
+ */
+function supervise(stack: Stack, service: ServiceName, env: Record<string, string>, policy = new RestartPolicy()): ChildProcess {
+  const child = spawnService(distRoot, service, env);
+  const startedAt = Date.now();
+  stack.addChild(service, child);
+  child.once('exit', (code, signal) => {
+    if (stack.isStopping) return;
+    const delayMs = policy.delayAfterExit(Date.now() - startedAt);
+    process.stderr.write(`${service} stopped unexpectedly (${code === null ? `signal ${signal ?? 'unknown'}` : `exit code ${code}`}); restarting it in ${delayMs / 1000} s\n`);
+    stack.schedule(() => supervise(stack, service, env, policy), delayMs);
+  });
+  return child;
 }
 
 async function start(stack: Stack): Promise<void> {
@@ -45,13 +63,7 @@ async function start(stack: Stack): Promise<void> {
   const requester = new NatsRequester(connection, 2000);
   try {
     for (const service of START_ORDER) {
-      const child = spawnService(distRoot, service, env);
-      stack.addChild(service, child);
-      child.once('exit', (code) => {
-        if (stack.isStopping) return;
-        process.stderr.write(`${service} stopped unexpectedly (exit code ${code ?? 'signal'}); stopping the stack\n`);
-        void stack.stop().then(() => process.exit(1));
-      });
+      const child = supervise(stack, service, env);
       await waitForHealth(requester, service, child, 60000);
     }
   } finally {

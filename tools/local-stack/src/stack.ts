@@ -7,6 +7,7 @@ export class Stack {
   private readonly children = new Map<ServiceName, ChildProcess>();
   private s3: EmbeddedS3 | undefined;
   private stopping = false;
+  private readonly pending = new Set<NodeJS.Timeout>();
 
   get isStopping(): boolean {
     return this.stopping;
@@ -20,9 +21,20 @@ export class Stack {
     this.children.set(service, child);
   }
 
+  /** Runs `task` after `delayMs` unless the stack stops first (a service's restart). */
+  schedule(task: () => void, delayMs: number): void {
+    const timer = setTimeout(() => {
+      this.pending.delete(timer);
+      if (!this.stopping) task();
+    }, delayMs);
+    this.pending.add(timer);
+  }
+
   async stop(): Promise<void> {
     if (this.stopping) return;
     this.stopping = true;
+    for (const timer of this.pending) clearTimeout(timer);
+    this.pending.clear();
     await Promise.all([...this.children.values()].map((child) => stopChild(child)));
     await this.s3?.close();
   }

@@ -20,8 +20,12 @@ export const REGISTRY_POOL = Symbol('REGISTRY_POOL');
 async function openControlDatabase(config: RegistryConfig, logger: JsonLogger): Promise<Pool> {
   const { created } = await ensureDatabase(config.databaseUrl);
   const pool = new Pool({ connectionString: config.databaseUrl, max: 10 });
-  // An idle client losing its connection must not crash the process; the next query reconnects.
+  // A connection dying must not crash the process, idle (the pool's event) or checked out (the client's,
+  // which pg-pool does not listen to): its query fails, the client is discarded, the next one reconnects.
   pool.on('error', (error) => logger.warn('idle control database connection failed', { error }));
+  pool.on('connect', (client) => {
+    client.on('error', (error) => logger.warn('control database connection failed', { error }));
+  });
   try {
     const { applied } = await migrate(pool);
     logger.info('control database ready', { created, migrationsApplied: applied });
