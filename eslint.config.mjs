@@ -61,8 +61,8 @@ export default tseslint.config(
           enforceBuildableLibDependency: false,
           allow: [],
           depConstraints: [
-            // contracts are the shared language: they depend on nothing.
-            { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: [], bannedExternalImports: ['*'] },
+            // contracts are the shared language: they depend on nothing but the schema library their types come from.
+            { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: [], allowedExternalImports: ['@sinclair/typebox', '@sinclair/typebox/*'] },
             { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util', 'type:contracts', 'type:testing'], bannedExternalImports: nestBanned },
             // Test support (harnesses, temp databases, private servers): used by specs and tools, never by production code paths.
             { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:testing', 'type:data-access', 'type:domain', 'type:util', 'type:contracts'], bannedExternalImports: nestBanned },

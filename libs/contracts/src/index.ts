@@ -120,6 +120,7 @@ export {
   guardBatchExtracted,
   guardBatchLoaded,
   guardBatchStaged,
+  guardColumnDefinition,
   guardExtractRequested,
   guardWorkCancelled,
   guardWorkFailed,

@@ -13,8 +13,9 @@ describe('import boundaries', () => {
     'apps/loader/src/lint-fixtures/app-imports-test-support.ts',
     'libs/sqlserver/engine/src/lint-fixtures/engine-imports-other-engine.ts',
     'libs/pipeline-runtime/src/lint-fixtures/engine-table-imports-engine.ts',
+    'libs/contracts/src/lint-fixtures/contracts-import-external.ts',
   ];
-  let messagesOf: Map<string, string[]>;
+  let messagesOf: Map<string, { ruleId: string | null; message: string }[]>;
 
   beforeAll(() => {
     // The CLI, as `npm run lint` runs it (ESLint's API loads the .mjs config with a dynamic import jest cannot run).
@@ -24,15 +25,15 @@ describe('import boundaries', () => {
     messagesOf = new Map(
       results.map((result) => [
         result.filePath.slice(ROOT.length + 1),
-        result.messages.filter((message) => message.ruleId === 'no-restricted-imports').map((message) => message.message),
+        result.messages,
       ]),
     );
   }, 120000);
 
-  const restrictedImports = async (fixture: string): Promise<string[]> => {
+  const restrictedImports = async (fixture: string, rule = 'no-restricted-imports'): Promise<string[]> => {
     const messages = messagesOf.get(fixture);
     if (messages === undefined) throw new Error(`eslint did not lint ${fixture}`);
-    return messages;
+    return messages.filter((message) => message.ruleId === rule).map((message) => message.message);
   };
 
   it('an app never imports an engine library', async () => {
@@ -55,5 +56,11 @@ describe('import boundaries', () => {
 
   it('the engine table imports engine libraries', async () => {
     expect(await restrictedImports('libs/pipeline-runtime/src/lint-fixtures/engine-table-imports-engine.ts')).toEqual([]);
+  }, 60000);
+
+  it('contracts import their schema library and nothing else from outside', async () => {
+    expect(await restrictedImports('libs/contracts/src/lint-fixtures/contracts-import-external.ts', '@nx/enforce-module-boundaries')).toEqual([
+      expect.stringContaining('"pg"'),
+    ]);
   }, 60000);
 });

@@ -31,7 +31,7 @@ export interface OperationCommand {
 export interface KeysCreateCommand {
   kind: 'keys-create';
   /** `['*']` or operation names. */
-  allowedOperations: string[];
+  allowedOperations: Array<OperationName | '*'>;
   description?: string;
   natsUrl?: string;
 }
@@ -179,7 +179,7 @@ function parseOperationCommand(argv: string[]): OperationCommand {
 }
 
 /** `*` alone, or a comma-separated list of operation names or aliases. */
-export function parseAllowedOperations(text: string): string[] {
+export function parseAllowedOperations(text: string): Array<OperationName | '*'> {
   const items = text
     .split(',')
     .map((item) => item.trim())

@@ -89,7 +89,7 @@ describe('AccessKeysService', () => {
   it('refuses malformed create requests', async () => {
     expect(await serviceWith().createAccessKey({ allowedOperations: ['Nope'] })).toEqual({
       ok: false,
-      error: { code: ErrorCode.ValidationFailed, messages: ["allowedOperations: 'Nope' is not '*' or an operation name"] },
+      error: { code: ErrorCode.ValidationFailed, messages: ["allowedOperations[0]: must be '*' or an operation name"] },
     });
     expect(keys.keys.size).toBe(0);
   });

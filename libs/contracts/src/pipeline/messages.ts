@@ -1,118 +1,132 @@
+import { Type, type Static } from '@sinclair/typebox';
 import type { ReplicationConfig } from '../replication/replication-config';
-import type { BatchDescriptor, StagedFiles } from './batch';
-import type { TableDefinition, TableRef } from './table';
+import { AnyText, Count, Flag, Matching, OneOf, PositiveCount, Struct, Text, TextList, Timestamp } from '../schema/kinds';
+import { PipelineSubjects } from '../subjects';
+import { BatchDescriptorSchema, StagedFilesSchema } from './batch';
+import { TableRefSchema, type TableDefinition, type TableRef } from './table';
+
+const WORK_KINDS = ['seed', 'changes'] as const;
+const WORK_STAGES = ['extract', 'stage', 'load'] as const;
+const ROWS_SUBJECT = new RegExp(`^${PipelineSubjects.rowsPrefix.replace(/\./g, '\\.')}\\.`);
 
 /** Registry → extractor (JetStream work queue): read one batch of one table. */
-export interface ExtractRequested {
+export const ExtractRequestedSchema = Struct({
   /** Unique per scheduled unit of work; later stages dedupe on it (JetStream Nats-Msg-Id). */
-  workId: string;
-  replicationId: string;
-  table: TableRef;
-  kind: 'seed' | 'changes';
+  workId: Text(),
+  replicationId: Text(),
+  table: TableRefSchema,
+  kind: OneOf(WORK_KINDS),
   /** Seed: install change tracking first (a keyed table in TablesToInclude); false for tables only reseeded. */
-  track: boolean;
-  /** For `changes`: the table's watermark. */
-  fromVersion?: string;
+  track: Flag(),
+  /** For `changes` (required there): the table's watermark. */
+  fromVersion: Type.Optional(Text()),
   /** ChangeTrackingBatchLimit */
-  batchLimit: number;
+  batchLimit: PositiveCount(),
   /** The replication's configuration version when the work was issued: workers use no older one (a rotated password). */
-  configVersion?: number;
+  configVersion: Type.Optional(Count()),
   /**
    * Per-table fencing token from the registry; every unit of work claimed for a table has a higher epoch
    * than all before it. Staging and warehouse refuse a batch whose epoch is below one they have applied.
    */
-  epoch: number;
-  requestedAt: string;
-}
+  epoch: Count(),
+  requestedAt: Timestamp(),
+});
+export type ExtractRequested = Static<typeof ExtractRequestedSchema>;
 
 /** Extractor → stager: a batch's rows are in the rows stream under `rowsSubject`, `chunkCount` messages. */
-export interface BatchExtracted {
-  workId: string;
-  batch: BatchDescriptor;
-  rowsSubject: string;
-  chunkCount: number;
-  rowCount: number;
+export const BatchExtractedSchema = Struct({
+  workId: Text(),
+  batch: BatchDescriptorSchema,
+  rowsSubject: Matching(ROWS_SUBJECT, `must be a subject under ${PipelineSubjects.rowsPrefix}`),
+  chunkCount: Count(),
+  rowCount: Count(),
   /** When the extractor started reading (for lag). */
-  extractedAt: string;
-}
+  extractedAt: Timestamp(),
+});
+export type BatchExtracted = Static<typeof BatchExtractedSchema>;
 
 /** Stager → loader: the batch is applied to staging and its files are in the bucket. */
-export interface BatchStaged {
-  workId: string;
-  batch: BatchDescriptor;
-  files: StagedFiles;
-  rowCount: number;
+export const BatchStagedSchema = Struct({
+  workId: Text(),
+  batch: BatchDescriptorSchema,
+  files: StagedFilesSchema,
+  rowCount: Count(),
   /** Columns added to the staging table by this batch (schema evolution). */
-  addedColumns: string[];
-  extractedAt: string;
-}
+  addedColumns: TextList(),
+  extractedAt: Timestamp(),
+});
+export type BatchStaged = Static<typeof BatchStagedSchema>;
 
 /** Loader (or extractor, for an empty change batch) → registry: the batch is in the warehouse. */
-export interface BatchLoaded {
-  workId: string;
-  batchId: string;
-  replicationId: string;
-  table: TableRef;
-  kind: 'seed' | 'changes';
+export const BatchLoadedSchema = Struct({
+  workId: Text(),
+  batchId: Text(),
+  replicationId: Text(),
+  table: TableRefSchema,
+  kind: OneOf(WORK_KINDS),
   /** Seed: the part loaded and whether it was the last. */
-  part?: number;
-  final?: boolean;
+  part: Type.Optional(Count()),
+  final: Type.Optional(Flag()),
   /** Seed: the snapshot's start version; changes: the new watermark. */
-  version: string;
-  rowCount: number;
-  addedColumns: string[];
+  version: Text(),
+  rowCount: Count(),
+  addedColumns: TextList(),
   /** Added columns whose existing source rows got a value (hasDefault): downstream they are NULL until a reseed. */
-  filledColumns?: string[];
-  extractedAt: string;
-  loadedAt: string;
-}
+  filledColumns: Type.Optional(TextList()),
+  extractedAt: Timestamp(),
+  loadedAt: Timestamp(),
+});
+export type BatchLoaded = Static<typeof BatchLoadedSchema>;
 
 /** Any worker → registry: a unit of work failed for good (terminal) or after its retries. */
-export interface WorkFailed {
-  workId: string;
-  replicationId: string;
-  table: TableRef;
-  stage: 'extract' | 'stage' | 'load';
-  retryable: boolean;
+export const WorkFailedSchema = Struct({
+  workId: Text(),
+  replicationId: Text(),
+  table: TableRefSchema,
+  stage: OneOf(WORK_STAGES),
+  retryable: Flag(),
   /** Never contains a secret. */
-  message: string;
+  message: AnyText(),
   /** The table must be reseeded (e.g. its watermark is below the minimum valid version). */
-  reseed?: boolean;
+  reseed: Type.Optional(Flag()),
   /**
    * What the failure concerns: its table (the default when absent), or the whole replication (its
    * database or bucket cannot be used: credentials, a missing database or bucket).
    */
-  scope?: 'table' | 'replication';
+  scope: Type.Optional(OneOf(['table', 'replication'])),
   /** The configuration version the work was issued under (a replication-wide failure under an older one is retried). */
-  configVersion?: number;
-  failedAt: string;
-}
+  configVersion: Type.Optional(Count()),
+  failedAt: Timestamp(),
+});
+export type WorkFailed = Static<typeof WorkFailedSchema>;
 
 /**
  * Worker → registry (core NATS, best effort): a worker is handling a stage of this unit of work, sent when
  * it starts and then every few seconds. The registry keeps the last one as the table's last progress
  * (Describe, /metrics) and as the sign of life that lets the work hold a serialized replication's slot.
  */
-export interface WorkProgress {
-  workId: string;
-  replicationId: string;
-  table: TableRef;
-  stage: 'extract' | 'stage' | 'load';
-  at: string;
-}
+export const WorkProgressSchema = Struct({
+  workId: Text(),
+  replicationId: Text(),
+  table: TableRefSchema,
+  stage: OneOf(WORK_STAGES),
+  at: Timestamp(),
+});
+export type WorkProgress = Static<typeof WorkProgressSchema>;
 
 /**
  * Registry → workers (core NATS, best effort): a unit of work was cancelled (it ran past its timeout) and
  * released; its messages are dropped where they are seen. The fence (`epoch`) is what keeps a cancelled
  * unit's batches out of staging and warehouse; this only saves the work.
  */
-export interface WorkCancelled {
-  workId: string;
-  replicationId: string;
-  table: TableRef;
-  reason: string;
-  cancelledAt: string;
-}
+export const WorkCancelledSchema = Struct({
+  workId: Text(),
+  replicationId: Text(),
+  table: TableRefSchema,
+  reason: AnyText(),
+  cancelledAt: Timestamp(),
+});
+export type WorkCancelled = Static<typeof WorkCancelledSchema>;
 
 /** Worker → registry (request/reply): the configuration a worker needs, secrets included (internal only). */
 export interface RuntimeConfigRequest {

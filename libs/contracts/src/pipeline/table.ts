@@ -1,8 +1,9 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { FiniteNumber, Flag, NonEmptyList, Struct, Text } from '../schema/kinds';
+
 /** A table in a source or staging database. */
-export interface TableRef {
-  schema: string;
-  name: string;
-}
+export const TableRefSchema = Struct({ schema: Text(), name: Text() });
+export type TableRef = Static<typeof TableRefSchema>;
 
 /**
  * `[schema].[name]`, the seed's way of naming a table (TablesToInclude), and the pipeline's key of a table.
@@ -59,31 +60,46 @@ function escapeName(name: string): string {
   return name.replace(/\]/g, ']]');
 }
 
-export interface ColumnDefinition {
-  name: string;
+export const ColumnDefinitionSchema = Struct({
+  name: Text(),
   /** The source engine's own type text, e.g. `numeric(38,10)`, `timestamp with time zone`, `mood` (an enum). */
-  sourceType: string;
+  sourceType: Text(),
   /**
    * The type staging and warehouse tables use for this column: the source type when it is built in,
    * `text` (or `text[]`) for user-defined types (enums, domains, composites) that other databases lack.
    */
-  portableType: string;
-  nullable: boolean;
+  portableType: Text(),
+  nullable: Flag(),
   /**
    * Rows that exist when the column is added get a value from the source itself (a default, an identity or
    * a generated column) without any change being recorded; absent when false.
    */
-  hasDefault?: boolean;
+  hasDefault: Type.Optional(Flag()),
+});
+export type ColumnDefinition = Static<typeof ColumnDefinitionSchema>;
+
+export const TableDefinitionSchema = Struct({
+  table: TableRefSchema,
+  /** In the source's ordinal order; every row file lists values in this order. */
+  columns: NonEmptyList(ColumnDefinitionSchema),
+  /** Primary-key column names in key order (each one of `columns`); empty for a table without a primary key (never tracked). */
+  primaryKey: Type.Array(Text(), { problem: 'must be a list' }),
+  /** The planner's estimate, for progress (rows seeded of estimated). */
+  estimatedRows: FiniteNumber(),
+});
+export type TableDefinition = Static<typeof TableDefinitionSchema>;
+
+/** Problems of a definition its schema cannot see: primary-key columns that are not among its columns. */
+export function definitionKeyProblems(definition: unknown, path: string): string[] {
+  if (!isFields(definition) || !Array.isArray(definition['columns']) || !Array.isArray(definition['primaryKey'])) return [];
+  const names = new Set(definition['columns'].map((column: unknown) => (isFields(column) ? column['name'] : undefined)));
+  return definition['primaryKey'].flatMap((key: unknown, index) =>
+    typeof key === 'string' && key.length > 0 && !names.has(key) ? [`${path}.primaryKey[${index}]: '${key}' is not one of the columns`] : [],
+  );
 }
 
-export interface TableDefinition {
-  table: TableRef;
-  /** In the source's ordinal order; every row file lists values in this order. */
-  columns: ColumnDefinition[];
-  /** Primary-key column names in key order; empty for a table without a primary key (never tracked). */
-  primaryKey: string[];
-  /** The planner's estimate, for progress (rows seeded of estimated). */
-  estimatedRows: number;
+function isFields(value: unknown): value is { [field: string]: unknown } {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** A source table as a listing of the source knows it: enough to decide whether a replication moves it. */

@@ -1,32 +1,20 @@
+import type { Static } from '@sinclair/typebox';
+import type { OperationEnvelopeSchema } from '../guards';
 import type { OperationName, OperationRequest } from '../replication/operations';
 
-/** Gateway → registry: an authenticated, decoded and validated API call. */
-export interface OperationEnvelope<Op extends OperationName = OperationName> {
-  requestId: string;
-  accessKeyId: string;
+/** Gateway → registry: an authenticated, decoded and validated API call (its schema types all but the payload). */
+export type OperationEnvelope<Op extends OperationName = OperationName> = Omit<Static<typeof OperationEnvelopeSchema>, 'operation' | 'payload'> & {
   operation: Op;
   payload: OperationRequest<Op>;
-}
+};
 
-/** Gateway → registry: fetch the SigV4-style signing key of an access key for one scope. */
-export interface SigningKeyRequest {
-  accessKeyId: string;
-  /** yyyymmdd */
-  date: string;
-  region: string;
-  service: string;
-}
+export type { CreateAccessKeyRequest, SigningKeyRequest } from '../guards';
 
 /** The secret itself never leaves the registry: only the key derived for one day, region and service. */
 export interface SigningKeyReply {
   signingKeyHex: string;
   /** Operation names, or `*` for all. */
   allowedOperations: string[];
-}
-
-export interface CreateAccessKeyRequest {
-  allowedOperations: string[];
-  description?: string;
 }
 
 export interface CreateAccessKeyReply {

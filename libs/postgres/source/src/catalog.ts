@@ -1,4 +1,4 @@
-import type { ColumnDefinition, TableDefinition, TableRef } from '@svc/contracts';
+import { guardColumnDefinition, type ColumnDefinition, type TableDefinition, type TableRef } from '@svc/contracts';
 import type { Pool, PoolClient } from 'pg';
 import { CHANGE_TABLE_KEY_COLUMNS_SQL, DISCOVER_TABLES_SQL, PRIMARY_KEY_COLUMNS_SQL } from './catalog-sql';
 import { inChangeSchema, qualifiedName } from './identifiers';
@@ -30,21 +30,12 @@ function toDefinition(row: TableRow): TableDefinition {
 function toColumns(json: unknown): ColumnDefinition[] {
   if (!Array.isArray(json)) throw new Error('catalog query returned no column list');
   return json.map((item: unknown) => {
-    if (!isColumn(item)) throw new Error('catalog query returned a malformed column');
-    const column = { name: item.name, sourceType: item.sourceType, portableType: item.portableType, nullable: item.nullable };
-    return item.hasDefault === true ? { ...column, hasDefault: true } : column;
+    const checked = guardColumnDefinition(item);
+    if (!checked.ok) throw new Error(`catalog query returned a malformed column (${checked.problems.join('; ')})`);
+    const { name, sourceType, portableType, nullable, hasDefault } = checked.value;
+    const column = { name, sourceType, portableType, nullable };
+    return hasDefault === true ? { ...column, hasDefault: true } : column;
   });
-}
-
-function isColumn(item: unknown): item is ColumnDefinition {
-  if (typeof item !== 'object' || item === null) return false;
-  const column = item as Record<string, unknown>;
-  return (
-    typeof column['name'] === 'string' &&
-    typeof column['sourceType'] === 'string' &&
-    typeof column['portableType'] === 'string' &&
-    typeof column['nullable'] === 'boolean'
-  );
 }
 
 /** The table's primary key as the catalog has it now, in key order. */
