@@ -17,3 +17,10 @@ for (const file of process.argv.slice(2)) {
   skipped += report.numPendingTests + (report.numTodoTests ?? 0);
 }
 console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
+
+// Which engine pairs the generic suites ran, and why the others did not (tools/e2e/src/engine-pairs.ts).
+const pairReport = 'tmp/engine-pairs.txt';
+if (existsSync(pairReport)) {
+  console.log('engine pairs:');
+  for (const line of [...new Set(readFileSync(pairReport, 'utf8').split('\n').filter(Boolean))]) console.log(`  ${line}`);
+}

@@ -160,6 +160,8 @@ const CREATE_RULES: Row[] = [
   ['Warehouse.Url without a user', ['warehouse', 'url'], 'redshift://admin@cluster.example.com:5439', '{Warehouse\\Url}', 'must not carry a user name or password'],
   ['Warehouse.Url bare form without credentials', ['warehouse', 'url'], 'user:pw@cluster.example.com:5439', '{Warehouse\\Url}', 'must not carry a user name or password'],
   ['Warehouse.Url without a password parameter', ['warehouse', 'url'], 'postgres://host:5432/dw?password=pw', '{Warehouse\\Url}', 'takes only the sslmode and ssl parameters'],
+  ['Warehouse.Url brackets hold an IPv6 address', ['warehouse', 'url'], '[cluster]:5439', '{Warehouse\\Url}', 'A warehouse URL is host:port'],
+  ['Warehouse.Url percent-encoding', ['warehouse', 'url'], 'postgres://host:5432/%zz', '{Warehouse\\Url}', 'A warehouse URL is host:port'],
   ['Warehouse.DatabaseSchema not empty', ['warehouse', 'databaseSchema'], '', '{Warehouse\\DatabaseSchema}', 'must not be empty'],
   ['Warehouse.DatabaseName required', ['warehouse', 'databaseName'], REMOVE, '{Warehouse\\DatabaseName}', 'is required'],
   ['Warehouse.Username length', ['warehouse', 'username'], 'u'.repeat(128), '{Warehouse\\Username}', 'A name is 1-127 bytes'],

@@ -1,12 +1,14 @@
 import { ADMIN_KEY, TestStack, callSigned } from '@svc/system-testing';
 import { POSTGRES_TO_POSTGRES } from './engine-pairs';
 import { LIVE_WAREHOUSE_SCHEMA, LiveReplication, liveCreateRequest, sameDigest } from './live-replication';
-import { CUSTOMERS, LIVE_SCHEMA, LiveWorkload, ORDERS, SALES_ITEMS } from './live-workload';
-import { digest, type Digest, type TableShape } from './pipeline-workload';
+import { CUSTOMERS, LIVE_TABLES, LiveWorkload, ORDERS, SALES_ITEMS, money } from './live-workload';
 import { alterReplication, deleteReplication, describeResponse, recentWarnings, type DescribeJson } from './replication-api';
 import { S3Listing } from './s3-listing';
 import { changeSchemaLeftovers, tableTracking, type TableTracking } from './source-tracking';
 import { openPg, type SqlTarget } from './sql-target';
+import { Increment, between, insert, keyIs, remove, transaction, update } from './suite/changes';
+import type { SourceSession, WarehouseSession } from './suite/engine-fixture';
+import { project, withColumn, type Digest, type TableSpec } from './suite/table-spec';
 
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
@@ -19,13 +21,15 @@ const FULLY_TRACKED: TableTracking = { triggers: CAPTURE_TRIGGERS, changeTable: 
 const TYPE2_COLUMNS = ['svc_sys_is_current', 'svc_sys_is_deleted', 'svc_sys_valid_from', 'svc_sys_valid_to'];
 
 /** Orders the workload never touches (its keys are 1–2000 and from 100000 on): the test writes these itself. */
-const OWN_ORDERS = 'id BETWEEN 5000 AND 5999';
+const OWN_ORDERS = between('id', 5000, 5999);
 /** The column the source gains while SchemaReplication is off. */
-const ORDERS_WITH_X: TableShape = { ...ORDERS, columns: `${ORDERS.columns}, x` };
+const X = { name: 'x', type: 'int' } as const;
+const ORDERS_WITH_X = withColumn(ORDERS, X);
 const DW_ORDERS = `${LIVE_WAREHOUSE_SCHEMA}.orders`;
-/** Every version of a Type2 table, in an order that does not depend on the scan (a key has one version per valid_from). */
-const VERSIONS_OF_ORDERS: TableShape = { ...ORDERS_WITH_X, columns: `${ORDERS_WITH_X.columns}, svc_sys_valid_from, svc_sys_is_current`, orderBy: 'id, svc_sys_valid_from' };
-const VERSIONS_OF_ITEMS: TableShape = { ...SALES_ITEMS, columns: `${SALES_ITEMS.columns}, svc_sys_valid_from, svc_sys_is_current`, orderBy: 'order_id, line, svc_sys_valid_from' };
+/** Every version of a Type2 table: its columns, when the version began and whether it is current. */
+const versionsOf = (spec: TableSpec) => withColumn(withColumn(spec, { name: 'svc_sys_valid_from', type: 'timestamptz' }), { name: 'svc_sys_is_current', type: 'boolean' });
+const VERSIONS_OF_ORDERS = versionsOf(ORDERS_WITH_X);
+const VERSIONS_OF_ITEMS = versionsOf(SALES_ITEMS);
 
 /**
  * More Alters on a running replication while the workload writes (the sibling of live-alter): a table
@@ -38,16 +42,18 @@ describe('more Alters on a running replication, then Delete (PostgreSQL → Post
     workers: ['extractor', 'stager', 'loader'],
     env: { SCHEDULER_TICK_MS: '100', IDLE_CYCLE_DELAY_MS: '100', SCHEDULER_MINUTE_SECONDS: '2', WORKER_CONCURRENCY: '2', ROW_CHUNK_BYTES: '65536' },
   });
-  let writer: SqlTarget;
-  let workloadSession: SqlTarget;
+  let writer: SourceSession;
+  /** The PostgreSQL source engine's own change-capture objects (svc_ct), which these checks inspect directly. */
+  let inspector: SqlTarget;
+  let workloadSession: SourceSession;
   let staging: SqlTarget;
-  let warehouse: SqlTarget;
+  let warehouse: WarehouseSession;
   let workload: LiveWorkload;
   let live: LiveReplication;
   let bucket: S3Listing;
 
   const tablesOf = async (): Promise<string[]> => (await live.describe()).tables.map((table) => table.name).sort();
-  const columnsOf = async (target: SqlTarget, schema: string, table: string): Promise<string[]> =>
+  const columnsOf = async (target: Pick<SqlTarget, 'query'>, schema: string, table: string): Promise<string[]> =>
     (
       await target.query<{ name: string }>(
         'SELECT column_name::text AS name FROM information_schema.columns WHERE table_schema = $1 AND table_name = $2 ORDER BY 1',
@@ -74,13 +80,9 @@ describe('more Alters on a running replication, then Delete (PostgreSQL → Post
 
   beforeAll(async () => {
     await stack.start();
-    const owner = await POSTGRES_TO_POSTGRES.openSource(stack);
-    try {
-      await owner.query(LIVE_SCHEMA);
-    } finally {
-      await owner.close();
-    }
     writer = await POSTGRES_TO_POSTGRES.openSource(stack);
+    await writer.createTables(LIVE_TABLES);
+    inspector = await openPg(stack.source.url);
     workloadSession = await POSTGRES_TO_POSTGRES.openSource(stack);
     staging = await openPg(stack.staging.url);
     warehouse = await POSTGRES_TO_POSTGRES.openWarehouse(stack);
@@ -92,7 +94,7 @@ describe('more Alters on a running replication, then Delete (PostgreSQL → Post
   afterAll(async () => {
     await workload?.stop();
     bucket?.close();
-    await Promise.allSettled([writer?.close(), workloadSession?.close(), staging?.close(), warehouse?.close()]);
+    await Promise.allSettled([writer?.close(), inspector?.close(), workloadSession?.close(), staging?.close(), warehouse?.close()]);
     await stack.stop();
   }, 60000);
 
@@ -113,16 +115,16 @@ describe('more Alters on a running replication, then Delete (PostgreSQL → Post
   }, 90000);
 
   it('removes a table from TablesToInclude: no longer tracked in the source, its warehouse table stays, the others go on', async () => {
-    expect(await tableTracking(writer, 'public', 'customers')).toEqual(FULLY_TRACKED);
+    expect(await tableTracking(inspector, 'public', 'customers')).toEqual(FULLY_TRACKED);
     const altered = await alterReplication(stack, live.replicationId, { tablesToInclude: '[public].[orders],[sales].[items]' });
     expect(altered.status).toBe(200);
     live.tables = [ORDERS, SALES_ITEMS];
     await live.waitFor(async () => (await tablesOf()).length === 2, 30000, 'Describe to stop listing customers');
     expect(await tablesOf()).toEqual(['[public].[orders]', '[sales].[items]']);
     // The source is released before the table's state is forgotten, so this holds as soon as Describe changed.
-    expect(await tableTracking(writer, 'public', 'customers')).toEqual(NOT_TRACKED);
-    expect(await tableTracking(writer, 'public', 'orders')).toEqual(FULLY_TRACKED);
-    expect(await tableTracking(writer, 'sales', 'items')).toEqual(FULLY_TRACKED);
+    expect(await tableTracking(inspector, 'public', 'customers')).toEqual(NOT_TRACKED);
+    expect(await tableTracking(inspector, 'public', 'orders')).toEqual(FULLY_TRACKED);
+    expect(await tableTracking(inspector, 'sales', 'items')).toEqual(FULLY_TRACKED);
 
     // Work of customers in flight when it was removed may still land once; after that the table stays as it is.
     await twoMovements('orders and sales.items to go on after customers was removed');
@@ -173,10 +175,17 @@ describe('more Alters on a running replication, then Delete (PostgreSQL → Post
     // Work issued before the Alter still reads every column: let it land before the source changes.
     await twoMovements('work issued before SchemaReplication=false to land');
 
-    await writer.query('ALTER TABLE public.orders ADD COLUMN x int');
-    await writer.query(`INSERT INTO public.orders (id, customer_id, amount, status, updated_at, x)
-      SELECT g, 1, g / 10.0, 'with x', timestamptz '2026-02-01 00:00:00+00' + g * interval '1 second', g % 7 FROM generate_series(5000, 5099) g`);
-    await writer.query(`UPDATE public.orders SET x = x + 100, amount = amount + 1 WHERE id BETWEEN 5000 AND 5049`);
+    await writer.addColumn(ORDERS, X);
+    const withX = Array.from({ length: 100 }, (_, index) => 5000 + index).map((g) => ({
+      id: g,
+      customer_id: 1,
+      amount: money(g * 10),
+      status: 'with x',
+      updated_at: new Date(Date.UTC(2026, 1, 1) + g * 1000),
+      x: g % 7,
+    }));
+    await writer.apply(transaction(insert(ORDERS_WITH_X, withX)));
+    await writer.apply(transaction(update(ORDERS_WITH_X, { x: new Increment(100), amount: new Increment(1) }, between('id', 5000, 5049))));
     const ownOrders = () => live.sourceDigest(ORDERS, OWN_ORDERS);
     await live.waitFor(async () => sameDigest(await live.warehouseDigest(ORDERS, OWN_ORDERS), await ownOrders()), 30000, 'the new orders to reach the warehouse');
     await twoMovements('the warehouse to go on without the new column');
@@ -196,8 +205,8 @@ describe('more Alters on a running replication, then Delete (PostgreSQL → Post
       expect.stringMatching(/^SchemaReplication was turned on/),
     ]);
     await live.waitFor(async () => allTrackingWithoutError(await live.describe()), 60000, 'the reseed after SchemaReplication=true');
-    const withX: TableShape = { ...ORDERS, columns: 'id, x' };
-    const [expected, actual] = [await live.sourceDigest(withX, OWN_ORDERS), await live.warehouseDigest(withX, OWN_ORDERS)];
+    const idAndX = project(ORDERS_WITH_X, ['id', 'x']);
+    const [expected, actual] = [await live.sourceDigest(idAndX, OWN_ORDERS), await live.warehouseDigest(idAndX, OWN_ORDERS)];
     expect(actual).toEqual(expected);
     expect(expected.rows).toBe(100);
     expect(await columnsOf(staging, 'public', 'orders')).toContain('x');
@@ -207,7 +216,7 @@ describe('more Alters on a running replication, then Delete (PostgreSQL → Post
   }, 120000);
 
   it('switches ScdType from Type1 to Type2: explained reseed, Type2 tables, the Type1 tables kept, changes kept as history', async () => {
-    const typeOneRows = await digest(warehouse, DW_ORDERS, ORDERS_WITH_X);
+    const typeOneRows = await warehouse.digest(LIVE_WAREHOUSE_SCHEMA, ORDERS_WITH_X);
     const altered = await alterReplication(stack, live.replicationId, { warehouse: { scdType: 'Type2' } });
     expect(altered.status).toBe(200);
     const reseeding = await live.describe();
@@ -231,17 +240,17 @@ describe('more Alters on a running replication, then Delete (PostgreSQL → Post
     // The Type1 table was set aside with its rows: about those it had at the Alter (the workload adds two orders a transaction).
     const [keptOrders] = await warehouseTables(/^orders_type1_/);
     const keptRows = await warehouse.query<{ rows: number }>(`SELECT count(*)::int AS rows FROM ${LIVE_WAREHOUSE_SCHEMA}."${keptOrders}"`);
-    expect(keptRows[0]?.rows).toBeGreaterThanOrEqual(typeOneRows.rows - 20);
+    expect(keptRows[0]?.rows).toBeGreaterThanOrEqual((typeOneRows?.rows ?? Infinity) - 20);
 
     // History: a key updated twice has three versions, one current; a deleted key has none current.
-    await writer.query(`UPDATE public.orders SET status = 'history 1' WHERE id = 5001`);
+    await writer.apply(transaction(update(ORDERS_WITH_X, { status: 'history 1' }, keyIs('id', 5001))));
     await live.waitFor(
       async () => (await warehouse.query(`SELECT 1 FROM ${DW_ORDERS} WHERE id = 5001 AND svc_sys_is_current AND status = 'history 1'`)).length === 1,
       30000,
       'the first update as the current version',
     );
-    await writer.query(`UPDATE public.orders SET status = 'history 2' WHERE id = 5001`);
-    await writer.query(`DELETE FROM public.orders WHERE id = 5002`);
+    await writer.apply(transaction(update(ORDERS_WITH_X, { status: 'history 2' }, keyIs('id', 5001))));
+    await writer.apply(transaction(remove(ORDERS_WITH_X, keyIs('id', 5002))));
     await live.waitFor(
       async () =>
         (await warehouse.query(`SELECT 1 FROM ${DW_ORDERS} WHERE id = 5001 AND svc_sys_is_current AND status = 'history 2'`)).length === 1 &&
@@ -276,8 +285,8 @@ describe('more Alters on a running replication, then Delete (PostgreSQL → Post
 
   it('deletes the replication: gone from the registry and from the source, its warehouse data stays', async () => {
     const warehouseContent = async () => {
-      const digests: Digest[] = [];
-      for (const shape of [VERSIONS_OF_ORDERS, VERSIONS_OF_ITEMS, CUSTOMERS]) digests.push(await digest(warehouse, `${LIVE_WAREHOUSE_SCHEMA}.${shape.target}`, shape));
+      const digests: (Digest | null)[] = [];
+      for (const spec of [VERSIONS_OF_ORDERS, VERSIONS_OF_ITEMS, CUSTOMERS]) digests.push(await warehouse.digest(LIVE_WAREHOUSE_SCHEMA, spec));
       return digests;
     };
     const before = await warehouseContent();
@@ -289,17 +298,17 @@ describe('more Alters on a running replication, then Delete (PostgreSQL → Post
     // On failure, say why the replication is still there (it stays Deleting when the source could not be cleaned).
     expect({ status: afterDelete.status, ...(afterDelete.status !== 404 && { body: afterDelete.body, warnings: recentWarnings(stack) }) }).toEqual({ status: 404 });
     const released = { relations: [], functions: [], triggers: [], registered: [] };
-    expect(await changeSchemaLeftovers(writer)).toEqual(released);
+    expect(await changeSchemaLeftovers(inspector)).toEqual(released);
     for (const [schema, name] of [['public', 'orders'], ['sales', 'items'], ['public', 'customers']] as const) {
-      expect(await tableTracking(writer, schema, name)).toEqual(NOT_TRACKED);
+      expect(await tableTracking(inspector, schema, name)).toEqual(NOT_TRACKED);
     }
 
     // Work that was in flight must not bring tracking back, nor touch the warehouse.
     await sleep(2000);
-    expect(await changeSchemaLeftovers(writer)).toEqual(released);
+    expect(await changeSchemaLeftovers(inspector)).toEqual(released);
     const after = await warehouseContent();
     expect(after).toEqual(before);
-    expect(after.every((table) => table.rows > 0)).toBe(true);
+    expect(after.every((table) => (table?.rows ?? 0) > 0)).toBe(true);
     expect(await warehouseTables(/_type1_/)).toEqual(keptTables);
   }, 60000);
 });

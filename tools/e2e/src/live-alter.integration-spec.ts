@@ -2,10 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { ADMIN_KEY, TestStack, callSigned } from '@svc/system-testing';
 import { POSTGRES_TO_POSTGRES } from './engine-pairs';
 import { LiveReplication, liveCreateRequest, sameDigest as same, sameDigests } from './live-replication';
-import { CUSTOMERS, LIVE_SCHEMA, LiveWorkload, ORDERS, SALES_ITEMS } from './live-workload';
+import { CUSTOMERS, LIVE_TABLES, LiveWorkload, ORDERS, SALES_ITEMS } from './live-workload';
 import { startPasswordPostgres, type PasswordPostgres } from './password-postgres';
 import { alterReplication } from './replication-api';
 import { openPg, type SqlTarget } from './sql-target';
+import { insert, transaction } from './suite/changes';
+import type { SourceSession, WarehouseSession } from './suite/engine-fixture';
+import { openPostgresSource } from './suite/postgres-fixture';
+import { tableLabel } from './suite/table-spec';
 
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
@@ -29,10 +33,11 @@ describe('altering a running replication while changes flow (PostgreSQL → Post
   const wrongPassword = `wrong-${randomBytes(9).toString('hex')}`;
   const database = 'svc_live_source';
   let server: PasswordPostgres;
+  /** PostgreSQL's own administration (roles, sessions): what a password rotation needs, beyond the engine fixture. */
   let admin: SqlTarget;
-  let writer: SqlTarget;
-  let workloadSession: SqlTarget;
-  let warehouse: SqlTarget;
+  let writer: SourceSession;
+  let workloadSession: SourceSession;
+  let warehouse: WarehouseSession;
   let workload: LiveWorkload;
   let live: LiveReplication;
   let maskedSource = '';
@@ -46,15 +51,15 @@ describe('altering a running replication while changes flow (PostgreSQL → Post
     await admin.query(`CREATE ROLE ${role} LOGIN PASSWORD '${firstPassword}'`);
     // Owner of the database and of every table: enough to create svc_ct and the capture triggers.
     await admin.query(`CREATE DATABASE ${database} OWNER ${role}`);
-    const owner = await openPg(sourceUrl(firstPassword));
+    const owner = await openPostgresSource(sourceUrl(firstPassword));
     try {
-      await owner.query(LIVE_SCHEMA);
+      await owner.createTables(LIVE_TABLES);
     } finally {
       await owner.close();
     }
     // The test and its workload write as the superuser, so terminating the role's sessions never interrupts them.
-    writer = await openPg(server.url(database));
-    workloadSession = await openPg(server.url(database));
+    writer = await openPostgresSource(server.url(database));
+    workloadSession = await openPostgresSource(server.url(database));
     warehouse = await POSTGRES_TO_POSTGRES.openWarehouse(stack);
     workload = new LiveWorkload(workloadSession);
     live = new LiveReplication({ stack, source: writer, warehouse, workload, tables: TABLES });
@@ -128,7 +133,7 @@ describe('altering a running replication while changes flow (PostgreSQL → Post
       expect((await live.describe()).configuration.changeTrackingBatchLimit).toBe(limit);
       for (const shape of TABLES) {
         const seen = await live.warehouseDigest(shape);
-        await live.waitFor(async () => !same(await live.warehouseDigest(shape), seen), 30000, `${shape.target} to move with ChangeTrackingBatchLimit ${limit}`);
+        await live.waitFor(async () => !same(await live.warehouseDigest(shape), seen), 30000, `${tableLabel(shape)} to move with ChangeTrackingBatchLimit ${limit}`);
       }
     }
   }, 120000);
@@ -155,7 +160,7 @@ describe('altering a running replication while changes flow (PostgreSQL → Post
     );
 
     // A change made after the sessions ended reaches the warehouse only through a new session, opened with p2.
-    await writer.query(`INSERT INTO public.customers (id, name, city) VALUES (900000, 'after rotation', 'p2')`);
+    await writer.apply(transaction(insert(CUSTOMERS, [{ id: 900000, name: 'after rotation', city: 'p2' }])));
     await live.waitFor(
       async () => {
         const rows = await warehouse.query<{ name: string }>('SELECT name FROM dw.customers WHERE id = 900000').catch(() => []);

@@ -1,8 +1,9 @@
 import type { TestStack } from '@svc/system-testing';
 import { POSTGRES_TO_POSTGRES } from './engine-pairs';
-import { digest, type Digest, type TableShape } from './pipeline-workload';
 import { describeReplication, recentWarnings, type DescribeJson } from './replication-api';
-import type { SqlTarget } from './sql-target';
+import type { Condition } from './suite/changes';
+import type { SourceSession, WarehouseSession } from './suite/engine-fixture';
+import { tableLabel, type Digest, type TableSpec } from './suite/table-spec';
 
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
@@ -11,9 +12,6 @@ export const sameDigests = (left: (Digest | null)[], right: (Digest | null)[]) =
 
 /** Warehouse schema of the live suites. */
 export const LIVE_WAREHOUSE_SCHEMA = 'dw';
-
-/** Rows of a Type2 warehouse table that stand for the source's rows (closed versions are history). */
-const CURRENT_ROWS = 'svc_sys_is_current';
 
 export interface LiveRequestOptions {
   sourceConnectionString: string;
@@ -59,12 +57,12 @@ export interface WorkloadProgress {
 export interface LiveReplicationOptions {
   stack: TestStack;
   /** A session on the source that the workload does not use. */
-  source: SqlTarget;
-  warehouse: SqlTarget;
+  source: SourceSession;
+  warehouse: WarehouseSession;
   /** Shown in diagnostics. */
   workload?: WorkloadProgress;
   /** The tables compared by warehouseDigests and waitForWarehouseEqualsSource. */
-  tables: TableShape[];
+  tables: TableSpec[];
   /** The replication's Warehouse.DatabaseSchema; default LIVE_WAREHOUSE_SCHEMA. */
   warehouseSchema?: string;
 }
@@ -77,7 +75,7 @@ export class LiveReplication {
   replicationId = '';
   /** Type2 after the replication's ScdType changed to it: only current warehouse rows are compared then. */
   scdType: 'Type1' | 'Type2' = 'Type1';
-  tables: TableShape[];
+  tables: TableSpec[];
 
   constructor(private readonly options: LiveReplicationOptions) {
     this.tables = options.tables;
@@ -91,25 +89,24 @@ export class LiveReplication {
     return Object.fromEntries((await this.describe()).tables.map((table) => [table.name, table.phase]));
   }
 
-  sourceDigest(shape: TableShape, where = 'true'): Promise<Digest> {
-    return digest(this.options.source, shape.source, shape, where);
+  sourceDigest(spec: TableSpec, where?: Condition): Promise<Digest> {
+    return this.options.source.digest(spec, where);
   }
 
-  /** Null while the warehouse table does not exist (yet). */
-  warehouseDigest(shape: TableShape, where = 'true'): Promise<Digest | null> {
-    const rows = this.scdType === 'Type2' ? `(${where}) AND ${CURRENT_ROWS}` : where;
-    return digest(this.options.warehouse, this.warehouseTable(shape), shape, rows).catch(() => null);
+  /** Null while the warehouse table does not exist (yet); Type2: its current rows, which stand for the source's. */
+  warehouseDigest(spec: TableSpec, where?: Condition): Promise<Digest | null> {
+    return this.options.warehouse.digest(this.warehouseSchema, spec, this.scdType === 'Type2' ? 'current' : 'all', where).catch(() => null);
   }
 
-  /** `<schema>.<table>` of a compared table in the warehouse. */
-  warehouseTable(shape: TableShape): string {
-    return `${this.options.warehouseSchema ?? LIVE_WAREHOUSE_SCHEMA}.${shape.target}`;
+  /** The replication's Warehouse.DatabaseSchema. */
+  get warehouseSchema(): string {
+    return this.options.warehouseSchema ?? LIVE_WAREHOUSE_SCHEMA;
   }
 
   /** One table after another: the warehouse session runs one query at a time. */
   async warehouseDigests(): Promise<(Digest | null)[]> {
     const digests: (Digest | null)[] = [];
-    for (const shape of this.tables) digests.push(await this.warehouseDigest(shape));
+    for (const spec of this.tables) digests.push(await this.warehouseDigest(spec));
     return digests;
   }
 
@@ -173,9 +170,9 @@ export class LiveReplication {
     let last = '';
     await this.waitFor(
       async () => {
-        for (const shape of this.tables) {
-          const [expected, actual] = await Promise.all([this.sourceDigest(shape), this.warehouseDigest(shape)]);
-          last = `${shape.source}: source ${JSON.stringify(expected)} warehouse ${JSON.stringify(actual)}`;
+        for (const spec of this.tables) {
+          const [expected, actual] = await Promise.all([this.sourceDigest(spec), this.warehouseDigest(spec)]);
+          last = `${tableLabel(spec)}: source ${JSON.stringify(expected)} warehouse ${JSON.stringify(actual)}`;
           if (!sameDigest(expected, actual)) return false;
         }
         return true;

@@ -3,10 +3,11 @@ import { PipelineStreams } from '@svc/contracts';
 import { connectNats } from '@svc/messaging';
 import { TestStack } from '@svc/system-testing';
 import { startTestNatsCluster, waitUntil, type TestNatsCluster, type TestNatsClusterNode } from '@svc/testing';
-import { ConcurrentWorkload, prepareConcurrentWorkload } from './concurrent-workload';
-import { LIVE_SCHEMA } from './live-workload';
+import { ConcurrentWorkload } from './concurrent-workload';
+import { POSTGRES_TO_POSTGRES, type SourceSession, type WarehouseSession } from './engine-pairs';
+import { LIVE_TABLES, ORDERS, orderRow } from './live-workload';
 import { ReplicationPair } from './replication-pair';
-import { openPg, type SqlTarget } from './sql-target';
+import { insert, transaction } from './suite/changes';
 
 const PIPELINE_STREAMS = [PipelineStreams.work.name, PipelineStreams.rows.name];
 /** Rows added to LIVE_SCHEMA's orders so that the seed lasts long enough to lose a node in the middle of it. */
@@ -33,8 +34,8 @@ describe('replication through a three-node NATS cluster with R3 streams, losing 
       SEED_PART_MB: '1',
     },
   });
-  let source: SqlTarget;
-  let warehouse: SqlTarget;
+  let source: SourceSession;
+  let warehouse: WarehouseSession;
   let workload: ConcurrentWorkload;
   let pair: ReplicationPair;
   let connection: NatsConnection;
@@ -43,15 +44,12 @@ describe('replication through a three-node NATS cluster with R3 streams, losing 
 
   beforeAll(async () => {
     await stack.start();
-    source = await openPg(stack.source.url);
-    warehouse = await openPg(stack.warehouse.url);
-    await source.query(LIVE_SCHEMA);
-    await source.query(
-      `INSERT INTO public.orders SELECT g, 1 + g % 300, g * 1.25, 'old', timestamptz '2025-01-01 00:00:00+00' + g * interval '1 second'
-         FROM generate_series(2001, ${2000 + EXTRA_ORDERS}) g`,
-    );
-    await prepareConcurrentWorkload(source);
-    workload = new ConcurrentWorkload({ open: () => openPg(stack.source.url), clients: 3, pauseMs: 50 });
+    source = await POSTGRES_TO_POSTGRES.openSource(stack);
+    warehouse = await POSTGRES_TO_POSTGRES.openWarehouse(stack);
+    await source.createTables(LIVE_TABLES);
+    const extra = Array.from({ length: EXTRA_ORDERS }, (_, index) => orderRow(2001 + index, 'old', Date.UTC(2025, 0, 1), 1000));
+    await source.apply(transaction(insert(ORDERS, extra)));
+    workload = new ConcurrentWorkload({ open: () => POSTGRES_TO_POSTGRES.openSource(stack), clients: 3, pauseMs: 50 });
     pair = new ReplicationPair({ stack, source, warehouse, workload, bucketName: 'nats-cluster' });
     connection = await connectNats(stack.nats.url, 'cluster-e2e');
     manager = await connection.jetstreamManager();

@@ -2,21 +2,26 @@ import { connect } from 'nats';
 import { PipelineStreams } from '@svc/contracts';
 import { ADMIN_KEY, TestStack, callSigned } from '@svc/system-testing';
 import { waitUntil } from '@svc/testing';
-import { ENGINE_PAIRS, type EnginePair, type SqlTarget } from './engine-pairs';
-import { AUDIT_LOG, ITEMS, MIXED_WORKLOAD, ORDER_LINES, SOURCE_SCHEMA, digest, type TableShape } from './pipeline-workload';
+import { describeEachPair, type EnginePair, type SourceSession, type WarehouseSession } from './engine-pairs';
 import { describeReplication as describeThroughApi, recentWarnings } from './replication-api';
+import { insert, keyIs, transaction, update } from './suite/changes';
+import { AUDIT_LOG, GROW_EVERY_ITEM, ITEMS, MIXED_WORKLOAD, ORDER_LINES, PIPELINE_TABLES } from './suite/pipeline-tables';
+import { tableLabel, withColumn, type TableSpec } from './suite/table-spec';
+
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 /**
  * The generic pipeline suite (CONVENTIONS: one suite for every engine pair), driven through the signed
- * API against the real services as processes, NATS JetStream, an S3 server and real databases.
+ * API against the real services as processes, NATS JetStream, an S3 server and real databases. Tables,
+ * rows and changes are engine-neutral (suite/); each pair's fixtures create and read them in their engine.
  */
-describe.each(ENGINE_PAIRS)('pipeline: $name', (pair: EnginePair) => {
+describeEachPair('pipeline', (pair: EnginePair) => {
   const stack = new TestStack({
     workers: ['extractor', 'stager', 'loader'],
     env: { SCHEDULER_TICK_MS: '100', IDLE_CYCLE_DELAY_MS: '100', SCHEDULER_MINUTE_SECONDS: '2', WORKER_CONCURRENCY: '2', ROW_CHUNK_BYTES: '65536' },
   });
-  let source: SqlTarget;
-  let warehouse: SqlTarget;
+  let source: SourceSession;
+  let warehouse: WarehouseSession;
   let type1Id = '';
   let type2Id = '';
 
@@ -49,9 +54,10 @@ describe.each(ENGINE_PAIRS)('pipeline: $name', (pair: EnginePair) => {
 
   const describeReplication = (replicationId: string) => describeThroughApi(stack, replicationId);
 
-  const sourceDigest = (shape: TableShape) => digest(source, shape.source, shape);
-  const type1Digest = (shape: TableShape) => digest(warehouse, `dw.${shape.target}`, shape);
-  const type2CurrentDigest = (shape: TableShape) => digest(warehouse, `hist.${shape.target}`, shape, shape.keyed ? 'svc_sys_is_current' : 'true');
+  const NOTE = { name: 'note', type: 'varchar(40)' } as const;
+  const STATUS = { name: 'status', type: 'text', nullable: false } as const;
+  const LINES_WITH_NOTE = withColumn(ORDER_LINES, NOTE);
+  const LINES_WITH_STATUS = withColumn(LINES_WITH_NOTE, STATUS);
 
   /** What to show when the warehouse does not converge: table states and the services' warnings. */
   const diagnostics = async () => {
@@ -60,31 +66,35 @@ describe.each(ENGINE_PAIRS)('pipeline: $name', (pair: EnginePair) => {
     return `${JSON.stringify(states.map((state) => state && { status: state.status, tables: state.tables, alerts: state.alerts }))}\n${warnings.join('\n')}`;
   };
 
-  /** Waits until the warehouse holds exactly the source's rows (Type1) and current rows (Type2). */
-  const converged = async (shapes: TableShape[], deadlineMs = 90000) => {
+  /**
+   * Waits until the warehouse holds exactly the source's rows (Type1 in `dw`) and current rows (Type2 in
+   * `hist`). Rows travel to the test to be compared, so it polls at a pace that leaves the machine to the services.
+   */
+  const converged = async (specs: TableSpec[], deadlineMs = 90000) => {
     let last = '';
-    await waitUntil(
-      async () => {
-        for (const shape of shapes) {
-          const expected = await sourceDigest(shape);
-          const [t1, t2] = await Promise.all([type1Digest(shape).catch(() => null), type2CurrentDigest(shape).catch(() => null)]);
-          last = `${shape.source}: source ${JSON.stringify(expected)} type1 ${JSON.stringify(t1)} type2 ${JSON.stringify(t2)}`;
-          if (JSON.stringify(t1) !== JSON.stringify(expected) || JSON.stringify(t2) !== JSON.stringify(expected)) return false;
+    const deadline = Date.now() + deadlineMs;
+    for (;;) {
+      let equal = true;
+      for (const spec of specs) {
+        const expected = await source.digest(spec);
+        const [t1, t2] = await Promise.all([warehouse.digest('dw', spec).catch(() => null), warehouse.digest('hist', spec, 'current').catch(() => null)]);
+        last = `${tableLabel(spec)}: source ${JSON.stringify(expected)} type1 ${JSON.stringify(t1)} type2 ${JSON.stringify(t2)}`;
+        if (JSON.stringify(t1) !== JSON.stringify(expected) || JSON.stringify(t2) !== JSON.stringify(expected)) {
+          equal = false;
+          break;
         }
-        return true;
-      },
-      deadlineMs,
-      'the warehouse to equal the source',
-    ).catch(async (error: Error) => {
-      throw new Error(`${error.message}\nlast comparison: ${last}\n${await diagnostics()}`);
-    });
+      }
+      if (equal) return;
+      if (Date.now() > deadline) throw new Error(`timed out after ${deadlineMs} ms waiting for the warehouse to equal the source\nlast comparison: ${last}\n${await diagnostics()}`);
+      await sleep(500);
+    }
   };
 
   beforeAll(async () => {
     await stack.start();
     source = await pair.openSource(stack);
     warehouse = await pair.openWarehouse(stack);
-    await source.query(SOURCE_SCHEMA);
+    await source.createTables(PIPELINE_TABLES);
   }, 120000);
 
   afterAll(async () => {
@@ -131,16 +141,15 @@ describe.each(ENGINE_PAIRS)('pipeline: $name', (pair: EnginePair) => {
   });
 
   it('follows a mixed workload, including a transaction that commits after later ones', async () => {
-    for (const statement of MIXED_WORKLOAD) await source.query(statement);
+    for (const work of MIXED_WORKLOAD) await source.apply(work);
     const late = await pair.openSource(stack);
     try {
-      await late.query('BEGIN');
-      await late.query(`UPDATE public.items SET name = 'committed late' WHERE id = 500`);
+      await late.begin(transaction(update(ITEMS, { name: 'committed late' }, keyIs('id', 500))));
       // A transaction that starts after the long one and commits before it.
-      await source.query(`UPDATE public.items SET name = 'committed early' WHERE id = 501`);
+      await source.apply(transaction(update(ITEMS, { name: 'committed early' }, keyIs('id', 501))));
       // Several change cycles run while the long transaction is open.
-      await new Promise((done) => setTimeout(done, 2000));
-      await late.query('COMMIT');
+      await sleep(2000);
+      await late.commit();
     } finally {
       await late.close();
     }
@@ -175,8 +184,9 @@ describe.each(ENGINE_PAIRS)('pipeline: $name', (pair: EnginePair) => {
   });
 
   it('refreshes the table without a key on its reseeding schedule', async () => {
-    await source.query(`INSERT INTO public.audit_log SELECT now(), 'later event ' || g FROM generate_series(1, 25) g`);
-    await waitUntil(async () => JSON.stringify(await type1Digest(AUDIT_LOG)) === JSON.stringify(await sourceDigest(AUDIT_LOG)), 60000, 'the scheduled reseed');
+    const now = new Date();
+    await source.apply(transaction(insert(AUDIT_LOG, Array.from({ length: 25 }, (_, index) => ({ at: now, message: `later event ${index + 1}` })))));
+    await waitUntil(async () => JSON.stringify(await warehouse.digest('dw', AUDIT_LOG)) === JSON.stringify(await source.digest(AUDIT_LOG)), 60000, 'the scheduled reseed');
   }, 90000);
 
   /** Kills the service (SIGKILL) the moment its durable consumer holds an unacknowledged batch, then starts it again. */
@@ -193,7 +203,7 @@ describe.each(ENGINE_PAIRS)('pipeline: $name', (pair: EnginePair) => {
 
   it.each([['stager'], ['loader']] as const)('loses nothing and duplicates nothing when the %s is killed mid-batch', async (service) => {
     // A batch of every row with a few MB more text, so that it is in flight long enough to be caught.
-    await source.query(`UPDATE public.items SET price = price + 1, note = coalesce(note, '') || repeat('+', 2000)`);
+    await source.apply(GROW_EVERY_ITEM);
     await killMidBatch(service);
     await converged([ITEMS]);
     const [counts] = await warehouse.query<{ rows: number; keys: number }>('SELECT count(*)::int AS rows, count(DISTINCT id)::int AS keys FROM dw.items');
@@ -202,15 +212,12 @@ describe.each(ENGINE_PAIRS)('pipeline: $name', (pair: EnginePair) => {
     expect(current?.n).toBe(0);
   }, 180000);
 
-  it('reseeds a table whose watermark fell below the minimum valid version, with an alert', async () => {
-    // What the retention purge does once changes are older than ChangeTrackingRetentionPeriod: the change records
-    // go, and the minimum valid version moves past the table's watermark.
-    await source.query(`BEGIN;
-      DELETE FROM svc_ct."public.items";
-      UPDATE svc_ct.tracked_tables SET min_valid_version = (pg_current_xact_id()::text::bigint + 1)::text::xid8
-       WHERE schema = 'public' AND name = 'items';
-      COMMIT;`);
-    await source.query(`UPDATE public.items SET name = 'after expiry' WHERE id = 30`);
+  // Only where the source engine can purge a table's changes on demand; listed as not run elsewhere.
+  const whereChangesExpire = pair.canExpireChanges ? it : it.skip;
+  whereChangesExpire(`reseeds a table whose watermark fell below the minimum valid version, with an alert${pair.canExpireChanges ? '' : ' (not run: the source cannot purge changes on demand)'}`, async () => {
+    if (!source.expireChanges) throw new Error(`${source.engine} cannot expire changes`);
+    await source.expireChanges(ITEMS);
+    await source.apply(transaction(update(ITEMS, { name: 'after expiry' }, keyIs('id', 30))));
     await waitUntil(
       async () => (await describeReplication(type1Id)).alerts.some((alert) => alert.kind === 'Reseed' && alert.message.includes('[public].[items]')),
       60000,
@@ -228,19 +235,18 @@ describe.each(ENGINE_PAIRS)('pipeline: $name', (pair: EnginePair) => {
       ADMIN_KEY,
     );
     expect(alter.status).toBe(200);
-    await source.query(`ALTER TABLE sales.order_lines ADD COLUMN note varchar(40)`);
-    await source.query(`UPDATE sales.order_lines SET note = 'added later' WHERE order_id = 2`);
-    const withNote: TableShape = { ...ORDER_LINES, columns: 'order_id, line, qty, note' };
-    await converged([withNote]);
+    await source.addColumn(ORDER_LINES, NOTE);
+    await source.apply(transaction(update(LINES_WITH_NOTE, { note: 'added later' }, keyIs('order_id', 2))));
+    await converged([LINES_WITH_NOTE]);
     const alerts = (await describeReplication(type1Id)).alerts.filter((alert) => alert.kind === 'SchemaChange');
     expect(alerts.map((alert) => alert.message)).toEqual([expect.stringContaining('[sales].[order_lines]: added column(s) note')]);
     expect((await describeReplication(type2Id)).alerts.filter((alert) => alert.kind === 'SchemaChange')).toEqual([]);
   }, 120000);
 
   it('reseeds a table whose added column gives existing rows a value (a default), so that they carry it downstream', async () => {
-    await source.query(`ALTER TABLE sales.order_lines ADD COLUMN status text NOT NULL DEFAULT 'open'`);
-    await source.query(`UPDATE sales.order_lines SET status = 'shipped' WHERE order_id = 2`);
-    await converged([{ ...ORDER_LINES, columns: 'order_id, line, qty, note, status' }]);
+    await source.addColumn(LINES_WITH_NOTE, STATUS, 'open');
+    await source.apply(transaction(update(LINES_WITH_STATUS, { status: 'shipped' }, keyIs('order_id', 2))));
+    await converged([LINES_WITH_STATUS]);
     for (const id of [type1Id, type2Id]) {
       const reseeds = (await describeReplication(id)).alerts.filter((alert) => alert.kind === 'Reseed' && alert.message.includes('[sales].[order_lines]'));
       expect(reseeds.map((alert) => alert.message)).toEqual([expect.stringContaining('column(s) status added in the source with a value for existing rows')]);
@@ -248,13 +254,14 @@ describe.each(ENGINE_PAIRS)('pipeline: $name', (pair: EnginePair) => {
   }, 120000);
 
   it('adds a column to a table none of whose rows change afterwards, and fills it for existing rows when it came with a value', async () => {
-    await source.query(`ALTER TABLE public.items ADD COLUMN grade int NOT NULL DEFAULT 7`);
-    await converged([{ ...ITEMS, columns: `${ITEMS.columns}, grade` }]);
+    const grade = { name: 'grade', type: 'int', nullable: false } as const;
+    await source.addColumn(ITEMS, grade, 7);
+    await converged([withColumn(ITEMS, grade)]);
   }, 120000);
 
   it('refuses a new source table that would share a warehouse table with a replicated one, with a Failure alert', async () => {
-    await source.query('CREATE TABLE public.sales_order_lines (order_id int PRIMARY KEY, note text)');
-    await source.query("INSERT INTO public.sales_order_lines VALUES (1, 'would overwrite sales.order_lines')");
+    const clash: TableSpec = { schema: 'public', name: 'sales_order_lines', columns: [{ name: 'order_id', type: 'int', nullable: false }, { name: 'note', type: 'text' }], primaryKey: ['order_id'] };
+    await source.createTables([{ spec: clash, rows: [{ order_id: 1, note: 'would overwrite sales.order_lines' }] }]);
     // Tables that appear in the source are discovered with the next configuration version.
     const alter = await callSigned(stack.baseUrl, 'AlterWarehouseReplication', 'json', JSON.stringify({ replicationId: type1Id, parallelTablesLimit: 5 }), ADMIN_KEY);
     expect(alter.status).toBe(200);
@@ -264,7 +271,7 @@ describe.each(ENGINE_PAIRS)('pipeline: $name', (pair: EnginePair) => {
       'the Failure alert about [public].[sales_order_lines]',
     );
     expect((await describeReplication(type1Id)).tables.map((table) => table.name)).not.toContain('[public].[sales_order_lines]');
-    await converged([{ ...ORDER_LINES, columns: 'order_id, line, qty, note, status' }]);
+    await converged([LINES_WITH_STATUS]);
   }, 120000);
 
   it('never logs a secret', () => {

@@ -3,9 +3,10 @@ import { TEST_POSTGRES_URL, type TempDatabase } from '@svc/testing';
 import { Client } from 'pg';
 import { POSTGRES_TO_POSTGRES } from './engine-pairs';
 import { LiveReplication, liveCreateRequest } from './live-replication';
-import { CUSTOMERS, LIVE_SCHEMA, LiveWorkload, ORDERS, SALES_ITEMS } from './live-workload';
+import { CUSTOMERS, LIVE_TABLES, LiveWorkload, ORDERS, SALES_ITEMS } from './live-workload';
 import { deleteReplication, describeResponse, type DescribeJson } from './replication-api';
-import type { SqlTarget } from './sql-target';
+import { between, keyIn, remove, transaction, update } from './suite/changes';
+import type { SourceSession, WarehouseSession } from './suite/engine-fixture';
 
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
@@ -37,9 +38,9 @@ describe('recreated staging and warehouse databases under running services (Post
     workers: ['extractor', 'stager', 'loader'],
     env: { SCHEDULER_TICK_MS: '100', IDLE_CYCLE_DELAY_MS: '100', WORKER_CONCURRENCY: '2', ROW_CHUNK_BYTES: '65536' },
   });
-  let writer: SqlTarget;
-  let workloadSession: SqlTarget;
-  let warehouse: SqlTarget | undefined;
+  let writer: SourceSession;
+  let workloadSession: SourceSession;
+  let warehouse: WarehouseSession | undefined;
   let workload: LiveWorkload;
   let replicationId = '';
 
@@ -72,7 +73,7 @@ describe('recreated staging and warehouse databases under running services (Post
   beforeAll(async () => {
     await stack.start();
     writer = await POSTGRES_TO_POSTGRES.openSource(stack);
-    await writer.query(LIVE_SCHEMA);
+    await writer.createTables(LIVE_TABLES);
     workloadSession = await POSTGRES_TO_POSTGRES.openSource(stack);
     workload = new LiveWorkload(workloadSession);
   }, 120000);
@@ -103,7 +104,7 @@ describe('recreated staging and warehouse databases under running services (Post
     expect(workload.errors).toEqual([]);
 
     // And it keeps tracking afterwards.
-    await writer.query(`UPDATE public.customers SET city = 'after the recreate' WHERE id IN (SELECT id FROM public.customers ORDER BY id LIMIT 5)`);
+    await writer.apply(transaction(update(CUSTOMERS, { city: 'after the recreate' }, between('id', 1, 12))));
     await live.waitForWarehouseEqualsSource(60000);
   }, 300000);
 
@@ -119,12 +120,11 @@ describe('recreated staging and warehouse databases under running services (Post
     await Promise.all([writer.close(), workloadSession.close()]);
     await recreate(stack.source);
     writer = await POSTGRES_TO_POSTGRES.openSource(stack);
-    await writer.query(LIVE_SCHEMA);
+    await writer.createTables(LIVE_TABLES);
 
     const live = await create();
     await live.waitForWarehouseEqualsSource(60000);
-    await writer.query(`DELETE FROM public.customers WHERE id IN (SELECT id FROM public.customers ORDER BY id LIMIT 3)`);
-    await writer.query(`UPDATE public.orders SET status = 'second run' WHERE id IN (SELECT id FROM public.orders ORDER BY id LIMIT 3)`);
+    await writer.apply(transaction(remove(CUSTOMERS, keyIn('id', [1, 2, 3])), update(ORDERS, { status: 'second run' }, keyIn('id', [1, 2, 3]))));
     await live.waitForWarehouseEqualsSource(60000);
     const state = await live.describe();
     expect(state.status).toBe('Running');

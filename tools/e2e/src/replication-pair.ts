@@ -1,17 +1,25 @@
 import { ADMIN_KEY, callSigned, type TestStack } from '@svc/system-testing';
 import { LiveReplication, liveCreateRequest, type WorkloadProgress } from './live-replication';
 import { CUSTOMERS, ORDERS, SALES_ITEMS } from './live-workload';
-import type { TableShape } from './pipeline-workload';
-import type { SqlTarget } from './sql-target';
+import type { SourceSession, WarehouseSession } from './suite/engine-fixture';
+import { tableLabel, withColumn, type TableSpec } from './suite/table-spec';
 
-/** LIVE_SCHEMA's tables, all keyed. */
-export const PAIR_TABLES: TableShape[] = [ORDERS, CUSTOMERS, SALES_ITEMS];
+/** The live tables, all keyed. */
+export const PAIR_TABLES: TableSpec[] = [ORDERS, CUSTOMERS, SALES_ITEMS];
+
+/** A Type2 table's versions: the source columns, then when each version began and ended and whether it is current. */
+const versionsOf = (spec: TableSpec): TableSpec =>
+  [
+    { name: 'svc_sys_valid_from', type: 'timestamptz' as const },
+    { name: 'svc_sys_valid_to', type: 'timestamptz' as const },
+    { name: 'svc_sys_is_current', type: 'boolean' as const },
+  ].reduce(withColumn, spec);
 
 export interface ReplicationPairOptions {
   stack: TestStack;
   /** A session on the source that no workload uses. */
-  source: SqlTarget;
-  warehouse: SqlTarget;
+  source: SourceSession;
+  warehouse: WarehouseSession;
   workload?: WorkloadProgress;
   bucketName: string;
 }
@@ -75,25 +83,44 @@ export class ReplicationPair {
   async duplicates(): Promise<string[]> {
     const found: string[] = [];
     const { warehouse } = this.options;
-    for (const shape of PAIR_TABLES) {
-      const type1 = this.type1.warehouseTable(shape);
-      const [keys] = await warehouse.query<{ n: number }>(`SELECT (count(*) - count(DISTINCT (${shape.orderBy})))::int AS n FROM ${type1}`);
-      if (keys?.n !== 0) found.push(`${type1}: ${keys?.n} rows share a key`);
+    for (const spec of PAIR_TABLES) {
+      const keyOf = (row: readonly (string | null)[]) => JSON.stringify(spec.primaryKey.map((key) => row[spec.columns.findIndex((column) => column.name === key)]));
+      const type1 = (await warehouse.readRows(this.type1.warehouseSchema, spec)) ?? [];
+      const shared = type1.length - new Set(type1.map(keyOf)).size;
+      if (shared !== 0) found.push(`${this.type1.warehouseSchema}.${tableLabel(spec)}: ${shared} rows share a key`);
 
-      const type2 = this.type2.warehouseTable(shape);
-      const [current] = await warehouse.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM (SELECT 1 FROM ${type2} WHERE svc_sys_is_current GROUP BY ${shape.orderBy} HAVING count(*) > 1) d`,
-      );
-      if (current?.n !== 0) found.push(`${type2}: ${current?.n} keys with more than one current row`);
-      const [repeated] = await warehouse.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM (
-           SELECT v, lag(v) OVER (PARTITION BY k ORDER BY svc_sys_valid_from, svc_sys_valid_to NULLS LAST) AS previous
-             FROM (SELECT (SELECT r::text FROM (SELECT ${shape.columns}) r) AS v, ROW(${shape.orderBy})::text AS k, svc_sys_valid_from, svc_sys_valid_to
-                     FROM ${type2}) versions) successive
-          WHERE v = previous`,
-      );
-      if (repeated?.n !== 0) found.push(`${type2}: ${repeated?.n} versions repeat the version before them`);
+      const versions = versionsOf(spec);
+      const sourceColumns = spec.columns.length;
+      const byKey = new Map<string, (string | null)[][]>();
+      for (const row of (await warehouse.readRows(this.type2.warehouseSchema, versions)) ?? []) {
+        const key = keyOf(row);
+        byKey.set(key, [...(byKey.get(key) ?? []), row]);
+      }
+      let severalCurrent = 0;
+      let repeated = 0;
+      for (const rows of byKey.values()) {
+        if (rows.filter((row) => row[sourceColumns + 2] === 'true').length > 1) severalCurrent += 1;
+        // In the order the versions follow each other: by valid_from, the open one last.
+        const ordered = [...rows].sort((a, b) => compareVersions(a, b, sourceColumns));
+        ordered.forEach((row, index) => {
+          const previous = ordered[index - 1];
+          if (previous && JSON.stringify(previous.slice(0, sourceColumns)) === JSON.stringify(row.slice(0, sourceColumns))) repeated += 1;
+        });
+      }
+      const type2 = `${this.type2.warehouseSchema}.${tableLabel(spec)}`;
+      if (severalCurrent !== 0) found.push(`${type2}: ${severalCurrent} keys with more than one current row`);
+      if (repeated !== 0) found.push(`${type2}: ${repeated} versions repeat the version before them`);
     }
     return found;
   }
+}
+
+function compareVersions(a: readonly (string | null)[], b: readonly (string | null)[], sourceColumns: number): number {
+  const from = (a[sourceColumns] ?? '').localeCompare(b[sourceColumns] ?? '');
+  if (from !== 0) return from;
+  const [toA, toB] = [a[sourceColumns + 1] ?? null, b[sourceColumns + 1] ?? null];
+  if (toA === toB) return 0;
+  if (toA === null) return 1;
+  if (toB === null) return -1;
+  return toA.localeCompare(toB);
 }

@@ -1,10 +1,10 @@
 import type { ServiceName } from '@svc/contracts';
 import { TestStack } from '@svc/system-testing';
 import { ClaimWindowKiller, type ClaimKill } from './claim-window';
-import { ConcurrentWorkload, prepareConcurrentWorkload } from './concurrent-workload';
-import { LIVE_SCHEMA } from './live-workload';
+import { ConcurrentWorkload } from './concurrent-workload';
+import { POSTGRES_TO_POSTGRES, type SourceSession, type WarehouseSession } from './engine-pairs';
+import { LIVE_TABLES } from './live-workload';
 import { ReplicationPair } from './replication-pair';
-import { openPg, type SqlTarget } from './sql-target';
 
 /**
  * Kill rounds: the CI size by default; `npm run test:kill` (KILL_TEST_ROUNDS=200) is the long run of the same
@@ -39,8 +39,8 @@ describe('SIGKILL of a random service, round after round, under a concurrent wor
   });
   const kills: string[] = [];
   const claimKills: ClaimKill[] = [];
-  let source: SqlTarget;
-  let warehouse: SqlTarget;
+  let source: SourceSession;
+  let warehouse: WarehouseSession;
   let workload: ConcurrentWorkload;
   let pair: ReplicationPair;
   let claimKiller: ClaimWindowKiller;
@@ -51,11 +51,10 @@ describe('SIGKILL of a random service, round after round, under a concurrent wor
 
   beforeAll(async () => {
     await stack.start();
-    source = await openPg(stack.source.url);
-    warehouse = await openPg(stack.warehouse.url);
-    await source.query(LIVE_SCHEMA);
-    await prepareConcurrentWorkload(source);
-    workload = new ConcurrentWorkload({ open: () => openPg(stack.source.url), clients: 3, pauseMs: 50 });
+    source = await POSTGRES_TO_POSTGRES.openSource(stack);
+    warehouse = await POSTGRES_TO_POSTGRES.openWarehouse(stack);
+    await source.createTables(LIVE_TABLES);
+    workload = new ConcurrentWorkload({ open: () => POSTGRES_TO_POSTGRES.openSource(stack), clients: 3, pauseMs: 50 });
     pair = new ReplicationPair({ stack, source, warehouse, workload, bucketName: 'service-kills' });
     claimKiller = new ClaimWindowKiller(stack);
     await claimKiller.start();

@@ -1,4 +1,5 @@
 import { ACCESS_TYPES, RETENTION_PERIODS, SCD_TYPES } from '@svc/contracts';
+import { warehouseEndpointOf } from '@svc/engines';
 import { fieldLabel } from '../field-label';
 import { oneOf } from './scalar-rules';
 import { hasControlCharacter, textRule } from './text-rules';
@@ -70,8 +71,9 @@ const WAREHOUSE_URL_SHAPE = 'A warehouse URL is host:port, postgres://host:port/
 const WAREHOUSE_URL_PARAMETERS: ReadonlySet<string> = new Set(['sslmode', 'ssl']);
 
 /**
- * The warehouse endpoint (DESIGN §1): a bare `host:port` or `redshift://host:port` is Redshift,
- * `postgres://host:port/...` is PostgreSQL. The URL is a public setting (stored in the clear, shown by
+ * The warehouse endpoint (DESIGN §1), in the one grammar every part of the service reads it with
+ * (`warehouseEndpointOf`): a bare `host:port` or `redshift://host:port` is Redshift, `postgres://host:port/...`
+ * is PostgreSQL. The URL is a public setting (stored in the clear, shown by
  * Describe), so it must not carry credentials: those are Username and Password. A refused URL may hold a
  * password all the same, so it is never quoted back.
  */
@@ -81,31 +83,16 @@ export const warehouseUrl = textRule({
 });
 
 function warehouseUrlProblem(text: string): string | null {
-  const hostPort = /^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?|\[[0-9A-Fa-f:.]+\]):(\d{1,5})$/.exec(text);
-  if (hostPort) return isPort(hostPort[1]) ? null : WAREHOUSE_URL_SHAPE;
-  if (!/^(?:postgres|postgresql|redshift):\/\//i.test(text)) {
-    return /@/.test(text) ? credentialsInUrl() : WAREHOUSE_URL_SHAPE;
-  }
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    return /@/.test(text) ? credentialsInUrl() : WAREHOUSE_URL_SHAPE;
-  }
-  if (url.username !== '' || url.password !== '') return credentialsInUrl();
-  if (url.hostname.length === 0) return WAREHOUSE_URL_SHAPE;
-  const unknown = [...url.searchParams.keys()].filter((name) => !WAREHOUSE_URL_PARAMETERS.has(name.toLowerCase()));
+  const endpoint = warehouseEndpointOf(text);
+  if (endpoint === null) return /@/.test(text) ? credentialsInUrl() : WAREHOUSE_URL_SHAPE;
+  if (endpoint.hasCredentials) return credentialsInUrl();
+  const unknown = [...endpoint.params.keys()].filter((name) => !WAREHOUSE_URL_PARAMETERS.has(name));
   if (unknown.length) return 'A warehouse URL takes only the sslmode and ssl parameters; user and password belong in Username and Password';
   return null;
 }
 
 function credentialsInUrl(): string {
   return `A warehouse URL must not carry a user name or password: give them in ${fieldLabel(['warehouse', 'username'])} and ${fieldLabel(['warehouse', 'password'])}`;
-}
-
-function isPort(digits: string | undefined): boolean {
-  const port = Number(digits);
-  return Number.isInteger(port) && port >= 1 && port <= 65535;
 }
 
 const MAX_NAME_CHARACTERS = 128;

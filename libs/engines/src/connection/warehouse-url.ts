@@ -17,6 +17,8 @@ export interface WarehouseEndpoint {
   port: number;
   /** Query parameters of a URL form (e.g. `sslmode`), lower-case names. */
   params: ReadonlyMap<string, string>;
+  /** Whether the URL carries a user name or password (the API refuses that: they belong in Username and Password). */
+  hasCredentials: boolean;
 }
 
 /**
@@ -34,15 +36,19 @@ export function warehouseEndpointOf(url: string): WarehouseEndpoint | null {
       host: parsed.host,
       port: parsed.port ?? (isPostgres ? POSTGRES_DEFAULT_PORT : REDSHIFT_DEFAULT_PORT),
       params: parsed.params,
+      hasCredentials: parsed.user !== undefined || parsed.password !== undefined,
     };
   }
   // The seed's bare form: `examplecluster.abc123xyz789.us-west-2.redshift.amazonaws.com:5439`.
   const bare = /^(\[[^\]]+\]|[^:/\s]+):(\d+)$/.exec(text);
   if (!bare) return null;
-  const host = stripBrackets(bare[1] ?? '');
+  const written = bare[1] ?? '';
+  const host = stripBrackets(written);
   const port = parsePort(bare[2] ?? '');
-  if (port === undefined || !isHostName(host)) return null;
-  return { engine: 'redshift', host, port, params: new Map() };
+  // Brackets are for an IPv6 address only (`[::1]:5439`), as in a URL.
+  const bracketsFit = written === host || host.includes(':');
+  if (port === undefined || !isHostName(host) || !bracketsFit) return null;
+  return { engine: 'redshift', host, port, params: new Map(), hasCredentials: false };
 }
 
 /** Engine named by Warehouse.Url, or null. */

@@ -1,0 +1,235 @@
+import { Client } from 'pg';
+import { Append, Increment, type Assignment, type Change, type Condition, type Transaction } from './changes';
+import type { SourceSession, WarehouseRows, WarehouseSession } from './engine-fixture';
+import { canonical, digestOf, Json, warehouseName, type CanonicalRow, type ColumnSpec, type NeutralType, type TableSpec, type Value } from './table-spec';
+
+const quote = (identifier: string) => `"${identifier.replace(/"/g, '""')}"`;
+const qualified = (schema: string, name: string) => `${quote(schema)}.${quote(name)}`;
+const enumType = (spec: TableSpec, column: ColumnSpec) => qualified(spec.schema, `${spec.name}_${column.name}`);
+
+/** Deadlock, serialization failure, unique violation: what concurrent transactions may do to each other. */
+const CONFLICTS = new Set(['40P01', '40001', '23505']);
+
+/** Rows per INSERT: PostgreSQL takes at most 65535 parameters per statement. */
+const MAX_PARAMETERS = 30000;
+
+function sqlType(spec: TableSpec, column: ColumnSpec): string {
+  const types: Record<Exclude<NeutralType, 'enum'>, string> = {
+    int: 'int',
+    bigint: 'bigint',
+    'decimal(12,2)': 'numeric(12,2)',
+    'decimal(38,10)': 'numeric(38,10)',
+    text: 'text',
+    'varchar(40)': 'varchar(40)',
+    timestamptz: 'timestamptz',
+    bytes: 'bytea',
+    uuid: 'uuid',
+    json: 'jsonb',
+    'text[]': 'text[]',
+    boolean: 'boolean',
+  };
+  return column.type === 'enum' ? enumType(spec, column) : types[column.type];
+}
+
+function parameter(value: Value): unknown {
+  if (value instanceof Json) return JSON.stringify(value.document);
+  if (value instanceof Date) return value.toISOString();
+  if (typeof value === 'bigint') return value.toString();
+  return value;
+}
+
+/** The text PostgreSQL reads a column back as, before `canonical` (the same expressions serve source and warehouse). */
+function canonicalText(type: NeutralType, column: string): string {
+  const name = quote(column);
+  switch (type) {
+    case 'timestamptz':
+      return `to_char(${name} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+    case 'bytes':
+      return `encode(${name}, 'hex')`;
+    case 'text[]':
+      return `array_to_json(${name})::text`;
+    case 'int':
+    case 'bigint':
+    case 'decimal(12,2)':
+    case 'decimal(38,10)':
+    case 'text':
+    case 'varchar(40)':
+    case 'uuid':
+    case 'json':
+    case 'enum':
+    case 'boolean':
+      return `${name}::text`;
+  }
+}
+
+async function readCanonical(client: Client, table: string, spec: TableSpec, filters: (Condition | string)[] = []): Promise<CanonicalRow[]> {
+  const columns = spec.columns.map((column, index) => `${canonicalText(column.type, column.name)} AS c${index}`).join(', ');
+  const statement = new Statement();
+  const where = filters.map((filter) => (typeof filter === 'string' ? filter : statement.condition(spec, filter)));
+  const text = `SELECT ${columns} FROM ${table} WHERE ${where.length ? where.join(' AND ') : 'true'}`;
+  const result = await client.query<Record<string, string | null>>({ text, values: statement.parameters, rowMode: 'array' } as never);
+  return (result.rows as unknown as (string | null)[][]).map((row) => row.map((text, index) => canonical(spec.columns[index]?.type ?? 'text', text)));
+}
+
+/** Renders changes as PostgreSQL statements with parameters. */
+class Statement {
+  readonly parameters: unknown[] = [];
+
+  bind(value: Value, cast: string): string {
+    this.parameters.push(parameter(value));
+    return `$${this.parameters.length}::${cast}`;
+  }
+
+  condition(spec: TableSpec, where: Condition): string {
+    if ('all' in where) return where.all.length === 0 ? 'true' : `(${where.all.map((part) => this.condition(spec, part)).join(' AND ')})`;
+    if ('any' in where) return where.any.length === 0 ? 'false' : `(${where.any.map((part) => this.condition(spec, part)).join(' OR ')})`;
+    const column = spec.columns.find((candidate) => candidate.name === where.column);
+    if (!column) throw new Error(`no column ${where.column} in ${spec.name}`);
+    const cast = sqlType(spec, column);
+    const name = quote(column.name);
+    if ('equals' in where) return `${name} = ${this.bind(where.equals, cast)}`;
+    if ('in' in where) return where.in.length === 0 ? 'false' : `${name} IN (${where.in.map((value) => this.bind(value, cast)).join(', ')})`;
+    if ('between' in where) return `${name} BETWEEN ${this.bind(where.between[0], cast)} AND ${this.bind(where.between[1], cast)}`;
+    if ('atMost' in where) return `${name} <= ${this.bind(where.atMost, cast)}`;
+    return `${name} < ${this.bind(where.below, cast)}`;
+  }
+
+  assignment(spec: TableSpec, columnName: string, assignment: Assignment): string {
+    const column = spec.columns.find((candidate) => candidate.name === columnName);
+    if (!column) throw new Error(`no column ${columnName} in ${spec.name}`);
+    const name = quote(columnName);
+    const cast = sqlType(spec, column);
+    if (assignment instanceof Increment) return `${name} = ${name} + ${this.bind(assignment.by, cast)}`;
+    if (assignment instanceof Append) return `${name} = coalesce(${name}, '') || ${this.bind(assignment.text, 'text')}`;
+    return `${name} = ${this.bind(assignment, cast)}`;
+  }
+}
+
+function changeStatements(change: Change): { text: string; values: unknown[] }[] {
+  const spec = change.table;
+  const table = qualified(spec.schema, spec.name);
+  if (change.kind === 'insert') {
+    if (change.rows.length === 0) return [];
+    const columns = spec.columns.filter((column) => change.rows.some((row) => column.name in row));
+    const perStatement = Math.max(1, Math.floor(MAX_PARAMETERS / columns.length));
+    const statements: { text: string; values: unknown[] }[] = [];
+    for (let start = 0; start < change.rows.length; start += perStatement) {
+      const statement = new Statement();
+      const tuples = change.rows
+        .slice(start, start + perStatement)
+        .map((row) => `(${columns.map((column) => statement.bind(row[column.name] ?? null, sqlType(spec, column))).join(', ')})`);
+      statements.push({ text: `INSERT INTO ${table} (${columns.map((column) => quote(column.name)).join(', ')}) VALUES ${tuples.join(', ')}`, values: statement.parameters });
+    }
+    return statements;
+  }
+  const statement = new Statement();
+  if (change.kind === 'update') {
+    const set = Object.entries(change.set).map(([column, assignment]) => statement.assignment(spec, column, assignment));
+    return [{ text: `UPDATE ${table} SET ${set.join(', ')} WHERE ${statement.condition(spec, change.where)}`, values: statement.parameters }];
+  }
+  return [{ text: `DELETE FROM ${table} WHERE ${statement.condition(spec, change.where)}`, values: statement.parameters }];
+}
+
+async function connected(connectionString: string): Promise<Client> {
+  const client = new Client({ connectionString });
+  client.on('error', () => undefined);
+  await client.connect();
+  return client;
+}
+
+/** The PostgreSQL source of the generic suite. */
+export async function openPostgresSource(connectionString: string): Promise<SourceSession> {
+  const client = await connected(connectionString);
+  const run = async (work: Transaction) => {
+    for (const change of work.changes) for (const statement of changeStatements(change)) await client.query(statement.text, statement.values);
+  };
+  const session: SourceSession = {
+    engine: 'PostgreSQL',
+    async createTables(tables) {
+      await client.query('BEGIN');
+      try {
+        for (const { spec } of tables) {
+          await client.query(`CREATE SCHEMA IF NOT EXISTS ${quote(spec.schema)}`);
+          for (const column of spec.columns.filter((candidate) => candidate.type === 'enum')) {
+            await client.query(`CREATE TYPE ${enumType(spec, column)} AS ENUM (${(column.labels ?? []).map((label) => `'${label.replace(/'/g, "''")}'`).join(', ')})`);
+          }
+          const columns = spec.columns.map((column) => `${quote(column.name)} ${sqlType(spec, column)}${column.nullable === false ? ' NOT NULL' : ''}`);
+          const key = spec.primaryKey.length ? [`PRIMARY KEY (${spec.primaryKey.map(quote).join(', ')})`] : [];
+          await client.query(`CREATE TABLE ${qualified(spec.schema, spec.name)} (${[...columns, ...key].join(', ')})`);
+        }
+        for (const { spec, rows } of tables) if (rows) await run({ changes: [{ kind: 'insert', table: spec, rows }] });
+        await client.query('COMMIT');
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      }
+    },
+    async apply(work) {
+      await session.begin(work).catch(async (error: unknown) => {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      });
+      await session.commit();
+    },
+    async begin(work) {
+      await client.query('BEGIN');
+      await run(work);
+    },
+    async commit() {
+      await client.query('COMMIT');
+    },
+    async addColumn(spec, column, fill) {
+      const definition = `${quote(column.name)} ${sqlType(spec, column)}${column.nullable === false ? ' NOT NULL' : ''}`;
+      // A DEFAULT takes no parameter: the fill is written as a literal (the suite's own text).
+      const literal = fill === undefined ? '' : ` DEFAULT ${pgLiteral(fill)}::${sqlType(spec, column)}`;
+      await client.query(`ALTER TABLE ${qualified(spec.schema, spec.name)} ADD COLUMN ${definition}${literal}`);
+    },
+    readRows: (spec, where) => readCanonical(client, qualified(spec.schema, spec.name), spec, where ? [where] : []),
+    digest: async (spec, where) => digestOf(await session.readRows(spec, where)),
+    isConflict: (error) => CONFLICTS.has((error as { code?: string }).code ?? ''),
+    expireChanges: async (spec) => {
+      // What the retention purge does once changes are older than ChangeTrackingRetentionPeriod: the change
+      // records go, and the minimum valid version moves past the table's watermark (libs/postgres/source).
+      await client.query(
+        `BEGIN;
+         DELETE FROM svc_ct.${quote(`${spec.schema}.${spec.name}`)};
+         UPDATE svc_ct.tracked_tables SET min_valid_version = (pg_current_xact_id()::text::bigint + 1)::text::xid8
+          WHERE schema = '${spec.schema.replace(/'/g, "''")}' AND name = '${spec.name.replace(/'/g, "''")}';
+         COMMIT;`,
+      );
+    },
+    close: () => client.end(),
+  };
+  return session;
+}
+
+function pgLiteral(value: Value): string {
+  if (value === null) return 'NULL';
+  if (typeof value === 'number' || typeof value === 'bigint') return String(value);
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  if (typeof value === 'string') return `'${value.replace(/'/g, "''")}'`;
+  throw new Error('the suite fills added columns with numbers, booleans or text only');
+}
+
+/** The PostgreSQL warehouse of the generic suite. */
+export async function openPostgresWarehouse(connectionString: string): Promise<WarehouseSession> {
+  const client = await connected(connectionString);
+  const session: WarehouseSession = {
+    engine: 'PostgreSQL',
+    async readRows(schema, spec, rows: WarehouseRows = 'all', where) {
+      const table = qualified(schema, warehouseName(spec));
+      const [exists] = (await client.query<{ found: boolean }>('SELECT to_regclass($1) IS NOT NULL AS found', [table])).rows;
+      if (exists?.found !== true) return null;
+      const current = rows === 'current' && spec.primaryKey.length > 0 ? ['svc_sys_is_current'] : [];
+      return readCanonical(client, table, spec, [...current, ...(where ? [where] : [])]);
+    },
+    async digest(schema, spec, rows, where) {
+      const read = await session.readRows(schema, spec, rows, where);
+      return read === null ? null : digestOf(read);
+    },
+    query: async <T extends Record<string, unknown>>(sql: string, params: unknown[] = []) => (await client.query<T>(sql, params)).rows,
+    close: () => client.end(),
+  };
+  return session;
+}
+
