@@ -120,6 +120,31 @@ describe('PostgreSQL staging: lock order under many replications sharing one dat
     }
   });
 
+  it("a connector's first look at the control tables never waits for batches in flight (it locks no control table when nothing needs upgrading)", async () => {
+    const first = createPostgresStaging(database.url, { encrypt: false });
+    const other = new Client({ connectionString: database.url });
+    await other.connect();
+    const second = createPostgresStaging(database.url, { encrypt: false });
+    try {
+      const seed = batchAt('a', 0, 0);
+      await first.ensureTable(seed.batch.definition);
+      await first.applyBatch(seed.batch, chunks(seed.rows));
+      // A batch in the middle of its transaction: it holds the fences and seed records it wrote.
+      await other.query('BEGIN');
+      await other.query(`UPDATE svc_staging.table_fences SET epoch = epoch`);
+      await other.query(`UPDATE svc_staging.table_seeds SET started_at = started_at`);
+
+      const checking = second.isStale(batchAt('a', 1, 2).batch);
+      const settled = await Promise.race([checking.then(() => 'done'), waitForLockWaiters(other, 1, 'the control schema check to wait').then(() => 'waiting')]);
+      expect(settled).toBe('done');
+      expect(await checking).toBe(false);
+    } finally {
+      await other.query('ROLLBACK').catch(() => undefined);
+      await other.end();
+      await Promise.all([first.close(), second.close()]);
+    }
+  });
+
   it('a column added while a batch of the table is applied waits for the table lock, not the relation, and both finish', async () => {
     const first = createPostgresStaging(database.url, { encrypt: false });
     const second = createPostgresStaging(database.url, { encrypt: false });

@@ -20,6 +20,18 @@ export const CONTROL_SCHEMA = 'svc_staging';
  */
 export const DDL_LOCK_SQL = `SELECT pg_advisory_xact_lock(hashtext('${CONTROL_SCHEMA}.ddl'))`;
 
+/** ALTER TABLE … ADD COLUMN, only when the control table lacks the column (the check takes no lock on the table). */
+function addColumnIfMissingSql(table: string, column: string, definition: string): string {
+  return `DO $$
+BEGIN
+  IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_attribute
+                  WHERE attrelid = '${CONTROL_SCHEMA}.${table}'::regclass AND attname = '${column}' AND NOT attisdropped) THEN
+    ALTER TABLE ${CONTROL_SCHEMA}.${table} ADD COLUMN ${column} ${definition};
+  END IF;
+END
+$$`;
+}
+
 export const CONTROL_SCHEMA_SQL: readonly string[] = [
   `CREATE SCHEMA IF NOT EXISTS ${CONTROL_SCHEMA}`,
   `CREATE TABLE IF NOT EXISTS ${CONTROL_SCHEMA}.applied_batches (
@@ -43,10 +55,13 @@ export const CONTROL_SCHEMA_SQL: readonly string[] = [
   raised_at timestamptz NOT NULL DEFAULT now(),
   PRIMARY KEY (replication_id, schema, name)
 )`,
-  // Control tables of an older version: one seed record per table (replication '' stands for "unknown"), fences without a time.
-  `ALTER TABLE ${CONTROL_SCHEMA}.table_seeds ADD COLUMN IF NOT EXISTS replication_id text NOT NULL DEFAULT ''`,
-  `ALTER TABLE ${CONTROL_SCHEMA}.table_seeds ADD COLUMN IF NOT EXISTS truncated boolean NOT NULL DEFAULT true`,
-  `ALTER TABLE ${CONTROL_SCHEMA}.table_fences ADD COLUMN IF NOT EXISTS raised_at timestamptz NOT NULL DEFAULT now()`,
+  // Control tables of an older version: fences without a time, one seed record per table (replication ''
+  // stands for "unknown"). ALTER TABLE locks a table exclusively even when it changes nothing, and every
+  // connector runs these: so each runs only when the catalog says it is needed, and they lock the control
+  // tables in the order a batch does (fences, then seeds), so that an upgrade cannot deadlock with batches.
+  addColumnIfMissingSql('table_fences', 'raised_at', 'timestamptz NOT NULL DEFAULT now()'),
+  addColumnIfMissingSql('table_seeds', 'replication_id', "text NOT NULL DEFAULT ''"),
+  addColumnIfMissingSql('table_seeds', 'truncated', 'boolean NOT NULL DEFAULT true'),
   `DO $$
 BEGIN
   IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_constraint WHERE conrelid = '${CONTROL_SCHEMA}.table_seeds'::regclass AND contype = 'p' AND cardinality(conkey) = 3) THEN
