@@ -42,3 +42,4 @@ export {
   type WarehouseEngine,
 } from './connection/warehouse-url';
 export { sqlStateErrorKind, sqlStateOf } from './sqlstate';
+export { columnMismatch } from './definition-mismatch';

@@ -1,5 +1,5 @@
 import type { TableDefinition } from '@svc/contracts';
-import { type ReadOptions, StaleDefinitionError } from '@svc/engines';
+import { columnMismatch, type ReadOptions, StaleDefinitionError } from '@svc/engines';
 import type { PoolClient } from 'pg';
 import { qualifiedName } from './identifiers';
 
@@ -26,15 +26,4 @@ export async function assertDefinitionCurrent(client: PoolClient, definition: Ta
     options.columnsProjected === true,
   );
   if (problem !== null) throw new StaleDefinitionError(definition.table, problem);
-}
-
-/** Why `defined` does not describe `actual` (null when it does); with `projected`, extra actual columns are expected. */
-export function columnMismatch(defined: readonly string[], actual: readonly string[], projected: boolean): string | null {
-  const actualSet = new Set(actual);
-  const gone = defined.filter((name) => !actualSet.has(name));
-  if (gone.length > 0) return `column(s) ${gone.join(', ')} no longer exist`;
-  if (projected) return null;
-  const definedSet = new Set(defined);
-  const added = actual.filter((name) => !definedSet.has(name));
-  return added.length > 0 ? `column(s) ${added.join(', ')} were added` : null;
 }

@@ -14,8 +14,21 @@ describe('sqlServerErrorKind', () => {
     ['Azure SQL busy 40501', numbered(40501), 'transient'],
     ['Azure SQL database unavailable 40613', numbered(40613), 'transient'],
     ['cannot open database 4060', numbered(4060), 'transient'],
-    ['invalid object name 208', numbered(208), 'statement-failed'],
-    ['string or binary data truncated 8152', numbered(8152), 'statement-failed'],
+    ['invalid object name 208', numbered(208), 'object-missing'],
+    ['invalid column name 207', numbered(207), 'object-missing'],
+    ['string or binary data truncated 8152', numbered(8152), 'invalid-data'],
+    ['duplicate key 2627', numbered(2627), 'invalid-data'],
+    ['NULL into NOT NULL 515', numbered(515), 'invalid-data'],
+    ['login failed 18456', numbered(18456), 'authentication-failed'],
+    ['password expired 18487', numbered(18487), 'authentication-failed'],
+    ['snapshot isolation not allowed yet 3952', numbered(3952), 'transient'],
+    ['snapshot isolation switched inside a transaction 3951', numbered(3951), 'statement-failed'],
+    ['snapshot update conflict 3960', numbered(3960), 'transient'],
+    ['lock timeout 1222', numbered(1222), 'transient'],
+    ['database does not exist 911', numbered(911), 'database-missing'],
+    ['permission denied 229', numbered(229), 'permission-denied'],
+    ['change tracking not enabled 22105', numbered(22105), 'not-tracked'],
+    ['any other numbered error', numbered(50000), 'statement-failed'],
   ])('%s is %s', (_name, error, kind) => {
     expect(sqlServerErrorKind(error)).toBe(kind);
   });

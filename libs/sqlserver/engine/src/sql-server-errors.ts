@@ -2,18 +2,42 @@ import type { EngineErrorKind } from '@svc/engines';
 
 /** mssql/tedious error codes of a connection that failed in a way that heals by itself. */
 const TRANSIENT_CODES = new Set(['ETIMEOUT', 'ESOCKET', 'ECONNCLOSED']);
+
 /**
- * SQL Server error numbers worth retrying: deadlock victim (1205), Azure SQL's transient errors (40197, 40501,
- * 40613, 49918–49920) and a database that cannot be opened yet (4060).
+ * SQL Server error numbers and what they mean for the pipeline; any other numbered error is a statement
+ * that retrying cannot cure. Sources: SQL Server's database engine errors and Azure SQL's transient errors.
  */
-const TRANSIENT_NUMBERS = new Set([1205, 40197, 40501, 40613, 49918, 49919, 49920, 4060]);
+const KIND_OF_NUMBER: ReadonlyMap<number, EngineErrorKind> = new Map<number, EngineErrorKind>([
+  // Deadlock victim, lock timeout, lock resources, snapshot update conflict, out of memory, query memory.
+  ...[1205, 1222, 1204, 3960, 701, 8645].map((number) => [number, 'transient'] as const),
+  // Snapshot isolation not allowed yet (the source switches it on; it stays PENDING_ON until writers finish).
+  [3952, 'transient'],
+  // Azure SQL: service busy, database unavailable, resources, reconfiguration.
+  ...[40197, 40501, 40613, 49918, 49919, 49920, 10928, 10929].map((number) => [number, 'transient'] as const),
+  // A database that cannot be opened yet (restoring, recovering, being created again).
+  [4060, 'transient'],
+  // Database does not exist.
+  [911, 'database-missing'],
+  // Login failed; untrusted domain; password expired or must change; account locked.
+  ...[18456, 18452, 18487, 18488, 18486].map((number) => [number, 'authentication-failed'] as const),
+  // Invalid object name, invalid column name, schema does not exist.
+  ...[208, 207, 2760].map((number) => [number, 'object-missing'] as const),
+  // Permission denied on an object, column or database.
+  ...[229, 230, 262, 300, 916].map((number) => [number, 'permission-denied'] as const),
+  // Duplicate key, NULL into NOT NULL, constraint conflict, truncation, arithmetic overflow, conversion.
+  ...[2627, 2601, 515, 547, 8152, 2628, 8115, 245, 241, 242, 8114].map((number) => [number, 'invalid-data'] as const),
+  // Change tracking is not enabled on the table (or the database).
+  ...[22105, 22106].map((number) => [number, 'not-tracked'] as const),
+  // A statement ran under snapshot isolation in a transaction that did not start in it: a bug, not retried.
+  [3951, 'statement-failed'],
+]);
 
 /** The kind of an mssql driver error; undefined for any other error. */
 export function sqlServerErrorKind(error: unknown): EngineErrorKind | undefined {
   if (typeof error !== 'object' || error === null) return undefined;
   const { code, number } = error as { code?: unknown; number?: unknown };
   if (code === 'ELOGIN') return 'authentication-failed';
+  if (typeof number === 'number') return KIND_OF_NUMBER.get(number) ?? 'statement-failed';
   if (typeof code === 'string' && TRANSIENT_CODES.has(code)) return 'transient';
-  if (typeof number === 'number') return TRANSIENT_NUMBERS.has(number) ? 'transient' : 'statement-failed';
   return undefined;
 }

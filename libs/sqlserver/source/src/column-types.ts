@@ -1,0 +1,182 @@
+/** A column as SQL Server's catalog describes it (sys.columns with its base type). */
+export interface CatalogColumn {
+  name: string;
+  /** The base system type (`nvarchar`, `decimal`, `timestamp` for rowversion…), or the CLR type's name (`hierarchyid`, `geometry`, a user CLR type). */
+  typeName: string;
+  /** A CLR type (hierarchyid, geometry, geography or a user-defined assembly type). */
+  isClrType: boolean;
+  /** Bytes, -1 for (max): nvarchar(n) has 2n. */
+  maxLength: number;
+  precision: number;
+  scale: number;
+}
+
+/** How one column travels: its types on each side and the T-SQL that reads it as the pipeline's CSV text. */
+export interface ColumnPlan {
+  /** The column's type as SQL Server writes it, for a SQL Server staging table (`nvarchar(40)`, `decimal(38,10)`). */
+  sourceType: string;
+  /** The type of the column in PostgreSQL's dialect, the pipeline's portable vocabulary for warehouses. */
+  portableType: string;
+  /**
+   * How a read selects it, given the qualified column: text in the form the portable type reads back, so
+   * that no value passes through a JavaScript number or Date, except float and real, which are IEEE
+   * doubles in JavaScript too and are rendered there (`rendersInJs`).
+   */
+  select(column: string): string;
+  /** float and real arrive as JavaScript numbers (exact) and are written as their shortest round-trip text. */
+  rendersInJs?: true;
+  /** Why the value changes on the way, for the README's type table; absent when it travels unchanged. */
+  conversion?: string;
+}
+
+const characters = (column: CatalogColumn, bytesPerCharacter: number) => (column.maxLength === -1 ? 'max' : String(column.maxLength / bytesPerCharacter));
+/** PostgreSQL keeps at most 6 fractional digits of a second. */
+const microseconds = (scale: number) => Math.min(scale, 6);
+
+const asText = (length: string) => (column: string) => `CONVERT(varchar(${length}), ${column})`;
+const asIs = (column: string) => column;
+const hex = (column: string) => `'\\x' + CONVERT(varchar(max), CONVERT(varbinary(max), ${column}), 2)`;
+
+/**
+ * The plan of every SQL Server type a table can hold. Values are rendered by SQL Server itself in a
+ * culture-independent style (CONVERT with an explicit style), never by the driver.
+ */
+export function columnPlan(column: CatalogColumn): ColumnPlan {
+  const type = column.typeName.toLowerCase();
+  const { precision, scale } = column;
+  switch (type) {
+    case 'bigint':
+      return { sourceType: 'bigint', portableType: 'bigint', select: asText('20') };
+    case 'int':
+      return { sourceType: 'int', portableType: 'integer', select: asText('11') };
+    case 'smallint':
+      return { sourceType: 'smallint', portableType: 'smallint', select: asText('6') };
+    case 'tinyint':
+      return { sourceType: 'tinyint', portableType: 'smallint', select: asText('3') };
+    case 'bit':
+      return { sourceType: 'bit', portableType: 'boolean', select: (c) => `CASE ${c} WHEN 1 THEN 'true' WHEN 0 THEN 'false' END` };
+    case 'decimal':
+    case 'numeric':
+      return { sourceType: `${type}(${precision},${scale})`, portableType: `numeric(${precision},${scale})`, select: asText('41') };
+    case 'money':
+      return { sourceType: 'money', portableType: 'numeric(19,4)', select: (c) => `CONVERT(varchar(30), ${c}, 2)` };
+    case 'smallmoney':
+      return { sourceType: 'smallmoney', portableType: 'numeric(10,4)', select: (c) => `CONVERT(varchar(30), ${c}, 2)` };
+    case 'float':
+      return { sourceType: 'float', portableType: 'double precision', select: asIs, rendersInJs: true };
+    case 'real':
+      return { sourceType: 'real', portableType: 'real', select: asIs, rendersInJs: true, conversion: 'written as the shortest text of its exact double value (0.1 reads 0.10000000149011612)' };
+    case 'date':
+      return { sourceType: 'date', portableType: 'date', select: (c) => `CONVERT(varchar(10), ${c}, 23)` };
+    case 'time':
+      return {
+        sourceType: `time(${scale})`,
+        portableType: `time(${microseconds(scale)})`,
+        // The default style of time is hh:mi:ss.nnnnnnn (style 114 would put a colon before the fraction).
+        select: (c) => `CONVERT(varchar(16), ${c})`,
+        ...(scale > 6 && { conversion: 'the 7th fractional digit (100 ns) is rounded: PostgreSQL and Redshift keep microseconds' }),
+      };
+    case 'datetime2':
+      return {
+        sourceType: `datetime2(${scale})`,
+        portableType: `timestamp(${microseconds(scale)})`,
+        select: (c) => `CONVERT(varchar(27), ${c}, 121)`,
+        ...(scale > 6 && { conversion: 'the 7th fractional digit (100 ns) is rounded: PostgreSQL and Redshift keep microseconds' }),
+      };
+    case 'datetime':
+      return { sourceType: 'datetime', portableType: 'timestamp(3)', select: (c) => `CONVERT(varchar(23), ${c}, 121)` };
+    case 'smalldatetime':
+      return { sourceType: 'smalldatetime', portableType: 'timestamp(0)', select: (c) => `CONVERT(varchar(19), ${c}, 120)` };
+    case 'datetimeoffset':
+      return {
+        sourceType: `datetimeoffset(${scale})`,
+        portableType: `timestamptz(${microseconds(scale)})`,
+        select: (c) => `CONVERT(varchar(34), ${c}, 121)`,
+        conversion: 'kept as the same instant; the warehouse stores it in UTC, so the original offset is not kept',
+      };
+    case 'char':
+      return { sourceType: `char(${characters(column, 1)})`, portableType: `char(${characters(column, 1)})`, select: asIs };
+    case 'nchar':
+      return { sourceType: `nchar(${characters(column, 2)})`, portableType: `char(${characters(column, 2)})`, select: asIs };
+    case 'varchar':
+      return column.maxLength === -1
+        ? { sourceType: 'varchar(max)', portableType: 'text', select: asIs }
+        : { sourceType: `varchar(${characters(column, 1)})`, portableType: `varchar(${characters(column, 1)})`, select: asIs };
+    case 'nvarchar':
+      return column.maxLength === -1
+        ? { sourceType: 'nvarchar(max)', portableType: 'text', select: asIs }
+        : { sourceType: `nvarchar(${characters(column, 2)})`, portableType: `varchar(${characters(column, 2)})`, select: asIs };
+    case 'text':
+    case 'ntext':
+      return { sourceType: type, portableType: 'text', select: (c) => `CONVERT(nvarchar(max), ${c})` };
+    case 'xml':
+      return { sourceType: 'xml', portableType: 'text', select: (c) => `CONVERT(nvarchar(max), ${c})`, conversion: 'its text (SQL Server normalises XML on storage)' };
+    case 'binary':
+      return { sourceType: `binary(${characters(column, 1)})`, portableType: 'bytea', select: hex };
+    case 'varbinary':
+      return { sourceType: column.maxLength === -1 ? 'varbinary(max)' : `varbinary(${characters(column, 1)})`, portableType: 'bytea', select: hex };
+    case 'image':
+      return { sourceType: 'image', portableType: 'bytea', select: hex };
+    case 'timestamp':
+    case 'rowversion':
+      return { sourceType: 'rowversion', portableType: 'bytea', select: hex, conversion: 'its 8 bytes; staging keeps them as binary(8)' };
+    case 'uniqueidentifier':
+      return { sourceType: 'uniqueidentifier', portableType: 'uuid', select: (c) => `LOWER(CONVERT(char(36), ${c}))` };
+    case 'sql_variant':
+      return {
+        sourceType: 'sql_variant',
+        portableType: 'text',
+        select: (c) => `CONVERT(nvarchar(4000), ${c})`,
+        conversion: 'the text of its value; the base type it had is not kept',
+      };
+    case 'geometry':
+    case 'geography':
+      return { sourceType: type, portableType: 'text', select: (c) => `${c}.STAsText()`, conversion: 'well-known text (WKT); the SRID is not kept' };
+    case 'hierarchyid':
+      return { sourceType: 'hierarchyid', portableType: 'text', select: (c) => `${c}.ToString()`, conversion: 'its path text, e.g. /1/3/' };
+    default:
+      if (column.isClrType) {
+        return { sourceType: column.typeName, portableType: 'text', select: (c) => `${c}.ToString()`, conversion: 'a CLR user-defined type travels as its ToString() text' };
+      }
+      throw new UnsupportedColumnTypeError(column);
+  }
+}
+
+/** A type no table column can have (SQL Server adds one in a later version): the read refuses it by name. */
+export class UnsupportedColumnTypeError extends Error {
+  constructor(column: CatalogColumn) {
+    super(`column ${column.name} has type ${column.typeName}, which the SQL Server source cannot read yet`);
+    this.name = 'UnsupportedColumnTypeError';
+  }
+}
+
+const SYSTEM_TYPES: ReadonlySet<string> = new Set([
+  'bigint', 'int', 'smallint', 'tinyint', 'bit', 'decimal', 'numeric', 'money', 'smallmoney', 'float', 'real', 'date', 'time', 'datetime2',
+  'datetime', 'smalldatetime', 'datetimeoffset', 'char', 'nchar', 'varchar', 'nvarchar', 'text', 'ntext', 'xml', 'binary', 'varbinary',
+  'image', 'timestamp', 'rowversion', 'uniqueidentifier', 'sql_variant', 'geometry', 'geography', 'hierarchyid',
+]);
+const UNICODE_TYPES: ReadonlySet<string> = new Set(['nchar', 'nvarchar']);
+
+/**
+ * The plan of a column from the source type a table definition carries (`ColumnPlan.sourceType`): the read
+ * that streams a table is planned from its definition, so that it reads exactly the columns the definition names.
+ */
+export function planOfSourceType(name: string, sourceType: string): ColumnPlan {
+  const match = /^([A-Za-z_][\w.]*)(?:\((max|\d+)(?:,(\d+))?\))?$/.exec(sourceType.trim());
+  if (!match) throw new Error(`column ${name}: '${sourceType}' is not a SQL Server type`);
+  const typeName = (match[1] ?? '').toLowerCase();
+  const first = match[2];
+  const second = match[3];
+  const isClrType = !SYSTEM_TYPES.has(typeName);
+  const bytesPerCharacter = UNICODE_TYPES.has(typeName) ? 2 : 1;
+  const sized = first !== undefined && ['char', 'nchar', 'varchar', 'nvarchar', 'binary', 'varbinary'].includes(typeName);
+  const scaled = ['time', 'datetime2', 'datetimeoffset'].includes(typeName);
+  return columnPlan({
+    name,
+    typeName: isClrType ? (match[1] ?? '') : typeName,
+    isClrType,
+    maxLength: sized ? (first === 'max' ? -1 : Number(first) * bytesPerCharacter) : 0,
+    precision: !sized && !scaled && first !== undefined ? Number(first) : 0,
+    scale: scaled ? Number(first ?? 7) : Number(second ?? 0),
+  });
+}

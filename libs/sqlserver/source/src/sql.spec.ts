@@ -1,0 +1,77 @@
+import type { TableDefinition } from '@svc/contracts';
+import { DISCOVER_COLUMNS_SQL } from './catalog-sql';
+import { CURRENT_VERSION_SQL, changeWindowSql, netChangesSql, snapshotSelectSql } from './read-sql';
+import {
+  ALLOW_SNAPSHOT_ISOLATION_SQL,
+  MIN_VALID_VERSION_SQL,
+  SNAPSHOT_ISOLATION_STATE_SQL,
+  disableTableTrackingSql,
+  enableDatabaseTrackingSql,
+  enableTableTrackingSql,
+} from './tracking-sql';
+
+// Generated T-SQL is reviewed as text: these snapshots are the place to read it. No SQL Server runs in CI.
+const orderLines: TableDefinition = {
+  table: { schema: 'sales', name: 'Order ]Lines[' },
+  columns: [
+    { name: 'order_id', sourceType: 'bigint', portableType: 'bigint', nullable: false },
+    { name: 'line', sourceType: 'smallint', portableType: 'smallint', nullable: false },
+    { name: 'amount', sourceType: 'decimal(38,10)', portableType: 'numeric(38,10)', nullable: true },
+    { name: 'price', sourceType: 'money', portableType: 'numeric(19,4)', nullable: true },
+    { name: 'ratio', sourceType: 'float', portableType: 'double precision', nullable: true },
+    { name: 'shipped', sourceType: 'bit', portableType: 'boolean', nullable: true },
+    { name: 'note', sourceType: 'nvarchar(max)', portableType: 'text', nullable: true },
+    { name: 'at', sourceType: 'datetime2(7)', portableType: 'timestamp(6)', nullable: true },
+    { name: 'at_zone', sourceType: 'datetimeoffset(7)', portableType: 'timestamptz(6)', nullable: true },
+    { name: 'during', sourceType: 'time(7)', portableType: 'time(6)', nullable: true },
+    { name: 'on_day', sourceType: 'date', portableType: 'date', nullable: true },
+    { name: 'blob', sourceType: 'varbinary(max)', portableType: 'bytea', nullable: true },
+    { name: 'version', sourceType: 'rowversion', portableType: 'bytea', nullable: false },
+    { name: 'uid', sourceType: 'uniqueidentifier', portableType: 'uuid', nullable: true },
+    { name: 'doc', sourceType: 'xml', portableType: 'text', nullable: true },
+    { name: 'anything', sourceType: 'sql_variant', portableType: 'text', nullable: true },
+    { name: 'place', sourceType: 'geography', portableType: 'text', nullable: true },
+    { name: 'node', sourceType: 'hierarchyid', portableType: 'text', nullable: true },
+  ],
+  primaryKey: ['order_id', 'line'],
+  estimatedRows: 0,
+};
+
+describe('generated T-SQL (SQL Server source)', () => {
+  it('discovers tables and their columns', () => {
+    expect(DISCOVER_COLUMNS_SQL).toMatchSnapshot();
+  });
+
+  it.each(['12 Hours', '2 Days', '8 Days'] as const)('enables Change Tracking on the database, keeping a longer retention (%s)', (retention) => {
+    expect(enableDatabaseTrackingSql(retention)).toMatchSnapshot();
+  });
+
+  it('allows snapshot isolation and reads its state', () => {
+    expect([ALLOW_SNAPSHOT_ISOLATION_SQL, SNAPSHOT_ISOLATION_STATE_SQL].join(';\n\n')).toMatchSnapshot();
+  });
+
+  it('enables and disables Change Tracking on a table', () => {
+    expect([enableTableTrackingSql(orderLines.table), disableTableTrackingSql(orderLines.table)].join(';\n\n')).toMatchSnapshot();
+  });
+
+  it('reads the versions', () => {
+    expect([CURRENT_VERSION_SQL, MIN_VALID_VERSION_SQL].join(';\n\n')).toMatchSnapshot();
+  });
+
+  it('reads a snapshot with every value rendered as text', () => {
+    expect(snapshotSelectSql(orderLines)).toMatchSnapshot();
+  });
+
+  it('bounds a change window', () => {
+    expect(changeWindowSql(orderLines)).toMatchSnapshot();
+  });
+
+  it('reads net changes joined to the current rows', () => {
+    expect(netChangesSql(orderLines)).toMatchSnapshot();
+  });
+
+  it('quotes names with ] in every statement', () => {
+    expect(netChangesSql(orderLines)).toContain('[sales].[Order ]]Lines[]');
+    expect(enableTableTrackingSql(orderLines.table)).toContain('ALTER TABLE [sales].[Order ]]Lines[] ENABLE CHANGE_TRACKING');
+  });
+});

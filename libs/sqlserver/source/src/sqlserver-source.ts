@@ -1,0 +1,218 @@
+import { hasPrimaryKey, tableKey, type RetentionPeriod, type TableDefinition, type TableRef } from '@svc/contracts';
+import {
+  ChangesPurgedError,
+  EngineError,
+  PrimaryKeyRequiredError,
+  StaleDefinitionError,
+  TableNotTrackedError,
+  columnMismatch,
+  type ChangeRead,
+  type ReadOptions,
+  type SnapshotRead,
+  type SourceConnector,
+} from '@svc/engines';
+import { sqlServerConfig } from '@svc/sqlserver-common';
+import sql, { ConnectionPool, type Request, type Transaction } from 'mssql';
+import { DISCOVER_COLUMNS_SQL } from './catalog-sql';
+import { definitionsOf, type CatalogRow } from './catalog';
+import { qualifiedName } from './identifiers';
+import { CURRENT_VERSION_SQL, changeWindowSql, netChangesSql, snapshotSelectSql } from './read-sql';
+import { streamRows } from './row-stream';
+import {
+  ALLOW_SNAPSHOT_ISOLATION_SQL,
+  MIN_VALID_VERSION_SQL,
+  SNAPSHOT_ISOLATION_STATE_SQL,
+  disableTableTrackingSql,
+  enableDatabaseTrackingSql,
+  enableTableTrackingSql,
+} from './tracking-sql';
+import { changeWindowEnd, lastSyncVersionOf, minValidVersionOf, parseVersion, startVersionOf } from './versions';
+
+export interface SqlServerSourceOptions {
+  /** Source.EncryptDataInTransit */
+  encrypt: boolean;
+  /** Default 10 s. */
+  connectTimeoutMs?: number;
+  /** Connections held at most (one per open snapshot or change read). Default 4. */
+  maxConnections?: number;
+  /** Retention Change Tracking gets when the database has none yet (the replication's own comes with purgeChanges). */
+  defaultRetention?: RetentionPeriod;
+}
+
+const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+const DEFAULT_MAX_CONNECTIONS = 4;
+/** snapshot_isolation_state of sys.databases. */
+const SNAPSHOT_ON = 1;
+
+/** Snapshot isolation was switched on but is still PENDING_ON (write transactions older than the switch are open): retried. */
+export class SnapshotIsolationPendingError extends EngineError {
+  readonly kind = 'transient';
+
+  constructor() {
+    super('snapshot isolation is still being switched on in the source database (write transactions started before are still open)');
+    this.name = 'SnapshotIsolationPendingError';
+  }
+}
+
+/**
+ * A SQL Server source (DESIGN §5.1): the database's native Change Tracking, seeds and net-change reads in
+ * SNAPSHOT transactions, every value rendered as text by SQL Server (column-types.ts) and streamed as CSV.
+ * The connection string is only handed to the driver, never kept in a message.
+ */
+export function createSqlServerSource(connectionString: string, options: SqlServerSourceOptions): SourceConnector {
+  const config = sqlServerConfig(connectionString, { encrypt: options.encrypt, connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS });
+  const pool = new ConnectionPool({ ...config, pool: { min: 0, max: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS } });
+  // A connection that dies while idle must not crash the process; the next request connects anew.
+  pool.on('error', () => undefined);
+  return new SqlServerSource(pool, options.defaultRetention ?? '2 Days');
+}
+
+class SqlServerSource implements SourceConnector {
+  private connecting: Promise<ConnectionPool> | undefined;
+
+  constructor(
+    private readonly pool: ConnectionPool,
+    private readonly defaultRetention: RetentionPeriod,
+  ) {}
+
+  async discoverTables(): Promise<TableDefinition[]> {
+    return definitionsOf(await this.catalogRows(await this.request(), null));
+  }
+
+  async describeTable(table: TableRef): Promise<TableDefinition | null> {
+    const [definition] = definitionsOf(await this.catalogRows(await this.request(), table));
+    return definition ?? null;
+  }
+
+  async enableTracking(definition: TableDefinition): Promise<void> {
+    if (!hasPrimaryKey(definition)) throw new PrimaryKeyRequiredError(definition.table);
+    // ALTER DATABASE cannot run inside a transaction: each statement is its own batch.
+    await (await this.request()).batch(enableDatabaseTrackingSql(this.defaultRetention));
+    await (await this.request()).batch(ALLOW_SNAPSHOT_ISOLATION_SQL);
+    const request = await this.request();
+    request.input('table', sql.NVarChar, qualifiedName(definition.table));
+    await request.query(enableTableTrackingSql(definition.table));
+  }
+
+  async disableTracking(table: TableRef): Promise<void> {
+    const request = await this.request();
+    request.input('table', sql.NVarChar, qualifiedName(table));
+    await request.query(disableTableTrackingSql(table));
+  }
+
+  async readSnapshot(definition: TableDefinition, options: ReadOptions = {}): Promise<SnapshotRead> {
+    const transaction = await this.snapshotTransaction();
+    try {
+      const current = await this.currentVersion(transaction);
+      await this.assertDefinitionCurrent(transaction, definition, options);
+      const stream = streamRows(transaction, transaction.request(), snapshotSelectSql(definition));
+      return { startVersion: startVersionOf(current).toString(), ...stream };
+    } catch (error) {
+      await transaction.rollback().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  async readChanges(definition: TableDefinition, fromVersion: string, limit: number, options: ReadOptions = {}): Promise<ChangeRead> {
+    const { table } = definition;
+    if (!hasPrimaryKey(definition)) throw new PrimaryKeyRequiredError(table);
+    if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError(`the change record limit must be a positive integer, not ${limit}`);
+    const from = parseVersion(fromVersion, 'fromVersion');
+    const last = lastSyncVersionOf(from);
+    const transaction = await this.snapshotTransaction();
+    try {
+      const current = await this.currentVersion(transaction);
+      const minValid = await this.ctMinValidVersion(transaction.request(), table);
+      if (current === null || minValid === null) throw new TableNotTrackedError(table);
+      if (last < minValid) throw new ChangesPurgedError(table, fromVersion, minValidVersionOf(minValid).toString());
+      await this.assertDefinitionCurrent(transaction, definition, options);
+      const window = transaction.request();
+      window.input('last', sql.BigInt, last.toString());
+      window.input('current', sql.BigInt, current.toString());
+      window.input('limit', sql.BigInt, String(limit));
+      const [bounds] = (await window.query<{ first_version: string | null; version_past_limit: string | null }>(changeWindowSql(definition))).recordset;
+      const to = changeWindowEnd(from, current, versionOrNull(bounds?.first_version), versionOrNull(bounds?.version_past_limit));
+      const changes = transaction.request();
+      changes.input('last', sql.BigInt, last.toString());
+      changes.input('to', sql.BigInt, to.toString());
+      return { toVersion: to.toString(), ...streamRows(transaction, changes, netChangesSql(definition)) };
+    } catch (error) {
+      await transaction.rollback().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  async minValidVersion(table: TableRef): Promise<string | null> {
+    const minValid = await this.ctMinValidVersion(await this.request(), table);
+    return minValid === null ? null : minValidVersionOf(minValid).toString();
+  }
+
+  /**
+   * SQL Server purges changes itself (AUTO_CLEANUP) after the database's retention. What is left to do is
+   * to keep that retention at least as long as the replication asks for.
+   */
+  async purgeChanges(_table: TableRef, retention: RetentionPeriod): Promise<{ purgedRows: number }> {
+    await (await this.request()).batch(enableDatabaseTrackingSql(retention));
+    return { purgedRows: 0 };
+  }
+
+  async close(): Promise<void> {
+    await this.pool.close();
+  }
+
+  private async connected(): Promise<ConnectionPool> {
+    if (this.pool.connected) return this.pool;
+    this.connecting ??= this.pool.connect().finally(() => {
+      this.connecting = undefined;
+    });
+    return this.connecting;
+  }
+
+  private async request(): Promise<Request> {
+    return (await this.connected()).request();
+  }
+
+  private async snapshotTransaction(): Promise<Transaction> {
+    const state = (await (await this.request()).query<{ state: number }>(SNAPSHOT_ISOLATION_STATE_SQL)).recordset[0]?.state;
+    if (state !== SNAPSHOT_ON) {
+      if (state === 0) await (await this.request()).batch(ALLOW_SNAPSHOT_ISOLATION_SQL);
+      throw new SnapshotIsolationPendingError();
+    }
+    const transaction = (await this.connected()).transaction();
+    await transaction.begin(sql.ISOLATION_LEVEL.SNAPSHOT);
+    return transaction;
+  }
+
+  /** The first statement of a read: the snapshot's version (see CURRENT_VERSION_SQL). */
+  private async currentVersion(transaction: Transaction): Promise<bigint | null> {
+    const row = (await transaction.request().query<{ current_version: string | null }>(CURRENT_VERSION_SQL)).recordset[0];
+    return versionOrNull(row?.current_version);
+  }
+
+  private async ctMinValidVersion(request: Request, table: TableRef): Promise<bigint | null> {
+    request.input('table', sql.NVarChar, qualifiedName(table));
+    const row = (await request.query<{ min_valid_version: string | null }>(MIN_VALID_VERSION_SQL)).recordset[0];
+    return versionOrNull(row?.min_valid_version);
+  }
+
+  private async catalogRows(request: Request, table: TableRef | null): Promise<CatalogRow[]> {
+    request.input('table', sql.NVarChar, table === null ? null : qualifiedName(table));
+    return (await request.query<CatalogRow>(DISCOVER_COLUMNS_SQL)).recordset;
+  }
+
+  /** Fails with StaleDefinitionError when the definition does not name the table's columns as they are now. */
+  private async assertDefinitionCurrent(transaction: Transaction, definition: TableDefinition, options: ReadOptions): Promise<void> {
+    const [actual] = definitionsOf(await this.catalogRows(transaction.request(), definition.table));
+    if (!actual) throw new StaleDefinitionError(definition.table, `${tableKey(definition.table)} does not exist`);
+    const problem = columnMismatch(
+      definition.columns.map((column) => column.name),
+      actual.columns.map((column) => column.name),
+      options.columnsProjected === true,
+    );
+    if (problem !== null) throw new StaleDefinitionError(definition.table, problem);
+  }
+}
+
+function versionOrNull(text: string | number | null | undefined): bigint | null {
+  return text === null || text === undefined ? null : parseVersion(String(text), 'a version SQL Server returned');
+}

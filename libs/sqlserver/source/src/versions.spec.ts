@@ -1,0 +1,43 @@
+import { InvalidVersionError, changeWindowEnd, lastSyncVersionOf, minValidVersionOf, parseVersion, startVersionOf } from './versions';
+
+describe('pipeline versions against Change Tracking versions', () => {
+  it('starts tracking after the version a seed read, and reads after the version before the watermark (CHANGETABLE is exclusive of @last)', () => {
+    expect(startVersionOf(41n)).toBe(42n);
+    expect(startVersionOf(null)).toBe(1n);
+    // A seed at CT version 41 starts at 42; the first read asks for changes after 41: none is skipped or read twice.
+    expect(lastSyncVersionOf(startVersionOf(41n))).toBe(41n);
+    expect(() => lastSyncVersionOf(0n)).toThrow(InvalidVersionError);
+  });
+
+  it('needs a reseed exactly when @last is below CHANGE_TRACKING_MIN_VALID_VERSION', () => {
+    const ctMin = 100n;
+    const pipelineMin = minValidVersionOf(ctMin);
+    expect(pipelineMin).toBe(101n);
+    // from = 101 reads after 100 = the minimum valid @last: still valid; from = 100 reads after 99: purged.
+    expect(lastSyncVersionOf(101n) >= ctMin).toBe(true);
+    expect(lastSyncVersionOf(100n) >= ctMin).toBe(false);
+  });
+
+  it('ends a window after the current version when the changes fit the limit', () => {
+    expect(changeWindowEnd(10n, 50n, 12n, null)).toBe(51n);
+    expect(changeWindowEnd(10n, 50n, null, null)).toBe(51n);
+  });
+
+  it('ends a window before the commit of the change past the limit, never splitting a commit', () => {
+    expect(changeWindowEnd(10n, 50n, 12n, 30n)).toBe(30n);
+    // The first commit alone holds more changes than the limit: the window takes all of it.
+    expect(changeWindowEnd(10n, 50n, 12n, 12n)).toBe(13n);
+  });
+
+  it('never moves a window below where it starts', () => {
+    expect(changeWindowEnd(60n, 50n, null, null)).toBe(60n);
+  });
+
+  it.each(['', '-1', '01', '1.5', '9223372036854775808', "1; DROP TABLE x"])('refuses %p as a version', (text) => {
+    expect(() => parseVersion(text, 'v')).toThrow(InvalidVersionError);
+  });
+
+  it('keeps bigint versions exact', () => {
+    expect(parseVersion('9223372036854775807', 'v')).toBe(9223372036854775807n);
+  });
+});
