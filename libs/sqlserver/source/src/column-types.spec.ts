@@ -47,8 +47,8 @@ describe('SQL Server column plans: types on each side and the T-SQL that renders
     ['rowversion', column('timestamp', { maxLength: 8 }), 'rowversion', 'bytea', "'\\x' + CONVERT(varchar(max), CONVERT(varbinary(max), x), 2)"],
     ['uniqueidentifier', column('uniqueidentifier', { maxLength: 16 }), 'uniqueidentifier', 'uuid', 'LOWER(CONVERT(char(36), x))'],
     ['sql_variant', column('sql_variant', { maxLength: 8016 }), 'sql_variant', 'text', 'CONVERT(nvarchar(4000), x)'],
-    ['geometry', column('geometry', { isClrType: true, maxLength: -1 }), 'geometry', 'text', 'x.STAsText()'],
-    ['geography', column('geography', { isClrType: true, maxLength: -1 }), 'geography', 'text', 'x.STAsText()'],
+    ['geometry', column('geometry', { isClrType: true, maxLength: -1 }), 'geometry', 'text', "'SRID=' + CONVERT(varchar(11), x.STSrid) + ';' + x.STAsText()"],
+    ['geography', column('geography', { isClrType: true, maxLength: -1 }), 'geography', 'text', "'SRID=' + CONVERT(varchar(11), x.STSrid) + ';' + x.STAsText()"],
     ['hierarchyid', column('hierarchyid', { isClrType: true, maxLength: 892 }), 'hierarchyid', 'text', 'x.ToString()'],
     ['a user CLR type', column('Money2', { isClrType: true, maxLength: 20 }), 'Money2', 'text', 'x.ToString()'],
   ])('%s', (_name, catalog, sourceType, portableType, select) => {
@@ -67,7 +67,7 @@ describe('SQL Server column plans: types on each side and the T-SQL that renders
   it('says what changes on the way, for the README', () => {
     expect(columnPlan(column('datetime2', { scale: 7 })).conversion).toMatch(/7th fractional digit/);
     expect(columnPlan(column('datetime2', { scale: 6 })).conversion).toBeUndefined();
-    expect(columnPlan(column('geography', { isClrType: true })).conversion).toMatch(/SRID/);
+    expect(columnPlan(column('geography', { isClrType: true })).conversion).toMatch(/with its SRID/);
   });
 
   it('refuses a system type it does not know, naming the column', () => {

@@ -131,7 +131,13 @@ export function columnPlan(column: CatalogColumn): ColumnPlan {
       };
     case 'geometry':
     case 'geography':
-      return { sourceType: type, portableType: 'text', select: (c) => `${c}.STAsText()`, conversion: 'well-known text (WKT); the SRID is not kept' };
+      return {
+        sourceType: type,
+        portableType: 'text',
+        // Extended WKT (PostGIS reads it): the spatial reference travels with the shape.
+        select: (c) => `'SRID=' + CONVERT(varchar(11), ${c}.STSrid) + ';' + ${c}.STAsText()`,
+        conversion: 'extended well-known text with its SRID (SRID=4326;POINT (…))',
+      };
     case 'hierarchyid':
       return { sourceType: 'hierarchyid', portableType: 'text', select: (c) => `${c}.ToString()`, conversion: 'its path text, e.g. /1/3/' };
     default:
