@@ -3,3 +3,4 @@ export { SQL_SERVER_DEFAULT_PORT, SQL_SERVER_SCHEMES, parseSqlServerAddress, typ
 export { sqlServerConfig, sqlServerDatabaseName } from './sql-server-config';
 export { sqlServerFailureReason } from './sql-server-failure';
 export { keyColumnsGathered, sqlServerAccess, sqlServerConnectionFailure } from './sqlserver-access';
+export { columnPlan, planOfSourceType, stagingPlanOf, UnsupportedColumnTypeError, type CatalogColumn, type ColumnPlan, type StagingColumnPlan } from './column-types';

@@ -1,5 +1,5 @@
 import type { ColumnDefinition, TableDefinition } from '@svc/contracts';
-import { columnPlan } from './column-types';
+import { columnPlan } from '@svc/sqlserver-common';
 
 /** A row of DISCOVER_COLUMNS_SQL as the driver returns it. */
 export interface CatalogRow {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { columnPlan, planOfSourceType, type CatalogColumn } from './column-types';
+import { columnPlan, planOfSourceType, stagingPlanOf, type CatalogColumn } from './column-types';
 
 const column = (typeName: string, size: Partial<CatalogColumn> = {}): CatalogColumn => ({
   name: 'c',
@@ -85,5 +85,36 @@ describe('the README type table', () => {
       'rowversion', 'uniqueidentifier', 'sql_variant', 'geometry', 'geography', 'hierarchyid'];
     const missing = types.filter((type) => !new RegExp('`' + type + '(\\(|`)').test(table));
     expect(missing).toEqual([]);
+  });
+});
+
+describe('stagingPlanOf: a SQL Server staging column and the T-SQL that reads the pipeline text back', () => {
+  it.each<[string, string, string]>([
+    ['bigint', 'bigint', 'CONVERT(bigint, v)'],
+    ['decimal(38,10)', 'decimal(38,10)', 'CONVERT(decimal(38,10), v)'],
+    ['money', 'money', 'CONVERT(money, v)'],
+    ['float', 'float', 'CONVERT(float, v)'],
+    ['bit', 'bit', "CASE v WHEN 'true' THEN 1 WHEN 'false' THEN 0 END"],
+    ['date', 'date', 'CONVERT(date, v, 23)'],
+    ['time(7)', 'time(7)', 'CONVERT(time(7), v)'],
+    ['datetime2(7)', 'datetime2(7)', 'CONVERT(datetime2(7), v, 121)'],
+    ['datetime', 'datetime', 'CONVERT(datetime, v, 121)'],
+    ['smalldatetime', 'smalldatetime', 'CONVERT(smalldatetime, v, 120)'],
+    ['datetimeoffset(7)', 'datetimeoffset(7)', 'CONVERT(datetimeoffset(7), v, 121)'],
+    ['nvarchar(40)', 'nvarchar(40)', 'v'],
+    ['varchar(max)', 'varchar(max)', 'v'],
+    ['xml', 'xml', 'CONVERT(xml, v)'],
+    ['varbinary(max)', 'varbinary(max)', 'CONVERT(varbinary(max), SUBSTRING(v, 3, LEN(v)), 2)'],
+    ['binary(16)', 'binary(16)', 'CONVERT(binary(16), SUBSTRING(v, 3, LEN(v)), 2)'],
+    ['image', 'varbinary(max)', 'CONVERT(varbinary(max), SUBSTRING(v, 3, LEN(v)), 2)'],
+    ['rowversion', 'binary(8)', 'CONVERT(binary(8), SUBSTRING(v, 3, LEN(v)), 2)'],
+    ['uniqueidentifier', 'uniqueidentifier', 'CONVERT(uniqueidentifier, v)'],
+    ['sql_variant', 'sql_variant', 'CONVERT(nvarchar(4000), v)'],
+    ['hierarchyid', 'hierarchyid', 'hierarchyid::Parse(v)'],
+    ['geography', 'geography', "geography::STGeomFromText(SUBSTRING(v, CHARINDEX(';', v) + 1, LEN(v)), CONVERT(int, SUBSTRING(v, 6, CHARINDEX(';', v) - 6)))"],
+    ['Money2', 'nvarchar(max)', 'v'],
+  ])('%s is staged as %s', (sourceType, stagingType, fromText) => {
+    const plan = stagingPlanOf('c', sourceType);
+    expect({ stagingType: plan.stagingType, fromText: plan.fromText('v') }).toEqual({ stagingType, fromText });
   });
 });

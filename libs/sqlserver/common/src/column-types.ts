@@ -186,3 +186,72 @@ export function planOfSourceType(name: string, sourceType: string): ColumnPlan {
     scale: scaled ? Number(first ?? 7) : Number(second ?? 0),
   });
 }
+
+/** How a SQL Server staging table holds a column, and the T-SQL that turns the pipeline's text back into it. */
+export interface StagingColumnPlan {
+  /** The staging column's type: the source's, except rowversion (binary(8): a staging table writes it) and a user CLR type (its text: the assembly is not on the staging server). */
+  stagingType: string;
+  /** T-SQL converting the text `text` (nvarchar(max), as column-types renders it) to `stagingType`. */
+  fromText(text: string): string;
+}
+
+const convertTo = (type: string, style?: number) => (text: string) => `CONVERT(${type}, ${text}${style === undefined ? '' : `, ${style}`})`;
+const fromHex = (type: string) => (text: string) => `CONVERT(${type}, SUBSTRING(${text}, 3, LEN(${text})), 2)`;
+const spatial = (type: string) => (text: string) =>
+  `${type}::STGeomFromText(SUBSTRING(${text}, CHARINDEX(';', ${text}) + 1, LEN(${text})), CONVERT(int, SUBSTRING(${text}, 6, CHARINDEX(';', ${text}) - 6)))`;
+
+/** The staging side of a column with this source type (see planOfSourceType). */
+export function stagingPlanOf(name: string, sourceType: string): StagingColumnPlan {
+  const { sourceType: type } = planOfSourceType(name, sourceType);
+  const base = (/^[a-z_0-9]+/i.exec(type)?.[0] ?? type).toLowerCase();
+  switch (base) {
+    case 'bit':
+      return { stagingType: 'bit', fromText: (text) => `CASE ${text} WHEN 'true' THEN 1 WHEN 'false' THEN 0 END` };
+    case 'date':
+      return { stagingType: type, fromText: convertTo(type, 23) };
+    case 'datetime2':
+    case 'datetime':
+    case 'datetimeoffset':
+      return { stagingType: type, fromText: convertTo(type, 121) };
+    case 'smalldatetime':
+      return { stagingType: type, fromText: convertTo(type, 120) };
+    case 'binary':
+    case 'varbinary':
+      return { stagingType: type, fromText: fromHex(type) };
+    case 'image':
+      return { stagingType: 'varbinary(max)', fromText: fromHex('varbinary(max)') };
+    case 'rowversion':
+      return { stagingType: 'binary(8)', fromText: fromHex('binary(8)') };
+    case 'geometry':
+    case 'geography':
+      return { stagingType: base, fromText: spatial(base) };
+    case 'hierarchyid':
+      return { stagingType: 'hierarchyid', fromText: (text) => `hierarchyid::Parse(${text})` };
+    case 'char':
+    case 'nchar':
+    case 'varchar':
+    case 'nvarchar':
+    case 'text':
+    case 'ntext':
+      return { stagingType: type, fromText: (text) => text };
+    case 'sql_variant':
+      // A sql_variant cannot hold an nvarchar(max): the value's text (at most 4000 characters) goes in as nvarchar(4000).
+      return { stagingType: 'sql_variant', fromText: convertTo('nvarchar(4000)') };
+    case 'bigint':
+    case 'int':
+    case 'smallint':
+    case 'tinyint':
+    case 'decimal':
+    case 'numeric':
+    case 'money':
+    case 'smallmoney':
+    case 'float':
+    case 'real':
+    case 'time':
+    case 'xml':
+    case 'uniqueidentifier':
+      return { stagingType: type, fromText: convertTo(type) };
+    default:
+      return { stagingType: 'nvarchar(max)', fromText: (text) => text };
+  }
+}

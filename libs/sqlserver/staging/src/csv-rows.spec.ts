@@ -1,0 +1,49 @@
+import { CsvFormatError, csvRows, type CsvField } from './csv-rows';
+
+async function parse(...chunks: (string | Buffer)[]): Promise<CsvField[][]> {
+  const rows: CsvField[][] = [];
+  const source = {
+    async *[Symbol.asyncIterator]() {
+      for (const chunk of chunks) yield typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+    },
+  };
+  for await (const row of csvRows(source)) rows.push(row);
+  return rows;
+}
+
+describe('csvRows: the pipeline CSV read back', () => {
+  it('tells NULL (unquoted empty) from the empty string (quoted)', async () => {
+    expect(await parse('1,,""\n')).toEqual([['1', null, '']]);
+  });
+
+  it('reads quoted commas, doubled quotes and line breaks inside fields', async () => {
+    expect(await parse('"a,b","say ""hi""","two\nlines"\n')).toEqual([['a,b', 'say "hi"', 'two\nlines']]);
+  });
+
+  it('reads rows split anywhere across chunks, also inside a quote pair and a 4-byte character', async () => {
+    const text = '1,"x""y",😀𝄞\n2,"",\n';
+    const bytes = Buffer.from(text, 'utf8');
+    for (let cut = 1; cut < bytes.length; cut += 1) {
+      expect(await parse(bytes.subarray(0, cut), bytes.subarray(cut))).toEqual([
+        ['1', 'x"y', '😀𝄞'],
+        ['2', '', null],
+      ]);
+    }
+  });
+
+  it('accepts \\r\\n line ends and a last row without one', async () => {
+    expect(await parse('1,a\r\n2,b')).toEqual([
+      ['1', 'a'],
+      ['2', 'b'],
+    ]);
+  });
+
+  it('keeps the text \\. (quoted by the writer) and backslashes as they are', async () => {
+    expect(await parse('"\\.",\\x0aff\n')).toEqual([['\\.', '\\x0aff']]);
+  });
+
+  it('refuses a quoted field that never closes, or text after a closing quote, with the line', async () => {
+    await expect(parse('1,"open\n')).rejects.toThrow(CsvFormatError);
+    await expect(parse('1,ok\n2,"x"y\n')).rejects.toThrow('CSV line 2');
+  });
+});

@@ -1,0 +1,69 @@
+import type { TableDefinition } from '@svc/contracts';
+import {
+  APPLICATION_LOCK_SQL,
+  CONTROL_SCHEMA_SQL,
+  CURRENT_SEED_SQL,
+  FENCE_STALE_SQL,
+  FORGET_APPLIED_BATCHES_SQL,
+  HAS_APPLIED_SQL,
+  RAISE_FENCE_SQL,
+  RECORD_BATCH_SQL,
+  SHARED_TABLE_SQL,
+  START_SEED_SQL,
+  TABLE_COLUMNS_SQL,
+  addColumnsSql,
+  createBatchRowsSql,
+  createSchemaSql,
+  createTableSql,
+  deleteChangedKeysSql,
+  insertRowsSql,
+  truncateSql,
+} from './staging-sql';
+
+// Generated T-SQL is reviewed as text: these snapshots are the place to read it. No SQL Server runs in CI.
+const lines: TableDefinition = {
+  table: { schema: 'sales', name: 'Order ]Lines' },
+  columns: [
+    { name: 'order_id', sourceType: 'bigint', portableType: 'bigint', nullable: false },
+    { name: 'at', sourceType: 'datetime2(7)', portableType: 'timestamp(6)', nullable: false },
+    { name: 'amount', sourceType: 'decimal(38,10)', portableType: 'numeric(38,10)', nullable: true },
+    { name: 'shipped', sourceType: 'bit', portableType: 'boolean', nullable: true },
+    { name: 'blob', sourceType: 'varbinary(max)', portableType: 'bytea', nullable: true },
+    { name: 'version', sourceType: 'rowversion', portableType: 'bytea', nullable: false },
+    { name: 'place', sourceType: 'geography', portableType: 'text', nullable: true },
+    { name: 'note', sourceType: 'nvarchar(max)', portableType: 'text', nullable: true },
+  ],
+  primaryKey: ['order_id', 'at'],
+  estimatedRows: 0,
+};
+
+describe('generated T-SQL (SQL Server staging)', () => {
+  it('creates the control schema, each object only when missing', () => {
+    expect(CONTROL_SCHEMA_SQL.join(';\n\n')).toMatchSnapshot();
+  });
+
+  it('takes application locks owned by the transaction', () => {
+    expect(APPLICATION_LOCK_SQL).toMatchSnapshot();
+  });
+
+  it('fences epochs and logs batches', () => {
+    expect([RAISE_FENCE_SQL, FENCE_STALE_SQL, RECORD_BATCH_SQL, HAS_APPLIED_SQL, FORGET_APPLIED_BATCHES_SQL].join(';\n\n')).toMatchSnapshot();
+  });
+
+  it('keeps a seed record per replication and table', () => {
+    expect([SHARED_TABLE_SQL, START_SEED_SQL, CURRENT_SEED_SQL].join(';\n\n')).toMatchSnapshot();
+  });
+
+  it('creates and widens staging tables with plain types (rowversion as binary(8))', () => {
+    expect([TABLE_COLUMNS_SQL, createSchemaSql(lines.table), createTableSql(lines), addColumnsSql(lines.table, [lines.columns[2], lines.columns[6]]), truncateSql(lines.table)].join(';\n\n')).toMatchSnapshot();
+  });
+
+  it('applies a batch set-based from its rows as text', () => {
+    expect([createBatchRowsSql(lines, true), deleteChangedKeysSql(lines), insertRowsSql(lines, true), insertRowsSql(lines, false)].join(';\n\n')).toMatchSnapshot();
+  });
+
+  it('refuses a table with a column named like the operation column', () => {
+    const clash = { ...lines, columns: [...lines.columns, { name: 'svc_op', sourceType: 'int', portableType: 'integer', nullable: true }] };
+    expect(() => createBatchRowsSql(clash, true)).toThrow('svc_op');
+  });
+});

@@ -1,0 +1,182 @@
+import { CHANGE_OPERATION_COLUMN, type ColumnDefinition, type TableDefinition, type TableRef } from '@svc/contracts';
+import { stagingPlanOf } from '@svc/sqlserver-common';
+
+/**
+ * The T-SQL of a SQL Server staging database, the same protocol as PostgreSQL's (libs/postgres/staging):
+ * control tables in schema svc_staging, one application lock per staging table that serialises its batches,
+ * epoch fences, a log of applied batches and a seed record per replication and table.
+ *
+ * Lock order, as in PostgreSQL: (1) the DDL lock, only in ensureTable and the control schema's creation;
+ * (2) the lock of the one table a transaction works on; (3) only then that table's fence, log and seed rows
+ * and the table itself. Application locks are owned by the transaction and go with it.
+ */
+export const CONTROL_SCHEMA = 'svc_staging';
+const control = (table: string) => `[${CONTROL_SCHEMA}].[${table}]`;
+
+const quoteName = (name: string) => `[${name.replace(/\]/g, ']]')}]`;
+const qualifiedName = (table: TableRef) => `${quoteName(table.schema)}.${quoteName(table.name)}`;
+const literal = (text: string) => `N'${text.replace(/'/g, "''")}'`;
+
+/** @resource: the lock's name (DDL_LOCK_RESOURCE or tableLockResource); waits as long as it takes. */
+export const APPLICATION_LOCK_SQL = `DECLARE @granted int;
+EXEC @granted = sp_getapplock @Resource = @resource, @LockMode = 'Exclusive', @LockOwner = 'Transaction', @LockTimeout = -1;
+IF @granted < 0 THROW 51000, 'the staging lock was not granted', 1;`;
+
+export const DDL_LOCK_RESOURCE = `${CONTROL_SCHEMA}.ddl`;
+
+/**
+ * Control tables. Batch ids can be longer than an index key may be, so the log is keyed by their SHA-256.
+ * Each CREATE runs only when the table is missing: a check that takes no lock on an existing table.
+ */
+export const CONTROL_SCHEMA_SQL: readonly string[] = [
+  `IF SCHEMA_ID(${literal(CONTROL_SCHEMA)}) IS NULL EXEC(${literal(`CREATE SCHEMA ${quoteName(CONTROL_SCHEMA)}`)})`,
+  `IF OBJECT_ID(${literal(control('applied_batches'))}, N'U') IS NULL
+CREATE TABLE ${control('applied_batches')} (
+  batch_key binary(32) NOT NULL PRIMARY KEY,
+  batch_id nvarchar(max) NOT NULL,
+  applied_at datetime2(3) NOT NULL DEFAULT SYSUTCDATETIME()
+)`,
+  `IF OBJECT_ID(${literal(control('table_seeds'))}, N'U') IS NULL
+CREATE TABLE ${control('table_seeds')} (
+  replication_id nvarchar(64) NOT NULL,
+  [schema] nvarchar(128) NOT NULL,
+  name nvarchar(128) NOT NULL,
+  seed_id nvarchar(400) NOT NULL,
+  started_at datetime2(7) NOT NULL DEFAULT SYSUTCDATETIME(),
+  truncated bit NOT NULL DEFAULT 1,
+  PRIMARY KEY (replication_id, [schema], name)
+)`,
+  `IF OBJECT_ID(${literal(control('table_fences'))}, N'U') IS NULL
+CREATE TABLE ${control('table_fences')} (
+  replication_id nvarchar(64) NOT NULL,
+  [schema] nvarchar(128) NOT NULL,
+  name nvarchar(128) NOT NULL,
+  epoch bigint NOT NULL,
+  raised_at datetime2(3) NOT NULL DEFAULT SYSUTCDATETIME(),
+  PRIMARY KEY (replication_id, [schema], name)
+)`,
+];
+
+const tableMatch = '[schema] = @schema AND name = @name';
+const ownRow = `replication_id = @replication AND ${tableMatch}`;
+
+/**
+ * @replication, @schema, @name, @epoch: raises the table's fence to the epoch, or, when the fence is above
+ * it, changes nothing. One row: `stale` 1 when the batch belongs to cancelled work.
+ */
+export const RAISE_FENCE_SQL = `UPDATE ${control('table_fences')} SET epoch = @epoch, raised_at = SYSUTCDATETIME() WHERE ${ownRow} AND epoch <= @epoch;
+IF @@ROWCOUNT > 0
+  SELECT CAST(0 AS int) AS stale;
+ELSE IF EXISTS (SELECT 1 FROM ${control('table_fences')} WHERE ${ownRow})
+  SELECT CAST(1 AS int) AS stale;
+ELSE
+BEGIN
+  INSERT INTO ${control('table_fences')} (replication_id, [schema], name, epoch) VALUES (@replication, @schema, @name, @epoch);
+  SELECT CAST(0 AS int) AS stale;
+END`;
+
+/** @replication, @schema, @name, @epoch: one row with `stale`, or none before the table's first batch. */
+export const FENCE_STALE_SQL = `SELECT CAST(CASE WHEN epoch > @epoch THEN 1 ELSE 0 END AS int) AS stale FROM ${control('table_fences')} WHERE ${ownRow}`;
+
+/** @batch_id: one row, `recorded` 1 when the batch is new (under the table's lock: a twin waits for the first). */
+export const RECORD_BATCH_SQL = `IF EXISTS (SELECT 1 FROM ${control('applied_batches')} WHERE batch_key = HASHBYTES('SHA2_256', @batch_id))
+  SELECT CAST(0 AS int) AS recorded;
+ELSE
+BEGIN
+  INSERT INTO ${control('applied_batches')} (batch_key, batch_id) VALUES (HASHBYTES('SHA2_256', @batch_id), @batch_id);
+  SELECT CAST(1 AS int) AS recorded;
+END`;
+
+/** @batch_id: one row when it was applied. */
+export const HAS_APPLIED_SQL = `SELECT 1 AS applied FROM ${control('applied_batches')} WHERE batch_key = HASHBYTES('SHA2_256', @batch_id)`;
+
+/** @before: forgets batches applied before it; rows other sessions hold are skipped (READPAST), never waited for. */
+export const FORGET_APPLIED_BATCHES_SQL = `DELETE FROM ${control('applied_batches')} WITH (READPAST, ROWLOCK) WHERE applied_at < @before`;
+
+/** @replication, @schema, @name: one row with `shared` 1 when another replication applied a batch to the table within the last week. */
+export const SHARED_TABLE_SQL = `SELECT CAST(CASE WHEN EXISTS (
+  SELECT 1 FROM ${control('table_fences')} WHERE ${tableMatch} AND replication_id <> @replication AND raised_at > DATEADD(day, -7, SYSUTCDATETIME())
+) THEN 1 ELSE 0 END AS int) AS shared`;
+
+/** @replication, @schema, @name, @seed_id, @truncated: the replication's seed of the table starts (taken under the table's lock). */
+export const START_SEED_SQL = `UPDATE ${control('table_seeds')} SET seed_id = @seed_id, started_at = SYSUTCDATETIME(), truncated = @truncated WHERE ${ownRow};
+IF @@ROWCOUNT = 0
+  INSERT INTO ${control('table_seeds')} (replication_id, [schema], name, seed_id, truncated) VALUES (@replication, @schema, @name, @seed_id, @truncated)`;
+
+/** @replication, @schema, @name: the replication's current seed of the table and whether another replication started one after it. */
+export const CURRENT_SEED_SQL = `SELECT TOP (1) seed.seed_id, CAST(seed.truncated AS int) AS truncated, CAST(CASE WHEN EXISTS (
+  SELECT 1 FROM ${control('table_seeds')} AS newer
+  WHERE newer.[schema] = seed.[schema] AND newer.name = seed.name AND newer.replication_id NOT IN (@replication, N'') AND newer.started_at > seed.started_at
+) THEN 1 ELSE 0 END AS int) AS superseded
+FROM ${control('table_seeds')} AS seed
+WHERE seed.replication_id IN (@replication, N'') AND seed.[schema] = @schema AND seed.name = @name
+ORDER BY seed.replication_id DESC`;
+
+/** @schema, @name: the table's columns in ordinal order (no rows when the table does not exist). */
+export const TABLE_COLUMNS_SQL = `SELECT c.name FROM sys.columns c WHERE c.object_id = OBJECT_ID(QUOTENAME(@schema) + N'.' + QUOTENAME(@name), N'U') ORDER BY c.column_id`;
+
+function columnDefinition(column: ColumnDefinition, notNull: boolean): string {
+  return `${quoteName(column.name)} ${stagingPlanOf(column.name, column.sourceType).stagingType}${notNull ? ' NOT NULL' : ' NULL'}`;
+}
+
+export function createSchemaSql(table: TableRef): string {
+  return `IF SCHEMA_ID(${literal(table.schema)}) IS NULL EXEC(${literal(`CREATE SCHEMA ${quoteName(table.schema)}`)})`;
+}
+
+export function createTableSql(definition: TableDefinition): string {
+  const lines = definition.columns.map((column) => `  ${columnDefinition(column, !column.nullable)}`);
+  if (definition.primaryKey.length > 0) lines.push(`  PRIMARY KEY (${definition.primaryKey.map(quoteName).join(', ')})`);
+  return `CREATE TABLE ${qualifiedName(definition.table)} (\n${lines.join(',\n')}\n)`;
+}
+
+/** Added columns are nullable: rows already in the table have no value for them. */
+export function addColumnsSql(table: TableRef, columns: readonly ColumnDefinition[]): string {
+  return `ALTER TABLE ${qualifiedName(table)} ADD\n${columns.map((column) => `  ${columnDefinition(column, false)}`).join(',\n')}`;
+}
+
+/** TRUNCATE is transactional in SQL Server: a seed part 0 that rolls back leaves the rows. */
+export function truncateSql(table: TableRef): string {
+  return `TRUNCATE TABLE ${qualifiedName(table)}`;
+}
+
+/** The batch's rows land here as text (bulk-loaded as they stream in); created again for every batch, dropped with the session. */
+export const BATCH_ROWS_TABLE = '#svc_batch_rows';
+
+/** Every column text (nvarchar(max)); change rows lead with the operation, seed rows have none (they are inserts). */
+export function createBatchRowsSql(definition: TableDefinition, withOperation: boolean): string {
+  if (definition.columns.some((column) => column.name === CHANGE_OPERATION_COLUMN)) {
+    throw new Error(`a tracked table cannot have a column named ${CHANGE_OPERATION_COLUMN}: change rows lead with it`);
+  }
+  const lines = [
+    ...(withOperation ? [`  ${quoteName(CHANGE_OPERATION_COLUMN)} char(1) NOT NULL`] : []),
+    ...definition.columns.map((column) => `  ${quoteName(column.name)} nvarchar(max) NULL`),
+  ];
+  return `IF OBJECT_ID(N'tempdb..${BATCH_ROWS_TABLE}') IS NOT NULL DROP TABLE ${BATCH_ROWS_TABLE};
+CREATE TABLE ${BATCH_ROWS_TABLE} (\n${lines.join(',\n')}\n)`;
+}
+
+/** The typed value of each column, converted from the batch's text (column-types: stagingPlanOf). */
+function typedColumns(definition: TableDefinition, alias: string): string {
+  return definition.columns.map((column) => stagingPlanOf(column.name, column.sourceType).fromText(`${alias}.${quoteName(column.name)}`)).join(',\n  ');
+}
+
+/** Every key the batch changes goes from the table: deletes, and the old rows of inserts and updates. */
+export function deleteChangedKeysSql(definition: TableDefinition): string {
+  const join = definition.primaryKey
+    .map((key) => {
+      const column = definition.columns.find((candidate) => candidate.name === key);
+      const typed = stagingPlanOf(key, column?.sourceType ?? 'nvarchar(max)').fromText(`r.${quoteName(key)}`);
+      return `t.${quoteName(key)} = ${typed}`;
+    })
+    .join(' AND ');
+  return `DELETE t FROM ${qualifiedName(definition.table)} AS t
+WHERE EXISTS (SELECT 1 FROM ${BATCH_ROWS_TABLE} AS r WHERE ${join})`;
+}
+
+/** The rows of inserts and updates (all rows of a seed batch), converted to the table's types. */
+export function insertRowsSql(definition: TableDefinition, withOperation: boolean): string {
+  const columns = definition.columns.map((column) => quoteName(column.name)).join(', ');
+  return `INSERT INTO ${qualifiedName(definition.table)} (${columns})
+SELECT ${typedColumns(definition, 'r')}
+FROM ${BATCH_ROWS_TABLE} AS r${withOperation ? `\nWHERE r.${quoteName(CHANGE_OPERATION_COLUMN)} <> 'D'` : ''}`;
+}
