@@ -4,3 +4,4 @@ export { sqlServerConfig, sqlServerDatabaseName } from './sql-server-config';
 export { sqlServerFailureReason } from './sql-server-failure';
 export { keyColumnsGathered, sqlServerAccess, sqlServerConnectionFailure } from './sqlserver-access';
 export { columnPlan, planOfSourceType, stagingPlanOf, UnsupportedColumnTypeError, type CatalogColumn, type ColumnPlan, type StagingColumnPlan } from './column-types';
+export { connectSqlServer, isTlsVersionRefusal, withLegacyTls } from './tls-fallback';

@@ -22,7 +22,8 @@ interface SqlServerTarget {
  * mssql config for an ADO string (`Server=tcp:host,1433;Database=…;User ID=…;Password=…`) or an
  * `mssql://user:password@host:port/[instance/]database?encrypt=true` URL.
  *
- * Encryption is on when the caller asks for it or the string does; TLS 1.2 is the minimum either way.
+ * Encryption is on when the caller asks for it or the string does. TLS 1.2 and newer are offered; a server
+ * that refuses them is connected to again with TLS 1.0/1.1 as well (connectSqlServer, tls-fallback.ts).
  * The certificate is verified when encrypting unless the string says TrustServerCertificate=true; when not
  * encrypting, only the login packet is protected and (as in SqlClient) the certificate is not checked.
  * requestTimeout is left to the caller.

@@ -10,12 +10,13 @@ import {
   type FailureContext,
   type ProbeOptions,
 } from '@svc/engines';
-import { ConnectionPool, type config as MssqlConfig } from 'mssql';
+import type { ConnectionPool, config as MssqlConfig } from 'mssql';
 import { adoValue, parseAdoConnectionString } from './ado-connection-string';
 import { ADO_KEYS } from './ado-keys';
 import { SQL_SERVER_SCHEMES, parseSqlServerAddress } from './sql-server-address';
 import { sqlServerConfig, sqlServerDatabaseName } from './sql-server-config';
 import { sqlServerFailureReason } from './sql-server-failure';
+import { connectSqlServer } from './tls-fallback';
 
 /** One row per key column (one row with a NULL key column for a table without a key), in key order; no STRING_AGG, which SQL Server 2016 lacks. */
 const SQL_SERVER_LIST_SQL = `SELECT s.name AS [schema], t.name AS [name], col.name AS key_column,
@@ -57,14 +58,13 @@ export function sqlServerConnectionFailure(error: unknown, context: FailureConte
 }
 
 async function probeSqlServer(config: MssqlConfig, timeoutMs: number): Promise<string | null> {
-  const pool = new ConnectionPool({ ...config, requestTimeout: timeoutMs, pool: { min: 0, max: 1 } });
-  pool.on('error', () => undefined);
+  let pool: ConnectionPool | undefined;
   const attempt = (async () => {
-    await pool.connect();
+    pool = await connectSqlServer({ ...config, requestTimeout: timeoutMs, pool: { min: 0, max: 1 } });
     await pool.request().query('select 1');
   })();
   const close = async () => {
-    await pool.close();
+    await pool?.close();
   };
   return settleProbe(attempt, close, { timeoutMs }, sqlServerConnectionFailure);
 }
@@ -100,9 +100,7 @@ export const sqlServerAccess: DatabaseAccess = {
 
   listTables: async (connectionString, options: ProbeOptions): Promise<ListedTable[]> => {
     const config = sqlServerConfig(connectionString, { encrypt: options.encrypt, connectTimeoutMs: options.timeoutMs });
-    const pool = new ConnectionPool({ ...config, requestTimeout: options.timeoutMs, pool: { min: 0, max: 1 } });
-    pool.on('error', () => undefined);
-    await pool.connect();
+    const pool = await connectSqlServer({ ...config, requestTimeout: options.timeoutMs, pool: { min: 0, max: 1 } });
     try {
       return keyColumnsGathered((await pool.request().query<SqlServerRow>(SQL_SERVER_LIST_SQL)).recordset);
     } finally {

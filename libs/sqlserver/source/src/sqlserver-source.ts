@@ -11,8 +11,8 @@ import {
   type SnapshotRead,
   type SourceConnector,
 } from '@svc/engines';
-import { sqlServerConfig } from '@svc/sqlserver-common';
-import sql, { ConnectionPool, type Request, type Transaction } from 'mssql';
+import { connectSqlServer, sqlServerConfig } from '@svc/sqlserver-common';
+import sql, { type ConnectionPool, type config as MssqlConfig, type Request, type Transaction } from 'mssql';
 import { DISCOVER_COLUMNS_SQL } from './catalog-sql';
 import { definitionsOf, type CatalogRow } from './catalog';
 import { qualifiedName } from './identifiers';
@@ -61,17 +61,15 @@ export class SnapshotIsolationPendingError extends EngineError {
  */
 export function createSqlServerSource(connectionString: string, options: SqlServerSourceOptions): SourceConnector {
   const config = sqlServerConfig(connectionString, { encrypt: options.encrypt, connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS });
-  const pool = new ConnectionPool({ ...config, pool: { min: 0, max: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS } });
-  // A connection that dies while idle must not crash the process; the next request connects anew.
-  pool.on('error', () => undefined);
-  return new SqlServerSource(pool, options.defaultRetention ?? '2 Days');
+  return new SqlServerSource({ ...config, pool: { min: 0, max: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS } }, options.defaultRetention ?? '2 Days');
 }
 
 class SqlServerSource implements SourceConnector {
-  private connecting: Promise<ConnectionPool> | undefined;
+  /** Connected on first use (TLS 1.2+ first, see connectSqlServer); a pool that failed to connect is forgotten. */
+  private pool: Promise<ConnectionPool> | undefined;
 
   constructor(
-    private readonly pool: ConnectionPool,
+    private readonly config: MssqlConfig,
     private readonly defaultRetention: RetentionPeriod,
   ) {}
 
@@ -157,15 +155,17 @@ class SqlServerSource implements SourceConnector {
   }
 
   async close(): Promise<void> {
-    await this.pool.close();
+    const pool = this.pool;
+    this.pool = undefined;
+    await (await pool?.catch(() => undefined))?.close();
   }
 
-  private async connected(): Promise<ConnectionPool> {
-    if (this.pool.connected) return this.pool;
-    this.connecting ??= this.pool.connect().finally(() => {
-      this.connecting = undefined;
+  private connected(): Promise<ConnectionPool> {
+    this.pool ??= connectSqlServer(this.config).catch((error: unknown) => {
+      this.pool = undefined;
+      throw error;
     });
-    return this.connecting;
+    return this.pool;
   }
 
   private async request(): Promise<Request> {
