@@ -1,2 +1,3 @@
 export { csvRows, CsvFormatError, type CsvField } from './csv-rows';
 export * as stagingSql from './staging-sql';
+export { compatibilityLevelProblem, compatibilityLevelsOf, setCompatibilityLevelSql, SERVER_MAJOR_VERSION_SQL, SOURCE_COMPATIBILITY_LEVEL_SQL } from './compatibility-level';
