@@ -10,7 +10,7 @@ describe('the engine table', () => {
     );
     expect(roles).toEqual({
       postgres: { source: true, staging: true, warehouse: true },
-      sqlserver: { source: false, staging: false, warehouse: false },
+      sqlserver: { source: true, staging: true, warehouse: false },
       redshift: { source: false, staging: false, warehouse: false },
     });
   });
@@ -23,11 +23,20 @@ describe('the engine table', () => {
 describe('EngineRegistry', () => {
   it('refuses a role the named engine does not play in this build, naming role and engine', () => {
     const registry = new EngineRegistry();
-    const sqlServer = sampleReplicationConfig({ source: { connectionString: 'Server=db.example.com;Database=app;User Id=u;Password=p;' } });
     const redshift = sampleReplicationConfig({ warehouse: { url: 'examplecluster.abc123.us-west-2.redshift.amazonaws.com:5439' } });
 
-    expect(() => registry.source(sqlServer)).toThrow(new UnsupportedEngineError('source', 'sqlserver'));
     expect(() => registry.warehouse(redshift)).toThrow(new UnsupportedEngineError('warehouse', 'redshift'));
+  });
+
+  it('opens SQL Server sources and stagings without connecting (a pool connects on first use)', async () => {
+    const registry = new EngineRegistry();
+    const sqlServer = sampleReplicationConfig({
+      source: { connectionString: 'Server=db.example.com;Database=app;User Id=u;Password=p;' },
+      staging: { connectionString: 'Server=staging.example.com;Database=app;User Id=u;Password=p;' },
+    });
+    expect(registry.source(sqlServer)).toBe(registry.source(sqlServer));
+    expect(registry.staging(sqlServer)).toBeDefined();
+    await registry.closeAll();
   });
 
   it('opens connectors from the table it is given, one per connection, reused', () => {

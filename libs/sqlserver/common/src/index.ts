@@ -5,3 +5,4 @@ export { sqlServerFailureReason } from './sql-server-failure';
 export { keyColumnsGathered, sqlServerAccess, sqlServerConnectionFailure } from './sqlserver-access';
 export { columnPlan, planOfSourceType, stagingPlanOf, UnsupportedColumnTypeError, type CatalogColumn, type ColumnPlan, type StagingColumnPlan } from './column-types';
 export { connectSqlServer, isTlsVersionRefusal, withLegacyTls } from './tls-fallback';
+export { isSqlServerMissingObject } from './missing-object';

@@ -1,11 +1,12 @@
 import type { PipelineEngine } from '@svc/engines';
+import { createSqlServerSource } from '@svc/sqlserver-source';
+import { createSqlServerStaging } from '@svc/sqlserver-staging';
 import { sqlServerErrorKind } from './sql-server-errors';
 
-/**
- * SQL Server: connection strings are validated and probed at Create and Alter, and its driver errors are
- * understood, but no connector moves rows yet (source and staging come with Change Tracking support).
- */
+/** SQL Server as source (native Change Tracking) and staging; the warehouse is another engine's role. */
 export const sqlServerEngine: PipelineEngine = {
   displayName: 'SQL Server',
   errorKind: sqlServerErrorKind,
+  openSource: (connectionString, encrypt) => createSqlServerSource(connectionString, { encrypt }),
+  openStaging: (connectionString, encrypt) => createSqlServerStaging(connectionString, { encrypt }),
 };

@@ -35,12 +35,15 @@ export interface SqlServerSourceOptions {
   connectTimeoutMs?: number;
   /** Connections held at most (one per open snapshot or change read). Default 4. */
   maxConnections?: number;
+  /** A statement that has not answered by then fails, and is retried; default 1 hour (a read's rows stream after its first answer). */
+  requestTimeoutMs?: number;
   /** Retention Change Tracking gets when the database has none yet (the replication's own comes with purgeChanges). */
   defaultRetention?: RetentionPeriod;
 }
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 const DEFAULT_MAX_CONNECTIONS = 4;
+const DEFAULT_REQUEST_TIMEOUT_MS = 60 * 60_000;
 /** snapshot_isolation_state of sys.databases. */
 const SNAPSHOT_ON = 1;
 
@@ -61,7 +64,8 @@ export class SnapshotIsolationPendingError extends EngineError {
  */
 export function createSqlServerSource(connectionString: string, options: SqlServerSourceOptions): SourceConnector {
   const config = sqlServerConfig(connectionString, { encrypt: options.encrypt, connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS });
-  return new SqlServerSource({ ...config, pool: { min: 0, max: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS } }, options.defaultRetention ?? '2 Days');
+  const pool = { min: 0, max: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS };
+  return new SqlServerSource({ ...config, requestTimeout: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS, pool }, options.defaultRetention ?? '2 Days');
 }
 
 class SqlServerSource implements SourceConnector {

@@ -12,11 +12,13 @@ import {
   START_SEED_SQL,
   TABLE_COLUMNS_SQL,
   addColumnsSql,
+  batchRowsColumns,
   createBatchRowsSql,
   createSchemaSql,
   createTableSql,
   deleteChangedKeysSql,
   insertRowsSql,
+  tableLockResource,
   truncateSql,
 } from './staging-sql';
 
@@ -62,8 +64,15 @@ describe('generated T-SQL (SQL Server staging)', () => {
     expect([createBatchRowsSql(lines, true), deleteChangedKeysSql(lines), insertRowsSql(lines, true), insertRowsSql(lines, false)].join(';\n\n')).toMatchSnapshot();
   });
 
-  it('refuses a table with a column named like the operation column', () => {
-    const clash = { ...lines, columns: [...lines.columns, { name: 'svc_op', sourceType: 'int', portableType: 'integer', nullable: true }] };
-    expect(() => createBatchRowsSql(clash, true)).toThrow('svc_op');
+  it('names the batch rows positionally, out of reach of source column names', () => {
+    expect(batchRowsColumns(lines, true)).toEqual(['op', 'c0', 'c1', 'c2', 'c3', 'c4', 'c5', 'c6', 'c7']);
+    expect(batchRowsColumns(lines, false)).toEqual(['c0', 'c1', 'c2', 'c3', 'c4', 'c5', 'c6', 'c7']);
+  });
+
+  it('locks each table by a resource of bounded length', () => {
+    const long = { schema: 's'.repeat(128), name: 'n'.repeat(128) };
+    expect(tableLockResource(long).length).toBeLessThanOrEqual(255);
+    expect(tableLockResource(lines.table)).toMatchSnapshot();
+    expect(tableLockResource({ schema: 'a.b', name: 'c' })).not.toBe(tableLockResource({ schema: 'a', name: 'b.c' }));
   });
 });

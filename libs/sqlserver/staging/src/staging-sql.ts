@@ -1,4 +1,5 @@
-import { CHANGE_OPERATION_COLUMN, type ColumnDefinition, type TableDefinition, type TableRef } from '@svc/contracts';
+import { createHash } from 'node:crypto';
+import { type ColumnDefinition, type TableDefinition, type TableRef } from '@svc/contracts';
 import { stagingPlanOf } from '@svc/sqlserver-common';
 
 /**
@@ -23,6 +24,11 @@ EXEC @granted = sp_getapplock @Resource = @resource, @LockMode = 'Exclusive', @L
 IF @granted < 0 THROW 51000, 'the staging lock was not granted', 1;`;
 
 export const DDL_LOCK_RESOURCE = `${CONTROL_SCHEMA}.ddl`;
+
+/** The lock of one staging table: names can be longer than a lock resource (255) may be, so they are hashed. */
+export function tableLockResource(table: TableRef): string {
+  return `${CONTROL_SCHEMA}.table.${createHash('sha256').update(`${table.schema}\u0000${table.name}`).digest('hex')}`;
+}
 
 /**
  * Control tables. Batch ids can be longer than an index key may be, so the log is keyed by their SHA-256.
@@ -141,33 +147,46 @@ export function truncateSql(table: TableRef): string {
 
 /** The batch's rows land here as text (bulk-loaded as they stream in); created again for every batch, dropped with the session. */
 export const BATCH_ROWS_TABLE = '#svc_batch_rows';
+/** The operation column of change rows (I, U or D); seed rows have none (they are inserts). */
+export const BATCH_OPERATION_COLUMN = 'op';
 
-/** Every column text (nvarchar(max)); change rows lead with the operation, seed rows have none (they are inserts). */
+/**
+ * Column names of the batch's rows: the operation (change rows only), then `c0`, `c1`, … by the definition's
+ * column order. Positional names keep source column names out of the bulk load's own statement, which the
+ * driver writes without escaping them.
+ */
+export function batchRowsColumns(definition: TableDefinition, withOperation: boolean): string[] {
+  return [...(withOperation ? [BATCH_OPERATION_COLUMN] : []), ...definition.columns.map((_column, index) => positional(index))];
+}
+
+const positional = (index: number) => `c${index}`;
+
+/** Every column text (nvarchar(max)), as batchRowsColumns names them. */
 export function createBatchRowsSql(definition: TableDefinition, withOperation: boolean): string {
-  if (definition.columns.some((column) => column.name === CHANGE_OPERATION_COLUMN)) {
-    throw new Error(`a tracked table cannot have a column named ${CHANGE_OPERATION_COLUMN}: change rows lead with it`);
-  }
-  const lines = [
-    ...(withOperation ? [`  ${quoteName(CHANGE_OPERATION_COLUMN)} char(1) NOT NULL`] : []),
-    ...definition.columns.map((column) => `  ${quoteName(column.name)} nvarchar(max) NULL`),
-  ];
+  const lines = batchRowsColumns(definition, withOperation).map((column) =>
+    column === BATCH_OPERATION_COLUMN && withOperation ? `  ${quoteName(column)} nchar(1) NOT NULL` : `  ${quoteName(column)} nvarchar(max) NULL`,
+  );
   return `IF OBJECT_ID(N'tempdb..${BATCH_ROWS_TABLE}') IS NOT NULL DROP TABLE ${BATCH_ROWS_TABLE};
 CREATE TABLE ${BATCH_ROWS_TABLE} (\n${lines.join(',\n')}\n)`;
 }
 
-/** The typed value of each column, converted from the batch's text (column-types: stagingPlanOf). */
-function typedColumns(definition: TableDefinition, alias: string): string {
-  return definition.columns.map((column) => stagingPlanOf(column.name, column.sourceType).fromText(`${alias}.${quoteName(column.name)}`)).join(',\n  ');
+/** The typed value of a column, converted from the batch's text (column-types: stagingPlanOf). */
+function typedColumn(definition: TableDefinition, index: number, alias: string): string {
+  const column = definition.columns[index];
+  if (column === undefined) throw new RangeError(`column ${index} of ${definition.table.schema}.${definition.table.name} does not exist`);
+  return stagingPlanOf(column.name, column.sourceType).fromText(`${alias}.${quoteName(positional(index))}`);
+}
+
+function columnIndex(definition: TableDefinition, name: string): number {
+  const index = definition.columns.findIndex((column) => column.name === name);
+  if (index < 0) throw new Error(`primary key column ${name} is not a column of ${definition.table.schema}.${definition.table.name}`);
+  return index;
 }
 
 /** Every key the batch changes goes from the table: deletes, and the old rows of inserts and updates. */
 export function deleteChangedKeysSql(definition: TableDefinition): string {
   const join = definition.primaryKey
-    .map((key) => {
-      const column = definition.columns.find((candidate) => candidate.name === key);
-      const typed = stagingPlanOf(key, column?.sourceType ?? 'nvarchar(max)').fromText(`r.${quoteName(key)}`);
-      return `t.${quoteName(key)} = ${typed}`;
-    })
+    .map((key) => `t.${quoteName(key)} = ${typedColumn(definition, columnIndex(definition, key), 'r')}`)
     .join(' AND ');
   return `DELETE t FROM ${qualifiedName(definition.table)} AS t
 WHERE EXISTS (SELECT 1 FROM ${BATCH_ROWS_TABLE} AS r WHERE ${join})`;
@@ -176,7 +195,8 @@ WHERE EXISTS (SELECT 1 FROM ${BATCH_ROWS_TABLE} AS r WHERE ${join})`;
 /** The rows of inserts and updates (all rows of a seed batch), converted to the table's types. */
 export function insertRowsSql(definition: TableDefinition, withOperation: boolean): string {
   const columns = definition.columns.map((column) => quoteName(column.name)).join(', ');
+  const values = definition.columns.map((_column, index) => typedColumn(definition, index, 'r')).join(',\n  ');
   return `INSERT INTO ${qualifiedName(definition.table)} (${columns})
-SELECT ${typedColumns(definition, 'r')}
-FROM ${BATCH_ROWS_TABLE} AS r${withOperation ? `\nWHERE r.${quoteName(CHANGE_OPERATION_COLUMN)} <> 'D'` : ''}`;
+SELECT ${values}
+FROM ${BATCH_ROWS_TABLE} AS r${withOperation ? `\nWHERE r.${quoteName(BATCH_OPERATION_COLUMN)} <> N'D'` : ''}`;
 }

@@ -1,0 +1,204 @@
+import type { BatchDescriptor, TableDefinition } from '@svc/contracts';
+import { OwnObjectMissingError, type CsvChunks } from '@svc/engines';
+import type { CsvField } from './csv-rows';
+import { CURRENT_SEED_SQL, HAS_APPLIED_SQL, RAISE_FENCE_SQL, RECORD_BATCH_SQL, SHARED_TABLE_SQL, TABLE_COLUMNS_SQL } from './staging-sql';
+import { SqlServerStaging } from './sqlserver-staging';
+import type { TransactionOutcome, TsqlDatabase, TsqlParams, TsqlSession } from './tsql-session';
+
+/**
+ * The protocol's decisions (which statements a batch runs, when rows are read, commit or roll back) against
+ * a scripted database that records what it is sent. The statements themselves are reviewed in the
+ * staging-sql snapshots; whether SQL Server runs them as intended needs a live server (MSSQL_URL).
+ */
+interface Script {
+  fenceStale?: boolean;
+  appliedBefore?: boolean;
+  shared?: boolean;
+  currentSeed?: { seed_id: string; truncated: number; superseded: number };
+  existingColumns?: string[];
+  /** The first statement that starts with `prefix` fails with this SQL Server error number. */
+  failOnce?: { prefix: string; number: number };
+}
+
+class ScriptedDatabase implements TsqlDatabase {
+  readonly transcript: string[] = [];
+  readonly loaded: CsvField[][] = [];
+
+  constructor(private readonly script: Script = {}) {}
+
+  query<Row extends object>(text: string, params: TsqlParams = {}): Promise<Row[]> {
+    return Promise.resolve(this.answer(text, params) as Row[]);
+  }
+
+  async inTransaction<T>(work: (session: TsqlSession) => Promise<TransactionOutcome<T>>): Promise<T> {
+    this.transcript.push('BEGIN TRANSACTION');
+    const session: TsqlSession = {
+      query: <Row extends object>(text: string, params: TsqlParams = {}) => Promise.resolve(this.answer(text, params) as Row[]),
+      bulkLoad: async (table, columns, rows) => {
+        this.transcript.push(`-- bulk load ${table} (${columns.join(', ')})`);
+        for await (const row of rows) this.loaded.push(row);
+        return this.loaded.length;
+      },
+    };
+    try {
+      const outcome = await work(session);
+      this.transcript.push(outcome.commit ? 'COMMIT' : 'ROLLBACK');
+      return outcome.result;
+    } catch (error) {
+      this.transcript.push('ROLLBACK');
+      throw error;
+    }
+  }
+
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  private answer(text: string, params: TsqlParams): object[] {
+    const failure = this.script.failOnce;
+    if (failure && text.startsWith(failure.prefix)) {
+      delete this.script.failOnce;
+      this.transcript.push(`-- fails with error ${failure.number}`);
+      throw Object.assign(new Error(`error ${failure.number}`), { number: failure.number });
+    }
+    const shown = Object.keys(params).length ? `${text}\n-- ${JSON.stringify(params, (_key, value: unknown) => (value instanceof Date ? value.toISOString() : value))}` : text;
+    this.transcript.push(shown);
+    if (text === RAISE_FENCE_SQL) return [{ stale: this.script.fenceStale ? 1 : 0 }];
+    if (text === RECORD_BATCH_SQL) return [{ recorded: this.script.appliedBefore ? 0 : 1 }];
+    if (text === SHARED_TABLE_SQL) return [{ shared: this.script.shared ? 1 : 0 }];
+    if (text === CURRENT_SEED_SQL) return this.script.currentSeed ? [this.script.currentSeed] : [];
+    if (text === TABLE_COLUMNS_SQL) return (this.script.existingColumns ?? []).map((name) => ({ name }));
+    if (text === HAS_APPLIED_SQL) return this.script.appliedBefore ? [{ applied: 1 }] : [];
+    return [];
+  }
+}
+
+const definition: TableDefinition = {
+  table: { schema: 'dbo', name: 'Orders' },
+  columns: [
+    { name: 'id', sourceType: 'int', portableType: 'integer', nullable: false },
+    { name: 'note', sourceType: 'nvarchar(200)', portableType: 'text', nullable: true },
+  ],
+  primaryKey: ['id'],
+  estimatedRows: 0,
+};
+
+const changes: BatchDescriptor = {
+  batchId: 'r1/dbo.Orders/c/10-12',
+  replicationId: 'r1',
+  epoch: 3,
+  definition,
+  body: { kind: 'changes', fromVersion: '10', toVersion: '12' },
+};
+
+const seedPart = (part: number, seedId = 'seed-a'): BatchDescriptor => ({
+  ...changes,
+  batchId: `r1/dbo.Orders/s/${seedId}/${part}`,
+  body: { kind: 'seed', seedId, part, final: false, startVersion: '10' },
+});
+
+/** CSV chunks that remember whether they were read, split mid-field to exercise the streaming parser. */
+function chunks(csv: string): CsvChunks & { read: boolean } {
+  const source = {
+    read: false,
+    async *[Symbol.asyncIterator]() {
+      source.read = true;
+      const bytes = Buffer.from(csv);
+      for (let at = 0; at < bytes.length; at += 5) yield bytes.subarray(at, at + 5);
+    },
+  };
+  return source;
+}
+
+describe('SqlServerStaging (scripted database)', () => {
+  it('applies a change batch under the table lock: fence, log, bulk load, delete changed keys, insert', async () => {
+    const database = new ScriptedDatabase();
+    const outcome = await new SqlServerStaging(database).applyBatch(changes, chunks('U,1,"a, ""quoted"" note"\nD,2,\nI,3,""\n'));
+    expect(outcome).toEqual({ applied: true, rowCount: 3 });
+    expect(database.loaded).toEqual([
+      ['U', '1', 'a, "quoted" note'],
+      ['D', '2', null],
+      ['I', '3', ''],
+    ]);
+    expect(database.transcript.join('\n\n')).toMatchSnapshot();
+  });
+
+  it('refuses a stale batch without reading its rows', async () => {
+    const database = new ScriptedDatabase({ fenceStale: true });
+    const rows = chunks('I,1,x\n');
+    expect(await new SqlServerStaging(database).applyBatch(changes, rows)).toEqual({ applied: false, rowCount: 0, stale: true });
+    expect(rows.read).toBe(false);
+    expect(database.transcript.at(-1)).toBe('ROLLBACK');
+  });
+
+  it('commits the raised fence of a batch applied before and drains its rows', async () => {
+    const database = new ScriptedDatabase({ appliedBefore: true });
+    const rows = chunks('I,1,x\n');
+    expect(await new SqlServerStaging(database).applyBatch(changes, rows)).toEqual({ applied: false, rowCount: 0 });
+    expect(rows.read).toBe(true);
+    expect(database.loaded).toEqual([]);
+    expect(database.transcript.at(-1)).toBe('COMMIT');
+  });
+
+  it('empties a table only it writes at seed part 0 and appends the rows', async () => {
+    const database = new ScriptedDatabase();
+    expect(await new SqlServerStaging(database).applyBatch(seedPart(0), chunks('1,a\n2,b\n'))).toEqual({ applied: true, rowCount: 2 });
+    const sent = database.transcript.join('\n');
+    expect(sent).toContain('TRUNCATE TABLE [dbo].[Orders]');
+    expect(sent).not.toContain('DELETE t FROM');
+    expect(database.transcript.join('\n\n')).toMatchSnapshot();
+  });
+
+  it('merges a seed by key into a table another replication writes, never emptying it', async () => {
+    const database = new ScriptedDatabase({ shared: true });
+    await new SqlServerStaging(database).applyBatch(seedPart(0), chunks('1,a\n'));
+    const sent = database.transcript.join('\n');
+    expect(sent).not.toContain('TRUNCATE');
+    expect(sent).toContain('DELETE t FROM [dbo].[Orders]');
+  });
+
+  it('skips a later part of a seed that is no longer the current one, rolling back and draining', async () => {
+    const database = new ScriptedDatabase({ currentSeed: { seed_id: 'seed-b', truncated: 1, superseded: 0 } });
+    const rows = chunks('1,a\n');
+    expect(await new SqlServerStaging(database).applyBatch(seedPart(2, 'seed-a'), rows)).toEqual({ applied: false, rowCount: 0 });
+    expect(rows.read).toBe(true);
+    expect(database.loaded).toEqual([]);
+    expect(database.transcript.at(-1)).toBe('ROLLBACK');
+  });
+
+  it('appends a later part of the current seed', async () => {
+    const database = new ScriptedDatabase({ currentSeed: { seed_id: 'seed-a', truncated: 1, superseded: 0 } });
+    expect(await new SqlServerStaging(database).applyBatch(seedPart(1), chunks('3,c\n'))).toEqual({ applied: true, rowCount: 1 });
+    expect(database.transcript.join('\n')).not.toMatch(/TRUNCATE|DELETE t FROM/);
+  });
+
+  it('creates the control schema again when it went missing, and applies the batch on the second try', async () => {
+    const database = new ScriptedDatabase({ failOnce: { prefix: RAISE_FENCE_SQL, number: 208 } });
+    expect(await new SqlServerStaging(database).applyBatch(changes, chunks('I,1,x\n'))).toEqual({ applied: true, rowCount: 1 });
+    const creations = database.transcript.filter((statement) => statement.includes('CREATE TABLE [svc_staging].[applied_batches]'));
+    expect(creations).toHaveLength(2);
+  });
+
+  it('says the control object is missing when rows were already read (they cannot be read again)', async () => {
+    const database = new ScriptedDatabase({ failOnce: { prefix: 'INSERT INTO [dbo].[Orders]', number: 208 } });
+    await expect(new SqlServerStaging(database).applyBatch(changes, chunks('I,1,x\n'))).rejects.toBeInstanceOf(OwnObjectMissingError);
+    expect(database.transcript.filter((statement) => statement.startsWith('-- bulk load'))).toHaveLength(1);
+    expect(database.transcript.at(-1)).toBe('ROLLBACK');
+  });
+
+  it('creates a missing table, and adds only the columns an existing one lacks', async () => {
+    const empty = new ScriptedDatabase();
+    expect(await new SqlServerStaging(empty).ensureTable(definition)).toEqual({ created: true, addedColumns: [] });
+    expect(empty.transcript.join('\n')).toContain('CREATE TABLE [dbo].[Orders]');
+    const older = new ScriptedDatabase({ existingColumns: ['id'] });
+    expect(await new SqlServerStaging(older).ensureTable(definition)).toEqual({ created: false, addedColumns: ['note'] });
+    expect(older.transcript.join('\n')).toContain('ALTER TABLE [dbo].[Orders] ADD\n  [note] nvarchar(200) NULL');
+  });
+
+  it('reads the batch log and the fences', async () => {
+    const staging = new SqlServerStaging(new ScriptedDatabase({ appliedBefore: true, fenceStale: false }));
+    expect(await staging.hasApplied('b')).toBe(true);
+    expect(await new SqlServerStaging(new ScriptedDatabase()).hasApplied('b')).toBe(false);
+    expect(await new SqlServerStaging(new ScriptedDatabase()).existingColumns(definition.table)).toBeNull();
+  });
+});
