@@ -22,3 +22,4 @@ export {
   type ReachabilityTarget,
 } from './reachability';
 export { listSourceTables } from './source-tables';
+export { STAGING_PREPARATION_FIELDS, prepareStaging, type PreparedStaging, type StagingPreparationTarget } from './staging-preparation';

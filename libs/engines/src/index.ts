@@ -25,7 +25,7 @@ export type { PipelineEngine } from './engine';
 export { ConnectionStringError, probeOrReason, unlessUnparsable } from './connection/connection-string-error';
 export type { ConnectOptions, ProbeOptions, WarehouseConnection } from './connection/connection-options';
 export { isRecord, messageOf, socketFailureReason, timedOutReason, type FailureContext } from './connection/connection-failure';
-export type { DatabaseAccess } from './connection/database-access';
+export type { DatabaseAccess, StagingPreparation, StagingPreparationField, StagingPreparationRequest } from './connection/database-access';
 export { withinDeadline, type DeadlineOutcome } from './connection/deadline';
 export { isHostName, parsePort, stripBrackets } from './connection/host-port';
 export { settleProbe } from './connection/probe-settle';

@@ -1,14 +1,16 @@
 import type { S3ServiceSettings } from '@svc/config';
 import type { ListedTable } from '@svc/contracts';
-import { checkReachability, listSourceTables, type DatabaseTarget, type ReachabilityTarget } from '@svc/connectors';
+import { checkReachability, listSourceTables, prepareStaging, type DatabaseTarget, type PreparedStaging, type ReachabilityTarget, type StagingPreparationTarget } from '@svc/connectors';
 
-export type { DatabaseTarget, ReachabilityTarget };
+export type { DatabaseTarget, PreparedStaging, ReachabilityTarget, StagingPreparationTarget };
 
 /** Connects to what a configuration names and answers one field message per failure (empty = all reachable). */
 export interface ReachabilityProbe {
   check(target: ReachabilityTarget): Promise<string[]>;
   /** The source's user tables (what discovery will find); throws when they cannot be listed. */
   listSourceTables(source: DatabaseTarget): Promise<ListedTable[]>;
+  /** Readies the staging database before the replication is stored (compatibility level, replicated logins); problems as field messages. */
+  prepareStaging(target: StagingPreparationTarget): Promise<PreparedStaging>;
 }
 
 export const REACHABILITY_PROBE = Symbol('REACHABILITY_PROBE');
@@ -24,5 +26,9 @@ export class ConnectorsReachabilityProbe implements ReachabilityProbe {
 
   listSourceTables(source: DatabaseTarget): Promise<ListedTable[]> {
     return listSourceTables(source.connectionString, { encrypt: source.encryptDataInTransit, timeoutMs: this.options.timeoutMs });
+  }
+
+  prepareStaging(target: StagingPreparationTarget): Promise<PreparedStaging> {
+    return prepareStaging(target, this.options.timeoutMs);
   }
 }

@@ -1,7 +1,7 @@
 import type { ReplicationConfig } from '@svc/contracts';
 import { fieldLabel } from '@svc/api-model';
 import { REACHABILITY_FIELDS } from '@svc/connectors';
-import type { ReachabilityTarget } from './reachability-probe';
+import type { ReachabilityTarget, StagingPreparationTarget } from './reachability-probe';
 
 /** Warehouse fields that decide whether the warehouse database or the bucket can be reached. */
 const WAREHOUSE_CONNECTION_FIELDS = new Set([
@@ -39,6 +39,20 @@ export function reachabilityTargetForChanges(config: ReplicationConfig, changedP
     ...(changed('warehouse', WAREHOUSE_CONNECTION_FIELDS) && { warehouse: config.warehouse }),
   };
   return target.source || target.staging || target.warehouse ? target : null;
+}
+
+/** What preparing the staging database needs, from a Create request or a stored configuration. */
+export function stagingPreparationOf(config: Pick<ReplicationConfig, 'source' | 'staging'>): StagingPreparationTarget {
+  return {
+    source: { connectionString: config.source.connectionString, encryptDataInTransit: config.source.encryptDataInTransit },
+    staging: { connectionString: config.staging.connectionString, encryptDataInTransit: config.staging.encryptDataInTransit },
+    replicateCompatibilityLevel: config.staging.replicateCompatibilityLevel,
+  };
+}
+
+/** An Alter readies the staging database again when it names another source or staging database, or asks for the source's compatibility level. */
+export function stagingPreparationNeeded(changedPaths: readonly string[]): boolean {
+  return changedPaths.some((path) => ['source.connectionString', 'staging.connectionString', 'staging.replicateCompatibilityLevel'].includes(path));
 }
 
 const ALTER_FIELD_NAMES: ReadonlyMap<string, string> = new Map([

@@ -91,6 +91,33 @@ describe('ReplicationsService', () => {
       expect(replications.rows.size).toBe(0);
     });
 
+    it('readies the staging database after the checks and returns its Note (replicated logins)', async () => {
+      const note = 'Random passwords are assigned to replicated logins and users for security; …';
+      probe.preparation = { problems: [], note };
+      const reply = valueOf(await service.create(sampleCreateRequest(), author));
+      expect(reply.note).toBe(note);
+      expect(probe.preparedTargets).toEqual([
+        {
+          source: { connectionString: SAMPLE_PARTS.sourceUrl, encryptDataInTransit: false },
+          staging: { connectionString: SAMPLE_PARTS.stagingUrl, encryptDataInTransit: false },
+          replicateCompatibilityLevel: true,
+        },
+      ]);
+    });
+
+    it('stores nothing when the staging database cannot be readied (a compatibility level it cannot take)', async () => {
+      const problem = '{Staging\\ReplicateCompatibilityLevel}: the source database\'s compatibility level 130 cannot be set on the staging server (SQL Server 2014 takes 100, 110, 120); …';
+      probe.preparation = { problems: [problem], note: '' };
+      expect(errorOf(await service.create(sampleCreateRequest(), author))).toEqual({ code: ErrorCode.ValidationFailed, messages: [problem] });
+      expect(replications.rows.size).toBe(0);
+    });
+
+    it('does not ready the staging database of a request that failed its checks', async () => {
+      probe.answer = () => ['{Staging\\ConnectionString}: cannot connect: connection refused'];
+      await service.create(sampleCreateRequest(), author);
+      expect(probe.preparedTargets).toEqual([]);
+    });
+
     it('names the replication "replication" when the source names no database', async () => {
       const request = sampleCreateRequest({ ...SAMPLE_PARTS, sourceUrl: 'postgres://app:pw@db.internal:5432' });
       const { replicationId } = valueOf(await service.create(request, author));
@@ -254,6 +281,24 @@ describe('ReplicationsService', () => {
       const error = errorOf(await alter({ replicationId: id, destinationConnectionString: 'postgres://s:pw@127.0.0.1:1/staging' }));
       expect(error).toEqual({ code: ErrorCode.ValidationFailed, messages: ['{DestinationConnectionString}: cannot connect: connection refused'] });
       expect(await replications.get(id)).toEqual(before);
+    });
+
+    it('readies a new staging database, and refuses the Alter under its Alter name when that fails', async () => {
+      const id = await created();
+      const before = await replications.get(id);
+      probe.preparedTargets.length = 0;
+      probe.preparation = { problems: ["{Staging\\ConnectionString}: cannot create the source database's SQL logins and users on the staging server: permission denied"], note: '' };
+      const error = errorOf(await alter({ replicationId: id, destinationConnectionString: 'postgres://s:pw@127.0.0.1:5432/staging2' }));
+      expect(error.messages).toEqual(["{DestinationConnectionString}: cannot create the source database's SQL logins and users on the staging server: permission denied"]);
+      expect(probe.preparedTargets.map((target) => target.staging.connectionString)).toEqual(['postgres://s:pw@127.0.0.1:5432/staging2']);
+      expect(await replications.get(id)).toEqual(before);
+    });
+
+    it('does not ready the staging database again for changes that do not touch it', async () => {
+      const id = await created();
+      probe.preparedTargets.length = 0;
+      valueOf(await alter({ replicationId: id, parallelTablesLimit: '3' }));
+      expect(probe.preparedTargets).toEqual([]);
     });
 
     it('re-checks the warehouse when its bucket or credentials change', async () => {

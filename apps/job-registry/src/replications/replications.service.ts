@@ -34,7 +34,7 @@ import { engineMismatches } from './engine-rules';
 import { FALLBACK_REPLICATION_NAME, newReplicationConfig } from './new-replication-config';
 import { REACHABILITY_PROBE, type DatabaseTarget, type ReachabilityProbe } from './reachability-probe';
 import { DELETE_RELEASE_TIMEOUT_MS, REPLICATION_LIFECYCLE, type ReplicationLifecycle } from './replication-lifecycle';
-import { inAlterTerms, reachabilityTargetForChanges } from './reachability-scope';
+import { inAlterTerms, reachabilityTargetForChanges, stagingPreparationNeeded, stagingPreparationOf } from './reachability-scope';
 import { replicationBeingDeleted, replicationChangedConcurrently, replicationNotFound, validationFailed } from './replication-errors';
 import { effectiveStatus, statusAfterAlter } from './replication-status';
 import { warehouseNameCollisions } from '../pipeline/table-collisions';
@@ -67,11 +67,14 @@ export class ReplicationsService {
     if (tableProblems === null) return validationFailed([`{Source\\ConnectionString}: cannot list the source's tables`]);
     if (tableProblems.length) return validationFailed(tableProblems);
 
+    const prepared = await this.probe.prepareStaging(stagingPreparationOf(request));
+    if (prepared.problems.length) return validationFailed(prepared.problems);
+
     const name = databaseNameOf(request.source.connectionString) ?? FALLBACK_REPLICATION_NAME;
     const stored = await this.replications.insert({ status: 'Running', config: newReplicationConfig(request, name) }, author);
     // Seed §4.1: a new replication is reported as Running (Describe shows Stopped while the service is stopped).
-    // The seed's note concerns replicated logins, which this service does not replicate.
-    return rpcOk({ replicationId: stored.replicationId, status: 'Running', note: '' });
+    // The Note says what preparing the staging database did to logins (SQL Server), else it is empty.
+    return rpcOk({ replicationId: stored.replicationId, status: 'Running', note: prepared.note });
   }
 
   /**
@@ -97,6 +100,11 @@ export class ReplicationsService {
     if (target) {
       const unreachable = await this.probe.check(target);
       if (unreachable.length) return validationFailed(unreachable.map(inAlterTerms));
+    }
+    if (stagingPreparationNeeded(changedFields)) {
+      // Alter's response has no Note: logins created for a new staging database are announced by nothing but its docs.
+      const prepared = await this.probe.prepareStaging(stagingPreparationOf(merged.config));
+      if (prepared.problems.length) return validationFailed(prepared.problems.map(inAlterTerms));
     }
     const listsToCheck = tableListsToCheck(changedFields);
     if (listsToCheck.length || changedFields.some((path) => path.startsWith('reseedingSchedule.'))) {

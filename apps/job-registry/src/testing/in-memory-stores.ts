@@ -16,7 +16,7 @@ import type {
   StoredTableStatus,
   TableStateStore,
 } from '@svc/registry-store';
-import type { ReachabilityProbe, ReachabilityTarget } from '../replications/reachability-probe';
+import type { PreparedStaging, ReachabilityProbe, ReachabilityTarget, StagingPreparationTarget } from '../replications/reachability-probe';
 import type { ReplicationLifecycle } from '../replications/replication-lifecycle';
 
 /** Test doubles of the registry-store repositories, with the same contracts and no database. */
@@ -191,6 +191,15 @@ export class ScriptedReachabilityProbe implements ReachabilityProbe {
 
   async listSourceTables(): Promise<ListedTable[]> {
     return structuredClone(this.sourceTables);
+  }
+
+  /** What prepareStaging answers, and the targets it was asked about. */
+  preparation: PreparedStaging = { problems: [], note: '' };
+  readonly preparedTargets: StagingPreparationTarget[] = [];
+
+  async prepareStaging(target: StagingPreparationTarget): Promise<PreparedStaging> {
+    this.preparedTargets.push(structuredClone(target));
+    return structuredClone(this.preparation);
   }
 }
 

@@ -19,4 +19,28 @@ export interface DatabaseAccess {
   listTables(connectionString: string, options: ProbeOptions): Promise<ListedTable[]>;
   /** How this engine's driver words a failed connection attempt; undefined for an error of another driver. */
   failureReason(error: unknown, context: FailureContext): string | undefined;
+  /**
+   * Readies a staging database of this engine for a replication before it is stored (Create, and an Alter of
+   * the staging database): what the engine's staging needs beyond tables, e.g. SQL Server's compatibility level
+   * and replicated logins. Absent for an engine that needs nothing.
+   */
+  prepareStaging?(request: StagingPreparationRequest): Promise<StagingPreparation>;
+}
+
+export interface StagingPreparationRequest {
+  source: { connectionString: string; encrypt: boolean };
+  staging: { connectionString: string; encrypt: boolean };
+  /** Staging.ReplicateCompatibilityLevel */
+  replicateCompatibilityLevel: boolean;
+  timeoutMs: number;
+}
+
+/** Which request field a problem of preparing the staging database belongs to. */
+export type StagingPreparationField = 'sourceConnectionString' | 'stagingConnectionString' | 'replicateCompatibilityLevel';
+
+export interface StagingPreparation {
+  /** Why the replication cannot be stored as requested, each with its field; empty when the staging database is ready. */
+  problems: { field: StagingPreparationField; reason: string }[];
+  /** Create's Note (seed §4.1): the engine's words about what it did, or ''. */
+  note: string;
 }

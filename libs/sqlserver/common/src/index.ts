@@ -6,3 +6,7 @@ export { keyColumnsGathered, sqlServerAccess, sqlServerConnectionFailure } from 
 export { columnPlan, planOfSourceType, stagingPlanOf, UnsupportedColumnTypeError, type CatalogColumn, type ColumnPlan, type StagingColumnPlan } from './column-types';
 export { connectSqlServer, isTlsVersionRefusal, withLegacyTls } from './tls-fallback';
 export { isSqlServerMissingObject } from './missing-object';
+export { csvRows, CsvFormatError, type CsvField } from './csv-rows';
+export { compatibilityLevelProblem, compatibilityLevelsOf, setCompatibilityLevelSql, SERVER_MAJOR_VERSION_SQL, SOURCE_COMPATIBILITY_LEVEL_SQL } from './compatibility-level';
+export { MssqlDatabase } from './mssql-session';
+export type { TsqlDatabase, TsqlSession, TsqlParams, TsqlValue, TransactionOutcome } from './tsql-session';

@@ -9,6 +9,8 @@ import {
   type DatabaseAccess,
   type FailureContext,
   type ProbeOptions,
+  type StagingPreparation,
+  type StagingPreparationRequest,
 } from '@svc/engines';
 import type { ConnectionPool, config as MssqlConfig } from 'mssql';
 import { adoValue, parseAdoConnectionString } from './ado-connection-string';
@@ -16,6 +18,8 @@ import { ADO_KEYS } from './ado-keys';
 import { SQL_SERVER_SCHEMES, parseSqlServerAddress } from './sql-server-address';
 import { sqlServerConfig, sqlServerDatabaseName } from './sql-server-config';
 import { sqlServerFailureReason } from './sql-server-failure';
+import { MssqlDatabase } from './mssql-session';
+import { prepareStagingDatabase } from './prepare-staging';
 import { connectSqlServer } from './tls-fallback';
 
 /** One row per key column (one row with a NULL key column for a table without a key), in key order; no STRING_AGG, which SQL Server 2016 lacks. */
@@ -69,6 +73,23 @@ async function probeSqlServer(config: MssqlConfig, timeoutMs: number): Promise<s
   return settleProbe(attempt, close, { timeoutMs }, sqlServerConnectionFailure);
 }
 
+/** Compatibility level and replicated logins (prepare-staging.ts), on one short-lived connection to each database. */
+async function prepareSqlServerStaging(request: StagingPreparationRequest): Promise<StagingPreparation> {
+  const open = (database: { connectionString: string; encrypt: boolean }) =>
+    new MssqlDatabase({
+      ...sqlServerConfig(database.connectionString, { encrypt: database.encrypt, connectTimeoutMs: request.timeoutMs }),
+      requestTimeout: request.timeoutMs,
+      pool: { min: 0, max: 1 },
+    });
+  const source = open(request.source);
+  const staging = open(request.staging);
+  try {
+    return await prepareStagingDatabase(source, staging, { replicateCompatibilityLevel: request.replicateCompatibilityLevel, timeoutMs: request.timeoutMs });
+  } finally {
+    await Promise.allSettled([source.close(), staging.close()]);
+  }
+}
+
 /** SQL Server connection strings (ADO `Server=…;` or `mssql://…`), for Create and Alter. */
 export const sqlServerAccess: DatabaseAccess = {
   recognizes: (connectionString) => {
@@ -109,4 +130,6 @@ export const sqlServerAccess: DatabaseAccess = {
   },
 
   failureReason: sqlServerFailureReason,
+
+  prepareStaging: prepareSqlServerStaging,
 };

@@ -1,9 +1,8 @@
 import type { BatchDescriptor, TableDefinition } from '@svc/contracts';
 import { OwnObjectMissingError, type CsvChunks } from '@svc/engines';
-import type { CsvField } from './csv-rows';
+import type { CsvField, TransactionOutcome, TsqlDatabase, TsqlParams, TsqlSession } from '@svc/sqlserver-common';
 import { CURRENT_SEED_SQL, HAS_APPLIED_SQL, RAISE_FENCE_SQL, RECORD_BATCH_SQL, SHARED_TABLE_SQL, TABLE_COLUMNS_SQL } from './staging-sql';
 import { SqlServerStaging } from './sqlserver-staging';
-import type { TransactionOutcome, TsqlDatabase, TsqlParams, TsqlSession } from './tsql-session';
 
 /**
  * The protocol's decisions (which statements a batch runs, when rows are read, commit or roll back) against

@@ -1,8 +1,6 @@
 import { hasPrimaryKey, type BatchDescriptor, type SeedBatch, type TableDefinition, type TableRef } from '@svc/contracts';
 import { OwnObjectMissingError, type ApplyOutcome, type CsvChunks, type StagingConnector } from '@svc/engines';
-import { isSqlServerMissingObject, sqlServerConfig } from '@svc/sqlserver-common';
-import { csvRows } from './csv-rows';
-import { MssqlDatabase } from './mssql-session';
+import { MssqlDatabase, csvRows, isSqlServerMissingObject, sqlServerConfig, type TransactionOutcome, type TsqlDatabase, type TsqlSession } from '@svc/sqlserver-common';
 import {
   APPLICATION_LOCK_SQL,
   BATCH_ROWS_TABLE,
@@ -27,7 +25,6 @@ import {
   tableLockResource,
   truncateSql,
 } from './staging-sql';
-import type { TransactionOutcome, TsqlDatabase, TsqlSession } from './tsql-session';
 
 export interface SqlServerStagingOptions {
   /** Staging.EncryptDataInTransit */

@@ -1,4 +1,4 @@
-import { connectSqlServer } from '@svc/sqlserver-common';
+import { connectSqlServer } from './tls-fallback';
 import sql, { type ConnectionPool, type config as MssqlConfig, type Request, type Transaction } from 'mssql';
 import { TYPES, type Connection as TediousConnection } from 'tedious';
 import type { CsvField } from './csv-rows';
