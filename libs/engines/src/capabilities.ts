@@ -28,6 +28,12 @@ export interface ChangeRead extends RowStream {
   toVersion: string;
 }
 
+export interface PurgeOutcome {
+  purgedRows: number;
+  /** What happened to a retention the database holds for every replication of it (for the log), when anything did. */
+  retention?: string;
+}
+
 /** Source database: what the extractor needs (seed, track changes, read net changes). */
 export interface SourceConnector {
   /** Every user table (outside system schemas and the change-tracking schema). */
@@ -49,8 +55,11 @@ export interface SourceConnector {
   readChanges(definition: TableDefinition, fromVersion: string, limit: number, options?: ReadOptions): Promise<ChangeRead>;
   /** Versions below it have been purged: a watermark below it must reseed. Null when nothing was purged. */
   minValidVersion(table: TableRef): Promise<string | null>;
-  /** Purges change records older than the retention period and raises the minimum valid version. */
-  purgeChanges(table: TableRef, retention: RetentionPeriod): Promise<{ purgedRows: number }>;
+  /**
+   * Purges change records older than the retention period and raises the minimum valid version. An engine
+   * whose retention is the database's own (SQL Server) reconciles it instead and says what it did in `retention`.
+   */
+  purgeChanges(table: TableRef, retention: RetentionPeriod): Promise<PurgeOutcome>;
   close(): Promise<void>;
 }
 

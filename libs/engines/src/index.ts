@@ -1,5 +1,6 @@
 export type { ApplyOutcome, CsvChunks } from './batch';
 export type {
+  PurgeOutcome,
   ChangeRead,
   RowStream,
   ReadOptions,

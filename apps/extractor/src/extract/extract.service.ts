@@ -218,8 +218,9 @@ export class ExtractService {
     const sourceIdentity = createHash('sha256').update(config.source.connectionString).digest('hex').slice(0, 16);
     const key = `${sourceIdentity}:${tableKey(definition.table)}`;
     if (!this.purges.due(key)) return;
-    const { purgedRows } = await source.purgeChanges(definition.table, config.source.changeTrackingRetentionPeriod);
+    const { purgedRows, retention } = await source.purgeChanges(definition.table, config.source.changeTrackingRetentionPeriod);
     if (purgedRows > 0) replicationLog(this.logger, config).info('purged expired change records', { table: tableKey(definition.table), purgedRows });
+    if (retention !== undefined) replicationLog(this.logger, config).info('change tracking retention', { table: tableKey(definition.table), retention });
   }
 
   /** Reports a failure the registry acts on (retry later, reseed, or stop the table or the whole replication). */

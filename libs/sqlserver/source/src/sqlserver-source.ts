@@ -1,4 +1,4 @@
-import { hasPrimaryKey, tableKey, type RetentionPeriod, type TableDefinition, type TableRef } from '@svc/contracts';
+import { hasPrimaryKey, retentionHours, tableKey, type RetentionPeriod, type TableDefinition, type TableRef } from '@svc/contracts';
 import {
   ChangesPurgedError,
   EngineError,
@@ -7,6 +7,7 @@ import {
   TableNotTrackedError,
   columnMismatch,
   type ChangeRead,
+  type PurgeOutcome,
   type ReadOptions,
   type SnapshotRead,
   type SourceConnector,
@@ -25,6 +26,7 @@ import {
   disableTableTrackingSql,
   enableDatabaseTrackingSql,
   enableTableTrackingSql,
+  retentionReconciled,
 } from './tracking-sql';
 import { changeWindowEnd, lastSyncVersionOf, minValidVersionOf, parseVersion, startVersionOf } from './versions';
 
@@ -153,9 +155,11 @@ class SqlServerSource implements SourceConnector {
    * SQL Server purges changes itself (AUTO_CLEANUP) after the database's retention. What is left to do is
    * to keep that retention at least as long as the replication asks for.
    */
-  async purgeChanges(_table: TableRef, retention: RetentionPeriod): Promise<{ purgedRows: number }> {
-    await (await this.request()).batch(enableDatabaseTrackingSql(retention));
-    return { purgedRows: 0 };
+  async purgeChanges(_table: TableRef, retention: RetentionPeriod): Promise<PurgeOutcome> {
+    const result = await (await this.request()).batch<{ previous_hours: number | null }>(enableDatabaseTrackingSql(retention));
+    const previous = result.recordset?.[0]?.previous_hours ?? null;
+    const said = retentionReconciled(retentionHours(retention), previous);
+    return { purgedRows: 0, ...(said !== null && { retention: said }) };
   }
 
   async close(): Promise<void> {

@@ -41,3 +41,16 @@ export function disableTableTrackingSql(table: TableRef): string {
 
 /** NULL when the table is not tracked (or unknown, or the login may not see it). */
 export const MIN_VALID_VERSION_SQL = 'SELECT CHANGE_TRACKING_MIN_VALID_VERSION(OBJECT_ID(@table)) AS min_valid_version';
+
+/**
+ * What enableDatabaseTrackingSql did, in words for the log: retention is per database, so replications of one
+ * database asking for different retentions share the longest. Null when nothing needs saying (it was as asked).
+ */
+export function retentionReconciled(requestedHours: number, previousHours: number | null): string | null {
+  if (previousHours === null) return `Change Tracking switched on for the database with ${requestedHours} hours' retention`;
+  if (previousHours < requestedHours) return `the database's Change Tracking retention raised from ${previousHours} to ${requestedHours} hours, as this replication's ChangeTrackingRetentionPeriod asks`;
+  if (previousHours > requestedHours) {
+    return `the database keeps changes ${previousHours} hours, longer than this replication's ${requestedHours}: retention is per database and another replication or application of it needs the longer one, so it is kept`;
+  }
+  return null;
+}
