@@ -1,8 +1,10 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { tableKey } from '@svc/contracts';
 import type { TestStack } from '@svc/system-testing';
 import type { SourceSession, WarehouseSession } from './suite/engine-fixture';
 import { openPostgresSource, openPostgresWarehouse } from './suite/postgres-fixture';
+import { openSqlServerSource, sqlServerSchema, sqlServerSuiteDatabases, suiteDatabaseNames, withDatabase } from './suite/sqlserver-fixture';
 
 export type { SourceSession, WarehouseSession } from './suite/engine-fixture';
 
@@ -22,7 +24,18 @@ export interface EnginePair {
   warehouse(stack: TestStack): { url: string; databaseName: string; username: string; password: string };
   openSource(stack: TestStack): Promise<SourceSession>;
   openWarehouse(stack: TestStack): Promise<WarehouseSession>;
+  /** How the service names a source table of the suite (Describe, alerts, metrics): `[schema].[name]` in the source's schema. */
+  tableName(schema: string, name: string): string;
 }
+
+const postgresTableName = (schema: string, name: string) => tableKey({ schema, name });
+const sqlServerTableName = (schema: string, name: string) => tableKey({ schema: sqlServerSchema(schema), name });
+
+/** The stack's own PostgreSQL database as the warehouse. */
+const POSTGRES_WAREHOUSE: Pick<EnginePair, 'warehouse' | 'openWarehouse'> = {
+  warehouse: (stack) => ({ url: 'postgres://127.0.0.1:5432', databaseName: stack.warehouse.name, username: 'postgres', password: 'unused-with-trust' }),
+  openWarehouse: (stack) => openPostgresWarehouse(stack.warehouse.url),
+};
 
 export const POSTGRES_TO_POSTGRES: EnginePair = {
   name: 'PostgreSQL → PostgreSQL',
@@ -30,38 +43,97 @@ export const POSTGRES_TO_POSTGRES: EnginePair = {
   canExpireChanges: true,
   sourceConnectionString: (stack) => stack.source.url,
   stagingConnectionString: (stack) => stack.staging.url,
-  warehouse: (stack) => ({ url: 'postgres://127.0.0.1:5432', databaseName: stack.warehouse.name, username: 'postgres', password: 'unused-with-trust' }),
   openSource: (stack) => openPostgresSource(stack.source.url),
-  openWarehouse: (stack) => openPostgresWarehouse(stack.warehouse.url),
+  tableName: postgresTableName,
+  ...POSTGRES_WAREHOUSE,
 };
 
-interface PlannedEngine {
-  name: string;
-  /** The variable naming a live server of the engine. */
-  serverVariable: string;
-  /** Where its suite fixture comes from. */
-  fixtureIssue: string;
+/** One id per process, and one per stack within it: every stack gets source and staging databases of its own on the shared server. */
+const PROCESS_RUN_ID = `${Date.now().toString(36)}${process.pid.toString(36)}`;
+const stackRunIds = new WeakMap<TestStack, string>();
+let stacksSeen = 0;
+
+function runIdOf(stack: TestStack): string {
+  let runId = stackRunIds.get(stack);
+  if (runId === undefined) {
+    stacksSeen += 1;
+    runId = `${PROCESS_RUN_ID}_${stacksSeen}`;
+    stackRunIds.set(stack, runId);
+  }
+  return runId;
 }
 
-const SQL_SERVER: PlannedEngine = { name: 'SQL Server', serverVariable: 'MSSQL_URL', fixtureIssue: 'issue 10' };
-const REDSHIFT: PlannedEngine = { name: 'Redshift', serverVariable: 'REDSHIFT_URL', fixtureIssue: 'issue 11' };
+/**
+ * SQL Server → PostgreSQL, on the server MSSQL_URL names (its source and staging databases are created
+ * there, once per stack, before the first session connects) and the stack's PostgreSQL as the warehouse.
+ */
+export function sqlServerToPostgres(env: NodeJS.ProcessEnv = process.env): EnginePair {
+  const name = 'SQL Server → PostgreSQL';
+  const serverUrl = env['MSSQL_URL'];
+  if (!serverUrl) return notRunnable(name, ['MSSQL_URL is not set'], sqlServerTableName);
+  const created = new WeakMap<TestStack, Promise<unknown>>();
+  const databasesOf = (stack: TestStack) => {
+    let databases = created.get(stack);
+    if (databases === undefined) {
+      databases = sqlServerSuiteDatabases(serverUrl, runIdOf(stack)).catch((error: unknown) => {
+        created.delete(stack);
+        throw error;
+      });
+      created.set(stack, databases);
+    }
+    return databases;
+  };
+  const connectionStrings = (stack: TestStack) => {
+    const names = suiteDatabaseNames(runIdOf(stack));
+    return { source: withDatabase(serverUrl, names.source), staging: withDatabase(serverUrl, names.staging) };
+  };
+  return {
+    name,
+    unavailable: null,
+    canExpireChanges: true,
+    sourceConnectionString: (stack) => connectionStrings(stack).source,
+    stagingConnectionString: (stack) => connectionStrings(stack).staging,
+    openSource: async (stack) => {
+      await databasesOf(stack);
+      return openSqlServerSource(connectionStrings(stack).source);
+    },
+    tableName: sqlServerTableName,
+    ...POSTGRES_WAREHOUSE,
+  };
+}
 
-/** A pair with an engine that has no suite fixture yet: listed, reported as not run with the reasons, never green. */
-function plannedPair(source: PlannedEngine | null, warehouse: PlannedEngine | null, env: NodeJS.ProcessEnv = process.env): EnginePair {
-  const engines = [source, warehouse].filter((engine): engine is PlannedEngine => engine !== null);
-  const reasons = [
-    ...engines.filter((engine) => !env[engine.serverVariable]).map((engine) => `${engine.serverVariable} is not set`),
-    ...engines.map((engine) => `no ${engine.name} suite fixture yet (${engine.fixtureIssue})`),
-  ];
-  const name = `${source?.name ?? 'PostgreSQL'} → ${warehouse?.name ?? 'PostgreSQL'}`;
+/** A pair that cannot run here: listed, reported as not run with the reasons, never green. */
+function notRunnable(name: string, reasons: readonly string[], tableName: EnginePair['tableName']): EnginePair {
   const refuse = (): never => {
     throw new Error(`${name} does not run: ${reasons.join('; ')}`);
   };
-  return { name, unavailable: reasons.join('; '), canExpireChanges: false, sourceConnectionString: refuse, stagingConnectionString: refuse, warehouse: refuse, openSource: refuse, openWarehouse: refuse };
+  return { name, unavailable: reasons.join('; '), canExpireChanges: false, sourceConnectionString: refuse, stagingConnectionString: refuse, warehouse: refuse, openSource: refuse, openWarehouse: refuse, tableName };
 }
 
-/** Every pair the suites know, runnable or not: the specification's SQL Server → Redshift first among the planned ones. */
-export const ENGINE_PAIRS: EnginePair[] = [POSTGRES_TO_POSTGRES, plannedPair(SQL_SERVER, REDSHIFT), plannedPair(SQL_SERVER, null), plannedPair(null, REDSHIFT)];
+interface SuiteEngine {
+  name: string;
+  /** The variable naming a live server of the engine. */
+  serverVariable: string;
+  /** Where its suite fixture comes from; null when it has one. */
+  fixtureIssue: string | null;
+}
+
+const SQL_SERVER: SuiteEngine = { name: 'SQL Server', serverVariable: 'MSSQL_URL', fixtureIssue: null };
+const REDSHIFT: SuiteEngine = { name: 'Redshift', serverVariable: 'REDSHIFT_URL', fixtureIssue: 'issue 11' };
+
+/** A pair with an engine that has no suite fixture yet. */
+function plannedPair(source: SuiteEngine | null, warehouse: SuiteEngine | null, env: NodeJS.ProcessEnv = process.env): EnginePair {
+  const engines = [source, warehouse].filter((engine): engine is SuiteEngine => engine !== null);
+  const reasons = [
+    ...engines.filter((engine) => !env[engine.serverVariable]).map((engine) => `${engine.serverVariable} is not set`),
+    ...engines.flatMap((engine) => (engine.fixtureIssue === null ? [] : [`no ${engine.name} suite fixture yet (${engine.fixtureIssue})`])),
+  ];
+  const name = `${source?.name ?? 'PostgreSQL'} → ${warehouse?.name ?? 'PostgreSQL'}`;
+  return notRunnable(name, reasons, source === SQL_SERVER ? sqlServerTableName : postgresTableName);
+}
+
+/** Every pair the suites know, runnable or not: the specification's SQL Server → Redshift first among the others. */
+export const ENGINE_PAIRS: EnginePair[] = [POSTGRES_TO_POSTGRES, plannedPair(SQL_SERVER, REDSHIFT), sqlServerToPostgres(), plannedPair(null, REDSHIFT)];
 
 /** Where the suites list which pairs ran and which did not (the CI summary prints it). */
 export const PAIR_REPORT = join(__dirname, '..', '..', '..', 'tmp', 'engine-pairs.txt');

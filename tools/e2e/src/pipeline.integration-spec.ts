@@ -104,7 +104,7 @@ describeEachPair('pipeline', (pair: EnginePair) => {
 
   it('seeds every table: keyed tables become Tracking, the table without a key Untracked', async () => {
     const schedule = {
-      noPkTablesToInclude: '[public].[audit_log]',
+      noPkTablesToInclude: pair.tableName('public', 'audit_log'),
       pkTablesToInclude: '',
       fromTime: '12:00:00 AM',
       toTime: '11:59:59 PM',
@@ -123,21 +123,21 @@ describeEachPair('pipeline', (pair: EnginePair) => {
     );
     const described = await describeReplication(type1Id);
     expect(Object.fromEntries(described.tables.map((table) => [table.name, table.phase]))).toEqual({
-      '[public].[audit_log]': 'Untracked',
-      '[public].[items]': 'Tracking',
-      '[sales].[order_lines]': 'Tracking',
+      [pair.tableName('public', 'audit_log')]: 'Untracked',
+      [pair.tableName('public', 'items')]: 'Tracking',
+      [pair.tableName('sales', 'order_lines')]: 'Tracking',
     });
-    expect(described.tables.find((table) => table.name === '[public].[items]')?.rowsSeeded).toBe(3000);
+    expect(described.tables.find((table) => table.name === pair.tableName('public', 'items'))?.rowsSeeded).toBe(3000);
     await converged([ITEMS, ORDER_LINES, AUDIT_LOG]);
   }, 180000);
 
   it('shows each table on the gateway /metrics', async () => {
     const lines = (await (await fetch(`${stack.baseUrl}/metrics`)).text()).split('\n');
-    const items = `replication_id="${type1Id}",table="[public].[items]"`;
+    const items = `replication_id="${type1Id}",table="${pair.tableName('public', 'items')}"`;
     expect(lines).toContain(`svc_table_phase{${items},phase="Tracking"} 1`);
     expect(lines).toContain(`svc_table_rows_seeded{${items}} 3000`);
     expect(lines).toContain(`svc_table_failing{${items}} 0`);
-    expect(lines).toContain(`svc_table_phase{replication_id="${type2Id}",table="[public].[audit_log]",phase="Untracked"} 1`);
+    expect(lines).toContain(`svc_table_phase{replication_id="${type2Id}",table="${pair.tableName('public', 'audit_log')}",phase="Untracked"} 1`);
   });
 
   it('follows a mixed workload, including a transaction that commits after later ones', async () => {
@@ -219,7 +219,7 @@ describeEachPair('pipeline', (pair: EnginePair) => {
     await source.expireChanges(ITEMS);
     await source.apply(transaction(update(ITEMS, { name: 'after expiry' }, keyIs('id', 30))));
     await waitUntil(
-      async () => (await describeReplication(type1Id)).alerts.some((alert) => alert.kind === 'Reseed' && alert.message.includes('[public].[items]')),
+      async () => (await describeReplication(type1Id)).alerts.some((alert) => alert.kind === 'Reseed' && alert.message.includes(pair.tableName('public', 'items'))),
       60000,
       'a Reseed alert',
     );
@@ -239,7 +239,7 @@ describeEachPair('pipeline', (pair: EnginePair) => {
     await source.apply(transaction(update(LINES_WITH_NOTE, { note: 'added later' }, keyIs('order_id', 2))));
     await converged([LINES_WITH_NOTE]);
     const alerts = (await describeReplication(type1Id)).alerts.filter((alert) => alert.kind === 'SchemaChange');
-    expect(alerts.map((alert) => alert.message)).toEqual([expect.stringContaining('[sales].[order_lines]: added column(s) note')]);
+    expect(alerts.map((alert) => alert.message)).toEqual([expect.stringContaining(`${pair.tableName('sales', 'order_lines')}: added column(s) note`)]);
     expect((await describeReplication(type2Id)).alerts.filter((alert) => alert.kind === 'SchemaChange')).toEqual([]);
   }, 120000);
 
@@ -248,7 +248,7 @@ describeEachPair('pipeline', (pair: EnginePair) => {
     await source.apply(transaction(update(LINES_WITH_STATUS, { status: 'shipped' }, keyIs('order_id', 2))));
     await converged([LINES_WITH_STATUS]);
     for (const id of [type1Id, type2Id]) {
-      const reseeds = (await describeReplication(id)).alerts.filter((alert) => alert.kind === 'Reseed' && alert.message.includes('[sales].[order_lines]'));
+      const reseeds = (await describeReplication(id)).alerts.filter((alert) => alert.kind === 'Reseed' && alert.message.includes(pair.tableName('sales', 'order_lines')));
       expect(reseeds.map((alert) => alert.message)).toEqual([expect.stringContaining('column(s) status added in the source with a value for existing rows')]);
     }
   }, 120000);
@@ -266,11 +266,11 @@ describeEachPair('pipeline', (pair: EnginePair) => {
     const alter = await callSigned(stack.baseUrl, 'AlterWarehouseReplication', 'json', JSON.stringify({ replicationId: type1Id, parallelTablesLimit: 5 }), ADMIN_KEY);
     expect(alter.status).toBe(200);
     await waitUntil(
-      async () => (await describeReplication(type1Id)).alerts.some((alert) => alert.kind === 'Failure' && alert.message.startsWith('[public].[sales_order_lines] is not replicated')),
+      async () => (await describeReplication(type1Id)).alerts.some((alert) => alert.kind === 'Failure' && alert.message.startsWith(`${pair.tableName('public', 'sales_order_lines')} is not replicated`)),
       30000,
-      'the Failure alert about [public].[sales_order_lines]',
+      `the Failure alert about ${pair.tableName('public', 'sales_order_lines')}`,
     );
-    expect((await describeReplication(type1Id)).tables.map((table) => table.name)).not.toContain('[public].[sales_order_lines]');
+    expect((await describeReplication(type1Id)).tables.map((table) => table.name)).not.toContain(pair.tableName('public', 'sales_order_lines'));
     await converged([LINES_WITH_STATUS]);
   }, 120000);
 

@@ -38,8 +38,12 @@ function parameter(value: Value): unknown {
   return value;
 }
 
-/** The text PostgreSQL reads a column back as, before `canonical` (the same expressions serve source and warehouse). */
-function canonicalText(type: NeutralType, column: string): string {
+/**
+ * The text PostgreSQL reads a column back as, before `canonical` (the same expressions serve source and
+ * warehouse). A `text[]` column stored as no array holds JSON text already: a source without arrays (SQL
+ * Server) carries the list that way.
+ */
+function canonicalText(type: NeutralType, column: string, storedAsArray: boolean): string {
   const name = quote(column);
   switch (type) {
     case 'timestamptz':
@@ -47,7 +51,7 @@ function canonicalText(type: NeutralType, column: string): string {
     case 'bytes':
       return `encode(${name}, 'hex')`;
     case 'text[]':
-      return `array_to_json(${name})::text`;
+      return storedAsArray ? `array_to_json(${name})::text` : `${name}::text`;
     case 'int':
     case 'bigint':
     case 'decimal(12,2)':
@@ -62,8 +66,9 @@ function canonicalText(type: NeutralType, column: string): string {
   }
 }
 
-async function readCanonical(client: Client, table: string, spec: TableSpec, filters: (Condition | string)[] = []): Promise<CanonicalRow[]> {
-  const columns = spec.columns.map((column, index) => `${canonicalText(column.type, column.name)} AS c${index}`).join(', ');
+/** `arrayColumns`: the table's array columns, when the spec's types may not be its own (a warehouse); else every `text[]` column is one. */
+async function readCanonical(client: Client, table: string, spec: TableSpec, filters: (Condition | string)[] = [], arrayColumns?: ReadonlySet<string>): Promise<CanonicalRow[]> {
+  const columns = spec.columns.map((column, index) => `${canonicalText(column.type, column.name, arrayColumns?.has(column.name) ?? true)} AS c${index}`).join(', ');
   const statement = new Statement();
   const where = filters.map((filter) => (typeof filter === 'string' ? filter : statement.condition(spec, filter)));
   const text = `SELECT ${columns} FROM ${table} WHERE ${where.length ? where.join(' AND ') : 'true'}`;
@@ -211,6 +216,15 @@ function pgLiteral(value: Value): string {
   throw new Error('the suite fills added columns with numbers, booleans or text only');
 }
 
+/** The columns of a table whose data_type is an array. */
+async function arrayColumnsOf(client: Client, schema: string, table: string): Promise<Set<string>> {
+  const result = await client.query<{ column_name: string }>(
+    "SELECT column_name FROM information_schema.columns WHERE table_schema = $1 AND table_name = $2 AND data_type = 'ARRAY'",
+    [schema, table],
+  );
+  return new Set(result.rows.map((row) => row.column_name));
+}
+
 /** The PostgreSQL warehouse of the generic suite. */
 export async function openPostgresWarehouse(connectionString: string): Promise<WarehouseSession> {
   const client = await connected(connectionString);
@@ -221,7 +235,7 @@ export async function openPostgresWarehouse(connectionString: string): Promise<W
       const [exists] = (await client.query<{ found: boolean }>('SELECT to_regclass($1) IS NOT NULL AS found', [table])).rows;
       if (exists?.found !== true) return null;
       const current = rows === 'current' && spec.primaryKey.length > 0 ? ['svc_sys_is_current'] : [];
-      return readCanonical(client, table, spec, [...current, ...(where ? [where] : [])]);
+      return readCanonical(client, table, spec, [...current, ...(where ? [where] : [])], await arrayColumnsOf(client, schema, warehouseName(spec)));
     },
     async digest(schema, spec, rows, where) {
       const read = await session.readRows(schema, spec, rows, where);
