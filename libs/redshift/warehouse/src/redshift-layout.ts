@@ -1,0 +1,55 @@
+import { CHANGE_OPERATION_COLUMN, hasPrimaryKey, type TableDefinition } from '@svc/contracts';
+import type { WarehouseTableOptions } from '@svc/engines';
+import { qualifiedName, shadowTableName, targetTableName } from './redshift-identifiers';
+import { redshiftColumnType, type RedshiftColumnType } from './redshift-types';
+
+/** Columns the service adds to warehouse tables (DESIGN §6), as in the PostgreSQL warehouse. */
+export const SystemColumns = {
+  updateTimestamp: 'svc_sys_update_timestamp',
+  validFrom: 'svc_sys_valid_from',
+  validTo: 'svc_sys_valid_to',
+  isCurrent: 'svc_sys_is_current',
+  isDeleted: 'svc_sys_is_deleted',
+  rowId: 'svc_sys_row_id',
+} as const;
+
+const RESERVED_COLUMNS: ReadonlySet<string> = new Set([CHANGE_OPERATION_COLUMN, ...Object.values(SystemColumns)]);
+
+/** `type1` one row per key, `type2` a history per key, `plain` a table without a key (replaced by each seed). */
+export type TableHistory = 'type1' | 'type2' | 'plain';
+
+export interface LayoutColumn {
+  name: string;
+  redshift: RedshiftColumnType;
+}
+
+/** Everything the Redshift statements need to know about one warehouse table. */
+export interface RedshiftLayout {
+  schema: string;
+  target: string;
+  shadow: string;
+  qualifiedTarget: string;
+  qualifiedShadow: string;
+  history: TableHistory;
+  columns: LayoutColumn[];
+  keyColumns: string[];
+  addUpdateTimestamp: boolean;
+}
+
+export function redshiftLayout(definition: TableDefinition, options: WarehouseTableOptions): RedshiftLayout {
+  const reserved = definition.columns.find((column) => RESERVED_COLUMNS.has(column.name));
+  if (reserved !== undefined) throw new Error(`column "${reserved.name}" of ${definition.table.schema}.${definition.table.name} uses a name the service reserves`);
+  const target = targetTableName(definition.table);
+  const shadow = shadowTableName(target);
+  return {
+    schema: options.schema,
+    target,
+    shadow,
+    qualifiedTarget: qualifiedName(options.schema, target),
+    qualifiedShadow: qualifiedName(options.schema, shadow),
+    history: !hasPrimaryKey(definition) ? 'plain' : options.scdType === 'Type2' ? 'type2' : 'type1',
+    columns: definition.columns.map((column) => ({ name: column.name, redshift: redshiftColumnType(column) })),
+    keyColumns: definition.primaryKey,
+    addUpdateTimestamp: options.addUpdateTimestamp,
+  };
+}

@@ -1,0 +1,181 @@
+import type { TableDefinition } from '@svc/contracts';
+import { copySql, redactCopyCredentials } from './redshift-copy';
+import { redshiftLayout, type RedshiftLayout } from './redshift-layout';
+import {
+  TABLE_COLUMNS_SQL,
+  addColumnSql,
+  batchLoadedSql,
+  createControlTablesSql,
+  createLoadTableSql,
+  createSchemaSql,
+  createShadowSql,
+  createTargetSql,
+  currentSeedSql,
+  emptyShadowSql,
+  fenceEpochSql,
+  forgetBatchesSql,
+  insertFenceSql,
+  lockSchemaLoadsSql,
+  mergeChangesSql,
+  mergeSeedSql,
+  raiseFenceSql,
+  recordBatchSql,
+  recordSeedStartSql,
+} from './redshift-sql';
+
+// Generated SQL is reviewed as text: these snapshots are the place to read it. No Redshift runs in CI.
+const orders: TableDefinition = {
+  table: { schema: 'sales', name: 'Orders' },
+  columns: [
+    { name: 'id', sourceType: 'bigint', portableType: 'bigint', nullable: false },
+    { name: 'placed', sourceType: 'datetimeoffset(7)', portableType: 'timestamptz(6)', nullable: false },
+    { name: 'amount', sourceType: 'money', portableType: 'numeric(19,4)', nullable: true },
+    { name: 'note', sourceType: 'nvarchar(max)', portableType: 'text', nullable: true },
+    { name: 'code', sourceType: 'nchar(3)', portableType: 'char(3)', nullable: true },
+    { name: 'blob', sourceType: 'varbinary(max)', portableType: 'bytea', nullable: true },
+    { name: 'uid', sourceType: 'uniqueidentifier', portableType: 'uuid', nullable: true },
+  ],
+  primaryKey: ['id'],
+  estimatedRows: 0,
+};
+const keyOnly: TableDefinition = { ...orders, table: { schema: 'dbo', name: 'tags' }, columns: [orders.columns[0]], primaryKey: ['id'] };
+const keyless: TableDefinition = { ...orders, table: { schema: 'public', name: 'audit_log' }, primaryKey: [] };
+
+const type1 = redshiftLayout(orders, { schema: 'dw', scdType: 'Type1', addUpdateTimestamp: true });
+const type2 = redshiftLayout(orders, { schema: 'hist', scdType: 'Type2', addUpdateTimestamp: false });
+const plain = redshiftLayout(keyless, { schema: 'dw', scdType: 'Type1', addUpdateTimestamp: false });
+const type2KeyOnly = redshiftLayout(keyOnly, { schema: 'hist', scdType: 'Type2', addUpdateTimestamp: true });
+
+const accessKey = { accessType: 'AccessKey', accessKeyId: 'AKIAEXAMPLEKEY000001', secretAccessKey: 'wJalr/Secret+Key\\with\'quote' } as const;
+const iamRole = { accessType: 'IAMRole', accountId: '123456789012', roleName: 'svc-loader' } as const;
+const files = { bucket: 'my-bucket', manifestKey: 'warehouse/r1/sales.Orders/b1/manifest.json', region: 'us-west-2' };
+
+function everyStatement(layout: RedshiftLayout): string[] {
+  return [
+    createSchemaSql(layout.schema),
+    ...createControlTablesSql(layout.schema),
+    lockSchemaLoadsSql(layout.schema),
+    fenceEpochSql(layout.schema),
+    raiseFenceSql(layout.schema),
+    insertFenceSql(layout.schema),
+    batchLoadedSql(layout.schema),
+    recordBatchSql(layout.schema),
+    forgetBatchesSql(layout.schema),
+    currentSeedSql(layout.schema),
+    ...recordSeedStartSql(layout.schema),
+    TABLE_COLUMNS_SQL,
+    createTargetSql(layout),
+    createShadowSql(layout),
+    addColumnSql(layout.qualifiedTarget, layout.columns[layout.columns.length - 1]),
+    ...createLoadTableSql(layout),
+    emptyShadowSql(layout),
+    ...(layout.history === 'plain' ? [] : mergeChangesSql(layout)),
+    ...mergeSeedSql(layout),
+    copySql('"svc_sys_load_rows"', ['svc_op', 'id'], files, accessKey).text,
+    copySql(layout.qualifiedShadow, ['id'], files, iamRole).text,
+  ];
+}
+
+/** What Redshift lacks or does differently, each with why it must not appear in generated SQL. */
+const FORBIDDEN: readonly [RegExp, string][] = [
+  [/\bON\s+CONFLICT\b/i, 'no upsert in Redshift'],
+  [/\bIS\s+(NOT\s+)?DISTINCT\s+FROM\b/i, 'Redshift has no IS DISTINCT FROM'],
+  [/\b(big)?serial\b/i, 'no serial types: IDENTITY(1,1)'],
+  [/\b(jsonb|bytea|uuid|interval|text\[\])\b(?!\s*\()/i, 'types Redshift lacks'],
+  [/\bpg_advisory|\bhashtext/i, 'no advisory locks'],
+  [/\bTRUNCATE\b/i, 'TRUNCATE commits the transaction in Redshift'],
+  [/\bADD\s+COLUMN\b[^;]*,\s*ADD\b/i, 'one column per ALTER TABLE ADD'],
+  [/\bON\s+COMMIT\b/i, 'no ON COMMIT for temporary tables'],
+  [/\bRETURNING\b/i, 'no RETURNING'],
+  [/\bFOR\s+UPDATE\b|\bSKIP\s+LOCKED\b/i, 'no row locks'],
+  [/\bnow\(\)/i, 'GETDATE() is the statement time on every node'],
+  [/\bCREATE\s+(UNIQUE\s+)?INDEX\b/i, 'no indexes'],
+  [/\bGENERATED\b/i, 'no generated columns'],
+  [/(DELETE\s+FROM|UPDATE)\s+"[^"]*"\."[^"]*"\s+AS\b/i, 'no alias on the target of DELETE or UPDATE'],
+  [/::\s*(text|regclass)\b/i, 'no text or regclass casts'],
+];
+
+describe('generated Redshift SQL', () => {
+  it.each([
+    ['Type1 with AddUpdateTimestamp', type1],
+    ['Type2', type2],
+    ['a table without a key', plain],
+    ['Type2 of a key-only table', type2KeyOnly],
+  ])('uses nothing Redshift lacks: %s', (_name, layout) => {
+    for (const statement of everyStatement(layout)) {
+      for (const [pattern, why] of FORBIDDEN) {
+        if (pattern.test(statement)) throw new Error(`${why}:\n${statement}`);
+      }
+    }
+  });
+
+  it('the forbidden-construct check catches each construct', () => {
+    const offenders = [
+      'INSERT INTO t VALUES (1) ON CONFLICT (id) DO NOTHING',
+      'SELECT a IS DISTINCT FROM b',
+      'CREATE TABLE t (id bigserial)',
+      'CREATE TABLE t (b bytea)',
+      'SELECT pg_advisory_xact_lock(1)',
+      'TRUNCATE t',
+      'ALTER TABLE t ADD COLUMN a int, ADD COLUMN b int',
+      'CREATE TEMP TABLE t (a int) ON COMMIT DROP',
+      'UPDATE "s"."t" AS x SET a = 1',
+      'SELECT now()',
+    ];
+    for (const offender of offenders) expect(FORBIDDEN.some(([pattern]) => pattern.test(offender))).toBe(true);
+  });
+
+  it('creates schema, control tables, target, shadow and load table (Type1, Type2, keyless)', () => {
+    const ddl = (layout: RedshiftLayout) => [createTargetSql(layout), createShadowSql(layout), ...createLoadTableSql(layout)].join(';\n\n');
+    expect([createSchemaSql('dw'), ...createControlTablesSql('dw'), TABLE_COLUMNS_SQL].join(';\n\n')).toMatchSnapshot();
+    expect(ddl(type1)).toMatchSnapshot();
+    expect(ddl(type2)).toMatchSnapshot();
+    expect(ddl(plain)).toMatchSnapshot();
+  });
+
+  it('spells VARBYTE and IDENTITY the PostgreSQL way only for the PostgreSQL-executed pair', () => {
+    expect(createTargetSql(type2, 'postgres')).toContain('"blob" bytea');
+    expect(createTargetSql(type2, 'postgres')).toContain('GENERATED BY DEFAULT AS IDENTITY');
+    expect(createTargetSql(type2)).toContain('"blob" VARBYTE(1024000)');
+    expect(createTargetSql(type2)).toContain('BIGINT IDENTITY(1,1)');
+  });
+
+  it('adds one column per statement', () => {
+    expect(addColumnSql(type1.qualifiedTarget, type1.columns[3])).toBe('ALTER TABLE "dw"."sales_Orders" ADD COLUMN "note" VARCHAR(65535)');
+  });
+
+  it('fences epochs, logs batches and records seeds under the schema lock', () => {
+    expect(
+      [lockSchemaLoadsSql('dw'), fenceEpochSql('dw'), raiseFenceSql('dw'), insertFenceSql('dw'), batchLoadedSql('dw'), recordBatchSql('dw'), forgetBatchesSql('dw'), currentSeedSql('dw'), ...recordSeedStartSql('dw')].join(';\n\n'),
+    ).toMatchSnapshot();
+  });
+
+  it('merges change batches: Type1, Type2', () => {
+    expect(mergeChangesSql(type1).join(';\n\n')).toMatchSnapshot();
+    expect(mergeChangesSql(type2).join(';\n\n')).toMatchSnapshot();
+    expect(mergeChangesSql(type2KeyOnly).join(';\n\n')).toMatchSnapshot();
+    expect(() => mergeChangesSql(plain)).toThrow('has no primary key');
+  });
+
+  it('merges a completed seed: Type1, Type2, keyless', () => {
+    expect([emptyShadowSql(type1), ...mergeSeedSql(type1)].join(';\n\n')).toMatchSnapshot();
+    expect(mergeSeedSql(type2).join(';\n\n')).toMatchSnapshot();
+    expect(mergeSeedSql(plain).join(';\n\n')).toMatchSnapshot();
+  });
+
+  it('copies from the manifest with each access type, and only the redacted text holds no secret', () => {
+    const withKeys = copySql('"svc_sys_load_rows"', ['svc_op', 'id', 'note'], files, accessKey);
+    expect(withKeys.redacted).toMatchSnapshot();
+    expect(withKeys.text).toContain("SECRET_ACCESS_KEY 'wJalr/Secret+Key\\\\with''quote'");
+    expect(withKeys.redacted).not.toContain('wJalr');
+    expect(withKeys.redacted).not.toContain('AKIAEXAMPLEKEY000001');
+    expect(copySql('"hist"."svc_seed_Orders"', ['id'], files, iamRole).text).toMatchSnapshot();
+  });
+
+  it('redacts credentials from any text that might quote a COPY', () => {
+    const error = `error in COPY t FROM 's3://b/m' ACCESS_KEY_ID 'AKIAEXAMPLEKEY000001' SECRET_ACCESS_KEY 'it''s secret' MANIFEST; credentials 'aws_access_key_id=AKIA1;aws_secret_access_key=s3cr3t'`;
+    const redacted = redactCopyCredentials(error);
+    for (const secret of ['AKIAEXAMPLEKEY000001', "it''s secret", 'AKIA1', 's3cr3t']) expect(redacted).not.toContain(secret);
+    expect(redacted).toContain("SECRET_ACCESS_KEY '***'");
+  });
+});

@@ -1,0 +1,345 @@
+import { CHANGE_OPERATION_COLUMN } from '@svc/contracts';
+import { qualifiedName, quoteIdent } from './redshift-identifiers';
+import { SystemColumns, type LayoutColumn, type RedshiftLayout } from './redshift-layout';
+
+/**
+ * Every statement the Redshift warehouse sends, in the SQL Redshift accepts: no ON CONFLICT, no IS DISTINCT
+ * FROM, no advisory locks, no TRUNCATE inside a load (it commits), no aliases on the target of DELETE or
+ * UPDATE, one column per ADD COLUMN. The merge, fence and batch-log statements also run on PostgreSQL (the
+ * suite's Redshift-dialect pair); only the DDL has a PostgreSQL spelling (`dialect`), for VARBYTE and IDENTITY.
+ *
+ * Lock order of every load: (1) the schema's fence table (LOCK, held to the end of the transaction), which
+ * serialises the schema's loads (Redshift has only table locks: two loads writing the shared control tables
+ * would otherwise fail each other with serialization errors); (2) then the table's fence, log and seed rows,
+ * its shadow and its target.
+ */
+export type SqlDialect = 'redshift' | 'postgres';
+
+export const ControlTables = {
+  loadedBatches: 'svc_sys_loaded_batches',
+  tableSeeds: 'svc_sys_table_seeds',
+  tableFences: 'svc_sys_table_fences',
+} as const;
+
+/** The session's temporary table the rows of a change batch are copied into. */
+export const LOAD_TABLE = 'svc_sys_load_rows';
+
+/** The value of the load time: Redshift's GETDATE() (UTC, the transaction's statement time). */
+const NOW = 'GETDATE()';
+const OP = quoteIdent(CHANGE_OPERATION_COLUMN);
+const LOAD = quoteIdent(LOAD_TABLE);
+const VALID_FROM = quoteIdent(SystemColumns.validFrom);
+const VALID_TO = quoteIdent(SystemColumns.validTo);
+const IS_CURRENT = quoteIdent(SystemColumns.isCurrent);
+const IS_DELETED = quoteIdent(SystemColumns.isDeleted);
+const UPDATE_TIMESTAMP = quoteIdent(SystemColumns.updateTimestamp);
+
+/** Aliases of the load table, the shadow and the target: the service's prefix, so no table name can clash with them. */
+const L = 'svc_sys_l';
+const S = 'svc_sys_s';
+const T = 'svc_sys_t';
+
+const control = (schema: string, table: string) => qualifiedName(schema, table);
+
+export function createSchemaSql(schema: string): string {
+  return `CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`;
+}
+
+/** Batch ids loaded (idempotency), the seed each table's shadow collects, and each table's epoch fence. */
+export function createControlTablesSql(schema: string): string[] {
+  return [
+    `CREATE TABLE IF NOT EXISTS ${control(schema, ControlTables.loadedBatches)} (
+  batch_id VARCHAR(4096) NOT NULL,
+  loaded_at TIMESTAMP NOT NULL,
+  PRIMARY KEY (batch_id)
+)`,
+    `CREATE TABLE IF NOT EXISTS ${control(schema, ControlTables.tableSeeds)} (
+  table_name VARCHAR(512) NOT NULL,
+  seed_id VARCHAR(1024) NOT NULL,
+  PRIMARY KEY (table_name)
+)`,
+    `CREATE TABLE IF NOT EXISTS ${control(schema, ControlTables.tableFences)} (
+  replication_id VARCHAR(64) NOT NULL,
+  table_name VARCHAR(512) NOT NULL,
+  epoch BIGINT NOT NULL,
+  PRIMARY KEY (replication_id, table_name)
+)`,
+  ];
+}
+
+/** The first statement of every load and every change of a table's shape in the schema (see the lock order above). */
+export function lockSchemaLoadsSql(schema: string): string {
+  return `LOCK ${control(schema, ControlTables.tableFences)}`;
+}
+
+/** $1 replication, $2 table: the table's fence; no row before its first batch. */
+export function fenceEpochSql(schema: string): string {
+  return `SELECT epoch FROM ${control(schema, ControlTables.tableFences)} WHERE replication_id = $1 AND table_name = $2`;
+}
+
+/** $1 replication, $2 table, $3 epoch: raises an existing fence (the caller checked it is not above the epoch). */
+export function raiseFenceSql(schema: string): string {
+  return `UPDATE ${control(schema, ControlTables.tableFences)} SET epoch = $3 WHERE replication_id = $1 AND table_name = $2`;
+}
+
+/** $1 replication, $2 table, $3 epoch: the table's first fence. */
+export function insertFenceSql(schema: string): string {
+  return `INSERT INTO ${control(schema, ControlTables.tableFences)} (replication_id, table_name, epoch) VALUES ($1, $2, $3)`;
+}
+
+/** $1 batch id: one row when it was loaded. */
+export function batchLoadedSql(schema: string): string {
+  return `SELECT 1 AS loaded FROM ${control(schema, ControlTables.loadedBatches)} WHERE batch_id = $1`;
+}
+
+/** $1 batch id. */
+export function recordBatchSql(schema: string): string {
+  return `INSERT INTO ${control(schema, ControlTables.loadedBatches)} (batch_id, loaded_at) VALUES ($1, ${NOW})`;
+}
+
+/** $1 loaded before: forgets batches that can no longer arrive again. */
+export function forgetBatchesSql(schema: string): string {
+  return `DELETE FROM ${control(schema, ControlTables.loadedBatches)} WHERE loaded_at < $1`;
+}
+
+/** $1 table: the seed its shadow collects. */
+export function currentSeedSql(schema: string): string {
+  return `SELECT seed_id FROM ${control(schema, ControlTables.tableSeeds)} WHERE table_name = $1`;
+}
+
+/** $1 table, $2 seed id: the table's seed starts (no upsert in Redshift: the old record goes first). */
+export function recordSeedStartSql(schema: string): string[] {
+  return [
+    `DELETE FROM ${control(schema, ControlTables.tableSeeds)} WHERE table_name = $1`,
+    `INSERT INTO ${control(schema, ControlTables.tableSeeds)} (table_name, seed_id) VALUES ($1, $2)`,
+  ];
+}
+
+/** $1 schema, $2 table: the table's columns in order (none when it does not exist). */
+export const TABLE_COLUMNS_SQL = `SELECT column_name::VARCHAR(128) AS name FROM information_schema.columns WHERE table_schema = $1 AND table_name = $2 ORDER BY ordinal_position`;
+
+function columnType(column: LayoutColumn, dialect: SqlDialect): string {
+  return dialect === 'postgres' && column.redshift.form === 'hex' ? 'bytea' : column.redshift.type;
+}
+
+function columnDefinitions(layout: RedshiftLayout, dialect: SqlDialect): string[] {
+  const keys = new Set(layout.keyColumns);
+  return layout.columns.map((column) => `${quoteIdent(column.name)} ${columnType(column, dialect)}${keys.has(column.name) ? ' NOT NULL' : ''}`);
+}
+
+/**
+ * The target. Only key columns are NOT NULL; PRIMARY KEY is informational in Redshift (the merges keep one
+ * row per key, or one current row per key for Type2). Type2 rows get a row id of their own.
+ */
+export function createTargetSql(layout: RedshiftLayout, dialect: SqlDialect = 'redshift'): string {
+  const lines = columnDefinitions(layout, dialect);
+  if (layout.addUpdateTimestamp) lines.push(`${UPDATE_TIMESTAMP} TIMESTAMP`);
+  switch (layout.history) {
+    case 'plain':
+      break;
+    case 'type1':
+      lines.push(`PRIMARY KEY (${columnList(layout.keyColumns)})`);
+      break;
+    case 'type2':
+      lines.push(
+        `${VALID_FROM} TIMESTAMP NOT NULL`,
+        `${VALID_TO} TIMESTAMP`,
+        `${IS_CURRENT} BOOLEAN NOT NULL`,
+        `${IS_DELETED} BOOLEAN NOT NULL DEFAULT false`,
+        `${quoteIdent(SystemColumns.rowId)} ${dialect === 'postgres' ? 'BIGINT GENERATED BY DEFAULT AS IDENTITY' : 'BIGINT IDENTITY(1,1)'}`,
+      );
+      break;
+  }
+  return `CREATE TABLE IF NOT EXISTS ${layout.qualifiedTarget} (\n  ${lines.join(',\n  ')}\n)`;
+}
+
+/** Where a seed's parts collect until its final part merges them: the table's columns, no constraints. */
+export function createShadowSql(layout: RedshiftLayout, dialect: SqlDialect = 'redshift'): string {
+  const lines = layout.columns.map((column) => `${quoteIdent(column.name)} ${columnType(column, dialect)}`);
+  return `CREATE TABLE IF NOT EXISTS ${layout.qualifiedShadow} (\n  ${lines.join(',\n  ')}\n)`;
+}
+
+/** Redshift adds one column per ALTER TABLE; an added column is nullable (rows already there have no value). */
+export function addColumnSql(qualifiedTable: string, column: LayoutColumn, dialect: SqlDialect = 'redshift'): string {
+  return `ALTER TABLE ${qualifiedTable} ADD COLUMN ${quoteIdent(column.name)} ${columnType(column, dialect)}`;
+}
+
+/** The change rows' table: svc_op, then the table's columns. Redshift has no ON COMMIT DROP: an earlier one of the session goes first. */
+export function createLoadTableSql(layout: RedshiftLayout, dialect: SqlDialect = 'redshift'): string[] {
+  const lines = [`${OP} CHAR(1) NOT NULL`, ...layout.columns.map((column) => `${quoteIdent(column.name)} ${columnType(column, dialect)}`)];
+  return [`DROP TABLE IF EXISTS ${LOAD}`, `CREATE TEMP TABLE ${LOAD} (\n  ${lines.join(',\n  ')}\n)`];
+}
+
+/** The columns a change batch's files hold, in order. */
+export const changeFileColumns = (layout: RedshiftLayout): string[] => [CHANGE_OPERATION_COLUMN, ...names(layout)];
+/** The columns a seed part's files hold, in order. */
+export const seedFileColumns = (layout: RedshiftLayout): string[] => names(layout);
+
+/** Part 0 of a seed empties the shadow: DELETE, since TRUNCATE would commit the load's transaction. */
+export function emptyShadowSql(layout: RedshiftLayout): string {
+  return `DELETE FROM ${layout.qualifiedShadow}`;
+}
+
+/** Applies the change rows of the load table to the target (each key once: net change per key). */
+export function mergeChangesSql(layout: RedshiftLayout): string[] {
+  switch (layout.history) {
+    case 'type1':
+      return type1Changes(layout);
+    case 'type2':
+      return type2Changes(layout);
+    case 'plain':
+      throw new Error(`${layout.target} has no primary key: its changes are not tracked`);
+  }
+}
+
+/** Replaces the target's content by the completed seed in the shadow, then empties the shadow. */
+export function mergeSeedSql(layout: RedshiftLayout): string[] {
+  switch (layout.history) {
+    case 'type1':
+      return [...type1Seed(layout), emptyShadowSql(layout)];
+    case 'type2':
+      return [...type2Seed(layout), emptyShadowSql(layout)];
+    case 'plain':
+      return [`DELETE FROM ${layout.qualifiedTarget}`, insertRows(layout, layout.qualifiedShadow, S), emptyShadowSql(layout)];
+  }
+}
+
+/** Type1: every key of the batch loses its row; inserts and updates bring the new one. */
+function type1Changes(layout: RedshiftLayout): string[] {
+  return [
+    `DELETE FROM ${layout.qualifiedTarget}
+USING ${LOAD} AS ${L}
+WHERE ${keysMatch(quoteIdent(layout.target), L, layout.keyColumns)}`,
+    insertRows(layout, LOAD, L, `${L}.${OP} <> 'D'`),
+  ];
+}
+
+/**
+ * Type2: an insert or update equal to the current row is dropped first (no version for a change that changes
+ * nothing); then the current row of every remaining key is closed (a delete marks it deleted) and inserts and
+ * updates become current.
+ */
+function type2Changes(layout: RedshiftLayout): string[] {
+  const target = quoteIdent(layout.target);
+  const nonKey = nonKeyColumns(layout);
+  const unchanged = nonKey.length > 0 ? `\n  AND ${sameValues(T, LOAD, nonKey)}` : '';
+  return [
+    `DELETE FROM ${LOAD}
+USING ${layout.qualifiedTarget} AS ${T}
+WHERE ${LOAD}.${OP} <> 'D'
+  AND ${T}.${IS_CURRENT}
+  AND ${keysMatch(T, LOAD, layout.keyColumns)}${unchanged}`,
+    `UPDATE ${layout.qualifiedTarget}
+SET ${closeAssignments(layout, `(${L}.${OP} = 'D')`)}
+FROM ${LOAD} AS ${L}
+WHERE ${target}.${IS_CURRENT}
+  AND ${keysMatch(target, L, layout.keyColumns)}`,
+    insertCurrentRows(layout, LOAD, L, `${L}.${OP} <> 'D'`),
+  ];
+}
+
+/** Type1 seed: keys the snapshot lacks go, rows whose values changed are replaced, new keys come in; unchanged rows stay. */
+function type1Seed(layout: RedshiftLayout): string[] {
+  const target = quoteIdent(layout.target);
+  const nonKey = nonKeyColumns(layout);
+  const gone = `DELETE FROM ${layout.qualifiedTarget}
+WHERE ${notExists(layout.qualifiedShadow, S, [keysMatch(S, target, layout.keyColumns, '    ')])}`;
+  const changed = `DELETE FROM ${layout.qualifiedTarget}
+USING ${layout.qualifiedShadow} AS ${S}
+WHERE ${keysMatch(target, S, layout.keyColumns)}
+  AND NOT (${sameValues(target, S, nonKey)})`;
+  const added = insertRows(layout, layout.qualifiedShadow, S, notExists(layout.qualifiedTarget, T, [keysMatch(T, S, layout.keyColumns, '    ')]));
+  return [gone, ...(nonKey.length > 0 ? [changed] : []), added];
+}
+
+/**
+ * Type2 seed: current rows whose key the snapshot lacks are closed as deleted, current rows whose values
+ * differ are closed, and every snapshot row without a current row becomes current. Unchanged keys keep theirs.
+ */
+function type2Seed(layout: RedshiftLayout): string[] {
+  const target = quoteIdent(layout.target);
+  const nonKey = nonKeyColumns(layout);
+  const closeDeleted = `UPDATE ${layout.qualifiedTarget}
+SET ${closeAssignments(layout, 'true')}
+WHERE ${target}.${IS_CURRENT}
+  AND ${notExists(layout.qualifiedShadow, S, [keysMatch(S, target, layout.keyColumns, '    ')])}`;
+  const closeChanged = `UPDATE ${layout.qualifiedTarget}
+SET ${closeAssignments(layout)}
+FROM ${layout.qualifiedShadow} AS ${S}
+WHERE ${target}.${IS_CURRENT}
+  AND ${keysMatch(S, target, layout.keyColumns)}
+  AND NOT (${sameValues(target, S, nonKey)})`;
+  const insertNew = insertCurrentRows(layout, layout.qualifiedShadow, S, notExists(layout.qualifiedTarget, T, [`${T}.${IS_CURRENT}`, keysMatch(T, S, layout.keyColumns, '    ')]));
+  return [closeDeleted, ...(nonKey.length > 0 ? [closeChanged] : []), insertNew];
+}
+
+/** Closing a Type2 row: its validity ends now; `deleted` (an SQL expression), when given, marks it deleted. */
+function closeAssignments(layout: RedshiftLayout, deleted?: string): string {
+  const assignments = [`${VALID_TO} = ${NOW}`, `${IS_CURRENT} = false`];
+  if (deleted !== undefined) assignments.push(`${IS_DELETED} = ${deleted}`);
+  if (layout.addUpdateTimestamp) assignments.push(`${UPDATE_TIMESTAMP} = ${NOW}`);
+  return assignments.join(',\n    ');
+}
+
+function insertRows(layout: RedshiftLayout, source: string, alias: string, condition?: string): string {
+  return `INSERT INTO ${layout.qualifiedTarget} (${columnList(targetColumns(layout))})
+SELECT ${rowValues(layout, alias)}
+FROM ${source} AS ${alias}${condition === undefined ? '' : `\nWHERE ${condition}`}`;
+}
+
+function insertCurrentRows(layout: RedshiftLayout, source: string, alias: string, condition: string): string {
+  const validity = [SystemColumns.validFrom, SystemColumns.validTo, SystemColumns.isCurrent, SystemColumns.isDeleted];
+  return `INSERT INTO ${layout.qualifiedTarget} (${columnList(targetColumns(layout, validity))})
+SELECT ${rowValues(layout, alias, [NOW, 'NULL', 'true', 'false'])}
+FROM ${source} AS ${alias}
+WHERE ${condition}`;
+}
+
+function names(layout: RedshiftLayout): string[] {
+  return layout.columns.map((column) => column.name);
+}
+
+function nonKeyColumns(layout: RedshiftLayout): LayoutColumn[] {
+  const keys = new Set(layout.keyColumns);
+  return layout.columns.filter((column) => !keys.has(column.name));
+}
+
+function columnList(columnNames: readonly string[]): string {
+  return columnNames.map(quoteIdent).join(', ');
+}
+
+/** The columns an INSERT into the target fills: the table's, then `system` ones, then the update timestamp. */
+function targetColumns(layout: RedshiftLayout, system: readonly string[] = []): string[] {
+  return [...names(layout), ...system, ...(layout.addUpdateTimestamp ? [SystemColumns.updateTimestamp] : [])];
+}
+
+function rowValues(layout: RedshiftLayout, alias: string, system: readonly string[] = []): string {
+  return [...names(layout).map((name) => `${alias}.${quoteIdent(name)}`), ...system, ...(layout.addUpdateTimestamp ? [NOW] : [])].join(', ');
+}
+
+/** `t."id" = l."id" AND …`; `indent` lines up the ANDs of a nested clause. */
+function keysMatch(left: string, right: string, keys: readonly string[], indent = ''): string {
+  return keys.map((key) => `${left}.${quoteIdent(key)} = ${right}.${quoteIdent(key)}`).join(`\n${indent}  AND `);
+}
+
+function notExists(table: string, alias: string, conditions: readonly string[]): string {
+  return `NOT EXISTS (
+    SELECT 1 FROM ${table} AS ${alias}
+    WHERE ${conditions.join('\n      AND ')}
+  )`;
+}
+
+/**
+ * Every column holds the same value on both sides, NULL equal to NULL (Redshift has no IS NOT DISTINCT FROM).
+ * Text also compares its length in bytes: Redshift's `=` ignores trailing blanks, and 'a' and 'a ' differ.
+ */
+function sameValues(left: string, right: string, columns: readonly LayoutColumn[]): string {
+  if (columns.length === 0) return 'true';
+  return columns
+    .map((column) => {
+      const [a, b] = [`${left}.${quoteIdent(column.name)}`, `${right}.${quoteIdent(column.name)}`];
+      const equal = column.redshift.capacityBytes !== null && column.redshift.form === 'text' ? `(${a} = ${b} AND OCTET_LENGTH(${a}) = OCTET_LENGTH(${b}))` : `${a} = ${b}`;
+      return `(${equal} OR (${a} IS NULL AND ${b} IS NULL))`;
+    })
+    .join('\n  AND ');
+}
