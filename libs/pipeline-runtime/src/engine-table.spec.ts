@@ -15,8 +15,8 @@ describe('the engine table', () => {
     });
   });
 
-  it('gives the classifier each engine\'s driver-error mapper once (Redshift reads SQLSTATEs like PostgreSQL)', () => {
-    expect(driverErrorMappers(ENGINE_TABLE)).toEqual([ENGINE_TABLE.postgres.errorKind, ENGINE_TABLE.sqlserver.errorKind]);
+  it('gives the classifier each engine\'s driver-error mapper once, PostgreSQL\'s before Redshift\'s (which reads its own XX000 errors)', () => {
+    expect(driverErrorMappers(ENGINE_TABLE)).toEqual([ENGINE_TABLE.postgres.errorKind, ENGINE_TABLE.sqlserver.errorKind, ENGINE_TABLE.redshift.errorKind]);
   });
 });
 

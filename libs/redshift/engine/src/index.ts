@@ -1,1 +1,2 @@
 export { redshiftEngine } from './redshift-engine';
+export { redshiftErrorKind } from './redshift-errors';

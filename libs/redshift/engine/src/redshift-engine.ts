@@ -1,10 +1,11 @@
-import { sqlStateErrorKind, type PipelineEngine } from '@svc/engines';
+import type { PipelineEngine } from '@svc/engines';
+import { redshiftErrorKind } from './redshift-errors';
 
 /**
- * Redshift as a warehouse: Warehouse.Url is validated and probed at Create and Alter, but no connector loads
- * rows yet. It speaks PostgreSQL's protocol and SQLSTATEs, so its errors are read by SQLSTATE for now.
+ * Redshift as a warehouse: Warehouse.Url is validated and probed at Create and Alter and its errors are
+ * understood (redshift-errors.ts), but no connector loads rows yet (libs/redshift/warehouse, issue 11).
  */
 export const redshiftEngine: PipelineEngine = {
   displayName: 'Redshift',
-  errorKind: sqlStateErrorKind,
+  errorKind: redshiftErrorKind,
 };
