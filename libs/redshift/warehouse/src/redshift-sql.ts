@@ -6,7 +6,8 @@ import { SystemColumns, type LayoutColumn, type RedshiftLayout } from './redshif
  * Every statement the Redshift warehouse sends, in the SQL Redshift accepts: no ON CONFLICT, no IS DISTINCT
  * FROM, no advisory locks, no TRUNCATE inside a load (it commits), no aliases on the target of DELETE or
  * UPDATE, one column per ADD COLUMN. The merge, fence and batch-log statements also run on PostgreSQL (the
- * suite's Redshift-dialect pair); only the DDL has a PostgreSQL spelling (`dialect`), for VARBYTE and IDENTITY.
+ * suite's Redshift-dialect pair); only the DDL has a PostgreSQL spelling (`dialect`), for VARBYTE and IDENTITY,
+ * and PostgreSQL gets a GETDATE() function from the pair's setup.
  *
  * Lock order of every load: (1) the schema's fence table (LOCK, held to the end of the transaction), which
  * serialises the schema's loads (Redshift has only table locks: two loads writing the shared control tables
@@ -118,8 +119,9 @@ export function recordSeedStartSql(schema: string): string[] {
 /** $1 schema, $2 table: the table's columns in order (none when it does not exist). */
 export const TABLE_COLUMNS_SQL = `SELECT column_name::VARCHAR(128) AS name FROM information_schema.columns WHERE table_schema = $1 AND table_name = $2 ORDER BY ordinal_position`;
 
+/** On PostgreSQL (the suite's Redshift-dialect pair) binary is held as the hex text the files carry: PostgreSQL's COPY reads bytea only with its `\x`. */
 function columnType(column: LayoutColumn, dialect: SqlDialect): string {
-  return dialect === 'postgres' && column.redshift.form === 'hex' ? 'bytea' : column.redshift.type;
+  return dialect === 'postgres' && column.redshift.form === 'hex' ? 'text' : column.redshift.type;
 }
 
 function columnDefinitions(layout: RedshiftLayout, dialect: SqlDialect): string[] {

@@ -1,0 +1,180 @@
+import type { BatchDescriptor, ScdType, StagedFiles, TableDefinition } from '@svc/contracts';
+import type { CsvChunks, StagedFileReader, WarehouseConnector, WarehouseTableOptions } from '@svc/engines';
+import { createTempDatabase, type TempDatabase } from '@svc/testing';
+import { Client } from 'pg';
+import { stdinCopyLoader } from './file-loaders';
+import { createRedshiftWarehouse } from './redshift-warehouse';
+
+/**
+ * The Redshift warehouse's statements executed on PostgreSQL (dialect 'postgres': VARBYTE as hex text,
+ * IDENTITY spelled PostgreSQL's way, GETDATE() from a shim below), with the files loaded by COPY FROM STDIN
+ * instead of COPY from S3. Not a real Redshift: this proves the merges, fences and batch log row for row.
+ */
+let database: TempDatabase;
+let sql: Client;
+let warehouse: WarehouseConnector;
+let schemaCount = 0;
+
+/** Serves Redshift-format CSV parts (NULL as \N, values quoted), in odd-sized chunks. */
+class Parts implements StagedFileReader {
+  private readonly parts = new Map<string, string>();
+
+  put(key: string, csv: string): void {
+    this.parts.set(key, csv);
+  }
+
+  readPart(key: string): Promise<CsvChunks> {
+    const bytes = Buffer.from(this.parts.get(key) ?? '', 'utf8');
+    return Promise.resolve(
+      (async function* () {
+        for (let at = 0; at < bytes.length; at += 7) yield bytes.subarray(at, at + 7);
+      })(),
+    );
+  }
+}
+const parts = new Parts();
+
+beforeAll(async () => {
+  database = await createTempDatabase('rs_dialect');
+  sql = new Client({ connectionString: database.url });
+  await sql.connect();
+  await sql.query(`CREATE FUNCTION getdate() RETURNS timestamp LANGUAGE sql STABLE AS $$ SELECT (statement_timestamp() AT TIME ZONE 'UTC')::timestamp $$`);
+  const url = new URL(database.url);
+  warehouse = createRedshiftWarehouse(
+    { url: `redshift://${url.hostname}:${url.port || '5432'}`, databaseName: database.name, username: decodeURIComponent(url.username || 'postgres'), password: decodeURIComponent(url.password) },
+    { statementTimeoutMs: 30_000, fileLoader: stdinCopyLoader(), dialect: 'postgres', tls: false },
+  );
+});
+
+afterAll(async () => {
+  await warehouse.close();
+  await sql.end();
+  await database.drop();
+});
+
+const items: TableDefinition = {
+  table: { schema: 'public', name: 'items' },
+  columns: [
+    { name: 'id', sourceType: 'integer', portableType: 'integer', nullable: false },
+    { name: 'name', sourceType: 'text', portableType: 'text', nullable: true },
+    { name: 'price', sourceType: 'numeric(12,2)', portableType: 'numeric(12,2)', nullable: true },
+    { name: 'blob', sourceType: 'bytea', portableType: 'bytea', nullable: true },
+  ],
+  primaryKey: ['id'],
+  estimatedRows: 0,
+};
+
+const seed = (seedId: string, part: number, final: boolean, epoch = 1): BatchDescriptor => ({
+  batchId: `items:seed:${seedId}:${part}`,
+  replicationId: 'r1',
+  epoch,
+  definition: items,
+  body: { kind: 'seed', seedId, part, final, startVersion: '1' },
+});
+const changes = (from: number, to: number, epoch = 1): BatchDescriptor => ({
+  batchId: `items:changes:${from}:${to}`,
+  replicationId: 'r1',
+  epoch,
+  definition: items,
+  body: { kind: 'changes', fromVersion: String(from), toVersion: String(to) },
+});
+
+function options(scdType: ScdType, addUpdateTimestamp = false): WarehouseTableOptions {
+  schemaCount += 1;
+  return { schema: `rs_${schemaCount}`, scdType, addUpdateTimestamp };
+}
+
+function stage(batch: BatchDescriptor, csv: string): StagedFiles {
+  const key = `files/${batch.batchId}/part-00000.csv.gz`;
+  parts.put(key, csv);
+  return { bucket: 'b', manifestKey: `files/${batch.batchId}/manifest.json`, partKeys: [key] };
+}
+
+const load = (batch: BatchDescriptor, csv: string, where: WarehouseTableOptions) => warehouse.loadBatch(batch, stage(batch, csv), parts, where);
+
+async function rows(where: WarehouseTableOptions, columns = 'id, name, price, blob', filter = 'true'): Promise<unknown[][]> {
+  const result = await sql.query({ text: `SELECT ${columns} FROM ${where.schema}.items WHERE ${filter} ORDER BY id, 1`, rowMode: 'array' });
+  return result.rows as unknown[][];
+}
+
+const SEED = `"1","apple","1.50","0aff"\n"2","","2.00",\\N\n"3",\\N,\\N,\\N\n`;
+
+describe('the Redshift dialect on PostgreSQL (not a real Redshift)', () => {
+  it('Type1: a seed in two parts, then changes with a key update and a delete; NULL and empty strings stay apart', async () => {
+    const where = options('Type1', true);
+    expect(await warehouse.ensureTable(items, where)).toEqual({ created: true, addedColumns: [] });
+    expect(await load(seed('A', 0, false), SEED, where)).toEqual({ applied: true, rowCount: 3 });
+    expect(await rows(where)).toEqual([]);
+    expect(await load(seed('A', 1, true), `"4","quote "" comma, newline\n and 😀 \\ backslash","4.00",\\N\n`, where)).toEqual({ applied: true, rowCount: 1 });
+    expect(await rows(where)).toEqual([
+      [1, 'apple', '1.50', '0aff'],
+      [2, '', '2.00', null],
+      [3, null, null, null],
+      [4, 'quote " comma, newline\n and 😀 \\ backslash', '4.00', null],
+    ]);
+    expect(await load(changes(1, 2), `"U","1","apple pie","1.75","0aff"\n"D","2",\\N,\\N,\\N\n"D","3",\\N,\\N,\\N\n"I","30","three",\\N,\\N\n`, where)).toEqual({ applied: true, rowCount: 4 });
+    expect(await rows(where)).toEqual([
+      [1, 'apple pie', '1.75', '0aff'],
+      [4, 'quote " comma, newline\n and 😀 \\ backslash', '4.00', null],
+      [30, 'three', null, null],
+    ]);
+    expect(await rows(where, 'id', 'svc_sys_update_timestamp IS NOT NULL')).toEqual([[1], [4], [30]]);
+  });
+
+  it('a batch loaded again, or a stale one, changes nothing', async () => {
+    const where = options('Type1');
+    await warehouse.ensureTable(items, where);
+    await load(seed('A', 0, true, 2), SEED, where);
+    const before = await rows(where);
+    expect(await load(seed('A', 0, true, 2), SEED, where)).toEqual({ applied: false, rowCount: 0 });
+    expect(await load(changes(1, 2, 1), `"D","1",\\N,\\N,\\N\n`, where)).toEqual({ applied: false, rowCount: 0, stale: true });
+    expect(await warehouse.isStale(changes(1, 2, 1), where)).toBe(true);
+    expect(await warehouse.hasLoaded(seed('A', 0, true, 2).batchId, where)).toBe(true);
+    expect(await rows(where)).toEqual(before);
+  });
+
+  it('Type2: an unchanged row gets no version, a change closes the current row, a delete marks it deleted', async () => {
+    const where = options('Type2');
+    await warehouse.ensureTable(items, where);
+    await load(seed('A', 0, true), SEED, where);
+    await load(changes(1, 2), `"U","1","apple","1.50","0aff"\n"U","2","two","2.00",\\N\n"D","3",\\N,\\N,\\N\n`, where);
+    expect(await rows(where, 'id, name, svc_sys_is_current, svc_sys_is_deleted')).toEqual([
+      [1, 'apple', true, false],
+      [2, '', false, false],
+      [2, 'two', true, false],
+      [3, null, false, true],
+    ]);
+    // A reseed with key 1 gone, key 2 changed back and key 5 new.
+    await load(seed('B', 0, true), `"2","","2.00",\\N\n"5","five",\\N,\\N\n`, where);
+    expect(await rows(where, 'id, name, svc_sys_is_deleted', 'svc_sys_is_current')).toEqual([
+      [2, '', false],
+      [5, 'five', false],
+    ]);
+    expect(await rows(where, 'id, svc_sys_is_deleted', 'id = 1 AND NOT svc_sys_is_current')).toEqual([[1, true]]);
+  });
+
+  it('a part of an abandoned seed adds nothing; the newer seed replaces the table', async () => {
+    const where = options('Type1');
+    await warehouse.ensureTable(items, where);
+    await load(seed('A', 0, false), SEED, where);
+    await load(seed('B', 0, false), `"7","seven",\\N,\\N\n`, where);
+    expect(await load(seed('A', 1, true), `"8","eight",\\N,\\N\n`, where)).toEqual({ applied: false, rowCount: 0 });
+    await load(seed('B', 1, true), `"9","nine",\\N,\\N\n`, where);
+    expect(await rows(where, 'id, name')).toEqual([
+      [7, 'seven'],
+      [9, 'nine'],
+    ]);
+  });
+
+  it('adds a source column one ALTER at a time, to target and shadow', async () => {
+    const where = options('Type1');
+    await warehouse.ensureTable(items, where);
+    const wider = { ...items, columns: [...items.columns, { name: 'note', sourceType: 'varchar(10)', portableType: 'character varying(10)', nullable: true }] };
+    expect(await warehouse.ensureTable(wider, where)).toEqual({ created: false, addedColumns: ['note'] });
+    const types = await sql.query(`SELECT table_name, data_type, character_maximum_length FROM information_schema.columns WHERE table_schema = $1 AND column_name = 'note' ORDER BY 1`, [where.schema]);
+    expect(types.rows).toEqual([
+      { table_name: 'items', data_type: 'character varying', character_maximum_length: 40 },
+      { table_name: 'svc_seed_items', data_type: 'character varying', character_maximum_length: 40 },
+    ]);
+  });
+});

@@ -1,0 +1,288 @@
+import type { BatchDescriptor, SeedBatch, StagedFiles, TableDefinition, TableRef } from '@svc/contracts';
+import { OwnObjectMissingError, type ApplyOutcome, type StagedFileReader, type WarehouseConnection, type WarehouseConnector, type WarehouseTableOptions } from '@svc/engines';
+import type { Pool, PoolClient } from 'pg';
+import { CopyFailedError, LOAD_ERRORS_SQL, loadErrorDetail, type LoadErrorRow, type StagedFileLoader } from './file-loaders';
+import { fitIdentifier, qualifiedName, quoteIdent, targetTableName } from './redshift-identifiers';
+import { createRedshiftPool, redshiftClientConfig } from './redshift-client';
+import { SystemColumns, redshiftLayout, type RedshiftLayout } from './redshift-layout';
+import {
+  LOAD_TABLE,
+  TABLE_COLUMNS_SQL,
+  addColumnSql,
+  batchLoadedSql,
+  changeFileColumns,
+  createControlTablesSql,
+  createLoadTableSql,
+  createSchemaSql,
+  createShadowSql,
+  createTargetSql,
+  currentSeedSql,
+  emptyShadowSql,
+  fenceEpochSql,
+  forgetBatchesSql,
+  insertFenceSql,
+  lockSchemaLoadsSql,
+  mergeChangesSql,
+  mergeSeedSql,
+  raiseFenceSql,
+  recordBatchSql,
+  recordSeedStartSql,
+  seedFileColumns,
+  type SqlDialect,
+} from './redshift-sql';
+
+export interface RedshiftWarehouseOptions {
+  /** Warehouse.TimeoutInMins, as milliseconds: bounds every statement. */
+  statementTimeoutMs: number;
+  /** How the staged files reach the warehouse: COPY from S3 on Redshift (s3CopyLoader). */
+  fileLoader: StagedFileLoader;
+  /** 'postgres' and `tls: false` only for the suite's Redshift-dialect pair on a local PostgreSQL. */
+  dialect?: SqlDialect;
+  tls?: boolean;
+  connectTimeoutMs?: number;
+  maxConnections?: number;
+}
+
+const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+const DEFAULT_MAX_CONNECTIONS = 4;
+/** SQLSTATEs of a missing schema or table: the warehouse database or schema was recreated. */
+const MISSING_OBJECT_STATES = new Set(['3F000', '42P01']);
+const CONTROL_TABLE_ATTEMPTS = 2;
+
+export function createRedshiftWarehouse(connection: WarehouseConnection, options: RedshiftWarehouseOptions): WarehouseConnector {
+  const config = redshiftClientConfig(connection, { connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, ...(options.tls !== undefined && { tls: options.tls }) });
+  const pool = createRedshiftPool({ ...config, max: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS }, options.statementTimeoutMs);
+  return new RedshiftWarehouse(pool, options.fileLoader, options.dialect ?? 'redshift');
+}
+
+interface EnsureOutcome {
+  created: boolean;
+  addedColumns: string[];
+  keptAs?: string;
+}
+
+const NOT_APPLIED: ApplyOutcome = { applied: false, rowCount: 0 };
+const STALE: ApplyOutcome = { applied: false, rowCount: 0, stale: true };
+
+/**
+ * A Redshift warehouse (docs/REDSHIFT.md): each batch in one transaction that first locks the schema's fence
+ * table, then fences, logs, COPYs and merges set-based in the SQL of redshift-sql.ts.
+ */
+class RedshiftWarehouse implements WarehouseConnector {
+  private readonly readySchemas = new Set<string>();
+
+  constructor(
+    private readonly pool: Pool,
+    private readonly loader: StagedFileLoader,
+    private readonly dialect: SqlDialect,
+  ) {}
+
+  targetTableName(table: TableRef): string {
+    return targetTableName(table);
+  }
+
+  async ensureTable(definition: TableDefinition, options: WarehouseTableOptions): Promise<EnsureOutcome> {
+    const layout = redshiftLayout(definition, options);
+    await this.ensureControlTables(layout.schema);
+    return this.inTransaction(async (client) => {
+      await client.query(lockSchemaLoadsSql(layout.schema));
+      return this.ensureTableLocked(client, layout);
+    });
+  }
+
+  async loadBatch(batch: BatchDescriptor, files: StagedFiles, reader: StagedFileReader, options: WarehouseTableOptions): Promise<ApplyOutcome> {
+    const layout = redshiftLayout(batch.definition, options);
+    // The staged files can be read again, so the whole load may run once more.
+    return this.withControlTables(layout.schema, `warehouse load of ${layout.qualifiedTarget}`, () =>
+      this.inTransaction((client) => this.loadLocked(client, layout, batch, files, reader)),
+    );
+  }
+
+  async hasTable(table: TableRef, options: WarehouseTableOptions): Promise<boolean> {
+    const result = await this.pool.query(TABLE_COLUMNS_SQL, [options.schema, targetTableName(table)]);
+    return (result.rowCount ?? 0) > 0;
+  }
+
+  hasLoaded(batchId: string, options: WarehouseTableOptions): Promise<boolean> {
+    return this.withControlTables(options.schema, 'warehouse batch log', async () => ((await this.pool.query(batchLoadedSql(options.schema), [batchId])).rowCount ?? 0) > 0);
+  }
+
+  isStale(batch: BatchDescriptor, options: WarehouseTableOptions): Promise<boolean> {
+    const layout = redshiftLayout(batch.definition, options);
+    return this.withControlTables(layout.schema, 'warehouse table fences', async () => {
+      const result = await this.pool.query<{ epoch: string | number }>(fenceEpochSql(layout.schema), [batch.replicationId, layout.target]);
+      const fence = result.rows[0];
+      return fence !== undefined && Number(fence.epoch) > batch.epoch;
+    });
+  }
+
+  forgetLoadedBatches(loadedBefore: Date, options: WarehouseTableOptions): Promise<number> {
+    return this.withControlTables(options.schema, 'warehouse batch log', () =>
+      this.inTransaction(async (client) => {
+        // Under the schema's lock, like a load: Redshift would otherwise fail one of the two writers.
+        await client.query(lockSchemaLoadsSql(options.schema));
+        return (await client.query(forgetBatchesSql(options.schema), [utcTimestamp(loadedBefore)])).rowCount ?? 0;
+      }),
+    );
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+
+  private async ensureTableLocked(client: PoolClient, layout: RedshiftLayout): Promise<EnsureOutcome> {
+    let targetHas = await existingColumns(client, layout.schema, layout.target);
+    let keptAs: string | undefined;
+    if (targetHas !== null && scdTypeChanged(layout, targetHas)) {
+      keptAs = await setAside(client, layout, targetHas.has(SystemColumns.validFrom) ? 'type2' : 'type1');
+      targetHas = null;
+    }
+    let created = false;
+    let added: string[] = [];
+    if (targetHas === null) {
+      await client.query(createTargetSql(layout, this.dialect));
+      created = true;
+    } else {
+      added = await this.addMissing(client, layout, layout.qualifiedTarget, targetHas);
+    }
+    const shadowHas = await existingColumns(client, layout.schema, layout.shadow);
+    if (shadowHas === null) await client.query(createShadowSql(layout, this.dialect));
+    else await this.addMissing(client, layout, layout.qualifiedShadow, shadowHas);
+    return { created, addedColumns: added, ...(keptAs !== undefined && { keptAs }) };
+  }
+
+  private async addMissing(client: PoolClient, layout: RedshiftLayout, qualifiedTable: string, existing: Set<string>): Promise<string[]> {
+    const missing = layout.columns.filter((column) => !existing.has(column.name.toLowerCase()) && !existing.has(column.name));
+    for (const column of missing) await client.query(addColumnSql(qualifiedTable, column, this.dialect));
+    return missing.map((column) => column.name);
+  }
+
+  private async loadLocked(client: PoolClient, layout: RedshiftLayout, batch: BatchDescriptor, files: StagedFiles, reader: StagedFileReader): Promise<ApplyOutcome> {
+    await client.query(lockSchemaLoadsSql(layout.schema));
+    if (!(await raiseFence(client, layout, batch.replicationId, batch.epoch))) return STALE;
+    if (((await client.query(batchLoadedSql(layout.schema), [batch.batchId])).rowCount ?? 0) > 0) return NOT_APPLIED;
+    let rowCount: number;
+    switch (batch.body.kind) {
+      case 'changes':
+        for (const statement of createLoadTableSql(layout, this.dialect)) await client.query(statement);
+        rowCount = await this.loader.load(client, quoteIdent(LOAD_TABLE), changeFileColumns(layout), files, reader);
+        for (const statement of mergeChangesSql(layout)) await client.query(statement);
+        break;
+      case 'seed': {
+        const loaded = await this.loadSeedPart(client, layout, batch.body, files, reader);
+        if (loaded === null) return NOT_APPLIED;
+        rowCount = loaded;
+        break;
+      }
+    }
+    await client.query(recordBatchSql(layout.schema), [batch.batchId]);
+    return { applied: true, rowCount };
+  }
+
+  /** Null when the part belongs to a seed that is no longer the table's current one (see the PostgreSQL warehouse's twin). */
+  private async loadSeedPart(client: PoolClient, layout: RedshiftLayout, seed: SeedBatch, files: StagedFiles, reader: StagedFileReader): Promise<number | null> {
+    if (seed.part === 0) {
+      await client.query(emptyShadowSql(layout));
+      const [remove, insert] = recordSeedStartSql(layout.schema);
+      if (remove !== undefined) await client.query(remove, [layout.target]);
+      if (insert !== undefined) await client.query(insert, [layout.target, seed.seedId]);
+    } else {
+      const current = await client.query<{ seed_id: string }>(currentSeedSql(layout.schema), [layout.target]);
+      if (current.rows[0]?.seed_id !== seed.seedId) return null;
+    }
+    const rowCount = await this.loader.load(client, layout.qualifiedShadow, seedFileColumns(layout), files, reader);
+    if (seed.final) for (const statement of mergeSeedSql(layout)) await client.query(statement);
+    return rowCount;
+  }
+
+  private async withControlTables<T>(schema: string, what: string, work: () => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt += 1) {
+      await this.ensureControlTables(schema);
+      try {
+        return await work();
+      } catch (error) {
+        if (!MISSING_OBJECT_STATES.has(String((error as { code?: unknown }).code))) throw error;
+        this.readySchemas.delete(schema);
+        if (attempt >= CONTROL_TABLE_ATTEMPTS) throw new OwnObjectMissingError(what, { cause: error });
+      }
+    }
+  }
+
+  private async ensureControlTables(schema: string): Promise<void> {
+    if (this.readySchemas.has(schema)) return;
+    await this.inTransaction(async (client) => {
+      await client.query(createSchemaSql(schema));
+      for (const statement of createControlTablesSql(schema)) await client.query(statement);
+    });
+    this.readySchemas.add(schema);
+  }
+
+  /**
+   * One transaction on one session. A COPY that failed is explained from stl_load_errors after the rollback:
+   * the failed statement aborted the transaction, and Redshift has no savepoint to read anything inside it.
+   */
+  private async inTransaction<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    let broken: unknown;
+    try {
+      await client.query('BEGIN');
+      const result = await work(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch((rollbackError: unknown) => {
+        broken = rollbackError;
+      });
+      if (error instanceof CopyFailedError && broken === undefined && this.dialect === 'redshift') {
+        const rows = await client.query<LoadErrorRow>(LOAD_ERRORS_SQL).catch(() => null);
+        if (rows !== null) error.message += loadErrorDetail(rows.rows);
+      }
+      throw error;
+    } finally {
+      client.release(broken === undefined ? undefined : true);
+    }
+  }
+}
+
+/** Raises the table's fence to `epoch` and returns true; false (nothing changed) when the fence is above it. */
+async function raiseFence(client: PoolClient, layout: RedshiftLayout, replicationId: string, epoch: number): Promise<boolean> {
+  const current = await client.query<{ epoch: string | number }>(fenceEpochSql(layout.schema), [replicationId, layout.target]);
+  const fence = current.rows[0];
+  if (fence === undefined) {
+    await client.query(insertFenceSql(layout.schema), [replicationId, layout.target, epoch]);
+    return true;
+  }
+  if (Number(fence.epoch) > epoch) return false;
+  if (Number(fence.epoch) < epoch) await client.query(raiseFenceSql(layout.schema), [replicationId, layout.target, epoch]);
+  return true;
+}
+
+/** Column names of a table (lower case, as Redshift folds them); null when it does not exist. */
+async function existingColumns(client: PoolClient, schema: string, table: string): Promise<Set<string> | null> {
+  const result = await client.query<{ name: string }>(TABLE_COLUMNS_SQL, [schema, table]);
+  if (result.rows.length === 0) {
+    // Redshift folds unquoted and, by default, quoted names to lower case.
+    const folded = await client.query<{ name: string }>(TABLE_COLUMNS_SQL, [schema.toLowerCase(), table.toLowerCase()]);
+    if (folded.rows.length === 0) return null;
+    return new Set(folded.rows.map((row) => row.name));
+  }
+  return new Set(result.rows.map((row) => row.name));
+}
+
+function scdTypeChanged(layout: RedshiftLayout, existing: Set<string>): boolean {
+  if (layout.history === 'plain') return false;
+  return existing.has(SystemColumns.validFrom) !== (layout.history === 'type2');
+}
+
+/** Renames the table of the previous ScdType to `<table>_<type>_<UTC timestamp>`; its data stays in the warehouse. */
+async function setAside(client: PoolClient, layout: RedshiftLayout, previous: 'type1' | 'type2'): Promise<string> {
+  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace('T', '_').slice(0, 15);
+  const keptAs = fitIdentifier(`${layout.target}_${previous}_${stamp}`);
+  await client.query(`ALTER TABLE ${qualifiedName(layout.schema, layout.target)} RENAME TO ${quoteIdent(keptAs)}`);
+  return keptAs;
+}
+
+/** Redshift's GETDATE() is UTC without a zone: compare with the same. */
+function utcTimestamp(instant: Date): string {
+  return instant.toISOString().replace('T', ' ').replace('Z', '');
+}
