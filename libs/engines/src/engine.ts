@@ -1,4 +1,4 @@
-import type { ReplicationConfig } from '@svc/contracts';
+import type { BatchDescriptor, ReplicationConfig } from '@svc/contracts';
 import type { SourceConnector, StagingConnector, WarehouseConnector } from './capabilities';
 import type { DriverErrorMapper } from './errors';
 
@@ -16,4 +16,20 @@ export interface PipelineEngine {
   openStaging?: (connectionString: string, encrypt: boolean) => StagingConnector;
   /** A warehouse connector for the replication's Warehouse group (and RebuildIndexes). */
   openWarehouse?: (config: ReplicationConfig) => WarehouseConnector;
+  /**
+   * How the batch files for this warehouse hold the rows, when not as the pipeline carries them (PostgreSQL's
+   * CSV): the stager passes every chunk through the rewriter on its way to the bucket. Absent: written as carried.
+   */
+  stagedFileRows?: (batch: BatchDescriptor) => StagedRowsRewriter;
+}
+
+/**
+ * Rewrites a batch's CSV as it streams, chunk by chunk (boundaries anywhere); throws, naming table, column and
+ * key, for a value the warehouse cannot hold. Memory stays bounded by the largest row.
+ */
+export interface StagedRowsRewriter {
+  /** The rewritten bytes for the rows completed so far. */
+  push(chunk: Buffer): Buffer[];
+  /** The rest, once every chunk was pushed; throws when the input ends inside a row. */
+  end(): Buffer[];
 }

@@ -22,7 +22,7 @@ export {
   type DriverErrorMapper,
   type EngineErrorKind,
 } from './errors';
-export type { PipelineEngine } from './engine';
+export type { PipelineEngine, StagedRowsRewriter } from './engine';
 export { ConnectionStringError, probeOrReason, unlessUnparsable } from './connection/connection-string-error';
 export type { ConnectOptions, ProbeOptions, WarehouseConnection } from './connection/connection-options';
 export { isRecord, messageOf, socketFailureReason, timedOutReason, type FailureContext } from './connection/connection-failure';

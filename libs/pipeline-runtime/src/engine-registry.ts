@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { sourceEngineOf, warehouseEngineOf } from '@svc/connectors';
-import type { ReplicationConfig } from '@svc/contracts';
-import type { SourceConnector, StagingConnector, WarehouseConnector } from '@svc/engines';
+import type { BatchDescriptor, ReplicationConfig } from '@svc/contracts';
+import type { SourceConnector, StagedRowsRewriter, StagingConnector, WarehouseConnector } from '@svc/engines';
 import { createS3Client, type S3Settings } from '@svc/storage';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { ENGINE_TABLE, type EngineTable } from './engine-table';
@@ -74,6 +74,13 @@ export class EngineRegistry {
     if (!engine || !open) throw new UnsupportedEngineError('warehouse', engine ?? 'unknown');
     const identity = [warehouse.url, warehouse.databaseName, warehouse.username, warehouse.password, warehouse.timeoutInMins, config.rebuildIndexes].join('|');
     return this.warehouses.get(identity, () => open(config));
+  }
+
+  /** How the replication's warehouse wants the batch files' rows rewritten; null when written as carried. */
+  stagedFileRows(config: ReplicationConfig, batch: BatchDescriptor): StagedRowsRewriter | null {
+    const engine = warehouseEngineOf(config.warehouse.url);
+    const rewriter = engine ? this.engines[engine].stagedFileRows : undefined;
+    return rewriter ? rewriter(batch) : null;
   }
 
   /** The S3 client for the replication's bucket (its keys, or the service's for IAMRole), reused across batches. */

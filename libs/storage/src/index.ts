@@ -14,3 +14,4 @@ export { S3TargetError, createS3Client } from './s3-client';
 export type { BucketTarget, S3Settings } from './s3-settings';
 export { S3StagedFileReader } from './staged-file-reader';
 export { tapChunks } from './tap-chunks';
+export { RewritingFileWriter } from './rewriting-writer';

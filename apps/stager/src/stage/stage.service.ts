@@ -19,7 +19,7 @@ import {
   workMessageId,
   type FailureReport,
 } from '@svc/pipeline-runtime';
-import { BatchFileWriter, batchKeyPrefix, deleteExpiredFiles, replicationPrefix, tapChunks } from '@svc/storage';
+import { BatchFileWriter, RewritingFileWriter, batchKeyPrefix, deleteExpiredFiles, replicationPrefix, tapChunks } from '@svc/storage';
 
 /**
  * Applies a batch to the staging database and, from the same pass over its rows, writes it to the bucket
@@ -50,7 +50,7 @@ export class StageService {
     const { batch } = event;
     const config = await this.configs.configOf(batch.replicationId, batch.configVersion);
     const staging = this.engines.staging(config);
-    let writer: BatchFileWriter | undefined;
+    let writer: BatchFileWriter | RewritingFileWriter | undefined;
     await runBatchStep(
       batch,
       this.partOrder,
@@ -62,7 +62,10 @@ export class StageService {
         apply: async () => {
           const client = this.engines.bucket(config, this.settings.s3);
           const prefix = batchKeyPrefix(config.warehouse.bucketFolderName, batch.replicationId, batch.definition.table, batchFolderName(batch.batchId));
-          const files = new BatchFileWriter(client, config.warehouse.bucketName, prefix);
+          const plain = new BatchFileWriter(client, config.warehouse.bucketName, prefix);
+          // The files hold the rows as the warehouse reads them (Redshift: its own NULL marker, binary as hex).
+          const rewriter = this.engines.stagedFileRows(config, batch);
+          const files = rewriter === null ? plain : new RewritingFileWriter(plain, rewriter);
           try {
             const outcome = await staging.applyBatch(batch, tapChunks(this.rowsOf(event, config), files));
             // A stale outcome read none of the rows, so nothing was written; the writer is not aborted either:
