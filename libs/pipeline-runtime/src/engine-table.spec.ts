@@ -1,3 +1,4 @@
+import type { BatchDescriptor } from '@svc/contracts';
 import { sampleReplicationConfig } from '@svc/testing';
 import { EngineRegistry, UnsupportedEngineError } from './engine-registry';
 import { ENGINE_TABLE, driverErrorMappers } from './engine-table';
@@ -11,7 +12,7 @@ describe('the engine table', () => {
     expect(roles).toEqual({
       postgres: { source: true, staging: true, warehouse: true },
       sqlserver: { source: true, staging: true, warehouse: false },
-      redshift: { source: false, staging: false, warehouse: false },
+      redshift: { source: false, staging: false, warehouse: true },
     });
   });
 
@@ -23,9 +24,19 @@ describe('the engine table', () => {
 describe('EngineRegistry', () => {
   it('refuses a role the named engine does not play in this build, naming role and engine', () => {
     const registry = new EngineRegistry();
-    const redshift = sampleReplicationConfig({ warehouse: { url: 'examplecluster.abc123.us-west-2.redshift.amazonaws.com:5439' } });
+    const sqlServerWarehouse = sampleReplicationConfig({ source: { connectionString: 'Server=db.example.com;Database=app;User Id=u;Password=p;' } });
 
-    expect(() => registry.warehouse(redshift)).toThrow(new UnsupportedEngineError('warehouse', 'redshift'));
+    expect(() => registry.staging({ ...sqlServerWarehouse, staging: { ...sqlServerWarehouse.staging, connectionString: 'oracle://nowhere' } })).toThrow(new UnsupportedEngineError('staging', 'unknown'));
+  });
+
+  it('opens a Redshift warehouse and its file rewriter without connecting', async () => {
+    const registry = new EngineRegistry();
+    const redshift = sampleReplicationConfig({ warehouse: { url: 'examplecluster.abc123.us-west-2.redshift.amazonaws.com:5439' } });
+    expect(registry.warehouse(redshift)).toBe(registry.warehouse(redshift));
+    const batch: BatchDescriptor = { batchId: 'b', replicationId: 'r', epoch: 1, definition: { table: { schema: 'public', name: 't' }, columns: [{ name: 'id', sourceType: 'int', portableType: 'integer', nullable: false }], primaryKey: ['id'], estimatedRows: 0 }, body: { kind: 'seed' as const, seedId: 's', part: 0, final: true, startVersion: '1' } };
+    expect(registry.stagedFileRows(redshift, batch)?.push(Buffer.from('1\n'))).toEqual([]);
+    expect(registry.stagedFileRows(sampleReplicationConfig(), batch)).toBeNull();
+    await registry.closeAll();
   });
 
   it('opens SQL Server sources and stagings without connecting (a pool connects on first use)', async () => {

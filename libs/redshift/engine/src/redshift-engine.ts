@@ -1,11 +1,24 @@
+import type { ReplicationConfig } from '@svc/contracts';
 import type { PipelineEngine } from '@svc/engines';
+import { RedshiftFileRows, createRedshiftWarehouse, fileRowsLayout, s3CopyLoader, type CopyAuthorization } from '@svc/redshift-warehouse';
 import { redshiftErrorKind } from './redshift-errors';
 
-/**
- * Redshift as a warehouse: Warehouse.Url is validated and probed at Create and Alter and its errors are
- * understood (redshift-errors.ts), but no connector loads rows yet (libs/redshift/warehouse, issue 11).
- */
+/** How COPY is authorised: the replication's keys (AccessType=AccessKey) or the role the cluster assumes (IAMRole). */
+export function copyAuthorizationOf(warehouse: ReplicationConfig['warehouse']): CopyAuthorization {
+  if (warehouse.accessType === 'IAMRole') return { accessType: 'IAMRole', accountId: warehouse.accountId ?? '', roleName: warehouse.roleName ?? '' };
+  return { accessType: 'AccessKey', accessKeyId: warehouse.accessKey ?? '', secretAccessKey: warehouse.secretKey ?? '' };
+}
+
+/** Redshift as a warehouse (docs/REDSHIFT.md): COPY from the batch files, set-based merges, its own file format. */
 export const redshiftEngine: PipelineEngine = {
   displayName: 'Redshift',
   errorKind: redshiftErrorKind,
+  openWarehouse: (config) => {
+    const { url, databaseName, username, password, timeoutInMins, regionEndpoint } = config.warehouse;
+    return createRedshiftWarehouse(
+      { url, databaseName, username, password },
+      { statementTimeoutMs: timeoutInMins * 60_000, fileLoader: s3CopyLoader(copyAuthorizationOf(config.warehouse), regionEndpoint) },
+    );
+  },
+  stagedFileRows: (batch) => new RedshiftFileRows(fileRowsLayout(batch)),
 };

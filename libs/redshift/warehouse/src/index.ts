@@ -3,3 +3,4 @@ export { s3CopyLoader, stdinCopyLoader, type StagedFileLoader } from './file-loa
 export { redshiftColumnType, type RedshiftColumnType } from './redshift-types';
 export { REDSHIFT_NULL_MARKER } from './null-marker';
 export type { CopyAuthorization } from './redshift-copy';
+export { RedshiftFileRows, RedshiftValueError, fileRowsLayout } from './redshift-file-rows';

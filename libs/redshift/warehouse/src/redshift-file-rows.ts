@@ -1,0 +1,226 @@
+import { CHANGE_OPERATION_COLUMN, tableKey, type BatchDescriptor } from '@svc/contracts';
+import { EngineError, type StagedRowsRewriter } from '@svc/engines';
+import { REDSHIFT_NULL_MARKER } from './null-marker';
+import { redshiftColumnType } from './redshift-types';
+
+/** A value Redshift cannot hold as it is: the batch fails for good, naming table, column and key. */
+export class RedshiftValueError extends EngineError {
+  readonly kind = 'invalid-data';
+
+  constructor(message: string) {
+    super(message);
+    this.name = 'RedshiftValueError';
+  }
+}
+
+/** A column of the batch's CSV as the files for Redshift need it. */
+export interface FileColumn {
+  name: string;
+  /** Bytes the loaded value may have; null: nothing to check. */
+  capacityBytes: number | null;
+  /** 'hex': PostgreSQL bytea text `\x…`, written as bare hex. */
+  form: 'text' | 'hex';
+}
+
+export interface FileRowsLayout {
+  table: string;
+  columns: readonly FileColumn[];
+  /** Indexes into `columns` of the key columns, for messages; empty for a table without a key (rows are then numbered). */
+  keyColumns: readonly number[];
+}
+
+const QUOTE = 0x22;
+const COMMA = 0x2c;
+const NEWLINE = 0x0a;
+const BACKSLASH = 0x5c;
+const OUTPUT_CHUNK_BYTES = 64 * 1024;
+const KEY_VALUE_CHARACTERS = 100;
+const NULL_MARKER = Buffer.from(REDSHIFT_NULL_MARKER);
+const QUOTE_BYTE = Buffer.from('"');
+const COMMA_BYTE = Buffer.from(',');
+const NEWLINE_BYTE = Buffer.from('\n');
+
+/** The layout of a batch's files: change rows lead with the operation column. */
+export function fileRowsLayout(batch: BatchDescriptor): FileRowsLayout {
+  const { definition } = batch;
+  const columns: FileColumn[] = definition.columns.map((column) => {
+    const { capacityBytes, form } = redshiftColumnType(column);
+    return { name: column.name, capacityBytes, form };
+  });
+  const withOperation = batch.body.kind === 'changes';
+  const all = withOperation ? [{ name: CHANGE_OPERATION_COLUMN, capacityBytes: null, form: 'text' as const }, ...columns] : columns;
+  const offset = withOperation ? 1 : 0;
+  const keyColumns = definition.primaryKey.map((key) => definition.columns.findIndex((column) => column.name === key) + offset);
+  return { table: tableKey(definition.table), columns: all, keyColumns };
+}
+
+/**
+ * The batch's rows, as the pipeline carries them (PostgreSQL's CSV: NULL an unquoted empty field, '' as
+ * `""`), rewritten for Redshift's COPY (docs/REDSHIFT.md): NULL as the unquoted marker `\N`, every other value
+ * quoted, bytea as bare hex. A value Redshift would misread or cut is refused (RedshiftValueError): a value that
+ * is exactly the marker, and one longer in bytes than its column. One row is held at a time.
+ */
+export class RedshiftFileRows implements StagedRowsRewriter {
+  private readonly field = new GrowableBytes();
+  private fields: (Buffer | null)[] = [];
+  private quoted = false;
+  private inQuotes = false;
+  /** A quote inside quotes: a doubled quote or the closing one; the next byte decides. */
+  private quotePending = false;
+  private rowNumber = 0;
+  private output: Buffer[] = [];
+  private outputBytes = 0;
+
+  constructor(private readonly layout: FileRowsLayout) {}
+
+  push(chunk: Buffer): Buffer[] {
+    for (let index = 0; index < chunk.length; index += 1) this.take(chunk[index] ?? 0);
+    return this.flush(false);
+  }
+
+  end(): Buffer[] {
+    if (this.quotePending) {
+      this.quotePending = false;
+      this.inQuotes = false;
+    }
+    if (this.inQuotes || this.fields.length > 0 || this.field.length > 0 || this.quoted) {
+      throw new Error(`${this.layout.table}: the batch's rows end inside row ${this.rowNumber + 1}`);
+    }
+    return this.flush(true);
+  }
+
+  private take(byte: number): void {
+    if (this.inQuotes) {
+      if (this.quotePending) {
+        this.quotePending = false;
+        if (byte === QUOTE) {
+          this.field.push(QUOTE);
+          return;
+        }
+        this.inQuotes = false;
+      } else if (byte === QUOTE) {
+        this.quotePending = true;
+        return;
+      } else {
+        this.field.push(byte);
+        return;
+      }
+    }
+    if (byte === QUOTE && !this.quoted && this.field.length === 0) {
+      this.quoted = true;
+      this.inQuotes = true;
+    } else if (byte === COMMA) {
+      this.endField();
+    } else if (byte === NEWLINE) {
+      this.endField();
+      this.endRow();
+    } else {
+      this.field.push(byte);
+    }
+  }
+
+  private endField(): void {
+    this.fields.push(this.quoted || this.field.length > 0 ? this.field.copy() : null);
+    this.field.clear();
+    this.quoted = false;
+  }
+
+  private endRow(): void {
+    this.rowNumber += 1;
+    const { columns } = this.layout;
+    if (this.fields.length !== columns.length) {
+      throw new Error(`${this.layout.table}: row ${this.rowNumber} of the batch has ${this.fields.length} fields, not ${columns.length}`);
+    }
+    this.fields.forEach((value, index) => {
+      if (index > 0) this.emit(COMMA_BYTE);
+      this.emitField(value, columns[index] ?? { name: '?', capacityBytes: null, form: 'text' });
+    });
+    this.emit(NEWLINE_BYTE);
+    this.fields = [];
+  }
+
+  private emitField(value: Buffer | null, column: FileColumn): void {
+    if (value === null) {
+      this.emit(NULL_MARKER);
+      return;
+    }
+    if (value.equals(NULL_MARKER)) this.refuse(column, `the value ${REDSHIFT_NULL_MARKER} cannot be loaded into Redshift, which reads it as NULL`);
+    let written = value;
+    let bytes = value.length;
+    if (column.form === 'hex') {
+      if (value.length < 2 || value[0] !== BACKSLASH || value[1] !== 0x78) this.refuse(column, 'a binary value that is not PostgreSQL hex text (\\x…)');
+      written = value.subarray(2);
+      bytes = Math.ceil(written.length / 2);
+    }
+    if (column.capacityBytes !== null && bytes > column.capacityBytes) {
+      this.refuse(column, `a value of ${bytes} bytes does not fit Redshift's ${column.capacityBytes}-byte column`);
+    }
+    this.emit(QUOTE_BYTE);
+    this.emitEscaped(written);
+    this.emit(QUOTE_BYTE);
+  }
+
+  /** The value with every quote doubled. */
+  private emitEscaped(value: Buffer): void {
+    let start = 0;
+    for (let quote = value.indexOf(QUOTE); quote !== -1; quote = value.indexOf(QUOTE, quote + 1)) {
+      this.emit(value.subarray(start, quote + 1));
+      this.emit(QUOTE_BYTE);
+      start = quote + 1;
+    }
+    this.emit(value.subarray(start));
+  }
+
+  private refuse(column: FileColumn, problem: string): never {
+    throw new RedshiftValueError(`${this.layout.table}, column ${column.name}, ${this.rowLabel()}: ${problem}`);
+  }
+
+  private rowLabel(): string {
+    if (this.layout.keyColumns.length === 0) return `row ${this.rowNumber} of the batch`;
+    const parts = this.layout.keyColumns.map((index) => {
+      const text = this.fields[index]?.toString('utf8') ?? 'NULL';
+      const shown = [...text].length > KEY_VALUE_CHARACTERS ? `${[...text].slice(0, KEY_VALUE_CHARACTERS).join('')}…` : text;
+      return `${this.layout.columns[index]?.name ?? '?'}=${shown}`;
+    });
+    return `key (${parts.join(', ')})`;
+  }
+
+  private emit(bytes: Buffer): void {
+    if (bytes.length === 0) return;
+    this.output.push(bytes);
+    this.outputBytes += bytes.length;
+  }
+
+  /** Output in chunks of about 64 KiB; the last, smaller one only at the end. */
+  private flush(all: boolean): Buffer[] {
+    if (this.outputBytes === 0 || (!all && this.outputBytes < OUTPUT_CHUNK_BYTES)) return [];
+    const chunk = Buffer.concat(this.output, this.outputBytes);
+    this.output = [];
+    this.outputBytes = 0;
+    return [chunk];
+  }
+}
+
+/** A byte buffer that grows by doubling: the field being read. */
+class GrowableBytes {
+  private bytes = Buffer.allocUnsafe(256);
+  length = 0;
+
+  push(byte: number): void {
+    if (this.length === this.bytes.length) {
+      const larger = Buffer.allocUnsafe(this.bytes.length * 2);
+      this.bytes.copy(larger, 0, 0, this.length);
+      this.bytes = larger;
+    }
+    this.bytes[this.length] = byte;
+    this.length += 1;
+  }
+
+  copy(): Buffer {
+    return Buffer.from(this.bytes.subarray(0, this.length));
+  }
+
+  clear(): void {
+    this.length = 0;
+  }
+}
