@@ -1,4 +1,4 @@
-import { UNSUPPORTED_WAREHOUSE_URL, warehouseEngineOf, type ProbeOptions, type WarehouseConnection } from '@svc/engines';
+import { UNSUPPORTED_WAREHOUSE_URL, redshiftServedByPostgresForTests, warehouseEngineOf, type ProbeOptions, type WarehouseConnection } from '@svc/engines';
 import { probePostgres, warehouseClientConfig } from '@svc/postgres-common';
 import { UNSUPPORTED_CONNECTION_STRING, databaseAccessOf } from './engine';
 
@@ -20,7 +20,9 @@ export async function probeDatabase(connectionString: string, options: ProbeOpti
  * name is the public DatabaseName field, so a reason may name it.
  */
 export async function probeWarehouse(warehouse: WarehouseConnection, timeoutMs: number): Promise<string | null> {
-  if (warehouseEngineOf(warehouse.url) === null) return UNSUPPORTED_WAREHOUSE_URL;
-  const config = warehouseClientConfig(warehouse, timeoutMs);
+  const engine = warehouseEngineOf(warehouse.url);
+  if (engine === null) return UNSUPPORTED_WAREHOUSE_URL;
+  const verified = warehouseClientConfig(warehouse, timeoutMs);
+  const config = engine === 'redshift' && redshiftServedByPostgresForTests() ? { ...verified, ssl: false } : verified;
   return probePostgres(config, timeoutMs, config.database);
 }

@@ -44,3 +44,4 @@ export {
 } from './connection/warehouse-url';
 export { sqlStateErrorKind, sqlStateOf } from './sqlstate';
 export { columnMismatch } from './definition-mismatch';
+export { redshiftServedByPostgresForTests } from './connection/redshift-on-postgres';

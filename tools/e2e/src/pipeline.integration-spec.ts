@@ -5,7 +5,7 @@ import { waitUntil } from '@svc/testing';
 import { describeEachPair, type EnginePair, type SourceSession, type WarehouseSession } from './engine-pairs';
 import { describeReplication as describeThroughApi, recentWarnings } from './replication-api';
 import { insert, keyIs, transaction, update } from './suite/changes';
-import { AUDIT_LOG, GROW_EVERY_ITEM, ITEMS, MIXED_WORKLOAD, ORDER_LINES, PIPELINE_TABLES } from './suite/pipeline-tables';
+import { AUDIT_LOG, GROW_EVERY_ITEM, ITEMS, ORDER_LINES, mixedWorkload, pipelineTables } from './suite/pipeline-tables';
 import { tableLabel, withColumn, type TableSpec } from './suite/table-spec';
 
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
@@ -18,7 +18,7 @@ const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 describeEachPair('pipeline', (pair: EnginePair) => {
   const stack = new TestStack({
     workers: ['extractor', 'stager', 'loader'],
-    env: { SCHEDULER_TICK_MS: '100', IDLE_CYCLE_DELAY_MS: '100', SCHEDULER_MINUTE_SECONDS: '2', WORKER_CONCURRENCY: '2', ROW_CHUNK_BYTES: '65536' },
+    env: { SCHEDULER_TICK_MS: '100', IDLE_CYCLE_DELAY_MS: '100', SCHEDULER_MINUTE_SECONDS: '2', WORKER_CONCURRENCY: '2', ROW_CHUNK_BYTES: '65536', ...pair.stackEnv },
   });
   let source: SourceSession;
   let warehouse: WarehouseSession;
@@ -94,7 +94,7 @@ describeEachPair('pipeline', (pair: EnginePair) => {
     await stack.start();
     source = await pair.openSource(stack);
     warehouse = await pair.openWarehouse(stack);
-    await source.createTables(PIPELINE_TABLES);
+    await source.createTables(pipelineTables(pair.bigTextCharacters));
   }, 120000);
 
   afterAll(async () => {
@@ -141,7 +141,7 @@ describeEachPair('pipeline', (pair: EnginePair) => {
   });
 
   it('follows a mixed workload, including a transaction that commits after later ones', async () => {
-    for (const work of MIXED_WORKLOAD) await source.apply(work);
+    for (const work of mixedWorkload(pair.bigTextCharacters)) await source.apply(work);
     const late = await pair.openSource(stack);
     try {
       await late.begin(transaction(update(ITEMS, { name: 'committed late' }, keyIs('id', 500))));

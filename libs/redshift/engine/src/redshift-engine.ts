@@ -1,6 +1,6 @@
 import type { ReplicationConfig } from '@svc/contracts';
-import type { PipelineEngine } from '@svc/engines';
-import { RedshiftFileRows, createRedshiftWarehouse, fileRowsLayout, s3CopyLoader, type CopyAuthorization } from '@svc/redshift-warehouse';
+import { redshiftServedByPostgresForTests, type PipelineEngine } from '@svc/engines';
+import { RedshiftFileRows, createRedshiftWarehouse, fileRowsLayout, s3CopyLoader, stdinCopyLoader, type CopyAuthorization, type RedshiftWarehouseOptions } from '@svc/redshift-warehouse';
 import { redshiftErrorKind } from './redshift-errors';
 
 /** How COPY is authorised: the replication's keys (AccessType=AccessKey) or the role the cluster assumes (IAMRole). */
@@ -15,10 +15,11 @@ export const redshiftEngine: PipelineEngine = {
   errorKind: redshiftErrorKind,
   openWarehouse: (config) => {
     const { url, databaseName, username, password, timeoutInMins, regionEndpoint } = config.warehouse;
-    return createRedshiftWarehouse(
-      { url, databaseName, username, password },
-      { statementTimeoutMs: timeoutInMins * 60_000, fileLoader: s3CopyLoader(copyAuthorizationOf(config.warehouse), regionEndpoint) },
-    );
+    const statementTimeoutMs = timeoutInMins * 60_000;
+    const options: RedshiftWarehouseOptions = redshiftServedByPostgresForTests()
+      ? { statementTimeoutMs, fileLoader: stdinCopyLoader(), dialect: 'postgres', tls: false }
+      : { statementTimeoutMs, fileLoader: s3CopyLoader(copyAuthorizationOf(config.warehouse), regionEndpoint) };
+    return createRedshiftWarehouse({ url, databaseName, username, password }, options);
   },
   stagedFileRows: (batch) => new RedshiftFileRows(fileRowsLayout(batch)),
 };

@@ -153,6 +153,21 @@ describe('the Redshift dialect on PostgreSQL (not a real Redshift)', () => {
     expect(await rows(where, 'id, svc_sys_is_deleted', 'id = 1 AND NOT svc_sys_is_current')).toEqual([[1, true]]);
   });
 
+  it('a reseed replaces a NULL by a value and a value by a NULL, in Type1 and in Type2', async () => {
+    for (const scdType of ['Type1', 'Type2'] as const) {
+      const where = options(scdType);
+      await warehouse.ensureTable(items, where);
+      await load(seed('A', 0, true), SEED, where);
+      await load(seed('B', 0, true), `"1",\\N,"1.50","0aff"\n"2","","2.00",\\N\n"3","named now",\\N,"00"\n`, where);
+      const current = scdType === 'Type1' ? 'true' : 'svc_sys_is_current';
+      expect(await rows(where, 'id, name, price, blob', current)).toEqual([
+        [1, null, '1.50', '0aff'],
+        [2, '', '2.00', null],
+        [3, 'named now', null, '00'],
+      ]);
+    }
+  });
+
   it('a part of an abandoned seed adds nothing; the newer seed replaces the table', async () => {
     const where = options('Type1');
     await warehouse.ensureTable(items, where);

@@ -332,7 +332,8 @@ function notExists(table: string, alias: string, conditions: readonly string[]):
 }
 
 /**
- * Every column holds the same value on both sides, NULL equal to NULL (Redshift has no IS NOT DISTINCT FROM).
+ * Every column holds the same value on both sides, NULL equal to NULL (Redshift has no IS NOT DISTINCT FROM). Never
+ * NULL itself, so that `NOT (…)` is true for a NULL against a value.
  * Text also compares its length in bytes: Redshift's `=` ignores trailing blanks, and 'a' and 'a ' differ.
  */
 function sameValues(left: string, right: string, columns: readonly LayoutColumn[]): string {
@@ -341,7 +342,7 @@ function sameValues(left: string, right: string, columns: readonly LayoutColumn[
     .map((column) => {
       const [a, b] = [`${left}.${quoteIdent(column.name)}`, `${right}.${quoteIdent(column.name)}`];
       const equal = column.redshift.capacityBytes !== null && column.redshift.form === 'text' ? `(${a} = ${b} AND OCTET_LENGTH(${a}) = OCTET_LENGTH(${b}))` : `${a} = ${b}`;
-      return `(${equal} OR (${a} IS NULL AND ${b} IS NULL))`;
+      return `((${a} IS NULL AND ${b} IS NULL) OR (${a} IS NOT NULL AND ${b} IS NOT NULL AND ${equal}))`;
     })
     .join('\n  AND ');
 }

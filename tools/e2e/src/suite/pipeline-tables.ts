@@ -47,7 +47,10 @@ const md5 = (text: string) => createHash('md5').update(text).digest();
 const asUuid = (hex: string) => `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, index) => from + index);
 
-function itemRow(g: number): Row {
+/** Characters of the suite's longest values: 1 MiB of 4-byte UTF-8 by default; a pair whose warehouse holds less says how much. */
+export const BIG_TEXT_CHARACTERS = 262144;
+
+function itemRow(g: number, bigText: number): Row {
   return {
     id: g,
     name: `item ${g}`,
@@ -59,20 +62,20 @@ function itemRow(g: number): Row {
     doc: new Json({ n: g, tag: `x${g}` }),
     tags: [`a${g}`, 'b,"c"'],
     feeling: ['happy', 'sad', 'meh'][g % 3] ?? 'meh',
-    // 1 MiB of 4-byte UTF-8 in one value.
-    note: g === 7 ? '😀'.repeat(262144) : g % 7 === 0 ? null : `note ${g}`,
+    // 1 MiB of 4-byte UTF-8 in one value (or the most the pair's warehouse holds).
+    note: g === 7 ? '😀'.repeat(bigText) : g % 7 === 0 ? null : `note ${g}`,
   };
 }
 
 /** The suite's tables with their first rows, for SourceSession.createTables. */
-export const PIPELINE_TABLES: { spec: TableSpec; rows: Row[] }[] = [
-  { spec: ITEMS, rows: range(1, 3000).map(itemRow) },
+export const pipelineTables = (bigText = BIG_TEXT_CHARACTERS): { spec: TableSpec; rows: Row[] }[] => [
+  { spec: ITEMS, rows: range(1, 3000).map((g) => itemRow(g, bigText)) },
   { spec: ORDER_LINES, rows: range(1, 2000).map((g) => ({ order_id: Math.floor(g / 10), line: g % 10, qty: g })) },
   { spec: AUDIT_LOG, rows: range(1, 100).map((g) => ({ at: new Date(START + g * 1000), message: `event ${g}` })) },
 ];
 
 /** The mixed workload of the acceptance list, each step its own transaction. */
-export const MIXED_WORKLOAD: Transaction[] = [
+export const mixedWorkload = (bigText = BIG_TEXT_CHARACTERS): Transaction[] => [
   // A multi-row transaction: inserts, updates and deletes together.
   transaction(
     insert(
@@ -89,7 +92,7 @@ export const MIXED_WORKLOAD: Transaction[] = [
   transaction(update(ITEMS, { doc: null, tags: null, payload: null, happened: null }, keyIs('id', 20))),
   transaction(update(ITEMS, { name: '' }, keyIs('id', 21))),
   // Another MiB of 4-byte characters, and an emoji in a short value.
-  transaction(update(ITEMS, { note: '𝄞'.repeat(262144) }, keyIs('id', 8))),
+  transaction(update(ITEMS, { note: '𝄞'.repeat(bigText) }, keyIs('id', 8))),
   transaction(update(ITEMS, { name: 'emoji 🚀 name' }, keyIs('id', 22))),
   // A key inserted and deleted again, in separate transactions.
   transaction(insert(ITEMS, [{ id: 200000, name: 'short-lived' }])),
@@ -101,3 +104,6 @@ export const MIXED_WORKLOAD: Transaction[] = [
 
 /** Every row of ITEMS a few KB larger and its price changed: a batch big enough to be caught in flight. */
 export const GROW_EVERY_ITEM = transaction(update(ITEMS, { price: new Increment(1), note: new Append('+'.repeat(2000)) }, allOf()));
+
+export const PIPELINE_TABLES = pipelineTables();
+export const MIXED_WORKLOAD = mixedWorkload();

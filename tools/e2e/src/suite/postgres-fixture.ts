@@ -40,18 +40,20 @@ function parameter(value: Value): unknown {
 
 /**
  * The text PostgreSQL reads a column back as, before `canonical` (the same expressions serve source and
- * warehouse). A `text[]` column stored as no array holds JSON text already: a source without arrays (SQL
- * Server) carries the list that way.
+ * warehouse). `storedAs` is the column's data_type when the spec's type may not be its own (a warehouse): a
+ * `text[]` stored as text holds JSON (a SQL Server source) or PostgreSQL's array literal (a Redshift warehouse,
+ * which has no arrays); `bytes` stored as text holds hex (the Redshift dialect executed on PostgreSQL).
  */
-function canonicalText(type: NeutralType, column: string, storedAsArray: boolean): string {
+function canonicalText(type: NeutralType, column: string, storedAs?: string): string {
   const name = quote(column);
   switch (type) {
     case 'timestamptz':
       return `to_char(${name} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
     case 'bytes':
-      return `encode(${name}, 'hex')`;
+      return storedAs === undefined || storedAs === 'bytea' ? `encode(${name}, 'hex')` : `${name}::text`;
     case 'text[]':
-      return storedAsArray ? `array_to_json(${name})::text` : `${name}::text`;
+      if (storedAs === undefined || storedAs === 'ARRAY') return `array_to_json(${name})::text`;
+      return `CASE WHEN left(${name}::text, 1) = '{' THEN array_to_json(${name}::text::text[])::text ELSE ${name}::text END`;
     case 'int':
     case 'bigint':
     case 'decimal(12,2)':
@@ -66,9 +68,9 @@ function canonicalText(type: NeutralType, column: string, storedAsArray: boolean
   }
 }
 
-/** `arrayColumns`: the table's array columns, when the spec's types may not be its own (a warehouse); else every `text[]` column is one. */
-async function readCanonical(client: Client, table: string, spec: TableSpec, filters: (Condition | string)[] = [], arrayColumns?: ReadonlySet<string>): Promise<CanonicalRow[]> {
-  const columns = spec.columns.map((column, index) => `${canonicalText(column.type, column.name, arrayColumns?.has(column.name) ?? true)} AS c${index}`).join(', ');
+/** `storedTypes`: each column's data_type, when the spec's types may not be the table's own (a warehouse). */
+async function readCanonical(client: Client, table: string, spec: TableSpec, filters: (Condition | string)[] = [], storedTypes?: ReadonlyMap<string, string>): Promise<CanonicalRow[]> {
+  const columns = spec.columns.map((column, index) => `${canonicalText(column.type, column.name, storedTypes?.get(column.name))} AS c${index}`).join(', ');
   const statement = new Statement();
   const where = filters.map((filter) => (typeof filter === 'string' ? filter : statement.condition(spec, filter)));
   const text = `SELECT ${columns} FROM ${table} WHERE ${where.length ? where.join(' AND ') : 'true'}`;
@@ -216,13 +218,13 @@ function pgLiteral(value: Value): string {
   throw new Error('the suite fills added columns with numbers, booleans or text only');
 }
 
-/** The columns of a table whose data_type is an array. */
-async function arrayColumnsOf(client: Client, schema: string, table: string): Promise<Set<string>> {
-  const result = await client.query<{ column_name: string }>(
-    "SELECT column_name FROM information_schema.columns WHERE table_schema = $1 AND table_name = $2 AND data_type = 'ARRAY'",
+/** Each column of a table with its data_type. */
+async function storedTypesOf(client: Client, schema: string, table: string): Promise<Map<string, string>> {
+  const result = await client.query<{ column_name: string; data_type: string }>(
+    'SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = $1 AND table_name = $2',
     [schema, table],
   );
-  return new Set(result.rows.map((row) => row.column_name));
+  return new Map(result.rows.map((row) => [row.column_name, row.data_type]));
 }
 
 /** The PostgreSQL warehouse of the generic suite. */
@@ -235,7 +237,7 @@ export async function openPostgresWarehouse(connectionString: string): Promise<W
       const [exists] = (await client.query<{ found: boolean }>('SELECT to_regclass($1) IS NOT NULL AS found', [table])).rows;
       if (exists?.found !== true) return null;
       const current = rows === 'current' && spec.primaryKey.length > 0 ? ['svc_sys_is_current'] : [];
-      return readCanonical(client, table, spec, [...current, ...(where ? [where] : [])], await arrayColumnsOf(client, schema, warehouseName(spec)));
+      return readCanonical(client, table, spec, [...current, ...(where ? [where] : [])], await storedTypesOf(client, schema, warehouseName(spec)));
     },
     async digest(schema, spec, rows, where) {
       const read = await session.readRows(schema, spec, rows, where);
