@@ -15,6 +15,8 @@ export async function startNatsWorker(service: ServiceName, moduleFor: WorkerMod
   app.enableShutdownHooks();
   await listenOnNats(app);
   logger.info(`${service} ready`);
+  const hooks = Object.keys(process.env).filter((name) => name.startsWith('SVC_TEST_HOOK_') && process.env[name] !== '');
+  if (hooks.length > 0) logger.warn(`${service} runs with test hooks set, which change how it works and must never be set in production: ${hooks.join(', ')}`);
 }
 
 /** The common `main` of a worker: start it, or print why it could not start and exit 1. */

@@ -1,4 +1,4 @@
-import { ENGINE_PAIRS, POSTGRES_TO_POSTGRES, sqlServerToPostgres } from './engine-pairs';
+import { ENGINE_PAIRS, POSTGRES_TO_POSTGRES, postgresToRedshift, sqlServerToPostgres, sqlServerToRedshift } from './engine-pairs';
 
 describe('engine pairs of the generic suites', () => {
   it('runs PostgreSQL → PostgreSQL and lists the specification\'s SQL Server → Redshift first among the others', () => {
@@ -13,11 +13,26 @@ describe('engine pairs of the generic suites', () => {
     ]);
   });
 
-  it('says why each Redshift pair does not run, and refuses to be used', () => {
-    for (const pair of ENGINE_PAIRS.filter((candidate) => candidate.name.endsWith('Redshift'))) {
-      expect(pair.unavailable).toMatch(/no Redshift suite fixture yet \(issue 11\)/);
-      expect(() => pair.sourceConnectionString({} as never)).toThrow(`${pair.name} does not run`);
-    }
+  it('runs the real Redshift pairs exactly when the cluster and its bucket are named, and says which variable is missing', () => {
+    const unset = postgresToRedshift({});
+    expect(unset.unavailable).toBe('REDSHIFT_URL is not set; REDSHIFT_S3_BUCKET is not set; REDSHIFT_S3_REGION is not set; AWS_ACCESS_KEY_ID is not set; AWS_SECRET_ACCESS_KEY is not set');
+    expect(() => unset.openWarehouse({} as never)).toThrow('PostgreSQL → Redshift does not run');
+    const live = {
+      REDSHIFT_URL: 'redshift://suite:S3cret%40x@cluster.abc.us-east-1.redshift.amazonaws.com:5439/dev',
+      REDSHIFT_S3_BUCKET: 'suite-bucket',
+      REDSHIFT_S3_REGION: 'us-east-1',
+      AWS_ACCESS_KEY_ID: 'AKIAEXAMPLE',
+      AWS_SECRET_ACCESS_KEY: 'secret',
+    };
+    const set = postgresToRedshift(live);
+    expect(set.unavailable).toBeNull();
+    const fields = set.warehouse({} as never);
+    expect(fields).toMatchObject({ url: 'redshift://cluster.abc.us-east-1.redshift.amazonaws.com:5439', username: 'suite', password: 'S3cret@x', bucketName: 'suite-bucket', accessKey: 'AKIAEXAMPLE' });
+    expect(fields.databaseName).toMatch(/^svc_suite_\w+_warehouse$/);
+    // No local S3 endpoint: the services write to the bucket the cluster reads.
+    expect(set.stackEnv).toMatchObject({ S3_ENDPOINT: '' });
+    expect(sqlServerToRedshift(live).unavailable).toBe('MSSQL_URL is not set');
+    expect(sqlServerToRedshift({ ...live, MSSQL_URL: 'mssql://sa:Secret-1@sql.example.com:1433' }).unavailable).toBeNull();
     const specified = ENGINE_PAIRS[1];
     if (!process.env['MSSQL_URL']) expect(specified?.unavailable).toContain('MSSQL_URL is not set');
     if (!process.env['REDSHIFT_URL']) expect(specified?.unavailable).toContain('REDSHIFT_URL is not set');

@@ -4,6 +4,7 @@ import { tableKey } from '@svc/contracts';
 import type { TestStack } from '@svc/system-testing';
 import type { SourceSession, WarehouseSession } from './suite/engine-fixture';
 import { openPostgresSource, openPostgresWarehouse } from './suite/postgres-fixture';
+import { createRedshiftSuiteDatabase, openRedshiftWarehouse, redshiftSuiteSettings, type RedshiftSuiteSettings } from './suite/redshift-fixture';
 import { openSqlServerSource, sqlServerSchema, sqlServerSuiteDatabases, suiteDatabaseNames, withDatabase } from './suite/sqlserver-fixture';
 
 export type { SourceSession, WarehouseSession } from './suite/engine-fixture';
@@ -21,7 +22,8 @@ export interface EnginePair {
   canExpireChanges: boolean;
   sourceConnectionString(stack: TestStack): string;
   stagingConnectionString(stack: TestStack): string;
-  warehouse(stack: TestStack): { url: string; databaseName: string; username: string; password: string };
+  /** Warehouse fields of a Create; the S3 ones replace the suite's local S3 server when the warehouse cannot read it. */
+  warehouse(stack: TestStack): WarehouseFields;
   openSource(stack: TestStack): Promise<SourceSession>;
   openWarehouse(stack: TestStack): Promise<WarehouseSession>;
   /** How the service names a source table of the suite (Describe, alerts, metrics): `[schema].[name]` in the source's schema. */
@@ -32,11 +34,35 @@ export interface EnginePair {
   bigTextCharacters?: number;
 }
 
+export interface WarehouseFields {
+  url: string;
+  databaseName: string;
+  username: string;
+  password: string;
+  accessKey?: string;
+  secretKey?: string;
+  bucketName?: string;
+  regionEndpoint?: string;
+}
+
 const postgresTableName = (schema: string, name: string) => tableKey({ schema, name });
 const sqlServerTableName = (schema: string, name: string) => tableKey({ schema: sqlServerSchema(schema), name });
 
+type SourceParts = Pick<EnginePair, 'canExpireChanges' | 'sourceConnectionString' | 'stagingConnectionString' | 'openSource' | 'tableName'>;
+type WarehouseParts = Pick<EnginePair, 'warehouse' | 'openWarehouse' | 'stackEnv' | 'bigTextCharacters'>;
+type Parts<T> = { parts: T } | { reasons: string[] };
+
+/** The stack's own PostgreSQL databases as source and staging. */
+const POSTGRES_SOURCE: SourceParts = {
+  canExpireChanges: true,
+  sourceConnectionString: (stack) => stack.source.url,
+  stagingConnectionString: (stack) => stack.staging.url,
+  openSource: (stack) => openPostgresSource(stack.source.url),
+  tableName: postgresTableName,
+};
+
 /** The stack's own PostgreSQL database as the warehouse. */
-const POSTGRES_WAREHOUSE: Pick<EnginePair, 'warehouse' | 'openWarehouse'> = {
+const POSTGRES_WAREHOUSE: WarehouseParts = {
   warehouse: (stack) => ({ url: 'postgres://127.0.0.1:5432', databaseName: stack.warehouse.name, username: 'postgres', password: 'unused-with-trust' }),
   openWarehouse: (stack) => openPostgresWarehouse(stack.warehouse.url),
 };
@@ -44,11 +70,7 @@ const POSTGRES_WAREHOUSE: Pick<EnginePair, 'warehouse' | 'openWarehouse'> = {
 export const POSTGRES_TO_POSTGRES: EnginePair = {
   name: 'PostgreSQL → PostgreSQL',
   unavailable: null,
-  canExpireChanges: true,
-  sourceConnectionString: (stack) => stack.source.url,
-  stagingConnectionString: (stack) => stack.staging.url,
-  openSource: (stack) => openPostgresSource(stack.source.url),
-  tableName: postgresTableName,
+  ...POSTGRES_SOURCE,
   ...POSTGRES_WAREHOUSE,
 };
 
@@ -60,18 +82,15 @@ export const POSTGRES_TO_POSTGRES: EnginePair = {
 export const POSTGRES_TO_REDSHIFT_DIALECT: EnginePair = {
   name: 'PostgreSQL → Redshift dialect executed on PostgreSQL (not a real Redshift)',
   unavailable: null,
-  canExpireChanges: true,
-  sourceConnectionString: (stack) => stack.source.url,
-  stagingConnectionString: (stack) => stack.staging.url,
-  warehouse: (stack) => ({ url: 'redshift://127.0.0.1:5432', databaseName: stack.warehouse.name, username: 'postgres', password: 'unused-with-trust' }),
-  openSource: (stack) => openPostgresSource(stack.source.url),
+  ...POSTGRES_SOURCE,
+  // The seed's bare host:port form, which names Redshift.
+  warehouse: (stack) => ({ url: '127.0.0.1:5432', databaseName: stack.warehouse.name, username: 'postgres', password: 'unused-with-trust' }),
   openWarehouse: async (stack) => {
     const warehouse = await openPostgresWarehouse(stack.warehouse.url);
     // Redshift's GETDATE(): the statement's time in UTC, without a zone.
     await warehouse.query(`CREATE OR REPLACE FUNCTION public.getdate() RETURNS timestamp LANGUAGE sql STABLE AS $$ SELECT (statement_timestamp() AT TIME ZONE 'UTC')::timestamp $$`);
     return warehouse;
   },
-  tableName: postgresTableName,
   stackEnv: { SVC_TEST_HOOK_REDSHIFT_ON_POSTGRES: '1' },
   // VARCHAR(65535) in bytes, with room for the suite's appends: 15000 four-byte characters.
   bigTextCharacters: 15000,
@@ -92,44 +111,96 @@ function runIdOf(stack: TestStack): string {
   return runId;
 }
 
-/**
- * SQL Server → PostgreSQL, on the server MSSQL_URL names (its source and staging databases are created
- * there, once per stack, before the first session connects) and the stack's PostgreSQL as the warehouse.
- */
-export function sqlServerToPostgres(env: NodeJS.ProcessEnv = process.env): EnginePair {
-  const name = 'SQL Server → PostgreSQL';
-  const serverUrl = env['MSSQL_URL'];
-  if (!serverUrl) return notRunnable(name, ['MSSQL_URL is not set'], sqlServerTableName);
-  const created = new WeakMap<TestStack, Promise<unknown>>();
-  const databasesOf = (stack: TestStack) => {
-    let databases = created.get(stack);
-    if (databases === undefined) {
-      databases = sqlServerSuiteDatabases(serverUrl, runIdOf(stack)).catch((error: unknown) => {
+/** Creates what `create` makes once per stack, before the first session needs it; a failure is tried again next time. */
+function oncePerStack<T>(create: (stack: TestStack) => Promise<T>): (stack: TestStack) => Promise<T> {
+  const created = new WeakMap<TestStack, Promise<T>>();
+  return (stack) => {
+    let made = created.get(stack);
+    if (made === undefined) {
+      made = create(stack).catch((error: unknown) => {
         created.delete(stack);
         throw error;
       });
-      created.set(stack, databases);
+      created.set(stack, made);
     }
-    return databases;
+    return made;
   };
+}
+
+/** SQL Server as source and staging, on the server MSSQL_URL names (its databases are created there, once per stack). */
+function sqlServerSource(env: NodeJS.ProcessEnv): Parts<SourceParts> {
+  const serverUrl = env['MSSQL_URL'];
+  if (!serverUrl) return { reasons: ['MSSQL_URL is not set'] };
+  const databasesOf = oncePerStack((stack) => sqlServerSuiteDatabases(serverUrl, runIdOf(stack)));
   const connectionStrings = (stack: TestStack) => {
     const names = suiteDatabaseNames(runIdOf(stack));
     return { source: withDatabase(serverUrl, names.source), staging: withDatabase(serverUrl, names.staging) };
   };
   return {
-    name,
-    unavailable: null,
-    canExpireChanges: true,
-    sourceConnectionString: (stack) => connectionStrings(stack).source,
-    stagingConnectionString: (stack) => connectionStrings(stack).staging,
-    openSource: async (stack) => {
-      await databasesOf(stack);
-      return openSqlServerSource(connectionStrings(stack).source);
+    parts: {
+      canExpireChanges: true,
+      sourceConnectionString: (stack) => connectionStrings(stack).source,
+      stagingConnectionString: (stack) => connectionStrings(stack).staging,
+      openSource: async (stack) => {
+        await databasesOf(stack);
+        return openSqlServerSource(connectionStrings(stack).source);
+      },
+      tableName: sqlServerTableName,
     },
-    tableName: sqlServerTableName,
-    ...POSTGRES_WAREHOUSE,
   };
 }
+
+/**
+ * A real Redshift cluster (REDSHIFT_URL and the bucket variables of REDSHIFT_SUITE_VARIABLES): one database per stack,
+ * `svc_suite_<run>_warehouse`, left on the cluster for reading after the run. The services write batch files to the
+ * real bucket (no local S3 endpoint) and COPY reads them with the same keys.
+ */
+function redshiftWarehouse(env: NodeJS.ProcessEnv): Parts<WarehouseParts> {
+  const settings = redshiftSuiteSettings(env);
+  if ('missing' in settings) return { reasons: settings.missing.map((name) => `${name} is not set`) };
+  const databaseOf = (stack: TestStack) => `svc_suite_${runIdOf(stack)}_warehouse`;
+  const created = oncePerStack((stack) => createRedshiftSuiteDatabase(settings, databaseOf(stack)));
+  return { parts: liveRedshiftParts(settings, databaseOf, created) };
+}
+
+function liveRedshiftParts(settings: RedshiftSuiteSettings, databaseOf: (stack: TestStack) => string, created: (stack: TestStack) => Promise<void>): WarehouseParts {
+  return {
+    warehouse: (stack) => ({
+      url: `redshift://${settings.host}:${settings.port}`,
+      databaseName: databaseOf(stack),
+      username: settings.username,
+      password: settings.password,
+      accessKey: settings.accessKeyId,
+      secretKey: settings.secretAccessKey,
+      bucketName: settings.bucket,
+      regionEndpoint: settings.region,
+    }),
+    openWarehouse: async (stack) => {
+      await created(stack);
+      return openRedshiftWarehouse(settings, databaseOf(stack));
+    },
+    stackEnv: { S3_ENDPOINT: '', S3_ACCESS_KEY_ID: '', S3_SECRET_ACCESS_KEY: '', S3_ALLOW_BUCKET_CREATION: 'false' },
+    bigTextCharacters: 15000,
+  };
+}
+
+const POSTGRES_WAREHOUSE_PARTS: Parts<WarehouseParts> = { parts: POSTGRES_WAREHOUSE };
+
+/** A pair of a source and a warehouse engine: runnable when both are, else reported with every reason. */
+function pairOf(name: string, source: Parts<SourceParts>, warehouse: Parts<WarehouseParts>, tableName: EnginePair['tableName']): EnginePair {
+  const reasons = [...('reasons' in source ? source.reasons : []), ...('reasons' in warehouse ? warehouse.reasons : [])];
+  if ('reasons' in source || 'reasons' in warehouse) return notRunnable(name, reasons, tableName);
+  return { name, unavailable: null, ...source.parts, ...warehouse.parts };
+}
+
+/** SQL Server → PostgreSQL: the server MSSQL_URL names as source and staging, the stack's PostgreSQL as the warehouse. */
+export const sqlServerToPostgres = (env: NodeJS.ProcessEnv = process.env) => pairOf('SQL Server → PostgreSQL', sqlServerSource(env), POSTGRES_WAREHOUSE_PARTS, sqlServerTableName);
+
+/** The specification's pair: SQL Server (MSSQL_URL) into a real Redshift (REDSHIFT_URL and its bucket). */
+export const sqlServerToRedshift = (env: NodeJS.ProcessEnv = process.env) => pairOf('SQL Server → Redshift', sqlServerSource(env), redshiftWarehouse(env), sqlServerTableName);
+
+/** The stack's PostgreSQL into a real Redshift (REDSHIFT_URL and its bucket). */
+export const postgresToRedshift = (env: NodeJS.ProcessEnv = process.env) => pairOf('PostgreSQL → Redshift', { parts: POSTGRES_SOURCE }, redshiftWarehouse(env), postgresTableName);
 
 /** A pair that cannot run here: listed, reported as not run with the reasons, never green. */
 function notRunnable(name: string, reasons: readonly string[], tableName: EnginePair['tableName']): EnginePair {
@@ -139,30 +210,8 @@ function notRunnable(name: string, reasons: readonly string[], tableName: Engine
   return { name, unavailable: reasons.join('; '), canExpireChanges: false, sourceConnectionString: refuse, stagingConnectionString: refuse, warehouse: refuse, openSource: refuse, openWarehouse: refuse, tableName };
 }
 
-interface SuiteEngine {
-  name: string;
-  /** The variable naming a live server of the engine. */
-  serverVariable: string;
-  /** Where its suite fixture comes from; null when it has one. */
-  fixtureIssue: string | null;
-}
-
-const SQL_SERVER: SuiteEngine = { name: 'SQL Server', serverVariable: 'MSSQL_URL', fixtureIssue: null };
-const REDSHIFT: SuiteEngine = { name: 'Redshift', serverVariable: 'REDSHIFT_URL', fixtureIssue: 'issue 11' };
-
-/** A pair with an engine that has no suite fixture yet. */
-function plannedPair(source: SuiteEngine | null, warehouse: SuiteEngine | null, env: NodeJS.ProcessEnv = process.env): EnginePair {
-  const engines = [source, warehouse].filter((engine): engine is SuiteEngine => engine !== null);
-  const reasons = [
-    ...engines.filter((engine) => !env[engine.serverVariable]).map((engine) => `${engine.serverVariable} is not set`),
-    ...engines.flatMap((engine) => (engine.fixtureIssue === null ? [] : [`no ${engine.name} suite fixture yet (${engine.fixtureIssue})`])),
-  ];
-  const name = `${source?.name ?? 'PostgreSQL'} → ${warehouse?.name ?? 'PostgreSQL'}`;
-  return notRunnable(name, reasons, source === SQL_SERVER ? sqlServerTableName : postgresTableName);
-}
-
 /** Every pair the suites know, runnable or not: the specification's SQL Server → Redshift first among the others. */
-export const ENGINE_PAIRS: EnginePair[] = [POSTGRES_TO_POSTGRES, plannedPair(SQL_SERVER, REDSHIFT), sqlServerToPostgres(), plannedPair(null, REDSHIFT), POSTGRES_TO_REDSHIFT_DIALECT];
+export const ENGINE_PAIRS: EnginePair[] = [POSTGRES_TO_POSTGRES, sqlServerToRedshift(), sqlServerToPostgres(), postgresToRedshift(), POSTGRES_TO_REDSHIFT_DIALECT];
 
 /** Where the suites list which pairs ran and which did not (the CI summary prints it). */
 export const PAIR_REPORT = join(__dirname, '..', '..', '..', 'tmp', 'engine-pairs.txt');
