@@ -4,7 +4,7 @@ import {
   type ReplicationConfig,
 } from '@svc/contracts';
 import { AlterReplicationDto, CreateReplicationDto, ReplicationConfigDto } from './dto/replication.dto';
-import { AlterConfigurationDto, EmptyRequestDto, ReplicationIdDto, StartReplicationDto } from './dto/simple-requests.dto';
+import { AlterConfigurationDto, EmptyRequestDto, ReplicationIdDto, ReplicationMetricsDto, StartReplicationDto } from './dto/simple-requests.dto';
 import { type ParseResult } from './parse-result';
 import { validateModel } from './validate-model';
 
@@ -18,6 +18,7 @@ const REQUEST_MODELS: { [Op in OperationName]: new () => OperationRequest<Op> } 
   StopReplicationService: EmptyRequestDto,
   StartReplication: StartReplicationDto,
   AlterConfiguration: AlterConfigurationDto,
+  GetReplicationMetrics: ReplicationMetricsDto,
 };
 
 /**

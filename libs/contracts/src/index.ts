@@ -28,9 +28,15 @@ export {
   type TableStatus,
 } from './replication/replication-status';
 export {
+  METRICS_HISTORY_MINUTES,
+  METRICS_MAX_POINTS,
   OPERATIONS,
   isOperationName,
   type AlterConfigurationRequest,
+  type MetricsPoint,
+  type ReplicationMetricsRequest,
+  type ReplicationMetricsResponse,
+  type TableMetricsHistory,
   type CreateReplicationResponse,
   type EmptyRequest,
   type ListReplicationsResponse,

@@ -3,6 +3,7 @@ export { AlertRepository, type AlertStore, type NewAlert } from './alert-reposit
 export { changedConfigPaths, configLeaves } from './config-paths';
 export { maskConnectionString } from './connection-string-mask';
 export { DatabaseUrlError, ensureDatabase } from './ensure-database';
+export { MetricsHistoryRepository, type HistoryQuery, type MetricSample, type MetricsHistoryStore } from './metrics-history-repository';
 export { migrate, type MigrationReport } from './migrate';
 export { MIGRATIONS, type Migration } from './migrations';
 export {

@@ -135,4 +135,28 @@ ALTER TABLE table_states
 UPDATE table_states SET in_flight_published_at = in_flight_since, last_progress_at = updated_at WHERE in_flight_work_id IS NOT NULL;
 `,
   },
+  {
+    version: 5,
+    name: 'metrics history: one sample a minute per table, kept 7 days',
+    sql: `
+CREATE TABLE table_metric_samples (
+  replication_id uuid NOT NULL REFERENCES replications (id) ON DELETE CASCADE,
+  table_name text NOT NULL,
+  -- The minute the sample covers, [minute, minute + 1 min).
+  minute timestamptz NOT NULL,
+  -- Change cycles completed in the minute, and rows applied to the warehouse (change and seed rows).
+  cycles integer NOT NULL DEFAULT 0,
+  rows_applied bigint NOT NULL DEFAULT 0,
+  -- Lag of the minute's last cycle and its highest; NULL without a cycle.
+  lag_seconds_last double precision,
+  lag_seconds_max double precision,
+  -- Summed and longest duration of the minute's cycles whose start was known (timed_cycles of them).
+  cycle_ms_total bigint NOT NULL DEFAULT 0,
+  timed_cycles integer NOT NULL DEFAULT 0,
+  cycle_ms_max bigint,
+  PRIMARY KEY (replication_id, table_name, minute)
+);
+CREATE INDEX table_metric_samples_minute ON table_metric_samples (minute);
+`,
+  },
 ];

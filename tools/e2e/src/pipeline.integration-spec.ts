@@ -8,6 +8,13 @@ import { insert, keyIs, transaction, update } from './suite/changes';
 import { AUDIT_LOG, GROW_EVERY_ITEM, ITEMS, ORDER_LINES, mixedWorkload, pipelineTables } from './suite/pipeline-tables';
 import { tableLabel, withColumn, type TableSpec } from './suite/table-spec';
 
+interface MetricsJson {
+  replicationId: string;
+  sinceMinutes: number;
+  stepMinutes: number;
+  tables: { name: string; points: { cycles: number; rowsApplied: number; lagSeconds: number | null; maxLagSeconds: number | null; avgCycleMs: number | null; maxCycleMs: number | null }[] }[];
+}
+
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 /**
@@ -161,6 +168,34 @@ describeEachPair('pipeline', (pair: EnginePair) => {
       { id: '501', name: 'committed early' },
     ]);
   }, 180000);
+
+  it('keeps each table\'s lag, rows and cycle durations over time, served by GetReplicationMetrics in JSON and XML', async () => {
+    const items = pair.tableName('public', 'items');
+    const json = await callSigned(stack.baseUrl, 'GetReplicationMetrics', 'json', JSON.stringify({ replicationId: type1Id, sinceMinutes: 30 }), ADMIN_KEY);
+    expect(json.status).toBe(200);
+    const history = JSON.parse(json.body) as MetricsJson;
+    expect(history).toMatchObject({ replicationId: type1Id, sinceMinutes: 30, stepMinutes: 1 });
+    const points = history.tables.find((table) => table.name === items)?.points ?? [];
+    // The seed's 3000 rows and the workload's changes, in cycles that each had a lag and a duration.
+    expect(points.reduce((sum, point) => sum + point.rowsApplied, 0)).toBeGreaterThan(3000);
+    const cycled = points.filter((point) => point.cycles > 0);
+    expect(cycled.length).toBeGreaterThan(0);
+    for (const point of cycled) {
+      expect(point.maxLagSeconds).toBeGreaterThanOrEqual(point.lagSeconds ?? Infinity);
+      expect(point.maxCycleMs).toBeGreaterThanOrEqual(point.avgCycleMs ?? Infinity);
+    }
+    const xml = await callSigned(
+      stack.baseUrl,
+      'GetReplicationMetrics',
+      'xml',
+      `<GetReplicationMetricsRequest><ReplicationId>${type1Id}</ReplicationId><TableName>${items}</TableName><SinceMinutes>30</SinceMinutes><StepMinutes>30</StepMinutes></GetReplicationMetricsRequest>`,
+      ADMIN_KEY,
+    );
+    expect(xml.status).toBe(200);
+    expect(xml.body).toContain('<StepMinutes>30</StepMinutes>');
+    expect(xml.body).toContain(`<Name>${items}</Name>`);
+    expect(xml.body).not.toContain(`<Name>${pair.tableName('sales', 'order_lines')}</Name>`);
+  });
 
   it('keeps history in Type2: a change closes the current row, a delete closes it and marks it deleted', async () => {
     const versions = await warehouse.query<{ name: string; current: boolean; closed: boolean }>(

@@ -11,6 +11,7 @@ describe('resolveOperation', () => {
     ['stop-service', 'StopReplicationService'],
     ['start', 'StartReplication'],
     ['alter-configuration', 'AlterConfiguration'],
+    ['metrics', 'GetReplicationMetrics'],
   ])('maps the alias %s to %s', (alias, operation) => {
     expect(resolveOperation(alias)).toBe(operation);
   });

@@ -10,6 +10,7 @@ export const OPERATION_ALIASES: Readonly<Record<string, OperationName>> = {
   'stop-service': 'StopReplicationService',
   start: 'StartReplication',
   'alter-configuration': 'AlterConfiguration',
+  metrics: 'GetReplicationMetrics',
 };
 
 /** An API operation name (any letter case) or an alias; undefined when it is neither. */

@@ -5,6 +5,7 @@ import { JsonLogger, replicationLog } from '@svc/logging';
 import { PipelineStateRepository, ReplicationRepository, type ReplicationStore } from '@svc/registry-store';
 import { AlertsService } from './alerts.service';
 import { TABLE_RETRY_BACKOFF, retryDelayMs } from './failure-backoff';
+import { MetricsHistoryService } from './metrics-history.service';
 
 /** Completions and failures reported by the pipeline move table state; the watermark moves only here. */
 @Injectable()
@@ -14,6 +15,7 @@ export class PipelineEventsService {
     private readonly alerts: AlertsService,
     private readonly logger: JsonLogger,
     @Inject(ReplicationRepository) private readonly replications: ReplicationStore,
+    private readonly metricsHistory: MetricsHistoryService,
   ) {}
 
   async batchLoaded(event: BatchLoaded, now = new Date()): Promise<void> {
@@ -22,6 +24,7 @@ export class PipelineEventsService {
     /** What the per-cycle log line says; null while a seed is still loading parts. */
     let loaded: Record<string, unknown> | null = null;
     let moved: boolean;
+    let cycle: { lagSeconds: number; durationMs: number | null } | undefined;
     if (event.kind === 'seed' && !event.final) {
       moved = await this.state.recordSeedProgress(replicationId, tableName, workId, event.rowCount, now);
     } else if (event.kind === 'seed') {
@@ -30,16 +33,18 @@ export class PipelineEventsService {
     } else {
       const lagSeconds = Math.max(0, (Date.parse(event.loadedAt) - Date.parse(event.extractedAt)) / 1000);
       const reseedReason = filledColumnsReseedReason(event.filledColumns ?? []);
-      const cycle = await this.state.completeChanges(replicationId, tableName, workId, event.version, event.rowCount, lagSeconds, now, reseedReason);
-      moved = cycle !== null;
-      if (cycle && reseedReason) await this.alerts.raise({ replicationId, kind: 'Reseed', message: `${tableName}: ${reseedReason}` });
-      const durationMs = cycle?.startedAt ? now.getTime() - cycle.startedAt.getTime() : null;
-      loaded = { kind: 'changes', rows: event.rowCount, fromVersion: cycle?.fromVersion ?? null, toVersion: event.version, durationMs, lagSeconds };
+      const completed = await this.state.completeChanges(replicationId, tableName, workId, event.version, event.rowCount, lagSeconds, now, reseedReason);
+      moved = completed !== null;
+      if (completed && reseedReason) await this.alerts.raise({ replicationId, kind: 'Reseed', message: `${tableName}: ${reseedReason}` });
+      const durationMs = completed?.startedAt ? now.getTime() - completed.startedAt.getTime() : null;
+      cycle = { lagSeconds, durationMs };
+      loaded = { kind: 'changes', rows: event.rowCount, fromVersion: completed?.fromVersion ?? null, toVersion: event.version, durationMs, lagSeconds };
     }
     if (!moved) {
       this.logger.debug('completion of work no longer in flight ignored', { replicationId, table: tableName, workId });
       return;
     }
+    await this.metricsHistory.record({ replicationId, tableName, at: now, rowsApplied: event.rowCount, cycle });
     if (loaded === null && event.addedColumns.length === 0) return;
     // One read of the settings serves the cycle's log line and the schema-change alert.
     const stored = await this.replications.get(replicationId);

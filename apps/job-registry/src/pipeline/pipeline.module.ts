@@ -6,6 +6,7 @@ import { NATS_CONNECTION, NatsRequesterModule } from '@svc/messaging-nest';
 import type { RegistryConfig } from '../config/registry-config';
 import { AlertsService } from './alerts.service';
 import { PipelineEventsConsumers } from './pipeline-events.consumers';
+import { MetricsHistoryService } from './metrics-history.service';
 import { PipelineEventsService } from './pipeline-events.service';
 import { PipelineScheduler } from './pipeline-scheduler.service';
 import { PipelineLifecycle } from './replication-lifecycle.service';
@@ -36,6 +37,7 @@ export class PipelineModule {
         },
         RuntimeConfigService,
         AlertsService,
+        MetricsHistoryService,
         PipelineEventsService,
         PipelineEventsConsumers,
         PipelineScheduler,

@@ -2,6 +2,7 @@ import { ErrorCode, type OperationEnvelope } from '@svc/contracts';
 import { JsonLogger } from '@svc/logging';
 import {
   InMemoryAlertStore,
+  InMemoryMetricsHistoryStore,
   InMemoryReplicationStore,
   InMemoryServiceConfigurationStore,
   InMemoryTableStateStore,
@@ -10,6 +11,7 @@ import {
 } from '../testing/in-memory-stores';
 import { SAMPLE_PARTS, createRequestTree } from '../testing/requests';
 import { OperationDispatcher } from './operation-dispatcher';
+import { ReplicationMetricsService } from './replication-metrics.service';
 import { ReplicationsService } from './replications.service';
 import { ServiceControlService } from './service-control.service';
 
@@ -18,14 +20,18 @@ describe('OperationDispatcher', () => {
   let settings: InMemoryServiceConfigurationStore;
   let logLines: Record<string, unknown>[];
   let dispatcher: OperationDispatcher;
+  let tableStates: InMemoryTableStateStore;
+  let history: InMemoryMetricsHistoryStore;
 
   beforeEach(() => {
     replications = new InMemoryReplicationStore();
     settings = new InMemoryServiceConfigurationStore();
     logLines = [];
     const logger = new JsonLogger('job-registry', 'debug', (line) => logLines.push(JSON.parse(line) as Record<string, unknown>));
-    const service = new ReplicationsService(replications, settings, new InMemoryTableStateStore(), new InMemoryAlertStore(), new ScriptedReachabilityProbe(), new RecordingLifecycle(replications));
-    dispatcher = new OperationDispatcher(service, new ServiceControlService(settings), logger);
+    tableStates = new InMemoryTableStateStore();
+    history = new InMemoryMetricsHistoryStore();
+    const service = new ReplicationsService(replications, settings, tableStates, new InMemoryAlertStore(), new ScriptedReachabilityProbe(), new RecordingLifecycle(replications));
+    dispatcher = new OperationDispatcher(service, new ServiceControlService(settings), new ReplicationMetricsService(replications, tableStates, history), logger);
   });
 
   function envelope(operation: string, payload: unknown): Record<string, unknown> {
@@ -79,6 +85,54 @@ describe('OperationDispatcher', () => {
     expect(handled).toHaveLength(4);
     const text = JSON.stringify(logLines);
     for (const secret of [SAMPLE_PARTS.secretKey, SAMPLE_PARTS.warehousePassword, 'source-secret-1', 'staging-secret-2']) expect(text).not.toContain(secret);
+  });
+
+  describe('GetReplicationMetrics', () => {
+    async function createdId(): Promise<string> {
+      const created = await dispatcher.handle(envelope('CreateWarehouseReplication', createRequestTree()));
+      return created.ok ? (created.value as { replicationId: string }).replicationId : '';
+    }
+
+    it('answers the history of every table over the last hour by default', async () => {
+      const replicationId = await createdId();
+      history.answer = [{ name: '[dbo].[Orders]', points: [{ at: '2026-11-25T10:00:00.000Z', cycles: 2, rowsApplied: 7, lagSeconds: 1.5, maxLagSeconds: 2, avgCycleMs: 300, maxCycleMs: 400 }] }];
+      const reply = await dispatcher.handle(envelope('GetReplicationMetrics', { replicationId }));
+      expect(reply).toEqual({ ok: true, value: { replicationId, sinceMinutes: 60, stepMinutes: 1, tables: history.answer } });
+      expect(history.queries[0]).toMatchObject({ replicationId, tableName: undefined, stepMinutes: 1 });
+    });
+
+    it('narrows to one table named as Describe names it, and refuses a table the replication does not have', async () => {
+      const replicationId = await createdId();
+      await tableStates.upsert(replicationId, { name: '[dbo].[Orders]', phase: 'Tracking', rowsSeeded: 0, rowsEstimated: 0, lastVersion: null, lagSeconds: null, lastError: null, lastCycleAt: null });
+      expect(await dispatcher.handle(envelope('GetReplicationMetrics', { replicationId, tableName: ' [dbo].[Orders] ', sinceMinutes: '600' }))).toMatchObject({ ok: true });
+      expect(history.queries[0]).toMatchObject({ tableName: '[dbo].[Orders]', stepMinutes: 1 });
+      expect(await dispatcher.handle(envelope('GetReplicationMetrics', { replicationId, tableName: '[dbo].[Missing]' }))).toEqual({
+        ok: false,
+        error: { code: ErrorCode.NotFound, messages: [`{TableName}: table '[dbo].[Missing]' is not part of replication '${replicationId}'`] },
+      });
+      expect(await dispatcher.handle(envelope('GetReplicationMetrics', { replicationId, tableName: 'Orders' }))).toMatchObject({
+        ok: false,
+        error: { code: ErrorCode.ValidationFailed, messages: ['{TableName}: must be one table named as Describe names it, e.g. [dbo].[Orders]'] },
+      });
+    });
+
+    it.each([
+      [{ sinceMinutes: '0' }, '{SinceMinutes}'],
+      [{ sinceMinutes: '10081' }, '{SinceMinutes}'],
+      [{ sinceMinutes: '10080', stepMinutes: '5' }, '{StepMinutes}'],
+      [{ stepMinutes: 'often' }, '{StepMinutes}'],
+    ])('refuses %j naming the field', async (fields, field) => {
+      const replicationId = await createdId();
+      const reply = await dispatcher.handle(envelope('GetReplicationMetrics', { replicationId, ...fields }));
+      expect(reply).toMatchObject({ ok: false, error: { code: ErrorCode.ValidationFailed } });
+      if (!reply.ok) expect(reply.error.messages[0]?.startsWith(field)).toBe(true);
+      expect(history.queries).toHaveLength(0);
+    });
+
+    it('answers NotFound for an unknown replication', async () => {
+      const reply = await dispatcher.handle(envelope('GetReplicationMetrics', { replicationId: '0b4a3f4e-5a43-4b55-9a3b-1c2d3e4f5a6b' }));
+      expect(reply).toMatchObject({ ok: false, error: { code: ErrorCode.NotFound } });
+    });
   });
 
   it('answers an unexpected exception with a generic Internal error and logs it with the request id', async () => {

@@ -12,6 +12,7 @@ import {
 import { parseOperationRequest } from '@svc/api-model';
 import { JsonLogger } from '@svc/logging';
 import type { ChangeAuthor } from '@svc/registry-store';
+import { ReplicationMetricsService } from './replication-metrics.service';
 import { ReplicationsService } from './replications.service';
 import { ServiceControlService } from './service-control.service';
 import { replyingOnFailure } from '../rpc/unexpected-failure';
@@ -27,6 +28,7 @@ export class OperationDispatcher {
   constructor(
     @Inject(ReplicationsService) private readonly replications: ReplicationsService,
     @Inject(ServiceControlService) private readonly serviceControl: ServiceControlService,
+    @Inject(ReplicationMetricsService) private readonly metrics: ReplicationMetricsService,
     @Inject(JsonLogger) private readonly logger: JsonLogger,
   ) {}
 
@@ -74,6 +76,8 @@ export class OperationDispatcher {
         );
       case 'AlterConfiguration':
         return withRequest('AlterConfiguration', payload, (request) => this.serviceControl.alterConfiguration(request));
+      case 'GetReplicationMetrics':
+        return withRequest('GetReplicationMetrics', payload, (request) => this.metrics.metrics(request));
     }
   }
 }

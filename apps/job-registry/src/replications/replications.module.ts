@@ -3,6 +3,7 @@ import { REGISTRY_CONFIG, type RegistryConfig } from '../config/registry-config'
 import { OperationDispatcher } from './operation-dispatcher';
 import { OperationsController } from './operations.controller';
 import { ConnectorsReachabilityProbe, REACHABILITY_PROBE, type ReachabilityProbe } from './reachability-probe';
+import { ReplicationMetricsService } from './replication-metrics.service';
 import { ReplicationsService } from './replications.service';
 import { ServiceControlService } from './service-control.service';
 
@@ -20,7 +21,7 @@ export class ReplicationsModule {
     return {
       module: ReplicationsModule,
       controllers: [OperationsController],
-      providers: [probeProvider, ReplicationsService, ServiceControlService, OperationDispatcher],
+      providers: [probeProvider, ReplicationsService, ReplicationMetricsService, ServiceControlService, OperationDispatcher],
     };
   }
 }

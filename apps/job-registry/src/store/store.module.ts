@@ -5,6 +5,7 @@ import { JsonLogger } from '@svc/logging';
 import {
   AccessKeyRepository,
   AlertRepository,
+  MetricsHistoryRepository,
   PipelineStateRepository,
   ReplicationRepository,
   ServiceConfigurationRepository,
@@ -57,8 +58,9 @@ class PoolCloser implements OnApplicationShutdown {
     { provide: TableStateRepository, inject: [REGISTRY_POOL], useFactory: (pool: Pool) => new TableStateRepository(pool) },
     { provide: AlertRepository, inject: [REGISTRY_POOL], useFactory: (pool: Pool) => new AlertRepository(pool) },
     { provide: PipelineStateRepository, inject: [REGISTRY_POOL], useFactory: (pool: Pool) => new PipelineStateRepository(pool) },
+    { provide: MetricsHistoryRepository, inject: [REGISTRY_POOL], useFactory: (pool: Pool) => new MetricsHistoryRepository(pool) },
     PoolCloser,
   ],
-  exports: [REGISTRY_POOL, ReplicationRepository, AccessKeyRepository, ServiceConfigurationRepository, TableStateRepository, AlertRepository, PipelineStateRepository],
+  exports: [REGISTRY_POOL, ReplicationRepository, AccessKeyRepository, ServiceConfigurationRepository, TableStateRepository, AlertRepository, PipelineStateRepository, MetricsHistoryRepository],
 })
 export class StoreModule {}

@@ -1,11 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import type { AlertRecord, ListedTable, ReplicationConfig, ReplicationStatus, ServiceConfiguration, TableStatus } from '@svc/contracts';
+import type { AlertRecord, ListedTable, TableMetricsHistory, ReplicationConfig, ReplicationStatus, ServiceConfiguration, TableStatus } from '@svc/contracts';
 import type {
   AccessKeySecret,
   AccessKeyStore,
   AlertStore,
   ChangeAuthor,
   HistoryEntry,
+  HistoryQuery,
+  MetricSample,
+  MetricsHistoryStore,
   NewAccessKey,
   NewAlert,
   ReplicationChange,
@@ -154,6 +157,26 @@ export class InMemoryAlertStore implements AlertStore {
     const stored = { ...alert, alertId: randomUUID(), createdAt: new Date().toISOString() };
     this.alerts.push(stored);
     return stored;
+  }
+}
+
+/** Keeps samples as recorded and answers with what a test put in `answer`; the SQL is tested against PostgreSQL. */
+export class InMemoryMetricsHistoryStore implements MetricsHistoryStore {
+  readonly samples: MetricSample[] = [];
+  readonly queries: HistoryQuery[] = [];
+  answer: TableMetricsHistory[] = [];
+
+  async record(sample: MetricSample): Promise<void> {
+    this.samples.push(sample);
+  }
+
+  async history(query: HistoryQuery): Promise<TableMetricsHistory[]> {
+    this.queries.push(query);
+    return this.answer;
+  }
+
+  async prune(): Promise<number> {
+    return 0;
   }
 }
 

@@ -1,12 +1,15 @@
 import {
+  METRICS_HISTORY_MINUTES,
   type AlterConfigurationRequest,
   type EmptyRequest,
+  type ReplicationMetricsRequest,
   type ReplicationIdRequest,
   type StartReplicationRequest,
 } from '@svc/contracts';
 import { Field } from './decorators';
 import { guid } from '../rules/guid';
-import { booleanText, positiveInteger } from '../rules/scalar-rules';
+import { booleanText, integerBetween, positiveInteger } from '../rules/scalar-rules';
+import { textRule } from '../rules/text-rules';
 
 /** Describe and Delete. */
 export class ReplicationIdDto implements ReplicationIdRequest {
@@ -30,4 +33,12 @@ export class AlterConfigurationDto implements AlterConfigurationRequest {
   })
   serializeReplications?: boolean;
   @Field(positiveInteger, 'optional') parallelDatabaseReplicationsLimit?: number;
+}
+
+/** GetReplicationMetrics: one replication's history, of one table or all, over the last SinceMinutes. */
+export class ReplicationMetricsDto implements ReplicationMetricsRequest {
+  @Field(guid, 'required') replicationId!: string;
+  @Field(textRule(), 'optional') tableName?: string;
+  @Field(integerBetween(1, METRICS_HISTORY_MINUTES), 'optional') sinceMinutes?: number;
+  @Field(integerBetween(1, METRICS_HISTORY_MINUTES), 'optional') stepMinutes?: number;
 }

@@ -53,3 +53,16 @@ export function oneOf(choices: readonly string[]): FieldRule {
 function matchKey(text: string): string {
   return text.trim().replace(/\s+/g, ' ').toLowerCase();
 }
+
+/** Whole numbers from `min` to `max`, read like positiveInteger. */
+export function integerBetween(min: number, max: number): FieldRule {
+  return {
+    coerce: (raw) => positiveInteger.coerce(raw),
+    problem(value) {
+      const shape = shapeProblem(value);
+      if (shape) return shape;
+      if (typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max) return null;
+      return `invalid value ${quoted(value)}. Must be a whole number from ${min} to ${max}`;
+    },
+  };
+}

@@ -11,6 +11,7 @@ export const OPERATIONS = [
   'StopReplicationService',
   'StartReplication',
   'AlterConfiguration',
+  'GetReplicationMetrics',
 ] as const;
 export type OperationName = (typeof OPERATIONS)[number];
 
@@ -32,6 +33,48 @@ export interface AlterConfigurationRequest {
 }
 
 export type EmptyRequest = Record<string, never>;
+
+/** How far back the metrics history goes (7 days of one-minute samples), and the most points a series answers with. */
+export const METRICS_HISTORY_MINUTES = 7 * 24 * 60;
+export const METRICS_MAX_POINTS = 1440;
+
+export interface ReplicationMetricsRequest {
+  replicationId: string;
+  /** One table (`[schema].[table]`); every table when absent. */
+  tableName?: string;
+  /** Minutes of history, up to METRICS_HISTORY_MINUTES; 60 when absent. */
+  sinceMinutes?: number;
+  /** Minutes per point; the smallest that keeps a series within METRICS_MAX_POINTS when absent. */
+  stepMinutes?: number;
+}
+
+/** One point of a table's history: what its change cycles and seed parts did in `[at, at + stepMinutes)`. */
+export interface MetricsPoint {
+  at: string;
+  /** Change cycles that completed. */
+  cycles: number;
+  /** Rows applied to the warehouse (change rows and seed rows). */
+  rowsApplied: number;
+  /** Lag of the last cycle in the interval, and the highest; null without a cycle. */
+  lagSeconds: number | null;
+  maxLagSeconds: number | null;
+  /** Mean and longest cycle duration; null without a cycle. */
+  avgCycleMs: number | null;
+  maxCycleMs: number | null;
+}
+
+export interface TableMetricsHistory {
+  name: string;
+  points: MetricsPoint[];
+}
+
+export interface ReplicationMetricsResponse {
+  replicationId: string;
+  sinceMinutes: number;
+  stepMinutes: number;
+  /** Every table with at least one point, by name. */
+  tables: TableMetricsHistory[];
+}
 
 export interface CreateReplicationResponse {
   replicationId: string;
@@ -75,6 +118,7 @@ export interface OperationTypes {
   StopReplicationService: { request: EmptyRequest; response: null };
   StartReplication: { request: StartReplicationRequest; response: null };
   AlterConfiguration: { request: AlterConfigurationRequest; response: null };
+  GetReplicationMetrics: { request: ReplicationMetricsRequest; response: ReplicationMetricsResponse };
 }
 
 export type OperationRequest<Op extends OperationName> = OperationTypes[Op]['request'];

@@ -104,6 +104,8 @@ function baseBody(operation: OperationName, context: FuzzContext, random: Random
     }
     case 'DescribeWarehouseReplication':
       return { replicationId: context.replicationId };
+    case 'GetReplicationMetrics':
+      return { replicationId: context.replicationId, ...(random.chance(0.5) && { sinceMinutes: '120', stepMinutes: '5' }) };
     case 'DeleteWarehouseReplication':
       // Never the replication the other cases alter: a GUID nobody has.
       return { replicationId: '00000000-0000-4000-8000-00000000dead' };
