@@ -4,6 +4,7 @@ import { connectNats, NatsRequester } from '@svc/messaging';
 import { healthSubject, type ServiceName } from '@svc/contracts';
 import { startEmbeddedS3 } from './embedded-s3';
 import { localEnvironment } from './local-settings';
+import { outdatedNodeNotice, withoutRepeatedSdkWarning } from './node-runtime';
 import { tcpReachable } from './preflight';
 import { RestartPolicy } from './restart-policy';
 import { START_ORDER, spawnService } from './services';
@@ -44,7 +45,11 @@ function supervise(stack: Stack, service: ServiceName, env: Record<string, strin
 }
 
 async function start(stack: Stack): Promise<void> {
-  const { env, defaulted, embeddedS3Port } = localEnvironment(process.env);
+  const local = localEnvironment(process.env);
+  const { defaulted, embeddedS3Port } = local;
+  const notice = outdatedNodeNotice(process.version);
+  if (notice) process.stderr.write(`${notice}\n`);
+  const env = notice ? withoutRepeatedSdkWarning(local.env) : local.env;
   const natsUrl = env['NATS_URL'] ?? '';
   const databaseUrl = env['DATABASE_URL'] ?? '';
   for (const [name, url, port] of [
