@@ -12,6 +12,7 @@ import { SigningKeySource } from './api/signing-key.source';
 import { compiledDecodeWorker, DECODE_WORKER_SOURCE, RequestDecoder } from './decode/request-decoder';
 import { HttpHealthController } from './health/health.controller';
 import { HealthService } from './health/health.service';
+import { createGatewayMetricsRegistry, GATEWAY_METRICS_REGISTRY } from './metrics/gateway-metrics-registry';
 
 @Module({})
 export class AppModule {
@@ -26,6 +27,7 @@ export class AppModule {
         { provide: JsonLogger, useValue: logger },
         { provide: APP_FILTER, useClass: ApiExceptionFilter },
         { provide: DECODE_WORKER_SOURCE, useFactory: compiledDecodeWorker },
+        { provide: GATEWAY_METRICS_REGISTRY, useFactory: createGatewayMetricsRegistry },
         RequestDecoder,
         ApiService,
         ApiMetrics,

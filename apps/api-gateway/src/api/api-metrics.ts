@@ -1,34 +1,32 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { isOperationName } from '@svc/contracts';
+import { Counter, type Registry } from 'prom-client';
+import { GATEWAY_METRICS_REGISTRY } from '../metrics/gateway-metrics-registry';
 
-/** Request counters and latency sums per operation and status, rendered in Prometheus text format. */
+type RequestLabel = 'operation' | 'status';
+
+/** Request counters and latency sums per operation and HTTP status, in the gateway's metrics registry. */
 @Injectable()
 export class ApiMetrics {
-  private readonly counts = new Map<string, { operation: string; status: number; count: number; totalMs: number }>();
+  private readonly requests: Counter<RequestLabel>;
+  private readonly durationMs: Counter<RequestLabel>;
 
-  record(operation: string, status: number, durationMs: number): void {
-    // Unknown operation names are folded into one label so a scanner cannot grow the map without bound.
-    const label = isOperationName(operation) ? operation : 'unknown';
-    const key = `${label}|${status}`;
-    const entry = this.counts.get(key) ?? { operation: label, status, count: 0, totalMs: 0 };
-    entry.count += 1;
-    entry.totalMs += durationMs;
-    this.counts.set(key, entry);
+  constructor(@Inject(GATEWAY_METRICS_REGISTRY) registry: Registry) {
+    const labelNames = ['operation', 'status'] as const;
+    this.requests = new Counter({ name: 'svc_api_requests_total', help: 'API calls by operation and HTTP status.', labelNames, registers: [registry] });
+    this.durationMs = new Counter({
+      name: 'svc_api_request_duration_ms_sum',
+      help: 'Summed API call duration in milliseconds.',
+      labelNames,
+      registers: [registry],
+    });
   }
 
-  render(): string {
-    const lines = [
-      '# HELP svc_api_requests_total API calls by operation and HTTP status.',
-      '# TYPE svc_api_requests_total counter',
-    ];
-    for (const { operation, status, count } of this.counts.values()) {
-      lines.push(`svc_api_requests_total{operation="${operation}",status="${status}"} ${count}`);
-    }
-    lines.push('# HELP svc_api_request_duration_ms_sum Summed API call duration in milliseconds.');
-    lines.push('# TYPE svc_api_request_duration_ms_sum counter');
-    for (const { operation, status, totalMs } of this.counts.values()) {
-      lines.push(`svc_api_request_duration_ms_sum{operation="${operation}",status="${status}"} ${totalMs}`);
-    }
-    return lines.join('\n') + '\n';
+  record(operation: string, status: number, durationMs: number): void {
+    // Unknown operation names are folded into one label so a scanner cannot grow the series without bound.
+    const labels = { operation: isOperationName(operation) ? operation : 'unknown', status };
+    this.requests.inc(labels);
+    // A counter refuses a negative increment, which a wall clock stepping back could produce.
+    this.durationMs.inc(labels, Math.max(0, durationMs));
   }
 }

@@ -1,14 +1,15 @@
-import { Controller, Get, Header, Res } from '@nestjs/common';
+import { Controller, Get, Header, Inject, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { ApiMetrics } from '../api/api-metrics';
+import { Registry } from 'prom-client';
+import { GATEWAY_METRICS_REGISTRY } from '../metrics/gateway-metrics-registry';
 import { HealthService } from './health.service';
-import { renderReplicationMetrics } from './replication-metrics';
+import { replicationMetricsRegistry } from './replication-metrics';
 
 @Controller()
 export class HttpHealthController {
   constructor(
     private readonly health: HealthService,
-    private readonly metrics: ApiMetrics,
+    @Inject(GATEWAY_METRICS_REGISTRY) private readonly registry: Registry,
   ) {}
 
   @Get('health')
@@ -17,9 +18,11 @@ export class HttpHealthController {
     response.status(report.status === 'ok' ? 200 : 503).json(report);
   }
 
+  /** The gateway's own series (API calls, process) and the registry's view of every replication at this moment. */
   @Get('metrics')
-  @Header('Content-Type', 'text/plain; version=0.0.4')
+  @Header('Content-Type', Registry.PROMETHEUS_CONTENT_TYPE)
   async metricsText(): Promise<string> {
-    return this.metrics.render() + renderReplicationMetrics(await this.health.replicationMetrics());
+    const replications = replicationMetricsRegistry(await this.health.replicationMetrics());
+    return Registry.merge([this.registry, replications]).metrics();
   }
 }

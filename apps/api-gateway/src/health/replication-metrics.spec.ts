@@ -1,5 +1,5 @@
 import type { RegistryMetricsReply } from '@svc/contracts';
-import { labelValue, renderReplicationMetrics } from './replication-metrics';
+import { replicationMetricsRegistry } from './replication-metrics';
 
 const SNAPSHOT: RegistryMetricsReply = {
   replications: [
@@ -25,9 +25,16 @@ const SNAPSHOT: RegistryMetricsReply = {
   alertsRaised: { Reseed: 2 },
 };
 
-describe('renderReplicationMetrics', () => {
-  const text = renderReplicationMetrics(SNAPSHOT);
-  const series = text.split('\n').filter((line) => line !== '' && !line.startsWith('#'));
+async function seriesOf(snapshot: RegistryMetricsReply | null): Promise<string[]> {
+  const text = await replicationMetricsRegistry(snapshot).metrics();
+  return text.split('\n').filter((line) => line !== '' && !line.startsWith('#'));
+}
+
+describe('replicationMetricsRegistry', () => {
+  let series: string[];
+  beforeAll(async () => {
+    series = await seriesOf(SNAPSHOT);
+  });
   const key = 'replication_id="1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d",table="[public].[items]"';
 
   it('says the registry answered', () => {
@@ -66,11 +73,26 @@ describe('renderReplicationMetrics', () => {
     expect(series).toContain('svc_alerts{kind="Reseed"} 2');
   });
 
-  it('says only svc_registry_up 0 when the registry did not answer', () => {
-    expect(renderReplicationMetrics(null).split('\n').filter((line) => line !== '' && !line.startsWith('#'))).toEqual(['svc_registry_up 0']);
+  it('says only svc_registry_up 0 when the registry did not answer', async () => {
+    expect(await seriesOf(null)).toEqual(['svc_registry_up 0']);
   });
 
-  it('escapes backslashes and newlines in label values', () => {
-    expect(labelValue('a\\b\nc"d')).toBe('a\\\\b\\nc\\"d');
+  it('escapes backslashes and newlines in label values', async () => {
+    const hostile: RegistryMetricsReply = { replications: [{ ...SNAPSHOT.replications[0], replicationName: 'a\\b\nc"d', tables: [] }], alertsRaised: {} };
+    expect(await seriesOf(hostile)).toContain(
+      'svc_replication_status{replication_id="1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d",replication_name="a\\\\b\\nc\\"d",status="Running"} 1',
+    );
+  });
+
+  it('declares every family a gauge, with its help', async () => {
+    const text = await replicationMetricsRegistry(SNAPSHOT).metrics();
+    for (const name of ['svc_registry_up', 'svc_replication_status', 'svc_table_phase', 'svc_table_lag_seconds', 'svc_table_rows_seeded', 'svc_alerts']) {
+      expect(text).toContain(`# TYPE ${name} gauge\n`);
+      expect(text).toMatch(new RegExp(`# HELP ${name} \\S`));
+    }
+  });
+
+  it('forgets a replication that is gone from the next snapshot', async () => {
+    expect(await seriesOf({ replications: [], alertsRaised: {} })).toEqual(['svc_registry_up 1']);
   });
 });

@@ -1,70 +1,68 @@
-import { REPLICATION_STATUSES, TABLE_PHASES, type RegistryMetricsReply } from '@svc/contracts';
+import { REPLICATION_STATUSES, TABLE_PHASES, type RegistryMetricsReply, type TableMetrics } from '@svc/contracts';
+import { Gauge, Registry } from 'prom-client';
 
-/** A Prometheus label value: backslash, double quote and newline escaped. */
-export function labelValue(text: string): string {
-  return text.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
+interface TableSeries {
+  table: TableMetrics;
+  key: { replication_id: string; table: string };
 }
 
-function labels(pairs: Record<string, string>): string {
-  return `{${Object.entries(pairs)
-    .map(([name, value]) => `${name}="${labelValue(value)}"`)
-    .join(',')}}`;
-}
-
-function family(lines: string[], name: string, type: 'gauge' | 'counter', help: string): void {
-  lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`);
+function secondsSinceEpoch(isoTime: string): number {
+  return Date.parse(isoTime) / 1000;
 }
 
 /**
- * The registry's view of every replication in Prometheus text format. `snapshot` is null when the
- * registry did not answer: then only `svc_registry_up 0` is said, never stale or invented numbers.
- * Status and phase are one series per possible value (1 for the current one, 0 otherwise), so that
- * alerting rules can match on `== 1` and series do not vanish when a value changes.
+ * The registry's view of every replication, as gauges in a registry of their own made for one scrape from
+ * one snapshot, so that a replication or table that is gone leaves no stale series and two scrapes cannot
+ * mix their snapshots. `snapshot` is null when the registry did not answer: then only `svc_registry_up 0` is
+ * said, never stale or invented numbers. Status and phase are one series per possible value (1 for the
+ * current one, 0 otherwise), so that alerting rules can match on `== 1` and series do not vanish when a
+ * value changes.
  */
-export function renderReplicationMetrics(snapshot: RegistryMetricsReply | null): string {
-  const lines: string[] = [];
-  family(lines, 'svc_registry_up', 'gauge', '1 when the job registry answered the metrics request, else 0.');
-  lines.push(`svc_registry_up ${snapshot ? 1 : 0}`);
-  if (!snapshot) return lines.join('\n') + '\n';
+export function replicationMetricsRegistry(snapshot: RegistryMetricsReply | null): Registry {
+  const registry = new Registry();
+  const gauge = <Label extends string>(name: string, help: string, labelNames: readonly Label[] = []): Gauge<Label> =>
+    new Gauge({ name, help, labelNames, registers: [registry] });
 
-  family(lines, 'svc_replication_status', 'gauge', 'Replication status: 1 for the current status, 0 for the others.');
+  gauge('svc_registry_up', '1 when the job registry answered the metrics request, else 0.').set(snapshot ? 1 : 0);
+  if (!snapshot) return registry;
+
+  const status = gauge('svc_replication_status', 'Replication status: 1 for the current status, 0 for the others.', ['replication_id', 'replication_name', 'status']);
   for (const replication of snapshot.replications) {
-    for (const status of REPLICATION_STATUSES) {
-      const series = labels({ replication_id: replication.replicationId, replication_name: replication.replicationName, status });
-      lines.push(`svc_replication_status${series} ${replication.status === status ? 1 : 0}`);
+    for (const value of REPLICATION_STATUSES) {
+      status.set({ replication_id: replication.replicationId, replication_name: replication.replicationName, status: value }, replication.status === value ? 1 : 0);
     }
   }
 
-  const tables = snapshot.replications.flatMap((replication) =>
+  const tables: TableSeries[] = snapshot.replications.flatMap((replication) =>
     replication.tables.map((table) => ({ table, key: { replication_id: replication.replicationId, table: table.name } })),
   );
-  family(lines, 'svc_table_phase', 'gauge', 'Table phase: 1 for the current phase, 0 for the others.');
+  const tableLabels = ['replication_id', 'table'] as const;
+  const phase = gauge('svc_table_phase', 'Table phase: 1 for the current phase, 0 for the others.', [...tableLabels, 'phase']);
   for (const { table, key } of tables) {
-    for (const phase of TABLE_PHASES) lines.push(`svc_table_phase${labels({ ...key, phase })} ${table.phase === phase ? 1 : 0}`);
+    for (const value of TABLE_PHASES) phase.set({ ...key, phase: value }, table.phase === value ? 1 : 0);
   }
-  family(lines, 'svc_table_lag_seconds', 'gauge', 'Seconds from extraction to the warehouse of the last loaded cycle.');
-  for (const { table, key } of tables) if (table.lagSeconds !== null) lines.push(`svc_table_lag_seconds${labels(key)} ${table.lagSeconds}`);
-  family(lines, 'svc_table_last_cycle_timestamp_seconds', 'gauge', 'Unix time at which the last unit of work of the table ended.');
-  for (const { table, key } of tables) {
-    if (table.lastCycleAt !== null) lines.push(`svc_table_last_cycle_timestamp_seconds${labels(key)} ${Date.parse(table.lastCycleAt) / 1000}`);
-  }
-  family(lines, 'svc_table_work_in_flight_seconds', 'gauge', 'Seconds the work in flight of the table has been running since it was claimed (absent when idle).');
-  for (const { table, key } of tables) if (table.inFlightSeconds !== null) lines.push(`svc_table_work_in_flight_seconds${labels(key)} ${table.inFlightSeconds}`);
-  family(
-    lines,
-    'svc_table_last_progress_timestamp_seconds',
-    'gauge',
-    "Unix time of the last sign of progress of the table's work: a worker's heartbeat, a part or batch loaded, or its claim.",
+  const lag = gauge('svc_table_lag_seconds', 'Seconds from extraction to the warehouse of the last loaded cycle.', tableLabels);
+  for (const { table, key } of tables) if (table.lagSeconds !== null) lag.set(key, table.lagSeconds);
+  const lastCycle = gauge('svc_table_last_cycle_timestamp_seconds', 'Unix time at which the last unit of work of the table ended.', tableLabels);
+  for (const { table, key } of tables) if (table.lastCycleAt !== null) lastCycle.set(key, secondsSinceEpoch(table.lastCycleAt));
+  const inFlight = gauge(
+    'svc_table_work_in_flight_seconds',
+    'Seconds the work in flight of the table has been running since it was claimed (absent when idle).',
+    tableLabels,
   );
-  for (const { table, key } of tables) {
-    if (table.lastProgressAt !== null) lines.push(`svc_table_last_progress_timestamp_seconds${labels(key)} ${Date.parse(table.lastProgressAt) / 1000}`);
-  }
-  family(lines, 'svc_table_rows_seeded', 'gauge', 'Rows loaded by the last seed of the table.');
-  for (const { table, key } of tables) lines.push(`svc_table_rows_seeded${labels(key)} ${table.rowsSeeded}`);
-  family(lines, 'svc_table_failing', 'gauge', '1 while the table has an error on record, else 0.');
-  for (const { table, key } of tables) lines.push(`svc_table_failing${labels(key)} ${table.failing ? 1 : 0}`);
+  for (const { table, key } of tables) if (table.inFlightSeconds !== null) inFlight.set(key, table.inFlightSeconds);
+  const lastProgress = gauge(
+    'svc_table_last_progress_timestamp_seconds',
+    "Unix time of the last sign of progress of the table's work: a worker's heartbeat, a part or batch loaded, or its claim.",
+    tableLabels,
+  );
+  for (const { table, key } of tables) if (table.lastProgressAt !== null) lastProgress.set(key, secondsSinceEpoch(table.lastProgressAt));
+  const rowsSeeded = gauge('svc_table_rows_seeded', 'Rows loaded by the last seed of the table.', tableLabels);
+  for (const { table, key } of tables) rowsSeeded.set(key, table.rowsSeeded);
+  const failing = gauge('svc_table_failing', '1 while the table has an error on record, else 0.', tableLabels);
+  for (const { table, key } of tables) failing.set(key, table.failing ? 1 : 0);
 
-  family(lines, 'svc_alerts', 'gauge', 'Alerts on record, by kind.');
-  for (const [kind, count] of Object.entries(snapshot.alertsRaised)) lines.push(`svc_alerts${labels({ kind })} ${count}`);
-  return lines.join('\n') + '\n';
+  const alerts = gauge('svc_alerts', 'Alerts on record, by kind.', ['kind']);
+  for (const [kind, count] of Object.entries(snapshot.alertsRaised)) alerts.set({ kind }, count);
+  return registry;
 }
