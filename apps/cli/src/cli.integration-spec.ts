@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -327,5 +327,35 @@ describe('svc against a signature-verifying HTTP server', () => {
 
     const usage = await run(['bogus'], {});
     expect(usage.code).toBe(64);
+  });
+
+  (existsSync(builtCli) ? it : it.skip)('the built svc binary watches through a pipe without escape sequences, and Ctrl-C ends it with 130', async () => {
+    const childEnv = { PATH: process.env['PATH'] ?? '', HOME: workDir, SVC_ACCESS_KEY_ID: ACCESS_KEY_ID, SVC_SECRET_ACCESS_KEY: SECRET_KEY, SVC_ENDPOINT: endpoint };
+    // With `interrupt`, Ctrl-C goes once the first frame is out: by then the watch listens for it.
+    const watch = (interrupt = false) =>
+      new Promise<{ code: number | null; stdout: string }>((done) => {
+        const child = spawn(process.execPath, [builtCli, 'describe', '--replication-id', REPLICATION_ID, '--watch', '--interval', '0.5'], { env: childEnv });
+        let stdout = '';
+        child.stdout.on('data', (chunk: Buffer) => {
+          const firstFrame = stdout === '';
+          stdout += chunk.toString();
+          if (interrupt && firstFrame) child.kill('SIGINT');
+        });
+        child.on('close', (code) => done({ code, stdout }));
+      });
+    const seeding = { replicationId: REPLICATION_ID, replicationName: 'orders', status: 'Running', tables: [{ name: '[public].[orders]', phase: 'Seeding', rowsEstimated: 10 }] };
+    const tracking = { ...seeding, tables: [{ name: '[public].[orders]', phase: 'Tracking', lagSeconds: 1 }] };
+
+    api.scriptDescribe([{ status: 200, body: seeding }, { status: 200, body: tracking }]);
+    const done = await watch();
+    expect(done.code).toBe(0);
+    expect(done.stdout).toContain('[public].[orders]  Seeding    [------------------------------] 0%  0/10 rows\n');
+    expect(done.stdout).toMatch(/Every table is tracking \(1 table\)\.\n$/);
+    expect(done.stdout).not.toContain('\u001B');
+
+    api.scriptDescribe([{ status: 200, body: seeding }]);
+    const interrupted = await watch(true);
+    expect(interrupted.code).toBe(ExitCode.Interrupted);
+    expect(interrupted.stdout).toContain('Seeding');
   });
 });

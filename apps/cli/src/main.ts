@@ -7,6 +7,12 @@ import { readCliEnvironment } from './cli-environment';
 import { sendOperation } from './http/send-operation';
 import { openRegistryConnection } from './keys/registry-connection';
 
+// `svc describe --watch | head`: once the reader is gone there is nobody left to tell; stop quietly, no stack trace.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE') throw error;
+  process.exit();
+});
+
 runCli(process.argv.slice(2), {
   env: readCliEnvironment(process.env),
   homeDir: homedir(),

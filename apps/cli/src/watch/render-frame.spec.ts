@@ -37,13 +37,14 @@ describe('renderFrame', () => {
     ]);
   });
 
-  it('draws block bars on a terminal; on a narrow one it narrows them, then leaves out the rate, then the rows', () => {
+  it('draws block bars on a terminal; on a narrow one it narrows them, then leaves out the rate, the rows, the ETA', () => {
     const seeding = snapshot([table({ name: '[public].[t]', phase: 'Seeding', rowsSeeded: 1, rowsEstimated: 2, inFlightSeconds: 1 })]);
     const lineAt = (width: number) => renderFrame({ snapshot: seeding, observedAt: AT }, { width, unicodeBars: true })[1];
     expect(lineAt(90)).toBe('  [public].[t]  Seeding    [█████████████░░░░░░░░░░░░░░] 50%  1/2 rows  1.0 rows/s  ETA 1s');
     expect(lineAt(75)).toBe('  [public].[t]  Seeding    [██████░░░░░░] 50%  1/2 rows  1.0 rows/s  ETA 1s');
     expect(lineAt(62)).toBe('  [public].[t]  Seeding    [█████░░░░░░] 50%  1/2 rows  ETA 1s');
     expect(lineAt(51)).toBe('  [public].[t]  Seeding    [█████░░░░░] 50%  ETA 1s');
+    expect(lineAt(44)).toBe('  [public].[t]  Seeding    [█████░░░░░░] 50%');
   });
 
   it('cuts every line to the width', () => {

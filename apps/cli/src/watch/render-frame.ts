@@ -36,7 +36,7 @@ export function progressBar(fraction: number | null, width: number, unicode: boo
   return `[${full.repeat(filled)}${empty.repeat(width - filled)}]`;
 }
 
-/** Numbers in order of preference: on a narrow line the rate goes first, then the row counts. */
+/** Numbers in order of preference: on a narrow line the rate goes first, then the row counts, then the ETA. */
 function seedingNumberChoices(table: TableSnapshot): string[][] {
   const progress = seedProgress(table);
   const percent = progress.fraction === null ? '--%' : formatPercent(progress.fraction);
@@ -44,7 +44,7 @@ function seedingNumberChoices(table: TableSnapshot): string[][] {
     progress.fraction === null ? `${formatCount(progress.rowsSeeded)} rows` : `${formatCount(progress.rowsSeeded)}/${formatCount(progress.rowsEstimated)} rows`;
   const rate = progress.rowsPerSecond === null ? [] : [formatRate(progress.rowsPerSecond)];
   const eta = progress.etaSeconds === null ? [] : [`ETA ${formatDuration(progress.etaSeconds)}`];
-  return [[percent, rows, ...rate, ...eta], [percent, rows, ...eta], [percent, ...eta]];
+  return [[percent, rows, ...rate, ...eta], [percent, rows, ...eta], [percent, ...eta], [percent]];
 }
 
 function seedingDetail(table: TableSnapshot, room: number, unicode: boolean): string {

@@ -8,6 +8,7 @@ describe('frameLayout', () => {
   it('uses the terminal size less one column and one row, and plain frames elsewhere', () => {
     expect(frameLayout({ isTty: true, columns: () => 120, rows: () => 40 })).toEqual({ width: 119, maxLines: 39, unicodeBars: true });
     expect(frameLayout({ isTty: true, columns: () => undefined, rows: () => undefined })).toEqual({ width: 79, unicodeBars: true });
+    expect(frameLayout({ isTty: true, columns: () => 0, rows: () => 0 })).toEqual({ width: 79, unicodeBars: true });
     expect(frameLayout({ isTty: false, columns: () => 120, rows: () => 40 })).toEqual({ width: PLAIN_FRAME_WIDTH, unicodeBars: false });
   });
 });

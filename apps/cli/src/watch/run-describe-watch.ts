@@ -36,12 +36,17 @@ export interface DescribeWatchRequest {
 export const PLAIN_FRAME_WIDTH = 160;
 const FALLBACK_TTY_COLUMNS = 80;
 
+/** A size the terminal reports; 0 (as some pseudo-terminals do) counts as unknown. */
+function known(size: number | undefined): number | undefined {
+  return size !== undefined && size > 0 ? size : undefined;
+}
+
 export function frameLayout(terminal: StdoutTerminal): FrameLayout {
   if (!terminal.isTty) return { width: PLAIN_FRAME_WIDTH, unicodeBars: false };
-  const rows = terminal.rows();
+  const rows = known(terminal.rows());
   // One column and one row short of the screen: a full last column or row would make the terminal scroll or wrap.
   return {
-    width: Math.max(20, (terminal.columns() ?? FALLBACK_TTY_COLUMNS) - 1),
+    width: Math.max(20, (known(terminal.columns()) ?? FALLBACK_TTY_COLUMNS) - 1),
     ...(rows !== undefined && { maxLines: Math.max(3, rows - 1) }),
     unicodeBars: true,
   };
