@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -28,12 +28,20 @@ interface ReceivedRequest {
  */
 class SignedApiServer {
   readonly received: ReceivedRequest[] = [];
+  private describeAnswers: Array<{ status: number; body: unknown }> = [];
+  private describeCalls = 0;
   private nextRequestId = 100;
   private readonly server: Server = createServer((request, response) => {
     this.handle(request, response).catch((error: unknown) => {
       response.writeHead(500).end(String(error));
     });
   });
+
+  /** Successive JSON answers to DescribeWarehouseReplication, the last one repeated; none: the usual 400. */
+  scriptDescribe(answers: Array<{ status: number; body: unknown }>): void {
+    this.describeAnswers = answers;
+    this.describeCalls = 0;
+  }
 
   async start(): Promise<string> {
     await new Promise<void>((done) => this.server.listen(0, '127.0.0.1', done));
@@ -62,6 +70,10 @@ class SignedApiServer {
     this.received.push({ path, contentType, body, verified: verification.ok });
     if (!verification.ok) return this.sendError(response, 403, xml, requestId, [verification.failure.message]);
 
+    if (path === '/api/DescribeWarehouseReplication' && this.describeAnswers.length > 0) {
+      const answer = this.describeAnswers[Math.min(this.describeCalls++, this.describeAnswers.length - 1)];
+      return this.send(response, answer.status, 'application/json', JSON.stringify(answer.body));
+    }
     switch (path) {
       case '/api/CreateWarehouseReplication':
         return xml
@@ -115,6 +127,10 @@ async function runCapturing(argv: string[], env: CliIo['env']): Promise<Captured
     },
     send: sendOperation,
     openRegistry: () => Promise.reject(new Error('not used here')),
+    terminal: { isTty: false, columns: () => undefined, rows: () => undefined },
+    now: () => new Date(),
+    sleep: (ms) => new Promise((done) => setTimeout(done, ms)),
+    onInterrupt: () => () => undefined,
   });
   // Only `svc keys create` may ever print a secret key.
   expect(stdout + stderr).not.toContain(SECRET_KEY);
@@ -148,6 +164,7 @@ describe('svc against a signature-verifying HTTP server', () => {
 
   beforeEach(() => {
     api.received.length = 0;
+    api.scriptDescribe([]);
   });
 
   it('sendOperation signs a request the server verifies and returns its answer', async () => {
@@ -237,6 +254,44 @@ describe('svc against a signature-verifying HTTP server', () => {
     expect(api.received[0]?.verified).toBe(true);
   });
 
+  it('describe --watch polls the signed Describe through a 503 until every table is tracking, escaping a hostile table name', async () => {
+    const hostile = '[public].[\u001B[2Jevil\u0007]';
+    const description = (phase: string, rowsSeeded: number) => ({
+      replicationId: REPLICATION_ID,
+      replicationName: 'orders',
+      status: 'Running',
+      tables: [
+        { name: '[public].[orders]', phase, rowsSeeded, rowsEstimated: 1000, inFlightSeconds: 10, lagSeconds: 1 },
+        { name: hostile, phase: 'Tracking', rowsSeeded: 5, rowsEstimated: 5, lagSeconds: 2 },
+      ],
+      alerts: [],
+    });
+    api.scriptDescribe([
+      { status: 200, body: description('Seeding', 250) },
+      { status: 503, body: { errors: ['the registry is not answering'], requestId: 42 } },
+      { status: 200, body: description('Tracking', 1000) },
+    ]);
+    const run = await runCapturing(['describe', '--replication-id', REPLICATION_ID, '--watch', '--interval', '0.5'], env);
+    expect(run.exitCode).toBe(ExitCode.Ok);
+    expect(run.stderr).toBe('');
+    expect(api.received.map((request) => [request.path, request.verified])).toEqual(Array(3).fill(['/api/DescribeWarehouseReplication', true]));
+    expect(api.received[0]?.body.toString()).toBe(`{"replicationId":"${REPLICATION_ID}"}`);
+    const frames = run.stdout.split('\n\n');
+    expect(frames).toHaveLength(3);
+    expect(frames[0]).toContain('[public].[orders]           Seeding    [#######-----------------------] 25%  250/1,000 rows  25 rows/s  ETA 30s');
+    expect(frames[1]).toContain('! HTTP 503 (request 42): the registry is not answering; trying again every 0.5 s');
+    expect(frames[2]).toContain('[public].[orders]           Tracking   lag 1s');
+    expect(run.stdout).toContain('[public].[\\x1B[2Jevil\\x07]  Tracking   lag 2s');
+    expect(run.stdout).not.toContain('\u001B');
+    expect(run.stdout).toMatch(/Every table is tracking \(2 tables\)\.\n$/);
+  });
+
+  it('describe --watch ends on a 404 with the error report and exit 1', async () => {
+    api.scriptDescribe([{ status: 404, body: { errors: [`no replication ${REPLICATION_ID}`], requestId: 43 } }]);
+    const run = await runCapturing(['describe', '--replication-id', REPLICATION_ID, '--watch'], env);
+    expect(run).toEqual({ exitCode: ExitCode.Failed, stdout: '', stderr: `Error: HTTP 404 (request 43)\n  - no replication ${REPLICATION_ID}\n` });
+  });
+
   it('exits 2 with "connection refused" when nothing listens', async () => {
     const port = await unusedPort();
     const run = await runCapturing(['list', '--endpoint', `http://127.0.0.1:${port}`], env);
@@ -272,5 +327,35 @@ describe('svc against a signature-verifying HTTP server', () => {
 
     const usage = await run(['bogus'], {});
     expect(usage.code).toBe(64);
+  });
+
+  (existsSync(builtCli) ? it : it.skip)('the built svc binary watches through a pipe without escape sequences, and Ctrl-C ends it with 130', async () => {
+    const childEnv = { PATH: process.env['PATH'] ?? '', HOME: workDir, SVC_ACCESS_KEY_ID: ACCESS_KEY_ID, SVC_SECRET_ACCESS_KEY: SECRET_KEY, SVC_ENDPOINT: endpoint };
+    // With `interrupt`, Ctrl-C goes once the first frame is out: by then the watch listens for it.
+    const watch = (interrupt = false) =>
+      new Promise<{ code: number | null; stdout: string }>((done) => {
+        const child = spawn(process.execPath, [builtCli, 'describe', '--replication-id', REPLICATION_ID, '--watch', '--interval', '0.5'], { env: childEnv });
+        let stdout = '';
+        child.stdout.on('data', (chunk: Buffer) => {
+          const firstFrame = stdout === '';
+          stdout += chunk.toString();
+          if (interrupt && firstFrame) child.kill('SIGINT');
+        });
+        child.on('close', (code) => done({ code, stdout }));
+      });
+    const seeding = { replicationId: REPLICATION_ID, replicationName: 'orders', status: 'Running', tables: [{ name: '[public].[orders]', phase: 'Seeding', rowsEstimated: 10 }] };
+    const tracking = { ...seeding, tables: [{ name: '[public].[orders]', phase: 'Tracking', lagSeconds: 1 }] };
+
+    api.scriptDescribe([{ status: 200, body: seeding }, { status: 200, body: tracking }]);
+    const done = await watch();
+    expect(done.code).toBe(0);
+    expect(done.stdout).toContain('[public].[orders]  Seeding    [------------------------------] 0%  0/10 rows\n');
+    expect(done.stdout).toMatch(/Every table is tracking \(1 table\)\.\n$/);
+    expect(done.stdout).not.toContain('\u001B');
+
+    api.scriptDescribe([{ status: 200, body: seeding }]);
+    const interrupted = await watch(true);
+    expect(interrupted.code).toBe(ExitCode.Interrupted);
+    expect(interrupted.stdout).toContain('Seeding');
   });
 });

@@ -12,7 +12,17 @@ interface FakeIo extends CliIo {
   closed: number;
 }
 
-function fakeIo(options: { files?: Record<string, string>; outcome?: SendOutcome; env?: CliIo['env']; requester?: AccessKeyRequester } = {}): FakeIo {
+interface FakeIoOptions {
+  files?: Record<string, string>;
+  /** Answers to successive calls; the last one repeats. */
+  outcomes?: SendOutcome[];
+  outcome?: SendOutcome;
+  env?: CliIo['env'];
+  requester?: AccessKeyRequester;
+}
+
+function fakeIo(options: FakeIoOptions = {}): FakeIo {
+  const outcomes = options.outcomes ?? (options.outcome === undefined ? [] : [options.outcome]);
   const io: FakeIo = {
     stdout: '',
     stderr: '',
@@ -34,7 +44,7 @@ function fakeIo(options: { files?: Record<string, string>; outcome?: SendOutcome
     },
     send: async (input) => {
       io.sent.push(input);
-      return options.outcome ?? { kind: 'response', status: 200, headers: {}, body: Buffer.alloc(0) };
+      return outcomes[Math.min(io.sent.length, outcomes.length) - 1] ?? { kind: 'response', status: 200, headers: {}, body: Buffer.alloc(0) };
     },
     openRegistry: async (url) => {
       io.registryUrls.push(url);
@@ -46,6 +56,10 @@ function fakeIo(options: { files?: Record<string, string>; outcome?: SendOutcome
         },
       };
     },
+    terminal: { isTty: false, columns: () => undefined, rows: () => undefined },
+    now: () => new Date('2026-11-23T10:15:00Z'),
+    sleep: async () => undefined,
+    onInterrupt: () => () => undefined,
   };
   return io;
 }
@@ -127,5 +141,48 @@ describe('runCli', () => {
     await expect(runCli(['keys', 'create', '--operations', '*'], io)).resolves.toBe(ExitCode.Unreachable);
     expect(io.registryUrls).toEqual(['nats://user:pw-in-url@127.0.0.1:1']);
     expect(io.stderr).toBe('Error: cannot reach nats://127.0.0.1:1: connection refused\n');
+  });
+
+  describe('describe --watch', () => {
+    const description = (phase: string, rowsSeeded: number) => ({
+      kind: 'response' as const,
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+      body: Buffer.from(
+        JSON.stringify({
+          replicationId: 'r-1',
+          replicationName: 'orders',
+          status: 'Running',
+          tables: [{ name: '[public].[orders]', phase, rowsSeeded, rowsEstimated: 100, inFlightSeconds: 10, lagSeconds: 0 }],
+          alerts: [],
+        }),
+      ),
+    });
+
+    it('polls the signed JSON Describe until every table is tracking, one plain frame per poll, then exits 0', async () => {
+      const io = fakeIo({ outcomes: [description('Seeding', 40), description('Tracking', 100)] });
+      await expect(runCli(['describe', '--replication-id', 'r-1', '--watch', '--interval', '1'], io)).resolves.toBe(ExitCode.Ok);
+      expect(io.sent).toHaveLength(2);
+      expect(io.sent[0]).toMatchObject({ operation: 'DescribeWarehouseReplication', contentType: 'application/json' });
+      expect(io.sent[0]?.body.toString()).toBe('{"replicationId":"r-1"}');
+      expect(io.stdout).toContain('[public].[orders]  Seeding    [############------------------] 40%  40/100 rows  4.0 rows/s  ETA 15s');
+      expect(io.stdout).toContain('[public].[orders]  Tracking   lag 0s');
+      expect(io.stdout).toMatch(/Every table is tracking \(1 table\)\.\n$/);
+      expect(io.stdout).not.toContain('\u001B');
+      expect(io.stderr).toBe('');
+    });
+
+    it('ends a 403 the way describe does: the error report on stderr, exit 1', async () => {
+      const denied = { kind: 'response' as const, status: 403, headers: { 'content-type': 'application/json' }, body: Buffer.from('{"errors":["access denied"],"requestId":7}') };
+      const io = fakeIo({ outcomes: [denied] });
+      await expect(runCli(['describe', '--replication-id', 'r-1', '--watch'], io)).resolves.toBe(ExitCode.Failed);
+      expect(io.stderr).toBe('Error: HTTP 403 (request 7)\n  - access denied\n');
+      expect(io.sent).toHaveLength(1);
+    });
+
+    it('needs credentials like any call (exit 78)', async () => {
+      const io = fakeIo({ env: {} });
+      await expect(runCli(['describe', '--replication-id', 'r-1', '--watch'], io)).resolves.toBe(ExitCode.Configuration);
+    });
   });
 });

@@ -1,8 +1,8 @@
 import { DEFAULT_NATS_URL } from '@svc/config';
-import { parseArgs, type KeysCreateCommand, type OperationCommand } from './args/parse-args';
+import { parseArgs, type ConnectionFlags, type DescribeWatchCommand, type KeysCreateCommand, type OperationCommand } from './args/parse-args';
 import type { CliEnvironment } from './cli-environment';
 import { prepareRequest, type BodySource } from './body/request-body';
-import { resolveClientSettings } from './credentials/client-settings';
+import { resolveClientSettings, type ClientSettings } from './credentials/client-settings';
 import { CliFailure, ExitCode, UsageError } from './exit-codes';
 import { describeNetworkError } from './http/network-error';
 import type { SendOperationInput, SendOutcome } from './http/send-operation';
@@ -10,6 +10,7 @@ import { createAccessKey, renderCreatedKey } from './keys/create-access-key';
 import type { RegistryConnection } from './keys/registry-connection';
 import { renderResponse } from './output/render-response';
 import { USAGE } from './usage';
+import { runDescribeWatch, type StdoutTerminal } from './watch/run-describe-watch';
 
 /** Everything `svc` touches outside itself; main wires the real ones, tests their own. */
 export interface CliIo {
@@ -20,6 +21,13 @@ export interface CliIo {
   writeStderr(text: string): void;
   send(input: SendOperationInput): Promise<SendOutcome>;
   openRegistry(natsUrl: string): Promise<RegistryConnection>;
+  /** For `svc describe --watch`: how stdout shows frames, the clock, and Ctrl-C. */
+  terminal: StdoutTerminal;
+  now(): Date;
+  /** Resolves after `ms`, or at once when `signal` aborts. */
+  sleep(ms: number, signal: AbortSignal): Promise<void>;
+  /** Calls `handler` on Ctrl-C until the returned function is called. */
+  onInterrupt(handler: () => void): () => void;
 }
 
 const FILE_ERRORS = new Map([
@@ -55,24 +63,28 @@ async function bodySource(io: CliIo, command: OperationCommand): Promise<BodySou
   return { kind: 'fields', assignments: command.assignments };
 }
 
+function clientSettings(io: CliIo, flags: ConnectionFlags): Promise<ClientSettings> {
+  return resolveClientSettings({ flags, env: io.env, homeDir: io.homeDir, readTextFile: (path) => readTextFileIfPresent(io, path) });
+}
+
 async function runOperation(io: CliIo, command: OperationCommand): Promise<ExitCode> {
   const request = prepareRequest({
     ...(command.operation !== undefined && { operation: command.operation }),
     ...(command.format !== undefined && { format: command.format }),
     source: await bodySource(io, command),
   });
-  const settings = await resolveClientSettings({
-    flags: command.connection,
-    env: io.env,
-    homeDir: io.homeDir,
-    readTextFile: (path) => readTextFileIfPresent(io, path),
-  });
+  const settings = await clientSettings(io, command.connection);
   const outcome = await io.send({ ...settings, ...request });
   if (outcome.kind === 'unreachable') throw new CliFailure(outcome.message, ExitCode.Unreachable);
   const rendered = renderResponse(outcome, { raw: command.raw });
   if (rendered.stdout.length > 0) io.writeStdout(rendered.stdout);
   if (rendered.stderr.length > 0) io.writeStderr(rendered.stderr);
   return rendered.exitCode;
+}
+
+async function runWatch(io: CliIo, command: DescribeWatchCommand): Promise<ExitCode> {
+  const settings = await clientSettings(io, command.connection);
+  return runDescribeWatch(io, settings, command);
 }
 
 async function runKeysCreate(io: CliIo, command: KeysCreateCommand): Promise<ExitCode> {
@@ -107,6 +119,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<ExitCode> {
         return await runOperation(io, command);
       case 'keys-create':
         return await runKeysCreate(io, command);
+      case 'describe-watch':
+        return await runWatch(io, command);
     }
   } catch (error) {
     if (error instanceof UsageError) {

@@ -10,6 +10,8 @@ export const ExitCode = {
   NoInput: 66,
   /** Missing or unreadable credentials / profile. */
   Configuration: 78,
+  /** Stopped by Ctrl-C (128 + SIGINT, as shells report it). */
+  Interrupted: 130,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 

@@ -8,6 +8,8 @@ export const USAGE = `Usage:
   svc <operation> [--file body.xml|body.json] [--body TEXT] [--format json|xml]
                   [--replication-id ID] [--set Path.To.Field=value ...]
                   [--endpoint URL] [--profile NAME] [--region REGION] [--raw]
+  svc describe --replication-id ID --watch [--interval SECONDS]
+               [--endpoint URL] [--profile NAME] [--region REGION]
   svc keys create --operations Name,Name,...|* [--description TEXT] [--nats-url URL]
   svc --help
 
@@ -18,11 +20,18 @@ Body: --file sends the file unchanged (.xml or .json); --body sends the text unc
 JSON body (XML with --format xml) is built from --replication-id and --set. With an XML body the
 operation may be left out: it is read from the root element <OperationRequest>.
 
+Watch: describe --watch calls Describe every --interval seconds (default 2, from 0.5) and shows each table's
+phase, a progress bar with rows copied/estimated, rate and ETA while seeding, lag once tracking, and its last
+error; redrawn in place on a terminal, one plain frame per call otherwise. It ends when every table is
+tracking or, without a primary key, Untracked (0), when the replication or a table has failed (1), or on
+Ctrl-C (130). 5xx answers and connections lost after the first answer are shown and retried; other errors
+end it as describe would.
+
 Credentials: SVC_ACCESS_KEY_ID and SVC_SECRET_ACCESS_KEY, else svc_access_key_id and
 svc_secret_access_key of the profile (--profile, SVC_PROFILE, default "default") in ~/.svc/credentials
 (or SVC_SHARED_CREDENTIALS_FILE). Endpoint: --endpoint, SVC_ENDPOINT, profile "endpoint",
 http://127.0.0.1:8080. Region: --region, SVC_REGION, profile "region", us-east-1.
 
-Exit codes: 0 success, 1 error answer, 2 service unreachable, 64 usage, 66 unreadable --file,
-78 credentials or profile problem.
+Exit codes: 0 success, 1 error answer (or, watching, a failure), 2 service unreachable, 64 usage,
+66 unreadable --file, 78 credentials or profile problem, 130 watch stopped by Ctrl-C.
 `;

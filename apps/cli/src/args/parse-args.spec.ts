@@ -123,3 +123,29 @@ describe('parseAllowedOperations', () => {
     expect(parseAllowedOperations('list,ListWarehouseReplications,start')).toEqual(['ListWarehouseReplications', 'StartReplication']);
   });
 });
+
+describe('parseArgs: describe --watch', () => {
+  it('parses the replication, the interval (default 2 s) and the connection flags', () => {
+    expect(parseArgs(['describe', '--replication-id', 'r-1', '--watch', '--endpoint', 'http://gw:8080'])).toEqual({
+      kind: 'describe-watch',
+      replicationId: 'r-1',
+      intervalSeconds: 2,
+      connection: { endpoint: 'http://gw:8080' },
+    });
+    expect(parseArgs(['DescribeWarehouseReplication', '--watch', '--replication-id=r-1', '--interval', '0.5'])).toMatchObject({ intervalSeconds: 0.5 });
+  });
+
+  it.each([
+    [['list', '--watch'], '--watch works with describe only'],
+    [['describe', '--watch'], 'svc describe --watch needs --replication-id ID'],
+    [['describe', '--replication-id', 'r', '--watch', '--format', 'xml'], '--watch cannot be combined with --format'],
+    [['describe', '--replication-id', 'r', '--watch', '--raw'], '--watch cannot be combined with --raw'],
+    [['describe', '--replication-id', 'r', '--watch', '--set', 'a=b'], '--watch cannot be combined with --set'],
+    [['describe', '--replication-id', 'r', '--watch', '--interval', '0'], '--interval must be a number of seconds from 0.5 to 3600'],
+    [['describe', '--replication-id', 'r', '--watch', '--interval', '2s'], "not '2s'"],
+    [['describe', '--replication-id', 'r', '--interval', '5'], '--interval only goes with --watch'],
+  ])('refuses %j', (argv, message) => {
+    expect(() => parseArgs(argv)).toThrow(UsageError);
+    expect(() => parseArgs(argv)).toThrow(message);
+  });
+});

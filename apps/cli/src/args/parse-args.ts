@@ -36,7 +36,15 @@ export interface KeysCreateCommand {
   natsUrl?: string;
 }
 
-export type CliCommand = { kind: 'help' } | OperationCommand | KeysCreateCommand;
+/** `svc describe --replication-id ID --watch [--interval SECONDS]` */
+export interface DescribeWatchCommand {
+  kind: 'describe-watch';
+  replicationId: string;
+  intervalSeconds: number;
+  connection: ConnectionFlags;
+}
+
+export type CliCommand = { kind: 'help' } | OperationCommand | KeysCreateCommand | DescribeWatchCommand;
 
 interface FlagSpec {
   takesValue: boolean;
@@ -53,7 +61,15 @@ const OPERATION_FLAGS: Record<string, FlagSpec> = {
   profile: { takesValue: true },
   region: { takesValue: true },
   raw: { takesValue: false },
+  watch: { takesValue: false },
+  interval: { takesValue: true },
 };
+
+export const DEFAULT_WATCH_INTERVAL_SECONDS = 2;
+const MIN_WATCH_INTERVAL_SECONDS = 0.5;
+const MAX_WATCH_INTERVAL_SECONDS = 3600;
+/** Flags that choose or shape a body or its printing; the watch builds its own JSON body and prints frames. */
+const FLAGS_WATCH_REFUSES = ['file', 'body', 'format', 'set', 'raw'];
 
 const KEYS_CREATE_FLAGS: Record<string, FlagSpec> = {
   operations: { takesValue: true },
@@ -136,7 +152,41 @@ function parseFormat(text: string | undefined): BodyFormat | undefined {
   throw new UsageError(`--format must be json or xml, not '${text}'`);
 }
 
-function parseOperationCommand(argv: string[]): OperationCommand {
+function parseWatchInterval(text: string | undefined): number {
+  if (text === undefined) return DEFAULT_WATCH_INTERVAL_SECONDS;
+  const seconds = /^\d+(\.\d+)?$/.test(text.trim()) ? Number(text) : NaN;
+  if (!(seconds >= MIN_WATCH_INTERVAL_SECONDS && seconds <= MAX_WATCH_INTERVAL_SECONDS)) {
+    throw new UsageError(`--interval must be a number of seconds from ${MIN_WATCH_INTERVAL_SECONDS} to ${MAX_WATCH_INTERVAL_SECONDS}, not '${text}'`);
+  }
+  return seconds;
+}
+
+function connectionFlags(tokens: Tokens): ConnectionFlags {
+  const endpoint = single(tokens, 'endpoint');
+  const profile = single(tokens, 'profile');
+  const region = single(tokens, 'region');
+  return {
+    ...(endpoint !== undefined && { endpoint }),
+    ...(profile !== undefined && { profile }),
+    ...(region !== undefined && { region }),
+  };
+}
+
+function parseDescribeWatch(tokens: Tokens, operation: OperationName | undefined): DescribeWatchCommand {
+  if (operation !== 'DescribeWarehouseReplication') throw new UsageError('--watch works with describe only: svc describe --replication-id ID --watch');
+  const refused = FLAGS_WATCH_REFUSES.find((name) => tokens.flags.has(name));
+  if (refused !== undefined) throw new UsageError(`--watch cannot be combined with --${refused}`);
+  const replicationId = single(tokens, 'replication-id');
+  if (replicationId === undefined) throw new UsageError('svc describe --watch needs --replication-id ID');
+  return {
+    kind: 'describe-watch',
+    replicationId,
+    intervalSeconds: parseWatchInterval(single(tokens, 'interval')),
+    connection: connectionFlags(tokens),
+  };
+}
+
+function parseOperationCommand(argv: string[]): OperationCommand | DescribeWatchCommand {
   const tokens = tokenize(argv, OPERATION_FLAGS);
   if (tokens.positionals.length > 1) {
     throw new UsageError(`expected one operation, got '${tokens.positionals.join(' ')}'`);
@@ -144,6 +194,8 @@ function parseOperationCommand(argv: string[]): OperationCommand {
   const operationText = tokens.positionals[0];
   const operation = operationText === undefined ? undefined : resolveOperation(operationText);
   if (operationText !== undefined && operation === undefined) throw new UsageError(`unknown operation '${operationText}'`);
+  if (tokens.flags.has('watch')) return parseDescribeWatch(tokens, operation);
+  if (tokens.flags.has('interval')) throw new UsageError('--interval only goes with --watch');
 
   const file = single(tokens, 'file');
   const body = single(tokens, 'body');
@@ -159,9 +211,6 @@ function parseOperationCommand(argv: string[]): OperationCommand {
   }
 
   const format = parseFormat(single(tokens, 'format'));
-  const endpoint = single(tokens, 'endpoint');
-  const profile = single(tokens, 'profile');
-  const region = single(tokens, 'region');
   return {
     kind: 'operation',
     ...(operation !== undefined && { operation }),
@@ -169,11 +218,7 @@ function parseOperationCommand(argv: string[]): OperationCommand {
     ...(body !== undefined && { body }),
     ...(format !== undefined && { format }),
     assignments,
-    connection: {
-      ...(endpoint !== undefined && { endpoint }),
-      ...(profile !== undefined && { profile }),
-      ...(region !== undefined && { region }),
-    },
+    connection: connectionFlags(tokens),
     raw: tokens.flags.has('raw'),
   };
 }

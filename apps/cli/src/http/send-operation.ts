@@ -18,6 +18,8 @@ export interface SendOperationInput {
   /** Signing time; defaults to now. */
   now?: Date;
   timeoutMs?: number;
+  /** Gives up on the call (it then resolves as unreachable): `svc describe --watch` on Ctrl-C. */
+  signal?: AbortSignal;
 }
 
 export interface HttpResponse {
@@ -67,7 +69,15 @@ export function sendOperation(input: SendOperationInput): Promise<SendOutcome> {
   return new Promise<SendOutcome>((resolve) => {
     const request = send(
       // URL keeps IPv6 literals bracketed; the socket wants them bare.
-      { protocol: url.protocol, hostname: url.hostname.replace(/^\[(.*)\]$/, '$1'), port: url.port, method: 'POST', path: url.pathname, headers },
+      {
+        protocol: url.protocol,
+        hostname: url.hostname.replace(/^\[(.*)\]$/, '$1'),
+        port: url.port,
+        method: 'POST',
+        path: url.pathname,
+        headers,
+        ...(input.signal !== undefined && { signal: input.signal }),
+      },
       (response) => {
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));

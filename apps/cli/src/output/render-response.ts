@@ -31,8 +31,8 @@ function renderSuccess(response: HttpResponse, raw: boolean): RenderedOutput {
   }
 }
 
-/** `Error: HTTP 400 (request 17)` then one `  - message` line per problem the body reports. */
-function renderError(response: HttpResponse): RenderedOutput {
+/** What an error answer says: `HTTP 400 (request 17)` and one message per problem it reports. */
+export function errorReport(response: HttpResponse): { heading: string; messages: string[] } {
   const text = response.body.toString('utf8');
   const details = parseErrorBody(singleHeader(response.headers['content-type']), text);
   const requestId = details?.requestId ?? singleHeader(response.headers[REQUEST_ID_HEADER]);
@@ -42,8 +42,13 @@ function renderError(response: HttpResponse): RenderedOutput {
     const trimmed = text.trim().replace(/\s+/g, ' ');
     messages = [trimmed.length > UNPARSED_BODY_LIMIT ? `${trimmed.slice(0, UNPARSED_BODY_LIMIT)}…` : trimmed];
   }
-  const heading = `Error: HTTP ${response.status}${requestId !== undefined ? ` (request ${requestId})` : ''}`;
-  const lines = [heading, ...messages.map((message) => `  - ${message}`)];
+  return { heading: `HTTP ${response.status}${requestId !== undefined ? ` (request ${requestId})` : ''}`, messages };
+}
+
+/** `Error: HTTP 400 (request 17)` then one `  - message` line per problem the body reports. */
+function renderError(response: HttpResponse): RenderedOutput {
+  const { heading, messages } = errorReport(response);
+  const lines = [`Error: ${heading}`, ...messages.map((message) => `  - ${message}`)];
   return { exitCode: ExitCode.Failed, stdout: '', stderr: `${lines.join('\n')}\n` };
 }
 
