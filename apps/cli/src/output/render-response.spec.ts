@@ -60,6 +60,12 @@ describe('renderResponse — errors', () => {
     expect(rendered.stderr).toBe('Error: HTTP 502 (request 99)\n  - <html> Bad gateway </html>\n');
   });
 
+  it('shows control characters in a message (a hostile table name) as escapes, never raw to the terminal', () => {
+    const body = JSON.stringify({ errors: ['{TablesToInclude}: table [dbo].[\u001b[2J\u001b]0;owned\u0007x] is missing\u202e'], requestId: '7' });
+    const { stderr } = renderResponse(response(404, body, { 'content-type': 'application/json' }), { raw: false });
+    expect(stderr).toBe('Error: HTTP 404 (request 7)\n  - {TablesToInclude}: table [dbo].[\\x1B[2J\\x1B]0;owned\\x07x] is missing\\u202E\n');
+  });
+
   it('prints only the status line for an empty error body without a request id', () => {
     expect(renderResponse(response(500, ''), { raw: false }).stderr).toBe('Error: HTTP 500\n');
   });

@@ -1,6 +1,7 @@
 import type { HttpResponse } from '../http/send-operation';
 import { ExitCode } from '../exit-codes';
 import { looksLikeXml, parseErrorBody } from './error-body';
+import { oneLineForTerminal } from '../watch/terminal-text';
 
 export interface RenderedOutput {
   exitCode: ExitCode;
@@ -45,10 +46,13 @@ export function errorReport(response: HttpResponse): { heading: string; messages
   return { heading: `HTTP ${response.status}${requestId !== undefined ? ` (request ${requestId})` : ''}`, messages };
 }
 
-/** `Error: HTTP 400 (request 17)` then one `  - message` line per problem the body reports. */
+/**
+ * `Error: HTTP 400 (request 17)` then one `  - message` line per problem the body reports. Messages quote
+ * names from user databases: control characters are shown as escapes, never sent to the terminal.
+ */
 function renderError(response: HttpResponse): RenderedOutput {
   const { heading, messages } = errorReport(response);
-  const lines = [`Error: ${heading}`, ...messages.map((message) => `  - ${message}`)];
+  const lines = [`Error: ${oneLineForTerminal(heading)}`, ...messages.map((message) => `  - ${oneLineForTerminal(message)}`)];
   return { exitCode: ExitCode.Failed, stdout: '', stderr: `${lines.join('\n')}\n` };
 }
 
