@@ -18,6 +18,7 @@ describe('vnode', () => {
       tag: 'input',
       attrs: { id: 'name', class: 'wide big', required: '', value: '3' },
     });
+    expect(h('form.danger-zone#delete-form').attrs).toEqual({ id: 'delete-form', class: 'danger-zone' });
   });
 
   it('refuses event-handler attributes: handlers are functions in `on`', () => {

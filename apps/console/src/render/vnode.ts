@@ -48,10 +48,13 @@ export function text(value: string): VText {
 }
 
 function element(tagWithClasses: string, svg: boolean, props: Props | null, children: Child[]): VElement {
-  const [tagWithId = '', ...classes] = tagWithClasses.split('.');
-  const [tag = '', id] = tagWithId.split('#');
+  const tag = /^[a-zA-Z][a-zA-Z0-9-]*/.exec(tagWithClasses)?.[0] ?? '';
   const attrs: Record<string, string> = {};
-  if (id) attrs['id'] = id;
+  const classes: string[] = [];
+  for (const [, marker, name] of tagWithClasses.slice(tag.length).matchAll(/([.#])([^.#]+)/g)) {
+    if (marker === '#') attrs['id'] = name ?? '';
+    else classes.push(name ?? '');
+  }
   if (classes.length) attrs['class'] = classes.join(' ');
   for (const [name, value] of Object.entries(props?.attrs ?? {})) {
     if (!ATTRIBUTE_NAME.test(name) || /^on/i.test(name)) throw new Error(`attribute ${name} is not allowed: handlers go in 'on'`);

@@ -7,7 +7,7 @@ import { h, type VElement } from '../render/vnode.js';
 /** Lag and throughput over the last hour, or why there is nothing to show. */
 export function chartsView(history: MetricsHistory | null, problem: string | null): VElement {
   if (history === null || !hasPoints(history)) {
-    return h('div.charts.no-history', null, h('p', null, 'No history', problem ? `: ${problem}` : ' for this period yet.'));
+    return h('div.charts.no-history', null, h('p', null, h('strong', null, 'No history'), problem ? h('span.muted', null, ` (the service answered: ${problem})`) : ' for this period yet.'));
   }
   const lag = lagSeries(history);
   const throughput = throughputSeries(history);

@@ -21,7 +21,7 @@ export function summaryView(described: DescribedReplication): VElement {
       h('dt', null, 'Last change'),
       h('dd', null, formatTimestamp(described.updatedAt)),
       h('dt', null, 'Last error'),
-      h('dd.error-text', null, described.lastError ?? 'none'),
+      described.lastError ? h('dd.error-text', null, described.lastError) : h('dd', null, 'none'),
     ),
   );
 }
