@@ -17,10 +17,13 @@ export interface FormViewOptions {
 /** A form drawn from its field specs; each field's server errors sit right under it. */
 export function formView(options: FormViewOptions): VElement {
   const disabled = options.disabledReason !== null;
-  const groups = new Map<string, FieldSpec[]>();
+  // Runs of fields of one group, in the order given (the seed's), each group in a fieldset.
+  const groups: [string, FieldSpec[]][] = [];
   for (const field of options.fields) {
     const group = field.path.length > 1 ? (field.path[0] ?? '') : '';
-    groups.set(group, [...(groups.get(group) ?? []), field]);
+    const last = groups[groups.length - 1];
+    if (last && last[0] === group) last[1].push(field);
+    else groups.push([group, [field]]);
   }
   const fieldNodes = (fields: FieldSpec[]) => fields.map((field) => fieldView(options, field, disabled));
   return h(
@@ -38,7 +41,7 @@ export function formView(options: FormViewOptions): VElement {
     options.errors?.general.length
       ? h('ul.form-errors', { attrs: { role: 'alert' } }, options.errors.general.map((message) => h('li', null, message)))
       : null,
-    [...groups].map(([group, fields]) => (group === '' ? fieldNodes(fields) : h('fieldset', null, h('legend', null, group), fieldNodes(fields)))),
+    groups.map(([group, fields]) => (group === '' ? fieldNodes(fields) : h('fieldset', null, h('legend', null, group), fieldNodes(fields)))),
     h('button', { attrs: { type: 'submit', disabled, title: options.disabledReason ?? undefined } }, options.submitLabel),
   );
 }
