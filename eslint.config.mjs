@@ -71,6 +71,8 @@ export default tseslint.config(
             { sourceTag: 'type:nest', onlyDependOnLibsWithTags: ['type:nest', 'type:data-access', 'type:domain', 'type:util', 'type:contracts', 'type:testing'] },
             // apps never import apps.
             { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:nest', 'type:data-access', 'type:domain', 'type:util', 'type:contracts', 'type:testing'] },
+            // The operator console runs in the browser: it may only take types from the contracts (its build checks it has no Node).
+            { sourceTag: 'type:browser', onlyDependOnLibsWithTags: ['type:contracts', 'type:util'] },
             { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:nest', 'type:data-access', 'type:domain', 'type:util', 'type:contracts', 'type:testing'] },
             { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
             { sourceTag: 'scope:gateway', onlyDependOnLibsWithTags: ['scope:shared', 'scope:gateway'] },
@@ -78,12 +80,22 @@ export default tseslint.config(
             { sourceTag: 'scope:pipeline', onlyDependOnLibsWithTags: ['scope:shared', 'scope:pipeline'] },
             { sourceTag: 'scope:cli', onlyDependOnLibsWithTags: ['scope:shared', 'scope:cli'] },
             { sourceTag: 'scope:tools', onlyDependOnLibsWithTags: ['scope:shared', 'scope:tools'] },
+            { sourceTag: 'scope:console', onlyDependOnLibsWithTags: ['scope:shared'] },
           ],
         },
       ],
     },
   },
   ...importBoundaries,
+  {
+    // Browser code: nothing of Node. Its specs run in Node and may compare with the server's libraries.
+    files: ['apps/console/src/**/*.ts'],
+    ignores: ['**/*.spec.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['node:*', '@svc/*'], message: 'the console runs in the browser: no Node modules, and only types from @svc/contracts (import type)', allowTypeImports: true }] }],
+      'no-restricted-globals': ['error', 'Buffer', 'process', 'require', '__dirname'],
+    },
+  },
   {
     files: ['**/*.spec.ts', '**/*.integration-spec.ts'],
     rules: {

@@ -1,4 +1,9 @@
 // Unit tests: *.spec.ts next to the code. No external services.
-const { baseJestConfig } = require('./jest.preset');
+const { baseJestConfig, consoleJestConfig } = require('./jest.preset');
 
-module.exports = { ...baseJestConfig, testMatch: ['<rootDir>/{apps,libs,tools}/**/*.spec.ts'] };
+module.exports = {
+  projects: [
+    { ...baseJestConfig, displayName: 'services', testMatch: ['<rootDir>/{apps,libs,tools}/**/*.spec.ts'], testPathIgnorePatterns: ['/node_modules/', '<rootDir>/apps/console/'] },
+    { ...consoleJestConfig, displayName: 'console', testMatch: ['<rootDir>/apps/console/**/*.spec.ts'] },
+  ],
+};

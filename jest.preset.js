@@ -13,4 +13,13 @@ const baseJestConfig = {
   moduleNameMapper,
 };
 
-module.exports = { baseJestConfig };
+/**
+ * The operator console's modules import each other as './x.js', as browsers load ES modules; its specs map
+ * such a relative specifier to the TypeScript file. Only here: elsewhere it would also rewrite packages' own requires.
+ */
+const consoleJestConfig = {
+  ...baseJestConfig,
+  moduleNameMapper: { ...moduleNameMapper, '^(\\.{1,2}/.*)\\.js$': '$1' },
+};
+
+module.exports = { baseJestConfig, consoleJestConfig };

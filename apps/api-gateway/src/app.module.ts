@@ -10,6 +10,9 @@ import { ApiService } from './api/api.service';
 import { RequestAuthenticator } from './api/request-authenticator';
 import { SigningKeySource } from './api/signing-key.source';
 import { compiledDecodeWorker, DECODE_WORKER_SOURCE, RequestDecoder } from './decode/request-decoder';
+import { ConsoleController } from './console/console.controller';
+import { ConsoleFiles } from './console/console-files';
+import { CONSOLE_FILES } from './console/console-response';
 import { HttpHealthController } from './health/health.controller';
 import { HealthService } from './health/health.service';
 import { createGatewayMetricsRegistry, GATEWAY_METRICS_REGISTRY } from './metrics/gateway-metrics-registry';
@@ -21,10 +24,11 @@ export class AppModule {
       module: AppModule,
       imports: [NatsRequesterModule.forRoot({ servers: config.nats.servers, name: 'api-gateway', requestTimeoutMs: config.nats.requestTimeoutMs })],
       // The fallback controller must stay last: it answers every path the others do not.
-      controllers: [ApiController, HttpHealthController, createHealthController('api-gateway'), FallbackController],
+      controllers: [ApiController, HttpHealthController, ConsoleController, createHealthController('api-gateway'), FallbackController],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
         { provide: JsonLogger, useValue: logger },
+        { provide: CONSOLE_FILES, useFactory: () => consoleFiles(config, logger) },
         { provide: APP_FILTER, useClass: ApiExceptionFilter },
         { provide: DECODE_WORKER_SOURCE, useFactory: compiledDecodeWorker },
         { provide: GATEWAY_METRICS_REGISTRY, useFactory: createGatewayMetricsRegistry },
@@ -37,4 +41,10 @@ export class AppModule {
       ],
     };
   }
+}
+
+function consoleFiles(config: GatewayConfig, logger: JsonLogger): ConsoleFiles {
+  const files = ConsoleFiles.load(config.consoleDir);
+  if (files.missingReason !== null) logger.warn('operator console unavailable', { reason: files.missingReason });
+  return files;
 }

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { DEFAULT_REGION, EnvReader, readLogLevel, readNatsSettings, type LogLevelSetting, type NatsSettings } from '@svc/config';
 
 export interface GatewayConfig {
@@ -16,7 +17,12 @@ export interface GatewayConfig {
   /** How long a signing key fetched from the registry is reused. */
   signingKeyCacheMs: number;
   logLevel: LogLevelSetting;
+  /** The operator console's built static files, served at /console/. */
+  consoleDir: string;
 }
+
+/** Where `npm run build` puts the console: dist/console, beside dist/apps (this file runs from dist/apps/api-gateway/src/config). */
+const BUILT_CONSOLE_DIR = join(__dirname, '..', '..', '..', '..', 'console');
 
 export const GATEWAY_CONFIG = Symbol('GATEWAY_CONFIG');
 
@@ -33,6 +39,7 @@ export function loadGatewayConfig(environment: Record<string, string | undefined
     maxClockSkewMs: env.int('MAX_CLOCK_SKEW_SECONDS', 15 * 60, { min: 1 }) * 1000,
     signingKeyCacheMs: env.int('SIGNING_KEY_CACHE_SECONDS', 30, { min: 0 }) * 1000,
     logLevel: readLogLevel(env),
+    consoleDir: env.string('CONSOLE_DIR', BUILT_CONSOLE_DIR),
   };
   env.done();
   return config;

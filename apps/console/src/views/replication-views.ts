@@ -1,0 +1,46 @@
+import type { Alert, DescribedReplication } from '../api/wire-types.js';
+import { formatTimestamp } from '../render/format.js';
+import { configurationRows } from '../render/secrets.js';
+import { h, type VElement } from '../render/vnode.js';
+import { badge } from './common.js';
+
+export function summaryView(described: DescribedReplication): VElement {
+  return h(
+    'section.summary',
+    null,
+    h('h2', null, described.replicationName, ' ', badge('status', described.status)),
+    h(
+      'dl.facts',
+      null,
+      h('dt', null, 'ReplicationId'),
+      h('dd.id', null, described.replicationId),
+      h('dt', null, 'DataReplication'),
+      h('dd', null, described.configuration.dataReplication ? 'on' : 'off'),
+      h('dt', null, 'Created'),
+      h('dd', null, formatTimestamp(described.createdAt)),
+      h('dt', null, 'Last change'),
+      h('dd', null, formatTimestamp(described.updatedAt)),
+      h('dt', null, 'Last error'),
+      described.lastError ? h('dd.error-text', null, described.lastError) : h('dd', null, 'none'),
+    ),
+  );
+}
+
+export function alertsView(alerts: readonly Alert[]): VElement {
+  if (alerts.length === 0) return h('p.empty', null, 'No alerts.');
+  const newestFirst = [...alerts].sort((a, b) => (a.createdAt < b.createdAt ? 1 : -1));
+  return h(
+    'ul.alerts',
+    null,
+    newestFirst.map((alert) => h('li', null, badge('phase', alert.kind), ' ', h('time', { attrs: { datetime: alert.createdAt } }, formatTimestamp(alert.createdAt)), ' ', h('span.alert-message', null, alert.message))),
+  );
+}
+
+/** The stored configuration, secrets masked (configurationRows masks every secret field whatever the server sent). */
+export function configurationView(described: DescribedReplication): VElement {
+  return h(
+    'table.configuration',
+    null,
+    h('tbody', null, configurationRows(described.configuration).map((row) => h('tr', null, h('th', { attrs: { scope: 'row' } }, row.label), h('td', null, row.value)))),
+  );
+}

@@ -1,0 +1,65 @@
+import type { DescribedTable } from '../api/wire-types.js';
+import { formatAgo, formatCount, formatDuration, formatLag, formatRate, formatTimestamp } from '../render/format.js';
+import type { SeedProgress } from '../render/seed-progress.js';
+import { h, type VElement } from '../render/vnode.js';
+import { badge, link } from './common.js';
+
+/** The bar, its numbers, rate and ETA of a table that is copying its rows. */
+export function progressView(progress: SeedProgress): VElement {
+  const numbers = `${formatCount(progress.rowsCopied)} / ${formatCount(progress.rowsEstimated)} rows (${Math.floor(progress.percent)}%)`;
+  return h(
+    'div.progress',
+    null,
+    h('progress', { attrs: { max: Math.max(progress.rowsEstimated, 1), value: Math.min(progress.rowsCopied, Math.max(progress.rowsEstimated, 1)), 'aria-label': numbers } }),
+    h('span.progress-numbers', null, numbers),
+    h('span.progress-rate', null, progress.rate === null ? 'measuring rate…' : formatRate(progress.rate)),
+    h('span.progress-eta', null, progress.etaSeconds === null ? '' : `ETA ${formatDuration(progress.etaSeconds)}`),
+  );
+}
+
+export function tablesView(replicationId: string, tables: readonly DescribedTable[], progress: ReadonlyMap<string, SeedProgress>, now: Date): VElement {
+  if (tables.length === 0) return h('p.empty', null, 'No tables yet (the source is listed when the replication starts).');
+  return h(
+    'table.tables',
+    null,
+    h('thead', null, h('tr', null, ['Table', 'Phase', 'Progress', 'Lag', 'Last cycle', 'Last error'].map((title) => h('th', null, title)))),
+    h(
+      'tbody',
+      null,
+      tables.map((table) => {
+        const copying = progress.get(table.name);
+        return h(
+          'tr',
+          { attrs: { 'data-table': table.name } },
+          h('td.table-name', null, link({ page: 'table', replicationId, tableName: table.name }, table.name)),
+          h('td', null, badge('phase', table.phase)),
+          h('td', null, copying ? progressView(copying) : `${formatCount(table.rowsSeeded)} rows seeded`),
+          h('td.num', null, formatLag(table.lagSeconds)),
+          h('td', null, table.lastCycleAt ? h('time', { attrs: { datetime: table.lastCycleAt, title: formatTimestamp(table.lastCycleAt) } }, formatAgo(table.lastCycleAt, now)) : '—'),
+          h('td.error-text', null, table.lastError ?? ''),
+        );
+      }),
+    ),
+  );
+}
+
+/** Everything Describe says about one table. */
+export function tableDetailView(table: DescribedTable, progress: SeedProgress | undefined, now: Date): VElement {
+  const rows: [string, string | VElement][] = [
+    ['Phase', badge('phase', table.phase)],
+    ['Rows seeded', `${formatCount(table.rowsSeeded)} of about ${formatCount(table.rowsEstimated)}`],
+    ['Lag', formatLag(table.lagSeconds)],
+    ['Last cycle', table.lastCycleAt ? `${formatTimestamp(table.lastCycleAt)} (${formatAgo(table.lastCycleAt, now)})` : '—'],
+    ['Last change-tracking version', table.lastVersion ?? '—'],
+    ['Work in flight', table.inFlightSeconds === undefined ? 'none' : `${formatDuration(table.inFlightSeconds)} (last progress ${formatAgo(table.lastProgressAt, now)})`],
+    ['Change cycle timeout', table.ctTimeoutInMinutes === undefined ? 'none' : `${table.ctTimeoutInMinutes} min`],
+    ['Next attempt', table.nextAttemptAt ? formatTimestamp(table.nextAttemptAt) : '—'],
+    ['Last error', table.lastError ?? 'none'],
+  ];
+  return h(
+    'section.table-detail',
+    null,
+    progress ? progressView(progress) : null,
+    h('dl.facts', null, rows.map(([term, value]) => [h('dt', null, term), h('dd', null, value)])),
+  );
+}

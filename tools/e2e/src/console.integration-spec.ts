@@ -1,0 +1,299 @@
+import { request as httpRequest } from 'node:http';
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
+import { Subjects } from '@svc/contracts';
+import { connectNats, NatsRequester } from '@svc/messaging';
+import { ADMIN_KEY, TestStack } from '@svc/system-testing';
+import { waitUntil } from '@svc/testing';
+import { launchChromium } from './console/browser';
+import { BIG_TABLE, createConsoleSource, HOSTILE_TABLE } from './console/source-tables';
+import { POSTGRES_TO_POSTGRES } from './engine-pairs';
+import { describeReplication } from './replication-api';
+
+/*
+ * The page's globals, for the functions this spec runs inside the page (page.evaluate, waitForFunction): the Node
+ * type check has no DOM library, and adding it would change the types of every server file.
+ */
+interface PageElement {
+  textContent: string | null;
+  getAttribute(name: string): string | null;
+}
+declare const document: { querySelector(selector: string): PageElement | null; querySelectorAll(selector: string): { length: number } };
+declare const window: { location: { hash: string }; sessionStorage: object; localStorage: { length: number } };
+
+/** Where the pages' screenshots go: docs/console when refreshing the README's pictures, else tmp/. */
+const SCREENSHOT_DIR = resolve(process.env['CONSOLE_SCREENSHOT_DIR'] ?? join(__dirname, '..', '..', '..', 'tmp', 'console-screenshots'));
+/** About 90 MB: dozens of 1 MB seed parts, so the seed's progress can be seen to move. */
+const BIG_ROWS = 400_000;
+const BIG = `[public].[${BIG_TABLE}]`;
+const HOSTILE = `[public].[${HOSTILE_TABLE}]`;
+
+/** GET (or another method) exactly as written: Node sends the path without normalising `..` or encodings. */
+function rawRequest(baseUrl: string, path: string, method = 'GET'): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+  const url = new URL(baseUrl);
+  return new Promise((done, fail) => {
+    const outgoing = httpRequest({ host: url.hostname, port: url.port, path, method }, (incoming) => {
+      const chunks: Buffer[] = [];
+      incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+      incoming.on('end', () => done({ status: incoming.statusCode ?? 0, headers: incoming.headers, body: Buffer.concat(chunks).toString('utf8') }));
+    });
+    outgoing.on('error', fail);
+    outgoing.end();
+  });
+}
+
+/**
+ * The operator console in real Chromium against the real system (issue 12): every call it makes is a signed API
+ * request from the page; a PostgreSQL replication is created through its form and watched while it seeds.
+ */
+describe('operator console in Chromium', () => {
+  const stack = new TestStack({
+    workers: ['extractor', 'stager', 'loader'],
+    env: { SCHEDULER_TICK_MS: '100', IDLE_CYCLE_DELAY_MS: '100', WORKER_CONCURRENCY: '2', ROW_CHUNK_BYTES: '65536', SEED_PART_MB: '1' },
+  });
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let readOnlyKey: { accessKeyId: string; secretKey: string };
+  let replicationId = '';
+  const dialogs: string[] = [];
+  const pageErrors: string[] = [];
+  const cspViolations: string[] = [];
+
+  beforeAll(async () => {
+    // First, so that a missing Chromium fails the suite before minutes of setup.
+    browser = await launchChromium();
+    await stack.start();
+    await createConsoleSource(stack.source.url, BIG_ROWS);
+    const connection = await connectNats(stack.nats.url, 'console-e2e');
+    try {
+      const reply = await new NatsRequester(connection, 5000).request(Subjects.registryCreateAccessKey, {
+        allowedOperations: ['ListWarehouseReplications', 'DescribeWarehouseReplication'],
+      });
+      if (!reply.ok) throw new Error(reply.error.messages.join('; '));
+      readOnlyKey = { accessKeyId: reply.value.accessKeyId, secretKey: reply.value.secretKey };
+    } finally {
+      await connection.close();
+    }
+    mkdirSync(SCREENSHOT_DIR, { recursive: true });
+    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    page = await context.newPage();
+    page.on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
+    });
+  }, 180_000);
+
+  afterAll(async () => {
+    await context?.close();
+    await browser?.close();
+    await stack.stop();
+  }, 60_000);
+
+  const shot = (name: string) => page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+  const go = (hash: string) => page.evaluate((target) => (window.location.hash = target), hash);
+
+  async function signIn(key: { accessKeyId: string; secretKey: string }): Promise<void> {
+    await page.goto(`${stack.baseUrl}/console/`);
+    await page.fill('#access-key-id', key.accessKeyId);
+    await page.fill('#secret-key', key.secretKey);
+    await page.click('form#sign-in button[type=submit]');
+    await page.waitForSelector('#key-id');
+    expect(await page.textContent('#key-id')).toBe(key.accessKeyId);
+  }
+
+  it('is served with a CSP that forbids inline script, nosniff, the right types, and nothing outside its folder', async () => {
+    const index = await rawRequest(stack.baseUrl, '/console/');
+    expect(index.status).toBe(200);
+    expect(index.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(index.headers['content-security-policy']).toMatch(/script-src 'self'/);
+    expect(index.headers['content-security-policy']).not.toMatch(/unsafe-inline/);
+    expect(index.headers['x-content-type-options']).toBe('nosniff');
+    expect((await rawRequest(stack.baseUrl, '/console/js/main.js')).headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect((await rawRequest(stack.baseUrl, '/console')).status).toBe(308);
+    for (const path of ['/console/../package.json', '/console/%2e%2e/package.json', '/console/js/../../../package.json', '/console/..%2f..%2fpackage.json', '/console/js/', '/console/%2e%2e%2f%2e%2e%2f%2e%2e%2fapps/api-gateway/src/main.js']) {
+      const reply = await rawRequest(stack.baseUrl, path);
+      expect({ path, status: reply.status }).toEqual({ path, status: 404 });
+      expect(reply.body).not.toMatch(/"dependencies"|startGateway/);
+    }
+    expect((await rawRequest(stack.baseUrl, '/console/', 'POST')).status).not.toBe(200);
+  });
+
+  it('signs in with an access key kept in sessionStorage only, signing every call in the page', async () => {
+    await page.goto(`${stack.baseUrl}/console/`);
+    await shot('sign-in');
+    const apiCalls: Promise<string>[] = [];
+    const collect = (request: Request) => {
+      if (new URL(request.url()).pathname.startsWith('/api/')) apiCalls.push(request.allHeaders().then((headers) => headers['authorization'] ?? `unsigned: ${request.url()}`));
+    };
+    page.on('request', collect);
+    await signIn(ADMIN_KEY);
+    await page.waitForSelector('#replications');
+    page.off('request', collect);
+    const signed = await Promise.all(apiCalls);
+    expect(signed.length).toBeGreaterThan(0);
+    expect(signed.filter((header) => !header.startsWith(`SVC4-HMAC-SHA256 Credential=${ADMIN_KEY.accessKeyId}/`))).toEqual([]);
+    expect(await context.cookies()).toEqual([]);
+    const stored = await page.evaluate(() => ({ session: JSON.stringify(window.sessionStorage), local: window.localStorage.length }));
+    expect(stored.session).toContain(ADMIN_KEY.accessKeyId);
+    expect(stored.local).toBe(0);
+  });
+
+  /** The Create form filled as a PostgreSQL → PostgreSQL replication of the stack's databases. */
+  async function fillCreateForm(bucketName: string): Promise<void> {
+    const warehouse = POSTGRES_TO_POSTGRES.warehouse(stack);
+    const fields: Record<string, string> = {
+      parallelTablesLimit: '2',
+      'source.connectionString': stack.source.url,
+      'staging.connectionString': stack.staging.url,
+      'warehouse.accessKey': stack.s3.accessKeyId,
+      'warehouse.secretKey': stack.s3.secretAccessKey,
+      'warehouse.bucketName': bucketName,
+      'warehouse.bucketFolderName': '/console',
+      'warehouse.regionEndpoint': 'us-east-1',
+      'warehouse.retentionDays': '2',
+      'warehouse.url': warehouse.url,
+      'warehouse.databaseSchema': 'dw',
+      'warehouse.databaseName': warehouse.databaseName,
+      'warehouse.username': warehouse.username,
+      'warehouse.password': warehouse.password,
+      tablesToInclude: 'All',
+    };
+    for (const [name, value] of Object.entries(fields)) await page.fill(`#replication-form [name="${name}"]`, value);
+  }
+
+  it("shows the server's field error beside the field of a Create with an invalid bucket", async () => {
+    await go('#/create');
+    await page.waitForSelector('#replication-form');
+    await fillCreateForm('Not A Bucket');
+    await page.click('#replication-form button[type=submit]');
+    const error = page.locator('.field[data-field="Warehouse\\\\BucketName"] .field-error');
+    await error.waitFor({ timeout: 20_000 });
+    expect(await error.textContent()).toMatch(/invalid value 'Not A Bucket'.*bucket name/i);
+    expect(await page.getAttribute('#replication-form [name="warehouse.bucketName"]', 'aria-invalid')).toBe('true');
+    // What was typed stays, so only the bucket needs fixing.
+    expect(await page.inputValue('#replication-form [name="warehouse.databaseSchema"]')).toBe('dw');
+    await shot('create-field-error');
+  }, 60_000);
+
+  it("creates the replication and shows the seed's progress bar moving, with rate and ETA", async () => {
+    await page.fill('#replication-form [name="warehouse.bucketName"]', 'console-e2e');
+    await page.click('#replication-form button[type=submit]');
+    await page.waitForFunction(() => /^#\/replications\/[0-9a-f-]{36}$/.test(window.location.hash), null, { timeout: 30_000 });
+    replicationId = (await page.evaluate(() => window.location.hash)).replace('#/replications/', '');
+    const bar = page.locator(`tr[data-table="${BIG}"] progress`);
+    await bar.waitFor({ timeout: 60_000 });
+    const first = Number(await bar.getAttribute('value'));
+    await page.waitForFunction(
+      ({ selector, from }) => Number(document.querySelector(selector)?.getAttribute('value') ?? -1) > from,
+      { selector: `tr[data-table="${BIG}"] progress`, from: first },
+      { timeout: 90_000 },
+    );
+    const row = page.locator(`tr[data-table="${BIG}"]`);
+    expect(await row.locator('.progress-numbers').textContent()).toMatch(/^[\d,]+ \/ [\d,]+ rows \(\d+%\)$/);
+    await page.waitForFunction((selector) => /rows\/s/.test(document.querySelector(selector)?.textContent ?? ''), `tr[data-table="${BIG}"] .progress-rate`, { timeout: 20_000 });
+    expect(await row.locator('.badge').textContent()).toMatch(/Seeding|Pending/);
+    await shot('replication-seeding');
+  }, 180_000);
+
+  it('renders a table named like markup as text, and runs nothing from it', async () => {
+    const cell = page.locator(`tr[data-table="${HOSTILE}"] td.table-name`);
+    await cell.waitFor({ timeout: 30_000 });
+    expect(await cell.textContent()).toBe(HOSTILE);
+    expect(await page.evaluate(() => document.querySelectorAll('img').length)).toBe(0);
+    expect(await page.evaluate(() => document.querySelectorAll('[onerror]').length)).toBe(0);
+    expect(dialogs).toEqual([]);
+  }, 60_000);
+
+  it('opens a table: its phase, rows, lag and history (or "no history") on a page of its own', async () => {
+    await page.click(`tr[data-table="${BIG}"] td.table-name a`);
+    await page.waitForSelector('#table .table-detail');
+    expect(await page.textContent('.breadcrumb')).toContain(BIG);
+    expect(await page.textContent('#table .facts')).toMatch(/Phase.*Rows seeded.*Lag.*Last cycle.*Last error/s);
+    await page.waitForSelector('#history svg.chart, #history .no-history', { timeout: 60_000 });
+    await shot('table');
+  }, 90_000);
+
+  it('turns DataReplication off and on', async () => {
+    await go(`#/replications/${replicationId}`);
+    const toggle = page.locator('#toggle-data-replication');
+    await toggle.waitFor();
+    expect(await toggle.textContent()).toBe('Turn DataReplication off');
+    await toggle.click();
+    await page.waitForFunction(() => document.querySelector('#toggle-data-replication')?.textContent === 'Turn DataReplication on', null, { timeout: 20_000 });
+    expect((await describeReplication(stack, replicationId)).configuration.dataReplication).toBe(false);
+    await page.waitForFunction(() => document.querySelector('#summary .badge')?.textContent === 'Stopped', null, { timeout: 20_000 });
+    await page.click('#toggle-data-replication');
+    await page.waitForFunction(() => document.querySelector('#toggle-data-replication')?.textContent === 'Turn DataReplication off', null, { timeout: 20_000 });
+    expect((await describeReplication(stack, replicationId)).configuration.dataReplication).toBe(true);
+    await page.waitForFunction(() => document.querySelector('#summary .badge')?.textContent === 'Running', null, { timeout: 20_000 });
+  }, 60_000);
+
+  it('never shows a secret: the stored configuration is masked', async () => {
+    await page.waitForSelector('#configuration table.configuration');
+    const shown = (await page.textContent('main')) ?? '';
+    expect(shown).toContain('********');
+    for (const secret of [stack.s3.secretAccessKey, POSTGRES_TO_POSTGRES.warehouse(stack).password, stack.source.url]) expect(shown).not.toContain(secret);
+    await shot('replication');
+  });
+
+  it('lists the replication with its status, tables by phase, worst lag and alerts', async () => {
+    await go('#/');
+    const row = page.locator(`tr[data-replication-id="${replicationId}"]`);
+    await row.waitFor({ timeout: 20_000 });
+    await page.waitForFunction((id) => /Seeding|Tracking|Pending/.test(document.querySelector(`tr[data-replication-id="${id}"] td.phases`)?.textContent ?? ''), replicationId, { timeout: 20_000 });
+    expect(await row.locator('.badge').first().textContent()).toBe('Running');
+    await shot('replications');
+  }, 60_000);
+
+  it("shows a read-only key every action disabled with the gateway's reason", async () => {
+    await page.click('#sign-out');
+    await signIn(readOnlyKey);
+    expect(await page.textContent('header')).toContain('read-only key');
+    const stop = page.locator('#stop-service');
+    await stop.waitFor();
+    expect(await stop.isDisabled()).toBe(true);
+    expect(await page.textContent('[data-operation="StopReplicationService"] .denied')).toContain(`access key ${readOnlyKey.accessKeyId} is not allowed to call StopReplicationService`);
+    expect(await page.isDisabled('#configuration button[type=submit]')).toBe(true);
+
+    await go(`#/replications/${replicationId}`);
+    await page.waitForSelector('#toggle-data-replication');
+    expect(await page.isDisabled('#toggle-data-replication')).toBe(true);
+    expect(await page.textContent('[data-operation="AlterWarehouseReplication"] .denied')).toContain('is not allowed to call AlterWarehouseReplication');
+    expect(await page.isDisabled('#delete-confirmation')).toBe(true);
+    await page.waitForSelector(`tr[data-table="${BIG}"]`);
+    await shot('read-only');
+
+    await go('#/create');
+    await page.waitForSelector('#replication-form');
+    expect(await page.isDisabled('#replication-form button[type=submit]')).toBe(true);
+    expect(await page.textContent('#replication-form .denied')).toContain('is not allowed to call CreateWarehouseReplication');
+    // The sign-in probes changed nothing.
+    expect((await describeReplication(stack, replicationId)).status).toBe('Running');
+  }, 60_000);
+
+  it('deletes only after the replication name is typed', async () => {
+    await page.click('#sign-out');
+    await signIn(ADMIN_KEY);
+    await go(`#/replications/${replicationId}`);
+    await page.waitForSelector('#delete-form');
+    const name = (await page.textContent('#delete-form code')) ?? '';
+    expect(name).not.toBe('');
+    await page.fill('#delete-confirmation', `${name}x`);
+    expect(await page.isDisabled('#delete-form button')).toBe(true);
+    await page.fill('#delete-confirmation', name);
+    expect(await page.isDisabled('#delete-form button')).toBe(false);
+    await page.click('#delete-form button');
+    await page.waitForFunction(() => window.location.hash === '#/', null, { timeout: 20_000 });
+    await waitUntil(async () => (await page.locator(`tr[data-replication-id="${replicationId}"]`).count()) === 0, 30_000, 'the deleted replication to leave the list');
+  }, 60_000);
+
+  it('raised no script error, no CSP violation and no dialog', () => {
+    expect({ pageErrors, cspViolations, dialogs }).toEqual({ pageErrors: [], cspViolations: [], dialogs: [] });
+  });
+});
