@@ -1,5 +1,5 @@
 import { Client, Pool } from 'pg';
-import { DEMO_DATABASES, databaseUrl } from './demo-settings';
+import { DEMO_DATABASES, databaseUrl, type DemoDatabases } from './demo-settings';
 
 /** A connection to the maintenance database; the error names the server, never the URL's password. */
 export async function connectAdmin(postgresUrl: string): Promise<Client> {
@@ -14,8 +14,8 @@ export async function connectAdmin(postgresUrl: string): Promise<Client> {
 }
 
 /** Drops (closing their sessions) and creates the three demo databases. */
-export async function recreateDemoDatabases(admin: Client): Promise<void> {
-  for (const name of Object.values(DEMO_DATABASES)) {
+export async function recreateDemoDatabases(admin: Client, databases: DemoDatabases = DEMO_DATABASES): Promise<void> {
+  for (const name of Object.values(databases)) {
     await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
     await admin.query(`CREATE DATABASE "${name}"`);
   }

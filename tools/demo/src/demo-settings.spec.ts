@@ -10,7 +10,13 @@ describe('loadDemoSettings', () => {
       secretKey: DEVELOPMENT_ACCESS_KEY.secretKey,
       postgresUrl: 'postgres://postgres@127.0.0.1:5432/postgres',
       developmentKey: true,
+      liveDemoPrefix: 'svc_live',
     });
+  });
+
+  it('names the live demo databases by DEMO_DATABASE_PREFIX, refusing one that is no plain identifier', () => {
+    expect(loadDemoSettings({ DEMO_DATABASE_PREFIX: 'svc_e2e_live_1' }).liveDemoPrefix).toBe('svc_e2e_live_1');
+    expect(() => loadDemoSettings({ DEMO_DATABASE_PREFIX: 'x"; DROP DATABASE postgres; --' })).toThrow(/DEMO_DATABASE_PREFIX: must be/);
   });
 
   it('takes the endpoint, key pair and PostgreSQL URL from the environment', () => {

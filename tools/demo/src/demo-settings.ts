@@ -1,4 +1,4 @@
-import { DEFAULT_REGION, EnvReader } from '@svc/config';
+import { ConfigError, DEFAULT_REGION, EnvReader } from '@svc/config';
 
 /**
  * The development access key `npm start` prints. Duplicated from tools/local-stack (LOCAL_DEFAULTS), which
@@ -6,11 +6,28 @@ import { DEFAULT_REGION, EnvReader } from '@svc/config';
  */
 export const DEVELOPMENT_ACCESS_KEY = { accessKeyId: 'SVCLOCALDEVELOPMENT', secretKey: 'local-development-secret-key-change-me' } as const;
 
-export const DEMO_DATABASES = {
+export interface DemoDatabases {
+  source: string;
+  staging: string;
+  warehouse: string;
+}
+
+/** `npm run demo`'s walk-through. */
+export const DEMO_DATABASES: DemoDatabases = {
   source: 'svc_demo_source',
   staging: 'svc_demo_staging',
   warehouse: 'svc_demo_warehouse',
-} as const;
+};
+
+export const DEFAULT_LIVE_DEMO_PREFIX = 'svc_live';
+
+/**
+ * The databases of the replication `npm start` keeps changing: its own, so that `npm run demo` can drop and
+ * compare its databases meanwhile.
+ */
+export function liveDemoDatabases(prefix: string): DemoDatabases {
+  return { source: `${prefix}_source`, staging: `${prefix}_staging`, warehouse: `${prefix}_warehouse` };
+}
 
 /** The warehouse schema the demo replicates into. */
 export const DEMO_WAREHOUSE_SCHEMA = 'analytics';
@@ -24,6 +41,8 @@ export interface DemoSettings {
   postgresUrl: string;
   /** True when the access key is the public development one. */
   developmentKey: boolean;
+  /** Names the live demo's databases (`<prefix>_source`, …). */
+  liveDemoPrefix: string;
 }
 
 /** Reads the demo's environment; throws a ConfigError naming every bad value (never echoing one). */
@@ -42,7 +61,11 @@ export function loadDemoSettings(environment: Record<string, string | undefined>
     secretKey: secretKey ?? DEVELOPMENT_ACCESS_KEY.secretKey,
     postgresUrl: env.url('DEMO_POSTGRES_URL', 'postgres://postgres@127.0.0.1:5432/postgres', ['postgres', 'postgresql']),
     developmentKey: accessKeyId === undefined,
+    liveDemoPrefix: env.string('DEMO_DATABASE_PREFIX', DEFAULT_LIVE_DEMO_PREFIX),
   };
+  if (!/^[a-z_][a-z0-9_]{0,40}$/.test(settings.liveDemoPrefix)) {
+    throw new ConfigError(['DEMO_DATABASE_PREFIX: must be 1 to 41 lower-case letters, digits or underscores, not starting with a digit']);
+  }
   env.done();
   return settings;
 }

@@ -1,6 +1,6 @@
 import type { Client, Pool } from 'pg';
 import type { ReplicationDescription, ReplicationSummary } from '@svc/contracts';
-import { DEMO_DATABASES, DEMO_WAREHOUSE_SCHEMA } from './demo-settings';
+import { DEMO_DATABASES, DEMO_WAREHOUSE_SCHEMA, type DemoDatabases } from './demo-settings';
 import { recreateDemoDatabases } from './demo-databases';
 import { failedTable, progressLine, seconds, seedingFinished, textTable } from './progress';
 import { demoCreateRequest } from './replication-request';
@@ -44,9 +44,9 @@ export async function createSampleSource(source: Pool): Promise<void> {
 }
 
 /** Step 3. */
-export async function createReplication(api: SignedApi, postgresUrl: string): Promise<string> {
+export async function createReplication(api: SignedApi, postgresUrl: string, databases: DemoDatabases = DEMO_DATABASES): Promise<string> {
   const runLabel = `svc-demo-${Date.now().toString(36)}`;
-  const created = await api.call('CreateWarehouseReplication', demoCreateRequest(postgresUrl, runLabel));
+  const created = await api.call('CreateWarehouseReplication', demoCreateRequest(postgresUrl, runLabel, databases));
   say(`  ReplicationId ${created.replicationId}, Status ${created.status}`);
   return created.replicationId;
 }

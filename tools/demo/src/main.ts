@@ -2,6 +2,7 @@ import type { Client, Pool } from 'pg';
 import { DEMO_DATABASES, loadDemoSettings, type DemoSettings } from './demo-settings';
 import { connectAdmin, openPool } from './demo-databases';
 import { changeAndMeasureLag, createReplication, createSampleSource, howToLookAtIt, resetDemo, say, verify, waitForSeeding } from './demo-steps';
+import { runLiveDemo } from './live-demo';
 import { ApiError, SignedApi, UnreachableError } from './signed-api';
 
 /**
@@ -64,7 +65,10 @@ try {
   process.stderr.write(`demo: ${explain(error)}\n`);
   process.exit(2);
 }
-run(settings).then(
+const live = process.argv.includes('--live');
+const stopping = new AbortController();
+if (live) for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => stopping.abort());
+(live ? runLiveDemo(new SignedApi(settings.endpoint, settings.region, settings), settings, stopping.signal) : run(settings)).then(
   () => process.exit(0),
   (error: unknown) => {
     process.stderr.write(`\ndemo failed: ${explain(error)}\n`);

@@ -1,4 +1,4 @@
-import { DEMO_DATABASES, DEMO_WAREHOUSE_SCHEMA, databaseUrl } from './demo-settings';
+import { DEMO_DATABASES, DEMO_WAREHOUSE_SCHEMA, databaseUrl, type DemoDatabases } from './demo-settings';
 import { SAMPLE_TABLES } from './sample-source';
 
 /** Credentials of the S3 server `npm start` embeds (s3rver's one account). */
@@ -20,20 +20,20 @@ export function runConnectionString(postgresUrl: string, database: string, runLa
  * The CreateWarehouseReplication body (JSON wire form) for the demo databases on the server of
  * `postgresUrl`: SCD Type1 into `analytics`, and the table without a key re-seeded all day every minute.
  */
-export function demoCreateRequest(postgresUrl: string, runLabel: string): Record<string, unknown> {
+export function demoCreateRequest(postgresUrl: string, runLabel: string, databases: DemoDatabases = DEMO_DATABASES): Record<string, unknown> {
   const server = new URL(postgresUrl);
   const noKeyTables = SAMPLE_TABLES.filter((table) => !table.keyed).map((table) => table.name);
   return {
     parallelTablesLimit: 4,
     rebuildIndexes: false,
     source: {
-      connectionString: runConnectionString(postgresUrl, DEMO_DATABASES.source, runLabel),
+      connectionString: runConnectionString(postgresUrl, databases.source, runLabel),
       encryptDataInTransit: false,
       changeTrackingRetentionPeriod: '2 Days',
       resetChangeTracking: false,
     },
     staging: {
-      connectionString: runConnectionString(postgresUrl, DEMO_DATABASES.staging, runLabel),
+      connectionString: runConnectionString(postgresUrl, databases.staging, runLabel),
       encryptDataInTransit: false,
       replicateCompatibilityLevel: false,
     },
@@ -41,12 +41,13 @@ export function demoCreateRequest(postgresUrl: string, runLabel: string): Record
       accessType: 'AccessKey',
       ...EMBEDDED_S3_KEY,
       bucketName: DEMO_BUCKET,
-      bucketFolderName: '/demo',
+      // One folder per demo, named after its source.
+      bucketFolderName: `/${databases.source.replace(/_/g, '-')}`,
       regionEndpoint: 'us-east-1',
       retentionDays: 1,
       url: `postgres://${server.host}`,
       databaseSchema: DEMO_WAREHOUSE_SCHEMA,
-      databaseName: DEMO_DATABASES.warehouse,
+      databaseName: databases.warehouse,
       username: decodeURIComponent(server.username) || 'postgres',
       // The field is required; a server with trust authentication ignores it.
       password: decodeURIComponent(server.password) || 'unused-with-trust-auth',

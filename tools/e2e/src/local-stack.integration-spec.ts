@@ -2,13 +2,16 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { Client } from 'pg';
 import { healthSubject } from '@svc/contracts';
 import { connectNats, NatsRequester } from '@svc/messaging';
+import { callSigned } from '@svc/system-testing';
 import {
   createTempDatabase,
   freePort,
   reserveTempDatabase,
   startTestNats,
+  TEST_POSTGRES_URL,
   waitUntil,
   type TempDatabase,
   type TestNats,
@@ -25,6 +28,8 @@ describe('npm start and the svc CLI, as the README says', () => {
   let output = '';
   let port = 0;
   let workDir = '';
+  // The live demo makes its databases `<prefix>_source`, `<prefix>_staging` and `<prefix>_warehouse` itself.
+  const livePrefix = reserveTempDatabase('svc_e2e_live').name;
 
   beforeAll(async () => {
     nats = await startTestNats();
@@ -43,6 +48,9 @@ describe('npm start and the svc CLI, as the README says', () => {
         SVC_MASTER_KEY: '',
         SVC_BOOTSTRAP_ACCESS_KEY_ID: '',
         SVC_BOOTSTRAP_SECRET_KEY: '',
+        SVC_DEMO: '',
+        DEMO_DATABASE_PREFIX: livePrefix,
+        DEMO_POSTGRES_URL: '',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -57,8 +65,14 @@ describe('npm start and the svc CLI, as the README says', () => {
   afterAll(async () => {
     if (stack && stack.exitCode === null) stack.kill('SIGKILL');
     await Promise.allSettled([nats?.stop(), control?.drop(), ...databases.map((database) => database.drop())]);
+    await Promise.allSettled(['source', 'staging', 'warehouse'].map((suffix) => dropByName(`${livePrefix}_${suffix}`)));
     rmSync(workDir, { recursive: true, force: true });
   }, 30000);
+
+  function developmentKey(): { accessKeyId: string; secretKey: string } {
+    const keyLine = /SVC_ACCESS_KEY_ID=(\S+) SVC_SECRET_ACCESS_KEY=(\S+)/.exec(output);
+    return { accessKeyId: keyLine?.[1] ?? '', secretKey: keyLine?.[2] ?? '' };
+  }
 
   it('creates the example replication with the CLI and the printed development key', () => {
     const keyLine = /SVC_ACCESS_KEY_ID=(\S+) SVC_SECRET_ACCESS_KEY=(\S+)/.exec(output);
@@ -85,6 +99,34 @@ describe('npm start and the svc CLI, as the README says', () => {
     expect(run.stdout).toMatch(/<ReplicationId>[0-9a-f-]{36}<\/ReplicationId>/);
     expect(run.stdout).toMatch(/<Status>Running<\/Status>/);
   });
+
+  it('runs the live demo on the development key: its replication seeds, then follows a change in its source every few seconds', async () => {
+    const key = developmentKey();
+    const call = async <T>(operation: string, body: Record<string, unknown>): Promise<T> => {
+      const response = await callSigned(`http://127.0.0.1:${port}`, operation, 'json', JSON.stringify(body), key);
+      if (response.status !== 200) throw new Error(`${operation} answered ${response.status}: ${response.body}`);
+      return JSON.parse(response.body) as T;
+    };
+    let replicationId = '';
+    await waitUntil(
+      async () => {
+        const { replications } = await call<{ replications: { replicationId: string; replicationName: string }[] }>('ListWarehouseReplications', {});
+        replicationId = replications.find((replication) => replication.replicationName === `${livePrefix}_source`)?.replicationId ?? '';
+        return replicationId !== '';
+      },
+      60000,
+      'the live demo replication',
+    );
+    const ordersApplied = async (): Promise<number> => {
+      const history = await call<{ tables: { name: string; points: { cycles: number; rowsApplied: number }[] }[] }>('GetReplicationMetrics', { replicationId, tableName: '[public].[orders]' });
+      return (history.tables[0]?.points ?? []).reduce((sum, point) => sum + point.rowsApplied, 0);
+    };
+    let seeded = 0;
+    await waitUntil(async () => (seeded = await ordersApplied()) > 0, 90000, 'the demo orders to be seeded');
+    // New live orders arrive in change cycles after the seed.
+    await waitUntil(async () => (await ordersApplied()) > seeded, 60000, 'a live change to reach the warehouse');
+    expect(output).toContain(`Demo replication ${replicationId} created from ${livePrefix}_source`);
+  }, 180000);
 
   it('starts a service again when it crashes, as docker-compose restarts it', async () => {
     const stagerPid = (): number | null => {
@@ -115,3 +157,13 @@ describe('npm start and the svc CLI, as the README says', () => {
     await expect(fetch(`http://127.0.0.1:${port}/health`)).rejects.toThrow();
   }, 30000);
 });
+
+async function dropByName(name: string): Promise<void> {
+  const client = new Client({ connectionString: TEST_POSTGRES_URL });
+  await client.connect();
+  try {
+    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  } finally {
+    await client.end();
+  }
+}

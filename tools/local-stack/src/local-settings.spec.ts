@@ -1,4 +1,4 @@
-import { DEFAULT_EMBEDDED_S3_PORT, LOCAL_DEFAULTS, localEnvironment } from './local-settings';
+import { DEFAULT_EMBEDDED_S3_PORT, LOCAL_DEFAULTS, liveDemoEnvironment, localEnvironment } from './local-settings';
 
 describe('localEnvironment', () => {
   it('fills development defaults and reports which', () => {
@@ -28,5 +28,28 @@ describe('localEnvironment', () => {
 
   it('uses a master key of 32 bytes', () => {
     expect(Buffer.from(LOCAL_DEFAULTS['SVC_MASTER_KEY'] ?? '', 'hex')).toHaveLength(32);
+  });
+});
+
+describe('liveDemoEnvironment', () => {
+  const local = localEnvironment({});
+
+  it('runs the demo on the embedded defaults, signing with the development key on the stack own port', () => {
+    expect(liveDemoEnvironment(local)).toMatchObject({
+      SVC_ENDPOINT: 'http://127.0.0.1:8080',
+      SVC_ACCESS_KEY_ID: 'SVCLOCALDEVELOPMENT',
+      SVC_SECRET_ACCESS_KEY: 'local-development-secret-key-change-me',
+      DEMO_POSTGRES_URL: 'postgres://postgres@127.0.0.1:5432/postgres',
+    });
+  });
+
+  it('does not run with SVC_DEMO=off, nor with a key of the user own unless SVC_DEMO=on', () => {
+    expect(liveDemoEnvironment(localEnvironment({ SVC_DEMO: 'off' }))).toBeNull();
+    const ownKey = localEnvironment({ SVC_BOOTSTRAP_ACCESS_KEY_ID: 'MYKEY', SVC_BOOTSTRAP_SECRET_KEY: 'my-secret', DATABASE_URL: 'postgres://u:pw@db:5433/control' });
+    expect(liveDemoEnvironment(ownKey)).toBeNull();
+    expect(liveDemoEnvironment({ ...ownKey, env: { ...ownKey.env, SVC_DEMO: 'on' } })).toMatchObject({
+      SVC_ACCESS_KEY_ID: 'MYKEY',
+      DEMO_POSTGRES_URL: 'postgres://u:pw@db:5433/postgres',
+    });
   });
 });

@@ -49,3 +49,22 @@ export function localEnvironment(base: Record<string, string | undefined>): Loca
   }
   return { env, defaulted, embeddedS3Port };
 }
+
+/**
+ * The live demo's environment, or null when it does not run: it runs on the development access key (the
+ * stack's embedded defaults) unless SVC_DEMO=off, and with SVC_DEMO=on whatever the key. It signs with the
+ * bootstrap key and keeps its databases on the control database's server unless DEMO_POSTGRES_URL says otherwise.
+ */
+export function liveDemoEnvironment({ env, defaulted }: Pick<LocalEnvironment, 'env' | 'defaulted'>): Record<string, string> | null {
+  const wanted = (env['SVC_DEMO'] ?? '').trim().toLowerCase();
+  if (wanted === 'off' || (wanted !== 'on' && !defaulted.includes('SVC_BOOTSTRAP_ACCESS_KEY_ID'))) return null;
+  const server = new URL(env['DATABASE_URL'] ?? '');
+  server.pathname = '/postgres';
+  return {
+    ...env,
+    SVC_ENDPOINT: `http://127.0.0.1:${env['PORT'] ?? ''}`,
+    SVC_ACCESS_KEY_ID: env['SVC_BOOTSTRAP_ACCESS_KEY_ID'] ?? '',
+    SVC_SECRET_ACCESS_KEY: env['SVC_BOOTSTRAP_SECRET_KEY'] ?? '',
+    DEMO_POSTGRES_URL: env['DEMO_POSTGRES_URL'] || server.toString(),
+  };
+}

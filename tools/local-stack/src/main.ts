@@ -3,11 +3,11 @@ import { join, resolve } from 'node:path';
 import { connectNats, NatsRequester } from '@svc/messaging';
 import { healthSubject, type ServiceName } from '@svc/contracts';
 import { startEmbeddedS3 } from './embedded-s3';
-import { localEnvironment } from './local-settings';
+import { liveDemoEnvironment, localEnvironment } from './local-settings';
 import { outdatedNodeNotice, withoutRepeatedSdkWarning } from './node-runtime';
 import { tcpReachable } from './preflight';
 import { RestartPolicy } from './restart-policy';
-import { START_ORDER, spawnService } from './services';
+import { START_ORDER, spawnLiveDemo, spawnService } from './services';
 import { Stack } from './stack';
 
 const repoRoot = resolve(__dirname, '..', '..', '..', '..');
@@ -89,6 +89,8 @@ async function start(stack: Stack): Promise<void> {
       '',
     ].join('\n'),
   );
+  const demoEnv = liveDemoEnvironment({ env, defaulted });
+  if (demoEnv) stack.addChild('demo', spawnLiveDemo(distRoot, demoEnv));
 }
 
 const stack = new Stack();

@@ -6,9 +6,18 @@ import type { ServiceName } from '@svc/contracts';
 export const START_ORDER: ServiceName[] = ['job-registry', 'extractor', 'stager', 'loader', 'api-gateway'];
 
 export function spawnService(distRoot: string, service: ServiceName, env: Record<string, string>): ChildProcess {
-  const entry = join(distRoot, 'apps', service, 'src', 'main.js');
-  const child = spawn(process.execPath, [entry], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  const prefix = `[${service}] `.padEnd(15);
+  return spawnLabelled(service, [join(distRoot, 'apps', service, 'src', 'main.js')], env);
+}
+
+/** `npm run demo`'s live mode: the demo replication, and a change in its source every few seconds. */
+export function spawnLiveDemo(distRoot: string, env: Record<string, string>): ChildProcess {
+  return spawnLabelled('demo', [join(distRoot, 'tools', 'demo', 'src', 'main.js'), '--live'], env);
+}
+
+/** A Node process whose output lines are shown prefixed with its label. */
+function spawnLabelled(label: string, args: string[], env: Record<string, string>): ChildProcess {
+  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const prefix = `[${label}] `.padEnd(15);
   for (const stream of [child.stdout, child.stderr]) {
     let pending = '';
     stream?.on('data', (chunk: Buffer) => {

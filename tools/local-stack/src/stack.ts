@@ -4,7 +4,7 @@ import type { EmbeddedS3 } from './embedded-s3';
 
 /** What the local stack runs, and how to stop all of it. */
 export class Stack {
-  private readonly children = new Map<ServiceName, ChildProcess>();
+  private readonly children = new Map<ServiceName | 'demo', ChildProcess>();
   private s3: EmbeddedS3 | undefined;
   private stopping = false;
   private readonly pending = new Set<NodeJS.Timeout>();
@@ -17,7 +17,7 @@ export class Stack {
     this.s3 = s3;
   }
 
-  addChild(service: ServiceName, child: ChildProcess): void {
+  addChild(service: ServiceName | 'demo', child: ChildProcess): void {
     this.children.set(service, child);
   }
 
