@@ -23,7 +23,7 @@ export interface ChartOptions {
 }
 
 const MARGIN = { top: 24, right: 12, bottom: 28, left: 64 };
-const TICKS = 4;
+const TICKS = 5;
 /** Series colours (colour-blind-safe Okabe-Ito); the nth series takes the nth. */
 export const SERIES_COLOURS = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000'];
 

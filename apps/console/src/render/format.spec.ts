@@ -1,6 +1,12 @@
-import { formatAgo, formatCount, formatDuration, formatLag, formatRate, percent } from './format.js';
+import { formatAgo, formatCount, formatDuration, formatLag, formatRate, formatTick, percent } from './format.js';
 
 describe('format', () => {
+  it('keeps the ticks of a small axis distinct, and large ones whole', () => {
+    expect([0, 0.01, 0.02, 0.4, 1.5, 2].map(formatTick)).toEqual(['0', '0.01', '0.02', '0.4', '1.5', '2']);
+    expect(formatTick(75000)).toBe('75,000');
+    expect(formatTick(12.6)).toBe('13');
+  });
+
   it.each([
     [0, '0 s'],
     [59.4, '59 s'],

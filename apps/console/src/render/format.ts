@@ -4,6 +4,12 @@ export function formatCount(value: number): string {
   return Math.round(value).toLocaleString('en-US');
 }
 
+/** An axis value: whole from 10, one decimal from 1, else up to three, so ticks of a small scale (0.02, 0.04…) stay distinct. */
+export function formatTick(value: number): string {
+  const magnitude = Math.abs(value);
+  return value.toLocaleString('en-US', { maximumFractionDigits: magnitude >= 10 ? 0 : magnitude >= 1 ? 1 : 3 });
+}
+
 /** 42 s, 3 min 5 s, 2 h 10 min, 3 d 4 h. */
 export function formatDuration(seconds: number): string {
   if (!Number.isFinite(seconds) || seconds < 0) return '—';

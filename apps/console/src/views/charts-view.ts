@@ -1,7 +1,7 @@
 import type { MetricsHistory } from '../api/wire-types.js';
 import { lineChart, SERIES_COLOURS } from '../chart/line-chart.js';
 import { hasPoints, lagSeries, throughputSeries } from '../chart/metrics-series.js';
-import { formatCount } from '../render/format.js';
+import { formatTick } from '../render/format.js';
 import { h, type VElement } from '../render/vnode.js';
 
 /** Lag and throughput over the last hour, or why there is nothing to show. */
@@ -14,8 +14,8 @@ export function chartsView(history: MetricsHistory | null, problem: string | nul
   return h(
     'div.charts',
     null,
-    lineChart(lag, { title: 'Lag', unit: 's', formatValue: (value) => formatCount(value) }),
-    lineChart(throughput, { title: 'Rows applied', unit: 'rows/min', formatValue: (value) => formatCount(value) }),
+    lineChart(lag, { title: 'Lag', unit: 's', formatValue: formatTick }),
+    lineChart(throughput, { title: 'Rows applied', unit: 'rows/min', formatValue: formatTick }),
     h(
       'ul.legend',
       null,
