@@ -14,6 +14,7 @@ const LIVE_CHANGE_INTERVAL_MS = 3000;
  */
 export async function runLiveDemo(api: SignedApi, settings: DemoSettings, stopping: AbortSignal): Promise<void> {
   const databases = liveDemoDatabases(settings.liveDemoPrefix);
+  await untilApiAnswers(api, stopping);
   const { replications } = await api.call('ListWarehouseReplications', {});
   const existing = replications.find((replication) => replication.replicationName === databases.source);
   if (existing) {
@@ -59,6 +60,15 @@ async function changeUntilStopped(source: Pool, stopping: AbortSignal): Promise<
       lastProblem = problem;
     }
     await pause(LIVE_CHANGE_INTERVAL_MS, stopping);
+  }
+}
+
+/** The stack starts the demo once the API answered; a gateway restarting meanwhile gets a minute. */
+async function untilApiAnswers(api: SignedApi, stopping: AbortSignal): Promise<void> {
+  const deadline = Date.now() + 60000;
+  while (!stopping.aborted && (await api.health().catch(() => 0)) === 0) {
+    if (Date.now() > deadline) throw new Error('the api-gateway did not answer for a minute');
+    await pause(1000, stopping);
   }
 }
 

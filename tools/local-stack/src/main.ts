@@ -27,6 +27,18 @@ async function waitForHealth(requester: NatsRequester, service: ServiceName, chi
   throw new Error(`${service} did not become healthy within ${deadlineMs / 1000} s`);
 }
 
+async function waitForHttp(url: string, deadlineMs: number): Promise<void> {
+  const deadline = Date.now() + deadlineMs;
+  while (Date.now() < deadline) {
+    const answered = await fetch(url, { signal: AbortSignal.timeout(1000) })
+      .then(() => true)
+      .catch(() => false);
+    if (answered) return;
+    await new Promise((done) => setTimeout(done, 250));
+  }
+  throw new Error(`the api-gateway did not answer on ${url} within ${deadlineMs / 1000} s`);
+}
+
 /**
  * Starts a service and starts it again whenever it stops on its own (a crash, a kill), after the restart
  * policy's delay, until the stack stops: the pipeline resumes its work from NATS and the registry.
@@ -74,6 +86,8 @@ async function start(stack: Stack): Promise<void> {
   } finally {
     await connection.close();
   }
+  // The gateway answers on NATS before its HTTP port listens: "up" is said once the API itself answers.
+  await waitForHttp(`http://127.0.0.1:${env['PORT'] ?? ''}/health`, 30000);
 
   process.stdout.write(
     [
