@@ -73,6 +73,15 @@ describeEachPair('pipeline', (pair: EnginePair) => {
     return `${JSON.stringify(states.map((state) => state && { status: state.status, tables: state.tables, alerts: state.alerts }))}\n${warnings.join('\n')}`;
   };
 
+  /** waitUntil that, on its deadline, also says what the replications and services were doing. */
+  const waitExplained = async (probe: () => Promise<boolean>, deadlineMs: number, what: string) => {
+    try {
+      await waitUntil(probe, deadlineMs, what);
+    } catch (error) {
+      throw new Error(`${error instanceof Error ? error.message : String(error)}\n${await diagnostics()}`, { cause: error });
+    }
+  };
+
   /**
    * Waits until the warehouse holds exactly the source's rows (Type1 in `dw`) and current rows (Type2 in
    * `hist`). Rows travel to the test to be compared, so it polls at a pace that leaves the machine to the services.
@@ -119,7 +128,7 @@ describeEachPair('pipeline', (pair: EnginePair) => {
     };
     type1Id = await createReplication('dw', 'Type1', { reseedingSchedule: schedule });
     type2Id = await createReplication('hist', 'Type2');
-    await waitUntil(
+    await waitExplained(
       async () => {
         const [one, two] = await Promise.all([describeReplication(type1Id), describeReplication(type2Id)]);
         const phases = [...one.tables, ...two.tables].map((table) => table.phase);
@@ -221,7 +230,7 @@ describeEachPair('pipeline', (pair: EnginePair) => {
   it('refreshes the table without a key on its reseeding schedule', async () => {
     const now = new Date();
     await source.apply(transaction(insert(AUDIT_LOG, Array.from({ length: 25 }, (_, index) => ({ at: now, message: `later event ${index + 1}` })))));
-    await waitUntil(async () => JSON.stringify(await warehouse.digest('dw', AUDIT_LOG)) === JSON.stringify(await source.digest(AUDIT_LOG)), 60000, 'the scheduled reseed');
+    await waitExplained(async () => JSON.stringify(await warehouse.digest('dw', AUDIT_LOG)) === JSON.stringify(await source.digest(AUDIT_LOG)), 60000, 'the scheduled reseed');
   }, 90000);
 
   /** Kills the service (SIGKILL) the moment its durable consumer holds an unacknowledged batch, then starts it again. */
