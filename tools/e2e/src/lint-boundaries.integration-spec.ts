@@ -18,10 +18,15 @@ describe('import boundaries', () => {
   let messagesOf: Map<string, { ruleId: string | null; message: string }[]>;
 
   beforeAll(() => {
-    // The CLI, as `npm run lint` runs it (ESLint's API loads the .mjs config with a dynamic import jest cannot run).
+    // The CLI, as `npm run lint` runs it (ESLint's API loads the .mjs config with a dynamic import jest cannot run):
+    // first the project graph, without which Nx's boundary rule cannot tell npm packages apart.
+    const graph = spawnSync(join(ROOT, 'node_modules', '.bin', 'nx'), ['show', 'projects'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NX_DAEMON: 'false' } });
+    if (graph.status !== 0) throw new Error(`nx show projects failed: ${graph.stderr}`);
     const run = spawnSync(join(ROOT, 'node_modules', '.bin', 'eslint'), ['--no-ignore', '--format', 'json', ...FIXTURES], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NX_DAEMON: 'false' } });
-    if (run.stdout === '') throw new Error(`eslint printed nothing: ${run.stderr}`);
-    const results = JSON.parse(run.stdout) as { filePath: string; messages: { ruleId: string | null; message: string }[] }[];
+    // Without a cached project graph (no `npm run lint` before), Nx's plugin prints a warning line before the report.
+    const report = run.stdout.split('\n').find((line) => line.startsWith('['));
+    if (report === undefined) throw new Error(`eslint printed no report: ${run.stdout}${run.stderr}`);
+    const results = JSON.parse(report) as { filePath: string; messages: { ruleId: string | null; message: string }[] }[];
     messagesOf = new Map(
       results.map((result) => [
         result.filePath.slice(ROOT.length + 1),
