@@ -1,39 +1,28 @@
 import { randomUUID } from 'node:crypto';
-import { Client, Pool } from 'pg';
-import { ensureDatabase, quoteIdentifier } from './ensure-database';
+import { Pool } from 'pg';
+import { reserveTempDatabase } from '@svc/testing';
+import { ensureDatabase } from './ensure-database';
 import { MetricsHistoryRepository } from './metrics-history-repository';
 import { migrate } from './migrate';
 
-const SERVER_URL = process.env['TEST_POSTGRES_URL'] ?? 'postgres://postgres@127.0.0.1:5432';
-const databaseName = `svc_metrics_test_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
-const databaseUrl = `${SERVER_URL}/${databaseName}`;
+const database = reserveTempDatabase('svc_metrics_test');
 const ORDERS = '[dbo].[Orders]';
 const LINES = '[dbo].[Lines]';
-
-async function onServer<T>(work: (client: Client) => Promise<T>): Promise<T> {
-  const client = new Client({ connectionString: `${SERVER_URL}/postgres` });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
 
 describe('metrics history against PostgreSQL', () => {
   let pool: Pool;
   let history: MetricsHistoryRepository;
 
   beforeAll(async () => {
-    await ensureDatabase(databaseUrl);
-    pool = new Pool({ connectionString: databaseUrl, max: 4 });
+    await ensureDatabase(database.url);
+    pool = new Pool({ connectionString: database.url, max: 4 });
     await migrate(pool);
     history = new MetricsHistoryRepository(pool);
   });
 
   afterAll(async () => {
     await pool?.end();
-    await onServer((client) => client.query(`DROP DATABASE IF EXISTS ${quoteIdentifier(databaseName)} WITH (FORCE)`));
+    await database.drop();
   });
 
   async function newReplication(): Promise<string> {
