@@ -22,7 +22,7 @@ export class AppModule {
   static forConfig(config: GatewayConfig, logger: JsonLogger): DynamicModule {
     return {
       module: AppModule,
-      imports: [NatsRequesterModule.forRoot({ servers: config.nats.servers, name: 'api-gateway', requestTimeoutMs: config.nats.requestTimeoutMs })],
+      imports: [NatsRequesterModule.forRoot({ servers: config.nats.servers, name: 'api-gateway', requestTimeoutMs: config.nats.requestTimeoutMs, security: config.nats.security, role: 'api-gateway' })],
       // The fallback controller must stay last: it answers every path the others do not.
       controllers: [ApiController, HttpHealthController, ConsoleController, createHealthController('api-gateway'), FallbackController],
       providers: [

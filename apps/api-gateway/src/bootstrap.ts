@@ -24,7 +24,7 @@ export async function startGateway(config: GatewayConfig): Promise<RunningGatewa
   });
   app.disable('x-powered-by');
   app.getHttpServer().on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => answerMalformedHttp(error, socket, logger));
-  app.connectMicroservice(natsMicroserviceOptions(config.nats.servers, 'api-gateway'), { inheritAppConfig: true });
+  app.connectMicroservice(natsMicroserviceOptions(config.nats.servers, 'api-gateway', { security: config.nats.security, role: 'api-gateway' }), { inheritAppConfig: true });
   app.enableShutdownHooks();
   await app.startAllMicroservices();
   await app.listen(config.port, config.host);

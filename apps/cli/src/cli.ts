@@ -7,7 +7,7 @@ import { CliFailure, ExitCode, UsageError } from './exit-codes';
 import { describeNetworkError } from './http/network-error';
 import type { SendOperationInput, SendOutcome } from './http/send-operation';
 import { createAccessKey, renderCreatedKey } from './keys/create-access-key';
-import type { RegistryConnection } from './keys/registry-connection';
+import { NatsSettingsError, type RegistryConnection } from './keys/registry-connection';
 import { renderResponse } from './output/render-response';
 import { USAGE } from './usage';
 import { runDescribeWatch, type StdoutTerminal } from './watch/run-describe-watch';
@@ -93,6 +93,7 @@ async function runKeysCreate(io: CliIo, command: KeysCreateCommand): Promise<Exi
   try {
     registry = await io.openRegistry(natsUrl);
   } catch (error) {
+    if (error instanceof NatsSettingsError) throw new CliFailure(error.message, ExitCode.Configuration);
     throw new CliFailure(describeNetworkError(natsUrl, error), ExitCode.Unreachable);
   }
   try {

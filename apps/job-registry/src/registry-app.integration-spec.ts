@@ -11,10 +11,12 @@ import {
   type ReplicationDescription,
   type RpcReply,
 } from '@svc/contracts';
+import { RuntimeConfigSeal, parseMasterKey } from '@svc/crypto';
 import { NatsRequester, connectNats } from '@svc/messaging';
 import { SVC4_SCHEME, deriveSigningKey } from '@svc/signing';
 import { MIGRATIONS } from '@svc/registry-store';
 import {
+  TEST_WORKER_KEY,
   createTempDatabase,
   reserveTempDatabase,
   startTestNats,
@@ -110,6 +112,7 @@ describe('job-registry over NATS', () => {
       DATABASE_URL: control.url,
       NATS_URL: natsServer.url,
       SVC_MASTER_KEY: randomBytes(32).toString('hex'),
+      SVC_WORKER_KEY: TEST_WORKER_KEY,
       SVC_BOOTSTRAP_ACCESS_KEY_ID: BOOTSTRAP_KEY_ID,
       SVC_BOOTSTRAP_SECRET_KEY: SECRETS.bootstrap,
       S3_ENDPOINT: s3.endpoint,
@@ -181,6 +184,31 @@ describe('job-registry over NATS', () => {
     const [raw] = await queryControl<{ config: unknown; secrets: Buffer }>('SELECT config, secrets FROM replications WHERE id = $1', [replicationId]);
     expect(JSON.stringify(raw?.config)).not.toContain(SECRETS.source);
     expect(raw?.secrets.toString('latin1')).not.toContain(SECRETS.warehouse);
+  });
+
+  it('hands the runtime configuration only to a holder of the worker key, sealed; others get nothing', async () => {
+    const seal = new RuntimeConfigSeal(parseMasterKey(TEST_WORKER_KEY));
+    const stranger = new RuntimeConfigSeal(randomBytes(32));
+    const refused = { ok: false, error: { code: ErrorCode.Forbidden, messages: ['not authorised'] } };
+    // No proof, a proof under another key, one for another replication, one an hour old, and an unknown id: all alike.
+    expect(await requester.request(Subjects.registryRuntimeConfig, { replicationId } as never)).toEqual(refused);
+    expect(await requester.request(Subjects.registryRuntimeConfig, { replicationId, proof: stranger.prove(replicationId) })).toEqual(refused);
+    expect(await requester.request(Subjects.registryRuntimeConfig, { replicationId, proof: seal.prove(randomUUID()) })).toEqual(refused);
+    expect(await requester.request(Subjects.registryRuntimeConfig, { replicationId, proof: seal.prove(replicationId, new Date(Date.now() - 3600_000)) })).toEqual(refused);
+    const unknownId = randomUUID();
+    expect(await requester.request(Subjects.registryRuntimeConfig, { replicationId: unknownId, proof: stranger.prove(unknownId) })).toEqual(refused);
+
+    const proof = seal.prove(replicationId);
+    const reply = await requester.request(Subjects.registryRuntimeConfig, { replicationId, proof });
+    if (!reply.ok) throw new Error(`refused: ${JSON.stringify(reply)}`);
+    // On the bus: no secret in clear text.
+    expect(JSON.stringify(reply)).not.toMatch(new RegExp(`${SECRETS.source}|${SECRETS.staging}|${SECRETS.warehouse}`));
+    // Opened by the worker that asked: the secrets it needs.
+    const config = JSON.parse(seal.open(reply.value.sealedConfig, replicationId, proof.nonce)) as { source: { connectionString: string }; warehouse: { password: string } };
+    expect(config.source.connectionString).toContain(SECRETS.source);
+    expect(config.warehouse.password).toBe(SECRETS.warehouse);
+    // Not by another request's nonce: a reply captured for one request opens for no other.
+    expect(() => seal.open(reply.value.sealedConfig, replicationId, seal.prove(replicationId).nonce)).toThrow('cannot be opened');
   });
 
   it('lists the replication', async () => {

@@ -26,7 +26,7 @@ export async function createRegistryApp(config: RegistryConfig, options: Registr
   const logger = new JsonLogger('job-registry', config.logLevel, options.logSink);
   const app = await NestFactory.createMicroservice<MicroserviceOptions>(
     AppModule.forRoot(config, { logger, ...(options.reachabilityProbe && { reachabilityProbe: options.reachabilityProbe }) }),
-    { ...natsMicroserviceOptions(config.nats.servers, REGISTRY_QUEUE_GROUP), logger, abortOnError: false },
+    { ...natsMicroserviceOptions(config.nats.servers, REGISTRY_QUEUE_GROUP, { security: config.nats.security, role: 'job-registry' }), logger, abortOnError: false },
   );
   try {
     await listenOnNats(app);

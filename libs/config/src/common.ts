@@ -1,4 +1,6 @@
+import { MasterKeyError, parseMasterKey } from '@svc/crypto';
 import type { EnvReader } from './env-reader';
+import { readNatsSecurity, type NatsSecurity } from './nats-security';
 
 export const DEFAULT_NATS_URL = 'nats://127.0.0.1:4222';
 export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/svc_registry';
@@ -16,11 +18,15 @@ export interface NatsSettings {
   requestTimeoutMs: number;
   /** Copies JetStream keeps of every pipeline stream: 1 for a single server, 3 for a cluster of three or more. */
   streamReplicas: number;
+  /** Credentials and TLS (NATS_CREDS | NATS_USER+NATS_PASSWORD | NATS_NKEY_SEED, NATS_CA_FILE, NATS_CERT_FILE+NATS_KEY_FILE). */
+  security: NatsSecurity;
 }
 
 export function readNatsSettings(env: EnvReader): NatsSettings {
+  const servers = env.urlList('NATS_URL', DEFAULT_NATS_URL, ['nats', 'tls', 'ws', 'wss']);
   return {
-    servers: env.urlList('NATS_URL', DEFAULT_NATS_URL, ['nats', 'tls', 'ws', 'wss']),
+    servers,
+    security: readNatsSecurity(env, servers),
     requestTimeoutMs: env.int('NATS_REQUEST_TIMEOUT_MS', 30000, { min: 100 }),
     streamReplicas: env.int('NATS_STREAM_REPLICAS', 1, { min: 1, max: MAX_STREAM_REPLICAS }),
   };
@@ -43,4 +49,20 @@ export function readS3Settings(env: EnvReader): S3ServiceSettings {
     ...(serviceSecretAccessKey !== undefined && { serviceSecretAccessKey }),
     allowBucketCreation: env.bool('S3_ALLOW_BUCKET_CREATION', endpoint !== undefined),
   };
+}
+
+/**
+ * SVC_WORKER_KEY: the key job-registry and every pipeline worker share, and nothing else on the bus holds. Workers
+ * prove with it that they may have a replication's configuration; the registry seals the configuration with it.
+ */
+export function readWorkerKey(env: EnvReader): Buffer {
+  const text = env.string('SVC_WORKER_KEY');
+  if (text === '') return Buffer.alloc(0);
+  try {
+    return parseMasterKey(text);
+  } catch (error) {
+    if (!(error instanceof MasterKeyError)) throw error;
+    env.problem('SVC_WORKER_KEY: must be 64 hexadecimal characters or the base64 encoding of 32 bytes, the same in job-registry and every pipeline worker');
+    return Buffer.alloc(0);
+  }
 }

@@ -88,6 +88,11 @@ export class EnvReader {
     return urls;
   }
 
+  /** Records a problem found by a rule that spans settings; it must name the setting and never echo a secret value. */
+  problem(text: string): void {
+    this.problems.push(text);
+  }
+
   /** Throws ConfigError listing every problem found so far. */
   done(): void {
     if (this.problems.length) throw new ConfigError(this.problems);

@@ -7,7 +7,9 @@ export {
   SIGNING_SERVICE_NAME,
   readNatsSettings,
   readS3Settings,
+  readWorkerKey,
   type NatsSettings,
   type S3ServiceSettings,
 } from './common';
+export { readNatsSecurity, type NatsAuth, type NatsSecurity, type NatsTls } from './nats-security';
 export { loadWorkerConfig, readLogLevel, type LogLevelSetting, type WorkerConfig } from './worker';

@@ -20,7 +20,7 @@ function problemsOf(environment: Record<string, string>): string[] {
 
 describe('readNatsSettings', () => {
   it('defaults to one local server and one copy of each stream', () => {
-    expect(read({})).toEqual({ servers: ['nats://127.0.0.1:4222'], requestTimeoutMs: 30000, streamReplicas: 1 });
+    expect(read({})).toEqual({ servers: ['nats://127.0.0.1:4222'], requestTimeoutMs: 30000, streamReplicas: 1, security: {} });
   });
 
   it('reads the servers of a cluster, separated by commas, and the stream replicas', () => {

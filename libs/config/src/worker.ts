@@ -1,5 +1,5 @@
 import { EnvReader } from './env-reader';
-import { readNatsSettings, readS3Settings, type NatsSettings, type S3ServiceSettings } from './common';
+import { readNatsSettings, readS3Settings, readWorkerKey, type NatsSettings, type S3ServiceSettings } from './common';
 
 export type LogLevelSetting = 'debug' | 'info' | 'warn' | 'error';
 
@@ -13,6 +13,8 @@ export interface WorkerConfig {
   nats: NatsSettings;
   logLevel: LogLevelSetting;
   s3: S3ServiceSettings;
+  /** SVC_WORKER_KEY: proves this worker to the registry and opens the configurations it answers. */
+  workerKey: Buffer;
   /** Row messages are at most this big (NATS allows 1 MiB by default). */
   rowChunkBytes: number;
   /** Seeds are cut into parts of about this many bytes, each a batch of its own. */
@@ -27,6 +29,7 @@ export function loadWorkerConfig(environment: Record<string, string | undefined>
     nats: readNatsSettings(env),
     logLevel: readLogLevel(env),
     s3: readS3Settings(env),
+    workerKey: readWorkerKey(env),
     rowChunkBytes: env.int('ROW_CHUNK_BYTES', 512 * 1024, { min: 1024, max: 1024 * 1024 - 4096 }),
     seedPartBytes: env.int('SEED_PART_MB', 64, { min: 1, max: 4096 }) * 1024 * 1024,
     concurrency: env.int('WORKER_CONCURRENCY', 4, { min: 1, max: 64 }),

@@ -60,6 +60,7 @@ export type {
   SigningKeyRequest,
 } from './rpc/envelope';
 export {
+  PipelineConsumers,
   PipelineStreams,
   PipelineSubjects,
   SERVICE_NAMES,

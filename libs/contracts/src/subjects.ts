@@ -66,6 +66,18 @@ export const PipelineStreams = {
   rows: { name: 'SVC_ROWS_V1', subjects: ['svc.pipeline.v1.rows.>'] },
 } as const;
 
+/**
+ * The durable consumers of the work stream: which service takes which subject under which name. The bus's
+ * permissions let each service create, read and acknowledge its own consumers only.
+ */
+export const PipelineConsumers = {
+  extractor: { durableName: 'extractor', subject: PipelineSubjects.extractRequested },
+  stager: { durableName: 'stager', subject: PipelineSubjects.batchExtracted },
+  loader: { durableName: 'loader', subject: PipelineSubjects.batchStaged },
+  registryLoaded: { durableName: 'job-registry-loaded', subject: PipelineSubjects.batchLoaded },
+  registryFailed: { durableName: 'job-registry-failed', subject: PipelineSubjects.workFailed },
+} as const;
+
 /** Payload of each JetStream pipeline subject. */
 export interface PipelineContracts {
   'svc.pipeline.v1.extract.requested': ExtractRequested;

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
 import type { NatsConnection } from 'nats';
-import { NatsRequester, connectNats } from '@svc/messaging';
+import { NatsRequester, connectNats, type NatsConnectionSpec } from '@svc/messaging';
 
 export const NATS_CONNECTION = Symbol('NATS_CONNECTION');
 
@@ -16,12 +16,12 @@ class NatsConnectionCloser implements OnApplicationShutdown {
 /** Provides one shared NatsRequester (and its connection) to the app that imports it. */
 @Module({})
 export class NatsRequesterModule {
-  static forRoot(options: { servers: readonly string[]; name: string; requestTimeoutMs: number }): DynamicModule {
+  static forRoot(options: { servers: readonly string[]; name: string; requestTimeoutMs: number } & NatsConnectionSpec): DynamicModule {
     return {
       module: NatsRequesterModule,
       global: true,
       providers: [
-        { provide: NATS_CONNECTION, useFactory: () => connectNats(options.servers, options.name) },
+        { provide: NATS_CONNECTION, useFactory: () => connectNats(options.servers, options.name, options) },
         {
           provide: NatsRequester,
           inject: [NATS_CONNECTION],

@@ -1,16 +1,16 @@
 import type { INestMicroservice } from '@nestjs/common';
 import { Transport, type NatsOptions } from '@nestjs/microservices';
 import type { NatsConnection } from 'nats';
-import { natsServerList } from '@svc/messaging';
+import { natsConnectionOptions, type NatsConnectionSpec } from '@svc/messaging';
 
 /**
  * Options for a Nest NATS microservice. `queue` puts every instance of a service in one queue group,
  * so N replicas share requests instead of each answering every one.
  */
-export function natsMicroserviceOptions(servers: string | readonly string[], queue: string): NatsOptions {
+export function natsMicroserviceOptions(servers: string | readonly string[], queue: string, spec: NatsConnectionSpec = {}): NatsOptions {
   return {
     transport: Transport.NATS,
-    options: { servers: natsServerList(servers), queue, maxReconnectAttempts: -1, reconnectTimeWait: 500 },
+    options: { ...natsConnectionOptions(servers, queue, spec), queue },
   };
 }
 

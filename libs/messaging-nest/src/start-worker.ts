@@ -11,7 +11,7 @@ export type WorkerModuleFactory = (config: WorkerConfig, logger: JsonLogger) => 
 /** Boots a NATS-only service (no HTTP) in the queue group named after it. */
 export async function startNatsWorker(service: ServiceName, moduleFor: WorkerModuleFactory, config: WorkerConfig): Promise<void> {
   const logger = new JsonLogger(service, config.logLevel);
-  const app = await NestFactory.createMicroservice(moduleFor(config, logger), { ...natsMicroserviceOptions(config.nats.servers, service), logger });
+  const app = await NestFactory.createMicroservice(moduleFor(config, logger), { ...natsMicroserviceOptions(config.nats.servers, service, { security: config.nats.security, role: service }), logger });
   app.enableShutdownHooks();
   await listenOnNats(app);
   logger.info(`${service} ready`);

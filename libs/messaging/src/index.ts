@@ -1,10 +1,14 @@
 export { CancelledWork, DEFAULT_CANCELLED_WORK_CAPACITY, publishWorkCancelled, type CancelledWorkOptions } from './cancelled-work';
-export { MessagingError, NatsRequester, connectNats, natsServerList } from './nats-requester';
+export { MessagingError, NatsRequester } from './nats-requester';
+export { connectNats, natsConnectionOptions, natsServerList, type NatsConnectionSpec } from './nats-connection';
 export { isNestReplyPacket, type NestReplyPacket, type NestRequestPacket } from './nest-wire';
-export { ROWS_MAX_MESSAGE_BYTES, ensurePipelineStreams, pipelineStreamConfigs } from './pipeline-streams';
+export { ROWS_MAX_MESSAGE_BYTES, ensurePipelineStreams, pipelineStreamConfigs, waitForPipelineStreams } from './pipeline-streams';
 export { PipelinePublisher } from './pipeline-publisher';
 export { PipelineWorker, type PipelineWorkerOptions, type WorkContext } from './pipeline-worker';
 export { RetryableWorkError, TerminalWorkError, WorkAbortedError, abortableSleep } from './work-errors';
 export { DEFAULT_OUTAGE_WAIT, NO_OUTAGE_WAIT, isNatsOutage, waitOutOutage, type OutageWait } from './nats-outage';
 export { DEFAULT_RETRY_BACKOFF, retryDelayMs, type RandomSource, type RetryBackoff } from './retry-backoff';
 export { DEFAULT_MAX_CHUNK_BYTES, DEFAULT_MAX_IN_FLIGHT, publishRowChunks, purgeRows, readRowChunks, rowsSubjectOf } from './row-chunks';
+export { BUS_ROLES, busPermissionsOf, inboxPrefixOf, type BusPermissions, type BusRole } from './bus-roles';
+export { generateBusCredentials, natsServerConfig, newUserNkey, type BusCredential, type NatsServerConfigInput, type NatsServerTlsFiles } from './bus-server-config';
+export { issueCertificates, type CertificateFiles, type CertificateRequest } from './bus-certificates';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { connect, JSONCodec, type NatsConnection } from 'nats';
+import { JSONCodec, type NatsConnection } from 'nats';
 import type { EventOf, EventSubject, ReplyOf, RequestOf, RequestReplySubject } from '@svc/contracts';
 import { isNestReplyPacket, type NestRequestPacket } from './nest-wire';
 
@@ -14,17 +14,6 @@ export class MessagingError extends Error {
 }
 
 const codec = JSONCodec<unknown>();
-
-/** The servers of `NATS_URL`-style text: one URL, or a cluster's URLs separated by commas. */
-export function natsServerList(servers: string | readonly string[]): string[] {
-  const list = typeof servers === 'string' ? servers.split(',') : [...servers];
-  return list.map((server) => server.trim()).filter((server) => server !== '');
-}
-
-/** A connection that reconnects for ever, to whichever server of the list answers (a cluster's nodes). */
-export async function connectNats(servers: string | readonly string[], name: string): Promise<NatsConnection> {
-  return connect({ servers: natsServerList(servers), name, maxReconnectAttempts: -1, reconnectTimeWait: 500 });
-}
 
 /**
  * Typed request/reply and publish over core NATS. Subjects and payloads come from the contracts'

@@ -1,7 +1,7 @@
 import { AckPolicy, RetentionPolicy, StorageType, type JetStreamManager, type NatsConnection } from 'nats';
 import { PipelineStreams, PipelineSubjects, isExtractRequested } from '@svc/contracts';
 import { startTestNatsCluster, waitUntil, type TestNatsCluster, type TestNatsClusterNode } from '@svc/testing';
-import { connectNats } from './nats-requester';
+import { connectNats } from './nats-connection';
 import { PipelinePublisher } from './pipeline-publisher';
 import { ensurePipelineStreams } from './pipeline-streams';
 import { publishRowChunks, readRowChunks, rowsSubjectOf } from './row-chunks';

@@ -46,6 +46,31 @@ export async function ensurePipelineStreams(connection: NatsConnection, options:
   }
 }
 
+/** Pause between looks for streams the registry has not made yet. */
+const STREAMS_POLL_MS = 500;
+
+/**
+ * Waits until both pipeline streams exist: only the registry creates and changes streams (the bus lets no other
+ * role), so a worker that starts first waits for it. `onWait` hears each look that found a stream missing.
+ */
+export async function waitForPipelineStreams(connection: NatsConnection, options: { signal?: AbortSignal; onWait?: (missing: string[]) => void } = {}): Promise<void> {
+  for (;;) {
+    options.signal?.throwIfAborted();
+    const missing: string[] = [];
+    try {
+      const manager = await connection.jetstreamManager();
+      for (const { name } of pipelineStreamConfigs()) {
+        if (!(await streamExists(manager, name))) missing.push(name);
+      }
+    } catch {
+      missing.push(...pipelineStreamConfigs().map(({ name }) => name));
+    }
+    if (missing.length === 0) return;
+    options.onWait?.(missing);
+    await new Promise((done) => setTimeout(done, STREAMS_POLL_MS));
+  }
+}
+
 async function ensureStream(manager: JetStreamManager, desired: DesiredStream): Promise<void> {
   let info: StreamInfo;
   try {

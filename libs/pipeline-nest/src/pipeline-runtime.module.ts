@@ -2,8 +2,9 @@ import { Inject, Injectable, Module, type DynamicModule, type OnApplicationBoots
 import type { NatsConnection } from 'nats';
 import { Subjects, type PipelineSubject } from '@svc/contracts';
 import type { WorkerConfig } from '@svc/config';
+import { RuntimeConfigSeal } from '@svc/crypto';
 import { JsonLogger } from '@svc/logging';
-import { CancelledWork, NatsRequester, PipelinePublisher, PipelineWorker, WorkAbortedError, ensurePipelineStreams, type PipelineWorkerOptions } from '@svc/messaging';
+import { CancelledWork, NatsRequester, PipelinePublisher, PipelineWorker, WorkAbortedError, waitForPipelineStreams, type PipelineWorkerOptions } from '@svc/messaging';
 import { NATS_CONNECTION, NatsRequesterModule } from '@svc/messaging-nest';
 import { EngineRegistry, RuntimeConfigClient } from '@svc/pipeline-runtime';
 import { skippingCancelledWork } from './cancelled-work-filter';
@@ -28,7 +29,6 @@ export class PipelineConsumersHost implements OnApplicationBootstrap, OnApplicat
 
   constructor(
     @Inject(NATS_CONNECTION) private readonly connection: NatsConnection,
-    @Inject(WORKER_CONFIG) private readonly config: WorkerConfig,
     @Inject(PIPELINE_CONSUMERS) private readonly consumers: AnyPipelineWorkerOptions[],
     private readonly engines: EngineRegistry,
     private readonly cancelled: CancelledWork,
@@ -38,7 +38,14 @@ export class PipelineConsumersHost implements OnApplicationBootstrap, OnApplicat
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    await ensurePipelineStreams(this.connection, { replicas: this.config.nats.streamReplicas });
+    let waitsLogged = 0;
+    await waitForPipelineStreams(this.connection, {
+      signal: this.shutdown.signal,
+      onWait: (missing) => {
+        // Every 10 s: the registry makes the streams when it starts.
+        if (waitsLogged++ % 20 === 0) this.logger.info('waiting for job-registry to create the pipeline streams', { missing: missing.join(', ') });
+      },
+    });
     await this.cancelled.start();
     for (const options of this.consumers) {
       const { subject } = options;
@@ -85,18 +92,18 @@ export class PipelineConsumersHost implements OnApplicationBootstrap, OnApplicat
 /** What every pipeline worker app shares: NATS, the registry's configuration, engines, the publisher. */
 @Module({})
 export class PipelineRuntimeModule {
-  static forRoot(service: string, config: WorkerConfig, logger: JsonLogger): DynamicModule {
+  static forRoot(service: 'extractor' | 'stager' | 'loader', config: WorkerConfig, logger: JsonLogger): DynamicModule {
     const shutdown = new AbortController();
     return {
       module: PipelineRuntimeModule,
       global: true,
-      imports: [NatsRequesterModule.forRoot({ servers: config.nats.servers, name: service, requestTimeoutMs: config.nats.requestTimeoutMs })],
+      imports: [NatsRequesterModule.forRoot({ servers: config.nats.servers, name: service, requestTimeoutMs: config.nats.requestTimeoutMs, security: config.nats.security, role: service })],
       providers: [
         { provide: WORKER_CONFIG, useValue: config },
         { provide: JsonLogger, useValue: logger },
         { provide: EngineRegistry, useValue: new EngineRegistry() },
         { provide: WORKER_SHUTDOWN, useValue: shutdown },
-        { provide: RuntimeConfigClient, inject: [NatsRequester], useFactory: (requester: NatsRequester) => new RuntimeConfigClient(requester, undefined, { shutdown: shutdown.signal }) },
+        { provide: RuntimeConfigClient, inject: [NatsRequester], useFactory: (requester: NatsRequester) => new RuntimeConfigClient(requester, new RuntimeConfigSeal(config.workerKey), undefined, { shutdown: shutdown.signal }) },
         // Publishes wait out a NATS outage in place (their handler keeps its message), and end at once on shutdown.
         { provide: PipelinePublisher, inject: [NATS_CONNECTION], useFactory: (connection: NatsConnection) => new PipelinePublisher(connection, { shutdown: shutdown.signal }) },
         // One per process: the consumers' host starts it; services ask it between steps of long work.

@@ -2,8 +2,9 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { NatsConnection } from 'nats';
 import { PipelineStreams, PipelineSubjects, guardExtractRequested, isBatchStaged, type BatchStaged, type ExtractRequested } from '@svc/contracts';
 import { NatsRequester, PipelinePublisher, PipelineWorker, connectNats, ensurePipelineStreams } from '@svc/messaging';
+import { RuntimeConfigSeal, parseMasterKey } from '@svc/crypto';
 import { ServiceProcess } from '@svc/system-testing';
-import { reserveTempDatabase, sampleChangeBatch, startTestNats, waitUntil, type TempDatabase, type TestNats } from '@svc/testing';
+import { TEST_WORKER_KEY, reserveTempDatabase, sampleChangeBatch, startTestNats, waitUntil, type TempDatabase, type TestNats } from '@svc/testing';
 import { runClassified } from './classified-work';
 import { RuntimeConfigClient } from './runtime-config.client';
 
@@ -36,7 +37,7 @@ describe('a worker while the registry is down', () => {
   });
 
   it(`completes work at its first delivery after ${OUTAGE_MS / 1000} s without a registry`, async () => {
-    const configs = new RuntimeConfigClient(new NatsRequester(nats, 1000));
+    const configs = new RuntimeConfigClient(new NatsRequester(nats, 1000), new RuntimeConfigSeal(parseMasterKey(TEST_WORKER_KEY)));
     const deliveries: number[] = [];
     const completed: number[] = [];
     const givenUp: string[] = [];
@@ -82,6 +83,7 @@ describe('a worker while the registry is down', () => {
       NATS_URL: natsServer.url,
       DATABASE_URL: database.url,
       SVC_MASTER_KEY: randomBytes(32).toString('hex'),
+      SVC_WORKER_KEY: TEST_WORKER_KEY,
       SCHEDULER_ENABLED: 'false',
       LOG_LEVEL: 'warn',
     });
@@ -120,7 +122,7 @@ describe('a worker shutting down while the registry is down', () => {
   });
 
   it('stops within seconds and hands its message back at once, without a failure report', async () => {
-    loader = new ServiceProcess('loader', { NATS_URL: natsServer.url, LOG_LEVEL: 'warn', S3_ENDPOINT: 'http://127.0.0.1:9' });
+    loader = new ServiceProcess('loader', { NATS_URL: natsServer.url, SVC_WORKER_KEY: TEST_WORKER_KEY, LOG_LEVEL: 'warn', S3_ENDPOINT: 'http://127.0.0.1:9' });
     loader.start();
     const manager = await nats.jetstreamManager();
     await waitUntil(async () => {

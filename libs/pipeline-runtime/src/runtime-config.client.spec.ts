@@ -1,27 +1,38 @@
-import { ErrorCode, rpcError, rpcOk, type ReplicationConfig } from '@svc/contracts';
+import { randomBytes } from 'node:crypto';
+import { ErrorCode, rpcError, rpcOk, type ReplicationConfig, type RuntimeConfigRequest } from '@svc/contracts';
+import { RuntimeConfigSeal } from '@svc/crypto';
 import { MessagingError, type NatsRequester } from '@svc/messaging';
 import { ReplicationGoneError, RuntimeConfigClient } from './runtime-config.client';
 
-/** A registry whose stored configuration version the test moves. */
+const workerSeal = new RuntimeConfigSeal(randomBytes(32));
+
+/** A registry whose stored configuration version the test moves; it answers as the real one does, sealed for the request. */
 class FakeRegistry {
   version = 1;
   requests = 0;
   exists = true;
+  forbidden = false;
+  checksProofs = true;
+  readonly proofs: unknown[] = [];
+
+  constructor(private readonly seal = workerSeal) {}
 
   readonly requester: Pick<NatsRequester, 'request'> = {
-    request: (async () => {
+    request: async (_subject: string, payload: RuntimeConfigRequest) => {
       this.requests += 1;
+      this.proofs.push(payload.proof);
+      if (this.forbidden || (this.checksProofs && !this.seal.verify(payload.replicationId, payload.proof))) return rpcError(ErrorCode.Forbidden, ['not authorised']);
       if (!this.exists) return rpcError(ErrorCode.NotFound, ['gone']);
       const config = { replicationName: `v${String(this.version)}` } as ReplicationConfig;
-      return rpcOk({ replicationId: 'r', configVersion: this.version, config });
-    }) as Pick<NatsRequester, 'request'>['request'],
+      return rpcOk({ replicationId: 'r', configVersion: this.version, sealedConfig: this.seal.seal(JSON.stringify(config), payload.replicationId, payload.proof.nonce) });
+    },
   };
 }
 
 describe('RuntimeConfigClient', () => {
   it('reuses a configuration for a moment', async () => {
     const registry = new FakeRegistry();
-    const client = new RuntimeConfigClient(registry.requester, 60000);
+    const client = new RuntimeConfigClient(registry.requester, workerSeal, 60000);
     await client.configOf('r');
     registry.version = 2;
     expect((await client.configOf('r')).replicationName).toBe('v1');
@@ -30,7 +41,7 @@ describe('RuntimeConfigClient', () => {
 
   it('fetches again for work issued under a newer version (a rotated password is never met with the old one)', async () => {
     const registry = new FakeRegistry();
-    const client = new RuntimeConfigClient(registry.requester, 60000);
+    const client = new RuntimeConfigClient(registry.requester, workerSeal, 60000);
     await client.configOf('r', 1);
     registry.version = 2;
     expect((await client.configOf('r', 2)).replicationName).toBe('v2');
@@ -40,7 +51,7 @@ describe('RuntimeConfigClient', () => {
 
   it('fetches again once the moment has passed', async () => {
     const registry = new FakeRegistry();
-    const client = new RuntimeConfigClient(registry.requester, 0);
+    const client = new RuntimeConfigClient(registry.requester, workerSeal, 0);
     await client.configOf('r');
     registry.version = 3;
     expect((await client.configOf('r')).replicationName).toBe('v3');
@@ -49,7 +60,26 @@ describe('RuntimeConfigClient', () => {
   it('says when the replication is gone', async () => {
     const registry = new FakeRegistry();
     registry.exists = false;
-    await expect(new RuntimeConfigClient(registry.requester).configOf('r')).rejects.toBeInstanceOf(ReplicationGoneError);
+    await expect(new RuntimeConfigClient(registry.requester, workerSeal).configOf('r')).rejects.toBeInstanceOf(ReplicationGoneError);
+  });
+
+  it('proves it holds the worker key afresh each time, and opens the sealed answer', async () => {
+    const registry = new FakeRegistry();
+    const client = new RuntimeConfigClient(registry.requester, workerSeal, 0);
+    await client.configOf('r');
+    await client.configOf('r');
+    expect(registry.proofs).toHaveLength(2);
+    expect(new Set(registry.proofs.map((proof) => (proof as { nonce: string }).nonce)).size).toBe(2);
+  });
+
+  it('says plainly when the registry refuses its key, and never trusts an answer sealed under another key', async () => {
+    const registry = new FakeRegistry();
+    registry.forbidden = true;
+    await expect(new RuntimeConfigClient(registry.requester, workerSeal).configOf('r')).rejects.toThrow("this worker's SVC_WORKER_KEY is not the registry's");
+    // A registry impostor that accepts any proof but does not hold the key: its answer cannot be opened.
+    const impostor = new FakeRegistry(new RuntimeConfigSeal(randomBytes(32)));
+    impostor.checksProofs = false;
+    await expect(new RuntimeConfigClient(impostor.requester, workerSeal).configOf('r')).rejects.toThrow('cannot be opened');
   });
 
   describe('while the registry does not answer', () => {
@@ -74,7 +104,7 @@ describe('RuntimeConfigClient', () => {
           return Promise.resolve();
         },
       };
-      return { client: new RuntimeConfigClient(requester, 0, wait), sleeps };
+      return { client: new RuntimeConfigClient(requester, workerSeal, 0, wait), sleeps };
     }
 
     it.each(['NoResponders', 'Timeout'] as const)('waits it out in place (%s), with growing pauses', async (kind) => {
@@ -94,7 +124,7 @@ describe('RuntimeConfigClient', () => {
     it('does not wait on an answer that is an error', async () => {
       const failing: Pick<NatsRequester, 'request'> = { request: () => Promise.reject(new MessagingError('handler failed', 'RemoteError')) };
       const sleeps: number[] = [];
-      const client = new RuntimeConfigClient(failing, 0, { sleep: (ms) => (sleeps.push(ms), Promise.resolve()) });
+      const client = new RuntimeConfigClient(failing, workerSeal, 0, { sleep: (ms) => (sleeps.push(ms), Promise.resolve()) });
       await expect(client.configOf('r')).rejects.toThrow('handler failed');
       expect(sleeps).toEqual([]);
     });

@@ -1,4 +1,5 @@
 import { ErrorCode, Subjects, type ReplicationConfig, type ReplyOf } from '@svc/contracts';
+import type { RuntimeConfigSeal } from '@svc/crypto';
 import { MessagingError, WorkAbortedError, abortableSleep, retryDelayMs, type NatsRequester, type RetryBackoff } from '@svc/messaging';
 
 export class ReplicationGoneError extends Error {
@@ -48,6 +49,7 @@ export class RuntimeConfigClient {
 
   constructor(
     private readonly requester: Pick<NatsRequester, 'request'>,
+    private readonly seal: Pick<RuntimeConfigSeal, 'prove' | 'open'>,
     private readonly maxAgeMs = 2000,
     wait: Partial<RegistryWait> = {},
   ) {
@@ -58,21 +60,27 @@ export class RuntimeConfigClient {
   async configOf(replicationId: string, atLeastVersion = 0): Promise<ReplicationConfig> {
     const cached = this.cache.get(replicationId);
     if (cached && cached.expiresAt > Date.now() && cached.version >= atLeastVersion) return cached.config;
-    const reply = await this.requestWaitingForRegistry(replicationId);
+    const { reply, nonce } = await this.requestWaitingForRegistry(replicationId);
     if (!reply.ok) {
       if (reply.error.code === ErrorCode.NotFound) throw new ReplicationGoneError(replicationId);
+      if (reply.error.code === ErrorCode.Forbidden) {
+        throw new Error(`registry refused the configuration of ${replicationId}: this worker's SVC_WORKER_KEY is not the registry's, or its clock is more than a minute off`);
+      }
       throw new Error(`registry refused the configuration of ${replicationId}: ${reply.error.messages.join('; ')}`);
     }
+    const config = JSON.parse(this.seal.open(reply.value.sealedConfig, replicationId, nonce)) as ReplicationConfig;
     if (this.cache.size > 1000) this.cache.clear();
-    this.cache.set(replicationId, { config: reply.value.config, version: reply.value.configVersion, expiresAt: Date.now() + this.maxAgeMs });
-    return reply.value.config;
+    this.cache.set(replicationId, { config, version: reply.value.configVersion, expiresAt: Date.now() + this.maxAgeMs });
+    return config;
   }
 
-  private async requestWaitingForRegistry(replicationId: string): Promise<ReplyOf<typeof Subjects.registryRuntimeConfig>> {
+  /** Each attempt with a proof of its own: a wait for the registry may last longer than a proof is valid. */
+  private async requestWaitingForRegistry(replicationId: string): Promise<{ reply: ReplyOf<typeof Subjects.registryRuntimeConfig>; nonce: string }> {
     const startedAt = this.wait.now();
     for (let attempt = 1; ; attempt += 1) {
       try {
-        return await this.requester.request(Subjects.registryRuntimeConfig, { replicationId });
+        const proof = this.seal.prove(replicationId);
+        return { reply: await this.requester.request(Subjects.registryRuntimeConfig, { replicationId, proof }), nonce: proof.nonce };
       } catch (error) {
         const waited = this.wait.now() - startedAt;
         if (!registryUnavailable(error) || waited >= this.wait.maxWaitMs) throw error;

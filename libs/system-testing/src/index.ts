@@ -11,3 +11,4 @@ export { callSigned, send, signedHeaders, type ApiResponse, type SignOptions } f
 export { ADMIN_KEY, TestStack, type TestStackOptions } from './test-stack';
 export { measureGatewayUnderLoad, type GatewayLoadOptions, type GatewayLoadResult } from './gateway-load';
 export { jsonDeepArrays, jsonHugeString, jsonManyKeys, xmlManyElements, type HostileBody } from './hostile-bodies';
+export { isSecuredTestNats, startSecureTestNats, startSecureTestNatsCluster, type SecureBus, type SecuredTestNats } from './secure-nats';

@@ -1,7 +1,7 @@
 import type { NatsConnection } from 'nats';
 import { PipelineStreams, isPipelinePayload, type PipelinePayloadOf, type PipelineSubject, type ReplicationConfig } from '@svc/contracts';
-import { PipelinePublisher, PipelineWorker, connectNats } from '@svc/messaging';
-import { startTestNats, startTestS3, waitUntil, type TestNats, type TestS3 } from '@svc/testing';
+import { PipelinePublisher, PipelineWorker, connectNats, ensurePipelineStreams } from '@svc/messaging';
+import { TEST_WORKER_KEY, startTestNats, startTestS3, waitUntil, type TestNats, type TestS3 } from '@svc/testing';
 import { serveRuntimeConfigs } from './runtime-configs';
 
 /** A pipeline service under test, as started by its spec (a Nest application is one). */
@@ -12,6 +12,7 @@ export interface RunningService {
 /** Worker settings (input of loadWorkerConfig) that point a service at the harness's NATS and S3. */
 export type HarnessWorkerEnvironment = {
   NATS_URL: string;
+  SVC_WORKER_KEY: string;
   NATS_REQUEST_TIMEOUT_MS: string;
   S3_ENDPOINT: string;
 };
@@ -65,10 +66,12 @@ export async function startPipelineServiceHarness<S extends PipelineSubject>(opt
     stoppers.push(() => s3.stop());
     const connection = await connectNats(nats.url, options.testName);
     stoppers.push(() => connection.close());
+    // As the registry does: workers wait for the streams, only the registry makes them.
+    await ensurePipelineStreams(connection);
     serveRuntimeConfigs(connection, options.configs);
     await connection.flush();
 
-    const service = await options.startService({ NATS_URL: nats.url, NATS_REQUEST_TIMEOUT_MS: '5000', S3_ENDPOINT: s3.endpoint });
+    const service = await options.startService({ NATS_URL: nats.url, SVC_WORKER_KEY: TEST_WORKER_KEY, NATS_REQUEST_TIMEOUT_MS: '5000', S3_ENDPOINT: s3.endpoint });
     stoppers.push(() => service.close());
 
     const results: PipelinePayloadOf<S>[] = [];

@@ -1,6 +1,8 @@
+import type { NatsConnection } from 'nats';
 import { connectNats, NatsRequester } from '@svc/messaging';
 import { healthSubject, type ServiceName } from '@svc/contracts';
-import { createTempDatabase, freePort, startTestNats, startTestS3, waitUntil, type TempDatabase, type TestNats, type TestS3 } from '@svc/testing';
+import { TEST_WORKER_KEY, createTempDatabase, freePort, startTestNats, startTestS3, waitUntil, type TempDatabase, type TestNats, type TestS3 } from '@svc/testing';
+import { isSecuredTestNats } from './secure-nats';
 import { ServiceProcess } from './service-process';
 
 export const ADMIN_KEY = { accessKeyId: 'SVCE2EADMINKEY000001', secretKey: 'e2e-admin-secret-key-0123456789abcdef' };
@@ -63,6 +65,7 @@ export class TestStack {
       PORT: String(port),
       HOST: '127.0.0.1',
       SVC_MASTER_KEY: MASTER_KEY,
+      SVC_WORKER_KEY: TEST_WORKER_KEY,
       SVC_BOOTSTRAP_ACCESS_KEY_ID: ADMIN_KEY.accessKeyId,
       SVC_BOOTSTRAP_SECRET_KEY: ADMIN_KEY.secretKey,
       S3_ENDPOINT: this.s3.endpoint,
@@ -77,8 +80,18 @@ export class TestStack {
     await this.startService('api-gateway');
   }
 
+  /** A connection of the test's own: on a secured bus as its administrator (allowed everything), to look into streams. */
+  connectNats(name: string): Promise<NatsConnection> {
+    return connectNats(this.nats.url, name, isSecuredTestNats(this.nats) ? this.nats.bus.administrator : {});
+  }
+
+  /** The settings `service` runs with: on a secured bus, its own role's credentials. */
+  envOf(service: ServiceName): Record<string, string> {
+    return isSecuredTestNats(this.nats) ? { ...this.env, ...this.nats.bus.envOf(service) } : { ...this.env };
+  }
+
   async startService(service: ServiceName): Promise<void> {
-    const child = new ServiceProcess(service, this.env);
+    const child = new ServiceProcess(service, this.envOf(service));
     this.processes.set(service, child);
     child.start();
     if (service === 'api-gateway') {
@@ -88,7 +101,7 @@ export class TestStack {
       }, 30000, 'api-gateway /health');
       return;
     }
-    const connection = await connectNats(this.nats.url, 'e2e-probe');
+    const connection = await this.connectNats('e2e-probe');
     try {
       const requester = new NatsRequester(connection, 1000);
       await waitUntil(

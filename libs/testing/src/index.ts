@@ -1,6 +1,6 @@
 export { freePort, waitUntil } from './free-port';
 export { waitForLockWaiters } from './lock-waiters';
-export { startTestNats, type TestNats, type TestNatsServer } from './private-nats';
+export { startTestNats, type TestNats, type TestNatsNodeLayout, type TestNatsOptions, type TestNatsServer } from './private-nats';
 export { startTestNatsCluster, type TestNatsCluster, type TestNatsClusterNode } from './private-nats-cluster';
 export { SAMPLE_PEOPLE_TABLE, sampleChangeBatch } from './sample-batches';
 export { sampleReplicationConfig, type ReplicationConfigOverrides } from './sample-replication-config';
@@ -15,3 +15,4 @@ export {
 } from './temp-database';
 export { startTestS3, type S3ObjectEvent, type TestS3, type TestS3Options } from './test-s3';
 export { typescriptWorker } from './typescript-worker';
+export { TEST_WORKER_KEY } from './worker-key';

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, waitUntil } from './free-port';
-import { NatsServerExitedError, NatsServerProcess, natsServerBinary, type TestNats } from './private-nats';
+import { NatsServerExitedError, NatsServerProcess, natsServerBinary, type TestNats, type TestNatsOptions } from './private-nats';
 
 export interface TestNatsClusterNode {
   /** The node's server name (`n1`, `n2`, …), as JetStream reports leaders and peers. */
@@ -31,13 +31,13 @@ interface JszAnswer {
  * each with a store directory of its own. Resolves once JetStream has a meta leader. Needs the nats-server
  * binary (there is no shared cluster to fall back on).
  */
-export async function startTestNatsCluster(size = 3): Promise<TestNatsCluster> {
+export async function startTestNatsCluster(size = 3, options: TestNatsOptions = {}): Promise<TestNatsCluster> {
   const binary = natsServerBinary();
   if (!binary) throw new Error('a NATS cluster test needs the nats-server binary (set NATS_SERVER_BIN)');
   // Ports are free when handed out, but another process may take one before its node listens: start anew then.
   for (let attempt = 1; ; attempt += 1) {
     try {
-      return await startClusterOnFreshPorts(binary, size);
+      return await startClusterOnFreshPorts(binary, size, options);
     } catch (error) {
       if (!(error instanceof NatsServerExitedError) || attempt >= CLUSTER_START_ATTEMPTS) throw error;
     }
@@ -53,20 +53,24 @@ async function distinctFreePorts(count: number): Promise<number[]> {
   return [...ports];
 }
 
-async function startClusterOnFreshPorts(binary: string, size: number): Promise<TestNatsCluster> {
+async function startClusterOnFreshPorts(binary: string, size: number, options: TestNatsOptions): Promise<TestNatsCluster> {
   const clusterName = `svc-test-${randomBytes(3).toString('hex')}`;
   const storeRoot = mkdtempSync(join(tmpdir(), 'svc-test-nats-cluster-'));
   const free = await distinctFreePorts(size * 3);
   const ports = Array.from({ length: size }, (_, index) => ({ client: free[index * 3] ?? 0, route: free[index * 3 + 1] ?? 0, monitor: free[index * 3 + 2] ?? 0 }));
   const servers = ports.map((port, index) => {
     const routes = ports.filter((other) => other !== port).map((other) => `nats://127.0.0.1:${other.route}`);
-    const args = [
-      ...['-a', '127.0.0.1', '-p', String(port.client), '-m', String(port.monitor)],
-      ...['--server_name', `n${index + 1}`, '--cluster_name', clusterName],
-      ...['--cluster', `nats://127.0.0.1:${port.route}`, '--routes', routes.join(',')],
-      ...['-js', '-sd', join(storeRoot, `n${index + 1}`)],
-    ];
-    return { name: `n${index + 1}`, monitor: port.monitor, process: new NatsServerProcess(binary, args, port.client) };
+    const name = `n${index + 1}`;
+    const storeDir = join(storeRoot, name);
+    const args = options.config
+      ? ['-c', options.config({ name, clientPort: port.client, storeDir, cluster: { name: clusterName, routePort: port.route, routes, monitorPort: port.monitor } })]
+      : [
+          ...['-a', '127.0.0.1', '-p', String(port.client), '-m', String(port.monitor)],
+          ...['--server_name', name, '--cluster_name', clusterName],
+          ...['--cluster', `nats://127.0.0.1:${port.route}`, '--routes', routes.join(',')],
+          ...['-js', '-sd', storeDir],
+        ];
+    return { name, monitor: port.monitor, process: new NatsServerProcess(binary, args, port.client, options.scheme) };
   });
 
   const metaLeaderSeenBy = async (monitorPort: number): Promise<string | undefined> => {

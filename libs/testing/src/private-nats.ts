@@ -49,10 +49,11 @@ export class NatsServerProcess {
     private readonly binary: string,
     private readonly args: string[],
     readonly port: number,
+    private readonly scheme: 'nats' | 'tls' = 'nats',
   ) {}
 
   get url(): string {
-    return `nats://127.0.0.1:${this.port}`;
+    return `${this.scheme}://127.0.0.1:${this.port}`;
   }
 
   get running(): boolean {
@@ -87,13 +88,30 @@ export class NatsServerProcess {
   }
 }
 
+/** One node's ports and store, for a configuration file written by the test (users, permissions, TLS). */
+export interface TestNatsNodeLayout {
+  name: string;
+  clientPort: number;
+  storeDir: string;
+  /** Cluster nodes only. */
+  cluster?: { name: string; routePort: number; routes: string[]; monitorPort: number };
+}
+
+export interface TestNatsOptions {
+  /** Writes the server's configuration file and returns its path; the server then runs with `-c` only. */
+  config?: (layout: TestNatsNodeLayout) => string;
+  /** `tls` when the configuration requires TLS of clients. */
+  scheme?: 'nats' | 'tls';
+}
+
 /**
  * A NATS server with JetStream of the test's own, so a test's services never answer (or steal) requests
  * meant for another stack running on the same machine. Falls back to TEST_NATS_URL / NATS_URL when no
  * nats-server binary is installed.
  */
-export async function startTestNats(): Promise<TestNatsServer> {
+export async function startTestNats(options: TestNatsOptions = {}): Promise<TestNatsServer> {
   const binary = natsServerBinary();
+  if (!binary && options.config) throw new Error('a NATS server with a configuration of its own needs the nats-server binary (set NATS_SERVER_BIN)');
   if (!binary) {
     return {
       url: process.env['TEST_NATS_URL'] ?? process.env['NATS_URL'] ?? 'nats://127.0.0.1:4222',
@@ -105,7 +123,8 @@ export async function startTestNats(): Promise<TestNatsServer> {
   }
   const port = await freePort();
   const storeDir = mkdtempSync(join(tmpdir(), 'svc-test-nats-'));
-  const server = new NatsServerProcess(binary, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir], port);
+  const args = options.config ? ['-c', options.config({ name: 'n1', clientPort: port, storeDir })] : ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir];
+  const server = new NatsServerProcess(binary, args, port, options.scheme);
   await server.start();
   return {
     url: server.url,

@@ -1,7 +1,6 @@
 import { Client, type Notification } from 'pg';
 import type { NatsConnection, Subscription } from 'nats';
 import { PipelineSubjects } from '@svc/contracts';
-import { connectNats } from '@svc/messaging';
 import type { TestStack } from '@svc/system-testing';
 
 const CHANNEL = 'svc_test_claims';
@@ -46,7 +45,7 @@ export class ClaimWindowKiller {
     } finally {
       await admin.end();
     }
-    this.natsConnection = await connectNats(this.stack.nats.url, 'claim-window-test');
+    this.natsConnection = await this.stack.connectNats('claim-window-test');
     this.requests = this.natsConnection.subscribe(PipelineSubjects.extractRequested, {
       callback: (error, message) => {
         if (error) return;

@@ -1,8 +1,7 @@
 import type { ClusterInfo, JetStreamManager, NatsConnection } from 'nats';
 import { PipelineStreams } from '@svc/contracts';
-import { connectNats } from '@svc/messaging';
-import { TestStack } from '@svc/system-testing';
-import { startTestNatsCluster, waitUntil, type TestNatsCluster, type TestNatsClusterNode } from '@svc/testing';
+import { TestStack, startSecureTestNatsCluster } from '@svc/system-testing';
+import { waitUntil, type TestNatsCluster, type TestNatsClusterNode } from '@svc/testing';
 import { ConcurrentWorkload } from './concurrent-workload';
 import { POSTGRES_TO_POSTGRES, type SourceSession, type WarehouseSession } from './engine-pairs';
 import { LIVE_TABLES, ORDERS, orderRow } from './live-workload';
@@ -23,7 +22,8 @@ describe('replication through a three-node NATS cluster with R3 streams, losing 
   let cluster: TestNatsCluster;
   const stack = new TestStack({
     workers: ['extractor', 'stager', 'loader'],
-    startNats: async () => (cluster = await startTestNatsCluster(3)),
+    // The production permission model, nkeys and TLS (client connections and routes): issue 18.
+    startNats: async () => (cluster = await startSecureTestNatsCluster(3)),
     env: {
       NATS_STREAM_REPLICAS: '3',
       SCHEDULER_TICK_MS: '100',
@@ -51,7 +51,7 @@ describe('replication through a three-node NATS cluster with R3 streams, losing 
     await source.apply(transaction(insert(ORDERS, extra)));
     workload = new ConcurrentWorkload({ open: () => POSTGRES_TO_POSTGRES.openSource(stack), clients: 3, pauseMs: 50 });
     pair = new ReplicationPair({ stack, source, warehouse, workload, bucketName: 'nats-cluster' });
-    connection = await connectNats(stack.nats.url, 'cluster-e2e');
+    connection = await stack.connectNats('cluster-e2e');
     manager = await connection.jetstreamManager();
   }, 120000);
 

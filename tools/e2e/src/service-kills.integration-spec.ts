@@ -1,5 +1,5 @@
 import type { ServiceName } from '@svc/contracts';
-import { TestStack } from '@svc/system-testing';
+import { TestStack, startSecureTestNats } from '@svc/system-testing';
 import { ClaimWindowKiller, type ClaimKill } from './claim-window';
 import { ConcurrentWorkload } from './concurrent-workload';
 import { POSTGRES_TO_POSTGRES, type SourceSession, type WarehouseSession } from './engine-pairs';
@@ -35,6 +35,8 @@ const between = (lowMs: number, highMs: number) => lowMs + Math.floor(Math.rando
 describe('SIGKILL of a random service, round after round, under a concurrent workload (Type1 and Type2)', () => {
   const stack = new TestStack({
     workers: ['extractor', 'stager', 'loader'],
+    // The production permission model, nkeys and TLS on the bus (issue 18): kills and the NATS restart with all of it on.
+    startNats: startSecureTestNats,
     env: { SCHEDULER_TICK_MS: '100', IDLE_CYCLE_DELAY_MS: '100', SCHEDULER_MINUTE_SECONDS: '2', WORKER_CONCURRENCY: '2', ROW_CHUNK_BYTES: '65536' },
   });
   const kills: string[] = [];

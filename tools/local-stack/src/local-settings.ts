@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { DEFAULT_DATABASE_URL, DEFAULT_NATS_URL } from '@svc/config';
 
 /**
@@ -43,6 +44,8 @@ export function localEnvironment(base: Record<string, string | undefined>): Loca
       defaulted.push(name);
     }
   }
+  // Shared by the registry and the workers of this run only: a fresh one each start, never a public default.
+  if (!env['SVC_WORKER_KEY']) env['SVC_WORKER_KEY'] = randomBytes(32).toString('hex');
   // s3rver's paginated listings need the legacy OpenSSL provider on Node 17+.
   if (!(env['NODE_OPTIONS'] ?? '').includes('--openssl-legacy-provider')) {
     env['NODE_OPTIONS'] = `${env['NODE_OPTIONS'] ?? ''} --openssl-legacy-provider`.trim();

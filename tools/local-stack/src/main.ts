@@ -1,6 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { join, resolve } from 'node:path';
-import { connectNats, NatsRequester } from '@svc/messaging';
+import { EnvReader, readNatsSecurity } from '@svc/config';
+import { connectNats, NatsRequester, natsServerList } from '@svc/messaging';
 import { healthSubject, type ServiceName } from '@svc/contracts';
 import { startEmbeddedS3 } from './embedded-s3';
 import { liveDemoEnvironment, localEnvironment } from './local-settings';
@@ -76,7 +77,10 @@ async function start(stack: Stack): Promise<void> {
     stack.addS3(await startEmbeddedS3(embeddedS3Port, env['EMBEDDED_S3_DIR'] ?? join(repoRoot, 'tmp', 's3rver')));
   }
 
-  const connection = await connectNats(natsUrl, 'local-stack');
+  const natsEnv = new EnvReader(env);
+  const natsSecurity = readNatsSecurity(natsEnv, natsServerList(natsUrl));
+  natsEnv.done();
+  const connection = await connectNats(natsUrl, 'local-stack', { security: natsSecurity });
   const requester = new NatsRequester(connection, 2000);
   try {
     for (const service of START_ORDER) {
@@ -99,6 +103,9 @@ async function start(stack: Stack): Promise<void> {
         ? `Development access key: SVC_ACCESS_KEY_ID=${env['SVC_BOOTSTRAP_ACCESS_KEY_ID']} SVC_SECRET_ACCESS_KEY=${env['SVC_BOOTSTRAP_SECRET_KEY']}`
         : 'Access key: the one in SVC_BOOTSTRAP_ACCESS_KEY_ID.',
       defaulted.length ? `Development defaults in use (never for real data): ${defaulted.join(', ')}` : '',
+      natsSecurity.auth === undefined
+        ? 'NATS: no credentials and no TLS: anyone who reaches that server can read and drive every replication; development only, keep it on loopback (README, Security).'
+        : '',
       'Ctrl-C stops everything.',
       '',
     ].join('\n'),

@@ -1,4 +1,4 @@
-import { PipelineSubjects, isExtractRequested } from '@svc/contracts';
+import { PipelineConsumers, type PipelineSubjects, isExtractRequested } from '@svc/contracts';
 import type { WorkerConfig } from '@svc/config';
 import type { PipelineWorkerOptions } from '@svc/messaging';
 import type { AnyPipelineWorkerOptions } from '@svc/pipeline-nest';
@@ -8,8 +8,7 @@ import type { ExtractService } from './extract.service';
 /** The extractors' shared durable consumer of work requests. */
 export function extractConsumer(service: ExtractService, settings: WorkerConfig): AnyPipelineWorkerOptions {
   const options: PipelineWorkerOptions<typeof PipelineSubjects.extractRequested> = {
-    subject: PipelineSubjects.extractRequested,
-    durableName: 'extractor',
+    ...PipelineConsumers.extractor,
     concurrency: settings.concurrency,
     guard: isExtractRequested,
     handle: (request) => runClassified(() => service.extract(request), (reason, scope) => service.fail(request, reason, { retryable: false, scope })),

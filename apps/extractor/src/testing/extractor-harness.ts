@@ -4,6 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { loadWorkerConfig } from '@svc/config';
 import { JsonLogger } from '@svc/logging';
 import { listenOnNats, natsMicroserviceOptions } from '@svc/messaging-nest';
+import { TEST_WORKER_KEY } from '@svc/testing';
 import { AppModule } from '../app.module';
 
 /** Worker settings for the extractor under test: its NATS server at least (NATS_REQUEST_TIMEOUT_MS defaults to 5 s). */
@@ -11,7 +12,7 @@ export type ExtractorEnvironment = { NATS_URL: string } & Record<string, string>
 
 /** The extractor app as main.ts wires it, with the given worker settings, its log lines (debug and up) handed to `logSink`. */
 export async function startExtractor(environment: ExtractorEnvironment, logSink: (line: string) => void): Promise<INestMicroservice> {
-  const settings = loadWorkerConfig({ NATS_REQUEST_TIMEOUT_MS: '5000', ...environment });
+  const settings = loadWorkerConfig({ NATS_REQUEST_TIMEOUT_MS: '5000', SVC_WORKER_KEY: TEST_WORKER_KEY, ...environment });
   const logger = new JsonLogger('extractor', 'debug', logSink);
   const app = await NestFactory.createMicroservice(AppModule.forConfig(settings, logger), { ...natsMicroserviceOptions(environment.NATS_URL, 'extractor'), logger: false });
   await listenOnNats(app);

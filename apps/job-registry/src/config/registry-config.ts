@@ -5,6 +5,7 @@ import {
   EnvReader,
   readNatsSettings,
   readS3Settings,
+  readWorkerKey,
   type NatsSettings,
   type S3ServiceSettings,
 } from '@svc/config';
@@ -23,6 +24,8 @@ export interface RegistryConfig {
   nats: NatsSettings;
   /** AES-256 key sealing secrets at rest (SVC_MASTER_KEY). */
   masterKey: Buffer;
+  /** The key shared with the pipeline workers (SVC_WORKER_KEY): runtime configurations go only to its holders, sealed. */
+  workerKey: Buffer;
   /** The admin key upserted at start with every operation allowed, when configured. */
   bootstrapAccessKey: BootstrapAccessKey | null;
   /** The SVC4 region signing keys are derived for (SVC_REGION). */
@@ -63,6 +66,7 @@ export function readRegistryConfig(environment: Record<string, string | undefine
   const databaseUrl = env.url('DATABASE_URL', DEFAULT_DATABASE_URL, ['postgres', 'postgresql']);
   const nats = readNatsSettings(env);
   const masterKeyText = env.string('SVC_MASTER_KEY');
+  const workerKey = readWorkerKey(env);
   const bootstrapId = env.optionalString('SVC_BOOTSTRAP_ACCESS_KEY_ID');
   const bootstrapSecret = env.optionalString('SVC_BOOTSTRAP_SECRET_KEY');
   const region = env.string('SVC_REGION', DEFAULT_REGION);
@@ -88,6 +92,9 @@ export function readRegistryConfig(environment: Record<string, string | undefine
       problems.push(`SVC_MASTER_KEY: ${error.message}`);
     }
   }
+  if (workerKey.length > 0 && masterKey.length > 0 && workerKey.equals(masterKey)) {
+    problems.push('SVC_WORKER_KEY: must differ from SVC_MASTER_KEY (the workers hold it; the master key stays with the registry)');
+  }
   if ((bootstrapId === undefined) !== (bootstrapSecret === undefined)) {
     problems.push('SVC_BOOTSTRAP_ACCESS_KEY_ID and SVC_BOOTSTRAP_SECRET_KEY: give both or neither');
   }
@@ -106,6 +113,7 @@ export function readRegistryConfig(environment: Record<string, string | undefine
     databaseUrl,
     nats,
     masterKey,
+    workerKey,
     bootstrapAccessKey:
       bootstrapId !== undefined && bootstrapSecret !== undefined ? { accessKeyId: bootstrapId, secretKey: bootstrapSecret } : null,
     region,

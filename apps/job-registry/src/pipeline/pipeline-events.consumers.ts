@@ -1,6 +1,6 @@
 import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import type { NatsConnection } from 'nats';
-import { PipelineSubjects, isBatchLoaded, isWorkFailed, type PipelineSubject } from '@svc/contracts';
+import { PipelineConsumers, isBatchLoaded, isWorkFailed, type PipelineSubject } from '@svc/contracts';
 import { JsonLogger } from '@svc/logging';
 import { PipelineWorker, ensurePipelineStreams } from '@svc/messaging';
 import { NATS_CONNECTION } from '@svc/messaging-nest';
@@ -22,16 +22,14 @@ export class PipelineEventsConsumers implements OnApplicationBootstrap, BeforeAp
   async onApplicationBootstrap(): Promise<void> {
     await ensurePipelineStreams(this.connection, { replicas: this.config.nats.streamReplicas });
     const loaded = new PipelineWorker(this.connection, {
-      subject: PipelineSubjects.batchLoaded,
-      durableName: 'job-registry-loaded',
+      ...PipelineConsumers.registryLoaded,
       concurrency: 8,
       guard: isBatchLoaded,
       handle: (event) => this.events.batchLoaded(event),
       onGiveUp: async (_payload, reason) => this.logger.error('a completion could not be recorded', { reason }),
     });
     const failed = new PipelineWorker(this.connection, {
-      subject: PipelineSubjects.workFailed,
-      durableName: 'job-registry-failed',
+      ...PipelineConsumers.registryFailed,
       concurrency: 4,
       guard: isWorkFailed,
       handle: (event) => this.events.workFailed(event),

@@ -26,6 +26,7 @@ import {
   type TableRuntimeState,
 } from '@svc/registry-store';
 import {
+  TEST_WORKER_KEY,
   reserveTempDatabase,
   sampleReplicationConfig,
   startTestNats,
@@ -110,6 +111,7 @@ describe('pipeline scheduler against PostgreSQL and NATS with a fake clock', () 
       DATABASE_URL: database.url,
       NATS_URL: natsServer.url,
       SVC_MASTER_KEY: MASTER_KEY,
+      SVC_WORKER_KEY: TEST_WORKER_KEY,
       SCHEDULER_ENABLED: 'false',
       LOG_LEVEL: logLines ? 'info' : 'error',
       ...environment,

@@ -1,5 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import type { NatsConnection } from 'nats';
+import { RuntimeConfigSeal } from '@svc/crypto';
 import { JsonLogger } from '@svc/logging';
 import { NO_OUTAGE_WAIT, PipelinePublisher } from '@svc/messaging';
 import { NATS_CONNECTION, NatsRequesterModule } from '@svc/messaging-nest';
@@ -24,7 +25,7 @@ export class PipelineModule {
       module: PipelineModule,
       // ReplicationsModule reaches the running job through REPLICATION_LIFECYCLE only.
       global: true,
-      imports: [NatsRequesterModule.forRoot({ servers: config.nats.servers, name: 'job-registry', requestTimeoutMs: config.nats.requestTimeoutMs })],
+      imports: [NatsRequesterModule.forRoot({ servers: config.nats.servers, name: 'job-registry', requestTimeoutMs: config.nats.requestTimeoutMs, security: config.nats.security, role: 'job-registry' })],
       controllers: [RuntimeConfigController, WorkProgressController],
       providers: [
         // No waiting out a NATS outage: the scheduler releases the claim and its next pass tries again, while a
@@ -35,6 +36,7 @@ export class PipelineModule {
           inject: [JsonLogger],
           useFactory: (logger: JsonLogger) => beforeWorkPublishFromConfig(config.pipeline.testHoldClaimBeforePublishMs, logger),
         },
+        { provide: RuntimeConfigSeal, useFactory: () => new RuntimeConfigSeal(config.workerKey) },
         RuntimeConfigService,
         AlertsService,
         MetricsHistoryService,

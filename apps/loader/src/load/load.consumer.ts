@@ -1,4 +1,4 @@
-import { PipelineSubjects, isBatchStaged } from '@svc/contracts';
+import { PipelineConsumers, type PipelineSubjects, isBatchStaged } from '@svc/contracts';
 import type { WorkerConfig } from '@svc/config';
 import type { PipelineWorkerOptions } from '@svc/messaging';
 import type { AnyPipelineWorkerOptions } from '@svc/pipeline-nest';
@@ -8,8 +8,7 @@ import type { LoadService } from './load.service';
 /** The loaders' shared durable consumer of staged batches. */
 export function loadConsumer(service: LoadService, settings: WorkerConfig): AnyPipelineWorkerOptions {
   const options: PipelineWorkerOptions<typeof PipelineSubjects.batchStaged> = {
-    subject: PipelineSubjects.batchStaged,
-    durableName: 'loader',
+    ...PipelineConsumers.loader,
     concurrency: settings.concurrency,
     guard: isBatchStaged,
     handle: (event) => runClassified(() => service.load(event), (message, scope) => service.fail(event, { message, retryable: false, scope })),

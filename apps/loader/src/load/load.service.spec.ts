@@ -3,7 +3,7 @@ import { PipelineSubjects, type BatchDescriptor, type BatchStaged } from '@svc/c
 import { JsonLogger } from '@svc/logging';
 import { EngineRegistry, seedBatchId } from '@svc/pipeline-runtime';
 import { FakeEngine, RecordingPublisher, staticConfigs } from '@svc/pipeline-runtime/testing';
-import { SAMPLE_PEOPLE_TABLE, sampleChangeBatch, sampleReplicationConfig } from '@svc/testing';
+import { SAMPLE_PEOPLE_TABLE, TEST_WORKER_KEY, sampleChangeBatch, sampleReplicationConfig } from '@svc/testing';
 import { LoadService } from './load.service';
 
 const REPLICATION_ID = '5b0f6c1e-2d3a-4b5c-8d9e-0f1a2b3c4d5e';
@@ -42,7 +42,7 @@ describe('LoadService with a fake engine', () => {
       staticConfigs({ [REPLICATION_ID]: config }),
       publisher.asPublisher(),
       new JsonLogger('loader', 'debug', (line) => logLines.push(line)),
-      loadWorkerConfig({}),
+      loadWorkerConfig({ SVC_WORKER_KEY: TEST_WORKER_KEY }),
       new AbortController(),
     );
   });

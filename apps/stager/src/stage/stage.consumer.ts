@@ -1,4 +1,4 @@
-import { PipelineSubjects, isBatchExtracted } from '@svc/contracts';
+import { PipelineConsumers, type PipelineSubjects, isBatchExtracted } from '@svc/contracts';
 import type { WorkerConfig } from '@svc/config';
 import type { PipelineWorkerOptions } from '@svc/messaging';
 import type { AnyPipelineWorkerOptions } from '@svc/pipeline-nest';
@@ -8,8 +8,7 @@ import type { StageService } from './stage.service';
 /** The stagers' shared durable consumer of extracted batches. */
 export function stageConsumer(service: StageService, settings: WorkerConfig): AnyPipelineWorkerOptions {
   const options: PipelineWorkerOptions<typeof PipelineSubjects.batchExtracted> = {
-    subject: PipelineSubjects.batchExtracted,
-    durableName: 'stager',
+    ...PipelineConsumers.stager,
     concurrency: settings.concurrency,
     guard: isBatchExtracted,
     handle: (event) => runClassified(() => service.stage(event), (message, scope) => service.fail(event, { message, retryable: false, scope })),

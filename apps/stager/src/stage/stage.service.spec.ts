@@ -4,7 +4,7 @@ import { JsonLogger } from '@svc/logging';
 import { rowsSubjectOf } from '@svc/messaging';
 import { EngineRegistry } from '@svc/pipeline-runtime';
 import { FakeEngine, RecordingPublisher, staticConfigs } from '@svc/pipeline-runtime/testing';
-import { SAMPLE_PEOPLE_TABLE, sampleChangeBatch, sampleReplicationConfig } from '@svc/testing';
+import { SAMPLE_PEOPLE_TABLE, TEST_WORKER_KEY, sampleChangeBatch, sampleReplicationConfig } from '@svc/testing';
 import type { NatsConnection } from 'nats';
 import { StageService } from './stage.service';
 
@@ -47,7 +47,7 @@ describe('StageService with a fake engine', () => {
       publisher.asPublisher(),
       new JsonLogger('stager', 'error', () => undefined),
       purgeOnlyNats(purged),
-      loadWorkerConfig({}),
+      loadWorkerConfig({ SVC_WORKER_KEY: TEST_WORKER_KEY }),
       new AbortController(),
     );
   });

@@ -1,5 +1,4 @@
 import { Type, type Static } from '@sinclair/typebox';
-import type { ReplicationConfig } from '../replication/replication-config';
 import { AnyText, Count, Flag, Matching, OneOf, PositiveCount, Struct, Text, TextList, Timestamp } from '../schema/kinds';
 import { PipelineSubjects } from '../subjects';
 import { BatchDescriptorSchema, StagedFilesSchema } from './batch';
@@ -128,15 +127,20 @@ export const WorkCancelledSchema = Struct({
 });
 export type WorkCancelled = Static<typeof WorkCancelledSchema>;
 
-/** Worker → registry (request/reply): the configuration a worker needs, secrets included (internal only). */
+/**
+ * Worker → registry (request/reply): the configuration a worker needs, secrets included. The worker proves it holds
+ * the worker key (SVC_WORKER_KEY); the reply is sealed for that request (crypto's RuntimeConfigSeal).
+ */
 export interface RuntimeConfigRequest {
   replicationId: string;
+  proof: { issuedAt: string; nonce: string; mac: string };
 }
 
 export interface RuntimeConfigReply {
   replicationId: string;
   configVersion: number;
-  config: ReplicationConfig;
+  /** The ReplicationConfig as JSON, sealed with the worker key and bound to the replication and the request's nonce. */
+  sealedConfig: string;
 }
 
 /** Registry → extractor (request/reply): the tables of a replication's source. */

@@ -1,7 +1,7 @@
 import type { JetStreamManager, NatsConnection } from 'nats';
 import { PipelineStreams, type ExtractRequested } from '@svc/contracts';
 import { startTestNats, type TestNatsServer } from '@svc/testing';
-import { connectNats } from '../nats-requester';
+import { connectNats } from '../nats-connection';
 
 /** A private NATS server with JetStream plus the connections a test opened on it, all closed by `stop`. */
 export interface JetStreamTestServer {

@@ -1,0 +1,97 @@
+import { PipelineConsumers, PipelineSubjects, Subjects } from '@svc/contracts';
+import { BUS_ROLES, busPermissionsOf, inboxPrefixOf, type BusRole } from './bus-roles';
+import { generateBusCredentials, natsServerConfig } from './bus-server-config';
+
+/** NATS subject matching: `*` one token, `>` the rest. */
+function matches(pattern: string, subject: string): boolean {
+  const wanted = pattern.split('.');
+  const tokens = subject.split('.');
+  for (let index = 0; index < wanted.length; index += 1) {
+    if (wanted[index] === '>') return tokens.length > index;
+    if (wanted[index] !== '*' && wanted[index] !== tokens[index]) return false;
+  }
+  return wanted.length === tokens.length;
+}
+
+const mayPublish = (role: BusRole, subject: string) => busPermissionsOf(role).publish.some((pattern) => matches(pattern, subject));
+const maySubscribe = (role: BusRole, subject: string) => busPermissionsOf(role).subscribe.some((pattern) => matches(pattern, subject));
+const rolesThatPublish = (subject: string) => BUS_ROLES.filter((role) => mayPublish(role, subject));
+
+describe('the bus permission model', () => {
+  it('lets only the api-gateway run operations and fetch signing keys, and only an operator create access keys', () => {
+    expect(rolesThatPublish(Subjects.registryOperation)).toEqual(['api-gateway']);
+    expect(rolesThatPublish(Subjects.registrySigningKey)).toEqual(['api-gateway']);
+    expect(rolesThatPublish(Subjects.registryCreateAccessKey)).toEqual(['operator']);
+  });
+
+  it('lets only pipeline workers ask for runtime configuration (with its secrets)', () => {
+    expect(rolesThatPublish(Subjects.registryRuntimeConfig)).toEqual(['extractor', 'stager', 'loader']);
+  });
+
+  it('lets only the registry publish work requests, cancellations and alerts, and manage the streams', () => {
+    expect(rolesThatPublish(PipelineSubjects.extractRequested)).toEqual(['job-registry']);
+    expect(rolesThatPublish(Subjects.workCancelled)).toEqual(['job-registry']);
+    expect(rolesThatPublish(Subjects.alertRaised)).toEqual(['job-registry']);
+    for (const verb of ['CREATE', 'UPDATE', 'DELETE']) {
+      expect(rolesThatPublish(`$JS.API.STREAM.${verb}.SVC_PIPELINE_V1`)).toEqual(['job-registry']);
+      expect(rolesThatPublish(`$JS.API.STREAM.${verb}.SVC_ROWS_V1`)).toEqual(['job-registry']);
+    }
+    expect(rolesThatPublish('$JS.API.STREAM.PURGE.SVC_PIPELINE_V1')).toEqual(['job-registry']);
+  });
+
+  it('lets each worker publish only its own stage’s results', () => {
+    expect(rolesThatPublish(PipelineSubjects.batchExtracted)).toEqual(['extractor']);
+    expect(rolesThatPublish(PipelineSubjects.batchStaged)).toEqual(['stager']);
+    // The extractor reports a change cycle that found nothing as loaded at once.
+    expect(rolesThatPublish(PipelineSubjects.batchLoaded)).toEqual(['extractor', 'loader']);
+    expect(rolesThatPublish(PipelineSubjects.workFailed)).toEqual(['extractor', 'stager', 'loader']);
+    expect(rolesThatPublish(`${PipelineSubjects.rowsPrefix}.abc`)).toEqual(['extractor']);
+  });
+
+  it('lets a role create and pull only its own durable consumer, with its own filter', () => {
+    for (const [owner, consumer] of [
+      ['extractor', PipelineConsumers.extractor],
+      ['stager', PipelineConsumers.stager],
+      ['loader', PipelineConsumers.loader],
+      ['job-registry', PipelineConsumers.registryLoaded],
+    ] as const) {
+      expect(rolesThatPublish(`$JS.API.CONSUMER.CREATE.SVC_PIPELINE_V1.${consumer.durableName}.${consumer.subject}`)).toEqual([owner]);
+      expect(rolesThatPublish(`$JS.API.CONSUMER.MSG.NEXT.SVC_PIPELINE_V1.${consumer.durableName}`)).toEqual([owner]);
+    }
+    // Nobody may create a consumer with a filter of its choosing on the work queue (it would take others' work).
+    expect(rolesThatPublish('$JS.API.CONSUMER.CREATE.SVC_PIPELINE_V1.thief.svc.pipeline.v1.batch.staged')).toEqual([]);
+    expect(rolesThatPublish('$JS.API.CONSUMER.DURABLE.CREATE.SVC_PIPELINE_V1.loader')).toEqual([]);
+  });
+
+  it('gives every role inboxes of its own, which no other role may read', () => {
+    for (const role of BUS_ROLES) {
+      const reply = `${inboxPrefixOf(role)}.abc.1`;
+      expect(BUS_ROLES.filter((other) => maySubscribe(other, reply))).toEqual([role]);
+      expect(maySubscribe(role, '_INBOX.>')).toBe(false);
+    }
+  });
+});
+
+describe('natsServerConfig', () => {
+  it('has one nkey user per role with its permissions and no anonymous access, and TLS on clients and routes', () => {
+    const credentials = generateBusCredentials();
+    const config = JSON.parse(
+      natsServerConfig({
+        serverName: 'nats-1',
+        port: 4222,
+        storeDir: '/data',
+        identities: credentials,
+        tls: { certFile: '/certs/nats.pem', keyFile: '/certs/nats-key.pem', caFile: '/certs/ca.pem' },
+        cluster: { name: 'svc', port: 6222, routes: ['nats://nats-2:6222'] },
+      }),
+    ) as { authorization: { users: { nkey: string; permissions: { publish: { allow: string[] }; allow_responses: boolean } }[] }; tls: object; cluster: { tls: { verify: boolean } }; no_auth_user?: string };
+    expect(config.authorization.users.map((user) => user.nkey)).toEqual(credentials.map((credential) => credential.publicKey));
+    expect(config.authorization.users.every((user) => user.permissions.allow_responses)).toBe(true);
+    expect(config.no_auth_user).toBeUndefined();
+    expect(config.tls).toMatchObject({ cert_file: '/certs/nats.pem', ca_file: '/certs/ca.pem' });
+    expect(config.cluster.tls.verify).toBe(true);
+    // Seeds are secrets of the services: never in the server's file.
+    const text = JSON.stringify(config);
+    for (const credential of credentials) expect(text).not.toContain(credential.seed);
+  });
+});

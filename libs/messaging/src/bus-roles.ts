@@ -1,0 +1,118 @@
+import { PipelineConsumers, PipelineStreams, PipelineSubjects, Subjects, healthSubject } from '@svc/contracts';
+
+/** Who may be on the bus: the five services, and operators (the CLI's key creation, health checks). */
+export const BUS_ROLES = ['job-registry', 'api-gateway', 'extractor', 'stager', 'loader', 'operator'] as const;
+export type BusRole = (typeof BUS_ROLES)[number];
+
+/** What one role may publish (requests and events included) and subscribe to; replies to its requesters are allowed on top. */
+export interface BusPermissions {
+  publish: string[];
+  subscribe: string[];
+}
+
+const WORK = PipelineStreams.work.name;
+const ROWS = PipelineStreams.rows.name;
+const JS_API = '$JS.API';
+
+/**
+ * Replies come to inboxes under the role's own prefix, and a role may only read its own: another role cannot
+ * subscribe to `_INBOX.>` and read the runtime configurations or signing keys meant for someone else.
+ */
+export function inboxPrefixOf(role: BusRole): string {
+  return `_INBOX.${role}`;
+}
+
+/** Create (the filter is part of the subject, so no other filter can be chosen), look up, pull from and acknowledge one durable consumer. */
+function ownDurableConsumer(consumer: { durableName: string; subject: string }): string[] {
+  return [
+    `${JS_API}.CONSUMER.CREATE.${WORK}.${consumer.durableName}.${consumer.subject}`,
+    `${JS_API}.CONSUMER.INFO.${WORK}.${consumer.durableName}`,
+    `${JS_API}.CONSUMER.MSG.NEXT.${WORK}.${consumer.durableName}`,
+    `$JS.ACK.${WORK}.${consumer.durableName}.>`,
+  ];
+}
+
+/** Every pipeline worker: its own health, its configuration from the registry, heartbeats, failure reports, cancellations. */
+function pipelineWorker(role: 'extractor' | 'stager' | 'loader'): BusPermissions {
+  return {
+    publish: [
+      Subjects.registryRuntimeConfig,
+      Subjects.workProgress,
+      PipelineSubjects.workFailed,
+      `${JS_API}.INFO`,
+      `${JS_API}.STREAM.INFO.${WORK}`,
+      `${JS_API}.STREAM.INFO.${ROWS}`,
+      ...ownDurableConsumer(PipelineConsumers[role]),
+    ],
+    subscribe: [healthSubject(role), Subjects.workCancelled, `${inboxPrefixOf(role)}.>`],
+  };
+}
+
+function joined(...parts: BusPermissions[]): BusPermissions {
+  return { publish: parts.flatMap((part) => part.publish), subscribe: parts.flatMap((part) => part.subscribe) };
+}
+
+/**
+ * The permission model of the bus: exactly what each role does, nothing more. Only the gateway asks the registry
+ * to run operations and for signing keys; only pipeline workers ask for runtime configurations; only the registry
+ * publishes work requests, cancellations and alerts, and manages the streams; each worker publishes only its own
+ * stage's results, reads only its own consumer, and touches the rows stream only as its stage needs.
+ */
+export function busPermissionsOf(role: BusRole): BusPermissions {
+  switch (role) {
+    case 'job-registry':
+      return {
+        publish: [
+          Subjects.extractorDiscoverTables,
+          Subjects.extractorReleaseTables,
+          Subjects.workCancelled,
+          Subjects.alertRaised,
+          PipelineSubjects.extractRequested,
+          `${JS_API}.INFO`,
+          `${JS_API}.STREAM.*.${WORK}`,
+          `${JS_API}.STREAM.*.${ROWS}`,
+          ...ownDurableConsumer(PipelineConsumers.registryLoaded),
+          ...ownDurableConsumer(PipelineConsumers.registryFailed),
+        ],
+        subscribe: ['svc.registry.v1.>', healthSubject('job-registry'), Subjects.workProgress, `${inboxPrefixOf(role)}.>`],
+      };
+    case 'api-gateway':
+      return {
+        publish: [Subjects.registryOperation, Subjects.registrySigningKey, Subjects.registryMetrics, healthSubject('job-registry')],
+        subscribe: [healthSubject('api-gateway'), `${inboxPrefixOf(role)}.>`],
+      };
+    case 'extractor':
+      return joined(pipelineWorker('extractor'), {
+        publish: [
+          PipelineSubjects.batchExtracted,
+          // A change cycle that found nothing is done at once: the extractor reports it loaded.
+          PipelineSubjects.batchLoaded,
+          `${PipelineSubjects.rowsPrefix}.*`,
+          `${JS_API}.STREAM.PURGE.${ROWS}`,
+        ],
+        subscribe: [Subjects.extractorDiscoverTables, Subjects.extractorReleaseTables],
+      });
+    case 'stager':
+      return joined(pipelineWorker('stager'), {
+        publish: [
+          PipelineSubjects.batchStaged,
+          // Reading a batch's rows: a consumer of its own on the rows stream, or single reads from the stream leader.
+          `${JS_API}.CONSUMER.CREATE.${ROWS}`,
+          `${JS_API}.CONSUMER.CREATE.${ROWS}.>`,
+          `${JS_API}.CONSUMER.INFO.${ROWS}.*`,
+          `${JS_API}.CONSUMER.DELETE.${ROWS}.*`,
+          `${JS_API}.CONSUMER.MSG.NEXT.${ROWS}.*`,
+          `${JS_API}.STREAM.MSG.GET.${ROWS}`,
+          `${JS_API}.STREAM.PURGE.${ROWS}`,
+        ],
+        subscribe: [],
+      });
+    case 'loader':
+      return joined(pipelineWorker('loader'), { publish: [PipelineSubjects.batchLoaded], subscribe: [] });
+    case 'operator':
+      return {
+        publish: [Subjects.registryCreateAccessKey, Subjects.registryMetrics, 'svc.*.v1.health'],
+        subscribe: [`${inboxPrefixOf(role)}.>`],
+      };
+  }
+}
