@@ -11,3 +11,4 @@ export {
   type S3ServiceSettings,
 } from './common';
 export { loadWorkerConfig, readLogLevel, type LogLevelSetting, type WorkerConfig } from './worker';
+export { isLoopbackHost } from './loopback-host';
