@@ -11,8 +11,9 @@ describe('readCliEnvironment', () => {
         SVC_ENDPOINT: '',
         SVC_REGION: '   ',
         NATS_URL: 'nats://n:4222',
+        SVC_CA_FILE: ' /etc/svc/ca.pem ',
         UNRELATED: 'x',
       }),
-    ).toEqual({ accessKeyId: 'AK', secretAccessKey: 'sk', profile: 'prod', credentialsFile: '/tmp/c', natsUrl: 'nats://n:4222' });
+    ).toEqual({ accessKeyId: 'AK', secretAccessKey: 'sk', profile: 'prod', credentialsFile: '/tmp/c', natsUrl: 'nats://n:4222', caFile: '/etc/svc/ca.pem' });
   });
 });

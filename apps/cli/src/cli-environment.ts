@@ -7,6 +7,8 @@ export interface CliEnvironment {
   endpoint?: string;
   region?: string;
   natsUrl?: string;
+  /** PEM file of the CA that signed the gateway's certificate, trusted for https:// endpoints. */
+  caFile?: string;
 }
 
 export const ENV_NAMES = {
@@ -17,6 +19,7 @@ export const ENV_NAMES = {
   endpoint: 'SVC_ENDPOINT',
   region: 'SVC_REGION',
   natsUrl: 'NATS_URL',
+  caFile: 'SVC_CA_FILE',
 } as const satisfies Record<keyof CliEnvironment, string>;
 
 /** Empty or blank variables count as unset, as in aws-cli. */

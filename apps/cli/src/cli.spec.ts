@@ -117,11 +117,67 @@ describe('runCli', () => {
   it('reads credentials from the profile file', async () => {
     const io = fakeIo({
       env: { credentialsFile: '/etc/svc' },
-      files: { '/etc/svc': '[default]\nsvc_access_key_id=AKFILE\nsvc_secret_access_key=file-secret\nendpoint=http://gw:9000\n' },
+      files: { '/etc/svc': '[default]\nsvc_access_key_id=AKFILE\nsvc_secret_access_key=file-secret\nendpoint=https://gw:9000\n' },
     });
     await expect(runCli(['list'], io)).resolves.toBe(ExitCode.Ok);
-    expect(io.sent[0]).toMatchObject({ endpoint: 'http://gw:9000', credentials: { accessKeyId: 'AKFILE', secretKey: 'file-secret' } });
+    expect(io.sent[0]).toMatchObject({ endpoint: 'https://gw:9000', credentials: { accessKeyId: 'AKFILE', secretKey: 'file-secret' } });
     expect(io.stdout + io.stderr).not.toContain('file-secret');
+  });
+
+  describe('plain HTTP beyond loopback', () => {
+    const remote = { accessKeyId: 'AKENV', secretAccessKey: 'env-secret', endpoint: 'http://10.0.0.5:8080' };
+
+    it.each([
+      ['create', '--body', '{"source":{"password":"pw"}}'],
+      ['list'],
+      ['describe', '--replication-id', 'r-1', '--watch'],
+    ])('refuses %s before sending anything, exit 78, naming the endpoint and the ways out', async (...argv) => {
+      const io = fakeIo({ env: remote });
+      await expect(runCli(argv, io)).resolves.toBe(ExitCode.Configuration);
+      expect(io.sent).toHaveLength(0);
+      expect(io.stderr).toMatch(/^Error: refusing to send a signed request over plain HTTP to http:\/\/10\.0\.0\.5:8080: /);
+      expect(io.stderr).toContain('Use an https:// endpoint, or pass --insecure');
+    });
+
+    it('sends with --insecure', async () => {
+      const io = fakeIo({ env: remote });
+      await expect(runCli(['list', '--insecure'], io)).resolves.toBe(ExitCode.Ok);
+      expect(io.sent[0]).toMatchObject({ endpoint: 'http://10.0.0.5:8080' });
+    });
+
+    it('sends to an https endpoint, and to loopback over HTTP', async () => {
+      for (const endpoint of ['https://10.0.0.5:8443', 'http://localhost:8080']) {
+        const io = fakeIo({ env: { ...remote, endpoint } });
+        await expect(runCli(['list'], io)).resolves.toBe(ExitCode.Ok);
+        expect(io.sent[0]).toMatchObject({ endpoint });
+      }
+    });
+  });
+
+  describe('CA file', () => {
+    const pem = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';
+    const env = { accessKeyId: 'AKENV', secretAccessKey: 'env-secret', endpoint: 'https://gw.internal:8443' };
+
+    it('hands --ca-file, else SVC_CA_FILE, to every call', async () => {
+      const fromFlag = fakeIo({ env: { ...env, caFile: '/etc/env-ca.pem' }, files: { '/etc/flag-ca.pem': pem } });
+      await expect(runCli(['list', '--ca-file', '/etc/flag-ca.pem'], fromFlag)).resolves.toBe(ExitCode.Ok);
+      expect(fromFlag.sent[0]?.ca?.toString()).toBe(pem);
+
+      const fromEnv = fakeIo({ env: { ...env, caFile: '/etc/env-ca.pem' }, files: { '/etc/env-ca.pem': pem } });
+      // The fake's empty answer ends the watch at once; what matters is what its call carried.
+      await runCli(['describe', '--replication-id', 'r-1', '--watch'], fromEnv);
+      expect(fromEnv.sent[0]?.ca?.toString()).toBe(pem);
+    });
+
+    it('exits 78 for a CA file that is missing or holds no certificate, sending nothing', async () => {
+      const missing = fakeIo({ env: { ...env, caFile: '/etc/none.pem' } });
+      await expect(runCli(['list'], missing)).resolves.toBe(ExitCode.Configuration);
+      expect(missing.stderr).toBe('Error: cannot read the CA file /etc/none.pem (SVC_CA_FILE): no such file\n');
+      const notPem = fakeIo({ env, files: { '/etc/key.pem': '-----BEGIN PRIVATE KEY-----\n' } });
+      await expect(runCli(['list', '--ca-file', '/etc/key.pem'], notPem)).resolves.toBe(ExitCode.Configuration);
+      expect(notPem.stderr).toBe('Error: the CA file /etc/key.pem (--ca-file) holds no PEM certificate\n');
+      expect([...missing.sent, ...notPem.sent]).toHaveLength(0);
+    });
   });
 
   it('keys create: asks the registry at --nats-url, prints the new key once and closes the connection', async () => {

@@ -1,10 +1,11 @@
 import { DEFAULT_NATS_URL } from '@svc/config';
 import { parseArgs, type ConnectionFlags, type DescribeWatchCommand, type KeysCreateCommand, type OperationCommand } from './args/parse-args';
-import type { CliEnvironment } from './cli-environment';
+import { ENV_NAMES, type CliEnvironment } from './cli-environment';
 import { prepareRequest, type BodySource } from './body/request-body';
 import { resolveClientSettings, type ClientSettings } from './credentials/client-settings';
 import { CliFailure, ExitCode, UsageError } from './exit-codes';
 import { describeNetworkError } from './http/network-error';
+import { refusePlainHttpBeyondLoopback } from './http/plain-http-guard';
 import type { SendOperationInput, SendOutcome } from './http/send-operation';
 import { createAccessKey, renderCreatedKey } from './keys/create-access-key';
 import { NatsSettingsError, type RegistryConnection } from './keys/registry-connection';
@@ -63,8 +64,24 @@ async function bodySource(io: CliIo, command: OperationCommand): Promise<BodySou
   return { kind: 'fields', assignments: command.assignments };
 }
 
-function clientSettings(io: CliIo, flags: ConnectionFlags): Promise<ClientSettings> {
-  return resolveClientSettings({ flags, env: io.env, homeDir: io.homeDir, readTextFile: (path) => readTextFileIfPresent(io, path) });
+async function readCaFile(io: CliIo, path: string, origin: string): Promise<Buffer> {
+  let pem: Buffer;
+  try {
+    pem = await io.readFile(path);
+  } catch (error) {
+    throw new CliFailure(`cannot read the CA file ${path} (${origin}): ${fileProblem(error)}`, ExitCode.Configuration);
+  }
+  if (!pem.includes('-----BEGIN CERTIFICATE-----')) throw new CliFailure(`the CA file ${path} (${origin}) holds no PEM certificate`, ExitCode.Configuration);
+  return pem;
+}
+
+/** Where and how to call: an endpoint `svc` refuses fails here, before anything is sent; the CA file is read when given. */
+async function clientSettings(io: CliIo, flags: ConnectionFlags): Promise<ClientSettings> {
+  const settings = await resolveClientSettings({ flags, env: io.env, homeDir: io.homeDir, readTextFile: (path) => readTextFileIfPresent(io, path) });
+  refusePlainHttpBeyondLoopback(settings.endpoint, flags.insecure === true);
+  const caFile = flags.caFile ?? io.env.caFile;
+  if (caFile === undefined) return settings;
+  return { ...settings, ca: await readCaFile(io, caFile, flags.caFile !== undefined ? '--ca-file' : ENV_NAMES.caFile) };
 }
 
 async function runOperation(io: CliIo, command: OperationCommand): Promise<ExitCode> {

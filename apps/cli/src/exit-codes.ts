@@ -8,7 +8,7 @@ export const ExitCode = {
   Usage: 64,
   /** A --file that cannot be read. */
   NoInput: 66,
-  /** Missing or unreadable credentials / profile. */
+  /** Missing or unreadable credentials / profile or CA file; plain HTTP beyond loopback without --insecure. */
   Configuration: 78,
   /** Stopped by Ctrl-C (128 + SIGINT, as shells report it). */
   Interrupted: 130,

@@ -8,8 +8,10 @@ export const USAGE = `Usage:
   svc <operation> [--file body.xml|body.json] [--body TEXT] [--format json|xml]
                   [--replication-id ID] [--set Path.To.Field=value ...]
                   [--endpoint URL] [--profile NAME] [--region REGION] [--raw]
+                  [--ca-file FILE] [--insecure]
   svc describe --replication-id ID --watch [--interval SECONDS]
                [--endpoint URL] [--profile NAME] [--region REGION]
+               [--ca-file FILE] [--insecure]
   svc keys create --operations Name,Name,...|* [--description TEXT] [--nats-url URL]
   svc --help
 
@@ -32,6 +34,13 @@ svc_secret_access_key of the profile (--profile, SVC_PROFILE, default "default")
 (or SVC_SHARED_CREDENTIALS_FILE). Endpoint: --endpoint, SVC_ENDPOINT, profile "endpoint",
 http://127.0.0.1:8080. Region: --region, SVC_REGION, profile "region", us-east-1.
 
+HTTPS: every call is signed with your secret's key and Create/Alter bodies carry database passwords and
+S3 keys, so svc refuses plain http:// to a host other than loopback (127.0.0.0/8, ::1, localhost): use an
+https:// endpoint, or --insecure to send over plain HTTP anyway. --ca-file (or SVC_CA_FILE) names the PEM
+certificate of the CA that signed the gateway's certificate, trusted instead of the system's CAs; the
+certificate is always verified.
+
 Exit codes: 0 success, 1 error answer (or, watching, a failure), 2 service unreachable, 64 usage,
-66 unreadable --file, 78 credentials or profile problem, 130 watch stopped by Ctrl-C.
+66 unreadable --file, 78 credentials, profile or CA file problem or plain HTTP refused, 130 watch stopped by
+Ctrl-C.
 `;

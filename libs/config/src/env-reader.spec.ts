@@ -37,4 +37,19 @@ describe('EnvReader', () => {
     env.int('N', 1, { min: 1 });
     expect(() => env.done()).toThrow('N: must be at least 1');
   });
+
+  it('reads a pair of settings as both or neither, naming the missing one without echoing the other', () => {
+    expect(new EnvReader({ A: ' a ', B: 'b' }).optionalPair('A', 'B')).toEqual(['a', 'b']);
+    const neither = new EnvReader({ A: ' ' });
+    expect(neither.optionalPair('A', 'B')).toBeUndefined();
+    expect(() => neither.done()).not.toThrow();
+    for (const [env, problem] of [
+      [{ A: '/etc/secret-a' }, 'B: is required when A is set'],
+      [{ B: '/etc/secret-b' }, 'A: is required when B is set'],
+    ] as const) {
+      const reader = new EnvReader(env);
+      expect(reader.optionalPair('A', 'B')).toBeUndefined();
+      expect(() => reader.done()).toThrow(new ConfigError([problem]));
+    }
+  });
 });

@@ -93,6 +93,19 @@ export class EnvReader {
     this.problems.push(text);
   }
 
+  /**
+   * Two settings that only mean something together, such as a certificate file and its key file: both
+   * (returned), or neither (undefined). One alone is a problem naming the missing one; values are not echoed.
+   */
+  optionalPair(first: string, second: string): [string, string] | undefined {
+    const firstValue = this.raw(first);
+    const secondValue = this.raw(second);
+    if (firstValue !== undefined && secondValue !== undefined) return [firstValue, secondValue];
+    if (firstValue !== undefined) this.problems.push(`${second}: is required when ${first} is set`);
+    if (secondValue !== undefined) this.problems.push(`${first}: is required when ${second} is set`);
+    return undefined;
+  }
+
   /** Throws ConfigError listing every problem found so far. */
   done(): void {
     if (this.problems.length) throw new ConfigError(this.problems);

@@ -13,3 +13,4 @@ export {
 } from './common';
 export { readNatsSecurity, type NatsAuth, type NatsSecurity, type NatsTls } from './nats-security';
 export { loadWorkerConfig, readLogLevel, type LogLevelSetting, type WorkerConfig } from './worker';
+export { isLoopbackHost } from './loopback-host';

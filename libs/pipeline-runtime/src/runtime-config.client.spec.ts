@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { ErrorCode, rpcError, rpcOk, type ReplicationConfig, type RuntimeConfigRequest } from '@svc/contracts';
+import { ErrorCode, rpcError, rpcOk, type ReplicationConfig, type RpcReply, type RuntimeConfigReply, type RuntimeConfigRequest } from '@svc/contracts';
 import { RuntimeConfigSeal } from '@svc/crypto';
 import { MessagingError, type NatsRequester } from '@svc/messaging';
 import { ReplicationGoneError, RuntimeConfigClient } from './runtime-config.client';
@@ -17,16 +17,16 @@ class FakeRegistry {
 
   constructor(private readonly seal = workerSeal) {}
 
-  readonly requester: Pick<NatsRequester, 'request'> = {
-    request: async (_subject: string, payload: RuntimeConfigRequest) => {
-      this.requests += 1;
-      this.proofs.push(payload.proof);
-      if (this.forbidden || (this.checksProofs && !this.seal.verify(payload.replicationId, payload.proof))) return rpcError(ErrorCode.Forbidden, ['not authorised']);
-      if (!this.exists) return rpcError(ErrorCode.NotFound, ['gone']);
-      const config = { replicationName: `v${String(this.version)}` } as ReplicationConfig;
-      return rpcOk({ replicationId: 'r', configVersion: this.version, sealedConfig: this.seal.seal(JSON.stringify(config), payload.replicationId, payload.proof.nonce) });
-    },
+  private readonly answer = async (_subject: string, payload: RuntimeConfigRequest): Promise<RpcReply<RuntimeConfigReply>> => {
+    this.requests += 1;
+    this.proofs.push(payload.proof);
+    if (this.forbidden || (this.checksProofs && !this.seal.verify(payload.replicationId, payload.proof))) return rpcError(ErrorCode.Forbidden, ['not authorised']);
+    if (!this.exists) return rpcError(ErrorCode.NotFound, ['gone']);
+    const config = { replicationName: `v${String(this.version)}` } as ReplicationConfig;
+    return rpcOk({ replicationId: 'r', configVersion: this.version, sealedConfig: this.seal.seal(JSON.stringify(config), payload.replicationId, payload.proof.nonce) });
   };
+
+  readonly requester = { request: this.answer } as unknown as Pick<NatsRequester, 'request'>;
 }
 
 describe('RuntimeConfigClient', () => {

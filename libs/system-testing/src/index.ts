@@ -7,7 +7,8 @@ export {
 } from './pipeline-service-harness';
 export { serveRuntimeConfigs } from './runtime-configs';
 export { ServiceProcess } from './service-process';
-export { callSigned, send, signedHeaders, type ApiResponse, type SignOptions } from './signed-client';
+export { callSigned, send, signedHeaders, type ApiResponse, type SignOptions, type TransportOptions } from './signed-client';
+export { createTestCertificateAuthority, type IssuedCertificate, type TestCertificateAuthority } from './test-certificates';
 export { ADMIN_KEY, TestStack, type TestStackOptions } from './test-stack';
 export { measureGatewayUnderLoad, type GatewayLoadOptions, type GatewayLoadResult } from './gateway-load';
 export { jsonDeepArrays, jsonHugeString, jsonManyKeys, xmlManyElements, type HostileBody } from './hostile-bodies';

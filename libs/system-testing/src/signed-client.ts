@@ -1,4 +1,6 @@
-import { request } from 'node:http';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { IncomingMessage } from 'node:http';
 import { SVC4_SCHEME, signRequest } from '@svc/signing';
 
 export interface ApiResponse {
@@ -15,16 +17,32 @@ export interface SignOptions {
   now?: Date;
 }
 
+/** How an https:// base URL is reached: the CA that signed the gateway's certificate (else the system's CAs). */
+export interface TransportOptions {
+  ca?: string | Buffer;
+}
+
 /** Sends raw bytes to the gateway with the given headers; a list value is sent as repeated header lines (what Node's request.headers would collapse). */
-export function send(baseUrl: string, method: string, path: string, headers: Record<string, string | string[]>, body: Buffer | string): Promise<ApiResponse> {
+export function send(
+  baseUrl: string,
+  method: string,
+  path: string,
+  headers: Record<string, string | string[]>,
+  body: Buffer | string,
+  transport: TransportOptions = {},
+): Promise<ApiResponse> {
   const url = new URL(path, baseUrl);
   return new Promise((resolve, reject) => {
-    const outgoing = request(url, { method, headers }, (incoming) => {
+    const respond = (incoming: IncomingMessage): void => {
       const chunks: Buffer[] = [];
       incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
       incoming.on('end', () => resolve({ status: incoming.statusCode ?? 0, headers: incoming.headers, body: Buffer.concat(chunks).toString('utf8') }));
       incoming.on('error', reject);
-    });
+    };
+    const outgoing =
+      url.protocol === 'https:'
+        ? httpsRequest(url, { method, headers, ...(transport.ca !== undefined && { ca: transport.ca }) }, respond)
+        : httpRequest(url, { method, headers }, respond);
     outgoing.on('error', reject);
     outgoing.end(body);
   });
@@ -46,7 +64,14 @@ export function signedHeaders(baseUrl: string, operation: string, contentType: s
   );
 }
 
-export async function callSigned(baseUrl: string, operation: string, format: 'xml' | 'json', body: string, options: SignOptions): Promise<ApiResponse> {
+export async function callSigned(
+  baseUrl: string,
+  operation: string,
+  format: 'xml' | 'json',
+  body: string,
+  options: SignOptions,
+  transport: TransportOptions = {},
+): Promise<ApiResponse> {
   const contentType = format === 'xml' ? 'application/xml' : 'application/json';
-  return send(baseUrl, 'POST', `/api/${operation}`, signedHeaders(baseUrl, operation, contentType, body, options), body);
+  return send(baseUrl, 'POST', `/api/${operation}`, signedHeaders(baseUrl, operation, contentType, body, options), body, transport);
 }

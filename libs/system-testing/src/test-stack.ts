@@ -4,6 +4,7 @@ import { healthSubject, type ServiceName } from '@svc/contracts';
 import { TEST_WORKER_KEY, createTempDatabase, freePort, startTestNats, startTestS3, waitUntil, type TempDatabase, type TestNats, type TestS3 } from '@svc/testing';
 import { isSecuredTestNats } from './secure-nats';
 import { ServiceProcess } from './service-process';
+import { send } from './signed-client';
 
 export const ADMIN_KEY = { accessKeyId: 'SVCE2EADMINKEY000001', secretKey: 'e2e-admin-secret-key-0123456789abcdef' };
 const MASTER_KEY = 'a'.repeat(64);
@@ -15,6 +16,8 @@ export interface TestStackOptions {
   env?: Record<string, string>;
   /** The NATS the stack runs on; default a private single server (startTestNats). A cluster's url lists every node. */
   startNats?: () => Promise<TestNats>;
+  /** With TLS_CERT_FILE in `env` the gateway serves HTTPS: the CA (PEM) that signed its certificate, for the stack's own health probe. */
+  gatewayCa?: string;
 }
 
 /**
@@ -58,7 +61,7 @@ export class TestStack {
       createTempDatabase('svc_e2e_warehouse'),
     ]);
     const port = await freePort();
-    this.baseUrl = `http://127.0.0.1:${port}`;
+    this.baseUrl = `${this.options.env?.['TLS_CERT_FILE'] ? 'https' : 'http'}://127.0.0.1:${port}`;
     this.env = {
       NATS_URL: this.nats.url,
       DATABASE_URL: this.control.url,
@@ -97,7 +100,7 @@ export class TestStack {
     if (service === 'api-gateway') {
       await waitUntil(async () => {
         if (child.exited) throw new Error(`api-gateway exited:\n${child.logs()}`);
-        return (await fetch(`${this.baseUrl}/health`)).status === 200;
+        return (await send(this.baseUrl, 'GET', '/health', {}, '', { ...(this.options.gatewayCa !== undefined && { ca: this.options.gatewayCa }) })).status === 200;
       }, 30000, 'api-gateway /health');
       return;
     }

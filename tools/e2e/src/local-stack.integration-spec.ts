@@ -43,6 +43,7 @@ describe('npm start and the svc CLI, as the README says', () => {
         NATS_URL: nats.url,
         DATABASE_URL: control.url,
         PORT: String(port),
+        HOST: '',
         EMBEDDED_S3_PORT: String(await freePort()),
         EMBEDDED_S3_DIR: join(workDir, 's3'),
         SVC_MASTER_KEY: '',
@@ -77,6 +78,8 @@ describe('npm start and the svc CLI, as the README says', () => {
   it('creates the example replication with the CLI and the printed development key', () => {
     const keyLine = /SVC_ACCESS_KEY_ID=(\S+) SVC_SECRET_ACCESS_KEY=(\S+)/.exec(output);
     expect(keyLine).not.toBeNull();
+    expect(output).toContain('The API is plain HTTP on 127.0.0.1 only, for development');
+    expect(output).not.toContain('travel unencrypted');
     const [source, staging, warehouse] = databases.map((database) => database.name);
     const example = readFileSync(join(repoRoot, 'examples/create-replication.xml'), 'utf8')
       .replaceAll('svc_demo_source', source ?? '')

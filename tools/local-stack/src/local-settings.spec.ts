@@ -1,4 +1,4 @@
-import { DEFAULT_EMBEDDED_S3_PORT, LOCAL_DEFAULTS, liveDemoEnvironment, localEnvironment } from './local-settings';
+import { DEFAULT_EMBEDDED_S3_PORT, LOCAL_DEFAULTS, apiTransportNotice, liveDemoEnvironment, localEnvironment } from './local-settings';
 
 describe('localEnvironment', () => {
   it('fills development defaults and reports which', () => {
@@ -24,6 +24,17 @@ describe('localEnvironment', () => {
     const { env, embeddedS3Port } = localEnvironment({ EMBEDDED_S3_PORT: '4999' });
     expect(embeddedS3Port).toBe(4999);
     expect(env['S3_ENDPOINT']).toBe('http://127.0.0.1:4999');
+  });
+
+  it('keeps the plain-HTTP API on loopback unless HOST says otherwise, and says which', () => {
+    const local = localEnvironment({});
+    expect(local.env['HOST']).toBe('127.0.0.1');
+    expect(apiTransportNotice(local.env)).toBe(
+      'The API is plain HTTP on 127.0.0.1 only, for development; to serve other machines, give the api-gateway TLS_CERT_FILE and TLS_KEY_FILE (HTTPS).',
+    );
+    const everywhere = localEnvironment({ HOST: '0.0.0.0' });
+    expect(everywhere.defaulted).not.toContain('HOST');
+    expect(apiTransportNotice(everywhere.env)).toMatch(/^Warning: the API is plain HTTP on 0\.0\.0\.0, reachable from other machines/);
   });
 
   it('uses a master key of 32 bytes', () => {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { DEFAULT_DATABASE_URL, DEFAULT_NATS_URL } from '@svc/config';
+import { DEFAULT_DATABASE_URL, DEFAULT_NATS_URL, isLoopbackHost } from '@svc/config';
 
 /**
  * Development-only defaults for `npm start`. A value already in the environment always wins; each
@@ -9,6 +9,8 @@ export const LOCAL_DEFAULTS: Record<string, string> = {
   NATS_URL: DEFAULT_NATS_URL,
   DATABASE_URL: DEFAULT_DATABASE_URL,
   PORT: '8080',
+  // Plain HTTP stays on this machine: bodies carry database passwords and S3 keys (issue 18).
+  HOST: '127.0.0.1',
   SVC_REGION: 'us-east-1',
   SVC_MASTER_KEY: '6c6f63616c2d6465762d6d61737465722d6b65792d6e6f742d7365637265742e',
   SVC_BOOTSTRAP_ACCESS_KEY_ID: 'SVCLOCALDEVELOPMENT',
@@ -51,6 +53,15 @@ export function localEnvironment(base: Record<string, string | undefined>): Loca
     env['NODE_OPTIONS'] = `${env['NODE_OPTIONS'] ?? ''} --openssl-legacy-provider`.trim();
   }
   return { env, defaulted, embeddedS3Port };
+}
+
+/** What `npm start` says about how its API is reached: plain HTTP, on loopback unless HOST says otherwise. */
+export function apiTransportNotice(env: Record<string, string>): string {
+  const host = env['HOST'] ?? '';
+  if (isLoopbackHost(host)) {
+    return `The API is plain HTTP on ${host} only, for development; to serve other machines, give the api-gateway TLS_CERT_FILE and TLS_KEY_FILE (HTTPS).`;
+  }
+  return `Warning: the API is plain HTTP on ${host}, reachable from other machines: request bodies (database passwords, S3 keys) travel unencrypted.`;
 }
 
 /**

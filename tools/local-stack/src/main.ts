@@ -4,7 +4,7 @@ import { EnvReader, readNatsSecurity } from '@svc/config';
 import { connectNats, NatsRequester, natsServerList } from '@svc/messaging';
 import { healthSubject, type ServiceName } from '@svc/contracts';
 import { startEmbeddedS3 } from './embedded-s3';
-import { liveDemoEnvironment, localEnvironment } from './local-settings';
+import { apiTransportNotice, liveDemoEnvironment, localEnvironment } from './local-settings';
 import { outdatedNodeNotice, withoutRepeatedSdkWarning } from './node-runtime';
 import { tcpReachable } from './preflight';
 import { RestartPolicy } from './restart-policy';
@@ -98,6 +98,7 @@ async function start(stack: Stack): Promise<void> {
       '',
       `Replication service is up: API at http://127.0.0.1:${env['PORT']}/api/<Operation>, health at /health.`,
       `Operator console: http://127.0.0.1:${env['PORT']}/console/ (sign in with the access key below).`,
+      apiTransportNotice(env),
       embeddedS3Port !== null ? `Embedded S3 server at ${env['S3_ENDPOINT']} (credentials S3RVER / S3RVER).` : `S3 endpoint: ${env['S3_ENDPOINT']}`,
       defaulted.includes('SVC_BOOTSTRAP_ACCESS_KEY_ID')
         ? `Development access key: SVC_ACCESS_KEY_ID=${env['SVC_BOOTSTRAP_ACCESS_KEY_ID']} SVC_SECRET_ACCESS_KEY=${env['SVC_BOOTSTRAP_SECRET_KEY']}`

@@ -29,6 +29,11 @@ describe('answers to requests Node cannot parse', () => {
     expect(JSON.parse(body)).toEqual({ errors: [expect.any(String)], requestId: 42 });
   });
 
+  it('carries the header lines the server adds to every answer (HSTS over HTTPS) before the connection closes', () => {
+    const head = malformedHttpAnswer('HPE_INVALID_METHOD', 43, ['Strict-Transport-Security: max-age=31536000']).split('\r\n\r\n')[0] ?? '';
+    expect(head.split('\r\n').slice(-2)).toEqual(['Strict-Transport-Security: max-age=31536000', 'Connection: close']);
+  });
+
   describe('on a real server', () => {
     let server: Server;
     let port = 0;

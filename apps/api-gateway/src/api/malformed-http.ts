@@ -16,7 +16,7 @@ const MALFORMED: [number, string, string] = [400, 'Bad Request', 'the request is
  * The raw answer to bytes Node could not parse as an HTTP request: the API's error body (JSON, since no
  * Content-Type could be read), then the connection closes.
  */
-export function malformedHttpAnswer(code: string | undefined, requestId: number): string {
+export function malformedHttpAnswer(code: string | undefined, requestId: number, extraHeaders: readonly string[] = []): string {
   const [status, reason, message] = (code !== undefined && STATUS_BY_CODE.get(code)) || MALFORMED;
   const encoded = encodeError('json', requestId, [message]);
   const headers = [
@@ -24,6 +24,7 @@ export function malformedHttpAnswer(code: string | undefined, requestId: number)
     `Content-Type: ${encoded.contentType}`,
     `Content-Length: ${Buffer.byteLength(encoded.body)}`,
     `X-Svc-Request-Id: ${requestId}`,
+    ...extraHeaders,
     'Connection: close',
   ];
   return `${headers.join('\r\n')}\r\n\r\n${encoded.body}`;
@@ -32,9 +33,10 @@ export function malformedHttpAnswer(code: string | undefined, requestId: number)
 /**
  * Node's `clientError`: without a listener Node answers a bare 400 with no body. A response to an earlier request on
  * the connection may still be on its way (the unreadable bytes followed a body shorter than they were): it goes
- * first. `_httpMessage` is how Node's own server tracks that response.
+ * first. `_httpMessage` is how Node's own server tracks that response. `extraHeaders` are whole header lines
+ * every answer of the server carries (HSTS over HTTPS).
  */
-export function answerMalformedHttp(error: NodeJS.ErrnoException, socket: Duplex, logger: Pick<JsonLogger, 'info'>): void {
+export function answerMalformedHttp(error: NodeJS.ErrnoException, socket: Duplex, logger: Pick<JsonLogger, 'info'>, extraHeaders: readonly string[] = []): void {
   if (error.code === 'ECONNRESET' || !socket.writable) {
     socket.destroy();
     return;
@@ -42,7 +44,7 @@ export function answerMalformedHttp(error: NodeJS.ErrnoException, socket: Duplex
   const requestId = nextRequestId();
   logger.info('malformed HTTP request', { requestId, code: error.code });
   const answer = () => {
-    if (socket.writable) socket.end(malformedHttpAnswer(error.code, requestId));
+    if (socket.writable) socket.end(malformedHttpAnswer(error.code, requestId, extraHeaders));
     else socket.destroy();
   };
   const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;

@@ -19,6 +19,14 @@ export interface GatewayConfig {
   logLevel: LogLevelSetting;
   /** The operator console's built static files, served at /console/. */
   consoleDir: string;
+  /** PEM files to serve HTTPS with (TLS_CERT_FILE, TLS_KEY_FILE); absent: plain HTTP. */
+  tls?: TlsFilePaths;
+}
+
+export interface TlsFilePaths {
+  /** The certificate, followed by any intermediates. */
+  certFile: string;
+  keyFile: string;
 }
 
 /** Where `npm run build` puts the console: dist/console, beside dist/apps (this file runs from dist/apps/api-gateway/src/config). */
@@ -41,6 +49,8 @@ export function loadGatewayConfig(environment: Record<string, string | undefined
     logLevel: readLogLevel(env),
     consoleDir: env.string('CONSOLE_DIR', BUILT_CONSOLE_DIR),
   };
+  const tlsFiles = env.optionalPair('TLS_CERT_FILE', 'TLS_KEY_FILE');
+  if (tlsFiles !== undefined) config.tls = { certFile: tlsFiles[0], keyFile: tlsFiles[1] };
   env.done();
   return config;
 }

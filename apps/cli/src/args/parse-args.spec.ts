@@ -124,6 +124,24 @@ describe('parseAllowedOperations', () => {
   });
 });
 
+describe('parseArgs: transport flags', () => {
+  it('reads --insecure and --ca-file as connection flags, for calls and for the watch', () => {
+    expect(parseArgs(['list', '--insecure', '--ca-file', '/etc/ca.pem'])).toMatchObject({ kind: 'operation', connection: { insecure: true, caFile: '/etc/ca.pem' } });
+    expect(parseArgs(['describe', '--replication-id', 'r-1', '--watch', '--insecure', '--ca-file=/etc/ca.pem'])).toMatchObject({
+      kind: 'describe-watch',
+      connection: { insecure: true, caFile: '/etc/ca.pem' },
+    });
+    expect(parseArgs(['list'])).toMatchObject({ connection: {} });
+  });
+
+  it.each([
+    [['list', '--insecure=yes'], '--insecure takes no value'],
+    [['list', '--ca-file'], '--ca-file needs a value'],
+  ])('%j is a usage error', (argv, message) => {
+    expect(() => parseArgs(argv)).toThrow(message);
+  });
+});
+
 describe('parseArgs: describe --watch', () => {
   it('parses the replication, the interval (default 2 s) and the connection flags', () => {
     expect(parseArgs(['describe', '--replication-id', 'r-1', '--watch', '--endpoint', 'http://gw:8080'])).toEqual({

@@ -14,6 +14,10 @@ export interface ConnectionFlags {
   endpoint?: string;
   profile?: string;
   region?: string;
+  /** --insecure: plain HTTP to a host beyond loopback is allowed. */
+  insecure?: true;
+  /** --ca-file: the CA to trust for an https:// endpoint. */
+  caFile?: string;
 }
 
 export interface OperationCommand {
@@ -60,6 +64,8 @@ const OPERATION_FLAGS: Record<string, FlagSpec> = {
   endpoint: { takesValue: true },
   profile: { takesValue: true },
   region: { takesValue: true },
+  insecure: { takesValue: false },
+  'ca-file': { takesValue: true },
   raw: { takesValue: false },
   watch: { takesValue: false },
   interval: { takesValue: true },
@@ -165,10 +171,13 @@ function connectionFlags(tokens: Tokens): ConnectionFlags {
   const endpoint = single(tokens, 'endpoint');
   const profile = single(tokens, 'profile');
   const region = single(tokens, 'region');
+  const caFile = single(tokens, 'ca-file');
   return {
     ...(endpoint !== undefined && { endpoint }),
     ...(profile !== undefined && { profile }),
     ...(region !== undefined && { region }),
+    ...(tokens.flags.has('insecure') && { insecure: true }),
+    ...(caFile !== undefined && { caFile }),
   };
 }
 

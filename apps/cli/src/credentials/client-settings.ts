@@ -24,6 +24,8 @@ export interface ClientSettings {
   credentials: ClientCredentials;
   endpoint: string;
   region: string;
+  /** PEM certificates trusted for an https:// endpoint instead of the system's (--ca-file, SVC_CA_FILE). */
+  ca?: Buffer;
 }
 
 export interface SettingsSources {

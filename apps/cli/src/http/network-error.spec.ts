@@ -12,6 +12,12 @@ describe('describeNetworkError', () => {
     expect(describeNetworkError('https://nowhere.invalid', errorWithCode('ENOTFOUND'))).toBe('cannot reach https://nowhere.invalid: host not found');
   });
 
+  it('says what to do about a certificate the machine does not trust', () => {
+    expect(describeNetworkError('https://gw:8443', errorWithCode('SELF_SIGNED_CERT_IN_CHAIN', 'self-signed certificate in certificate chain'))).toBe(
+      "cannot reach https://gw:8443: the server's certificate is not signed by a CA this machine trusts (give the CA's certificate with --ca-file or SVC_CA_FILE)",
+    );
+  });
+
   it('looks inside an AggregateError from a dual-stack connect', () => {
     const aggregate = new AggregateError([errorWithCode('ECONNREFUSED'), errorWithCode('ECONNREFUSED')], '');
     expect(describeNetworkError('http://localhost:1', aggregate)).toBe('cannot reach http://localhost:1: connection refused');

@@ -1,3 +1,5 @@
+const UNTRUSTED_CERTIFICATE = "the server's certificate is not signed by a CA this machine trusts (give the CA's certificate with --ca-file or SVC_CA_FILE)";
+
 const REASONS = new Map<string, string>(Object.entries({
   ECONNREFUSED: 'connection refused',
   ECONNRESET: 'connection reset by the server',
@@ -8,6 +10,14 @@ const REASONS = new Map<string, string>(Object.entries({
   ENETUNREACH: 'network unreachable',
   EPIPE: 'connection closed by the server',
   CONNECTION_REFUSED: 'connection refused',
+  SELF_SIGNED_CERT_IN_CHAIN: UNTRUSTED_CERTIFICATE,
+  DEPTH_ZERO_SELF_SIGNED_CERT: UNTRUSTED_CERTIFICATE,
+  UNABLE_TO_GET_ISSUER_CERT: UNTRUSTED_CERTIFICATE,
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: UNTRUSTED_CERTIFICATE,
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: UNTRUSTED_CERTIFICATE,
+  CERT_HAS_EXPIRED: "the server's certificate has expired",
+  ERR_TLS_CERT_ALTNAME_INVALID: "the server's certificate is not issued for this host name",
+  EPROTO: 'the TLS handshake failed (does the server serve HTTPS on this port?)',
 }));
 
 /** scheme://host[:port] — without user info, which could hold a password. */

@@ -20,6 +20,8 @@ export interface SendOperationInput {
   timeoutMs?: number;
   /** Gives up on the call (it then resolves as unreachable): `svc describe --watch` on Ctrl-C. */
   signal?: AbortSignal;
+  /** For https: the CA certificates (PEM) to verify the server's certificate with instead of the system's. */
+  ca?: Buffer;
 }
 
 export interface HttpResponse {
@@ -77,6 +79,7 @@ export function sendOperation(input: SendOperationInput): Promise<SendOutcome> {
         path: url.pathname,
         headers,
         ...(input.signal !== undefined && { signal: input.signal }),
+        ...(input.ca !== undefined && url.protocol === 'https:' && { ca: input.ca }),
       },
       (response) => {
         const chunks: Buffer[] = [];

@@ -7,13 +7,15 @@ import { showListPage } from '../pages/list-page.js';
 import { showSignIn } from '../pages/sign-in-page.js';
 import { render } from '../render/dom.js';
 import type { Digests } from '../signing/signer.js';
+import { insecureContextExplanation } from '../signing/signing-context.js';
 import { h } from '../render/vnode.js';
 import type { Page, PageContext } from './page-context.js';
 import { parseRoute, routeHash, type Route } from './routes.js';
 
 export interface ConsoleEnvironment {
   window: Window;
-  subtle: Digests;
+  /** WebCrypto, or null where the page may not sign (not a secure context): the sign-in page then explains. */
+  subtle: Digests | null;
   fetch: typeof fetch;
 }
 
@@ -37,17 +39,23 @@ export class ConsoleApp {
   }
 
   async start(): Promise<void> {
+    if (this.environment.subtle === null) {
+      this.showSignIn(insecureContextExplanation(this.environment.window.location.origin));
+      return;
+    }
     const saved = this.sessions.load();
     if (saved === null || (await this.signIn(saved)) !== null) this.showSignIn();
   }
 
-  private client(session: StoredSession): ApiClient {
-    return new ApiClient({ origin: this.environment.window.location.origin, credentials: session, region: session.region, subtle: this.environment.subtle, fetch: this.environment.fetch });
+  private client(session: StoredSession, subtle: Digests): ApiClient {
+    return new ApiClient({ origin: this.environment.window.location.origin, credentials: session, region: session.region, subtle, fetch: this.environment.fetch });
   }
 
   /** Checks the key with a signed call; on success keeps it for this tab and shows the page. Answers the problem otherwise. */
   private async signIn(session: StoredSession): Promise<string | null> {
-    const client = this.client(session);
+    // start() never offers the form without WebCrypto; this keeps the type honest.
+    if (this.environment.subtle === null) return 'this page cannot sign requests: it is not a secure context';
+    const client = this.client(session, this.environment.subtle);
     const check = await client.call('ListWarehouseReplications', {});
     if (!check.ok && !(check.status === 403 && NOT_ALLOWED.test(check.messages.join(' ')))) return check.messages.join('; ');
     const permissions: Permissions = await probePermissions(client);
@@ -66,12 +74,12 @@ export class ConsoleApp {
     return null;
   }
 
-  private showSignIn(): void {
+  private showSignIn(cannotSign: string[] | null = null): void {
     this.page?.dispose();
     this.page = null;
     this.context = null;
     render(this.header, h('h1', null, 'svc console'));
-    showSignIn(this.main, (session) => this.signIn(session));
+    showSignIn(this.main, { onSignIn: (session) => this.signIn(session), cannotSign });
   }
 
   private drawHeader(client: ApiClient, permissions: Permissions): void {

@@ -1,49 +1,72 @@
 import { render } from '../render/dom.js';
-import { h } from '../render/vnode.js';
+import { h, type VElement } from '../render/vnode.js';
 import type { StoredSession } from '../api/session-store.js';
 
 export const DEFAULT_REGION = 'us-east-1';
 
+export type SignInHandler = (session: StoredSession) => Promise<string | null>;
+
+export interface SignInOptions {
+  onSignIn: SignInHandler;
+  /** The last attempt's problem, shown above the form. */
+  problem?: string | null;
+  /** Why this page cannot sign at all (no secure context): shown instead of a working form, which is disabled. */
+  cannotSign?: string[] | null;
+}
+
+function submitHandler(render: (problem: string) => void, onSignIn: SignInHandler): (event: Event) => void {
+  return (event) => {
+    event.preventDefault();
+    const form = event.currentTarget as HTMLFormElement;
+    const data = new FormData(form);
+    const field = (name: string) => {
+      const value = data.get(name);
+      return typeof value === 'string' ? value : '';
+    };
+    const session = { accessKeyId: field('accessKeyId').trim(), secretKey: field('secretKey'), region: field('region').trim() || DEFAULT_REGION };
+    const button = form.querySelector('button');
+    if (button) button.disabled = true;
+    void onSignIn(session).then((failure) => {
+      if (failure !== null) render(failure);
+    });
+  };
+}
+
+/** The sign-in section; `rerender` shows it again with a problem after a failed attempt. Pure: tested without a DOM. */
+export function signInView(options: SignInOptions, rerender: (problem: string) => void = () => undefined): VElement {
+  const blocked = options.cannotSign ?? null;
+  const disabled = blocked !== null;
+  return h(
+    'section.sign-in',
+    null,
+    h('h2', null, 'Sign in'),
+    h('p', null, 'Every request this page makes is signed in your browser (SVC4-HMAC-SHA256) with this key. It is kept in this tab only (sessionStorage) and never sent: only signatures are.'),
+    blocked !== null
+      ? h(
+          'div.notice.error#insecure-context',
+          { attrs: { role: 'alert' } },
+          blocked.map((paragraph) => h('p', null, paragraph)),
+        )
+      : null,
+    options.problem ? h('p.notice.error', { attrs: { role: 'alert' } }, options.problem) : null,
+    h(
+      'form#sign-in',
+      { attrs: { autocomplete: 'off', 'aria-disabled': disabled ? 'true' : null }, ...(!disabled && { on: { submit: submitHandler(rerender, options.onSignIn) } }) },
+      h('label', { attrs: { for: 'access-key-id' } }, 'Access key id'),
+      h('input#access-key-id', { attrs: { name: 'accessKeyId', required: true, spellcheck: 'false', autocomplete: 'username', disabled } }),
+      h('label', { attrs: { for: 'secret-key' } }, 'Secret access key'),
+      h('input#secret-key', { attrs: { name: 'secretKey', type: 'password', required: true, autocomplete: 'current-password', disabled } }),
+      h('label', { attrs: { for: 'region' } }, 'Region of the signature scope'),
+      h('input#region', { attrs: { name: 'region', value: DEFAULT_REGION, spellcheck: 'false', disabled } }),
+      h('button', { attrs: { type: 'submit', disabled } }, 'Sign in'),
+    ),
+  );
+}
+
 /** Asks for an access key id and secret; `onSignIn` checks them with a signed call and answers a problem or null. */
-export function showSignIn(container: Element, onSignIn: (session: StoredSession) => Promise<string | null>, problem: string | null = null): void {
+export function showSignIn(container: Element, options: SignInOptions): void {
   render(
     container,
-    h(
-      'section.sign-in',
-      null,
-      h('h2', null, 'Sign in'),
-      h('p', null, 'Every request this page makes is signed in your browser (SVC4-HMAC-SHA256) with this key. It is kept in this tab only (sessionStorage) and never sent: only signatures are.'),
-      problem ? h('p.notice.error', { attrs: { role: 'alert' } }, problem) : null,
-      h(
-        'form#sign-in',
-        {
-          attrs: { autocomplete: 'off' },
-          on: {
-            submit: (event) => {
-              event.preventDefault();
-              const form = event.currentTarget as HTMLFormElement;
-              const data = new FormData(form);
-              const field = (name: string) => {
-                const value = data.get(name);
-                return typeof value === 'string' ? value : '';
-              };
-              const session = { accessKeyId: field('accessKeyId').trim(), secretKey: field('secretKey'), region: field('region').trim() || DEFAULT_REGION };
-              const button = form.querySelector('button');
-              if (button) button.disabled = true;
-              void onSignIn(session).then((failure) => {
-                if (failure !== null) showSignIn(container, onSignIn, failure);
-              });
-            },
-          },
-        },
-        h('label', { attrs: { for: 'access-key-id' } }, 'Access key id'),
-        h('input#access-key-id', { attrs: { name: 'accessKeyId', required: true, spellcheck: 'false', autocomplete: 'username' } }),
-        h('label', { attrs: { for: 'secret-key' } }, 'Secret access key'),
-        h('input#secret-key', { attrs: { name: 'secretKey', type: 'password', required: true, autocomplete: 'current-password' } }),
-        h('label', { attrs: { for: 'region' } }, 'Region of the signature scope'),
-        h('input#region', { attrs: { name: 'region', value: DEFAULT_REGION, spellcheck: 'false' } }),
-        h('button', { attrs: { type: 'submit' } }, 'Sign in'),
-      ),
-    ),
+    signInView(options, (problem) => showSignIn(container, { ...options, problem })),
   );
 }
