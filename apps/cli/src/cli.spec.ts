@@ -3,6 +3,7 @@ import { runCli, type CliIo } from './cli';
 import { ExitCode } from './exit-codes';
 import type { SendOperationInput, SendOutcome } from './http/send-operation';
 import type { AccessKeyRequester } from './keys/create-access-key';
+import { NatsSettingsError } from './keys/registry-connection';
 
 interface FakeIo extends CliIo {
   stdout: string;
@@ -197,6 +198,13 @@ describe('runCli', () => {
     await expect(runCli(['keys', 'create', '--operations', '*'], io)).resolves.toBe(ExitCode.Unreachable);
     expect(io.registryUrls).toEqual(['nats://user:pw-in-url@127.0.0.1:1']);
     expect(io.stderr).toBe('Error: cannot reach nats://127.0.0.1:1: connection refused\n');
+  });
+
+  it('keys create: NATS settings that cannot be used exit 78 with the problems, never a value', async () => {
+    const io = fakeIo({ env: { natsUrl: 'tls://nats:4222' } });
+    io.openRegistry = () => Promise.reject(new NatsSettingsError(['NATS_CA_FILE: cannot read the file (ENOENT)']));
+    await expect(runCli(['keys', 'create', '--operations', '*'], io)).resolves.toBe(ExitCode.Configuration);
+    expect(io.stderr).toBe('Error: NATS settings: NATS_CA_FILE: cannot read the file (ENOENT)\n');
   });
 
   describe('describe --watch', () => {

@@ -42,7 +42,8 @@ export async function startSecureTestNatsCluster(size = 3): Promise<TestNatsClus
   const material = makeBusMaterial();
   try {
     const cluster = await startTestNatsCluster(size, { config: material.writeConfig, scheme: 'tls' });
-    return Object.assign(cluster, { bus: material.bus, stop: () => cluster.stop().finally(material.remove) });
+    const stopNodes = cluster.stop;
+    return Object.assign(cluster, { bus: material.bus, stop: () => stopNodes().finally(material.remove) });
   } catch (error) {
     material.remove();
     throw error;

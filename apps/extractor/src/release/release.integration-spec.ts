@@ -1,7 +1,7 @@
 import type { INestMicroservice } from '@nestjs/common';
 import type { NatsConnection } from 'nats';
 import { ErrorCode, Subjects, type ReleaseTablesRequest, type TableDefinition } from '@svc/contracts';
-import { NatsRequester, connectNats } from '@svc/messaging';
+import { NatsRequester, connectNats, ensurePipelineStreams } from '@svc/messaging';
 import { EngineRegistry } from '@svc/pipeline-runtime';
 import { serveRuntimeConfigs } from '@svc/system-testing';
 import { createTempDatabase, sampleReplicationConfig, startTestNats, type TempDatabase, type TestNats } from '@svc/testing';
@@ -54,6 +54,8 @@ describe('extractor: releasing change tracking (svc.extractor.v1.release-tables)
     }
 
     connection = await connectNats(nats.url, 'release-test');
+    // As the registry does at its start: workers wait for the streams, only the registry makes them.
+    await ensurePipelineStreams(connection);
     const unreachable = `postgres://postgres:${SECRET}@127.0.0.1:5432/svc_no_such_database_for_release`;
     serveRuntimeConfigs(
       connection,
