@@ -42,7 +42,7 @@ export async function startSecureTestNatsCluster(size = 3): Promise<TestNatsClus
   const material = makeBusMaterial();
   try {
     const cluster = await startTestNatsCluster(size, { config: material.writeConfig, scheme: 'tls' });
-    const stopNodes = cluster.stop;
+    const stopNodes = cluster.stop.bind(cluster);
     return Object.assign(cluster, { bus: material.bus, stop: () => stopNodes().finally(material.remove) });
   } catch (error) {
     material.remove();
