@@ -11,4 +11,3 @@ export { DEFAULT_RETRY_BACKOFF, retryDelayMs, type RandomSource, type RetryBacko
 export { DEFAULT_MAX_CHUNK_BYTES, DEFAULT_MAX_IN_FLIGHT, publishRowChunks, purgeRows, readRowChunks, rowsSubjectOf } from './row-chunks';
 export { BUS_ROLES, busPermissionsOf, inboxPrefixOf, type BusPermissions, type BusRole } from './bus-roles';
 export { generateBusCredentials, natsServerConfig, newUserNkey, type BusCredential, type NatsServerConfigInput, type NatsServerTlsFiles } from './bus-server-config';
-export { issueCertificates, type CertificateFiles, type CertificateRequest } from './bus-certificates';

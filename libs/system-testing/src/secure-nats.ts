@@ -2,7 +2,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { NatsSecurity } from '@svc/config';
-import { generateBusCredentials, issueCertificates, natsServerConfig, newUserNkey, type BusCredential, type BusRole, type NatsConnectionSpec } from '@svc/messaging';
+import { CertificateAuthority } from '@svc/crypto';
+import { generateBusCredentials, natsServerConfig, newUserNkey, type BusCredential, type BusRole, type NatsConnectionSpec } from '@svc/messaging';
 import { startTestNats, startTestNatsCluster, type TestNats, type TestNatsCluster, type TestNatsNodeLayout, type TestNatsServer } from '@svc/testing';
 
 /** A bus with the production permission model (natsServerConfig), nkeys for every role and TLS from a private CA. */
@@ -52,12 +53,11 @@ export async function startSecureTestNatsCluster(size = 3): Promise<TestNatsClus
 
 function makeBusMaterial(): { bus: SecureBus; writeConfig: (layout: TestNatsNodeLayout) => string; remove: () => void } {
   const dir = mkdtempSync(join(tmpdir(), 'svc-secure-nats-'));
-  const certificates = issueCertificates(join(dir, 'certs'), [{ name: 'nats', hosts: ['localhost', '127.0.0.1'] }], 'svc test CA');
-  const natsCertificate = certificates.certificates['nats'];
-  if (natsCertificate === undefined) throw new Error('no certificate for nats');
+  const authority = CertificateAuthority.create(join(dir, 'certs'), { subject: 'svc test CA', days: 2 });
+  const natsCertificate = authority.issue({ name: 'nats', hosts: ['localhost', '127.0.0.1'], days: 2 });
   const credentials = generateBusCredentials();
   const administratorKey = newUserNkey();
-  const ca = readFileSync(certificates.caFile, 'utf8');
+  const ca = readFileSync(authority.certFile, 'utf8');
   const security = (seed: string): NatsSecurity => ({ auth: { kind: 'nkey', seed }, tls: { ca } });
   const seedOf = (role: BusRole): string => {
     const found = credentials.find((credential) => credential.role === role);
@@ -65,9 +65,9 @@ function makeBusMaterial(): { bus: SecureBus; writeConfig: (layout: TestNatsNode
     return found.seed;
   };
   const bus: SecureBus = {
-    caFile: certificates.caFile,
+    caFile: authority.certFile,
     credentials,
-    envOf: (role) => ({ NATS_NKEY_SEED: seedOf(role), NATS_CA_FILE: certificates.caFile }),
+    envOf: (role) => ({ NATS_NKEY_SEED: seedOf(role), NATS_CA_FILE: authority.certFile }),
     specOf: (role) => ({ security: security(seedOf(role)), role }),
     administrator: { security: security(administratorKey.seed) },
   };
@@ -81,7 +81,7 @@ function makeBusMaterial(): { bus: SecureBus; writeConfig: (layout: TestNatsNode
       storeDir: layout.storeDir,
       identities: credentials,
       administrators: [administratorKey.publicKey],
-      tls: { certFile: natsCertificate.certFile, keyFile: natsCertificate.keyFile, caFile: certificates.caFile },
+      tls: { certFile: natsCertificate.certFile, keyFile: natsCertificate.keyFile, caFile: authority.certFile },
       ...(layout.cluster && {
         cluster: { name: layout.cluster.name, host: '127.0.0.1', port: layout.cluster.routePort, routes: layout.cluster.routes },
         monitor: { host: '127.0.0.1', port: layout.cluster.monitorPort },

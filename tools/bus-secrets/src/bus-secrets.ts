@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BUS_ROLES, generateBusCredentials, issueCertificates, natsServerConfig, type BusRole } from '@svc/messaging';
+import { CertificateAuthority } from '@svc/crypto';
+import { BUS_ROLES, generateBusCredentials, natsServerConfig, type BusRole } from '@svc/messaging';
 
 export interface BusSecretsOptions {
   /** The folder to write (git-ignored; compose reads it as ./deploy/secrets). */
@@ -35,12 +36,13 @@ export function writeBusSecrets(options: BusSecretsOptions): string[] {
   mkdirSync(options.dir, { recursive: true, mode: 0o700 });
   chmodSync(options.dir, 0o700);
   const certsDir = join(options.dir, 'certs');
-  const certificates = issueCertificates(certsDir, [
-    { name: 'nats', hosts: [...options.natsNodes, 'localhost', '127.0.0.1'] },
-    { name: 'gateway', hosts: ['localhost', '127.0.0.1', 'api-gateway', ...options.gatewayHosts] },
-  ]);
+  const authority = CertificateAuthority.create(certsDir);
+  const issued = [
+    authority.issue({ name: 'nats', hosts: [...options.natsNodes, 'localhost', '127.0.0.1'] }),
+    authority.issue({ name: 'gateway', hosts: ['localhost', '127.0.0.1', 'api-gateway', ...options.gatewayHosts] }),
+  ];
   // Bind-mounted one by one into containers running as other users: readable there, guarded here by the 0700 folder.
-  for (const file of [certificates.caFile, ...Object.values(certificates.certificates).flatMap(({ certFile, keyFile }) => [certFile, keyFile])]) chmodSync(file, 0o644);
+  for (const file of [authority.certFile, ...issued.flatMap(({ certFile, keyFile }) => [certFile, keyFile])]) chmodSync(file, 0o644);
 
   const credentials = generateBusCredentials();
   const natsDir = join(options.dir, 'nats');
@@ -73,12 +75,12 @@ export function writeBusSecrets(options: BusSecretsOptions): string[] {
       lines.push(
         '# For `npm run svc -- keys create` on the docker host: set -a; . deploy/secrets/env/operator.env; set +a',
         `NATS_URL=${options.natsNodes.map((_node, index) => hostPort(index)).join(',')}`,
-        `NATS_CA_FILE=${certificates.caFile}`,
+        `NATS_CA_FILE=${authority.certFile}`,
       );
     }
     const file = join(envDir, `${role}.env`);
     writeFileSync(file, `${lines.join('\n')}\n`, { mode: 0o600 });
     written.push(file);
   }
-  return [certificates.caFile, ...Object.values(certificates.certificates).map(({ certFile }) => certFile), ...written];
+  return [authority.certFile, ...issued.map(({ certFile }) => certFile), ...written];
 }
