@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { createServer, type AddressInfo } from 'node:net';
 import type { INestMicroservice } from '@nestjs/common';
 import type { NatsConnection } from 'nats';
 import { Client } from 'pg';
@@ -184,6 +185,39 @@ describe('job-registry over NATS', () => {
     const [raw] = await queryControl<{ config: unknown; secrets: Buffer }>('SELECT config, secrets FROM replications WHERE id = $1', [replicationId]);
     expect(JSON.stringify(raw?.config)).not.toContain(SECRETS.source);
     expect(raw?.secrets.toString('latin1')).not.toContain(SECRETS.warehouse);
+  });
+
+  it('never sends the stored warehouse password to a new server: the Alter must give it again (issue 19)', async () => {
+    // A PostgreSQL look-alike that asks for the password in clear text and records every byte it is sent.
+    const received: Buffer[] = [];
+    const server = createServer((socket) => {
+      socket.on('data', (chunk: Buffer) => {
+        received.push(chunk);
+        // An SSLRequest is answered "no TLS"; a startup message with a request for the password in clear text.
+        if (chunk.length === 8 && chunk.readUInt32BE(4) === 80877103) socket.write('N');
+        else if (chunk[0] !== 0x70) socket.write(Buffer.from([0x52, 0, 0, 0, 8, 0, 0, 0, 3]));
+        else socket.destroy();
+      });
+    });
+    await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+    const fakeUrl = `postgres://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const redirected = await operation('AlterWarehouseReplication', { replicationId, warehouse: { url: fakeUrl } });
+      expect(redirected).toEqual({
+        ok: false,
+        error: { code: ErrorCode.ValidationFailed, messages: [expect.stringContaining('{Warehouse\\Password}: is required when {Warehouse\\Url} changes') as unknown] },
+      });
+      expect(received).toEqual([]);
+      // Given again, it is the new password that reaches the new server, never the stored one.
+      const withPassword = await operation('AlterWarehouseReplication', { replicationId, warehouse: { url: fakeUrl, password: 'new-password-for-new-server' } });
+      expect(withPassword.ok).toBe(false);
+      const seen = Buffer.concat(received).toString('latin1');
+      expect(seen).toContain('new-password-for-new-server');
+      expect(seen).not.toContain(SECRETS.warehouse);
+    } finally {
+      await new Promise((closed) => server.close(closed));
+    }
+    expect((await describeReplication(replicationId)).configuration.warehouse.url).not.toBe(fakeUrl);
   });
 
   it('hands the runtime configuration only to a holder of the worker key, sealed; others get nothing', async () => {

@@ -42,8 +42,39 @@ describe('mergeAlterRequest', () => {
   });
 
   it('merges warehouse members one by one', () => {
-    const config = merged({ warehouse: { bucketName: 'other-bucket', timeoutInMins: 90 } });
-    expect(config.warehouse).toEqual({ ...stored.warehouse, bucketName: 'other-bucket', timeoutInMins: 90 });
+    const config = merged({ warehouse: { bucketName: 'other-bucket', secretKey: 'secret-again', timeoutInMins: 90 } });
+    expect(config.warehouse).toEqual({ ...stored.warehouse, bucketName: 'other-bucket', secretKey: 'secret-again', timeoutInMins: 90 });
+  });
+
+  describe('stored secrets never follow a redirect (issue 19)', () => {
+    it.each([
+      [{ url: 'attacker.example.com:5439' }, '{Warehouse\\Url}'],
+      [{ username: 'someone_else' }, '{Warehouse\\Username}'],
+      [{ databaseName: 'other' }, '{Warehouse\\DatabaseName}'],
+    ])('refuses %j without the password given again', (change, named) => {
+      const result = merge({ warehouse: change });
+      expect(result).toEqual({ ok: false, messages: [expect.stringContaining(`{Warehouse\\Password}: is required when ${named} changes`) as unknown] });
+    });
+
+    it.each([[{ bucketName: 'attacker-bucket' }], [{ regionEndpoint: 'eu-west-1' }], [{ accessKey: 'AKIAOTHERKEY00000000' }]])(
+      'refuses %j without the secret key given again',
+      (change) => {
+        const result = merge({ warehouse: change });
+        expect(result.ok).toBe(false);
+        if (!result.ok) expect(result.messages).toEqual([expect.stringMatching(/^\{Warehouse\\SecretKey\}: is required when /) as unknown]);
+      },
+    );
+
+    it('accepts the change with the secret given again, and a change that moves nothing', () => {
+      expect(merged({ warehouse: { url: 'other.example.com:5439', password: 'given-again' } }).warehouse).toMatchObject({ url: 'other.example.com:5439', password: 'given-again' });
+      expect(merged({ warehouse: { url: stored.warehouse.url, bucketName: stored.warehouse.bucketName } }).warehouse).toEqual(stored.warehouse);
+      expect(merged({ warehouse: { databaseSchema: 'other_schema', bucketFolderName: '/elsewhere' } }).warehouse).toMatchObject({ databaseSchema: 'other_schema' });
+    });
+
+    it('asks for nothing an IAMRole replication does not store', () => {
+      const iam = merged({ warehouse: { accessType: 'IAMRole', accountId: '123456789012', roleName: 'svc-loader' } });
+      expect(merged({ warehouse: { bucketName: 'other-bucket' } }, iam).warehouse.bucketName).toBe('other-bucket');
+    });
   });
 
   it('drops AccessKey credentials when switching to IAMRole', () => {

@@ -8,6 +8,16 @@ type StoredWarehouse = ReplicationConfig['warehouse'];
 const RESEEDING_MEMBERS = ['noPkTablesToInclude', 'pkTablesToInclude', 'fromTime', 'toTime', 'repeatIntervalInMinutes'] as const;
 
 /**
+ * Each stored secret and what it was given for: when any of those changes, the secret must be given again in the
+ * same call, or a caller allowed only Alter could send the stored password or S3 secret key to a server or bucket of
+ * its own (the probe and the workers would use it there at once).
+ */
+const SECRET_BINDINGS = [
+  { secret: 'password', boundTo: ['url', 'databaseName', 'username'] },
+  { secret: 'secretKey', boundTo: ['bucketName', 'regionEndpoint', 'accessKey'] },
+] as const;
+
+/**
  * Applies an Alter request to a stored configuration (seed §2.2: a field is passed only when it changes).
  * SourceConnectionString replaces source.connectionString; DestinationConnectionString replaces
  * staging.connectionString, because the seed's "destination (replica)" database is the staging database.
@@ -17,6 +27,8 @@ const RESEEDING_MEMBERS = ['noPkTablesToInclude', 'pkTablesToInclude', 'fromTime
 export function mergeAlterRequest(current: ReplicationConfig, request: AlterReplicationRequest): MergeResult {
   const reseeding = mergeReseedingSchedule(current.reseedingSchedule, request.reseedingSchedule);
   if (!reseeding.ok) return reseeding;
+  const redirected = secretsLeftBehind(current.warehouse, request.warehouse);
+  if (redirected.length) return { ok: false, messages: redirected };
 
   const replaced = definedOnly({
     replicationName: request.replicationName,
@@ -49,6 +61,18 @@ export function mergeAlterRequest(current: ReplicationConfig, request: AlterRepl
   if (reseeding.schedule === undefined) delete config.reseedingSchedule;
   else config.reseedingSchedule = reseeding.schedule;
   return { ok: true, config };
+}
+
+/** A message for each stored secret whose server, database, user, bucket or key id the request changes without giving it again. */
+function secretsLeftBehind(current: StoredWarehouse, changes: AlterReplicationRequest['warehouse']): string[] {
+  if (changes === undefined) return [];
+  return SECRET_BINDINGS.flatMap(({ secret, boundTo }) => {
+    if (changes[secret] !== undefined || current[secret] === undefined) return [];
+    const changed = boundTo.filter((member) => changes[member] !== undefined && changes[member] !== current[member]);
+    if (changed.length === 0) return [];
+    const names = changed.map((member) => fieldLabel(['warehouse', member])).join(', ');
+    return [`${fieldLabel(['warehouse', secret])}: is required when ${names} changes: a stored secret is never sent anywhere but where it was given for`];
+  });
 }
 
 /** Switching AccessType drops the other type's credentials; the request then supplies its own. */
