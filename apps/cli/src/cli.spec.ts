@@ -183,7 +183,7 @@ describe('runCli', () => {
 
   it('keys create: asks the registry at --nats-url, prints the new key once and closes the connection', async () => {
     const requester: AccessKeyRequester = {
-      request: async (_subject, payload) => rpcOk({ accessKeyId: 'AKNEW', secretKey: 'new-secret', allowedOperations: payload.allowedOperations }),
+      request: async (_subject, payload) => rpcOk({ accessKeyId: 'AKNEW', secretKey: 'new-secret', allowedOperations: payload.allowedOperations, replicationScope: payload.replicationScope ?? 'Own' }),
     };
     const io = fakeIo({ requester, env: { natsUrl: 'nats://env:4222' } });
     await expect(runCli(['keys', 'create', '--operations', 'list,describe', '--nats-url', 'nats://flag:4222'], io)).resolves.toBe(ExitCode.Ok);

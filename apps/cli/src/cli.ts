@@ -116,6 +116,7 @@ async function runKeysCreate(io: CliIo, command: KeysCreateCommand): Promise<Exi
   try {
     const key = await createAccessKey(registry.requester, {
       allowedOperations: command.allowedOperations,
+      replicationScope: command.replicationScope,
       ...(command.description !== undefined && { description: command.description }),
     });
     io.writeStdout(renderCreatedKey(key));

@@ -12,7 +12,7 @@ export const USAGE = `Usage:
   svc describe --replication-id ID --watch [--interval SECONDS]
                [--endpoint URL] [--profile NAME] [--region REGION]
                [--ca-file FILE] [--insecure]
-  svc keys create --operations Name,Name,...|* [--description TEXT] [--nats-url URL]
+  svc keys create --operations Name,Name,...|* [--replications own|all] [--description TEXT] [--nats-url URL]
   svc --help
 
 Operations (API name or alias):

@@ -40,6 +40,8 @@ export const guardSigningKeyRequest = checkerOf(SigningKeyRequestSchema);
 export const CreateAccessKeyRequestSchema = Struct({
   /** Operation names, or `*` for all. */
   allowedOperations: NonEmptyList(OneOf(['*', ...OPERATIONS], "must be '*' or an operation name")),
+  /** 'Own' (default): the replications the key creates; 'All': every replication and the service-wide operations. */
+  replicationScope: Type.Optional(OneOf(['Own', 'All'], "must be 'Own' or 'All'")),
   description: Type.Optional(AnyText()),
 });
 export type CreateAccessKeyRequest = Static<typeof CreateAccessKeyRequestSchema>;

@@ -1,17 +1,22 @@
 import type { Pool } from 'pg';
 import type { SecretBox } from '@svc/crypto';
 
+/** Which replications a key acts on: those it created, or every one (and the service-wide operations). */
+export type ReplicationScope = 'Own' | 'All';
+
 export interface NewAccessKey {
   accessKeyId: string;
   secretKey: string;
   /** Operation names, or `*` for all. */
   allowedOperations: string[];
+  replicationScope: ReplicationScope;
   description: string;
 }
 
 export interface AccessKeySecret {
   secretKey: string;
   allowedOperations: string[];
+  replicationScope: ReplicationScope;
 }
 
 export interface AccessKeyStore {
@@ -20,6 +25,8 @@ export interface AccessKeyStore {
   /** false when the id is already taken. */
   create(key: NewAccessKey): Promise<boolean>;
   find(accessKeyId: string): Promise<AccessKeySecret | null>;
+  /** The replications the key may act on; null for a key that does not exist (any more). */
+  scopeOf(accessKeyId: string): Promise<ReplicationScope | null>;
 }
 
 const UNIQUE_VIOLATION = '23505';
@@ -33,8 +40,8 @@ export class AccessKeyRepository implements AccessKeyStore {
 
   async upsertBootstrap(accessKeyId: string, secretKey: string): Promise<void> {
     await this.pool.query(
-      `INSERT INTO access_keys (access_key_id, secret, allowed_operations, description) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (access_key_id) DO UPDATE SET secret = EXCLUDED.secret, allowed_operations = EXCLUDED.allowed_operations`,
+      `INSERT INTO access_keys (access_key_id, secret, allowed_operations, replication_scope, description) VALUES ($1, $2, $3, 'All', $4)
+       ON CONFLICT (access_key_id) DO UPDATE SET secret = EXCLUDED.secret, allowed_operations = EXCLUDED.allowed_operations, replication_scope = 'All'`,
       [accessKeyId, this.box.seal(secretKey), ['*'], BOOTSTRAP_KEY_DESCRIPTION],
     );
   }
@@ -42,8 +49,8 @@ export class AccessKeyRepository implements AccessKeyStore {
   async create(key: NewAccessKey): Promise<boolean> {
     try {
       await this.pool.query(
-        'INSERT INTO access_keys (access_key_id, secret, allowed_operations, description) VALUES ($1, $2, $3, $4)',
-        [key.accessKeyId, this.box.seal(key.secretKey), key.allowedOperations, key.description],
+        'INSERT INTO access_keys (access_key_id, secret, allowed_operations, replication_scope, description) VALUES ($1, $2, $3, $4, $5)',
+        [key.accessKeyId, this.box.seal(key.secretKey), key.allowedOperations, key.replicationScope, key.description],
       );
       return true;
     } catch (error) {
@@ -53,11 +60,16 @@ export class AccessKeyRepository implements AccessKeyStore {
   }
 
   async find(accessKeyId: string): Promise<AccessKeySecret | null> {
-    const result = await this.pool.query<{ secret: Buffer; allowed_operations: string[] }>(
-      'SELECT secret, allowed_operations FROM access_keys WHERE access_key_id = $1',
+    const result = await this.pool.query<{ secret: Buffer; allowed_operations: string[]; replication_scope: ReplicationScope }>(
+      'SELECT secret, allowed_operations, replication_scope FROM access_keys WHERE access_key_id = $1',
       [accessKeyId],
     );
     const row = result.rows[0];
-    return row ? { secretKey: this.box.open(row.secret), allowedOperations: row.allowed_operations } : null;
+    return row ? { secretKey: this.box.open(row.secret), allowedOperations: row.allowed_operations, replicationScope: row.replication_scope } : null;
+  }
+
+  async scopeOf(accessKeyId: string): Promise<ReplicationScope | null> {
+    const result = await this.pool.query<{ replication_scope: ReplicationScope }>('SELECT replication_scope FROM access_keys WHERE access_key_id = $1', [accessKeyId]);
+    return result.rows[0]?.replication_scope ?? null;
   }
 }

@@ -159,4 +159,19 @@ CREATE TABLE table_metric_samples (
 CREATE INDEX table_metric_samples_minute ON table_metric_samples (minute);
 `,
   },
+  {
+    version: 6,
+    name: 'replications owned by the key that created them; keys limited to their own replications unless granted all',
+    sql: `
+ALTER TABLE replications ADD COLUMN owner_access_key_id text;
+-- Existing replications belong to the key that created them (the first history entry names it).
+UPDATE replications r SET owner_access_key_id = h.access_key_id
+  FROM replication_history h WHERE h.replication_id = r.id AND h.version = 1;
+CREATE INDEX replications_by_owner ON replications (owner_access_key_id);
+-- 'Own': the key's own replications only; 'All': every replication and the service-wide operations.
+ALTER TABLE access_keys ADD COLUMN replication_scope text NOT NULL DEFAULT 'Own' CHECK (replication_scope IN ('Own', 'All'));
+-- Keys allowed every operation were the administrators: they keep every replication.
+UPDATE access_keys SET replication_scope = 'All' WHERE '*' = ANY (allowed_operations);
+`,
+  },
 ];

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { Client, Pool } from 'pg';
 import type { ReplicationConfig } from '@svc/contracts';
 import { SecretBox } from '@svc/crypto';
-import { sampleReplicationConfig } from '@svc/testing';
+import { createTempDatabase, sampleReplicationConfig } from '@svc/testing';
 import { AccessKeyRepository } from './access-key-repository';
 import { AlertRepository } from './alert-repository';
 import { ensureDatabase, quoteIdentifier } from './ensure-database';
@@ -93,6 +93,40 @@ describe('registry store against PostgreSQL', () => {
       ]);
       expect(history.rows).toHaveLength(1);
       for (const secret of SECRETS) expect(JSON.stringify(history.rows)).not.toContain(secret);
+    });
+
+    it('records the creating key as owner, and lists by owner (issue 19)', async () => {
+      const mine = await replications.insert({ status: 'Running', config }, { requestId: 'r', accessKeyId: 'SVCOWNERA' });
+      await replications.insert({ status: 'Running', config }, { requestId: 'r', accessKeyId: 'SVCOWNERB' });
+      expect(mine.ownerAccessKeyId).toBe('SVCOWNERA');
+      expect(await replications.ownerOf(mine.replicationId)).toBe('SVCOWNERA');
+      expect(await replications.ownerOf(randomUUID())).toBeUndefined();
+      expect((await replications.list('SVCOWNERA')).map((row) => row.replicationId)).toEqual([mine.replicationId]);
+      expect((await replications.list()).length).toBeGreaterThan(1);
+    });
+
+    it('gives existing replications to the key that created them, and keeps admin keys on every replication, when upgrading', async () => {
+      const database = await createTempDatabase('svc_registry_owner_upgrade');
+      const upgraded = new Pool({ connectionString: database.url });
+      try {
+        await migrate(upgraded, MIGRATIONS.filter((migration) => migration.version < 6));
+        const { rows } = await upgraded.query<{ id: string }>(
+          `INSERT INTO replications (name, status, config, secrets) VALUES ('old', 'Running', '{}', $1) RETURNING id`,
+          [box.seal('{}')],
+        );
+        const id = rows[0]?.id ?? '';
+        await upgraded.query(`INSERT INTO replication_history (replication_id, version, request_id, access_key_id, changed_fields, masked_values) VALUES ($1, 1, 'r', 'SVCCREATOR', '{}', '{}'), ($1, 2, 'r', 'SVCALTERER', '{}', '{}')`, [id]);
+        await upgraded.query(`INSERT INTO access_keys (access_key_id, secret, allowed_operations) VALUES ('SVCADMINOLD', $1, '{*}'), ('SVCREADEROLD', $1, '{ListWarehouseReplications}')`, [box.seal('s')]);
+        await migrate(upgraded);
+        const after = new ReplicationRepository(upgraded, box);
+        expect(await after.ownerOf(id)).toBe('SVCCREATOR');
+        const upgradedKeys = new AccessKeyRepository(upgraded, box);
+        expect(await upgradedKeys.scopeOf('SVCADMINOLD')).toBe('All');
+        expect(await upgradedKeys.scopeOf('SVCREADEROLD')).toBe('Own');
+      } finally {
+        await upgraded.end();
+        await database.drop();
+      }
     });
 
     it('cannot open the secrets under another master key', async () => {
@@ -212,10 +246,11 @@ describe('registry store against PostgreSQL', () => {
   describe('access keys', () => {
     it('creates, finds and refuses a duplicate id; the secret is sealed at rest', async () => {
       const keys = new AccessKeyRepository(pool, box);
-      const key = { accessKeyId: 'SVCABCDEFGHIJKLMNOPQ', secretKey: 'secret-of-the-key-3b9d', allowedOperations: ['ListWarehouseReplications'], description: 'ci' };
+      const key = { accessKeyId: 'SVCABCDEFGHIJKLMNOPQ', secretKey: 'secret-of-the-key-3b9d', allowedOperations: ['ListWarehouseReplications'], replicationScope: 'Own' as const, description: 'ci' };
       expect(await keys.create(key)).toBe(true);
       expect(await keys.create({ ...key, secretKey: 'another' })).toBe(false);
-      expect(await keys.find(key.accessKeyId)).toEqual({ secretKey: key.secretKey, allowedOperations: ['ListWarehouseReplications'] });
+      expect(await keys.find(key.accessKeyId)).toEqual({ secretKey: key.secretKey, allowedOperations: ['ListWarehouseReplications'], replicationScope: 'Own' });
+      expect(await keys.scopeOf(key.accessKeyId)).toBe('Own');
       expect(await keys.find('SVCUNKNOWN')).toBeNull();
 
       const raw = await pool.query<{ secret: Buffer }>('SELECT secret FROM access_keys WHERE access_key_id = $1', [key.accessKeyId]);
@@ -226,7 +261,7 @@ describe('registry store against PostgreSQL', () => {
       const keys = new AccessKeyRepository(pool, box);
       await keys.upsertBootstrap('SVCBOOTSTRAP', 'first-secret');
       await keys.upsertBootstrap('SVCBOOTSTRAP', 'rotated-secret');
-      expect(await keys.find('SVCBOOTSTRAP')).toEqual({ secretKey: 'rotated-secret', allowedOperations: ['*'] });
+      expect(await keys.find('SVCBOOTSTRAP')).toEqual({ secretKey: 'rotated-secret', allowedOperations: ['*'], replicationScope: 'All' });
     });
   });
 

@@ -16,6 +16,8 @@ export interface StoredReplication {
   /** Configuration version, 1 at creation, +1 per stored change. */
   version: number;
   lastError: string | null;
+  /** The access key that created it; null only for a replication created before owners were recorded and never claimed. */
+  ownerAccessKeyId: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -55,7 +57,10 @@ export interface ReplicationChange {
 export interface ReplicationStore {
   insert(input: { status: ReplicationStatus; config: ReplicationConfig }, author: ChangeAuthor): Promise<StoredReplication>;
   get(replicationId: string): Promise<StoredReplication | null>;
-  list(): Promise<ReplicationListing[]>;
+  /** Every replication, or those `ownedBy` one access key. */
+  list(ownedBy?: string): Promise<ReplicationListing[]>;
+  /** The owner's access key id; undefined when the replication does not exist, null when it has no recorded owner. */
+  ownerOf(replicationId: string): Promise<string | null | undefined>;
   /** Stores a new configuration version; null when the stored version is no longer `expectedVersion` (or the row is gone). */
   update(replicationId: string, expectedVersion: number, change: ReplicationChange, author: ChangeAuthor): Promise<StoredReplication | null>;
   /** Changes status and last error without touching the configuration; false when the replication does not exist. */
@@ -72,11 +77,12 @@ interface ReplicationRow {
   secrets: Buffer;
   config_version: number;
   last_error: string | null;
+  owner_access_key_id: string | null;
   created_at: Date;
   updated_at: Date;
 }
 
-const ROW_COLUMNS = 'id, status, config, secrets, config_version, last_error, created_at, updated_at';
+const ROW_COLUMNS = 'id, status, config, secrets, config_version, last_error, owner_access_key_id, created_at, updated_at';
 
 export class ReplicationRepository implements ReplicationStore {
   constructor(
@@ -88,8 +94,8 @@ export class ReplicationRepository implements ReplicationStore {
     const { publicConfig, secretsJson } = splitSecrets(input.config);
     return inTransaction(this.pool, async (client) => {
       const inserted = await client.query<ReplicationRow>(
-        `INSERT INTO replications (name, status, config, secrets) VALUES ($1, $2, $3, $4) RETURNING ${ROW_COLUMNS}`,
-        [input.config.replicationName, input.status, publicConfig, this.box.seal(secretsJson)],
+        `INSERT INTO replications (name, status, config, secrets, owner_access_key_id) VALUES ($1, $2, $3, $4, $5) RETURNING ${ROW_COLUMNS}`,
+        [input.config.replicationName, input.status, publicConfig, this.box.seal(secretsJson), author.accessKeyId],
       );
       const row = firstRow(inserted.rows);
       await this.recordHistory(client, row.id, row.config_version, [...configLeaves(input.config).keys()], input.config, author);
@@ -104,10 +110,11 @@ export class ReplicationRepository implements ReplicationStore {
     return row ? this.toStored(row) : null;
   }
 
-  async list(): Promise<ReplicationListing[]> {
+  async list(ownedBy?: string): Promise<ReplicationListing[]> {
     const result = await this.pool.query<{ id: string; name: string; status: ReplicationStatus; data_replication: boolean | null }>(
       `SELECT id, name, status, (config->>'dataReplication')::boolean AS data_replication
-         FROM replications ORDER BY created_at, id`,
+         FROM replications WHERE $1::text IS NULL OR owner_access_key_id = $1 ORDER BY created_at, id`,
+      [ownedBy ?? null],
     );
     return result.rows.map((row) => ({
       replicationId: row.id,
@@ -139,6 +146,13 @@ export class ReplicationRepository implements ReplicationStore {
       await this.recordHistory(client, row.id, row.config_version, change.changedFields, change.config, author);
       return this.toStored(row);
     });
+  }
+
+  async ownerOf(replicationId: string): Promise<string | null | undefined> {
+    if (!isUuid(replicationId)) return undefined;
+    const result = await this.pool.query<{ owner_access_key_id: string | null }>('SELECT owner_access_key_id FROM replications WHERE id = $1', [replicationId]);
+    const row = result.rows[0];
+    return row === undefined ? undefined : row.owner_access_key_id;
   }
 
   async setStatus(replicationId: string, status: ReplicationStatus, lastError: string | null): Promise<boolean> {
@@ -203,6 +217,7 @@ export class ReplicationRepository implements ReplicationStore {
       config: inCanonicalOrder(joinSecrets(row.config, this.box.open(row.secrets))),
       version: row.config_version,
       lastError: row.last_error,
+      ownerAccessKeyId: row.owner_access_key_id,
       createdAt: row.created_at,
       updatedAt: row.updated_at,
     };

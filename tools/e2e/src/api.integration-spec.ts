@@ -258,6 +258,7 @@ describe('signed API end to end (gateway and registry processes, NATS, PostgreSQ
       try {
         const reply = await new NatsRequester(connection, 5000).request(Subjects.registryCreateAccessKey, {
           allowedOperations: ['DescribeWarehouseReplication'],
+          replicationScope: 'All',
         });
         if (!reply.ok) throw new Error(reply.error.messages.join('; '));
         const limited = { accessKeyId: reply.value.accessKeyId, secretKey: reply.value.secretKey };
@@ -269,6 +270,39 @@ describe('signed API end to end (gateway and registry processes, NATS, PostgreSQ
       } finally {
         await connection.close();
       }
+    });
+    it("limits a key to the replications it created: another's is answered as one that does not exist (issue 19)", async () => {
+      const connection = await connectNats(stack.nats.url, 'e2e-keys-own');
+      let own: { accessKeyId: string; secretKey: string };
+      try {
+        const reply = await new NatsRequester(connection, 5000).request(Subjects.registryCreateAccessKey, { allowedOperations: ['*'] });
+        if (!reply.ok) throw new Error(reply.error.messages.join('; '));
+        expect(reply.value.replicationScope).toBe('Own');
+        own = { accessKeyId: reply.value.accessKeyId, secretKey: reply.value.secretKey };
+      } finally {
+        await connection.close();
+      }
+      const created = await callSigned(stack.baseUrl, 'CreateWarehouseReplication', 'xml', createXmlAccessKey(stack, { bucketName: 'e2e-own-key-bucket' }), own);
+      expect(created.status).toBe(200);
+      const ownId = /<ReplicationId>([^<]+)<\/ReplicationId>/.exec(created.body)?.[1] ?? '';
+      expect((await callSigned(stack.baseUrl, 'DescribeWarehouseReplication', 'json', JSON.stringify({ replicationId: ownId }), own)).status).toBe(200);
+
+      const unknownId = '3f2504e0-4f89-41d3-9a0c-0305e82c3301';
+      const others = await callSigned(stack.baseUrl, 'DescribeWarehouseReplication', 'json', JSON.stringify({ replicationId: xmlReplicationId }), own);
+      const missing = await callSigned(stack.baseUrl, 'DescribeWarehouseReplication', 'json', JSON.stringify({ replicationId: unknownId }), own);
+      expect(others.status).toBe(404);
+      const withoutIds = (body: string) => body.replace(xmlReplicationId, 'ID').replace(unknownId, 'ID').replace(/"requestId":\d+/, '');
+      expect(withoutIds(others.body)).toBe(withoutIds(missing.body));
+      const deleted = await callSigned(stack.baseUrl, 'DeleteWarehouseReplication', 'json', JSON.stringify({ replicationId: xmlReplicationId }), own);
+      expect(deleted.status).toBe(404);
+      expect((await describeJson(xmlReplicationId)).status).not.toBe('Deleting');
+
+      const listed = await callSigned(stack.baseUrl, 'ListWarehouseReplications', 'json', '{}', own);
+      expect((JSON.parse(listed.body) as { replications: { replicationId: string }[] }).replications.map((row) => row.replicationId)).toEqual([ownId]);
+      const stop = await callSigned(stack.baseUrl, 'StopReplicationService', 'json', '{}', own);
+      expect(stop.status).toBe(403);
+      expect(stop.body).toMatch(/needs a key allowed every replication/);
+      expect((await callSigned(stack.baseUrl, 'DeleteWarehouseReplication', 'json', JSON.stringify({ replicationId: ownId }), own)).status).toBe(200);
     });
   });
 

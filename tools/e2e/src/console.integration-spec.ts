@@ -70,6 +70,8 @@ describe('operator console in Chromium', () => {
     try {
       const reply = await new NatsRequester(connection, 5000).request(Subjects.registryCreateAccessKey, {
         allowedOperations: ['ListWarehouseReplications', 'DescribeWarehouseReplication'],
+        // A monitoring key: it reads every replication, the admin's included.
+        replicationScope: 'All',
       });
       if (!reply.ok) throw new Error(reply.error.messages.join('; '));
       readOnlyKey = { accessKeyId: reply.value.accessKeyId, secretKey: reply.value.secretKey };

@@ -92,9 +92,12 @@ describe('parseArgs', () => {
     ).toEqual({
       kind: 'keys-create',
       allowedOperations: ['CreateWarehouseReplication', 'DescribeWarehouseReplication'],
+      replicationScope: 'Own',
       description: 'ci key',
       natsUrl: 'nats://n:4222',
     });
+    expect(parseArgs(['keys', 'create', '--operations', '*', '--replications', 'all'])).toMatchObject({ replicationScope: 'All' });
+    expect(() => parseArgs(['keys', 'create', '--operations', '*', '--replications', 'mine'])).toThrow("--replications must be 'own'");
   });
 });
 

@@ -36,6 +36,8 @@ export interface KeysCreateCommand {
   kind: 'keys-create';
   /** `['*']` or operation names. */
   allowedOperations: Array<OperationName | '*'>;
+  /** `--replications all`: every replication and the service-wide operations; the key's own replications otherwise. */
+  replicationScope: 'Own' | 'All';
   description?: string;
   natsUrl?: string;
 }
@@ -79,6 +81,7 @@ const FLAGS_WATCH_REFUSES = ['file', 'body', 'format', 'set', 'raw'];
 
 const KEYS_CREATE_FLAGS: Record<string, FlagSpec> = {
   operations: { takesValue: true },
+  replications: { takesValue: true },
   description: { takesValue: true },
   'nats-url': { takesValue: true },
 };
@@ -260,9 +263,12 @@ function parseKeysCommand(argv: string[]): KeysCreateCommand {
   if (operationsText === undefined) throw new UsageError('svc keys create needs --operations (names separated by commas, or *)');
   const description = single(tokens, 'description');
   const natsUrl = single(tokens, 'nats-url');
+  const replications = (single(tokens, 'replications') ?? 'own').toLowerCase();
+  if (replications !== 'own' && replications !== 'all') throw new UsageError("--replications must be 'own' (the replications the key creates) or 'all'");
   return {
     kind: 'keys-create',
     allowedOperations: parseAllowedOperations(operationsText),
+    replicationScope: replications === 'all' ? 'All' : 'Own',
     ...(description !== undefined && { description }),
     ...(natsUrl !== undefined && { natsUrl }),
   };

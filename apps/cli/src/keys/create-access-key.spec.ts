@@ -3,7 +3,7 @@ import { ErrorCode, rpcError, rpcOk, type CreateAccessKeyReply } from '@svc/cont
 import { CliFailure, ExitCode } from '../exit-codes';
 import { createAccessKey, renderCreatedKey, type AccessKeyRequester } from './create-access-key';
 
-const created: CreateAccessKeyReply = { accessKeyId: 'AKNEW', secretKey: 'fresh-secret', allowedOperations: ['ListWarehouseReplications'] };
+const created: CreateAccessKeyReply = { accessKeyId: 'AKNEW', secretKey: 'fresh-secret', allowedOperations: ['ListWarehouseReplications'], replicationScope: 'Own' };
 
 function requester(answer: () => ReturnType<AccessKeyRequester['request']>): AccessKeyRequester & { calls: unknown[][] } {
   const calls: unknown[][] = [];

@@ -30,6 +30,7 @@ export async function createAccessKey(requester: AccessKeyRequester, request: Cr
 export function renderCreatedKey(key: CreateAccessKeyReply): string {
   return [
     `Access key created for: ${key.allowedOperations.join(', ')}`,
+    key.replicationScope === 'All' ? 'It acts on every replication and on the whole service.' : 'It acts on the replications it creates, and no others.',
     'The secret is shown only this once. Put these two lines under a [profile] in ~/.svc/credentials:',
     '',
     `${PROFILE_KEYS.accessKeyId} = ${key.accessKeyId}`,

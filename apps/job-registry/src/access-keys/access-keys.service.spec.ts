@@ -32,12 +32,12 @@ describe('AccessKeysService', () => {
 
   it('upserts the bootstrap key at start with every operation allowed', async () => {
     await serviceWith(undefined, { accessKeyId: 'SVCADMIN', secretKey: 'admin-secret-1' }).onModuleInit();
-    expect(await keys.find('SVCADMIN')).toEqual({ secretKey: 'admin-secret-1', allowedOperations: ['*'] });
+    expect(await keys.find('SVCADMIN')).toEqual({ secretKey: 'admin-secret-1', allowedOperations: ['*'], replicationScope: 'All' });
     expect(logLines.join('\n')).not.toContain('admin-secret-1');
   });
 
   it('answers the SVC4 signing key of the requested day, never the secret', async () => {
-    await keys.create({ accessKeyId: 'SVCREADER', secretKey: 'reader-secret', allowedOperations: ['ListWarehouseReplications'], description: '' });
+    await keys.create({ accessKeyId: 'SVCREADER', secretKey: 'reader-secret', allowedOperations: ['ListWarehouseReplications'], replicationScope: 'Own', description: '' });
     const reply = await serviceWith().signingKey({ accessKeyId: 'SVCREADER', date: '20250102', region, service: 'replication' });
     const expected = deriveSigningKey(SVC4_SCHEME, 'reader-secret', { date: '20250102', region, service: 'replication' }).toString('hex');
     expect(reply).toEqual({ ok: true, value: { signingKeyHex: expected, allowedOperations: ['ListWarehouseReplications'] } });
@@ -76,8 +76,16 @@ describe('AccessKeysService', () => {
     expect(await keys.find(reply.value.accessKeyId)).toEqual({
       secretKey: reply.value.secretKey,
       allowedOperations: ['DescribeWarehouseReplication', 'ListWarehouseReplications'],
+      replicationScope: 'Own',
     });
+    expect(reply.value.replicationScope).toBe('Own');
     expect(logLines.join('\n')).not.toContain(reply.value.secretKey);
+  });
+
+  it('creates a key for every replication only when asked', async () => {
+    const reply = await serviceWith().createAccessKey({ allowedOperations: ['*'], replicationScope: 'All' });
+    expect(reply).toMatchObject({ ok: true, value: { replicationScope: 'All' } });
+    expect(await serviceWith().createAccessKey({ allowedOperations: ['*'], replicationScope: 'Everything' })).toMatchObject({ ok: false, error: { code: 'ValidationFailed' } });
   });
 
   it('draws a new id when the first one is taken', async () => {

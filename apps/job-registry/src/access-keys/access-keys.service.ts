@@ -65,13 +65,14 @@ export class AccessKeysService implements OnModuleInit {
     const guarded = guardCreateAccessKeyRequest(message);
     if (!guarded.ok) return rpcError(ErrorCode.ValidationFailed, guarded.problems);
     const allowedOperations = [...new Set(guarded.value.allowedOperations)];
+    const replicationScope = guarded.value.replicationScope ?? 'Own';
     for (let attempt = 0; attempt < CREATE_ATTEMPTS; attempt++) {
       const accessKeyId = this.generator.accessKeyId();
       const secretKey = this.generator.secretKey();
       // An id collision (about 1 in 36^17) just draws again.
-      if (await this.keys.create({ accessKeyId, secretKey, allowedOperations, description: guarded.value.description ?? '' })) {
-        this.logger.info('access key created', { keyId: accessKeyId, allowedOperations });
-        return rpcOk({ accessKeyId, secretKey, allowedOperations });
+      if (await this.keys.create({ accessKeyId, secretKey, allowedOperations, replicationScope, description: guarded.value.description ?? '' })) {
+        this.logger.info('access key created', { keyId: accessKeyId, allowedOperations, replicationScope });
+        return rpcOk({ accessKeyId, secretKey, allowedOperations, replicationScope });
       }
     }
     throw new Error(`no free access key id after ${CREATE_ATTEMPTS} attempts`);

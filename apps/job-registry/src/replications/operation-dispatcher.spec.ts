@@ -1,6 +1,7 @@
 import { ErrorCode, type OperationEnvelope } from '@svc/contracts';
 import { JsonLogger } from '@svc/logging';
 import {
+  InMemoryAccessKeyStore,
   InMemoryAlertStore,
   InMemoryMetricsHistoryStore,
   InMemoryReplicationStore,
@@ -22,6 +23,7 @@ describe('OperationDispatcher', () => {
   let dispatcher: OperationDispatcher;
   let tableStates: InMemoryTableStateStore;
   let history: InMemoryMetricsHistoryStore;
+  let keys: InMemoryAccessKeyStore;
 
   beforeEach(() => {
     replications = new InMemoryReplicationStore();
@@ -31,7 +33,9 @@ describe('OperationDispatcher', () => {
     tableStates = new InMemoryTableStateStore();
     history = new InMemoryMetricsHistoryStore();
     const service = new ReplicationsService(replications, settings, tableStates, new InMemoryAlertStore(), new ScriptedReachabilityProbe(), new RecordingLifecycle(replications));
-    dispatcher = new OperationDispatcher(service, new ServiceControlService(settings), new ReplicationMetricsService(replications, tableStates, history), logger);
+    keys = new InMemoryAccessKeyStore();
+    void keys.create({ accessKeyId: 'SVCTESTKEY00000000000', secretKey: 's', allowedOperations: ['*'], replicationScope: 'All', description: '' });
+    dispatcher = new OperationDispatcher(service, new ServiceControlService(settings), new ReplicationMetricsService(replications, tableStates, history), logger, keys, replications);
   });
 
   function envelope(operation: string, payload: unknown): Record<string, unknown> {
@@ -148,13 +152,75 @@ describe('OperationDispatcher', () => {
     replications.get = () => Promise.reject(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }));
     const message: OperationEnvelope = {
       requestId: '43',
-      accessKeyId: 'K',
+      accessKeyId: 'SVCTESTKEY00000000000',
       operation: 'DescribeWarehouseReplication',
       payload: { replicationId: '0b4a3f4e-5a43-4b55-9a3b-1c2d3e4f5a6b' },
     };
     expect(await dispatcher.handle(message)).toEqual({
       ok: false,
       error: { code: ErrorCode.Unavailable, messages: ['the registry database is not available; try again later'] },
+    });
+  });
+
+  describe('a key acts only on the replications it may (issue 19)', () => {
+    const OWN_A = 'SVCOWNKEYA0000000000';
+    const OWN_B = 'SVCOWNKEYB0000000000';
+    const as = (accessKeyId: string, operation: string, payload: unknown) => dispatcher.handle({ requestId: '7', accessKeyId, operation, payload });
+
+    beforeEach(async () => {
+      for (const accessKeyId of [OWN_A, OWN_B]) await keys.create({ accessKeyId, secretKey: 's', allowedOperations: ['*'], replicationScope: 'Own', description: '' });
+    });
+
+    it("answers another key's replication exactly as one that does not exist, for every operation naming one", async () => {
+      const created = await as(OWN_A, 'CreateWarehouseReplication', createRequestTree());
+      if (!created.ok) throw new Error(JSON.stringify(created));
+      const id = (created.value as { replicationId: string }).replicationId;
+      const limitBefore = replications.rows.get(id)?.config.parallelTablesLimit;
+      const absent = '3f2504e0-4f89-41d3-9a0c-0305e82c3301';
+      for (const [operation, payload] of [
+        ['DescribeWarehouseReplication', { replicationId: id }],
+        ['AlterWarehouseReplication', { replicationId: id, parallelTablesLimit: '2' }],
+        ['DeleteWarehouseReplication', { replicationId: id }],
+        ['StartReplication', { replicationId: id }],
+        ['GetReplicationMetrics', { replicationId: id }],
+      ] as const) {
+        const refused = await as(OWN_B, operation, payload);
+        const missing = await as(OWN_B, operation, { ...payload, replicationId: absent });
+        expect({ operation, refused: JSON.stringify(refused).replace(id, 'ID') }).toEqual({ operation, refused: JSON.stringify(missing).replace(absent, 'ID') });
+        expect(refused).toMatchObject({ ok: false, error: { code: ErrorCode.NotFound } });
+      }
+      expect(await as(OWN_A, 'DescribeWarehouseReplication', { replicationId: id })).toMatchObject({ ok: true });
+      expect(await as('SVCTESTKEY00000000000', 'DescribeWarehouseReplication', { replicationId: id })).toMatchObject({ ok: true });
+      // Refused means untouched: the Alter changed nothing and the Delete left it in place.
+      expect(replications.rows.get(id)?.config.parallelTablesLimit).toBe(limitBefore);
+      expect(replications.rows.get(id)?.status).toBe('Running');
+    });
+
+    it('lists only what a key may see', async () => {
+      const mine = await as(OWN_A, 'CreateWarehouseReplication', createRequestTree());
+      await as(OWN_B, 'CreateWarehouseReplication', createRequestTree({ ...SAMPLE_PARTS, warehouseSchema: 'other' } as never));
+      const listOf = async (key: string) => {
+        const reply = await as(key, 'ListWarehouseReplications', {});
+        return reply.ok ? (reply.value as { replications: { replicationId: string }[] }).replications.map((row) => row.replicationId) : reply;
+      };
+      expect(await listOf(OWN_A)).toEqual([(mine as { value: { replicationId: string } }).value.replicationId]);
+      expect(await listOf('SVCTESTKEY00000000000')).toHaveLength(2);
+    });
+
+    it('keeps the operations on every replication to keys allowed every replication', async () => {
+      for (const [operation, payload] of [
+        ['StopReplicationService', {}],
+        ['StartReplication', {}],
+        ['AlterConfiguration', { serializeReplications: 'true' }],
+      ] as const) {
+        const refused = await as(OWN_A, operation, payload);
+        expect(refused).toMatchObject({ ok: false, error: { code: ErrorCode.Forbidden, messages: [expect.stringContaining('needs a key allowed every replication') as unknown] } });
+      }
+      expect((await settings.get()).serviceStopped).toBe(false);
+    });
+
+    it('refuses a key that no longer exists', async () => {
+      expect(await as('SVCGONE000000000000', 'ListWarehouseReplications', {})).toMatchObject({ ok: false, error: { code: ErrorCode.Forbidden } });
     });
   });
 });

@@ -11,11 +11,12 @@ import {
 } from '@svc/contracts';
 import { parseOperationRequest } from '@svc/api-model';
 import { JsonLogger } from '@svc/logging';
-import type { ChangeAuthor } from '@svc/registry-store';
+import { AccessKeyRepository, ReplicationRepository, type AccessKeyStore, type ChangeAuthor, type ReplicationScope, type ReplicationStore } from '@svc/registry-store';
 import { ReplicationMetricsService } from './replication-metrics.service';
 import { ReplicationsService } from './replications.service';
 import { ServiceControlService } from './service-control.service';
 import { replyingOnFailure } from '../rpc/unexpected-failure';
+import { replicationNotFound } from './replication-errors';
 
 type OperationReply = RpcReply<OperationResponse<OperationName>>;
 
@@ -30,6 +31,8 @@ export class OperationDispatcher {
     @Inject(ServiceControlService) private readonly serviceControl: ServiceControlService,
     @Inject(ReplicationMetricsService) private readonly metrics: ReplicationMetricsService,
     @Inject(JsonLogger) private readonly logger: JsonLogger,
+    @Inject(AccessKeyRepository) private readonly keys: Pick<AccessKeyStore, 'scopeOf'>,
+    @Inject(ReplicationRepository) private readonly owners: Pick<ReplicationStore, 'ownerOf'>,
   ) {}
 
   async handle(message: unknown): Promise<OperationReply> {
@@ -54,32 +57,56 @@ export class OperationDispatcher {
     });
   }
 
+  /**
+   * The registry decides what a key may act on, whatever the gateway checked: a key limited to its own replications
+   * ('Own', the default of created keys) sees and changes only the replications it created — another one is
+   * answered exactly as one that does not exist — and cannot run the operations that act on every replication.
+   */
   private async dispatch(envelope: OperationEnvelope): Promise<OperationReply> {
     const author: ChangeAuthor = { requestId: envelope.requestId, accessKeyId: envelope.accessKeyId };
+    const scope = await this.keys.scopeOf(envelope.accessKeyId);
+    if (scope === null) return rpcError(ErrorCode.Forbidden, ['the access key does not exist (any more)']);
+    const owned = <T>(replicationId: string, run: () => Promise<RpcReply<T>>): Promise<RpcReply<T>> =>
+      this.mayActOn(scope, envelope.accessKeyId, replicationId).then((may) => (may ? run() : replicationNotFound<T>(replicationId)));
+    const serviceWide = <T>(run: () => Promise<RpcReply<T>>): Promise<RpcReply<T>> =>
+      scope === 'All' ? run() : Promise.resolve(everyReplicationNeeded<T>(envelope.operation));
     const { payload } = envelope;
     switch (envelope.operation) {
       case 'CreateWarehouseReplication':
         return withRequest('CreateWarehouseReplication', payload, (request) => this.replications.create(request, author));
       case 'AlterWarehouseReplication':
-        return withRequest('AlterWarehouseReplication', payload, (request) => this.replications.alter(request, author));
+        return withRequest('AlterWarehouseReplication', payload, (request) => owned(request.replicationId, () => this.replications.alter(request, author)));
       case 'DescribeWarehouseReplication':
-        return withRequest('DescribeWarehouseReplication', payload, (request) => this.replications.describe(request.replicationId));
+        return withRequest('DescribeWarehouseReplication', payload, (request) => owned(request.replicationId, () => this.replications.describe(request.replicationId)));
       case 'ListWarehouseReplications':
-        return withRequest('ListWarehouseReplications', payload, () => this.replications.list());
+        return withRequest('ListWarehouseReplications', payload, () => this.replications.list(scope === 'Own' ? envelope.accessKeyId : undefined));
       case 'DeleteWarehouseReplication':
-        return withRequest('DeleteWarehouseReplication', payload, (request) => this.replications.delete(request.replicationId));
+        return withRequest('DeleteWarehouseReplication', payload, (request) => owned(request.replicationId, () => this.replications.delete(request.replicationId)));
       case 'StopReplicationService':
-        return withRequest('StopReplicationService', payload, () => this.serviceControl.stopService());
+        return withRequest('StopReplicationService', payload, () => serviceWide(() => this.serviceControl.stopService()));
       case 'StartReplication':
-        return withRequest('StartReplication', payload, (request) =>
-          request.replicationId === undefined ? this.serviceControl.startService() : this.replications.start(request.replicationId, author),
-        );
+        return withRequest('StartReplication', payload, (request) => {
+          const { replicationId } = request;
+          return replicationId === undefined
+            ? serviceWide(() => this.serviceControl.startService())
+            : owned(replicationId, () => this.replications.start(replicationId, author));
+        });
       case 'AlterConfiguration':
-        return withRequest('AlterConfiguration', payload, (request) => this.serviceControl.alterConfiguration(request));
+        return withRequest('AlterConfiguration', payload, (request) => serviceWide(() => this.serviceControl.alterConfiguration(request)));
       case 'GetReplicationMetrics':
-        return withRequest('GetReplicationMetrics', payload, (request) => this.metrics.metrics(request));
+        return withRequest('GetReplicationMetrics', payload, (request) => owned(request.replicationId, () => this.metrics.metrics(request)));
     }
   }
+
+  private async mayActOn(scope: ReplicationScope, accessKeyId: string, replicationId: string): Promise<boolean> {
+    return scope === 'All' || (await this.owners.ownerOf(replicationId)) === accessKeyId;
+  }
+}
+
+function everyReplicationNeeded<T>(operation: OperationName): RpcReply<T> {
+  return rpcError(ErrorCode.Forbidden, [
+    `${operation} acts on every replication: it needs a key allowed every replication (svc keys create --replications all); this key acts on its own replications only`,
+  ]);
 }
 
 async function withRequest<Op extends OperationName>(

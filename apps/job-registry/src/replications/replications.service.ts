@@ -150,8 +150,9 @@ export class ReplicationsService {
     });
   }
 
-  async list(): Promise<RpcReply<ListReplicationsResponse>> {
-    const [listing, service] = await Promise.all([this.replications.list(), this.serviceConfiguration.get()]);
+  /** Every replication, or those owned by one access key. */
+  async list(ownedBy?: string): Promise<RpcReply<ListReplicationsResponse>> {
+    const [listing, service] = await Promise.all([this.replications.list(ownedBy), this.serviceConfiguration.get()]);
     return rpcOk({
       replications: listing.map((replication) => ({
         replicationId: replication.replicationId,

@@ -11,6 +11,7 @@ import type {
   MetricsHistoryStore,
   NewAccessKey,
   NewAlert,
+  ReplicationScope,
   ReplicationChange,
   ReplicationListing,
   ReplicationStore,
@@ -35,6 +36,7 @@ export class InMemoryReplicationStore implements ReplicationStore {
       config: structuredClone(input.config),
       version: 1,
       lastError: null,
+      ownerAccessKeyId: author.accessKeyId,
       createdAt: now,
       updatedAt: now,
     };
@@ -48,13 +50,18 @@ export class InMemoryReplicationStore implements ReplicationStore {
     return stored ? structuredClone(stored) : null;
   }
 
-  async list(): Promise<ReplicationListing[]> {
-    return [...this.rows.values()].map((stored) => ({
+  async list(ownedBy?: string): Promise<ReplicationListing[]> {
+    const rows = [...this.rows.values()].filter((stored) => ownedBy === undefined || stored.ownerAccessKeyId === ownedBy);
+    return rows.map((stored) => ({
       replicationId: stored.replicationId,
       replicationName: stored.config.replicationName,
       status: stored.status,
       dataReplication: stored.config.dataReplication,
     }));
+  }
+
+  async ownerOf(replicationId: string): Promise<string | null | undefined> {
+    return this.rows.get(replicationId)?.ownerAccessKeyId;
   }
 
   async update(replicationId: string, expectedVersion: number, change: ReplicationChange, author: ChangeAuthor): Promise<StoredReplication | null> {
@@ -97,6 +104,7 @@ export class InMemoryReplicationStore implements ReplicationStore {
       config: structuredClone(config),
       version: 1,
       lastError: null,
+      ownerAccessKeyId: null,
       createdAt: now,
       updatedAt: now,
       ...overrides,
@@ -184,7 +192,7 @@ export class InMemoryAccessKeyStore implements AccessKeyStore {
   readonly keys = new Map<string, NewAccessKey>();
 
   async upsertBootstrap(accessKeyId: string, secretKey: string): Promise<void> {
-    this.keys.set(accessKeyId, { accessKeyId, secretKey, allowedOperations: ['*'], description: 'bootstrap' });
+    this.keys.set(accessKeyId, { accessKeyId, secretKey, allowedOperations: ['*'], replicationScope: 'All', description: 'bootstrap' });
   }
 
   async create(key: NewAccessKey): Promise<boolean> {
@@ -195,7 +203,11 @@ export class InMemoryAccessKeyStore implements AccessKeyStore {
 
   async find(accessKeyId: string): Promise<AccessKeySecret | null> {
     const key = this.keys.get(accessKeyId);
-    return key ? { secretKey: key.secretKey, allowedOperations: [...key.allowedOperations] } : null;
+    return key ? { secretKey: key.secretKey, allowedOperations: [...key.allowedOperations], replicationScope: key.replicationScope } : null;
+  }
+
+  async scopeOf(accessKeyId: string): Promise<ReplicationScope | null> {
+    return this.keys.get(accessKeyId)?.replicationScope ?? null;
   }
 }
 

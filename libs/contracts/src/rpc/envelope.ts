@@ -21,6 +21,7 @@ export interface CreateAccessKeyReply {
   accessKeyId: string;
   secretKey: string;
   allowedOperations: string[];
+  replicationScope: 'Own' | 'All';
 }
 
 export interface HealthReply {
