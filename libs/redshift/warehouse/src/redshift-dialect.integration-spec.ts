@@ -100,6 +100,26 @@ async function rows(where: WarehouseTableOptions, columns = 'id, name, price, bl
 const SEED = `"1","apple","1.50","0aff"\n"2","","2.00",\\N\n"3",\\N,\\N,\\N\n`;
 
 describe('the Redshift dialect on PostgreSQL (not a real Redshift)', () => {
+  it('makes a new schema and its control tables once when several loaders race to (two replications into one warehouse)', async () => {
+    // Each connector is a loader process of its own; all of them meet a schema nobody has made yet at the same moment.
+    const url = new URL(database.url);
+    const loaders = Array.from({ length: 6 }, () =>
+      createRedshiftWarehouse(
+        { url: `redshift://${url.hostname}:${url.port || '5432'}`, databaseName: database.name, username: decodeURIComponent(url.username || 'postgres'), password: decodeURIComponent(url.password) },
+        { statementTimeoutMs: 30_000, fileLoader: stdinCopyLoader(), dialect: 'postgres', tls: false },
+      ),
+    );
+    try {
+      for (let round = 0; round < 5; round += 1) {
+        const where = options('Type1');
+        const answers = await Promise.allSettled(loaders.map((loader) => loader.hasLoaded('never-loaded', where)));
+        expect(answers.map((answer) => (answer.status === 'fulfilled' ? answer.value : String(answer.reason)))).toEqual(loaders.map(() => false));
+      }
+    } finally {
+      await Promise.all(loaders.map((loader) => loader.close()));
+    }
+  });
+
   it('Type1: a seed in two parts, then changes with a key update and a delete; NULL and empty strings stay apart', async () => {
     const where = options('Type1', true);
     expect(await warehouse.ensureTable(items, where)).toEqual({ created: true, addedColumns: [] });

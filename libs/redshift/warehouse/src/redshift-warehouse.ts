@@ -48,6 +48,15 @@ const DEFAULT_MAX_CONNECTIONS = 4;
 /** SQLSTATEs of a missing schema or table: the warehouse database or schema was recreated. */
 const MISSING_OBJECT_STATES = new Set(['3F000', '42P01']);
 const CONTROL_TABLE_ATTEMPTS = 2;
+const CREATION_RACE_ATTEMPTS = 5;
+/** Unique violation (a catalog row another session just wrote), duplicate schema or table, serialization failure. */
+const CREATION_RACE_STATES = new Set(['23505', '42P06', '42P07', '40001']);
+
+/** The failure of a session that made the same schema or table as another at the same moment. */
+function lostCreationRace(error: unknown): boolean {
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  return CREATION_RACE_STATES.has(String(code)) || /serializable isolation violation/i.test(String(message));
+}
 
 export function createRedshiftWarehouse(connection: WarehouseConnection, options: RedshiftWarehouseOptions): WarehouseConnector {
   const config = redshiftClientConfig(connection, { connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, ...(options.tls !== undefined && { tls: options.tls }) });
@@ -208,12 +217,26 @@ class RedshiftWarehouse implements WarehouseConnector {
     }
   }
 
+  /**
+   * Makes the schema and its control tables when missing. Loaders of two replications into one warehouse meet a new
+   * schema at the same moment, and IF NOT EXISTS does not make concurrent creation safe: the slower one fails on the
+   * catalog (PostgreSQL: a unique violation on pg_namespace; Redshift: a serializable isolation violation) after the
+   * faster one committed. It then tries again, and finds everything made.
+   */
   private async ensureControlTables(schema: string): Promise<void> {
     if (this.readySchemas.has(schema)) return;
-    await this.inTransaction(async (client) => {
-      await client.query(createSchemaSql(schema));
-      for (const statement of createControlTablesSql(schema)) await client.query(statement);
-    });
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await this.inTransaction(async (client) => {
+          await client.query(createSchemaSql(schema));
+          for (const statement of createControlTablesSql(schema)) await client.query(statement);
+        });
+        break;
+      } catch (error) {
+        if (attempt >= CREATION_RACE_ATTEMPTS || !lostCreationRace(error)) throw error;
+        await new Promise((retry) => setTimeout(retry, 20 + Math.floor(Math.random() * 80)));
+      }
+    }
     this.readySchemas.add(schema);
   }
 
