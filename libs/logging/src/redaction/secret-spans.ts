@@ -9,7 +9,7 @@ import { urlCredentialSpan } from './url-credentials';
  * `key=value` pair (ADO.NET, conninfo, URL query, JDBC, AWS credential strings), a JSON or JavaScript member
  * (`"password": "…"`, `token: '…'`), or a keyword before an SQL literal (`SECRET_ACCESS_KEY '…'`).
  */
-const CANDIDATE = /([a-z][a-z0-9+.-]*):\/\/|([a-z0-9_.-]+)\s*=(?!=)|(["']?)([a-z_][a-z0-9_.-]*)\3\s*:\s*(?=["'])|\b([a-z_]+)\s+(?=')/gi;
+const CANDIDATE = /([a-z][a-z0-9+.-]*):\/\/|([a-z0-9_.-]+)\s*=|(["']?)([a-z_][a-z0-9_.-]*)\3\s*:\s*(?=["'])|\b([a-z_]+)\s+(?=')/gi;
 
 /** A text that starts as a URL is no ADO.NET string (whose reading would take `?password` for a key). */
 const URL_START = /^\s*[a-z][a-z0-9+.-]*:\/\//i;
@@ -21,7 +21,10 @@ const URL_START = /^\s*[a-z][a-z0-9+.-]*:\/\//i;
  */
 export function secretSpans(text: string): Span[] {
   const wholeAdo = URL_START.test(text) ? [] : adoSecretSpans(text);
-  return mergeSpans([...scannedSpans(text), ...wholeAdo]);
+  // Where the text reads as ADO.NET, its secret values end where SqlClient ends them: a scan's reading of
+  // the same value (which also takes `\"` for an escape) would hide the pairs after it.
+  const scanned = scannedSpans(text).filter((span) => !wholeAdo.some((ado) => span.start === ado.start));
+  return mergeSpans([...scanned, ...wholeAdo]);
 }
 
 function scannedSpans(text: string): Span[] {
