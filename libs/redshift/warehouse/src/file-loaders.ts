@@ -3,7 +3,8 @@ import type { StagedFiles } from '@svc/contracts';
 import type { StagedFileReader } from '@svc/engines';
 import type { ClientBase } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import { copySql, redactCopyCredentials, type CopyAuthorization } from './redshift-copy';
+import { redactText } from '@svc/logging';
+import { copySql, type CopyAuthorization } from './redshift-copy';
 import { quoteIdent } from './redshift-identifiers';
 import { REDSHIFT_NULL_MARKER } from './null-marker';
 
@@ -29,7 +30,7 @@ export function s3CopyLoader(authorization: CopyAuthorization, region: string): 
         await client.query(statement.text);
       } catch (error) {
         const code = (error as { code?: unknown }).code;
-        const message = redactCopyCredentials(error instanceof Error ? error.message : String(error));
+        const message = redactText(error instanceof Error ? error.message : String(error));
         // The SQLSTATE stays, so that the failure is classified like any Redshift error (redshiftErrorKind).
         throw Object.assign(new CopyFailedError(message), typeof code === 'string' ? { code } : {});
       }

@@ -52,10 +52,3 @@ function credentials(authorization: CopyAuthorization, redacted: boolean): strin
       return `IAM_ROLE ${quoteLiteral(`arn:aws:iam::${authorization.accountId}:role/${authorization.roleName}`)}`;
   }
 }
-
-/** Removes anything that looks like COPY credentials from a text (an error message that might quote the statement). */
-export function redactCopyCredentials(text: string): string {
-  return text
-    .replace(/(ACCESS_KEY_ID|SECRET_ACCESS_KEY|SESSION_TOKEN)\s+'(?:[^']|'')*'/gi, `$1 ${REDACTED}`)
-    .replace(/(aws_access_key_id|aws_secret_access_key|token)=[^;'\s]*/gi, '$1=***');
-}
