@@ -17,6 +17,7 @@ import { CONSOLE_FILES } from './console/console-response';
 import { HttpHealthController } from './health/health.controller';
 import { HealthService } from './health/health.service';
 import { createGatewayMetricsRegistry, GATEWAY_METRICS_REGISTRY } from './metrics/gateway-metrics-registry';
+import { MetricsEndpoint } from './metrics/metrics-endpoint';
 
 @Module({})
 export class AppModule {
@@ -40,6 +41,7 @@ export class AppModule {
         ReplayGuard,
         SigningKeySource,
         HealthService,
+        MetricsEndpoint,
       ],
     };
   }

@@ -8,7 +8,7 @@ import { NatsRequester } from '@svc/messaging';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config/gateway-config';
 import { RequestDecoder } from '../decode/request-decoder';
 import { ReplayGuard } from '../edge/replay-guard';
-import { ApiError } from './api-error';
+import { ApiError, NO_SUCH_RESOURCE_MESSAGE } from './api-error';
 import { discardBody, readBody, refuseDeclaredOverLimit } from './body-reader';
 import { httpStatusOf } from './http-status';
 import { ApiMetrics } from './api-metrics';
@@ -89,7 +89,7 @@ export class ApiService {
   private async authenticatedCall(request: IncomingMessage, operationSegment: string | null): Promise<AuthenticatedCall> {
     if (operationSegment === null) {
       discardBody(request, this.config.maxBodyBytes);
-      throw new ApiError(404, [`no such resource: operations are called as POST /api/<Operation>`]);
+      throw new ApiError(404, [NO_SUCH_RESOURCE_MESSAGE]);
     }
     if (request.method !== 'POST') {
       discardBody(request, this.config.maxBodyBytes);
