@@ -9,7 +9,7 @@ import { GATEWAY_CONFIG, type GatewayConfig } from '../config/gateway-config';
 import { RequestDecoder } from '../decode/request-decoder';
 import { ReplayGuard } from '../edge/replay-guard';
 import { ApiError, NO_SUCH_RESOURCE_MESSAGE } from './api-error';
-import { discardBody, readBody, refuseDeclaredOverLimit } from './body-reader';
+import { readBody, refuseDeclaredOverLimit } from './body-reader';
 import { httpStatusOf } from './http-status';
 import { ApiMetrics } from './api-metrics';
 import { nextRequestId } from './request-id';
@@ -88,32 +88,32 @@ export class ApiService {
 
   private async authenticatedCall(request: IncomingMessage, operationSegment: string | null): Promise<AuthenticatedCall> {
     if (operationSegment === null) {
-      discardBody(request, this.config.maxBodyBytes);
+      request.resume();
       throw new ApiError(404, [NO_SUCH_RESOURCE_MESSAGE]);
     }
     if (request.method !== 'POST') {
-      discardBody(request, this.config.maxBodyBytes);
+      request.resume();
       throw new ApiError(405, [`method ${request.method ?? '?'} is not allowed: every operation is a POST`], { Allow: 'POST' });
     }
     if (!isOperationName(operationSegment)) {
-      discardBody(request, this.config.maxBodyBytes);
+      request.resume();
       throw new ApiError(404, [`unknown operation '${operationSegment}'. Operations: ${OPERATIONS.join(', ')}`]);
     }
     const format = wireFormatOf(request.headers['content-type']);
     if (!format) {
-      discardBody(request, this.config.maxBodyBytes);
+      request.resume();
       throw new ApiError(415, ['Content-Type must be application/xml or application/json']);
     }
     const charset = foreignCharsetOf(request.headers['content-type']);
     if (charset !== null) {
-      discardBody(request, this.config.maxBodyBytes);
+      request.resume();
       throw new ApiError(415, [`the Content-Type charset must be utf-8 (bodies are read as UTF-8), not '${charset.slice(0, 40)}'`]);
     }
     try {
       refuseDeclaredOverLimit(request.headers['content-length'], this.config.maxBodyBytes);
       this.authenticator.checkBeforeBody(request);
     } catch (error) {
-      discardBody(request, this.config.maxBodyBytes);
+      request.resume();
       throw error;
     }
     const body = await readBody(request, request.headers['content-length'], this.config.maxBodyBytes);

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { ApiError } from './api-error';
-import { discardBody, readBody } from './body-reader';
+import { readBody } from './body-reader';
 
 describe('readBody', () => {
   it('returns the exact bytes sent', async () => {
@@ -18,27 +18,5 @@ describe('readBody', () => {
     expect(failure).toBeInstanceOf(ApiError);
     expect((failure as ApiError).status).toBe(413);
     expect((failure as ApiError).messages[0]).toContain('1000 bytes');
-  });
-});
-
-describe('discardBody', () => {
-  const requestOf = (chunks: Buffer[]) => {
-    const destroy = jest.fn();
-    return { request: Object.assign(Readable.from(chunks), { socket: { destroy } }), destroy };
-  };
-  const drained = (stream: Readable) => new Promise((done) => stream.on('end', done).on('close', done));
-
-  it('reads a refused body to its end, keeping the connection', async () => {
-    const { request, destroy } = requestOf([Buffer.alloc(600), Buffer.alloc(400)]);
-    discardBody(request, 1000);
-    await drained(request);
-    expect(destroy).not.toHaveBeenCalled();
-  });
-
-  it('closes the connection once a refused body goes past the limit', async () => {
-    const { request, destroy } = requestOf(Array.from({ length: 5 }, () => Buffer.alloc(300)));
-    discardBody(request, 1000);
-    await drained(request);
-    expect(destroy).toHaveBeenCalled();
   });
 });

@@ -1,4 +1,3 @@
-import type { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
 import { ApiError } from './api-error';
 
@@ -35,17 +34,4 @@ export function refuseDeclaredOverLimit(contentLength: string | undefined, limit
 
 function bodyTooLarge(limitBytes: number): ApiError {
   return new ApiError(413, [`request body exceeds the limit of ${limitBytes} bytes`]);
-}
-
-/**
- * Reads and drops the body of a request answered without it, so that a caller still sending reads its answer
- * rather than a reset connection; past `limitBytes` the connection is closed instead, so that a refused caller
- * cannot keep the gateway reading for ever (a chunked body has no end the headers announce).
- */
-export function discardBody(request: Readable & { socket: Pick<Socket, 'destroy'> | null }, limitBytes: number): void {
-  let discarded = 0;
-  request.on('data', (chunk: Buffer) => {
-    discarded += chunk.length;
-    if (discarded > limitBytes) request.socket?.destroy();
-  });
 }
