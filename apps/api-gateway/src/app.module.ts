@@ -10,12 +10,14 @@ import { ApiService } from './api/api.service';
 import { RequestAuthenticator } from './api/request-authenticator';
 import { SigningKeySource } from './api/signing-key.source';
 import { compiledDecodeWorker, DECODE_WORKER_SOURCE, RequestDecoder } from './decode/request-decoder';
+import { ReplayGuard } from './edge/replay-guard';
 import { ConsoleController } from './console/console.controller';
 import { ConsoleFiles } from './console/console-files';
 import { CONSOLE_FILES } from './console/console-response';
 import { HttpHealthController } from './health/health.controller';
 import { HealthService } from './health/health.service';
 import { createGatewayMetricsRegistry, GATEWAY_METRICS_REGISTRY } from './metrics/gateway-metrics-registry';
+import { MetricsEndpoint } from './metrics/metrics-endpoint';
 
 @Module({})
 export class AppModule {
@@ -36,8 +38,10 @@ export class AppModule {
         ApiService,
         ApiMetrics,
         RequestAuthenticator,
+        ReplayGuard,
         SigningKeySource,
         HealthService,
+        MetricsEndpoint,
       ],
     };
   }

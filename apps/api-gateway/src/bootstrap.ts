@@ -8,6 +8,7 @@ import { natsMicroserviceOptions } from '@svc/messaging-nest';
 import { JsonLogger } from '@svc/logging';
 import { answerMalformedHttp } from './api/malformed-http';
 import { AppModule } from './app.module';
+import { allowedHostsWarning } from './edge/allowed-hosts';
 import type { GatewayConfig } from './config/gateway-config';
 import { reloadCertificateOnChange } from './tls/certificate-reloader';
 import { plainHttpWarning } from './tls/plain-http-warning';
@@ -73,6 +74,8 @@ export async function startGateway(config: GatewayConfig): Promise<RunningGatewa
     const warning = plainHttpWarning(config.host);
     if (warning !== null) logger.warn(warning);
   }
+  const hostsWarning = allowedHostsWarning(config.host, config.allowedHosts);
+  if (hostsWarning !== null) logger.warn(hostsWarning);
   return {
     url: `${tls ? 'https' : 'http'}://${urlHost(config.host)}:${port}`,
     close: async () => {

@@ -15,8 +15,11 @@ export { formatAuthorization, parseAuthorization, type ParseAuthorizationResult,
 export { signRequest, type SignRequestOptions } from './sign-request';
 export {
   DEFAULT_MAX_SKEW_MS,
+  verifyHeaders,
   verifyRequest,
   type SigningKeyLookup,
+  type VerifiedHeaders,
+  type VerifyHeadersResult,
   type VerifyFailure,
   type VerifyFailureReason,
   type VerifyOptions,

@@ -108,6 +108,21 @@ describe('signRequest with SVC4_SCHEME', () => {
     expect(signedAt).toBeLessThanOrEqual(Date.now());
   });
 
+  it('signs a nonce in the nonce header, so that two calls in the same second differ', async () => {
+    const first = signRequest(SVC4_SCHEME, request, credentials, { ...options, nonce: 'nonce-1' });
+    const second = signRequest(SVC4_SCHEME, request, credentials, { ...options, nonce: 'nonce-2' });
+    expect(first['x-svc-nonce']).toBe('nonce-1');
+    expect(first['authorization']).toMatch(/SignedHeaders=content-length;content-type;host;x-svc-content-sha256;x-svc-date;x-svc-nonce,/);
+    expect(first['authorization']).not.toBe(second['authorization']);
+    expect(await verifyRequest(SVC4_SCHEME, { ...request, headers: first }, lookup, options)).toEqual({ ok: true, accessKeyId: credentials.accessKeyId });
+    const swapped = { ...first, 'x-svc-nonce': 'nonce-2' };
+    expect(await verifyRequest(SVC4_SCHEME, { ...request, headers: swapped }, lookup, options)).toMatchObject({ ok: false, failure: { reason: 'SignatureMismatch' } });
+  });
+
+  it('refuses a nonce for a scheme without a nonce header', () => {
+    expect(() => signRequest(AWS4_SCHEME, request, credentials, { ...options, nonce: 'n' })).toThrow('no nonce header');
+  });
+
   it('refuses a request without a host header', () => {
     expect(() => signRequest(SVC4_SCHEME, { ...request, headers: { 'content-type': 'application/json' } }, credentials, options)).toThrow(
       'host header',

@@ -10,6 +10,8 @@ export interface SignRequestOptions {
   service: string;
   /** Signing time; defaults to the current time. */
   now?: Date;
+  /** Random text for the scheme's nonce header, which is then signed too; only for a scheme that has one. */
+  nonce?: string;
 }
 
 const SIGNED_WHEN_PRESENT = ['content-length', 'content-type', 'host'];
@@ -17,8 +19,9 @@ const SIGNED_WHEN_PRESENT = ['content-length', 'content-type', 'host'];
 /**
  * Adds the date header (from `now`), the content-hash header and Authorization; returns the complete header
  * set to send, with lower-case names. Signs content-length, content-type, host, the hash and date headers when
- * present. Any Authorization, date or content-hash header already in `request.headers` is replaced.
- * Throws when there is no host header: a request without one could never be verified.
+ * present, and the nonce header when a nonce is given. Any Authorization, date, content-hash or nonce header
+ * already in `request.headers` is replaced. Throws when there is no host header: a request without one could
+ * never be verified; and when a nonce is given for a scheme without a nonce header.
  */
 export function signRequest(
   scheme: SigningScheme,
@@ -26,7 +29,8 @@ export function signRequest(
   credentials: SigningCredentials,
   options: SignRequestOptions,
 ): Record<string, string> {
-  const replaced = new Set(['authorization', scheme.dateHeader, scheme.contentHashHeader]);
+  const nonceHeaders = scheme.nonceHeader === undefined ? [] : [scheme.nonceHeader];
+  const replaced = new Set(['authorization', scheme.dateHeader, scheme.contentHashHeader, ...nonceHeaders]);
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(request.headers)) {
     const lowerName = name.toLowerCase();
@@ -40,9 +44,13 @@ export function signRequest(
   const payloadHash = sha256Hex(request.body);
   headers[scheme.dateHeader] = amzDate;
   headers[scheme.contentHashHeader] = payloadHash;
+  if (options.nonce !== undefined) {
+    if (scheme.nonceHeader === undefined) throw new Error(`the ${scheme.algorithm} scheme has no nonce header`);
+    headers[scheme.nonceHeader] = options.nonce;
+  }
 
   const signedHeaders = normalizeSignedHeaders(
-    [...SIGNED_WHEN_PRESENT, scheme.contentHashHeader, scheme.dateHeader].filter((name) => headers[name] !== undefined),
+    [...SIGNED_WHEN_PRESENT, scheme.contentHashHeader, scheme.dateHeader, ...nonceHeaders].filter((name) => headers[name] !== undefined),
   );
   const scope = { date: amzDate.slice(0, 8), region: options.region, service: options.service };
   const canonical = canonicalRequest(scheme, { ...request, headers }, signedHeaders, payloadHash);

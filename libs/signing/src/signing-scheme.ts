@@ -9,6 +9,11 @@ export interface SigningScheme {
   terminator: string;
   dateHeader: string;
   contentHashHeader: string;
+  /**
+   * A header of random text a client may add (and sign) so that two otherwise identical calls within one second
+   * carry different signatures: a server that refuses a signature seen before still accepts both.
+   */
+  nonceHeader?: string;
   normalizePath?: boolean;
 }
 
@@ -18,6 +23,7 @@ export const SVC4_SCHEME: SigningScheme = {
   terminator: 'svc4_request',
   dateHeader: 'x-svc-date',
   contentHashHeader: 'x-svc-content-sha256',
+  nonceHeader: 'x-svc-nonce',
   normalizePath: false,
 };
 

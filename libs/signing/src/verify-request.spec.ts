@@ -4,7 +4,7 @@ import type { HttpRequestToSign } from './http-request';
 import { signRequest } from './sign-request';
 import { calculateSignature, deriveSigningKey, sha256Hex, stringToSign, type SigningScope } from './signature';
 import { SVC4_SCHEME } from './signing-scheme';
-import { verifyRequest, type VerifyFailureReason, type VerifyOptions } from './verify-request';
+import { verifyHeaders, verifyRequest, type VerifyFailureReason, type VerifyOptions } from './verify-request';
 
 const SECRET = 'verifier-test-SECRET/value+1';
 const ACCESS_KEY_ID = 'AKVERIFY';
@@ -224,5 +224,25 @@ describe('verifyRequest', () => {
     await expect(
       verifyRequest(SVC4_SCHEME, signed(), async () => Promise.reject(new Error('registry unavailable')), OPTIONS),
     ).rejects.toThrow('registry unavailable');
+  });
+});
+
+describe('verifyHeaders', () => {
+  const withoutBody = ({ body: _body, ...rest }: HttpRequestToSign) => rest;
+
+  it('accepts the headers of a correctly signed request without its body, and gives the signature and the signing time', () => {
+    const request = signed();
+    const result = verifyHeaders(SVC4_SCHEME, withoutBody(request), OPTIONS);
+    expect(result).toMatchObject({ ok: true, value: { signingDate: AMZ_DATE, signedAt: NOW, authorization: { accessKeyId: ACCESS_KEY_ID, scope: SCOPE } } });
+    expect(result.ok && result.value.authorization.signature).toBe(/Signature=([0-9a-f]{64})/.exec(String(request.headers['authorization']))?.[1]);
+  });
+
+  it.each([
+    ['no Authorization', () => withHeaders(signed(), (headers) => delete headers['authorization']), 'MissingAuthorization'],
+    ['a malformed Authorization', () => withHeaders(signed(), (headers) => (headers['authorization'] = 'Bearer x')), 'MalformedAuthorization'],
+    ['an expired date', () => signed({}, new Date(NOW.getTime() - 3_600_000)), 'ExpiredDate'],
+    ['a wrong region', () => signed(), 'WrongScope', { region: 'eu-west-1' }],
+  ] as const)('refuses %s from the headers alone', (_case, request, reason, options: Partial<VerifyOptions> = {}) => {
+    expect(verifyHeaders(SVC4_SCHEME, withoutBody(request()), { ...OPTIONS, ...options })).toMatchObject({ ok: false, failure: { reason } });
   });
 });

@@ -42,18 +42,22 @@ function fail(reason: VerifyFailureReason, message: string): { ok: false; failur
   return { ok: false, failure: { reason, message } };
 }
 
+/** What the headers alone establish: a well-formed Authorization whose required headers are present and signed, and a date in range. */
+export interface VerifiedHeaders {
+  authorization: ParsedAuthorization;
+  /** The date header as sent (yyyymmddThhmmssZ), which the string to sign repeats. */
+  signingDate: string;
+  signedAt: Date;
+}
+
+export type VerifyHeadersResult = { ok: true; value: VerifiedHeaders } | { ok: false; failure: VerifyFailure };
+
 /**
- * Checks, in order: Authorization well formed for this scheme; required headers present and signed; every signed
- * header present; date header valid and within the allowed skew; scope date, region and service; body hash;
- * access key known; signature (constant-time). The lookup runs only once every cheap check has passed.
- * Errors thrown by `lookupSigningKey` propagate: they are infrastructure failures, not authentication failures.
+ * The checks that need neither the body nor a key, so that a server can run them before reading the body:
+ * Authorization well formed for this scheme; required headers present and signed; every signed header
+ * present; date header valid and within the allowed skew; scope date, region and service.
  */
-export async function verifyRequest(
-  scheme: SigningScheme,
-  request: HttpRequestToSign,
-  lookupSigningKey: SigningKeyLookup,
-  options: VerifyOptions,
-): Promise<VerifyResult> {
+export function verifyHeaders(scheme: SigningScheme, request: Omit<HttpRequestToSign, 'body'>, options: VerifyOptions): VerifyHeadersResult {
   const authorizationValues = headerValues(request.headers, 'authorization');
   if (authorizationValues.length === 0) return fail('MissingAuthorization', 'the request has no Authorization header');
   if (authorizationValues.length > 1) return fail('MalformedAuthorization', 'the request has more than one Authorization header');
@@ -65,16 +69,33 @@ export async function verifyRequest(
   if (headerProblem) return headerProblem;
 
   const dateValues = headerValues(request.headers, scheme.dateHeader);
-  const amzDate = dateValues.length === 1 ? dateValues[0] : '';
-  const signedAt = parseSigningDate(amzDate);
+  const signingDate = dateValues.length === 1 ? dateValues[0] : '';
+  const signedAt = parseSigningDate(signingDate);
   if (!signedAt) return fail('MalformedAuthorization', `the ${scheme.dateHeader} header must be one timestamp of the form yyyymmddThhmmssZ`);
   const maxSkewMs = options.maxSkewMs ?? DEFAULT_MAX_SKEW_MS;
   if (Math.abs(signedAt.getTime() - options.now.getTime()) > maxSkewMs) {
-    return fail('ExpiredDate', `the ${scheme.dateHeader} ${amzDate} is more than ${describeMs(maxSkewMs)} away from the server time`);
+    return fail('ExpiredDate', `the ${scheme.dateHeader} ${signingDate} is more than ${describeMs(maxSkewMs)} away from the server time`);
   }
 
-  const scopeProblem = checkScope(scheme, authorization.scope, amzDate, options);
+  const scopeProblem = checkScope(scheme, authorization.scope, signingDate, options);
   if (scopeProblem) return scopeProblem;
+  return { ok: true, value: { authorization, signingDate, signedAt } };
+}
+
+/**
+ * Checks, in order: everything `verifyHeaders` checks; body hash; access key known; signature (constant-time).
+ * The lookup runs only once every cheap check has passed.
+ * Errors thrown by `lookupSigningKey` propagate: they are infrastructure failures, not authentication failures.
+ */
+export async function verifyRequest(
+  scheme: SigningScheme,
+  request: HttpRequestToSign,
+  lookupSigningKey: SigningKeyLookup,
+  options: VerifyOptions,
+): Promise<VerifyResult> {
+  const headers = verifyHeaders(scheme, request, options);
+  if (!headers.ok) return headers;
+  const { authorization, signingDate } = headers.value;
 
   const payloadHash = checkContentHash(scheme, request);
   if (!payloadHash.ok) return payloadHash;
@@ -83,7 +104,7 @@ export async function verifyRequest(
   if (!signingKey) return fail('UnknownAccessKey', 'the access key in the Credential is not known');
 
   const canonical = canonicalRequest(scheme, request, authorization.signedHeaders, payloadHash.value);
-  const expected = Buffer.from(calculateSignature(signingKey, stringToSign(scheme, amzDate, authorization.scope, canonical)), 'hex');
+  const expected = Buffer.from(calculateSignature(signingKey, stringToSign(scheme, signingDate, authorization.scope, canonical)), 'hex');
   const provided = Buffer.from(authorization.signature, 'hex');
   if (provided.length !== expected.length || !timingSafeEqual(provided, expected)) {
     return fail('SignatureMismatch', 'the request signature does not match; check the secret key and how the request is signed');
@@ -93,7 +114,7 @@ export async function verifyRequest(
 
 function checkSignedHeaders(
   scheme: SigningScheme,
-  request: HttpRequestToSign,
+  request: Omit<HttpRequestToSign, 'body'>,
   authorization: ParsedAuthorization,
   options: VerifyOptions,
 ): { ok: false; failure: VerifyFailure } | null {

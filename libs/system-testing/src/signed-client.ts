@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { IncomingMessage } from 'node:http';
@@ -15,6 +16,8 @@ export interface SignOptions {
   region?: string;
   service?: string;
   now?: Date;
+  /** Signed in X-Svc-Nonce; a random one unless given, so that two calls never share a signature (the gateway refuses a replayed one). */
+  nonce?: string;
 }
 
 /** How an https:// base URL is reached: the CA that signed the gateway's certificate (else the system's CAs). */
@@ -60,7 +63,7 @@ export function signedHeaders(baseUrl: string, operation: string, contentType: s
       body,
     },
     { accessKeyId: options.accessKeyId, secretKey: options.secretKey },
-    { region: options.region ?? 'us-east-1', service: options.service ?? 'replication', ...(options.now && { now: options.now }) },
+    { region: options.region ?? 'us-east-1', service: options.service ?? 'replication', nonce: options.nonce ?? randomUUID(), ...(options.now && { now: options.now }) },
   );
 }
 

@@ -7,6 +7,8 @@ import { ServiceProcess } from './service-process';
 import { send } from './signed-client';
 
 export const ADMIN_KEY = { accessKeyId: 'SVCE2EADMINKEY000001', secretKey: 'e2e-admin-secret-key-0123456789abcdef' };
+/** The gateway's METRICS_TOKEN in a stack (unless `env` says otherwise): scrape /metrics with `Authorization: Bearer <it>`. */
+export const TEST_METRICS_TOKEN = 'e2e-metrics-token-0123456789';
 const MASTER_KEY = 'a'.repeat(64);
 
 export interface TestStackOptions {
@@ -76,6 +78,7 @@ export class TestStack {
       S3_SECRET_ACCESS_KEY: this.s3.secretAccessKey,
       S3_ALLOW_BUCKET_CREATION: 'true',
       LOG_LEVEL: 'info',
+      METRICS_TOKEN: TEST_METRICS_TOKEN,
       ...this.options.env,
     };
     await this.startService('job-registry');

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { OperationName, OperationResponse } from '@svc/contracts';
@@ -55,7 +56,7 @@ export class SignedApi {
       SVC4_SCHEME,
       { method: 'POST', path: url.pathname, headers: { host: url.host, 'content-type': 'application/json', 'content-length': String(bytes.length) }, body: bytes },
       this.credentials,
-      { region: this.region, service: SIGNING_SERVICE_NAME },
+      { region: this.region, service: SIGNING_SERVICE_NAME, nonce: randomUUID() },
     );
     const response = await this.send(url, 'POST', headers, bytes);
     if (response.status !== 200) throw new ApiError(operation, response.status, errorMessages(response.body));

@@ -1,6 +1,6 @@
 import { connect } from 'nats';
 import { PipelineStreams } from '@svc/contracts';
-import { ADMIN_KEY, TestStack, callSigned } from '@svc/system-testing';
+import { ADMIN_KEY, TEST_METRICS_TOKEN, TestStack, callSigned } from '@svc/system-testing';
 import { waitUntil } from '@svc/testing';
 import { describeEachPair, type EnginePair, type SourceSession, type WarehouseSession } from './engine-pairs';
 import { describeReplication as describeThroughApi, recentWarnings } from './replication-api';
@@ -148,7 +148,7 @@ describeEachPair('pipeline', (pair: EnginePair) => {
   }, 180000);
 
   it('shows each table on the gateway /metrics', async () => {
-    const lines = (await (await fetch(`${stack.baseUrl}/metrics`)).text()).split('\n');
+    const lines = (await (await fetch(`${stack.baseUrl}/metrics`, { headers: { authorization: `Bearer ${TEST_METRICS_TOKEN}` } })).text()).split('\n');
     const items = `replication_id="${type1Id}",table="${pair.tableName('public', 'items')}"`;
     expect(lines).toContain(`svc_table_phase{${items},phase="Tracking"} 1`);
     expect(lines).toContain(`svc_table_rows_seeded{${items}} 3000`);

@@ -9,3 +9,6 @@ export class ApiError extends Error {
     this.name = 'ApiError';
   }
 }
+
+/** The answer to a path the gateway does not serve: the same whether or not something could be there. */
+export const NO_SUCH_RESOURCE_MESSAGE = 'no such resource: operations are called as POST /api/<Operation>';

@@ -2,16 +2,26 @@ import type { IncomingMessage } from 'node:http';
 import { Inject, Injectable } from '@nestjs/common';
 import { encodeError, encodeResponse, foreignCharsetOf, wireFormatOf, type WireFormat } from '@svc/api-codec';
 import { OPERATIONS, Subjects, isOperationName, type OperationName } from '@svc/contracts';
+import type { VerifiedHeaders } from '@svc/signing';
 import { JsonLogger } from '@svc/logging';
 import { NatsRequester } from '@svc/messaging';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config/gateway-config';
 import { RequestDecoder } from '../decode/request-decoder';
-import { ApiError } from './api-error';
+import { ReplayGuard } from '../edge/replay-guard';
+import { ApiError, NO_SUCH_RESOURCE_MESSAGE } from './api-error';
 import { readBody, refuseDeclaredOverLimit } from './body-reader';
 import { httpStatusOf } from './http-status';
 import { ApiMetrics } from './api-metrics';
 import { nextRequestId } from './request-id';
 import { RequestAuthenticator } from './request-authenticator';
+
+interface AuthenticatedCall {
+  operation: OperationName;
+  format: WireFormat;
+  body: Buffer;
+  accessKeyId: string;
+  signature: VerifiedHeaders;
+}
 
 export interface ApiReply {
   status: number;
@@ -21,13 +31,16 @@ export interface ApiReply {
 
 /**
  * One API call, in the order that gives the most useful answer: route (405/404), content type (415), headers
- * alone (413 by Content-Length, 403 without Authorization: no body is read for either), size (413), signature and
- * permission (403), body (400), then the registry's verdict.
+ * alone (413 by Content-Length, 403 without a well-formed signature, with a stale date or for a Host not served:
+ * no body is read for any), size (413), signature and permission (403), body (400), replay of a call that changes
+ * state (403), then the registry's verdict. A replay is judged after the body: a call refused for its body changed
+ * nothing, so sending it again (the console's permission probes) gets the same 400.
  */
 @Injectable()
 export class ApiService {
   constructor(
     private readonly authenticator: RequestAuthenticator,
+    private readonly replayGuard: ReplayGuard,
     private readonly decoder: RequestDecoder,
     private readonly requester: NatsRequester,
     private readonly logger: JsonLogger,
@@ -45,7 +58,7 @@ export class ApiService {
     try {
       const call = await this.authenticatedCall(request, operationSegment);
       accessKeyId = call.accessKeyId;
-      reply = await this.execute(call.operation, call.format, call.body, requestId, call.accessKeyId);
+      reply = await this.execute(call, requestId);
     } catch (error) {
       reply = this.errorReply(error, format, requestId);
     }
@@ -73,10 +86,10 @@ export class ApiService {
     return reply;
   }
 
-  private async authenticatedCall(request: IncomingMessage, operationSegment: string | null) {
+  private async authenticatedCall(request: IncomingMessage, operationSegment: string | null): Promise<AuthenticatedCall> {
     if (operationSegment === null) {
       request.resume();
-      throw new ApiError(404, [`no such resource: operations are called as POST /api/<Operation>`]);
+      throw new ApiError(404, [NO_SUCH_RESOURCE_MESSAGE]);
     }
     if (request.method !== 'POST') {
       request.resume();
@@ -98,18 +111,19 @@ export class ApiService {
     }
     try {
       refuseDeclaredOverLimit(request.headers['content-length'], this.config.maxBodyBytes);
-      this.authenticator.refuseBeforeBody(request);
+      this.authenticator.checkBeforeBody(request);
     } catch (error) {
       request.resume();
       throw error;
     }
     const body = await readBody(request, request.headers['content-length'], this.config.maxBodyBytes);
-    const accessKeyId = await this.authenticator.authenticate(request, body, operationSegment);
-    return { operation: operationSegment, format, body, accessKeyId };
+    const caller = await this.authenticator.authenticate(request, body, operationSegment);
+    return { operation: operationSegment, format, body, ...caller };
   }
 
-  private async execute(operation: OperationName, format: WireFormat, body: Buffer, requestId: number, accessKeyId: string): Promise<ApiReply> {
+  private async execute({ operation, format, body, accessKeyId, signature }: AuthenticatedCall, requestId: number): Promise<ApiReply> {
     const payload = await this.decoder.decode(operation, format, body);
+    this.replayGuard.admit(operation, signature, new Date());
     const reply = await this.requester
       .request(Subjects.registryOperation, { requestId: String(requestId), accessKeyId, operation, payload })
       .catch(() => {

@@ -27,3 +27,37 @@ describe('loadGatewayConfig TLS settings', () => {
     expect((thrown as ConfigError).problems).toEqual(["PORT: must be an integer, got 'eighty'", problem]);
   });
 });
+
+describe('loadGatewayConfig edge settings', () => {
+  const problemsOf = (env: Record<string, string>): string[] => {
+    try {
+      loadGatewayConfig(env);
+      return [];
+    } catch (error) {
+      return error instanceof ConfigError ? error.problems : ['not a ConfigError'];
+    }
+  };
+
+  it('checks no Host and serves no /metrics unless told to', () => {
+    const config = loadGatewayConfig({});
+    expect(config.allowedHosts).toBeUndefined();
+    expect(config.metricsToken).toBeUndefined();
+  });
+
+  it('reads SVC_ALLOWED_HOSTS and METRICS_TOKEN', () => {
+    const config = loadGatewayConfig({ SVC_ALLOWED_HOSTS: 'api.example.com, 10.0.0.7:8443', METRICS_TOKEN: 'a-long-enough-token' });
+    expect(config.allowedHosts).toEqual([
+      { host: 'api.example.com', port: null },
+      { host: '10.0.0.7', port: 8443 },
+    ]);
+    expect(config.metricsToken).toBe('a-long-enough-token');
+  });
+
+  it('refuses an unreadable host entry, a list of none and a short token, without echoing the token', () => {
+    expect(problemsOf({ SVC_ALLOWED_HOSTS: 'api.example.com,bad host', METRICS_TOKEN: 'short-secret' })).toEqual([
+      "SVC_ALLOWED_HOSTS: 'bad host' is not a host or host:port",
+      'METRICS_TOKEN: must be at least 16 characters',
+    ]);
+    expect(problemsOf({ SVC_ALLOWED_HOSTS: ' , ' })).toEqual(['SVC_ALLOWED_HOSTS: names no host']);
+  });
+});

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { DEFAULT_REGION, EnvReader, readLogLevel, readNatsSettings, type LogLevelSetting, type NatsSettings } from '@svc/config';
+import { parseAllowedHosts, type HostAndPort } from '../edge/allowed-hosts';
 
 export interface GatewayConfig {
   port: number;
@@ -21,7 +22,14 @@ export interface GatewayConfig {
   consoleDir: string;
   /** PEM files to serve HTTPS with (TLS_CERT_FILE, TLS_KEY_FILE); absent: plain HTTP. */
   tls?: TlsFilePaths;
+  /** The Host names a signed call may be signed for (SVC_ALLOWED_HOSTS); absent: any. */
+  allowedHosts?: HostAndPort[];
+  /** The bearer token /metrics asks for (METRICS_TOKEN); absent: /metrics is not served. */
+  metricsToken?: string;
 }
+
+/** A token shorter than this could be guessed by a scraper's patience. */
+export const METRICS_TOKEN_MIN_LENGTH = 16;
 
 export interface TlsFilePaths {
   /** The certificate, followed by any intermediates. */
@@ -51,6 +59,18 @@ export function loadGatewayConfig(environment: Record<string, string | undefined
   };
   const tlsFiles = env.optionalPair('TLS_CERT_FILE', 'TLS_KEY_FILE');
   if (tlsFiles !== undefined) config.tls = { certFile: tlsFiles[0], keyFile: tlsFiles[1] };
+  const allowedHosts = env.optionalString('SVC_ALLOWED_HOSTS');
+  if (allowedHosts !== undefined) {
+    const { hosts, unreadable } = parseAllowedHosts(allowedHosts);
+    for (const entry of unreadable) env.problem(`SVC_ALLOWED_HOSTS: '${entry.slice(0, 100)}' is not a host or host:port`);
+    if (hosts.length === 0 && unreadable.length === 0) env.problem('SVC_ALLOWED_HOSTS: names no host');
+    config.allowedHosts = hosts;
+  }
+  const metricsToken = env.optionalString('METRICS_TOKEN');
+  if (metricsToken !== undefined && metricsToken.length < METRICS_TOKEN_MIN_LENGTH) {
+    env.problem(`METRICS_TOKEN: must be at least ${METRICS_TOKEN_MIN_LENGTH} characters`);
+  }
+  if (metricsToken !== undefined) config.metricsToken = metricsToken;
   env.done();
   return config;
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { OperationName } from '@svc/contracts';
@@ -17,6 +18,8 @@ export interface SendOperationInput {
   body: Buffer;
   /** Signing time; defaults to now. */
   now?: Date;
+  /** Signed in X-Svc-Nonce; defaults to a random UUID, so that no two calls carry the same signature. */
+  nonce?: string;
   timeoutMs?: number;
   /** Gives up on the call (it then resolves as unreachable): `svc describe --watch` on Ctrl-C. */
   signal?: AbortSignal;
@@ -50,7 +53,8 @@ export function operationUrl(endpoint: string, operation: OperationName): URL {
 
 /**
  * Signs the call with SVC4-HMAC-SHA256 and POSTs it. Resolves with whatever status the server answers;
- * only a failure to get any answer becomes `unreachable`.
+ * only a failure to get any answer becomes `unreachable`. Each call is signed anew with its own date and nonce:
+ * the gateway accepts a signed call that changes state once, so a repeated call must never reuse a signature.
  */
 export function sendOperation(input: SendOperationInput): Promise<SendOutcome> {
   const url = operationUrl(input.endpoint, input.operation);
@@ -63,7 +67,7 @@ export function sendOperation(input: SendOperationInput): Promise<SendOutcome> {
       body: input.body,
     },
     input.credentials,
-    { region: input.region, service: SIGNING_SERVICE_NAME, ...(input.now !== undefined && { now: input.now }) },
+    { region: input.region, service: SIGNING_SERVICE_NAME, nonce: input.nonce ?? randomUUID(), ...(input.now !== undefined && { now: input.now }) },
   );
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
   const timeoutMs = input.timeoutMs ?? DEFAULT_TIMEOUT_MS;

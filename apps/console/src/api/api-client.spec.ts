@@ -33,8 +33,18 @@ describe('ApiClient', () => {
     const { fetch, calls } = gateway('us-east-1', () => ({ status: 200, body: '{"replications":[]}' }));
     expect(await client(fetch).call('ListWarehouseReplications', {})).toEqual({ ok: true, value: { replications: [] } });
     const headers = calls[0]?.headers ?? {};
-    expect(Object.keys(headers).sort()).toEqual(['authorization', 'content-type', 'x-svc-content-sha256', 'x-svc-date']);
+    expect(Object.keys(headers).sort()).toEqual(['authorization', 'content-type', 'x-svc-content-sha256', 'x-svc-date', 'x-svc-nonce']);
+    expect(headers['authorization']).toMatch(/SignedHeaders=content-length;content-type;host;x-svc-content-sha256;x-svc-date;x-svc-nonce,/);
     expect(JSON.stringify(calls)).not.toContain(KEY.secretKey);
+  });
+
+  it('signs two identical calls in the same second differently, so that the gateway does not take the second for a replay', async () => {
+    const { fetch, calls } = gateway('us-east-1', () => ({ status: 200, body: '' }));
+    const sameSecond = new Date();
+    const api = new ApiClient({ origin: 'http://127.0.0.1:8080', credentials: KEY, region: 'us-east-1', subtle: globalThis.crypto.subtle, fetch, now: () => sameSecond });
+    expect((await api.call('StartReplication', {})).ok).toBe(true);
+    expect((await api.call('StartReplication', {})).ok).toBe(true);
+    expect(calls[0]?.headers['authorization']).not.toBe(calls[1]?.headers['authorization']);
   });
 
   it('answers null for an empty 200 and the messages of an error body', async () => {

@@ -14,6 +14,8 @@ export interface ApiClientOptions {
   subtle: Digests;
   fetch: typeof fetch;
   now?: () => Date;
+  /** Random text signed into each call; default crypto.randomUUID. */
+  nonce?: () => string;
 }
 
 const utf8 = new TextEncoder();
@@ -56,7 +58,9 @@ export class ApiClient {
       // What the browser will send: Host is the page's, Content-Length the body's byte length.
       { method: 'POST', path: url.pathname, headers: { host: url.host, 'content-type': 'application/json', 'content-length': String(bytes.length) }, body: bytes },
       this.options.credentials,
-      { region: this.region, service: SIGNING_SERVICE, now: (this.options.now ?? (() => new Date()))() },
+      // A fresh nonce per call: the gateway accepts a signed call that changes state once, and a click repeated
+      // within the second must not look like a replay.
+      { region: this.region, service: SIGNING_SERVICE, now: (this.options.now ?? (() => new Date()))(), nonce: (this.options.nonce ?? (() => crypto.randomUUID()))() },
     );
     // Host and Content-Length are the browser's to send (forbidden request headers); they were signed above.
     delete headers['host'];

@@ -66,14 +66,16 @@ export interface SignOptions {
   region: string;
   service: string;
   now: Date;
+  /** Random text for the scheme's nonce header, signed with the rest. */
+  nonce?: string;
 }
 
 /** Headers signed whenever the request has them, besides the scheme's date and content-hash headers. */
 const SIGNED_WHEN_PRESENT = ['content-length', 'content-type', 'host'];
 
 /**
- * The headers of a signed request, lower-case: the request's own, the date and content-hash headers and
- * Authorization (any given ones replaced). A browser sends Host and Content-Length itself, so `request.headers`
+ * The headers of a signed request, lower-case: the request's own, the date, content-hash and (given a nonce)
+ * nonce headers and Authorization (any given ones replaced). A browser sends Host and Content-Length itself, so `request.headers`
  * must hold exactly the values it will send (location.host, the body's byte length).
  */
 export async function signRequest(
@@ -83,7 +85,8 @@ export async function signRequest(
   credentials: Credentials,
   options: SignOptions,
 ): Promise<Record<string, string>> {
-  const replaced = new Set(['authorization', scheme.dateHeader, scheme.contentHashHeader]);
+  const nonceHeaders = scheme.nonceHeader === undefined ? [] : [scheme.nonceHeader];
+  const replaced = new Set(['authorization', scheme.dateHeader, scheme.contentHashHeader, ...nonceHeaders]);
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(request.headers)) {
     const lowerName = name.toLowerCase();
@@ -97,9 +100,13 @@ export async function signRequest(
   const payloadHash = await sha256Hex(subtle, request.body);
   headers[scheme.dateHeader] = signingDate;
   headers[scheme.contentHashHeader] = payloadHash;
+  if (options.nonce !== undefined) {
+    if (scheme.nonceHeader === undefined) throw new Error(`the ${scheme.algorithm} scheme has no nonce header`);
+    headers[scheme.nonceHeader] = options.nonce;
+  }
 
   const signedHeaders = normalizeSignedHeaders(
-    [...SIGNED_WHEN_PRESENT, scheme.contentHashHeader, scheme.dateHeader].filter((name) => headers[name] !== undefined),
+    [...SIGNED_WHEN_PRESENT, scheme.contentHashHeader, scheme.dateHeader, ...nonceHeaders].filter((name) => headers[name] !== undefined),
   );
   const scope = { date: signingDate.slice(0, 8), region: options.region, service: options.service };
   const canonical = canonicalRequest(scheme, { ...request, headers }, signedHeaders, payloadHash);

@@ -8,6 +8,8 @@ export interface SigningScheme {
   terminator: string;
   dateHeader: string;
   contentHashHeader: string;
+  /** A random header, signed, that makes two otherwise identical calls differ (libs/signing's SigningScheme). */
+  nonceHeader?: string;
   /** SigV4's path normalisation (drop `.` and empty segments, resolve `..`); SVC4 signs the path as sent. */
   normalizePath: boolean;
 }
@@ -18,6 +20,7 @@ export const SVC4_SCHEME: SigningScheme = {
   terminator: 'svc4_request',
   dateHeader: 'x-svc-date',
   contentHashHeader: 'x-svc-content-sha256',
+  nonceHeader: 'x-svc-nonce',
   normalizePath: false,
 };
 
