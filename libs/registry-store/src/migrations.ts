@@ -159,4 +159,14 @@ CREATE TABLE table_metric_samples (
 CREATE INDEX table_metric_samples_minute ON table_metric_samples (minute);
 `,
   },
+  {
+    version: 6,
+    name: 'access keys: the bootstrap key is marked, so a new SVC_BOOTSTRAP_ACCESS_KEY_ID replaces it',
+    sql: `
+ALTER TABLE access_keys ADD COLUMN bootstrap boolean NOT NULL DEFAULT false;
+-- Before this column, the bootstrap key was told apart by the description the registry gave it.
+UPDATE access_keys SET bootstrap = true
+ WHERE description = 'bootstrap key from SVC_BOOTSTRAP_ACCESS_KEY_ID' AND allowed_operations = '{*}';
+`,
+  },
 ];
