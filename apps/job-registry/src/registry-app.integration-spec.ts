@@ -33,7 +33,7 @@ import { createRequestTree, type CreateRequestParts } from './testing/requests';
 
 const suffix = randomUUID().replace(/-/g, '').slice(0, 10);
 // The server trusts local connections, so these passwords are never checked; they exist to be hidden.
-const SECRETS = { source: `src-pw-${suffix}`, staging: `stg-pw-${suffix}`, warehouse: `wh-pw-${suffix}`, bootstrap: `boot-secret-${suffix}` };
+const SECRETS = { source: `src-pw-${suffix}`, staging: `stg-pw-${suffix}`, warehouse: `wh-pw-${suffix}`, bootstrap: `boot-secret-0123456789abcdef-${suffix}` };
 const BOOTSTRAP_KEY_ID = `SVCIT${suffix.toUpperCase()}`.slice(0, 20);
 // The registry creates its control database itself on first start.
 const control = reserveTempDatabase('svc_registry_it');

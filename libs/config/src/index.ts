@@ -14,3 +14,4 @@ export {
 export { readNatsSecurity, type NatsAuth, type NatsSecurity, type NatsTls } from './nats-security';
 export { loadWorkerConfig, readLogLevel, type LogLevelSetting, type WorkerConfig } from './worker';
 export { isLoopbackHost } from './loopback-host';
+export { DEVELOPMENT_FLAG, DEVELOPMENT_MASTER_KEY } from './development';

@@ -1,5 +1,5 @@
 export { generateAccessKeyId, generateSecretKey } from './access-key-generator';
 export { MasterKeyError, parseMasterKey } from './master-key';
-export { SecretBox, SecretBoxError } from './secret-box';
+export { SecretBox, SecretBoxError, masterKeyId, type SecretLocation } from './secret-box';
 export { PROOF_MAX_SKEW_MS, RuntimeConfigSeal, RuntimeConfigSealError, type RuntimeConfigProof } from './runtime-config-seal';
 export { CertificateAuthority, type CertificateRequest, type IssuedCertificate } from './certificate-authority';

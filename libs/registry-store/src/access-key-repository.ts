@@ -1,5 +1,7 @@
 import type { Pool } from 'pg';
 import type { SecretBox } from '@svc/crypto';
+import { accessKeySecretAt } from './secret-locations';
+import { inTransaction } from './transaction';
 
 /** Which replications a key acts on: those it created, or every one (and the service-wide operations). */
 export type ReplicationScope = 'Own' | 'All';
@@ -20,7 +22,10 @@ export interface AccessKeySecret {
 }
 
 export interface AccessKeyStore {
-  /** Creates or replaces the key configured at boot (SVC_BOOTSTRAP_*), allowed every operation. */
+  /**
+   * Creates or replaces the key configured at boot (SVC_BOOTSTRAP_*), allowed every operation, and deletes
+   * an earlier bootstrap key of another id (keys made by `svc keys create` stay).
+   */
   upsertBootstrap(accessKeyId: string, secretKey: string): Promise<void>;
   /** false when the id is already taken. */
   create(key: NewAccessKey): Promise<boolean>;
@@ -39,18 +44,21 @@ export class AccessKeyRepository implements AccessKeyStore {
   ) {}
 
   async upsertBootstrap(accessKeyId: string, secretKey: string): Promise<void> {
-    await this.pool.query(
-      `INSERT INTO access_keys (access_key_id, secret, allowed_operations, replication_scope, description) VALUES ($1, $2, $3, 'All', $4)
-       ON CONFLICT (access_key_id) DO UPDATE SET secret = EXCLUDED.secret, allowed_operations = EXCLUDED.allowed_operations, replication_scope = 'All'`,
-      [accessKeyId, this.box.seal(secretKey), ['*'], BOOTSTRAP_KEY_DESCRIPTION],
-    );
+    await inTransaction(this.pool, async (client) => {
+      await client.query('DELETE FROM access_keys WHERE bootstrap AND access_key_id <> $1', [accessKeyId]);
+      await client.query(
+        `INSERT INTO access_keys (access_key_id, secret, allowed_operations, replication_scope, description, bootstrap) VALUES ($1, $2, $3, 'All', $4, true)
+         ON CONFLICT (access_key_id) DO UPDATE SET secret = EXCLUDED.secret, allowed_operations = EXCLUDED.allowed_operations, replication_scope = 'All', bootstrap = true`,
+        [accessKeyId, this.box.seal(secretKey, accessKeySecretAt(accessKeyId)), ['*'], BOOTSTRAP_KEY_DESCRIPTION],
+      );
+    });
   }
 
   async create(key: NewAccessKey): Promise<boolean> {
     try {
       await this.pool.query(
         'INSERT INTO access_keys (access_key_id, secret, allowed_operations, replication_scope, description) VALUES ($1, $2, $3, $4, $5)',
-        [key.accessKeyId, this.box.seal(key.secretKey), key.allowedOperations, key.replicationScope, key.description],
+        [key.accessKeyId, this.box.seal(key.secretKey, accessKeySecretAt(key.accessKeyId)), key.allowedOperations, key.replicationScope, key.description],
       );
       return true;
     } catch (error) {
@@ -65,7 +73,9 @@ export class AccessKeyRepository implements AccessKeyStore {
       [accessKeyId],
     );
     const row = result.rows[0];
-    return row ? { secretKey: this.box.open(row.secret), allowedOperations: row.allowed_operations, replicationScope: row.replication_scope } : null;
+    return row
+      ? { secretKey: this.box.open(row.secret, accessKeySecretAt(accessKeyId)), allowedOperations: row.allowed_operations, replicationScope: row.replication_scope }
+      : null;
   }
 
   async scopeOf(accessKeyId: string): Promise<ReplicationScope | null> {

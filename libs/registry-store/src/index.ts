@@ -16,6 +16,7 @@ export {
   type StoredReplication,
 } from './replication-repository';
 export { maskConfigSecrets, splitSecrets, type PublicConfig } from './secret-fields';
+export { ResealError, resealStoredSecrets, type ResealedColumn, type ResealOptions } from './reseal-secrets';
 export { ServiceConfigurationRepository, type ServiceConfigurationStore } from './service-configuration-repository';
 export { TableStateRepository, type StoredTableStatus, type TableStateStore } from './table-state-repository';
 export {

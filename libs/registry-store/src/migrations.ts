@@ -161,6 +161,16 @@ CREATE INDEX table_metric_samples_minute ON table_metric_samples (minute);
   },
   {
     version: 6,
+    name: 'access keys: the bootstrap key is marked, so a new SVC_BOOTSTRAP_ACCESS_KEY_ID replaces it',
+    sql: `
+ALTER TABLE access_keys ADD COLUMN bootstrap boolean NOT NULL DEFAULT false;
+-- Before this column, the bootstrap key was told apart by the description the registry gave it.
+UPDATE access_keys SET bootstrap = true
+ WHERE description = 'bootstrap key from SVC_BOOTSTRAP_ACCESS_KEY_ID' AND allowed_operations = '{*}';
+`,
+  },
+  {
+    version: 7,
     name: 'replications owned by the key that created them; keys limited to their own replications unless granted all',
     sql: `
 ALTER TABLE replications ADD COLUMN owner_access_key_id text;

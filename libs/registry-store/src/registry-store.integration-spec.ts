@@ -9,6 +9,7 @@ import { ensureDatabase, quoteIdentifier } from './ensure-database';
 import { migrate, type MigrationReport } from './migrate';
 import { MIGRATIONS } from './migrations';
 import { ReplicationRepository } from './replication-repository';
+import { accessKeySecretAt, replicationSecretsAt } from './secret-locations';
 import { ServiceConfigurationRepository } from './service-configuration-repository';
 import { TableStateRepository } from './table-state-repository';
 
@@ -109,14 +110,11 @@ describe('registry store against PostgreSQL', () => {
       const database = await createTempDatabase('svc_registry_owner_upgrade');
       const upgraded = new Pool({ connectionString: database.url });
       try {
-        await migrate(upgraded, MIGRATIONS.filter((migration) => migration.version < 6));
-        const { rows } = await upgraded.query<{ id: string }>(
-          `INSERT INTO replications (name, status, config, secrets) VALUES ('old', 'Running', '{}', $1) RETURNING id`,
-          [box.seal('{}')],
-        );
-        const id = rows[0]?.id ?? '';
+        await migrate(upgraded, MIGRATIONS.filter((migration) => migration.version < 7));
+        const id = randomUUID();
+        await upgraded.query(`INSERT INTO replications (id, name, status, config, secrets) VALUES ($1, 'old', 'Running', '{}', $2)`, [id, box.seal('{}', replicationSecretsAt(id))]);
         await upgraded.query(`INSERT INTO replication_history (replication_id, version, request_id, access_key_id, changed_fields, masked_values) VALUES ($1, 1, 'r', 'SVCCREATOR', '{}', '{}'), ($1, 2, 'r', 'SVCALTERER', '{}', '{}')`, [id]);
-        await upgraded.query(`INSERT INTO access_keys (access_key_id, secret, allowed_operations) VALUES ('SVCADMINOLD', $1, '{*}'), ('SVCREADEROLD', $1, '{ListWarehouseReplications}')`, [box.seal('s')]);
+        await upgraded.query(`INSERT INTO access_keys (access_key_id, secret, allowed_operations) VALUES ('SVCADMINOLD', $1, '{*}'), ('SVCREADEROLD', $2, '{ListWarehouseReplications}')`, [box.seal('s', accessKeySecretAt('SVCADMINOLD')), box.seal('s', accessKeySecretAt('SVCREADEROLD'))]);
         await migrate(upgraded);
         const after = new ReplicationRepository(upgraded, box);
         expect(await after.ownerOf(id)).toBe('SVCCREATOR');
@@ -132,7 +130,7 @@ describe('registry store against PostgreSQL', () => {
     it('cannot open the secrets under another master key', async () => {
       const stored = await replications.insert({ status: 'Running', config }, author);
       const otherKey = new ReplicationRepository(pool, new SecretBox(randomBytes(32)));
-      await expect(otherKey.get(stored.replicationId)).rejects.toThrow('wrong key or altered data');
+      await expect(otherKey.get(stored.replicationId)).rejects.toThrow('which is not configured');
     });
 
     it('answers null/false for unknown and malformed ids', async () => {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Pool, PoolClient } from 'pg';
 import type { ReplicationConfig, ReplicationStatus } from '@svc/contracts';
 import type { SecretBox } from '@svc/crypto';
@@ -5,6 +6,7 @@ import { inCanonicalOrder } from './canonical-order';
 import { configLeaves } from './config-paths';
 import { joinSecrets, maskedValuesAt, splitSecrets, type PublicConfig } from './secret-fields';
 import { isUuid } from '@svc/contracts';
+import { replicationSecretsAt } from './secret-locations';
 import { inTransaction } from './transaction';
 
 export interface StoredReplication {
@@ -92,10 +94,12 @@ export class ReplicationRepository implements ReplicationStore {
 
   async insert(input: { status: ReplicationStatus; config: ReplicationConfig }, author: ChangeAuthor): Promise<StoredReplication> {
     const { publicConfig, secretsJson } = splitSecrets(input.config);
+    // The id is chosen here: the sealed secrets are bound to it.
+    const replicationId = randomUUID();
     return inTransaction(this.pool, async (client) => {
       const inserted = await client.query<ReplicationRow>(
-        `INSERT INTO replications (name, status, config, secrets, owner_access_key_id) VALUES ($1, $2, $3, $4, $5) RETURNING ${ROW_COLUMNS}`,
-        [input.config.replicationName, input.status, publicConfig, this.box.seal(secretsJson), author.accessKeyId],
+        `INSERT INTO replications (id, name, status, config, secrets, owner_access_key_id) VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${ROW_COLUMNS}`,
+        [replicationId, input.config.replicationName, input.status, publicConfig, this.box.seal(secretsJson, replicationSecretsAt(replicationId)), author.accessKeyId],
       );
       const row = firstRow(inserted.rows);
       await this.recordHistory(client, row.id, row.config_version, [...configLeaves(input.config).keys()], input.config, author);
@@ -139,7 +143,7 @@ export class ReplicationRepository implements ReplicationStore {
                 config_version = config_version + 1, updated_at = now()
           WHERE id = $1 AND config_version = $2
           RETURNING ${ROW_COLUMNS}`,
-        [replicationId, expectedVersion, change.config.replicationName, change.status, publicConfig, this.box.seal(secretsJson), change.lastError],
+        [replicationId, expectedVersion, change.config.replicationName, change.status, publicConfig, this.box.seal(secretsJson, replicationSecretsAt(replicationId.toLowerCase())), change.lastError],
       );
       const row = updated.rows[0];
       if (!row) return null;
@@ -214,7 +218,7 @@ export class ReplicationRepository implements ReplicationStore {
     return {
       replicationId: row.id,
       status: row.status,
-      config: inCanonicalOrder(joinSecrets(row.config, this.box.open(row.secrets))),
+      config: inCanonicalOrder(joinSecrets(row.config, this.box.open(row.secrets, replicationSecretsAt(row.id)))),
       version: row.config_version,
       lastError: row.last_error,
       ownerAccessKeyId: row.owner_access_key_id,

@@ -159,6 +159,23 @@ describe('npm start and the svc CLI, as the README says', () => {
     expect(await exited).toBe(0);
     await expect(fetch(`http://127.0.0.1:${port}/health`)).rejects.toThrow();
   }, 30000);
+
+  it('refuses an access key of the user own under the public development master key, before starting anything', () => {
+    const run = spawnSync(process.execPath, [join(repoRoot, 'dist/tools/local-stack/src/main.js')], {
+      env: {
+        ...process.env,
+        NATS_URL: 'nats://127.0.0.1:1',
+        SVC_MASTER_KEY: '',
+        SVC_BOOTSTRAP_ACCESS_KEY_ID: 'MYOWNKEY',
+        SVC_BOOTSTRAP_SECRET_KEY: 'my-own-secret-0123456789abcdefghij',
+      },
+      encoding: 'utf8',
+      timeout: 30000,
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('npm start failed: SVC_BOOTSTRAP_ACCESS_KEY_ID and SVC_BOOTSTRAP_SECRET_KEY are your own, but SVC_MASTER_KEY is not set');
+    expect(run.stderr).toContain('set SVC_MASTER_KEY to a key of your own');
+  });
 });
 
 async function dropByName(name: string): Promise<void> {

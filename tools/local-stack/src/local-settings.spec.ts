@@ -1,4 +1,4 @@
-import { DEFAULT_EMBEDDED_S3_PORT, LOCAL_DEFAULTS, apiTransportNotice, liveDemoEnvironment, localEnvironment } from './local-settings';
+import { DEFAULT_EMBEDDED_S3_PORT, LOCAL_DEFAULTS, apiTransportNotice, developmentKeyProblem, liveDemoEnvironment, localEnvironment } from './local-settings';
 
 describe('localEnvironment', () => {
   it('fills development defaults and reports which', () => {
@@ -40,6 +40,34 @@ describe('localEnvironment', () => {
   it('uses a master key of 32 bytes', () => {
     expect(Buffer.from(LOCAL_DEFAULTS['SVC_MASTER_KEY'] ?? '', 'hex')).toHaveLength(32);
   });
+
+  it('says development to the registry (which then accepts the public defaults), whatever else is set', () => {
+    expect(localEnvironment({}).env['SVC_DEVELOPMENT']).toBe('true');
+    expect(localEnvironment({ SVC_MASTER_KEY: 'b'.repeat(64), SVC_DEVELOPMENT: 'false' }).env['SVC_DEVELOPMENT']).toBe('true');
+  });
+});
+
+describe('developmentKeyProblem', () => {
+  const ownKey = { SVC_BOOTSTRAP_ACCESS_KEY_ID: 'MYKEY', SVC_BOOTSTRAP_SECRET_KEY: 'my-own-secret-0123456789abcdefghij' };
+
+  it('accepts the development defaults, and an own key with an own master key', () => {
+    expect(developmentKeyProblem(localEnvironment({}))).toBeNull();
+    expect(developmentKeyProblem(localEnvironment({ SVC_MASTER_KEY: 'b'.repeat(64) }))).toBeNull();
+    expect(developmentKeyProblem(localEnvironment({ ...ownKey, SVC_MASTER_KEY: 'b'.repeat(64) }))).toBeNull();
+  });
+
+  it('refuses an own bootstrap key under the public development master key, telling to set SVC_MASTER_KEY', () => {
+    expect(developmentKeyProblem(localEnvironment(ownKey))).toMatch(
+      /^SVC_BOOTSTRAP_ACCESS_KEY_ID and SVC_BOOTSTRAP_SECRET_KEY are your own, but SVC_MASTER_KEY is not set .*: set SVC_MASTER_KEY to a key of your own/,
+    );
+  });
+
+  it('refuses half an own bootstrap key: the other half would be the public default', () => {
+    expect(developmentKeyProblem(localEnvironment({ SVC_BOOTSTRAP_ACCESS_KEY_ID: 'MYKEY', SVC_MASTER_KEY: 'b'.repeat(64) }))).toBe(
+      'SVC_BOOTSTRAP_ACCESS_KEY_ID is set but SVC_BOOTSTRAP_SECRET_KEY is not: give both, or neither for the development key',
+    );
+    expect(developmentKeyProblem(localEnvironment({ SVC_BOOTSTRAP_SECRET_KEY: 'x'.repeat(40) }))).toMatch(/^SVC_BOOTSTRAP_SECRET_KEY is set but SVC_BOOTSTRAP_ACCESS_KEY_ID is not/);
+  });
 });
 
 describe('liveDemoEnvironment', () => {
@@ -56,7 +84,7 @@ describe('liveDemoEnvironment', () => {
 
   it('does not run with SVC_DEMO=off, nor with a key of the user own unless SVC_DEMO=on', () => {
     expect(liveDemoEnvironment(localEnvironment({ SVC_DEMO: 'off' }))).toBeNull();
-    const ownKey = localEnvironment({ SVC_BOOTSTRAP_ACCESS_KEY_ID: 'MYKEY', SVC_BOOTSTRAP_SECRET_KEY: 'my-secret', DATABASE_URL: 'postgres://u:pw@db:5433/control' });
+    const ownKey = localEnvironment({ SVC_BOOTSTRAP_ACCESS_KEY_ID: 'MYKEY', SVC_BOOTSTRAP_SECRET_KEY: 'my-secret', SVC_MASTER_KEY: 'b'.repeat(64), DATABASE_URL: 'postgres://u:pw@db:5433/control' });
     expect(liveDemoEnvironment(ownKey)).toBeNull();
     expect(liveDemoEnvironment({ ...ownKey, env: { ...ownKey.env, SVC_DEMO: 'on' } })).toMatchObject({
       SVC_ACCESS_KEY_ID: 'MYKEY',

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { DEFAULT_DATABASE_URL, DEFAULT_NATS_URL, isLoopbackHost } from '@svc/config';
+import { DEFAULT_DATABASE_URL, DEFAULT_NATS_URL, DEVELOPMENT_FLAG, DEVELOPMENT_MASTER_KEY, isLoopbackHost } from '@svc/config';
 
 /**
  * Development-only defaults for `npm start`. A value already in the environment always wins; each
@@ -12,7 +12,7 @@ export const LOCAL_DEFAULTS: Record<string, string> = {
   // Plain HTTP stays on this machine: bodies carry database passwords and S3 keys (issue 18).
   HOST: '127.0.0.1',
   SVC_REGION: 'us-east-1',
-  SVC_MASTER_KEY: '6c6f63616c2d6465762d6d61737465722d6b65792d6e6f742d7365637265742e',
+  SVC_MASTER_KEY: DEVELOPMENT_MASTER_KEY,
   SVC_BOOTSTRAP_ACCESS_KEY_ID: 'SVCLOCALDEVELOPMENT',
   SVC_BOOTSTRAP_SECRET_KEY: 'local-development-secret-key-change-me',
   S3_ACCESS_KEY_ID: 'S3RVER',
@@ -46,6 +46,8 @@ export function localEnvironment(base: Record<string, string | undefined>): Loca
       defaulted.push(name);
     }
   }
+  // Lets the registry accept the public defaults above; production never sets it.
+  env[DEVELOPMENT_FLAG] = 'true';
   // Shared by the registry and the workers of this run only: a fresh one each start, never a public default.
   if (!env['SVC_WORKER_KEY']) env['SVC_WORKER_KEY'] = randomBytes(32).toString('hex');
   // s3rver's paginated listings need the legacy OpenSSL provider on Node 17+.
@@ -53,6 +55,24 @@ export function localEnvironment(base: Record<string, string | undefined>): Loca
     env['NODE_OPTIONS'] = `${env['NODE_OPTIONS'] ?? ''} --openssl-legacy-provider`.trim();
   }
   return { env, defaulted, embeddedS3Port };
+}
+
+const BOOTSTRAP_SETTINGS = ['SVC_BOOTSTRAP_ACCESS_KEY_ID', 'SVC_BOOTSTRAP_SECRET_KEY'];
+
+/**
+ * Why `npm start` must not run with these settings, or null. An access key of the user's own means data worth
+ * guarding, which the public development master key (or the public development secret) would not guard.
+ */
+export function developmentKeyProblem({ defaulted }: Pick<LocalEnvironment, 'defaulted'>): string | null {
+  const ownBootstrap = BOOTSTRAP_SETTINGS.filter((name) => !defaulted.includes(name));
+  if (ownBootstrap.length === 0) return null;
+  if (ownBootstrap.length === 1) {
+    return `${ownBootstrap.join('')} is set but ${BOOTSTRAP_SETTINGS.find((name) => defaulted.includes(name)) ?? ''} is not: give both, or neither for the development key`;
+  }
+  if (defaulted.includes('SVC_MASTER_KEY')) {
+    return 'SVC_BOOTSTRAP_ACCESS_KEY_ID and SVC_BOOTSTRAP_SECRET_KEY are your own, but SVC_MASTER_KEY is not set and would be the public development key: set SVC_MASTER_KEY to a key of your own (64 hex characters, for example `openssl rand -hex 32`)';
+  }
+  return null;
 }
 
 /** What `npm start` says about how its API is reached: plain HTTP, on loopback unless HOST says otherwise. */

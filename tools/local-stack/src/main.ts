@@ -4,7 +4,7 @@ import { EnvReader, readNatsSecurity } from '@svc/config';
 import { connectNats, NatsRequester, natsServerList } from '@svc/messaging';
 import { healthSubject, type ServiceName } from '@svc/contracts';
 import { startEmbeddedS3 } from './embedded-s3';
-import { apiTransportNotice, liveDemoEnvironment, localEnvironment } from './local-settings';
+import { apiTransportNotice, developmentKeyProblem, liveDemoEnvironment, localEnvironment } from './local-settings';
 import { outdatedNodeNotice, withoutRepeatedSdkWarning } from './node-runtime';
 import { tcpReachable } from './preflight';
 import { RestartPolicy } from './restart-policy';
@@ -60,6 +60,8 @@ function supervise(stack: Stack, service: ServiceName, env: Record<string, strin
 async function start(stack: Stack): Promise<void> {
   const local = localEnvironment(process.env);
   const { defaulted, embeddedS3Port } = local;
+  const keyProblem = developmentKeyProblem(local);
+  if (keyProblem) throw new Error(keyProblem);
   const notice = outdatedNodeNotice(process.version);
   if (notice) process.stderr.write(`${notice}\n`);
   const env = notice ? withoutRepeatedSdkWarning(local.env) : local.env;

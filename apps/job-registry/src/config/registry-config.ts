@@ -9,8 +9,8 @@ import {
   type NatsSettings,
   type S3ServiceSettings,
 } from '@svc/config';
-import { MasterKeyError, parseMasterKey } from '@svc/crypto';
 import type { LogLevel } from '@svc/logging';
+import { readDevelopmentFlag, readMasterKeys } from './master-keys';
 
 export interface BootstrapAccessKey {
   accessKeyId: string;
@@ -24,6 +24,8 @@ export interface RegistryConfig {
   nats: NatsSettings;
   /** AES-256 key sealing secrets at rest (SVC_MASTER_KEY). */
   masterKey: Buffer;
+  /** Keys of before a rotation, still opening what they sealed until it is sealed again (SVC_MASTER_KEY_PREVIOUS). */
+  previousMasterKeys: Buffer[];
   /** The key shared with the pipeline workers (SVC_WORKER_KEY): runtime configurations go only to its holders, sealed. */
   workerKey: Buffer;
   /** The admin key upserted at start with every operation allowed, when configured. */
@@ -57,6 +59,8 @@ export interface PipelineSchedulerSettings {
 export const REGISTRY_CONFIG = Symbol('REGISTRY_CONFIG');
 
 const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
+/** The bootstrap key is an admin key: its secret must resist guessing outside development. */
+const MIN_BOOTSTRAP_SECRET_LENGTH = 32;
 
 /** Reads and validates the configuration; throws ConfigError naming every problem (never a secret value). */
 export function readRegistryConfig(environment: Record<string, string | undefined>): RegistryConfig {
@@ -65,7 +69,8 @@ export function readRegistryConfig(environment: Record<string, string | undefine
 
   const databaseUrl = env.url('DATABASE_URL', DEFAULT_DATABASE_URL, ['postgres', 'postgresql']);
   const nats = readNatsSettings(env);
-  const masterKeyText = env.string('SVC_MASTER_KEY');
+  const development = readDevelopmentFlag(env);
+  const masterKeys = readMasterKeys(env, development, problems);
   const workerKey = readWorkerKey(env);
   const bootstrapId = env.optionalString('SVC_BOOTSTRAP_ACCESS_KEY_ID');
   const bootstrapSecret = env.optionalString('SVC_BOOTSTRAP_SECRET_KEY');
@@ -83,20 +88,15 @@ export function readRegistryConfig(environment: Record<string, string | undefine
     testHoldClaimBeforePublishMs: env.int('SVC_TEST_HOOK_HOLD_CLAIM_BEFORE_PUBLISH_MS', 0, { min: 0, max: 3600000 }),
   };
 
-  let masterKey: Buffer = Buffer.alloc(0);
-  if (masterKeyText !== '') {
-    try {
-      masterKey = parseMasterKey(masterKeyText);
-    } catch (error) {
-      if (!(error instanceof MasterKeyError)) throw error;
-      problems.push(`SVC_MASTER_KEY: ${error.message}`);
-    }
-  }
+  const masterKey = masterKeys.current;
   if (workerKey.length > 0 && masterKey.length > 0 && workerKey.equals(masterKey)) {
     problems.push('SVC_WORKER_KEY: must differ from SVC_MASTER_KEY (the workers hold it; the master key stays with the registry)');
   }
   if ((bootstrapId === undefined) !== (bootstrapSecret === undefined)) {
     problems.push('SVC_BOOTSTRAP_ACCESS_KEY_ID and SVC_BOOTSTRAP_SECRET_KEY: give both or neither');
+  }
+  if (!development && bootstrapSecret !== undefined && bootstrapSecret.length < MIN_BOOTSTRAP_SECRET_LENGTH) {
+    problems.push(`SVC_BOOTSTRAP_SECRET_KEY: must be at least ${MIN_BOOTSTRAP_SECRET_LENGTH} characters (it is an admin key's secret)`);
   }
   const logLevel = LOG_LEVELS.find((level) => level === logLevelText);
   if (logLevel === undefined) problems.push(`LOG_LEVEL: must be one of ${LOG_LEVELS.join(', ')}`);
@@ -113,6 +113,7 @@ export function readRegistryConfig(environment: Record<string, string | undefine
     databaseUrl,
     nats,
     masterKey,
+    previousMasterKeys: masterKeys.previous,
     workerKey,
     bootstrapAccessKey:
       bootstrapId !== undefined && bootstrapSecret !== undefined ? { accessKeyId: bootstrapId, secretKey: bootstrapSecret } : null,

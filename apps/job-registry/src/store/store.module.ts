@@ -14,11 +14,15 @@ import {
   migrate,
 } from '@svc/registry-store';
 import { REGISTRY_CONFIG, type RegistryConfig } from '../config/registry-config';
+import { resealSecrets } from './sealed-secrets';
 
 export const REGISTRY_POOL = Symbol('REGISTRY_POOL');
 
-/** Creates the control database if needed, opens the pool and brings the schema up to date. */
-async function openControlDatabase(config: RegistryConfig, logger: JsonLogger): Promise<Pool> {
+/**
+ * Creates the control database if needed, opens the pool, brings the schema up to date and seals again any
+ * secret in an older format or under a previous master key.
+ */
+async function openControlDatabase(config: RegistryConfig, logger: JsonLogger, box: SecretBox): Promise<Pool> {
   const { created } = await ensureDatabase(config.databaseUrl);
   const pool = new Pool({ connectionString: config.databaseUrl, max: 10 });
   // A connection dying must not crash the process, idle (the pool's event) or checked out (the client's,
@@ -29,7 +33,8 @@ async function openControlDatabase(config: RegistryConfig, logger: JsonLogger): 
   });
   try {
     const { applied } = await migrate(pool);
-    logger.info('control database ready', { created, migrationsApplied: applied });
+    const resealed = (await resealSecrets(pool, box)).filter((column) => column.resealed > 0);
+    logger.info('control database ready', { created, migrationsApplied: applied, masterKeyId: box.currentKeyId, resealed });
     return pool;
   } catch (error) {
     await pool.end();
@@ -50,8 +55,12 @@ class PoolCloser implements OnApplicationShutdown {
 @Global()
 @Module({
   providers: [
-    { provide: REGISTRY_POOL, inject: [REGISTRY_CONFIG, JsonLogger], useFactory: openControlDatabase },
-    { provide: SecretBox, inject: [REGISTRY_CONFIG], useFactory: (config: RegistryConfig) => new SecretBox(config.masterKey) },
+    { provide: REGISTRY_POOL, inject: [REGISTRY_CONFIG, JsonLogger, SecretBox], useFactory: openControlDatabase },
+    {
+      provide: SecretBox,
+      inject: [REGISTRY_CONFIG],
+      useFactory: (config: RegistryConfig) => new SecretBox(config.masterKey, config.previousMasterKeys),
+    },
     { provide: ReplicationRepository, inject: [REGISTRY_POOL, SecretBox], useFactory: (pool: Pool, box: SecretBox) => new ReplicationRepository(pool, box) },
     { provide: AccessKeyRepository, inject: [REGISTRY_POOL, SecretBox], useFactory: (pool: Pool, box: SecretBox) => new AccessKeyRepository(pool, box) },
     { provide: ServiceConfigurationRepository, inject: [REGISTRY_POOL], useFactory: (pool: Pool) => new ServiceConfigurationRepository(pool) },

@@ -190,8 +190,11 @@ export class InMemoryMetricsHistoryStore implements MetricsHistoryStore {
 
 export class InMemoryAccessKeyStore implements AccessKeyStore {
   readonly keys = new Map<string, NewAccessKey>();
+  private bootstrapKeyId: string | null = null;
 
   async upsertBootstrap(accessKeyId: string, secretKey: string): Promise<void> {
+    if (this.bootstrapKeyId !== null && this.bootstrapKeyId !== accessKeyId) this.keys.delete(this.bootstrapKeyId);
+    this.bootstrapKeyId = accessKeyId;
     this.keys.set(accessKeyId, { accessKeyId, secretKey, allowedOperations: ['*'], replicationScope: 'All', description: 'bootstrap' });
   }
 

@@ -1,0 +1,13 @@
+import { readKeyRotationConfig } from './config/master-keys';
+import { rotateMasterKey } from './store/key-rotation';
+
+// `npm run rotate-master-key`: reads DATABASE_URL, SVC_MASTER_KEY and SVC_MASTER_KEY_PREVIOUS (README, "Secrets at rest and key rotation").
+async function main(): Promise<void> {
+  const lines = await rotateMasterKey(readKeyRotationConfig(process.env));
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`rotate-master-key failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,10 @@
+import type { SecretLocation } from '@svc/crypto';
+
+/** Where each sealed column lives: the associated data a sealed value is bound to. */
+export function replicationSecretsAt(replicationId: string): SecretLocation {
+  return { table: 'replications', rowId: replicationId, field: 'secrets' };
+}
+
+export function accessKeySecretAt(accessKeyId: string): SecretLocation {
+  return { table: 'access_keys', rowId: accessKeyId, field: 'secret' };
+}
