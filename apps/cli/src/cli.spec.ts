@@ -4,6 +4,7 @@ import { ExitCode } from './exit-codes';
 import type { SendOperationInput, SendOutcome } from './http/send-operation';
 import type { AccessKeyRequester } from './keys/create-access-key';
 import { NatsSettingsError } from './keys/registry-connection';
+import type { KeyLifecycleRequester } from './keys/manage-access-keys';
 
 interface FakeIo extends CliIo {
   stdout: string;
@@ -19,7 +20,7 @@ interface FakeIoOptions {
   outcomes?: SendOutcome[];
   outcome?: SendOutcome;
   env?: CliIo['env'];
-  requester?: AccessKeyRequester;
+  requester?: AccessKeyRequester | (AccessKeyRequester & KeyLifecycleRequester);
 }
 
 function fakeIo(options: FakeIoOptions = {}): FakeIo {
@@ -51,7 +52,7 @@ function fakeIo(options: FakeIoOptions = {}): FakeIo {
       io.registryUrls.push(url);
       if (options.requester === undefined) throw Object.assign(new Error('CONNECTION_REFUSED'), { code: 'CONNECTION_REFUSED' });
       return {
-        requester: options.requester,
+        requester: options.requester as AccessKeyRequester & KeyLifecycleRequester,
         close: async () => {
           io.closed++;
         },
@@ -205,6 +206,30 @@ describe('runCli', () => {
     io.openRegistry = () => Promise.reject(new NatsSettingsError(['NATS_CA_FILE: cannot read the file (ENOENT)']));
     await expect(runCli(['keys', 'create', '--operations', '*'], io)).resolves.toBe(ExitCode.Configuration);
     expect(io.stderr).toBe('Error: NATS settings: NATS_CA_FILE: cannot read the file (ENOENT)\n');
+  });
+
+  it('keys rotate and list: asks the registry, prints the new secret once and the keys without secrets', async () => {
+    const asked: unknown[] = [];
+    const requester = {
+      request: async (_subject: string, payload: { action?: string }) => {
+        asked.push(payload);
+        if (payload.action === 'Rotate') return rpcOk({ secretKey: 'rotated-secret', previousSecretValidUntil: '2026-11-26T12:00:00.000Z' });
+        return rpcOk({
+          accessKeys: [
+            { accessKeyId: 'AKONE', allowedOperations: ['*'], replicationScope: 'All', description: 'ops', bootstrap: true, status: 'Active', createdAt: 'x', expiresAt: null, previousSecretValidUntil: null },
+          ],
+        });
+      },
+    } as unknown as AccessKeyRequester & KeyLifecycleRequester;
+    const rotate = fakeIo({ requester, env: {} });
+    await expect(runCli(['keys', 'rotate', '--access-key-id', 'AKONE', '--overlap-minutes', '15'], rotate)).resolves.toBe(ExitCode.Ok);
+    expect(asked[0]).toEqual({ action: 'Rotate', accessKeyId: 'AKONE', overlapMinutes: 15 });
+    expect(rotate.stdout).toContain('svc_secret_access_key = rotated-secret');
+    expect(rotate.stdout).toContain('still signs until 2026-11-26T12:00:00.000Z');
+    const list = fakeIo({ requester, env: {} });
+    await expect(runCli(['keys', 'list'], list)).resolves.toBe(ExitCode.Ok);
+    expect(list.stdout).toMatch(/AKONE \(bootstrap\)\s+Active\s+All\s+\*\s+never\s+ops/);
+    await expect(runCli(['keys', 'disable'], fakeIo({ requester, env: {} }))).resolves.toBe(ExitCode.Usage);
   });
 
   describe('describe --watch', () => {

@@ -1,5 +1,5 @@
 import { DEFAULT_NATS_URL } from '@svc/config';
-import { parseArgs, type ConnectionFlags, type DescribeWatchCommand, type KeysCreateCommand, type OperationCommand } from './args/parse-args';
+import { parseArgs, type ConnectionFlags, type DescribeWatchCommand, type KeysCreateCommand, type KeysManageCommand, type OperationCommand } from './args/parse-args';
 import { ENV_NAMES, type CliEnvironment } from './cli-environment';
 import { prepareRequest, type BodySource } from './body/request-body';
 import { resolveClientSettings, type ClientSettings } from './credentials/client-settings';
@@ -8,6 +8,7 @@ import { describeNetworkError } from './http/network-error';
 import { refusePlainHttpBeyondLoopback } from './http/plain-http-guard';
 import type { SendOperationInput, SendOutcome } from './http/send-operation';
 import { createAccessKey, renderCreatedKey } from './keys/create-access-key';
+import { manageAccessKeys, renderKeyLifecycle } from './keys/manage-access-keys';
 import { NatsSettingsError, type RegistryConnection } from './keys/registry-connection';
 import { renderResponse } from './output/render-response';
 import { USAGE } from './usage';
@@ -104,15 +105,28 @@ async function runWatch(io: CliIo, command: DescribeWatchCommand): Promise<ExitC
   return runDescribeWatch(io, settings, command);
 }
 
-async function runKeysCreate(io: CliIo, command: KeysCreateCommand): Promise<ExitCode> {
-  const natsUrl = command.natsUrl ?? io.env.natsUrl ?? DEFAULT_NATS_URL;
-  let registry: RegistryConnection;
+async function openRegistry(io: CliIo, natsUrlFlag: string | undefined): Promise<RegistryConnection> {
+  const natsUrl = natsUrlFlag ?? io.env.natsUrl ?? DEFAULT_NATS_URL;
   try {
-    registry = await io.openRegistry(natsUrl);
+    return await io.openRegistry(natsUrl);
   } catch (error) {
     if (error instanceof NatsSettingsError) throw new CliFailure(error.message, ExitCode.Configuration);
     throw new CliFailure(describeNetworkError(natsUrl, error), ExitCode.Unreachable);
   }
+}
+
+async function runKeysManage(io: CliIo, command: KeysManageCommand): Promise<ExitCode> {
+  const registry = await openRegistry(io, command.natsUrl);
+  try {
+    io.writeStdout(renderKeyLifecycle(command.request, await manageAccessKeys(registry.requester, command.request)));
+    return ExitCode.Ok;
+  } finally {
+    await registry.close();
+  }
+}
+
+async function runKeysCreate(io: CliIo, command: KeysCreateCommand): Promise<ExitCode> {
+  const registry = await openRegistry(io, command.natsUrl);
   try {
     const key = await createAccessKey(registry.requester, {
       allowedOperations: command.allowedOperations,
@@ -138,6 +152,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<ExitCode> {
         return await runOperation(io, command);
       case 'keys-create':
         return await runKeysCreate(io, command);
+      case 'keys-manage':
+        return await runKeysManage(io, command);
       case 'describe-watch':
         return await runWatch(io, command);
     }

@@ -13,6 +13,9 @@ export const USAGE = `Usage:
                [--endpoint URL] [--profile NAME] [--region REGION]
                [--ca-file FILE] [--insecure]
   svc keys create --operations Name,Name,...|* [--replications own|all] [--description TEXT] [--nats-url URL]
+  svc keys list | disable | enable | delete --access-key-id ID   [--nats-url URL]
+  svc keys rotate --access-key-id ID [--overlap-minutes N]      (default 60: the old secret signs meanwhile)
+  svc keys expire --access-key-id ID --at ISO-TIMESTAMP|never
   svc --help
 
 Operations (API name or alias):

@@ -321,6 +321,36 @@ describe('job-registry over NATS', () => {
     });
   });
 
+  it('manages access keys for an operator: list without secrets, rotate with overlap, disable (issue 19)', async () => {
+    const scope = { date: '20250102', region: 'us-east-1', service: 'replication' };
+    const created = await requester.request(Subjects.registryCreateAccessKey, { allowedOperations: ['ListWarehouseReplications'], description: 'to rotate' });
+    if (!created.ok) throw new Error(created.error.messages.join('; '));
+    const { accessKeyId, secretKey } = created.value;
+
+    const listed = await requester.request(Subjects.registryManageAccessKeys, { action: 'List' });
+    if (!listed.ok) throw new Error(JSON.stringify(listed));
+    expect(listed.value.accessKeys?.find((key) => key.accessKeyId === accessKeyId)).toMatchObject({ status: 'Active', replicationScope: 'Own', description: 'to rotate' });
+    expect(JSON.stringify(listed)).not.toContain(secretKey);
+
+    const rotated = await requester.request(Subjects.registryManageAccessKeys, { action: 'Rotate', accessKeyId, overlapMinutes: 5 });
+    if (!rotated.ok || rotated.value.secretKey === undefined) throw new Error(JSON.stringify(rotated));
+    // Both secrets sign while the overlap lasts.
+    expect(await requester.request(Subjects.registrySigningKey, { accessKeyId, ...scope })).toEqual({
+      ok: true,
+      value: {
+        signingKeyHex: deriveSigningKey(SVC4_SCHEME, rotated.value.secretKey, scope).toString('hex'),
+        previousSigningKeyHex: deriveSigningKey(SVC4_SCHEME, secretKey, scope).toString('hex'),
+        allowedOperations: ['ListWarehouseReplications'],
+      },
+    });
+
+    expect(await requester.request(Subjects.registryManageAccessKeys, { action: 'Disable', accessKeyId })).toEqual({ ok: true, value: {} });
+    expect(await requester.request(Subjects.registrySigningKey, { accessKeyId, ...scope })).toMatchObject({ ok: false, error: { code: ErrorCode.Forbidden } });
+    expect(await requester.request(Subjects.registryManageAccessKeys, { action: 'Delete', accessKeyId: 'SVCNOSUCHKEY' })).toMatchObject({ ok: false, error: { code: ErrorCode.NotFound } });
+    expect(await requester.request(Subjects.registryManageAccessKeys, { action: 'Delete', accessKeyId })).toEqual({ ok: true, value: {} });
+    expect(logLines.join('\n')).not.toContain(rotated.value.secretKey);
+  });
+
   it('keeps every piece of state across a restart', async () => {
     const before = await describeReplication(replicationId);
     await app?.close();

@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { OPERATIONS } from './replication/operations';
 import type { OperationEnvelope } from './rpc/envelope';
 import { checkerOf, type Guarded } from './schema/check';
-import { AnyText, Matching, NonEmptyList, OneOf, Struct, Text } from './schema/kinds';
+import { AnyText, Matching, NonEmptyList, OneOf, Struct, Text, Timestamp } from './schema/kinds';
 import { TableRefSchema } from './pipeline/table';
 
 export type { Guarded } from './schema/check';
@@ -46,6 +46,18 @@ export const CreateAccessKeyRequestSchema = Struct({
 });
 export type CreateAccessKeyRequest = Static<typeof CreateAccessKeyRequestSchema>;
 export const guardCreateAccessKeyRequest = checkerOf(CreateAccessKeyRequestSchema);
+
+/** Operator → registry: the lifecycle of access keys (list, disable, enable, delete, rotate with overlap, expire). */
+export const ManageAccessKeysRequestSchema = Struct({
+  action: OneOf(['List', 'Disable', 'Enable', 'Delete', 'Rotate', 'Expire'] as const, 'must be List, Disable, Enable, Delete, Rotate or Expire'),
+  accessKeyId: Type.Optional(Text()),
+  /** Rotate: how long the replaced secret still signs (0 to 7 days). */
+  overlapMinutes: Type.Optional(Type.Integer({ minimum: 0, maximum: 7 * 24 * 60, problem: 'must be an integer from 0 to 10080' })),
+  /** Expire: when the key stops signing; null clears it. */
+  expiresAt: Type.Optional(Type.Union([Timestamp(), Type.Null()], { problem: 'must be an ISO timestamp or null' })),
+});
+export type ManageAccessKeysRequest = Static<typeof ManageAccessKeysRequestSchema>;
+export const guardManageAccessKeysRequest = checkerOf(ManageAccessKeysRequestSchema);
 
 /** Internal requests naming one replication (runtime configuration, table discovery); other fields are dropped. */
 export const ReplicationIdMessageSchema = Struct({ replicationId: Guid() });

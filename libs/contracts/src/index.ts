@@ -54,6 +54,9 @@ export { ErrorCode, rpcError, rpcOk, type DomainError, type RpcReply } from './r
 export type {
   CreateAccessKeyReply,
   CreateAccessKeyRequest,
+  AccessKeySummary,
+  ManageAccessKeysReply,
+  ManageAccessKeysRequest,
   HealthReply,
   OperationEnvelope,
   SigningKeyReply,
@@ -80,6 +83,7 @@ export {
 } from './subjects';
 export {
   guardCreateAccessKeyRequest,
+  guardManageAccessKeysRequest,
   guardOperationEnvelope,
   guardReleaseTablesRequest,
   guardReplicationIdMessage,

@@ -4,6 +4,8 @@ import type { AlertRecord } from './replication/replication-status';
 import type {
   CreateAccessKeyReply,
   CreateAccessKeyRequest,
+  ManageAccessKeysReply,
+  ManageAccessKeysRequest,
   HealthReply,
   OperationEnvelope,
   SigningKeyReply,
@@ -34,6 +36,7 @@ export const Subjects = {
   registryOperation: 'svc.registry.v1.operation',
   registrySigningKey: 'svc.registry.v1.access-key.signing-key',
   registryCreateAccessKey: 'svc.registry.v1.access-key.create',
+  registryManageAccessKeys: 'svc.registry.v1.access-key.manage',
   registryRuntimeConfig: 'svc.registry.v1.replication.runtime-config',
   registryMetrics: 'svc.registry.v1.metrics',
   extractorDiscoverTables: 'svc.extractor.v1.discover-tables',
@@ -101,6 +104,7 @@ export interface RequestReplyContracts {
   'svc.registry.v1.operation': { request: OperationEnvelope; reply: RpcReply<OperationResponse<OperationName>> };
   'svc.registry.v1.access-key.signing-key': { request: SigningKeyRequest; reply: RpcReply<SigningKeyReply> };
   'svc.registry.v1.access-key.create': { request: CreateAccessKeyRequest; reply: RpcReply<CreateAccessKeyReply> };
+  'svc.registry.v1.access-key.manage': { request: ManageAccessKeysRequest; reply: RpcReply<ManageAccessKeysReply> };
   'svc.registry.v1.replication.runtime-config': { request: RuntimeConfigRequest; reply: RpcReply<RuntimeConfigReply> };
   'svc.registry.v1.metrics': { request: Record<string, never>; reply: RpcReply<RegistryMetricsReply> };
   'svc.extractor.v1.discover-tables': { request: DiscoverTablesRequest; reply: RpcReply<DiscoverTablesReply> };

@@ -22,6 +22,7 @@ describe('the bus permission model', () => {
     expect(rolesThatPublish(Subjects.registryOperation)).toEqual(['api-gateway']);
     expect(rolesThatPublish(Subjects.registrySigningKey)).toEqual(['api-gateway']);
     expect(rolesThatPublish(Subjects.registryCreateAccessKey)).toEqual(['operator']);
+    expect(rolesThatPublish(Subjects.registryManageAccessKeys)).toEqual(['operator']);
   });
 
   it('lets only pipeline workers ask for runtime configuration (with its secrets)', () => {

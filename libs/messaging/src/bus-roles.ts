@@ -111,7 +111,7 @@ export function busPermissionsOf(role: BusRole): BusPermissions {
       return joined(pipelineWorker('loader'), { publish: [PipelineSubjects.batchLoaded], subscribe: [] });
     case 'operator':
       return {
-        publish: [Subjects.registryCreateAccessKey, Subjects.registryMetrics, 'svc.*.v1.health'],
+        publish: [Subjects.registryCreateAccessKey, Subjects.registryManageAccessKeys, Subjects.registryMetrics, 'svc.*.v1.health'],
         subscribe: [`${inboxPrefixOf(role)}.>`],
       };
   }

@@ -1,6 +1,6 @@
 import type { Pool } from 'pg';
 import type { SecretBox } from '@svc/crypto';
-import { accessKeySecretAt } from './secret-locations';
+import { accessKeyPreviousSecretAt, accessKeySecretAt } from './secret-locations';
 import { inTransaction } from './transaction';
 
 /** Which replications a key acts on: those it created, or every one (and the service-wide operations). */
@@ -19,7 +19,26 @@ export interface AccessKeySecret {
   secretKey: string;
   allowedOperations: string[];
   replicationScope: ReplicationScope;
+  /** The secret a rotation replaced, while its overlap lasts: it still signs. */
+  previousSecretKey?: string;
 }
+
+/** A key as operators see it: never a secret. */
+export interface AccessKeyListing {
+  accessKeyId: string;
+  allowedOperations: string[];
+  replicationScope: ReplicationScope;
+  description: string;
+  bootstrap: boolean;
+  disabled: boolean;
+  createdAt: Date;
+  expiresAt: Date | null;
+  /** Until when the secret a rotation replaced still signs; null when there is none. */
+  previousSecretValidUntil: Date | null;
+}
+
+/** A key that signs: neither disabled nor past its expiry. */
+const USABLE = 'NOT disabled AND (expires_at IS NULL OR expires_at > now())';
 
 export interface AccessKeyStore {
   /**
@@ -30,8 +49,15 @@ export interface AccessKeyStore {
   /** false when the id is already taken. */
   create(key: NewAccessKey): Promise<boolean>;
   find(accessKeyId: string): Promise<AccessKeySecret | null>;
-  /** The replications the key may act on; null for a key that does not exist (any more). */
+  /** The replications the key may act on; null for a key that does not exist (any more), is disabled or expired. */
   scopeOf(accessKeyId: string): Promise<ReplicationScope | null>;
+  list(): Promise<AccessKeyListing[]>;
+  /** false when no such key exists. */
+  setDisabled(accessKeyId: string, disabled: boolean): Promise<boolean>;
+  setExpiry(accessKeyId: string, expiresAt: Date | null): Promise<boolean>;
+  delete(accessKeyId: string): Promise<boolean>;
+  /** A new secret; the current one keeps signing until `previousValidUntil`. false when no such key exists. */
+  rotate(accessKeyId: string, newSecretKey: string, previousValidUntil: Date): Promise<boolean>;
 }
 
 const UNIQUE_VIOLATION = '23505';
@@ -68,18 +94,83 @@ export class AccessKeyRepository implements AccessKeyStore {
   }
 
   async find(accessKeyId: string): Promise<AccessKeySecret | null> {
-    const result = await this.pool.query<{ secret: Buffer; allowed_operations: string[]; replication_scope: ReplicationScope }>(
-      'SELECT secret, allowed_operations, replication_scope FROM access_keys WHERE access_key_id = $1',
+    const result = await this.pool.query<{ secret: Buffer; allowed_operations: string[]; replication_scope: ReplicationScope; previous_secret: Buffer | null }>(
+      `SELECT secret, allowed_operations, replication_scope,
+              CASE WHEN previous_valid_until > now() THEN previous_secret END AS previous_secret
+         FROM access_keys WHERE access_key_id = $1 AND ${USABLE}`,
       [accessKeyId],
     );
     const row = result.rows[0];
-    return row
-      ? { secretKey: this.box.open(row.secret, accessKeySecretAt(accessKeyId)), allowedOperations: row.allowed_operations, replicationScope: row.replication_scope }
-      : null;
+    if (!row) return null;
+    return {
+      secretKey: this.box.open(row.secret, accessKeySecretAt(accessKeyId)),
+      allowedOperations: row.allowed_operations,
+      replicationScope: row.replication_scope,
+      ...(row.previous_secret !== null && { previousSecretKey: this.box.open(row.previous_secret, accessKeyPreviousSecretAt(accessKeyId)) }),
+    };
   }
 
   async scopeOf(accessKeyId: string): Promise<ReplicationScope | null> {
-    const result = await this.pool.query<{ replication_scope: ReplicationScope }>('SELECT replication_scope FROM access_keys WHERE access_key_id = $1', [accessKeyId]);
+    const result = await this.pool.query<{ replication_scope: ReplicationScope }>(`SELECT replication_scope FROM access_keys WHERE access_key_id = $1 AND ${USABLE}`, [
+      accessKeyId,
+    ]);
     return result.rows[0]?.replication_scope ?? null;
+  }
+
+  async list(): Promise<AccessKeyListing[]> {
+    const result = await this.pool.query<{
+      access_key_id: string;
+      allowed_operations: string[];
+      replication_scope: ReplicationScope;
+      description: string;
+      bootstrap: boolean;
+      disabled: boolean;
+      created_at: Date;
+      expires_at: Date | null;
+      previous_valid_until: Date | null;
+    }>(
+      `SELECT access_key_id, allowed_operations, replication_scope, description, bootstrap, disabled, created_at, expires_at,
+              CASE WHEN previous_valid_until > now() THEN previous_valid_until END AS previous_valid_until
+         FROM access_keys ORDER BY created_at, access_key_id`,
+    );
+    return result.rows.map((row) => ({
+      accessKeyId: row.access_key_id,
+      allowedOperations: row.allowed_operations,
+      replicationScope: row.replication_scope,
+      description: row.description,
+      bootstrap: row.bootstrap,
+      disabled: row.disabled,
+      createdAt: row.created_at,
+      expiresAt: row.expires_at,
+      previousSecretValidUntil: row.previous_valid_until,
+    }));
+  }
+
+  async setDisabled(accessKeyId: string, disabled: boolean): Promise<boolean> {
+    return (await this.pool.query('UPDATE access_keys SET disabled = $2 WHERE access_key_id = $1', [accessKeyId, disabled])).rowCount === 1;
+  }
+
+  async setExpiry(accessKeyId: string, expiresAt: Date | null): Promise<boolean> {
+    return (await this.pool.query('UPDATE access_keys SET expires_at = $2 WHERE access_key_id = $1', [accessKeyId, expiresAt])).rowCount === 1;
+  }
+
+  async delete(accessKeyId: string): Promise<boolean> {
+    return (await this.pool.query('DELETE FROM access_keys WHERE access_key_id = $1', [accessKeyId])).rowCount === 1;
+  }
+
+  async rotate(accessKeyId: string, newSecretKey: string, previousValidUntil: Date): Promise<boolean> {
+    return inTransaction(this.pool, async (client) => {
+      const current = await client.query<{ secret: Buffer }>('SELECT secret FROM access_keys WHERE access_key_id = $1 FOR UPDATE', [accessKeyId]);
+      const row = current.rows[0];
+      if (!row) return false;
+      const previous = this.box.open(row.secret, accessKeySecretAt(accessKeyId));
+      await client.query('UPDATE access_keys SET secret = $2, previous_secret = $3, previous_valid_until = $4 WHERE access_key_id = $1', [
+        accessKeyId,
+        this.box.seal(newSecretKey, accessKeySecretAt(accessKeyId)),
+        this.box.seal(previous, accessKeyPreviousSecretAt(accessKeyId)),
+        previousValidUntil,
+      ]);
+      return true;
+    });
   }
 }

@@ -184,4 +184,16 @@ ALTER TABLE access_keys ADD COLUMN replication_scope text NOT NULL DEFAULT 'Own'
 UPDATE access_keys SET replication_scope = 'All' WHERE '*' = ANY (allowed_operations);
 `,
   },
+  {
+    version: 8,
+    name: 'access key lifecycle: disabled, expiry, a rotated secret kept until its overlap ends',
+    sql: `
+ALTER TABLE access_keys
+  ADD COLUMN disabled boolean NOT NULL DEFAULT false,
+  ADD COLUMN expires_at timestamptz,
+  -- After a rotation the earlier secret still signs until previous_valid_until (sealed like secret).
+  ADD COLUMN previous_secret bytea,
+  ADD COLUMN previous_valid_until timestamptz;
+`,
+  },
 ];

@@ -242,6 +242,32 @@ describe('registry store against PostgreSQL', () => {
   });
 
   describe('access keys', () => {
+    it('disables, enables, expires, rotates with overlap and deletes a key (issue 19)', async () => {
+      const keys = new AccessKeyRepository(pool, box);
+      await keys.create({ accessKeyId: 'SVCLIFECYCLE', secretKey: 'first-secret-of-the-lifecycle-key', allowedOperations: ['*'], replicationScope: 'Own', description: 'lc' });
+      expect(await keys.setDisabled('SVCLIFECYCLE', true)).toBe(true);
+      expect(await keys.find('SVCLIFECYCLE')).toBeNull();
+      expect(await keys.scopeOf('SVCLIFECYCLE')).toBeNull();
+      expect((await keys.list()).find((key) => key.accessKeyId === 'SVCLIFECYCLE')).toMatchObject({ disabled: true, description: 'lc' });
+      await keys.setDisabled('SVCLIFECYCLE', false);
+      expect(await keys.scopeOf('SVCLIFECYCLE')).toBe('Own');
+
+      await keys.setExpiry('SVCLIFECYCLE', new Date(Date.now() - 1000));
+      expect(await keys.find('SVCLIFECYCLE')).toBeNull();
+      await keys.setExpiry('SVCLIFECYCLE', null);
+
+      expect(await keys.rotate('SVCLIFECYCLE', 'second-secret-of-the-lifecycle-key', new Date(Date.now() + 60_000))).toBe(true);
+      expect(await keys.find('SVCLIFECYCLE')).toMatchObject({ secretKey: 'second-secret-of-the-lifecycle-key', previousSecretKey: 'first-secret-of-the-lifecycle-key' });
+      const raw = await pool.query<{ previous_secret: Buffer }>("SELECT previous_secret FROM access_keys WHERE access_key_id = 'SVCLIFECYCLE'");
+      expect(raw.rows[0]?.previous_secret.toString('latin1')).not.toContain('first-secret');
+      await keys.rotate('SVCLIFECYCLE', 'third-secret-of-the-lifecycle-key', new Date(Date.now() - 1));
+      expect(await keys.find('SVCLIFECYCLE')).toEqual({ secretKey: 'third-secret-of-the-lifecycle-key', allowedOperations: ['*'], replicationScope: 'Own' });
+
+      expect(await keys.delete('SVCLIFECYCLE')).toBe(true);
+      expect(await keys.find('SVCLIFECYCLE')).toBeNull();
+      expect(await keys.rotate('SVCLIFECYCLE', 'x', new Date())).toBe(false);
+    });
+
     it('creates, finds and refuses a duplicate id; the secret is sealed at rest', async () => {
       const keys = new AccessKeyRepository(pool, box);
       const key = { accessKeyId: 'SVCABCDEFGHIJKLMNOPQ', secretKey: 'secret-of-the-key-3b9d', allowedOperations: ['ListWarehouseReplications'], replicationScope: 'Own' as const, description: 'ci' };

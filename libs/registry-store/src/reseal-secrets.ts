@@ -1,6 +1,6 @@
 import type { Pool } from 'pg';
 import { SecretBoxError, type SecretBox, type SecretLocation } from '@svc/crypto';
-import { accessKeySecretAt, replicationSecretsAt } from './secret-locations';
+import { accessKeyPreviousSecretAt, accessKeySecretAt, replicationSecretsAt } from './secret-locations';
 import { inTransaction } from './transaction';
 
 interface SealedColumn {
@@ -14,6 +14,7 @@ interface SealedColumn {
 const SEALED_COLUMNS: readonly SealedColumn[] = [
   { table: 'replications', idColumn: 'id', column: 'secrets', locate: replicationSecretsAt },
   { table: 'access_keys', idColumn: 'access_key_id', column: 'secret', locate: accessKeySecretAt },
+  { table: 'access_keys', idColumn: 'access_key_id', column: 'previous_secret', locate: accessKeyPreviousSecretAt },
 ];
 
 export interface ResealedColumn {
@@ -56,7 +57,7 @@ export async function resealStoredSecrets(pool: Pool, box: SecretBox, options: R
     const missingKeyIds = new Set<string>();
     for (const sealed of SEALED_COLUMNS) {
       const rows = await client.query<{ id: string; value: Buffer }>(
-        `SELECT ${sealed.idColumn}::text AS id, ${sealed.column} AS value FROM ${sealed.table} ORDER BY 1 FOR UPDATE`,
+        `SELECT ${sealed.idColumn}::text AS id, ${sealed.column} AS value FROM ${sealed.table} WHERE ${sealed.column} IS NOT NULL ORDER BY 1 FOR UPDATE`,
       );
       const counts: ResealedColumn = { column: `${sealed.table}.${sealed.column}`, opened: 0, resealed: 0 };
       for (const row of rows.rows) {

@@ -128,6 +128,7 @@ describe('sealed secrets in the control database', () => {
       expect(await resealStoredSecrets(pool, box)).toEqual([
         { column: 'replications.secrets', opened: 1, resealed: 1 },
         { column: 'access_keys.secret', opened: 2, resealed: 2 },
+        { column: 'access_keys.previous_secret', opened: 0, resealed: 0 },
       ]);
       for (const sealed of [await replicationSecretsOf(pool, oldReplicationId), await accessKeySecretOf(pool, 'SVCCREATED')]) {
         expect(sealed[0]).toBe(2);
@@ -139,6 +140,7 @@ describe('sealed secrets in the control database', () => {
       expect(await resealStoredSecrets(pool, box)).toEqual([
         { column: 'replications.secrets', opened: 0, resealed: 0 },
         { column: 'access_keys.secret', opened: 0, resealed: 0 },
+        { column: 'access_keys.previous_secret', opened: 0, resealed: 0 },
       ]);
     });
 
@@ -182,6 +184,7 @@ describe('sealed secrets in the control database', () => {
       expect(await resealStoredSecrets(pool, rotating, { openAll: true })).toEqual([
         { column: 'replications.secrets', opened: 1, resealed: 1 },
         { column: 'access_keys.secret', opened: 1, resealed: 1 },
+        { column: 'access_keys.previous_secret', opened: 0, resealed: 0 },
       ]);
       const newKeyAlone = new SecretBox(newKey);
       expect((await new ReplicationRepository(pool, newKeyAlone).get(replicationId))?.config).toEqual(config);

@@ -8,3 +8,8 @@ export function replicationSecretsAt(replicationId: string): SecretLocation {
 export function accessKeySecretAt(accessKeyId: string): SecretLocation {
   return { table: 'access_keys', rowId: accessKeyId, field: 'secret' };
 }
+
+/** The secret a rotation replaced, kept until its overlap ends. */
+export function accessKeyPreviousSecretAt(accessKeyId: string): SecretLocation {
+  return { table: 'access_keys', rowId: accessKeyId, field: 'previous_secret' };
+}

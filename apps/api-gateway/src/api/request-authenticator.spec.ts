@@ -112,4 +112,28 @@ describe('RequestAuthenticator.authenticate', () => {
     expect(caller.signature.authorization.signature).toMatch(/^[0-9a-f]{64}$/);
     expect(Math.abs(caller.signature.signedAt.getTime() - Date.now())).toBeLessThan(2000);
   });
+
+  describe('a key being rotated (issue 19)', () => {
+    const NEW_SECRET = 'rotated-secret-key-0123456789';
+    const rotating = (withPrevious: boolean): Pick<SigningKeySource, 'grantFor'> => ({
+      grantFor: (_accessKeyId: string, scope: SigningScope) =>
+        Promise.resolve({
+          signingKey: deriveSigningKey(SVC4_SCHEME, NEW_SECRET, scope),
+          allowedOperations: ['*'],
+          ...(withPrevious && { previousSigningKey: deriveSigningKey(SVC4_SCHEME, KEY.secretKey, scope) }),
+        }),
+    });
+
+    it('accepts the replaced secret while the overlap lasts, and the new one', async () => {
+      const authenticator = new RequestAuthenticator(rotating(true) as SigningKeySource, CONFIG);
+      expect(await refusalOf(authenticator, 'ListWarehouseReplications', signedCall('ListWarehouseReplications'))).toBeNull();
+      expect(await refusalOf(authenticator, 'ListWarehouseReplications', signedCall('ListWarehouseReplications', { secretKey: NEW_SECRET }))).toBeNull();
+    });
+
+    it('refuses the replaced secret once the overlap is over', async () => {
+      const authenticator = new RequestAuthenticator(rotating(false) as SigningKeySource, CONFIG);
+      expect((await refusalOf(authenticator, 'ListWarehouseReplications', signedCall('ListWarehouseReplications')))?.messages).toEqual([SIGNATURE_REFUSED_MESSAGE]);
+    });
+  });
 });
+

@@ -59,13 +59,19 @@ export class RequestAuthenticator {
 
     let allowedOperations: string[] = [];
     let keyKnown = false;
+    let previousKey: Buffer | undefined;
     const lookup = async (accessKeyId: string, scope: SigningScope) => {
       const grant = await this.signingKeys.grantFor(accessKeyId, scope);
       keyKnown = grant !== null;
       allowedOperations = grant?.allowedOperations ?? [];
+      previousKey = grant?.previousSigningKey;
       return grant?.signingKey ?? this.unknownKeyStandIn;
     };
-    const verdict = await verifyRequest(SVC4_SCHEME, { method: request.method ?? 'POST', path: url.pathname, query, headers, body }, lookup, this.verifyOptions(now));
+    const signed = { method: request.method ?? 'POST', path: url.pathname, query, headers, body };
+    let verdict = await verifyRequest(SVC4_SCHEME, signed, lookup, this.verifyOptions(now));
+    // A key being rotated: a client not yet moved to the new secret still signs with the replaced one until the overlap ends.
+    const replaced = previousKey;
+    if (!verdict.ok && replaced !== undefined) verdict = await verifyRequest(SVC4_SCHEME, signed, async () => replaced, this.verifyOptions(now));
     if (!verdict.ok) throw new ApiError(403, [messageFor(verdict.failure)]);
     if (!keyKnown) throw new ApiError(403, [SIGNATURE_REFUSED_MESSAGE]);
     if (!allowedOperations.includes('*') && !allowedOperations.includes(operation)) {

@@ -8,6 +8,8 @@ import { ApiError } from './api-error';
 export interface AccessKeyGrant {
   signingKey: Buffer;
   allowedOperations: string[];
+  /** During a rotation's overlap: the key derived from the replaced secret, which still signs. */
+  previousSigningKey?: Buffer;
 }
 
 /**
@@ -57,7 +59,12 @@ export class SigningKeySource {
       });
     let grant: AccessKeyGrant | null;
     if (reply.ok) {
-      grant = { signingKey: Buffer.from(reply.value.signingKeyHex, 'hex'), allowedOperations: reply.value.allowedOperations };
+      const previous = reply.value.previousSigningKeyHex;
+      grant = {
+        signingKey: Buffer.from(reply.value.signingKeyHex, 'hex'),
+        allowedOperations: reply.value.allowedOperations,
+        ...(previous !== undefined && { previousSigningKey: Buffer.from(previous, 'hex') }),
+      };
     } else if (reply.error.code === ErrorCode.Forbidden || reply.error.code === ErrorCode.ValidationFailed) {
       // ValidationFailed: the key id is not one the registry could even look up, so it is not a known key.
       grant = null;

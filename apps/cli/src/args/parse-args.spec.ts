@@ -74,7 +74,10 @@ describe('parseArgs', () => {
     [['alter', '--body', '{}', '--replication-id', 'x'], 'cannot be combined'],
     [['--replication-id', 'x'], 'name the operation'],
     [['keys'], "unknown keys command ''"],
-    [['keys', 'delete'], "unknown keys command 'delete'"],
+    [['keys', 'revoke'], "unknown keys command 'revoke'"],
+    [['keys', 'delete'], 'svc keys delete needs --access-key-id'],
+    [['keys', 'expire', '--access-key-id', 'K'], 'svc keys expire needs --at'],
+    [['keys', 'rotate', '--access-key-id', 'K', '--overlap-minutes', 'soon'], '--overlap-minutes must be a whole number'],
     [['keys', 'create'], 'needs --operations'],
     [['keys', 'create', '--operations', '*', '--file', 'x'], "unknown option '--file'"],
   ])('rejects %j with a usage error (%s)', (argv, message) => {

@@ -1,4 +1,4 @@
-import type { OperationName } from '@svc/contracts';
+import type { ManageAccessKeysRequest, OperationName } from '@svc/contracts';
 import { UsageError } from '../exit-codes';
 import { resolveOperation } from './operation-alias';
 
@@ -42,6 +42,13 @@ export interface KeysCreateCommand {
   natsUrl?: string;
 }
 
+/** `svc keys list|disable|enable|delete|rotate|expire`: the lifecycle of access keys, over NATS as an operator. */
+export interface KeysManageCommand {
+  kind: 'keys-manage';
+  request: ManageAccessKeysRequest;
+  natsUrl?: string;
+}
+
 /** `svc describe --replication-id ID --watch [--interval SECONDS]` */
 export interface DescribeWatchCommand {
   kind: 'describe-watch';
@@ -50,7 +57,7 @@ export interface DescribeWatchCommand {
   connection: ConnectionFlags;
 }
 
-export type CliCommand = { kind: 'help' } | OperationCommand | KeysCreateCommand | DescribeWatchCommand;
+export type CliCommand = { kind: 'help' } | OperationCommand | KeysCreateCommand | KeysManageCommand | DescribeWatchCommand;
 
 interface FlagSpec {
   takesValue: boolean;
@@ -254,10 +261,46 @@ export function parseAllowedOperations(text: string): Array<OperationName | '*'>
   return [...new Set(operations)];
 }
 
-function parseKeysCommand(argv: string[]): KeysCreateCommand {
+const KEYS_MANAGE_FLAGS: Record<string, FlagSpec> = {
+  'access-key-id': { takesValue: true },
+  'overlap-minutes': { takesValue: true },
+  at: { takesValue: true },
+  'nats-url': { takesValue: true },
+};
+
+const KEY_ACTIONS = { list: 'List', disable: 'Disable', enable: 'Enable', delete: 'Delete', rotate: 'Rotate', expire: 'Expire' } as const;
+
+function parseKeysManageCommand(action: (typeof KEY_ACTIONS)[keyof typeof KEY_ACTIONS], argv: string[]): KeysManageCommand {
+  const tokens = tokenize(argv, KEYS_MANAGE_FLAGS);
+  if (tokens.positionals.length > 1) throw new UsageError(`unexpected argument '${tokens.positionals.slice(1).join(' ')}'`);
+  const accessKeyId = single(tokens, 'access-key-id');
+  if (action !== 'List' && accessKeyId === undefined) throw new UsageError(`svc keys ${action.toLowerCase()} needs --access-key-id`);
+  const natsUrl = single(tokens, 'nats-url');
+  const request: ManageAccessKeysRequest = { action, ...(accessKeyId !== undefined && { accessKeyId }) };
+  const overlap = single(tokens, 'overlap-minutes');
+  if (overlap !== undefined) {
+    if (action !== 'Rotate') throw new UsageError('--overlap-minutes goes with svc keys rotate');
+    if (!/^\d+$/.test(overlap) || Number(overlap) > 10080) throw new UsageError('--overlap-minutes must be a whole number of minutes from 0 to 10080');
+    request.overlapMinutes = Number(overlap);
+  }
+  const at = single(tokens, 'at');
+  if (action === 'Expire') {
+    if (at === undefined) throw new UsageError("svc keys expire needs --at (an ISO timestamp such as 2027-01-31T00:00:00Z, or 'never')");
+    if (at !== 'never' && Number.isNaN(Date.parse(at))) throw new UsageError(`--at must be an ISO timestamp or 'never', got '${at}'`);
+    request.expiresAt = at === 'never' ? null : new Date(at).toISOString();
+  } else if (at !== undefined) {
+    throw new UsageError('--at goes with svc keys expire');
+  }
+  return { kind: 'keys-manage', request, ...(natsUrl !== undefined && { natsUrl }) };
+}
+
+function parseKeysCommand(argv: string[]): KeysCreateCommand | KeysManageCommand {
+  const [first] = argv;
+  const action = first !== undefined && Object.hasOwn(KEY_ACTIONS, first) ? KEY_ACTIONS[first as keyof typeof KEY_ACTIONS] : undefined;
+  if (action !== undefined) return parseKeysManageCommand(action, argv);
   const tokens = tokenize(argv, KEYS_CREATE_FLAGS);
   const [subcommand, ...rest] = tokens.positionals;
-  if (subcommand !== 'create') throw new UsageError(`unknown keys command '${subcommand ?? ''}'; expected 'svc keys create'`);
+  if (subcommand !== 'create') throw new UsageError(`unknown keys command '${subcommand ?? ''}'; expected create, list, disable, enable, delete, rotate or expire`);
   if (rest.length > 0) throw new UsageError(`unexpected argument '${rest.join(' ')}'`);
   const operationsText = single(tokens, 'operations');
   if (operationsText === undefined) throw new UsageError('svc keys create needs --operations (names separated by commas, or *)');

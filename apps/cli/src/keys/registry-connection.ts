@@ -1,11 +1,12 @@
 import { ConfigError, EnvReader, readNatsSecurity } from '@svc/config';
 import { connectNats, NatsRequester, natsServerList } from '@svc/messaging';
 import type { AccessKeyRequester } from './create-access-key';
+import type { KeyLifecycleRequester } from './manage-access-keys';
 
 const REQUEST_TIMEOUT_MS = 15_000;
 
 export interface RegistryConnection {
-  requester: AccessKeyRequester;
+  requester: AccessKeyRequester & KeyLifecycleRequester;
   close(): Promise<void>;
 }
 

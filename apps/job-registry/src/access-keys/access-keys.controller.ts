@@ -12,6 +12,11 @@ export class AccessKeysController {
     return this.accessKeys.signingKey(message);
   }
 
+  @MessagePattern(Subjects.registryManageAccessKeys)
+  manageAccessKeys(@Payload() message: unknown): Promise<ReplyOf<typeof Subjects.registryManageAccessKeys>> {
+    return this.accessKeys.manageAccessKeys(message);
+  }
+
   @MessagePattern(Subjects.registryCreateAccessKey)
   createAccessKey(@Payload() message: unknown): Promise<ReplyOf<typeof Subjects.registryCreateAccessKey>> {
     return this.accessKeys.createAccessKey(message);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AlertRecord, ListedTable, TableMetricsHistory, ReplicationConfig, ReplicationStatus, ServiceConfiguration, TableStatus } from '@svc/contracts';
 import type {
+  AccessKeyListing,
   AccessKeySecret,
   AccessKeyStore,
   AlertStore,
@@ -188,8 +189,10 @@ export class InMemoryMetricsHistoryStore implements MetricsHistoryStore {
   }
 }
 
+type InMemoryKey = NewAccessKey & { disabled?: boolean; expiresAt?: Date | null; previous?: { secretKey: string; validUntil: Date }; createdAt?: Date };
+
 export class InMemoryAccessKeyStore implements AccessKeyStore {
-  readonly keys = new Map<string, NewAccessKey>();
+  readonly keys = new Map<string, InMemoryKey>();
   private bootstrapKeyId: string | null = null;
 
   async upsertBootstrap(accessKeyId: string, secretKey: string): Promise<void> {
@@ -205,12 +208,62 @@ export class InMemoryAccessKeyStore implements AccessKeyStore {
   }
 
   async find(accessKeyId: string): Promise<AccessKeySecret | null> {
-    const key = this.keys.get(accessKeyId);
-    return key ? { secretKey: key.secretKey, allowedOperations: [...key.allowedOperations], replicationScope: key.replicationScope } : null;
+    const key = this.usable(accessKeyId);
+    if (!key) return null;
+    const previous = key.previous && key.previous.validUntil > new Date() ? key.previous.secretKey : undefined;
+    return {
+      secretKey: key.secretKey,
+      allowedOperations: [...key.allowedOperations],
+      replicationScope: key.replicationScope,
+      ...(previous !== undefined && { previousSecretKey: previous }),
+    };
   }
 
   async scopeOf(accessKeyId: string): Promise<ReplicationScope | null> {
-    return this.keys.get(accessKeyId)?.replicationScope ?? null;
+    return this.usable(accessKeyId)?.replicationScope ?? null;
+  }
+
+  async list(): Promise<AccessKeyListing[]> {
+    return [...this.keys.values()].map((key) => ({
+      accessKeyId: key.accessKeyId,
+      allowedOperations: [...key.allowedOperations],
+      replicationScope: key.replicationScope,
+      description: key.description,
+      bootstrap: key.accessKeyId === this.bootstrapKeyId,
+      disabled: key.disabled === true,
+      createdAt: key.createdAt ?? new Date(0),
+      expiresAt: key.expiresAt ?? null,
+      previousSecretValidUntil: key.previous && key.previous.validUntil > new Date() ? key.previous.validUntil : null,
+    }));
+  }
+
+  async setDisabled(accessKeyId: string, disabled: boolean): Promise<boolean> {
+    return this.change(accessKeyId, (key) => ({ ...key, disabled }));
+  }
+
+  async setExpiry(accessKeyId: string, expiresAt: Date | null): Promise<boolean> {
+    return this.change(accessKeyId, (key) => ({ ...key, expiresAt }));
+  }
+
+  async delete(accessKeyId: string): Promise<boolean> {
+    return this.keys.delete(accessKeyId);
+  }
+
+  async rotate(accessKeyId: string, newSecretKey: string, previousValidUntil: Date): Promise<boolean> {
+    return this.change(accessKeyId, (key) => ({ ...key, secretKey: newSecretKey, previous: { secretKey: key.secretKey, validUntil: previousValidUntil } }));
+  }
+
+  private usable(accessKeyId: string): InMemoryKey | undefined {
+    const key = this.keys.get(accessKeyId);
+    if (!key || key.disabled || (key.expiresAt && key.expiresAt <= new Date())) return undefined;
+    return key;
+  }
+
+  private change(accessKeyId: string, update: (key: InMemoryKey) => InMemoryKey): boolean {
+    const key = this.keys.get(accessKeyId);
+    if (!key) return false;
+    this.keys.set(accessKeyId, update(key));
+    return true;
   }
 }
 

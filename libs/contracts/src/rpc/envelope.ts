@@ -8,13 +8,35 @@ export type OperationEnvelope<Op extends OperationName = OperationName> = Omit<S
   payload: OperationRequest<Op>;
 };
 
-export type { CreateAccessKeyRequest, SigningKeyRequest } from '../guards';
+export type { CreateAccessKeyRequest, ManageAccessKeysRequest, SigningKeyRequest } from '../guards';
 
 /** The secret itself never leaves the registry: only the key derived for one day, region and service. */
 export interface SigningKeyReply {
   signingKeyHex: string;
   /** Operation names, or `*` for all. */
   allowedOperations: string[];
+  /** After a rotation, the key derived from the replaced secret, while it still signs. */
+  previousSigningKeyHex?: string;
+}
+
+/** An access key as an operator sees it: never a secret. */
+export interface AccessKeySummary {
+  accessKeyId: string;
+  allowedOperations: string[];
+  replicationScope: 'Own' | 'All';
+  description: string;
+  bootstrap: boolean;
+  status: 'Active' | 'Disabled' | 'Expired';
+  createdAt: string;
+  expiresAt: string | null;
+  previousSecretValidUntil: string | null;
+}
+
+/** List answers `accessKeys`; Rotate the new secret (shown once) and until when the replaced one signs; others nothing. */
+export interface ManageAccessKeysReply {
+  accessKeys?: AccessKeySummary[];
+  secretKey?: string;
+  previousSecretValidUntil?: string;
 }
 
 export interface CreateAccessKeyReply {
