@@ -114,6 +114,7 @@ describe('job-registry over NATS', () => {
       NATS_URL: natsServer.url,
       SVC_MASTER_KEY: randomBytes(32).toString('hex'),
       SVC_WORKER_KEY: TEST_WORKER_KEY,
+      ALLOW_LOOPBACK_TARGETS: 'true',
       SVC_BOOTSTRAP_ACCESS_KEY_ID: BOOTSTRAP_KEY_ID,
       SVC_BOOTSTRAP_SECRET_KEY: SECRETS.bootstrap,
       S3_ENDPOINT: s3.endpoint,
@@ -164,6 +165,22 @@ describe('job-registry over NATS', () => {
     if (reply.ok) return;
     expect(reply.error.code).toBe(ErrorCode.ValidationFailed);
     expect(reply.error.messages).toEqual([expect.stringMatching(/^\{Source\\ConnectionString\}: cannot connect: /)]);
+    expect(await queryControl('SELECT id FROM replications')).toEqual([]);
+  });
+
+  it("refuses the registry's own control database as Source or Staging, contacting nothing (issue 19)", async () => {
+    const controlUrl = control.url.replace('postgres://postgres@', 'postgres://postgres:any@');
+    const reply = await operation('CreateWarehouseReplication', createRequestTree({ ...parts, sourceUrl: controlUrl, stagingUrl: controlUrl }));
+    expect(reply).toEqual({
+      ok: false,
+      error: {
+        code: ErrorCode.ValidationFailed,
+        messages: [
+          "{Source\\ConnectionString}: names the replication service's own control database, which no replication may read or write",
+          "{Staging\\ConnectionString}: names the replication service's own control database, which no replication may read or write",
+        ],
+      },
+    });
     expect(await queryControl('SELECT id FROM replications')).toEqual([]);
   });
 

@@ -23,3 +23,4 @@ export {
 } from './reachability';
 export { listSourceTables } from './source-tables';
 export { STAGING_PREPARATION_FIELDS, prepareStaging, type PreparedStaging, type StagingPreparationTarget } from './staging-preparation';
+export { targetPolicyProblems, type ResolveHost, type TargetPolicy } from './target-policy';

@@ -71,6 +71,8 @@ export class TestStack {
       HOST: '127.0.0.1',
       SVC_MASTER_KEY: MASTER_KEY,
       SVC_WORKER_KEY: TEST_WORKER_KEY,
+      // Every database of a test stack is on this machine's PostgreSQL.
+      ALLOW_LOOPBACK_TARGETS: 'true',
       SVC_BOOTSTRAP_ACCESS_KEY_ID: ADMIN_KEY.accessKeyId,
       SVC_BOOTSTRAP_SECRET_KEY: ADMIN_KEY.secretKey,
       S3_ENDPOINT: this.s3.endpoint,

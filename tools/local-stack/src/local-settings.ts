@@ -18,6 +18,8 @@ export const LOCAL_DEFAULTS: Record<string, string> = {
   S3_ACCESS_KEY_ID: 'S3RVER',
   S3_SECRET_ACCESS_KEY: 'S3RVER',
   S3_ALLOW_BUCKET_CREATION: 'true',
+  // The demo's databases are on this machine's PostgreSQL (issue 19's host policy refuses loopback otherwise).
+  ALLOW_LOOPBACK_TARGETS: 'true',
 };
 
 export const DEFAULT_EMBEDDED_S3_PORT = 4569;

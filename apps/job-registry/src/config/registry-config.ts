@@ -35,6 +35,8 @@ export interface RegistryConfig {
   s3: S3ServiceSettings;
   /** One deadline for all reachability probes of a request. */
   reachabilityTimeoutMs: number;
+  /** ALLOW_LOOPBACK_TARGETS: connection strings may name loopback addresses (a development setup: npm start). */
+  allowLoopbackTargets: boolean;
   logLevel: LogLevel;
   pipeline: PipelineSchedulerSettings;
 }
@@ -77,6 +79,7 @@ export function readRegistryConfig(environment: Record<string, string | undefine
   const region = env.string('SVC_REGION', DEFAULT_REGION);
   const s3 = readS3Settings(env);
   const reachabilityTimeoutMs = env.int('REACHABILITY_TIMEOUT_MS', 10000, { min: 100, max: 120000 });
+  const allowLoopbackTargets = env.bool('ALLOW_LOOPBACK_TARGETS', false);
   const logLevelText = env.string('LOG_LEVEL', 'info').toLowerCase();
   const pipeline: PipelineSchedulerSettings = {
     enabled: env.bool('SCHEDULER_ENABLED', true),
@@ -120,6 +123,7 @@ export function readRegistryConfig(environment: Record<string, string | undefine
     region,
     s3,
     reachabilityTimeoutMs,
+    allowLoopbackTargets,
     logLevel: logLevel ?? 'info',
     pipeline,
   };

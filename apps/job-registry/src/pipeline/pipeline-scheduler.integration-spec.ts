@@ -112,6 +112,7 @@ describe('pipeline scheduler against PostgreSQL and NATS with a fake clock', () 
       NATS_URL: natsServer.url,
       SVC_MASTER_KEY: MASTER_KEY,
       SVC_WORKER_KEY: TEST_WORKER_KEY,
+      ALLOW_LOOPBACK_TARGETS: 'true',
       SCHEDULER_ENABLED: 'false',
       LOG_LEVEL: logLines ? 'info' : 'error',
       ...environment,

@@ -1,6 +1,16 @@
 import type { S3ServiceSettings } from '@svc/config';
 import type { ListedTable } from '@svc/contracts';
-import { checkReachability, listSourceTables, prepareStaging, type DatabaseTarget, type PreparedStaging, type ReachabilityTarget, type StagingPreparationTarget } from '@svc/connectors';
+import {
+  checkReachability,
+  listSourceTables,
+  prepareStaging,
+  targetPolicyProblems,
+  type DatabaseTarget,
+  type PreparedStaging,
+  type ReachabilityTarget,
+  type StagingPreparationTarget,
+  type TargetPolicy,
+} from '@svc/connectors';
 
 export type { DatabaseTarget, PreparedStaging, ReachabilityTarget, StagingPreparationTarget };
 
@@ -17,10 +27,13 @@ export const REACHABILITY_PROBE = Symbol('REACHABILITY_PROBE');
 
 /** The real probe: databases, warehouse and a write/delete in the bucket, within one deadline. */
 export class ConnectorsReachabilityProbe implements ReachabilityProbe {
-  constructor(private readonly options: { timeoutMs: number; s3: S3ServiceSettings }) {}
+  constructor(private readonly options: { timeoutMs: number; s3: S3ServiceSettings; policy: TargetPolicy }) {}
 
+  /** The host policy first: a target it refuses is never contacted (no probe, no password sent). */
   async check(target: ReachabilityTarget): Promise<string[]> {
     if (!target.source && !target.staging && !target.warehouse) return [];
+    const refused = await targetPolicyProblems(target, this.options.policy);
+    if (refused.length) return refused;
     return checkReachability(target, { timeoutMs: this.options.timeoutMs, s3: this.options.s3 });
   }
 

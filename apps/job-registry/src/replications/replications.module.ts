@@ -2,6 +2,7 @@ import { Module, type DynamicModule, type Provider } from '@nestjs/common';
 import { REGISTRY_CONFIG, type RegistryConfig } from '../config/registry-config';
 import { OperationDispatcher } from './operation-dispatcher';
 import { OperationsController } from './operations.controller';
+import { targetPolicyOf } from '../config/target-policy';
 import { ConnectorsReachabilityProbe, REACHABILITY_PROBE, type ReachabilityProbe } from './reachability-probe';
 import { ReplicationMetricsService } from './replication-metrics.service';
 import { ReplicationsService } from './replications.service';
@@ -16,7 +17,7 @@ export class ReplicationsModule {
       : {
           provide: REACHABILITY_PROBE,
           inject: [REGISTRY_CONFIG],
-          useFactory: (config: RegistryConfig) => new ConnectorsReachabilityProbe({ timeoutMs: config.reachabilityTimeoutMs, s3: config.s3 }),
+          useFactory: (config: RegistryConfig) => new ConnectorsReachabilityProbe({ timeoutMs: config.reachabilityTimeoutMs, s3: config.s3, policy: targetPolicyOf(config) }),
         };
     return {
       module: ReplicationsModule,

@@ -1,0 +1,12 @@
+import type { TargetPolicy } from '@svc/connectors';
+import type { RegistryConfig } from './registry-config';
+
+/** The host policy of Create and Alter: the control database named by DATABASE_URL, and whether loopback is allowed. */
+export function targetPolicyOf(config: Pick<RegistryConfig, 'databaseUrl' | 'allowLoopbackTargets'>): TargetPolicy {
+  const url = new URL(config.databaseUrl);
+  const database = decodeURIComponent(url.pathname.replace(/^\//, '')) || decodeURIComponent(url.username) || 'postgres';
+  return {
+    controlDatabase: { host: url.hostname.replace(/^\[|\]$/g, '') || 'localhost', port: Number(url.port || 5432), database },
+    allowLoopback: config.allowLoopbackTargets,
+  };
+}
