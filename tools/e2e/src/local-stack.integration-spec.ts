@@ -2,6 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { CreateBucketCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { Client } from 'pg';
 import { healthSubject } from '@svc/contracts';
 import { connectNats, NatsRequester } from '@svc/messaging';
@@ -28,6 +29,7 @@ describe('npm start and the svc CLI, as the README says', () => {
   let output = '';
   let port = 0;
   let workDir = '';
+  let s3Port = 0;
   // The live demo makes its databases `<prefix>_source`, `<prefix>_staging` and `<prefix>_warehouse` itself.
   const livePrefix = reserveTempDatabase('svc_e2e_live').name;
 
@@ -37,6 +39,7 @@ describe('npm start and the svc CLI, as the README says', () => {
     databases = await Promise.all(['svc_e2e_stack_src', 'svc_e2e_stack_stg', 'svc_e2e_stack_wh'].map((prefix) => createTempDatabase(prefix)));
     port = await freePort();
     workDir = mkdtempSync(join(tmpdir(), 'svc-e2e-stack-'));
+    s3Port = await freePort();
     stack = spawn(process.execPath, [join(repoRoot, 'dist/tools/local-stack/src/main.js')], {
       env: {
         ...process.env,
@@ -44,7 +47,7 @@ describe('npm start and the svc CLI, as the README says', () => {
         DATABASE_URL: control.url,
         PORT: String(port),
         HOST: '',
-        EMBEDDED_S3_PORT: String(await freePort()),
+        EMBEDDED_S3_PORT: String(s3Port),
         EMBEDDED_S3_DIR: join(workDir, 's3'),
         SVC_MASTER_KEY: '',
         SVC_BOOTSTRAP_ACCESS_KEY_ID: '',
@@ -130,6 +133,24 @@ describe('npm start and the svc CLI, as the README says', () => {
     await waitUntil(async () => (await ordersApplied()) > seeded, 60000, 'a live change to reach the warehouse');
     expect(output).toContain(`Demo replication ${replicationId} created from ${livePrefix}_source`);
   }, 180000);
+
+  it('serves paged listings from the embedded S3 server (s3rver needs the legacy OpenSSL provider in its own process)', async () => {
+    const s3 = new S3Client({ endpoint: `http://127.0.0.1:${s3Port}`, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+    try {
+      await s3.send(new CreateBucketCommand({ Bucket: 'paging-check' }));
+      for (const key of ['a', 'b', 'c']) await s3.send(new PutObjectCommand({ Bucket: 'paging-check', Key: key, Body: key }));
+      const keys: string[] = [];
+      let token: string | undefined;
+      do {
+        const page = await s3.send(new ListObjectsV2Command({ Bucket: 'paging-check', MaxKeys: 1, ...(token !== undefined && { ContinuationToken: token }) }));
+        keys.push(...(page.Contents ?? []).map((object) => object.Key ?? ''));
+        token = page.NextContinuationToken;
+      } while (token !== undefined);
+      expect(keys).toEqual(['a', 'b', 'c']);
+    } finally {
+      s3.destroy();
+    }
+  });
 
   it('starts a service again when it crashes, as docker-compose restarts it', async () => {
     const stagerPid = (): number | null => {

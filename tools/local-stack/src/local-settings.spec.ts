@@ -7,7 +7,8 @@ describe('localEnvironment', () => {
     expect(env['SVC_MASTER_KEY']).toBe(LOCAL_DEFAULTS['SVC_MASTER_KEY']);
     expect(defaulted).toContain('SVC_MASTER_KEY');
     expect(defaulted).not.toContain('PORT');
-    expect(env['NODE_OPTIONS']).toContain('--openssl-legacy-provider');
+    // Only the embedded S3 server's own process needs the legacy OpenSSL provider (embedded-s3.ts), no service does.
+    expect(env['NODE_OPTIONS'] ?? '').not.toContain('--openssl-legacy-provider');
     expect(embeddedS3Port).toBe(DEFAULT_EMBEDDED_S3_PORT);
     expect(env['S3_ENDPOINT']).toBe(`http://127.0.0.1:${DEFAULT_EMBEDDED_S3_PORT}`);
   });

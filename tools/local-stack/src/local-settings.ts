@@ -52,10 +52,6 @@ export function localEnvironment(base: Record<string, string | undefined>): Loca
   env[DEVELOPMENT_FLAG] = 'true';
   // Shared by the registry and the workers of this run only: a fresh one each start, never a public default.
   if (!env['SVC_WORKER_KEY']) env['SVC_WORKER_KEY'] = randomBytes(32).toString('hex');
-  // s3rver's paginated listings need the legacy OpenSSL provider on Node 17+.
-  if (!(env['NODE_OPTIONS'] ?? '').includes('--openssl-legacy-provider')) {
-    env['NODE_OPTIONS'] = `${env['NODE_OPTIONS'] ?? ''} --openssl-legacy-provider`.trim();
-  }
   return { env, defaulted, embeddedS3Port };
 }
 
