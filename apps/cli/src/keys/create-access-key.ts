@@ -1,7 +1,6 @@
 import { Subjects, type CreateAccessKeyReply, type CreateAccessKeyRequest, type RpcReply } from '@svc/contracts';
-import { MessagingError } from '@svc/messaging';
-import { CliFailure, ExitCode } from '../exit-codes';
 import { PROFILE_KEYS } from '../credentials/client-settings';
+import { registryAnswer } from './registry-answer';
 
 /** The slice of NatsRequester this command needs, so tests can hand in a fake. */
 export interface AccessKeyRequester {
@@ -9,21 +8,8 @@ export interface AccessKeyRequester {
 }
 
 /** Asks the job registry for a new key. Errors become CliFailure: 1 for a refusal, 2 when nobody answers. */
-export async function createAccessKey(requester: AccessKeyRequester, request: CreateAccessKeyRequest): Promise<CreateAccessKeyReply> {
-  let reply: RpcReply<CreateAccessKeyReply>;
-  try {
-    reply = await requester.request(Subjects.registryCreateAccessKey, request);
-  } catch (error) {
-    if (error instanceof MessagingError) {
-      const hint = error.kind === 'NoResponders' || error.kind === 'Timeout' ? ' (is the job-registry service running?)' : '';
-      throw new CliFailure(`${error.message}${hint}`, error.kind === 'RemoteError' ? ExitCode.Failed : ExitCode.Unreachable);
-    }
-    throw error;
-  }
-  if (!reply.ok) {
-    throw new CliFailure([`the registry refused: ${reply.error.code}`, ...reply.error.messages.map((m) => `  - ${m}`)].join('\n'), ExitCode.Failed);
-  }
-  return reply.value;
+export function createAccessKey(requester: AccessKeyRequester, request: CreateAccessKeyRequest): Promise<CreateAccessKeyReply> {
+  return registryAnswer(() => requester.request(Subjects.registryCreateAccessKey, request));
 }
 
 /** The one place the secret is ever printed, once, right after it is made. */

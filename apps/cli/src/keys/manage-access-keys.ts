@@ -1,7 +1,6 @@
 import { Subjects, type AccessKeySummary, type ManageAccessKeysReply, type ManageAccessKeysRequest, type RpcReply } from '@svc/contracts';
-import { MessagingError } from '@svc/messaging';
-import { CliFailure, ExitCode } from '../exit-codes';
 import { PROFILE_KEYS } from '../credentials/client-settings';
+import { registryAnswer } from './registry-answer';
 
 /** The slice of NatsRequester the key lifecycle commands need, so tests can hand in a fake. */
 export interface KeyLifecycleRequester {
@@ -9,19 +8,8 @@ export interface KeyLifecycleRequester {
 }
 
 /** Asks the registry to list, disable, enable, delete, rotate or expire keys. Errors become CliFailure: 1 refused, 2 unreachable. */
-export async function manageAccessKeys(requester: KeyLifecycleRequester, request: ManageAccessKeysRequest): Promise<ManageAccessKeysReply> {
-  let reply: RpcReply<ManageAccessKeysReply>;
-  try {
-    reply = await requester.request(Subjects.registryManageAccessKeys, request);
-  } catch (error) {
-    if (error instanceof MessagingError) {
-      const hint = error.kind === 'NoResponders' || error.kind === 'Timeout' ? ' (is the job-registry service running?)' : '';
-      throw new CliFailure(`${error.message}${hint}`, error.kind === 'RemoteError' ? ExitCode.Failed : ExitCode.Unreachable);
-    }
-    throw error;
-  }
-  if (!reply.ok) throw new CliFailure([`the registry refused: ${reply.error.code}`, ...reply.error.messages.map((m) => `  - ${m}`)].join('\n'), ExitCode.Failed);
-  return reply.value;
+export function manageAccessKeys(requester: KeyLifecycleRequester, request: ManageAccessKeysRequest): Promise<ManageAccessKeysReply> {
+  return registryAnswer(() => requester.request(Subjects.registryManageAccessKeys, request));
 }
 
 /** What a lifecycle command prints: the key table for List, the new secret once for Rotate, a line otherwise. */
