@@ -271,7 +271,7 @@ describe('svc against a signature-verifying HTTP server', () => {
       { status: 503, body: { errors: ['the registry is not answering'], requestId: 42 } },
       { status: 200, body: description('Tracking', 1000) },
     ]);
-    const run = await runCapturing(['describe', '--replication-id', REPLICATION_ID, '--watch', '--interval', '0.5'], env);
+    const run = await runCapturing(['describe', '--replication-id', REPLICATION_ID, '--watch', '--until-tracking', '--interval', '0.5'], env);
     expect(run.exitCode).toBe(ExitCode.Ok);
     expect(run.stderr).toBe('');
     expect(api.received.map((request) => [request.path, request.verified])).toEqual(Array(3).fill(['/api/DescribeWarehouseReplication', true]));
@@ -334,7 +334,8 @@ describe('svc against a signature-verifying HTTP server', () => {
     // With `interrupt`, Ctrl-C goes once the first frame is out: by then the watch listens for it.
     const watch = (interrupt = false) =>
       new Promise<{ code: number | null; stdout: string }>((done) => {
-        const child = spawn(process.execPath, [builtCli, 'describe', '--replication-id', REPLICATION_ID, '--watch', '--interval', '0.5'], { env: childEnv });
+        const untilTracking = interrupt ? [] : ['--until-tracking'];
+        const child = spawn(process.execPath, [builtCli, 'describe', '--replication-id', REPLICATION_ID, '--watch', ...untilTracking, '--interval', '0.5'], { env: childEnv });
         let stdout = '';
         child.stdout.on('data', (chunk: Buffer) => {
           const firstFrame = stdout === '';

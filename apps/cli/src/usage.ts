@@ -9,7 +9,7 @@ export const USAGE = `Usage:
                   [--replication-id ID] [--set Path.To.Field=value ...]
                   [--endpoint URL] [--profile NAME] [--region REGION] [--raw]
                   [--ca-file FILE] [--insecure]
-  svc describe --replication-id ID --watch [--interval SECONDS]
+  svc describe --replication-id ID --watch [--interval SECONDS] [--until-tracking]
                [--endpoint URL] [--profile NAME] [--region REGION]
                [--ca-file FILE] [--insecure]
   svc keys create --operations Name,Name,...|* [--replications own|all] [--description TEXT] [--nats-url URL]
@@ -27,9 +27,10 @@ operation may be left out: it is read from the root element <OperationRequest>.
 
 Watch: describe --watch calls Describe every --interval seconds (default 2, from 0.5) and shows each table's
 phase, a progress bar with rows copied/estimated, rate and ETA while seeding, lag once tracking, and its last
-error; redrawn in place on a terminal, one plain frame per call otherwise. It ends when every table is
-tracking or, without a primary key, Untracked (0), when the replication or a table has failed (1), or on
-Ctrl-C (130). 5xx answers and connections lost after the first answer are shown and retried; other errors
+error; redrawn in place on a terminal, one plain frame per call otherwise. It follows the replication until
+Ctrl-C (130), saying under the frame when every table is tracking or something failed. With --until-tracking
+(for scripts) it ends when every table is tracking or, without a primary key, Untracked (0), or when the
+replication or a table has failed (1). 5xx answers and connections lost after the first answer are shown and retried; other errors
 end it as describe would.
 
 Credentials: SVC_ACCESS_KEY_ID and SVC_SECRET_ACCESS_KEY, else svc_access_key_id and

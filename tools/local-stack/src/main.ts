@@ -5,7 +5,7 @@ import { connectNats, NatsRequester, natsServerList } from '@svc/messaging';
 import { healthSubject, type ServiceName } from '@svc/contracts';
 import { startEmbeddedS3 } from './embedded-s3';
 import { apiTransportNotice, developmentKeyProblem, liveDemoEnvironment, localEnvironment } from './local-settings';
-import { outdatedNodeNotice, withoutRepeatedSdkWarning } from './node-runtime';
+import { outdatedNodeNotice, unsupportedNodeProblem, withoutRepeatedSdkWarning } from './node-runtime';
 import { tcpReachable } from './preflight';
 import { RestartPolicy } from './restart-policy';
 import { START_ORDER, spawnLiveDemo, spawnService } from './services';
@@ -62,6 +62,8 @@ async function start(stack: Stack): Promise<void> {
   const { defaulted, embeddedS3Port } = local;
   const keyProblem = developmentKeyProblem(local);
   if (keyProblem) throw new Error(keyProblem);
+  const tooOld = unsupportedNodeProblem(process.version);
+  if (tooOld) throw new Error(tooOld);
   const notice = outdatedNodeNotice(process.version);
   if (notice) process.stderr.write(`${notice}\n`);
   const env = notice ? withoutRepeatedSdkWarning(local.env) : local.env;

@@ -154,9 +154,11 @@ describe('parseArgs: describe --watch', () => {
       kind: 'describe-watch',
       replicationId: 'r-1',
       intervalSeconds: 2,
+      untilTracking: false,
       connection: { endpoint: 'http://gw:8080' },
     });
     expect(parseArgs(['DescribeWarehouseReplication', '--watch', '--replication-id=r-1', '--interval', '0.5'])).toMatchObject({ intervalSeconds: 0.5 });
+    expect(parseArgs(['describe', '--replication-id', 'r-1', '--watch', '--until-tracking'])).toMatchObject({ untilTracking: true });
   });
 
   it.each([
@@ -168,6 +170,7 @@ describe('parseArgs: describe --watch', () => {
     [['describe', '--replication-id', 'r', '--watch', '--interval', '0'], '--interval must be a number of seconds from 0.5 to 3600'],
     [['describe', '--replication-id', 'r', '--watch', '--interval', '2s'], "not '2s'"],
     [['describe', '--replication-id', 'r', '--interval', '5'], '--interval only goes with --watch'],
+    [['describe', '--replication-id', 'r', '--until-tracking'], '--until-tracking only goes with --watch'],
   ])('refuses %j', (argv, message) => {
     expect(() => parseArgs(argv)).toThrow(UsageError);
     expect(() => parseArgs(argv)).toThrow(message);

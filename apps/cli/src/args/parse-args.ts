@@ -49,11 +49,13 @@ export interface KeysManageCommand {
   natsUrl?: string;
 }
 
-/** `svc describe --replication-id ID --watch [--interval SECONDS]` */
+/** `svc describe --replication-id ID --watch [--interval SECONDS] [--until-tracking]` */
 export interface DescribeWatchCommand {
   kind: 'describe-watch';
   replicationId: string;
   intervalSeconds: number;
+  /** End once every table is tracking (0) or on a failure (1), for scripts; without it the watch follows until Ctrl-C. */
+  untilTracking: boolean;
   connection: ConnectionFlags;
 }
 
@@ -78,6 +80,7 @@ const OPERATION_FLAGS: Record<string, FlagSpec> = {
   raw: { takesValue: false },
   watch: { takesValue: false },
   interval: { takesValue: true },
+  'until-tracking': { takesValue: false },
 };
 
 export const DEFAULT_WATCH_INTERVAL_SECONDS = 2;
@@ -201,6 +204,7 @@ function parseDescribeWatch(tokens: Tokens, operation: OperationName | undefined
     kind: 'describe-watch',
     replicationId,
     intervalSeconds: parseWatchInterval(single(tokens, 'interval')),
+    untilTracking: tokens.flags.has('until-tracking'),
     connection: connectionFlags(tokens),
   };
 }
@@ -215,6 +219,7 @@ function parseOperationCommand(argv: string[]): OperationCommand | DescribeWatch
   if (operationText !== undefined && operation === undefined) throw new UsageError(`unknown operation '${operationText}'`);
   if (tokens.flags.has('watch')) return parseDescribeWatch(tokens, operation);
   if (tokens.flags.has('interval')) throw new UsageError('--interval only goes with --watch');
+  if (tokens.flags.has('until-tracking')) throw new UsageError('--until-tracking only goes with --watch');
 
   const file = single(tokens, 'file');
   const body = single(tokens, 'body');

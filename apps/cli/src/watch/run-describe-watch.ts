@@ -30,6 +30,8 @@ export interface WatchIo {
 export interface DescribeWatchRequest {
   replicationId: string;
   intervalSeconds: number;
+  /** End when every table is tracking or on a failure, instead of following until Ctrl-C. */
+  untilTracking: boolean;
 }
 
 /** Frames in logs and pipes are cut at this width: wide enough for most errors, narrow enough to read. */
@@ -52,7 +54,7 @@ export function frameLayout(terminal: StdoutTerminal): FrameLayout {
   };
 }
 
-/** `svc describe --replication-id ID --watch`: redraws the replication's tables until every one is tracking. */
+/** `svc describe --replication-id ID --watch`: redraws the replication's tables until Ctrl-C (or, asked, until every one is tracking). */
 export async function runDescribeWatch(io: WatchIo, settings: ClientSettings, request: DescribeWatchRequest): Promise<ExitCode> {
   const interruption = new AbortController();
   const stopListening = io.onInterrupt(() => interruption.abort());
@@ -70,6 +72,7 @@ export async function runDescribeWatch(io: WatchIo, settings: ClientSettings, re
         interrupted: interruption.signal,
       },
       request.intervalSeconds * 1000,
+      request.untilTracking ? 'until-tracking' : 'follow',
     );
   } finally {
     stopListening();

@@ -47,12 +47,30 @@ function settledSummary(snapshot: ReplicationSnapshot): string {
   return `Every table is tracking (${count} ${count === 1 ? 'table' : 'tables'}${note}).`;
 }
 
+function followNotice(verdict: ReturnType<typeof watchVerdict>, snapshot: ReplicationSnapshot): string | undefined {
+  switch (verdict.kind) {
+    case 'waiting':
+      return undefined;
+    case 'settled':
+      return `${settledSummary(snapshot)} Following changes; Ctrl-C to stop.`;
+    case 'failed':
+      return `${oneLineForTerminal(verdict.message)}; still watching (Ctrl-C to stop)`;
+  }
+}
+
 /**
- * Polls Describe every `intervalMs` and draws a frame after each answer until every table is tracking (0), the
- * replication or a table has failed (1), a call fails in a way polling cannot mend, or Ctrl-C (130). A refused
+ * `follow` watches a live replication until Ctrl-C: a settled or failed state is shown under the frame and polling
+ * goes on (tables go on changing, a failed table may be started again). `until-tracking` is for scripts: it ends when
+ * every table is tracking (0) or the replication or a table has failed (1).
+ */
+export type WatchEnd = 'follow' | 'until-tracking';
+
+/**
+ * Polls Describe every `intervalMs` and draws a frame after each answer, until Ctrl-C (130), a call fails in a way
+ * polling cannot mend, or — with `until-tracking` — every table is tracking (0) or something failed (1). A refused
  * connection before the first answer ends it like `svc describe` would (2): the endpoint is likely wrong.
  */
-export async function watchReplication(deps: WatchDependencies, intervalMs: number): Promise<ExitCode> {
+export async function watchReplication(deps: WatchDependencies, intervalMs: number, end: WatchEnd = 'until-tracking'): Promise<ExitCode> {
   const interrupted = whenAborted(deps.interrupted);
   let snapshot: ReplicationSnapshot | undefined;
   const draw = (notice?: string) =>
@@ -76,8 +94,12 @@ export async function watchReplication(deps: WatchDependencies, intervalMs: numb
           break;
         case 'snapshot': {
           snapshot = outcome.snapshot;
-          draw();
           const verdict = watchVerdict(snapshot);
+          if (end === 'follow') {
+            draw(followNotice(verdict, snapshot));
+            break;
+          }
+          draw();
           if (verdict.kind === 'settled') {
             deps.frames.finish();
             deps.writeStdout(`${settledSummary(snapshot)}\n`);
