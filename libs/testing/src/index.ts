@@ -13,7 +13,7 @@ export {
   reserveTempDatabase,
   type TempDatabase,
 } from './temp-database';
-export { startTestS3, type S3ObjectEvent, type TestS3, type TestS3Options } from './test-s3';
+export { TEST_S3_ACCOUNT, startTestS3, type S3ObjectEvent, type TestS3, type TestS3Options } from './test-s3';
 export { typescriptWorker } from './typescript-worker';
 export { TEST_WORKER_KEY } from './worker-key';
 export { EMBEDDED_S3_CREDENTIALS_FILE, embeddedS3CredentialsPath, loadOrCreateS3Credentials, readS3Credentials } from './embedded-s3/credentials-file';

@@ -1,11 +1,17 @@
-import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import S3rver from 's3rver';
 import { startS3SignatureFront } from './embedded-s3/s3-signature-front';
+import type { S3Account } from './embedded-s3/s3-signature-check';
 import { privateSocketDirectory } from './embedded-s3/signed-s3rver';
+
+/**
+ * The one account of the tests' S3 servers. Public like TEST_WORKER_KEY, so that a replication configuration can be
+ * written before its server starts; what matters is that requests are verified against it, as S3 does.
+ */
+export const TEST_S3_ACCOUNT: S3Account = { accessKeyId: 'SVCTESTS3', secretAccessKey: 'svc-test-s3-secret-key-not-for-real-data' };
 
 export interface TestS3Options {
   /** Buckets that exist from the start. */
@@ -24,7 +30,7 @@ export interface TestS3 {
   /** `http://127.0.0.1:<port>`; clients must use path-style addressing. */
   endpoint: string;
   /**
-   * The one account the server knows (a random secret per server). Like S3, it verifies the AWS Signature Version 4
+   * The one account the server knows (TEST_S3_ACCOUNT). Like S3, it verifies the AWS Signature Version 4
    * of every request (s3rver does not: it sits behind a verifying front) and refuses anonymous ones.
    */
   accessKeyId: string;
@@ -54,12 +60,11 @@ export async function startTestS3(options: TestS3Options = {}): Promise<TestS3> 
   const events: S3ObjectEvent[] = [];
   recordObjectEvents(server, events);
   await server.run();
-  const account = { accessKeyId: 'SVCTESTS3', secretAccessKey: randomBytes(24).toString('base64url') };
-  const front = await startS3SignatureFront({ port: 0, upstreamSocketPath, account });
+  const front = await startS3SignatureFront({ port: 0, upstreamSocketPath, account: TEST_S3_ACCOUNT });
   let stopped: Promise<void> | undefined;
   return {
     endpoint: `http://127.0.0.1:${front.port}`,
-    ...account,
+    ...TEST_S3_ACCOUNT,
     events,
     stop: () => {
       stopped ??= front
