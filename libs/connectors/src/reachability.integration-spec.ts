@@ -27,7 +27,7 @@ describe('checkReachability end to end', () => {
   const warehouse = (overrides: Partial<WarehouseConfig> = {}): WarehouseConfig => ({
     accessType: 'AccessKey',
     accessKey: s3.accessKeyId,
-    secretKey: SECRET,
+    secretKey: s3.secretAccessKey,
     bucketName: BUCKET,
     bucketFolderName: '/replication/data',
     regionEndpoint: 'us-east-1',
@@ -83,6 +83,7 @@ describe('checkReachability end to end', () => {
       '{Warehouse\\BucketName}: cannot write to bucket: bucket does not exist',
     ]);
     expect(messages.join('\n')).not.toContain(SECRET);
+    expect(messages.join('\n')).not.toContain(s3.secretAccessKey);
   });
 
   it('reports an unsupported connection string and a refused bucket credential', async () => {

@@ -1,5 +1,5 @@
 import { ListObjectsV2Command, PutObjectCommand, type S3Client, type _Object } from '@aws-sdk/client-s3';
-import { startTestS3, waitUntil, type TestS3 } from '@svc/testing';
+import { TEST_S3_ACCOUNT, startTestS3, waitUntil, type TestS3 } from '@svc/testing';
 import { deleteExpiredFiles } from './file-retention';
 import { replicationPrefix } from './key-prefix';
 import { createS3Client } from './s3-client';
@@ -13,7 +13,7 @@ const prefix = replicationPrefix('/f', REPLICATION_ID);
 
 function clientFor(endpoint: string): S3Client {
   return createS3Client(
-    { accessType: 'AccessKey', accessKey: 'S3RVER', secretKey: 'S3RVER', bucketName: BUCKET, bucketFolderName: '/f', regionEndpoint: '' },
+    { accessType: 'AccessKey', accessKey: TEST_S3_ACCOUNT.accessKeyId, secretKey: TEST_S3_ACCOUNT.secretAccessKey, bucketName: BUCKET, bucketFolderName: '/f', regionEndpoint: '' },
     { endpoint, allowBucketCreation: false },
   );
 }

@@ -13,6 +13,10 @@ export {
   reserveTempDatabase,
   type TempDatabase,
 } from './temp-database';
-export { startTestS3, type S3ObjectEvent, type TestS3, type TestS3Options } from './test-s3';
+export { TEST_S3_ACCOUNT, startTestS3, type S3ObjectEvent, type TestS3, type TestS3Options } from './test-s3';
 export { typescriptWorker } from './typescript-worker';
 export { TEST_WORKER_KEY } from './worker-key';
+export { EMBEDDED_S3_CREDENTIALS_FILE, embeddedS3CredentialsPath, loadOrCreateS3Credentials, readS3Credentials } from './embedded-s3/credentials-file';
+export { checkS3Signature, type S3Account, type S3ErrorAnswer, type S3SignatureCheck } from './embedded-s3/s3-signature-check';
+export { startS3SignatureFront, type S3SignatureFront, type S3SignatureFrontOptions } from './embedded-s3/s3-signature-front';
+export { startSignedS3rver, type SignedS3rver, type SignedS3rverOptions } from './embedded-s3/signed-s3rver';

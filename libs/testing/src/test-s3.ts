@@ -3,6 +3,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import S3rver from 's3rver';
+import { startS3SignatureFront } from './embedded-s3/s3-signature-front';
+import type { S3Account } from './embedded-s3/s3-signature-check';
+import { privateSocketDirectory } from './embedded-s3/signed-s3rver';
+
+/**
+ * The one account of the tests' S3 servers. Public like TEST_WORKER_KEY, so that a replication configuration can be
+ * written before its server starts; what matters is that requests are verified against it, as S3 does.
+ */
+export const TEST_S3_ACCOUNT: S3Account = { accessKeyId: 'SVCTESTS3', secretAccessKey: 'svc-test-s3-secret-key-not-for-real-data' };
 
 export interface TestS3Options {
   /** Buckets that exist from the start. */
@@ -20,7 +29,10 @@ export interface S3ObjectEvent {
 export interface TestS3 {
   /** `http://127.0.0.1:<port>`; clients must use path-style addressing. */
   endpoint: string;
-  /** s3rver knows this one account. It refuses other key ids but does not verify SigV4 signatures. */
+  /**
+   * The one account the server knows (TEST_S3_ACCOUNT). Like S3, it verifies the AWS Signature Version 4
+   * of every request (s3rver does not: it sits behind a verifying front) and refuses anonymous ones.
+   */
   accessKeyId: string;
   secretAccessKey: string;
   /** Object writes and deletes seen so far, oldest first. */
@@ -34,27 +46,34 @@ interface S3rverNotification {
   Records: { eventName: string; s3: { bucket: { name: string }; object: { key: string } } }[];
 }
 
-/** A real S3-compatible server (s3rver) on a free port with its own directory. */
+/** A real S3-compatible server (s3rver) with its own directory, behind a SigV4-verifying front on a free port. */
 export async function startTestS3(options: TestS3Options = {}): Promise<TestS3> {
   const directory = mkdtempSync(join(tmpdir(), 'svc-test-s3-'));
+  const socketDirectory = privateSocketDirectory();
+  const upstreamSocketPath = join(socketDirectory, 's3rver.sock');
   const server = new S3rver({
-    port: 0,
-    address: '127.0.0.1',
+    port: upstreamSocketPath,
     directory,
     silent: true,
     configureBuckets: (options.buckets ?? []).map((name) => ({ name })),
   });
   const events: S3ObjectEvent[] = [];
   recordObjectEvents(server, events);
-  const { port } = await server.run();
+  await server.run();
+  const front = await startS3SignatureFront({ port: 0, upstreamSocketPath, account: TEST_S3_ACCOUNT });
   let stopped: Promise<void> | undefined;
   return {
-    endpoint: `http://127.0.0.1:${port}`,
-    accessKeyId: 'S3RVER',
-    secretAccessKey: 'S3RVER',
+    endpoint: `http://127.0.0.1:${front.port}`,
+    ...TEST_S3_ACCOUNT,
     events,
     stop: () => {
-      stopped ??= server.close().then(() => rmSync(directory, { recursive: true, force: true }));
+      stopped ??= front
+        .close()
+        .then(() => server.close())
+        .then(() => {
+          rmSync(directory, { recursive: true, force: true });
+          rmSync(socketDirectory, { recursive: true, force: true });
+        });
       return stopped;
     },
   };

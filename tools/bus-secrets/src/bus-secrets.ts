@@ -3,6 +3,7 @@ import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CertificateAuthority } from '@svc/crypto';
 import { BUS_ROLES, generateBusCredentials, natsServerConfig, type BusRole } from '@svc/messaging';
+import { writeObjectStoreSecrets } from './object-store-secrets';
 
 export interface BusSecretsOptions {
   /** The folder to write (git-ignored; compose reads it as ./deploy/secrets). */
@@ -27,7 +28,8 @@ const WORKER_KEY_HOLDERS: readonly BusRole[] = ['job-registry', 'extractor', 'st
  * NATS nodes (also their route client certificate) and one for the api-gateway; an nkey per role; each node's
  * nats-server configuration (natsServerConfig: the permission model, TLS on clients and routes); one env file per
  * role with its seed, the worker key for the registry and the workers, and the operator's file for the CLI on the
- * host. Files readable by their owner only, but the PEM files a container must read (its user is not the host's).
+ * host; MinIO's root account and the services' own MinIO user (object-store-secrets.ts). Files readable by their
+ * owner only, but the PEM files a container must read (its user is not the host's).
  */
 export function writeBusSecrets(options: BusSecretsOptions): string[] {
   if (existsSync(join(options.dir, 'env'))) {
@@ -82,5 +84,6 @@ export function writeBusSecrets(options: BusSecretsOptions): string[] {
     writeFileSync(file, `${lines.join('\n')}\n`, { mode: 0o600 });
     written.push(file);
   }
+  written.push(...writeObjectStoreSecrets(envDir));
   return [authority.certFile, ...issued.map(({ certFile }) => certFile), ...written];
 }

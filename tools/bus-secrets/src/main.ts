@@ -1,17 +1,23 @@
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { writeBusSecrets } from './bus-secrets';
+import { writeObjectStoreSecrets } from './object-store-secrets';
 
-const USAGE = `usage: npm run secrets -- [--out DIR] [--gateway-host NAME]...
+const USAGE = `usage: npm run secrets -- [--out DIR] [--gateway-host NAME]... [--object-store-only]
 Makes deploy/secrets (or DIR) once, for docker-compose.yml: a private CA, TLS certificates for NATS and the
-api-gateway, an nkey per service role with its NATS permissions, and the worker key. Refuses to overwrite.`;
+api-gateway, an nkey per service role with its NATS permissions, the worker key, MinIO's root account and the
+services' own MinIO user. Refuses to overwrite. --object-store-only adds just the two MinIO files (env/minio.env,
+env/s3.env) to secrets made before they existed.`;
 
 function main(argv: string[]): number {
   let dir = resolve(__dirname, '..', '..', '..', '..', 'deploy', 'secrets');
   const gatewayHosts: string[] = [];
+  let objectStoreOnly = false;
   for (let index = 0; index < argv.length; index += 1) {
     const flag = argv[index];
     const value = argv[index + 1];
-    if ((flag === '--out' || flag === '--gateway-host') && value !== undefined && !value.startsWith('--')) {
+    if (flag === '--object-store-only') {
+      objectStoreOnly = true;
+    } else if ((flag === '--out' || flag === '--gateway-host') && value !== undefined && !value.startsWith('--')) {
       if (flag === '--out') dir = resolve(value);
       else gatewayHosts.push(value);
       index += 1;
@@ -19,6 +25,11 @@ function main(argv: string[]): number {
       process.stderr.write(`${flag === '--help' ? '' : `unknown or incomplete argument: ${flag ?? ''}\n`}${USAGE}\n`);
       return flag === '--help' ? 0 : 64;
     }
+  }
+  if (objectStoreOnly) {
+    const files = writeObjectStoreSecrets(join(dir, 'env'));
+    process.stdout.write(`Wrote ${files.join(' and ')} (keep them secret). Now: docker compose up -d\n`);
+    return 0;
   }
   const written = writeBusSecrets({ dir, natsNodes: ['nats-1', 'nats-2', 'nats-3'], gatewayHosts });
   process.stdout.write(

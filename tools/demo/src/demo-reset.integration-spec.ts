@@ -37,9 +37,10 @@ describe('npm run demo, starting again', () => {
 
   /** The demo's request, on the stack's S3 server, into `schema`. */
   function createRequest(schema: string): Record<string, unknown> {
-    const request = demoCreateRequest(TEST_POSTGRES_URL, 'svc-demo-reset-it', databases);
+    const bucketKey = { accessKey: stack.s3.accessKeyId, secretKey: stack.s3.secretAccessKey };
+    const request = demoCreateRequest(TEST_POSTGRES_URL, 'svc-demo-reset-it', bucketKey, databases);
     const warehouse = request['warehouse'] as Record<string, unknown>;
-    return { ...request, warehouse: { ...warehouse, accessKey: stack.s3.accessKeyId, secretKey: stack.s3.secretAccessKey, bucketFolderName: `/${schema}`, databaseSchema: schema } };
+    return { ...request, warehouse: { ...warehouse, bucketFolderName: `/${schema}`, databaseSchema: schema } };
   }
 
   it("deletes the replications an earlier demo made and leaves a user's replication of the demo source, naming it", async () => {

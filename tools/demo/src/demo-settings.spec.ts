@@ -3,7 +3,7 @@ import { DEVELOPMENT_ACCESS_KEY, databaseUrl, loadDemoSettings } from './demo-se
 
 describe('loadDemoSettings', () => {
   it('falls back to the local stack and the development key of npm start', () => {
-    expect(loadDemoSettings({})).toEqual({
+    expect(loadDemoSettings({}, '/repo')).toEqual({
       endpoint: 'http://127.0.0.1:8080',
       region: 'us-east-1',
       accessKeyId: DEVELOPMENT_ACCESS_KEY.accessKeyId,
@@ -11,12 +11,17 @@ describe('loadDemoSettings', () => {
       postgresUrl: 'postgres://postgres@127.0.0.1:5432/postgres',
       developmentKey: true,
       liveDemoPrefix: 'svc_live',
+      bucketCredentialsFile: '/repo/tmp/embedded-s3-credentials.json',
     });
   });
 
+  it('reads the embedded S3 server\'s credentials from EMBEDDED_S3_CREDENTIALS_FILE when set', () => {
+    expect(loadDemoSettings({ EMBEDDED_S3_CREDENTIALS_FILE: '/home/me/s3.json' }, '/repo').bucketCredentialsFile).toBe('/home/me/s3.json');
+  });
+
   it('names the live demo databases by DEMO_DATABASE_PREFIX, refusing one that is no plain identifier', () => {
-    expect(loadDemoSettings({ DEMO_DATABASE_PREFIX: 'svc_e2e_live_1' }).liveDemoPrefix).toBe('svc_e2e_live_1');
-    expect(() => loadDemoSettings({ DEMO_DATABASE_PREFIX: 'x"; DROP DATABASE postgres; --' })).toThrow(/DEMO_DATABASE_PREFIX: must be/);
+    expect(loadDemoSettings({ DEMO_DATABASE_PREFIX: 'svc_e2e_live_1' }, '/repo').liveDemoPrefix).toBe('svc_e2e_live_1');
+    expect(() => loadDemoSettings({ DEMO_DATABASE_PREFIX: 'x"; DROP DATABASE postgres; --' }, '/repo')).toThrow(/DEMO_DATABASE_PREFIX: must be/);
   });
 
   it('takes the endpoint, key pair and PostgreSQL URL from the environment', () => {
@@ -26,7 +31,7 @@ describe('loadDemoSettings', () => {
       SVC_SECRET_ACCESS_KEY: 'secret',
       SVC_REGION: 'eu-west-1',
       DEMO_POSTGRES_URL: 'postgresql://admin:pw@db:6543/maintenance',
-    });
+    }, '/repo');
     expect(settings).toMatchObject({ endpoint: 'https://gw.example:9443', accessKeyId: 'AKID', secretKey: 'secret', region: 'eu-west-1', developmentKey: false });
     expect(settings.postgresUrl).toBe('postgresql://admin:pw@db:6543/maintenance');
   });
@@ -34,7 +39,7 @@ describe('loadDemoSettings', () => {
   it('refuses half a key pair and bad URLs, naming each variable without echoing values', () => {
     let thrown: unknown;
     try {
-      loadDemoSettings({ SVC_ACCESS_KEY_ID: 'AKID', SVC_ENDPOINT: 'ftp://x', DEMO_POSTGRES_URL: 'mysql://u:hunter2@h/db' });
+      loadDemoSettings({ SVC_ACCESS_KEY_ID: 'AKID', SVC_ENDPOINT: 'ftp://x', DEMO_POSTGRES_URL: 'mysql://u:hunter2@h/db' }, '/repo');
     } catch (error) {
       thrown = error;
     }

@@ -1,4 +1,5 @@
 import { ConfigError, DEFAULT_REGION, EnvReader } from '@svc/config';
+import { EMBEDDED_S3_CREDENTIALS_FILE, embeddedS3CredentialsPath } from '@svc/testing';
 
 /**
  * The development access key `npm start` prints. Duplicated from tools/local-stack (LOCAL_DEFAULTS), which
@@ -43,10 +44,12 @@ export interface DemoSettings {
   developmentKey: boolean;
   /** Names the live demo's databases (`<prefix>_source`, …). */
   liveDemoPrefix: string;
+  /** Where `npm start` keeps the credentials of its embedded S3 server, which the demo's replications use. */
+  bucketCredentialsFile: string;
 }
 
 /** Reads the demo's environment; throws a ConfigError naming every bad value (never echoing one). */
-export function loadDemoSettings(environment: Record<string, string | undefined>): DemoSettings {
+export function loadDemoSettings(environment: Record<string, string | undefined>, repoRoot: string): DemoSettings {
   const env = new EnvReader(environment);
   const accessKeyId = env.optionalString('SVC_ACCESS_KEY_ID');
   const secretKey = env.optionalString('SVC_SECRET_ACCESS_KEY');
@@ -62,6 +65,7 @@ export function loadDemoSettings(environment: Record<string, string | undefined>
     postgresUrl: env.url('DEMO_POSTGRES_URL', 'postgres://postgres@127.0.0.1:5432/postgres', ['postgres', 'postgresql']),
     developmentKey: accessKeyId === undefined,
     liveDemoPrefix: env.string('DEMO_DATABASE_PREFIX', DEFAULT_LIVE_DEMO_PREFIX),
+    bucketCredentialsFile: embeddedS3CredentialsPath({ [EMBEDDED_S3_CREDENTIALS_FILE]: env.optionalString(EMBEDDED_S3_CREDENTIALS_FILE) }, repoRoot),
   };
   if (!/^[a-z_][a-z0-9_]{0,40}$/.test(settings.liveDemoPrefix)) {
     throw new ConfigError(['DEMO_DATABASE_PREFIX: must be 1 to 41 lower-case letters, digits or underscores, not starting with a digit']);

@@ -1,9 +1,10 @@
 import type { Client, Pool } from 'pg';
 import type { ReplicationDescription, ReplicationSummary } from '@svc/contracts';
-import { DEMO_DATABASES, DEMO_WAREHOUSE_SCHEMA, type DemoDatabases } from './demo-settings';
+import { readS3Credentials } from '@svc/testing';
+import { DEMO_DATABASES, DEMO_WAREHOUSE_SCHEMA, type DemoDatabases, type DemoSettings } from './demo-settings';
 import { recreateDemoDatabases } from './demo-databases';
 import { failedTable, progressLine, seconds, seedingFinished, textTable } from './progress';
-import { demoCreateRequest } from './replication-request';
+import { demoCreateRequest, type BucketKey } from './replication-request';
 import { SAMPLE_CHANGES, SAMPLE_SOURCE_SQL, SAMPLE_TABLES, TRACKED_TABLES, type SampleTable } from './sample-source';
 import type { SignedApi } from './signed-api';
 import { digestOf, sameDigest, warehouseDigestOf, type Digest } from './table-digest';
@@ -57,10 +58,22 @@ export async function createSampleSource(source: Pool): Promise<void> {
   }
 }
 
+/** The account of the S3 server `npm start` embeds, from the file it keeps it in (only the user can read it). */
+export function embeddedBucketKey(settings: Pick<DemoSettings, 'bucketCredentialsFile'>): BucketKey {
+  const account = readS3Credentials(settings.bucketCredentialsFile);
+  return { accessKey: account.accessKeyId, secretKey: account.secretAccessKey };
+}
+
 /** Step 3: Create, then the demo's name (its mark) by Alter. */
-export async function createReplication(api: SignedApi, postgresUrl: string, replicationName: string, databases: DemoDatabases = DEMO_DATABASES): Promise<string> {
+export async function createReplication(
+  api: SignedApi,
+  postgresUrl: string,
+  bucketKey: BucketKey,
+  replicationName: string,
+  databases: DemoDatabases = DEMO_DATABASES,
+): Promise<string> {
   const runLabel = `svc-demo-${Date.now().toString(36)}`;
-  const created = await api.call('CreateWarehouseReplication', demoCreateRequest(postgresUrl, runLabel, databases));
+  const created = await api.call('CreateWarehouseReplication', demoCreateRequest(postgresUrl, runLabel, bucketKey, databases));
   await api.call('AlterWarehouseReplication', { replicationId: created.replicationId, replicationName });
   say(`  ReplicationId ${created.replicationId}, Status ${created.status}, ReplicationName '${replicationName}'`);
   return created.replicationId;

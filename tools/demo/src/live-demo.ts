@@ -1,7 +1,7 @@
 import type { Pool } from 'pg';
 import { liveDemoDatabases, type DemoSettings } from './demo-settings';
 import { connectAdmin, openPool, recreateDemoDatabases } from './demo-databases';
-import { createReplication, createSampleSource, demoReplicationName, say } from './demo-steps';
+import { createReplication, createSampleSource, demoReplicationName, embeddedBucketKey, say } from './demo-steps';
 import { liveChange } from './live-changes';
 import type { SignedApi } from './signed-api';
 
@@ -34,7 +34,7 @@ export async function runLiveDemo(api: SignedApi, settings: DemoSettings, stoppi
     } finally {
       await source.end();
     }
-    const replicationId = await createReplication(api, settings.postgresUrl, name, databases);
+    const replicationId = await createReplication(api, settings.postgresUrl, embeddedBucketKey(settings), name, databases);
     say(`Demo replication ${replicationId} created from ${databases.source}; a change in its source every ${LIVE_CHANGE_INTERVAL_MS / 1000} s (SVC_DEMO=off for none).`);
   }
   const source = openPool(settings.postgresUrl, databases.source);

@@ -1,7 +1,8 @@
+import { resolve } from 'node:path';
 import type { Client, Pool } from 'pg';
 import { DEMO_DATABASES, loadDemoSettings, type DemoSettings } from './demo-settings';
 import { connectAdmin, openPool } from './demo-databases';
-import { changeAndMeasureLag, createReplication, createSampleSource, demoReplicationName, howToLookAtIt, resetDemo, say, verify, waitForSeeding } from './demo-steps';
+import { changeAndMeasureLag, createReplication, createSampleSource, demoReplicationName, embeddedBucketKey, howToLookAtIt, resetDemo, say, verify, waitForSeeding } from './demo-steps';
 import { runLiveDemo } from './live-demo';
 import { ApiError, SignedApi, UnreachableError } from './signed-api';
 
@@ -12,6 +13,8 @@ import { ApiError, SignedApi, UnreachableError } from './signed-api';
  */
 async function run(settings: DemoSettings): Promise<void> {
   const api = new SignedApi(settings.endpoint, settings.region, settings);
+  // Read first: without the embedded S3 server's credentials nothing below can work.
+  const bucketKey = embeddedBucketKey(settings);
   if ((await api.health()) !== 200) throw new UnreachableError(settings.endpoint, '/health does not answer 200');
   if (settings.developmentKey) say('Using the development access key of `npm start` (set SVC_ACCESS_KEY_ID / SVC_SECRET_ACCESS_KEY for another).');
   // Also proves the access key before anything is dropped.
@@ -31,7 +34,7 @@ async function run(settings: DemoSettings): Promise<void> {
     await createSampleSource(source);
 
     say('\n3. Creating the replication (signed JSON CreateWarehouseReplication)');
-    const replicationId = await createReplication(api, settings.postgresUrl, demoReplicationName(DEMO_DATABASES, 'npm run demo'));
+    const replicationId = await createReplication(api, settings.postgresUrl, bucketKey, demoReplicationName(DEMO_DATABASES, 'npm run demo'));
 
     say('\n4. Seeding (DescribeWarehouseReplication every second: phase, rows seeded/estimated)');
     await waitForSeeding(api, replicationId);
@@ -60,7 +63,7 @@ function explain(error: unknown): string {
 
 let settings: DemoSettings;
 try {
-  settings = loadDemoSettings(process.env);
+  settings = loadDemoSettings(process.env, resolve(__dirname, '..', '..', '..', '..'));
 } catch (error) {
   process.stderr.write(`demo: ${explain(error)}\n`);
   process.exit(2);

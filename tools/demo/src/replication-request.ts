@@ -1,8 +1,11 @@
 import { DEMO_DATABASES, DEMO_WAREHOUSE_SCHEMA, databaseUrl, type DemoDatabases } from './demo-settings';
 import { SAMPLE_TABLES } from './sample-source';
 
-/** Credentials of the S3 server `npm start` embeds (s3rver's one account). */
-const EMBEDDED_S3_KEY = { accessKey: 'S3RVER', secretKey: 'S3RVER' };
+/** The key pair a demo replication signs its bucket requests with: the account of the S3 server `npm start` embeds. */
+export interface BucketKey {
+  accessKey: string;
+  secretKey: string;
+}
 export const DEMO_BUCKET = 'svc-demo';
 
 /**
@@ -20,7 +23,7 @@ export function runConnectionString(postgresUrl: string, database: string, runLa
  * The CreateWarehouseReplication body (JSON wire form) for the demo databases on the server of
  * `postgresUrl`: SCD Type1 into `analytics`, and the table without a key re-seeded all day every minute.
  */
-export function demoCreateRequest(postgresUrl: string, runLabel: string, databases: DemoDatabases = DEMO_DATABASES): Record<string, unknown> {
+export function demoCreateRequest(postgresUrl: string, runLabel: string, bucketKey: BucketKey, databases: DemoDatabases = DEMO_DATABASES): Record<string, unknown> {
   const server = new URL(postgresUrl);
   const noKeyTables = SAMPLE_TABLES.filter((table) => !table.keyed).map((table) => table.name);
   return {
@@ -39,7 +42,8 @@ export function demoCreateRequest(postgresUrl: string, runLabel: string, databas
     },
     warehouse: {
       accessType: 'AccessKey',
-      ...EMBEDDED_S3_KEY,
+      accessKey: bucketKey.accessKey,
+      secretKey: bucketKey.secretKey,
       bucketName: DEMO_BUCKET,
       // One folder per demo, named after its source.
       bucketFolderName: `/${databases.source.replace(/_/g, '-')}`,

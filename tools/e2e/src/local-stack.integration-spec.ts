@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { CreateBucketCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
@@ -10,6 +10,7 @@ import { callSigned } from '@svc/system-testing';
 import {
   createTempDatabase,
   freePort,
+  readS3Credentials,
   reserveTempDatabase,
   startTestNats,
   TEST_POSTGRES_URL,
@@ -49,6 +50,7 @@ describe('npm start and the svc CLI, as the README says', () => {
         HOST: '',
         EMBEDDED_S3_PORT: String(s3Port),
         EMBEDDED_S3_DIR: join(workDir, 's3'),
+        EMBEDDED_S3_CREDENTIALS_FILE: join(workDir, 's3-credentials.json'),
         SVC_MASTER_KEY: '',
         SVC_BOOTSTRAP_ACCESS_KEY_ID: '',
         SVC_BOOTSTRAP_SECRET_KEY: '',
@@ -73,6 +75,8 @@ describe('npm start and the svc CLI, as the README says', () => {
     rmSync(workDir, { recursive: true, force: true });
   }, 30000);
 
+  const embeddedS3Account = () => readS3Credentials(join(workDir, 's3-credentials.json'));
+
   function developmentKey(): { accessKeyId: string; secretKey: string } {
     const keyLine = /SVC_ACCESS_KEY_ID=(\S+) SVC_SECRET_ACCESS_KEY=(\S+)/.exec(output);
     return { accessKeyId: keyLine?.[1] ?? '', secretKey: keyLine?.[2] ?? '' };
@@ -87,7 +91,9 @@ describe('npm start and the svc CLI, as the README says', () => {
     const example = readFileSync(join(repoRoot, 'examples/create-replication.xml'), 'utf8')
       .replaceAll('svc_demo_source', source ?? '')
       .replaceAll('svc_demo_staging', staging ?? '')
-      .replaceAll('svc_demo_warehouse', warehouse ?? '');
+      .replaceAll('svc_demo_warehouse', warehouse ?? '')
+      .replace('EMBEDDED_S3_ACCESS_KEY_ID', embeddedS3Account().accessKeyId)
+      .replace('EMBEDDED_S3_SECRET_ACCESS_KEY', embeddedS3Account().secretAccessKey);
     const file = join(workDir, 'create.xml');
     writeFileSync(file, example);
 
@@ -134,8 +140,17 @@ describe('npm start and the svc CLI, as the README says', () => {
     expect(output).toContain(`Demo replication ${replicationId} created from ${livePrefix}_source`);
   }, 180000);
 
+  it('keeps the embedded S3 server\'s credentials in a file only the user can read, and refuses anonymous requests', async () => {
+    expect(statSync(join(workDir, 's3-credentials.json')).mode & 0o777).toBe(0o600);
+    expect(output).toContain(`it accepts only requests signed with the access key in ${join(workDir, 's3-credentials.json')}`);
+    expect(output).not.toContain(embeddedS3Account().secretAccessKey);
+    const anonymous = await fetch(`http://127.0.0.1:${s3Port}/svc-demo?list-type=2`);
+    expect(anonymous.status).toBe(403);
+    expect(await anonymous.text()).toContain('<Code>AccessDenied</Code>');
+  });
+
   it('serves paged listings from the embedded S3 server (s3rver needs the legacy OpenSSL provider in its own process)', async () => {
-    const s3 = new S3Client({ endpoint: `http://127.0.0.1:${s3Port}`, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+    const s3 = new S3Client({ endpoint: `http://127.0.0.1:${s3Port}`, region: 'us-east-1', forcePathStyle: true, credentials: embeddedS3Account() });
     try {
       await s3.send(new CreateBucketCommand({ Bucket: 'paging-check' }));
       for (const key of ['a', 'b', 'c']) await s3.send(new PutObjectCommand({ Bucket: 'paging-check', Key: key, Body: key }));

@@ -1,4 +1,4 @@
-import { DEFAULT_EMBEDDED_S3_PORT, LOCAL_DEFAULTS, apiTransportNotice, developmentKeyProblem, liveDemoEnvironment, localEnvironment } from './local-settings';
+import { DEFAULT_EMBEDDED_S3_PORT, LOCAL_DEFAULTS, apiTransportNotice, developmentKeyProblem, liveDemoEnvironment, localEnvironment, withEmbeddedS3Account } from './local-settings';
 
 describe('localEnvironment', () => {
   it('fills development defaults and reports which', () => {
@@ -91,5 +91,22 @@ describe('liveDemoEnvironment', () => {
       SVC_ACCESS_KEY_ID: 'MYKEY',
       DEMO_POSTGRES_URL: 'postgres://u:pw@db:5433/postgres',
     });
+  });
+});
+
+describe('withEmbeddedS3Account', () => {
+  it('has the services sign with the installation account of the embedded S3 server, the only one it knows', () => {
+    const { env, defaulted } = localEnvironment({ S3_ACCESS_KEY_ID: 'SOMETHING-ELSE' });
+    expect(defaulted).not.toContain('S3_ACCESS_KEY_ID');
+    expect(withEmbeddedS3Account(env, { accessKeyId: 'SVCLOCAL0123456789AB', secretAccessKey: 'installation-secret' })).toMatchObject({
+      S3_ACCESS_KEY_ID: 'SVCLOCAL0123456789AB',
+      S3_SECRET_ACCESS_KEY: 'installation-secret',
+      S3_ENDPOINT: `http://127.0.0.1:${DEFAULT_EMBEDDED_S3_PORT}`,
+    });
+  });
+
+  it('leaves no public S3 keys among the development defaults', () => {
+    expect(Object.keys(LOCAL_DEFAULTS)).not.toEqual(expect.arrayContaining(['S3_ACCESS_KEY_ID']));
+    expect(Object.values(LOCAL_DEFAULTS)).not.toContain('S3RVER');
   });
 });

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { S3Account } from '@svc/testing';
 import { DEFAULT_DATABASE_URL, DEFAULT_NATS_URL, DEVELOPMENT_FLAG, DEVELOPMENT_MASTER_KEY, isLoopbackHost } from '@svc/config';
 
 /**
@@ -15,8 +16,6 @@ export const LOCAL_DEFAULTS: Record<string, string> = {
   SVC_MASTER_KEY: DEVELOPMENT_MASTER_KEY,
   SVC_BOOTSTRAP_ACCESS_KEY_ID: 'SVCLOCALDEVELOPMENT',
   SVC_BOOTSTRAP_SECRET_KEY: 'local-development-secret-key-change-me',
-  S3_ACCESS_KEY_ID: 'S3RVER',
-  S3_SECRET_ACCESS_KEY: 'S3RVER',
   S3_ALLOW_BUCKET_CREATION: 'true',
   // The demo's databases are on this machine's PostgreSQL (issue 19's host policy refuses loopback otherwise).
   ALLOW_LOOPBACK_TARGETS: 'true',
@@ -53,6 +52,14 @@ export function localEnvironment(base: Record<string, string | undefined>): Loca
   // Shared by the registry and the workers of this run only: a fresh one each start, never a public default.
   if (!env['SVC_WORKER_KEY']) env['SVC_WORKER_KEY'] = randomBytes(32).toString('hex');
   return { env, defaulted, embeddedS3Port };
+}
+
+/**
+ * The environment of a stack whose S3 server is the embedded one: the services sign (IAMRole replications) with the
+ * installation's account, the only one that server knows, whatever S3_ACCESS_KEY_ID said.
+ */
+export function withEmbeddedS3Account(env: Record<string, string>, account: S3Account): Record<string, string> {
+  return { ...env, S3_ACCESS_KEY_ID: account.accessKeyId, S3_SECRET_ACCESS_KEY: account.secretAccessKey };
 }
 
 const BOOTSTRAP_SETTINGS = ['SVC_BOOTSTRAP_ACCESS_KEY_ID', 'SVC_BOOTSTRAP_SECRET_KEY'];

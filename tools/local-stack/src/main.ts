@@ -3,8 +3,9 @@ import { join, resolve } from 'node:path';
 import { EnvReader, readNatsSecurity } from '@svc/config';
 import { connectNats, NatsRequester, natsServerList } from '@svc/messaging';
 import { healthSubject, type ServiceName } from '@svc/contracts';
+import { EMBEDDED_S3_CREDENTIALS_FILE, embeddedS3CredentialsPath, loadOrCreateS3Credentials } from '@svc/testing';
 import { startEmbeddedS3 } from './embedded-s3';
-import { apiTransportNotice, developmentKeyProblem, liveDemoEnvironment, localEnvironment } from './local-settings';
+import { apiTransportNotice, developmentKeyProblem, liveDemoEnvironment, localEnvironment, withEmbeddedS3Account } from './local-settings';
 import { outdatedNodeNotice, unsupportedNodeProblem, withoutRepeatedSdkWarning } from './node-runtime';
 import { tcpReachable } from './preflight';
 import { RestartPolicy } from './restart-policy';
@@ -66,7 +67,10 @@ async function start(stack: Stack): Promise<void> {
   if (tooOld) throw new Error(tooOld);
   const notice = outdatedNodeNotice(process.version);
   if (notice) process.stderr.write(`${notice}\n`);
-  const env = notice ? withoutRepeatedSdkWarning(local.env) : local.env;
+  const credentialsFile = embeddedS3CredentialsPath(local.env, repoRoot);
+  const embeddedS3Account = embeddedS3Port !== null ? loadOrCreateS3Credentials(credentialsFile) : null;
+  const stackEnv = embeddedS3Account !== null ? withEmbeddedS3Account(local.env, embeddedS3Account) : local.env;
+  const env = notice ? withoutRepeatedSdkWarning(stackEnv) : stackEnv;
   const natsUrl = env['NATS_URL'] ?? '';
   const databaseUrl = env['DATABASE_URL'] ?? '';
   for (const [name, url, port] of [
@@ -77,8 +81,8 @@ async function start(stack: Stack): Promise<void> {
     if (problem) throw new Error(`${name} is not answering (${problem}); start it and run again (see README)`);
   }
 
-  if (embeddedS3Port !== null) {
-    stack.addS3(await startEmbeddedS3(embeddedS3Port, env['EMBEDDED_S3_DIR'] ?? join(repoRoot, 'tmp', 's3rver')));
+  if (embeddedS3Port !== null && embeddedS3Account !== null) {
+    stack.addS3(await startEmbeddedS3(embeddedS3Port, env['EMBEDDED_S3_DIR'] ?? join(repoRoot, 'tmp', 's3rver'), embeddedS3Account));
   }
 
   const natsEnv = new EnvReader(env);
@@ -103,7 +107,9 @@ async function start(stack: Stack): Promise<void> {
       `Replication service is up: API at http://127.0.0.1:${env['PORT']}/api/<Operation>, health at /health.`,
       `Operator console: http://127.0.0.1:${env['PORT']}/console/ (sign in with the access key below).`,
       apiTransportNotice(env),
-      embeddedS3Port !== null ? `Embedded S3 server at ${env['S3_ENDPOINT']} (credentials S3RVER / S3RVER).` : `S3 endpoint: ${env['S3_ENDPOINT']}`,
+      embeddedS3Port !== null
+        ? `Embedded S3 server at ${env['S3_ENDPOINT']}: it accepts only requests signed with the access key in ${credentialsFile} (yours alone, the same on every start).`
+        : `S3 endpoint: ${env['S3_ENDPOINT']}`,
       defaulted.includes('SVC_BOOTSTRAP_ACCESS_KEY_ID')
         ? `Development access key: SVC_ACCESS_KEY_ID=${env['SVC_BOOTSTRAP_ACCESS_KEY_ID']} SVC_SECRET_ACCESS_KEY=${env['SVC_BOOTSTRAP_SECRET_KEY']}`
         : 'Access key: the one in SVC_BOOTSTRAP_ACCESS_KEY_ID.',
@@ -116,7 +122,7 @@ async function start(stack: Stack): Promise<void> {
     ].join('\n'),
   );
   const demoEnv = liveDemoEnvironment({ env, defaulted });
-  if (demoEnv) stack.addChild('demo', spawnLiveDemo(distRoot, demoEnv));
+  if (demoEnv) stack.addChild('demo', spawnLiveDemo(distRoot, { ...demoEnv, [EMBEDDED_S3_CREDENTIALS_FILE]: credentialsFile }));
 }
 
 const stack = new Stack();

@@ -8,7 +8,7 @@ import { listenOnNats, natsMicroserviceOptions } from '@svc/messaging-nest';
 import { seedBatchId } from '@svc/pipeline-runtime';
 import { BatchFileWriter, createS3Client } from '@svc/storage';
 import { startPipelineServiceHarness, type PipelineServiceHarness } from '@svc/system-testing';
-import { SAMPLE_PEOPLE_TABLE, TEST_POSTGRES_URL, createTempDatabase, sampleReplicationConfig, waitUntil, type TempDatabase } from '@svc/testing';
+import { SAMPLE_PEOPLE_TABLE, TEST_S3_ACCOUNT, TEST_POSTGRES_URL, createTempDatabase, sampleReplicationConfig, waitUntil, type TempDatabase } from '@svc/testing';
 import { Client } from 'pg';
 import { AppModule } from '../app.module';
 
@@ -111,8 +111,8 @@ function replicationConfig(warehouseDatabase: string): ReplicationConfig {
   return sampleReplicationConfig({
     replicationName: 'lost-seed-test',
     warehouse: {
-      accessKey: 'S3RVER',
-      secretKey: 'S3RVER',
+      accessKey: TEST_S3_ACCOUNT.accessKeyId,
+      secretKey: TEST_S3_ACCOUNT.secretAccessKey,
       bucketName: BUCKET,
       bucketFolderName: 'f',
       url: `postgres://${server.host}`,

@@ -7,7 +7,7 @@ import { JsonLogger } from '@svc/logging';
 import { listenOnNats, natsMicroserviceOptions } from '@svc/messaging-nest';
 import { BatchFileWriter, createS3Client } from '@svc/storage';
 import { startPipelineServiceHarness, type PipelineServiceHarness } from '@svc/system-testing';
-import { SAMPLE_PEOPLE_TABLE, TEST_POSTGRES_URL, createTempDatabase, sampleChangeBatch, sampleReplicationConfig, waitForLockWaiters, waitUntil, type TempDatabase } from '@svc/testing';
+import { SAMPLE_PEOPLE_TABLE, TEST_S3_ACCOUNT, TEST_POSTGRES_URL, createTempDatabase, sampleChangeBatch, sampleReplicationConfig, waitForLockWaiters, waitUntil, type TempDatabase } from '@svc/testing';
 import { Client } from 'pg';
 import { EngineRegistry } from '@svc/pipeline-runtime';
 import { AppModule } from '../app.module';
@@ -112,15 +112,15 @@ describe('loader: stale batches', () => {
   });
 });
 
-/** Files in the test bucket (s3rver's one account) and a warehouse in the given database of the test server; every log line kept. */
+/** Files in the test bucket (the test S3 server's one account) and a warehouse in the given database of the test server; every log line kept. */
 function replicationConfig(warehouseDatabase: string): ReplicationConfig {
   const server = new URL(TEST_POSTGRES_URL);
   return sampleReplicationConfig({
     replicationName: 'stale-batch-test',
     isLogErrorsOnly: false,
     warehouse: {
-      accessKey: 'S3RVER',
-      secretKey: 'S3RVER',
+      accessKey: TEST_S3_ACCOUNT.accessKeyId,
+      secretKey: TEST_S3_ACCOUNT.secretAccessKey,
       bucketName: BUCKET,
       bucketFolderName: 'f',
       url: `postgres://${server.host}`,

@@ -8,7 +8,7 @@ import { publishRowChunks, rowsSubjectOf } from '@svc/messaging';
 import { listenOnNats, natsMicroserviceOptions } from '@svc/messaging-nest';
 import { EngineRegistry, batchFolderName } from '@svc/pipeline-runtime';
 import { startPipelineServiceHarness, type PipelineServiceHarness } from '@svc/system-testing';
-import { SAMPLE_PEOPLE_TABLE, createTempDatabase, sampleChangeBatch, sampleReplicationConfig, waitForLockWaiters, waitUntil, type TempDatabase } from '@svc/testing';
+import { SAMPLE_PEOPLE_TABLE, TEST_S3_ACCOUNT, createTempDatabase, sampleChangeBatch, sampleReplicationConfig, waitForLockWaiters, waitUntil, type TempDatabase } from '@svc/testing';
 import { Client } from 'pg';
 import { AppModule } from '../app.module';
 
@@ -125,12 +125,12 @@ describe('stager: stale batches', () => {
   });
 });
 
-/** Staging in the given database, files in the test bucket (s3rver's one account); every log line kept. */
+/** Staging in the given database, files in the test bucket (the test S3 server's one account); every log line kept. */
 function replicationConfig(stagingUrl: string): ReplicationConfig {
   return sampleReplicationConfig({
     replicationName: 'stale-batch-test',
     isLogErrorsOnly: false,
     staging: { connectionString: stagingUrl },
-    warehouse: { accessKey: 'S3RVER', secretKey: 'S3RVER', bucketName: BUCKET, bucketFolderName: 'f' },
+    warehouse: { accessKey: TEST_S3_ACCOUNT.accessKeyId, secretKey: TEST_S3_ACCOUNT.secretAccessKey, bucketName: BUCKET, bucketFolderName: 'f' },
   });
 }
