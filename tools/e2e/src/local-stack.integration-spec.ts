@@ -1,4 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -57,6 +58,7 @@ describe('npm start and the svc CLI, as the README says', () => {
         SVC_DEMO: '',
         DEMO_DATABASE_PREFIX: livePrefix,
         DEMO_POSTGRES_URL: '',
+        LOCAL_STACK_STATE_FILE: join(workDir, 'local-stack.json'),
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -189,12 +191,42 @@ describe('npm start and the svc CLI, as the README says', () => {
     expect(stack.exitCode).toBeNull();
   }, 60000);
 
+  /** What `npm start` runs before it builds anything. */
+  const alreadyRunningCheck = (apiPort: number) =>
+    spawnSync(process.execPath, [join(repoRoot, 'tools/local-stack/bin/already-running.mjs')], {
+      env: { ...process.env, LOCAL_STACK_STATE_FILE: join(workDir, 'local-stack.json'), PORT: String(apiPort) },
+      encoding: 'utf8',
+      timeout: 10000,
+    });
+
+  it('stops a second npm start before it rebuilds anything under the running one (issue 20)', async () => {
+    const second = alreadyRunningCheck(await freePort());
+    expect(second.status).toBe(1);
+    expect(second.stderr).toContain(`npm start is already running (process ${stack.pid}, API at http://127.0.0.1:${port}`);
+    expect(second.stderr).toContain('Use it, or stop it first (Ctrl-C in its terminal)');
+  });
+
   it('stops every service on Ctrl-C', async () => {
     const exited = new Promise<number | null>((done) => stack.once('exit', (code) => done(code)));
     stack.kill('SIGINT');
     expect(await exited).toBe(0);
     await expect(fetch(`http://127.0.0.1:${port}/health`)).rejects.toThrow();
+    // Stopped, it no longer holds a second npm start back.
+    expect(alreadyRunningCheck(await freePort()).status).toBe(0);
   }, 30000);
+
+  it('says which port is taken instead of an EADDRINUSE trace when something else listens on the API port', async () => {
+    const blocker = createServer().listen(0, '127.0.0.1');
+    await new Promise((done) => blocker.once('listening', done));
+    try {
+      const taken = (blocker.address() as AddressInfo).port;
+      const check = alreadyRunningCheck(taken);
+      expect(check.status).toBe(1);
+      expect(check.stderr).toContain(`Something already listens on 127.0.0.1:${taken}, the port npm start's API would take`);
+    } finally {
+      blocker.close();
+    }
+  });
 
   it('refuses an access key of the user own under the public development master key, before starting anything', () => {
     const run = spawnSync(process.execPath, [join(repoRoot, 'dist/tools/local-stack/src/main.js')], {

@@ -9,6 +9,7 @@ import { apiTransportNotice, developmentKeyProblem, liveDemoEnvironment, localEn
 import { outdatedNodeNotice, unsupportedNodeProblem, withoutRepeatedSdkWarning } from './node-runtime';
 import { tcpReachable } from './preflight';
 import { RestartPolicy } from './restart-policy';
+import { RunningStackRecord } from './running-stack-record';
 import { START_ORDER, spawnLiveDemo, spawnService } from './services';
 import { Stack } from './stack';
 
@@ -121,12 +122,18 @@ async function start(stack: Stack): Promise<void> {
       '',
     ].join('\n'),
   );
+  runningStackRecord.write(`http://127.0.0.1:${env['PORT'] ?? ''}`);
   const demoEnv = liveDemoEnvironment({ env, defaulted });
   if (demoEnv) stack.addChild('demo', spawnLiveDemo(distRoot, { ...demoEnv, [EMBEDDED_S3_CREDENTIALS_FILE]: credentialsFile }));
 }
 
 const stack = new Stack();
-const shutdown = (code: number) => void stack.stop().then(() => process.exit(code));
+const runningStackRecord = new RunningStackRecord(process.env['LOCAL_STACK_STATE_FILE'] || join(repoRoot, 'tmp', 'local-stack.json'));
+const shutdown = (code: number) =>
+  void stack.stop().then(() => {
+    runningStackRecord.remove();
+    process.exit(code);
+  });
 process.on('SIGINT', () => shutdown(0));
 process.on('SIGTERM', () => shutdown(0));
 start(stack).catch((error: unknown) => {
