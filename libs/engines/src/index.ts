@@ -23,6 +23,7 @@ export {
   type EngineErrorKind,
 } from './errors';
 export type { PipelineEngine, StagedRowsRewriter } from './engine';
+export { ForeignTableError, claimTable, type OwnedTableRole, type OwnershipLedger, type TableClaim } from './table-ownership';
 export { ConnectionStringError, probeOrReason, unlessUnparsable } from './connection/connection-string-error';
 export type { ConnectOptions, ProbeOptions, WarehouseConnection } from './connection/connection-options';
 export { isRecord, messageOf, socketFailureReason, timedOutReason, type FailureContext } from './connection/connection-failure';
