@@ -1,5 +1,5 @@
 import { isEngineError } from './errors';
-import { ForeignTableError, claimTable, type OwnershipLedger, type TableClaim } from './table-ownership';
+import { ForeignTableError, claimTable, claimWarehouseTables, type OwnershipLedger, type TableClaim, type WarehouseOwnershipLedger } from './table-ownership';
 
 /** A ledger in memory that says which of its questions were asked. */
 function ledger(facts: { recorded: boolean; namedByEarlierVersion: boolean }): OwnershipLedger & { asked: string[]; recorded: boolean } {
@@ -59,5 +59,54 @@ describe('claimTable', () => {
     expect(error).toBeInstanceOf(ForeignTableError);
     expect(isEngineError(error, 'foreign-table')).toBe(true);
     expect(records.recorded).toBe(false);
+  });
+});
+
+/** A warehouse schema's record in memory: which tables it names, and whether an earlier version's rows name the target. */
+function warehouseLedger(recorded: string[], targetNamedByEarlierVersion = false): WarehouseOwnershipLedger & { recorded: Set<string> } {
+  const state = {
+    recorded: new Set(recorded),
+    isRecorded: (table: string) => Promise.resolve(state.recorded.has(table)),
+    isTargetNamedByEarlierVersion: () => Promise.resolve(targetNamedByEarlierVersion),
+    record: (table: string) => {
+      state.recorded.add(table);
+      return Promise.resolve();
+    },
+  };
+  return state;
+}
+
+const pair = (targetExists: boolean, shadowExists: boolean) => ({ schema: 'dw', target: 'customers', targetExists, shadow: 'svc_seed_customers', shadowExists });
+
+describe('claimWarehouseTables', () => {
+  it('records a new target and shadow', async () => {
+    const ledger = warehouseLedger([]);
+    await claimWarehouseTables(ledger, pair(false, false));
+    expect([...ledger.recorded].sort()).toEqual(['customers', 'svc_seed_customers']);
+  });
+
+  it("refuses a user's target, naming it, and records nothing", async () => {
+    const ledger = warehouseLedger([]);
+    await expect(claimWarehouseTables(ledger, pair(true, false))).rejects.toThrow('Warehouse table dw.customers exists and was not created by this service');
+    expect(ledger.recorded.size).toBe(0);
+  });
+
+  it("refuses a user's table named like the shadow beside a missing target", async () => {
+    await expect(claimWarehouseTables(warehouseLedger([]), pair(false, true))).rejects.toThrow('Warehouse table dw.svc_seed_customers exists and was not created by this service');
+  });
+
+  it('adopts a target found with its shadow (earlier versions created them together), and one their fences name', async () => {
+    const together = warehouseLedger([]);
+    await claimWarehouseTables(together, pair(true, true));
+    expect([...together.recorded].sort()).toEqual(['customers', 'svc_seed_customers']);
+    const named = warehouseLedger([], true);
+    await claimWarehouseTables(named, pair(true, false));
+    expect([...named.recorded].sort()).toEqual(['customers', 'svc_seed_customers']);
+  });
+
+  it('passes a recorded target whose shadow a user dropped, creating and recording the shadow anew', async () => {
+    const ledger = warehouseLedger(['customers']);
+    await claimWarehouseTables(ledger, pair(true, false));
+    expect([...ledger.recorded].sort()).toEqual(['customers', 'svc_seed_customers']);
   });
 });

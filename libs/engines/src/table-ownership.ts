@@ -41,6 +41,44 @@ export async function claimTable(ledger: OwnershipLedger, claim: TableClaim): Pr
   await ledger.record();
 }
 
+/** A warehouse schema's record of the tables the service created; `table` is a target or its seed shadow. */
+export interface WarehouseOwnershipLedger {
+  isRecorded(table: string): Promise<boolean>;
+  /** Control tables of versions before the record (fences, seed records) name the target. */
+  isTargetNamedByEarlierVersion(): Promise<boolean>;
+  record(table: string): Promise<void>;
+}
+
+/** A warehouse table and its seed shadow, and whether each exists now (read in the claiming transaction). */
+export interface WarehouseTablePair {
+  schema: string;
+  target: string;
+  targetExists: boolean;
+  shadow: string;
+  shadowExists: boolean;
+}
+
+/**
+ * claimTable for a warehouse table's target and its shadow, both written by the loader. Besides their fences and
+ * seed records, earlier versions are known by a target found together with its shadow: they created the two in one
+ * transaction, also for a table whose first batch never loaded.
+ */
+export async function claimWarehouseTables(ledger: WarehouseOwnershipLedger, pair: WarehouseTablePair): Promise<void> {
+  const pairExists = pair.targetExists && pair.shadowExists;
+  const tables = [
+    [pair.target, pair.targetExists],
+    [pair.shadow, pair.shadowExists],
+  ] as const;
+  for (const [table, exists] of tables) {
+    const tableLedger: OwnershipLedger = {
+      isRecorded: () => ledger.isRecorded(table),
+      isNamedByEarlierVersion: async () => pairExists || (await ledger.isTargetNamedByEarlierVersion()),
+      record: () => ledger.record(table),
+    };
+    await claimTable(tableLedger, { role: 'Warehouse', displayName: `${pair.schema}.${table}`, exists });
+  }
+}
+
 const ADVICE: Record<OwnedTableRole, string> = {
   Staging: 'choose another staging database or schema',
   Warehouse: 'choose another warehouse database or Warehouse.DatabaseSchema',

@@ -1,4 +1,4 @@
-import type { OwnershipLedger } from '@svc/engines';
+import type { WarehouseOwnershipLedger } from '@svc/engines';
 import type { ClientBase } from 'pg';
 import { quoteIdent } from './identifiers';
 import { ControlTables } from './table-ddl';
@@ -83,17 +83,11 @@ export async function isFencedOut(client: ClientBase, layout: TableLayout, repli
   return result.rows[0]?.stale === true;
 }
 
-/**
- * The schema's record of the tables the service created, for `table` (the layout's target or its shadow), read
- * and written in `client`'s transaction under the table's lock. Versions before the record named a table only in
- * its fences and seed record, and always created a target and its shadow together: a pair of them that
- * `pairExists` says was there before this transaction is theirs too.
- */
-export function ownershipLedger(client: ClientBase, layout: TableLayout, table: string, pairExists: boolean): OwnershipLedger {
+/** The schema's record of the tables the service created, read and written in `client`'s transaction under the table's lock. */
+export function ownershipLedger(client: ClientBase, layout: TableLayout): WarehouseOwnershipLedger {
   return {
-    isRecorded: async () => ((await client.query(`SELECT 1 FROM ${ownedTables(layout.schema)} WHERE table_name = $1`, [table])).rowCount ?? 0) > 0,
-    isNamedByEarlierVersion: async () => {
-      if (pairExists) return true;
+    isRecorded: async (table) => ((await client.query(`SELECT 1 FROM ${ownedTables(layout.schema)} WHERE table_name = $1`, [table])).rowCount ?? 0) > 0,
+    isTargetNamedByEarlierVersion: async () => {
       const result = await client.query<{ named: boolean }>(
         `SELECT EXISTS (SELECT 1 FROM ${tableFences(layout.schema)} WHERE table_name = $1)
   OR EXISTS (SELECT 1 FROM ${tableSeeds(layout.schema)} WHERE table_name = $1) AS named`,
@@ -101,7 +95,7 @@ export function ownershipLedger(client: ClientBase, layout: TableLayout, table: 
       );
       return result.rows[0]?.named === true;
     },
-    record: async () => {
+    record: async (table) => {
       await client.query(`INSERT INTO ${ownedTables(layout.schema)} (table_name) VALUES ($1) ON CONFLICT (table_name) DO NOTHING`, [table]);
     },
   };

@@ -1,4 +1,4 @@
-import { claimTable } from '@svc/engines';
+import { claimWarehouseTables } from '@svc/engines';
 import type { ClientBase } from 'pg';
 import { lockTable, ownershipLedger } from './control-tables';
 import { fitIdentifier, qualifiedName, quoteIdent } from './identifiers';
@@ -15,17 +15,14 @@ export interface EnsureOutcome {
 
 /**
  * Creates target and shadow, or adds the columns they lack. Runs in the caller's transaction. An existing target
- * or shadow the service did not create is left as it is: ForeignTableError (claimTable).
+ * or shadow the service did not create is left as it is: ForeignTableError (claimWarehouseTables).
  */
 export async function ensureTableInTransaction(client: ClientBase, layout: TableLayout): Promise<EnsureOutcome> {
   await lockTable(client, layout);
   let targetHas = await existingColumns(client, layout.qualifiedTarget);
   const shadowHas = await existingColumns(client, layout.qualifiedShadow);
-  const pairExists = targetHas !== null && shadowHas !== null;
-  for (const [table, existing] of [[layout.target, targetHas], [layout.shadow, shadowHas]] as const) {
-    const claim = { role: 'Warehouse', displayName: `${layout.schema}.${table}`, exists: existing !== null } as const;
-    await claimTable(ownershipLedger(client, layout, table, pairExists), claim);
-  }
+  const pair = { schema: layout.schema, target: layout.target, targetExists: targetHas !== null, shadow: layout.shadow, shadowExists: shadowHas !== null };
+  await claimWarehouseTables(ownershipLedger(client, layout), pair);
   let created = false;
   let added: string[] = [];
   let keptAs: string | undefined;

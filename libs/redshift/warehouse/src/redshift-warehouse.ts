@@ -1,5 +1,5 @@
 import type { BatchDescriptor, SeedBatch, StagedFiles, TableDefinition, TableRef } from '@svc/contracts';
-import { OwnObjectMissingError, claimTable, type ApplyOutcome, type OwnershipLedger, type StagedFileReader, type WarehouseConnection, type WarehouseConnector, type WarehouseTableOptions } from '@svc/engines';
+import { OwnObjectMissingError, claimWarehouseTables, type ApplyOutcome, type WarehouseOwnershipLedger, type StagedFileReader, type WarehouseConnection, type WarehouseConnector, type WarehouseTableOptions } from '@svc/engines';
 import type { Pool, PoolClient } from 'pg';
 import { CopyFailedError, LOAD_ERRORS_SQL, loadErrorDetail, type LoadErrorRow, type StagedFileLoader } from './file-loaders';
 import { fitIdentifier, qualifiedName, quoteIdent, targetTableName } from './redshift-identifiers';
@@ -143,15 +143,12 @@ class RedshiftWarehouse implements WarehouseConnector {
     await this.pool.end();
   }
 
-  /** An existing target or shadow the service did not create is left as it is: ForeignTableError (claimTable). */
+  /** An existing target or shadow the service did not create is left as it is: ForeignTableError (claimWarehouseTables). */
   private async ensureTableLocked(client: PoolClient, layout: RedshiftLayout): Promise<EnsureOutcome> {
     let targetHas = await existingColumns(client, layout.schema, layout.target);
     const shadowHas = await existingColumns(client, layout.schema, layout.shadow);
-    const pairExists = targetHas !== null && shadowHas !== null;
-    for (const [table, existing] of [[layout.target, targetHas], [layout.shadow, shadowHas]] as const) {
-      const claim = { role: 'Warehouse', displayName: `${layout.schema}.${table}`, exists: existing !== null } as const;
-      await claimTable(ownershipLedger(client, layout, table, pairExists), claim);
-    }
+    const pair = { schema: layout.schema, target: layout.target, targetExists: targetHas !== null, shadow: layout.shadow, shadowExists: shadowHas !== null };
+    await claimWarehouseTables(ownershipLedger(client, layout), pair);
     let keptAs: string | undefined;
     if (targetHas !== null && scdTypeChanged(layout, targetHas)) {
       keptAs = await setAside(client, layout, targetHas.has(SystemColumns.validFrom) ? 'type2' : 'type1');
@@ -277,16 +274,12 @@ class RedshiftWarehouse implements WarehouseConnector {
   }
 }
 
-/**
- * The schema's record of the tables the service created, for `table` (the layout's target or its shadow), in
- * `client`'s transaction under the schema's lock. As in the PostgreSQL warehouse, a table named by an earlier
- * version's fences or seed record, or a target and shadow found together, is adopted.
- */
-function ownershipLedger(client: PoolClient, layout: RedshiftLayout, table: string, pairExists: boolean): OwnershipLedger {
+/** The schema's record of the tables the service created, in `client`'s transaction under the schema's lock. */
+function ownershipLedger(client: PoolClient, layout: RedshiftLayout): WarehouseOwnershipLedger {
   return {
-    isRecorded: async () => ((await client.query(ownedTableSql(layout.schema), [table])).rowCount ?? 0) > 0,
-    isNamedByEarlierVersion: async () => pairExists || ((await client.query(namedByEarlierVersionSql(layout.schema), [layout.target])).rowCount ?? 0) > 0,
-    record: async () => {
+    isRecorded: async (table) => ((await client.query(ownedTableSql(layout.schema), [table])).rowCount ?? 0) > 0,
+    isTargetNamedByEarlierVersion: async () => ((await client.query(namedByEarlierVersionSql(layout.schema), [layout.target])).rowCount ?? 0) > 0,
+    record: async (table) => {
       for (const statement of recordOwnedTableSql(layout.schema)) await client.query(statement, [table]);
     },
   };
