@@ -65,7 +65,11 @@ export interface SourceConnector {
 
 /** Staging database: a replica of the source's tables. */
 export interface StagingConnector {
-  /** Creates the table, or adds the columns it lacks; returns the names of added columns. */
+  /**
+   * Creates the table (recording it as the service's), or adds the columns it lacks; returns the names of added
+   * columns. An existing table the service did not create is left as it is: ForeignTableError (claimTable). Runs
+   * before every batch of the table, so applyBatch writes only a table this passed.
+   */
   ensureTable(definition: TableDefinition): Promise<{ created: boolean; addedColumns: string[] }>;
   /** The table's column names in ordinal order; null when the table does not exist (yet). */
   existingColumns(table: TableRef): Promise<string[] | null>;
@@ -103,6 +107,7 @@ export interface WarehouseConnector {
   /**
    * Creates the table or adds the columns it lacks. When the existing table has the other ScdType's shape it is
    * renamed (`keptAs`, its data stays) and a new one created, to be filled by the reseed that follows the change.
+   * Only tables the service created are touched: an existing target or shadow it did not is ForeignTableError.
    */
   ensureTable(definition: TableDefinition, options: WarehouseTableOptions): Promise<{ created: boolean; addedColumns: string[]; keptAs?: string }>;
   /**

@@ -29,7 +29,9 @@ export type EngineErrorKind =
   /** The definition handed in no longer matches the table: describe it again. */
   | 'stale-definition'
   /** The table has no primary key: it can be seeded but not tracked. */
-  | 'primary-key-required';
+  | 'primary-key-required'
+  /** A staging or warehouse table of the replication's name exists but the service did not create it: it is not written. */
+  | 'foreign-table';
 
 /** An engine error that says its kind; driver errors are mapped into kinds by each engine's DriverErrorMapper. */
 export abstract class EngineError extends Error {

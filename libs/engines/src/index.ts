@@ -23,6 +23,16 @@ export {
   type EngineErrorKind,
 } from './errors';
 export type { PipelineEngine, StagedRowsRewriter } from './engine';
+export {
+  ForeignTableError,
+  claimTable,
+  claimWarehouseTables,
+  type OwnedTableRole,
+  type OwnershipLedger,
+  type TableClaim,
+  type WarehouseOwnershipLedger,
+  type WarehouseTablePair,
+} from './table-ownership';
 export { ConnectionStringError, probeOrReason, unlessUnparsable } from './connection/connection-string-error';
 export type { ConnectOptions, ProbeOptions, WarehouseConnection } from './connection/connection-options';
 export { isRecord, messageOf, socketFailureReason, timedOutReason, type FailureContext } from './connection/connection-failure';

@@ -1,4 +1,4 @@
-import { ChangesPurgedError, OwnObjectMissingError, StaleDefinitionError, type DriverErrorMapper } from '@svc/engines';
+import { ChangesPurgedError, ForeignTableError, OwnObjectMissingError, StaleDefinitionError, type DriverErrorMapper } from '@svc/engines';
 import { classifyFailure, type FailureVerdict } from './failure-classifier';
 
 const withCode = (code: string | number, message = 'failed') => Object.assign(new Error(message), { code });
@@ -82,6 +82,12 @@ describe('classifyFailure', () => {
     const table = { schema: 'public', name: 'orders' };
     expect(classifyFailure(new ChangesPurgedError(table, '5', '9')).retryable).toBe(true);
     expect(classifyFailure(new StaleDefinitionError(table, 'a column was added')).retryable).toBe(true);
+  });
+
+  it('stops the table, not in a retry loop, when its staging or warehouse table is not the service\'s', () => {
+    const verdict = classifyFailure(new ForeignTableError('Warehouse', 'analytics.customers'));
+    expect({ retryable: verdict.retryable, scope: verdict.scope }).toEqual({ retryable: false, scope: 'table' });
+    expect(verdict.reason).toContain('Warehouse table analytics.customers exists and was not created by this service');
   });
 
   it('asks the engine mappers it is given, first answer wins, before the neutral rules', () => {

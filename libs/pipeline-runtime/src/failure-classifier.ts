@@ -41,6 +41,7 @@ const VERDICT_OF_KIND: Record<EngineErrorKind, Verdict> = {
   'not-tracked': 'retry',
   'stale-definition': 'retry',
   'primary-key-required': 'retry',
+  'foreign-table': 'stopTable',
 };
 
 /** Node socket and NATS codes of a connection that failed in a way that heals by itself, whatever the engine. */

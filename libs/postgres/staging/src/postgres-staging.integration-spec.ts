@@ -175,7 +175,7 @@ describe('PostgreSQL staging', () => {
       expect(columns).toEqual(allTypes.columns.map((c) => ({ name: c.name, type: c.portableType, not_null: !c.nullable })));
       const keys = await sql<{ table: string; key: string }>(
         stagingDb.url,
-        `SELECT conrelid::regclass::text AS table, pg_get_constraintdef(oid) AS key FROM pg_constraint WHERE contype = 'p' AND connamespace <> 'pg_catalog'::regnamespace ORDER BY 1`,
+        `SELECT conrelid::regclass::text AS table, pg_get_constraintdef(oid) AS key FROM pg_constraint WHERE contype = 'p' AND connamespace NOT IN ('pg_catalog'::regnamespace, 'svc_staging'::regnamespace) ORDER BY 1`,
       );
       expect(keys).toEqual([
         { table: '"Crm ""Data"""."People"', key: 'PRIMARY KEY ("Region", id)' },

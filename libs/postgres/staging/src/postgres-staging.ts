@@ -1,5 +1,5 @@
 import { hasPrimaryKey, type BatchDescriptor, type SeedBatch, type TableDefinition, type TableRef } from '@svc/contracts';
-import { OwnObjectMissingError, type ApplyOutcome, type CsvChunks, type StagingConnector } from '@svc/engines';
+import { OwnObjectMissingError, claimTable, type ApplyOutcome, type CsvChunks, type OwnershipLedger, type StagingConnector } from '@svc/engines';
 import { createPool, isPostgresMissingObject, postgresClientConfig } from '@svc/postgres-common';
 import type { Pool, PoolClient } from 'pg';
 import { copyIn, drain } from './copy-in';
@@ -11,7 +11,10 @@ import {
   FENCE_STALE_SQL,
   FORGET_APPLIED_BATCHES_SQL,
   HAS_APPLIED_SQL,
+  NAMED_BY_EARLIER_VERSION_SQL,
+  OWNED_TABLE_SQL,
   RAISE_FENCE_SQL,
+  RECORD_OWNED_TABLE_SQL,
   RECORD_BATCH_SQL,
   SHARED_TABLE_SQL,
   TABLE_LOCK_SQL,
@@ -71,11 +74,19 @@ class PostgresStaging implements StagingConnector {
 
   constructor(private readonly pool: Pool) {}
 
+  /** An existing table is altered (and then written) only when the service created it: see claimTable. */
   async ensureTable(definition: TableDefinition): Promise<TableEnsured> {
+    const { schema, name } = definition.table;
+    return this.withControlSchema(`staging table ${schema}.${name}`, () => this.ensureTableOnce(definition));
+  }
+
+  private ensureTableOnce(definition: TableDefinition): Promise<TableEnsured> {
+    const { schema, name } = definition.table;
     return inTransaction<TableEnsured>(this.pool, async (client) => {
       await client.query(DDL_LOCK_SQL);
-      const existing = await client.query<{ columns: string[] }>(TABLE_COLUMNS_SQL, [definition.table.schema, definition.table.name]);
+      const existing = await client.query<{ columns: string[] }>(TABLE_COLUMNS_SQL, [schema, name]);
       const present = existing.rows[0]?.columns;
+      await claimTable(ownershipLedger(client, definition.table), { role: 'Staging', displayName: `${schema}.${name}`, exists: present !== undefined });
       if (present === undefined) {
         await client.query(createSchemaSql(definition.table));
         await client.query(createTableSql(definition));
@@ -193,6 +204,18 @@ class PostgresStaging implements StagingConnector {
     });
     return this.controlSchema;
   }
+}
+
+/** The staging database's record of the tables the service created, read and written in `client`'s transaction. */
+function ownershipLedger(client: PoolClient, table: TableRef): OwnershipLedger {
+  const params = [table.schema, table.name];
+  return {
+    isRecorded: async () => ((await client.query(OWNED_TABLE_SQL, params)).rowCount ?? 0) > 0,
+    isNamedByEarlierVersion: async () => (await client.query<{ named: boolean }>(NAMED_BY_EARLIER_VERSION_SQL, params)).rows[0]?.named === true,
+    record: async () => {
+      await client.query(RECORD_OWNED_TABLE_SQL, params);
+    },
+  };
 }
 
 /** Rows that can be read once, remembering whether their reading has begun. */

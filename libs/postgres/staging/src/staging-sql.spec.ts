@@ -3,7 +3,10 @@ import { UnsupportedColumnTypeError, portableTypeOf, quoteIdent } from './identi
 import {
   CONTROL_SCHEMA_SQL,
   FENCE_STALE_SQL,
+  NAMED_BY_EARLIER_VERSION_SQL,
+  OWNED_TABLE_SQL,
   RAISE_FENCE_SQL,
+  RECORD_OWNED_TABLE_SQL,
   addColumnsSql,
   copyChangeRowsSql,
   copySeedRowsSql,
@@ -41,6 +44,10 @@ describe('staging SQL', () => {
 
   it('work epoch fence: raise (no row when stale) and check', () => {
     expect([RAISE_FENCE_SQL, FENCE_STALE_SQL].join(';\n\n')).toMatchSnapshot();
+  });
+
+  it('tables the service created: read, record, and what earlier versions named', () => {
+    expect([OWNED_TABLE_SQL, RECORD_OWNED_TABLE_SQL, NAMED_BY_EARLIER_VERSION_SQL].join(';\n\n')).toMatchSnapshot();
   });
 
   it('create table with a composite primary key and NOT NULL as in the source', () => {

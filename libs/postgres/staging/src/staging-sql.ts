@@ -55,6 +55,13 @@ export const CONTROL_SCHEMA_SQL: readonly string[] = [
   raised_at timestamptz NOT NULL DEFAULT now(),
   PRIMARY KEY (replication_id, schema, name)
 )`,
+  // The tables the service created (docs/PIPELINE.md, "Tables the service owns"): no other table is written.
+  `CREATE TABLE IF NOT EXISTS ${CONTROL_SCHEMA}.owned_tables (
+  schema text NOT NULL,
+  name text NOT NULL,
+  recorded_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (schema, name)
+)`,
   // Control tables of an older version: fences without a time, one seed record per table (replication ''
   // stands for "unknown"). ALTER TABLE locks a table exclusively even when it changes nothing, and every
   // connector runs these: so each runs only when the catalog says it is needed, and they lock the control
@@ -139,6 +146,19 @@ WHERE seed.replication_id IN ($1, '') AND seed.schema = $2 AND seed.name = $3
 ORDER BY seed.replication_id DESC
 LIMIT 1
 FOR SHARE OF seed`;
+
+/** $1 schema, $2 name: one row when the service created (or adopted) the table. */
+export const OWNED_TABLE_SQL = `SELECT 1 FROM ${CONTROL_SCHEMA}.owned_tables WHERE schema = $1 AND name = $2`;
+
+/** $1 schema, $2 name: records the table as the service's (it is, or is being, created in this transaction). */
+export const RECORD_OWNED_TABLE_SQL = `INSERT INTO ${CONTROL_SCHEMA}.owned_tables (schema, name) VALUES ($1, $2) ON CONFLICT (schema, name) DO NOTHING`;
+
+/**
+ * $1 schema, $2 name: `named` true when a fence or seed record names the table. Versions before owned_tables kept
+ * only these; they exist for a table only once a batch was applied to it, which now needs the table to be owned.
+ */
+export const NAMED_BY_EARLIER_VERSION_SQL = `SELECT EXISTS (SELECT 1 FROM ${CONTROL_SCHEMA}.table_fences WHERE schema = $1 AND name = $2)
+  OR EXISTS (SELECT 1 FROM ${CONTROL_SCHEMA}.table_seeds WHERE schema = $1 AND name = $2) AS named`;
 
 /** One row with the table's column names in ordinal order, or no row when the table does not exist. */
 export const TABLE_COLUMNS_SQL = `SELECT coalesce(array_agg(a.attname::text ORDER BY a.attnum) FILTER (WHERE a.attnum IS NOT NULL), '{}') AS columns

@@ -1,3 +1,4 @@
+import type { WarehouseOwnershipLedger } from '@svc/engines';
 import type { ClientBase } from 'pg';
 import { quoteIdent } from './identifiers';
 import { ControlTables } from './table-ddl';
@@ -82,6 +83,24 @@ export async function isFencedOut(client: ClientBase, layout: TableLayout, repli
   return result.rows[0]?.stale === true;
 }
 
+/** The schema's record of the tables the service created, read and written in `client`'s transaction under the table's lock. */
+export function ownershipLedger(client: ClientBase, layout: TableLayout): WarehouseOwnershipLedger {
+  return {
+    isRecorded: async (table) => ((await client.query(`SELECT 1 FROM ${ownedTables(layout.schema)} WHERE table_name = $1`, [table])).rowCount ?? 0) > 0,
+    isTargetNamedByEarlierVersion: async () => {
+      const result = await client.query<{ named: boolean }>(
+        `SELECT EXISTS (SELECT 1 FROM ${tableFences(layout.schema)} WHERE table_name = $1)
+  OR EXISTS (SELECT 1 FROM ${tableSeeds(layout.schema)} WHERE table_name = $1) AS named`,
+        [layout.target],
+      );
+      return result.rows[0]?.named === true;
+    },
+    record: async (table) => {
+      await client.query(`INSERT INTO ${ownedTables(layout.schema)} (table_name) VALUES ($1) ON CONFLICT (table_name) DO NOTHING`, [table]);
+    },
+  };
+}
+
 async function advisoryLock(client: ClientBase, name: string): Promise<void> {
   await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [name]);
 }
@@ -96,4 +115,8 @@ function tableSeeds(schema: string): string {
 
 function tableFences(schema: string): string {
   return `${quoteIdent(schema)}.${quoteIdent(ControlTables.tableFences)}`;
+}
+
+function ownedTables(schema: string): string {
+  return `${quoteIdent(schema)}.${quoteIdent(ControlTables.ownedTables)}`;
 }

@@ -1,5 +1,6 @@
+import { claimWarehouseTables } from '@svc/engines';
 import type { ClientBase } from 'pg';
-import { lockTable } from './control-tables';
+import { lockTable, ownershipLedger } from './control-tables';
 import { fitIdentifier, qualifiedName, quoteIdent } from './identifiers';
 import { addColumnSql, createShadowSql, createTargetSql, shadowColumns, targetColumns, type ColumnSpec } from './table-ddl';
 import { SystemColumns, type TableLayout } from './table-layout';
@@ -12,10 +13,16 @@ export interface EnsureOutcome {
   keptAs?: string;
 }
 
-/** Creates target and shadow, or adds the columns they lack. Runs in the caller's transaction. */
+/**
+ * Creates target and shadow, or adds the columns they lack. Runs in the caller's transaction. An existing target
+ * or shadow the service did not create is left as it is: ForeignTableError (claimWarehouseTables).
+ */
 export async function ensureTableInTransaction(client: ClientBase, layout: TableLayout): Promise<EnsureOutcome> {
   await lockTable(client, layout);
   let targetHas = await existingColumns(client, layout.qualifiedTarget);
+  const shadowHas = await existingColumns(client, layout.qualifiedShadow);
+  const pair = { schema: layout.schema, target: layout.target, targetExists: targetHas !== null, shadow: layout.shadow, shadowExists: shadowHas !== null };
+  await claimWarehouseTables(ownershipLedger(client, layout), pair);
   let created = false;
   let added: string[] = [];
   let keptAs: string | undefined;
@@ -29,7 +36,6 @@ export async function ensureTableInTransaction(client: ClientBase, layout: Table
   } else {
     added = await addMissing(client, layout.qualifiedTarget, targetColumns(layout), targetHas);
   }
-  const shadowHas = await existingColumns(client, layout.qualifiedShadow);
   if (shadowHas === null) await client.query(createShadowSql(layout));
   else await addMissing(client, layout.qualifiedShadow, shadowColumns(layout), shadowHas);
   const sourceColumns = new Set(layout.columns.map((column) => column.name));

@@ -13,7 +13,10 @@ export function createSchemaSql(schema: string): string {
   return `CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`;
 }
 
-/** Batch ids loaded (idempotency), the seed each table is collecting, and each table's work epoch fence. */
+/**
+ * Batch ids loaded (idempotency), the seed each table is collecting, each table's work epoch fence, and the
+ * tables the service created (targets and shadows): no other table is written.
+ */
 export function createControlTablesSql(schema: string): string[] {
   return [
     `CREATE TABLE IF NOT EXISTS ${quoteIdent(schema)}.${quoteIdent(ControlTables.loadedBatches)} (
@@ -30,6 +33,10 @@ export function createControlTablesSql(schema: string): string[] {
   epoch bigint NOT NULL,
   PRIMARY KEY (replication_id, table_name)
 )`,
+    `CREATE TABLE IF NOT EXISTS ${quoteIdent(schema)}.${quoteIdent(ControlTables.ownedTables)} (
+  table_name text PRIMARY KEY,
+  recorded_at timestamptz NOT NULL DEFAULT now()
+)`,
   ];
 }
 
@@ -37,6 +44,7 @@ export const ControlTables = {
   loadedBatches: 'svc_sys_loaded_batches',
   tableSeeds: 'svc_sys_table_seeds',
   tableFences: 'svc_sys_table_fences',
+  ownedTables: 'svc_sys_owned_tables',
 } as const;
 
 /**

@@ -213,3 +213,74 @@ describe('the Redshift dialect on PostgreSQL (not a real Redshift)', () => {
     ]);
   });
 });
+
+/**
+ * The loader writes only into warehouse tables it created (issue 19), with the same rule as the PostgreSQL
+ * warehouse (claimTable in @svc/engines); here Redshift's own statements record and read the ownership.
+ */
+describe('the Redshift dialect on PostgreSQL: tables the service did not create', () => {
+  const reason = (qualified: string) =>
+    `Warehouse table ${qualified} exists and was not created by this service: it is not written. Drop or rename it, or choose another warehouse database or Warehouse.DatabaseSchema`;
+  const anotherLoader = () => {
+    const url = new URL(database.url);
+    return createRedshiftWarehouse(
+      { url: `redshift://${url.hostname}:${url.port || '5432'}`, databaseName: database.name, username: decodeURIComponent(url.username || 'postgres'), password: decodeURIComponent(url.password) },
+      { statementTimeoutMs: 30_000, fileLoader: stdinCopyLoader(), dialect: 'postgres', tls: false },
+    );
+  };
+
+  it("refuses a user's table of the same name and leaves its rows; a restarted loader refuses it too", async () => {
+    const where = options('Type1');
+    await sql.query(`CREATE SCHEMA ${where.schema};
+CREATE TABLE ${where.schema}.items (id integer PRIMARY KEY, name text, owner text);
+INSERT INTO ${where.schema}.items VALUES (1, 'theirs', 'finance')`);
+
+    await expect(warehouse.ensureTable(items, where)).rejects.toThrow(reason(`${where.schema}.items`));
+    const restarted = anotherLoader();
+    try {
+      await expect(restarted.ensureTable(items, where)).rejects.toThrow(reason(`${where.schema}.items`));
+    } finally {
+      await restarted.close();
+    }
+    expect((await sql.query(`SELECT id, name, owner FROM ${where.schema}.items`)).rows).toEqual([{ id: 1, name: 'theirs', owner: 'finance' }]);
+    expect((await sql.query(`SELECT to_regclass($1) AS shadow`, [`${where.schema}.svc_seed_items`])).rows).toEqual([{ shadow: null }]);
+    expect((await sql.query(`SELECT table_name FROM ${where.schema}.svc_sys_owned_tables`)).rows).toEqual([]);
+  });
+
+  it('records what it creates, and a restarted loader keeps loading it', async () => {
+    const where = options('Type1');
+    expect(await warehouse.ensureTable(items, where)).toEqual({ created: true, addedColumns: [] });
+    expect(await load(seed('A', 0, true), SEED, where)).toEqual({ applied: true, rowCount: 3 });
+    const restarted = anotherLoader();
+    try {
+      expect(await restarted.ensureTable(items, where)).toEqual({ created: false, addedColumns: [] });
+      expect(await restarted.loadBatch(changes(1, 2), stage(changes(1, 2), `"D","2",\\N,\\N,\\N\n`), parts, where)).toEqual({ applied: true, rowCount: 1 });
+    } finally {
+      await restarted.close();
+    }
+    expect(await rows(where, 'id')).toEqual([[1], [3]]);
+    expect((await sql.query(`SELECT table_name FROM ${where.schema}.svc_sys_owned_tables ORDER BY 1`)).rows).toEqual([{ table_name: 'items' }, { table_name: 'svc_seed_items' }]);
+  });
+
+  it('adopts a table an earlier version created (named by its fence), and its shadow, and records them', async () => {
+    const where = options('Type1');
+    await sql.query(`CREATE SCHEMA ${where.schema};
+CREATE TABLE ${where.schema}.svc_sys_loaded_batches (batch_id VARCHAR(4096) NOT NULL PRIMARY KEY, loaded_at TIMESTAMP NOT NULL);
+CREATE TABLE ${where.schema}.svc_sys_table_seeds (table_name VARCHAR(512) NOT NULL PRIMARY KEY, seed_id VARCHAR(1024) NOT NULL);
+CREATE TABLE ${where.schema}.svc_sys_table_fences (replication_id VARCHAR(64) NOT NULL, table_name VARCHAR(512) NOT NULL, epoch BIGINT NOT NULL, PRIMARY KEY (replication_id, table_name));
+INSERT INTO ${where.schema}.svc_sys_table_fences VALUES ('r1', 'items', 1)`);
+    await warehouse.ensureTable(items, options('Type1'));
+    // The earlier version's tables: made by the same DDL in another schema, then moved in.
+    const made = `rs_${schemaCount}`;
+    await sql.query(`ALTER TABLE ${made}.items SET SCHEMA ${where.schema}; ALTER TABLE ${made}.svc_seed_items SET SCHEMA ${where.schema};
+INSERT INTO ${where.schema}.items (id, name) VALUES (1, 'kept')`);
+
+    expect(await warehouse.ensureTable(items, where)).toEqual({ created: false, addedColumns: [] });
+    expect(await load(changes(5, 6), `"I","2","new",\\N,\\N\n`, where)).toEqual({ applied: true, rowCount: 1 });
+    expect(await rows(where, 'id, name')).toEqual([
+      [1, 'kept'],
+      [2, 'new'],
+    ]);
+    expect((await sql.query(`SELECT table_name FROM ${where.schema}.svc_sys_owned_tables ORDER BY 1`)).rows).toEqual([{ table_name: 'items' }, { table_name: 'svc_seed_items' }]);
+  });
+});

@@ -19,8 +19,11 @@ import {
   lockSchemaLoadsSql,
   mergeChangesSql,
   mergeSeedSql,
+  namedByEarlierVersionSql,
+  ownedTableSql,
   raiseFenceSql,
   recordBatchSql,
+  recordOwnedTableSql,
   recordSeedStartSql,
 } from './redshift-sql';
 
@@ -64,6 +67,9 @@ function everyStatement(layout: RedshiftLayout): string[] {
     forgetBatchesSql(layout.schema),
     currentSeedSql(layout.schema),
     ...recordSeedStartSql(layout.schema),
+    ownedTableSql(layout.schema),
+    ...recordOwnedTableSql(layout.schema),
+    namedByEarlierVersionSql(layout.schema),
     TABLE_COLUMNS_SQL,
     createTargetSql(layout),
     createShadowSql(layout),
@@ -149,6 +155,10 @@ describe('generated Redshift SQL', () => {
     expect(
       [lockSchemaLoadsSql('dw'), fenceEpochSql('dw'), raiseFenceSql('dw'), insertFenceSql('dw'), batchLoadedSql('dw'), recordBatchSql('dw'), forgetBatchesSql('dw'), currentSeedSql('dw'), ...recordSeedStartSql('dw')].join(';\n\n'),
     ).toMatchSnapshot();
+  });
+
+  it('records the tables it creates, and reads what earlier versions named', () => {
+    expect([ownedTableSql('dw'), ...recordOwnedTableSql('dw'), namedByEarlierVersionSql('dw')].join(';\n\n')).toMatchSnapshot();
   });
 
   it('merges change batches: Type1, Type2', () => {

@@ -20,6 +20,7 @@ export const ControlTables = {
   loadedBatches: 'svc_sys_loaded_batches',
   tableSeeds: 'svc_sys_table_seeds',
   tableFences: 'svc_sys_table_fences',
+  ownedTables: 'svc_sys_owned_tables',
 } as const;
 
 /** The session's temporary table the rows of a change batch are copied into. */
@@ -46,7 +47,10 @@ export function createSchemaSql(schema: string): string {
   return `CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`;
 }
 
-/** Batch ids loaded (idempotency), the seed each table's shadow collects, and each table's epoch fence. */
+/**
+ * Batch ids loaded (idempotency), the seed each table's shadow collects, each table's epoch fence, and the tables
+ * the service created (targets and shadows): no other table is written.
+ */
 export function createControlTablesSql(schema: string): string[] {
   return [
     `CREATE TABLE IF NOT EXISTS ${control(schema, ControlTables.loadedBatches)} (
@@ -64,6 +68,11 @@ export function createControlTablesSql(schema: string): string[] {
   table_name VARCHAR(512) NOT NULL,
   epoch BIGINT NOT NULL,
   PRIMARY KEY (replication_id, table_name)
+)`,
+    `CREATE TABLE IF NOT EXISTS ${control(schema, ControlTables.ownedTables)} (
+  table_name VARCHAR(512) NOT NULL,
+  recorded_at TIMESTAMP NOT NULL,
+  PRIMARY KEY (table_name)
 )`,
   ];
 }
@@ -114,6 +123,26 @@ export function recordSeedStartSql(schema: string): string[] {
     `DELETE FROM ${control(schema, ControlTables.tableSeeds)} WHERE table_name = $1`,
     `INSERT INTO ${control(schema, ControlTables.tableSeeds)} (table_name, seed_id) VALUES ($1, $2)`,
   ];
+}
+
+/** $1 table: one row when the service created (or adopted) it. */
+export function ownedTableSql(schema: string): string {
+  return `SELECT 1 AS owned FROM ${control(schema, ControlTables.ownedTables)} WHERE table_name = $1`;
+}
+
+/** $1 table: records it as the service's (no upsert in Redshift: a record of the same name goes first). */
+export function recordOwnedTableSql(schema: string): string[] {
+  return [
+    `DELETE FROM ${control(schema, ControlTables.ownedTables)} WHERE table_name = $1`,
+    `INSERT INTO ${control(schema, ControlTables.ownedTables)} (table_name, recorded_at) VALUES ($1, ${NOW})`,
+  ];
+}
+
+/** $1 target table: one row when a fence or seed record of versions before svc_sys_owned_tables names it. */
+export function namedByEarlierVersionSql(schema: string): string {
+  return `SELECT 1 AS named FROM ${control(schema, ControlTables.tableFences)} WHERE table_name = $1
+UNION ALL
+SELECT 1 AS named FROM ${control(schema, ControlTables.tableSeeds)} WHERE table_name = $1`;
 }
 
 /** $1 schema, $2 table: the table's columns in order (none when it does not exist). */

@@ -1,5 +1,5 @@
 import type { BatchDescriptor, SeedBatch, StagedFiles, TableDefinition, TableRef } from '@svc/contracts';
-import { OwnObjectMissingError, type ApplyOutcome, type StagedFileReader, type WarehouseConnection, type WarehouseConnector, type WarehouseTableOptions } from '@svc/engines';
+import { OwnObjectMissingError, claimWarehouseTables, type ApplyOutcome, type WarehouseOwnershipLedger, type StagedFileReader, type WarehouseConnection, type WarehouseConnector, type WarehouseTableOptions } from '@svc/engines';
 import type { Pool, PoolClient } from 'pg';
 import { CopyFailedError, LOAD_ERRORS_SQL, loadErrorDetail, type LoadErrorRow, type StagedFileLoader } from './file-loaders';
 import { fitIdentifier, qualifiedName, quoteIdent, targetTableName } from './redshift-identifiers';
@@ -24,7 +24,10 @@ import {
   lockSchemaLoadsSql,
   mergeChangesSql,
   mergeSeedSql,
+  namedByEarlierVersionSql,
+  ownedTableSql,
   raiseFenceSql,
+  recordOwnedTableSql,
   recordBatchSql,
   recordSeedStartSql,
   seedFileColumns,
@@ -92,11 +95,12 @@ class RedshiftWarehouse implements WarehouseConnector {
 
   async ensureTable(definition: TableDefinition, options: WarehouseTableOptions): Promise<EnsureOutcome> {
     const layout = redshiftLayout(definition, options);
-    await this.ensureControlTables(layout.schema);
-    return this.inTransaction(async (client) => {
-      await client.query(lockSchemaLoadsSql(layout.schema));
-      return this.ensureTableLocked(client, layout);
-    });
+    return this.withControlTables(layout.schema, `warehouse table ${layout.qualifiedTarget}`, () =>
+      this.inTransaction(async (client) => {
+        await client.query(lockSchemaLoadsSql(layout.schema));
+        return this.ensureTableLocked(client, layout);
+      }),
+    );
   }
 
   async loadBatch(batch: BatchDescriptor, files: StagedFiles, reader: StagedFileReader, options: WarehouseTableOptions): Promise<ApplyOutcome> {
@@ -139,8 +143,12 @@ class RedshiftWarehouse implements WarehouseConnector {
     await this.pool.end();
   }
 
+  /** An existing target or shadow the service did not create is left as it is: ForeignTableError (claimWarehouseTables). */
   private async ensureTableLocked(client: PoolClient, layout: RedshiftLayout): Promise<EnsureOutcome> {
     let targetHas = await existingColumns(client, layout.schema, layout.target);
+    const shadowHas = await existingColumns(client, layout.schema, layout.shadow);
+    const pair = { schema: layout.schema, target: layout.target, targetExists: targetHas !== null, shadow: layout.shadow, shadowExists: shadowHas !== null };
+    await claimWarehouseTables(ownershipLedger(client, layout), pair);
     let keptAs: string | undefined;
     if (targetHas !== null && scdTypeChanged(layout, targetHas)) {
       keptAs = await setAside(client, layout, targetHas.has(SystemColumns.validFrom) ? 'type2' : 'type1');
@@ -154,7 +162,6 @@ class RedshiftWarehouse implements WarehouseConnector {
     } else {
       added = await this.addMissing(client, layout, layout.qualifiedTarget, targetHas);
     }
-    const shadowHas = await existingColumns(client, layout.schema, layout.shadow);
     if (shadowHas === null) await client.query(createShadowSql(layout, this.dialect));
     else await this.addMissing(client, layout, layout.qualifiedShadow, shadowHas);
     return { created, addedColumns: added, ...(keptAs !== undefined && { keptAs }) };
@@ -265,6 +272,17 @@ class RedshiftWarehouse implements WarehouseConnector {
       client.release(broken === undefined ? undefined : true);
     }
   }
+}
+
+/** The schema's record of the tables the service created, in `client`'s transaction under the schema's lock. */
+function ownershipLedger(client: PoolClient, layout: RedshiftLayout): WarehouseOwnershipLedger {
+  return {
+    isRecorded: async (table) => ((await client.query(ownedTableSql(layout.schema), [table])).rowCount ?? 0) > 0,
+    isTargetNamedByEarlierVersion: async () => ((await client.query(namedByEarlierVersionSql(layout.schema), [layout.target])).rowCount ?? 0) > 0,
+    record: async (table) => {
+      for (const statement of recordOwnedTableSql(layout.schema)) await client.query(statement, [table]);
+    },
+  };
 }
 
 /** Raises the table's fence to `epoch` and returns true; false (nothing changed) when the fence is above it. */

@@ -1,7 +1,17 @@
 import type { BatchDescriptor, TableDefinition } from '@svc/contracts';
-import { OwnObjectMissingError, type CsvChunks } from '@svc/engines';
+import { ForeignTableError, OwnObjectMissingError, type CsvChunks } from '@svc/engines';
 import type { CsvField, TransactionOutcome, TsqlDatabase, TsqlParams, TsqlSession } from '@svc/sqlserver-common';
-import { CURRENT_SEED_SQL, HAS_APPLIED_SQL, RAISE_FENCE_SQL, RECORD_BATCH_SQL, SHARED_TABLE_SQL, TABLE_COLUMNS_SQL } from './staging-sql';
+import {
+  CURRENT_SEED_SQL,
+  HAS_APPLIED_SQL,
+  NAMED_BY_EARLIER_VERSION_SQL,
+  OWNED_TABLE_SQL,
+  RAISE_FENCE_SQL,
+  RECORD_BATCH_SQL,
+  RECORD_OWNED_TABLE_SQL,
+  SHARED_TABLE_SQL,
+  TABLE_COLUMNS_SQL,
+} from './staging-sql';
 import { SqlServerStaging } from './sqlserver-staging';
 
 /**
@@ -15,6 +25,10 @@ interface Script {
   shared?: boolean;
   currentSeed?: { seed_id: string; truncated: number; superseded: number };
   existingColumns?: string[];
+  /** svc_staging.owned_tables names the table. */
+  owned?: boolean;
+  /** A fence or seed record of an earlier version names the table. */
+  namedByEarlierVersion?: boolean;
   /** The first statement that starts with `prefix` fails with this SQL Server error number. */
   failOnce?: { prefix: string; number: number };
 }
@@ -68,6 +82,8 @@ class ScriptedDatabase implements TsqlDatabase {
     if (text === CURRENT_SEED_SQL) return this.script.currentSeed ? [this.script.currentSeed] : [];
     if (text === TABLE_COLUMNS_SQL) return (this.script.existingColumns ?? []).map((name) => ({ name }));
     if (text === HAS_APPLIED_SQL) return this.script.appliedBefore ? [{ applied: 1 }] : [];
+    if (text === OWNED_TABLE_SQL) return this.script.owned ? [{ owned: 1 }] : [];
+    if (text === NAMED_BY_EARLIER_VERSION_SQL) return this.script.namedByEarlierVersion ? [{ named: 1 }] : [];
     return [];
   }
 }
@@ -189,9 +205,54 @@ describe('SqlServerStaging (scripted database)', () => {
     const empty = new ScriptedDatabase();
     expect(await new SqlServerStaging(empty).ensureTable(definition)).toEqual({ created: true, addedColumns: [] });
     expect(empty.transcript.join('\n')).toContain('CREATE TABLE [dbo].[Orders]');
-    const older = new ScriptedDatabase({ existingColumns: ['id'] });
+    const older = new ScriptedDatabase({ existingColumns: ['id'], owned: true });
     expect(await new SqlServerStaging(older).ensureTable(definition)).toEqual({ created: false, addedColumns: ['note'] });
     expect(older.transcript.join('\n')).toContain('ALTER TABLE [dbo].[Orders] ADD\n  [note] nvarchar(200) NULL');
+  });
+
+  /*
+   * The double answers as SQL Server documents: OBJECT_ID is NULL for a table that does not exist, so sys.columns
+   * has no row for it (https://learn.microsoft.com/en-us/sql/t-sql/functions/object-id-transact-sql), and a SELECT
+   * whose WHERE is false returns no row (https://learn.microsoft.com/en-us/sql/t-sql/queries/where-transact-sql).
+   */
+  describe('tables the service did not create', () => {
+    const sentIn = (database: ScriptedDatabase, text: string) => database.transcript.filter((statement) => statement.startsWith(text));
+
+    it('records a table it creates in the creating transaction', async () => {
+      const database = new ScriptedDatabase();
+      await new SqlServerStaging(database).ensureTable(definition);
+      const creating = database.transcript.slice(database.transcript.lastIndexOf('BEGIN TRANSACTION'));
+      const recorded = creating.findIndex((statement) => statement.startsWith(RECORD_OWNED_TABLE_SQL));
+      expect(recorded).toBeGreaterThan(0);
+      expect(creating.findIndex((statement) => statement.startsWith('CREATE TABLE [dbo].[Orders]'))).toBeGreaterThan(recorded);
+      expect(creating.at(-1)).toBe('COMMIT');
+    });
+
+    it('refuses an existing table it has no record of: nothing is altered, the transaction rolls back', async () => {
+      const database = new ScriptedDatabase({ existingColumns: ['id'] });
+      const ensuring = new SqlServerStaging(database).ensureTable(definition);
+      await expect(ensuring).rejects.toBeInstanceOf(ForeignTableError);
+      await expect(ensuring).rejects.toThrow(
+        'Staging table dbo.Orders exists and was not created by this service: it is not written. Drop or rename it, or choose another staging database or schema',
+      );
+      expect(database.transcript.join('\n')).not.toMatch(/ALTER TABLE \[dbo\]|CREATE TABLE \[dbo\]/);
+      expect(sentIn(database, RECORD_OWNED_TABLE_SQL)).toHaveLength(0);
+      expect(database.transcript.at(-1)).toBe('ROLLBACK');
+    });
+
+    it('adopts an existing table an earlier version wrote (named by its fences or seed records) and records it', async () => {
+      const database = new ScriptedDatabase({ existingColumns: ['id'], namedByEarlierVersion: true });
+      expect(await new SqlServerStaging(database).ensureTable(definition)).toEqual({ created: false, addedColumns: ['note'] });
+      expect(sentIn(database, RECORD_OWNED_TABLE_SQL)).toHaveLength(1);
+      expect(database.transcript.at(-1)).toBe('COMMIT');
+    });
+
+    it('uses a recorded table without recording it again', async () => {
+      const database = new ScriptedDatabase({ existingColumns: ['id', 'note'], owned: true });
+      expect(await new SqlServerStaging(database).ensureTable(definition)).toEqual({ created: false, addedColumns: [] });
+      expect(sentIn(database, RECORD_OWNED_TABLE_SQL)).toHaveLength(0);
+      expect(sentIn(database, NAMED_BY_EARLIER_VERSION_SQL)).toHaveLength(0);
+    });
   });
 
   it('reads the batch log and the fences', async () => {

@@ -1,5 +1,5 @@
 import { hasPrimaryKey, type BatchDescriptor, type SeedBatch, type TableDefinition, type TableRef } from '@svc/contracts';
-import { OwnObjectMissingError, type ApplyOutcome, type CsvChunks, type StagingConnector } from '@svc/engines';
+import { OwnObjectMissingError, claimTable, type ApplyOutcome, type CsvChunks, type OwnershipLedger, type StagingConnector } from '@svc/engines';
 import { MssqlDatabase, csvRows, isSqlServerMissingObject, sqlServerConfig, type TransactionOutcome, type TsqlDatabase, type TsqlSession } from '@svc/sqlserver-common';
 import {
   APPLICATION_LOCK_SQL,
@@ -10,7 +10,10 @@ import {
   FENCE_STALE_SQL,
   FORGET_APPLIED_BATCHES_SQL,
   HAS_APPLIED_SQL,
+  NAMED_BY_EARLIER_VERSION_SQL,
+  OWNED_TABLE_SQL,
   RAISE_FENCE_SQL,
+  RECORD_OWNED_TABLE_SQL,
   RECORD_BATCH_SQL,
   SHARED_TABLE_SQL,
   START_SEED_SQL,
@@ -78,11 +81,18 @@ export class SqlServerStaging implements StagingConnector {
 
   constructor(private readonly database: TsqlDatabase) {}
 
+  /** An existing table is altered (and then written) only when the service created it: see claimTable. */
   async ensureTable(definition: TableDefinition): Promise<TableEnsured> {
+    const { schema, name } = definition.table;
+    return this.withControlSchema(`staging table ${schema}.${name}`, () => this.ensureTableOnce(definition));
+  }
+
+  private ensureTableOnce(definition: TableDefinition): Promise<TableEnsured> {
     const { schema, name } = definition.table;
     return this.database.inTransaction<TableEnsured>(async (session) => {
       await session.query(APPLICATION_LOCK_SQL, { resource: DDL_LOCK_RESOURCE });
       const present = (await session.query<{ name: string }>(TABLE_COLUMNS_SQL, { schema, name })).map((row) => row.name);
+      await claimTable(ownershipLedger(session, definition.table), { role: 'Staging', displayName: `${schema}.${name}`, exists: present.length > 0 });
       if (present.length === 0) {
         await session.query(createSchemaSql(definition.table));
         await session.query(createTableSql(definition));
@@ -197,6 +207,18 @@ export class SqlServerStaging implements StagingConnector {
       });
     return this.controlSchema;
   }
+}
+
+/** The staging database's record of the tables the service created, read and written in `session`'s transaction. */
+function ownershipLedger(session: TsqlSession, table: TableRef): OwnershipLedger {
+  const params = { schema: table.schema, name: table.name };
+  return {
+    isRecorded: async () => (await session.query(OWNED_TABLE_SQL, params)).length > 0,
+    isNamedByEarlierVersion: async () => (await session.query(NAMED_BY_EARLIER_VERSION_SQL, params)).length > 0,
+    record: async () => {
+      await session.query(RECORD_OWNED_TABLE_SQL, params);
+    },
+  };
 }
 
 /** Rows that can be read once, remembering whether their reading has begun. */

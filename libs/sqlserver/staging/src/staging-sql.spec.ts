@@ -6,8 +6,11 @@ import {
   FENCE_STALE_SQL,
   FORGET_APPLIED_BATCHES_SQL,
   HAS_APPLIED_SQL,
+  NAMED_BY_EARLIER_VERSION_SQL,
+  OWNED_TABLE_SQL,
   RAISE_FENCE_SQL,
   RECORD_BATCH_SQL,
+  RECORD_OWNED_TABLE_SQL,
   SHARED_TABLE_SQL,
   START_SEED_SQL,
   TABLE_COLUMNS_SQL,
@@ -50,6 +53,10 @@ describe('generated T-SQL (SQL Server staging)', () => {
 
   it('fences epochs and logs batches', () => {
     expect([RAISE_FENCE_SQL, FENCE_STALE_SQL, RECORD_BATCH_SQL, HAS_APPLIED_SQL, FORGET_APPLIED_BATCHES_SQL].join(';\n\n')).toMatchSnapshot();
+  });
+
+  it('records the tables it creates, and reads what earlier versions named', () => {
+    expect([OWNED_TABLE_SQL, RECORD_OWNED_TABLE_SQL, NAMED_BY_EARLIER_VERSION_SQL].join(';\n\n')).toMatchSnapshot();
   });
 
   it('keeps a seed record per replication and table', () => {

@@ -52,6 +52,13 @@ CREATE TABLE ${control('table_seeds')} (
   truncated bit NOT NULL DEFAULT 1,
   PRIMARY KEY (replication_id, [schema], name)
 )`,
+  `IF OBJECT_ID(${literal(control('owned_tables'))}, N'U') IS NULL
+CREATE TABLE ${control('owned_tables')} (
+  [schema] nvarchar(128) NOT NULL,
+  name nvarchar(128) NOT NULL,
+  recorded_at datetime2(3) NOT NULL DEFAULT SYSUTCDATETIME(),
+  PRIMARY KEY ([schema], name)
+)`,
   `IF OBJECT_ID(${literal(control('table_fences'))}, N'U') IS NULL
 CREATE TABLE ${control('table_fences')} (
   replication_id nvarchar(64) NOT NULL,
@@ -117,6 +124,20 @@ export const CURRENT_SEED_SQL = `SELECT TOP (1) seed.seed_id, CAST(seed.truncate
 FROM ${control('table_seeds')} AS seed
 WHERE seed.replication_id IN (@replication, N'') AND seed.[schema] = @schema AND seed.name = @name
 ORDER BY seed.replication_id DESC`;
+
+/** @schema, @name: one row when the service created (or adopted) the table (docs/PIPELINE.md, "Tables the service owns"). */
+export const OWNED_TABLE_SQL = `SELECT 1 AS owned FROM ${control('owned_tables')} WHERE ${tableMatch}`;
+
+/** @schema, @name: records the table as the service's (it is, or is being, created in this transaction; under the DDL lock). */
+export const RECORD_OWNED_TABLE_SQL = `IF NOT EXISTS (SELECT 1 FROM ${control('owned_tables')} WHERE ${tableMatch})
+  INSERT INTO ${control('owned_tables')} ([schema], name) VALUES (@schema, @name)`;
+
+/**
+ * @schema, @name: one row when a fence or seed record names the table. Versions before owned_tables kept only
+ * these; they exist for a table only once a batch was applied to it, which now needs the table to be owned.
+ */
+export const NAMED_BY_EARLIER_VERSION_SQL = `SELECT 1 AS named WHERE EXISTS (SELECT 1 FROM ${control('table_fences')} WHERE ${tableMatch})
+  OR EXISTS (SELECT 1 FROM ${control('table_seeds')} WHERE ${tableMatch})`;
 
 /** @schema, @name: the table's columns in ordinal order (no rows when the table does not exist). */
 export const TABLE_COLUMNS_SQL = `SELECT c.name FROM sys.columns c WHERE c.object_id = OBJECT_ID(QUOTENAME(@schema) + N'.' + QUOTENAME(@name), N'U') ORDER BY c.column_id`;
