@@ -10,7 +10,8 @@ import { outdatedNodeNotice, unsupportedNodeProblem, withoutRepeatedSdkWarning }
 import { tcpReachable } from './preflight';
 import { RestartPolicy } from './restart-policy';
 import { RunningStackRecord } from './running-stack-record';
-import { START_ORDER, spawnLiveDemo, spawnService } from './services';
+import { outputFormatOf, ServiceLogFiles } from './service-output';
+import { START_ORDER, spawnLiveDemo, spawnService, type OutputSink } from './services';
 import { Stack } from './stack';
 
 const repoRoot = resolve(__dirname, '..', '..', '..', '..');
@@ -47,7 +48,7 @@ async function waitForHttp(url: string, deadlineMs: number): Promise<void> {
  * policy's delay, until the stack stops: the pipeline resumes its work from NATS and the registry.
  */
 function supervise(stack: Stack, service: ServiceName, env: Record<string, string>, policy = new RestartPolicy()): ChildProcess {
-  const child = spawnService(distRoot, service, env);
+  const child = spawnService(distRoot, service, env, outputSink);
   const startedAt = Date.now();
   stack.addChild(service, child);
   child.once('exit', (code, signal) => {
@@ -118,24 +119,38 @@ async function start(stack: Stack): Promise<void> {
       natsSecurity.auth === undefined
         ? 'NATS: no credentials and no TLS: anyone who reaches that server can read and drive every replication; development only, keep it on loopback (README, Security).'
         : '',
+      outputSink.format === 'human'
+        ? `Each service's log: ${outputSink.files.directory}/<service>.log; only warnings and errors are shown here (LOG_FORMAT=json shows every line).`
+        : '',
       'Ctrl-C stops everything.',
       '',
-    ].join('\n'),
+    ]
+      .filter((line, index, lines) => line !== '' || index === 0 || index === lines.length - 1)
+      .join('\n'),
   );
   runningStackRecord.write(`http://127.0.0.1:${env['PORT'] ?? ''}`);
   const demoEnv = liveDemoEnvironment({ env, defaulted });
-  if (demoEnv) stack.addChild('demo', spawnLiveDemo(distRoot, { ...demoEnv, [EMBEDDED_S3_CREDENTIALS_FILE]: credentialsFile }));
+  if (demoEnv) stack.addChild('demo', spawnLiveDemo(distRoot, { ...demoEnv, [EMBEDDED_S3_CREDENTIALS_FILE]: credentialsFile }, outputSink));
 }
 
 const stack = new Stack();
+const outputSink: OutputSink = {
+  format: outputFormatOf(process.env),
+  files: new ServiceLogFiles(process.env['LOCAL_STACK_LOG_DIR'] || join(repoRoot, 'tmp', 'logs')),
+};
 const runningStackRecord = new RunningStackRecord(process.env['LOCAL_STACK_STATE_FILE'] || join(repoRoot, 'tmp', 'local-stack.json'));
 const shutdown = (code: number) =>
   void stack.stop().then(() => {
     runningStackRecord.remove();
+    if (code === 0) process.stdout.write('Stopped: every service, the embedded S3 server and the live demo.\n');
     process.exit(code);
   });
-process.on('SIGINT', () => shutdown(0));
-process.on('SIGTERM', () => shutdown(0));
+const stopOnSignal = (signal: string) => {
+  if (!stack.isStopping) process.stdout.write(`\n${signal}: stopping the replication service…\n`);
+  shutdown(0);
+};
+process.on('SIGINT', () => stopOnSignal('Ctrl-C'));
+process.on('SIGTERM', () => stopOnSignal('SIGTERM'));
 start(stack).catch((error: unknown) => {
   process.stderr.write(`npm start failed: ${error instanceof Error ? error.message : String(error)}\n`);
   shutdown(1);

@@ -1,21 +1,28 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import type { ServiceName } from '@svc/contracts';
+import { terminalLine, type OutputFormat, type ServiceLogFiles } from './service-output';
+
+/** Where a process's output lines go: the terminal (shortened unless `json`) and, under `human`, its log file. */
+export interface OutputSink {
+  format: OutputFormat;
+  files: ServiceLogFiles;
+}
 
 /** Start order: the registry first (it creates and migrates the control database), the gateway last. */
 export const START_ORDER: ServiceName[] = ['job-registry', 'extractor', 'stager', 'loader', 'api-gateway'];
 
-export function spawnService(distRoot: string, service: ServiceName, env: Record<string, string>): ChildProcess {
-  return spawnLabelled(service, [join(distRoot, 'apps', service, 'src', 'main.js')], env);
+export function spawnService(distRoot: string, service: ServiceName, env: Record<string, string>, sink: OutputSink): ChildProcess {
+  return spawnLabelled(service, [join(distRoot, 'apps', service, 'src', 'main.js')], env, sink);
 }
 
 /** `npm run demo`'s live mode: the demo replication, and a change in its source every few seconds. */
-export function spawnLiveDemo(distRoot: string, env: Record<string, string>): ChildProcess {
-  return spawnLabelled('demo', [join(distRoot, 'tools', 'demo', 'src', 'main.js'), '--live'], env);
+export function spawnLiveDemo(distRoot: string, env: Record<string, string>, sink: OutputSink): ChildProcess {
+  return spawnLabelled('demo', [join(distRoot, 'tools', 'demo', 'src', 'main.js'), '--live'], env, sink);
 }
 
-/** A Node process whose output lines are shown prefixed with its label. */
-function spawnLabelled(label: string, args: string[], env: Record<string, string>): ChildProcess {
+/** A Node process whose output lines are shown prefixed with its label (and kept in its log file). */
+function spawnLabelled(label: string, args: string[], env: Record<string, string>, sink: OutputSink): ChildProcess {
   const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   const prefix = `[${label}] `.padEnd(15);
   for (const stream of [child.stdout, child.stderr]) {
@@ -23,7 +30,11 @@ function spawnLabelled(label: string, args: string[], env: Record<string, string
     stream?.on('data', (chunk: Buffer) => {
       const lines = (pending + chunk.toString('utf8')).split('\n');
       pending = lines.pop() ?? '';
-      for (const line of lines) process.stdout.write(prefix + line + '\n');
+      for (const line of lines) {
+        if (sink.format === 'human') sink.files.append(label, line);
+        const shown = terminalLine(line, sink.format);
+        if (shown !== null) process.stdout.write(prefix + shown + '\n');
+      }
     });
   }
   return child;
