@@ -196,4 +196,12 @@ ALTER TABLE access_keys
   ADD COLUMN previous_valid_until timestamptz;
 `,
   },
+  {
+    version: 9,
+    name: 'access keys record the key that created them over the API, which limits what an Own key manages',
+    sql: `
+-- NULL for the bootstrap key and keys an operator made on the bus. No foreign key: a key outlives its creator.
+ALTER TABLE access_keys ADD COLUMN created_by_access_key_id text;
+`,
+  },
 ];
