@@ -1,3 +1,6 @@
+import { execFile } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { resolve } from 'node:path';
 import { Events, type NatsConnection } from 'nats';
 import { Subjects } from '@svc/contracts';
 import { NatsRequester, connectNats, type BusRole } from '@svc/messaging';
@@ -7,6 +10,17 @@ import { waitUntil } from '@svc/testing';
 interface Key {
   accessKeyId: string;
   secretKey: string;
+}
+
+// `npm run build` output, as cli-https.integration-spec runs it.
+const BUILT_CLI = resolve(__dirname, '../../../dist/apps/cli/src/main.js');
+
+function runBuiltCli(argv: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    execFile(process.execPath, [BUILT_CLI, ...argv], { env: { PATH: process.env['PATH'] ?? '', HOME: tmpdir(), ...env } }, (error, stdout, stderr) =>
+      done({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr }),
+    );
+  });
 }
 
 const signer = (key: Key): SignOptions => ({ accessKeyId: key.accessKeyId, secretKey: key.secretKey });
@@ -183,6 +197,33 @@ describe('access keys over the signed API', () => {
     expect((await call('UpdateAccessKey', { accessKeyId: ADMIN_KEY.accessKeyId, status: 'Enabled' }, second)).status).toBe(200);
     await waitUntil(async () => (await call('ListAccessKeys', {})).status === 200, 10000, 'the bootstrap key to sign again');
   });
+
+  it('svc keys works over the signed API with the caller\'s credentials, and over the bus as an operator', async () => {
+    const as = (key: Key) => ({ SVC_ACCESS_KEY_ID: key.accessKeyId, SVC_SECRET_ACCESS_KEY: key.secretKey, SVC_ENDPOINT: stack.baseUrl });
+    const created = await runBuiltCli(['keys', 'create', '--operations', 'list,list-keys,create-key', '--description', 'from the cli'], as(ADMIN_KEY));
+    expect({ code: created.code, stderr: created.stderr }).toEqual({ code: 0, stderr: '' });
+    const cliKey = {
+      accessKeyId: /svc_access_key_id = (\S+)/.exec(created.stdout)?.[1] ?? '',
+      secretKey: /svc_secret_access_key = (\S+)/.exec(created.stdout)?.[1] ?? '',
+    };
+    const listed = await runBuiltCli(['keys', 'list'], as(cliKey));
+    expect({ code: listed.code, stderr: listed.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(listed.stdout).toContain(cliKey.accessKeyId);
+    expect(listed.stdout).not.toContain(cliKey.secretKey);
+    expect(listed.stdout).not.toContain(ADMIN_KEY.accessKeyId);
+
+    const escalation = await runBuiltCli(['keys', 'create', '--operations', 'list', '--replications', 'all'], as(cliKey));
+    expect(escalation.code).toBe(1);
+    expect(escalation.stderr).toContain('{ReplicationScope}: this key acts on its own replications only, so it cannot grant All');
+
+    const bus = (stack.nats as unknown as { bus: SecureBus }).bus;
+    const overBus = await runBuiltCli(['keys', 'list', '--over-bus'], { NATS_URL: stack.nats.url, ...bus.envOf('operator') });
+    expect({ code: overBus.code, stderr: overBus.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(overBus.stdout).toContain(`${ADMIN_KEY.accessKeyId} (bootstrap)`);
+    // The same command as another role is refused by the bus.
+    const asGateway = await runBuiltCli(['keys', 'list', '--over-bus'], { NATS_URL: stack.nats.url, ...bus.envOf('api-gateway') });
+    expect(asGateway.code).not.toBe(0);
+  }, 60000);
 
   it('on the bus, only an operator may manage keys: the gateway and the workers are refused by NATS permissions', async () => {
     const bus = (stack.nats as unknown as { bus: SecureBus }).bus;
