@@ -35,3 +35,4 @@ export {
   type UnpublishedWork,
   type WorkKind,
 } from './pipeline-state-repository';
+export { WarehouseClaimRepository, type ClaimConflict, type WarehouseClaimStore, type WarehouseTableClaim } from './warehouse-claim-repository';

@@ -198,6 +198,25 @@ ALTER TABLE access_keys
   },
   {
     version: 9,
+    name: 'warehouse tables claimed by one replication each: two replications never write one warehouse table',
+    sql: `
+CREATE TABLE warehouse_table_claims (
+  -- host:port/database/schema of the warehouse, lower case, loopback names folded (warehouseIdentity).
+  warehouse text NOT NULL,
+  warehouse_table text NOT NULL,
+  replication_id uuid NOT NULL REFERENCES replications (id) ON DELETE CASCADE,
+  source_table text NOT NULL,
+  claimed_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (warehouse, warehouse_table)
+);
+CREATE INDEX warehouse_table_claims_by_replication ON warehouse_table_claims (replication_id);
+-- Every replication discovers its tables again, claiming them; where two already wrote one table, the first to be
+-- discovered keeps it and the other is told by a Failure alert.
+UPDATE replications SET discovered_config_version = NULL;
+`,
+  },
+  {
+    version: 10,
     name: 'access keys record the key that created them over the API, which limits what an Own key manages',
     sql: `
 -- NULL for the bootstrap key and keys an operator made on the bus. No foreign key: a key outlives its creator.

@@ -9,6 +9,8 @@ export interface SchedulableReplication {
   configVersion: number;
   discoveredConfigVersion: number | null;
   config: PublicConfig;
+  /** The access key that created it (null before owners were recorded; absent in plans that do not need it). */
+  ownerAccessKeyId?: string | null;
 }
 
 export type WorkKind = 'seed' | 'changes';
@@ -113,8 +115,8 @@ export class PipelineStateRepository {
   constructor(private readonly pool: Pool) {}
 
   async listReplications(): Promise<SchedulableReplication[]> {
-    const result = await this.pool.query<{ id: string; status: ReplicationStatus; config: SchedulableReplication['config']; config_version: number; discovered_config_version: number | null }>(
-      'SELECT id, status, config, config_version, discovered_config_version FROM replications ORDER BY created_at',
+    const result = await this.pool.query<{ id: string; status: ReplicationStatus; config: SchedulableReplication['config']; config_version: number; discovered_config_version: number | null; owner_access_key_id: string | null }>(
+      'SELECT id, status, config, config_version, discovered_config_version, owner_access_key_id FROM replications ORDER BY created_at',
     );
     return result.rows.map((row) => ({
       replicationId: row.id,
@@ -122,6 +124,7 @@ export class PipelineStateRepository {
       configVersion: row.config_version,
       discoveredConfigVersion: row.discovered_config_version,
       config: row.config,
+      ownerAccessKeyId: row.owner_access_key_id,
     }));
   }
 

@@ -20,16 +20,30 @@ export function say(line = ''): void {
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 /**
- * Step 1: replications of an earlier demo run go first, since they point at the databases about to be
- * dropped. They are the ones named after the demo source (ReplicationName defaults to the source database).
+ * The name a demo gives the replication it creates (the seed lets a name be set only by Alter, so it is set right
+ * after Create): the mark by which a later run knows its own replications from anyone else's.
  */
-export async function resetDemo(api: SignedApi, admin: Client, replications: ReplicationSummary[]): Promise<void> {
-  for (const previous of replications.filter((replication) => replication.replicationName === DEMO_DATABASES.source)) {
+export function demoReplicationName(databases: DemoDatabases, demo: 'npm run demo' | 'npm start'): string {
+  return `${databases.source} (made by ${demo})`;
+}
+
+/**
+ * Step 1: replications an earlier demo run made go first, since they point at the databases about to be dropped.
+ * Only those carry the demo's name; any other replication is left alone, and one named after the demo's source (a
+ * replication of the README's examples, or of a demo run before names were marked) is pointed out.
+ */
+export async function resetDemo(api: SignedApi, admin: Client, replications: ReplicationSummary[], databases: DemoDatabases = DEMO_DATABASES): Promise<void> {
+  const mark = demoReplicationName(databases, 'npm run demo');
+  for (const previous of replications.filter((replication) => replication.replicationName === mark)) {
     say(`  deleting replication ${previous.replicationId} of an earlier demo run`);
     await api.call('DeleteWarehouseReplication', { replicationId: previous.replicationId });
   }
-  await recreateDemoDatabases(admin);
-  say(`  created ${Object.values(DEMO_DATABASES).join(', ')}`);
+  for (const other of replications.filter((replication) => replication.replicationName === databases.source)) {
+    say(`  leaving replication ${other.replicationId} (${other.replicationName}) alone: the demo did not make it, but it reads ${databases.source},`);
+    say(`    which is about to be recreated; if it is yours to drop: npm run svc -- delete --replication-id ${other.replicationId}`);
+  }
+  await recreateDemoDatabases(admin, databases);
+  say(`  created ${Object.values(databases).join(', ')}`);
 }
 
 /** Step 2. */
@@ -43,11 +57,12 @@ export async function createSampleSource(source: Pool): Promise<void> {
   }
 }
 
-/** Step 3. */
-export async function createReplication(api: SignedApi, postgresUrl: string, databases: DemoDatabases = DEMO_DATABASES): Promise<string> {
+/** Step 3: Create, then the demo's name (its mark) by Alter. */
+export async function createReplication(api: SignedApi, postgresUrl: string, replicationName: string, databases: DemoDatabases = DEMO_DATABASES): Promise<string> {
   const runLabel = `svc-demo-${Date.now().toString(36)}`;
   const created = await api.call('CreateWarehouseReplication', demoCreateRequest(postgresUrl, runLabel, databases));
-  say(`  ReplicationId ${created.replicationId}, Status ${created.status}`);
+  await api.call('AlterWarehouseReplication', { replicationId: created.replicationId, replicationName });
+  say(`  ReplicationId ${created.replicationId}, Status ${created.status}, ReplicationName '${replicationName}'`);
   return created.replicationId;
 }
 

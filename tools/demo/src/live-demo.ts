@@ -1,7 +1,7 @@
 import type { Pool } from 'pg';
 import { liveDemoDatabases, type DemoSettings } from './demo-settings';
 import { connectAdmin, openPool, recreateDemoDatabases } from './demo-databases';
-import { createReplication, createSampleSource, say } from './demo-steps';
+import { createReplication, createSampleSource, demoReplicationName, say } from './demo-steps';
 import { liveChange } from './live-changes';
 import type { SignedApi } from './signed-api';
 
@@ -16,9 +16,11 @@ export async function runLiveDemo(api: SignedApi, settings: DemoSettings, stoppi
   const databases = liveDemoDatabases(settings.liveDemoPrefix);
   await untilApiAnswers(api, stopping);
   const { replications } = await api.call('ListWarehouseReplications', {});
-  const existing = replications.find((replication) => replication.replicationName === databases.source);
+  const name = demoReplicationName(databases, 'npm start');
+  // Before names were marked, the live demo's replication was named after its source, which nobody else uses.
+  const existing = replications.find((replication) => replication.replicationName === name || replication.replicationName === databases.source);
   if (existing) {
-    say(`Demo replication ${existing.replicationId} (${databases.source}) keeps running; a change in its source every ${LIVE_CHANGE_INTERVAL_MS / 1000} s.`);
+    say(`Demo replication ${existing.replicationId} (${existing.replicationName}) keeps running; a change in its source every ${LIVE_CHANGE_INTERVAL_MS / 1000} s.`);
   } else {
     const admin = await connectAdmin(settings.postgresUrl);
     try {
@@ -32,7 +34,7 @@ export async function runLiveDemo(api: SignedApi, settings: DemoSettings, stoppi
     } finally {
       await source.end();
     }
-    const replicationId = await createReplication(api, settings.postgresUrl, databases);
+    const replicationId = await createReplication(api, settings.postgresUrl, name, databases);
     say(`Demo replication ${replicationId} created from ${databases.source}; a change in its source every ${LIVE_CHANGE_INTERVAL_MS / 1000} s (SVC_DEMO=off for none).`);
   }
   const source = openPool(settings.postgresUrl, databases.source);

@@ -1,7 +1,7 @@
 import type { Client, Pool } from 'pg';
 import { DEMO_DATABASES, loadDemoSettings, type DemoSettings } from './demo-settings';
 import { connectAdmin, openPool } from './demo-databases';
-import { changeAndMeasureLag, createReplication, createSampleSource, howToLookAtIt, resetDemo, say, verify, waitForSeeding } from './demo-steps';
+import { changeAndMeasureLag, createReplication, createSampleSource, demoReplicationName, howToLookAtIt, resetDemo, say, verify, waitForSeeding } from './demo-steps';
 import { runLiveDemo } from './live-demo';
 import { ApiError, SignedApi, UnreachableError } from './signed-api';
 
@@ -31,7 +31,7 @@ async function run(settings: DemoSettings): Promise<void> {
     await createSampleSource(source);
 
     say('\n3. Creating the replication (signed JSON CreateWarehouseReplication)');
-    const replicationId = await createReplication(api, settings.postgresUrl);
+    const replicationId = await createReplication(api, settings.postgresUrl, demoReplicationName(DEMO_DATABASES, 'npm run demo'));
 
     say('\n4. Seeding (DescribeWarehouseReplication every second: phase, rows seeded/estimated)');
     await waitForSeeding(api, replicationId);

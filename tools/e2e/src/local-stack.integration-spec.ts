@@ -117,7 +117,7 @@ describe('npm start and the svc CLI, as the README says', () => {
     await waitUntil(
       async () => {
         const { replications } = await call<{ replications: { replicationId: string; replicationName: string }[] }>('ListWarehouseReplications', {});
-        replicationId = replications.find((replication) => replication.replicationName === `${livePrefix}_source`)?.replicationId ?? '';
+        replicationId = replications.find((replication) => replication.replicationName === `${livePrefix}_source (made by npm start)`)?.replicationId ?? '';
         return replicationId !== '';
       },
       60000,

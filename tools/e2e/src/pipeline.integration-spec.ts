@@ -7,6 +7,9 @@ import { describeReplication as describeThroughApi, recentWarnings } from './rep
 import { insert, keyIs, transaction, update } from './suite/changes';
 import { AUDIT_LOG, GROW_EVERY_ITEM, ITEMS, ORDER_LINES, mixedWorkload, pipelineTables } from './suite/pipeline-tables';
 import { tableLabel, withColumn, type TableSpec } from './suite/table-spec';
+import { sameDigest } from './live-replication';
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 interface MetricsJson {
   replicationId: string;
@@ -317,6 +320,61 @@ describeEachPair('pipeline', (pair: EnginePair) => {
     expect((await describeReplication(type1Id)).tables.map((table) => table.name)).not.toContain(pair.tableName('public', 'sales_order_lines'));
     await converged([LINES_WITH_STATUS]);
   }, 120000);
+
+  it('refuses a second replication into warehouse tables the first writes, naming it and the tables (issue 20)', async () => {
+    const body = JSON.stringify({
+      parallelTablesLimit: 2,
+      rebuildIndexes: false,
+      source: { connectionString: pair.sourceConnectionString(stack), encryptDataInTransit: false, changeTrackingRetentionPeriod: '2 Days' },
+      staging: { connectionString: pair.stagingConnectionString(stack), encryptDataInTransit: false, replicateCompatibilityLevel: false },
+      warehouse: {
+        accessType: 'AccessKey',
+        accessKey: stack.s3.accessKeyId,
+        secretKey: stack.s3.secretAccessKey,
+        bucketName: 'pipeline-suite',
+        bucketFolderName: '/again',
+        regionEndpoint: 'us-east-1',
+        retentionDays: 2,
+        ...pair.warehouse(stack),
+        databaseSchema: 'DW',
+        scdType: 'Type1',
+      },
+      addUpdateTimestamp: false,
+      tablesToInclude: [pair.tableName('sales', 'order_lines')],
+    });
+    const before = await callSigned(stack.baseUrl, 'ListWarehouseReplications', 'json', '{}', ADMIN_KEY);
+    const response = await callSigned(stack.baseUrl, 'CreateWarehouseReplication', 'json', body, ADMIN_KEY);
+    expect(response.status).toBe(400);
+    expect((JSON.parse(response.body) as { errors: string[] }).errors).toEqual([
+      expect.stringMatching(new RegExp(`^\\{TablesToInclude\\}: replication ${type1Id} \\(.+\\) already writes warehouse table ${escapeRegExp(pair.tableName('sales', 'order_lines'))} → dw\\.sales_order_lines;`)),
+    ]);
+    expect((await callSigned(stack.baseUrl, 'ListWarehouseReplications', 'json', '{}', ADMIN_KEY)).body).toBe(before.body);
+  }, 60000);
+
+  it('fails a table that appears in an All replication\'s source when another replication already writes its warehouse table (issue 20)', async () => {
+    const later: TableSpec = { schema: 'public', name: 'claimed_later', columns: [{ name: 'id', type: 'int', nullable: false }, { name: 'note', type: 'text' }], primaryKey: ['id'] };
+    await source.createTables([{ spec: later, rows: [{ id: 1, note: 'written by its own replication only' }] }]);
+    // A replication of just this table into dw: the Type1 replication has not discovered it, so nobody writes it yet.
+    const ownerId = await createReplication('dw', 'Type1', { tablesToInclude: [pair.tableName('public', 'claimed_later')] });
+    try {
+      await waitUntil(async () => sameDigest(await warehouse.digest('dw', later).catch(() => null), await source.digest(later)), 60000, 'claimed_later in dw');
+      // The Type1 replication (All, into dw too) discovers it with its next configuration version.
+      const alter = await callSigned(stack.baseUrl, 'AlterWarehouseReplication', 'json', JSON.stringify({ replicationId: type1Id, parallelTablesLimit: 4 }), ADMIN_KEY);
+      expect(alter.status).toBe(200);
+      const expected = `${pair.tableName('public', 'claimed_later')} is not replicated: its warehouse table dw.claimed_later is written by replication ${ownerId}`;
+      await waitUntil(
+        async () => (await describeReplication(type1Id)).alerts.some((alert) => alert.kind === 'Failure' && alert.message.startsWith(expected)),
+        30000,
+        'the Failure alert about claimed_later',
+      );
+      expect((await describeReplication(type1Id)).tables.map((table) => table.name)).not.toContain(pair.tableName('public', 'claimed_later'));
+      await source.apply(transaction(update(later, { note: 'changed at the source' }, keyIs('id', 1))));
+      await waitUntil(async () => sameDigest(await warehouse.digest('dw', later).catch(() => null), await source.digest(later)), 60000, 'the change reaching dw');
+      expect((await describeReplication(ownerId)).tables).toEqual([expect.objectContaining({ name: pair.tableName('public', 'claimed_later') })]);
+    } finally {
+      await callSigned(stack.baseUrl, 'DeleteWarehouseReplication', 'json', JSON.stringify({ replicationId: ownerId }), ADMIN_KEY);
+    }
+  }, 150000);
 
   it('never logs a secret', () => {
     expect(stack.logs()).not.toContain(ADMIN_KEY.secretKey);

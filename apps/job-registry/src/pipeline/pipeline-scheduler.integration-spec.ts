@@ -48,7 +48,7 @@ import { PipelineScheduler } from './pipeline-scheduler.service';
  */
 
 const MASTER_KEY = randomBytes(32).toString('hex');
-const author = { requestId: 'it', accessKeyId: 'SVCSCHEDULERIT' };
+const author = { requestId: 'it', accessKeyId: 'SVCSCHEDULERIT', scope: 'All' as const };
 const T0 = new Date(Date.UTC(2030, 0, 10, 12, 0, 0));
 const MINUTE = 60;
 const HOUR = 3600;

@@ -7,9 +7,13 @@ import { NatsRequester, PipelinePublisher } from '@svc/messaging';
 import {
   PipelineStateRepository,
   ServiceConfigurationRepository,
+  WarehouseClaimRepository,
+  type ClaimConflict,
+  type DiscoveredTable,
   type SchedulableReplication,
   type ServiceConfigurationStore,
   type TableRuntimeState,
+  type WarehouseClaimStore,
 } from '@svc/registry-store';
 import { REGISTRY_CONFIG, type RegistryConfig } from '../config/registry-config';
 import { REGISTRY_POOL } from '../store/store.module';
@@ -21,6 +25,7 @@ import { PipelineLifecycle } from './replication-lifecycle.service';
 import { retentionInDanger } from './retention-danger';
 import { admitWithoutCollisions, type RefusedTable } from './table-collisions';
 import { selectTables } from './table-selection';
+import { claimedElsewhereReason, warehouseClaimsOf, warehouseIdentity } from './warehouse-claims';
 import { workIsAlive } from './work-liveness';
 import { BEFORE_WORK_PUBLISH, type BeforeWorkPublish } from './work-publication';
 import { planWork, unservedTables, type PlanningSettings, type WorkOrder } from './work-planner';
@@ -65,6 +70,7 @@ export class PipelineScheduler implements OnApplicationBootstrap, BeforeApplicat
     @Inject(REGISTRY_CONFIG) private readonly config: RegistryConfig,
     @Inject(REGISTRY_POOL) pool: Pool,
     @Inject(BEFORE_WORK_PUBLISH) private readonly beforePublish: BeforeWorkPublish,
+    @Inject(WarehouseClaimRepository) private readonly claims: WarehouseClaimStore,
   ) {
     this.lock = new LeaderLock(pool);
     this.runs = new ReplicationRuns(config.pipeline.minuteMs);
@@ -290,11 +296,12 @@ export class PipelineScheduler implements OnApplicationBootstrap, BeforeApplicat
       if (!reply.ok) throw new Error(reply.error.messages.join('; '));
       if (this.stopped) return;
       const known = await this.state.listTables([replication.replicationId]);
-      const { admitted: selected, refused } = admitWithoutCollisions(
+      const admitted = admitWithoutCollisions(
         selectTables(replication.config, reply.value.tables),
         known.map((table) => table.tableName),
       );
-      await this.refuseCollidingTables(replication, refused);
+      const { selected, claimedElsewhere } = await this.claimWarehouseTables(replication, admitted.admitted);
+      await this.refuseCollidingTables(replication, [...admitted.refused, ...claimedElsewhere]);
       const kept = new Set(selected.map((table) => table.tableName.toLowerCase()));
       const removed = known.filter((table) => !kept.has(table.tableName.toLowerCase()));
       await this.lifecycle.removeTables(
@@ -309,6 +316,37 @@ export class PipelineScheduler implements OnApplicationBootstrap, BeforeApplicat
       this.discoveryRetryAt.set(replication.replicationId, Date.now() + 5000);
       log.warn('table discovery failed; retrying in 5 s', { replicationId: replication.replicationId, error });
     }
+  }
+
+  /**
+   * Claims the warehouse tables of the selected tables; those another replication already writes are left out
+   * (never written: a table this replication moved until now is removed from it like one no longer selected).
+   */
+  private async claimWarehouseTables(
+    replication: SchedulableReplication,
+    tables: DiscoveredTable[],
+  ): Promise<{ selected: DiscoveredTable[]; claimedElsewhere: RefusedTable[] }> {
+    const { warehouse } = replication.config;
+    const conflicts = await this.claims.claim(replication.replicationId, warehouseIdentity(warehouse), warehouseClaimsOf(warehouse, tables));
+    if (conflicts.length === 0) return { selected: tables, claimedElsewhere: [] };
+    const taken = new Set(conflicts.map((conflict) => conflict.tableName.toLowerCase()));
+    for (const conflict of conflicts) this.logClaimedElsewhere(replication, conflict);
+    return {
+      selected: tables.filter((table) => !taken.has(table.tableName.toLowerCase())),
+      claimedElsewhere: conflicts.map((conflict) => ({
+        tableName: conflict.tableName,
+        reason: claimedElsewhereReason(conflict, conflict.ownerAccessKeyId !== null && conflict.ownerAccessKeyId === replication.ownerAccessKeyId),
+      })),
+    };
+  }
+
+  private logClaimedElsewhere(replication: SchedulableReplication, conflict: ClaimConflict): void {
+    this.logger.warn('a table is not replicated: another replication already writes its warehouse table', {
+      replicationId: replication.replicationId,
+      table: conflict.tableName,
+      warehouseTable: conflict.warehouseTable,
+      writtenBy: conflict.replicationId,
+    });
   }
 
   /** Tables that appeared in the source and would share a warehouse table with another: a Failure alert, once per table and process. */

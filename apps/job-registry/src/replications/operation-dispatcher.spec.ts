@@ -7,6 +7,7 @@ import {
   InMemoryReplicationStore,
   InMemoryServiceConfigurationStore,
   InMemoryTableStateStore,
+  InMemoryWarehouseClaimStore,
   RecordingLifecycle,
   ScriptedReachabilityProbe,
 } from '../testing/in-memory-stores';
@@ -35,7 +36,7 @@ describe('OperationDispatcher', () => {
     const logger = new JsonLogger('job-registry', 'debug', (line) => logLines.push(JSON.parse(line) as Record<string, unknown>));
     tableStates = new InMemoryTableStateStore();
     history = new InMemoryMetricsHistoryStore();
-    const service = new ReplicationsService(replications, settings, tableStates, new InMemoryAlertStore(), new ScriptedReachabilityProbe(), new RecordingLifecycle(replications));
+    const service = new ReplicationsService(replications, settings, tableStates, new InMemoryAlertStore(), new ScriptedReachabilityProbe(), new RecordingLifecycle(replications), new InMemoryWarehouseClaimStore(replications));
     keys = new InMemoryAccessKeyStore();
     void keys.create({ accessKeyId: 'SVCTESTKEY00000000000', secretKey: 's', allowedOperations: ['*'], replicationScope: 'All', description: '' });
     const accessKeys = new AccessKeyOperations(new AccessKeysService(keys, new CredentialGenerator(), { region: 'us-east-1', bootstrapAccessKey: null }, logger), keys);

@@ -12,9 +12,9 @@ import {
 } from '@svc/contracts';
 import { parseOperationRequest } from '@svc/api-model';
 import { JsonLogger } from '@svc/logging';
-import { AccessKeyRepository, ReplicationRepository, type AccessKeyListing, type AccessKeyStore, type ChangeAuthor, type ReplicationScope, type ReplicationStore } from '@svc/registry-store';
+import { AccessKeyRepository, ReplicationRepository, type AccessKeyListing, type AccessKeyStore, type ReplicationScope, type ReplicationStore } from '@svc/registry-store';
 import { ReplicationMetricsService } from './replication-metrics.service';
-import { ReplicationsService } from './replications.service';
+import { ReplicationsService, type OperationCaller } from './replications.service';
 import { ServiceControlService } from './service-control.service';
 import { replyingOnFailure } from '../rpc/unexpected-failure';
 import { replicationNotFound } from './replication-errors';
@@ -66,9 +66,9 @@ export class OperationDispatcher {
    * answered exactly as one that does not exist — and cannot run the operations that act on every replication.
    */
   private async dispatch(envelope: OperationEnvelope): Promise<OperationReply> {
-    const author: ChangeAuthor = { requestId: envelope.requestId, accessKeyId: envelope.accessKeyId };
     const scope = await this.keys.scopeOf(envelope.accessKeyId);
     if (scope === null) return rpcError(ErrorCode.Forbidden, ['the access key does not exist (any more)']);
+    const author: OperationCaller = { requestId: envelope.requestId, accessKeyId: envelope.accessKeyId, scope };
     const owned = <T>(replicationId: string, run: () => Promise<RpcReply<T>>): Promise<RpcReply<T>> =>
       this.mayActOn(scope, envelope.accessKeyId, replicationId).then((may) => (may ? run() : replicationNotFound<T>(replicationId)));
     const serviceWide = <T>(run: () => Promise<RpcReply<T>>): Promise<RpcReply<T>> =>

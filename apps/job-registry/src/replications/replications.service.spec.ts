@@ -4,14 +4,16 @@ import {
   InMemoryReplicationStore,
   InMemoryServiceConfigurationStore,
   InMemoryTableStateStore,
+  InMemoryWarehouseClaimStore,
   RecordingLifecycle,
   ScriptedReachabilityProbe,
 } from '../testing/in-memory-stores';
 import { SAMPLE_PARTS, parsedRequest, sampleCreateRequest } from '../testing/requests';
 import { ReplicationsService } from './replications.service';
 import { ServiceControlService } from './service-control.service';
+import { warehouseClaimsOf, warehouseIdentity } from '../pipeline/warehouse-claims';
 
-const author = { requestId: '17', accessKeyId: 'SVCTESTKEY00000000000' };
+const author = { requestId: '17', accessKeyId: 'SVCTESTKEY00000000000', scope: 'All' as const };
 const SECRETS = [SAMPLE_PARTS.secretKey, SAMPLE_PARTS.warehousePassword, 'source-secret-1', 'staging-secret-2'];
 
 function valueOf<T>(reply: RpcReply<T>): T {
@@ -31,6 +33,7 @@ describe('ReplicationsService', () => {
   let alerts: InMemoryAlertStore;
   let probe: ScriptedReachabilityProbe;
   let lifecycle: RecordingLifecycle;
+  let claims: InMemoryWarehouseClaimStore;
   let service: ReplicationsService;
 
   beforeEach(() => {
@@ -40,7 +43,8 @@ describe('ReplicationsService', () => {
     alerts = new InMemoryAlertStore();
     probe = new ScriptedReachabilityProbe();
     lifecycle = new RecordingLifecycle(replications);
-    service = new ReplicationsService(replications, settings, tables, alerts, probe, lifecycle);
+    claims = new InMemoryWarehouseClaimStore(replications);
+    service = new ReplicationsService(replications, settings, tables, alerts, probe, lifecycle, claims);
   });
 
   async function created(): Promise<string> {
@@ -184,6 +188,76 @@ describe('ReplicationsService', () => {
       const replicationId = await created();
       probe.listSourceTables = () => Promise.reject(new Error('connection refused'));
       valueOf(await alter({ replicationId, parallelTablesLimit: '3' }));
+    });
+  });
+
+  describe('two replications never write one warehouse table', () => {
+    const listed = (schema: string, name: string) => ({ table: { schema, name }, primaryKey: ['id'], estimatedRows: 0 });
+    const other = { requestId: '18', accessKeyId: 'SVCOTHERKEY000000000', scope: 'Own' as const };
+
+    beforeEach(() => {
+      probe.sourceTables = [listed('public', 'orders'), listed('public', 'customers'), listed('sales', 'orders')];
+    });
+
+    /** A replication whose discovery claimed its tables, as the scheduler does after Create. */
+    async function claimedBy(caller: typeof author, tablesToInclude: string[]): Promise<string> {
+      const { replicationId } = valueOf(await service.create({ ...sampleCreateRequest(), tablesToInclude }, caller));
+      const stored = await replications.get(replicationId);
+      const { warehouse } = stored!.config;
+      const refused = await claims.claim(replicationId, warehouseIdentity(warehouse), warehouseClaimsOf(warehouse, tablesToInclude.map((tableName) => ({ tableName }))));
+      expect(refused).toEqual([]);
+      return replicationId;
+    }
+
+    it('refuses a Create whose tables another replication writes, naming it and the tables, and stores nothing', async () => {
+      const first = await claimedBy(author, ['[public].[orders]', '[public].[customers]']);
+      const before = await replications.list();
+      const refusal = errorOf(await service.create({ ...sampleCreateRequest(), tablesToInclude: 'All' }, author));
+      expect(refusal).toEqual({
+        code: ErrorCode.ValidationFailed,
+        messages: [
+          `{TablesToInclude}: replication ${first} (sales) already writes warehouse tables [public].[customers] → public.customers, ` +
+            '[public].[orders] → public.orders; two replications never write one warehouse table: leave these tables out or choose another ' +
+            'Warehouse.DatabaseSchema or database',
+        ],
+      });
+      expect(await replications.list()).toEqual(before);
+    });
+
+    it('names the other replication only to a key that may see it', async () => {
+      await claimedBy(author, ['[public].[orders]']);
+      const refusal = errorOf(await service.create({ ...sampleCreateRequest(), tablesToInclude: ['[public].[orders]'] }, other));
+      expect(refusal.messages).toEqual([expect.stringMatching(/^\{TablesToInclude\}: another replication, which this access key may not see, already writes warehouse table \[public\]\.\[orders\] → public\.orders;/)]);
+      expect(refusal.messages.join()).not.toMatch(/[0-9a-f]{8}-[0-9a-f]{4}-/);
+    });
+
+    it('sees one server behind its loopback names and one table behind folded case', async () => {
+      await claimedBy(author, ['[public].[orders]']);
+      const request = sampleCreateRequest();
+      const elsewhere = { ...request, tablesToInclude: ['[public].[orders]'], warehouse: { ...request.warehouse, databaseSchema: 'PUBLIC' } };
+      expect(errorOf(await service.create(elsewhere, author)).messages).toEqual([expect.stringMatching(/already writes warehouse table \[public\]\.\[orders\]/)]);
+      expect(warehouseIdentity({ url: 'postgres://localhost:5432/x', databaseName: 'DW', databaseSchema: 's' })).toBe(
+        warehouseIdentity({ url: 'postgresql://127.0.0.1/x', databaseName: 'dw', databaseSchema: 'S' }),
+      );
+    });
+
+    it('accepts the same tables into another schema or database', async () => {
+      await claimedBy(author, ['[public].[orders]']);
+      const request = sampleCreateRequest();
+      valueOf(await service.create({ ...request, tablesToInclude: ['[public].[orders]'], warehouse: { ...request.warehouse, databaseSchema: 'other' } }, author));
+      valueOf(await service.create({ ...request, tablesToInclude: ['[public].[orders]'], warehouse: { ...request.warehouse, databaseName: 'dev2' } }, author));
+    });
+
+    it('refuses an Alter that moves a replication onto tables another writes, and not one that keeps its own', async () => {
+      await claimedBy(author, ['[public].[orders]']);
+      const request = sampleCreateRequest();
+      const second = await claimedBy(author, ['[public].[customers]']);
+      expect(second).toBeDefined();
+      const moved = valueOf(await service.create({ ...request, tablesToInclude: ['[public].[orders]'], warehouse: { ...request.warehouse, databaseSchema: 'other' } }, author));
+      expect(errorOf(await alter({ replicationId: moved.replicationId, warehouse: { databaseSchema: 'public' } })).messages).toEqual([
+        expect.stringMatching(/^\{TablesToInclude\}: replication .* already writes warehouse table \[public\]\.\[orders\] → public\.orders;/),
+      ]);
+      valueOf(await alter({ replicationId: second, tablesToInclude: '[public].[customers]', parallelTablesLimit: '3' }));
     });
   });
 

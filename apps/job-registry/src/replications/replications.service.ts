@@ -9,6 +9,7 @@ import {
   type ReplicationDescription,
   type RpcReply,
   type TableStatus,
+  type WarehouseConfig,
 } from '@svc/contracts';
 import { fieldLabel, validateMergedConfig } from '@svc/api-model';
 import { databaseNameOf } from '@svc/connectors';
@@ -18,6 +19,7 @@ import {
   ReplicationRepository,
   ServiceConfigurationRepository,
   TableStateRepository,
+  WarehouseClaimRepository,
   changedConfigPaths,
   maskConfigSecrets,
   type AlertStore,
@@ -26,7 +28,9 @@ import {
   type ServiceConfigurationStore,
   type StoredReplication,
   type StoredTableStatus,
+  type ReplicationScope,
   type TableStateStore,
+  type WarehouseClaimStore,
 } from '@svc/registry-store';
 import { ctTimeoutMinutes } from '../pipeline/ct-timeout';
 import { mergeAlterRequest } from './alter-merge';
@@ -39,7 +43,21 @@ import { replicationBeingDeleted, replicationChangedConcurrently, replicationNot
 import { effectiveStatus, statusAfterAlter } from './replication-status';
 import { warehouseNameCollisions } from '../pipeline/table-collisions';
 import { TABLE_LIST_FIELDS, tableListProblems, type TableListField } from '../pipeline/table-existence';
+import { selectTables } from '../pipeline/table-selection';
+import { claimConflictMessages, warehouseClaimsOf, warehouseIdentity } from '../pipeline/warehouse-claims';
 import { secondsInFlight } from './seconds-in-flight';
+
+/** Who asks: the access key (recorded as the author of a change) and the replications it may see. */
+export interface OperationCaller extends ChangeAuthor {
+  scope: ReplicationScope;
+}
+
+/** What a configuration's tables are checked against: the warehouse tables other replications write. */
+interface ClaimCheck {
+  caller: OperationCaller;
+  /** The replication being altered, whose own claims are no conflict. */
+  replicationId?: string;
+}
 
 /** The per-replication operations: Create, Alter, Describe, List, Delete and StartReplication with an id. */
 @Injectable()
@@ -51,10 +69,11 @@ export class ReplicationsService {
     @Inject(AlertRepository) private readonly alerts: AlertStore,
     @Inject(REACHABILITY_PROBE) private readonly probe: ReachabilityProbe,
     @Inject(REPLICATION_LIFECYCLE) private readonly lifecycle: ReplicationLifecycle,
+    @Inject(WarehouseClaimRepository) private readonly claims: WarehouseClaimStore,
   ) {}
 
   /** Checks that everything the request names is reachable, then stores it; nothing is stored on failure. */
-  async create(request: CreateReplicationRequest, author: ChangeAuthor): Promise<RpcReply<CreateReplicationResponse>> {
+  async create(request: CreateReplicationRequest, author: OperationCaller): Promise<RpcReply<CreateReplicationResponse>> {
     const mismatched = engineMismatches(request);
     if (mismatched.length) return validationFailed(mismatched);
     const unreachable = await this.probe.check({
@@ -63,7 +82,7 @@ export class ReplicationsService {
       warehouse: request.warehouse,
     });
     if (unreachable.length) return validationFailed(unreachable);
-    const tableProblems = await this.tableProblems(request, request.source, TABLE_LIST_FIELDS);
+    const tableProblems = await this.tableProblems(request, request.source, TABLE_LIST_FIELDS, { caller: author });
     if (tableProblems === null) return validationFailed([`{Source\\ConnectionString}: cannot list the source's tables`]);
     if (tableProblems.length) return validationFailed(tableProblems);
 
@@ -81,7 +100,7 @@ export class ReplicationsService {
    * Merges the request into the stored configuration, validates the result, re-checks reachability of what
    * changed only, then stores a new version. A refused change leaves the stored configuration as it was.
    */
-  async alter(request: AlterReplicationRequest, author: ChangeAuthor): Promise<RpcReply<null>> {
+  async alter(request: AlterReplicationRequest, author: OperationCaller): Promise<RpcReply<null>> {
     const { replicationId } = request;
     const current = await this.replications.get(replicationId);
     if (!current) return replicationNotFound(replicationId);
@@ -107,10 +126,11 @@ export class ReplicationsService {
       if (prepared.problems.length) return validationFailed(prepared.problems.map(inAlterTerms));
     }
     const listsToCheck = tableListsToCheck(changedFields);
-    if (listsToCheck.length || changedFields.some((path) => path.startsWith('reseedingSchedule.'))) {
+    if (listsToCheck.length || changedFields.some(changesWarehouseTables)) {
       // A list that changed is checked against the source like at Create; when the source cannot be listed now
       // the Alter is refused (try again), since a table that does not exist would otherwise be accepted silently.
-      const tableProblems = await this.tableProblems(merged.config, merged.config.source, listsToCheck);
+      const claimCheck = { caller: author, replicationId };
+      const tableProblems = await this.tableProblems(merged.config, merged.config.source, listsToCheck, claimCheck);
       if (tableProblems === null && listsToCheck.length) return validationFailed([cannotCheckTables(listsToCheck)]);
       if (tableProblems?.length) return validationFailed(tableProblems);
     }
@@ -182,16 +202,23 @@ export class ReplicationsService {
 
   /**
    * Field errors of the table lists against the source's tables: names in `lists` the replication would never
-   * move, and tables of the whole selection that would share a warehouse table (DESIGN §6). Null when the
-   * source's tables cannot be listed.
+   * move, tables of the whole selection that would share a warehouse table (DESIGN §6), and tables whose warehouse
+   * table another replication already writes. Null when the source's tables cannot be listed.
    */
   private async tableProblems(
-    selection: Pick<ReplicationConfig, 'tablesToInclude' | 'reseedingSchedule'>,
+    selection: Pick<ReplicationConfig, 'tablesToInclude' | 'reseedingSchedule'> & { warehouse: Pick<WarehouseConfig, 'url' | 'databaseName' | 'databaseSchema'> },
     source: DatabaseTarget,
     lists: readonly TableListField[],
+    claimCheck: ClaimCheck,
   ): Promise<string[] | null> {
     const tables = await this.probe.listSourceTables(source).catch(() => null);
-    return tables === null ? null : [...tableListProblems(selection, tables, lists), ...warehouseNameCollisions(selection, tables)];
+    if (tables === null) return null;
+    const { warehouse } = selection;
+    const claims = warehouseClaimsOf(warehouse, selectTables(selection, tables));
+    const conflicts = await this.claims.conflicts(warehouseIdentity(warehouse), claims, claimCheck.replicationId);
+    const { caller } = claimCheck;
+    const mayName = ({ ownerAccessKeyId }: { ownerAccessKeyId: string | null }) => caller.scope === 'All' || ownerAccessKeyId === caller.accessKeyId;
+    return [...tableListProblems(selection, tables, lists), ...warehouseNameCollisions(selection, tables), ...claimConflictMessages(conflicts, mayName)];
   }
 
   /** StartReplication with an id: turns DataReplication on and clears a failure. */
@@ -212,6 +239,11 @@ export class ReplicationsService {
     await this.lifecycle.resumed(replicationId);
     return rpcOk(null);
   }
+}
+
+/** Whether a changed path moves the replication's tables to other warehouse tables (or adds some). */
+function changesWarehouseTables(path: string): boolean {
+  return path.startsWith('reseedingSchedule.') || ['warehouse.url', 'warehouse.databaseName', 'warehouse.databaseSchema'].includes(path);
 }
 
 /** The table lists an Alter changed; all of them when the source itself changed. */

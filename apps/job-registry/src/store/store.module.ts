@@ -10,6 +10,7 @@ import {
   ReplicationRepository,
   ServiceConfigurationRepository,
   TableStateRepository,
+  WarehouseClaimRepository,
   ensureDatabase,
   migrate,
 } from '@svc/registry-store';
@@ -68,8 +69,9 @@ class PoolCloser implements OnApplicationShutdown {
     { provide: AlertRepository, inject: [REGISTRY_POOL], useFactory: (pool: Pool) => new AlertRepository(pool) },
     { provide: PipelineStateRepository, inject: [REGISTRY_POOL], useFactory: (pool: Pool) => new PipelineStateRepository(pool) },
     { provide: MetricsHistoryRepository, inject: [REGISTRY_POOL], useFactory: (pool: Pool) => new MetricsHistoryRepository(pool) },
+    { provide: WarehouseClaimRepository, inject: [REGISTRY_POOL], useFactory: (pool: Pool) => new WarehouseClaimRepository(pool) },
     PoolCloser,
   ],
-  exports: [REGISTRY_POOL, ReplicationRepository, AccessKeyRepository, ServiceConfigurationRepository, TableStateRepository, AlertRepository, PipelineStateRepository, MetricsHistoryRepository],
+  exports: [REGISTRY_POOL, ReplicationRepository, AccessKeyRepository, ServiceConfigurationRepository, TableStateRepository, AlertRepository, PipelineStateRepository, MetricsHistoryRepository, WarehouseClaimRepository],
 })
 export class StoreModule {}

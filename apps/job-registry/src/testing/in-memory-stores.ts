@@ -23,6 +23,9 @@ import type {
   StoredReplication,
   StoredTableStatus,
   TableStateStore,
+  ClaimConflict,
+  WarehouseClaimStore,
+  WarehouseTableClaim,
 } from '@svc/registry-store';
 import type { PreparedStaging, ReachabilityProbe, ReachabilityTarget, StagingPreparationTarget } from '../replications/reachability-probe';
 import type { ReplicationLifecycle } from '../replications/replication-lifecycle';
@@ -169,6 +172,32 @@ export class InMemoryAlertStore implements AlertStore {
     const stored = { ...alert, alertId: randomUUID(), createdAt: new Date().toISOString() };
     this.alerts.push(stored);
     return stored;
+  }
+}
+
+/** Claims keyed by warehouse and table, held by one replication each; names and owners come from `replications`. */
+export class InMemoryWarehouseClaimStore implements WarehouseClaimStore {
+  readonly claims = new Map<string, WarehouseTableClaim & { replicationId: string }>();
+
+  constructor(private readonly replications: InMemoryReplicationStore) {}
+
+  async conflicts(warehouse: string, claims: readonly WarehouseTableClaim[], exceptReplicationId?: string): Promise<ClaimConflict[]> {
+    return claims.flatMap((claim) => {
+      const held = this.claims.get(`${warehouse}|${claim.warehouseTable}`);
+      if (held === undefined || held.replicationId === exceptReplicationId) return [];
+      const owner = this.replications.rows.get(held.replicationId);
+      return [{ ...claim, replicationId: held.replicationId, replicationName: owner?.config.replicationName ?? '', ownerAccessKeyId: owner?.ownerAccessKeyId ?? null }];
+    });
+  }
+
+  async claim(replicationId: string, warehouse: string, claims: readonly WarehouseTableClaim[]): Promise<ClaimConflict[]> {
+    const wanted = new Set(claims.map((claim) => `${warehouse}|${claim.warehouseTable}`));
+    for (const [key, held] of this.claims) if (held.replicationId === replicationId && !wanted.has(key)) this.claims.delete(key);
+    for (const claim of claims) {
+      const key = `${warehouse}|${claim.warehouseTable}`;
+      if (!this.claims.has(key)) this.claims.set(key, { ...claim, replicationId });
+    }
+    return this.conflicts(warehouse, claims, replicationId);
   }
 }
 
