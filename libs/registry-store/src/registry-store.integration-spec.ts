@@ -65,7 +65,7 @@ describe('registry store against PostgreSQL', () => {
 
   it('applies each migration once, even when two instances migrate at the same time', async () => {
     const versions = MIGRATIONS.map((migration) => migration.version);
-    expect(migrated.flatMap((report) => report.applied).sort()).toEqual(versions);
+    expect(migrated.flatMap((report) => report.applied).sort((a, b) => a - b)).toEqual(versions);
     expect((await migrate(pool)).applied).toEqual([]);
     const recorded = await pool.query<{ version: number }>('SELECT version FROM svc_schema_migrations ORDER BY version');
     expect(recorded.rows.map((row) => row.version)).toEqual(versions);
