@@ -196,7 +196,7 @@ describe('runCli', () => {
 
   it('keys create: NATS_URL is the fallback, and an unreachable server exits 2 without its password', async () => {
     const io = fakeIo({ env: { natsUrl: 'nats://user:pw-in-url@127.0.0.1:1' } });
-    await expect(runCli(['keys', 'create', '--operations', '*'], io)).resolves.toBe(ExitCode.Unreachable);
+    await expect(runCli(['keys', 'create', '--operations', '*', '--over-bus'], io)).resolves.toBe(ExitCode.Unreachable);
     expect(io.registryUrls).toEqual(['nats://user:pw-in-url@127.0.0.1:1']);
     expect(io.stderr).toBe('Error: cannot reach nats://127.0.0.1:1: connection refused\n');
   });
@@ -204,7 +204,7 @@ describe('runCli', () => {
   it('keys create: NATS settings that cannot be used exit 78 with the problems, never a value', async () => {
     const io = fakeIo({ env: { natsUrl: 'tls://nats:4222' } });
     io.openRegistry = () => Promise.reject(new NatsSettingsError(['NATS_CA_FILE: cannot read the file (ENOENT)']));
-    await expect(runCli(['keys', 'create', '--operations', '*'], io)).resolves.toBe(ExitCode.Configuration);
+    await expect(runCli(['keys', 'create', '--operations', '*', '--over-bus'], io)).resolves.toBe(ExitCode.Configuration);
     expect(io.stderr).toBe('Error: NATS settings: NATS_CA_FILE: cannot read the file (ENOENT)\n');
   });
 
@@ -222,14 +222,67 @@ describe('runCli', () => {
       },
     } as unknown as AccessKeyRequester & KeyLifecycleRequester;
     const rotate = fakeIo({ requester, env: {} });
-    await expect(runCli(['keys', 'rotate', '--access-key-id', 'AKONE', '--overlap-minutes', '15'], rotate)).resolves.toBe(ExitCode.Ok);
+    await expect(runCli(['keys', 'rotate', '--access-key-id', 'AKONE', '--overlap-minutes', '15', '--over-bus'], rotate)).resolves.toBe(ExitCode.Ok);
     expect(asked[0]).toEqual({ action: 'Rotate', accessKeyId: 'AKONE', overlapMinutes: 15 });
     expect(rotate.stdout).toContain('svc_secret_access_key = rotated-secret');
     expect(rotate.stdout).toContain('still signs until 2026-11-26T12:00:00.000Z');
     const list = fakeIo({ requester, env: {} });
-    await expect(runCli(['keys', 'list'], list)).resolves.toBe(ExitCode.Ok);
+    await expect(runCli(['keys', 'list', '--over-bus'], list)).resolves.toBe(ExitCode.Ok);
     expect(list.stdout).toMatch(/AKONE \(bootstrap\)\s+Active\s+All\s+\*\s+never\s+ops/);
     await expect(runCli(['keys', 'disable'], fakeIo({ requester, env: {} }))).resolves.toBe(ExitCode.Usage);
+  });
+
+  describe('keys over the signed API (the default)', () => {
+    const answer = (status: number, body: unknown) => ({
+      kind: 'response' as const,
+      status,
+      headers: { 'content-type': 'application/json' },
+      body: Buffer.from(body === null ? '' : JSON.stringify(body)),
+    });
+
+    it('create signs CreateAccessKey with the user credentials and prints the secret once; nothing goes to the bus', async () => {
+      const io = fakeIo({ outcome: answer(200, { accessKeyId: 'AKAPI', secretAccessKey: 'api-secret', allowedOperations: ['ListWarehouseReplications'], replicationScope: 'Own' }) });
+      await expect(runCli(['keys', 'create', '--operations', 'list', '--expires-at', '2027-01-31T00:00:00Z'], io)).resolves.toBe(ExitCode.Ok);
+      expect(io.sent[0]).toMatchObject({ operation: 'CreateAccessKey', contentType: 'application/json', credentials: { accessKeyId: 'AKENV' } });
+      expect(JSON.parse(io.sent[0]?.body.toString() ?? '')).toEqual({ allowedOperations: ['ListWarehouseReplications'], replicationScope: 'Own', expiresAt: '2027-01-31T00:00:00.000Z' });
+      expect(io.stdout).toContain('svc_access_key_id = AKAPI\nsvc_secret_access_key = api-secret\n');
+      expect(io.registryUrls).toEqual([]);
+    });
+
+    it.each([
+      [['keys', 'disable', '--access-key-id', 'AK'], 'UpdateAccessKey', { accessKeyId: 'AK', status: 'Disabled' }],
+      [['keys', 'enable', '--access-key-id', 'AK'], 'UpdateAccessKey', { accessKeyId: 'AK', status: 'Enabled' }],
+      [['keys', 'expire', '--access-key-id', 'AK', '--at', 'never'], 'UpdateAccessKey', { accessKeyId: 'AK', expiresAt: 'Never' }],
+      [['keys', 'delete', '--access-key-id', 'AK'], 'DeleteAccessKey', { accessKeyId: 'AK' }],
+    ])('%j calls %s', async (argv, operation, body) => {
+      const io = fakeIo({ outcome: answer(200, null) });
+      await expect(runCli(argv, io)).resolves.toBe(ExitCode.Ok);
+      expect(io.sent[0]?.operation).toBe(operation);
+      expect(JSON.parse(io.sent[0]?.body.toString() ?? '')).toEqual(body);
+    });
+
+    it('rotate prints the new secret once; list prints the table', async () => {
+      const rotate = fakeIo({ outcome: answer(200, { accessKeyId: 'AK', secretAccessKey: 'rotated-api-secret', previousSecretValidUntil: '2026-11-26T12:00:00.000Z' }) });
+      await expect(runCli(['keys', 'rotate', '--access-key-id', 'AK', '--overlap-minutes', '0'], rotate)).resolves.toBe(ExitCode.Ok);
+      expect(JSON.parse(rotate.sent[0]?.body.toString() ?? '')).toEqual({ accessKeyId: 'AK', overlapMinutes: 0 });
+      expect(rotate.stdout).toContain('svc_secret_access_key = rotated-api-secret');
+      const listed = { accessKeyId: 'AKTEAM', allowedOperations: ['ListAccessKeys'], replicationScope: 'Own', description: 'team', bootstrap: false, status: 'Disabled', createdAt: 'x', createdBy: 'AKADMIN', expiresAt: null, previousSecretValidUntil: null };
+      const list = fakeIo({ outcome: answer(200, { accessKeys: [listed] }) });
+      await expect(runCli(['keys', 'list'], list)).resolves.toBe(ExitCode.Ok);
+      expect(list.sent[0]?.operation).toBe('ListAccessKeys');
+      expect(list.stdout).toMatch(/AKTEAM\s+Disabled\s+Own\s+ListAccessKeys\s+never\s+team/);
+    });
+
+    it('a refusal prints its messages and exits 1; no answer exits 2; no credentials exit 78', async () => {
+      const refused = fakeIo({ outcome: answer(403, { errors: ['{ReplicationScope}: this key acts on its own replications only, so it cannot grant All'], requestId: 7 }) });
+      await expect(runCli(['keys', 'create', '--operations', 'list', '--replications', 'all'], refused)).resolves.toBe(ExitCode.Failed);
+      expect(refused.stderr).toBe('Error: HTTP 403 (request 7)\n  - {ReplicationScope}: this key acts on its own replications only, so it cannot grant All\n');
+      const unreachable = fakeIo({ outcome: { kind: 'unreachable', message: 'cannot reach http://127.0.0.1:8080: connection refused' } });
+      await expect(runCli(['keys', 'list'], unreachable)).resolves.toBe(ExitCode.Unreachable);
+      const noCredentials = fakeIo({ env: {} });
+      await expect(runCli(['keys', 'list'], noCredentials)).resolves.toBe(ExitCode.Configuration);
+      expect(noCredentials.sent).toHaveLength(0);
+    });
   });
 
   describe('describe --watch', () => {

@@ -8,6 +8,7 @@ import { describeNetworkError } from './http/network-error';
 import { refusePlainHttpBeyondLoopback } from './http/plain-http-guard';
 import type { SendOperationInput, SendOutcome } from './http/send-operation';
 import { createAccessKey, renderCreatedKey } from './keys/create-access-key';
+import { AnsweredFailure, callKeysApi, createCall, createdKeyOf, lifecycleCall, lifecycleReplyOf, type KeysApiCall } from './keys/keys-over-api';
 import { manageAccessKeys, renderKeyLifecycle } from './keys/manage-access-keys';
 import { NatsSettingsError, type RegistryConnection } from './keys/registry-connection';
 import { renderResponse } from './output/render-response';
@@ -115,8 +116,24 @@ async function openRegistry(io: CliIo, natsUrlFlag: string | undefined): Promise
   }
 }
 
+/** `svc keys` over the signed API: the same output as over the bus, an error answer exits 1 after its messages. */
+async function runKeysOverApi(io: CliIo, connection: ConnectionFlags, call: KeysApiCall, render: (answer: Record<string, unknown>) => string): Promise<ExitCode> {
+  const settings = await clientSettings(io, connection);
+  try {
+    io.writeStdout(render(await callKeysApi((input) => io.send(input), settings, call, (text) => io.writeStderr(text))));
+    return ExitCode.Ok;
+  } catch (error) {
+    if (error instanceof AnsweredFailure) return error.exitCode;
+    throw error;
+  }
+}
+
 async function runKeysManage(io: CliIo, command: KeysManageCommand): Promise<ExitCode> {
-  const registry = await openRegistry(io, command.natsUrl);
+  const { request, transport } = command;
+  if (transport.kind === 'api') {
+    return runKeysOverApi(io, transport.connection, lifecycleCall(request), (answer) => renderKeyLifecycle(request, lifecycleReplyOf(request, answer)));
+  }
+  const registry = await openRegistry(io, transport.natsUrl);
   try {
     io.writeStdout(renderKeyLifecycle(command.request, await manageAccessKeys(registry.requester, command.request)));
     return ExitCode.Ok;
@@ -126,7 +143,9 @@ async function runKeysManage(io: CliIo, command: KeysManageCommand): Promise<Exi
 }
 
 async function runKeysCreate(io: CliIo, command: KeysCreateCommand): Promise<ExitCode> {
-  const registry = await openRegistry(io, command.natsUrl);
+  const { transport } = command;
+  if (transport.kind === 'api') return runKeysOverApi(io, transport.connection, createCall(command), (answer) => renderCreatedKey(createdKeyOf(answer)));
+  const registry = await openRegistry(io, transport.natsUrl);
   try {
     const key = await createAccessKey(registry.requester, {
       allowedOperations: command.allowedOperations,

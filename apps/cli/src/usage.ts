@@ -12,10 +12,13 @@ export const USAGE = `Usage:
   svc describe --replication-id ID --watch [--interval SECONDS] [--until-tracking]
                [--endpoint URL] [--profile NAME] [--region REGION]
                [--ca-file FILE] [--insecure]
-  svc keys create --operations Name,Name,...|* [--replications own|all] [--description TEXT] [--nats-url URL]
-  svc keys list | disable | enable | delete --access-key-id ID   [--nats-url URL]
+  svc keys create --operations Name,Name,...|* [--replications own|all] [--description TEXT]
+                  [--expires-at ISO-TIMESTAMP]
+  svc keys list | disable | enable | delete --access-key-id ID
   svc keys rotate --access-key-id ID [--overlap-minutes N]      (default 60: the old secret signs meanwhile)
   svc keys expire --access-key-id ID --at ISO-TIMESTAMP|never
+      svc keys calls the signed API with your credentials (and --endpoint, --profile, --region, --ca-file,
+      --insecure); --over-bus [--nats-url URL] asks the registry over NATS as an operator instead (the first key)
   svc --help
 
 Operations (API name or alias):

@@ -10,6 +10,7 @@ const EMPTY_BODY_ALLOWED: ReadonlySet<OperationName> = new Set<OperationName>([
   'ListWarehouseReplications',
   'StopReplicationService',
   'StartReplication',
+  'ListAccessKeys',
 ]);
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });

@@ -3,6 +3,7 @@ import {
   type OperationRequest,
   type ReplicationConfig,
 } from '@svc/contracts';
+import { AccessKeyIdDto, CreateAccessKeyDto, RotateAccessKeyDto, UpdateAccessKeyDto } from './dto/access-key-requests.dto';
 import { AlterReplicationDto, CreateReplicationDto, ReplicationConfigDto } from './dto/replication.dto';
 import { AlterConfigurationDto, EmptyRequestDto, ReplicationIdDto, ReplicationMetricsDto, StartReplicationDto } from './dto/simple-requests.dto';
 import { type ParseResult } from './parse-result';
@@ -19,6 +20,11 @@ const REQUEST_MODELS: { [Op in OperationName]: new () => OperationRequest<Op> } 
   StartReplication: StartReplicationDto,
   AlterConfiguration: AlterConfigurationDto,
   GetReplicationMetrics: ReplicationMetricsDto,
+  CreateAccessKey: CreateAccessKeyDto,
+  ListAccessKeys: EmptyRequestDto,
+  UpdateAccessKey: UpdateAccessKeyDto,
+  DeleteAccessKey: AccessKeyIdDto,
+  RotateAccessKey: RotateAccessKeyDto,
 };
 
 /**

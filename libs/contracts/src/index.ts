@@ -50,6 +50,25 @@ export {
   type ServiceConfiguration,
   type StartReplicationRequest,
 } from './replication/operations';
+export {
+  ACCESS_KEY_OPERATIONS,
+  ACCESS_KEY_STATUSES,
+  DEFAULT_ROTATION_OVERLAP_MINUTES,
+  MAX_ROTATION_OVERLAP_MINUTES,
+  NEVER_EXPIRES,
+  REPLICATION_SCOPES,
+  type AccessKeyDescription,
+  type AccessKeyIdRequest,
+  type AccessKeyOperationName,
+  type AccessKeyScope,
+  type AccessKeyStatusChange,
+  type CreateAccessKeyOperationRequest,
+  type CreateAccessKeyOperationResponse,
+  type ListAccessKeysResponse,
+  type RotateAccessKeyRequest,
+  type RotateAccessKeyResponse,
+  type UpdateAccessKeyRequest,
+} from './replication/access-key-operations';
 export { ErrorCode, rpcError, rpcOk, type DomainError, type RpcReply } from './rpc/domain-error';
 export type {
   CreateAccessKeyReply,

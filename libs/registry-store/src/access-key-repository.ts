@@ -13,6 +13,9 @@ export interface NewAccessKey {
   allowedOperations: string[];
   replicationScope: ReplicationScope;
   description: string;
+  /** The key that created it over the API; null for keys an operator made on the bus. */
+  createdBy?: string | null;
+  expiresAt?: Date | null;
 }
 
 export interface AccessKeySecret {
@@ -32,6 +35,7 @@ export interface AccessKeyListing {
   bootstrap: boolean;
   disabled: boolean;
   createdAt: Date;
+  createdBy: string | null;
   expiresAt: Date | null;
   /** Until when the secret a rotation replaced still signs; null when there is none. */
   previousSecretValidUntil: Date | null;
@@ -39,6 +43,15 @@ export interface AccessKeyListing {
 
 /** A key that signs: neither disabled nor past its expiry. */
 const USABLE = 'NOT disabled AND (expires_at IS NULL OR expires_at > now())';
+
+/** What the lifecycle does to a key other than rotating it. */
+export type AccessKeyChange = { kind: 'status'; disabled: boolean } | { kind: 'expiry'; expiresAt: Date | null } | { kind: 'delete' };
+
+/**
+ * `keepAnAllKey`: refuse a change that disables, deletes or sets an expiry on the last usable key of scope All
+ * (the signed API's rule, so that keys can always be managed by someone; an operator on the bus is not held to it).
+ */
+export type AccessKeyChangeOutcome = 'changed' | 'missing' | 'lastAllKey';
 
 export interface AccessKeyStore {
   /**
@@ -52,10 +65,9 @@ export interface AccessKeyStore {
   /** The replications the key may act on; null for a key that does not exist (any more), is disabled or expired. */
   scopeOf(accessKeyId: string): Promise<ReplicationScope | null>;
   list(): Promise<AccessKeyListing[]>;
-  /** false when no such key exists. */
-  setDisabled(accessKeyId: string, disabled: boolean): Promise<boolean>;
-  setExpiry(accessKeyId: string, expiresAt: Date | null): Promise<boolean>;
-  delete(accessKeyId: string): Promise<boolean>;
+  /** One key as list() shows it; null when no such key exists. */
+  get(accessKeyId: string): Promise<AccessKeyListing | null>;
+  change(accessKeyId: string, change: AccessKeyChange, options: { keepAnAllKey: boolean }): Promise<AccessKeyChangeOutcome>;
   /** A new secret; the current one keeps signing until `previousValidUntil`. false when no such key exists. */
   rotate(accessKeyId: string, newSecretKey: string, previousValidUntil: Date): Promise<boolean>;
 }
@@ -83,8 +95,17 @@ export class AccessKeyRepository implements AccessKeyStore {
   async create(key: NewAccessKey): Promise<boolean> {
     try {
       await this.pool.query(
-        'INSERT INTO access_keys (access_key_id, secret, allowed_operations, replication_scope, description) VALUES ($1, $2, $3, $4, $5)',
-        [key.accessKeyId, this.box.seal(key.secretKey, accessKeySecretAt(key.accessKeyId)), key.allowedOperations, key.replicationScope, key.description],
+        `INSERT INTO access_keys (access_key_id, secret, allowed_operations, replication_scope, description, created_by_access_key_id, expires_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+        [
+          key.accessKeyId,
+          this.box.seal(key.secretKey, accessKeySecretAt(key.accessKeyId)),
+          key.allowedOperations,
+          key.replicationScope,
+          key.description,
+          key.createdBy ?? null,
+          key.expiresAt ?? null,
+        ],
       );
       return true;
     } catch (error) {
@@ -118,44 +139,30 @@ export class AccessKeyRepository implements AccessKeyStore {
   }
 
   async list(): Promise<AccessKeyListing[]> {
-    const result = await this.pool.query<{
-      access_key_id: string;
-      allowed_operations: string[];
-      replication_scope: ReplicationScope;
-      description: string;
-      bootstrap: boolean;
-      disabled: boolean;
-      created_at: Date;
-      expires_at: Date | null;
-      previous_valid_until: Date | null;
-    }>(
-      `SELECT access_key_id, allowed_operations, replication_scope, description, bootstrap, disabled, created_at, expires_at,
-              CASE WHEN previous_valid_until > now() THEN previous_valid_until END AS previous_valid_until
-         FROM access_keys ORDER BY created_at, access_key_id`,
-    );
-    return result.rows.map((row) => ({
-      accessKeyId: row.access_key_id,
-      allowedOperations: row.allowed_operations,
-      replicationScope: row.replication_scope,
-      description: row.description,
-      bootstrap: row.bootstrap,
-      disabled: row.disabled,
-      createdAt: row.created_at,
-      expiresAt: row.expires_at,
-      previousSecretValidUntil: row.previous_valid_until,
-    }));
+    return (await this.pool.query<ListingRow>(`${LISTING_SELECT} ORDER BY created_at, access_key_id`)).rows.map(listingOf);
   }
 
-  async setDisabled(accessKeyId: string, disabled: boolean): Promise<boolean> {
-    return (await this.pool.query('UPDATE access_keys SET disabled = $2 WHERE access_key_id = $1', [accessKeyId, disabled])).rowCount === 1;
+  async get(accessKeyId: string): Promise<AccessKeyListing | null> {
+    const row = (await this.pool.query<ListingRow>(`${LISTING_SELECT} WHERE access_key_id = $1`, [accessKeyId])).rows[0];
+    return row ? listingOf(row) : null;
   }
 
-  async setExpiry(accessKeyId: string, expiresAt: Date | null): Promise<boolean> {
-    return (await this.pool.query('UPDATE access_keys SET expires_at = $2 WHERE access_key_id = $1', [accessKeyId, expiresAt])).rowCount === 1;
-  }
-
-  async delete(accessKeyId: string): Promise<boolean> {
-    return (await this.pool.query('DELETE FROM access_keys WHERE access_key_id = $1', [accessKeyId])).rowCount === 1;
+  async change(accessKeyId: string, change: AccessKeyChange, options: { keepAnAllKey: boolean }): Promise<AccessKeyChangeOutcome> {
+    return inTransaction(this.pool, async (client) => {
+      if (options.keepAnAllKey && takesOut(change)) {
+        // Locking every usable All key serialises two such changes: the second sees the first one's result.
+        const allKeys = await client.query<{ access_key_id: string }>(`SELECT access_key_id FROM access_keys WHERE replication_scope = 'All' AND ${USABLE} FOR UPDATE`);
+        const ids = allKeys.rows.map((row) => row.access_key_id);
+        if (ids.length === 1 && ids[0] === accessKeyId) return 'lastAllKey';
+      }
+      const result =
+        change.kind === 'delete'
+          ? await client.query('DELETE FROM access_keys WHERE access_key_id = $1', [accessKeyId])
+          : change.kind === 'status'
+            ? await client.query('UPDATE access_keys SET disabled = $2 WHERE access_key_id = $1', [accessKeyId, change.disabled])
+            : await client.query('UPDATE access_keys SET expires_at = $2 WHERE access_key_id = $1', [accessKeyId, change.expiresAt]);
+      return result.rowCount === 1 ? 'changed' : 'missing';
+    });
   }
 
   async rotate(accessKeyId: string, newSecretKey: string, previousValidUntil: Date): Promise<boolean> {
@@ -173,4 +180,41 @@ export class AccessKeyRepository implements AccessKeyStore {
       return true;
     });
   }
+}
+
+/** Whether the change stops the key signing, now or at its expiry (enabling a key or clearing an expiry does not). */
+export function takesOut(change: AccessKeyChange): boolean {
+  return change.kind === 'delete' || (change.kind === 'status' && change.disabled) || (change.kind === 'expiry' && change.expiresAt !== null);
+}
+
+interface ListingRow {
+  access_key_id: string;
+  allowed_operations: string[];
+  replication_scope: ReplicationScope;
+  description: string;
+  bootstrap: boolean;
+  disabled: boolean;
+  created_at: Date;
+  created_by_access_key_id: string | null;
+  expires_at: Date | null;
+  previous_valid_until: Date | null;
+}
+
+const LISTING_SELECT = `SELECT access_key_id, allowed_operations, replication_scope, description, bootstrap, disabled, created_at, created_by_access_key_id, expires_at,
+       CASE WHEN previous_valid_until > now() THEN previous_valid_until END AS previous_valid_until
+  FROM access_keys`;
+
+function listingOf(row: ListingRow): AccessKeyListing {
+  return {
+    accessKeyId: row.access_key_id,
+    allowedOperations: row.allowed_operations,
+    replicationScope: row.replication_scope,
+    description: row.description,
+    bootstrap: row.bootstrap,
+    disabled: row.disabled,
+    createdAt: row.created_at,
+    createdBy: row.created_by_access_key_id,
+    expiresAt: row.expires_at,
+    previousSecretValidUntil: row.previous_valid_until,
+  };
 }

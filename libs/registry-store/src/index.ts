@@ -1,4 +1,10 @@
-export { AccessKeyRepository, BOOTSTRAP_KEY_DESCRIPTION, type AccessKeyListing, type AccessKeySecret, type AccessKeyStore, type NewAccessKey, type ReplicationScope } from './access-key-repository';
+export {
+  AccessKeyRepository,
+  BOOTSTRAP_KEY_DESCRIPTION,
+  takesOut,
+  type AccessKeyChange,
+  type AccessKeyChangeOutcome,
+  type AccessKeyListing, type AccessKeySecret, type AccessKeyStore, type NewAccessKey, type ReplicationScope } from './access-key-repository';
 export { AlertRepository, type AlertStore, type NewAlert } from './alert-repository';
 export { changedConfigPaths, configLeaves } from './config-paths';
 export { maskConnectionString } from './connection-string-mask';

@@ -215,4 +215,12 @@ CREATE INDEX warehouse_table_claims_by_replication ON warehouse_table_claims (re
 UPDATE replications SET discovered_config_version = NULL;
 `,
   },
+  {
+    version: 10,
+    name: 'access keys record the key that created them over the API, which limits what an Own key manages',
+    sql: `
+-- NULL for the bootstrap key and keys an operator made on the bus. No foreign key: a key outlives its creator.
+ALTER TABLE access_keys ADD COLUMN created_by_access_key_id text;
+`,
+  },
 ];

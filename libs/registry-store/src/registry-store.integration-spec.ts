@@ -65,7 +65,7 @@ describe('registry store against PostgreSQL', () => {
 
   it('applies each migration once, even when two instances migrate at the same time', async () => {
     const versions = MIGRATIONS.map((migration) => migration.version);
-    expect(migrated.flatMap((report) => report.applied).sort()).toEqual(versions);
+    expect(migrated.flatMap((report) => report.applied).sort((a, b) => a - b)).toEqual(versions);
     expect((await migrate(pool)).applied).toEqual([]);
     const recorded = await pool.query<{ version: number }>('SELECT version FROM svc_schema_migrations ORDER BY version');
     expect(recorded.rows.map((row) => row.version)).toEqual(versions);
@@ -245,16 +245,17 @@ describe('registry store against PostgreSQL', () => {
     it('disables, enables, expires, rotates with overlap and deletes a key (issue 19)', async () => {
       const keys = new AccessKeyRepository(pool, box);
       await keys.create({ accessKeyId: 'SVCLIFECYCLE', secretKey: 'first-secret-of-the-lifecycle-key', allowedOperations: ['*'], replicationScope: 'Own', description: 'lc' });
-      expect(await keys.setDisabled('SVCLIFECYCLE', true)).toBe(true);
+      const free = { keepAnAllKey: false };
+      expect(await keys.change('SVCLIFECYCLE', { kind: 'status', disabled: true }, free)).toBe('changed');
       expect(await keys.find('SVCLIFECYCLE')).toBeNull();
       expect(await keys.scopeOf('SVCLIFECYCLE')).toBeNull();
       expect((await keys.list()).find((key) => key.accessKeyId === 'SVCLIFECYCLE')).toMatchObject({ disabled: true, description: 'lc' });
-      await keys.setDisabled('SVCLIFECYCLE', false);
+      await keys.change('SVCLIFECYCLE', { kind: 'status', disabled: false }, free);
       expect(await keys.scopeOf('SVCLIFECYCLE')).toBe('Own');
 
-      await keys.setExpiry('SVCLIFECYCLE', new Date(Date.now() - 1000));
+      await keys.change('SVCLIFECYCLE', { kind: 'expiry', expiresAt: new Date(Date.now() - 1000) }, free);
       expect(await keys.find('SVCLIFECYCLE')).toBeNull();
-      await keys.setExpiry('SVCLIFECYCLE', null);
+      await keys.change('SVCLIFECYCLE', { kind: 'expiry', expiresAt: null }, free);
 
       expect(await keys.rotate('SVCLIFECYCLE', 'second-secret-of-the-lifecycle-key', new Date(Date.now() + 60_000))).toBe(true);
       expect(await keys.find('SVCLIFECYCLE')).toMatchObject({ secretKey: 'second-secret-of-the-lifecycle-key', previousSecretKey: 'first-secret-of-the-lifecycle-key' });
@@ -263,9 +264,31 @@ describe('registry store against PostgreSQL', () => {
       await keys.rotate('SVCLIFECYCLE', 'third-secret-of-the-lifecycle-key', new Date(Date.now() - 1));
       expect(await keys.find('SVCLIFECYCLE')).toEqual({ secretKey: 'third-secret-of-the-lifecycle-key', allowedOperations: ['*'], replicationScope: 'Own' });
 
-      expect(await keys.delete('SVCLIFECYCLE')).toBe(true);
+      expect(await keys.change('SVCLIFECYCLE', { kind: 'delete' }, free)).toBe('changed');
       expect(await keys.find('SVCLIFECYCLE')).toBeNull();
+      expect(await keys.change('SVCLIFECYCLE', { kind: 'delete' }, free)).toBe('missing');
       expect(await keys.rotate('SVCLIFECYCLE', 'x', new Date())).toBe(false);
+    });
+
+    it('keeps one usable All key when asked: the last one is neither disabled, expired nor deleted, and two such changes at once leave one (issue 19)', async () => {
+      const keys = new AccessKeyRepository(pool, box);
+      const guarded = { keepAnAllKey: true };
+      // Other tests' All keys step aside meanwhile, so that these two are the only usable ones.
+      const others = await pool.query<{ access_key_id: string }>("UPDATE access_keys SET disabled = true WHERE replication_scope = 'All' AND NOT disabled RETURNING access_key_id");
+      const allKey = (id: string) => ({ accessKeyId: id, secretKey: `secret-${id}`, allowedOperations: ['*'], replicationScope: 'All' as const, description: '', createdBy: 'SVCCREATOR' });
+      await keys.create(allKey('SVCALLONE'));
+      await keys.create(allKey('SVCALLTWO'));
+      expect(await keys.get('SVCALLONE')).toMatchObject({ createdBy: 'SVCCREATOR', disabled: false });
+      const both = await Promise.all([
+        keys.change('SVCALLONE', { kind: 'status', disabled: true }, guarded),
+        keys.change('SVCALLTWO', { kind: 'delete' }, guarded),
+      ]);
+      expect([...both].sort()).toEqual(['changed', 'lastAllKey']);
+      const survivor = both[0] === 'lastAllKey' ? 'SVCALLONE' : 'SVCALLTWO';
+      expect(await keys.change(survivor, { kind: 'expiry', expiresAt: new Date(Date.now() + 60_000) }, guarded)).toBe('lastAllKey');
+      expect(await keys.change(survivor, { kind: 'expiry', expiresAt: null }, guarded)).toBe('changed');
+      expect(await keys.change(survivor, { kind: 'status', disabled: true }, { keepAnAllKey: false })).toBe('changed');
+      await pool.query('UPDATE access_keys SET disabled = false WHERE access_key_id = ANY($1)', [others.rows.map((row) => row.access_key_id)]);
     });
 
     it('creates, finds and refuses a duplicate id; the secret is sealed at rest', async () => {

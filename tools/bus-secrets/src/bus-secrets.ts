@@ -75,7 +75,7 @@ export function writeBusSecrets(options: BusSecretsOptions): string[] {
     if (role === 'operator') {
       const hostPort = (index: number) => `tls://127.0.0.1:${CLIENT_PORT + index}`;
       lines.push(
-        '# For `npm run svc -- keys create` on the docker host: set -a; . deploy/secrets/env/operator.env; set +a',
+        '# For `npm run svc -- keys create --over-bus` on the docker host: set -a; . deploy/secrets/env/operator.env; set +a',
         `NATS_URL=${options.natsNodes.map((_node, index) => hostPort(index)).join(',')}`,
         `NATS_CA_FILE=${authority.certFile}`,
       );

@@ -14,6 +14,11 @@ const CHANGES_STATE: Readonly<Record<OperationName, boolean>> = {
   DescribeWarehouseReplication: false,
   ListWarehouseReplications: false,
   GetReplicationMetrics: false,
+  CreateAccessKey: true,
+  UpdateAccessKey: true,
+  DeleteAccessKey: true,
+  RotateAccessKey: true,
+  ListAccessKeys: false,
 };
 
 export function changesState(operation: OperationName): boolean {

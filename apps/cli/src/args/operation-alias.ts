@@ -11,6 +11,11 @@ export const OPERATION_ALIASES: Readonly<Record<string, OperationName>> = {
   start: 'StartReplication',
   'alter-configuration': 'AlterConfiguration',
   metrics: 'GetReplicationMetrics',
+  'create-key': 'CreateAccessKey',
+  'list-keys': 'ListAccessKeys',
+  'update-key': 'UpdateAccessKey',
+  'delete-key': 'DeleteAccessKey',
+  'rotate-key': 'RotateAccessKey',
 };
 
 /** An API operation name (any letter case) or an alias; undefined when it is neither. */

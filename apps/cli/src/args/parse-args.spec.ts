@@ -97,10 +97,29 @@ describe('parseArgs', () => {
       allowedOperations: ['CreateWarehouseReplication', 'DescribeWarehouseReplication'],
       replicationScope: 'Own',
       description: 'ci key',
-      natsUrl: 'nats://n:4222',
+      transport: { kind: 'bus', natsUrl: 'nats://n:4222' },
     });
     expect(parseArgs(['keys', 'create', '--operations', '*', '--replications', 'all'])).toMatchObject({ replicationScope: 'All' });
     expect(() => parseArgs(['keys', 'create', '--operations', '*', '--replications', 'mine'])).toThrow("--replications must be 'own'");
+  });
+
+  it('sends svc keys over the signed API unless --over-bus or --nats-url says the bus', () => {
+    expect(parseArgs(['keys', 'create', '--operations', 'list', '--expires-at', '2027-01-31T01:00:00+01:00', '--profile', 'ops', '--endpoint', 'https://svc'])).toEqual({
+      kind: 'keys-create',
+      allowedOperations: ['ListWarehouseReplications'],
+      replicationScope: 'Own',
+      expiresAt: '2027-01-31T00:00:00.000Z',
+      transport: { kind: 'api', connection: { profile: 'ops', endpoint: 'https://svc' } },
+    });
+    expect(parseArgs(['keys', 'list', '--over-bus'])).toEqual({ kind: 'keys-manage', request: { action: 'List' }, transport: { kind: 'bus' } });
+    expect(parseArgs(['keys', 'expire', '--access-key-id', 'AK', '--at', 'NEVER', '--insecure'])).toEqual({
+      kind: 'keys-manage',
+      request: { action: 'Expire', accessKeyId: 'AK', expiresAt: null },
+      transport: { kind: 'api', connection: { insecure: true } },
+    });
+    expect(() => parseArgs(['keys', 'list', '--over-bus', '--profile', 'ops'])).toThrow('--profile is for the signed API; it cannot be combined with --over-bus or --nats-url');
+    expect(() => parseArgs(['keys', 'create', '--operations', '*', '--over-bus', '--expires-at', '2027-01-31T00:00:00Z'])).toThrow('--expires-at works over the signed API');
+    expect(() => parseArgs(['keys', 'create', '--operations', '*', '--expires-at', 'tomorrow'])).toThrow("--expires-at must be an ISO timestamp with its offset, such as 2027-01-31T00:00:00Z, not 'tomorrow'");
   });
 });
 

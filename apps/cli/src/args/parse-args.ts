@@ -32,6 +32,12 @@ export interface OperationCommand {
   raw: boolean;
 }
 
+/**
+ * Where `svc keys` goes: the signed API with the user's credentials (the default), or the bus as an operator
+ * (`--over-bus`, or `--nats-url`): the only way to the first key when no key works yet.
+ */
+export type KeysTransport = { kind: 'api'; connection: ConnectionFlags } | { kind: 'bus'; natsUrl?: string };
+
 export interface KeysCreateCommand {
   kind: 'keys-create';
   /** `['*']` or operation names. */
@@ -39,14 +45,16 @@ export interface KeysCreateCommand {
   /** `--replications all`: every replication and the service-wide operations; the key's own replications otherwise. */
   replicationScope: 'Own' | 'All';
   description?: string;
-  natsUrl?: string;
+  /** `--expires-at`, an ISO timestamp (over the signed API only). */
+  expiresAt?: string;
+  transport: KeysTransport;
 }
 
-/** `svc keys list|disable|enable|delete|rotate|expire`: the lifecycle of access keys, over NATS as an operator. */
+/** `svc keys list|disable|enable|delete|rotate|expire`: the lifecycle of access keys. */
 export interface KeysManageCommand {
   kind: 'keys-manage';
   request: ManageAccessKeysRequest;
-  natsUrl?: string;
+  transport: KeysTransport;
 }
 
 /** `svc describe --replication-id ID --watch [--interval SECONDS] [--until-tracking]` */
@@ -89,12 +97,42 @@ const MAX_WATCH_INTERVAL_SECONDS = 3600;
 /** Flags that choose or shape a body or its printing; the watch builds its own JSON body and prints frames. */
 const FLAGS_WATCH_REFUSES = ['file', 'body', 'format', 'set', 'raw'];
 
+/** How `svc keys` reaches the registry: the signed API's connection flags, or the bus. */
+const KEYS_TRANSPORT_FLAGS: Record<string, FlagSpec> = {
+  endpoint: { takesValue: true },
+  profile: { takesValue: true },
+  region: { takesValue: true },
+  insecure: { takesValue: false },
+  'ca-file': { takesValue: true },
+  'over-bus': { takesValue: false },
+  'nats-url': { takesValue: true },
+};
+
 const KEYS_CREATE_FLAGS: Record<string, FlagSpec> = {
   operations: { takesValue: true },
   replications: { takesValue: true },
   description: { takesValue: true },
-  'nats-url': { takesValue: true },
+  'expires-at': { takesValue: true },
+  ...KEYS_TRANSPORT_FLAGS,
 };
+
+const API_CONNECTION_FLAGS = ['endpoint', 'profile', 'region', 'insecure', 'ca-file'];
+
+function keysTransport(tokens: Tokens): KeysTransport {
+  const natsUrl = single(tokens, 'nats-url');
+  if (!tokens.flags.has('over-bus') && natsUrl === undefined) return { kind: 'api', connection: connectionFlags(tokens) };
+  const apiFlag = API_CONNECTION_FLAGS.find((name) => tokens.flags.has(name));
+  if (apiFlag !== undefined) throw new UsageError(`--${apiFlag} is for the signed API; it cannot be combined with --over-bus or --nats-url`);
+  return { kind: 'bus', ...(natsUrl !== undefined && { natsUrl }) };
+}
+
+/** An ISO timestamp given on the command line, as the API reads it. */
+function isoTimestamp(flag: string, text: string): string {
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/i.test(text) || Number.isNaN(Date.parse(text))) {
+    throw new UsageError(`${flag} must be an ISO timestamp with its offset, such as 2027-01-31T00:00:00Z, not '${text}'`);
+  }
+  return new Date(text).toISOString();
+}
 
 const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -270,7 +308,7 @@ const KEYS_MANAGE_FLAGS: Record<string, FlagSpec> = {
   'access-key-id': { takesValue: true },
   'overlap-minutes': { takesValue: true },
   at: { takesValue: true },
-  'nats-url': { takesValue: true },
+  ...KEYS_TRANSPORT_FLAGS,
 };
 
 const KEY_ACTIONS = { list: 'List', disable: 'Disable', enable: 'Enable', delete: 'Delete', rotate: 'Rotate', expire: 'Expire' } as const;
@@ -280,7 +318,6 @@ function parseKeysManageCommand(action: (typeof KEY_ACTIONS)[keyof typeof KEY_AC
   if (tokens.positionals.length > 1) throw new UsageError(`unexpected argument '${tokens.positionals.slice(1).join(' ')}'`);
   const accessKeyId = single(tokens, 'access-key-id');
   if (action !== 'List' && accessKeyId === undefined) throw new UsageError(`svc keys ${action.toLowerCase()} needs --access-key-id`);
-  const natsUrl = single(tokens, 'nats-url');
   const request: ManageAccessKeysRequest = { action, ...(accessKeyId !== undefined && { accessKeyId }) };
   const overlap = single(tokens, 'overlap-minutes');
   if (overlap !== undefined) {
@@ -291,12 +328,11 @@ function parseKeysManageCommand(action: (typeof KEY_ACTIONS)[keyof typeof KEY_AC
   const at = single(tokens, 'at');
   if (action === 'Expire') {
     if (at === undefined) throw new UsageError("svc keys expire needs --at (an ISO timestamp such as 2027-01-31T00:00:00Z, or 'never')");
-    if (at !== 'never' && Number.isNaN(Date.parse(at))) throw new UsageError(`--at must be an ISO timestamp or 'never', got '${at}'`);
-    request.expiresAt = at === 'never' ? null : new Date(at).toISOString();
+    request.expiresAt = at.toLowerCase() === 'never' ? null : isoTimestamp("--at (or 'never')", at);
   } else if (at !== undefined) {
     throw new UsageError('--at goes with svc keys expire');
   }
-  return { kind: 'keys-manage', request, ...(natsUrl !== undefined && { natsUrl }) };
+  return { kind: 'keys-manage', request, transport: keysTransport(tokens) };
 }
 
 function parseKeysCommand(argv: string[]): KeysCreateCommand | KeysManageCommand {
@@ -310,7 +346,11 @@ function parseKeysCommand(argv: string[]): KeysCreateCommand | KeysManageCommand
   const operationsText = single(tokens, 'operations');
   if (operationsText === undefined) throw new UsageError('svc keys create needs --operations (names separated by commas, or *)');
   const description = single(tokens, 'description');
-  const natsUrl = single(tokens, 'nats-url');
+  const expiresAtText = single(tokens, 'expires-at');
+  const transport = keysTransport(tokens);
+  if (expiresAtText !== undefined && transport.kind === 'bus') {
+    throw new UsageError('--expires-at works over the signed API; on the bus, create the key and then run svc keys expire --over-bus');
+  }
   const replications = (single(tokens, 'replications') ?? 'own').toLowerCase();
   if (replications !== 'own' && replications !== 'all') throw new UsageError("--replications must be 'own' (the replications the key creates) or 'all'");
   return {
@@ -318,7 +358,8 @@ function parseKeysCommand(argv: string[]): KeysCreateCommand | KeysManageCommand
     allowedOperations: parseAllowedOperations(operationsText),
     replicationScope: replications === 'all' ? 'All' : 'Own',
     ...(description !== undefined && { description }),
-    ...(natsUrl !== undefined && { natsUrl }),
+    ...(expiresAtText !== undefined && { expiresAt: isoTimestamp('--expires-at', expiresAtText) }),
+    transport,
   };
 }
 

@@ -1,6 +1,7 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { SIGNING_SERVICE_NAME } from '@svc/config';
 import {
+  DEFAULT_ROTATION_OVERLAP_MINUTES,
   ErrorCode,
   guardCreateAccessKeyRequest,
   guardManageAccessKeysRequest,
@@ -14,7 +15,14 @@ import {
   type SigningKeyReply,
 } from '@svc/contracts';
 import { JsonLogger } from '@svc/logging';
-import { AccessKeyRepository, type AccessKeyListing, type AccessKeyStore } from '@svc/registry-store';
+import {
+  AccessKeyRepository,
+  type AccessKeyChange,
+  type AccessKeyChangeOutcome,
+  type AccessKeyListing,
+  type AccessKeyStore,
+  type NewAccessKey,
+} from '@svc/registry-store';
 import { SVC4_SCHEME, deriveSigningKey } from '@svc/signing';
 import { REGISTRY_CONFIG, type RegistryConfig } from '../config/registry-config';
 import { replyingOnFailure } from '../rpc/unexpected-failure';
@@ -74,67 +82,102 @@ export class AccessKeysService implements OnModuleInit {
     });
   }
 
+  /** A new key, stored with its secret sealed; the secret is in the answer only. Both the bus and the API create here. */
+  async issueKey(key: Omit<NewAccessKey, 'accessKeyId' | 'secretKey'>): Promise<{ accessKeyId: string; secretKey: string }> {
+    const allowedOperations = [...new Set(key.allowedOperations)];
+    for (let attempt = 0; attempt < CREATE_ATTEMPTS; attempt++) {
+      const accessKeyId = this.generator.accessKeyId();
+      const secretKey = this.generator.secretKey();
+      // An id collision (about 1 in 36^17) just draws again.
+      if (await this.keys.create({ ...key, accessKeyId, secretKey, allowedOperations })) {
+        this.logger.info('access key created', {
+          keyId: accessKeyId,
+          allowedOperations,
+          replicationScope: key.replicationScope,
+          ...(key.createdBy != null && { createdBy: key.createdBy }),
+        });
+        return { accessKeyId, secretKey };
+      }
+    }
+    throw new Error(`no free access key id after ${CREATE_ATTEMPTS} attempts`);
+  }
+
+  listKeys(): Promise<AccessKeyListing[]> {
+    return this.keys.list();
+  }
+
+  async changeKey(accessKeyId: string, change: AccessKeyChange, options: { keepAnAllKey: boolean }): Promise<AccessKeyChangeOutcome> {
+    const outcome = await this.keys.change(accessKeyId, change, options);
+    if (outcome === 'changed') this.logger.info('access key changed', { keyId: accessKeyId, change: change.kind, ...changeDetails(change) });
+    return outcome;
+  }
+
+  /** A new secret (shown once); the replaced one keeps signing for the overlap. null for a key that does not exist. */
+  async rotateKey(accessKeyId: string, overlapMinutes = DEFAULT_ROTATION_OVERLAP_MINUTES): Promise<{ secretKey: string; previousValidUntil: Date } | null> {
+    const secretKey = this.generator.secretKey();
+    const previousValidUntil = new Date(Date.now() + overlapMinutes * 60_000);
+    if (!(await this.keys.rotate(accessKeyId, secretKey, previousValidUntil))) return null;
+    this.logger.info('access key rotated', { keyId: accessKeyId, previousValidUntil: previousValidUntil.toISOString() });
+    return { secretKey, previousValidUntil };
+  }
+
   private async createKey(message: unknown): Promise<RpcReply<CreateAccessKeyReply>> {
     const guarded = guardCreateAccessKeyRequest(message);
     if (!guarded.ok) return rpcError(ErrorCode.ValidationFailed, guarded.problems);
     const allowedOperations = [...new Set(guarded.value.allowedOperations)];
     const replicationScope = guarded.value.replicationScope ?? 'Own';
-    for (let attempt = 0; attempt < CREATE_ATTEMPTS; attempt++) {
-      const accessKeyId = this.generator.accessKeyId();
-      const secretKey = this.generator.secretKey();
-      // An id collision (about 1 in 36^17) just draws again.
-      if (await this.keys.create({ accessKeyId, secretKey, allowedOperations, replicationScope, description: guarded.value.description ?? '' })) {
-        this.logger.info('access key created', { keyId: accessKeyId, allowedOperations, replicationScope });
-        return rpcOk({ accessKeyId, secretKey, allowedOperations, replicationScope });
-      }
-    }
-    throw new Error(`no free access key id after ${CREATE_ATTEMPTS} attempts`);
+    const created = await this.issueKey({ allowedOperations, replicationScope, description: guarded.value.description ?? '', createdBy: null, expiresAt: null });
+    return rpcOk({ ...created, allowedOperations, replicationScope });
   }
 
   private async manage(message: unknown): Promise<RpcReply<ManageAccessKeysReply>> {
     const guarded = guardManageAccessKeysRequest(message);
     if (!guarded.ok) return rpcError(ErrorCode.ValidationFailed, guarded.problems);
     const request = guarded.value;
-    if (request.action === 'List') return rpcOk({ accessKeys: (await this.keys.list()).map(summaryOf) });
+    if (request.action === 'List') return rpcOk({ accessKeys: (await this.listKeys()).map(summaryOf) });
     const { accessKeyId } = request;
     if (accessKeyId === undefined) return rpcError(ErrorCode.ValidationFailed, [`accessKeyId: is required to ${request.action.toLowerCase()} a key`]);
     const unknown = rpcError<ManageAccessKeysReply>(ErrorCode.NotFound, [`accessKeyId: no access key '${accessKeyId}'`]);
-    const done = (changed: boolean): RpcReply<ManageAccessKeysReply> => {
-      if (changed) this.logger.info('access key changed', { keyId: accessKeyId, action: request.action });
-      return changed ? rpcOk({}) : unknown;
-    };
+    // An operator on the bus is not held to the API's rule that one usable All key remains: the bus can always make another.
+    const done = async (change: AccessKeyChange): Promise<RpcReply<ManageAccessKeysReply>> =>
+      (await this.changeKey(accessKeyId, change, { keepAnAllKey: false })) === 'changed' ? rpcOk({}) : unknown;
     switch (request.action) {
       case 'Disable':
       case 'Enable':
-        return done(await this.keys.setDisabled(accessKeyId, request.action === 'Disable'));
+        return done({ kind: 'status', disabled: request.action === 'Disable' });
       case 'Delete':
-        return done(await this.keys.delete(accessKeyId));
+        return done({ kind: 'delete' });
       case 'Expire':
         if (request.expiresAt === undefined) return rpcError(ErrorCode.ValidationFailed, ['expiresAt: is required (an ISO timestamp, or null to clear it)']);
-        return done(await this.keys.setExpiry(accessKeyId, request.expiresAt === null ? null : new Date(request.expiresAt)));
+        return done({ kind: 'expiry', expiresAt: request.expiresAt === null ? null : new Date(request.expiresAt) });
       case 'Rotate': {
-        const secretKey = this.generator.secretKey();
-        const previousValidUntil = new Date(Date.now() + (request.overlapMinutes ?? DEFAULT_ROTATION_OVERLAP_MINUTES) * 60_000);
-        if (!(await this.keys.rotate(accessKeyId, secretKey, previousValidUntil))) return unknown;
-        this.logger.info('access key rotated', { keyId: accessKeyId, previousValidUntil: previousValidUntil.toISOString() });
-        return rpcOk({ secretKey, previousSecretValidUntil: previousValidUntil.toISOString() });
+        const rotated = await this.rotateKey(accessKeyId, request.overlapMinutes);
+        return rotated ? rpcOk({ secretKey: rotated.secretKey, previousSecretValidUntil: rotated.previousValidUntil.toISOString() }) : unknown;
       }
     }
   }
 }
 
-/** How long a replaced secret keeps signing when a rotation does not say. */
-const DEFAULT_ROTATION_OVERLAP_MINUTES = 60;
+function changeDetails(change: AccessKeyChange): Record<string, unknown> {
+  if (change.kind === 'status') return { disabled: change.disabled };
+  if (change.kind === 'expiry') return { expiresAt: change.expiresAt?.toISOString() ?? null };
+  return {};
+}
+
+/** Active, Disabled or Expired, as both the bus and the API list keys. */
+export function keyStatusOf(key: AccessKeyListing, now = new Date()): AccessKeySummary['status'] {
+  if (key.disabled) return 'Disabled';
+  return key.expiresAt !== null && key.expiresAt <= now ? 'Expired' : 'Active';
+}
 
 function summaryOf(key: AccessKeyListing): AccessKeySummary {
-  const expired = key.expiresAt !== null && key.expiresAt <= new Date();
   return {
     accessKeyId: key.accessKeyId,
     allowedOperations: key.allowedOperations,
     replicationScope: key.replicationScope,
     description: key.description,
     bootstrap: key.bootstrap,
-    status: key.disabled ? 'Disabled' : expired ? 'Expired' : 'Active',
+    status: keyStatusOf(key),
     createdAt: key.createdAt.toISOString(),
     expiresAt: key.expiresAt?.toISOString() ?? null,
     previousSecretValidUntil: key.previousSecretValidUntil?.toISOString() ?? null,

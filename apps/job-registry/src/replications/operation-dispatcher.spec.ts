@@ -12,6 +12,9 @@ import {
   ScriptedReachabilityProbe,
 } from '../testing/in-memory-stores';
 import { SAMPLE_PARTS, createRequestTree } from '../testing/requests';
+import { AccessKeyOperations } from '../access-keys/access-key-operations.service';
+import { AccessKeysService } from '../access-keys/access-keys.service';
+import { CredentialGenerator } from '../access-keys/credential-generator';
 import { OperationDispatcher } from './operation-dispatcher';
 import { ReplicationMetricsService } from './replication-metrics.service';
 import { ReplicationsService } from './replications.service';
@@ -36,7 +39,16 @@ describe('OperationDispatcher', () => {
     const service = new ReplicationsService(replications, settings, tableStates, new InMemoryAlertStore(), new ScriptedReachabilityProbe(), new RecordingLifecycle(replications), new InMemoryWarehouseClaimStore(replications));
     keys = new InMemoryAccessKeyStore();
     void keys.create({ accessKeyId: 'SVCTESTKEY00000000000', secretKey: 's', allowedOperations: ['*'], replicationScope: 'All', description: '' });
-    dispatcher = new OperationDispatcher(service, new ServiceControlService(settings), new ReplicationMetricsService(replications, tableStates, history), logger, keys, replications);
+    const accessKeys = new AccessKeyOperations(new AccessKeysService(keys, new CredentialGenerator(), { region: 'us-east-1', bootstrapAccessKey: null }, logger), keys);
+    dispatcher = new OperationDispatcher(
+      service,
+      new ServiceControlService(settings),
+      new ReplicationMetricsService(replications, tableStates, history),
+      logger,
+      keys,
+      replications,
+      accessKeys,
+    );
   });
 
   function envelope(operation: string, payload: unknown): Record<string, unknown> {

@@ -3,6 +3,7 @@ import {
   ErrorCode,
   guardOperationEnvelope,
   rpcError,
+  type AccessKeyOperationName,
   type OperationEnvelope,
   type OperationName,
   type OperationRequest,
@@ -11,12 +12,13 @@ import {
 } from '@svc/contracts';
 import { parseOperationRequest } from '@svc/api-model';
 import { JsonLogger } from '@svc/logging';
-import { AccessKeyRepository, ReplicationRepository, type AccessKeyStore, type ReplicationScope, type ReplicationStore } from '@svc/registry-store';
+import { AccessKeyRepository, ReplicationRepository, type AccessKeyListing, type AccessKeyStore, type ReplicationScope, type ReplicationStore } from '@svc/registry-store';
 import { ReplicationMetricsService } from './replication-metrics.service';
 import { ReplicationsService, type OperationCaller } from './replications.service';
 import { ServiceControlService } from './service-control.service';
 import { replyingOnFailure } from '../rpc/unexpected-failure';
 import { replicationNotFound } from './replication-errors';
+import { AccessKeyOperations } from '../access-keys/access-key-operations.service';
 
 type OperationReply = RpcReply<OperationResponse<OperationName>>;
 
@@ -33,6 +35,7 @@ export class OperationDispatcher {
     @Inject(JsonLogger) private readonly logger: JsonLogger,
     @Inject(AccessKeyRepository) private readonly keys: Pick<AccessKeyStore, 'scopeOf'>,
     @Inject(ReplicationRepository) private readonly owners: Pick<ReplicationStore, 'ownerOf'>,
+    @Inject(AccessKeyOperations) private readonly accessKeys: AccessKeyOperations,
   ) {}
 
   async handle(message: unknown): Promise<OperationReply> {
@@ -95,7 +98,26 @@ export class OperationDispatcher {
         return withRequest('AlterConfiguration', payload, (request) => serviceWide(() => this.serviceControl.alterConfiguration(request)));
       case 'GetReplicationMetrics':
         return withRequest('GetReplicationMetrics', payload, (request) => owned(request.replicationId, () => this.metrics.metrics(request)));
+      case 'CreateAccessKey':
+        return withRequest('CreateAccessKey', payload, (request) => this.asCaller(envelope, (caller) => this.accessKeys.create(caller, request)));
+      case 'ListAccessKeys':
+        return withRequest('ListAccessKeys', payload, () => this.asCaller(envelope, (caller) => this.accessKeys.list(caller)));
+      case 'UpdateAccessKey':
+        return withRequest('UpdateAccessKey', payload, (request) => this.asCaller(envelope, (caller) => this.accessKeys.update(caller, request)));
+      case 'DeleteAccessKey':
+        return withRequest('DeleteAccessKey', payload, (request) => this.asCaller(envelope, (caller) => this.accessKeys.delete(caller, request)));
+      case 'RotateAccessKey':
+        return withRequest('RotateAccessKey', payload, (request) => this.asCaller(envelope, (caller) => this.accessKeys.rotate(caller, request)));
     }
+  }
+
+  /** Access key operations act for the calling key, within its rights. */
+  private async asCaller<T>(
+    envelope: OperationEnvelope,
+    run: (caller: AccessKeyListing) => Promise<RpcReply<T>>,
+  ): Promise<RpcReply<T>> {
+    const found = await this.accessKeys.callerFor<T>(envelope.accessKeyId, envelope.operation as AccessKeyOperationName);
+    return 'refusal' in found ? found.refusal : run(found.caller);
   }
 
   private async mayActOn(scope: ReplicationScope, accessKeyId: string, replicationId: string): Promise<boolean> {

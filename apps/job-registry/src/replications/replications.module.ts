@@ -1,4 +1,5 @@
 import { Module, type DynamicModule, type Provider } from '@nestjs/common';
+import { AccessKeysModule } from '../access-keys/access-keys.module';
 import { REGISTRY_CONFIG, type RegistryConfig } from '../config/registry-config';
 import { OperationDispatcher } from './operation-dispatcher';
 import { OperationsController } from './operations.controller';
@@ -21,6 +22,7 @@ export class ReplicationsModule {
         };
     return {
       module: ReplicationsModule,
+      imports: [AccessKeysModule],
       controllers: [OperationsController],
       providers: [probeProvider, ReplicationsService, ReplicationMetricsService, ServiceControlService, OperationDispatcher],
     };

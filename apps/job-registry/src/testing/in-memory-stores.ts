@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { AlertRecord, ListedTable, TableMetricsHistory, ReplicationConfig, ReplicationStatus, ServiceConfiguration, TableStatus } from '@svc/contracts';
+import { takesOut } from '@svc/registry-store';
 import type {
+  AccessKeyChange,
+  AccessKeyChangeOutcome,
   AccessKeyListing,
   AccessKeySecret,
   AccessKeyStore,
@@ -253,33 +256,28 @@ export class InMemoryAccessKeyStore implements AccessKeyStore {
   }
 
   async list(): Promise<AccessKeyListing[]> {
-    return [...this.keys.values()].map((key) => ({
-      accessKeyId: key.accessKeyId,
-      allowedOperations: [...key.allowedOperations],
-      replicationScope: key.replicationScope,
-      description: key.description,
-      bootstrap: key.accessKeyId === this.bootstrapKeyId,
-      disabled: key.disabled === true,
-      createdAt: key.createdAt ?? new Date(0),
-      expiresAt: key.expiresAt ?? null,
-      previousSecretValidUntil: key.previous && key.previous.validUntil > new Date() ? key.previous.validUntil : null,
-    }));
+    return [...this.keys.values()].map((key) => this.listingOf(key));
   }
 
-  async setDisabled(accessKeyId: string, disabled: boolean): Promise<boolean> {
-    return this.change(accessKeyId, (key) => ({ ...key, disabled }));
+  async get(accessKeyId: string): Promise<AccessKeyListing | null> {
+    const key = this.keys.get(accessKeyId);
+    return key ? this.listingOf(key) : null;
   }
 
-  async setExpiry(accessKeyId: string, expiresAt: Date | null): Promise<boolean> {
-    return this.change(accessKeyId, (key) => ({ ...key, expiresAt }));
-  }
-
-  async delete(accessKeyId: string): Promise<boolean> {
-    return this.keys.delete(accessKeyId);
+  async change(accessKeyId: string, change: AccessKeyChange, options: { keepAnAllKey: boolean }): Promise<AccessKeyChangeOutcome> {
+    if (!this.keys.has(accessKeyId)) return 'missing';
+    if (options.keepAnAllKey && takesOut(change)) {
+      const allKeys = [...this.keys.keys()].filter((id) => this.usable(id)?.replicationScope === 'All');
+      if (allKeys.length === 1 && allKeys[0] === accessKeyId) return 'lastAllKey';
+    }
+    if (change.kind === 'delete') this.keys.delete(accessKeyId);
+    else if (change.kind === 'status') this.update(accessKeyId, (key) => ({ ...key, disabled: change.disabled }));
+    else this.update(accessKeyId, (key) => ({ ...key, expiresAt: change.expiresAt }));
+    return 'changed';
   }
 
   async rotate(accessKeyId: string, newSecretKey: string, previousValidUntil: Date): Promise<boolean> {
-    return this.change(accessKeyId, (key) => ({ ...key, secretKey: newSecretKey, previous: { secretKey: key.secretKey, validUntil: previousValidUntil } }));
+    return this.update(accessKeyId, (key) => ({ ...key, secretKey: newSecretKey, previous: { secretKey: key.secretKey, validUntil: previousValidUntil } }));
   }
 
   private usable(accessKeyId: string): InMemoryKey | undefined {
@@ -288,7 +286,22 @@ export class InMemoryAccessKeyStore implements AccessKeyStore {
     return key;
   }
 
-  private change(accessKeyId: string, update: (key: InMemoryKey) => InMemoryKey): boolean {
+  private listingOf(key: InMemoryKey): AccessKeyListing {
+    return {
+      accessKeyId: key.accessKeyId,
+      allowedOperations: [...key.allowedOperations],
+      replicationScope: key.replicationScope,
+      description: key.description,
+      bootstrap: key.accessKeyId === this.bootstrapKeyId,
+      disabled: key.disabled === true,
+      createdAt: key.createdAt ?? new Date(0),
+      createdBy: key.createdBy ?? null,
+      expiresAt: key.expiresAt ?? null,
+      previousSecretValidUntil: key.previous && key.previous.validUntil > new Date() ? key.previous.validUntil : null,
+    };
+  }
+
+  private update(accessKeyId: string, update: (key: InMemoryKey) => InMemoryKey): boolean {
     const key = this.keys.get(accessKeyId);
     if (!key) return false;
     this.keys.set(accessKeyId, update(key));

@@ -1,5 +1,15 @@
 import type { AlterReplicationRequest, CreateReplicationRequest, ReplicationConfig } from './replication-config';
 import type { AlertRecord, ReplicationStatus, TableStatus } from './replication-status';
+import {
+  ACCESS_KEY_OPERATIONS,
+  type AccessKeyIdRequest,
+  type CreateAccessKeyOperationRequest,
+  type CreateAccessKeyOperationResponse,
+  type ListAccessKeysResponse,
+  type RotateAccessKeyRequest,
+  type RotateAccessKeyResponse,
+  type UpdateAccessKeyRequest,
+} from './access-key-operations';
 
 /** Every API operation (DESIGN §4), the path segment after /api/. */
 export const OPERATIONS = [
@@ -12,6 +22,7 @@ export const OPERATIONS = [
   'StartReplication',
   'AlterConfiguration',
   'GetReplicationMetrics',
+  ...ACCESS_KEY_OPERATIONS,
 ] as const;
 export type OperationName = (typeof OPERATIONS)[number];
 
@@ -119,6 +130,11 @@ export interface OperationTypes {
   StartReplication: { request: StartReplicationRequest; response: null };
   AlterConfiguration: { request: AlterConfigurationRequest; response: null };
   GetReplicationMetrics: { request: ReplicationMetricsRequest; response: ReplicationMetricsResponse };
+  CreateAccessKey: { request: CreateAccessKeyOperationRequest; response: CreateAccessKeyOperationResponse };
+  ListAccessKeys: { request: EmptyRequest; response: ListAccessKeysResponse };
+  UpdateAccessKey: { request: UpdateAccessKeyRequest; response: null };
+  DeleteAccessKey: { request: AccessKeyIdRequest; response: null };
+  RotateAccessKey: { request: RotateAccessKeyRequest; response: RotateAccessKeyResponse };
 }
 
 export type OperationRequest<Op extends OperationName> = OperationTypes[Op]['request'];

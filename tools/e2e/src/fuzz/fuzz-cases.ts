@@ -115,7 +115,17 @@ function baseBody(operation: OperationName, context: FuzzContext, random: Random
       return random.chance(0.5) ? { serializeReplications: 'false' } : { parallelDatabaseReplicationsLimit: '5' };
     case 'ListWarehouseReplications':
     case 'StopReplicationService':
+    case 'ListAccessKeys':
       return {};
+    case 'CreateAccessKey':
+      return { allowedOperations: 'ListWarehouseReplications', description: 'fuzz' };
+    // Never a key that exists: the fuzzer must not disable, delete or rotate the key it signs with.
+    case 'UpdateAccessKey':
+      return { accessKeyId: 'SVCFUZZNOSUCHKEY', status: 'Disabled' };
+    case 'DeleteAccessKey':
+      return { accessKeyId: 'SVCFUZZNOSUCHKEY' };
+    case 'RotateAccessKey':
+      return { accessKeyId: 'SVCFUZZNOSUCHKEY', overlapMinutes: '5' };
   }
 }
 
