@@ -1,3 +1,4 @@
+import { ExternalIdIssuer } from '@svc/crypto';
 import { ErrorCode, type OperationEnvelope } from '@svc/contracts';
 import { JsonLogger } from '@svc/logging';
 import {
@@ -32,7 +33,7 @@ describe('OperationDispatcher', () => {
     const logger = new JsonLogger('job-registry', 'debug', (line) => logLines.push(JSON.parse(line) as Record<string, unknown>));
     tableStates = new InMemoryTableStateStore();
     history = new InMemoryMetricsHistoryStore();
-    const service = new ReplicationsService(replications, settings, tableStates, new InMemoryAlertStore(), new ScriptedReachabilityProbe(), new RecordingLifecycle(replications));
+    const service = new ReplicationsService(replications, settings, tableStates, new InMemoryAlertStore(), new ScriptedReachabilityProbe(), new RecordingLifecycle(replications), new ExternalIdIssuer(Buffer.alloc(32, 1)));
     keys = new InMemoryAccessKeyStore();
     void keys.create({ accessKeyId: 'SVCTESTKEY00000000000', secretKey: 's', allowedOperations: ['*'], replicationScope: 'All', description: '' });
     dispatcher = new OperationDispatcher(service, new ServiceControlService(settings), new ReplicationMetricsService(replications, tableStates, history), logger, keys, replications);
