@@ -1,7 +1,19 @@
 import type { NatsConnection } from 'nats';
 import { connectNats, NatsRequester } from '@svc/messaging';
 import { healthSubject, type ServiceName } from '@svc/contracts';
-import { TEST_WORKER_KEY, createTempDatabase, freePort, startTestNats, startTestS3, waitUntil, type TempDatabase, type TestNats, type TestS3 } from '@svc/testing';
+import {
+  TEST_WORKER_KEY,
+  createTempDatabase,
+  freePort,
+  startTestNats,
+  startTestS3,
+  startTestSts,
+  waitUntil,
+  type TempDatabase,
+  type TestNats,
+  type TestS3,
+  type TestSts,
+} from '@svc/testing';
 import { isSecuredTestNats } from './secure-nats';
 import { ServiceProcess } from './service-process';
 import { send } from './signed-client';
@@ -24,13 +36,16 @@ export interface TestStackOptions {
 
 /**
  * The system as separate processes (from dist/) on a NATS server, a control database and an S3 server of
- * its own, plus three empty databases to replicate between (source, staging, warehouse).
+ * its own, plus three empty databases to replicate between (source, staging, warehouse), and an STS double
+ * (STS_ENDPOINT) whose sessions carry the S3 server's keys: IAMRole replications work once a test trusts their
+ * role (`stack.sts.trustRole`), as a customer's trust policy would.
  */
 export class TestStack {
   readonly processes = new Map<ServiceName, ServiceProcess>();
   baseUrl = '';
   nats!: TestNats;
   s3!: TestS3;
+  sts!: TestSts;
   control!: TempDatabase;
   source!: TempDatabase;
   staging!: TempDatabase;
@@ -62,6 +77,7 @@ export class TestStack {
       createTempDatabase('svc_e2e_staging'),
       createTempDatabase('svc_e2e_warehouse'),
     ]);
+    this.sts = await startTestSts({ issuedKeys: { accessKeyId: this.s3.accessKeyId, secretAccessKey: this.s3.secretAccessKey } });
     const port = await freePort();
     this.baseUrl = `${this.options.env?.['TLS_CERT_FILE'] ? 'https' : 'http'}://127.0.0.1:${port}`;
     this.env = {
@@ -78,6 +94,7 @@ export class TestStack {
       S3_ENDPOINT: this.s3.endpoint,
       S3_ACCESS_KEY_ID: this.s3.accessKeyId,
       S3_SECRET_ACCESS_KEY: this.s3.secretAccessKey,
+      STS_ENDPOINT: this.sts.endpoint,
       S3_ALLOW_BUCKET_CREATION: 'true',
       LOG_LEVEL: 'info',
       METRICS_TOKEN: TEST_METRICS_TOKEN,
@@ -154,6 +171,7 @@ export class TestStack {
     await Promise.allSettled([
       this.nats?.stop(),
       this.s3?.stop(),
+      this.sts?.stop(),
       this.control?.drop(),
       this.source?.drop(),
       this.staging?.drop(),
