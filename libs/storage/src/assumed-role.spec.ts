@@ -145,6 +145,19 @@ describe('IAMRole: S3 work runs as the assumed role', () => {
       expect(renewed.sessionToken).not.toBe(first.sessionToken);
     });
 
+    it('keeps a still valid session while STS cannot renew it, and fails once it has expired', async () => {
+      let now = Date.now();
+      const credentials = new AssumedRoleCredentials(roles.sts.assumeRole, { now: () => now });
+      const role = { accountId: '123456789012', roleName: 'ReplicationBucketRole', externalId: EXTERNAL_ID, region: 'eu-west-1' };
+      const first = await credentials.credentialsOf(role);
+      await sts.stop();
+
+      now = first.expiration.getTime() - 5 * 60_000;
+      expect((await credentials.credentialsOf(role)).accessKeyId).toBe(first.accessKeyId);
+      now = first.expiration.getTime() - 30_000;
+      await expect(credentials.credentialsOf(role)).rejects.toMatchObject({ name: 'RoleAssumptionError', reason: 'endpoint unreachable: connection refused' });
+    });
+
     it('keeps no failed call: a trust policy fixed afterwards is used at once', async () => {
       const role = { accountId: '123456789012', roleName: 'LaterTrusted', externalId: EXTERNAL_ID, region: 'eu-west-1' };
       await expect(roles.credentials.credentialsOf(role)).rejects.toBeInstanceOf(RoleAssumptionError);

@@ -56,6 +56,8 @@ export const DEFAULT_ROLE_SESSION_SECONDS = 3600;
 export const STS_REQUEST_TIMEOUT_MS = 10_000;
 /** Ask again this long before the credentials expire (the SDK's own margin is five minutes). */
 export const DEFAULT_REFRESH_MARGIN_MS = 10 * 60_000;
+/** When a renewal fails, a session valid at least this much longer is still handed out. */
+const STILL_USABLE_MS = 60_000;
 
 const SESSION_NAME_PREFIX = 'svc-';
 const MAX_SESSION_NAME = 64;
@@ -77,7 +79,8 @@ export interface AssumedRoleOptions {
 
 /**
  * Credentials of assumed roles, one session per (role, ExternalId) shared by every S3 client of this process and
- * renewed `refreshMarginMs` before it expires. Concurrent callers share one STS call; a failed call is not kept.
+ * renewed `refreshMarginMs` before it expires. Concurrent callers share one STS call; a failed call is not kept (the
+ * next caller asks again), but a session still valid for a minute or more outlives a failed renewal.
  */
 export class AssumedRoleCredentials {
   private readonly sessions = new Map<string, Promise<RoleCredentials>>();
@@ -103,13 +106,20 @@ export class AssumedRoleCredentials {
     const roleArn = iamRoleArn(role, role.region);
     const key = JSON.stringify([roleArn, role.externalId, role.region]);
     const cached = this.sessions.get(key);
-    if (cached !== undefined) {
-      const credentials = await cached.catch(() => null);
-      if (credentials !== null && credentials.expiration.getTime() - this.now() > this.refreshMarginMs) return credentials;
-      // Another caller may have replaced the session while this one waited.
-      if (this.sessions.get(key) !== cached) return this.credentialsOf(role);
-    }
-    const pending = this.request(roleArn, role);
+    if (cached === undefined) return this.renew(key, roleArn, role, null);
+    const credentials = await cached.catch(() => null);
+    if (credentials !== null && credentials.expiration.getTime() - this.now() > this.refreshMarginMs) return credentials;
+    // Another caller may have started the renewal while this one waited.
+    if (this.sessions.get(key) !== cached) return this.credentialsOf(role);
+    return this.renew(key, roleArn, role, credentials);
+  }
+
+  /** One STS call shared by concurrent callers; while STS fails, a session that is still valid a while is kept. */
+  private renew(key: string, roleArn: string, role: RoleToAssume, previous: RoleCredentials | null): Promise<RoleCredentials> {
+    const pending = this.request(roleArn, role).catch((error: unknown) => {
+      if (previous !== null && previous.expiration.getTime() - this.now() > STILL_USABLE_MS) return previous;
+      throw error;
+    });
     this.sessions.set(key, pending);
     pending.catch(() => {
       if (this.sessions.get(key) === pending) this.sessions.delete(key);
