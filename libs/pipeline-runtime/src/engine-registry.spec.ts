@@ -2,6 +2,7 @@ import { PutObjectCommand } from '@aws-sdk/client-s3';
 import type { S3Settings } from '@svc/storage';
 import { sampleReplicationConfig, startRecordingS3, startTestSts, type RecordingS3, type TestSts } from '@svc/testing';
 import { EngineRegistry } from './engine-registry';
+import { classifyFailure } from './failure-classifier';
 
 // The STS double behaves as https://docs.aws.amazon.com/STS/latest/APIReference/API_AssumeRole.html documents.
 describe("EngineRegistry.bucket: the workers' S3 client", () => {
@@ -34,6 +35,16 @@ describe("EngineRegistry.bucket: the workers' S3 client", () => {
       expect.objectContaining({ method: 'PUT', accessKeyId: sts.issued[0]?.accessKeyId, securityToken: sts.issued[0]?.sessionToken }),
     ]);
     expect(s3.requests[0]?.accessKeyId).not.toBe(SERVICE_KEY_ID);
+  });
+
+  it("stops the replication, saying why, once the role no longer trusts the replication's ExternalId", async () => {
+    const config = sampleReplicationConfig({ warehouse: { ...iamRole, externalId: 'svc-not-trusted' } });
+    const failure: unknown = await engines
+      .bucket(config, settings)
+      .send(new PutObjectCommand({ Bucket: 'bucket', Key: 'f/part-1.csv.gz', Body: 'x' }))
+      .catch((error: unknown) => error);
+    expect(classifyFailure(failure)).toEqual({ retryable: false, scope: 'replication', reason: 'cannot assume arn:aws:iam::123456789012:role/CustomerRole: access denied' });
+    expect(s3.requests).toEqual([]);
   });
 
   it('opens a new client when an Alter names another role, and keeps one client while the role stays', async () => {

@@ -33,6 +33,8 @@ export type AssumeRoleCall = (input: AssumeRoleInput) => Promise<RoleCredentials
 /** STS refused or could not be asked; the message names the role and the reason, never a credential. */
 export class RoleAssumptionError extends Error {
   override readonly name = 'RoleAssumptionError';
+  /** STS's HTTP status, in the AWS SDK's error shape, so that failure handling reads it as it reads S3's. */
+  readonly $metadata: { httpStatusCode?: number };
 
   constructor(
     readonly roleArn: string,
@@ -41,8 +43,10 @@ export class RoleAssumptionError extends Error {
     readonly code: string,
     /** Secret-free, as s3FailureReason words it ('access denied', 'endpoint unreachable: connection refused', …). */
     readonly reason: string,
+    httpStatusCode?: number,
   ) {
     super(`cannot assume ${roleArn}: ${reason}`);
+    this.$metadata = httpStatusCode === undefined ? {} : { httpStatusCode };
   }
 
   /** The trust policy did not let the service in (wrong principal, wrong or missing ExternalId, or no such role). */
@@ -138,7 +142,7 @@ export class AssumedRoleCredentials {
       });
     } catch (error) {
       if (error instanceof RoleAssumptionError) throw error;
-      throw new RoleAssumptionError(roleArn, role.externalId, errorCode(error), s3FailureReason(error, STS_REQUEST_TIMEOUT_MS));
+      throw new RoleAssumptionError(roleArn, role.externalId, errorCode(error), s3FailureReason(error, STS_REQUEST_TIMEOUT_MS), httpStatusOf(error));
     }
   }
 }
@@ -148,4 +152,10 @@ function errorCode(error: unknown): string {
   const { name, code } = error as { name?: unknown; code?: unknown };
   if (typeof code === 'string' && /^E[A-Z_]+$/.test(code)) return code;
   return typeof name === 'string' && /^[A-Za-z]+$/.test(name) ? name : 'unknown';
+}
+
+function httpStatusOf(error: unknown): number | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const status = (error as { $metadata?: { httpStatusCode?: unknown } }).$metadata?.httpStatusCode;
+  return typeof status === 'number' ? status : undefined;
 }
