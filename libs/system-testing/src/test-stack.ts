@@ -1,6 +1,8 @@
 import type { NatsConnection } from 'nats';
 import { connectNats, NatsRequester } from '@svc/messaging';
-import { healthSubject, type ServiceName } from '@svc/contracts';
+import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import { healthSubject, iamRoleArn, type ServiceName } from '@svc/contracts';
+import { ExternalIdIssuer } from '@svc/crypto';
 import {
   TEST_WORKER_KEY,
   createTempDatabase,
@@ -103,6 +105,31 @@ export class TestStack {
     await this.startService('job-registry');
     for (const worker of this.options.workers ?? []) await this.startService(worker);
     await this.startService('api-gateway');
+  }
+
+  /**
+   * Plays the customer of an IAMRole replication: the role `accountId`/`roleName` trusts the stack's service identity
+   * with the ExternalId the registry issues to `ownerAccessKeyId` (computed as the registry does, from the stack's
+   * master key), and `bucketName` exists. Returns that ExternalId. Tests of how a customer learns it use a refused
+   * Create instead.
+   */
+  async prepareIamRole(role: { accountId: string; roleName: string; bucketName: string; region?: string }, ownerAccessKeyId = ADMIN_KEY.accessKeyId): Promise<string> {
+    const externalId = new ExternalIdIssuer(Buffer.from(MASTER_KEY, 'hex')).issue({ ownerAccessKeyId, accountId: role.accountId, roleName: role.roleName });
+    this.sts.trustRole({ roleArn: iamRoleArn(role, role.region ?? 'us-east-1'), principalAccessKeyId: this.s3.accessKeyId, externalId });
+    const s3 = new S3Client({
+      endpoint: this.s3.endpoint,
+      forcePathStyle: true,
+      region: role.region ?? 'us-east-1',
+      credentials: { accessKeyId: this.s3.accessKeyId, secretAccessKey: this.s3.secretAccessKey },
+    });
+    try {
+      await s3.send(new CreateBucketCommand({ Bucket: role.bucketName })).catch((error: unknown) => {
+        if ((error as { name?: unknown }).name !== 'BucketAlreadyOwnedByYou') throw error;
+      });
+    } finally {
+      s3.destroy();
+    }
+    return externalId;
   }
 
   /** A connection of the test's own: on a secured bus as its administrator (allowed everything), to look into streams. */
