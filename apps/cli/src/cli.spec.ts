@@ -167,7 +167,7 @@ describe('runCli', () => {
 
       const fromEnv = fakeIo({ env: { ...env, caFile: '/etc/env-ca.pem' }, files: { '/etc/env-ca.pem': pem } });
       // The fake's empty answer ends the watch at once; what matters is what its call carried.
-      await runCli(['describe', '--replication-id', 'r-1', '--watch'], fromEnv);
+      await runCli(['describe', '--replication-id', 'r-1', '--watch', '--until-tracking'], fromEnv);
       expect(fromEnv.sent[0]?.ca?.toString()).toBe(pem);
     });
 
@@ -303,7 +303,7 @@ describe('runCli', () => {
 
     it('polls the signed JSON Describe until every table is tracking, one plain frame per poll, then exits 0', async () => {
       const io = fakeIo({ outcomes: [description('Seeding', 40), description('Tracking', 100)] });
-      await expect(runCli(['describe', '--replication-id', 'r-1', '--watch', '--interval', '1'], io)).resolves.toBe(ExitCode.Ok);
+      await expect(runCli(['describe', '--replication-id', 'r-1', '--watch', '--until-tracking', '--interval', '1'], io)).resolves.toBe(ExitCode.Ok);
       expect(io.sent).toHaveLength(2);
       expect(io.sent[0]).toMatchObject({ operation: 'DescribeWarehouseReplication', contentType: 'application/json' });
       expect(io.sent[0]?.body.toString()).toBe('{"replicationId":"r-1"}');

@@ -23,6 +23,17 @@ describe('encodeResponse', () => {
     });
   });
 
+  it('adds Warehouse.ExternalId of an IAMRole replication after the seed fields, in both encodings', () => {
+    const response = { replicationId: GUID, status: 'Running' as const, note: '', warehouse: { externalId: 'svc-0123456789abcdef0123456789abcdef' } };
+    expect(encodeResponse('CreateWarehouseReplication', 'xml', response).body).toBe(
+      `${DECLARATION}<CreateWarehouseReplicationResponse><ReplicationId>${GUID}</ReplicationId><Status>Running</Status><Note/>` +
+        '<Warehouse><ExternalId>svc-0123456789abcdef0123456789abcdef</ExternalId></Warehouse></CreateWarehouseReplicationResponse>',
+    );
+    expect(encodeResponse('CreateWarehouseReplication', 'json', response).body).toBe(
+      `{"replicationId":"${GUID}","status":"Running","note":"","warehouse":{"externalId":"svc-0123456789abcdef0123456789abcdef"}}`,
+    );
+  });
+
   it('keeps the seed order and the Note even when the registry left it out', () => {
     const unordered = { status: 'Running', replicationId: GUID } as unknown as { replicationId: string; status: 'Running'; note: string };
     expect(encodeResponse('CreateWarehouseReplication', 'json', unordered).body).toBe(`{"replicationId":"${GUID}","status":"Running","note":""}`);

@@ -42,7 +42,8 @@ function encodeDocument(rootName: string, format: WireFormat, content: object): 
 
 function responseContent(operation: OperationName, response: object): object {
   if (operation !== 'CreateWarehouseReplication') return response;
-  // Seed §4.1 order; Note is always present, empty when there is nothing to say.
-  const { replicationId, status, note } = response as Partial<CreateReplicationResponse>;
-  return { replicationId, status, note: note ?? '' };
+  // Seed §4.1 order; Note is always present, empty when there is nothing to say. Warehouse.ExternalId (IAMRole)
+  // is this service's extension, after the seed's fields.
+  const { replicationId, status, note, warehouse } = response as Partial<CreateReplicationResponse>;
+  return { replicationId, status, note: note ?? '', ...(warehouse !== undefined && { warehouse: { externalId: warehouse.externalId } }) };
 }

@@ -165,6 +165,7 @@ const ALTER_RULES: Row[] = [
   ['Warehouse.Password not empty', ['warehouse', 'password'], '', '{Warehouse\\Password}', 'must not be empty'],
   ['Warehouse.AccountId 12 digits', ['warehouse', 'accountId'], '1234', '{Warehouse\\AccountId}', 'An AccountId is 12 digits'],
   ['Warehouse has no unknown fields', ['warehouse', 'region'], 'us-east-1', '{Warehouse\\Region}', 'unknown field'],
+  ['Warehouse.ExternalId is never the caller\'s', ['warehouse', 'externalId'], 'svc-chosen-by-caller', '{Warehouse\\ExternalId}', 'is issued by the service for AccessType=IAMRole'],
   ['ReseedingSchedule.FromTime time', ['reseedingSchedule', 'fromTime'], 'noon', '{ReseedingSchedule\\FromTime}', 'A time is hh:mm:ss AM'],
   ['ReseedingSchedule.NoPkTablesToInclude syntax', ['reseedingSchedule', 'noPkTablesToInclude'], '[dbo].[A],[dbo].[A]', '{ReseedingSchedule\\NoPkTablesToInclude}', 'lists [dbo].[A] more than once'],
   ['no unknown top-level fields', ['resetChangeTracking'], 'true', '{ResetChangeTracking}', 'unknown field'],

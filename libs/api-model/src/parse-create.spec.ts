@@ -202,6 +202,8 @@ const IAM_ROLE_RULES: Array<[rule: string, tree: Tree, label: string, reason: st
   ['rule 2: IAMRole refuses SecretKey', iamRole(['warehouse', 'secretKey'], 'secret'), '{Warehouse\\SecretKey}', 'must not be given when AccessType is IAMRole'],
   ['AccountId is 12 digits', iamRole(['warehouse', 'accountId'], '12345'), '{Warehouse\\AccountId}', "invalid value '12345'. An AccountId is 12 digits"],
   ['RoleName characters', iamRole(['warehouse', 'roleName'], 'role name'), '{Warehouse\\RoleName}', 'A role name is 1-64 characters'],
+  // The confused-deputy protection: a caller who could choose the ExternalId could name another customer's.
+  ['ExternalId is never the caller\'s', iamRole(['warehouse', 'externalId'], 'svc-0123456789abcdef0123456789abcdef'), '{Warehouse\\ExternalId}', "is issued by the service for AccessType=IAMRole (Create's answer and Describe show it) and cannot be set"],
 ];
 
 describe.each(FORMATS)('CreateWarehouseReplication rules (%s)', (format) => {

@@ -82,10 +82,14 @@ function messagesOf(error: ValidationError, parentPath: string[]): string[] {
   return (error.children ?? []).flatMap((child) => messagesOf(child, path));
 }
 
+/** What a caller who sends Warehouse.ExternalId hears: the service issues it (the confused-deputy protection). */
+export const EXTERNAL_ID_NOT_SETTABLE = "is issued by the service for AccessType=IAMRole (Create's answer and Describe show it) and cannot be set";
+
 /** `{ParallelTablesLimit}` sent in JSON is a known name in the wrong case: say so. */
 function unknownFieldReason(error: ValidationError): string {
   const key = error.property;
   const lowered = key.charAt(0).toLowerCase() + key.slice(1);
+  if (lowered === 'externalId') return EXTERNAL_ID_NOT_SETTABLE;
   const target: unknown = error.target;
   if (lowered === key || typeof target !== 'object' || target === null) return 'unknown field';
   const known = getMetadataStorage()

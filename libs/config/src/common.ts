@@ -34,6 +34,8 @@ export function readNatsSettings(env: EnvReader): NatsSettings {
 
 export interface S3ServiceSettings {
   endpoint?: string;
+  /** STS_ENDPOINT: where IAMRole replications' roles are assumed; absent → STS's regional endpoint of the bucket. */
+  stsEndpoint?: string;
   serviceAccessKeyId?: string;
   serviceSecretAccessKey?: string;
   allowBucketCreation: boolean;
@@ -41,10 +43,13 @@ export interface S3ServiceSettings {
 
 export function readS3Settings(env: EnvReader): S3ServiceSettings {
   const endpoint = env.optionalString('S3_ENDPOINT');
+  const stsEndpoint = env.optionalString('STS_ENDPOINT');
+  if (stsEndpoint !== undefined) env.url('STS_ENDPOINT', stsEndpoint, ['http', 'https']);
   const serviceAccessKeyId = env.optionalString('S3_ACCESS_KEY_ID');
   const serviceSecretAccessKey = env.optionalString('S3_SECRET_ACCESS_KEY');
   return {
     ...(endpoint !== undefined && { endpoint }),
+    ...(stsEndpoint !== undefined && { stsEndpoint }),
     ...(serviceAccessKeyId !== undefined && { serviceAccessKeyId }),
     ...(serviceSecretAccessKey !== undefined && { serviceSecretAccessKey }),
     allowBucketCreation: env.bool('S3_ALLOW_BUCKET_CREATION', endpoint !== undefined),

@@ -1,5 +1,5 @@
 import type { WarehouseConfig } from '@svc/contracts';
-import { probeBucket, type S3Settings } from '@svc/storage';
+import { probeBucket, roleTrustProblem, type S3Settings } from '@svc/storage';
 import { timedOutReason, withinDeadline } from '@svc/engines';
 import { UNSUPPORTED_CONNECTION_STRING, sourceEngineOf } from './engine';
 import { probeDatabase, probeWarehouse } from './probe';
@@ -27,6 +27,7 @@ export const REACHABILITY_FIELDS = {
   staging: 'Staging\\ConnectionString',
   warehouse: 'Warehouse\\Url',
   bucket: 'Warehouse\\BucketName',
+  role: 'Warehouse\\RoleName',
 } as const;
 
 interface Check {
@@ -37,7 +38,8 @@ interface Check {
 
 /**
  * Runs every probe in parallel under one deadline and returns field messages in seed order:
- * {Source\ConnectionString}, {Staging\ConnectionString}, {Warehouse\Url}, {Warehouse\BucketName}.
+ * {Source\ConnectionString}, {Staging\ConnectionString}, {Warehouse\Url}, {Warehouse\BucketName} (or
+ * {Warehouse\RoleName} when an IAMRole cannot be assumed).
  * An empty array means everything was reachable.
  */
 export async function checkReachability(target: ReachabilityTarget, options: ReachabilityOptions): Promise<string[]> {
@@ -54,6 +56,9 @@ export async function checkReachability(target: ReachabilityTarget, options: Rea
     checks.push({
       field: REACHABILITY_FIELDS.bucket,
       run: async () => {
+        // IAMRole: the bucket is reached as the customer's role, so the role's trust comes first, with its own field.
+        const untrusted = warehouse.accessType === 'IAMRole' ? await roleTrustProblem(warehouse, options.s3) : null;
+        if (untrusted !== null) return fieldMessage(REACHABILITY_FIELDS.role, untrusted);
         const reason = await probeBucket(warehouse, options.s3, timeoutMs);
         return reason === null ? null : fieldMessage(REACHABILITY_FIELDS.bucket, `cannot write to bucket: ${reason}`);
       },

@@ -17,6 +17,7 @@ export {
   type TableSelection,
   type WarehouseConfig,
 } from './replication/replication-config';
+export { awsPartitionOf, iamRoleArn, type AwsPartition } from './replication/aws-role';
 export type { RegistryMetricsReply, ReplicationMetrics, TableMetrics } from './replication/replication-metrics';
 export { retentionHours } from './replication/retention-period';
 export {

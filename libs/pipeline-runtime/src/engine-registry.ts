@@ -83,10 +83,22 @@ export class EngineRegistry {
     return rewriter ? rewriter(batch) : null;
   }
 
-  /** The S3 client for the replication's bucket (its keys, or the service's for IAMRole), reused across batches. */
+  /**
+   * The S3 client for the replication's bucket, reused across batches: its keys (AccessKey), or the customer's role
+   * assumed with its ExternalId (IAMRole; the session is renewed inside the client). A changed role is a new client.
+   */
   bucket(config: ReplicationConfig, settings: S3Settings): S3Client {
     const { warehouse } = config;
-    const identity = [warehouse.accessType, warehouse.accessKey, warehouse.secretKey, warehouse.regionEndpoint, settings.endpoint].join('|');
+    const identity = JSON.stringify([
+      warehouse.accessType,
+      warehouse.accessKey,
+      warehouse.secretKey,
+      warehouse.accountId,
+      warehouse.roleName,
+      warehouse.externalId,
+      warehouse.regionEndpoint,
+      settings.endpoint,
+    ]);
     return this.buckets.get(identity, () => {
       const client = createS3Client(warehouse, settings);
       return { client, close: async () => client.destroy() };

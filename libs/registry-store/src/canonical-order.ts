@@ -12,7 +12,7 @@ const CONFIG_KEY_ORDER: Record<string, readonly string[]> = {
   source: ['connectionString', 'encryptDataInTransit', 'changeTrackingRetentionPeriod', 'resetChangeTracking'],
   staging: ['connectionString', 'encryptDataInTransit', 'replicateCompatibilityLevel'],
   warehouse: [
-    'accessType', 'accessKey', 'secretKey', 'accountId', 'roleName', 'bucketName', 'bucketFolderName', 'regionEndpoint',
+    'accessType', 'accessKey', 'secretKey', 'accountId', 'roleName', 'externalId', 'bucketName', 'bucketFolderName', 'regionEndpoint',
     'retentionDays', 'url', 'databaseSchema', 'databaseName', 'username', 'password', 'scdType', 'timeoutInMins',
   ],
   reseedingSchedule: ['noPkTablesToInclude', 'pkTablesToInclude', 'fromTime', 'toTime', 'repeatIntervalInMinutes'],

@@ -8,6 +8,7 @@ export {
 export { AlertRepository, type AlertStore, type NewAlert } from './alert-repository';
 export { changedConfigPaths, configLeaves } from './config-paths';
 export { maskConnectionString } from './connection-string-mask';
+export { issueMissingExternalIds } from './external-id-backfill';
 export { DatabaseUrlError, ensureDatabase } from './ensure-database';
 export { MetricsHistoryRepository, type HistoryQuery, type MetricSample, type MetricsHistoryStore } from './metrics-history-repository';
 export { migrate, type MigrationReport } from './migrate';

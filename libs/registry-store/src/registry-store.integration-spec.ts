@@ -1,11 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Client, Pool } from 'pg';
 import type { ReplicationConfig } from '@svc/contracts';
-import { SecretBox } from '@svc/crypto';
+import { ExternalIdIssuer, SecretBox } from '@svc/crypto';
 import { createTempDatabase, sampleReplicationConfig } from '@svc/testing';
 import { AccessKeyRepository } from './access-key-repository';
 import { AlertRepository } from './alert-repository';
 import { ensureDatabase, quoteIdentifier } from './ensure-database';
+import { issueMissingExternalIds } from './external-id-backfill';
 import { migrate, type MigrationReport } from './migrate';
 import { MIGRATIONS } from './migrations';
 import { ReplicationRepository } from './replication-repository';
@@ -125,6 +126,28 @@ describe('registry store against PostgreSQL', () => {
         await upgraded.end();
         await database.drop();
       }
+    });
+
+    it('issues an ExternalId to IAMRole replications stored without one, once, for their owner (issue 19)', async () => {
+      const issuer = new ExternalIdIssuer(randomBytes(32));
+      const iamRole = sampleReplicationConfig({ warehouse: { accessType: 'IAMRole', accountId: '123456789012', roleName: 'Legacy' } });
+      delete iamRole.warehouse.accessKey;
+      delete iamRole.warehouse.secretKey;
+      const owned = await replications.insert({ status: 'Running', config: iamRole }, { requestId: 'r', accessKeyId: 'SVCLEGACYOWNER' });
+      const unowned = await replications.insert({ status: 'Running', config: iamRole }, author);
+      await pool.query('UPDATE replications SET owner_access_key_id = NULL WHERE id = $1', [unowned.replicationId]);
+      const accessKey = await replications.insert({ status: 'Running', config }, author);
+      const kept = await replications.insert({ status: 'Running', config: { ...iamRole, warehouse: { ...iamRole.warehouse, externalId: 'svc-already-issued' } } }, author);
+
+      expect(await issueMissingExternalIds(pool, issuer)).toBeGreaterThanOrEqual(2);
+      expect(await issueMissingExternalIds(pool, issuer)).toBe(0);
+
+      const externalIdOf = async (id: string) => (await replications.get(id))?.config.warehouse.externalId;
+      expect(await externalIdOf(owned.replicationId)).toBe(issuer.issue({ ownerAccessKeyId: 'SVCLEGACYOWNER', accountId: '123456789012', roleName: 'Legacy' }));
+      expect(await externalIdOf(unowned.replicationId)).toBe(issuer.issue({ ownerAccessKeyId: unowned.replicationId, accountId: '123456789012', roleName: 'Legacy' }));
+      expect(await externalIdOf(accessKey.replicationId)).toBeUndefined();
+      expect(await externalIdOf(kept.replicationId)).toBe('svc-already-issued');
+      expect((await replications.get(owned.replicationId))?.version).toBe(1);
     });
 
     it('cannot open the secrets under another master key', async () => {

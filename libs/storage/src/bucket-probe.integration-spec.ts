@@ -1,5 +1,5 @@
 import { HeadBucketCommand } from '@aws-sdk/client-s3';
-import { freePort, startSilentServer, startTestS3, type TestS3 } from '@svc/testing';
+import { freePort, startSilentServer, startTestS3, startTestSts, type TestS3, type TestSts } from '@svc/testing';
 import { probeBucket } from './bucket-probe';
 import { createS3Client } from './s3-client';
 import type { BucketTarget, S3Settings } from './s3-settings';
@@ -73,13 +73,40 @@ describe('probeBucket against s3rver', () => {
     expect(await probeBucket(target({ bucketName: 'No_Such' }), { ...settings, allowBucketCreation: true }, TIMEOUT_MS)).toBe('invalid bucket name');
   });
 
-  it('signs IAMRole calls with the service credentials', async () => {
-    const iam = target({ accessType: 'IAMRole', accessKey: undefined, secretKey: undefined });
-    const withServiceKeys = { ...settings, serviceAccessKeyId: s3.accessKeyId, serviceSecretAccessKey: s3.secretAccessKey };
-    expect(await probeBucket(iam, withServiceKeys, TIMEOUT_MS)).toBeNull();
-    expect(await probeBucket(iam, { ...settings, serviceAccessKeyId: 'SOMEONE-ELSE', serviceSecretAccessKey: 'x' }, TIMEOUT_MS)).toBe(
-      'access denied: unknown access key',
-    );
+  describe('AccessType=IAMRole', () => {
+    // The STS double answers as https://docs.aws.amazon.com/STS/latest/APIReference/API_AssumeRole.html says; its
+    // sessions carry s3rver's one key pair (with a session token), since s3rver refuses every other key id.
+    let sts: TestSts;
+    const roleArn = 'arn:aws:iam::123456789012:role/CustomerBucketRole';
+    const iam = (overrides: Partial<BucketTarget> = {}): BucketTarget =>
+      target({ accessType: 'IAMRole', accessKey: undefined, secretKey: undefined, accountId: '123456789012', roleName: 'CustomerBucketRole', externalId: 'svc-issued-id', ...overrides });
+
+    beforeEach(async () => {
+      sts = await startTestSts({ issuedKeys: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey } });
+      sts.trustRole({ roleArn, principalAccessKeyId: 'SERVICE-OWN-KEY', externalId: 'svc-issued-id' });
+      settings = { ...settings, stsEndpoint: sts.endpoint, serviceAccessKeyId: 'SERVICE-OWN-KEY', serviceSecretAccessKey: 'service-own-secret' };
+    });
+
+    afterEach(async () => {
+      await sts.stop();
+    });
+
+    it('writes with the assumed role and asks STS with the service identity', async () => {
+      expect(await probeBucket(iam(), settings, TIMEOUT_MS)).toBeNull();
+      expect(s3.events.map((event) => event.name)).toEqual(['ObjectCreated:Put', 'ObjectRemoved:Delete']);
+      expect(sts.calls).toMatchObject([{ action: 'AssumeRole', callerAccessKeyId: 'SERVICE-OWN-KEY', roleArn, externalId: 'svc-issued-id' }]);
+    });
+
+    it("never creates a missing bucket: it is the customer's", async () => {
+      const bucketName = 'probe-iam-missing';
+      expect(await probeBucket(iam({ bucketName }), { ...settings, allowBucketCreation: true }, TIMEOUT_MS)).toBe('bucket does not exist');
+      expect(await bucketExists(bucketName)).toBe(false);
+    });
+
+    it('reports a role whose trust policy does not name the ExternalId, and writes nothing', async () => {
+      expect(await probeBucket(iam({ externalId: 'svc-other-id' }), settings, TIMEOUT_MS)).toBe(`cannot assume ${roleArn}: access denied`);
+      expect(s3.events).toEqual([]);
+    });
   });
 
   // Like S3, the test server verifies SigV4 (s3rver alone checked the key id but not the signature): an unknown key

@@ -15,7 +15,7 @@ export const PROBE_KEY_PREFIX = '.svc-probe-';
 
 /**
  * Writes then deletes `<folder>/.svc-probe-<random>`, creating the bucket first when it is missing and
- * creation is allowed. null on success, else a short reason ('access denied', 'bucket does not exist',
+ * creation is allowed (AccessType=AccessKey only). null on success, else a short reason ('access denied', 'bucket does not exist',
  * 'endpoint unreachable: …', 'timed out after 10 s', …) that never contains a key.
  */
 export async function probeBucket(target: BucketTarget, settings: S3Settings, timeoutMs: number): Promise<string | null> {
@@ -40,11 +40,16 @@ async function writeAndDeleteProbe(client: S3Client, target: BucketTarget, setti
   try {
     await client.send(put, { abortSignal });
   } catch (error) {
-    if (!isNamed(error, 'NoSuchBucket') || !settings.allowBucketCreation) throw error;
+    if (!isNamed(error, 'NoSuchBucket') || !mayCreateBucket(target, settings)) throw error;
     await createBucket(client, target, abortSignal);
     await client.send(put, { abortSignal });
   }
   await client.send(new DeleteObjectCommand({ Bucket: target.bucketName, Key: key }), { abortSignal });
+}
+
+/** Only a bucket reached with the replication's own keys: an IAMRole bucket is the customer's, to create themselves. */
+function mayCreateBucket(target: BucketTarget, settings: S3Settings): boolean {
+  return settings.allowBucketCreation && target.accessType === 'AccessKey';
 }
 
 async function createBucket(client: S3Client, target: BucketTarget, abortSignal: AbortSignal): Promise<void> {

@@ -1,3 +1,5 @@
+import { AssumedRoleCredentials } from './assumed-role';
+import { createRoleSessions } from './role-sessions';
 import { S3TargetError, createS3Client } from './s3-client';
 import type { BucketTarget } from './s3-settings';
 
@@ -10,7 +12,15 @@ const accessKeyTarget: BucketTarget = {
   regionEndpoint: 'us-west-2',
 };
 
-const iamTarget: BucketTarget = { accessType: 'IAMRole', bucketName: 'bucket', bucketFolderName: '', regionEndpoint: '' };
+const iamTarget: BucketTarget = {
+  accessType: 'IAMRole',
+  accountId: '123456789012',
+  roleName: 'Role',
+  externalId: 'svc-0123456789abcdef0123456789abcdef',
+  bucketName: 'bucket',
+  bucketFolderName: '',
+  regionEndpoint: '',
+};
 
 describe('createS3Client', () => {
   it('signs with the request keys for AccessKey, in the request region', async () => {
@@ -21,11 +31,24 @@ describe('createS3Client', () => {
     client.destroy();
   });
 
-  it('signs with the service keys for IAMRole and defaults the region', async () => {
-    const client = createS3Client(iamTarget, { allowBucketCreation: false, serviceAccessKeyId: 'SVC', serviceSecretAccessKey: 'svc' });
+  it("asks the role's session for IAMRole, never the service keys, and defaults the region", async () => {
+    const assumed = { accessKeyId: 'ASIAROLE', secretAccessKey: 'role-secret', sessionToken: 'token', expiration: new Date(Date.now() + 3600_000) };
+    const asked: unknown[] = [];
+    const roles = createRoleSessions({ allowBucketCreation: false });
+    const client = createS3Client(iamTarget, { allowBucketCreation: false, serviceAccessKeyId: 'SVC', serviceSecretAccessKey: 'svc' }, {
+      ...roles,
+      credentials: new AssumedRoleCredentials(async (input) => {
+        asked.push(input);
+        return assumed;
+      }),
+    });
     expect(await client.config.region()).toBe('us-east-1');
-    expect(await client.config.credentials()).toMatchObject({ accessKeyId: 'SVC', secretAccessKey: 'svc' });
+    expect(await client.config.credentials()).toMatchObject({ accessKeyId: 'ASIAROLE', sessionToken: 'token' });
+    expect(asked).toEqual([
+      { roleArn: 'arn:aws:iam::123456789012:role/Role', externalId: iamTarget.externalId, roleSessionName: `svc-${iamTarget.externalId}`, durationSeconds: 3600, region: 'us-east-1' },
+    ]);
     client.destroy();
+    roles.sts.destroy();
   });
 
   it('uses path-style addressing against S3_ENDPOINT', async () => {

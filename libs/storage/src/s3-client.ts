@@ -1,7 +1,10 @@
 import { S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
+import type { RoleToAssume } from './assumed-role';
+import { roleSessionsOf, type RoleSessions } from './role-sessions';
+import { regionOf } from './s3-region';
 import type { BucketTarget, S3Settings } from './s3-settings';
 
-export const DEFAULT_S3_REGION = 'us-east-1';
+export { DEFAULT_S3_REGION, regionOf } from './s3-region';
 
 /** Thrown when a target lacks what its access type needs; the message names fields, never values. */
 export class S3TargetError extends Error {
@@ -10,17 +13,17 @@ export class S3TargetError extends Error {
 
 /**
  * S3 client for a replication's bucket. AccessType=AccessKey signs with the request's keys; IAMRole with
- * the service's own keys when configured, else the AWS default provider chain.
+ * temporary credentials of the customer's role, assumed with the replication's ExternalId (the service's own
+ * identity only asks STS for them).
  */
-export function createS3Client(target: BucketTarget, settings: S3Settings): S3Client {
-  return new S3Client(s3ClientConfig(target, settings));
+export function createS3Client(target: BucketTarget, settings: S3Settings, roles: RoleSessions = roleSessionsOf(settings)): S3Client {
+  return new S3Client(s3ClientConfig(target, settings, roles));
 }
 
-export function s3ClientConfig(target: BucketTarget, settings: S3Settings): S3ClientConfig {
-  const credentials = credentialsFor(target, settings);
+export function s3ClientConfig(target: BucketTarget, settings: S3Settings, roles: RoleSessions = roleSessionsOf(settings)): S3ClientConfig {
   return {
     region: regionOf(target),
-    ...(credentials !== undefined && { credentials }),
+    credentials: credentialsFor(target, roles),
     ...(settings.endpoint !== undefined && {
       endpoint: settings.endpoint,
       forcePathStyle: true,
@@ -31,12 +34,16 @@ export function s3ClientConfig(target: BucketTarget, settings: S3Settings): S3Cl
   };
 }
 
-export function regionOf(target: BucketTarget): string {
-  const region = target.regionEndpoint.trim();
-  return region === '' ? DEFAULT_S3_REGION : region;
+/** The role an IAMRole target names, with its ExternalId; throws S3TargetError when a part is missing. */
+export function roleOf(target: BucketTarget): RoleToAssume {
+  const { accountId, roleName, externalId } = target;
+  if (!accountId || !roleName || !externalId) {
+    throw new S3TargetError('AccessType=IAMRole needs AccountId, RoleName and the ExternalId the service issued');
+  }
+  return { accountId, roleName, externalId, region: regionOf(target) };
 }
 
-function credentialsFor(target: BucketTarget, settings: S3Settings): S3ClientConfig['credentials'] {
+function credentialsFor(target: BucketTarget, roles: RoleSessions): NonNullable<S3ClientConfig['credentials']> {
   switch (target.accessType) {
     case 'AccessKey':
       if (!target.accessKey || !target.secretKey) {
@@ -44,9 +51,6 @@ function credentialsFor(target: BucketTarget, settings: S3Settings): S3ClientCon
       }
       return { accessKeyId: target.accessKey, secretAccessKey: target.secretKey };
     case 'IAMRole':
-      if (settings.serviceAccessKeyId && settings.serviceSecretAccessKey) {
-        return { accessKeyId: settings.serviceAccessKeyId, secretAccessKey: settings.serviceSecretAccessKey };
-      }
-      return undefined;
+      return roles.credentials.providerFor(roleOf(target));
   }
 }

@@ -22,8 +22,10 @@ const REASONS_BY_NAME: Readonly<Record<string, string>> = {
   IllegalLocationConstraintException: 'bucket is not in the region named by RegionEndpoint',
   InvalidLocationConstraint: 'invalid RegionEndpoint',
   CredentialsProviderError: 'no service credentials available for IAMRole access',
-  S3TargetError: 'AccessType=AccessKey needs AccessKey and SecretKey',
 };
+
+/** Errors of this library whose message is written to be shown (it names fields and roles, never a credential). */
+const SHOWN_MESSAGES: ReadonlySet<string> = new Set(['S3TargetError', 'RoleAssumptionError']);
 
 const NETWORK_REASONS: Readonly<Record<string, string>> = {
   ECONNREFUSED: 'endpoint unreachable: connection refused',
@@ -39,6 +41,7 @@ export function s3FailureReason(error: unknown, timeoutMs: number): string {
   if (!isRecord(error)) return 'unexpected error';
   const name = typeof error['name'] === 'string' ? error['name'] : '';
   if (name === 'AbortError' || name === 'TimeoutError') return s3TimedOutReason(timeoutMs);
+  if (SHOWN_MESSAGES.has(name) && typeof error['message'] === 'string') return error['message'];
   const byName = REASONS_BY_NAME[name];
   if (byName !== undefined) return byName;
   const network = networkReason(error);

@@ -1,7 +1,21 @@
 import type { NatsConnection } from 'nats';
 import { connectNats, NatsRequester } from '@svc/messaging';
-import { healthSubject, type ServiceName } from '@svc/contracts';
-import { TEST_WORKER_KEY, createTempDatabase, freePort, startTestNats, startTestS3, waitUntil, type TempDatabase, type TestNats, type TestS3 } from '@svc/testing';
+import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import { healthSubject, iamRoleArn, type ServiceName } from '@svc/contracts';
+import { ExternalIdIssuer } from '@svc/crypto';
+import {
+  TEST_WORKER_KEY,
+  createTempDatabase,
+  freePort,
+  startTestNats,
+  startTestS3,
+  startTestSts,
+  waitUntil,
+  type TempDatabase,
+  type TestNats,
+  type TestS3,
+  type TestSts,
+} from '@svc/testing';
 import { isSecuredTestNats } from './secure-nats';
 import { ServiceProcess } from './service-process';
 import { send } from './signed-client';
@@ -24,13 +38,16 @@ export interface TestStackOptions {
 
 /**
  * The system as separate processes (from dist/) on a NATS server, a control database and an S3 server of
- * its own, plus three empty databases to replicate between (source, staging, warehouse).
+ * its own, plus three empty databases to replicate between (source, staging, warehouse), and an STS double
+ * (STS_ENDPOINT) whose sessions carry the S3 server's keys: IAMRole replications work once a test trusts their
+ * role (`stack.sts.trustRole`), as a customer's trust policy would.
  */
 export class TestStack {
   readonly processes = new Map<ServiceName, ServiceProcess>();
   baseUrl = '';
   nats!: TestNats;
   s3!: TestS3;
+  sts!: TestSts;
   control!: TempDatabase;
   source!: TempDatabase;
   staging!: TempDatabase;
@@ -62,6 +79,7 @@ export class TestStack {
       createTempDatabase('svc_e2e_staging'),
       createTempDatabase('svc_e2e_warehouse'),
     ]);
+    this.sts = await startTestSts({ issuedKeys: { accessKeyId: this.s3.accessKeyId, secretAccessKey: this.s3.secretAccessKey } });
     const port = await freePort();
     this.baseUrl = `${this.options.env?.['TLS_CERT_FILE'] ? 'https' : 'http'}://127.0.0.1:${port}`;
     this.env = {
@@ -78,6 +96,7 @@ export class TestStack {
       S3_ENDPOINT: this.s3.endpoint,
       S3_ACCESS_KEY_ID: this.s3.accessKeyId,
       S3_SECRET_ACCESS_KEY: this.s3.secretAccessKey,
+      STS_ENDPOINT: this.sts.endpoint,
       S3_ALLOW_BUCKET_CREATION: 'true',
       LOG_LEVEL: 'info',
       METRICS_TOKEN: TEST_METRICS_TOKEN,
@@ -86,6 +105,31 @@ export class TestStack {
     await this.startService('job-registry');
     for (const worker of this.options.workers ?? []) await this.startService(worker);
     await this.startService('api-gateway');
+  }
+
+  /**
+   * Plays the customer of an IAMRole replication: the role `accountId`/`roleName` trusts the stack's service identity
+   * with the ExternalId the registry issues to `ownerAccessKeyId` (computed as the registry does, from the stack's
+   * master key), and `bucketName` exists. Returns that ExternalId. Tests of how a customer learns it use a refused
+   * Create instead.
+   */
+  async prepareIamRole(role: { accountId: string; roleName: string; bucketName: string; region?: string }, ownerAccessKeyId = ADMIN_KEY.accessKeyId): Promise<string> {
+    const externalId = new ExternalIdIssuer(Buffer.from(MASTER_KEY, 'hex')).issue({ ownerAccessKeyId, accountId: role.accountId, roleName: role.roleName });
+    this.sts.trustRole({ roleArn: iamRoleArn(role, role.region ?? 'us-east-1'), principalAccessKeyId: this.s3.accessKeyId, externalId });
+    const s3 = new S3Client({
+      endpoint: this.s3.endpoint,
+      forcePathStyle: true,
+      region: role.region ?? 'us-east-1',
+      credentials: { accessKeyId: this.s3.accessKeyId, secretAccessKey: this.s3.secretAccessKey },
+    });
+    try {
+      await s3.send(new CreateBucketCommand({ Bucket: role.bucketName })).catch((error: unknown) => {
+        if ((error as { name?: unknown }).name !== 'BucketAlreadyOwnedByYou') throw error;
+      });
+    } finally {
+      s3.destroy();
+    }
+    return externalId;
   }
 
   /** A connection of the test's own: on a secured bus as its administrator (allowed everything), to look into streams. */
@@ -154,6 +198,7 @@ export class TestStack {
     await Promise.allSettled([
       this.nats?.stop(),
       this.s3?.stop(),
+      this.sts?.stop(),
       this.control?.drop(),
       this.source?.drop(),
       this.staging?.drop(),

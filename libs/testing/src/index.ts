@@ -3,6 +3,7 @@ export { waitForLockWaiters } from './lock-waiters';
 export { NatsServerProcess, natsServerBinary, startTestNats, type TestNats, type TestNatsNodeLayout, type TestNatsOptions, type TestNatsServer } from './private-nats';
 export { startTestNatsCluster, type TestNatsCluster, type TestNatsClusterNode } from './private-nats-cluster';
 export { SAMPLE_PEOPLE_TABLE, sampleChangeBatch } from './sample-batches';
+export { startRecordingS3, type RecordedS3Request, type RecordingS3 } from './recording-s3';
 export { sampleReplicationConfig, type ReplicationConfigOverrides } from './sample-replication-config';
 export { startSilentServer, type SilentServer } from './silent-server';
 export {
@@ -14,6 +15,7 @@ export {
   type TempDatabase,
 } from './temp-database';
 export { TEST_S3_ACCOUNT, startTestS3, type S3ObjectEvent, type TestS3, type TestS3Options } from './test-s3';
+export { startTestSts, type IssuedSession, type StsCall, type TestSts, type TestStsOptions, type TrustedRole } from './test-sts';
 export { typescriptWorker } from './typescript-worker';
 export { TEST_WORKER_KEY } from './worker-key';
 export { EMBEDDED_S3_CREDENTIALS_FILE, embeddedS3CredentialsPath, loadOrCreateS3Credentials, readS3Credentials } from './embedded-s3/credentials-file';

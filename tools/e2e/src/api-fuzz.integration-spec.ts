@@ -84,6 +84,8 @@ describe('API fuzz: mutated signed requests through the real gateway and registr
 
   beforeAll(async () => {
     await stack.start();
+    // The IAMRole bodies' role trusts the service with the ExternalId it issues to the admin key, as a customer's would.
+    await stack.prepareIamRole({ accountId: '123456789012', roleName: 'svc-writer', bucketName: 'fuzz-bucket' });
     const client = new Client({ connectionString: stack.source.url });
     await client.connect();
     await client.query(SOURCE_TABLES);

@@ -1,3 +1,4 @@
+import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { connectNats, NatsRequester } from '@svc/messaging';
 import { Subjects } from '@svc/contracts';
 import { formatSigningDate } from '@svc/signing';
@@ -26,7 +27,7 @@ interface DescribeJson {
     isContinuous: boolean;
     dataReplication: boolean;
     source: { connectionString: string };
-    warehouse: { password: string; secretKey?: string; retentionDays: number; timeoutInMins: number; databaseSchema: string };
+    warehouse: { password: string; secretKey?: string; externalId?: string; retentionDays: number; timeoutInMins: number; databaseSchema: string };
     reseedingSchedule?: { repeatIntervalInMinutes: number };
   };
 }
@@ -70,14 +71,40 @@ describe('signed API end to end (gateway and registry processes, NATS, PostgreSQ
     xmlReplicationId = id;
   });
 
-  it('creates a replication from the JSON IAMRole form with string numbers and resetChangeTracking', async () => {
+  // IAMRole: the registry assumes the customer's role through STS (the stack's double, which answers as
+  // https://docs.aws.amazon.com/STS/latest/APIReference/API_AssumeRole.html documents) with the ExternalId it issues
+  // (https://docs.aws.amazon.com/IAM/latest/UserGuide/confused-deputy.html). A first Create learns which ExternalId
+  // and principal the role must trust; once the trust policy says so, the same request succeeds.
+  it('creates a replication from the JSON IAMRole form with string numbers and resetChangeTracking, once the role trusts its ExternalId', async () => {
+    const refused = await callSigned(stack.baseUrl, 'CreateWarehouseReplication', 'json', createJsonIamRole(stack), ADMIN_KEY);
+    expect(refused.status).toBe(400);
+    const [message = ''] = (JSON.parse(refused.body) as { errors: string[] }).errors;
+    expect(message).toMatch(/^\{Warehouse\\RoleName\}: the service cannot assume arn:aws:iam::123456789012:role\/svc-replication-writer \(STS: access denied\)/);
+    expect(message).toContain('Principal arn:aws:iam::111122223333:user/replication-service');
+    const externalId = /sts:ExternalId "(svc-[0-9a-f]{32})"/.exec(message)?.[1] ?? '';
+    expect(externalId).not.toBe('');
+
+    stack.sts.trustRole({ roleArn: 'arn:aws:iam::123456789012:role/svc-replication-writer', principalAccessKeyId: stack.s3.accessKeyId, externalId });
+    // The customer's bucket: the service never creates an IAMRole bucket.
+    const s3 = new S3Client({ endpoint: stack.s3.endpoint, forcePathStyle: true, region: 'us-east-1', credentials: { accessKeyId: stack.s3.accessKeyId, secretAccessKey: stack.s3.secretAccessKey } });
+    await s3.send(new CreateBucketCommand({ Bucket: 'e2e-iamrole-bucket' }));
+    s3.destroy();
+
     const response = await callSigned(stack.baseUrl, 'CreateWarehouseReplication', 'json', createJsonIamRole(stack), ADMIN_KEY);
     expect(response.status).toBe(200);
-    const body = JSON.parse(response.body) as { replicationId: string; status: string; note: string };
+    const body = JSON.parse(response.body) as { replicationId: string; status: string; note: string; warehouse: { externalId: string } };
     expect(body.replicationId).toMatch(GUID);
     expect(body.status).toBe('Running');
     expect(body.note).toBe('');
+    expect(body.warehouse).toEqual({ externalId });
     jsonReplicationId = body.replicationId;
+
+    const assumed = stack.sts.calls.filter((call) => call.action === 'AssumeRole');
+    expect(assumed.map((call) => [call.externalId, call.callerAccessKeyId, call.status])).toEqual([
+      [externalId, stack.s3.accessKeyId, 403],
+      [externalId, stack.s3.accessKeyId, 200],
+    ]);
+    expect((await describeJson(jsonReplicationId)).configuration.warehouse.externalId).toBe(externalId);
   });
 
   it('names a new replication after its source database and masks secrets in Describe', async () => {

@@ -2,7 +2,7 @@ import { connect, type Socket } from 'node:net';
 import { ADMIN_KEY, TEST_METRICS_TOKEN, ServiceProcess, TestStack, callSigned, send, signedHeaders, type ApiResponse } from '@svc/system-testing';
 import { freePort, waitUntil } from '@svc/testing';
 import { Client } from 'pg';
-import { alterJsonUnquotedGuid, createJsonIamRole } from './fixtures';
+import { IAM_ROLE_FIXTURE, alterJsonUnquotedGuid, createJsonIamRole } from './fixtures';
 
 const SOURCE_TABLES = `
   create schema sales;
@@ -78,6 +78,7 @@ describe('the edge of the gateway: replays, Host, key enumeration, unsigned bodi
 
   beforeAll(async () => {
     await stack.start();
+    await stack.prepareIamRole(IAM_ROLE_FIXTURE);
     const client = new Client({ connectionString: stack.source.url });
     await client.connect();
     await client.query(SOURCE_TABLES);

@@ -44,6 +44,9 @@ export function createXmlAccessKey(stack: TestStack, overrides: { bucketName?: s
 </CreateWarehouseReplicationRequest>`;
 }
 
+/** The role and bucket of createJsonIamRole, for `stack.prepareIamRole`. */
+export const IAM_ROLE_FIXTURE = { accountId: '123456789012', roleName: 'svc-replication-writer', bucketName: 'e2e-iamrole-bucket' } as const;
+
 /** The seed's JSON Create example (IAMRole form): numbers and booleans as strings, resetChangeTracking. */
 export function createJsonIamRole(stack: TestStack): string {
   return JSON.stringify({
@@ -58,9 +61,9 @@ export function createJsonIamRole(stack: TestStack): string {
     staging: { connectionString: pgUrl(stack.staging.name), encryptDataInTransit: 'false', replicateCompatibilityLevel: 'false' },
     warehouse: {
       accessType: 'IAMRole',
-      accountId: '123456789012',
-      roleName: 'svc-replication-writer',
-      bucketName: 'e2e-iamrole-bucket',
+      accountId: IAM_ROLE_FIXTURE.accountId,
+      roleName: IAM_ROLE_FIXTURE.roleName,
+      bucketName: IAM_ROLE_FIXTURE.bucketName,
       bucketFolderName: '/dw',
       regionEndpoint: 'us-east-1',
       retentionDays: 3,

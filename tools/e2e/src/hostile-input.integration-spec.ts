@@ -1,7 +1,7 @@
 import { ADMIN_KEY, TestStack, callSigned, send, signedHeaders, type ApiResponse } from '@svc/system-testing';
 import { waitUntil } from '@svc/testing';
 import { Client } from 'pg';
-import { createJsonIamRole, createXmlAccessKey } from './fixtures';
+import { IAM_ROLE_FIXTURE, createJsonIamRole, createXmlAccessKey } from './fixtures';
 
 const SOURCE_TABLES = `
   create schema sales;
@@ -23,6 +23,7 @@ describe('hostile input through the gateway and the registry (real processes, NA
 
   beforeAll(async () => {
     await stack.start();
+    await stack.prepareIamRole(IAM_ROLE_FIXTURE);
     const client = new Client({ connectionString: stack.source.url });
     await client.connect();
     await client.query(SOURCE_TABLES);

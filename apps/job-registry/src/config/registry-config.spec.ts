@@ -44,6 +44,7 @@ describe('readRegistryConfig', () => {
       SVC_MASTER_KEY_PREVIOUS: ` ${previousKeys[0]?.toString('hex')} , ${previousKeys[1]?.toString('base64')}`,
       SVC_REGION: 'eu-west-1',
       S3_ENDPOINT: 'http://127.0.0.1:4569',
+      STS_ENDPOINT: 'https://vpce-1.sts.eu-west-1.vpce.amazonaws.com',
       REACHABILITY_TIMEOUT_MS: '2500',
       LOG_LEVEL: 'DEBUG',
     });
@@ -53,7 +54,7 @@ describe('readRegistryConfig', () => {
       bootstrapAccessKey: { accessKeyId: 'SVCADMIN', secretKey: adminSecret },
       previousMasterKeys: previousKeys,
       region: 'eu-west-1',
-      s3: { endpoint: 'http://127.0.0.1:4569', allowBucketCreation: true },
+      s3: { endpoint: 'http://127.0.0.1:4569', stsEndpoint: 'https://vpce-1.sts.eu-west-1.vpce.amazonaws.com', allowBucketCreation: true },
       reachabilityTimeoutMs: 2500,
       logLevel: 'debug',
     });

@@ -1,3 +1,4 @@
+import { ExternalIdIssuer } from '@svc/crypto';
 import { ErrorCode, type OperationEnvelope } from '@svc/contracts';
 import { JsonLogger } from '@svc/logging';
 import {
@@ -36,7 +37,16 @@ describe('OperationDispatcher', () => {
     const logger = new JsonLogger('job-registry', 'debug', (line) => logLines.push(JSON.parse(line) as Record<string, unknown>));
     tableStates = new InMemoryTableStateStore();
     history = new InMemoryMetricsHistoryStore();
-    const service = new ReplicationsService(replications, settings, tableStates, new InMemoryAlertStore(), new ScriptedReachabilityProbe(), new RecordingLifecycle(replications), new InMemoryWarehouseClaimStore(replications));
+    const service = new ReplicationsService(
+      replications,
+      settings,
+      tableStates,
+      new InMemoryAlertStore(),
+      new ScriptedReachabilityProbe(),
+      new RecordingLifecycle(replications),
+      new InMemoryWarehouseClaimStore(replications),
+      new ExternalIdIssuer(Buffer.alloc(32, 1)),
+    );
     keys = new InMemoryAccessKeyStore();
     void keys.create({ accessKeyId: 'SVCTESTKEY00000000000', secretKey: 's', allowedOperations: ['*'], replicationScope: 'All', description: '' });
     const accessKeys = new AccessKeyOperations(new AccessKeysService(keys, new CredentialGenerator(), { region: 'us-east-1', bootstrapAccessKey: null }, logger), keys);

@@ -1,5 +1,6 @@
 import { Module, type DynamicModule, type Provider } from '@nestjs/common';
 import { AccessKeysModule } from '../access-keys/access-keys.module';
+import { ExternalIdIssuer } from '@svc/crypto';
 import { REGISTRY_CONFIG, type RegistryConfig } from '../config/registry-config';
 import { OperationDispatcher } from './operation-dispatcher';
 import { OperationsController } from './operations.controller';
@@ -20,11 +21,12 @@ export class ReplicationsModule {
           inject: [REGISTRY_CONFIG],
           useFactory: (config: RegistryConfig) => new ConnectorsReachabilityProbe({ timeoutMs: config.reachabilityTimeoutMs, s3: config.s3, policy: targetPolicyOf(config) }),
         };
+    const externalIds: Provider = { provide: ExternalIdIssuer, inject: [REGISTRY_CONFIG], useFactory: (config: RegistryConfig) => new ExternalIdIssuer(config.masterKey) };
     return {
       module: ReplicationsModule,
       imports: [AccessKeysModule],
       controllers: [OperationsController],
-      providers: [probeProvider, ReplicationsService, ReplicationMetricsService, ServiceControlService, OperationDispatcher],
+      providers: [probeProvider, externalIds, ReplicationsService, ReplicationMetricsService, ServiceControlService, OperationDispatcher],
     };
   }
 }

@@ -1,3 +1,4 @@
+import { ExternalIdIssuer } from '@svc/crypto';
 import { ErrorCode, REPLICATION_DEFAULTS, SECRET_MASK, type RpcReply } from '@svc/contracts';
 import {
   InMemoryAlertStore,
@@ -8,12 +9,13 @@ import {
   RecordingLifecycle,
   ScriptedReachabilityProbe,
 } from '../testing/in-memory-stores';
-import { SAMPLE_PARTS, parsedRequest, sampleCreateRequest } from '../testing/requests';
+import { SAMPLE_PARTS, createRequestTree, parsedRequest, sampleCreateRequest } from '../testing/requests';
 import { ReplicationsService } from './replications.service';
 import { ServiceControlService } from './service-control.service';
 import { warehouseClaimsOf, warehouseIdentity } from '../pipeline/warehouse-claims';
 
 const author = { requestId: '17', accessKeyId: 'SVCTESTKEY00000000000', scope: 'All' as const };
+const externalIds = new ExternalIdIssuer(Buffer.alloc(32, 1));
 const SECRETS = [SAMPLE_PARTS.secretKey, SAMPLE_PARTS.warehousePassword, 'source-secret-1', 'staging-secret-2'];
 
 function valueOf<T>(reply: RpcReply<T>): T {
@@ -44,7 +46,7 @@ describe('ReplicationsService', () => {
     probe = new ScriptedReachabilityProbe();
     lifecycle = new RecordingLifecycle(replications);
     claims = new InMemoryWarehouseClaimStore(replications);
-    service = new ReplicationsService(replications, settings, tables, alerts, probe, lifecycle, claims);
+    service = new ReplicationsService(replications, settings, tables, alerts, probe, lifecycle, claims, externalIds);
   });
 
   async function created(): Promise<string> {
@@ -142,6 +144,83 @@ describe('ReplicationsService', () => {
         messages: ["{Staging\\ConnectionString}: the staging database must use the source's engine (PostgreSQL), not SQL Server"],
       });
       expect(replications.rows.size).toBe(0);
+    });
+  });
+
+  describe('IAMRole: the ExternalId the service issues (confused-deputy protection)', () => {
+    const ROLE = { accountId: '123456789012', roleName: 'CustomerBucketRole' };
+    const otherKey = { requestId: '18', accessKeyId: 'SVCOTHERKEY0000000000', scope: 'All' as const };
+
+    function iamRoleRequest(): ReturnType<typeof sampleCreateRequest> {
+      const tree = createRequestTree();
+      const warehouse: Record<string, unknown> = { ...(tree['warehouse'] as Record<string, unknown>), accessType: 'IAMRole', ...ROLE };
+      delete warehouse['accessKey'];
+      delete warehouse['secretKey'];
+      return parsedRequest('CreateWarehouseReplication', { ...tree, warehouse });
+    }
+
+    it("issues it at Create for the creating key and role: the probe assumes the role with it, the answer, the stored configuration and Describe show it", async () => {
+      const expected = externalIds.issue({ ownerAccessKeyId: author.accessKeyId, ...ROLE });
+      const reply = valueOf(await service.create(iamRoleRequest(), author));
+
+      expect(reply.warehouse).toEqual({ externalId: expected });
+      expect(probe.targets[0]?.warehouse).toMatchObject({ accessType: 'IAMRole', ...ROLE, externalId: expected });
+      expect((await replications.get(reply.replicationId))?.config.warehouse.externalId).toBe(expected);
+      expect(valueOf(await service.describe(reply.replicationId)).configuration.warehouse.externalId).toBe(expected);
+    });
+
+    it('gives another access key naming the same role another ExternalId', async () => {
+      const mine = valueOf(await service.create(iamRoleRequest(), author)).warehouse?.externalId;
+      const theirs = valueOf(await service.create(iamRoleRequest(), otherKey)).warehouse?.externalId;
+      expect(mine).toMatch(/^svc-[0-9a-f]{32}$/);
+      expect(theirs).toMatch(/^svc-[0-9a-f]{32}$/);
+      expect(theirs).not.toBe(mine);
+    });
+
+    it('refuses a Create the role does not trust, storing nothing, and issues the same ExternalId when it is sent again', async () => {
+      const trustMessage = '{Warehouse\\RoleName}: the service cannot assume arn:aws:iam::123456789012:role/CustomerBucketRole (STS: access denied)';
+      probe.answer = () => [trustMessage];
+      expect(errorOf(await service.create(iamRoleRequest(), author)).messages).toEqual([trustMessage]);
+      expect(replications.rows.size).toBe(0);
+
+      probe.answer = () => [];
+      const reply = valueOf(await service.create(iamRoleRequest(), author));
+      expect(reply.warehouse?.externalId).toMatch(/^svc-[0-9a-f]{32}$/);
+      expect(probe.targets.map((target) => target.warehouse?.externalId)).toEqual([reply.warehouse?.externalId, reply.warehouse?.externalId]);
+    });
+
+    it('has none for AccessType=AccessKey', async () => {
+      const reply = valueOf(await service.create(sampleCreateRequest(), author));
+      expect(reply).not.toHaveProperty('warehouse');
+      expect((await replications.get(reply.replicationId))?.config.warehouse).not.toHaveProperty('externalId');
+    });
+
+    it("issues a new one when an Alter names another role, for the replication's owner and not the altering key", async () => {
+      const { replicationId } = valueOf(await service.create(iamRoleRequest(), author));
+      valueOf(await service.alter(parsedRequest('AlterWarehouseReplication', { replicationId, warehouse: { roleName: 'NewRole' } }), otherKey));
+
+      const stored = await replications.get(replicationId);
+      expect(stored?.config.warehouse.externalId).toBe(externalIds.issue({ ownerAccessKeyId: author.accessKeyId, accountId: ROLE.accountId, roleName: 'NewRole' }));
+      expect(probe.targets.at(-1)?.warehouse?.externalId).toBe(stored?.config.warehouse.externalId);
+      expect((await replications.history(replicationId)).at(-1)?.changedFields).toEqual(['warehouse.externalId', 'warehouse.roleName']);
+    });
+
+    it('keeps the stored one while the role stays, even once the master key it came from was rotated', async () => {
+      const { replicationId, warehouse } = valueOf(await service.create(iamRoleRequest(), author));
+      expect(warehouse?.externalId).toMatch(/^svc-[0-9a-f]{32}$/);
+      const rotated = new ReplicationsService(replications, settings, tables, alerts, probe, lifecycle, claims, new ExternalIdIssuer(Buffer.alloc(32, 2)));
+      valueOf(await rotated.alter(parsedRequest('AlterWarehouseReplication', { replicationId, parallelTablesLimit: '3', warehouse: { bucketName: 'other-bucket' } }), author));
+      expect((await replications.get(replicationId))?.config.warehouse.externalId).toBe(warehouse?.externalId);
+    });
+
+    it('drops it when an Alter switches to AccessKey, and issues one when it switches back', async () => {
+      const { replicationId } = valueOf(await service.create(iamRoleRequest(), author));
+      const toKeys = { replicationId, warehouse: { accessType: 'AccessKey', accessKey: SAMPLE_PARTS.accessKey, secretKey: SAMPLE_PARTS.secretKey } };
+      valueOf(await service.alter(parsedRequest('AlterWarehouseReplication', toKeys), author));
+      expect((await replications.get(replicationId))?.config.warehouse).not.toHaveProperty('externalId');
+
+      valueOf(await service.alter(parsedRequest('AlterWarehouseReplication', { replicationId, warehouse: { accessType: 'IAMRole', ...ROLE } }), author));
+      expect((await replications.get(replicationId))?.config.warehouse.externalId).toBe(externalIds.issue({ ownerAccessKeyId: author.accessKeyId, ...ROLE }));
     });
   });
 

@@ -13,6 +13,7 @@ import {
 } from '@svc/contracts';
 import { fieldLabel, validateMergedConfig } from '@svc/api-model';
 import { databaseNameOf } from '@svc/connectors';
+import { ExternalIdIssuer } from '@svc/crypto';
 import { redactText } from '@svc/logging';
 import {
   AlertRepository,
@@ -35,6 +36,7 @@ import {
 import { ctTimeoutMinutes } from '../pipeline/ct-timeout';
 import { mergeAlterRequest } from './alter-merge';
 import { engineMismatches } from './engine-rules';
+import { externalIdAfterAlter, withIssuedExternalId, withoutIssuedFields } from './external-ids';
 import { FALLBACK_REPLICATION_NAME, newReplicationConfig } from './new-replication-config';
 import { REACHABILITY_PROBE, type DatabaseTarget, type ReachabilityProbe } from './reachability-probe';
 import { DELETE_RELEASE_TIMEOUT_MS, REPLICATION_LIFECYCLE, type ReplicationLifecycle } from './replication-lifecycle';
@@ -70,10 +72,15 @@ export class ReplicationsService {
     @Inject(REACHABILITY_PROBE) private readonly probe: ReachabilityProbe,
     @Inject(REPLICATION_LIFECYCLE) private readonly lifecycle: ReplicationLifecycle,
     @Inject(WarehouseClaimRepository) private readonly claims: WarehouseClaimStore,
+    @Inject(ExternalIdIssuer) private readonly externalIds: ExternalIdIssuer,
   ) {}
 
-  /** Checks that everything the request names is reachable, then stores it; nothing is stored on failure. */
-  async create(request: CreateReplicationRequest, author: OperationCaller): Promise<RpcReply<CreateReplicationResponse>> {
+  /**
+   * Checks that everything the request names is reachable, then stores it; nothing is stored on failure. An IAMRole
+   * gets its ExternalId first: the probe assumes the role with it, and a refusal tells the caller which one to trust.
+   */
+  async create(given: CreateReplicationRequest, author: OperationCaller): Promise<RpcReply<CreateReplicationResponse>> {
+    const request = { ...given, warehouse: withIssuedExternalId(given.warehouse, author.accessKeyId, this.externalIds) };
     const mismatched = engineMismatches(request);
     if (mismatched.length) return validationFailed(mismatched);
     const unreachable = await this.probe.check({
@@ -93,7 +100,8 @@ export class ReplicationsService {
     const stored = await this.replications.insert({ status: 'Running', config: newReplicationConfig(request, name) }, author);
     // Seed §4.1: a new replication is reported as Running (Describe shows Stopped while the service is stopped).
     // The Note says what preparing the staging database did to logins (SQL Server), else it is empty.
-    return rpcOk({ replicationId: stored.replicationId, status: 'Running', note: prepared.note });
+    const { externalId } = request.warehouse;
+    return rpcOk({ replicationId: stored.replicationId, status: 'Running', note: prepared.note, ...(externalId !== undefined && { warehouse: { externalId } }) });
   }
 
   /**
@@ -108,8 +116,10 @@ export class ReplicationsService {
 
     const merged = mergeAlterRequest(current.config, request);
     if (!merged.ok) return validationFailed(merged.messages);
-    const invalid = [...validateMergedConfig(merged.config), ...engineMismatches(merged.config, '{DestinationConnectionString}')];
+    const invalid = [...validateMergedConfig(withoutIssuedFields(merged.config)), ...engineMismatches(merged.config, '{DestinationConnectionString}')];
     if (invalid.length) return validationFailed(invalid);
+    const owner = current.ownerAccessKeyId ?? current.replicationId;
+    merged.config.warehouse = externalIdAfterAlter(current.config.warehouse, merged.config.warehouse, owner, this.externalIds);
 
     const changedFields = changedConfigPaths(current.config, merged.config);
     const status = statusAfterAlter(current.status, request.dataReplication, changedFields);

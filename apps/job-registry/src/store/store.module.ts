@@ -1,6 +1,6 @@
 import { Global, Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { Pool } from 'pg';
-import { SecretBox } from '@svc/crypto';
+import { ExternalIdIssuer, SecretBox } from '@svc/crypto';
 import { JsonLogger } from '@svc/logging';
 import {
   AccessKeyRepository,
@@ -12,6 +12,7 @@ import {
   TableStateRepository,
   WarehouseClaimRepository,
   ensureDatabase,
+  issueMissingExternalIds,
   migrate,
 } from '@svc/registry-store';
 import { REGISTRY_CONFIG, type RegistryConfig } from '../config/registry-config';
@@ -20,8 +21,9 @@ import { resealSecrets } from './sealed-secrets';
 export const REGISTRY_POOL = Symbol('REGISTRY_POOL');
 
 /**
- * Creates the control database if needed, opens the pool, brings the schema up to date and seals again any
- * secret in an older format or under a previous master key.
+ * Creates the control database if needed, opens the pool, brings the schema up to date, seals again any
+ * secret in an older format or under a previous master key, and issues an ExternalId to any IAMRole replication
+ * stored before they existed.
  */
 async function openControlDatabase(config: RegistryConfig, logger: JsonLogger, box: SecretBox): Promise<Pool> {
   const { created } = await ensureDatabase(config.databaseUrl);
@@ -35,6 +37,10 @@ async function openControlDatabase(config: RegistryConfig, logger: JsonLogger, b
   try {
     const { applied } = await migrate(pool);
     const resealed = (await resealSecrets(pool, box)).filter((column) => column.resealed > 0);
+    const externalIdsIssued = await issueMissingExternalIds(pool, new ExternalIdIssuer(config.masterKey));
+    if (externalIdsIssued > 0) {
+      logger.warn('IAMRole replications got the ExternalId the service now assumes their role with: each role\'s trust policy must require it (Describe shows it)', { externalIdsIssued });
+    }
     logger.info('control database ready', { created, migrationsApplied: applied, masterKeyId: box.currentKeyId, resealed });
     return pool;
   } catch (error) {

@@ -91,6 +91,8 @@ export interface CreateReplicationResponse {
   replicationId: string;
   status: ReplicationStatus;
   note: string;
+  /** An extension of seed §4.1 for IAMRole: the ExternalId the role's trust policy must require. */
+  warehouse?: { externalId: string };
 }
 
 export interface ReplicationSummary {

@@ -46,6 +46,11 @@ export interface WarehouseConfig {
   secretKey?: string;
   accountId?: string;
   roleName?: string;
+  /**
+   * IAMRole only: the ExternalId the service passes to sts:AssumeRole. Issued by the service (never taken from a
+   * request), stored with the replication and shown by Create and Describe; not a secret.
+   */
+  externalId?: string;
   bucketName: string;
   bucketFolderName: string;
   regionEndpoint: string;

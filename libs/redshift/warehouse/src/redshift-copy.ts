@@ -1,3 +1,4 @@
+import { iamRoleArn } from '@svc/contracts';
 import { quoteIdent, quoteLiteral } from './redshift-identifiers';
 import { REDSHIFT_NULL_MARKER } from './null-marker';
 
@@ -40,15 +41,19 @@ TIMEFORMAT 'auto'
 DATEFORMAT 'auto'
 COMPUPDATE OFF
 STATUPDATE OFF`;
-  return { text: `${head}\n${credentials(authorization, false)}\n${tail}`, redacted: `${head}\n${credentials(authorization, true)}\n${tail}` };
+  return {
+    text: `${head}\n${credentials(authorization, source.region, false)}\n${tail}`,
+    redacted: `${head}\n${credentials(authorization, source.region, true)}\n${tail}`,
+  };
 }
 
-function credentials(authorization: CopyAuthorization, redacted: boolean): string {
+function credentials(authorization: CopyAuthorization, region: string, redacted: boolean): string {
   switch (authorization.accessType) {
     case 'AccessKey':
       return redacted ? `ACCESS_KEY_ID ${REDACTED} SECRET_ACCESS_KEY ${REDACTED}` : `ACCESS_KEY_ID ${quoteLiteral(authorization.accessKeyId)} SECRET_ACCESS_KEY ${quoteLiteral(authorization.secretAccessKey)}`;
     case 'IAMRole':
-      // A role ARN is no secret: it names the role the cluster assumes, which the account's owner controls.
-      return `IAM_ROLE ${quoteLiteral(`arn:aws:iam::${authorization.accountId}:role/${authorization.roleName}`)}`;
+      // A role ARN is no secret: it names the role the cluster assumes, which the account's owner controls. Its
+      // partition is the bucket region's (arn:aws-cn: in China, arn:aws-us-gov: in GovCloud).
+      return `IAM_ROLE ${quoteLiteral(iamRoleArn(authorization, region))}`;
   }
 }

@@ -183,6 +183,15 @@ describe('generated Redshift SQL', () => {
     expect(copySql('"hist"."svc_seed_Orders"', ['id'], files, iamRole).text).toMatchSnapshot();
   });
 
+  it.each([
+    ['us-west-2', 'arn:aws:iam::123456789012:role/svc-loader'],
+    ['cn-north-1', 'arn:aws-cn:iam::123456789012:role/svc-loader'],
+    ['cn-northwest-1', 'arn:aws-cn:iam::123456789012:role/svc-loader'],
+    ['us-gov-west-1', 'arn:aws-us-gov:iam::123456789012:role/svc-loader'],
+  ])('names the role in the partition of the bucket region %s', (region, arn) => {
+    expect(copySql('"t"', ['id'], { ...files, region }, iamRole).text).toContain(`IAM_ROLE '${arn}'`);
+  });
+
   it('redacts credentials from any text that might quote a COPY', () => {
     const error = `error in COPY t FROM 's3://b/m' ACCESS_KEY_ID 'AKIAEXAMPLEKEY000001' SECRET_ACCESS_KEY 'it''s secret' MANIFEST; credentials 'aws_access_key_id=AKIA1;aws_secret_access_key=s3cr3t'`;
     const redacted = redactText(error);
