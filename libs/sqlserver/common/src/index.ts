@@ -1,4 +1,4 @@
-export { adoBoolean, adoValue, parseAdoConnectionString, type AdoPairs } from './ado-connection-string';
+export { adoBoolean, adoValue, parseAdoConnectionString, type AdoPairs } from '@svc/logging';
 export { SQL_SERVER_DEFAULT_PORT, SQL_SERVER_SCHEMES, parseSqlServerAddress, type SqlServerAddress } from './sql-server-address';
 export { sqlServerConfig, sqlServerDatabaseName } from './sql-server-config';
 export { sqlServerFailureReason } from './sql-server-failure';

@@ -13,7 +13,7 @@ import {
   type StagingPreparationRequest,
 } from '@svc/engines';
 import type { ConnectionPool, config as MssqlConfig } from 'mssql';
-import { adoValue, parseAdoConnectionString } from './ado-connection-string';
+import { adoValue, parseAdoConnectionString } from '@svc/logging';
 import { ADO_KEYS } from './ado-keys';
 import { SQL_SERVER_SCHEMES, parseSqlServerAddress } from './sql-server-address';
 import { sqlServerConfig, sqlServerDatabaseName } from './sql-server-config';
