@@ -102,6 +102,12 @@ describe('parseArgs', () => {
     expect(parseArgs(['keys', 'create', '--operations', '*', '--replications', 'all'])).toMatchObject({ replicationScope: 'All' });
     expect(() => parseArgs(['keys', 'create', '--operations', '*', '--replications', 'mine'])).toThrow("--replications must be 'own'");
   });
+
+  it('grants the error-detail permission by name, in any case (issue 19)', () => {
+    expect(parseArgs(['keys', 'create', '--operations', 'describe,describereplicationerrordetails'])).toMatchObject({
+      allowedOperations: ['DescribeWarehouseReplication', 'DescribeReplicationErrorDetails'],
+    });
+  });
 });
 
 describe('parseFieldAssignment', () => {
