@@ -165,6 +165,35 @@ describe('encodeResponse', () => {
       ],
     });
   });
+
+  describe('an error and its detail (issue 19)', () => {
+    const reason = 'Warehouse: a value does not fit its column or breaks a constraint in [dbo].[Orders] (values are not shown)';
+    const detail = 'invalid input syntax for type integer: "<b>&x</b>"';
+    const failed: ReplicationDescription = {
+      ...description,
+      tables: [{ ...description.tables[0], phase: 'Error', lastError: reason, lastErrorDetail: detail }],
+      lastError: 'Warehouse: authentication failed',
+      lastErrorDetail: 'password authentication failed for user "loader"',
+    };
+
+    it('renders LastErrorDetail next to LastError in XML, escaped', () => {
+      const { body } = encodeResponse('DescribeWarehouseReplication', 'xml', failed);
+      expect(body).toContain(`<LastError>${reason}</LastError><LastErrorDetail>invalid input syntax for type integer: "&lt;b&gt;&amp;x&lt;/b&gt;"</LastErrorDetail>`);
+      expect(body).toContain('<LastError>Warehouse: authentication failed</LastError>');
+      expect(body).toContain('<LastErrorDetail>password authentication failed for user "loader"</LastErrorDetail>');
+    });
+
+    it('renders lastErrorDetail in JSON', () => {
+      const parsed = JSON.parse(encodeResponse('DescribeWarehouseReplication', 'json', failed).body) as ReplicationDescription;
+      expect(parsed.lastErrorDetail).toBe('password authentication failed for user "loader"');
+      expect(parsed.tables[0]).toMatchObject({ lastError: reason, lastErrorDetail: detail });
+    });
+
+    it('leaves it out when the caller may not see it (the registry left it out)', () => {
+      const { body } = encodeResponse('DescribeWarehouseReplication', 'xml', { ...failed, lastErrorDetail: null, tables: [{ ...failed.tables[0], lastErrorDetail: null }] });
+      expect(body).not.toContain('LastErrorDetail');
+    });
+  });
 });
 
 describe('encodeError', () => {

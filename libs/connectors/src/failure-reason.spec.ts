@@ -1,4 +1,4 @@
-import { connectionFailureReason, timedOutReason } from './failure-reason';
+import { UNREACHABLE_REASON, connectionFailureReason, timedOutReason } from './failure-reason';
 
 /** Shaped like pg's DatabaseError. */
 function pgServerError(code: string, message: string): Error {
@@ -15,6 +15,11 @@ function mssqlError(code: string, message: string, inner?: unknown): Error {
   return Object.assign(new Error(message), { name: 'ConnectionError', code, originalError: tedious });
 }
 
+/**
+ * The shapes follow the drivers' sources: pg 8 lib/connection.js and lib/client.js (the fixed texts), tedious 19
+ * lib/connection.js (ConnectionError codes ETIMEOUT, ESOCKET, EINSTLOOKUP, EENCRYPT, ELOGIN) and mssql 12
+ * lib/error/connection-error.js (name 'ConnectionError', tedious's error as originalError).
+ */
 describe('connectionFailureReason', () => {
   const context = { database: 'sales', timeoutMs: 10000 };
 
@@ -24,33 +29,40 @@ describe('connectionFailureReason', () => {
     ['pg 3D000', pgServerError('3D000', 'database "sales" does not exist'), 'database "sales" does not exist'],
     ['pg 53300', pgServerError('53300', 'sorry, too many clients already'), 'too many connections'],
     ['pg other', pgServerError('XX000', 'internal'), 'server refused the connection (SQLSTATE XX000)'],
-    ['refused', socketError('ECONNREFUSED'), 'connection refused'],
-    ['unknown host', socketError('ENOTFOUND'), 'host not found'],
-    ['dns retry', socketError('EAI_AGAIN'), 'host not found'],
-    ['reset', socketError('ECONNRESET'), 'connection reset by server'],
-    ['tcp timeout', socketError('ETIMEDOUT'), 'timed out after 10 s'],
-    ['self-signed', socketError('DEPTH_ZERO_SELF_SIGNED_CERT'), 'server certificate not trusted (DEPTH_ZERO_SELF_SIGNED_CERT)'],
-    ['pg without TLS', new Error('The server does not support SSL connections'), 'server does not support encrypted connections'],
-    ['pg connect timeout', new Error('timeout expired'), 'timed out after 10 s'],
-    ['pg dropped', new Error('Connection terminated unexpectedly'), 'connection closed by server'],
+    ['refused', socketError('ECONNREFUSED'), UNREACHABLE_REASON],
+    ['unknown host', socketError('ENOTFOUND'), UNREACHABLE_REASON],
+    ['dns retry', socketError('EAI_AGAIN'), UNREACHABLE_REASON],
+    ['reset', socketError('ECONNRESET'), UNREACHABLE_REASON],
+    ['tcp timeout', socketError('ETIMEDOUT'), UNREACHABLE_REASON],
+    ['self-signed', socketError('DEPTH_ZERO_SELF_SIGNED_CERT'), UNREACHABLE_REASON],
+    ['TLS version', socketError('ERR_SSL_WRONG_VERSION_NUMBER'), UNREACHABLE_REASON],
+    ['pg without TLS', new Error('The server does not support SSL connections'), UNREACHABLE_REASON],
+    ['pg connect timeout', new Error('timeout expired'), UNREACHABLE_REASON],
+    ['pg dropped', new Error('Connection terminated unexpectedly'), UNREACHABLE_REASON],
     ['mssql login', mssqlError('ELOGIN', "Login failed for user 'app'."), 'authentication failed'],
     [
       'mssql database',
       mssqlError('ELOGIN', 'Cannot open database "sales" requested by the login. The login failed.'),
       'cannot open database "sales"',
     ],
-    ['mssql timeout', mssqlError('ETIMEOUT', 'Failed to connect to h:1433 in 10000ms'), 'timed out after 10 s'],
-    ['mssql instance', mssqlError('EINSTLOOKUP', 'Port for PROD not found'), 'SQL Server instance not found'],
+    ['mssql timeout', mssqlError('ETIMEOUT', 'Failed to connect to h:1433 in 10000ms'), UNREACHABLE_REASON],
+    ['mssql instance', mssqlError('EINSTLOOKUP', 'Port for PROD not found'), UNREACHABLE_REASON],
+    ['mssql encryption demanded', mssqlError('EENCRYPT', "Server requires encryption, set 'encrypt' config option to true."), UNREACHABLE_REASON],
+    ['mssql socket error of no known cause', mssqlError('ESOCKET', 'Connection lost - read ECONNRESET'), UNREACHABLE_REASON],
     [
       'mssql refused (dual-stack AggregateError)',
       mssqlError('ESOCKET', 'Could not connect (sequence)', new AggregateError([socketError('ECONNREFUSED')], 'Could not connect (sequence)')),
-      'connection refused',
+      UNREACHABLE_REASON,
     ],
-    ['mssql unknown host', mssqlError('ESOCKET', 'getaddrinfo ENOTFOUND', socketError('ENOTFOUND')), 'host not found'],
-    ['anything else', new Error('Password=hunter2 rejected'), 'connection failed'],
-    ['not an error', 'boom', 'connection failed'],
+    ['mssql unknown host', mssqlError('ESOCKET', 'getaddrinfo ENOTFOUND', socketError('ENOTFOUND')), UNREACHABLE_REASON],
+    ['anything else', new Error('Password=hunter2 rejected'), UNREACHABLE_REASON],
+    ['not an error', 'boom', UNREACHABLE_REASON],
   ])('%s', (_label, error, reason) => {
     expect(connectionFailureReason(error, context)).toBe(reason);
+  });
+
+  it('gives every attempt that reached no server one text, naming no cause', () => {
+    expect(UNREACHABLE_REASON).toBe('cannot reach the server (refused, timed out, unknown host or TLS failed)');
   });
 
   it('says "database does not exist" when the name is unknown', () => {

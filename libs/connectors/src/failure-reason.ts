@@ -1,7 +1,7 @@
-import { socketFailureReason, type FailureContext } from '@svc/engines';
+import { UNREACHABLE_REASON, socketFailureReason, type FailureContext } from '@svc/engines';
 import { DATABASE_ACCESS } from './engine';
 
-export { timedOutReason, type FailureContext } from '@svc/engines';
+export { UNREACHABLE_REASON, timedOutReason, type FailureContext } from '@svc/engines';
 
 /** A short, secret-free reason for a failed connection attempt of any engine's driver (or a socket). */
 export function connectionFailureReason(error: unknown, context: FailureContext): string {
@@ -9,5 +9,5 @@ export function connectionFailureReason(error: unknown, context: FailureContext)
     const reason = access.failureReason(error, context);
     if (reason !== undefined) return reason;
   }
-  return socketFailureReason(error, context) ?? 'connection failed';
+  return socketFailureReason(error) ?? UNREACHABLE_REASON;
 }

@@ -1,6 +1,7 @@
 import { TEST_POSTGRES_SERVER_URL, createTempDatabase, freePort, startSilentServer, type SilentServer, type TempDatabase } from '@svc/testing';
 import { UNSUPPORTED_CONNECTION_STRING, UNSUPPORTED_WAREHOUSE_URL } from './engine';
 import { probeDatabase, probeWarehouse } from './probe';
+import { UNREACHABLE_REASON } from './failure-reason';
 
 const plain = { encrypt: false, timeoutMs: 5000 };
 
@@ -26,17 +27,18 @@ describe('probeDatabase against the local PostgreSQL', () => {
     expect(await probeDatabase(`${database.url}_missing`, plain)).toBe('database does not exist');
   });
 
+  // Issue 19: refused, unknown host and TLS not offered are one reason, so that the answer is no port scanner.
   it('reports a refused connection without echoing the password', async () => {
     const reason = await probeDatabase('postgres://postgres:Sup3r-Secret@127.0.0.1:1/db', plain);
-    expect(reason).toBe('connection refused');
+    expect(reason).toBe(UNREACHABLE_REASON);
   });
 
   it('reports a host that does not resolve', async () => {
-    expect(await probeDatabase('postgres://postgres@no-such-host.invalid:5432/db', plain)).toBe('host not found');
+    expect(await probeDatabase('postgres://postgres@no-such-host.invalid:5432/db', plain)).toBe(UNREACHABLE_REASON);
   });
 
-  it('reports that the server cannot encrypt when EncryptDataInTransit is true', async () => {
-    expect(await probeDatabase(database.url, { encrypt: true, timeoutMs: 5000 })).toBe('server does not support encrypted connections');
+  it('reports a server that cannot encrypt when EncryptDataInTransit is true', async () => {
+    expect(await probeDatabase(database.url, { encrypt: true, timeoutMs: 5000 })).toBe(UNREACHABLE_REASON);
   });
 
   it('rejects an unsupported connection string', async () => {
@@ -46,13 +48,11 @@ describe('probeDatabase against the local PostgreSQL', () => {
 
 describe('probeDatabase against SQL Server addresses (no SQL Server needed)', () => {
   it('reports a refused connection for an ADO string', async () => {
-    expect(await probeDatabase(`Server=tcp:127.0.0.1,${await freePort()};Database=x;User ID=sa;Password=Secret!1`, plain)).toBe(
-      'connection refused',
-    );
+    expect(await probeDatabase(`Server=tcp:127.0.0.1,${await freePort()};Database=x;User ID=sa;Password=Secret!1`, plain)).toBe(UNREACHABLE_REASON);
   });
 
   it('reports a refused connection for an mssql:// URL', async () => {
-    expect(await probeDatabase(`mssql://sa:Secret@127.0.0.1:${await freePort()}/x`, plain)).toBe('connection refused');
+    expect(await probeDatabase(`mssql://sa:Secret@127.0.0.1:${await freePort()}/x`, plain)).toBe(UNREACHABLE_REASON);
   });
 });
 
@@ -72,7 +72,7 @@ describe('probe deadlines', () => {
     ['SQL Server', () => `Server=127.0.0.1,${silent.port};Database=x;User ID=sa;Password=p`],
   ])('%s: gives up at the deadline', async (_engine, connectionString) => {
     const started = Date.now();
-    expect(await probeDatabase(connectionString(), { encrypt: false, timeoutMs: 800 })).toBe('timed out after 0.8 s');
+    expect(await probeDatabase(connectionString(), { encrypt: false, timeoutMs: 800 })).toBe(UNREACHABLE_REASON);
     expect(Date.now() - started).toBeLessThan(1500);
   });
 });
@@ -97,9 +97,8 @@ describe('probeWarehouse', () => {
   });
 
   it('treats a bare host:port as Redshift and insists on TLS', async () => {
-    expect(await probeWarehouse({ ...login, url: '127.0.0.1:5432', databaseName: database.name }, 5000)).toBe(
-      'server does not support encrypted connections',
-    );
+    // A server that offers no TLS is a "cannot reach" like any other (issue 19).
+    expect(await probeWarehouse({ ...login, url: '127.0.0.1:5432', databaseName: database.name }, 5000)).toBe(UNREACHABLE_REASON);
   });
 
   it('rejects an unsupported URL', async () => {

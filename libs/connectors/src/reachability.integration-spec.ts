@@ -69,16 +69,17 @@ describe('checkReachability end to end', () => {
   });
 
   it('reports each failing target under its field, in seed order, without secrets', async () => {
+    const closedPort = await freePort();
     const messages = await checkReachability(
       {
-        source: { connectionString: `postgres://postgres:${SECRET}@127.0.0.1:${await freePort()}/x`, encryptDataInTransit: false },
+        source: { connectionString: `postgres://postgres:${SECRET}@127.0.0.1:${closedPort}/x`, encryptDataInTransit: false },
         staging: { connectionString: staging.url, encryptDataInTransit: false },
         warehouse: warehouse({ databaseName: `${dw.name}_missing`, bucketName: 'reachability-missing' }),
       },
       options,
     );
     expect(messages).toEqual([
-      '{Source\\ConnectionString}: cannot connect: connection refused',
+      `{Source\\ConnectionString}: cannot reach 127.0.0.1:${closedPort} (refused, timed out, unknown host or TLS failed)`,
       `{Warehouse\\Url}: cannot connect: database "${dw.name}_missing" does not exist`,
       '{Warehouse\\BucketName}: cannot write to bucket: bucket does not exist',
     ]);
@@ -122,10 +123,37 @@ describe('checkReachability end to end', () => {
     );
     const elapsed = Date.now() - started;
     expect(messages).toEqual([
-      '{Staging\\ConnectionString}: cannot connect: timed out after 1 s',
-      '{Warehouse\\Url}: cannot connect: timed out after 1 s',
-      '{Warehouse\\BucketName}: cannot write to bucket: timed out after 1 s',
+      `{Staging\\ConnectionString}: cannot reach 127.0.0.1:${silent.port} (refused, timed out, unknown host or TLS failed)`,
+      `{Warehouse\\Url}: cannot reach 127.0.0.1:${silent.port} (refused, timed out, unknown host or TLS failed)`,
+      '{Warehouse\\BucketName}: cannot reach the S3 endpoint (refused, timed out, unknown host or TLS failed)',
     ]);
     expect(elapsed).toBeLessThan(1500);
+  });
+
+  /**
+   * Issue 19: telling refused, timed out, unknown host and TLS failures apart would make Create a port scanner. A
+   * closed port, a port that accepts and never answers, a name that does not resolve, and a real PostgreSQL that
+   * offers no TLS to a Source that demands it all get one text, which names only the address the caller gave.
+   */
+  it.each([
+    ['PostgreSQL', (host: string, port: number) => `postgres://postgres:${SECRET}@${host}:${port}/x`],
+    ['SQL Server', (host: string, port: number) => `Server=${host},${port};Database=x;User ID=sa;Password=${SECRET}`],
+  ])('answers every "cannot reach" class of a %s source alike', async (engine, connectionString) => {
+    const closedPort = await freePort();
+    const postgresPort = Number(new URL(TEST_POSTGRES_SERVER_URL.replace(/^[a-z]+:/, 'http:')).port || 5432);
+    const attempts: [string, number, boolean][] = [
+      ['127.0.0.1', closedPort, false],
+      ['127.0.0.1', silent.port, false],
+      ['no-such-host.invalid', 5432, false],
+      ...(engine === 'PostgreSQL' ? ([['127.0.0.1', postgresPort, true]] as [string, number, boolean][]) : []),
+    ];
+    const messages = await Promise.all(
+      attempts.map(async ([host, port, encrypt]) => {
+        const [message] = await checkReachability({ source: { connectionString: connectionString(host, port), encryptDataInTransit: encrypt } }, { ...options, timeoutMs: 1500 });
+        return message?.replace(`${host}:${port}`, '<address>');
+      }),
+    );
+    expect(messages).toEqual(attempts.map(() => '{Source\\ConnectionString}: cannot reach <address> (refused, timed out, unknown host or TLS failed)'));
+    expect(messages.join('\n')).not.toContain(SECRET);
   });
 });

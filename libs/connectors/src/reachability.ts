@@ -1,8 +1,10 @@
 import type { WarehouseConfig } from '@svc/contracts';
-import { probeBucket, roleTrustProblem, type S3Settings } from '@svc/storage';
-import { timedOutReason, withinDeadline } from '@svc/engines';
+import { S3_UNREACHABLE_REASON, probeBucket, roleTrustProblem, type S3Settings } from '@svc/storage';
+import { cannotReachText } from '@svc/contracts';
+import { UNREACHABLE_REASON, withinDeadline } from '@svc/engines';
 import { UNSUPPORTED_CONNECTION_STRING, sourceEngineOf } from './engine';
 import { probeDatabase, probeWarehouse } from './probe';
+import { databaseAddressOf, warehouseAddressOf } from './target-address';
 
 export interface DatabaseTarget {
   connectionString: string;
@@ -22,6 +24,9 @@ export interface ReachabilityOptions {
   s3: S3Settings;
 }
 
+/** Where a bucket is reached: the operator's S3 endpoint or AWS, not an address the caller gave. */
+const S3_ENDPOINT = 'the S3 endpoint';
+
 export const REACHABILITY_FIELDS = {
   source: 'Source\\ConnectionString',
   staging: 'Staging\\ConnectionString',
@@ -32,6 +37,8 @@ export const REACHABILITY_FIELDS = {
 
 interface Check {
   field: string;
+  /** `host:port` the caller gave, for "cannot reach"; undefined when it cannot be read. */
+  address: string | undefined;
   /** The field message on failure, or null. */
   run: () => Promise<string | null>;
 }
@@ -49,18 +56,22 @@ export async function checkReachability(target: ReachabilityTarget, options: Rea
   if (target.staging) checks.push(databaseCheck(REACHABILITY_FIELDS.staging, target.staging, timeoutMs));
   const warehouse = target.warehouse;
   if (warehouse) {
+    const warehouseAddress = warehouseAddressOf(warehouse.url);
     checks.push({
       field: REACHABILITY_FIELDS.warehouse,
-      run: async () => cannotConnect(REACHABILITY_FIELDS.warehouse, await probeWarehouse(warehouse, timeoutMs)),
+      address: warehouseAddress,
+      run: async () => cannotConnect(REACHABILITY_FIELDS.warehouse, await probeWarehouse(warehouse, timeoutMs), warehouseAddress),
     });
     checks.push({
       field: REACHABILITY_FIELDS.bucket,
+      address: S3_ENDPOINT,
       run: async () => {
         // IAMRole: the bucket is reached as the customer's role, so the role's trust comes first, with its own field.
         const untrusted = warehouse.accessType === 'IAMRole' ? await roleTrustProblem(warehouse, options.s3) : null;
         if (untrusted !== null) return fieldMessage(REACHABILITY_FIELDS.role, untrusted);
         const reason = await probeBucket(warehouse, options.s3, timeoutMs);
-        return reason === null ? null : fieldMessage(REACHABILITY_FIELDS.bucket, `cannot write to bucket: ${reason}`);
+        if (reason === null) return null;
+        return fieldMessage(REACHABILITY_FIELDS.bucket, reason === S3_UNREACHABLE_REASON ? reason : `cannot write to bucket: ${reason}`);
       },
     });
   }
@@ -69,12 +80,14 @@ export async function checkReachability(target: ReachabilityTarget, options: Rea
 }
 
 function databaseCheck(field: string, database: DatabaseTarget, timeoutMs: number): Check {
+  const address = databaseAddressOf(database.connectionString);
   return {
     field,
+    address,
     run: async () => {
       if (sourceEngineOf(database.connectionString) === null) return fieldMessage(field, UNSUPPORTED_CONNECTION_STRING);
       const reason = await probeDatabase(database.connectionString, { encrypt: database.encryptDataInTransit, timeoutMs });
-      return cannotConnect(field, reason);
+      return cannotConnect(field, reason, address);
     },
   };
 }
@@ -83,15 +96,22 @@ function databaseCheck(field: string, database: DatabaseTarget, timeoutMs: numbe
 async function runWithinDeadline(check: Check, timeoutMs: number): Promise<string | null> {
   try {
     const outcome = await withinDeadline(check.run(), timeoutMs);
-    return outcome.settled ? outcome.value : cannotConnect(check.field, timedOutReason(timeoutMs));
+    return outcome.settled ? outcome.value : fieldMessage(check.field, cannotReachText(check.address));
   } catch {
     // Probes map every driver failure to a reason; anything else is a defect we must not leak details of.
-    return cannotConnect(check.field, 'unexpected error');
+    return fieldMessage(check.field, 'cannot connect: unexpected error');
   }
 }
 
-function cannotConnect(field: string, reason: string | null): string | null {
-  return reason === null ? null : fieldMessage(field, `cannot connect: ${reason}`);
+/**
+ * The field message of a failed connection attempt. Every "cannot reach" class (refused, timed out, unknown host,
+ * TLS, reset, no server of the engine) gets one text naming only the address the caller gave, so that the answer
+ * does not tell which hosts and ports are open; what needs a speaking server (authentication, a missing database)
+ * keeps its own words, which are the service's, never the server's.
+ */
+function cannotConnect(field: string, reason: string | null, address: string | undefined): string | null {
+  if (reason === null) return null;
+  return fieldMessage(field, reason === UNREACHABLE_REASON ? cannotReachText(address) : `cannot connect: ${reason}`);
 }
 
 function fieldMessage(field: string, text: string): string {

@@ -16,7 +16,7 @@ describe('prepareStaging', () => {
     const staging = 'Server=127.0.0.1,1;Database=staging;User ID=app;Password=Staging-Secret-2;';
     const prepared = await prepareStaging(target(source, staging), 5000);
     expect(prepared.note).toBe('');
-    expect(prepared.problems).toEqual(['{Staging\\ReplicateCompatibilityLevel}: cannot read the compatibility levels: connection refused']);
+    expect(prepared.problems).toEqual(['{Staging\\ReplicateCompatibilityLevel}: cannot read the compatibility levels: cannot reach the server (refused, timed out, unknown host or TLS failed)']);
     expect(JSON.stringify(prepared)).not.toMatch(/Secret|sales|staging\b/);
   });
 });

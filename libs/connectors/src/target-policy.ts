@@ -70,7 +70,7 @@ function addressRefusal(addresses: string[], allowLoopback: boolean): string | n
 }
 
 /** `engine://host:port/database` (databaseIdentity's form; an IPv6 host is unbracketed, a SQL Server instance follows the port) as its parts. */
-function endpointOfIdentity(identity: string): { host: string; port: number; database: string } | null {
+export function endpointOfIdentity(identity: string): { host: string; port: number; database: string } | null {
   const rest = identity.replace(/^[a-z]+:\/\//, '');
   const slash = rest.indexOf('/');
   if (slash === -1) return null;

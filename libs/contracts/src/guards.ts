@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { OPERATIONS } from './replication/operations';
+import { ERROR_DETAILS_PERMISSION } from './replication/failure-reason';
 import type { OperationEnvelope } from './rpc/envelope';
 import { checkerOf, type Guarded } from './schema/check';
 import { AnyText, Matching, NonEmptyList, OneOf, Struct, Text, Timestamp } from './schema/kinds';
@@ -39,7 +40,7 @@ export const guardSigningKeyRequest = checkerOf(SigningKeyRequestSchema);
 
 export const CreateAccessKeyRequestSchema = Struct({
   /** Operation names, or `*` for all. */
-  allowedOperations: NonEmptyList(OneOf(['*', ...OPERATIONS], "must be '*' or an operation name")),
+  allowedOperations: NonEmptyList(OneOf(['*', ...OPERATIONS, ERROR_DETAILS_PERMISSION], `must be '*', an operation name or ${ERROR_DETAILS_PERMISSION}`)),
   /** 'Own' (default): the replications the key creates; 'All': every replication and the service-wide operations. */
   replicationScope: Type.Optional(OneOf(['Own', 'All'], "must be 'Own' or 'All'")),
   description: Type.Optional(AnyText()),

@@ -21,6 +21,16 @@ export { awsPartitionOf, iamRoleArn, type AwsPartition } from './replication/aws
 export type { RegistryMetricsReply, ReplicationMetrics, TableMetrics } from './replication/replication-metrics';
 export { retentionHours } from './replication/retention-period';
 export {
+  ERROR_DETAILS_PERMISSION,
+  FAILURE_CLASSES,
+  FAILURE_DETAIL_MAX_LENGTH,
+  cannotReachText,
+  failureText,
+  type FailureClass,
+  type FailureEndpoint,
+  type FailureSubject,
+} from './replication/failure-reason';
+export {
   REPLICATION_STATUSES,
   TABLE_PHASES,
   type AlertRecord,

@@ -1,4 +1,4 @@
-import { tableKey, type TableRef } from '@svc/contracts';
+import { tableKey, type FailureClass, type TableRef } from '@svc/contracts';
 
 /**
  * What went wrong, in terms every engine can say: each engine maps its driver's errors into these kinds
@@ -8,6 +8,8 @@ import { tableKey, type TableRef } from '@svc/contracts';
 export type EngineErrorKind =
   /** The connection or the server failed in a way that heals by itself: lost connection, deadlock, serialization, resources, timeouts. */
   | 'transient'
+  /** The attempt reached no server speaking the engine's protocol (refused, timed out, unknown host, TLS, reset): retried. */
+  | 'unreachable'
   /** The database named does not exist (yet): it is being dropped and created again. */
   | 'database-missing'
   /** A control table, schema or replicated table the service itself creates was missing: it is created again on retry. */
@@ -32,6 +34,27 @@ export type EngineErrorKind =
   | 'primary-key-required'
   /** A staging or warehouse table of the replication's name exists but the service did not create it: it is not written. */
   | 'foreign-table';
+
+/**
+ * How Describe's lastError words each kind (contracts' FailureClass); null for the kinds the service words
+ * itself (the error's message is its own text: a purged watermark, tracking not in place, a stale definition).
+ */
+export const FAILURE_CLASS_OF_KIND: Readonly<Record<EngineErrorKind, FailureClass | null>> = {
+  transient: 'server-busy',
+  unreachable: 'unreachable',
+  'database-missing': 'object-missing',
+  'own-object-missing': 'object-missing',
+  'authentication-failed': 'authentication-failed',
+  'object-missing': 'object-missing',
+  'permission-denied': 'permission-denied',
+  'invalid-data': 'data-error',
+  'statement-failed': 'internal',
+  'changes-purged': null,
+  'not-tracked': null,
+  'stale-definition': null,
+  'primary-key-required': null,
+  'foreign-table': null,
+};
 
 /** An engine error that says its kind; driver errors are mapped into kinds by each engine's DriverErrorMapper. */
 export abstract class EngineError extends Error {

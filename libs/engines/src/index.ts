@@ -14,6 +14,7 @@ export type {
 export {
   ChangesPurgedError,
   EngineError,
+  FAILURE_CLASS_OF_KIND,
   OwnObjectMissingError,
   PrimaryKeyRequiredError,
   StaleDefinitionError,
@@ -35,7 +36,16 @@ export {
 } from './table-ownership';
 export { ConnectionStringError, probeOrReason, unlessUnparsable } from './connection/connection-string-error';
 export type { ConnectOptions, ProbeOptions, WarehouseConnection } from './connection/connection-options';
-export { isRecord, messageOf, socketFailureReason, timedOutReason, type FailureContext } from './connection/connection-failure';
+export {
+  UNREACHABLE_REASON,
+  errorChain,
+  isRecord,
+  isUnreachableSocketError,
+  messageOf,
+  socketFailureReason,
+  timedOutReason,
+  type FailureContext,
+} from './connection/connection-failure';
 export type { DatabaseAccess, StagingPreparation, StagingPreparationField, StagingPreparationRequest } from './connection/database-access';
 export { withinDeadline, type DeadlineOutcome } from './connection/deadline';
 export { isHostName, parsePort, stripBrackets } from './connection/host-port';

@@ -5,7 +5,7 @@ export { isNestReplyPacket, type NestReplyPacket, type NestRequestPacket } from 
 export { ROWS_MAX_MESSAGE_BYTES, ensurePipelineStreams, pipelineStreamConfigs, waitForPipelineStreams } from './pipeline-streams';
 export { PipelinePublisher } from './pipeline-publisher';
 export { PipelineWorker, type PipelineWorkerOptions, type WorkContext } from './pipeline-worker';
-export { RetryableWorkError, TerminalWorkError, WorkAbortedError, abortableSleep } from './work-errors';
+export { RetryableWorkError, TerminalWorkError, WorkAbortedError, abortableSleep, type WorkErrorOptions } from './work-errors';
 export { DEFAULT_OUTAGE_WAIT, NO_OUTAGE_WAIT, isNatsOutage, waitOutOutage, type OutageWait } from './nats-outage';
 export { DEFAULT_RETRY_BACKOFF, retryDelayMs, type RandomSource, type RetryBackoff } from './retry-backoff';
 export { DEFAULT_MAX_CHUNK_BYTES, DEFAULT_MAX_IN_FLIGHT, publishRowChunks, purgeRows, readRowChunks, rowsSubjectOf } from './row-chunks';

@@ -150,6 +150,25 @@ describe('PipelineWorker on JetStream', () => {
     expect(giveUps).toEqual([{ payload: request, reason: 'terminal failure: table public.orders no longer exists' }]);
   });
 
+  it("hands the last failure's detail (what a server said) to onGiveUp apart from the reason (issue 19)", async () => {
+    const giveUps: (GiveUp & { detail: string | undefined })[] = [];
+    await startWorker({
+      maxDeliver: 2,
+      retryBackoff: { initialMs: 100, maxMs: 100 },
+      onGiveUp: async (payload, reason, detail) => void giveUps.push({ payload, reason, detail }),
+      handle: async (_payload, { deliveryCount }) => {
+        throw new RetryableWorkError('Source: the server is busy or did not answer in time', { detail: `deadlock detected (attempt ${deliveryCount})` });
+      },
+    });
+    const request = extractRequest('work-detail');
+    await publisher.publish(subject, request, 'work-detail');
+
+    await waitUntil(async () => giveUps.length === 1 && (await queueDrained()), 15000, 'the message to be given up');
+    expect(giveUps).toEqual([
+      { payload: request, reason: 'failed 2 of 2 deliveries; last error: Source: the server is busy or did not answer in time', detail: 'deadlock detected (attempt 2)' },
+    ]);
+  });
+
   it('gives up malformed payloads without calling the handler, saying what is wrong', async () => {
     let calls = 0;
     const giveUps: GiveUp[] = [];

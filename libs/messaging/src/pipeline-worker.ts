@@ -4,7 +4,7 @@ import { JetStreamErrorCode, errorText, jetStreamErrorCode } from './jetstream-e
 import { decodeJson } from './json-payload';
 import { isNatsOutage } from './nats-outage';
 import { DEFAULT_RETRY_BACKOFF, retryDelayMs, type RandomSource, type RetryBackoff } from './retry-backoff';
-import { TerminalWorkError, WorkAbortedError } from './work-errors';
+import { RetryableWorkError, TerminalWorkError, WorkAbortedError } from './work-errors';
 
 export interface WorkContext {
   /** 1 on the first delivery; grows with every redelivery (retry, or an instance that died). */
@@ -24,7 +24,8 @@ export interface PipelineWorkerOptions<S extends PipelineSubject> {
   guard: (payload: unknown) => payload is PipelinePayloadOf<S>;
   handle: (payload: PipelinePayloadOf<S>, context: WorkContext) => Promise<void>;
   /** Called before a message is terminated; if it throws, the message comes back later to be given up again. */
-  onGiveUp?: (payload: unknown, reason: string) => Promise<void>;
+  /** `detail`: what a driver or server said of the last failure (a work error's detail), when the reason leaves it out. */
+  onGiveUp?: (payload: unknown, reason: string, detail?: string) => Promise<void>;
   /** Delay before redelivering after a retryable failure. Default 1 s, doubling, at most 60 s; equal jitter. */
   retryBackoff?: RetryBackoff;
   /** The random source of the backoff's jitter. Default Math.random. */
@@ -196,9 +197,10 @@ export class PipelineWorker<S extends PipelineSubject> {
       this.safely(() => message.nak(), 'handing a message back at stop');
       return;
     }
-    if (error instanceof TerminalWorkError) return this.giveUp(message, payload, `terminal failure: ${error.message}`);
+    if (error instanceof TerminalWorkError) return this.giveUp(message, payload, `terminal failure: ${error.message}`, error.detail);
     if (deliveryCount >= this.maxDeliver) {
-      return this.giveUp(message, payload, `failed ${deliveryCount} of ${this.maxDeliver} deliveries; last error: ${errorText(error)}`);
+      const detail = error instanceof RetryableWorkError ? error.detail : undefined;
+      return this.giveUp(message, payload, `failed ${deliveryCount} of ${this.maxDeliver} deliveries; last error: ${errorText(error)}`, detail);
     }
     this.safely(() => message.nak(retryDelayMs(deliveryCount, this.retryBackoff, this.retryJitter)), 'requesting a redelivery');
   }
@@ -244,9 +246,9 @@ export class PipelineWorker<S extends PipelineSubject> {
     }
   }
 
-  private async giveUp(message: JsMsg, payload: unknown, reason: string): Promise<void> {
+  private async giveUp(message: JsMsg, payload: unknown, reason: string, detail?: string): Promise<void> {
     try {
-      await this.options.onGiveUp?.(payload, reason);
+      await this.options.onGiveUp?.(payload, reason, detail);
     } catch (error) {
       this.report(error, 'reporting a message given up');
       this.safely(() => message.nak(retryDelayMs(message.info.deliveryCount, this.retryBackoff, this.retryJitter)), 'requesting a redelivery');

@@ -4,10 +4,23 @@
  * TerminalWorkError gives the message up at once.
  */
 export class RetryableWorkError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
+  /** What a driver or server said (redacted), kept apart from the message: see WorkErrorOptions. */
+  readonly detail: string | undefined;
+
+  constructor(message: string, options?: WorkErrorOptions) {
     super(message, options);
     this.name = 'RetryableWorkError';
+    this.detail = options?.detail;
   }
+}
+
+export interface WorkErrorOptions {
+  cause?: unknown;
+  /**
+   * What a driver or server said of the failure, redacted of credentials, when the message is a classified reason
+   * that leaves it out (it may carry row values): handed to onGiveUp, and shown only to keys allowed to see it.
+   */
+  detail?: string;
 }
 
 /**
@@ -38,8 +51,11 @@ export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> 
 }
 
 export class TerminalWorkError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
+  readonly detail: string | undefined;
+
+  constructor(message: string, options?: WorkErrorOptions) {
     super(message, options);
     this.name = 'TerminalWorkError';
+    this.detail = options?.detail;
   }
 }

@@ -4,7 +4,7 @@ import { Subjects, type PipelineSubject } from '@svc/contracts';
 import type { WorkerConfig } from '@svc/config';
 import { RuntimeConfigSeal } from '@svc/crypto';
 import { JsonLogger } from '@svc/logging';
-import { CancelledWork, NatsRequester, PipelinePublisher, PipelineWorker, WorkAbortedError, waitForPipelineStreams, type PipelineWorkerOptions } from '@svc/messaging';
+import { CancelledWork, NatsRequester, PipelinePublisher, PipelineWorker, RetryableWorkError, TerminalWorkError, WorkAbortedError, waitForPipelineStreams, type PipelineWorkerOptions } from '@svc/messaging';
 import { NATS_CONNECTION, NatsRequesterModule } from '@svc/messaging-nest';
 import { EngineRegistry, RuntimeConfigClient } from '@svc/pipeline-runtime';
 import { skippingCancelledWork } from './cancelled-work-filter';
@@ -80,7 +80,9 @@ export class PipelineConsumersHost implements OnApplicationBootstrap, OnApplicat
             this.logger.info('work handed back: the worker is shutting down', { subject, delivery: context.deliveryCount });
             throw error;
           }
-          this.logger.warn('work failed', { subject, delivery: context.deliveryCount, reason: error instanceof Error ? error.message : String(error) });
+          // The reason is classified; operators get what the server said too (the logger redacts credentials).
+          const detail = error instanceof RetryableWorkError || error instanceof TerminalWorkError ? error.detail : undefined;
+          this.logger.warn('work failed', { subject, delivery: context.deliveryCount, reason: error instanceof Error ? error.message : String(error), ...(detail !== undefined && { detail }) });
           throw error;
         }
       },

@@ -43,7 +43,7 @@ describe("EngineRegistry.bucket: the workers' S3 client", () => {
       .bucket(config, settings)
       .send(new PutObjectCommand({ Bucket: 'bucket', Key: 'f/part-1.csv.gz', Body: 'x' }))
       .catch((error: unknown) => error);
-    expect(classifyFailure(failure)).toEqual({ retryable: false, scope: 'replication', reason: 'cannot assume arn:aws:iam::123456789012:role/CustomerRole: access denied' });
+    expect(classifyFailure(failure, { endpoint: 'Warehouse' })).toEqual({ retryable: false, scope: 'replication', reason: 'cannot assume arn:aws:iam::123456789012:role/CustomerRole: access denied' });
     expect(s3.requests).toEqual([]);
   });
 

@@ -1,4 +1,5 @@
 import { ChangesPurgedError, ForeignTableError, OwnObjectMissingError, StaleDefinitionError, type DriverErrorMapper } from '@svc/engines';
+import { RetryableWorkError } from '@svc/messaging';
 import { classifyFailure, type FailureVerdict } from './failure-classifier';
 
 const withCode = (code: string | number, message = 'failed') => Object.assign(new Error(message), { code });
@@ -10,6 +11,8 @@ type Expected = Pick<FailureVerdict, 'retryable' | 'scope'>;
 const retry: Expected = { retryable: true, scope: 'table' };
 const stopTable: Expected = { retryable: false, scope: 'table' };
 const stopReplication: Expected = { retryable: false, scope: 'replication' };
+
+const subject = { endpoint: 'Staging', table: '[dbo].[users]' } as const;
 
 describe('classifyFailure', () => {
   it.each<[string, unknown, Expected]>([
@@ -64,28 +67,60 @@ describe('classifyFailure', () => {
     ['S3 missing object NoSuchKey 404', s3('NoSuchKey', 404), stopTable],
     ['plain HTTP 404', http(404), stopTable],
   ])('%s', (_name, error, expected) => {
-    const { retryable, scope } = classifyFailure(error);
+    const { retryable, scope } = classifyFailure(error, subject);
     expect({ retryable, scope }).toEqual(expected);
   });
 
-  it('keeps the error message as the reason', () => {
-    expect(classifyFailure(withCode('42P01', 'relation "public.orders" does not exist')).reason).toBe('relation "public.orders" does not exist');
-    expect(classifyFailure('plain text').reason).toBe('plain text');
+  it.each<[string, unknown, string]>([
+    ['refused', withCode('ECONNREFUSED', 'connect ECONNREFUSED 10.1.2.3:5432'), 'Staging: cannot reach the server (refused, timed out, unknown host or TLS failed)'],
+    ['unknown host', withCode('ENOTFOUND', 'getaddrinfo ENOTFOUND db.internal'), 'Staging: cannot reach the server (refused, timed out, unknown host or TLS failed)'],
+    ['TLS', withCode('ERR_SSL_WRONG_VERSION_NUMBER', 'wrong version number'), 'Staging: cannot reach the server (refused, timed out, unknown host or TLS failed)'],
+    ['pg connect timeout', new Error('timeout expired'), 'Staging: cannot reach the server (refused, timed out, unknown host or TLS failed)'],
+    ['authentication', withCode('28P01', 'password authentication failed for user "app"'), 'Staging: authentication failed'],
+    ['permission', withCode('42501', 'permission denied for table users'), 'Staging: permission denied on [dbo].[users]'],
+    ['missing table', withCode('42P01', 'relation "dbo.users" does not exist'), 'Staging: [dbo].[users] (or its schema or one of its columns) does not exist'],
+    ['missing database', withCode('3D000', 'database "stg" does not exist'), 'Staging: the database does not exist'],
+    ['bad value', withCode('22P02', 'invalid input syntax for type integer: "secret-value"'), 'Staging: a value does not fit its column or breaks a constraint in [dbo].[users] (values are not shown)'],
+    ['deadlock', withCode('40P01', 'deadlock detected'), 'Staging: the server is busy or did not answer in time'],
+    ['S3 denied', s3('AccessDenied', 403), 'Bucket: permission denied'],
+    ['S3 no bucket', s3('NoSuchBucket', 404), 'Bucket: the bucket does not exist'],
+    ['S3 throttled', s3('SlowDown', 503), 'Bucket: the server is busy or did not answer in time'],
+    ['unknown', new Error('something odd'), 'Staging: the operation failed (internal error)'],
+    ['a string', 'plain text', 'Staging: the operation failed (internal error)'],
+  ])('words %s by its class, without the server\'s words', (_name, error, reason) => {
+    expect(classifyFailure(error, subject).reason).toBe(reason);
   });
 
-  it('never carries a password into the reason', () => {
-    const verdict = classifyFailure(withCode('28P01', 'login failed for postgres://app:hunter2@db/x'));
-    expect(verdict.reason).not.toContain('hunter2');
+  it('keeps what the server said, row values included, as the detail only', () => {
+    const duplicate = withCode('23505', 'duplicate key value violates unique constraint "users_email_key": Key (email)=(alice@example.com) already exists');
+    const verdict = classifyFailure(duplicate, subject);
+    expect(verdict.reason).not.toContain('alice@example.com');
+    expect(verdict.detail).toBe(duplicate.message);
+  });
+
+  it('never carries a password into the reason or the detail', () => {
+    const verdict = classifyFailure(withCode('28P01', 'login failed for postgres://app:hunter2@db/x'), subject);
+    expect(`${verdict.reason} ${verdict.detail ?? ''}`).not.toContain('hunter2');
+  });
+
+  it('bounds the detail', () => {
+    expect(classifyFailure(new Error('x'.repeat(5000)), subject).detail).toHaveLength(1000);
+  });
+
+  it("keeps the service's own words: a retry it asked for, a purged watermark", () => {
+    const table = { schema: 'dbo', name: 'users' };
+    expect(classifyFailure(new RetryableWorkError('seed part 3 is still not applied'), subject)).toEqual({ retryable: true, scope: 'table', reason: 'seed part 3 is still not applied' });
+    expect(classifyFailure(new ChangesPurgedError(table, '5', '9'), subject).reason).toBe(new ChangesPurgedError(table, '5', '9').message);
   });
 
   it('judges an engine error by its kind, whatever else it carries', () => {
     const table = { schema: 'public', name: 'orders' };
-    expect(classifyFailure(new ChangesPurgedError(table, '5', '9')).retryable).toBe(true);
-    expect(classifyFailure(new StaleDefinitionError(table, 'a column was added')).retryable).toBe(true);
+    expect(classifyFailure(new ChangesPurgedError(table, '5', '9'), subject).retryable).toBe(true);
+    expect(classifyFailure(new StaleDefinitionError(table, 'a column was added'), subject).retryable).toBe(true);
   });
 
   it('stops the table, not in a retry loop, when its staging or warehouse table is not the service\'s', () => {
-    const verdict = classifyFailure(new ForeignTableError('Warehouse', 'analytics.customers'));
+    const verdict = classifyFailure(new ForeignTableError('Warehouse', 'analytics.customers'), subject);
     expect({ retryable: verdict.retryable, scope: verdict.scope }).toEqual({ retryable: false, scope: 'table' });
     expect(verdict.reason).toContain('Warehouse table analytics.customers exists and was not created by this service');
   });
@@ -97,9 +132,9 @@ describe('classifyFailure', () => {
     const fromA = Object.assign(new Error('login'), { vendor: 'a', $metadata: { httpStatusCode: 503 } });
     const fromB = Object.assign(new Error('overflow'), { vendor: 'b' });
 
-    expect(classifyFailure(fromA, [engineA, engineB])).toMatchObject(stopReplication);
-    expect(classifyFailure(fromB, [engineA, engineB])).toMatchObject(stopTable);
-    expect(classifyFailure(fromB, [])).toMatchObject(retry);
+    expect(classifyFailure(fromA, subject, [engineA, engineB])).toMatchObject(stopReplication);
+    expect(classifyFailure(fromB, subject, [engineA, engineB])).toMatchObject(stopTable);
+    expect(classifyFailure(fromB, subject, [])).toMatchObject(retry);
     expect(seen).toEqual([fromA, fromB]);
   });
 });

@@ -4,9 +4,9 @@ export { batchFolderName, changeBatchId, previousSeedPart, seedBatchId, startsTa
 export { CsvRowScanner, splitCsvParts, type CsvPart } from './csv-parts';
 export { EngineRegistry, UnsupportedEngineError } from './engine-registry';
 export { ENGINE_TABLE, driverErrorMappers, type EngineTable } from './engine-table';
-export { classifyFailure, type FailureScope, type FailureVerdict } from './failure-classifier';
+export { classifyFailure, type FailureScope, type FailureVerdict, type WorkSubject } from './failure-classifier';
 export { ReplicationGoneError, RuntimeConfigClient } from './runtime-config.client';
-export { runClassified } from './classified-work';
+export { runClassified, type TerminalFailure } from './classified-work';
 // Engine errors the workers act on.
 export { ChangesPurgedError, StaleDefinitionError, TableNotTrackedError, isEngineError } from '@svc/engines';
 export { SeedPartOrder, TABLE_LOSS_GRACE_MS, tableLoss, waitForPreviousPart, type PartOrderOptions } from './part-order';

@@ -52,7 +52,7 @@ describe('a worker while the registry is down', () => {
       handle: async (work, context) => {
         deliveries.push(context.deliveryCount);
         // The replication does not exist: the registry's answer (gone) completes the work without a source.
-        await runClassified(() => configs.configOf(work.replicationId).then(() => undefined), () => Promise.resolve());
+        await runClassified(() => configs.configOf(work.replicationId).then(() => undefined), { endpoint: 'Source' }, () => Promise.resolve());
         completed.push(context.deliveryCount);
       },
       onGiveUp: (_payload, reason) => {

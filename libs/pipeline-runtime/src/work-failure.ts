@@ -4,8 +4,10 @@ import type { FailureScope } from './failure-classifier';
 
 /** How a unit of work failed, as the registry is told. */
 export interface FailureReport {
-  /** Never contains a secret. */
+  /** The classified reason or the service's own words: never a secret, a server's words or a row value. */
   message: string;
+  /** What the driver or server said, redacted of credentials: for keys allowed to see it. */
+  detail?: string;
   /** Failed after its retries (true) or for good (false). */
   retryable: boolean;
   /** What the failure concerns: its table, or the whole replication. */
@@ -30,6 +32,7 @@ export async function reportBatchFailure(
       stage,
       retryable: failure.retryable,
       message: failure.message,
+      ...(failure.detail !== undefined && { detail: failure.detail }),
       scope: failure.scope,
       ...(failure.reseed && { reseed: true }),
       ...(event.batch.configVersion !== undefined && { configVersion: event.batch.configVersion }),

@@ -1,5 +1,6 @@
 import type { Pool } from 'pg';
 import type { SecretBox } from '@svc/crypto';
+import { ERROR_DETAILS_PERMISSION } from '@svc/contracts';
 import { accessKeyPreviousSecretAt, accessKeySecretAt } from './secret-locations';
 import { inTransaction } from './transaction';
 
@@ -64,6 +65,8 @@ export interface AccessKeyStore {
   find(accessKeyId: string): Promise<AccessKeySecret | null>;
   /** The replications the key may act on; null for a key that does not exist (any more), is disabled or expired. */
   scopeOf(accessKeyId: string): Promise<ReplicationScope | null>;
+  /** Whether a usable key is allowed ERROR_DETAILS_PERMISSION (or `*`): it may read what servers said of failures. */
+  mayReadErrorDetails(accessKeyId: string): Promise<boolean>;
   list(): Promise<AccessKeyListing[]>;
   /** One key as list() shows it; null when no such key exists. */
   get(accessKeyId: string): Promise<AccessKeyListing | null>;
@@ -136,6 +139,14 @@ export class AccessKeyRepository implements AccessKeyStore {
       accessKeyId,
     ]);
     return result.rows[0]?.replication_scope ?? null;
+  }
+
+  async mayReadErrorDetails(accessKeyId: string): Promise<boolean> {
+    const result = await this.pool.query(
+      `SELECT 1 FROM access_keys WHERE access_key_id = $1 AND ${USABLE} AND ('*' = ANY (allowed_operations) OR $2 = ANY (allowed_operations))`,
+      [accessKeyId, ERROR_DETAILS_PERMISSION],
+    );
+    return result.rowCount === 1;
   }
 
   async list(): Promise<AccessKeyListing[]> {

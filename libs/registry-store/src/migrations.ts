@@ -223,4 +223,19 @@ UPDATE replications SET discovered_config_version = NULL;
 ALTER TABLE access_keys ADD COLUMN created_by_access_key_id text;
 `,
   },
+  {
+    version: 11,
+    name: 'error details: what a server said of the last error, apart from its classified reason',
+    sql: `
+-- last_error holds the classified reason (no server's words, no row values); the detail, redacted of credentials
+-- and bounded, is shown only to keys allowed DescribeReplicationErrorDetails.
+ALTER TABLE replications ADD COLUMN last_error_detail text;
+ALTER TABLE table_states ADD COLUMN last_error_detail text;
+-- Errors recorded before carry a driver's words: they become the detail, and the reason says so.
+UPDATE replications SET last_error_detail = left(last_error, 1000), last_error = 'an error recorded before reasons were classified (see LastErrorDetail)'
+ WHERE last_error IS NOT NULL;
+UPDATE table_states SET last_error_detail = left(last_error, 1000), last_error = 'an error recorded before reasons were classified (see LastErrorDetail)'
+ WHERE last_error IS NOT NULL;
+`,
+  },
 ];

@@ -1,5 +1,6 @@
 import type { Pool } from 'pg';
 import type { ReplicationStatus, TablePhase } from '@svc/contracts';
+import { storedErrorDetail } from './error-detail';
 import type { PublicConfig } from './secret-fields';
 
 /** What the scheduler needs of a replication: its settings without secrets. */
@@ -32,6 +33,8 @@ export interface TableRuntimeState {
   lastCycleAt: Date | null;
   lastCycleRows: number;
   lastError: string | null;
+  /** What a server said of the last error (redacted, bounded); only for keys allowed to see it. */
+  lastErrorDetail: string | null;
   /** Fencing token of the latest unit of work claimed (see migration 3). */
   workEpoch: number;
   /** CtProcessTimeoutInMinutes doubling level: 0 configured, 1 double, 2 four times, 3 no limit. */
@@ -78,6 +81,7 @@ interface RuntimeRow {
   last_cycle_at: Date | null;
   last_cycle_rows: string;
   last_error: string | null;
+  last_error_detail: string | null;
   work_epoch: string;
   ct_timeout_level: number;
   failure_count: number;
@@ -88,7 +92,7 @@ interface RuntimeRow {
 }
 
 const RUNTIME_COLUMNS = `replication_id, table_name, phase, tracked, last_version, in_flight_work_id, in_flight_kind, in_flight_since,
-  in_flight_published_at, last_progress_at, last_seeded_at, last_cycle_at, last_cycle_rows, last_error, work_epoch, ct_timeout_level, failure_count, retry_at,
+  in_flight_published_at, last_progress_at, last_seeded_at, last_cycle_at, last_cycle_rows, last_error, last_error_detail, work_epoch, ct_timeout_level, failure_count, retry_at,
   watermark_at, retention_alerted_at, updated_at`;
 
 /** A claim whose work message JetStream has not confirmed: the message is stored with it (an outbox). */
@@ -230,7 +234,7 @@ export class PipelineStateRepository {
               rows_estimated = GREATEST(rows_estimated, rows_seeded + $5),
               ${RELEASE}, ct_timeout_level = 0, failure_count = 0, retry_at = NULL,
               watermark_at = $6, retention_alerted_at = NULL,
-              last_seeded_at = $6, last_cycle_at = $6, last_error = NULL, lag_seconds = 0, updated_at = $6, last_progress_at = $6
+              last_seeded_at = $6, last_cycle_at = $6, last_error = NULL, last_error_detail = NULL, lag_seconds = 0, updated_at = $6, last_progress_at = $6
         WHERE replication_id = $1 AND table_name = $2 AND in_flight_work_id = $3`,
       [replicationId, tableName, workId, startVersion, rows, now],
     );
@@ -258,7 +262,7 @@ export class PipelineStateRepository {
           WHERE replication_id = $1 AND table_name = $2 AND in_flight_work_id = $3 FOR UPDATE
        )
        UPDATE table_states
-          SET last_version = $4, last_cycle_rows = $5, lag_seconds = $6, last_cycle_at = $7, last_error = $8,
+          SET last_version = $4, last_cycle_rows = $5, lag_seconds = $6, last_cycle_at = $7, last_error = $8, last_error_detail = NULL,
               phase = CASE WHEN $8::text IS NULL THEN phase ELSE 'Reseeding' END,
               ${RELEASE}, ct_timeout_level = 0, failure_count = 0, retry_at = NULL,
               watermark_at = $7, retention_alerted_at = NULL, updated_at = $7, last_progress_at = $7
@@ -279,16 +283,16 @@ export class PipelineStateRepository {
     replicationId: string,
     tableName: string,
     workId: string,
-    failure: { message: string; phase: TablePhase | null; retryAt: Date | null },
+    failure: { message: string; detail?: string; phase: TablePhase | null; retryAt: Date | null },
     now: Date,
   ): Promise<boolean> {
     const result = await this.pool.query(
       `UPDATE table_states
-          SET last_error = $4, phase = COALESCE($5, phase), last_cycle_at = $7, ${RELEASE},
+          SET last_error = $4, last_error_detail = $8, phase = COALESCE($5, phase), last_cycle_at = $7, ${RELEASE},
               failure_count = CASE WHEN $6::timestamptz IS NULL THEN failure_count ELSE failure_count + 1 END,
               retry_at = $6, updated_at = $7
         WHERE replication_id = $1 AND table_name = $2 AND in_flight_work_id = $3`,
-      [replicationId, tableName, workId, failure.message, failure.phase, failure.retryAt, now],
+      [replicationId, tableName, workId, failure.message, failure.phase, failure.retryAt, now, storedErrorDetail(failure.detail)],
     );
     return result.rowCount === 1;
   }
@@ -315,7 +319,7 @@ export class PipelineStateRepository {
   async cancelWork(replicationId: string, tableName: string, workId: string, reason: string, now: Date): Promise<boolean> {
     const result = await this.pool.query(
       `UPDATE table_states
-          SET ${RELEASE}, ct_timeout_level = LEAST(ct_timeout_level + 1, 3), last_error = $4, last_cycle_at = $5, updated_at = $5
+          SET ${RELEASE}, ct_timeout_level = LEAST(ct_timeout_level + 1, 3), last_error = $4, last_error_detail = NULL, last_cycle_at = $5, updated_at = $5
         WHERE replication_id = $1 AND table_name = $2 AND in_flight_work_id = $3`,
       [replicationId, tableName, workId, reason, now],
     );
@@ -332,7 +336,7 @@ export class PipelineStateRepository {
           SET phase = CASE WHEN t.phase = 'Pending' THEN 'Pending' ELSE 'Reseeding' END, ${RELEASE},
               -- Forgetting the old watermark and seed time makes a table that fails now resume as Pending: the reseed is not lost.
               last_version = NULL, last_seeded_at = NULL,
-              ct_timeout_level = 0, failure_count = 0, retry_at = NULL, last_error = $2, updated_at = $3
+              ct_timeout_level = 0, failure_count = 0, retry_at = NULL, last_error = $2, last_error_detail = NULL, updated_at = $3
          FROM before
         WHERE t.replication_id = $1 AND t.table_name = before.table_name
         RETURNING t.table_name, before.in_flight_work_id AS work_id`,
@@ -346,7 +350,7 @@ export class PipelineStateRepository {
     const result = await this.pool.query(
       `UPDATE table_states
           SET phase = CASE WHEN phase = 'Error' THEN ${RESUMED_PHASE} ELSE phase END,
-              last_error = NULL, failure_count = 0, retry_at = NULL, updated_at = $2
+              last_error = NULL, last_error_detail = NULL, failure_count = 0, retry_at = NULL, updated_at = $2
         WHERE replication_id = $1 AND (phase = 'Error' OR retry_at IS NOT NULL OR last_error IS NOT NULL)`,
       [replicationId, now],
     );
@@ -381,7 +385,7 @@ export class PipelineStateRepository {
   /** Takes work away from a table without counting it as a failure (its workers died or its message was lost). */
   async releaseWork(replicationId: string, tableName: string, workId: string, reason: string, now: Date): Promise<boolean> {
     const result = await this.pool.query(
-      `UPDATE table_states SET ${RELEASE}, last_error = $4, updated_at = $5
+      `UPDATE table_states SET ${RELEASE}, last_error = $4, last_error_detail = NULL, updated_at = $5
         WHERE replication_id = $1 AND table_name = $2 AND in_flight_work_id = $3`,
       [replicationId, tableName, workId, reason, now],
     );
@@ -409,6 +413,7 @@ function toRuntimeState(row: RuntimeRow): TableRuntimeState {
     lastCycleAt: row.last_cycle_at,
     lastCycleRows: Number(row.last_cycle_rows),
     lastError: row.last_error,
+    lastErrorDetail: row.last_error_detail,
     workEpoch: Number(row.work_epoch),
     ctTimeoutLevel: row.ct_timeout_level,
     failureCount: row.failure_count,

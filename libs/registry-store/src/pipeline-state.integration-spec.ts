@@ -3,6 +3,7 @@ import { Pool } from 'pg';
 import { SecretBox } from '@svc/crypto';
 import { createTempDatabase, sampleReplicationConfig, type TempDatabase } from '@svc/testing';
 import { migrate } from './migrate';
+import { MIGRATIONS } from './migrations';
 import { PipelineStateRepository, type TableRuntimeState } from './pipeline-state-repository';
 import { ReplicationRepository } from './replication-repository';
 
@@ -313,5 +314,57 @@ describe('PipelineStateRepository against PostgreSQL', () => {
     expect(await state.completeSeed(id, table, workId, '100', 250, at(1000))).toBe(true);
     const done = await pool.query<{ rows_seeded: string; rows_estimated: string }>('SELECT rows_seeded, rows_estimated FROM table_states WHERE replication_id = $1', [id]);
     expect(done.rows[0]).toEqual({ rows_seeded: '1750', rows_estimated: '1750' });
+  });
+
+  describe("an error's detail (issue 19)", () => {
+    it('is stored redacted and bounded with its error, and cleared with it', async () => {
+      const table = '[public].[detail]';
+      const id = await replicationWith([table]);
+      await seeded(id, table, '10', at(0));
+      const workId = await claimChanges(id, table, at(10));
+      const detail = `invalid input syntax for type integer: "secret-value" via postgres://app:hunter2-pw@db/x ${'x'.repeat(2000)}`;
+      expect(await state.failWork(id, table, workId, { message: 'Source: a value does not fit its column', detail, phase: 'Error', retryAt: null }, at(11))).toBe(true);
+      const failed = await tableState(id, table);
+      expect(failed.lastError).toBe('Source: a value does not fit its column');
+      expect(failed.lastErrorDetail).toContain('secret-value');
+      expect(failed.lastErrorDetail).not.toContain('hunter2-pw');
+      expect(failed.lastErrorDetail).toHaveLength(1000);
+
+      expect(await state.resumeTables(id, at(20))).toBe(1);
+      expect(await tableState(id, table)).toMatchObject({ lastError: null, lastErrorDetail: null });
+    });
+
+    it('of a replication goes with its error', async () => {
+      const { replicationId } = await replications.insert({ status: 'Running', config }, author);
+      expect(await replications.setStatus(replicationId, 'Failed', 'Warehouse: authentication failed', 'password authentication failed for user "loader"')).toBe(true);
+      const failed = await replications.get(replicationId);
+      expect(failed).toMatchObject({ lastError: 'Warehouse: authentication failed', lastErrorDetail: 'password authentication failed for user "loader"' });
+      // A change that keeps the error keeps its detail; one that clears it clears both.
+      const kept = await replications.update(replicationId, 1, { config, status: 'Failed', lastError: 'Warehouse: authentication failed', changedFields: [] }, author);
+      expect(kept?.lastErrorDetail).toBe('password authentication failed for user "loader"');
+      const cleared = await replications.update(replicationId, 2, { config, status: 'Running', lastError: null, changedFields: [] }, author);
+      expect(cleared).toMatchObject({ lastError: null, lastErrorDetail: null });
+    });
+
+    it('takes over errors stored before reasons were classified (migration 9)', async () => {
+      const older = await createTempDatabase('svc_error_detail_migration_it');
+      const olderPool = new Pool({ connectionString: older.url, max: 2 });
+      try {
+        await migrate(olderPool, MIGRATIONS.filter((migration) => migration.version < 9));
+        // Written by hand: the repository reads columns of the current schema.
+        const replicationId = randomUUID();
+        await olderPool.query(`INSERT INTO replications (id, name, status, config, secrets) VALUES ($1, 'old', 'Failed', '{}', '\\x00')`, [replicationId]);
+        await olderPool.query(`UPDATE replications SET last_error = 'duplicate key value violates unique constraint: Key (email)=(alice@example.com) already exists' WHERE id = $1`, [replicationId]);
+        await migrate(olderPool);
+        const [row] = (await olderPool.query<{ last_error: string; last_error_detail: string }>('SELECT last_error, last_error_detail FROM replications WHERE id = $1', [replicationId])).rows;
+        expect(row).toEqual({
+          last_error: 'an error recorded before reasons were classified (see LastErrorDetail)',
+          last_error_detail: 'duplicate key value violates unique constraint: Key (email)=(alice@example.com) already exists',
+        });
+      } finally {
+        await olderPool.end();
+        await older.drop();
+      }
+    });
   });
 });

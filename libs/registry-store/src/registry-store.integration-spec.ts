@@ -240,7 +240,7 @@ describe('registry store against PostgreSQL', () => {
       await tables.upsert(replicationId, { ...base, name: '[dbo].[b]', phase: 'Pending' });
       await tables.upsert(replicationId, { ...base, name: '[dbo].[a]', phase: 'Seeding' });
       await tables.upsert(replicationId, { ...base, name: '[dbo].[a]', phase: 'Tracking', rowsSeeded: 1000, lastVersion: '42', lagSeconds: 1.5 });
-      const runtime = { lastCycleAt: null, nextAttemptAt: null, ctTimeoutLevel: 0, workStartedAt: null, lastProgressAt: null };
+      const runtime = { lastErrorDetail: null, lastCycleAt: null, nextAttemptAt: null, ctTimeoutLevel: 0, workStartedAt: null, lastProgressAt: null };
       expect(await tables.listByReplication(replicationId)).toEqual([
         { ...base, ...runtime, name: '[dbo].[a]', phase: 'Tracking', rowsSeeded: 1000, lastVersion: '42', lagSeconds: 1.5 },
         { ...base, ...runtime, name: '[dbo].[b]', phase: 'Pending' },

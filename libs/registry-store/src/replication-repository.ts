@@ -8,6 +8,7 @@ import { joinSecrets, maskedValuesAt, splitSecrets, type PublicConfig } from './
 import { isUuid } from '@svc/contracts';
 import { replicationSecretsAt } from './secret-locations';
 import { inTransaction } from './transaction';
+import { storedErrorDetail } from './error-detail';
 
 export interface StoredReplication {
   replicationId: string;
@@ -18,6 +19,8 @@ export interface StoredReplication {
   /** Configuration version, 1 at creation, +1 per stored change. */
   version: number;
   lastError: string | null;
+  /** What a server said of the last error (redacted of credentials, bounded): only for keys allowed to see it. */
+  lastErrorDetail: string | null;
   /** The access key that created it; null only for a replication created before owners were recorded and never claimed. */
   ownerAccessKeyId: string | null;
   createdAt: Date;
@@ -65,8 +68,8 @@ export interface ReplicationStore {
   ownerOf(replicationId: string): Promise<string | null | undefined>;
   /** Stores a new configuration version; null when the stored version is no longer `expectedVersion` (or the row is gone). */
   update(replicationId: string, expectedVersion: number, change: ReplicationChange, author: ChangeAuthor): Promise<StoredReplication | null>;
-  /** Changes status and last error without touching the configuration; false when the replication does not exist. */
-  setStatus(replicationId: string, status: ReplicationStatus, lastError: string | null): Promise<boolean>;
+  /** Changes status and last error (and its detail: what a server said) without touching the configuration; false when the replication does not exist. */
+  setStatus(replicationId: string, status: ReplicationStatus, lastError: string | null, lastErrorDetail?: string | null): Promise<boolean>;
   /** Removes the replication and, by cascade, all its state; false when it did not exist. */
   delete(replicationId: string): Promise<boolean>;
   history(replicationId: string): Promise<HistoryEntry[]>;
@@ -79,12 +82,13 @@ interface ReplicationRow {
   secrets: Buffer;
   config_version: number;
   last_error: string | null;
+  last_error_detail: string | null;
   owner_access_key_id: string | null;
   created_at: Date;
   updated_at: Date;
 }
 
-const ROW_COLUMNS = 'id, status, config, secrets, config_version, last_error, owner_access_key_id, created_at, updated_at';
+const ROW_COLUMNS = 'id, status, config, secrets, config_version, last_error, last_error_detail, owner_access_key_id, created_at, updated_at';
 
 export class ReplicationRepository implements ReplicationStore {
   constructor(
@@ -140,6 +144,8 @@ export class ReplicationRepository implements ReplicationStore {
       const updated = await client.query<ReplicationRow>(
         `UPDATE replications
             SET name = $3, status = $4, config = $5, secrets = $6, last_error = $7,
+                -- The detail belongs to the error it explains: kept with it, dropped when the error changes.
+                last_error_detail = CASE WHEN $7::text IS NOT DISTINCT FROM last_error THEN last_error_detail END,
                 config_version = config_version + 1, updated_at = now()
           WHERE id = $1 AND config_version = $2
           RETURNING ${ROW_COLUMNS}`,
@@ -159,12 +165,13 @@ export class ReplicationRepository implements ReplicationStore {
     return row === undefined ? undefined : row.owner_access_key_id;
   }
 
-  async setStatus(replicationId: string, status: ReplicationStatus, lastError: string | null): Promise<boolean> {
+  async setStatus(replicationId: string, status: ReplicationStatus, lastError: string | null, lastErrorDetail: string | null = null): Promise<boolean> {
     if (!isUuid(replicationId)) return false;
-    const result = await this.pool.query('UPDATE replications SET status = $2, last_error = $3, updated_at = now() WHERE id = $1', [
+    const result = await this.pool.query('UPDATE replications SET status = $2, last_error = $3, last_error_detail = $4, updated_at = now() WHERE id = $1', [
       replicationId,
       status,
       lastError,
+      storedErrorDetail(lastErrorDetail),
     ]);
     return result.rowCount === 1;
   }
@@ -221,6 +228,7 @@ export class ReplicationRepository implements ReplicationStore {
       config: inCanonicalOrder(joinSecrets(row.config, this.box.open(row.secrets, replicationSecretsAt(row.id)))),
       version: row.config_version,
       lastError: row.last_error,
+      lastErrorDetail: row.last_error_detail,
       ownerAccessKeyId: row.owner_access_key_id,
       createdAt: row.created_at,
       updatedAt: row.updated_at,

@@ -1,6 +1,7 @@
 import type { Pool } from 'pg';
 import type { TablePhase, TableStatus } from '@svc/contracts';
 import { isUuid } from '@svc/contracts';
+import { storedErrorDetail } from './error-detail';
 
 /** A table's state as stored; the timeout level becomes minutes with the replication's configuration. */
 export interface StoredTableStatus extends TableStatus {
@@ -16,7 +17,7 @@ export interface TableStateStore {
 }
 
 const TABLE_STATE_COLUMNS =
-  'replication_id, table_name, phase, rows_seeded, rows_estimated, last_version, lag_seconds, last_error, last_cycle_at, retry_at, ct_timeout_level, in_flight_since, last_progress_at';
+  'replication_id, table_name, phase, rows_seeded, rows_estimated, last_version, lag_seconds, last_error, last_error_detail, last_cycle_at, retry_at, ct_timeout_level, in_flight_since, last_progress_at';
 
 interface TableStateRow {
   replication_id: string;
@@ -27,6 +28,7 @@ interface TableStateRow {
   last_version: string | null;
   lag_seconds: number | null;
   last_error: string | null;
+  last_error_detail: string | null;
   last_cycle_at: Date | null;
   retry_at: Date | null;
   ct_timeout_level: number;
@@ -56,13 +58,13 @@ export class TableStateRepository implements TableStateStore {
 
   async upsert(replicationId: string, table: TableStatus): Promise<void> {
     await this.pool.query(
-      `INSERT INTO table_states (replication_id, table_name, phase, rows_seeded, rows_estimated, last_version, lag_seconds, last_error)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+      `INSERT INTO table_states (replication_id, table_name, phase, rows_seeded, rows_estimated, last_version, lag_seconds, last_error, last_error_detail)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
        ON CONFLICT (replication_id, table_name) DO UPDATE
          SET phase = EXCLUDED.phase, rows_seeded = EXCLUDED.rows_seeded, rows_estimated = EXCLUDED.rows_estimated,
-             last_version = EXCLUDED.last_version, lag_seconds = EXCLUDED.lag_seconds, last_error = EXCLUDED.last_error,
+             last_version = EXCLUDED.last_version, lag_seconds = EXCLUDED.lag_seconds, last_error = EXCLUDED.last_error, last_error_detail = EXCLUDED.last_error_detail,
              updated_at = now()`,
-      [replicationId, table.name, table.phase, table.rowsSeeded, table.rowsEstimated, table.lastVersion, table.lagSeconds, table.lastError],
+      [replicationId, table.name, table.phase, table.rowsSeeded, table.rowsEstimated, table.lastVersion, table.lagSeconds, table.lastError, storedErrorDetail(table.lastErrorDetail)],
     );
   }
 }
@@ -77,6 +79,7 @@ function toStoredStatus(row: TableStateRow): StoredTableStatus {
     lastVersion: row.last_version,
     lagSeconds: row.lag_seconds,
     lastError: row.last_error,
+    lastErrorDetail: row.last_error_detail,
     lastCycleAt: row.last_cycle_at?.toISOString() ?? null,
     nextAttemptAt: row.retry_at?.toISOString() ?? null,
     ctTimeoutLevel: row.ct_timeout_level,

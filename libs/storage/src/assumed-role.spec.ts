@@ -124,7 +124,7 @@ describe('IAMRole: S3 work runs as the assumed role', () => {
     it('says when STS cannot be reached, without any credential', async () => {
       await sts.stop();
       const problem = await roleTrustProblem(iamTarget(), settings, roles);
-      expect(problem).toBe(`cannot assume ${ROLE_ARN}: endpoint unreachable: connection refused`);
+      expect(problem).toBe(`cannot assume ${ROLE_ARN}: cannot reach STS (refused, timed out, unknown host or TLS failed)`);
     });
   });
 
@@ -156,7 +156,7 @@ describe('IAMRole: S3 work runs as the assumed role', () => {
       now = first.expiration.getTime() - 5 * 60_000;
       expect((await credentials.credentialsOf(role)).accessKeyId).toBe(first.accessKeyId);
       now = first.expiration.getTime() - 30_000;
-      await expect(credentials.credentialsOf(role)).rejects.toMatchObject({ name: 'RoleAssumptionError', reason: 'endpoint unreachable: connection refused' });
+      await expect(credentials.credentialsOf(role)).rejects.toMatchObject({ name: 'RoleAssumptionError', reason: 'cannot reach STS (refused, timed out, unknown host or TLS failed)' });
     });
 
     it('keeps no failed call: a trust policy fixed afterwards is used at once', async () => {

@@ -1,5 +1,5 @@
-import { iamRoleArn } from '@svc/contracts';
-import { s3FailureReason } from './s3-failure-reason';
+import { cannotReachText, iamRoleArn } from '@svc/contracts';
+import { S3_UNREACHABLE_REASON, s3FailureReason } from './s3-failure-reason';
 
 /** Temporary credentials of an assumed role; `expiration` lets the S3 client ask again before they lapse. */
 export interface RoleCredentials {
@@ -41,7 +41,7 @@ export class RoleAssumptionError extends Error {
     readonly externalId: string,
     /** STS's error code (AccessDenied, RegionDisabledException, …) or a network failure's code. */
     readonly code: string,
-    /** Secret-free, as s3FailureReason words it ('access denied', 'endpoint unreachable: connection refused', …). */
+    /** Secret-free, as s3FailureReason words it ('access denied', 'cannot reach STS (…)', …). */
     readonly reason: string,
     httpStatusCode?: number,
   ) {
@@ -142,9 +142,15 @@ export class AssumedRoleCredentials {
       });
     } catch (error) {
       if (error instanceof RoleAssumptionError) throw error;
-      throw new RoleAssumptionError(roleArn, role.externalId, errorCode(error), s3FailureReason(error, STS_REQUEST_TIMEOUT_MS), httpStatusOf(error));
+      throw new RoleAssumptionError(roleArn, role.externalId, errorCode(error), stsFailureReason(error), httpStatusOf(error));
     }
   }
+}
+
+/** As s3FailureReason words it, except that the endpoint not reached is STS's, not the bucket's. */
+function stsFailureReason(error: unknown): string {
+  const reason = s3FailureReason(error);
+  return reason === S3_UNREACHABLE_REASON ? cannotReachText('STS') : reason;
 }
 
 function errorCode(error: unknown): string {

@@ -2,6 +2,7 @@ import { HeadBucketCommand } from '@aws-sdk/client-s3';
 import { freePort, startSilentServer, startTestS3, startTestSts, type TestS3, type TestSts } from '@svc/testing';
 import { probeBucket } from './bucket-probe';
 import { createS3Client } from './s3-client';
+import { S3_UNREACHABLE_REASON } from './s3-failure-reason';
 import type { BucketTarget, S3Settings } from './s3-settings';
 
 const TIMEOUT_MS = 5000;
@@ -121,7 +122,7 @@ describe('probeBucket against s3rver', () => {
 
   it('reports an endpoint that refuses connections', async () => {
     const down = `http://127.0.0.1:${await freePort()}`;
-    expect(await probeBucket(target(), { ...settings, endpoint: down }, TIMEOUT_MS)).toBe('endpoint unreachable: connection refused');
+    expect(await probeBucket(target(), { ...settings, endpoint: down }, TIMEOUT_MS)).toBe(S3_UNREACHABLE_REASON);
   });
 
   it('gives up at the deadline when the endpoint never answers', async () => {
@@ -129,7 +130,7 @@ describe('probeBucket against s3rver', () => {
     try {
       const started = Date.now();
       const reason = await probeBucket(target(), { ...settings, endpoint: `http://127.0.0.1:${silent.port}` }, 700);
-      expect(reason).toBe('timed out after 0.7 s');
+      expect(reason).toBe(S3_UNREACHABLE_REASON);
       expect(Date.now() - started).toBeLessThan(2000);
     } finally {
       await silent.stop();

@@ -8,7 +8,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { folderKey, joinKey } from './key-prefix';
 import { DEFAULT_S3_REGION, createS3Client, regionOf } from './s3-client';
-import { s3FailureReason, s3TimedOutReason } from './s3-failure-reason';
+import { S3_UNREACHABLE_REASON, s3FailureReason } from './s3-failure-reason';
 import type { BucketTarget, S3Settings } from './s3-settings';
 
 export const PROBE_KEY_PREFIX = '.svc-probe-';
@@ -16,7 +16,7 @@ export const PROBE_KEY_PREFIX = '.svc-probe-';
 /**
  * Writes then deletes `<folder>/.svc-probe-<random>`, creating the bucket first when it is missing and
  * creation is allowed (AccessType=AccessKey only). null on success, else a short reason ('access denied', 'bucket does not exist',
- * 'endpoint unreachable: …', 'timed out after 10 s', …) that never contains a key.
+ * or S3_UNREACHABLE_REASON for an endpoint not reached in time) that never contains a key.
  */
 export async function probeBucket(target: BucketTarget, settings: S3Settings, timeoutMs: number): Promise<string | null> {
   const abort = new AbortController();
@@ -27,7 +27,7 @@ export async function probeBucket(target: BucketTarget, settings: S3Settings, ti
     await writeAndDeleteProbe(client, target, settings, abort.signal);
     return null;
   } catch (error) {
-    return abort.signal.aborted ? s3TimedOutReason(timeoutMs) : s3FailureReason(error, timeoutMs);
+    return abort.signal.aborted ? S3_UNREACHABLE_REASON : s3FailureReason(error);
   } finally {
     clearTimeout(timer);
     client?.destroy();

@@ -19,6 +19,7 @@ export {
   type RoleToAssume,
 } from './assumed-role';
 export { PROBE_KEY_PREFIX, probeBucket } from './bucket-probe';
+export { S3_UNREACHABLE_REASON } from './s3-failure-reason';
 export { deleteExpiredFiles } from './file-retention';
 export { batchKeyPrefix, replicationPrefix } from './key-prefix';
 export type { RedshiftManifest } from './redshift-manifest';

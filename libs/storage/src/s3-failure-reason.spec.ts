@@ -1,4 +1,4 @@
-import { s3FailureReason } from './s3-failure-reason';
+import { S3_UNREACHABLE_REASON, s3FailureReason } from './s3-failure-reason';
 
 /** Shaped like an S3ServiceException: name = S3 error code, HTTP status in $metadata. */
 function s3Error(name: string, status: number): Error {
@@ -20,16 +20,24 @@ describe('s3FailureReason', () => {
     ['taken', s3Error('BucketAlreadyExists', 409), 'bucket name is taken by another account'],
     ['wrong region', s3Error('PermanentRedirect', 301), 'bucket is not in the region named by RegionEndpoint'],
     ['no service credentials', Object.assign(new Error('Could not load credentials'), { name: 'CredentialsProviderError' }), 'no service credentials available for IAMRole access'],
-    ['refused', socketError('ECONNREFUSED'), 'endpoint unreachable: connection refused'],
-    ['dual-stack refused', new AggregateError([socketError('ECONNREFUSED')]), 'endpoint unreachable: connection refused'],
-    ['unknown host', socketError('ENOTFOUND'), 'endpoint unreachable: host not found'],
-    ['re-wrapped by the SDK', new Error('AWS SDK error wrapper for Error: connect ECONNREFUSED 127.0.0.1:9'), 'endpoint unreachable: connection refused'],
-    ['aborted', Object.assign(new Error('aborted'), { name: 'AbortError' }), 'timed out after 10 s'],
+    ['refused', socketError('ECONNREFUSED'), S3_UNREACHABLE_REASON],
+    ['dual-stack refused', new AggregateError([socketError('ECONNREFUSED')]), S3_UNREACHABLE_REASON],
+    ['unknown host', socketError('ENOTFOUND'), S3_UNREACHABLE_REASON],
+    ['re-wrapped by the SDK', new Error('AWS SDK error wrapper for Error: connect ECONNREFUSED 127.0.0.1:9'), S3_UNREACHABLE_REASON],
+    ['aborted', Object.assign(new Error('aborted'), { name: 'AbortError' }), S3_UNREACHABLE_REASON],
+    ['reset', socketError('ECONNRESET'), S3_UNREACHABLE_REASON],
+    ['TLS', socketError('EPROTO'), S3_UNREACHABLE_REASON],
     ['bad region', new Error('Invalid region in client config'), 'invalid RegionEndpoint'],
     ['other S3 code', s3Error('SlowDown', 503), 'S3 error SlowDown (HTTP 503)'],
     ['other', new Error('secret=abc'), 'unexpected error'],
     ['not an error', 42, 'unexpected error'],
   ])('%s', (_label, error, reason) => {
-    expect(s3FailureReason(error, 10000)).toBe(reason);
+    expect(s3FailureReason(error)).toBe(reason);
+  });
+});
+
+describe('S3_UNREACHABLE_REASON', () => {
+  it('is one text for every endpoint not reached, naming no cause', () => {
+    expect(S3_UNREACHABLE_REASON).toBe('cannot reach the S3 endpoint (refused, timed out, unknown host or TLS failed)');
   });
 });

@@ -1,8 +1,12 @@
+import { cannotReachText } from '@svc/contracts';
+
 /** Short, secret-free reasons for failed S3 calls. Only error names and codes are inspected. */
 
-export function s3TimedOutReason(timeoutMs: number): string {
-  return `timed out after ${Math.round(timeoutMs / 100) / 10} s`;
-}
+/**
+ * The one reason for an S3 endpoint that was not reached (refused, unknown host, reset, timed out, TLS): as for
+ * databases, telling these apart would make the answer a port scanner.
+ */
+export const S3_UNREACHABLE_REASON = cannotReachText('the S3 endpoint');
 
 const REASONS_BY_NAME: Readonly<Record<string, string>> = {
   AccessDenied: 'access denied',
@@ -27,25 +31,16 @@ const REASONS_BY_NAME: Readonly<Record<string, string>> = {
 /** Errors of this library whose message is written to be shown (it names fields and roles, never a credential). */
 const SHOWN_MESSAGES: ReadonlySet<string> = new Set(['S3TargetError', 'RoleAssumptionError']);
 
-const NETWORK_REASONS: Readonly<Record<string, string>> = {
-  ECONNREFUSED: 'endpoint unreachable: connection refused',
-  ENOTFOUND: 'endpoint unreachable: host not found',
-  EAI_AGAIN: 'endpoint unreachable: host not found',
-  ECONNRESET: 'endpoint unreachable: connection reset',
-  EHOSTUNREACH: 'endpoint unreachable: host unreachable',
-  ENETUNREACH: 'endpoint unreachable: host unreachable',
-  ETIMEDOUT: 'endpoint unreachable: connection timed out',
-};
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNRESET', 'EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT', 'EPROTO']);
 
-export function s3FailureReason(error: unknown, timeoutMs: number): string {
+export function s3FailureReason(error: unknown): string {
   if (!isRecord(error)) return 'unexpected error';
   const name = typeof error['name'] === 'string' ? error['name'] : '';
-  if (name === 'AbortError' || name === 'TimeoutError') return s3TimedOutReason(timeoutMs);
+  if (name === 'AbortError' || name === 'TimeoutError') return S3_UNREACHABLE_REASON;
   if (SHOWN_MESSAGES.has(name) && typeof error['message'] === 'string') return error['message'];
   const byName = REASONS_BY_NAME[name];
   if (byName !== undefined) return byName;
-  const network = networkReason(error);
-  if (network !== undefined) return network;
+  if (isNetworkFailure(error)) return S3_UNREACHABLE_REASON;
   if (typeof error['message'] === 'string' && /invalid region/i.test(error['message'])) return 'invalid RegionEndpoint';
   const status = httpStatusOf(error);
   if (status !== undefined) return /^[A-Za-z]+$/.test(name) ? `S3 error ${name} (HTTP ${status})` : `S3 error (HTTP ${status})`;
@@ -58,18 +53,16 @@ export function s3FailureReason(error: unknown, timeoutMs: number): string {
  * under a test sandbox) into "AWS SDK error wrapper for Error: connect ECONNREFUSED …", keeping only the
  * text; the code is then read from the message.
  */
-function networkReason(error: Record<string, unknown>): string | undefined {
+function isNetworkFailure(error: Record<string, unknown>): boolean {
   const candidates: unknown[] = [error, error['cause']];
   const inner = error['errors'];
   if (Array.isArray(inner)) candidates.push(...(inner as unknown[]));
   for (const candidate of candidates) {
-    if (!isRecord(candidate) || typeof candidate['code'] !== 'string') continue;
-    const reason = NETWORK_REASONS[candidate['code']];
-    if (reason !== undefined) return reason;
+    if (isRecord(candidate) && typeof candidate['code'] === 'string' && NETWORK_CODES.has(candidate['code'])) return true;
   }
   const message = typeof error['message'] === 'string' ? error['message'] : '';
   const codeInMessage = /\b(E[A-Z_]+)\b/.exec(message)?.[1];
-  return codeInMessage === undefined ? undefined : NETWORK_REASONS[codeInMessage];
+  return codeInMessage !== undefined && NETWORK_CODES.has(codeInMessage);
 }
 
 function httpStatusOf(error: Record<string, unknown>): number | undefined {

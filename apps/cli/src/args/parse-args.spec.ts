@@ -121,6 +121,12 @@ describe('parseArgs', () => {
     expect(() => parseArgs(['keys', 'create', '--operations', '*', '--over-bus', '--expires-at', '2027-01-31T00:00:00Z'])).toThrow('--expires-at works over the signed API');
     expect(() => parseArgs(['keys', 'create', '--operations', '*', '--expires-at', 'tomorrow'])).toThrow("--expires-at must be an ISO timestamp with its offset, such as 2027-01-31T00:00:00Z, not 'tomorrow'");
   });
+
+  it('grants the error-detail permission by name, in any case (issue 19)', () => {
+    expect(parseArgs(['keys', 'create', '--operations', 'describe,describereplicationerrordetails'])).toMatchObject({
+      allowedOperations: ['DescribeWarehouseReplication', 'DescribeReplicationErrorDetails'],
+    });
+  });
 });
 
 describe('parseFieldAssignment', () => {

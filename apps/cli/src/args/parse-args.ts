@@ -1,4 +1,4 @@
-import type { ManageAccessKeysRequest, OperationName } from '@svc/contracts';
+import { ERROR_DETAILS_PERMISSION, type ManageAccessKeysRequest, type OperationName } from '@svc/contracts';
 import { UsageError } from '../exit-codes';
 import { resolveOperation } from './operation-alias';
 
@@ -41,7 +41,7 @@ export type KeysTransport = { kind: 'api'; connection: ConnectionFlags } | { kin
 export interface KeysCreateCommand {
   kind: 'keys-create';
   /** `['*']` or operation names. */
-  allowedOperations: Array<OperationName | '*'>;
+  allowedOperations: Array<OperationName | '*' | typeof ERROR_DETAILS_PERMISSION>;
   /** `--replications all`: every replication and the service-wide operations; the key's own replications otherwise. */
   replicationScope: 'Own' | 'All';
   description?: string;
@@ -285,8 +285,8 @@ function parseOperationCommand(argv: string[]): OperationCommand | DescribeWatch
   };
 }
 
-/** `*` alone, or a comma-separated list of operation names or aliases. */
-export function parseAllowedOperations(text: string): Array<OperationName | '*'> {
+/** `*` alone, or a comma-separated list of operation names or aliases, and DescribeReplicationErrorDetails. */
+export function parseAllowedOperations(text: string): Array<OperationName | '*' | typeof ERROR_DETAILS_PERMISSION> {
   const items = text
     .split(',')
     .map((item) => item.trim())
@@ -297,6 +297,8 @@ export function parseAllowedOperations(text: string): Array<OperationName | '*'>
     return ['*'];
   }
   const operations = items.map((item) => {
+    // Not an operation: the permission to read what a server said of a failure (Describe's LastErrorDetail).
+    if (item.toLowerCase() === ERROR_DETAILS_PERMISSION.toLowerCase()) return ERROR_DETAILS_PERMISSION;
     const operation = resolveOperation(item);
     if (operation === undefined) throw new UsageError(`--operations: unknown operation '${item}'`);
     return operation;

@@ -23,6 +23,8 @@ export interface TableStatus {
   lastVersion: string | null;
   lagSeconds: number | null;
   lastError: string | null;
+  /** What the server said of the last error: only for keys allowed DescribeReplicationErrorDetails. */
+  lastErrorDetail?: string | null;
   lastCycleAt?: string | null;
   nextAttemptAt?: string | null;
   ctTimeoutInMinutes?: number | null;
@@ -58,6 +60,7 @@ export interface ReplicationDescription extends ReplicationSummary {
   configuration: ReplicationConfig;
   tables: TableStatus[];
   lastError: string | null;
+  lastErrorDetail?: string | null;
   alerts: AlertRecord[];
 }
 

@@ -22,6 +22,8 @@ export function summaryView(described: DescribedReplication): VElement {
       h('dd', null, formatTimestamp(described.updatedAt)),
       h('dt', null, 'Last error'),
       described.lastError ? h('dd.error-text', null, described.lastError) : h('dd', null, 'none'),
+      // Only keys allowed DescribeReplicationErrorDetails get it.
+      described.lastErrorDetail ? [h('dt', null, 'Error detail'), h('dd.error-text', null, described.lastErrorDetail)] : null,
     ),
   );
 }

@@ -55,6 +55,7 @@ export function tableDetailView(table: DescribedTable, progress: SeedProgress | 
     ['Change cycle timeout', table.ctTimeoutInMinutes === undefined ? 'none' : `${table.ctTimeoutInMinutes} min`],
     ['Next attempt', table.nextAttemptAt ? formatTimestamp(table.nextAttemptAt) : '—'],
     ['Last error', table.lastError ?? 'none'],
+    ...(table.lastErrorDetail ? ([['Error detail', table.lastErrorDetail]] as [string, string][]) : []),
   ];
   return h(
     'section.table-detail',

@@ -18,7 +18,7 @@ export class DiscoverService {
       const config = await this.configs.configOf(replicationId);
       return rpcOk({ tables: await this.engines.source(config).discoverTables() });
     } catch (error) {
-      return rpcError(ErrorCode.Unavailable, [classifyFailure(error).reason]);
+      return rpcError(ErrorCode.Unavailable, [classifyFailure(error, { endpoint: 'Source' }).reason]);
     }
   }
 }

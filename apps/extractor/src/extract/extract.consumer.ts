@@ -1,4 +1,4 @@
-import { PipelineConsumers, type PipelineSubjects, isExtractRequested } from '@svc/contracts';
+import { PipelineConsumers, tableKey, type PipelineSubjects, isExtractRequested } from '@svc/contracts';
 import type { WorkerConfig } from '@svc/config';
 import type { PipelineWorkerOptions } from '@svc/messaging';
 import type { AnyPipelineWorkerOptions } from '@svc/pipeline-nest';
@@ -11,9 +11,12 @@ export function extractConsumer(service: ExtractService, settings: WorkerConfig)
     ...PipelineConsumers.extractor,
     concurrency: settings.concurrency,
     guard: isExtractRequested,
-    handle: (request) => runClassified(() => service.extract(request), (reason, scope) => service.fail(request, reason, { retryable: false, scope })),
-    onGiveUp: async (payload, reason) => {
-      if (isExtractRequested(payload)) await service.fail(payload, reason, { retryable: true, scope: 'table' });
+    handle: (request) =>
+      runClassified(() => service.extract(request), { endpoint: 'Source', table: tableKey(request.table) }, ({ reason, scope, detail }) =>
+        service.fail(request, reason, { retryable: false, scope, ...(detail !== undefined && { detail }) }),
+      ),
+    onGiveUp: async (payload, reason, detail) => {
+      if (isExtractRequested(payload)) await service.fail(payload, reason, { retryable: true, scope: 'table', ...(detail !== undefined && { detail }) });
     },
   };
   return options as unknown as AnyPipelineWorkerOptions;

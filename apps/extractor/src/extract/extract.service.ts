@@ -224,7 +224,7 @@ export class ExtractService {
   }
 
   /** Reports a failure the registry acts on (retry later, reseed, or stop the table or the whole replication). */
-  async fail(request: ExtractRequested, message: string, options: { retryable: boolean; reseed?: boolean; scope: FailureScope }): Promise<void> {
+  async fail(request: ExtractRequested, message: string, options: { retryable: boolean; reseed?: boolean; scope: FailureScope; detail?: string }): Promise<void> {
     await this.publisher.publish(
       PipelineSubjects.workFailed,
       {
@@ -234,6 +234,7 @@ export class ExtractService {
         stage: 'extract',
         retryable: options.retryable,
         message,
+        ...(options.detail !== undefined && { detail: options.detail }),
         ...(options.reseed && { reseed: true }),
         scope: options.scope,
         ...(request.configVersion !== undefined && { configVersion: request.configVersion }),

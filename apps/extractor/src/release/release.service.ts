@@ -33,7 +33,7 @@ export class ReleaseService {
       return rpcOk({ released });
     } catch (error) {
       if (error instanceof ReplicationGoneError) return rpcError(ErrorCode.NotFound, [error.message]);
-      const reason = classifyFailure(error).reason;
+      const reason = classifyFailure(error, { endpoint: 'Source', ...(current && { table: tableKey(current) }) }).reason;
       return rpcError(ErrorCode.Unavailable, [current ? `${tableKey(current)}: ${reason}` : reason]);
     }
   }

@@ -88,6 +88,16 @@ describe('AccessKeysService', () => {
     expect(await serviceWith().createAccessKey({ allowedOperations: ['*'], replicationScope: 'Everything' })).toMatchObject({ ok: false, error: { code: 'ValidationFailed' } });
   });
 
+  it('grants the error-detail permission like an operation (issue 19), and the registry reads it back', async () => {
+    const reply = await serviceWith().createAccessKey({ allowedOperations: ['DescribeWarehouseReplication', 'DescribeReplicationErrorDetails'] });
+    expect(reply).toMatchObject({ ok: true, value: { allowedOperations: ['DescribeWarehouseReplication', 'DescribeReplicationErrorDetails'] } });
+    if (!reply.ok) return;
+    const plain = await serviceWith().createAccessKey({ allowedOperations: ['DescribeWarehouseReplication'] });
+    if (!plain.ok) throw new Error('expected a key');
+    expect(await keys.mayReadErrorDetails(reply.value.accessKeyId)).toBe(true);
+    expect(await keys.mayReadErrorDetails(plain.value.accessKeyId)).toBe(false);
+  });
+
   it('draws a new id when the first one is taken', async () => {
     await keys.upsertBootstrap('SVCTAKEN', 'x');
     const reply = await serviceWith(new SequenceGenerator(['SVCTAKEN', 'SVCFREE'])).createAccessKey({ allowedOperations: ['*'] });
@@ -97,7 +107,7 @@ describe('AccessKeysService', () => {
   it('refuses malformed create requests', async () => {
     expect(await serviceWith().createAccessKey({ allowedOperations: ['Nope'] })).toEqual({
       ok: false,
-      error: { code: ErrorCode.ValidationFailed, messages: ["allowedOperations[0]: must be '*' or an operation name"] },
+      error: { code: ErrorCode.ValidationFailed, messages: ["allowedOperations[0]: must be '*', an operation name or DescribeReplicationErrorDetails"] },
     });
     expect(keys.keys.size).toBe(0);
   });

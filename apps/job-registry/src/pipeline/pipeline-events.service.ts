@@ -100,15 +100,17 @@ export class PipelineEventsService {
       retryAt = new Date(now.getTime() + retryDelayMs(failures, TABLE_RETRY_BACKOFF));
     }
     const phase = event.reseed ? 'Reseeding' : event.retryable || replicationWide ? null : 'Error';
-    const moved = await this.state.failWork(replicationId, tableName, workId, { message: event.message, phase, retryAt }, now);
+    const detail = event.detail;
+    const moved = await this.state.failWork(replicationId, tableName, workId, { message: event.message, ...(detail !== undefined && { detail }), phase, retryAt }, now);
     if (!moved) return;
-    this.logger.warn('pipeline work failed', { replicationId, table: tableName, stage: event.stage, retryable: event.retryable, scope: event.scope ?? 'table', reason: event.message });
+    // The log keeps what the server said (the logger redacts credentials): operators need it, Describe shows it only to keys allowed to see it.
+    this.logger.warn('pipeline work failed', { replicationId, table: tableName, stage: event.stage, retryable: event.retryable, scope: event.scope ?? 'table', reason: event.message, detail });
     if (event.reseed) {
       await this.alerts.raise({ replicationId, kind: 'Reseed', message: `${tableName}: reseeding: ${event.message}` });
     } else if (replicationWide) {
       const reason = `${event.stage} of ${tableName} failed: ${event.message}`;
       // A replication being deleted or stopped meanwhile keeps that status.
-      if ((await this.replications.get(replicationId))?.status === 'Running') await this.replications.setStatus(replicationId, 'Failed', reason);
+      if ((await this.replications.get(replicationId))?.status === 'Running') await this.replications.setStatus(replicationId, 'Failed', reason, detail ?? null);
       await this.alerts.raise({ replicationId, kind: 'Failure', message: `replication failed: ${reason}` });
     } else if (!event.retryable) {
       await this.alerts.raise({ replicationId, kind: 'Failure', message: `${tableName}: ${event.message}` });

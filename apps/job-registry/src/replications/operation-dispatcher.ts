@@ -33,7 +33,7 @@ export class OperationDispatcher {
     @Inject(ServiceControlService) private readonly serviceControl: ServiceControlService,
     @Inject(ReplicationMetricsService) private readonly metrics: ReplicationMetricsService,
     @Inject(JsonLogger) private readonly logger: JsonLogger,
-    @Inject(AccessKeyRepository) private readonly keys: Pick<AccessKeyStore, 'scopeOf'>,
+    @Inject(AccessKeyRepository) private readonly keys: Pick<AccessKeyStore, 'scopeOf' | 'mayReadErrorDetails'>,
     @Inject(ReplicationRepository) private readonly owners: Pick<ReplicationStore, 'ownerOf'>,
     @Inject(AccessKeyOperations) private readonly accessKeys: AccessKeyOperations,
   ) {}
@@ -61,7 +61,8 @@ export class OperationDispatcher {
   }
 
   /**
-   * The registry decides what a key may act on, whatever the gateway checked: a key limited to its own replications
+   * The registry decides what a key may act on and read, whatever the gateway checked (a key's error-detail permission
+   * too: Describe shows what servers said of failures only to keys allowed ERROR_DETAILS_PERMISSION): a key limited to its own replications
    * ('Own', the default of created keys) sees and changes only the replications it created — another one is
    * answered exactly as one that does not exist — and cannot run the operations that act on every replication.
    */
@@ -80,7 +81,9 @@ export class OperationDispatcher {
       case 'AlterWarehouseReplication':
         return withRequest('AlterWarehouseReplication', payload, (request) => owned(request.replicationId, () => this.replications.alter(request, author)));
       case 'DescribeWarehouseReplication':
-        return withRequest('DescribeWarehouseReplication', payload, (request) => owned(request.replicationId, () => this.replications.describe(request.replicationId)));
+        return withRequest('DescribeWarehouseReplication', payload, (request) =>
+          owned(request.replicationId, async () => this.replications.describe(request.replicationId, { errorDetails: await this.keys.mayReadErrorDetails(envelope.accessKeyId) })),
+        );
       case 'ListWarehouseReplications':
         return withRequest('ListWarehouseReplications', payload, () => this.replications.list(scope === 'Own' ? envelope.accessKeyId : undefined));
       case 'DeleteWarehouseReplication':

@@ -158,7 +158,11 @@ export class ReplicationsService {
     return rpcOk(null);
   }
 
-  async describe(replicationId: string): Promise<RpcReply<ReplicationDescription>> {
+  /**
+   * `errorDetails`: the caller may read what servers said of failures (ERROR_DETAILS_PERMISSION), shown as
+   * LastErrorDetail next to each classified lastError; without it the detail is left out.
+   */
+  async describe(replicationId: string, access: { errorDetails: boolean } = { errorDetails: false }): Promise<RpcReply<ReplicationDescription>> {
     const stored = await this.replications.get(replicationId);
     if (!stored) return replicationNotFound(replicationId);
     const [service, tables, alerts] = await Promise.all([
@@ -173,9 +177,10 @@ export class ReplicationsService {
       createdAt: stored.createdAt.toISOString(),
       updatedAt: stored.updatedAt.toISOString(),
       configuration: maskConfigSecrets(stored.config),
-      tables: tables.map((table) => withoutCredentials(describedTable(table, stored.config.ctProcessTimeoutInMinutes, new Date()))),
-      // Errors are written by workers from driver messages; strip any credential that slipped into one.
+      tables: tables.map((table) => withErrorDetail(withoutCredentials(describedTable(table, stored.config.ctProcessTimeoutInMinutes, new Date())), access.errorDetails)),
+      // Errors are written by workers; strip any credential that slipped into one.
       lastError: stored.lastError === null ? null : redactText(stored.lastError),
+      ...(access.errorDetails && stored.lastErrorDetail !== null && { lastErrorDetail: redactText(stored.lastErrorDetail) }),
       alerts,
     });
   }
@@ -276,6 +281,11 @@ function describedTable({ ctTimeoutLevel, ...table }: StoredTableStatus, configu
     ctTimeoutInMinutes: ctTimeoutMinutes(configuredTimeoutMinutes, ctTimeoutLevel),
     inFlightSeconds: secondsInFlight(table.workStartedAt ?? null, now),
   };
+}
+
+/** The table's error detail for a caller allowed to read it, redacted once more; left out for any other. */
+function withErrorDetail({ lastErrorDetail, ...table }: TableStatus, allowed: boolean): TableStatus {
+  return allowed && typeof lastErrorDetail === 'string' ? { ...table, lastErrorDetail: redactText(lastErrorDetail) } : table;
 }
 
 function withoutCredentials(table: TableStatus): TableStatus {

@@ -1,5 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import type { AlertRecord, ListedTable, TableMetricsHistory, ReplicationConfig, ReplicationStatus, ServiceConfiguration, TableStatus } from '@svc/contracts';
+import {
+  ERROR_DETAILS_PERMISSION,
+  type AlertRecord,
+  type ListedTable,
+  type TableMetricsHistory,
+  type ReplicationConfig,
+  type ReplicationStatus,
+  type ServiceConfiguration,
+  type TableStatus,
+} from '@svc/contracts';
 import { takesOut } from '@svc/registry-store';
 import type {
   AccessKeyChange,
@@ -43,6 +52,7 @@ export class InMemoryReplicationStore implements ReplicationStore {
       config: structuredClone(input.config),
       version: 1,
       lastError: null,
+      lastErrorDetail: null,
       ownerAccessKeyId: author.accessKeyId,
       createdAt: now,
       updatedAt: now,
@@ -79,6 +89,7 @@ export class InMemoryReplicationStore implements ReplicationStore {
       config: structuredClone(change.config),
       status: change.status,
       lastError: change.lastError,
+      lastErrorDetail: change.lastError === stored.lastError ? stored.lastErrorDetail : null,
       version: stored.version + 1,
       updatedAt: new Date(),
     };
@@ -87,10 +98,10 @@ export class InMemoryReplicationStore implements ReplicationStore {
     return structuredClone(next);
   }
 
-  async setStatus(replicationId: string, status: ReplicationStatus, lastError: string | null): Promise<boolean> {
+  async setStatus(replicationId: string, status: ReplicationStatus, lastError: string | null, lastErrorDetail: string | null = null): Promise<boolean> {
     const stored = this.rows.get(replicationId);
     if (!stored) return false;
-    this.rows.set(replicationId, { ...stored, status, lastError, updatedAt: new Date() });
+    this.rows.set(replicationId, { ...stored, status, lastError, lastErrorDetail, updatedAt: new Date() });
     return true;
   }
 
@@ -111,6 +122,7 @@ export class InMemoryReplicationStore implements ReplicationStore {
       config: structuredClone(config),
       version: 1,
       lastError: null,
+      lastErrorDetail: null,
       ownerAccessKeyId: null,
       createdAt: now,
       updatedAt: now,
@@ -253,6 +265,11 @@ export class InMemoryAccessKeyStore implements AccessKeyStore {
 
   async scopeOf(accessKeyId: string): Promise<ReplicationScope | null> {
     return this.usable(accessKeyId)?.replicationScope ?? null;
+  }
+
+  async mayReadErrorDetails(accessKeyId: string): Promise<boolean> {
+    const allowed = this.usable(accessKeyId)?.allowedOperations ?? [];
+    return allowed.includes('*') || allowed.includes(ERROR_DETAILS_PERMISSION);
   }
 
   async list(): Promise<AccessKeyListing[]> {

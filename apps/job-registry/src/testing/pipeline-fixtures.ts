@@ -34,6 +34,7 @@ export function table(name: string, overrides: Partial<TableRuntimeState> = {}):
     lastCycleAt: new Date(NOW.getTime() - 5000),
     lastCycleRows: 0,
     lastError: null,
+    lastErrorDetail: null,
     workEpoch: 1,
     ctTimeoutLevel: 0,
     failureCount: 0,

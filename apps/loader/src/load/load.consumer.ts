@@ -1,4 +1,4 @@
-import { PipelineConsumers, type PipelineSubjects, isBatchStaged } from '@svc/contracts';
+import { PipelineConsumers, tableKey, type PipelineSubjects, isBatchStaged } from '@svc/contracts';
 import type { WorkerConfig } from '@svc/config';
 import type { PipelineWorkerOptions } from '@svc/messaging';
 import type { AnyPipelineWorkerOptions } from '@svc/pipeline-nest';
@@ -11,9 +11,12 @@ export function loadConsumer(service: LoadService, settings: WorkerConfig): AnyP
     ...PipelineConsumers.loader,
     concurrency: settings.concurrency,
     guard: isBatchStaged,
-    handle: (event) => runClassified(() => service.load(event), (message, scope) => service.fail(event, { message, retryable: false, scope })),
-    onGiveUp: async (payload, reason) => {
-      if (isBatchStaged(payload)) await service.fail(payload, { message: reason, retryable: true, scope: 'table' });
+    handle: (event) =>
+      runClassified(() => service.load(event), { endpoint: 'Warehouse', table: tableKey(event.batch.definition.table) }, ({ reason, scope, detail }) =>
+        service.fail(event, { message: reason, retryable: false, scope, ...(detail !== undefined && { detail }) }),
+      ),
+    onGiveUp: async (payload, reason, detail) => {
+      if (isBatchStaged(payload)) await service.fail(payload, { message: reason, retryable: true, scope: 'table', ...(detail !== undefined && { detail }) });
     },
   };
   return options as unknown as AnyPipelineWorkerOptions;

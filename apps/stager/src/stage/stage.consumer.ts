@@ -1,4 +1,4 @@
-import { PipelineConsumers, type PipelineSubjects, isBatchExtracted } from '@svc/contracts';
+import { PipelineConsumers, tableKey, type PipelineSubjects, isBatchExtracted } from '@svc/contracts';
 import type { WorkerConfig } from '@svc/config';
 import type { PipelineWorkerOptions } from '@svc/messaging';
 import type { AnyPipelineWorkerOptions } from '@svc/pipeline-nest';
@@ -11,9 +11,12 @@ export function stageConsumer(service: StageService, settings: WorkerConfig): An
     ...PipelineConsumers.stager,
     concurrency: settings.concurrency,
     guard: isBatchExtracted,
-    handle: (event) => runClassified(() => service.stage(event), (message, scope) => service.fail(event, { message, retryable: false, scope })),
-    onGiveUp: async (payload, reason) => {
-      if (isBatchExtracted(payload)) await service.fail(payload, { message: reason, retryable: true, scope: 'table' });
+    handle: (event) =>
+      runClassified(() => service.stage(event), { endpoint: 'Staging', table: tableKey(event.batch.definition.table) }, ({ reason, scope, detail }) =>
+        service.fail(event, { message: reason, retryable: false, scope, ...(detail !== undefined && { detail }) }),
+      ),
+    onGiveUp: async (payload, reason, detail) => {
+      if (isBatchExtracted(payload)) await service.fail(payload, { message: reason, retryable: true, scope: 'table', ...(detail !== undefined && { detail }) });
     },
   };
   return options as unknown as AnyPipelineWorkerOptions;

@@ -84,8 +84,10 @@ export const WorkFailedSchema = Struct({
   table: TableRefSchema,
   stage: OneOf(WORK_STAGES),
   retryable: Flag(),
-  /** Never contains a secret. */
+  /** The classified reason (failureText) or the service's own words: never a secret, a server's words or a row value. */
   message: AnyText(),
+  /** What the driver or server said, redacted of credentials (at most FAILURE_DETAIL_MAX_LENGTH): shown only to keys allowed ERROR_DETAILS_PERMISSION. */
+  detail: Type.Optional(AnyText()),
   /** The table must be reseeded (e.g. its watermark is below the minimum valid version). */
   reseed: Type.Optional(Flag()),
   /**

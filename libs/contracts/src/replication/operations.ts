@@ -108,6 +108,8 @@ export interface ReplicationDescription extends ReplicationSummary {
   configuration: ReplicationConfig;
   tables: TableStatus[];
   lastError: string | null;
+  /** What the server said of the last error, redacted of credentials: only for keys allowed ERROR_DETAILS_PERMISSION. */
+  lastErrorDetail?: string | null;
   alerts: AlertRecord[];
 }
 

@@ -12,7 +12,10 @@ export interface TableStatus {
   rowsEstimated: number;
   lastVersion: string | null;
   lagSeconds: number | null;
+  /** Why the table's last work failed, as a classified reason (FailureClass's texts) or the service's own words. */
   lastError: string | null;
+  /** What the server said of that failure, redacted of credentials: only for keys allowed ERROR_DETAILS_PERMISSION. */
+  lastErrorDetail?: string | null;
   /** When the table's last unit of work ended (loaded, failed or cancelled). */
   lastCycleAt?: string | null;
   /** Set while the table waits out the backoff after a failure: when it is tried again. */

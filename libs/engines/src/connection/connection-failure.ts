@@ -1,3 +1,5 @@
+import { cannotReachText } from '@svc/contracts';
+
 /**
  * Short, secret-free reasons for failed connection attempts. Each engine words its driver's errors (see its
  * access); what is left are Node socket and TLS errors, worded here. Driver messages are never passed through
@@ -10,22 +12,33 @@ export interface FailureContext {
   timeoutMs: number;
 }
 
+/**
+ * The one reason for every attempt that reached no server speaking the engine's protocol: refused, timed out,
+ * unknown host, unreachable network, TLS failed or not offered, reset, or a server that answered something else.
+ * Telling these apart would tell a caller which hosts and ports are open (a port scanner); Create and Alter put
+ * the address the caller gave in its place (cannotReachText).
+ */
+export const UNREACHABLE_REASON = cannotReachText();
+
+/** "timed out after 10 s": for a deadline of the service's own, not a connection attempt's. */
 export function timedOutReason(timeoutMs: number): string {
   const seconds = Math.round(timeoutMs / 100) / 10;
   return `timed out after ${seconds} s`;
 }
 
-const SOCKET_REASONS: Readonly<Record<string, string>> = {
-  ECONNREFUSED: 'connection refused',
-  ENOTFOUND: 'host not found',
-  EAI_AGAIN: 'host not found',
-  EAI_NONAME: 'host not found',
-  ECONNRESET: 'connection reset by server',
-  EPIPE: 'connection reset by server',
-  EHOSTUNREACH: 'host unreachable',
-  ENETUNREACH: 'host unreachable',
-  EPROTO: 'TLS handshake failed',
-};
+/** Node's socket and DNS codes of an attempt that reached no server. */
+const UNREACHABLE_SOCKET_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EAI_NONAME',
+  'ECONNRESET',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ETIMEDOUT',
+  'EPROTO',
+]);
 
 const CERTIFICATE_CODES = new Set([
   'DEPTH_ZERO_SELF_SIGNED_CERT',
@@ -39,22 +52,22 @@ const CERTIFICATE_CODES = new Set([
   'ERR_TLS_CERT_ALTNAME_INVALID',
 ]);
 
-/** Node socket and TLS codes, searched through wrapped errors (mssql → tedious → AggregateError → socket error). */
-export function socketFailureReason(error: unknown, context: FailureContext): string | undefined {
-  for (const candidate of errorChain(error)) {
+/** Whether `error` (or what it wraps) is a Node socket, DNS or TLS failure: the attempt reached no server. */
+export function isUnreachableSocketError(error: unknown): boolean {
+  return errorChain(error).some((candidate) => {
     const code = candidate['code'];
-    if (typeof code !== 'string') continue;
-    if (code === 'ETIMEDOUT') return timedOutReason(context.timeoutMs);
-    const reason = SOCKET_REASONS[code];
-    if (reason !== undefined) return reason;
-    if (CERTIFICATE_CODES.has(code)) return `server certificate not trusted (${code})`;
-    if (code.startsWith('ERR_SSL_') || code.startsWith('ERR_TLS_')) return 'TLS handshake failed';
-  }
-  return undefined;
+    if (typeof code !== 'string') return false;
+    return UNREACHABLE_SOCKET_CODES.has(code) || CERTIFICATE_CODES.has(code) || code.startsWith('ERR_SSL_') || code.startsWith('ERR_TLS_');
+  });
+}
+
+/** UNREACHABLE_REASON for Node socket, DNS and TLS failures, searched through wrapped errors (mssql → tedious → AggregateError → socket error). */
+export function socketFailureReason(error: unknown): string | undefined {
+  return isUnreachableSocketError(error) ? UNREACHABLE_REASON : undefined;
 }
 
 /** The error and everything it wraps (cause, originalError, AggregateError.errors), breadth first. */
-function errorChain(error: unknown): Record<string, unknown>[] {
+export function errorChain(error: unknown): Record<string, unknown>[] {
   const chain: Record<string, unknown>[] = [];
   const queue: unknown[] = [error];
   while (queue.length > 0 && chain.length < 16) {

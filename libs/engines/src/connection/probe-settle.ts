@@ -1,4 +1,4 @@
-import { timedOutReason, type FailureContext } from './connection-failure';
+import { UNREACHABLE_REASON, type FailureContext } from './connection-failure';
 import { withinDeadline } from './deadline';
 
 /**
@@ -18,7 +18,8 @@ export async function settleProbe(
     .catch(() => undefined);
   try {
     const outcome = await withinDeadline(attempt, context.timeoutMs);
-    if (!outcome.settled) return timedOutReason(context.timeoutMs);
+    // No answer within the deadline: a silent port, a dropped SYN or a TLS handshake that never ends.
+    if (!outcome.settled) return UNREACHABLE_REASON;
     await closeWhenSettled;
     return null;
   } catch (error) {

@@ -1,6 +1,7 @@
 import { CHANGE_TRACKING_SCHEMA, type ListedTable } from '@svc/contracts';
 import {
   POSTGRES_SCHEMES,
+  UNREACHABLE_REASON,
   hasScheme,
   parseServerUrl,
   probeOrReason,
@@ -48,9 +49,9 @@ interface ListedRow {
 /** Only the driver config matters to identity; nothing connects. */
 const IDENTITY_OPTIONS = { encrypt: false, connectTimeoutMs: 1 };
 
-/** How a PostgreSQL connection attempt failed, in a few secret-free words. */
+/** How a PostgreSQL connection attempt failed, in a few secret-free words; UNREACHABLE_REASON when no PostgreSQL server answered. */
 export function postgresConnectionFailure(error: unknown, context: FailureContext): string {
-  return postgresFailureReason(error, context) ?? socketFailureReason(error, context) ?? 'connection failed';
+  return postgresFailureReason(error, context) ?? socketFailureReason(error) ?? UNREACHABLE_REASON;
 }
 
 /**

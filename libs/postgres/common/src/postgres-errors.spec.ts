@@ -4,6 +4,11 @@ import { isPostgresMissingObject, postgresErrorKind } from './postgres-errors';
 const pgError = (code: string) => Object.assign(new Error(`pg ${code}`), { code, severity: 'ERROR' });
 
 describe('postgresErrorKind', () => {
+  // pg 8's fixed texts (lib/connection.js, lib/client.js) of an attempt that reached no PostgreSQL server.
+  it.each(['timeout expired', 'Connection terminated unexpectedly', 'The server does not support SSL connections'])('"%s" is unreachable', (message) => {
+    expect(postgresErrorKind(new Error(message))).toBe('unreachable');
+  });
+
   it.each<[string, string, EngineErrorKind]>([
     ['connection failure', '08006', 'transient'],
     ['connection does not exist', '08003', 'transient'],

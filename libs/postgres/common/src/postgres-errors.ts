@@ -1,4 +1,5 @@
 import { sqlStateErrorKind, sqlStateOf, type DriverErrorMapper } from '@svc/engines';
+import { isPostgresUnreachable } from './postgres-failure';
 
 /** SQLSTATEs of PostgreSQL that say a relation (42P01 undefined_table) or schema (3F000 invalid_schema_name) does not exist. */
 const MISSING_OBJECT_SQLSTATES = new Set(['42P01', '3F000']);
@@ -9,5 +10,8 @@ export function isPostgresMissingObject(error: unknown): boolean {
   return code !== undefined && MISSING_OBJECT_SQLSTATES.has(code);
 }
 
-/** The kind of a pg driver error, from its SQLSTATE; undefined for any other error (or a SQLSTATE no kind names). */
-export const postgresErrorKind: DriverErrorMapper = sqlStateErrorKind;
+/**
+ * The kind of a pg driver error, from its SQLSTATE, or 'unreachable' for pg's fixed texts of an attempt that reached
+ * no PostgreSQL server; undefined for any other error (or a SQLSTATE no kind names).
+ */
+export const postgresErrorKind: DriverErrorMapper = (error) => (isPostgresUnreachable(error) ? 'unreachable' : sqlStateErrorKind(error));

@@ -1,8 +1,8 @@
-import { isRecord, messageOf, timedOutReason, type FailureContext } from '@svc/engines';
+import { UNREACHABLE_REASON, isRecord, messageOf, type FailureContext } from '@svc/engines';
 
 /** How PostgreSQL (pg) words a failed connection attempt: SQLSTATEs, then the driver's fixed texts; undefined for other errors. */
 export function postgresFailureReason(error: unknown, context: FailureContext): string | undefined {
-  return postgresServerReason(error, context) ?? driverTextReason(error, context);
+  return postgresServerReason(error, context) ?? driverTextReason(error);
 }
 
 /** SQLSTATE codes of PostgreSQL (and Redshift) errors raised while connecting. */
@@ -27,13 +27,23 @@ function postgresServerReason(error: unknown, context: FailureContext): string |
   }
 }
 
-/** Fixed texts pg uses for conditions that carry no code. */
-function driverTextReason(error: unknown, context: FailureContext): string | undefined {
-  const message = messageOf(error);
-  if (message === 'The server does not support SSL connections') return 'server does not support encrypted connections';
-  if (message === 'timeout expired' || message === 'Connection terminated due to connection timeout') {
-    return timedOutReason(context.timeoutMs);
-  }
-  if (message === 'Connection terminated unexpectedly') return 'connection closed by server';
-  return undefined;
+/**
+ * Fixed texts pg uses for conditions that carry no code: no TLS offered, the connect timeout, a connection
+ * closed before the server spoke. Each is a "cannot reach" (UNREACHABLE_REASON): telling them apart would say
+ * which ports are open. pg 8 words them so in lib/connection.js and lib/client.js.
+ */
+const UNREACHABLE_TEXTS = new Set([
+  'The server does not support SSL connections',
+  'timeout expired',
+  'Connection terminated due to connection timeout',
+  'Connection terminated unexpectedly',
+]);
+
+function driverTextReason(error: unknown): string | undefined {
+  return UNREACHABLE_TEXTS.has(messageOf(error)) ? UNREACHABLE_REASON : undefined;
+}
+
+/** Whether a pg error is one of its fixed texts of an attempt that reached no PostgreSQL server. */
+export function isPostgresUnreachable(error: unknown): boolean {
+  return UNREACHABLE_TEXTS.has(messageOf(error));
 }

@@ -89,6 +89,6 @@ describe('prepareStagingDatabase', () => {
     expect(statementFailure(Object.assign(new Error("Cannot alter the login 'x', password 'secret'"), { number: 15151 }), 10_000)).toBe('permission denied (SQL Server error 15151)');
     expect(statementFailure(Object.assign(new Error('boom'), { number: 5069 }), 10_000)).toBe('SQL Server error 5069');
     expect(statementFailure(new Error('socket'), 10_000)).toBe('unexpected error');
-    expect(statementFailure(Object.assign(new Error('connect ECONNREFUSED 10.0.0.1:1433'), { code: 'ECONNREFUSED' }), 10_000)).toBe('connection refused');
+    expect(statementFailure(Object.assign(new Error('connect ECONNREFUSED 10.0.0.1:1433'), { code: 'ECONNREFUSED' }), 10_000)).toBe('cannot reach the server (refused, timed out, unknown host or TLS failed)');
   });
 });

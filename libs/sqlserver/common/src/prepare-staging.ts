@@ -12,7 +12,7 @@ export function statementFailure(error: unknown, timeoutMs: number): string {
   const number = (error as { number?: unknown } | null)?.number;
   if (typeof number !== 'number') {
     const context = { timeoutMs };
-    return sqlServerFailureReason(error, context) ?? socketFailureReason(error, context) ?? 'unexpected error';
+    return sqlServerFailureReason(error, context) ?? socketFailureReason(error) ?? 'unexpected error';
   }
   return PERMISSION_NUMBERS.has(number) ? `permission denied (SQL Server error ${number})` : `SQL Server error ${number}`;
 }

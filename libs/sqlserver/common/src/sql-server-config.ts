@@ -1,5 +1,5 @@
 import type { config as MssqlConfig } from 'mssql';
-import { adoBoolean, adoValue, parseAdoConnectionString } from './ado-connection-string';
+import { adoBoolean, adoValue, parseAdoConnectionString } from '@svc/logging';
 import { ADO_KEYS } from './ado-keys';
 import { ConnectionStringError, hasScheme, isHostName, parseServerUrl, type ConnectOptions } from '@svc/engines';
 import { SQL_SERVER_DEFAULT_PORT, SQL_SERVER_SCHEMES, parseSqlServerAddress, type SqlServerAddress } from './sql-server-address';

@@ -1,20 +1,28 @@
-import { isRecord, messageOf, timedOutReason, type FailureContext } from '@svc/engines';
+import { UNREACHABLE_REASON, isRecord, messageOf, type FailureContext } from '@svc/engines';
+
+/**
+ * mssql ConnectionError codes (tedious's, copied onto the mssql error; mssql lib/error/connection-error.js names
+ * it 'ConnectionError') of an attempt that reached no SQL Server speaking TDS. tedious 19 lib/connection.js raises
+ * ETIMEOUT when connectTimeout passes, ESOCKET for a socket error (refused, unknown host, reset, TLS), EINSTLOOKUP
+ * when the SQL Browser does not name the instance's port, EENCRYPT when the server demands encryption the client
+ * did not ask for. One reason for all: telling them apart would say which hosts and ports are open.
+ */
+const UNREACHABLE_CODES = new Set(['ETIMEOUT', 'ESOCKET', 'EINSTLOOKUP', 'EENCRYPT']);
+
+/** Whether an mssql error is a ConnectionError of an attempt that reached no SQL Server. */
+export function isSqlServerUnreachable(error: unknown): boolean {
+  return isRecord(error) && error['name'] === 'ConnectionError' && typeof error['code'] === 'string' && UNREACHABLE_CODES.has(error['code']);
+}
 
 /** mssql ConnectionError codes (tedious codes copied onto the mssql error). */
 export function sqlServerFailureReason(error: unknown, context: FailureContext): string | undefined {
   if (!isRecord(error) || error['name'] !== 'ConnectionError') return undefined;
-  switch (error['code']) {
-    case 'ELOGIN':
-      // SQL Server says the same for a missing database and one the login may not open.
-      if (/cannot open database/i.test(messageOf(error))) {
-        return context.database === undefined ? 'cannot open database' : `cannot open database "${context.database}"`;
-      }
-      return 'authentication failed';
-    case 'ETIMEOUT':
-      return timedOutReason(context.timeoutMs);
-    case 'EINSTLOOKUP':
-      return 'SQL Server instance not found';
-    default:
-      return undefined;
+  if (error['code'] === 'ELOGIN') {
+    // SQL Server says the same for a missing database and one the login may not open.
+    if (/cannot open database/i.test(messageOf(error))) {
+      return context.database === undefined ? 'cannot open database' : `cannot open database "${context.database}"`;
+    }
+    return 'authentication failed';
   }
+  return isSqlServerUnreachable(error) ? UNREACHABLE_REASON : undefined;
 }

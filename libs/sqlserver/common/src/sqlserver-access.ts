@@ -1,5 +1,6 @@
 import { CHANGE_TRACKING_SCHEMA, type ListedTable } from '@svc/contracts';
 import {
+  UNREACHABLE_REASON,
   hasScheme,
   parseServerUrl,
   probeOrReason,
@@ -13,7 +14,7 @@ import {
   type StagingPreparationRequest,
 } from '@svc/engines';
 import type { ConnectionPool, config as MssqlConfig } from 'mssql';
-import { adoValue, parseAdoConnectionString } from './ado-connection-string';
+import { adoValue, parseAdoConnectionString } from '@svc/logging';
 import { ADO_KEYS } from './ado-keys';
 import { SQL_SERVER_SCHEMES, parseSqlServerAddress } from './sql-server-address';
 import { sqlServerConfig, sqlServerDatabaseName } from './sql-server-config';
@@ -58,7 +59,7 @@ const IDENTITY_OPTIONS = { encrypt: false, connectTimeoutMs: 1 };
 
 /** How a SQL Server connection attempt failed, in a few secret-free words. */
 export function sqlServerConnectionFailure(error: unknown, context: FailureContext): string {
-  return sqlServerFailureReason(error, context) ?? socketFailureReason(error, context) ?? 'connection failed';
+  return sqlServerFailureReason(error, context) ?? socketFailureReason(error) ?? UNREACHABLE_REASON;
 }
 
 async function probeSqlServer(config: MssqlConfig, timeoutMs: number): Promise<string | null> {

@@ -2,6 +2,10 @@ import type { EngineErrorKind } from '@svc/engines';
 import { sqlServerErrorKind } from './sql-server-errors';
 
 const withCode = (code: string) => Object.assign(new Error(code), { code });
+/** mssql 12's ConnectionError (lib/error/connection-error.js: name 'ConnectionError', tedious's code copied). */
+const connectionError = (code: string) => Object.assign(new Error(code), { name: 'ConnectionError', code });
+/** mssql 12's RequestError (lib/error/request-error.js); tedious 19 raises ETIMEOUT on it when requestTimeout passes (lib/connection.js requestTimeout()). */
+const requestError = (code: string) => Object.assign(new Error(code), { name: 'RequestError', code });
 const numbered = (number: number) => Object.assign(new Error(`error ${number}`), { number, code: 'EREQUEST' });
 
 describe('sqlServerErrorKind', () => {
@@ -10,6 +14,12 @@ describe('sqlServerErrorKind', () => {
     ['connection timeout', withCode('ETIMEOUT'), 'transient'],
     ['socket error', withCode('ESOCKET'), 'transient'],
     ['connection closed', withCode('ECONNCLOSED'), 'transient'],
+    ['connect timeout (ConnectionError ETIMEOUT)', connectionError('ETIMEOUT'), 'unreachable'],
+    ['socket error (ConnectionError ESOCKET)', connectionError('ESOCKET'), 'unreachable'],
+    ['instance lookup (ConnectionError EINSTLOOKUP)', connectionError('EINSTLOOKUP'), 'unreachable'],
+    ['encryption demanded (ConnectionError EENCRYPT)', connectionError('EENCRYPT'), 'unreachable'],
+    ['login failed (ConnectionError ELOGIN)', connectionError('ELOGIN'), 'authentication-failed'],
+    ['request timeout (RequestError ETIMEOUT): a busy server', requestError('ETIMEOUT'), 'transient'],
     ['deadlock victim 1205', numbered(1205), 'transient'],
     ['Azure SQL busy 40501', numbered(40501), 'transient'],
     ['Azure SQL database unavailable 40613', numbered(40613), 'transient'],

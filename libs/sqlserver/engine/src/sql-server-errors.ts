@@ -1,6 +1,11 @@
 import type { EngineErrorKind } from '@svc/engines';
+import { isSqlServerUnreachable } from '@svc/sqlserver-common';
 
-/** mssql/tedious error codes of a connection that failed in a way that heals by itself. */
+/**
+ * mssql/tedious error codes of a connection that failed in a way that heals by itself. A ConnectionError of these
+ * that reached no server at all is 'unreachable' (isSqlServerUnreachable); a RequestError ETIMEOUT is tedious's
+ * requestTimeout (tedious 19 lib/connection.js requestTimeout()): a busy server.
+ */
 const TRANSIENT_CODES = new Set(['ETIMEOUT', 'ESOCKET', 'ECONNCLOSED']);
 
 /**
@@ -37,6 +42,7 @@ export function sqlServerErrorKind(error: unknown): EngineErrorKind | undefined 
   if (typeof error !== 'object' || error === null) return undefined;
   const { code, number } = error as { code?: unknown; number?: unknown };
   if (code === 'ELOGIN') return 'authentication-failed';
+  if (isSqlServerUnreachable(error)) return 'unreachable';
   if (typeof number === 'number') return KIND_OF_NUMBER.get(number) ?? 'statement-failed';
   if (typeof code === 'string' && TRANSIENT_CODES.has(code)) return 'transient';
   return undefined;

@@ -1,20 +1,32 @@
 /**
- * ADO.NET connection strings (`Server=tcp:host,1433;Database=x;User ID=u;Password="p;w"`), parsed the way
+ * ADO.NET connection strings (`Server=tcp:host,1433;Database=x;User ID=u;Password="p;w"`), read the way
  * SqlClient does: `;`-separated `key=value` pairs, keys case-insensitive with inner whitespace collapsed,
  * `==` inside a key for a literal `=`, values optionally quoted with `"` or `'` (a doubled quote inside
- * is a literal quote), unquoted values trimmed.
+ * is a literal quote), unquoted values trimmed. One reader for the SQL Server engine (which connects with
+ * the pairs) and the redactor (which hides the secret ones), so that both read a string alike.
  */
 
 export type AdoPairs = ReadonlyMap<string, string>;
+
+/** One `key=value` pair as it stands in the text. */
+export interface AdoPair {
+  /** The key as written, `==` read as `=`; not normalised. */
+  key: string;
+  /** The value as SqlClient reads it: unquoted and trimmed. */
+  value: string;
+  /** Where the value's text starts (just after the `=`) and ends (the `;` that follows, or the text's end). */
+  valueStart: number;
+  valueEnd: number;
+}
 
 /** Lower-case key with runs of whitespace collapsed, so `Initial   Catalog` and `initial catalog` match. */
 export function normaliseAdoKey(key: string): string {
   return key.trim().replace(/\s+/g, ' ').toLowerCase();
 }
 
-/** The pairs of an ADO connection string (last occurrence of a key wins), or null when the text is malformed. */
-export function parseAdoConnectionString(text: string): AdoPairs | null {
-  const pairs = new Map<string, string>();
+/** The pairs of `text` in order, or null when it is not an ADO connection string (a pair without `=`, an unclosed quote, text after a closing quote). */
+export function readAdoPairs(text: string): AdoPair[] | null {
+  const pairs: AdoPair[] = [];
   let at = 0;
   while (at < text.length) {
     at = skipWhitespace(text, at);
@@ -27,10 +39,21 @@ export function parseAdoConnectionString(text: string): AdoPairs | null {
     if (key === null) return null;
     const value = readValue(text, key.end);
     if (value === null) return null;
-    const name = normaliseAdoKey(key.text);
-    if (name === '') return null;
-    pairs.set(name, value.text);
+    pairs.push({ key: key.text, value: value.text, valueStart: key.end, valueEnd: value.end });
     at = value.end;
+  }
+  return pairs;
+}
+
+/** The pairs of an ADO connection string by normalised key (last occurrence of a key wins), or null when the text is malformed or a key is empty. */
+export function parseAdoConnectionString(text: string): AdoPairs | null {
+  const read = readAdoPairs(text);
+  if (read === null) return null;
+  const pairs = new Map<string, string>();
+  for (const { key, value } of read) {
+    const name = normaliseAdoKey(key);
+    if (name === '') return null;
+    pairs.set(name, value);
   }
   return pairs;
 }
