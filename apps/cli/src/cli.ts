@@ -31,6 +31,8 @@ export interface CliIo {
   sleep(ms: number, signal: AbortSignal): Promise<void>;
   /** Calls `handler` on Ctrl-C until the returned function is called. */
   onInterrupt(handler: () => void): () => void;
+  /** Where a running `npm start` of this checkout keeps its record (its API and development key). */
+  runningStackFile?: string;
 }
 
 const FILE_ERRORS = new Map([
@@ -79,7 +81,14 @@ async function readCaFile(io: CliIo, path: string, origin: string): Promise<Buff
 
 /** Where and how to call: an endpoint `svc` refuses fails here, before anything is sent; the CA file is read when given. */
 async function clientSettings(io: CliIo, flags: ConnectionFlags): Promise<ClientSettings> {
-  const settings = await resolveClientSettings({ flags, env: io.env, homeDir: io.homeDir, readTextFile: (path) => readTextFileIfPresent(io, path) });
+  const settings = await resolveClientSettings({
+    flags,
+    env: io.env,
+    homeDir: io.homeDir,
+    readTextFile: (path) => readTextFileIfPresent(io, path),
+    ...(io.runningStackFile !== undefined && { runningStackFile: io.runningStackFile }),
+  });
+  if (settings.notice !== undefined) io.writeStderr(settings.notice);
   refusePlainHttpBeyondLoopback(settings.endpoint, flags.insecure === true);
   const caFile = flags.caFile ?? io.env.caFile;
   if (caFile === undefined) return settings;

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
+import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { runCli } from './cli';
 import { readCliEnvironment } from './cli-environment';
@@ -16,6 +17,8 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 runCli(process.argv.slice(2), {
   env: readCliEnvironment(process.env),
   homeDir: homedir(),
+  // dist/apps/cli/src → the checkout, whose npm start writes tmp/local-stack.json while it runs.
+  runningStackFile: process.env['LOCAL_STACK_STATE_FILE'] || join(__dirname, '..', '..', '..', '..', 'tmp', 'local-stack.json'),
   readFile: (path) => readFile(path),
   writeStdout: (chunk) => process.stdout.write(chunk),
   writeStderr: (text) => process.stderr.write(text),

@@ -40,6 +40,8 @@ Credentials: SVC_ACCESS_KEY_ID and SVC_SECRET_ACCESS_KEY, else svc_access_key_id
 svc_secret_access_key of the profile (--profile, SVC_PROFILE, default "default") in ~/.svc/credentials
 (or SVC_SHARED_CREDENTIALS_FILE). Endpoint: --endpoint, SVC_ENDPOINT, profile "endpoint",
 http://127.0.0.1:8080. Region: --region, SVC_REGION, profile "region", us-east-1.
+With no credentials set and no profile named, the development key of an npm start running from this
+checkout (tmp/local-stack.json), said on stderr.
 
 HTTPS: every call is signed with your secret's key and Create/Alter bodies carry database passwords and
 S3 keys, so svc refuses plain http:// to a host other than loopback (127.0.0.0/8, ::1, localhost): use an

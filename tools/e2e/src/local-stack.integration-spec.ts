@@ -191,6 +191,24 @@ describe('npm start and the svc CLI, as the README says', () => {
     expect(stack.exitCode).toBeNull();
   }, 60000);
 
+  it("lets svc in a new terminal find npm start's development key by itself, saying which it used (issue 20)", () => {
+    const run = spawnSync(process.execPath, [join(repoRoot, 'dist/apps/cli/src/main.js'), 'list'], {
+      env: {
+        PATH: process.env['PATH'] ?? '',
+        HOME: workDir,
+        SVC_SHARED_CREDENTIALS_FILE: join(workDir, 'no-credentials-here'),
+        LOCAL_STACK_STATE_FILE: join(workDir, 'local-stack.json'),
+      },
+      encoding: 'utf8',
+    });
+    expect(run.stderr).toBe(
+      `svc: no credentials set; using the development access key ${developmentKey().accessKeyId} of the npm start running here (${join(workDir, 'local-stack.json')}, API http://127.0.0.1:${port})\n`,
+    );
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain('replications');
+    expect(statSync(join(workDir, 'local-stack.json')).mode & 0o077).toBe(0);
+  });
+
   /** What `npm start` runs before it builds anything. */
   const alreadyRunningCheck = (apiPort: number) =>
     spawnSync(process.execPath, [join(repoRoot, 'tools/local-stack/bin/already-running.mjs')], {

@@ -113,7 +113,7 @@ async function start(stack: Stack): Promise<void> {
         ? `Embedded S3 server at ${env['S3_ENDPOINT']}: it accepts only requests signed with the access key in ${credentialsFile} (yours alone, the same on every start).`
         : `S3 endpoint: ${env['S3_ENDPOINT']}`,
       defaulted.includes('SVC_BOOTSTRAP_ACCESS_KEY_ID')
-        ? `Development access key: SVC_ACCESS_KEY_ID=${env['SVC_BOOTSTRAP_ACCESS_KEY_ID']} SVC_SECRET_ACCESS_KEY=${env['SVC_BOOTSTRAP_SECRET_KEY']}`
+        ? `Development access key: SVC_ACCESS_KEY_ID=${env['SVC_BOOTSTRAP_ACCESS_KEY_ID']} SVC_SECRET_ACCESS_KEY=${env['SVC_BOOTSTRAP_SECRET_KEY']} (npm run svc in this checkout uses it by itself while npm start runs)`
         : 'Access key: the one in SVC_BOOTSTRAP_ACCESS_KEY_ID.',
       defaulted.length ? `Development defaults in use (never for real data): ${defaulted.join(', ')}` : '',
       natsSecurity.auth === undefined
@@ -128,7 +128,10 @@ async function start(stack: Stack): Promise<void> {
       .filter((line, index, lines) => line !== '' || index === 0 || index === lines.length - 1)
       .join('\n'),
   );
-  runningStackRecord.write(`http://127.0.0.1:${env['PORT'] ?? ''}`);
+  const developmentKey = defaulted.includes('SVC_BOOTSTRAP_ACCESS_KEY_ID')
+    ? { accessKeyId: env['SVC_BOOTSTRAP_ACCESS_KEY_ID'] ?? '', secretKey: env['SVC_BOOTSTRAP_SECRET_KEY'] ?? '' }
+    : undefined;
+  runningStackRecord.write(`http://127.0.0.1:${env['PORT'] ?? ''}`, developmentKey);
   const demoEnv = liveDemoEnvironment({ env, defaulted });
   if (demoEnv) stack.addChild('demo', spawnLiveDemo(distRoot, { ...demoEnv, [EMBEDDED_S3_CREDENTIALS_FILE]: credentialsFile }, outputSink));
 }

@@ -2,16 +2,20 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 /**
- * The file by which a second `npm start` (bin/already-running.mjs, before it builds) knows that a stack runs:
- * written once the API answers, removed when the stack stops. A stack killed outright leaves it behind; the
+ * The file by which a second `npm start` (bin/already-running.mjs, before it builds) knows that a stack runs, and
+ * from which the CLI of this checkout takes the development key when no credentials are set: written once the API
+ * answers (only its owner may read it), removed when the stack stops. A stack killed outright leaves it behind; the
  * check then finds its process gone and ignores it.
  */
 export class RunningStackRecord {
   constructor(private readonly path: string) {}
 
-  write(api: string): void {
+  /** `developmentKey`: the access key npm start made up (its public development default), never one of the user's. */
+  write(api: string, developmentKey?: { accessKeyId: string; secretKey: string }): void {
     mkdirSync(dirname(this.path), { recursive: true });
-    writeFileSync(this.path, `${JSON.stringify({ pid: process.pid, api, startedAt: new Date().toISOString() })}\n`);
+    const record = { pid: process.pid, api, startedAt: new Date().toISOString(), ...(developmentKey !== undefined && { developmentKey }) };
+    rmSync(this.path, { force: true });
+    writeFileSync(this.path, `${JSON.stringify(record)}\n`, { mode: 0o600 });
   }
 
   /** Removes the record if it is this process's (another stack may have written it since). */

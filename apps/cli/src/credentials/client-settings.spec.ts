@@ -131,4 +131,27 @@ describe('resolveClientSettings', () => {
     await expect(resolve({ endpoint: 'ftp://x' }, {}).promise).rejects.toThrow(new UsageError('the endpoint from --endpoint must be an http or https URL'));
     await expect(resolve({}, { endpoint: 'not a url' }).promise).rejects.toThrow('the endpoint from SVC_ENDPOINT is not a valid URL');
   });
+
+  describe("npm start's development key (issue 20: the demo's command failed with 'no credentials' in a new terminal)", () => {
+    const RECORD = '/repo/tmp/local-stack.json';
+    const record = JSON.stringify({ pid: 1, api: 'http://127.0.0.1:8080', developmentKey: { accessKeyId: 'SVCLOCALDEVELOPMENT', secretKey: 'dev-secret' } });
+    const withStack = (flags: ConnectionFlags, env: CliEnvironment, files: Record<string, string> = { [RECORD]: record }) =>
+      resolveClientSettings({ flags, env, homeDir: HOME, readTextFile: async (path) => files[path], runningStackFile: RECORD });
+
+    it('uses the key of the npm start running from this checkout when nothing else names credentials, and says so', async () => {
+      const settings = await withStack({}, {});
+      expect(settings).toMatchObject({ credentials: { accessKeyId: 'SVCLOCALDEVELOPMENT', secretKey: 'dev-secret' }, endpoint: 'http://127.0.0.1:8080' });
+      expect(settings.notice).toBe(`svc: no credentials set; using the development access key SVCLOCALDEVELOPMENT of the npm start running here (${RECORD}, API http://127.0.0.1:8080)\n`);
+      expect(settings.notice).not.toContain('dev-secret');
+    });
+
+    it('never takes it over credentials the user set, for another endpoint, for a named profile, or without a running stack', async () => {
+      expect((await withStack({}, { accessKeyId: 'AKENV', secretAccessKey: 'env-secret' })).credentials.accessKeyId).toBe('AKENV');
+      expect((await withStack({}, {}, { [RECORD]: record, [DEFAULT_FILE]: CREDENTIALS_FILE })).credentials.accessKeyId).toBe('AKDEFAULT');
+      await expect(withStack({ endpoint: 'https://svc.prod.example' }, {})).rejects.toThrow('no credentials');
+      await expect(withStack({ profile: 'prod' }, {})).rejects.toThrow('does not exist');
+      await expect(withStack({}, {}, {})).rejects.toThrow('no credentials');
+      await expect(withStack({}, {}, { [RECORD]: JSON.stringify({ pid: 1, api: 'http://127.0.0.1:8080' }) })).rejects.toThrow('no credentials');
+    });
+  });
 });

@@ -26,6 +26,8 @@ export interface ClientSettings {
   region: string;
   /** PEM certificates trusted for an https:// endpoint instead of the system's (--ca-file, SVC_CA_FILE). */
   ca?: Buffer;
+  /** Said on stderr before the call: where credentials came from when no setting of the user's named them. */
+  notice?: string;
 }
 
 export interface SettingsSources {
@@ -34,6 +36,16 @@ export interface SettingsSources {
   homeDir: string;
   /** The file's text, or undefined when it does not exist. */
   readTextFile: (path: string) => Promise<string | undefined>;
+  /**
+   * The record a running `npm start` keeps (tmp/local-stack.json): its API and, when it runs on its development key,
+   * that key. Used only when no credentials are set at all.
+   */
+  runningStackFile?: string;
+}
+
+interface RunningStackRecord {
+  api: string;
+  developmentKey: ClientCredentials;
 }
 
 export function credentialsFilePath(env: CliEnvironment, homeDir: string): string {
@@ -64,20 +76,31 @@ function checkedEndpoint(endpoint: string, origin: string): string {
   return endpoint;
 }
 
-function pickEndpoint(flags: ConnectionFlags, env: CliEnvironment, profile: Map<string, string> | undefined, profileName: string): string {
+/** The endpoint the user set (flag, environment, profile), if any. */
+function configuredEndpoint(flags: ConnectionFlags, env: CliEnvironment, profile: Map<string, string> | undefined, profileName: string): string | undefined {
   if (flags.endpoint !== undefined) return checkedEndpoint(flags.endpoint, '--endpoint');
   if (env.endpoint !== undefined) return checkedEndpoint(env.endpoint, ENV_NAMES.endpoint);
   const fromProfile = profile?.get(PROFILE_KEYS.endpoint);
   if (fromProfile) return checkedEndpoint(fromProfile, `profile [${profileName}]`);
-  return DEFAULT_ENDPOINT;
+  return undefined;
 }
 
-function pickCredentials(
-  env: CliEnvironment,
-  profile: Map<string, string> | undefined,
-  profileName: string,
-  filePath: string,
-): ClientCredentials {
+async function readRunningStack(path: string | undefined, readTextFile: SettingsSources['readTextFile']): Promise<RunningStackRecord | undefined> {
+  if (path === undefined) return undefined;
+  const text = await readTextFile(path).catch(() => undefined);
+  if (text === undefined) return undefined;
+  try {
+    const record = JSON.parse(text) as { api?: unknown; developmentKey?: { accessKeyId?: unknown; secretKey?: unknown } };
+    const { api, developmentKey } = record;
+    if (typeof api !== 'string' || typeof developmentKey?.accessKeyId !== 'string' || typeof developmentKey.secretKey !== 'string') return undefined;
+    return { api, developmentKey: { accessKeyId: developmentKey.accessKeyId, secretKey: developmentKey.secretKey } };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Credentials from the environment or the profile; undefined when neither has any. */
+function pickCredentials(env: CliEnvironment, profile: Map<string, string> | undefined, filePath: string): ClientCredentials | undefined {
   if (env.accessKeyId !== undefined || env.secretAccessKey !== undefined) {
     if (env.accessKeyId === undefined || env.secretAccessKey === undefined) {
       const missing = env.accessKeyId === undefined ? ENV_NAMES.accessKeyId : ENV_NAMES.secretAccessKey;
@@ -90,14 +113,19 @@ function pickCredentials(
   }
   const accessKeyId = profile?.get(PROFILE_KEYS.accessKeyId);
   const secretKey = profile?.get(PROFILE_KEYS.secretAccessKey);
-  if (accessKeyId && secretKey) return { accessKeyId, secretKey };
+  return accessKeyId && secretKey ? { accessKeyId, secretKey } : undefined;
+}
+
+function noCredentials(profile: Map<string, string> | undefined, profileName: string, filePath: string): CliFailure {
+  const accessKeyId = profile?.get(PROFILE_KEYS.accessKeyId);
+  const secretKey = profile?.get(PROFILE_KEYS.secretAccessKey);
   const where =
     profile === undefined
       ? `no profile [${profileName}] in ${filePath}`
       : `profile [${profileName}] in ${filePath} lacks ${[!accessKeyId && PROFILE_KEYS.accessKeyId, !secretKey && PROFILE_KEYS.secretAccessKey]
           .filter(Boolean)
           .join(' and ')}`;
-  throw new CliFailure(
+  return new CliFailure(
     `no credentials: ${where}. Set ${ENV_NAMES.accessKeyId} and ${ENV_NAMES.secretAccessKey}, or put ` +
       `${PROFILE_KEYS.accessKeyId} and ${PROFILE_KEYS.secretAccessKey} under [${profileName}] in ${filePath} ` +
       `(the file's path can be changed with ${ENV_NAMES.credentialsFile}; create a key with 'svc keys create')`,
@@ -106,10 +134,11 @@ function pickCredentials(
 }
 
 /**
- * aws-cli style resolution. Credentials: the two environment variables, else the profile.
- * Endpoint and region: flag, environment, profile, default. The profile is --profile, SVC_PROFILE or
- * `default`; naming one that the file lacks is an error, while a missing `default` only matters when
- * the credentials have to come from it.
+ * aws-cli style resolution. Credentials: the two environment variables, else the profile, else — with no profile
+ * named and no endpoint set, or the one it serves — the development key of an `npm start` running from this checkout
+ * (said on stderr). Endpoint and region: flag, environment, profile, default. The profile is --profile, SVC_PROFILE
+ * or `default`; naming one that the file lacks is an error, while a missing `default` only matters when the
+ * credentials have to come from it.
  */
 export async function resolveClientSettings(sources: SettingsSources): Promise<ClientSettings> {
   const { flags, env } = sources;
@@ -124,9 +153,18 @@ export async function resolveClientSettings(sources: SettingsSources): Promise<C
       ExitCode.Configuration,
     );
   }
+  const region = flags.region ?? env.region ?? (profile?.get(PROFILE_KEYS.region) || DEFAULT_REGION);
+  const endpoint = configuredEndpoint(flags, env, profile, profileName);
+  const credentials = pickCredentials(env, profile, filePath);
+  if (credentials !== undefined) return { credentials, endpoint: endpoint ?? DEFAULT_ENDPOINT, region };
+  const stack = profileNamedExplicitly ? undefined : await readRunningStack(sources.runningStackFile, sources.readTextFile);
+  if (stack === undefined || (endpoint !== undefined && endpoint !== stack.api)) throw noCredentials(profile, profileName, filePath);
   return {
-    credentials: pickCredentials(env, profile, profileName, filePath),
-    endpoint: pickEndpoint(flags, env, profile, profileName),
-    region: flags.region ?? env.region ?? (profile?.get(PROFILE_KEYS.region) || DEFAULT_REGION),
+    credentials: stack.developmentKey,
+    endpoint: stack.api,
+    region,
+    notice:
+      `svc: no credentials set; using the development access key ${stack.developmentKey.accessKeyId} of the npm start ` +
+      `running here (${sources.runningStackFile ?? ''}, API ${stack.api})\n`,
   };
 }
