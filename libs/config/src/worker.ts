@@ -3,9 +3,14 @@ import { readNatsSettings, readS3Settings, readWorkerKey, type NatsSettings, typ
 
 export type LogLevelSetting = 'debug' | 'info' | 'warn' | 'error';
 
+const LOG_LEVEL_SETTINGS: readonly LogLevelSetting[] = ['debug', 'info', 'warn', 'error'];
+
+/** LOG_LEVEL, any case; another value is a problem naming the setting and its choices, not a silent `info`. */
 export function readLogLevel(env: EnvReader): LogLevelSetting {
-  const level = env.string('LOG_LEVEL', 'info');
-  return level === 'debug' || level === 'warn' || level === 'error' ? level : 'info';
+  const text = env.string('LOG_LEVEL', 'info').trim().toLowerCase();
+  const level = LOG_LEVEL_SETTINGS.find((choice) => choice === text);
+  if (level === undefined) env.problem(`LOG_LEVEL: must be one of ${LOG_LEVEL_SETTINGS.join(', ')}`);
+  return level ?? 'info';
 }
 
 /** Settings every pipeline worker (extractor, stager, loader) reads at boot. */

@@ -61,3 +61,20 @@ describe('loadGatewayConfig edge settings', () => {
     expect(problemsOf({ SVC_ALLOWED_HOSTS: ' , ' })).toEqual(['SVC_ALLOWED_HOSTS: names no host']);
   });
 });
+
+describe('loadGatewayConfig LOG_LEVEL (issue 20: LOG_LEVEL=loud was accepted silently)', () => {
+  it('refuses a level it does not know, naming the choices', () => {
+    let thrown: unknown;
+    try {
+      loadGatewayConfig({ LOG_LEVEL: 'loud' });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(ConfigError);
+    expect((thrown as ConfigError).problems).toEqual(['LOG_LEVEL: must be one of debug, info, warn, error']);
+  });
+
+  it('takes a known level in any case', () => {
+    expect(loadGatewayConfig({ LOG_LEVEL: 'WARN' }).logLevel).toBe('warn');
+  });
+});

@@ -347,6 +347,24 @@ describe('ReplicationsService', () => {
       probe.sourceTables = [listed('public', 'orders'), listed('public', 'a]b'), listed('public', 'audit', false)];
     });
 
+    it('says every problem at once: a bucket that cannot be written and a table the source does not have (issue 20)', async () => {
+      probe.answer = () => ['{Warehouse\\BucketName}: cannot write to bucket: bucket does not exist'];
+      const request = { ...sampleCreateRequest(), tablesToInclude: ['[public].[orders]', '[public].[nope]'] };
+      expect(errorOf(await service.create(request, author)).messages).toEqual([
+        '{Warehouse\\BucketName}: cannot write to bucket: bucket does not exist',
+        '{TablesToInclude}: [public].[nope] does not exist in the source',
+      ]);
+      expect(await replications.list()).toEqual([]);
+    });
+
+    it('does not list the tables of a source that cannot be reached', async () => {
+      probe.answer = () => ['{Source\\ConnectionString}: cannot reach db.internal:5432 (refused, timed out, unknown host or TLS failed)'];
+      probe.listSourceTables = () => Promise.reject(new Error('must not be asked'));
+      expect(errorOf(await service.create({ ...sampleCreateRequest(), tablesToInclude: ['[public].[nope]'] }, author)).messages).toEqual([
+        '{Source\\ConnectionString}: cannot reach db.internal:5432 (refused, timed out, unknown host or TLS failed)',
+      ]);
+    });
+
     it('refuses a Create naming a table the source does not have, and stores nothing', async () => {
       const request = { ...sampleCreateRequest(), tablesToInclude: ['[public].[orders]', '[public].[nope]', '[x].[y]'] };
       expect(errorOf(await service.create(request, author))).toEqual({

@@ -88,10 +88,11 @@ export class ReplicationsService {
       staging: { connectionString: request.staging.connectionString, encryptDataInTransit: request.staging.encryptDataInTransit },
       warehouse: request.warehouse,
     });
-    if (unreachable.length) return validationFailed(unreachable);
-    const tableProblems = await this.tableProblems(request, request.source, TABLE_LIST_FIELDS, { caller: author });
-    if (tableProblems === null) return validationFailed([`{Source\\ConnectionString}: cannot list the source's tables`]);
-    if (tableProblems.length) return validationFailed(tableProblems);
+    // Every problem at once: the tables are checked whenever the source answered, whatever else failed.
+    const sourceUnreachable = unreachable.some((message) => message.startsWith('{Source\\'));
+    const tableProblems = sourceUnreachable ? [] : await this.tableProblems(request, request.source, TABLE_LIST_FIELDS, { caller: author });
+    const problems = [...unreachable, ...(tableProblems ?? [`{Source\\ConnectionString}: cannot list the source's tables`])];
+    if (problems.length) return validationFailed(problems);
 
     const prepared = await this.probe.prepareStaging(stagingPreparationOf(request));
     if (prepared.problems.length) return validationFailed(prepared.problems);
