@@ -9,6 +9,9 @@ import { actionButton, link, noticeView, type Notice } from '../views/common.js'
 import { alertsView, configurationView, summaryView } from '../views/replication-views.js';
 import { tableDetailView, tablesView } from '../views/tables-view.js';
 
+/** How much of the ReplicationId a delete is confirmed with: enough to tell any two apart. */
+const DELETE_CONFIRMATION_LENGTH = 8;
+
 const REFRESH_MS = 2000;
 const HISTORY_REFRESH_MS = 30_000;
 const HISTORY_MINUTES = 60;
@@ -114,7 +117,8 @@ export function showDetailPage(container: Element, context: PageContext, replica
   function drawDelete(described: DescribedReplication): void {
     const permission = context.permissions.DeleteWarehouseReplication;
     const reason = permission.allowed ? null : permission.reason;
-    const expected = described.replicationName;
+    // Names may repeat (they default to the source database's): the id's first characters say which one is meant.
+    const expected = described.replicationId.slice(0, DELETE_CONFIRMATION_LENGTH);
     renderInto(
       '#delete',
       h(
@@ -140,9 +144,17 @@ export function showDetailPage(container: Element, context: PageContext, replica
           },
         },
         h('h3', null, 'Delete this replication'),
-        h('p', null, 'Stops the job and removes its state and its change capture from the source; the warehouse data stays. Type the replication name, ', h('code', null, expected), ', to confirm.'),
+        h(
+          'p',
+          null,
+          `Stops the job and removes its state and its change capture from the source; the warehouse data stays. To confirm, type the first ${DELETE_CONFIRMATION_LENGTH} characters of the ReplicationId of `,
+          h('strong', null, described.replicationName),
+          ', ',
+          h('code', null, expected),
+          '.',
+        ),
         reason !== null ? h('p.denied', null, reason) : null,
-        h('label', { attrs: { for: 'delete-confirmation' } }, 'Replication name'),
+        h('label', { attrs: { for: 'delete-confirmation' } }, `ReplicationId, first ${DELETE_CONFIRMATION_LENGTH} characters`),
         h('input#delete-confirmation', { attrs: { name: 'confirmation', disabled: reason !== null, spellcheck: 'false' } }),
         h('button.danger', { attrs: { type: 'submit', disabled: true, title: reason ?? undefined } }, 'Delete replication'),
       ),

@@ -35,4 +35,10 @@ describe('signInView', () => {
     ]);
     expect(elements(view).find((element) => element.attrs['id'] === 'sign-in')?.on['submit']).toBeUndefined();
   });
+
+  it('shows again the key id and region of a failed attempt, never its secret (issue 20: the key id was cleared)', () => {
+    const view = signInView({ onSignIn, problem: 'the request signature does not match', accessKeyId: 'SVCKEY123', region: 'eu-west-1' });
+    const byName = (name: string) => controls(view).find((control) => control.attrs['name'] === name)?.attrs['value'];
+    expect([byName('accessKeyId'), byName('region'), byName('secretKey')]).toEqual(['SVCKEY123', 'eu-west-1', undefined]);
+  });
 });

@@ -12,9 +12,15 @@ export interface SignInOptions {
   problem?: string | null;
   /** Why this page cannot sign at all (no secure context): shown instead of a working form, which is disabled. */
   cannotSign?: string[] | null;
+  /** What the last attempt was made with, shown again so that only the secret is typed anew (never the secret itself). */
+  accessKeyId?: string;
+  region?: string;
 }
 
-function submitHandler(render: (problem: string) => void, onSignIn: SignInHandler): (event: Event) => void {
+/** After a failed attempt: its problem, and the key id and region it was made with. */
+export type SignInRetry = (problem: string, attempt: Pick<StoredSession, 'accessKeyId' | 'region'>) => void;
+
+function submitHandler(render: SignInRetry, onSignIn: SignInHandler): (event: Event) => void {
   return (event) => {
     event.preventDefault();
     const form = event.currentTarget as HTMLFormElement;
@@ -27,13 +33,13 @@ function submitHandler(render: (problem: string) => void, onSignIn: SignInHandle
     const button = form.querySelector('button');
     if (button) button.disabled = true;
     void onSignIn(session).then((failure) => {
-      if (failure !== null) render(failure);
+      if (failure !== null) render(failure, { accessKeyId: session.accessKeyId, region: session.region });
     });
   };
 }
 
 /** The sign-in section; `rerender` shows it again with a problem after a failed attempt. Pure: tested without a DOM. */
-export function signInView(options: SignInOptions, rerender: (problem: string) => void = () => undefined): VElement {
+export function signInView(options: SignInOptions, rerender: SignInRetry = () => undefined): VElement {
   const blocked = options.cannotSign ?? null;
   const disabled = blocked !== null;
   return h(
@@ -53,11 +59,11 @@ export function signInView(options: SignInOptions, rerender: (problem: string) =
       'form#sign-in',
       { attrs: { autocomplete: 'off', 'aria-disabled': disabled ? 'true' : null }, ...(!disabled && { on: { submit: submitHandler(rerender, options.onSignIn) } }) },
       h('label', { attrs: { for: 'access-key-id' } }, 'Access key id'),
-      h('input#access-key-id', { attrs: { name: 'accessKeyId', required: true, spellcheck: 'false', autocomplete: 'username', disabled } }),
+      h('input#access-key-id', { attrs: { name: 'accessKeyId', value: options.accessKeyId ?? null, required: true, spellcheck: 'false', autocomplete: 'username', disabled } }),
       h('label', { attrs: { for: 'secret-key' } }, 'Secret access key'),
       h('input#secret-key', { attrs: { name: 'secretKey', type: 'password', required: true, autocomplete: 'current-password', disabled } }),
       h('label', { attrs: { for: 'region' } }, 'Region of the signature scope'),
-      h('input#region', { attrs: { name: 'region', value: DEFAULT_REGION, spellcheck: 'false', disabled } }),
+      h('input#region', { attrs: { name: 'region', value: options.region ?? DEFAULT_REGION, spellcheck: 'false', disabled } }),
       h('button', { attrs: { type: 'submit', disabled } }, 'Sign in'),
     ),
   );
@@ -67,6 +73,6 @@ export function signInView(options: SignInOptions, rerender: (problem: string) =
 export function showSignIn(container: Element, options: SignInOptions): void {
   render(
     container,
-    signInView(options, (problem) => showSignIn(container, { ...options, problem })),
+    signInView(options, (problem, attempt) => showSignIn(container, { ...options, problem, ...attempt })),
   );
 }
