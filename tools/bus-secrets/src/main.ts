@@ -1,5 +1,6 @@
 import { join, resolve } from 'node:path';
 import { writeBusSecrets } from './bus-secrets';
+import { writeComposeEnv } from './compose-env';
 import { writeObjectStoreSecrets } from './object-store-secrets';
 
 const USAGE = `usage: npm run secrets -- [--out DIR] [--gateway-host NAME]... [--object-store-only]
@@ -32,9 +33,15 @@ function main(argv: string[]): number {
     return 0;
   }
   const written = writeBusSecrets({ dir, natsNodes: ['nats-1', 'nats-2', 'nats-3'], gatewayHosts });
+  const composeEnvFile = resolve(__dirname, '..', '..', '..', '..', '.env');
+  const composeSecrets = writeComposeEnv(composeEnvFile);
   process.stdout.write(
     [
       `Wrote ${written.length} files under ${dir} (keep this folder secret; it is git-ignored).`,
+      composeSecrets === null
+        ? `${composeEnvFile} exists and was left as it is: it must set POSTGRES_PASSWORD, SVC_MASTER_KEY, SVC_BOOTSTRAP_ACCESS_KEY_ID and SVC_BOOTSTRAP_SECRET_KEY.`
+        : `Wrote ${composeEnvFile} (owner-only, git-ignored): the PostgreSQL password, the master key (keep a copy offline) and the first access key, ` +
+          `SVC_ACCESS_KEY_ID=${composeSecrets.bootstrapAccessKeyId} (its secret is in that file).`,
       `The api-gateway's certificate is signed by ${dir}/certs/ca.pem: give that file to clients (svc --ca-file, SVC_CA_FILE).`,
       'Now: docker compose up -d --build',
       '',

@@ -1,0 +1,43 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, writeFileSync } from 'node:fs';
+import { randomAlphanumeric } from './object-store-secrets';
+
+const UPPER_AND_DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+
+/** What the compose file takes from `.env` (compose's own variable file): made up once, all random. */
+export interface ComposeSecrets {
+  postgresPassword: string;
+  masterKey: string;
+  bootstrapAccessKeyId: string;
+  bootstrapSecretKey: string;
+}
+
+export function newComposeSecrets(): ComposeSecrets {
+  return {
+    postgresPassword: randomAlphanumeric(32),
+    masterKey: randomBytes(32).toString('hex'),
+    bootstrapAccessKeyId: `SVC${randomAlphanumeric(17, UPPER_AND_DIGITS)}`,
+    bootstrapSecretKey: randomAlphanumeric(40),
+  };
+}
+
+/**
+ * Writes `.env` next to docker-compose.yml (git-ignored, owner-only), so that `docker compose up` finds every secret
+ * it requires and starts with an access key (without SVC_BOOTSTRAP_* no key would exist). An existing file is left
+ * as it is (it may hold the master key that opens what is stored): returns null then.
+ */
+export function writeComposeEnv(file: string, secrets: ComposeSecrets = newComposeSecrets()): ComposeSecrets | null {
+  if (existsSync(file)) return null;
+  const lines = [
+    '# docker compose reads this file for the variables docker-compose.yml requires. Made by npm run secrets. Secret: never commit.',
+    `POSTGRES_PASSWORD=${secrets.postgresPassword}`,
+    '# Seals every stored secret: losing it loses every replication; keep a copy offline. Rotation: README, Security.',
+    `SVC_MASTER_KEY=${secrets.masterKey}`,
+    '# The first access key (allowed everything, every replication): sign API calls with it, then make narrower keys.',
+    `SVC_BOOTSTRAP_ACCESS_KEY_ID=${secrets.bootstrapAccessKeyId}`,
+    `SVC_BOOTSTRAP_SECRET_KEY=${secrets.bootstrapSecretKey}`,
+    '',
+  ];
+  writeFileSync(file, lines.join('\n'), { mode: 0o600, flag: 'wx' });
+  return secrets;
+}
