@@ -45,10 +45,10 @@ describe('the API reference (docs/API.md)', () => {
   it('says each rule in the words of its messages and each default where it is declared', () => {
     const anchorRow = (id: string): string => rendered.split('\n').find((line) => line.includes(`id="${id}"`)) ?? '';
     expect(anchorRow('createwarehousereplication-warehouse-bucketname')).toContain("A bucket name is 3-63 characters of a-z, 0-9, '.', '-'");
-    expect(anchorRow('createwarehousereplication-source-changetrackingretentionperiod')).toContain('one of 12 Hours, 1 Day, 2 Days');
+    expect(anchorRow('createwarehousereplication-source-changetrackingretentionperiod')).toContain('One of 12 Hours, 1 Day, 2 Days');
     expect(anchorRow('alterwarehousereplication-changetrackingbatchlimit')).toContain('a new replication has 500000');
     expect(anchorRow('alterwarehousereplication-replicationname')).toContain('1-128 printable characters');
-    expect(anchorRow('rotateaccesskey-overlapminutes')).toMatch(/a whole number from 0 to 10080 \| 60 \|$/);
+    expect(anchorRow('rotateaccesskey-overlapminutes')).toMatch(/A whole number from 0 to 10080 \| 60 \|$/);
     expect(anchorRow('createwarehousereplication-warehouse-secretkey')).toContain('required when AccessType is AccessKey');
   });
 });

@@ -8,6 +8,8 @@ export interface OperationDoc {
   /** HTTP errors beyond those every operation can give (400 by field, 403, 413, 415, 503). */
   errors: string[];
   example: ExampleTree;
+  /** What a left-out optional field without a default of its own means, e.g. 'unchanged'. */
+  absent?: string;
 }
 
 const REPLICATION_ID = '3f2504e0-4f89-11d3-9a0c-0305e82c3301';
@@ -70,7 +72,14 @@ export const OPERATION_DOCS: Record<OperationName, OperationDoc> = {
   AlterWarehouseReplication: {
     purpose:
       'Changes settings of a replication; a field left out keeps its value. The result is checked as a whole: e.g. a changed Warehouse Url needs the Password again, IsContinuous false needs RepeatIntervalInMinutes.',
-    errors: [NOT_FOUND_REPLICATION, BEING_DELETED, CHANGED_CONCURRENTLY],
+    errors: [
+      NOT_FOUND_REPLICATION,
+      BEING_DELETED,
+      CHANGED_CONCURRENTLY,
+      '400 `{Warehouse\\Password}: is required when {Warehouse\\Url} changes …`: a change of Url, DatabaseName or Username needs the Password again, and a change of BucketName, RegionEndpoint or AccessKey the SecretKey, in the same call (a stored secret only goes where it was given for)',
+      '400 when a changed connection, bucket or table list does not check out, as for a Create (named by field)',
+    ],
+    absent: 'unchanged',
     example: {
       replicationId: REPLICATION_ID,
       replicationName: 'Sales to warehouse',
@@ -110,6 +119,7 @@ export const OPERATION_DOCS: Record<OperationName, OperationDoc> = {
   AlterConfiguration: {
     purpose: 'Changes service-wide settings.',
     errors: [],
+    absent: 'unchanged',
     example: { serializeReplications: 'false', parallelDatabaseReplicationsLimit: '4' },
   },
   GetReplicationMetrics: {
@@ -135,6 +145,7 @@ export const OPERATION_DOCS: Record<OperationName, OperationDoc> = {
   UpdateAccessKey: {
     purpose: "Enables or disables a key, or changes when it expires.",
     errors: [NOT_FOUND_KEY, "400 `{AccessKeyId}: key '…' is the last enabled key with ReplicationScope All …`"],
+    absent: 'unchanged',
     example: { accessKeyId: KEY_ID, status: 'Disabled' },
   },
   DeleteAccessKey: {

@@ -1,4 +1,5 @@
 import { OPERATIONS, type OperationName } from '@svc/contracts';
+import { ReplicationConfigDto } from '../dto/replication.dto';
 import { REQUEST_MODELS } from '../parse-operation-request';
 import { MAX_MESSAGES } from '../validate-model';
 import { exampleBodies, pascal, type ExampleBodies } from './example-bodies';
@@ -88,7 +89,8 @@ function operationSection(operation: OperationName): string[] {
     '',
     `### ${operation} request`,
     '',
-    ...requestTable(operation, fields),
+    ...requestTable(operation, fields, doc.absent),
+    ...(operation === 'AlterWarehouseReplication' ? mergedRules() : []),
     ...(refused.length === 0
       ? []
       : ['Refused in this operation:', '', ...refused.map((field) => `- \`${xmlPath(field.path)}\`: ${field.reason}`), '']),
@@ -111,7 +113,7 @@ function operationSection(operation: OperationName): string[] {
   ];
 }
 
-function requestTable(operation: OperationName, fields: readonly RequestField[]): string[] {
+function requestTable(operation: OperationName, fields: readonly RequestField[], absent = ''): string[] {
   if (fields.length === 0) return ['No fields: the body may be empty.', ''];
   return [
     '| XML | JSON | type | presence | rule | when absent |',
@@ -122,8 +124,8 @@ function requestTable(operation: OperationName, fields: readonly RequestField[])
         `\`${jsonPath(field.path)}\``,
         field.type,
         field.presence,
-        field.note === '' ? field.rule : `${field.note}. ${field.rule}`,
-        field.default,
+        field.note === '' ? capitalised(field.rule) : `${capitalised(field.note)}. ${capitalised(field.rule)}`,
+        field.default === '' && field.presence !== 'required' ? absent : field.default,
       ]),
     ),
     '',
@@ -143,6 +145,21 @@ function responseTable(fields: readonly ResponseField[] | null): string[] {
 function errorLines(operation: OperationName, fields: readonly RequestField[], specific: readonly string[]): string[] {
   const byField = fields.length === 0 ? '400 when a field is given: the operation takes none' : '400 for a field that breaks its rule above, named `{Group\\Field}`';
   return [`- ${byField}`, '- 403 when the key may not call ' + operation + (fields.some((f) => f.path[0] === 'replicationId') ? ' or act on that replication' : ''), ...specific.map((line) => `- ${line}`), ''];
+}
+
+/** The rules that tie fields together, checked on the configuration an Alter leaves behind (validateMergedConfig). */
+function mergedRules(): string[] {
+  const conditional = requestFieldsOf(ReplicationConfigDto).fields.filter((field) => !['required', 'optional'].includes(field.presence));
+  return [
+    'The configuration the change leaves behind is checked like a Create, and:',
+    '',
+    ...conditional.map((field) => `- \`${xmlPath(field.path)}\` is ${field.presence}`),
+    '',
+  ];
+}
+
+function capitalised(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 function row(cells: readonly string[]): string {
