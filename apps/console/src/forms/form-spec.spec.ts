@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { h } from '../render/vnode.js';
 import { formBody, referenceHref } from './form-spec.js';
 import { ALTER_FIELDS, CREATE_FIELDS } from './replication-fields.js';
 
@@ -52,8 +53,10 @@ describe('form body', () => {
       ['AlterWarehouseReplication', ALTER_FIELDS],
     ] as const;
     expect(referenceHref('CreateWarehouseReplication', { path: ['Warehouse', 'BucketName'] })).toBe(
-      'api-reference.html#createwarehousereplication-warehouse-bucketname',
+      './api-reference.html#createwarehousereplication-warehouse-bucketname',
     );
+    // The console's links may only stay on its origin: the reference's must pass that check.
+    expect(h('a', { attrs: { href: referenceHref('AlterConfiguration') } }).attrs['href']).toBe('./api-reference.html#alterconfiguration');
     for (const [operation, fields] of forms) {
       const missing = fields.map((field) => referenceHref(operation, field).split('#')[1]).filter((anchor) => !reference.includes(`<a id="${anchor}">`));
       expect(missing).toEqual([]);

@@ -27,9 +27,9 @@ export function controlName(field: Pick<FieldSpec, 'path'>): string {
 
 /**
  * The API reference the gateway serves beside the console (generated from docs/API.md by `npm run build`), and the
- * anchor of an operation or of one of its fields there: `api-reference.html#createwarehousereplication-warehouse-bucketname`.
+ * anchor of an operation or of one of its fields there: `./api-reference.html#createwarehousereplication-warehouse-bucketname`.
  */
-export const API_REFERENCE_PAGE = 'api-reference.html';
+export const API_REFERENCE_PAGE = './api-reference.html';
 
 export function referenceHref(operation: string, field?: Pick<FieldSpec, 'path'>): string {
   return `${API_REFERENCE_PAGE}#${[operation, ...(field?.path ?? [])].join('-').toLowerCase()}`;
