@@ -17,6 +17,7 @@ const KEY_ID = 'AKEXAMPLEKEYID000001';
 const NOT_FOUND_REPLICATION = "404 `{ReplicationId}: replication '…' does not exist` (also for a replication the key's scope does not cover)";
 const BEING_DELETED = "400 `{ReplicationId}: replication '…' is being deleted`";
 const CHANGED_CONCURRENTLY = '400 `{ReplicationId}: … was changed by another request at the same time; send the change again`';
+const SERVICE_WIDE = '403 for a key with ReplicationScope Own: the operation acts on every replication';
 const NOT_FOUND_KEY = "404 `{AccessKeyId}: access key '…' does not exist` (also for a key the caller may not manage)";
 
 /** Every placeholder secret says so; none is a working credential. */
@@ -108,17 +109,17 @@ export const OPERATION_DOCS: Record<OperationName, OperationDoc> = {
   },
   StopReplicationService: {
     purpose: 'Stops data movement service-wide until StartReplication. Takes no fields; an empty body is fine.',
-    errors: [],
+    errors: [SERVICE_WIDE],
     example: {},
   },
   StartReplication: {
     purpose: 'Without a ReplicationId, resumes the whole service; with one, resumes that replication (a Failed one too).',
-    errors: [NOT_FOUND_REPLICATION],
+    errors: [NOT_FOUND_REPLICATION, `${SERVICE_WIDE} (without a ReplicationId)`],
     example: { replicationId: REPLICATION_ID },
   },
   AlterConfiguration: {
     purpose: 'Changes service-wide settings.',
-    errors: [],
+    errors: [SERVICE_WIDE],
     absent: 'unchanged',
     example: { serializeReplications: 'false', parallelDatabaseReplicationsLimit: '4' },
   },

@@ -144,7 +144,7 @@ function responseTable(fields: readonly ResponseField[] | null): string[] {
 
 function errorLines(operation: OperationName, fields: readonly RequestField[], specific: readonly string[]): string[] {
   const byField = fields.length === 0 ? '400 when a field is given: the operation takes none' : '400 for a field that breaks its rule above, named `{Group\\Field}`';
-  return [`- ${byField}`, '- 403 when the key may not call ' + operation + (fields.some((f) => f.path[0] === 'replicationId') ? ' or act on that replication' : ''), ...specific.map((line) => `- ${line}`), ''];
+  return [`- ${byField}`, `- 403 when the signature does not hold or the key may not call ${operation}`, ...specific.map((line) => `- ${line}`), ''];
 }
 
 /** The rules that tie fields together, checked on the configuration an Alter leaves behind (validateMergedConfig). */

@@ -1,5 +1,7 @@
 import {
+  REPLICATION_STATUSES,
   SECRET_MASK,
+  TABLE_PHASES,
   type AccessKeyDescription,
   type AlertRecord,
   type MetricsPoint,
@@ -29,12 +31,12 @@ type ResponseDocs = { [Op in OperationName]: OperationResponse<Op> extends null 
 const summary: Described<ReplicationSummary> = {
   replicationId: 'The replication (GUID)',
   replicationName: 'Its name',
-  status: 'Running, Stopped (DataReplication false or the service stopped), Failed or Deleting',
+  status: `One of ${REPLICATION_STATUSES.join(', ')}; Stopped: DataReplication is false or the service is stopped`,
 };
 
 const table: Described<TableStatus> = {
   name: '[schema].[table]',
-  phase: 'Pending, Seeding, Tracking, Reseeding, Untracked or Error',
+  phase: `One of ${TABLE_PHASES.join(', ')}`,
   rowsSeeded: 'Rows copied by the current or last seed',
   rowsEstimated: "The source's estimate of the table's rows",
   lastVersion: 'The last change-tracking version applied; absent before the first',

@@ -64,7 +64,7 @@ export const expiryTimestamp: FieldRule = {
 
 /** UpdateAccessKey's ExpiresAt: a timestamp, or `Never` (any case) to clear the expiry. */
 export const expiryOrNever: FieldRule = {
-  doc: { type: 'timestamp or Never', rule: `${TIMESTAMP_SYNTAX}, or ${NEVER_EXPIRES} (any case) to clear the expiry` },
+  doc: { type: 'timestamp or Never', rule: `${TIMESTAMP_SYNTAX}, in the future; or ${NEVER_EXPIRES} (any case) to clear the expiry` },
   coerce: (raw) => (typeof raw === 'string' && raw.trim().toLowerCase() === NEVER_EXPIRES.toLowerCase() ? NEVER_EXPIRES : canonicalTimestamp(raw)),
   problem: (value) =>
     value === NEVER_EXPIRES ? null : (timestampProblem(value)?.replace(TIMESTAMP_SYNTAX, `${TIMESTAMP_SYNTAX}, or ${NEVER_EXPIRES}`) ?? null),
