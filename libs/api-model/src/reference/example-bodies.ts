@@ -24,7 +24,7 @@ function xmlElement(name: string, value: string | ExampleTree, indent: string): 
   return `${indent}<${name}>\n${inner}\n${indent}</${name}>`;
 }
 
-/** JSON takes the typed values too: integers and booleans are written as such (text would be read as well). */
+/** JSON takes the typed values too: integers, booleans and the operation list are written as such (text would be read as well). */
 function jsonValue(value: string | ExampleTree, path: string[], types: ReadonlyMap<string, string>): unknown {
   if (typeof value !== 'string') {
     return Object.fromEntries(Object.entries(value).map(([key, child]) => [key, jsonValue(child, [...path, key], types)]));
@@ -32,6 +32,7 @@ function jsonValue(value: string | ExampleTree, path: string[], types: ReadonlyM
   const type = types.get(path.join('.'));
   if (type === 'integer') return Number(value);
   if (type === 'boolean') return value.toLowerCase() === 'true';
+  if (type === 'list of operations') return value.split(',').map((name) => name.trim());
   return value;
 }
 

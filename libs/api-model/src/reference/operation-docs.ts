@@ -134,7 +134,7 @@ export const OPERATION_DOCS: Record<OperationName, OperationDoc> = {
     example: {
       allowedOperations: 'DescribeWarehouseReplication, ListWarehouseReplications, GetReplicationMetrics',
       replicationScope: 'Own',
-      expiresAt: '2030-01-31T00:00:00Z',
+      expiresAt: '2099-12-31T00:00:00Z',
       description: 'read-only dashboard',
     },
   },
