@@ -21,6 +21,8 @@ describe('the API reference (docs/API.md)', () => {
     const validated = validatedPaths(REQUEST_MODELS[operation]);
     for (const path of validated) expect(rendered).toContain(`id="${fieldAnchor(operation, path)}"`);
     expect(validated.length).toBe(operationReference(operation).fields.length);
+    const section = rendered.slice(rendered.indexOf(`## ${operation}\n`), rendered.indexOf(`### ${operation} response`));
+    for (const refused of refusedNames(REQUEST_MODELS[operation])) expect(section).toContain(`\`${refused}\`: `);
   });
 
   it.each(OPERATIONS.flatMap((operation) => (['xml', 'json'] as WireFormat[]).map((format) => [operation, format] as const)))(
@@ -67,4 +69,13 @@ function validatedPaths(model: abstract new () => object, prefix: string[] = [])
       const entry = declaredFields(model).find((candidate) => candidate.name === name);
       return entry?.kind === 'group' ? [path, ...validatedPaths(entry.model(), path)] : [path];
     });
+}
+
+/** The fields a model (or one of its groups) refuses with a reason, as the reference names them: `Warehouse/TimeoutInMins`. */
+function refusedNames(model: abstract new () => object, prefix: string[] = []): string[] {
+  return declaredFields(model).flatMap((entry) => {
+    const name = [...prefix, entry.name.charAt(0).toUpperCase() + entry.name.slice(1)];
+    if (entry.kind === 'notAllowed') return [name.join('/')];
+    return entry.kind === 'group' ? refusedNames(entry.model(), name) : [];
+  });
 }
