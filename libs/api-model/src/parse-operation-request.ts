@@ -10,7 +10,7 @@ import { type ParseResult } from './parse-result';
 import { validateModel } from './validate-model';
 
 /** Each model class implements its operation's request interface; the mapped type checks that. */
-const REQUEST_MODELS: { [Op in OperationName]: new () => OperationRequest<Op> } = {
+export const REQUEST_MODELS: { [Op in OperationName]: new () => OperationRequest<Op> } = {
   CreateWarehouseReplication: CreateReplicationDto,
   AlterWarehouseReplication: AlterReplicationDto,
   DescribeWarehouseReplication: ReplicationIdDto,

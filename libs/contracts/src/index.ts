@@ -39,6 +39,7 @@ export {
   type TableStatus,
 } from './replication/replication-status';
 export {
+  METRICS_DEFAULT_SINCE_MINUTES,
   METRICS_HISTORY_MINUTES,
   METRICS_MAX_POINTS,
   OPERATIONS,

@@ -183,6 +183,31 @@ describe('operator console in Chromium', () => {
     await shot('create-field-error');
   }, 60_000);
 
+  it("links a field to its row of the API reference, which the gateway serves under /console/ with the console's CSP", async () => {
+    const href = await page.getAttribute('.field[data-field="Warehouse\\\\BucketName"] a.reference-link', 'href');
+    expect(href).toBe('./api-reference.html#createwarehousereplication-warehouse-bucketname');
+    const served = await rawRequest(stack.baseUrl, '/console/api-reference.html');
+    expect(served.status).toBe(200);
+    expect(served.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(served.headers['content-security-policy']).toMatch(/script-src 'self'/);
+    // In a tab of its own, as the link opens it: the form and its session stay as they are.
+    const reference = await context.newPage();
+    const violations: string[] = [];
+    reference.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+    });
+    try {
+      await reference.goto(new URL(href ?? '', `${stack.baseUrl}/console/`).toString());
+      const row = reference.locator('tr:has(#createwarehousereplication-warehouse-bucketname)');
+      expect(await row.textContent()).toMatch(/A bucket name is 3-63 characters/);
+      expect(await reference.locator('h2#createwarehousereplication').count()).toBe(1);
+      expect(violations).toEqual([]);
+      await reference.screenshot({ path: join(SCREENSHOT_DIR, 'api-reference.png') });
+    } finally {
+      await reference.close();
+    }
+  }, 60_000);
+
   it("creates the replication and shows the seed's progress bar moving, with rate and ETA", async () => {
     await page.fill('#replication-form [name="warehouse.bucketName"]', 'console-e2e');
     await page.click('#replication-form button[type=submit]');

@@ -1,4 +1,7 @@
-import { formBody } from './form-spec.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { h } from '../render/vnode.js';
+import { formBody, referenceHref } from './form-spec.js';
 import { ALTER_FIELDS, CREATE_FIELDS } from './replication-fields.js';
 
 describe('form body', () => {
@@ -32,7 +35,7 @@ describe('form body', () => {
     expect(formBody(ALTER_FIELDS, values, { replicationId: 'r-1' })).toEqual({ replicationId: 'r-1', dataReplication: false, warehouse: { timeoutInMins: 90 } });
   });
 
-  it('covers every field of seed §2.1 and §2.2', () => {
+  it('covers every field of CreateWarehouseReplication and AlterWarehouseReplication (docs/API.md)', () => {
     const labels = (fields: typeof CREATE_FIELDS) => fields.map((field) => field.path.join('\\'));
     expect(labels(CREATE_FIELDS)).toEqual(
       expect.arrayContaining(['ParallelTablesLimit', 'RebuildIndexes', 'Source\\ChangeTrackingRetentionPeriod', 'Staging\\ReplicateCompatibilityLevel', 'Warehouse\\AccountId', 'Warehouse\\ScdType', 'AddUpdateTimestamp', 'TablesToInclude', 'ReseedingSchedule\\RepeatIntervalInMinutes']),
@@ -41,5 +44,23 @@ describe('form body', () => {
     expect(CREATE_FIELDS).toHaveLength(31);
     expect(labels(ALTER_FIELDS)).toEqual(expect.arrayContaining(['ReplicationName', 'DestinationConnectionString', 'AutoSerializedCtProcessTimeoutInMinutes', 'AlertOnSuccessfulTableSchemaChanges', 'Warehouse\\TimeoutInMins', 'ReseedingSchedule\\ToTime']));
     expect(labels(ALTER_FIELDS)).not.toContain('AddUpdateTimestamp');
+  });
+
+  it("links each field to its row of the API reference, and the reference has that row", () => {
+    const reference = readFileSync(join(__dirname, '..', '..', '..', '..', 'docs', 'API.md'), 'utf8');
+    const forms = [
+      ['CreateWarehouseReplication', CREATE_FIELDS],
+      ['AlterWarehouseReplication', ALTER_FIELDS],
+    ] as const;
+    expect(referenceHref('CreateWarehouseReplication', { path: ['Warehouse', 'BucketName'] })).toBe(
+      './api-reference.html#createwarehousereplication-warehouse-bucketname',
+    );
+    // The console's links may only stay on its origin: the reference's must pass that check.
+    expect(h('a', { attrs: { href: referenceHref('AlterConfiguration') } }).attrs['href']).toBe('./api-reference.html#alterconfiguration');
+    for (const [operation, fields] of forms) {
+      const missing = fields.map((field) => referenceHref(operation, field).split('#')[1]).filter((anchor) => !reference.includes(`<a id="${anchor}">`));
+      expect(missing).toEqual([]);
+      expect(reference).toContain(`## ${operation}\n`);
+    }
   });
 });

@@ -25,6 +25,16 @@ export function controlName(field: Pick<FieldSpec, 'path'>): string {
   return field.path.map(lowerFirst).join('.');
 }
 
+/**
+ * The API reference the gateway serves beside the console (generated from docs/API.md by `npm run build`), and the
+ * anchor of an operation or of one of its fields there: `./api-reference.html#createwarehousereplication-warehouse-bucketname`.
+ */
+export const API_REFERENCE_PAGE = './api-reference.html';
+
+export function referenceHref(operation: string, field?: Pick<FieldSpec, 'path'>): string {
+  return `${API_REFERENCE_PAGE}#${[operation, ...(field?.path ?? [])].join('-').toLowerCase()}`;
+}
+
 function lowerFirst(name: string): string {
   return name.charAt(0).toLowerCase() + name.slice(1);
 }

@@ -1,6 +1,6 @@
 import type { FieldErrors } from '../render/field-errors.js';
 import { h, type Child, type VElement } from '../render/vnode.js';
-import { controlName, fieldLabel, type FieldSpec } from './form-spec.js';
+import { controlName, fieldLabel, referenceHref, type FieldSpec } from './form-spec.js';
 
 export interface FormViewOptions {
   id: string;
@@ -12,12 +12,14 @@ export interface FormViewOptions {
   /** Set when the key may not call the operation: the form is shown, disabled, with the reason. */
   disabledReason: string | null;
   onSubmit: (form: HTMLFormElement) => void;
+  /** The operation whose fields these are: each field links to its row of the API reference. */
+  operation: string;
 }
 
 /** A form drawn from its field specs; each field's server errors sit right under it. */
 export function formView(options: FormViewOptions): VElement {
   const disabled = options.disabledReason !== null;
-  // Runs of fields of one group, in the order given (the seed's), each group in a fieldset.
+  // Runs of fields of one group, in the order given (the API reference's), each group in a fieldset.
   const groups: [string, FieldSpec[]][] = [];
   for (const field of options.fields) {
     const group = field.path.length > 1 ? (field.path[0] ?? '') : '';
@@ -57,6 +59,7 @@ function fieldView(options: FormViewOptions, field: FieldSpec, disabled: boolean
     'div.field',
     { attrs: { 'data-field': label, class: invalid ? 'invalid' : undefined } },
     h('label', { attrs: { for: id } }, h('span.field-name', null, field.path[field.path.length - 1] ?? label), h('span.hint', null, field.hint)),
+    h('a.reference-link', { attrs: { href: referenceHref(options.operation, field), target: '_blank', rel: 'noopener', title: `The rule and default of ${label}` } }, 'rule'),
     control(field, { id, name, value, disabled, invalid }),
     invalid ? h('p.field-error', { attrs: { id: `${id}-error`, role: 'alert' } }, reasons.map((reason) => h('span', null, reason))) : null,
   );

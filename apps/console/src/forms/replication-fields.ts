@@ -5,7 +5,7 @@ export const RETENTION_PERIODS = ['12 Hours', '1 Day', '2 Days', '3 Days', '4 Da
 export const ACCESS_TYPES = ['AccessKey', 'IAMRole'] as const;
 export const SCD_TYPES = ['Type1', 'Type2'] as const;
 
-/** The warehouse group of seed §2.1, shared by Create and Alter. */
+/** The warehouse group (docs/API.md, CreateWarehouseReplication), shared by Create and Alter. */
 function warehouseFields(optional: boolean): FieldSpec[] {
   const choice = (name: string, choices: readonly string[], hint: string, initial: string): FieldSpec => ({
     path: ['Warehouse', name],
@@ -43,14 +43,14 @@ function reseedingFields(): FieldSpec[] {
   ];
 }
 
-/** CreateWarehouseReplication, seed §2.1, in the seed's order. ReseedingSchedule is sent only when one of its fields is filled. */
+/** CreateWarehouseReplication, in the order of docs/API.md. ReseedingSchedule is sent only when one of its fields is filled. */
 export const CREATE_FIELDS: readonly FieldSpec[] = [
   { path: ['ParallelTablesLimit'], kind: 'integer', hint: 'tables copied at once (10 suits a large managed instance or smaller)', initial: '4' },
   { path: ['RebuildIndexes'], kind: 'boolean', choices: BOOLEAN, hint: 'rebuild indexes in the destination', initial: 'false' },
   { path: ['Source', 'ConnectionString'], kind: 'secret', hint: 'source database, e.g. postgres://user:password@host:5432/db' },
   { path: ['Source', 'EncryptDataInTransit'], kind: 'boolean', choices: BOOLEAN, hint: 'TLS to the source', initial: 'false' },
   { path: ['Source', 'ChangeTrackingRetentionPeriod'], kind: 'choice', choices: RETENTION_PERIODS, hint: 'how long change tracking keeps changes', initial: '2 Days' },
-  { path: ['Source', 'ResetChangeTracking'], kind: 'boolean', choices: BOOLEAN, hint: 're-initialise change tracking (JSON only)', optional: true },
+  { path: ['Source', 'ResetChangeTracking'], kind: 'boolean', choices: BOOLEAN, hint: 're-initialise change tracking', optional: true },
   { path: ['Staging', 'ConnectionString'], kind: 'secret', hint: 'staging database (same engine as the source)' },
   { path: ['Staging', 'EncryptDataInTransit'], kind: 'boolean', choices: BOOLEAN, hint: 'TLS to staging', initial: 'false' },
   { path: ['Staging', 'ReplicateCompatibilityLevel'], kind: 'boolean', choices: BOOLEAN, hint: "copy the source's compatibility level (SQL Server)", initial: 'false' },
@@ -60,7 +60,7 @@ export const CREATE_FIELDS: readonly FieldSpec[] = [
   ...reseedingFields(),
 ];
 
-/** AlterWarehouseReplication, seed §2.2: every field optional, sent only when filled. */
+/** AlterWarehouseReplication (docs/API.md): every field optional, sent only when filled. */
 export const ALTER_FIELDS: readonly FieldSpec[] = [
   { path: ['ReplicationName'], kind: 'text', hint: 'friendly name' },
   { path: ['SourceConnectionString'], kind: 'secret', hint: 'new source connection string (login or password change)' },

@@ -1,7 +1,7 @@
 import type { ActionOperation } from '../api/operations.js';
 import type { Page, PageContext } from '../app/page-context.js';
 import type { Route } from '../app/routes.js';
-import { formBody, fieldLabel, type FieldSpec } from '../forms/form-spec.js';
+import { formBody, fieldLabel, referenceHref, type FieldSpec } from '../forms/form-spec.js';
 import { formValues, formView } from '../forms/form-view.js';
 import { ALTER_FIELDS, CREATE_FIELDS } from '../forms/replication-fields.js';
 import { render } from '../render/dom.js';
@@ -34,8 +34,15 @@ function showFormPage(container: Element, context: PageContext, options: FormPag
       container,
       h('nav.breadcrumb', null, link(options.back, '‹ Back')),
       h('h2', null, options.title),
-      h('p', null, options.intro),
+      h(
+        'p',
+        null,
+        options.intro,
+        ' ',
+        h('a', { attrs: { href: referenceHref(options.operation), target: '_blank', rel: 'noopener' } }, 'API reference: every field, its rule and default'),
+      ),
       formView({
+        operation: options.operation,
         id: 'replication-form',
         fields: options.fields,
         values,
@@ -69,7 +76,7 @@ function showFormPage(container: Element, context: PageContext, options: FormPag
 export function showCreatePage(container: Element, context: PageContext): Page {
   return showFormPage(container, context, {
     title: 'Create a replication',
-    intro: 'Every field of CreateWarehouseReplication (seed §2.1). The service checks that source, staging, warehouse and bucket answer before it stores anything.',
+    intro: 'Every field of CreateWarehouseReplication. The service checks that source, staging, warehouse and bucket answer before it stores anything.',
     operation: 'CreateWarehouseReplication',
     fields: CREATE_FIELDS,
     fixed: {},
@@ -85,7 +92,7 @@ export function showCreatePage(container: Element, context: PageContext): Page {
 export function showAlterPage(container: Element, context: PageContext, replicationId: string): Page {
   return showFormPage(container, context, {
     title: 'Alter settings',
-    intro: 'Fill only what should change (seed §2.2); empty fields and "(unchanged)" are not sent. Secrets are never shown: type a new one to replace it.',
+    intro: 'Fill only what should change; empty fields and "(unchanged)" are not sent. Secrets are never shown: type a new one to replace it.',
     operation: 'AlterWarehouseReplication',
     fields: ALTER_FIELDS,
     fixed: { replicationId },

@@ -76,6 +76,7 @@ export function showListPage(container: Element, context: PageContext): Page {
       h('h3', null, 'AlterConfiguration'),
       formView({
         id: 'configuration',
+        operation: 'AlterConfiguration',
         fields: CONFIGURATION_FIELDS,
         values: configurationValues,
         errors: configurationErrors,

@@ -3,6 +3,7 @@ import { Transform, Type } from 'class-transformer';
 import { ValidateNested, registerDecorator, type ValidationArguments } from 'class-validator';
 import { ACCESS_TYPES, type AccessType } from '@svc/contracts';
 import { textCharacterProblem, type FieldRule } from '../rules/field-rule';
+import { catalogue, type FieldDoc } from './field-catalogue';
 
 /** Whether a field must be there: always, never required, or depending on its siblings. */
 export type Presence = 'required' | 'optional' | RequiredWhen;
@@ -55,8 +56,9 @@ function withoutNull(coerce: (raw: unknown) => unknown): (params: { value: unkno
 }
 
 /** A single value checked by `rule`, after `rule.coerce` applied the leniencies. */
-export function Field(rule: FieldRule, presence: Presence): PropertyDecorator {
+export function Field(rule: FieldRule, presence: Presence, doc: FieldDoc = {}): PropertyDecorator {
   return (target, propertyKey) => {
+    catalogue(target, { kind: 'field', name: String(propertyKey), rule, presence, doc });
     Transform(withoutNull((raw) => rule.coerce(raw)))(target, propertyKey);
     registerProblem(CONSTRAINTS.field, target, propertyKey, (value, holder) =>
       value === undefined ? absenceProblem(presence, holder) : (textCharacterProblem(value) ?? rule.problem(value)),
@@ -65,8 +67,9 @@ export function Field(rule: FieldRule, presence: Presence): PropertyDecorator {
 }
 
 /** A nested group of fields (Source, Warehouse, ...), validated with its own class. */
-export function Group(model: () => new () => object, presence: Presence): PropertyDecorator {
+export function Group(model: () => new () => object, presence: Presence, doc: FieldDoc = {}): PropertyDecorator {
   return (target, propertyKey) => {
+    catalogue(target, { kind: 'group', name: String(propertyKey), model, presence, doc });
     Type(model)(target, propertyKey);
     // An empty XML element (<ReseedingSchedule/>) decodes to '': a group with no fields in it.
     Transform(withoutNull((raw) => (raw === '' ? new (model())() : raw)))(target, propertyKey);
@@ -83,19 +86,21 @@ export function Group(model: () => new () => object, presence: Presence): Proper
 /** A field the operation refuses, with the reason (e.g. AddUpdateTimestamp on Alter). */
 export function NotAllowed(reason: string): PropertyDecorator {
   return (target, propertyKey) => {
+    catalogue(target, { kind: 'notAllowed', name: String(propertyKey), reason });
     Transform(withoutNull((raw) => raw))(target, propertyKey);
     registerProblem(CONSTRAINTS.notAllowed, target, propertyKey, (value) => (value === undefined ? null : reason));
   };
 }
 
 /**
- * A credential that belongs to one AccessType (seed §2.1 rules 1 and 2): AccessKey/SecretKey to AccessKey,
+ * A credential that belongs to one AccessType (docs/API.md, Warehouse): AccessKey/SecretKey to AccessKey,
  * AccountId/RoleName to IAMRole. It must be absent when the holder's AccessType is the other one. With
  * 'complete' it is also required when the AccessType is its own; 'partial' (an Alter) leaves that to the
  * merged configuration. An empty value counts as absent.
  */
-export function AccessCredential(owner: AccessType, rule: FieldRule, completeness: 'complete' | 'partial'): PropertyDecorator {
+export function AccessCredential(owner: AccessType, rule: FieldRule, completeness: 'complete' | 'partial', doc: FieldDoc = {}): PropertyDecorator {
   return (target, propertyKey) => {
+    catalogue(target, { kind: 'credential', name: String(propertyKey), owner, rule, completeness, doc });
     Transform(withoutNull((raw) => (raw === '' ? undefined : rule.coerce(raw))))(target, propertyKey);
     registerProblem(CONSTRAINTS.credential, target, propertyKey, (value, holder) => {
       const chosen = holder['accessType'];

@@ -1,4 +1,5 @@
 import {
+  REPLICATION_DEFAULTS,
   type AccessType,
   type ReseedingSchedule,
   type RetentionPeriod,
@@ -21,7 +22,8 @@ export class SourceDto implements SourceConfig {
   @Field(booleanText, 'required') encryptDataInTransit!: boolean;
   @Field(rules.retentionPeriod, 'required') changeTrackingRetentionPeriod!: RetentionPeriod;
   /** Only in the seed's JSON example; true re-initialises change tracking. */
-  @Field(booleanText, 'optional') resetChangeTracking?: boolean;
+  @Field(booleanText, 'optional', { default: 'false', note: 'JSON only in the original specification; accepted in both formats' })
+  resetChangeTracking?: boolean;
 }
 
 export class StagingDto implements StagingConfig {
@@ -30,7 +32,7 @@ export class StagingDto implements StagingConfig {
   @Field(booleanText, 'required') replicateCompatibilityLevel!: boolean;
 }
 
-/** Every Warehouse field of seed §2.1, all required (credentials by AccessType). */
+/** Every Warehouse field of a Create, all required (credentials by AccessType). */
 abstract class CompleteWarehouseDto implements WarehouseConfig {
   @Field(rules.accessType, 'required') accessType!: AccessType;
   @AccessCredential('AccessKey', rules.accessKey, 'complete') accessKey?: string;
@@ -49,7 +51,7 @@ abstract class CompleteWarehouseDto implements WarehouseConfig {
   @Field(rules.scdType, 'required') scdType!: ScdType;
 }
 
-/** Warehouse of a Create request: TimeoutInMins is an Alter setting (seed §2.2). */
+/** Warehouse of a Create request: TimeoutInMins is an Alter setting. */
 export class WarehouseDto extends CompleteWarehouseDto {
   @NotAllowed('can be set only by AlterWarehouseReplication') timeoutInMins?: never;
 }
@@ -76,10 +78,11 @@ export class WarehouseChangesDto implements Partial<WarehouseConfig> {
   @Field(rules.warehouseIdentifier, 'optional') username?: string;
   @Field(rules.password, 'optional') password?: string;
   @Field(rules.scdType, 'optional') scdType?: ScdType;
-  @Field(positiveInteger, 'optional') timeoutInMins?: number;
+  @Field(positiveInteger, 'optional', { default: `unchanged; a new replication has ${REPLICATION_DEFAULTS.warehouseTimeoutInMins}` })
+  timeoutInMins?: number;
 }
 
-/** The group itself is optional (seed §2.1 rule 4) but, when given on Create, has all five members. */
+/** The group itself is optional but, when given on Create, has all five members. */
 export class ReseedingScheduleDto implements ReseedingSchedule {
   @Field(reseedTables, 'required') noPkTablesToInclude!: TableSelection;
   @Field(reseedTables, 'required') pkTablesToInclude!: TableSelection;

@@ -1,4 +1,5 @@
 import {
+  REPLICATION_DEFAULTS,
   type AlterReplicationRequest,
   type CreateReplicationRequest,
   type ReplicationConfig,
@@ -24,6 +25,11 @@ const includedTables = tableSelection({ allowEmpty: false });
 const ALTER_ONLY = 'can be set only by AlterWarehouseReplication';
 const CREATE_ONLY = 'can be set only when the replication is created';
 
+/** An Alter field left out keeps its value; `initial` is what Create stores for a setting it cannot carry. */
+function unchanged(initial: string | number | boolean): { default: string } {
+  return { default: `unchanged; a new replication has ${String(initial)}` };
+}
+
 /** CreateWarehouseReplication (seed §2.1), fields in the seed's order. */
 export class CreateReplicationDto implements CreateReplicationRequest {
   @Field(positiveInteger, 'required') parallelTablesLimit!: number;
@@ -33,7 +39,7 @@ export class CreateReplicationDto implements CreateReplicationRequest {
   @Group(() => WarehouseDto, 'required') warehouse!: WarehouseDto;
   @Field(booleanText, 'required') addUpdateTimestamp!: boolean;
   @Field(includedTables, 'required') tablesToInclude!: TableSelection;
-  @Group(() => ReseedingScheduleDto, 'optional') reseedingSchedule?: ReseedingScheduleDto;
+  @Group(() => ReseedingScheduleDto, 'optional', { default: 'no scheduled reseeding' }) reseedingSchedule?: ReseedingScheduleDto;
 
   // Settings of seed §2.2 that a Create cannot carry: named, so the caller learns where they belong.
   @NotAllowed(ALTER_ONLY) replicationName?: never;
@@ -56,22 +62,27 @@ export class CreateReplicationDto implements CreateReplicationRequest {
 /** AlterWarehouseReplication (seed §2.2): ReplicationId plus whatever is to change. */
 export class AlterReplicationDto implements AlterReplicationRequest {
   @Field(guid, 'required') replicationId!: string;
-  @Field(replicationName, 'optional') replicationName?: string;
-  @Field(connectionString, 'optional') sourceConnectionString?: string;
-  @Field(connectionString, 'optional') destinationConnectionString?: string;
-  @Field(booleanText, 'optional') dataReplication?: boolean;
-  @Field(booleanText, 'optional') schemaReplication?: boolean;
+  @Field(replicationName, 'optional', unchanged('the source database name')) replicationName?: string;
+  @Field(connectionString, 'optional', { note: 'The source database, taken whole (password included)' }) sourceConnectionString?: string;
+  @Field(connectionString, 'optional', { note: 'The staging database (the "destination (replica)"), taken whole' })
+  destinationConnectionString?: string;
+  @Field(booleanText, 'optional', { ...unchanged(REPLICATION_DEFAULTS.dataReplication), note: 'false stops the replication' })
+  dataReplication?: boolean;
+  @Field(booleanText, 'optional', unchanged(REPLICATION_DEFAULTS.schemaReplication)) schemaReplication?: boolean;
   @Field(positiveInteger, 'optional') parallelTablesLimit?: number;
-  @Field(positiveInteger, 'optional') changeTrackingBatchLimit?: number;
-  @Field(positiveInteger, 'optional') ctProcessTimeoutInMinutes?: number;
-  @Field(positiveInteger, 'optional') serializedCtProcessTimeoutInMinutes?: number;
-  @Field(positiveInteger, 'optional') autoSerializedCtProcessTimeoutInMinutes?: number;
-  @Field(booleanText, 'optional') isContinuous?: boolean;
-  @Field(positiveInteger, 'optional') repeatIntervalInMinutes?: number;
-  @Field(clockTime, 'optional') scheduleIntervalTimeFrom?: string;
-  @Field(clockTime, 'optional') scheduleIntervalTimeTo?: string;
-  @Field(booleanText, 'optional') isLogErrorsOnly?: boolean;
-  @Field(booleanText, 'optional') alertOnSuccessfulTableSchemaChanges?: boolean;
+  @Field(positiveInteger, 'optional', unchanged(REPLICATION_DEFAULTS.changeTrackingBatchLimit)) changeTrackingBatchLimit?: number;
+  @Field(positiveInteger, 'optional', unchanged(REPLICATION_DEFAULTS.ctProcessTimeoutInMinutes)) ctProcessTimeoutInMinutes?: number;
+  @Field(positiveInteger, 'optional', unchanged(REPLICATION_DEFAULTS.serializedCtProcessTimeoutInMinutes))
+  serializedCtProcessTimeoutInMinutes?: number;
+  @Field(positiveInteger, 'optional', unchanged(REPLICATION_DEFAULTS.autoSerializedCtProcessTimeoutInMinutes))
+  autoSerializedCtProcessTimeoutInMinutes?: number;
+  @Field(booleanText, 'optional', unchanged(REPLICATION_DEFAULTS.isContinuous)) isContinuous?: boolean;
+  @Field(positiveInteger, 'optional', { note: 'Minutes between runs; required once IsContinuous is false' }) repeatIntervalInMinutes?: number;
+  @Field(clockTime, 'optional', { note: 'Start of the daily window; given together with ScheduleIntervalTimeTo' }) scheduleIntervalTimeFrom?: string;
+  @Field(clockTime, 'optional', { note: 'End of the daily window; given together with ScheduleIntervalTimeFrom' }) scheduleIntervalTimeTo?: string;
+  @Field(booleanText, 'optional', unchanged(REPLICATION_DEFAULTS.isLogErrorsOnly)) isLogErrorsOnly?: boolean;
+  @Field(booleanText, 'optional', unchanged(REPLICATION_DEFAULTS.alertOnSuccessfulTableSchemaChanges))
+  alertOnSuccessfulTableSchemaChanges?: boolean;
   @Field(includedTables, 'optional') tablesToInclude?: TableSelection;
   @Group(() => WarehouseChangesDto, 'optional') warehouse?: WarehouseChangesDto;
   @Group(() => ReseedingScheduleChangesDto, 'optional') reseedingSchedule?: ReseedingScheduleChangesDto;

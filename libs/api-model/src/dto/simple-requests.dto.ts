@@ -1,5 +1,7 @@
 import {
+  METRICS_DEFAULT_SINCE_MINUTES,
   METRICS_HISTORY_MINUTES,
+  METRICS_MAX_POINTS,
   type AlterConfigurationRequest,
   type EmptyRequest,
   type ReplicationMetricsRequest,
@@ -18,7 +20,7 @@ export class ReplicationIdDto implements ReplicationIdRequest {
 
 /** Without an id it resumes the whole service; with one, that replication. */
 export class StartReplicationDto implements StartReplicationRequest {
-  @Field(guid, 'optional') replicationId?: string;
+  @Field(guid, 'optional', { default: 'every replication, and the service as a whole, resume' }) replicationId?: string;
 }
 
 /** List and StopReplicationService take no fields: every field given is unknown. */
@@ -30,15 +32,21 @@ export class AlterConfigurationDto implements AlterConfigurationRequest {
   @Field(booleanText, {
     requiredWhen: (request) => request['parallelDatabaseReplicationsLimit'] === undefined,
     reason: 'is required unless ParallelDatabaseReplicationsLimit is given',
-  })
+  }, { default: 'unchanged', note: 'true: one replication moves data at a time' })
   serializeReplications?: boolean;
-  @Field(positiveInteger, 'optional') parallelDatabaseReplicationsLimit?: number;
+  @Field(positiveInteger, 'optional', { default: 'unchanged', note: 'How many replications move data at the same time' })
+  parallelDatabaseReplicationsLimit?: number;
 }
 
 /** GetReplicationMetrics: one replication's history, of one table or all, over the last SinceMinutes. */
 export class ReplicationMetricsDto implements ReplicationMetricsRequest {
   @Field(guid, 'required') replicationId!: string;
-  @Field(textRule(), 'optional') tableName?: string;
-  @Field(integerBetween(1, METRICS_HISTORY_MINUTES), 'optional') sinceMinutes?: number;
-  @Field(integerBetween(1, METRICS_HISTORY_MINUTES), 'optional') stepMinutes?: number;
+  @Field(textRule(), 'optional', { default: 'every table', note: 'One table of the replication, written [schema].[table]' }) tableName?: string;
+  @Field(integerBetween(1, METRICS_HISTORY_MINUTES), 'optional', { default: String(METRICS_DEFAULT_SINCE_MINUTES), note: 'Minutes of history' })
+  sinceMinutes?: number;
+  @Field(integerBetween(1, METRICS_HISTORY_MINUTES), 'optional', {
+    default: `the smallest step that keeps each table within ${METRICS_MAX_POINTS} points`,
+    note: 'Minutes per point',
+  })
+  stepMinutes?: number;
 }

@@ -10,6 +10,7 @@ const byLowerName = new Map<string, string>(OPERATIONS.map((name) => [name.toLow
  * Canonically a list of names as OPERATIONS spells them, each once; the canonical list reads back as itself.
  */
 export const allowedOperations: FieldRule = {
+  doc: { type: 'list of operations', rule: `${OPERATION_LIST_SYNTAX} (any case; JSON may also give a list of names)` },
   coerce(raw) {
     const items = typeof raw === 'string' ? raw.split(',') : Array.isArray(raw) && raw.every((item) => typeof item === 'string') ? raw : undefined;
     if (items === undefined) return raw;
@@ -30,8 +31,10 @@ export const allowedOperations: FieldRule = {
 };
 
 /** Access key ids are printable, without spaces, commas or slashes (a signature's Credential splits at '/'). */
+const ACCESS_KEY_ID_RULE = 'An access key id is 1-128 characters without spaces, commas or slashes';
 export const accessKeyId: FieldRule = textRule({
-  check: (text) => (/^[^\s/,]{1,128}$/u.test(text) ? null : 'An access key id is 1-128 characters without spaces, commas or slashes'),
+  check: (text) => (/^[^\s/,]{1,128}$/u.test(text) ? null : ACCESS_KEY_ID_RULE),
+  rule: ACCESS_KEY_ID_RULE,
 });
 
 /** A full ISO 8601 date and time with its offset; kept canonically as UTC (`2027-01-31T00:00:00.000Z`). */
@@ -53,10 +56,15 @@ function timestampProblem(value: unknown): string | null {
 }
 
 /** CreateAccessKey's ExpiresAt: a timestamp (whether it is in the future is the registry's check, by its clock). */
-export const expiryTimestamp: FieldRule = { coerce: canonicalTimestamp, problem: timestampProblem };
+export const expiryTimestamp: FieldRule = {
+  doc: { type: 'timestamp', rule: `${TIMESTAMP_SYNTAX}; it must be in the future` },
+  coerce: canonicalTimestamp,
+  problem: timestampProblem,
+};
 
 /** UpdateAccessKey's ExpiresAt: a timestamp, or `Never` (any case) to clear the expiry. */
 export const expiryOrNever: FieldRule = {
+  doc: { type: 'timestamp or Never', rule: `${TIMESTAMP_SYNTAX}, in the future; or ${NEVER_EXPIRES} (any case) to clear the expiry` },
   coerce: (raw) => (typeof raw === 'string' && raw.trim().toLowerCase() === NEVER_EXPIRES.toLowerCase() ? NEVER_EXPIRES : canonicalTimestamp(raw)),
   problem: (value) =>
     value === NEVER_EXPIRES ? null : (timestampProblem(value)?.replace(TIMESTAMP_SYNTAX, `${TIMESTAMP_SYNTAX}, or ${NEVER_EXPIRES}`) ?? null),

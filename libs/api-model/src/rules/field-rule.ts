@@ -7,6 +7,16 @@ export interface FieldRule {
   coerce(raw: unknown): unknown;
   /** The reason a present, coerced value is refused, or null when it is acceptable. */
   problem(value: unknown): string | null;
+  /** What the API reference (docs/API.md) says of the rule; never read by validation. */
+  doc: RuleDoc;
+}
+
+/** A rule in words, written beside the rule so that a change to one shows in the other. */
+export interface RuleDoc {
+  /** The value's type: 'text', 'integer', 'boolean', 'list of tables', ... */
+  type: string;
+  /** What is accepted, e.g. 'a whole number from 1 to 2147483647'. */
+  rule: string;
 }
 
 const MAX_QUOTED_LENGTH = 60;

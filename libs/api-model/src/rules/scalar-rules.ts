@@ -5,6 +5,7 @@ export const MAX_INTEGER = 2_147_483_647;
 
 /** Whole numbers from 1; JSON examples write them as strings ("10"), XML always does. */
 export const positiveInteger: FieldRule = {
+  doc: { type: 'integer', rule: `a whole number from 1 to ${MAX_INTEGER}` },
   coerce(raw) {
     if (typeof raw === 'string' && /^\s*\+?\d+\s*$/.test(raw)) return Number(raw.trim());
     return raw;
@@ -19,6 +20,7 @@ export const positiveInteger: FieldRule = {
 
 /** The seed's boolean-like strings: `true` or `false`, in any case. */
 export const booleanText: FieldRule = {
+  doc: { type: 'boolean', rule: 'true or false (any case)' },
   coerce(raw) {
     if (typeof raw !== 'string') return raw;
     const word = raw.trim().toLowerCase();
@@ -37,6 +39,7 @@ export const booleanText: FieldRule = {
 export function oneOf(choices: readonly string[]): FieldRule {
   const byKey = new Map(choices.map((choice) => [matchKey(choice), choice]));
   return {
+    doc: { type: 'text', rule: `one of ${choices.join(', ')} (any case)` },
     coerce(raw) {
       if (typeof raw !== 'string') return raw;
       return byKey.get(matchKey(raw)) ?? raw;
@@ -57,6 +60,7 @@ function matchKey(text: string): string {
 /** Whole numbers from `min` to `max`, read like positiveInteger. */
 export function integerBetween(min: number, max: number): FieldRule {
   return {
+    doc: { type: 'integer', rule: `a whole number from ${min} to ${max}` },
     coerce: (raw) => positiveInteger.coerce(raw),
     problem(value) {
       const shape = shapeProblem(value);

@@ -51,6 +51,10 @@ function skipSpaces(text: string, from: number): number {
  */
 export function tableSelection(options: { allowEmpty: boolean }): FieldRule {
   return {
+    doc: {
+      type: 'list of tables',
+      rule: `${LIST_SYNTAX} (a ']' inside a name is written ']]'; JSON may also give a list of names)${options.allowEmpty ? '; may be empty' : '; at least one table'}`,
+    },
     coerce(raw) {
       if (typeof raw === 'string') {
         if (/^\s*all\s*$/i.test(raw)) return 'All';

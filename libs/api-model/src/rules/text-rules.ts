@@ -7,12 +7,18 @@ export interface TextRuleOptions {
   normalise?: (text: string) => string;
   /** Returns the sentence explaining the rule the text breaks, or null when it is fine. */
   check?: (text: string) => string | null;
+  /** The rule `check` applies, in words, for the API reference; 'non-empty text' alone when there is no check. */
+  rule?: string;
 }
 
 /** A non-empty string. Numbers are read as their text (an AccountId may arrive as a JSON number). */
 export function textRule(options: TextRuleOptions = {}): FieldRule {
-  const { secret = false, normalise = (text: string) => text, check } = options;
+  const { secret = false, normalise = (text: string) => text, check, rule } = options;
   return {
+    doc: {
+      type: 'text',
+      rule: [rule === undefined ? 'non-empty text' : `non-empty text. ${rule}`, secret ? ' (never quoted back in an error)' : ''].join(''),
+    },
     coerce(raw) {
       if (typeof raw === 'number' && Number.isFinite(raw)) return String(raw);
       if (typeof raw !== 'string') return raw;

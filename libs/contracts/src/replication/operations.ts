@@ -48,6 +48,8 @@ export type EmptyRequest = Record<string, never>;
 /** How far back the metrics history goes (7 days of one-minute samples), and the most points a series answers with. */
 export const METRICS_HISTORY_MINUTES = 7 * 24 * 60;
 export const METRICS_MAX_POINTS = 1440;
+/** SinceMinutes when a request leaves it out. */
+export const METRICS_DEFAULT_SINCE_MINUTES = 60;
 
 export interface ReplicationMetricsRequest {
   replicationId: string;

@@ -1,0 +1,162 @@
+import { type OperationName } from '@svc/contracts';
+
+/** A request body as a client writes it: lower camel keys, text values, groups nested. */
+export type ExampleTree = { [field: string]: string | ExampleTree };
+
+export interface OperationDoc {
+  purpose: string;
+  /** HTTP errors beyond those every operation can give (400 by field, 403, 413, 415, 503). */
+  errors: string[];
+  example: ExampleTree;
+  /** What a left-out optional field without a default of its own means, e.g. 'unchanged'. */
+  absent?: string;
+}
+
+const REPLICATION_ID = '3f2504e0-4f89-11d3-9a0c-0305e82c3301';
+const KEY_ID = 'AKEXAMPLEKEYID000001';
+const NOT_FOUND_REPLICATION = "404 `{ReplicationId}: replication '…' does not exist` (also for a replication the key's scope does not cover)";
+const BEING_DELETED = "400 `{ReplicationId}: replication '…' is being deleted`";
+const CHANGED_CONCURRENTLY = '400 `{ReplicationId}: … was changed by another request at the same time; send the change again`';
+const SERVICE_WIDE = '403 for a key with ReplicationScope Own: the operation acts on every replication';
+const NOT_FOUND_KEY = "404 `{AccessKeyId}: access key '…' does not exist` (also for a key the caller may not manage)";
+
+/** Every placeholder secret says so; none is a working credential. */
+const createExample: ExampleTree = {
+  parallelTablesLimit: '4',
+  rebuildIndexes: 'false',
+  source: {
+    connectionString: 'Data Source=source.example.com;Initial Catalog=Sales;User ID=replicator;Password=YOUR-SOURCE-PASSWORD',
+    encryptDataInTransit: 'true',
+    changeTrackingRetentionPeriod: '2 Days',
+  },
+  staging: {
+    connectionString: 'Data Source=staging.example.com;Initial Catalog=Staging;User ID=replicator;Password=YOUR-STAGING-PASSWORD',
+    encryptDataInTransit: 'true',
+    replicateCompatibilityLevel: 'true',
+  },
+  warehouse: {
+    accessType: 'AccessKey',
+    accessKey: 'YOUR-AWS-ACCESS-KEY-ID',
+    secretKey: 'YOUR-AWS-SECRET-ACCESS-KEY',
+    bucketName: 'replication-bucket',
+    bucketFolderName: '/replications/sales',
+    regionEndpoint: 'us-east-1',
+    retentionDays: '7',
+    url: 'examplecluster.abc123xyz789.us-east-1.redshift.amazonaws.com:5439',
+    databaseSchema: 'public',
+    databaseName: 'dev',
+    username: 'awsuser',
+    password: 'YOUR-WAREHOUSE-PASSWORD',
+    scdType: 'Type1',
+  },
+  addUpdateTimestamp: 'true',
+  tablesToInclude: '[dbo].[Orders], [dbo].[AuditLog]',
+  reseedingSchedule: {
+    noPkTablesToInclude: '[dbo].[AuditLog]',
+    pkTablesToInclude: 'All',
+    fromTime: '02:00:00 AM',
+    toTime: '04:00:00 AM',
+    repeatIntervalInMinutes: '1440',
+  },
+};
+
+/** Purpose, specific errors and an example request of every operation; the compiler holds the list complete. */
+export const OPERATION_DOCS: Record<OperationName, OperationDoc> = {
+  CreateWarehouseReplication: {
+    purpose:
+      'Creates a replication: checks that the source, the staging database, the warehouse and the bucket answer with the credentials given, then stores the job and starts it.',
+    errors: [
+      '400 when a database or the bucket cannot be reached or refuses the credentials, or a listed table does not exist or would collide with another in the warehouse (named by field)',
+    ],
+    example: createExample,
+  },
+  AlterWarehouseReplication: {
+    purpose:
+      'Changes settings of a replication; a field left out keeps its value. The result is checked as a whole: e.g. a changed Warehouse Url needs the Password again, IsContinuous false needs RepeatIntervalInMinutes.',
+    errors: [
+      NOT_FOUND_REPLICATION,
+      BEING_DELETED,
+      CHANGED_CONCURRENTLY,
+      '400 `{Warehouse\\Password}: is required when {Warehouse\\Url} changes …`: a change of Url, DatabaseName or Username needs the Password again, and a change of BucketName, RegionEndpoint or AccessKey the SecretKey, in the same call (a stored secret only goes where it was given for)',
+      '400 when a changed connection, bucket or table list does not check out, as for a Create (named by field)',
+    ],
+    absent: 'unchanged',
+    example: {
+      replicationId: REPLICATION_ID,
+      replicationName: 'Sales to warehouse',
+      isContinuous: 'false',
+      repeatIntervalInMinutes: '15',
+      scheduleIntervalTimeFrom: '01:00:00 AM',
+      scheduleIntervalTimeTo: '05:00:00 AM',
+      warehouse: { timeoutInMins: '90' },
+    },
+  },
+  DescribeWarehouseReplication: {
+    purpose: 'Shows a replication: its configuration (secrets masked), status, every table, alerts and last error.',
+    errors: [NOT_FOUND_REPLICATION],
+    example: { replicationId: REPLICATION_ID },
+  },
+  ListWarehouseReplications: {
+    purpose: "Lists the replications the calling key's scope covers. Takes no fields; an empty body is fine.",
+    errors: [],
+    example: {},
+  },
+  DeleteWarehouseReplication: {
+    purpose:
+      "Stops a replication and removes its triggers and change tables from the source and its state from the service. The warehouse's data stays.",
+    errors: [NOT_FOUND_REPLICATION, BEING_DELETED],
+    example: { replicationId: REPLICATION_ID },
+  },
+  StopReplicationService: {
+    purpose: 'Stops data movement service-wide until StartReplication. Takes no fields; an empty body is fine.',
+    errors: [SERVICE_WIDE],
+    example: {},
+  },
+  StartReplication: {
+    purpose: 'Without a ReplicationId, resumes the whole service; with one, resumes that replication (a Failed one too).',
+    errors: [NOT_FOUND_REPLICATION, `${SERVICE_WIDE} (without a ReplicationId)`],
+    example: { replicationId: REPLICATION_ID },
+  },
+  AlterConfiguration: {
+    purpose: 'Changes service-wide settings.',
+    errors: [SERVICE_WIDE],
+    absent: 'unchanged',
+    example: { serializeReplications: 'false', parallelDatabaseReplicationsLimit: '4' },
+  },
+  GetReplicationMetrics: {
+    purpose: "Each table's history over the last SinceMinutes: one point per step with activity. The service keeps one sample a minute per table for 7 days.",
+    errors: [NOT_FOUND_REPLICATION, "404 `{TableName}: table '…' is not part of replication '…'`"],
+    example: { replicationId: REPLICATION_ID, tableName: '[dbo].[Orders]', sinceMinutes: '120', stepMinutes: '5' },
+  },
+  CreateAccessKey: {
+    purpose: "Creates an access key within the calling key's own rights. Its secret is answered this once.",
+    errors: ['403 when the new key would be allowed more than the calling key (an operation it lacks, or scope All from an Own key)'],
+    example: {
+      allowedOperations: 'DescribeWarehouseReplication, ListWarehouseReplications, GetReplicationMetrics',
+      replicationScope: 'Own',
+      expiresAt: '2099-12-31T00:00:00Z',
+      description: 'read-only dashboard',
+    },
+  },
+  ListAccessKeys: {
+    purpose: 'Lists the keys the calling key may manage, never a secret. Takes no fields; an empty body is fine.',
+    errors: [],
+    example: {},
+  },
+  UpdateAccessKey: {
+    purpose: "Enables or disables a key, or changes when it expires.",
+    errors: [NOT_FOUND_KEY, "400 `{AccessKeyId}: key '…' is the last enabled key with ReplicationScope All …`"],
+    absent: 'unchanged',
+    example: { accessKeyId: KEY_ID, status: 'Disabled' },
+  },
+  DeleteAccessKey: {
+    purpose: 'Deletes a key: it stops signing at once.',
+    errors: [NOT_FOUND_KEY, "400 `{AccessKeyId}: key '…' is the last enabled key with ReplicationScope All …`"],
+    example: { accessKeyId: KEY_ID },
+  },
+  RotateAccessKey: {
+    purpose: 'Gives a key a new secret, answered this once; the replaced secret keeps signing for OverlapMinutes.',
+    errors: [NOT_FOUND_KEY],
+    example: { accessKeyId: KEY_ID, overlapMinutes: '30' },
+  },
+};

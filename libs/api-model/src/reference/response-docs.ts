@@ -1,0 +1,138 @@
+import {
+  REPLICATION_STATUSES,
+  SECRET_MASK,
+  TABLE_PHASES,
+  type AccessKeyDescription,
+  type AlertRecord,
+  type MetricsPoint,
+  type OperationName,
+  type OperationResponse,
+  type ReplicationDescription,
+  type ReplicationSummary,
+  type TableMetricsHistory,
+  type TableStatus,
+} from '@svc/contracts';
+
+/** One line of a response table: the field (lower camel path; `[item]` is one element of a list) and what it holds. */
+export interface ResponseField {
+  path: string[];
+  description: string;
+}
+
+/** A sentence for every key of `T`, so that a field added to a response type must be documented here. */
+type Described<T> = { [Key in keyof T]-?: string };
+
+function fields<T>(prefix: string[], described: Described<T>): ResponseField[] {
+  return Object.entries<string>(described).map(([key, description]) => ({ path: [...prefix, key], description }));
+}
+
+type ResponseDocs = { [Op in OperationName]: OperationResponse<Op> extends null ? null : ResponseField[] };
+
+const summary: Described<ReplicationSummary> = {
+  replicationId: 'The replication (GUID)',
+  replicationName: 'Its name',
+  status: `One of ${REPLICATION_STATUSES.join(', ')}; Stopped: DataReplication is false or the service is stopped`,
+};
+
+const table: Described<TableStatus> = {
+  name: '[schema].[table]',
+  phase: `One of ${TABLE_PHASES.join(', ')}`,
+  rowsSeeded: 'Rows copied by the current or last seed',
+  rowsEstimated: "The source's estimate of the table's rows",
+  lastVersion: 'The last change-tracking version applied; absent before the first',
+  lagSeconds: 'Seconds between the newest change applied and now; absent without one',
+  lastError: 'Why its last work failed, as a classified reason; absent when none',
+  lastErrorDetail: "The database's own words for that failure, redacted; only for keys allowed DescribeReplicationErrorDetails",
+  lastCycleAt: 'When its last unit of work ended',
+  nextAttemptAt: 'While it waits out the backoff after a failure: when it is tried again',
+  ctTimeoutInMinutes: 'CtProcessTimeoutInMinutes in force for its next change cycle (doubled after a cancel)',
+  workStartedAt: 'When its work in flight began; absent while it has none',
+  inFlightSeconds: 'Seconds its work has been in flight',
+  lastProgressAt: 'Last sign of progress (heartbeat, part or batch loaded): far behind with work in flight means a stall',
+};
+
+const alert: Described<AlertRecord> = {
+  alertId: 'The alert',
+  replicationId: 'Its replication',
+  kind: 'SchemaChange, Reseed, Failure or RetentionDanger',
+  message: 'What happened',
+  createdAt: 'When (ISO 8601, UTC)',
+};
+
+const accessKey: Described<AccessKeyDescription> = {
+  accessKeyId: 'The key id',
+  status: 'Active, Disabled or Expired',
+  replicationScope: 'Own or All',
+  allowedOperations: "Operation names, or '*'",
+  description: 'As given at creation',
+  bootstrap: "true for the service's bootstrap key",
+  createdAt: 'When it was created',
+  createdBy: 'The key that created it over the API; absent for the bootstrap key and keys made by an operator',
+  expiresAt: 'When it stops signing; absent when it never expires',
+  previousSecretValidUntil: 'After a rotation: until when the replaced secret still signs',
+};
+
+const metricsTable: Described<TableMetricsHistory> = { name: '[schema].[table]', points: 'One point per step with activity' };
+const point: Described<MetricsPoint> = {
+  at: 'Start of the step (ISO 8601, UTC)',
+  cycles: 'Change cycles that completed',
+  rowsApplied: 'Rows applied to the warehouse (change rows and seed rows)',
+  lagSeconds: 'Lag of the last cycle in the step',
+  maxLagSeconds: 'Highest lag in the step',
+  avgCycleMs: 'Mean cycle duration',
+  maxCycleMs: 'Longest cycle duration',
+};
+
+const description: Described<Omit<ReplicationDescription, keyof ReplicationSummary>> = {
+  createdAt: 'When it was created (ISO 8601, UTC)',
+  updatedAt: 'When its configuration last changed',
+  configuration: `The stored configuration: every Create field plus the Alter settings, secrets shown as ${SECRET_MASK}`,
+  tables: 'One Table per replicated table',
+  lastError: 'Why the replication failed, as a classified reason; absent when it did not',
+  lastErrorDetail: "The database's own words for it, redacted; only for keys allowed DescribeReplicationErrorDetails",
+  alerts: 'Recent alerts',
+};
+
+/** Fields of each success answer; null: an empty 200. Checked against the response types by the compiler. */
+export const RESPONSE_DOCS: ResponseDocs = {
+  CreateWarehouseReplication: [
+    { path: ['replicationId'], description: 'The new replication (GUID): every later call names it' },
+    { path: ['status'], description: 'Running' },
+    { path: ['note'], description: 'What the service noticed while checking the request; may be empty' },
+    { path: ['warehouse', 'externalId'], description: "AccessType IAMRole only: the ExternalId the role's trust policy must require" },
+  ],
+  AlterWarehouseReplication: null,
+  DescribeWarehouseReplication: [
+    ...fields([], summary),
+    ...fields([], description),
+    ...fields(['tables', '[table]'], table),
+    ...fields(['alerts', '[alert]'], alert),
+  ],
+  ListWarehouseReplications: fields(['replications', '[replication]'], summary),
+  DeleteWarehouseReplication: null,
+  StopReplicationService: null,
+  StartReplication: null,
+  AlterConfiguration: null,
+  GetReplicationMetrics: [
+    { path: ['replicationId'], description: 'The replication' },
+    { path: ['sinceMinutes'], description: 'Minutes of history answered' },
+    { path: ['stepMinutes'], description: 'Minutes per point' },
+    ...fields(['tables', '[table]'], metricsTable),
+    ...fields(['tables', '[table]', 'points', '[point]'], point),
+  ],
+  CreateAccessKey: [
+    { path: ['accessKeyId'], description: 'The new key id' },
+    { path: ['secretAccessKey'], description: 'Its secret: shown this once, never again' },
+    { path: ['allowedOperations'], description: 'The operations it may call' },
+    { path: ['replicationScope'], description: 'Own or All' },
+    { path: ['expiresAt'], description: 'When it expires; absent when it never does' },
+  ],
+  ListAccessKeys: fields(['accessKeys', '[accessKey]'], accessKey),
+  UpdateAccessKey: null,
+  DeleteAccessKey: null,
+  RotateAccessKey: [
+    { path: ['accessKeyId'], description: 'The key' },
+    { path: ['secretAccessKey'], description: 'Its new secret: shown this once' },
+    { path: ['previousSecretValidUntil'], description: 'Until when the replaced secret still signs' },
+  ],
+};
