@@ -1,7 +1,5 @@
-import { METRICS_MAX_POINTS, type ReplicationMetricsRequest } from '@svc/contracts';
+import { METRICS_DEFAULT_SINCE_MINUTES, METRICS_MAX_POINTS, type ReplicationMetricsRequest } from '@svc/contracts';
 import { fieldLabel } from '@svc/api-model';
-
-export const DEFAULT_SINCE_MINUTES = 60;
 
 export interface MetricsWindow {
   since: Date;
@@ -15,7 +13,7 @@ export interface MetricsWindow {
  * METRICS_MAX_POINTS; a step that would exceed it is refused, naming the smallest allowed.
  */
 export function metricsWindow(request: Pick<ReplicationMetricsRequest, 'sinceMinutes' | 'stepMinutes'>, now: Date): MetricsWindow | { problem: string } {
-  const sinceMinutes = request.sinceMinutes ?? DEFAULT_SINCE_MINUTES;
+  const sinceMinutes = request.sinceMinutes ?? METRICS_DEFAULT_SINCE_MINUTES;
   const smallestStep = Math.ceil(sinceMinutes / METRICS_MAX_POINTS);
   const stepMinutes = request.stepMinutes ?? smallestStep;
   if (stepMinutes < smallestStep) {
