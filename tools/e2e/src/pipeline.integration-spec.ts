@@ -35,28 +35,31 @@ describeEachPair('pipeline', (pair: EnginePair) => {
   let type1Id = '';
   let type2Id = '';
 
+  /** A Create body (JSON wire form) into warehouse schema `schema`. */
+  const createBody = (schema: string, scdType: 'Type1' | 'Type2', extra: Record<string, unknown> = {}) => ({
+    parallelTablesLimit: 4,
+    rebuildIndexes: false,
+    source: { connectionString: pair.sourceConnectionString(stack), encryptDataInTransit: false, changeTrackingRetentionPeriod: '2 Days' },
+    staging: { connectionString: pair.stagingConnectionString(stack), encryptDataInTransit: false, replicateCompatibilityLevel: false },
+    warehouse: {
+      accessType: 'AccessKey',
+      accessKey: stack.s3.accessKeyId,
+      secretKey: stack.s3.secretAccessKey,
+      bucketName: 'pipeline-suite',
+      bucketFolderName: `/${schema}`,
+      regionEndpoint: 'us-east-1',
+      retentionDays: 2,
+      ...pair.warehouse(stack),
+      databaseSchema: schema,
+      scdType,
+    },
+    addUpdateTimestamp: scdType === 'Type1',
+    tablesToInclude: 'All',
+    ...extra,
+  });
+
   const createReplication = async (schema: string, scdType: 'Type1' | 'Type2', extra: Record<string, unknown> = {}) => {
-    const body = {
-      parallelTablesLimit: 4,
-      rebuildIndexes: false,
-      source: { connectionString: pair.sourceConnectionString(stack), encryptDataInTransit: false, changeTrackingRetentionPeriod: '2 Days' },
-      staging: { connectionString: pair.stagingConnectionString(stack), encryptDataInTransit: false, replicateCompatibilityLevel: false },
-      warehouse: {
-        accessType: 'AccessKey',
-        accessKey: stack.s3.accessKeyId,
-        secretKey: stack.s3.secretAccessKey,
-        bucketName: 'pipeline-suite',
-        bucketFolderName: `/${schema}`,
-        regionEndpoint: 'us-east-1',
-        retentionDays: 2,
-        ...pair.warehouse(stack),
-        databaseSchema: schema,
-        scdType,
-      },
-      addUpdateTimestamp: scdType === 'Type1',
-      tablesToInclude: 'All',
-      ...extra,
-    };
+    const body = createBody(schema, scdType, extra);
     const response = await callSigned(stack.baseUrl, 'CreateWarehouseReplication', 'json', JSON.stringify(body), ADMIN_KEY);
     expect(response.status).toBe(200);
     return (JSON.parse(response.body) as { replicationId: string }).replicationId;
@@ -322,26 +325,8 @@ describeEachPair('pipeline', (pair: EnginePair) => {
   }, 120000);
 
   it('refuses a second replication into warehouse tables the first writes, naming it and the tables (issue 20)', async () => {
-    const body = JSON.stringify({
-      parallelTablesLimit: 2,
-      rebuildIndexes: false,
-      source: { connectionString: pair.sourceConnectionString(stack), encryptDataInTransit: false, changeTrackingRetentionPeriod: '2 Days' },
-      staging: { connectionString: pair.stagingConnectionString(stack), encryptDataInTransit: false, replicateCompatibilityLevel: false },
-      warehouse: {
-        accessType: 'AccessKey',
-        accessKey: stack.s3.accessKeyId,
-        secretKey: stack.s3.secretAccessKey,
-        bucketName: 'pipeline-suite',
-        bucketFolderName: '/again',
-        regionEndpoint: 'us-east-1',
-        retentionDays: 2,
-        ...pair.warehouse(stack),
-        databaseSchema: 'DW',
-        scdType: 'Type1',
-      },
-      addUpdateTimestamp: false,
-      tablesToInclude: [pair.tableName('sales', 'order_lines')],
-    });
+    // Another replication of the same source into `DW`: the Type1 replication's schema, written in another case.
+    const body = JSON.stringify(createBody('DW', 'Type1', { tablesToInclude: [pair.tableName('sales', 'order_lines')] }));
     const before = await callSigned(stack.baseUrl, 'ListWarehouseReplications', 'json', '{}', ADMIN_KEY);
     const response = await callSigned(stack.baseUrl, 'CreateWarehouseReplication', 'json', body, ADMIN_KEY);
     expect(response.status).toBe(400);
