@@ -7,6 +7,12 @@ const HASH_SUFFIX_HEX = 8;
 
 /** `"name"`, with `"` doubled. Redshift folds even quoted identifiers to lower case unless the cluster says otherwise. */
 export const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
+/**
+ * A name as Redshift's catalog holds it: ASCII letters lower-cased, quoted or not, while enable_case_sensitive_identifier
+ * is off (its default); other characters as they are. https://docs.aws.amazon.com/redshift/latest/dg/r_names.html,
+ * https://docs.aws.amazon.com/redshift/latest/dg/r_enable_case_sensitive_identifier.html
+ */
+export const catalogName = (name: string) => name.replace(/[A-Z]/g, (letter) => letter.toLowerCase());
 export const qualifiedName = (schema: string, name: string) => `${quoteIdent(schema)}.${quoteIdent(name)}`;
 
 /**

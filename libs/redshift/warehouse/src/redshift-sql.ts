@@ -240,7 +240,7 @@ function type1Changes(layout: RedshiftLayout): string[] {
   return [
     `DELETE FROM ${layout.qualifiedTarget}
 USING ${LOAD} AS ${L}
-WHERE ${keysMatch(quoteIdent(layout.target), L, layout.keyColumns)}`,
+WHERE ${keysMatch(quoteIdent(layout.target), L, layout)}`,
     insertRows(layout, LOAD, L, `${L}.${OP} <> 'D'`),
   ];
 }
@@ -259,12 +259,12 @@ function type2Changes(layout: RedshiftLayout): string[] {
 USING ${layout.qualifiedTarget} AS ${T}
 WHERE ${LOAD}.${OP} <> 'D'
   AND ${T}.${IS_CURRENT}
-  AND ${keysMatch(T, LOAD, layout.keyColumns)}${unchanged}`,
+  AND ${keysMatch(T, LOAD, layout)}${unchanged}`,
     `UPDATE ${layout.qualifiedTarget}
 SET ${closeAssignments(layout, `(${L}.${OP} = 'D')`)}
 FROM ${LOAD} AS ${L}
 WHERE ${target}.${IS_CURRENT}
-  AND ${keysMatch(target, L, layout.keyColumns)}`,
+  AND ${keysMatch(target, L, layout)}`,
     insertCurrentRows(layout, LOAD, L, `${L}.${OP} <> 'D'`),
   ];
 }
@@ -274,12 +274,12 @@ function type1Seed(layout: RedshiftLayout): string[] {
   const target = quoteIdent(layout.target);
   const nonKey = nonKeyColumns(layout);
   const gone = `DELETE FROM ${layout.qualifiedTarget}
-WHERE ${notExists(layout.qualifiedShadow, S, [keysMatch(S, target, layout.keyColumns, '    ')])}`;
+WHERE ${notExists(layout.qualifiedShadow, S, [keysMatch(S, target, layout, '    ')])}`;
   const changed = `DELETE FROM ${layout.qualifiedTarget}
 USING ${layout.qualifiedShadow} AS ${S}
-WHERE ${keysMatch(target, S, layout.keyColumns)}
+WHERE ${keysMatch(target, S, layout)}
   AND NOT (${sameValues(target, S, nonKey)})`;
-  const added = insertRows(layout, layout.qualifiedShadow, S, notExists(layout.qualifiedTarget, T, [keysMatch(T, S, layout.keyColumns, '    ')]));
+  const added = insertRows(layout, layout.qualifiedShadow, S, notExists(layout.qualifiedTarget, T, [keysMatch(T, S, layout, '    ')]));
   return [gone, ...(nonKey.length > 0 ? [changed] : []), added];
 }
 
@@ -293,14 +293,14 @@ function type2Seed(layout: RedshiftLayout): string[] {
   const closeDeleted = `UPDATE ${layout.qualifiedTarget}
 SET ${closeAssignments(layout, 'true')}
 WHERE ${target}.${IS_CURRENT}
-  AND ${notExists(layout.qualifiedShadow, S, [keysMatch(S, target, layout.keyColumns, '    ')])}`;
+  AND ${notExists(layout.qualifiedShadow, S, [keysMatch(S, target, layout, '    ')])}`;
   const closeChanged = `UPDATE ${layout.qualifiedTarget}
 SET ${closeAssignments(layout)}
 FROM ${layout.qualifiedShadow} AS ${S}
 WHERE ${target}.${IS_CURRENT}
-  AND ${keysMatch(S, target, layout.keyColumns)}
+  AND ${keysMatch(S, target, layout)}
   AND NOT (${sameValues(target, S, nonKey)})`;
-  const insertNew = insertCurrentRows(layout, layout.qualifiedShadow, S, notExists(layout.qualifiedTarget, T, [`${T}.${IS_CURRENT}`, keysMatch(T, S, layout.keyColumns, '    ')]));
+  const insertNew = insertCurrentRows(layout, layout.qualifiedShadow, S, notExists(layout.qualifiedTarget, T, [`${T}.${IS_CURRENT}`, keysMatch(T, S, layout, '    ')]));
   return [closeDeleted, ...(nonKey.length > 0 ? [closeChanged] : []), insertNew];
 }
 
@@ -348,9 +348,25 @@ function rowValues(layout: RedshiftLayout, alias: string, system: readonly strin
   return [...names(layout).map((name) => `${alias}.${quoteIdent(name)}`), ...system, ...(layout.addUpdateTimestamp ? [NOW] : [])].join(', ');
 }
 
-/** `t."id" = l."id" AND …`; `indent` lines up the ANDs of a nested clause. */
-function keysMatch(left: string, right: string, keys: readonly string[], indent = ''): string {
-  return keys.map((key) => `${left}.${quoteIdent(key)} = ${right}.${quoteIdent(key)}`).join(`\n${indent}  AND `);
+/**
+ * `t."id" = l."id" AND …` (keys are never NULL); `indent` lines up the ANDs of a nested clause. Text keys also compare
+ * their length in bytes: for Redshift's `=` 'a' and 'a ' are the same key (trailing blanks are insignificant,
+ * https://docs.aws.amazon.com/redshift/latest/dg/r_Character_types.html), for the source they are two rows.
+ */
+function keysMatch(left: string, right: string, layout: RedshiftLayout, indent = ''): string {
+  const columns = new Map(layout.columns.map((column) => [column.name, column]));
+  return layout.keyColumns
+    .map((key) => {
+      const column = columns.get(key);
+      const [a, b] = [`${left}.${quoteIdent(key)}`, `${right}.${quoteIdent(key)}`];
+      return column === undefined ? `${a} = ${b}` : equalValues(a, b, column);
+    })
+    .join(`\n${indent}  AND `);
+}
+
+/** `a = b`, for text with its length in bytes too (Redshift's `=` ignores trailing blanks). */
+function equalValues(a: string, b: string, column: LayoutColumn): string {
+  return column.redshift.capacityBytes !== null && column.redshift.form === 'text' ? `(${a} = ${b} AND OCTET_LENGTH(${a}) = OCTET_LENGTH(${b}))` : `${a} = ${b}`;
 }
 
 function notExists(table: string, alias: string, conditions: readonly string[]): string {
@@ -370,7 +386,7 @@ function sameValues(left: string, right: string, columns: readonly LayoutColumn[
   return columns
     .map((column) => {
       const [a, b] = [`${left}.${quoteIdent(column.name)}`, `${right}.${quoteIdent(column.name)}`];
-      const equal = column.redshift.capacityBytes !== null && column.redshift.form === 'text' ? `(${a} = ${b} AND OCTET_LENGTH(${a}) = OCTET_LENGTH(${b}))` : `${a} = ${b}`;
+      const equal = equalValues(a, b, column);
       return `((${a} IS NULL AND ${b} IS NULL) OR (${a} IS NOT NULL AND ${b} IS NOT NULL AND ${equal}))`;
     })
     .join('\n  AND ');

@@ -2,7 +2,7 @@ import type { BatchDescriptor, SeedBatch, StagedFiles, TableDefinition, TableRef
 import { OwnObjectMissingError, claimWarehouseTables, type ApplyOutcome, type WarehouseOwnershipLedger, type StagedFileReader, type WarehouseConnection, type WarehouseConnector, type WarehouseTableOptions } from '@svc/engines';
 import type { Pool, PoolClient } from 'pg';
 import { CopyFailedError, LOAD_ERRORS_SQL, loadErrorDetail, type LoadErrorRow, type StagedFileLoader } from './file-loaders';
-import { fitIdentifier, qualifiedName, quoteIdent, targetTableName } from './redshift-identifiers';
+import { catalogName, fitIdentifier, qualifiedName, quoteIdent, targetTableName } from './redshift-identifiers';
 import { createRedshiftPool, redshiftClientConfig } from './redshift-client';
 import { SystemColumns, redshiftLayout, type RedshiftLayout } from './redshift-layout';
 import {
@@ -112,8 +112,7 @@ class RedshiftWarehouse implements WarehouseConnector {
   }
 
   async hasTable(table: TableRef, options: WarehouseTableOptions): Promise<boolean> {
-    const result = await this.pool.query(TABLE_COLUMNS_SQL, [options.schema, targetTableName(table)]);
-    return (result.rowCount ?? 0) > 0;
+    return (await existingColumns(this.pool, options.schema, targetTableName(table))) !== null;
   }
 
   hasLoaded(batchId: string, options: WarehouseTableOptions): Promise<boolean> {
@@ -274,13 +273,16 @@ class RedshiftWarehouse implements WarehouseConnector {
   }
 }
 
-/** The schema's record of the tables the service created, in `client`'s transaction under the schema's lock. */
+/**
+ * The schema's record of the tables the service created, in `client`'s transaction under the schema's lock: names as
+ * Redshift's catalog holds them (catalogName), so "Orders" and "orders" are one record as they are one table.
+ */
 function ownershipLedger(client: PoolClient, layout: RedshiftLayout): WarehouseOwnershipLedger {
   return {
-    isRecorded: async (table) => ((await client.query(ownedTableSql(layout.schema), [table])).rowCount ?? 0) > 0,
+    isRecorded: async (table) => ((await client.query(ownedTableSql(layout.schema), [catalogName(table)])).rowCount ?? 0) > 0,
     isTargetNamedByEarlierVersion: async () => ((await client.query(namedByEarlierVersionSql(layout.schema), [layout.target])).rowCount ?? 0) > 0,
     record: async (table) => {
-      for (const statement of recordOwnedTableSql(layout.schema)) await client.query(statement, [table]);
+      for (const statement of recordOwnedTableSql(layout.schema)) await client.query(statement, [catalogName(table)]);
     },
   };
 }
@@ -298,16 +300,18 @@ async function raiseFence(client: PoolClient, layout: RedshiftLayout, replicatio
   return true;
 }
 
-/** Column names of a table (lower case, as Redshift folds them); null when it does not exist. */
-async function existingColumns(client: PoolClient, schema: string, table: string): Promise<Set<string> | null> {
+/**
+ * Column names of a table; null when it does not exist. Looked up under the name as given, then as Redshift stores
+ * it by default (catalogName): a cluster with enable_case_sensitive_identifier on, and the suite's PostgreSQL pair,
+ * keep the case of quoted names.
+ */
+async function existingColumns(client: Pool | PoolClient, schema: string, table: string): Promise<Set<string> | null> {
   const result = await client.query<{ name: string }>(TABLE_COLUMNS_SQL, [schema, table]);
-  if (result.rows.length === 0) {
-    // Redshift folds unquoted and, by default, quoted names to lower case.
-    const folded = await client.query<{ name: string }>(TABLE_COLUMNS_SQL, [schema.toLowerCase(), table.toLowerCase()]);
-    if (folded.rows.length === 0) return null;
-    return new Set(folded.rows.map((row) => row.name));
-  }
-  return new Set(result.rows.map((row) => row.name));
+  if (result.rows.length > 0) return new Set(result.rows.map((row) => row.name));
+  const folded = [catalogName(schema), catalogName(table)];
+  if (folded[0] === schema && folded[1] === table) return null;
+  const stored = await client.query<{ name: string }>(TABLE_COLUMNS_SQL, folded);
+  return stored.rows.length === 0 ? null : new Set(stored.rows.map((row) => row.name));
 }
 
 function scdTypeChanged(layout: RedshiftLayout, existing: Set<string>): boolean {
