@@ -1,4 +1,5 @@
 import { ConnectionPool, type config as MssqlConfig } from 'mssql';
+import { withLoginErrorNumbers } from './login-errors';
 
 /**
  * The seed's EncryptDataInTransit: "the strongest transport-security protocol the server supports: TLS 1.2
@@ -44,7 +45,7 @@ export async function connectSqlServer(config: MssqlConfig): Promise<ConnectionP
 }
 
 async function connected(config: MssqlConfig): Promise<ConnectionPool> {
-  const pool = new ConnectionPool(config);
+  const pool = new ConnectionPool(withLoginErrorNumbers(config));
   // A connection that dies while idle must not crash the process; the next request connects anew.
   pool.on('error', () => undefined);
   try {
