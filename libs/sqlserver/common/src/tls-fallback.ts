@@ -6,7 +6,8 @@ import { withLoginErrorNumbers } from './login-errors';
  * where the server version supports it, else TLS 1.1, 1.0". A connection first offers TLS 1.2 and newer only;
  * when the server refuses that handshake (a SQL Server without TLS 1.2 support), it connects again offering
  * TLS 1.0 and 1.1 too, with OpenSSL's security level lowered as those need. SSL 3 cannot be offered: Node's
- * OpenSSL has none. The same holds without EncryptDataInTransit, since SQL Server encrypts the login packet anyway.
+ * OpenSSL has none. Without EncryptDataInTransit tedious negotiates no TLS at all (a server that forces it is
+ * refused, EENCRYPT), so the fallback matters only with it.
  */
 export function withLegacyTls(config: MssqlConfig): MssqlConfig {
   return { ...config, options: { ...config.options, cryptoCredentialsDetails: { minVersion: 'TLSv1', ciphers: 'DEFAULT@SECLEVEL=0' } } };
