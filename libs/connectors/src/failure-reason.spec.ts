@@ -47,7 +47,7 @@ describe('connectionFailureReason', () => {
     ],
     ['mssql timeout', mssqlError('ETIMEOUT', 'Failed to connect to h:1433 in 10000ms'), UNREACHABLE_REASON],
     ['mssql instance', mssqlError('EINSTLOOKUP', 'Port for PROD not found'), UNREACHABLE_REASON],
-    ['mssql encryption demanded', mssqlError('EENCRYPT', "Server requires encryption, set 'encrypt' config option to true."), UNREACHABLE_REASON],
+    ['mssql encryption demanded: the field that cures it', mssqlError('EENCRYPT', "Server requires encryption, set 'encrypt' config option to true."), 'the server requires encryption: set EncryptDataInTransit to true'],
     ['mssql socket error of no known cause', mssqlError('ESOCKET', 'Connection lost - read ECONNRESET'), UNREACHABLE_REASON],
     [
       'mssql refused (dual-stack AggregateError)',

@@ -6,8 +6,22 @@
  */
 export const SOURCE_COMPATIBILITY_LEVEL_SQL = 'SELECT CONVERT(int, compatibility_level) AS compatibility_level FROM sys.databases WHERE database_id = DB_ID()';
 
-/** The server's major version from ProductVersion (`13.0.5026.0` → 13), which every version has (ProductMajorVersion came with 2012). */
-export const SERVER_MAJOR_VERSION_SQL = "SELECT CONVERT(int, PARSENAME(CONVERT(varchar(32), SERVERPROPERTY('ProductVersion')), 4)) AS major_version";
+/**
+ * The server's major version from ProductVersion (`13.0.5026.0` → 13), which every version has (ProductMajorVersion
+ * came with 2012), and its EngineEdition: Azure SQL reports ProductVersion 12.0.x whatever it supports, so the
+ * edition comes first (https://learn.microsoft.com/en-us/sql/t-sql/functions/serverproperty-transact-sql).
+ */
+export const SERVER_MAJOR_VERSION_SQL =
+  "SELECT CONVERT(int, PARSENAME(CONVERT(varchar(32), SERVERPROPERTY('ProductVersion')), 4)) AS major_version, CONVERT(int, SERVERPROPERTY('EngineEdition')) AS engine_edition";
+
+/**
+ * SERVERPROPERTY('EngineEdition') of the Azure services and the levels they take, which follow no version number
+ * (https://learn.microsoft.com/en-us/sql/t-sql/statements/alter-database-transact-sql-compatibility-level).
+ */
+const AZURE_EDITIONS: ReadonlyMap<number, { name: string; levels: readonly number[] }> = new Map([
+  [5, { name: 'Azure SQL Database', levels: [100, 110, 120, 130, 140, 150, 160, 170] }],
+  [8, { name: 'Azure SQL Managed Instance', levels: [100, 110, 120, 130, 140, 150, 160] }],
+]);
 
 /** The compatibility levels a server of each major version accepts (ALTER DATABASE … SET COMPATIBILITY_LEVEL). */
 const LEVELS_BY_MAJOR_VERSION: ReadonlyMap<number, readonly number[]> = new Map([
@@ -40,10 +54,11 @@ export function compatibilityLevelsOf(majorVersion: number): readonly number[] {
 }
 
 /** Why the source's level cannot be set on the staging server, for a `{Staging\ReplicateCompatibilityLevel}` field error; null when it can. */
-export function compatibilityLevelProblem(sourceLevel: number, stagingMajorVersion: number): string | null {
-  const levels = compatibilityLevelsOf(stagingMajorVersion);
+export function compatibilityLevelProblem(sourceLevel: number, stagingMajorVersion: number, stagingEngineEdition?: number): string | null {
+  const azure = stagingEngineEdition === undefined ? undefined : AZURE_EDITIONS.get(stagingEngineEdition);
+  const levels = azure?.levels ?? compatibilityLevelsOf(stagingMajorVersion);
   if (levels.includes(sourceLevel)) return null;
-  const server = PRODUCT_NAMES.get(stagingMajorVersion) ?? `SQL Server version ${stagingMajorVersion}`;
+  const server = azure?.name ?? PRODUCT_NAMES.get(stagingMajorVersion) ?? `SQL Server version ${stagingMajorVersion}`;
   const takes = levels.length ? `takes ${levels.join(', ')}` : 'is not a version the service knows';
   return `the source database's compatibility level ${sourceLevel} cannot be set on the staging server (${server} ${takes}); upgrade the staging server or set ReplicateCompatibilityLevel to false`;
 }

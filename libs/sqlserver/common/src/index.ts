@@ -10,3 +10,4 @@ export { csvRows, CsvFormatError, type CsvField } from './csv-rows';
 export { compatibilityLevelProblem, compatibilityLevelsOf, setCompatibilityLevelSql, SERVER_MAJOR_VERSION_SQL, SOURCE_COMPATIBILITY_LEVEL_SQL } from './compatibility-level';
 export { MssqlDatabase } from './mssql-session';
 export type { TsqlDatabase, TsqlSession, TsqlParams, TsqlValue, TransactionOutcome } from './tsql-session';
+export { loginErrorNumbers, withLoginErrorNumbers } from './login-errors';

@@ -92,3 +92,33 @@ describe('prepareStagingDatabase', () => {
     expect(statementFailure(Object.assign(new Error('connect ECONNREFUSED 10.0.0.1:1433'), { code: 'ECONNREFUSED' }), 10_000)).toBe('cannot reach the server (refused, timed out, unknown host or TLS failed)');
   });
 });
+
+/**
+ * Azure SQL Database reports ProductVersion 12.0.x whatever level it takes, and says what it is in
+ * SERVERPROPERTY('EngineEdition'): 5 Azure SQL Database, 8 Azure SQL Managed Instance
+ * (https://learn.microsoft.com/en-us/sql/t-sql/functions/serverproperty-transact-sql). Its levels:
+ * https://learn.microsoft.com/en-us/sql/t-sql/statements/alter-database-transact-sql-compatibility-level.
+ */
+describe('prepareStagingDatabase on Azure SQL', () => {
+  const azureStaging = (engineEdition: number, level: number) =>
+    new Answering(
+      new Map<string, object[]>([
+        [SERVER_MAJOR_VERSION_SQL, [{ major_version: 12, engine_edition: engineEdition }]],
+        [SOURCE_COMPATIBILITY_LEVEL_SQL, [{ compatibility_level: level }]],
+      ]),
+    );
+
+  it.each([
+    ['Azure SQL Database', 5],
+    ['Azure SQL Managed Instance', 8],
+  ])('sets level 150 on %s, which reports version 12', async (_name, engineEdition) => {
+    const staging = azureStaging(engineEdition, 100);
+    expect(await prepareStagingDatabase(sourceWith(150), staging, { replicateCompatibilityLevel: true, timeoutMs: 10_000 })).toEqual({ problems: [], note: '' });
+    expect(staging.sent.map((statement) => statement.text)).toContain('ALTER DATABASE CURRENT SET COMPATIBILITY_LEVEL = 150');
+  });
+
+  it('refuses a level Azure SQL Database does not take, naming it as Azure SQL Database', async () => {
+    const prepared = await prepareStagingDatabase(sourceWith(90), azureStaging(5, 100), { replicateCompatibilityLevel: true, timeoutMs: 10_000 });
+    expect(prepared.problems[0]?.reason).toContain('compatibility level 90 cannot be set on the staging server (Azure SQL Database takes 100, 110');
+  });
+});

@@ -60,17 +60,17 @@ export async function prepareStagingDatabase(
 
 async function replicateLevel(source: TsqlDatabase, staging: TsqlDatabase, failure: (error: unknown) => string): Promise<string | null> {
   let level: number | undefined;
-  let major: number | undefined;
+  let server: { major_version: number; engine_edition: number | null } | undefined;
   let current: number | undefined;
   try {
     [level] = (await source.query<{ compatibility_level: number }>(SOURCE_COMPATIBILITY_LEVEL_SQL)).map((row) => row.compatibility_level);
-    [major] = (await staging.query<{ major_version: number }>(SERVER_MAJOR_VERSION_SQL)).map((row) => row.major_version);
+    [server] = await staging.query<{ major_version: number; engine_edition: number | null }>(SERVER_MAJOR_VERSION_SQL);
     [current] = (await staging.query<{ compatibility_level: number }>(SOURCE_COMPATIBILITY_LEVEL_SQL)).map((row) => row.compatibility_level);
   } catch (error) {
     return `cannot read the compatibility levels: ${failure(error)}`;
   }
-  if (level === undefined || major === undefined) return 'cannot read the compatibility levels: the servers did not answer them';
-  const problem = compatibilityLevelProblem(level, major);
+  if (level === undefined || server === undefined) return 'cannot read the compatibility levels: the servers did not answer them';
+  const problem = compatibilityLevelProblem(level, server.major_version, server.engine_edition ?? undefined);
   if (problem !== null || current === level) return problem;
   try {
     await staging.query(setCompatibilityLevelSql(level));

@@ -25,7 +25,8 @@ interface SqlServerTarget {
  * Encryption is on when the caller asks for it or the string does. TLS 1.2 and newer are offered; a server
  * that refuses them is connected to again with TLS 1.0/1.1 as well (connectSqlServer, tls-fallback.ts).
  * The certificate is verified when encrypting unless the string says TrustServerCertificate=true; when not
- * encrypting, only the login packet is protected and (as in SqlClient) the certificate is not checked.
+ * encrypting, tedious offers no encryption at all (the login packet too goes in clear, README's SQL Server
+ * section); a server that forces encryption refuses with EENCRYPT (sql-server-failure.ts).
  * requestTimeout is left to the caller.
  */
 export function sqlServerConfig(connectionString: string, options: ConnectOptions): MssqlConfig {

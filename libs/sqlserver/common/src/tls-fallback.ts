@@ -1,11 +1,13 @@
 import { ConnectionPool, type config as MssqlConfig } from 'mssql';
+import { withLoginErrorNumbers } from './login-errors';
 
 /**
  * The seed's EncryptDataInTransit: "the strongest transport-security protocol the server supports: TLS 1.2
  * where the server version supports it, else TLS 1.1, 1.0". A connection first offers TLS 1.2 and newer only;
  * when the server refuses that handshake (a SQL Server without TLS 1.2 support), it connects again offering
  * TLS 1.0 and 1.1 too, with OpenSSL's security level lowered as those need. SSL 3 cannot be offered: Node's
- * OpenSSL has none. The same holds without EncryptDataInTransit, since SQL Server encrypts the login packet anyway.
+ * OpenSSL has none. Without EncryptDataInTransit tedious negotiates no TLS at all (a server that forces it is
+ * refused, EENCRYPT), so the fallback matters only with it.
  */
 export function withLegacyTls(config: MssqlConfig): MssqlConfig {
   return { ...config, options: { ...config.options, cryptoCredentialsDetails: { minVersion: 'TLSv1', ciphers: 'DEFAULT@SECLEVEL=0' } } };
@@ -44,7 +46,7 @@ export async function connectSqlServer(config: MssqlConfig): Promise<ConnectionP
 }
 
 async function connected(config: MssqlConfig): Promise<ConnectionPool> {
-  const pool = new ConnectionPool(config);
+  const pool = new ConnectionPool(withLoginErrorNumbers(config));
   // A connection that dies while idle must not crash the process; the next request connects anew.
   pool.on('error', () => undefined);
   try {

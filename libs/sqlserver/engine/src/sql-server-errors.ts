@@ -1,5 +1,5 @@
 import type { EngineErrorKind } from '@svc/engines';
-import { isSqlServerUnreachable } from '@svc/sqlserver-common';
+import { isSqlServerUnreachable, loginErrorNumbers } from '@svc/sqlserver-common';
 
 /**
  * mssql/tedious error codes of a connection that failed in a way that heals by itself. A ConnectionError of these
@@ -41,9 +41,20 @@ const KIND_OF_NUMBER: ReadonlyMap<number, EngineErrorKind> = new Map<number, Eng
 export function sqlServerErrorKind(error: unknown): EngineErrorKind | undefined {
   if (typeof error !== 'object' || error === null) return undefined;
   const { code, number } = error as { code?: unknown; number?: unknown };
-  if (code === 'ELOGIN') return 'authentication-failed';
+  if (code === 'ELOGIN') return loginErrorKind(error);
   if (isSqlServerUnreachable(error)) return 'unreachable';
   if (typeof number === 'number') return KIND_OF_NUMBER.get(number) ?? 'statement-failed';
   if (typeof code === 'string' && TRANSIENT_CODES.has(code)) return 'transient';
   return undefined;
+}
+
+/**
+ * A refused login (tedious's ELOGIN, which carries no number) by the numbers the server sent during it
+ * (login-errors.ts): SQL Server names the cause first and then says 18456 "Login failed", so the first number
+ * that is not an authentication failure is the cause (4060, 40613, 40501: retried). Without such a number, the
+ * credentials were refused.
+ */
+function loginErrorKind(error: unknown): EngineErrorKind {
+  const kinds = loginErrorNumbers(error).map((number) => KIND_OF_NUMBER.get(number));
+  return kinds.find((kind) => kind !== undefined && kind !== 'authentication-failed') ?? 'authentication-failed';
 }

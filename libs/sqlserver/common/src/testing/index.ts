@@ -1,0 +1,1 @@
+export { startTdsServerDouble, type LoginError, type TdsServerBehaviour, type TdsServerDouble } from './tds-server-double';
