@@ -59,6 +59,8 @@ export const FAILURE_CLASS_OF_KIND: Readonly<Record<EngineErrorKind, FailureClas
 /** An engine error that says its kind; driver errors are mapped into kinds by each engine's DriverErrorMapper. */
 export abstract class EngineError extends Error {
   abstract readonly kind: EngineErrorKind;
+  /** The message is the service's own words (no server's words, no row value): the failure classifier gives it as the reason. */
+  readonly serviceWorded: boolean = false;
 }
 
 /** The engine's reading of a driver error (pg, mssql, …); undefined when the error is none of its own. */
@@ -136,6 +138,27 @@ export class ChangesPurgedError extends EngineError {
         `(minimum valid version ${minValidVersion}): the table must be reseeded`,
     );
     this.name = 'ChangesPurgedError';
+  }
+}
+
+/**
+ * The source's current version is below the watermark: its versions went backwards, as they do after a
+ * restore, a failover to a replica that was behind, or lost log shipping. Changes read from the watermark
+ * would miss everything between the restored version and it, so the table must be reseeded.
+ */
+export class SourceVersionsRewoundError extends EngineError {
+  readonly kind = 'changes-purged';
+
+  constructor(
+    table: TableRef,
+    readonly fromVersion: string,
+    readonly currentVersion: string,
+  ) {
+    super(
+      `the source's change-tracking versions went backwards for ${tableKey(table)} (current version ${currentVersion} is below ` +
+        `watermark ${fromVersion}, e.g. after a restore, a failover or lost log shipping): the table is reseeded`,
+    );
+    this.name = 'SourceVersionsRewoundError';
   }
 }
 

@@ -17,6 +17,7 @@ export {
   FAILURE_CLASS_OF_KIND,
   OwnObjectMissingError,
   PrimaryKeyRequiredError,
+  SourceVersionsRewoundError,
   StaleDefinitionError,
   TableNotTrackedError,
   isEngineError,

@@ -1,4 +1,4 @@
-import { ChangesPurgedError, ForeignTableError, OwnObjectMissingError, StaleDefinitionError, type DriverErrorMapper } from '@svc/engines';
+import { ChangesPurgedError, EngineError, ForeignTableError, OwnObjectMissingError, StaleDefinitionError, type DriverErrorMapper } from '@svc/engines';
 import { RetryableWorkError } from '@svc/messaging';
 import { classifyFailure, type FailureVerdict } from './failure-classifier';
 
@@ -123,6 +123,15 @@ describe('classifyFailure', () => {
     const verdict = classifyFailure(new ForeignTableError('Warehouse', 'analytics.customers'), subject);
     expect({ retryable: verdict.retryable, scope: verdict.scope }).toEqual({ retryable: false, scope: 'table' });
     expect(verdict.reason).toContain('Warehouse table analytics.customers exists and was not created by this service');
+  });
+
+  it('words a classified engine error in its own text when the engine says the text is its own (a grant to give)', () => {
+    class GrantMissing extends EngineError {
+      readonly kind = 'permission-denied';
+      override readonly serviceWorded = true;
+    }
+    const verdict = classifyFailure(new GrantMissing('Source: permission denied on [dbo].[users]: GRANT VIEW CHANGE TRACKING ON [dbo].[users] TO [etl]'), subject);
+    expect(verdict).toEqual({ retryable: false, scope: 'table', reason: 'Source: permission denied on [dbo].[users]: GRANT VIEW CHANGE TRACKING ON [dbo].[users] TO [etl]' });
   });
 
   it('asks the engine mappers it is given, first answer wins, before the neutral rules', () => {

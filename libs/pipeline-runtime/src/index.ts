@@ -8,6 +8,6 @@ export { classifyFailure, type FailureScope, type FailureVerdict, type WorkSubje
 export { ReplicationGoneError, RuntimeConfigClient } from './runtime-config.client';
 export { runClassified, type TerminalFailure } from './classified-work';
 // Engine errors the workers act on.
-export { ChangesPurgedError, StaleDefinitionError, TableNotTrackedError, isEngineError } from '@svc/engines';
+export { ChangesPurgedError, SourceVersionsRewoundError, StaleDefinitionError, TableNotTrackedError, isEngineError } from '@svc/engines';
 export { SeedPartOrder, TABLE_LOSS_GRACE_MS, tableLoss, waitForPreviousPart, type PartOrderOptions } from './part-order';
 export { reportBatchFailure, type FailureReport } from './work-failure';

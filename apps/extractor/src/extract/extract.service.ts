@@ -22,6 +22,7 @@ import {
   TableNotTrackedError,
   IntervalGate,
   RuntimeConfigClient,
+  SourceVersionsRewoundError,
   StaleDefinitionError,
   changeBatchId,
   seedBatchId,
@@ -255,6 +256,7 @@ function reseedReason(error: unknown, fromVersion: string): string | null {
   if (error instanceof ChangesPurgedError) {
     return `watermark ${fromVersion} is below the minimum valid version ${error.minValidVersion}: changes were purged, so the table is reseeded`;
   }
+  if (error instanceof SourceVersionsRewoundError) return error.message;
   if (error instanceof TableNotTrackedError) return `${error.message}: the table is reseeded, which enables tracking again`;
   return null;
 }

@@ -3,6 +3,7 @@ import {
   ChangesPurgedError,
   EngineError,
   PrimaryKeyRequiredError,
+  SourceVersionsRewoundError,
   StaleDefinitionError,
   TableNotTrackedError,
   columnMismatch,
@@ -16,19 +17,20 @@ import { connectSqlServer, sqlServerConfig } from '@svc/sqlserver-common';
 import sql, { type ConnectionPool, type config as MssqlConfig, type Request, type Transaction } from 'mssql';
 import { DISCOVER_COLUMNS_SQL } from './catalog-sql';
 import { definitionsOf, type CatalogRow } from './catalog';
-import { qualifiedName } from './identifiers';
+import { qualifiedName, quoteName } from './identifiers';
 import { CURRENT_VERSION_SQL, changeWindowSql, netChangesSql, snapshotSelectSql } from './read-sql';
 import { streamRows } from './row-stream';
 import {
   ALLOW_SNAPSHOT_ISOLATION_SQL,
   MIN_VALID_VERSION_SQL,
   SNAPSHOT_ISOLATION_STATE_SQL,
+  VIEW_CHANGE_TRACKING_PERMISSION_SQL,
   disableTableTrackingSql,
   enableDatabaseTrackingSql,
   enableTableTrackingSql,
   retentionReconciled,
 } from './tracking-sql';
-import { changeWindowEnd, lastSyncVersionOf, minValidVersionOf, parseVersion, startVersionOf } from './versions';
+import { changeWindowEnd, lastSyncVersionOf, minValidVersionOf, parseVersion, startVersionOf, versionsWentBack } from './versions';
 
 export interface SqlServerSourceOptions {
   /** Source.EncryptDataInTransit */
@@ -56,6 +58,23 @@ export class SnapshotIsolationPendingError extends EngineError {
   constructor() {
     super('snapshot isolation is still being switched on in the source database (write transactions started before are still open)');
     this.name = 'SnapshotIsolationPendingError';
+  }
+}
+
+/**
+ * The login may not read the table's changes: CHANGE_TRACKING_MIN_VALID_VERSION is NULL without VIEW CHANGE
+ * TRACKING, as for an untracked table, and reseeding would not cure it. The table stops until it is granted.
+ */
+export class ChangeTrackingPermissionError extends EngineError {
+  readonly kind = 'permission-denied';
+  override readonly serviceWorded = true;
+
+  constructor(table: TableRef, userName: string | null) {
+    super(
+      `Source: permission denied on ${qualifiedName(table)}: the login may not read its changes; ` +
+        `GRANT VIEW CHANGE TRACKING ON ${qualifiedName(table)} TO ${userName === null ? '<the replication\'s user>' : quoteName(userName)}`,
+    );
+    this.name = 'ChangeTrackingPermissionError';
   }
 }
 
@@ -127,7 +146,9 @@ class SqlServerSource implements SourceConnector {
     try {
       const current = await this.currentVersion(transaction);
       const minValid = await this.ctMinValidVersion(transaction.request(), table);
-      if (current === null || minValid === null) throw new TableNotTrackedError(table);
+      if (current === null) throw new TableNotTrackedError(table);
+      if (minValid === null) throw await this.untrackedOrDenied(transaction.request(), table);
+      if (versionsWentBack(from, current)) throw new SourceVersionsRewoundError(table, fromVersion, current.toString());
       if (last < minValid) throw new ChangesPurgedError(table, fromVersion, minValidVersionOf(minValid).toString());
       await this.assertDefinitionCurrent(transaction, definition, options);
       const window = transaction.request();
@@ -135,7 +156,7 @@ class SqlServerSource implements SourceConnector {
       window.input('current', sql.BigInt, current.toString());
       window.input('limit', sql.BigInt, String(limit));
       const [bounds] = (await window.query<{ first_version: string | null; version_past_limit: string | null }>(changeWindowSql(definition))).recordset;
-      const to = changeWindowEnd(from, current, versionOrNull(bounds?.first_version), versionOrNull(bounds?.version_past_limit));
+      const to = changeWindowEnd(current, versionOrNull(bounds?.first_version), versionOrNull(bounds?.version_past_limit));
       const changes = transaction.request();
       changes.input('last', sql.BigInt, last.toString());
       changes.input('to', sql.BigInt, to.toString());
@@ -201,6 +222,13 @@ class SqlServerSource implements SourceConnector {
     request.input('table', sql.NVarChar, qualifiedName(table));
     const row = (await request.query<{ min_valid_version: string | null }>(MIN_VALID_VERSION_SQL)).recordset[0];
     return versionOrNull(row?.min_valid_version);
+  }
+
+  /** Why the table's minimum valid version is NULL: tracking is not in place (a reseed enables it), or the login lacks VIEW CHANGE TRACKING. */
+  private async untrackedOrDenied(request: Request, table: TableRef): Promise<EngineError> {
+    request.input('table', sql.NVarChar, qualifiedName(table));
+    const row = (await request.query<{ may_view_changes: number | null; user_name: string | null }>(VIEW_CHANGE_TRACKING_PERMISSION_SQL)).recordset[0];
+    return row?.may_view_changes === 0 ? new ChangeTrackingPermissionError(table, row.user_name) : new TableNotTrackedError(table);
   }
 
   private async catalogRows(request: Request, table: TableRef | null): Promise<CatalogRow[]> {

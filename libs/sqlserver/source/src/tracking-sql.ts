@@ -43,6 +43,12 @@ export function disableTableTrackingSql(table: TableRef): string {
 export const MIN_VALID_VERSION_SQL = 'SELECT CHANGE_TRACKING_MIN_VALID_VERSION(OBJECT_ID(@table)) AS min_valid_version';
 
 /**
+ * Whether the login may read the table's changes, asked when MIN_VALID_VERSION_SQL answered NULL: without
+ * VIEW CHANGE TRACKING it is NULL as for an untracked table, and a reseed would not help. 1 or 0 (NULL: no such table).
+ */
+export const VIEW_CHANGE_TRACKING_PERMISSION_SQL = "SELECT HAS_PERMS_BY_NAME(@table, 'OBJECT', 'VIEW CHANGE TRACKING') AS may_view_changes, USER_NAME() AS user_name";
+
+/**
  * What enableDatabaseTrackingSql did, in words for the log: retention is per database, so replications of one
  * database asking for different retentions share the longest. Null when nothing needs saying (it was as asked).
  */

@@ -42,14 +42,24 @@ export function minValidVersionOf(ctMinValidVersion: bigint): bigint {
 }
 
 /**
+ * Whether the source's versions went backwards: a read from `from` has seen every change below it, so the
+ * current CT version is at least from - 1 unless the database was restored, failed over to a replica that
+ * was behind, or lost log shipping. Its changes from the watermark on are then not the ones the pipeline
+ * has not read, and the table must be reseeded ("Change Tracking and data restore",
+ * https://learn.microsoft.com/en-us/sql/relational-databases/track-changes/work-with-change-tracking-sql-server).
+ */
+export function versionsWentBack(from: bigint, currentVersion: bigint): boolean {
+  return currentVersion + 1n < from;
+}
+
+/**
  * Where a change read ends (exclusive), from what its snapshot saw: the current CT version, the first
  * change's version and the version of the change just past the limit (null when the changes fit). The
  * window ends before that change's commit, unless the whole window up to it is one commit bigger than the
  * limit: then it ends after that commit, since a commit is never split.
  */
-export function changeWindowEnd(from: bigint, currentVersion: bigint, firstVersion: bigint | null, versionPastLimit: bigint | null): bigint {
+export function changeWindowEnd(currentVersion: bigint, firstVersion: bigint | null, versionPastLimit: bigint | null): bigint {
   const horizon = currentVersion + 1n;
-  if (horizon < from) return from;
   if (firstVersion === null || versionPastLimit === null) return horizon;
   return versionPastLimit > firstVersion ? versionPastLimit : versionPastLimit + 1n;
 }
