@@ -10,6 +10,18 @@ INSERT INTO %s.pgbench_accounts SELECT g, g FROM generate_series(1, 100) g;
 INSERT INTO %s.pgbench_tellers SELECT g, 0 FROM generate_series(1, 10) g;
 INSERT INTO %s.pgbench_branches VALUES (1, 0);`;
 
+/**
+ * pg-pool's end() resolves once its clients are told to close, before their sockets are; the databases are then
+ * dropped WITH (FORCE), whose termination (57P01) can reach a client still closing. Without a listener that error
+ * is an unhandled 'error' event that fails the whole suite; queries still reject through their own promises.
+ */
+function poolOf(url: string): Pool {
+  const pool = new Pool({ connectionString: url });
+  pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', () => undefined));
+  return pool;
+}
+
 describe('warehouse catch-up check (real PostgreSQL)', () => {
   let sourceDb: TempDatabase;
   let warehouseDb: TempDatabase;
@@ -18,8 +30,8 @@ describe('warehouse catch-up check (real PostgreSQL)', () => {
 
   beforeAll(async () => {
     [sourceDb, warehouseDb] = await Promise.all([createTempDatabase('svc_bench_fp_src'), createTempDatabase('svc_bench_fp_dw')]);
-    source = new Pool({ connectionString: sourceDb.url });
-    warehouse = new Pool({ connectionString: warehouseDb.url });
+    source = poolOf(sourceDb.url);
+    warehouse = poolOf(warehouseDb.url);
     await source.query(TABLES.replace(/%s/g, 'public'));
     await warehouse.query(`CREATE SCHEMA bench; ${TABLES.replace(/%s/g, 'bench')}`);
   });
