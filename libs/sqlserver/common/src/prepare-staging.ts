@@ -5,7 +5,7 @@ import { sqlServerFailureReason } from './sql-server-failure';
 import type { TsqlDatabase } from './tsql-session';
 
 /** SQL Server error numbers of a statement refused for lack of permission. */
-const PERMISSION_NUMBERS = new Set([229, 230, 262, 300, 916, 15151, 15247, 15562]);
+const PERMISSION_NUMBERS = new Set([229, 230, 262, 300, 916, 5011, 15151, 15247, 15562]);
 
 /** A refused statement (or a failed connection) in a few words that quote nothing of the statement, its parameters or the connection string. */
 export function statementFailure(error: unknown, timeoutMs: number): string {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { type ColumnDefinition, type TableDefinition, type TableRef } from '@svc/contracts';
-import { stagingPlanOf } from '@svc/sqlserver-common';
+import { raiseApplicationLockRefusalSql, stagingPlanOf } from '@svc/sqlserver-common';
 
 /**
  * The T-SQL of a SQL Server staging database, the same protocol as PostgreSQL's (libs/postgres/staging):
@@ -18,10 +18,13 @@ const quoteName = (name: string) => `[${name.replace(/\]/g, ']]')}]`;
 const qualifiedName = (table: TableRef) => `${quoteName(table.schema)}.${quoteName(table.name)}`;
 const literal = (text: string) => `N'${text.replace(/'/g, "''")}'`;
 
-/** @resource: the lock's name (DDL_LOCK_RESOURCE or tableLockResource); waits as long as it takes. */
+/**
+ * @resource: the lock's name (DDL_LOCK_RESOURCE or tableLockResource); waits as long as it takes. A refusal
+ * (a deadlock victim above all) is raised under its own error number, which the pipeline retries (application-lock.ts).
+ */
 export const APPLICATION_LOCK_SQL = `DECLARE @granted int;
 EXEC @granted = sp_getapplock @Resource = @resource, @LockMode = 'Exclusive', @LockOwner = 'Transaction', @LockTimeout = -1;
-IF @granted < 0 THROW 51000, 'the staging lock was not granted', 1;`;
+${raiseApplicationLockRefusalSql('@granted', 'the staging lock')}`;
 
 export const DDL_LOCK_RESOURCE = `${CONTROL_SCHEMA}.ddl`;
 
