@@ -145,8 +145,26 @@ export const NAMED_BY_EARLIER_VERSION_SQL = `SELECT 1 AS named WHERE EXISTS (SEL
 /** @schema, @name: the table's columns in ordinal order (no rows when the table does not exist). */
 export const TABLE_COLUMNS_SQL = `SELECT c.name FROM sys.columns c WHERE c.object_id = OBJECT_ID(QUOTENAME(@schema) + N'.' + QUOTENAME(@name), N'U') ORDER BY c.column_id`;
 
+const CHARACTER_TYPE = /^(n?char|n?varchar|n?text)(\(|$)/i;
+const COLLATION_NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
+
+/**
+ * The collation a character column of staging is created and compared with: the source column's (carried by
+ * the definition, see docs/ENGINES.md "Collations"); null for a column of another type. Absent from a
+ * definition (an earlier version's), the staging database's default. The name is spliced into T-SQL: it must
+ * be a bare name.
+ */
+function collationOf(column: ColumnDefinition): string | null {
+  if (!CHARACTER_TYPE.test(stagingPlanOf(column.name, column.sourceType).stagingType)) return null;
+  if (column.collation === undefined) return 'DATABASE_DEFAULT';
+  if (!COLLATION_NAME.test(column.collation)) throw new Error(`column ${column.name}: collation '${column.collation}' is not a collation name`);
+  return column.collation;
+}
+
 function columnDefinition(column: ColumnDefinition, notNull: boolean): string {
-  return `${quoteName(column.name)} ${stagingPlanOf(column.name, column.sourceType).stagingType}${notNull ? ' NOT NULL' : ' NULL'}`;
+  const collation = collationOf(column);
+  const collate = collation === null || column.collation === undefined ? '' : ` COLLATE ${collation}`;
+  return `${quoteName(column.name)} ${stagingPlanOf(column.name, column.sourceType).stagingType}${collate}${notNull ? ' NOT NULL' : ' NULL'}`;
 }
 
 export function createSchemaSql(table: TableRef): string {
@@ -185,10 +203,16 @@ export function batchRowsColumns(definition: TableDefinition, withOperation: boo
 
 const positional = (index: number) => `c${index}`;
 
-/** Every column text (nvarchar(max)), as batchRowsColumns names them. */
+/**
+ * Every column text (nvarchar(max)), as batchRowsColumns names them. A temporary table lives in tempdb and
+ * takes its collation (the server's), not the staging database's: the columns say COLLATE DATABASE_DEFAULT,
+ * and key comparisons name the key column's collation (deleteChangedKeysSql).
+ */
 export function createBatchRowsSql(definition: TableDefinition, withOperation: boolean): string {
   const lines = batchRowsColumns(definition, withOperation).map((column) =>
-    column === BATCH_OPERATION_COLUMN && withOperation ? `  ${quoteName(column)} nchar(1) NOT NULL` : `  ${quoteName(column)} nvarchar(max) NULL`,
+    column === BATCH_OPERATION_COLUMN && withOperation
+      ? `  ${quoteName(column)} nchar(1) COLLATE DATABASE_DEFAULT NOT NULL`
+      : `  ${quoteName(column)} nvarchar(max) COLLATE DATABASE_DEFAULT NULL`,
   );
   return `IF OBJECT_ID(N'tempdb..${BATCH_ROWS_TABLE}') IS NOT NULL DROP TABLE ${BATCH_ROWS_TABLE};
 CREATE TABLE ${BATCH_ROWS_TABLE} (\n${lines.join(',\n')}\n)`;
@@ -207,10 +231,19 @@ function columnIndex(definition: TableDefinition, name: string): number {
   return index;
 }
 
-/** Every key the batch changes goes from the table: deletes, and the old rows of inserts and updates. */
+/**
+ * Every key the batch changes goes from the table: deletes, and the old rows of inserts and updates. A character
+ * key is compared under the column's collation, named explicitly: the batch rows' column has another one, and two
+ * column references of different collations cannot be compared (Msg 468; "Collation precedence").
+ */
 export function deleteChangedKeysSql(definition: TableDefinition): string {
   const join = definition.primaryKey
-    .map((key) => `t.${quoteName(key)} = ${typedColumn(definition, columnIndex(definition, key), 'r')}`)
+    .map((key) => {
+      const index = columnIndex(definition, key);
+      const column = definition.columns[index];
+      const collation = column === undefined ? null : collationOf(column);
+      return `t.${quoteName(key)} = ${typedColumn(definition, index, 'r')}${collation === null ? '' : ` COLLATE ${collation}`}`;
+    })
     .join(' AND ');
   return `DELETE t FROM ${qualifiedName(definition.table)} AS t
 WHERE EXISTS (SELECT 1 FROM ${BATCH_ROWS_TABLE} AS r WHERE ${join})`;
