@@ -73,11 +73,7 @@ export class CollationStagingDouble implements TsqlDatabase {
   constructor(private readonly server: CollationServer) {}
 
   query<Row extends object>(text: string, params: TsqlParams = {}): Promise<Row[]> {
-    try {
-      return Promise.resolve(this.run(text, params) as Row[]);
-    } catch (error) {
-      return Promise.reject(error);
-    }
+    return Promise.resolve().then(() => this.run(text, params) as Row[]);
   }
 
   async inTransaction<T>(work: (session: TsqlSession) => Promise<TransactionOutcome<T>>): Promise<T> {
