@@ -43,4 +43,21 @@ describe('definitionsOf: catalog rows as table definitions', () => {
       },
     ]);
   });
+
+  /*
+   * sys.columns.collation_name: "Name of the collation of the column if character-based; otherwise NULL."
+   * (https://learn.microsoft.com/sql/relational-databases/system-catalog-views/sys-columns-transact-sql)
+   */
+  it('carries the collation of character columns, and none for other columns', () => {
+    const [definition] = definitionsOf([
+      row('codes', 'code', 'varchar', { max_length: 10, key_ordinal: 1, is_nullable: 0, collation_name: 'Latin1_General_CS_AS' }),
+      row('codes', 'label', 'nvarchar', { max_length: 80, collation_name: 'Cyrillic_General_CI_AS' }),
+      row('codes', 'n', 'int', { collation_name: null }),
+    ]);
+    expect(definition?.columns).toEqual([
+      { name: 'code', sourceType: 'varchar(10)', portableType: 'varchar(10)', nullable: false, collation: 'Latin1_General_CS_AS' },
+      { name: 'label', sourceType: 'nvarchar(40)', portableType: 'varchar(40)', nullable: true, collation: 'Cyrillic_General_CI_AS' },
+      { name: 'n', sourceType: 'int', portableType: 'integer', nullable: true },
+    ]);
+  });
 });

@@ -12,6 +12,8 @@ export interface CatalogRow {
   precision: number;
   scale: number;
   is_nullable: number;
+  /** sys.columns.collation_name: the collation of a character column, NULL for others. */
+  collation_name?: string | null;
   has_default: number;
   key_ordinal: number | null;
   /** SUM(bigint): the driver returns it as a string. */
@@ -59,5 +61,6 @@ function columnOf(row: CatalogRow): ColumnDefinition {
     portableType: plan.portableType,
     nullable: row.is_nullable === 1,
     ...(row.has_default === 1 && { hasDefault: true }),
+    ...(typeof row.collation_name === 'string' && { collation: row.collation_name }),
   };
 }
