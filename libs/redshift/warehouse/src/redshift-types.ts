@@ -6,7 +6,12 @@ export const MAX_VARCHAR_BYTES = 65535;
 export const MAX_VARBYTE_BYTES = 1024000;
 /** UTF-8 takes up to 4 bytes per character, and Redshift counts VARCHAR lengths in bytes. */
 const BYTES_PER_CHARACTER = 4;
+/**
+ * Redshift's DECIMAL: "The maximum precision is 38", "The maximum scale is 37", and "the scale value must be less
+ * than or equal to the precision value" (AWS, Numeric types, https://docs.aws.amazon.com/redshift/latest/dg/r_Numeric_types201.html).
+ */
 const MAX_NUMERIC_PRECISION = 38;
+const MAX_NUMERIC_SCALE = 37;
 
 /** How a warehouse column is declared on Redshift and how its values are loaded. */
 export interface RedshiftColumnType {
@@ -33,6 +38,20 @@ function characters(count: number, what: string): RedshiftColumnType {
 }
 
 /**
+ * numeric(p,s) as a DECIMAL Redshift declares, holding every value of the source exactly; else its exact text.
+ * PostgreSQL allows a scale above the precision (numeric(5,7): values under 0.01 with 7 decimals, which
+ * NUMERIC(7,7) holds) and a negative scale (numeric(5,-2): integers rounded to hundreds, up to 7 digits, which
+ * NUMERIC(7,0) holds); Redshift allows neither, nor a scale above 37 (numeric(38,38)).
+ */
+function decimal(precision: number, scale: number): RedshiftColumnType {
+  const digits = scale < 0 ? precision - scale : Math.max(precision, scale);
+  const declaredScale = Math.max(scale, 0);
+  if (scale > MAX_NUMERIC_SCALE) return text(`numeric(${precision},${scale}): Redshift's DECIMAL keeps at most ${MAX_NUMERIC_SCALE} decimals, so it travels as its exact text`);
+  if (digits > MAX_NUMERIC_PRECISION) return text(`numeric(${precision},${scale}): more than ${MAX_NUMERIC_PRECISION} digits, so it travels as its exact text`);
+  return exact(`NUMERIC(${digits},${declaredScale})`);
+}
+
+/**
  * The Redshift type of a column from its portable type (PostgreSQL's spelling, which both source engines
  * produce: `format_type` for PostgreSQL sources, the column plans of libs/sqlserver/common for SQL Server).
  * Nothing is declared narrower than the source allows; what Redshift cannot hold as its own type travels as
@@ -41,7 +60,7 @@ function characters(count: number, what: string): RedshiftColumnType {
 export function redshiftColumnType(column: Pick<ColumnDefinition, 'portableType'>): RedshiftColumnType {
   const portable = column.portableType.trim().toLowerCase();
   if (portable.endsWith('[]')) return text(`an array: its PostgreSQL text form ({a,b}); ${TEXT_CAPACITY_NOTE}`);
-  const match = /^([a-z ]+?)\s*(?:\((\d+)(?:\s*,\s*(\d+))?\))?(\s+with(?:out)? time zone)?$/.exec(portable);
+  const match = /^([a-z ]+?)\s*(?:\((\d+)(?:\s*,\s*(-?\d+))?\))?(\s+with(?:out)? time zone)?$/.exec(portable);
   const base = match?.[1] ?? portable;
   const first = match?.[2] === undefined ? undefined : Number(match[2]);
   const second = match?.[3] === undefined ? 0 : Number(match[3]);
@@ -69,8 +88,7 @@ export function redshiftColumnType(column: Pick<ColumnDefinition, 'portableType'
     case 'numeric':
     case 'decimal':
       if (first === undefined) return text('numeric without precision: PostgreSQL holds values NUMERIC(38,s) cannot, so it travels as its exact text');
-      if (first > MAX_NUMERIC_PRECISION) return text(`numeric(${first},${second}): more than 38 digits, so it travels as its exact text`);
-      return exact(`NUMERIC(${first},${second})`);
+      return decimal(first, second);
     case 'date':
       return exact('DATE');
     case 'time':
