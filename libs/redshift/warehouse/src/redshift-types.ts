@@ -23,6 +23,11 @@ export interface RedshiftColumnType {
   form: 'text' | 'hex';
   /** What is lost or refused on the way, for docs/REDSHIFT.md; null when nothing is. */
   lost: string | null;
+  /**
+   * Source values the type cannot hold, refused before files are written (redshift-file-rows.ts): 'decimal' NaN
+   * and ±Infinity, 'datetime' ±infinity, BC and years past Redshift's 294276 AD.
+   */
+  finite?: 'decimal' | 'datetime';
 }
 
 const TEXT_CAPACITY_NOTE = `VARCHAR(${MAX_VARCHAR_BYTES}): a value over ${MAX_VARCHAR_BYTES} bytes fails its batch with an error naming table, column and key, never truncated`;
@@ -48,7 +53,7 @@ function decimal(precision: number, scale: number): RedshiftColumnType {
   const declaredScale = Math.max(scale, 0);
   if (scale > MAX_NUMERIC_SCALE) return text(`numeric(${precision},${scale}): Redshift's DECIMAL keeps at most ${MAX_NUMERIC_SCALE} decimals, so it travels as its exact text`);
   if (digits > MAX_NUMERIC_PRECISION) return text(`numeric(${precision},${scale}): more than ${MAX_NUMERIC_PRECISION} digits, so it travels as its exact text`);
-  return exact(`NUMERIC(${digits},${declaredScale})`);
+  return { ...exact(`NUMERIC(${digits},${declaredScale})`), finite: 'decimal' };
 }
 
 /**
@@ -90,15 +95,18 @@ export function redshiftColumnType(column: Pick<ColumnDefinition, 'portableType'
       if (first === undefined) return text('numeric without precision: PostgreSQL holds values NUMERIC(38,s) cannot, so it travels as its exact text');
       return decimal(first, second);
     case 'date':
-      return exact('DATE');
+      return { ...exact('DATE'), finite: 'datetime' };
     case 'time':
       return exact(zone === 'with time zone' ? 'TIMETZ' : 'TIME', 'microseconds: a 7th fractional digit is rounded');
     case 'timetz':
       return exact('TIMETZ', 'microseconds: a 7th fractional digit is rounded');
     case 'timestamp':
-      return exact(zone === 'with time zone' ? 'TIMESTAMPTZ' : 'TIMESTAMP', zone === 'with time zone' ? 'stored in UTC with microseconds: the original offset is not kept' : 'microseconds');
+      return {
+        ...exact(zone === 'with time zone' ? 'TIMESTAMPTZ' : 'TIMESTAMP', zone === 'with time zone' ? 'stored in UTC with microseconds: the original offset is not kept' : 'microseconds'),
+        finite: 'datetime',
+      };
     case 'timestamptz':
-      return exact('TIMESTAMPTZ', 'stored in UTC with microseconds: the original offset is not kept');
+      return { ...exact('TIMESTAMPTZ', 'stored in UTC with microseconds: the original offset is not kept'), finite: 'datetime' };
     case 'character':
     case 'char':
     case 'bpchar':
