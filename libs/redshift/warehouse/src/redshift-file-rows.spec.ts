@@ -61,7 +61,7 @@ describe('RedshiftFileRows: the rows as Redshift COPY reads them', () => {
   it('leads change rows with the operation, and names the key in what it refuses', () => {
     expect(rewrite(fileRowsLayout(changes), 'D,7,,,\n')).toBe('"D","7",\\N,\\N,\\N\n');
     const refused = refusal(() => rewrite(fileRowsLayout(changes), 'U,7,\\N,,\n'));
-    expect(refused.message).toBe('[dbo].[notes], row of key (id), column body: the value \\N cannot be loaded into Redshift, which reads it as NULL');
+    expect(refused.message).toBe('Warehouse: [dbo].[notes], row of key (id), column body: the value \\N cannot be loaded into Redshift, which reads it as NULL');
     expect(refused.valueDetail).toBe('[dbo].[notes]: the row of key (id=7)');
   });
 
@@ -116,7 +116,7 @@ describe('RedshiftFileRows: the rows as Redshift COPY reads them', () => {
       expect(writtenBytes(bytes)).toBeGreaterThan(4 * 1024 * 1024);
       const refused = refusal(() => rewrite(wide, rowOf(bytes)));
       expect(refused.message).toBe(
-        `[dbo].[scans], row of key (id), a row of ${writtenBytes(bytes)} bytes as written for COPY exceeds Redshift's limit of 4000000 bytes an input row ("4 MB"); ` +
+        `Warehouse: [dbo].[scans], row of key (id), a row of ${writtenBytes(bytes)} bytes as written for COPY exceeds Redshift's limit of 4000000 bytes an input row ("4 MB"); ` +
           'the table stops before its files are loaded',
       );
       expect(refused.message).not.toContain('id=1');
@@ -165,7 +165,7 @@ describe('RedshiftFileRows: the rows as Redshift COPY reads them', () => {
       ['amount', '-Infinity', '5,,,-Infinity,,\n'],
     ])('refuses %s = %s', (column, value, row) => {
       const refused = refusal(() => rewrite(layout, row));
-      expect(refused.message).toContain(`[public].[events], row of key (id), column ${column}: ${value} is`);
+      expect(refused.message).toContain(`Warehouse: [public].[events], row of key (id), column ${column}: ${value} is`);
       expect(refused.valueDetail).toBe('[public].[events]: the row of key (id=5)');
     });
 

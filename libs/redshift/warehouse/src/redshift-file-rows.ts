@@ -231,14 +231,14 @@ export class RedshiftFileRows implements StagedRowsRewriter {
   /** The error for the row being written: the key's column names in the reason, its values in the detail only. */
   private refusal(problem: string): RedshiftValueError {
     const { keyColumns, columns, table } = this.layout;
-    if (keyColumns.length === 0) return new RedshiftValueError(`${table}, row ${this.rowNumber} of the batch (no key), ${problem}`);
+    if (keyColumns.length === 0) return new RedshiftValueError(`Warehouse: ${table}, row ${this.rowNumber} of the batch (no key), ${problem}`);
     const names = keyColumns.map((index) => columns[index]?.name ?? '?');
     const values = keyColumns.map((index, position) => {
       const text = this.fields[index]?.toString('utf8') ?? 'NULL';
       const shown = [...text].length > KEY_VALUE_CHARACTERS ? `${[...text].slice(0, KEY_VALUE_CHARACTERS).join('')}…` : text;
       return `${names[position] ?? '?'}=${shown}`;
     });
-    return new RedshiftValueError(`${table}, row of key (${names.join(', ')}), ${problem}`, `${table}: the row of key (${values.join(', ')})`);
+    return new RedshiftValueError(`Warehouse: ${table}, row of key (${names.join(', ')}), ${problem}`, `${table}: the row of key (${values.join(', ')})`);
   }
 
   private emit(bytes: Buffer): void {
