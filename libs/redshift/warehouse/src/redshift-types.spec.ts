@@ -107,4 +107,12 @@ describe('docs/REDSHIFT.md type table', () => {
       expect(table).toContain(`\`${type}\``);
     }
   });
+
+  it('names the losses a reader of the warehouse must know: empty binary as NULL, refused infinities and NaN', () => {
+    const doc = readFileSync(join(__dirname, '..', '..', '..', '..', 'docs', 'REDSHIFT.md'), 'utf8');
+    const table = doc.slice(doc.indexOf('## Types'));
+    expect(table).toContain('an empty binary value (zero bytes) arrives as NULL');
+    expect(table).toContain('holding `infinity`, `-infinity`, a BC date or a date after 294276 AD');
+    expect(table).toContain('holding `NaN`, `Infinity`, `-Infinity`');
+  });
 });

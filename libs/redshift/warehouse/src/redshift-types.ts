@@ -121,7 +121,9 @@ export function redshiftColumnType(column: Pick<ColumnDefinition, 'portableType'
         type: `VARBYTE(${MAX_VARBYTE_BYTES})`,
         capacityBytes: MAX_VARBYTE_BYTES,
         form: 'hex',
-        lost: `VARBYTE(${MAX_VARBYTE_BYTES}): a value over ${MAX_VARBYTE_BYTES} bytes fails its batch with an error naming table, column and key`,
+        lost:
+          `VARBYTE(${MAX_VARBYTE_BYTES}): a value over ${MAX_VARBYTE_BYTES} bytes fails its batch with an error naming table, column and key; ` +
+          'an empty value (zero bytes) is an empty CSV field, which COPY loads as NULL into every type but CHAR and VARCHAR',
       };
     case 'json':
     case 'jsonb':
