@@ -62,7 +62,8 @@ const NOT_A_DECIMAL = /^[+-]?(?:nan|infinity)$/i;
  * writes ±infinity as such, a BC date with a trailing ` BC` (`0044-03-15 BC`, `0044-03-15 08:00:00+00 BC`), and
  * dates up to 5874897 AD.
  */
-const NOT_A_REDSHIFT_DATETIME = /^[+-]?infinity$|\sBC$/i;
+const INFINITY = /^[+-]?infinity$/i;
+const BC = /\sBC$/i;
 const MAX_REDSHIFT_YEAR = 294276;
 const NULL_MARKER = Buffer.from(REDSHIFT_NULL_MARKER);
 const QUOTE_BYTE = Buffer.from('"');
@@ -210,17 +211,21 @@ export class RedshiftFileRows implements StagedRowsRewriter {
     this.emit(value.subarray(start));
   }
 
-  /** PostgreSQL's NaN, infinities, BC dates and years past 294276 AD: no Redshift DECIMAL, DATE or TIMESTAMP holds them. */
+  /**
+   * PostgreSQL's NaN, infinities, BC dates and years past 294276 AD: no Redshift DECIMAL, DATE or TIMESTAMP holds
+   * them. The reason names what kind of value it is, never the value (a date is a row value).
+   */
   private checkFinite(value: Buffer, column: FileColumn): void {
     if (value.length > 40) return;
     const text = value.toString('latin1');
     if (column.finite === 'decimal') {
-      if (NOT_A_DECIMAL.test(text)) this.refuse(column, `${text} is no value of Redshift's DECIMAL (a scaled 128-bit integer: no NaN, no infinity)`);
+      const special = NOT_A_DECIMAL.exec(text);
+      if (special !== null) this.refuse(column, `${/nan/i.test(text) ? 'NaN' : 'an infinity'} is no value of Redshift's DECIMAL (a scaled 128-bit integer)`);
       return;
     }
-    const year = /^\d+/.exec(text);
-    if (NOT_A_REDSHIFT_DATETIME.test(text) || (year !== null && Number(year[0]) > MAX_REDSHIFT_YEAR)) {
-      this.refuse(column, `${text} is outside Redshift's dates and timestamps (4713 BC to 294276 AD, no infinity; a BC date is refused, COPY's reading of it is undocumented)`);
+    const kind = INFINITY.test(text) ? 'an infinity' : BC.test(text) ? 'a BC date' : Number(/^\d+/.exec(text)?.[0] ?? 0) > MAX_REDSHIFT_YEAR ? `a date after ${MAX_REDSHIFT_YEAR} AD` : null;
+    if (kind !== null) {
+      this.refuse(column, `${kind} is refused: Redshift's dates and timestamps range from 4713 BC to 294276 AD with no infinity, and how COPY reads PostgreSQL's BC dates is undocumented`);
     }
   }
 
