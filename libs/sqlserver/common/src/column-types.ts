@@ -38,6 +38,35 @@ const asIs = (column: string) => column;
 const hex = (column: string) => `'\\x' + CONVERT(varchar(max), CONVERT(varbinary(max), ${column}), 2)`;
 
 /**
+ * The base types of a sql_variant whose default CONVERT style loses part of the value, each converted to
+ * itself and then to text with the style that keeps it (CAST and CONVERT, "float and real styles": 3 "Always
+ * 17 digits. Use for lossless conversion"; "money and smallmoney styles": 2, four decimals where the default
+ * has two; date and time styles 121 and 120, where datetime's default is "mon dd yyyy hh:miAM"; binary style
+ * 1, 0x and hex digits, where the default turns each byte into a character). Other base types (integers,
+ * decimal, bit, character types, uniqueidentifier, time) keep every digit in their default text. The text is
+ * nvarchar(max): a base value of 8000 bytes (varchar(8000), or binary(8000) as 16002 hex characters) is longer
+ * than nvarchar(4000).
+ */
+const VARIANT_TEXT: readonly { baseType: string; as: string; style: number }[] = [
+  { baseType: 'float', as: 'float', style: 3 },
+  { baseType: 'real', as: 'real', style: 3 },
+  { baseType: 'money', as: 'money', style: 2 },
+  { baseType: 'smallmoney', as: 'smallmoney', style: 2 },
+  { baseType: 'datetime', as: 'datetime', style: 121 },
+  { baseType: 'smalldatetime', as: 'smalldatetime', style: 120 },
+  { baseType: 'datetime2', as: 'datetime2(7)', style: 121 },
+  { baseType: 'datetimeoffset', as: 'datetimeoffset(7)', style: 121 },
+  { baseType: 'date', as: 'date', style: 23 },
+  { baseType: 'binary', as: 'varbinary(8000)', style: 1 },
+  { baseType: 'varbinary', as: 'varbinary(8000)', style: 1 },
+];
+
+const variantText = (column: string) =>
+  `CASE CONVERT(sysname, SQL_VARIANT_PROPERTY(${column}, 'BaseType'))${VARIANT_TEXT.map(
+    ({ baseType, as, style }) => `\n    WHEN '${baseType}' THEN CONVERT(nvarchar(max), CONVERT(${as}, ${column}), ${style})`,
+  ).join('')}\n    ELSE CONVERT(nvarchar(max), ${column}) END`;
+
+/**
  * The plan of every SQL Server type a table can hold. Values are rendered by SQL Server itself in a
  * culture-independent style (CONVERT with an explicit style), never by the driver.
  */
@@ -126,17 +155,18 @@ export function columnPlan(column: CatalogColumn): ColumnPlan {
       return {
         sourceType: 'sql_variant',
         portableType: 'text',
-        select: (c) => `CONVERT(nvarchar(4000), ${c})`,
-        conversion: 'the text of its value; the base type it had is not kept',
+        select: variantText,
+        conversion: 'the text of its value, every digit kept (float in 17 digits, money with 4 decimals, binary as 0x hex); the base type it had is not kept',
       };
     case 'geometry':
     case 'geography':
       return {
         sourceType: type,
         portableType: 'text',
-        // Extended WKT (PostGIS reads it): the spatial reference travels with the shape.
-        select: (c) => `'SRID=' + CONVERT(varchar(11), ${c}.STSrid) + ';' + ${c}.STAsText()`,
-        conversion: 'extended well-known text with its SRID (SRID=4326;POINT (…))',
+        // Extended WKT (PostGIS reads it): the spatial reference travels with the shape. AsTextZM, unlike
+        // STAsText, keeps the Z (elevation) and M (measure) values of each point.
+        select: (c) => `'SRID=' + CONVERT(varchar(11), ${c}.STSrid) + ';' + ${c}.AsTextZM()`,
+        conversion: 'extended well-known text with its SRID and any Z and M values (SRID=4326;POINT (…))',
       };
     case 'hierarchyid':
       return { sourceType: 'hierarchyid', portableType: 'text', select: (c) => `${c}.ToString()`, conversion: 'its path text, e.g. /1/3/' };
