@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { columnPlan, planOfSourceType, stagingPlanOf, type CatalogColumn } from './column-types';
+import { isEngineError } from '@svc/engines';
+import { UnsupportedColumnTypeError, columnPlan, planOfSourceType, stagingPlanOf, type CatalogColumn } from './column-types';
 import { evaluateTsql, textOf, type TsqlValue } from './tsql-expression.double';
 
 const column = (typeName: string, size: Partial<CatalogColumn> = {}): CatalogColumn => ({
@@ -50,6 +51,8 @@ describe('SQL Server column plans: types on each side and the T-SQL that renders
     ['geometry', column('geometry', { isClrType: true, maxLength: -1 }), 'geometry', 'text', "'SRID=' + CONVERT(varchar(11), x.STSrid) + ';' + x.AsTextZM()"],
     ['geography', column('geography', { isClrType: true, maxLength: -1 }), 'geography', 'text', "'SRID=' + CONVERT(varchar(11), x.STSrid) + ';' + x.AsTextZM()"],
     ['hierarchyid', column('hierarchyid', { isClrType: true, maxLength: 892 }), 'hierarchyid', 'text', 'x.ToString()'],
+    ['json (SQL Server 2025)', column('json', { maxLength: -1 }), 'json', 'json', 'CONVERT(nvarchar(max), x)'],
+    ['vector (SQL Server 2025)', column('vector', { maxLength: 20 }), 'vector', 'json', 'CONVERT(nvarchar(max), x)'],
     ['a user CLR type', column('Money2', { isClrType: true, maxLength: 20 }), 'Money2', 'text', 'x.ToString()'],
   ])('%s', (_name, catalog, sourceType, portableType, select) => {
     const plan = columnPlan(catalog);
@@ -70,8 +73,18 @@ describe('SQL Server column plans: types on each side and the T-SQL that renders
     expect(columnPlan(column('geography', { isClrType: true })).conversion).toMatch(/with its SRID/);
   });
 
-  it('refuses a system type it does not know, naming the column', () => {
-    expect(() => columnPlan({ ...column('vector'), name: 'embedding' })).toThrow('column embedding has type vector');
+  it('refuses a system type it does not know, naming the column, as an error that stops only its table', () => {
+    const refusal = (() => {
+      try {
+        columnPlan({ ...column('tensor'), name: 'embedding' });
+      } catch (error) {
+        return error;
+      }
+      return undefined;
+    })();
+    expect(refusal).toBeInstanceOf(UnsupportedColumnTypeError);
+    expect(isEngineError(refusal, 'statement-failed')).toBe(true);
+    expect((refusal as Error).message).toBe('column embedding has type tensor, which the SQL Server source cannot read yet');
     expect(() => planOfSourceType('x', 'nvarchar(')).toThrow("'nvarchar(' is not a SQL Server type");
   });
 });
@@ -133,7 +146,7 @@ describe('the README type table', () => {
     const table = readme.slice(heading);
     const types = ['bigint', 'int', 'smallint', 'tinyint', 'bit', 'decimal', 'numeric', 'money', 'smallmoney', 'float', 'real', 'date', 'time', 'datetime2',
       'datetime', 'smalldatetime', 'datetimeoffset', 'char', 'nchar', 'varchar', 'nvarchar', 'text', 'ntext', 'xml', 'binary', 'varbinary', 'image',
-      'rowversion', 'uniqueidentifier', 'sql_variant', 'geometry', 'geography', 'hierarchyid'];
+      'rowversion', 'uniqueidentifier', 'sql_variant', 'geometry', 'geography', 'hierarchyid', 'json', 'vector'];
     const missing = types.filter((type) => !new RegExp('`' + type + '(\\(|`)').test(table));
     expect(missing).toEqual([]);
   });
@@ -163,6 +176,8 @@ describe('stagingPlanOf: a SQL Server staging column and the T-SQL that reads th
     ['sql_variant', 'sql_variant', 'CONVERT(nvarchar(4000), v)'],
     ['hierarchyid', 'hierarchyid', 'hierarchyid::Parse(v)'],
     ['geography', 'geography', "geography::STGeomFromText(SUBSTRING(v, CHARINDEX(';', v) + 1, LEN(v)), CONVERT(int, SUBSTRING(v, 6, CHARINDEX(';', v) - 6)))"],
+    ['json', 'nvarchar(max)', 'v'],
+    ['vector', 'nvarchar(max)', 'v'],
     ['Money2', 'nvarchar(max)', 'v'],
   ])('%s is staged as %s', (sourceType, stagingType, fromText) => {
     const plan = stagingPlanOf('c', sourceType);

@@ -1,3 +1,6 @@
+import { tableKey, type TableRef } from '@svc/contracts';
+import { EngineError } from '@svc/engines';
+
 /** A column as SQL Server's catalog describes it (sys.columns with its base type). */
 export interface CatalogColumn {
   name: string;
@@ -170,6 +173,17 @@ export function columnPlan(column: CatalogColumn): ColumnPlan {
       };
     case 'hierarchyid':
       return { sourceType: 'hierarchyid', portableType: 'text', select: (c) => `${c}.ToString()`, conversion: 'its path text, e.g. /1/3/' };
+    // SQL Server 2025 and Azure SQL: json converts explicitly to nvarchar; vector "to and from char, nchar,
+    // varchar, nvarchar and json", as a JSON array of its float elements (the json and vector data type pages).
+    case 'json':
+      return { sourceType: 'json', portableType: 'json', select: (c) => `CONVERT(nvarchar(max), ${c})`, conversion: 'its JSON text' };
+    case 'vector':
+      return {
+        sourceType: 'vector',
+        portableType: 'json',
+        select: (c) => `CONVERT(nvarchar(max), ${c})`,
+        conversion: 'its JSON array text, one number per dimension; staging keeps it as nvarchar(max)',
+      };
     default:
       if (column.isClrType) {
         return { sourceType: column.typeName, portableType: 'text', select: (c) => `${c}.ToString()`, conversion: 'a CLR user-defined type travels as its ToString() text' };
@@ -178,10 +192,21 @@ export function columnPlan(column: CatalogColumn): ColumnPlan {
   }
 }
 
-/** A type no table column can have (SQL Server adds one in a later version): the read refuses it by name. */
-export class UnsupportedColumnTypeError extends Error {
-  constructor(column: CatalogColumn) {
-    super(`column ${column.name} has type ${column.typeName}, which the SQL Server source cannot read yet`);
+/**
+ * A system type the source does not know (SQL Server added it after this version of the service): the table
+ * that has such a column stops with this reason, naming table, column and type; the other tables replicate.
+ */
+export class UnsupportedColumnTypeError extends EngineError {
+  readonly kind = 'statement-failed';
+  override readonly serviceWorded = true;
+
+  constructor(
+    readonly column: Pick<CatalogColumn, 'name' | 'typeName'>,
+    table?: TableRef,
+  ) {
+    super(
+      `${table === undefined ? '' : `${tableKey(table)}: `}column ${column.name} has type ${column.typeName}, which the SQL Server source cannot read yet`,
+    );
     this.name = 'UnsupportedColumnTypeError';
   }
 }
@@ -189,7 +214,7 @@ export class UnsupportedColumnTypeError extends Error {
 const SYSTEM_TYPES: ReadonlySet<string> = new Set([
   'bigint', 'int', 'smallint', 'tinyint', 'bit', 'decimal', 'numeric', 'money', 'smallmoney', 'float', 'real', 'date', 'time', 'datetime2',
   'datetime', 'smalldatetime', 'datetimeoffset', 'char', 'nchar', 'varchar', 'nvarchar', 'text', 'ntext', 'xml', 'binary', 'varbinary',
-  'image', 'timestamp', 'rowversion', 'uniqueidentifier', 'sql_variant', 'geometry', 'geography', 'hierarchyid',
+  'image', 'timestamp', 'rowversion', 'uniqueidentifier', 'sql_variant', 'geometry', 'geography', 'hierarchyid', 'json', 'vector',
 ]);
 const UNICODE_TYPES: ReadonlySet<string> = new Set(['nchar', 'nvarchar']);
 
@@ -257,6 +282,10 @@ export function stagingPlanOf(name: string, sourceType: string): StagingColumnPl
       return { stagingType: base, fromText: spatial(base) };
     case 'hierarchyid':
       return { stagingType: 'hierarchyid', fromText: (text) => `hierarchyid::Parse(${text})` };
+    case 'json':
+    case 'vector':
+      // Their text: a staging server older than SQL Server 2025 has neither type.
+      return { stagingType: 'nvarchar(max)', fromText: (text) => text };
     case 'char':
     case 'nchar':
     case 'varchar':
