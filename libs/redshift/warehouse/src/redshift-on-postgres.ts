@@ -1,5 +1,4 @@
 import { Client } from 'pg';
-import { catalogName } from './redshift-identifiers';
 
 /**
  * The test hook's Redshift (SVC_TEST_HOOK_REDSHIFT_ON_POSTGRES=1, dialect 'postgres'): a PostgreSQL session made to
@@ -39,6 +38,9 @@ END $$`;
 
 /** public first, so that tables and GETDATE() are found and created there as before; the double's operators before pg_catalog's. */
 const DOUBLE_SEARCH_PATH = `SET search_path TO public, ${DOUBLE_SCHEMA}, pg_catalog`;
+
+/** Redshift's fold, written here apart from the connector's own (catalogName), so that the double does not share its defects. */
+const foldAsciiLetters = (text: string) => text.replace(/[A-Z]/g, (letter) => letter.toLowerCase());
 
 const isNameCharacter = (character: string | undefined) => character !== undefined && /[A-Za-z0-9_$\u0080-\uffff]/.test(character);
 
@@ -91,7 +93,7 @@ export function foldQuotedIdentifiers(sql: string): string {
     let end: number | null = null;
     if (character === '"') {
       end = endOfQuoted(sql, at, '"', false);
-      folded += catalogName(sql.slice(at, end));
+      folded += foldAsciiLetters(sql.slice(at, end));
       at = end;
       continue;
     }
