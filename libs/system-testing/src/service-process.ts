@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { ServiceName } from '@svc/contracts';
 
@@ -24,6 +24,8 @@ export class ServiceProcess {
 
   start(): void {
     const entry = join(distRoot, 'apps', this.service, 'src', 'main.js');
+    // A directory that does not exist yet is made: otherwise every line of output would fail the test that started the service.
+    if (LOG_DIR) mkdirSync(LOG_DIR, { recursive: true });
     const child = spawn(process.execPath, [entry], { env: { ...process.env, ...this.env }, stdio: ['ignore', 'pipe', 'pipe'] });
     const keep = (chunk: Buffer): void => {
       const text = chunk.toString('utf8');

@@ -1,4 +1,4 @@
-import { ENGINE_PAIRS, POSTGRES_TO_POSTGRES, postgresToRedshift, sqlServerToPostgres, sqlServerToRedshift } from './engine-pairs';
+import { ENGINE_PAIRS, POSTGRES_TO_POSTGRES, POSTGRES_TO_REDSHIFT_DIALECT, postgresToRedshift, selectedPairs, sqlServerToPostgres, sqlServerToRedshift } from './engine-pairs';
 
 describe('engine pairs of the generic suites', () => {
   it('runs PostgreSQL → PostgreSQL and lists the specification\'s SQL Server → Redshift first among the others', () => {
@@ -46,5 +46,20 @@ describe('engine pairs of the generic suites', () => {
     expect(set.unavailable).toBeNull();
     expect(set.tableName('public', 'items')).toBe('[dbo].[items]');
     expect(POSTGRES_TO_POSTGRES.tableName('public', 'items')).toBe('[public].[items]');
+  });
+
+  it('runs only the pairs ENGINE_PAIRS names, and reports every other one as not run with the variable as its reason', () => {
+    expect(selectedPairs(ENGINE_PAIRS, {})).toEqual(ENGINE_PAIRS);
+    expect(selectedPairs(ENGINE_PAIRS, { ENGINE_PAIRS: ' , ' })).toEqual(ENGINE_PAIRS);
+    const chosen = selectedPairs(ENGINE_PAIRS, { ENGINE_PAIRS: 'Dialect' });
+    expect(chosen.map((pair) => pair.name)).toEqual(ENGINE_PAIRS.map((pair) => pair.name));
+    expect(chosen.filter((pair) => pair.unavailable === null)).toEqual([POSTGRES_TO_REDSHIFT_DIALECT]);
+    const left = chosen.find((pair) => pair.name === POSTGRES_TO_POSTGRES.name);
+    expect(left?.unavailable).toBe('left out by ENGINE_PAIRS=Dialect');
+    expect(() => left?.openSource({} as never)).toThrow('PostgreSQL → PostgreSQL does not run: left out by ENGINE_PAIRS=Dialect');
+    const sqlServer = selectedPairs([sqlServerToPostgres({})], { ENGINE_PAIRS: 'dialect' })[0];
+    expect(sqlServer?.unavailable).toBe('left out by ENGINE_PAIRS=dialect; MSSQL_URL is not set');
+    const two = selectedPairs(ENGINE_PAIRS, { ENGINE_PAIRS: 'PostgreSQL → PostgreSQL, dialect' }).filter((pair) => pair.unavailable === null);
+    expect(two).toEqual([POSTGRES_TO_POSTGRES, POSTGRES_TO_REDSHIFT_DIALECT]);
   });
 });

@@ -3,18 +3,20 @@ import type { CsvChunks, StagedFileReader, WarehouseConnector, WarehouseTableOpt
 import { createTempDatabase, type TempDatabase } from '@svc/testing';
 import { Client } from 'pg';
 import { stdinCopyLoader } from './file-loaders';
+import { RedshiftOnPostgresClient } from './redshift-on-postgres';
 import { createRedshiftWarehouse } from './redshift-warehouse';
 
 /**
- * The Redshift dialect on a PostgreSQL made to behave as Redshift where the two differ (a double, not a Redshift):
+ * The Redshift dialect on the test hook's PostgreSQL that behaves as Redshift where the two differ (redshift-on-postgres.ts,
+ * the sessions createRedshiftWarehouse opens for dialect 'postgres'; a double, not a Redshift):
  * - text `=` ignores trailing blanks, as Redshift's does for VARCHAR and CHAR: "trailing spaces in VARCHAR and CHAR
  *   values are treated as semantically insignificant when values are compared"
- *   (https://docs.aws.amazon.com/redshift/latest/dg/r_Character_types.html). An operator of the same signature in a
- *   schema placed before pg_catalog in the search path takes the place of PostgreSQL's.
- * - the catalog holds names with their ASCII letters lower-cased, quoted or not, as Redshift stores them while
- *   enable_case_sensitive_identifier is off (https://docs.aws.amazon.com/redshift/latest/dg/r_names.html,
- *   https://docs.aws.amazon.com/redshift/latest/dg/r_enable_case_sensitive_identifier.html): tables are made here
- *   under the name Redshift would have stored.
+ *   (https://docs.aws.amazon.com/redshift/latest/dg/r_Character_types.html).
+ * - names are folded: "ASCII letters in standard and delimited identifiers are case-insensitive and are folded to
+ *   lowercase in the database" while enable_case_sensitive_identifier is off
+ *   (https://docs.aws.amazon.com/redshift/latest/dg/r_names.html,
+ *   https://docs.aws.amazon.com/redshift/latest/dg/r_enable_case_sensitive_identifier.html): the catalog holds the
+ *   lower-cased names, and a lookup by the mixed-case name finds nothing.
  */
 let database: TempDatabase;
 let sql: Client;
@@ -42,11 +44,7 @@ beforeAll(async () => {
   database = await createTempDatabase('rs_semantics');
   sql = new Client({ connectionString: database.url });
   await sql.connect();
-  await sql.query(`CREATE SCHEMA redshift_like`);
-  await sql.query(`CREATE FUNCTION redshift_like.getdate() RETURNS timestamp LANGUAGE sql STABLE AS $$ SELECT (statement_timestamp() AT TIME ZONE 'UTC')::timestamp $$`);
-  await sql.query(`CREATE FUNCTION redshift_like.text_eq(a text, b text) RETURNS boolean LANGUAGE sql IMMUTABLE AS $$ SELECT pg_catalog.rtrim(a, ' ') OPERATOR(pg_catalog.=) pg_catalog.rtrim(b, ' ') $$`);
-  await sql.query(`CREATE OPERATOR redshift_like.= (LEFTARG = text, RIGHTARG = text, FUNCTION = redshift_like.text_eq)`);
-  await sql.query(`ALTER DATABASE ${database.name} SET search_path = redshift_like, pg_catalog, public`);
+  await sql.query(`CREATE FUNCTION getdate() RETURNS timestamp LANGUAGE sql STABLE AS $$ SELECT (statement_timestamp() AT TIME ZONE 'UTC')::timestamp $$`);
   const url = new URL(database.url);
   warehouse = createRedshiftWarehouse(
     { url: `redshift://${url.hostname}:${url.port || '5432'}`, databaseName: database.name, username: decodeURIComponent(url.username || 'postgres'), password: decodeURIComponent(url.password) },
@@ -86,11 +84,16 @@ async function current(where: WarehouseTableOptions, filter: string): Promise<un
 }
 
 describe('the Redshift dialect on a PostgreSQL that compares and names as Redshift does', () => {
-  it('the double compares as Redshift: trailing blanks are insignificant to =', async () => {
-    const probe = new Client({ connectionString: database.url });
+  it('the double compares and names as Redshift: trailing blanks are insignificant to = and <>, quoted names are folded', async () => {
+    const probe: Client = new RedshiftOnPostgresClient({ connectionString: database.url });
     await probe.connect();
     try {
-      expect((await probe.query(`SELECT 'a'::varchar = 'a '::varchar AS same`)).rows).toEqual([{ same: true }]);
+      const compared = await probe.query(`SELECT 'a'::varchar = 'a '::varchar AS same, 'a'::varchar <> 'a '::varchar AS differ, 'a'::varchar = 'b'::varchar AS other, octet_length('a '::varchar) AS kept`);
+      expect(compared.rows).toEqual([{ same: true, differ: false, other: false, kept: 2 }]);
+      await probe.query(`CREATE TABLE "Probe_Case" ("Mixed_Column" integer)`);
+      const stored = await sql.query(`SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = 'public' AND table_name ILIKE 'probe_case'`);
+      expect(stored.rows).toEqual([{ table_name: 'probe_case', column_name: 'mixed_column' }]);
+      expect((await probe.query(`SELECT 'Mixed' AS "Value"`)).rows).toEqual([{ value: 'Mixed' }]);
     } finally {
       await probe.end();
     }
@@ -124,11 +127,16 @@ describe('the Redshift dialect on a PostgreSQL that compares and names as Redshi
     expect(await current(where, 'NOT svc_sys_is_current')).toEqual([['a ', 'blank']]);
   });
 
-  it('finds a mixed-case table under the name Redshift stored for it', async () => {
-    // CREATE TABLE "RS_Case"."Orders" on Redshift stores rs_case.orders.
-    await sql.query(`CREATE SCHEMA rs_case`);
-    await sql.query(`CREATE TABLE rs_case.orders (id integer)`);
+  it('finds a mixed-case table it created under the name Redshift stored for it', async () => {
     const where: WarehouseTableOptions = { schema: 'RS_Case', scdType: 'Type1', addUpdateTimestamp: false };
+    const orders: TableDefinition = { ...codes, table: { schema: 'public', name: 'Orders' } };
+    expect(await warehouse.ensureTable(orders, where)).toEqual({ created: true, addedColumns: [] });
+    // CREATE TABLE "RS_Case"."Orders" on Redshift stores rs_case.orders.
+    expect((await sql.query(`SELECT table_schema, table_name FROM information_schema.tables WHERE table_schema ILIKE 'rs_case' ORDER BY 2`)).rows).toEqual([
+      { table_schema: 'rs_case', table_name: 'orders' },
+      { table_schema: 'rs_case', table_name: 'svc_seed_orders' },
+      ...['svc_sys_loaded_batches', 'svc_sys_owned_tables', 'svc_sys_table_fences', 'svc_sys_table_seeds'].map((table) => ({ table_schema: 'rs_case', table_name: table })),
+    ].sort((a, b) => (a.table_name < b.table_name ? -1 : 1)));
     expect(await warehouse.hasTable({ schema: 'public', name: 'Orders' }, where)).toBe(true);
     expect(await warehouse.hasTable({ schema: 'public', name: 'Missing' }, where)).toBe(false);
   });

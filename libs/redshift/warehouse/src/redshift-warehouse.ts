@@ -6,6 +6,7 @@ import { catalogName, fitIdentifier, qualifiedName, quoteIdent, targetTableName 
 import { createRedshiftPool, redshiftClientConfig } from './redshift-client';
 import { columnSourceNameSql, tableSourceNameSql } from './redshift-column-names';
 import { SystemColumns, missingColumns, redshiftLayout, type LayoutColumn, type RedshiftLayout } from './redshift-layout';
+import { RedshiftOnPostgresClient } from './redshift-on-postgres';
 import {
   LOAD_TABLE,
   TABLE_COLUMNS_SQL,
@@ -40,7 +41,10 @@ export interface RedshiftWarehouseOptions {
   statementTimeoutMs: number;
   /** How the staged files reach the warehouse: COPY from S3 on Redshift (s3CopyLoader). */
   fileLoader: StagedFileLoader;
-  /** 'postgres' and `tls: false` only for the suite's Redshift-dialect pair on a local PostgreSQL. */
+  /**
+   * 'postgres' and `tls: false` only for the suite's Redshift-dialect pair on a local PostgreSQL, whose sessions then
+   * fold names and compare text as Redshift does (redshift-on-postgres.ts).
+   */
   dialect?: SqlDialect;
   tls?: boolean;
   connectTimeoutMs?: number;
@@ -64,7 +68,8 @@ function lostCreationRace(error: unknown): boolean {
 
 export function createRedshiftWarehouse(connection: WarehouseConnection, options: RedshiftWarehouseOptions): WarehouseConnector {
   const config = redshiftClientConfig(connection, { connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, ...(options.tls !== undefined && { tls: options.tls }) });
-  const pool = createRedshiftPool({ ...config, max: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS }, options.statementTimeoutMs);
+  const double = options.dialect === 'postgres' ? { Client: RedshiftOnPostgresClient } : {};
+  const pool = createRedshiftPool({ ...config, ...double, max: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS }, options.statementTimeoutMs);
   return new RedshiftWarehouse(pool, options.fileLoader, options.dialect ?? 'redshift');
 }
 

@@ -1,8 +1,13 @@
 import { createHash } from 'node:crypto';
 import { Append, Increment, allOf, atMost, below, between, insert, keyIs, remove, transaction, update, type Transaction } from './changes';
+import { POSTGRES_SOURCE_LOSSES, type SourceLosses } from './declared-losses';
+import { EDGE_CASES, edgeCaseRows } from './edge-cases';
 import { Json, type Row, type TableSpec } from './table-spec';
 
-/** Source tables of the pipeline suite: every type of the acceptance list, a composite key in another schema, a table without a key. */
+/**
+ * Source tables of the pipeline suite: every type of the acceptance list, a composite key in another schema, a table
+ * without a key, and the edge cases of names, blanks and limits (edge-cases.ts).
+ */
 export const ITEMS: TableSpec = {
   schema: 'public',
   name: 'items',
@@ -67,11 +72,12 @@ function itemRow(g: number, bigText: number): Row {
   };
 }
 
-/** The suite's tables with their first rows, for SourceSession.createTables. */
-export const pipelineTables = (bigText = BIG_TEXT_CHARACTERS): { spec: TableSpec; rows: Row[] }[] => [
+/** The suite's tables with their first rows, for SourceSession.createTables; `losses`: what the source cannot hold (declared-losses.ts). */
+export const pipelineTables = (bigText = BIG_TEXT_CHARACTERS, losses: SourceLosses = POSTGRES_SOURCE_LOSSES): { spec: TableSpec; rows: Row[] }[] => [
   { spec: ITEMS, rows: range(1, 3000).map((g) => itemRow(g, bigText)) },
   { spec: ORDER_LINES, rows: range(1, 2000).map((g) => ({ order_id: Math.floor(g / 10), line: g % 10, qty: g })) },
   { spec: AUDIT_LOG, rows: range(1, 100).map((g) => ({ at: new Date(START + g * 1000), message: `event ${g}` })) },
+  { spec: EDGE_CASES, rows: edgeCaseRows(losses) },
 ];
 
 /** The mixed workload of the acceptance list, each step its own transaction. */

@@ -227,17 +227,41 @@ async function storedTypesOf(client: Client, schema: string, table: string): Pro
   return new Map(result.rows.map((row) => [row.column_name, row.data_type]));
 }
 
-/** The PostgreSQL warehouse of the generic suite. */
-export async function openPostgresWarehouse(connectionString: string): Promise<WarehouseSession> {
+/** `spec`'s names (schema, table, columns, and those of `where`) as `name` turns them into the names the warehouse stored. */
+function storedNames(spec: TableSpec, where: Condition | undefined, name: (identifier: string) => string): { spec: TableSpec; where: Condition | undefined } {
+  const renamed = (condition: Condition): Condition => {
+    if ('all' in condition) return { all: condition.all.map(renamed) };
+    if ('any' in condition) return { any: condition.any.map(renamed) };
+    return { ...condition, column: name(condition.column) };
+  };
+  return {
+    spec: { ...spec, schema: name(spec.schema), name: name(spec.name), columns: spec.columns.map((column) => ({ ...column, name: name(column.name) })) },
+    where: where === undefined ? undefined : renamed(where),
+  };
+}
+
+export interface PostgresWarehouseOptions {
+  /**
+   * How the warehouse stored a name the service wrote quoted: as it is (PostgreSQL), or folded as the Redshift dialect
+   * on the test hook's PostgreSQL folds it (ASCII letters lower-cased, as Redshift does).
+   */
+  storedName?: (identifier: string) => string;
+}
+
+/** The PostgreSQL warehouse of the generic suite (and of the Redshift dialect executed on PostgreSQL, with `storedName`). */
+export async function openPostgresWarehouse(connectionString: string, options: PostgresWarehouseOptions = {}): Promise<WarehouseSession> {
   const client = await connected(connectionString);
+  const stored = options.storedName ?? ((identifier: string) => identifier);
   const session: WarehouseSession = {
     engine: 'PostgreSQL',
-    async readRows(schema, spec, rows: WarehouseRows = 'all', where) {
-      const table = qualified(schema, warehouseName(spec));
+    async readRows(schema, original, rows: WarehouseRows = 'all', originalWhere) {
+      const { spec, where } = storedNames(original, originalWhere, stored);
+      const [tableSchema, tableName] = [stored(schema), stored(warehouseName(original))];
+      const table = qualified(tableSchema, tableName);
       const [exists] = (await client.query<{ found: boolean }>('SELECT to_regclass($1) IS NOT NULL AS found', [table])).rows;
       if (exists?.found !== true) return null;
       const current = rows === 'current' && spec.primaryKey.length > 0 ? ['svc_sys_is_current'] : [];
-      return readCanonical(client, table, spec, [...current, ...(where ? [where] : [])], await storedTypesOf(client, schema, warehouseName(spec)));
+      return readCanonical(client, table, spec, [...current, ...(where ? [where] : [])], await storedTypesOf(client, tableSchema, tableName));
     },
     async digest(schema, spec, rows, where) {
       const read = await session.readRows(schema, spec, rows, where);
@@ -248,4 +272,3 @@ export async function openPostgresWarehouse(connectionString: string): Promise<W
   };
   return session;
 }
-

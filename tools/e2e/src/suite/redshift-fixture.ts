@@ -9,6 +9,12 @@ import { canonical, digestOf, warehouseName, type CanonicalRow, type NeutralType
 
 const quote = (identifier: string) => `"${identifier.replace(/"/g, '""')}"`;
 
+/**
+ * A name as Redshift stores it while enable_case_sensitive_identifier is off: "ASCII letters in standard and delimited
+ * identifiers are case-insensitive and are folded to lowercase in the database" (https://docs.aws.amazon.com/redshift/latest/dg/r_names.html).
+ */
+export const redshiftStoredName = (identifier: string) => identifier.replace(/[A-Z]/g, (letter) => letter.toLowerCase());
+
 /** What the suite needs to load into a real cluster: the cluster, and a bucket it can COPY from with these keys. */
 export interface RedshiftSuiteSettings {
   host: string;
@@ -136,7 +142,8 @@ export async function openRedshiftWarehouse(settings: RedshiftSuiteSettings, dat
     engine: 'Redshift',
     async readRows(schema, spec, rows = 'all', where) {
       if (where !== undefined) throw new Error('the Redshift fixture reads whole tables only');
-      const exists = await client.query('SELECT 1 FROM information_schema.tables WHERE table_schema = $1 AND table_name = $2', [schema, warehouseName(spec)]);
+      // The catalog holds names as Redshift folded them: ASCII letters lower-cased, quoted or not.
+      const exists = await client.query('SELECT 1 FROM information_schema.tables WHERE table_schema = $1 AND table_name = $2', [redshiftStoredName(schema), redshiftStoredName(warehouseName(spec))]);
       if (exists.rows.length === 0) return null;
       const result = await client.query({ text: redshiftReadSql(schema, spec, rows), rowMode: 'array' });
       return (result.rows as unknown as (string | null)[][]).map((row): CanonicalRow =>

@@ -1,5 +1,7 @@
 import { sqlServerConfig, sqlServerDatabaseName } from '@svc/sqlserver-common';
 import { Append, Increment, allOf, anyOf, atMost, below, between, insert, keyIn, keyIs, remove, update } from './changes';
+import { SQL_SERVER_SOURCE_LOSSES } from './declared-losses';
+import { EDGE_CASES, edgeCaseRows } from './edge-cases';
 import { AUDIT_LOG, GROW_EVERY_ITEM, ITEMS, MIXED_WORKLOAD, ORDER_LINES } from './pipeline-tables';
 import {
   StatementBuilder,
@@ -220,6 +222,21 @@ describe('generated T-SQL of the suite\'s changes', () => {
       done: false,
     };
     expect(changeStatements(insert(EVERY_TYPE, [row])).map(shown)).toMatchSnapshot();
+  });
+
+  it('renders the edge-case table for SQL Server: mixed-case names as written, values at their limits, an empty binary value', () => {
+    expect(createTableSql(EDGE_CASES)).toBe(
+      'CREATE TABLE [Edge_Cases].[Limits_And_Blanks] ([Code] nvarchar(40) NOT NULL, [Small_Int] int NULL, [Big_Int] bigint NULL, [Amount] decimal(38,10) NULL, [Label] nvarchar(40) NULL, [Happened_At] datetimeoffset(6) NULL, [Blob] varbinary(max) NULL, PRIMARY KEY ([Code]))',
+    );
+    const [statement] = changeStatements(insert(EDGE_CASES, edgeCaseRows(SQL_SERVER_SOURCE_LOSSES)));
+    const parameters = statement?.parameters ?? [];
+    expect(parameters.filter((parameter) => parameter.type === 'bigint').map((parameter) => String(parameter.value))).toEqual(
+      expect.arrayContaining(['2147483647', '9223372036854775807', '-2147483648', '-9223372036854775808']),
+    );
+    expect(parameters.filter((parameter) => parameter.type === 'varbinary(max)').map((parameter) => (Buffer.isBuffer(parameter.value) ? parameter.value.length : -1))).toEqual([0, 1]);
+    // SQL Server's = pads with blanks: the table never holds two keys equal without their trailing blanks.
+    const keys = edgeCaseRows(SQL_SERVER_SOURCE_LOSSES).map((row) => (typeof row['Code'] === 'string' ? row['Code'].trimEnd() : null));
+    expect(new Set(keys).size).toBe(3);
   });
 
   it('renders the mixed workload\'s updates and deletes', () => {
