@@ -66,3 +66,4 @@ export {
 export { sqlStateErrorKind, sqlStateOf } from './sqlstate';
 export { columnMismatch } from './definition-mismatch';
 export { redshiftServedByPostgresForTests } from './connection/redshift-on-postgres';
+export { clientBoundMs, isClientQueryTimeout } from './connection/client-bound';
