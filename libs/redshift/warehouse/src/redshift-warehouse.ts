@@ -1,7 +1,7 @@
 import type { BatchDescriptor, SeedBatch, StagedFiles, TableDefinition, TableRef } from '@svc/contracts';
-import { OwnObjectMissingError, claimWarehouseTables, type ApplyOutcome, type WarehouseOwnershipLedger, type StagedFileReader, type WarehouseConnection, type WarehouseConnector, type WarehouseTableOptions } from '@svc/engines';
+import { OwnObjectMissingError, claimWarehouseTables, isClientQueryTimeout, type ApplyOutcome, type WarehouseOwnershipLedger, type StagedFileReader, type WarehouseConnection, type WarehouseConnector, type WarehouseTableOptions } from '@svc/engines';
 import type { Pool, PoolClient } from 'pg';
-import { CopyFailedError, LOAD_ERRORS_SQL, loadErrorDetail, type LoadErrorRow, type StagedFileLoader } from './file-loaders';
+import { CopyFailedError, LOAD_ERRORS_SQL, loadErrorDetail, loadErrorFilePattern, type LoadErrorRow, type StagedFileLoader } from './file-loaders';
 import { catalogName, fitIdentifier, qualifiedName, quoteIdent, targetTableName } from './redshift-identifiers';
 import { createRedshiftPool, redshiftClientConfig } from './redshift-client';
 import { SystemColumns, redshiftLayout, type RedshiftLayout } from './redshift-layout';
@@ -64,7 +64,12 @@ function lostCreationRace(error: unknown): boolean {
 export function createRedshiftWarehouse(connection: WarehouseConnection, options: RedshiftWarehouseOptions): WarehouseConnector {
   const config = redshiftClientConfig(connection, { connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, ...(options.tls !== undefined && { tls: options.tls }) });
   const pool = createRedshiftPool({ ...config, max: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS }, options.statementTimeoutMs);
-  return new RedshiftWarehouse(pool, options.fileLoader, options.dialect ?? 'redshift');
+  return redshiftWarehouseOnPool(pool, options.fileLoader, options.dialect ?? 'redshift');
+}
+
+/** The connector on a pool of its own making; tests hand in a double of Redshift's sessions. */
+export function redshiftWarehouseOnPool(pool: Pool, fileLoader: StagedFileLoader, dialect: SqlDialect): WarehouseConnector {
+  return new RedshiftWarehouse(pool, fileLoader, dialect);
 }
 
 interface EnsureOutcome {
@@ -247,8 +252,10 @@ class RedshiftWarehouse implements WarehouseConnector {
   }
 
   /**
-   * One transaction on one session. A COPY that failed is explained from stl_load_errors after the rollback:
-   * the failed statement aborted the transaction, and Redshift has no savepoint to read anything inside it.
+   * One transaction on one session. A COPY that failed is explained from SYS_LOAD_ERROR_DETAIL after the rollback:
+   * the failed statement aborted the transaction, and Redshift has no savepoint to read anything inside it. A
+   * session whose statement got no answer in time (the client's bound) is discarded without a ROLLBACK, which would
+   * only wait behind that statement.
    */
   private async inTransaction<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
@@ -259,11 +266,15 @@ class RedshiftWarehouse implements WarehouseConnector {
       await client.query('COMMIT');
       return result;
     } catch (error) {
+      if (isClientQueryTimeout(error)) {
+        broken = error;
+        throw error;
+      }
       await client.query('ROLLBACK').catch((rollbackError: unknown) => {
         broken = rollbackError;
       });
       if (error instanceof CopyFailedError && broken === undefined && this.dialect === 'redshift') {
-        const rows = await client.query<LoadErrorRow>(LOAD_ERRORS_SQL).catch(() => null);
+        const rows = await client.query<LoadErrorRow>(LOAD_ERRORS_SQL, [loadErrorFilePattern(error.fileUrlPrefix)]).catch(() => null);
         if (rows !== null) error.message += loadErrorDetail(rows.rows);
       }
       throw error;
