@@ -15,6 +15,9 @@ import { createRedshiftWarehouse } from './redshift-warehouse';
  *   enable_case_sensitive_identifier is off (https://docs.aws.amazon.com/redshift/latest/dg/r_names.html,
  *   https://docs.aws.amazon.com/redshift/latest/dg/r_enable_case_sensitive_identifier.html): tables are made here
  *   under the name Redshift would have stored.
+ * - GETDATE() is the start of the statement in whole seconds: it "returns the start date or time of the current
+ *   statement, even when it is within a transaction block", and its example shows `2008-12-04 16:10:43`
+ *   (https://docs.aws.amazon.com/redshift/latest/dg/r_GETDATE.html).
  */
 let database: TempDatabase;
 let sql: Client;
@@ -43,7 +46,7 @@ beforeAll(async () => {
   sql = new Client({ connectionString: database.url });
   await sql.connect();
   await sql.query(`CREATE SCHEMA redshift_like`);
-  await sql.query(`CREATE FUNCTION redshift_like.getdate() RETURNS timestamp LANGUAGE sql STABLE AS $$ SELECT (statement_timestamp() AT TIME ZONE 'UTC')::timestamp $$`);
+  await sql.query(`CREATE FUNCTION redshift_like.getdate() RETURNS timestamp LANGUAGE sql STABLE AS $$ SELECT date_trunc('second', statement_timestamp() AT TIME ZONE 'UTC') $$`);
   await sql.query(`CREATE FUNCTION redshift_like.text_eq(a text, b text) RETURNS boolean LANGUAGE sql IMMUTABLE AS $$ SELECT pg_catalog.rtrim(a, ' ') OPERATOR(pg_catalog.=) pg_catalog.rtrim(b, ' ') $$`);
   await sql.query(`CREATE OPERATOR redshift_like.= (LEFTARG = text, RIGHTARG = text, FUNCTION = redshift_like.text_eq)`);
   await sql.query(`ALTER DATABASE ${database.name} SET search_path = redshift_like, pg_catalog, public`);
@@ -122,6 +125,23 @@ describe('the Redshift dialect on a PostgreSQL that compares and names as Redshi
     await load({ kind: 'seed', seedId: 'A', part: 0, final: true, startVersion: '1' }, `"a","plain"\n"a ","blank"\n`, where);
     await load({ kind: 'seed', seedId: 'B', part: 0, final: true, startVersion: '2' }, `"a","plain"\n"a ","blank changed"\n`, where);
     expect(await current(where, 'NOT svc_sys_is_current')).toEqual([['a ', 'blank']]);
+  });
+
+  it('Type2: two versions of one key loaded within one second get distinct validity, and one ends where the next begins', async () => {
+    const where: WarehouseTableOptions = { schema: 'rs_validity', scdType: 'Type2', addUpdateTimestamp: false };
+    await warehouse.ensureTable(codes, where);
+    // Both loads start in the first half of one second of the clock the server shares with this process.
+    while (Date.now() % 1000 > 300) await new Promise((tick) => setTimeout(tick, 5));
+    await load({ kind: 'changes', fromVersion: '1', toVersion: '2' }, `"I","k","one"\n`, where);
+    await load({ kind: 'changes', fromVersion: '2', toVersion: '3' }, `"U","k","two"\n`, where);
+    const versions = await sql.query<{ label: string; valid_from: string; valid_to: string | null }>(
+      `SELECT label, svc_sys_valid_from::text AS valid_from, svc_sys_valid_to::text AS valid_to FROM rs_validity.codes WHERE code = 'k' ORDER BY svc_sys_row_id`,
+    );
+    const [first, second] = versions.rows;
+    expect([first?.label, second?.label]).toEqual(['one', 'two']);
+    expect(second?.valid_from !== undefined && first?.valid_from !== undefined && second.valid_from > first.valid_from).toBe(true);
+    expect(first?.valid_to).toBe(second?.valid_from);
+    expect(second?.valid_to).toBeNull();
   });
 
   it('finds a mixed-case table under the name Redshift stored for it', async () => {

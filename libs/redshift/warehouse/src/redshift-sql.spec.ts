@@ -95,7 +95,8 @@ const FORBIDDEN: readonly [RegExp, string][] = [
   [/\bON\s+COMMIT\b/i, 'no ON COMMIT for temporary tables'],
   [/\bRETURNING\b/i, 'no RETURNING'],
   [/\bFOR\s+UPDATE\b|\bSKIP\s+LOCKED\b/i, 'no row locks'],
-  [/\bnow\(\)/i, 'GETDATE() is the statement time on every node'],
+  [/\bnow\(\)/i, 'SYSDATE is the load time'],
+  [/\bGETDATE\s*\(/i, "GETDATE() is the statement's start in whole seconds: SYSDATE is the transaction's, with microseconds"],
   [/\bCREATE\s+(UNIQUE\s+)?INDEX\b/i, 'no indexes'],
   [/\bGENERATED\b/i, 'no generated columns'],
   [/(DELETE\s+FROM|UPDATE)\s+"[^"]*"\."[^"]*"\s+AS\b/i, 'no alias on the target of DELETE or UPDATE'],
@@ -128,6 +129,7 @@ describe('generated Redshift SQL', () => {
       'CREATE TEMP TABLE t (a int) ON COMMIT DROP',
       'UPDATE "s"."t" AS x SET a = 1',
       'SELECT now()',
+      'UPDATE t SET valid_to = GETDATE()',
     ];
     for (const offender of offenders) expect(FORBIDDEN.some(([pattern]) => pattern.test(offender))).toBe(true);
   });

@@ -152,7 +152,7 @@ class RedshiftWarehouse implements WarehouseConnector {
     let targetHas = await existingColumns(client, layout.schema, layout.target);
     const shadowHas = await existingColumns(client, layout.schema, layout.shadow);
     const pair = { schema: layout.schema, target: layout.target, targetExists: targetHas !== null, shadow: layout.shadow, shadowExists: shadowHas !== null };
-    await claimWarehouseTables(ownershipLedger(client, layout), pair);
+    await claimWarehouseTables(ownershipLedger(client, layout, this.dialect), pair);
     let keptAs: string | undefined;
     if (targetHas !== null && scdTypeChanged(layout, targetHas)) {
       keptAs = await setAside(client, layout, targetHas.has(SystemColumns.validFrom) ? 'type2' : 'type1');
@@ -186,7 +186,7 @@ class RedshiftWarehouse implements WarehouseConnector {
       case 'changes':
         for (const statement of createLoadTableSql(layout, this.dialect)) await client.query(statement);
         rowCount = await this.loader.load(client, quoteIdent(LOAD_TABLE), changeFileColumns(layout), files, reader);
-        for (const statement of mergeChangesSql(layout)) await client.query(statement);
+        for (const statement of mergeChangesSql(layout, this.dialect)) await client.query(statement);
         break;
       case 'seed': {
         const loaded = await this.loadSeedPart(client, layout, batch.body, files, reader);
@@ -195,7 +195,7 @@ class RedshiftWarehouse implements WarehouseConnector {
         break;
       }
     }
-    await client.query(recordBatchSql(layout.schema), [batch.batchId]);
+    await client.query(recordBatchSql(layout.schema, this.dialect), [batch.batchId]);
     return { applied: true, rowCount };
   }
 
@@ -211,7 +211,7 @@ class RedshiftWarehouse implements WarehouseConnector {
       if (current.rows[0]?.seed_id !== seed.seedId) return null;
     }
     const rowCount = await this.loader.load(client, layout.qualifiedShadow, seedFileColumns(layout), files, reader);
-    if (seed.final) for (const statement of mergeSeedSql(layout)) await client.query(statement);
+    if (seed.final) for (const statement of mergeSeedSql(layout, this.dialect)) await client.query(statement);
     return rowCount;
   }
 
@@ -288,12 +288,12 @@ class RedshiftWarehouse implements WarehouseConnector {
  * The schema's record of the tables the service created, in `client`'s transaction under the schema's lock: names as
  * Redshift's catalog holds them (catalogName), so "Orders" and "orders" are one record as they are one table.
  */
-function ownershipLedger(client: PoolClient, layout: RedshiftLayout): WarehouseOwnershipLedger {
+function ownershipLedger(client: PoolClient, layout: RedshiftLayout, dialect: SqlDialect): WarehouseOwnershipLedger {
   return {
     isRecorded: async (table) => ((await client.query(ownedTableSql(layout.schema), [catalogName(table)])).rowCount ?? 0) > 0,
     isTargetNamedByEarlierVersion: async () => ((await client.query(namedByEarlierVersionSql(layout.schema), [layout.target])).rowCount ?? 0) > 0,
     record: async (table) => {
-      for (const statement of recordOwnedTableSql(layout.schema)) await client.query(statement, [catalogName(table)]);
+      for (const statement of recordOwnedTableSql(layout.schema, dialect)) await client.query(statement, [catalogName(table)]);
     },
   };
 }
@@ -338,7 +338,7 @@ async function setAside(client: PoolClient, layout: RedshiftLayout, previous: 't
   return keptAs;
 }
 
-/** Redshift's GETDATE() is UTC without a zone: compare with the same. */
+/** The load time (SYSDATE) is UTC without a zone: compare with the same. */
 function utcTimestamp(instant: Date): string {
   return instant.toISOString().replace('T', ' ').replace('Z', '');
 }
