@@ -120,6 +120,24 @@ describe('the Redshift dialect on PostgreSQL (not a real Redshift)', () => {
     }
   });
 
+  it('makes one new schema and a table in it when two loaders ensure the table at the same moment (issue 21, item 26)', async () => {
+    // PostgreSQL fails the slower of two concurrent CREATE SCHEMA IF NOT EXISTS with a unique violation on
+    // pg_namespace once the faster committed; Redshift, which has no advisory lock to serialise them, with a
+    // serializable isolation violation. Each round is a new schema that two fresh loaders meet at once.
+    const url = new URL(database.url);
+    const connection = { url: `redshift://${url.hostname}:${url.port || '5432'}`, databaseName: database.name, username: decodeURIComponent(url.username || 'postgres'), password: decodeURIComponent(url.password) };
+    for (let round = 0; round < 8; round += 1) {
+      const loaders = [0, 1].map(() => createRedshiftWarehouse(connection, { statementTimeoutMs: 30_000, fileLoader: stdinCopyLoader(), dialect: 'postgres', tls: false }));
+      try {
+        const where = options('Type1');
+        const answers = await Promise.allSettled(loaders.map((loader) => loader.ensureTable(items, where)));
+        expect(answers.map((answer) => (answer.status === 'fulfilled' ? answer.value.created : String(answer.reason))).sort()).toEqual([false, true]);
+      } finally {
+        await Promise.all(loaders.map((loader) => loader.close()));
+      }
+    }
+  });
+
   it('Type1: a seed in two parts, then changes with a key update and a delete; NULL and empty strings stay apart', async () => {
     const where = options('Type1', true);
     expect(await warehouse.ensureTable(items, where)).toEqual({ created: true, addedColumns: [] });
