@@ -9,10 +9,8 @@ import { SystemColumns, type LayoutColumn, type RedshiftLayout } from './redshif
  * suite's Redshift-dialect pair); only the DDL and the load time have a PostgreSQL spelling (`dialect`), for VARBYTE,
  * IDENTITY and SYSDATE.
  *
- * Lock order of every load: (1) the schema's fence table (LOCK, held to the end of the transaction), which
- * serialises the schema's loads (Redshift has only table locks: two loads writing the shared control tables
- * would otherwise fail each other with serialization errors); (2) then the table's fence, log and seed rows,
- * its shadow and its target.
+ * Locks: a load locks its table's own control table only (redshift-table-control.ts); changes to the schema's tables
+ * (ensureTable) lock the schema's fence table (lockSchemaDdlSql), which no load takes.
  */
 export type SqlDialect = 'redshift' | 'postgres';
 
@@ -34,7 +32,7 @@ export const LOAD_TABLE = 'svc_sys_load_rows';
  * two versions of a key loaded within one second would share their valid_from, and the close of a version and the
  * insert of the next could fall in two seconds. PostgreSQL's twin is transaction_timestamp(), in UTC without a zone.
  */
-function loadTime(dialect: SqlDialect): string {
+export function loadTime(dialect: SqlDialect): string {
   return dialect === 'postgres' ? "(transaction_timestamp() AT TIME ZONE 'UTC')" : 'SYSDATE';
 }
 const OP = quoteIdent(CHANGE_OPERATION_COLUMN);
@@ -86,27 +84,15 @@ export function createControlTablesSql(schema: string): string[] {
   ];
 }
 
-/** The first statement of every load and every change of a table's shape in the schema (see the lock order above). */
-export function lockSchemaLoadsSql(schema: string): string {
+/**
+ * The first statement of every change to the schema's tables (making a table, adding its columns, recording it as the
+ * service's): they read and write the schema's shared control tables. No load takes it.
+ */
+export function lockSchemaDdlSql(schema: string): string {
   return `LOCK ${control(schema, ControlTables.tableFences)}`;
 }
 
-/** $1 replication, $2 table: the table's fence; no row before its first batch. */
-export function fenceEpochSql(schema: string): string {
-  return `SELECT epoch FROM ${control(schema, ControlTables.tableFences)} WHERE replication_id = $1 AND table_name = $2`;
-}
-
-/** $1 replication, $2 table, $3 epoch: raises an existing fence (the caller checked it is not above the epoch). */
-export function raiseFenceSql(schema: string): string {
-  return `UPDATE ${control(schema, ControlTables.tableFences)} SET epoch = $3 WHERE replication_id = $1 AND table_name = $2`;
-}
-
-/** $1 replication, $2 table, $3 epoch: the table's first fence. */
-export function insertFenceSql(schema: string): string {
-  return `INSERT INTO ${control(schema, ControlTables.tableFences)} (replication_id, table_name, epoch) VALUES ($1, $2, $3)`;
-}
-
-/** $1 batch id: one row when it was loaded. */
+/** $1 batch id: one row when it was loaded into a table of the schema (the schema's batch log, appended to by every load). */
 export function batchLoadedSql(schema: string): string {
   return `SELECT 1 AS loaded FROM ${control(schema, ControlTables.loadedBatches)} WHERE batch_id = $1`;
 }
@@ -119,19 +105,6 @@ export function recordBatchSql(schema: string, dialect: SqlDialect = 'redshift')
 /** $1 loaded before: forgets batches that can no longer arrive again. */
 export function forgetBatchesSql(schema: string): string {
   return `DELETE FROM ${control(schema, ControlTables.loadedBatches)} WHERE loaded_at < $1`;
-}
-
-/** $1 table: the seed its shadow collects. */
-export function currentSeedSql(schema: string): string {
-  return `SELECT seed_id FROM ${control(schema, ControlTables.tableSeeds)} WHERE table_name = $1`;
-}
-
-/** $1 table, $2 seed id: the table's seed starts (no upsert in Redshift: the old record goes first). */
-export function recordSeedStartSql(schema: string): string[] {
-  return [
-    `DELETE FROM ${control(schema, ControlTables.tableSeeds)} WHERE table_name = $1`,
-    `INSERT INTO ${control(schema, ControlTables.tableSeeds)} (table_name, seed_id) VALUES ($1, $2)`,
-  ];
 }
 
 /** $1 table: one row when the service created (or adopted) it. */

@@ -47,8 +47,9 @@ export class RedshiftSessionDouble {
   ) {}
 
   asPool(): Pool {
-    const client = { query: (text: string, values?: unknown[]) => this.query(text, values), release: () => undefined } as unknown as PoolClient;
-    return { connect: () => Promise.resolve(client), query: (text: string, values?: unknown[]) => this.query(text, values), end: () => Promise.resolve() } as unknown as Pool;
+    const query = (statement: string | { text: string }, values?: unknown[]) => this.query(typeof statement === 'string' ? statement : statement.text, values);
+    const client = { query, release: () => undefined } as unknown as PoolClient;
+    return { connect: () => Promise.resolve(client), query, end: () => Promise.resolve() } as unknown as Pool;
   }
 
   query(text: string, values: readonly unknown[] = []): Promise<QueryResult> {
