@@ -307,6 +307,13 @@ INSERT INTO ${where.schema}.items (id, name) VALUES (1, 'kept')`);
     await sql.query(`DROP TABLE ${upgraded.schema}.svc_sys_ctl_items; INSERT INTO ${upgraded.schema}.svc_sys_table_seeds VALUES ('items', 'S')`);
     expect(await warehouse.ensureTable(items, upgraded)).toEqual({ created: false, addedColumns: [] });
     expect(await load(changes(6, 7, 2), `"I","3","old epoch",\\N,\\N\n`, upgraded)).toEqual({ applied: false, rowCount: 0, stale: true });
+    // A batch the earlier version loaded is known from the schema's batch log alone: it is not loaded again.
+    await sql.query(`INSERT INTO ${upgraded.schema}.svc_sys_loaded_batches VALUES ('items:changes:7:8', now())`);
+    expect(await load(changes(7, 8, 3), `"I","4","again",\\N,\\N\n`, upgraded)).toEqual({ applied: false, rowCount: 0 });
+    expect(await rows(upgraded, 'id, name')).toEqual([
+      [1, 'kept'],
+      [2, 'new'],
+    ]);
     expect((await sql.query(`SELECT kind, subject, epoch, seed_id FROM ${upgraded.schema}.svc_sys_ctl_items ORDER BY kind`)).rows).toEqual([
       { kind: 'fence', subject: 'r1', epoch: '3', seed_id: null },
       { kind: 'seed', subject: '', epoch: null, seed_id: 'S' },

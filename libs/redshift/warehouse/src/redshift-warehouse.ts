@@ -147,9 +147,11 @@ class RedshiftWarehouse implements WarehouseConnector {
   async loadBatch(batch: BatchDescriptor, files: StagedFiles, reader: StagedFileReader, options: WarehouseTableOptions): Promise<ApplyOutcome> {
     const layout = redshiftLayout(batch.definition, options);
     // The staged files can be read again, so the whole load may run once more.
-    return this.withControlTables(layout.schema, `warehouse load of ${layout.qualifiedTarget}`, () =>
-      this.inTransaction((client) => this.loadLocked(client, layout, batch, files, reader)),
-    );
+    return this.withControlTables(layout.schema, `warehouse load of ${layout.qualifiedTarget}`, async () => {
+      // A batch loaded before tables had control tables of their own is only in the schema's log (read outside the load's transaction).
+      if (((await this.pool.query(batchLoadedSql(layout.schema), [batch.batchId])).rowCount ?? 0) > 0) return NOT_APPLIED;
+      return this.inTransaction((client) => this.loadLocked(client, layout, batch, files, reader));
+    });
   }
 
   async hasTable(table: TableRef, options: WarehouseTableOptions): Promise<boolean> {
