@@ -7,7 +7,7 @@ import { createRedshiftWarehouse } from './redshift-warehouse';
 
 /**
  * The Redshift warehouse's statements executed on PostgreSQL (dialect 'postgres': VARBYTE as hex text,
- * IDENTITY spelled PostgreSQL's way, GETDATE() from a shim below), with the files loaded by COPY FROM STDIN
+ * IDENTITY and SYSDATE spelled PostgreSQL's way), with the files loaded by COPY FROM STDIN
  * instead of COPY from S3. Not a real Redshift: this proves the merges, fences and batch log row for row.
  */
 let database: TempDatabase;
