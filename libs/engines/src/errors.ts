@@ -61,6 +61,11 @@ export abstract class EngineError extends Error {
   abstract readonly kind: EngineErrorKind;
   /** The message is the service's own words (no server's words, no row value): the failure classifier gives it as the reason. */
   readonly serviceWorded: boolean = false;
+  /**
+   * With serviceWorded: what the reason leaves out because it may carry row values (a key's values), kept as the
+   * failure's detail, which only keys allowed ERROR_DETAILS_PERMISSION read.
+   */
+  readonly valueDetail?: string;
 }
 
 /** The engine's reading of a driver error (pg, mssql, …); undefined when the error is none of its own. */

@@ -134,6 +134,16 @@ describe('classifyFailure', () => {
     expect(verdict).toEqual({ retryable: false, scope: 'table', reason: 'Source: permission denied on [dbo].[users]: GRANT VIEW CHANGE TRACKING ON [dbo].[users] TO [etl]' });
   });
 
+  it('keeps what a service-worded error leaves out of its reason (a key\'s values) as the detail only', () => {
+    class ValueRefused extends EngineError {
+      readonly kind = 'invalid-data';
+      override readonly serviceWorded = true;
+      override readonly valueDetail = 'key (id=42)';
+    }
+    const verdict = classifyFailure(new ValueRefused('[dbo].[users], column born, key (id): infinity is refused'), subject);
+    expect(verdict).toEqual({ retryable: false, scope: 'table', reason: '[dbo].[users], column born, key (id): infinity is refused', detail: 'key (id=42)' });
+  });
+
   it('asks the engine mappers it is given, first answer wins, before the neutral rules', () => {
     const seen: unknown[] = [];
     const engineA: DriverErrorMapper = (error) => (seen.push(error), (error as { vendor?: string }).vendor === 'a' ? 'authentication-failed' : undefined);

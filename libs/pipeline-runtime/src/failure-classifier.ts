@@ -110,7 +110,9 @@ export function classifyFailure(error: unknown, subject: WorkSubject, mappers: r
 
   // The service's own words: a retry it asked for itself, or an engine error of a kind it words itself.
   if (error instanceof RetryableWorkError) return verdict('retry', error.message, error.detail);
-  if (error instanceof EngineError && (FAILURE_CLASS_OF_KIND[error.kind] === null || error.serviceWorded)) return verdict(VERDICT_OF_KIND[error.kind], raw, undefined);
+  if (error instanceof EngineError && (FAILURE_CLASS_OF_KIND[error.kind] === null || error.serviceWorded)) {
+    return verdict(VERDICT_OF_KIND[error.kind], raw, error.valueDetail === undefined ? undefined : redactText(error.valueDetail).slice(0, FAILURE_DETAIL_MAX_LENGTH));
+  }
   const kind = error instanceof EngineError ? error.kind : isUnreachableSocketError(error) ? 'unreachable' : mappedKind(error, mappers);
   if (kind !== undefined) {
     // A kind the service words itself, read from a driver's error (say, tracking not enabled): that error's words are the server's.

@@ -34,8 +34,26 @@ export function reserveTempDatabase(prefix: string): TempDatabase {
   return {
     name,
     url: databaseUrl(name),
-    drop: () => withAdmin((admin) => admin.query(`drop database if exists "${name}" with (force)`)).then(() => undefined),
+    drop: () => withAdmin((admin) => dropWhenIdle(admin, name)),
   };
+}
+
+/** How long a drop waits for the database's sessions to end by themselves before it terminates them. */
+const SESSIONS_END_WAIT_MS = 3000;
+
+/**
+ * Drops the database once its sessions have ended, forcing the drop only after a wait: a pool's `end()`
+ * resolves before the server has closed every backend, and a FORCE drop then sends a termination to a
+ * client still closing, which surfaces in the test as an unhandled 'error' event.
+ */
+async function dropWhenIdle(admin: Client, name: string): Promise<void> {
+  const deadline = Date.now() + SESSIONS_END_WAIT_MS;
+  while (Date.now() < deadline) {
+    const sessions = await admin.query<{ n: number }>('select count(*)::int as n from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [name]);
+    if ((sessions.rows[0]?.n ?? 0) === 0) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  await admin.query(`drop database if exists "${name}" with (force)`);
 }
 
 function withoutDatabase(serverUrl: string): string {

@@ -111,7 +111,7 @@ export class ExtractService {
     let pending: PendingPart | null = null;
     // A part is announced once the next one has started (or the snapshot ended), so the last part knows it is final.
     for await (const part of splitCsvParts(snapshot.rows, this.settings.seedPartBytes)) {
-      // Leaving the loop closes the snapshot (its connection is discarded, so `finished` is not awaited then).
+      // Leaving the loop closes the snapshot: the source ends its read transaction by itself, so `finished` is not awaited then.
       if (await this.stoppedAsCancelled(request, pending)) return;
       if (pending) await this.announce(request, pending, extractedAt, false);
       const batchId = seedBatchId(request.replicationId, definition.table, seedId, part.index);

@@ -32,7 +32,7 @@ export const accountId = textRule({
   rule: ACCOUNT_ID_RULE,
 });
 
-/** IAM role names (optionally under a path) as they appear in `arn:aws:iam::<AccountId>:role/<RoleName>`. */
+/** IAM role names (optionally under a path) as they appear in `arn:<partition>:iam::<AccountId>:role/<RoleName>` (contracts' iamRoleArn). */
 const ROLE_NAME_RULE = "A role name is 1-64 characters of letters, digits and '+=,.@_-', optionally after a path ending in '/'";
 export const roleName = textRule({
   check: (text) => (/^(?:[\w+=,.@-]+\/)*[\w+=,.@-]{1,64}$/.test(text) ? null : ROLE_NAME_RULE),

@@ -114,6 +114,18 @@ describe('pipeline payload guards', () => {
     }
   });
 
+  it('takes a column collation only as a bare name (it is spliced into staging DDL)', () => {
+    const staged = valid['svc.pipeline.v1.batch.staged']();
+    const withCollation = (collation: string) => {
+      const copy = structuredClone(staged);
+      copy.batch.definition.columns[1] = { ...copy.batch.definition.columns[1], name: 'mood', sourceType: 'mood', portableType: 'text', nullable: true, collation };
+      return copy;
+    };
+    expect(guardBatchStaged(withCollation('Latin1_General_100_CS_AS_SC_UTF8')).ok).toBe(true);
+    const refused = guardBatchStaged(withCollation('Latin1_General_CI_AS; DROP TABLE x'));
+    expect(refused.ok ? [] : refused.problems).toContain('batch.definition.columns[1].collation: must be a collation name (letters, digits and underscores)');
+  });
+
   it('allows unknown extra fields (payloads grow additively within v1)', () => {
     expect(guardWorkFailed({ ...valid['svc.pipeline.v1.work.failed'](), futureField: 1 }).ok).toBe(true);
   });

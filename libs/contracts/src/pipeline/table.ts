@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { FiniteNumber, Flag, NonEmptyList, Struct, Text } from '../schema/kinds';
+import { FiniteNumber, Flag, Matching, NonEmptyList, Struct, Text } from '../schema/kinds';
 
 /** A table in a source or staging database. */
 export const TableRefSchema = Struct({ schema: Text(), name: Text() });
@@ -75,6 +75,12 @@ export const ColumnDefinitionSchema = Struct({
    * a generated column) without any change being recorded; absent when false.
    */
   hasDefault: Type.Optional(Flag()),
+  /**
+   * The collation of a character column as the source engine names it (SQL Server's sys.columns.collation_name);
+   * absent for other columns and for sources that do not report one. The staging database is the source's
+   * engine, which creates the column with it. A name only (letters, digits, underscores): it is spliced into DDL.
+   */
+  collation: Type.Optional(Matching(/^[A-Za-z][A-Za-z0-9_]*$/, 'must be a collation name (letters, digits and underscores)')),
 });
 export type ColumnDefinition = Static<typeof ColumnDefinitionSchema>;
 

@@ -1,5 +1,12 @@
 import { hasPrimaryKey, type TableDefinition } from '@svc/contracts';
-import { type ChangeRead, ChangesPurgedError, PrimaryKeyRequiredError, type ReadOptions, TableNotTrackedError } from '@svc/engines';
+import {
+  type ChangeRead,
+  ChangesPurgedError,
+  PrimaryKeyRequiredError,
+  type ReadOptions,
+  SourceVersionsRewoundError,
+  TableNotTrackedError,
+} from '@svc/engines';
 import type { Pool, PoolClient } from 'pg';
 import { openTransaction, rollbackAndRelease, streamCopyOut } from '@svc/postgres-common';
 import { assertDefinitionCurrent } from './definition-check';
@@ -12,8 +19,10 @@ import { parseVersion } from './versions';
 /**
  * Net changes with version in [fromVersion, toVersion), read in one REPEATABLE READ snapshot: toVersion is
  * the snapshot's xmin (every transaction below it has ended), lowered to a transaction boundary when more
- * than `limit` records lie in between. toVersion advances to the snapshot's xmin even when nothing changed,
- * and never moves below fromVersion.
+ * than `limit` records lie in between. toVersion advances to the snapshot's xmin even when nothing changed.
+ * A snapshot's xmin never goes backwards on one server, and every watermark is such an xmin; one below
+ * fromVersion means the cluster's transaction ids restarted lower (a restore into another cluster, a
+ * failover to a replica that was behind), so the changes in between are unknown and the table is reseeded.
  */
 export async function readChanges(
   pool: Pool,
@@ -33,8 +42,9 @@ export async function readChanges(
     const minValid = await trackedMinValidVersion(client, table);
     if (minValid === null || !(await captureIntact(client, definition))) throw new TableNotTrackedError(table);
     if (from < parseVersion(minValid, 'min_valid_version')) throw new ChangesPurgedError(table, fromVersion, minValid);
+    if (horizon < from) throw new SourceVersionsRewoundError(table, fromVersion, horizon.toString());
     await assertDefinitionCurrent(client, definition, options);
-    const to = from >= horizon ? from : await windowEnd(client, definition, from, horizon, limit);
+    const to = from === horizon ? from : await windowEnd(client, definition, from, horizon, limit);
     return { toVersion: to.toString(), ...streamCopyOut(client, netChangesCopySql(definition, from, to)) };
   } catch (error) {
     await rollbackAndRelease(client);

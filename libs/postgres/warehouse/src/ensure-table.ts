@@ -39,7 +39,8 @@ export async function ensureTableInTransaction(client: ClientBase, layout: Table
   if (shadowHas === null) await client.query(createShadowSql(layout));
   else await addMissing(client, layout.qualifiedShadow, shadowColumns(layout), shadowHas);
   const sourceColumns = new Set(layout.columns.map((column) => column.name));
-  return { created, addedColumns: added.filter((name) => sourceColumns.has(name)), ...(keptAs !== undefined && { keptAs }) };
+  const addedColumns = added.filter((name) => sourceColumns.has(name)).map((name) => layout.sourceNames.get(name) ?? name);
+  return { created, addedColumns, ...(keptAs !== undefined && { keptAs }) };
 }
 
 /** A keyed table whose history columns say another ScdType than the replication's. */

@@ -1,6 +1,6 @@
 import { CHANGE_OPERATION_COLUMN, hasPrimaryKey, type ColumnDefinition, type TableDefinition } from '@svc/contracts';
 import type { WarehouseTableOptions } from '@svc/engines';
-import { qualifiedName } from './identifiers';
+import { fitIdentifier, qualifiedName } from './identifiers';
 import { currentKeyIndexName, shadowTableName, targetTableName } from './table-names';
 
 /** Columns the service adds to warehouse tables (DESIGN §6). */
@@ -34,8 +34,11 @@ export interface TableLayout {
   qualifiedShadow: string;
   currentKeyIndex: string;
   history: TableHistory;
+  /** The source's columns under their warehouse names (see `warehouseColumns`). */
   columns: ColumnDefinition[];
   keyColumns: string[];
+  /** The source name of each column whose warehouse name is not it. */
+  sourceNames: ReadonlyMap<string, string>;
   addUpdateTimestamp: boolean;
 }
 
@@ -44,6 +47,7 @@ export function tableLayout(definition: TableDefinition, options: WarehouseTable
   if (reserved !== undefined) throw new Error(`column "${reserved.name}" of ${definition.table.schema}.${definition.table.name} uses a name the service reserves`);
   const target = targetTableName(definition.table);
   const shadow = shadowTableName(target);
+  const fitted = warehouseColumns(definition);
   return {
     schema: options.schema,
     target,
@@ -52,8 +56,9 @@ export function tableLayout(definition: TableDefinition, options: WarehouseTable
     qualifiedShadow: qualifiedName(options.schema, shadow),
     currentKeyIndex: currentKeyIndexName(target),
     history: historyOf(definition, options),
-    columns: definition.columns,
-    keyColumns: definition.primaryKey,
+    columns: definition.columns.map((column) => ({ ...column, name: fitted.nameOf(column.name) })),
+    keyColumns: definition.primaryKey.map((name) => fitted.nameOf(name)),
+    sourceNames: fitted.sourceNames,
     addUpdateTimestamp: options.addUpdateTimestamp,
   };
 }
@@ -66,4 +71,27 @@ function historyOf(definition: TableDefinition, options: WarehouseTableOptions):
     case 'Type2':
       return 'type2';
   }
+}
+
+/**
+ * PostgreSQL keeps 63 bytes of a name and cuts the rest, and SQL Server's column names run to 128 characters: a longer
+ * name would make two columns one, or an ADD COLUMN that finds the cut name "already exists" on every retry. So a
+ * longer name becomes a deterministic fitted one (a prefix and a hash of the whole name, `fitIdentifier`), and two
+ * columns that would still share a name stop the table, naming both.
+ */
+function warehouseColumns(definition: TableDefinition): { nameOf: (source: string) => string; sourceNames: ReadonlyMap<string, string> } {
+  const sourceNames = new Map<string, string>();
+  const owners = new Map<string, string>();
+  for (const { name } of definition.columns) {
+    const warehouseName = fitIdentifier(name);
+    const owner = owners.get(warehouseName);
+    if (owner !== undefined) {
+      throw new Error(
+        `columns "${owner}" and "${name}" of ${definition.table.schema}.${definition.table.name} would both be named "${warehouseName}" in the warehouse, whose names are at most 63 bytes; rename one at the source`,
+      );
+    }
+    owners.set(warehouseName, name);
+    if (warehouseName !== name) sourceNames.set(warehouseName, name);
+  }
+  return { nameOf: (source) => fitIdentifier(source), sourceNames };
 }

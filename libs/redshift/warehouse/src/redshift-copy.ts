@@ -24,7 +24,7 @@ const REDACTED = "'***'";
 
 /**
  * COPY of a batch's files into `table` (the load table or a seed shadow): the manifest names every part, the
- * parts are gzip CSV as redshift-rows.ts writes them (NULL as the unquoted marker, every other value quoted),
+ * parts are gzip CSV as redshift-file-rows.ts writes them (NULL as the unquoted marker, every other value quoted),
  * timestamps in ISO form with or without an offset. COMPUPDATE and STATUPDATE are off: the table is a
  * temporary one or a shadow that is merged at once, and their analysis would cost more than the load.
  */

@@ -3,13 +3,21 @@ import { EngineError, type StagedRowsRewriter } from '@svc/engines';
 import { REDSHIFT_NULL_MARKER } from './null-marker';
 import { redshiftColumnType } from './redshift-types';
 
-/** A value Redshift cannot hold as it is: the batch fails for good, naming table, column and key. */
+/**
+ * A value or row Redshift cannot load as it is: the table stops before any file of the batch is named by a
+ * manifest (its rows stay staged), with a reason naming table, column or row size, the rule, and the key's column
+ * names. The key's values may be sensitive: they are only the failure's detail (Describe's LastErrorDetail, for keys
+ * allowed DescribeReplicationErrorDetails), like any server's words about a row.
+ */
 export class RedshiftValueError extends EngineError {
   readonly kind = 'invalid-data';
+  override readonly serviceWorded = true;
+  override readonly valueDetail: string | undefined;
 
-  constructor(message: string) {
+  constructor(message: string, valueDetail?: string) {
     super(message);
     this.name = 'RedshiftValueError';
+    this.valueDetail = valueDetail;
   }
 }
 
@@ -20,6 +28,8 @@ export interface FileColumn {
   capacityBytes: number | null;
   /** 'hex': PostgreSQL bytea text `\x…`, written as bare hex. */
   form: 'text' | 'hex';
+  /** Values the column's Redshift type cannot hold (redshiftColumnType's `finite`). */
+  finite?: 'decimal' | 'datetime';
 }
 
 export interface FileRowsLayout {
@@ -35,6 +45,26 @@ const NEWLINE = 0x0a;
 const BACKSLASH = 0x5c;
 const OUTPUT_CHUNK_BYTES = 64 * 1024;
 const KEY_VALUE_CHARACTERS = 100;
+/**
+ * COPY's limit of one row: "The maximum size of a single input row from any source is 4 MB" (AWS, COPY, Data
+ * sources: https://docs.aws.amazon.com/redshift/latest/dg/copy-parameters-data-source.html). Counted as 4,000,000
+ * bytes of the row as written (quotes, commas, hex, newline), the smaller reading of "4 MB": a row the cluster would
+ * refuse never reaches a COPY, which would fail the batch on every retry.
+ */
+export const MAX_COPY_ROW_BYTES = 4_000_000;
+/**
+ * Redshift's DECIMAL is a scaled 128-bit integer ("128-bit signed integers with up to 38 digits of precision", AWS,
+ * Numeric types): PostgreSQL's NaN and ±Infinity have no value in it.
+ */
+const NOT_A_DECIMAL = /^[+-]?(?:nan|infinity)$/i;
+/**
+ * Redshift's DATE and TIMESTAMP range from 4713 BC to 294276 AD (AWS, Datetime types), with no infinity. PostgreSQL
+ * writes ±infinity as such, a BC date with a trailing ` BC` (`0044-03-15 BC`, `0044-03-15 08:00:00+00 BC`), and
+ * dates up to 5874897 AD.
+ */
+const INFINITY = /^[+-]?infinity$/i;
+const BC = /\sBC$/i;
+const MAX_REDSHIFT_YEAR = 294276;
 const NULL_MARKER = Buffer.from(REDSHIFT_NULL_MARKER);
 const QUOTE_BYTE = Buffer.from('"');
 const COMMA_BYTE = Buffer.from(',');
@@ -44,8 +74,8 @@ const NEWLINE_BYTE = Buffer.from('\n');
 export function fileRowsLayout(batch: BatchDescriptor): FileRowsLayout {
   const { definition } = batch;
   const columns: FileColumn[] = definition.columns.map((column) => {
-    const { capacityBytes, form } = redshiftColumnType(column);
-    return { name: column.name, capacityBytes, form };
+    const { capacityBytes, form, finite } = redshiftColumnType(column);
+    return { name: column.name, capacityBytes, form, ...(finite !== undefined && { finite }) };
   });
   const withOperation = batch.body.kind === 'changes';
   const all = withOperation ? [{ name: CHANGE_OPERATION_COLUMN, capacityBytes: null, form: 'text' as const }, ...columns] : columns;
@@ -70,6 +100,8 @@ export class RedshiftFileRows implements StagedRowsRewriter {
   private rowNumber = 0;
   private output: Buffer[] = [];
   private outputBytes = 0;
+  /** Bytes written of the row being written: COPY refuses a row over MAX_COPY_ROW_BYTES. */
+  private rowBytes = 0;
 
   constructor(private readonly layout: FileRowsLayout) {}
 
@@ -131,11 +163,18 @@ export class RedshiftFileRows implements StagedRowsRewriter {
     if (this.fields.length !== columns.length) {
       throw new Error(`${this.layout.table}: row ${this.rowNumber} of the batch has ${this.fields.length} fields, not ${columns.length}`);
     }
+    this.rowBytes = 0;
     this.fields.forEach((value, index) => {
       if (index > 0) this.emit(COMMA_BYTE);
       this.emitField(value, columns[index] ?? { name: '?', capacityBytes: null, form: 'text' });
     });
     this.emit(NEWLINE_BYTE);
+    if (this.rowBytes > MAX_COPY_ROW_BYTES) {
+      throw this.refusal(
+        `a row of ${this.rowBytes} bytes as written for COPY exceeds Redshift's limit of ${MAX_COPY_ROW_BYTES} bytes an input row ("4 MB"); ` +
+          'the table stops before its files are loaded',
+      );
+    }
     this.fields = [];
   }
 
@@ -145,6 +184,7 @@ export class RedshiftFileRows implements StagedRowsRewriter {
       return;
     }
     if (value.equals(NULL_MARKER)) this.refuse(column, `the value ${REDSHIFT_NULL_MARKER} cannot be loaded into Redshift, which reads it as NULL`);
+    if (column.finite !== undefined) this.checkFinite(value, column);
     let written = value;
     let bytes = value.length;
     if (column.form === 'hex') {
@@ -171,24 +211,46 @@ export class RedshiftFileRows implements StagedRowsRewriter {
     this.emit(value.subarray(start));
   }
 
-  private refuse(column: FileColumn, problem: string): never {
-    throw new RedshiftValueError(`${this.layout.table}, column ${column.name}, ${this.rowLabel()}: ${problem}`);
+  /**
+   * PostgreSQL's NaN, infinities, BC dates and years past 294276 AD: no Redshift DECIMAL, DATE or TIMESTAMP holds
+   * them. The reason names what kind of value it is, never the value (a date is a row value).
+   */
+  private checkFinite(value: Buffer, column: FileColumn): void {
+    if (value.length > 40) return;
+    const text = value.toString('latin1');
+    if (column.finite === 'decimal') {
+      const special = NOT_A_DECIMAL.exec(text);
+      if (special !== null) this.refuse(column, `${/nan/i.test(text) ? 'NaN' : 'an infinity'} is no value of Redshift's DECIMAL (a scaled 128-bit integer)`);
+      return;
+    }
+    const kind = INFINITY.test(text) ? 'an infinity' : BC.test(text) ? 'a BC date' : Number(/^\d+/.exec(text)?.[0] ?? 0) > MAX_REDSHIFT_YEAR ? `a date after ${MAX_REDSHIFT_YEAR} AD` : null;
+    if (kind !== null) {
+      this.refuse(column, `${kind} is refused: Redshift's dates and timestamps range from 4713 BC to 294276 AD with no infinity, and how COPY reads PostgreSQL's BC dates is undocumented`);
+    }
   }
 
-  private rowLabel(): string {
-    if (this.layout.keyColumns.length === 0) return `row ${this.rowNumber} of the batch`;
-    const parts = this.layout.keyColumns.map((index) => {
+  private refuse(column: FileColumn, problem: string): never {
+    throw this.refusal(`column ${column.name}: ${problem}`);
+  }
+
+  /** The error for the row being written: the key's column names in the reason, its values in the detail only. */
+  private refusal(problem: string): RedshiftValueError {
+    const { keyColumns, columns, table } = this.layout;
+    if (keyColumns.length === 0) return new RedshiftValueError(`Warehouse: ${table}, row ${this.rowNumber} of the batch (no key), ${problem}`);
+    const names = keyColumns.map((index) => columns[index]?.name ?? '?');
+    const values = keyColumns.map((index, position) => {
       const text = this.fields[index]?.toString('utf8') ?? 'NULL';
       const shown = [...text].length > KEY_VALUE_CHARACTERS ? `${[...text].slice(0, KEY_VALUE_CHARACTERS).join('')}…` : text;
-      return `${this.layout.columns[index]?.name ?? '?'}=${shown}`;
+      return `${names[position] ?? '?'}=${shown}`;
     });
-    return `key (${parts.join(', ')})`;
+    return new RedshiftValueError(`Warehouse: ${table}, row of key (${names.join(', ')}), ${problem}`, `${table}: the row of key (${values.join(', ')})`);
   }
 
   private emit(bytes: Buffer): void {
     if (bytes.length === 0) return;
     this.output.push(bytes);
     this.outputBytes += bytes.length;
+    this.rowBytes += bytes.length;
   }
 
   /** Output in chunks of about 64 KiB; the last, smaller one only at the end. */

@@ -1,5 +1,6 @@
-import { CHANGE_OPERATION_COLUMN, hasPrimaryKey, type TableDefinition } from '@svc/contracts';
+import { CHANGE_OPERATION_COLUMN, hasPrimaryKey, warehouseTableName, type TableDefinition } from '@svc/contracts';
 import type { WarehouseTableOptions } from '@svc/engines';
+import { warehouseColumnNames } from './redshift-column-names';
 import { qualifiedName, shadowTableName, targetTableName } from './redshift-identifiers';
 import { redshiftColumnType, type RedshiftColumnType } from './redshift-types';
 
@@ -19,7 +20,10 @@ const RESERVED_COLUMNS: ReadonlySet<string> = new Set([CHANGE_OPERATION_COLUMN, 
 export type TableHistory = 'type1' | 'type2' | 'plain';
 
 export interface LayoutColumn {
+  /** The column's name in Redshift: the source's, fitted to 127 bytes when longer (warehouseColumnNames). */
   name: string;
+  /** The source column's name, when `name` was fitted. */
+  sourceName?: string;
   redshift: RedshiftColumnType;
 }
 
@@ -27,6 +31,8 @@ export interface LayoutColumn {
 export interface RedshiftLayout {
   schema: string;
   target: string;
+  /** The source table's warehouse name (`<schema>_<table>`), when `target` is it fitted to 127 bytes. */
+  targetSourceName?: string;
   shadow: string;
   qualifiedTarget: string;
   qualifiedShadow: string;
@@ -41,15 +47,24 @@ export function redshiftLayout(definition: TableDefinition, options: WarehouseTa
   if (reserved !== undefined) throw new Error(`column "${reserved.name}" of ${definition.table.schema}.${definition.table.name} uses a name the service reserves`);
   const target = targetTableName(definition.table);
   const shadow = shadowTableName(target);
+  const names = warehouseColumnNames(`${definition.table.schema}.${definition.table.name}`, definition.columns.map((column) => column.name));
+  const nameOf = new Map(definition.columns.map((column, index) => [column.name, names[index]?.name ?? column.name]));
+  const fullName = warehouseTableName(definition.table);
   return {
     schema: options.schema,
     target,
+    ...(target !== fullName && { targetSourceName: fullName }),
     shadow,
     qualifiedTarget: qualifiedName(options.schema, target),
     qualifiedShadow: qualifiedName(options.schema, shadow),
     history: !hasPrimaryKey(definition) ? 'plain' : options.scdType === 'Type2' ? 'type2' : 'type1',
-    columns: definition.columns.map((column) => ({ name: column.name, redshift: redshiftColumnType(column) })),
-    keyColumns: definition.primaryKey,
+    columns: definition.columns.map((column, index) => ({ ...(names[index] ?? { name: column.name }), redshift: redshiftColumnType(column) })),
+    keyColumns: definition.primaryKey.map((key) => nameOf.get(key) ?? key),
     addUpdateTimestamp: options.addUpdateTimestamp,
   };
+}
+
+/** The layout's columns a table lacks, given the names Redshift lists for it (as stored, or as given). */
+export function missingColumns(layout: RedshiftLayout, existing: ReadonlySet<string>): LayoutColumn[] {
+  return layout.columns.filter((column) => !existing.has(column.name.toLowerCase()) && !existing.has(column.name));
 }

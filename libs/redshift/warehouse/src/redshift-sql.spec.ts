@@ -216,6 +216,9 @@ describe('generated Redshift SQL', () => {
     ['cn-north-1', 'arn:aws-cn:iam::123456789012:role/svc-loader'],
     ['cn-northwest-1', 'arn:aws-cn:iam::123456789012:role/svc-loader'],
     ['us-gov-west-1', 'arn:aws-us-gov:iam::123456789012:role/svc-loader'],
+    ['us-gov-east-1', 'arn:aws-us-gov:iam::123456789012:role/svc-loader'],
+    ['us-iso-east-1', 'arn:aws-iso:iam::123456789012:role/svc-loader'],
+    ['us-isob-east-1', 'arn:aws-iso-b:iam::123456789012:role/svc-loader'],
   ])('names the role in the partition of the bucket region %s', (region, arn) => {
     expect(copySql('"t"', ['id'], { ...files, region }, iamRole).text).toContain(`IAM_ROLE '${arn}'`);
   });

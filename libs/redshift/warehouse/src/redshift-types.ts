@@ -6,7 +6,12 @@ export const MAX_VARCHAR_BYTES = 65535;
 export const MAX_VARBYTE_BYTES = 1024000;
 /** UTF-8 takes up to 4 bytes per character, and Redshift counts VARCHAR lengths in bytes. */
 const BYTES_PER_CHARACTER = 4;
+/**
+ * Redshift's DECIMAL: "The maximum precision is 38", "The maximum scale is 37", and "the scale value must be less
+ * than or equal to the precision value" (AWS, Numeric types, https://docs.aws.amazon.com/redshift/latest/dg/r_Numeric_types201.html).
+ */
 const MAX_NUMERIC_PRECISION = 38;
+const MAX_NUMERIC_SCALE = 37;
 
 /** How a warehouse column is declared on Redshift and how its values are loaded. */
 export interface RedshiftColumnType {
@@ -18,6 +23,11 @@ export interface RedshiftColumnType {
   form: 'text' | 'hex';
   /** What is lost or refused on the way, for docs/REDSHIFT.md; null when nothing is. */
   lost: string | null;
+  /**
+   * Source values the type cannot hold, refused before files are written (redshift-file-rows.ts): 'decimal' NaN
+   * and ±Infinity, 'datetime' ±infinity, BC and years past Redshift's 294276 AD.
+   */
+  finite?: 'decimal' | 'datetime';
 }
 
 const TEXT_CAPACITY_NOTE = `VARCHAR(${MAX_VARCHAR_BYTES}): a value over ${MAX_VARCHAR_BYTES} bytes fails its batch with an error naming table, column and key, never truncated`;
@@ -33,6 +43,20 @@ function characters(count: number, what: string): RedshiftColumnType {
 }
 
 /**
+ * numeric(p,s) as a DECIMAL Redshift declares, holding every value of the source exactly; else its exact text.
+ * PostgreSQL allows a scale above the precision (numeric(5,7): values under 0.01 with 7 decimals, which
+ * NUMERIC(7,7) holds) and a negative scale (numeric(5,-2): integers rounded to hundreds, up to 7 digits, which
+ * NUMERIC(7,0) holds); Redshift allows neither, nor a scale above 37 (numeric(38,38)).
+ */
+function decimal(precision: number, scale: number): RedshiftColumnType {
+  const digits = scale < 0 ? precision - scale : Math.max(precision, scale);
+  const declaredScale = Math.max(scale, 0);
+  if (scale > MAX_NUMERIC_SCALE) return text(`numeric(${precision},${scale}): Redshift's DECIMAL keeps at most ${MAX_NUMERIC_SCALE} decimals, so it travels as its exact text`);
+  if (digits > MAX_NUMERIC_PRECISION) return text(`numeric(${precision},${scale}): more than ${MAX_NUMERIC_PRECISION} digits, so it travels as its exact text`);
+  return { ...exact(`NUMERIC(${digits},${declaredScale})`), finite: 'decimal' };
+}
+
+/**
  * The Redshift type of a column from its portable type (PostgreSQL's spelling, which both source engines
  * produce: `format_type` for PostgreSQL sources, the column plans of libs/sqlserver/common for SQL Server).
  * Nothing is declared narrower than the source allows; what Redshift cannot hold as its own type travels as
@@ -41,7 +65,7 @@ function characters(count: number, what: string): RedshiftColumnType {
 export function redshiftColumnType(column: Pick<ColumnDefinition, 'portableType'>): RedshiftColumnType {
   const portable = column.portableType.trim().toLowerCase();
   if (portable.endsWith('[]')) return text(`an array: its PostgreSQL text form ({a,b}); ${TEXT_CAPACITY_NOTE}`);
-  const match = /^([a-z ]+?)\s*(?:\((\d+)(?:\s*,\s*(\d+))?\))?(\s+with(?:out)? time zone)?$/.exec(portable);
+  const match = /^([a-z ]+?)\s*(?:\((\d+)(?:\s*,\s*(-?\d+))?\))?(\s+with(?:out)? time zone)?$/.exec(portable);
   const base = match?.[1] ?? portable;
   const first = match?.[2] === undefined ? undefined : Number(match[2]);
   const second = match?.[3] === undefined ? 0 : Number(match[3]);
@@ -69,18 +93,20 @@ export function redshiftColumnType(column: Pick<ColumnDefinition, 'portableType'
     case 'numeric':
     case 'decimal':
       if (first === undefined) return text('numeric without precision: PostgreSQL holds values NUMERIC(38,s) cannot, so it travels as its exact text');
-      if (first > MAX_NUMERIC_PRECISION) return text(`numeric(${first},${second}): more than 38 digits, so it travels as its exact text`);
-      return exact(`NUMERIC(${first},${second})`);
+      return decimal(first, second);
     case 'date':
-      return exact('DATE');
+      return { ...exact('DATE'), finite: 'datetime' };
     case 'time':
       return exact(zone === 'with time zone' ? 'TIMETZ' : 'TIME', 'microseconds: a 7th fractional digit is rounded');
     case 'timetz':
       return exact('TIMETZ', 'microseconds: a 7th fractional digit is rounded');
     case 'timestamp':
-      return exact(zone === 'with time zone' ? 'TIMESTAMPTZ' : 'TIMESTAMP', zone === 'with time zone' ? 'stored in UTC with microseconds: the original offset is not kept' : 'microseconds');
+      return {
+        ...exact(zone === 'with time zone' ? 'TIMESTAMPTZ' : 'TIMESTAMP', zone === 'with time zone' ? 'stored in UTC with microseconds: the original offset is not kept' : 'microseconds'),
+        finite: 'datetime',
+      };
     case 'timestamptz':
-      return exact('TIMESTAMPTZ', 'stored in UTC with microseconds: the original offset is not kept');
+      return { ...exact('TIMESTAMPTZ', 'stored in UTC with microseconds: the original offset is not kept'), finite: 'datetime' };
     case 'character':
     case 'char':
     case 'bpchar':
@@ -95,7 +121,9 @@ export function redshiftColumnType(column: Pick<ColumnDefinition, 'portableType'
         type: `VARBYTE(${MAX_VARBYTE_BYTES})`,
         capacityBytes: MAX_VARBYTE_BYTES,
         form: 'hex',
-        lost: `VARBYTE(${MAX_VARBYTE_BYTES}): a value over ${MAX_VARBYTE_BYTES} bytes fails its batch with an error naming table, column and key`,
+        lost:
+          `VARBYTE(${MAX_VARBYTE_BYTES}): a value over ${MAX_VARBYTE_BYTES} bytes fails its batch with an error naming table, column and key; ` +
+          'an empty value (zero bytes) is an empty CSV field, which COPY loads as NULL into every type but CHAR and VARCHAR',
       };
     case 'json':
     case 'jsonb':

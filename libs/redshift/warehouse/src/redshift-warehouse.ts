@@ -4,7 +4,8 @@ import type { Pool, PoolClient, QueryConfig } from 'pg';
 import { CopyFailedError, LOAD_ERRORS_SQL, loadErrorDetail, loadErrorFilePattern, type LoadErrorRow, type StagedFileLoader } from './file-loaders';
 import { catalogName, fitIdentifier, qualifiedName, quoteIdent, targetTableName } from './redshift-identifiers';
 import { createRedshiftPool, redshiftClientConfig } from './redshift-client';
-import { SystemColumns, redshiftLayout, type RedshiftLayout } from './redshift-layout';
+import { columnSourceNameSql, tableSourceNameSql } from './redshift-column-names';
+import { SystemColumns, missingColumns, redshiftLayout, type LayoutColumn, type RedshiftLayout } from './redshift-layout';
 import {
   ControlTables,
   LOAD_TABLE,
@@ -238,6 +239,9 @@ class RedshiftWarehouse implements WarehouseConnector {
     let added: string[] = [];
     if (targetHas === null) {
       await client.query(createTargetSql(layout, this.dialect));
+      for (const column of layout.columns) await recordSourceName(client, layout.qualifiedTarget, column);
+      const tableComment = tableSourceNameSql(layout.qualifiedTarget, layout.targetSourceName);
+      if (tableComment !== null) await client.query(tableComment);
       created = true;
     } else {
       added = await this.addMissing(client, layout, layout.qualifiedTarget, targetHas);
@@ -248,9 +252,12 @@ class RedshiftWarehouse implements WarehouseConnector {
   }
 
   private async addMissing(client: PoolClient, layout: RedshiftLayout, qualifiedTable: string, existing: Set<string>): Promise<string[]> {
-    const missing = layout.columns.filter((column) => !existing.has(column.name.toLowerCase()) && !existing.has(column.name));
-    for (const column of missing) await client.query(addColumnSql(qualifiedTable, column, this.dialect));
-    return missing.map((column) => column.name);
+    const missing = missingColumns(layout, existing);
+    for (const column of missing) {
+      await client.query(addColumnSql(qualifiedTable, column, this.dialect));
+      await recordSourceName(client, qualifiedTable, column);
+    }
+    return missing.map((column) => column.sourceName ?? column.name);
   }
 
   private async loadLocked(client: PoolClient, layout: RedshiftLayout, batch: BatchDescriptor, files: StagedFiles, reader: StagedFileReader): Promise<ApplyOutcome> {
@@ -407,6 +414,12 @@ async function existingColumns(client: Pool | PoolClient, schema: string, table:
   if (folded[0] === schema && folded[1] === table) return null;
   const stored = await client.query<{ name: string }>(TABLE_COLUMNS_SQL, folded);
   return stored.rows.length === 0 ? null : new Set(stored.rows.map((row) => row.name));
+}
+
+/** A fitted column's source name, as its comment (redshift-column-names.ts). */
+async function recordSourceName(client: PoolClient, qualifiedTable: string, column: LayoutColumn): Promise<void> {
+  const comment = columnSourceNameSql(qualifiedTable, column);
+  if (comment !== null) await client.query(comment);
 }
 
 function scdTypeChanged(layout: RedshiftLayout, existing: Set<string>): boolean {

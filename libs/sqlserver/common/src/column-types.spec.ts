@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { columnPlan, planOfSourceType, stagingPlanOf, type CatalogColumn } from './column-types';
+import { isEngineError } from '@svc/engines';
+import { UnsupportedColumnTypeError, columnPlan, planOfSourceType, stagingPlanOf, type CatalogColumn } from './column-types';
+import { evaluateTsql, textOf, type TsqlValue } from './tsql-expression.double';
 
 const column = (typeName: string, size: Partial<CatalogColumn> = {}): CatalogColumn => ({
   name: 'c',
@@ -46,10 +48,11 @@ describe('SQL Server column plans: types on each side and the T-SQL that renders
     ['image', column('image', { maxLength: 16 }), 'image', 'bytea', "'\\x' + CONVERT(varchar(max), CONVERT(varbinary(max), x), 2)"],
     ['rowversion', column('timestamp', { maxLength: 8 }), 'rowversion', 'bytea', "'\\x' + CONVERT(varchar(max), CONVERT(varbinary(max), x), 2)"],
     ['uniqueidentifier', column('uniqueidentifier', { maxLength: 16 }), 'uniqueidentifier', 'uuid', 'LOWER(CONVERT(char(36), x))'],
-    ['sql_variant', column('sql_variant', { maxLength: 8016 }), 'sql_variant', 'text', 'CONVERT(nvarchar(4000), x)'],
-    ['geometry', column('geometry', { isClrType: true, maxLength: -1 }), 'geometry', 'text', "'SRID=' + CONVERT(varchar(11), x.STSrid) + ';' + x.STAsText()"],
-    ['geography', column('geography', { isClrType: true, maxLength: -1 }), 'geography', 'text', "'SRID=' + CONVERT(varchar(11), x.STSrid) + ';' + x.STAsText()"],
+    ['geometry', column('geometry', { isClrType: true, maxLength: -1 }), 'geometry', 'text', "'SRID=' + CONVERT(varchar(11), x.STSrid) + ';' + x.AsTextZM()"],
+    ['geography', column('geography', { isClrType: true, maxLength: -1 }), 'geography', 'text', "'SRID=' + CONVERT(varchar(11), x.STSrid) + ';' + x.AsTextZM()"],
     ['hierarchyid', column('hierarchyid', { isClrType: true, maxLength: 892 }), 'hierarchyid', 'text', 'x.ToString()'],
+    ['json (SQL Server 2025)', column('json', { maxLength: -1 }), 'json', 'json', 'CONVERT(nvarchar(max), x)'],
+    ['vector (SQL Server 2025)', column('vector', { maxLength: 20 }), 'vector', 'json', 'CONVERT(nvarchar(max), x)'],
     ['a user CLR type', column('Money2', { isClrType: true, maxLength: 20 }), 'Money2', 'text', 'x.ToString()'],
   ])('%s', (_name, catalog, sourceType, portableType, select) => {
     const plan = columnPlan(catalog);
@@ -70,9 +73,68 @@ describe('SQL Server column plans: types on each side and the T-SQL that renders
     expect(columnPlan(column('geography', { isClrType: true })).conversion).toMatch(/with its SRID/);
   });
 
-  it('refuses a system type it does not know, naming the column', () => {
-    expect(() => columnPlan({ ...column('vector'), name: 'embedding' })).toThrow('column embedding has type vector');
+  it('refuses a system type it does not know, naming the column, as an error that stops only its table', () => {
+    const refusal = (() => {
+      try {
+        columnPlan({ ...column('tensor'), name: 'embedding' });
+      } catch (error) {
+        return error;
+      }
+      return undefined;
+    })();
+    expect(refusal).toBeInstanceOf(UnsupportedColumnTypeError);
+    expect(isEngineError(refusal, 'statement-failed')).toBe(true);
+    expect((refusal as Error).message).toBe('column embedding has type tensor, which the SQL Server source cannot read yet');
     expect(() => planOfSourceType('x', 'nvarchar(')).toThrow("'nvarchar(' is not a SQL Server type");
+  });
+});
+
+/** What SQL Server returns for the column's read of one value (see tsql-expression.double.ts for the documented rules). */
+const readOf = (sourceType: string, value: TsqlValue): string => textOf(evaluateTsql(planOfSourceType('c', sourceType).select('x'), { x: value }));
+
+const variant = (base: Extract<TsqlValue, { type: 'sql_variant' }>['base']): TsqlValue => ({ type: 'sql_variant', base });
+const at = { year: 2024, month: 1, day: 2, hour: 15, minute: 4, second: 5 };
+
+describe('sql_variant: every base type read without losing digits', () => {
+  // CONVERT(nvarchar, v) renders a variant's value in its base type's default style (CAST and CONVERT: float's
+  // default keeps "a maximum of 6 digits", money's two decimals, datetime's "mon dd yyyy hh:miAM" drops seconds,
+  // binary's turns bytes into characters). The expected texts are the documented lossless styles' forms.
+  it.each<[string, TsqlValue, string]>([
+    ['money with 4 decimals (style 2)', variant({ type: 'money', tenThousandths: 123456n }), '12.3456'],
+    ['smallmoney with 4 decimals (style 2)', variant({ type: 'smallmoney', tenThousandths: -10001n }), '-1.0001'],
+    ['datetime with its seconds and milliseconds (style 121)', variant({ type: 'datetime', ...at, fraction: '123' }), '2024-01-02 15:04:05.123'],
+    ['smalldatetime as yyyy-mm-dd hh:mi:ss (style 120), not in the language-dependent default', variant({ type: 'smalldatetime', ...at, second: 0, fraction: '' }), '2024-01-02 15:04:00'],
+    ['datetime2 with its 7 fractional digits (style 121)', variant({ type: 'datetime2', ...at, fraction: '1234567' }), '2024-01-02 15:04:05.1234567'],
+    ['date as yyyy-mm-dd (style 23)', variant({ type: 'date', year: 2024, month: 1, day: 2 }), '2024-01-02'],
+    ['varbinary as 0x and hex (style 1), not bytes as characters', variant({ type: 'varbinary', bytes: Buffer.from([0x00, 0x41, 0xff]) }), '0x0041FF'],
+    ['binary as 0x and hex (style 1)', variant({ type: 'binary', bytes: Buffer.from([0x0a, 0x0d]) }), '0x0A0D'],
+    ['an int in its default text', variant({ type: 'int', value: 42 }), '42'],
+    ['a decimal in its default text, every digit', variant({ type: 'decimal', text: '12.3400' }), '12.3400'],
+    ['a string as it is', variant({ type: 'text', text: "it's 9 o'clock" }), "it's 9 o'clock"],
+  ])('%s', (_name, value, expected) => {
+    expect(readOf('sql_variant', value)).toBe(expected);
+  });
+
+  it.each<[string, 'float' | 'real', number]>([
+    ['float 0.1 + 0.2', 'float', 0.1 + 0.2],
+    ['float 1/3', 'float', 1 / 3],
+    ['float 123456789.123', 'float', 123456789.123],
+    ['float 2^-1074', 'float', 5e-324],
+    ['real 0.1 (its double is 0.10000000149011612)', 'real', Math.fround(0.1)],
+  ])('%s reads back as the same double (style 3, "every distinct float or real value … a distinct character string")', (_name, type, double) => {
+    expect(Number(readOf('sql_variant', variant({ type, value: double })))).toBe(double);
+  });
+});
+
+describe('geometry and geography: Z and M travel', () => {
+  // AsTextZM (geometry and geography): "the WKT representation … augmented with any Z (elevation) and M (measure)
+  // values carried by the instance"; STAsText gives POINT (1 2) for POINT(1 2 3 4) (Microsoft's own example).
+  it.each<['geometry' | 'geography', number]>([
+    ['geometry', 0],
+    ['geography', 4326],
+  ])('%s keeps each point\'s Z and M', (type, srid) => {
+    expect(readOf(type, { type, srid, shape: 'POINT', points: [[1, 2, 3, 4]] })).toBe(`SRID=${srid};POINT (1 2 3 4)`);
+    expect(readOf(type, { type, srid, shape: 'LINESTRING', points: [[1, 2, 10], [3, 4, 20]] })).toBe(`SRID=${srid};LINESTRING (1 2 10, 3 4 20)`);
   });
 });
 
@@ -84,7 +146,7 @@ describe('the README type table', () => {
     const table = readme.slice(heading);
     const types = ['bigint', 'int', 'smallint', 'tinyint', 'bit', 'decimal', 'numeric', 'money', 'smallmoney', 'float', 'real', 'date', 'time', 'datetime2',
       'datetime', 'smalldatetime', 'datetimeoffset', 'char', 'nchar', 'varchar', 'nvarchar', 'text', 'ntext', 'xml', 'binary', 'varbinary', 'image',
-      'rowversion', 'uniqueidentifier', 'sql_variant', 'geometry', 'geography', 'hierarchyid'];
+      'rowversion', 'uniqueidentifier', 'sql_variant', 'geometry', 'geography', 'hierarchyid', 'json', 'vector'];
     const missing = types.filter((type) => !new RegExp('`' + type + '(\\(|`)').test(table));
     expect(missing).toEqual([]);
   });
@@ -114,6 +176,8 @@ describe('stagingPlanOf: a SQL Server staging column and the T-SQL that reads th
     ['sql_variant', 'sql_variant', 'CONVERT(nvarchar(4000), v)'],
     ['hierarchyid', 'hierarchyid', 'hierarchyid::Parse(v)'],
     ['geography', 'geography', "geography::STGeomFromText(SUBSTRING(v, CHARINDEX(';', v) + 1, LEN(v)), CONVERT(int, SUBSTRING(v, 6, CHARINDEX(';', v) - 6)))"],
+    ['json', 'nvarchar(max)', 'v'],
+    ['vector', 'nvarchar(max)', 'v'],
     ['Money2', 'nvarchar(max)', 'v'],
   ])('%s is staged as %s', (sourceType, stagingType, fromText) => {
     const plan = stagingPlanOf('c', sourceType);

@@ -1,3 +1,6 @@
+import { tableKey, type TableRef } from '@svc/contracts';
+import { EngineError } from '@svc/engines';
+
 /** A column as SQL Server's catalog describes it (sys.columns with its base type). */
 export interface CatalogColumn {
   name: string;
@@ -36,6 +39,35 @@ const microseconds = (scale: number) => Math.min(scale, 6);
 const asText = (length: string) => (column: string) => `CONVERT(varchar(${length}), ${column})`;
 const asIs = (column: string) => column;
 const hex = (column: string) => `'\\x' + CONVERT(varchar(max), CONVERT(varbinary(max), ${column}), 2)`;
+
+/**
+ * The base types of a sql_variant whose default CONVERT style loses part of the value, each converted to
+ * itself and then to text with the style that keeps it (CAST and CONVERT, "float and real styles": 3 "Always
+ * 17 digits. Use for lossless conversion"; "money and smallmoney styles": 2, four decimals where the default
+ * has two; date and time styles 121 and 120, where datetime's default is "mon dd yyyy hh:miAM"; binary style
+ * 1, 0x and hex digits, where the default turns each byte into a character). Other base types (integers,
+ * decimal, bit, character types, uniqueidentifier, time) keep every digit in their default text. The text is
+ * nvarchar(max): a base value of 8000 bytes (varchar(8000), or binary(8000) as 16002 hex characters) is longer
+ * than nvarchar(4000).
+ */
+const VARIANT_TEXT: readonly { baseType: string; as: string; style: number }[] = [
+  { baseType: 'float', as: 'float', style: 3 },
+  { baseType: 'real', as: 'real', style: 3 },
+  { baseType: 'money', as: 'money', style: 2 },
+  { baseType: 'smallmoney', as: 'smallmoney', style: 2 },
+  { baseType: 'datetime', as: 'datetime', style: 121 },
+  { baseType: 'smalldatetime', as: 'smalldatetime', style: 120 },
+  { baseType: 'datetime2', as: 'datetime2(7)', style: 121 },
+  { baseType: 'datetimeoffset', as: 'datetimeoffset(7)', style: 121 },
+  { baseType: 'date', as: 'date', style: 23 },
+  { baseType: 'binary', as: 'varbinary(8000)', style: 1 },
+  { baseType: 'varbinary', as: 'varbinary(8000)', style: 1 },
+];
+
+const variantText = (column: string) =>
+  `CASE CONVERT(sysname, SQL_VARIANT_PROPERTY(${column}, 'BaseType'))${VARIANT_TEXT.map(
+    ({ baseType, as, style }) => `\n    WHEN '${baseType}' THEN CONVERT(nvarchar(max), CONVERT(${as}, ${column}), ${style})`,
+  ).join('')}\n    ELSE CONVERT(nvarchar(max), ${column}) END`;
 
 /**
  * The plan of every SQL Server type a table can hold. Values are rendered by SQL Server itself in a
@@ -126,20 +158,32 @@ export function columnPlan(column: CatalogColumn): ColumnPlan {
       return {
         sourceType: 'sql_variant',
         portableType: 'text',
-        select: (c) => `CONVERT(nvarchar(4000), ${c})`,
-        conversion: 'the text of its value; the base type it had is not kept',
+        select: variantText,
+        conversion: 'the text of its value, every digit kept (float in 17 digits, money with 4 decimals, binary as 0x hex); the base type it had is not kept',
       };
     case 'geometry':
     case 'geography':
       return {
         sourceType: type,
         portableType: 'text',
-        // Extended WKT (PostGIS reads it): the spatial reference travels with the shape.
-        select: (c) => `'SRID=' + CONVERT(varchar(11), ${c}.STSrid) + ';' + ${c}.STAsText()`,
-        conversion: 'extended well-known text with its SRID (SRID=4326;POINT (…))',
+        // Extended WKT (PostGIS reads it): the spatial reference travels with the shape. AsTextZM, unlike
+        // STAsText, keeps the Z (elevation) and M (measure) values of each point.
+        select: (c) => `'SRID=' + CONVERT(varchar(11), ${c}.STSrid) + ';' + ${c}.AsTextZM()`,
+        conversion: 'extended well-known text with its SRID and any Z and M values (SRID=4326;POINT (…))',
       };
     case 'hierarchyid':
       return { sourceType: 'hierarchyid', portableType: 'text', select: (c) => `${c}.ToString()`, conversion: 'its path text, e.g. /1/3/' };
+    // SQL Server 2025 and Azure SQL: json converts explicitly to nvarchar; vector "to and from char, nchar,
+    // varchar, nvarchar and json", as a JSON array of its float elements (the json and vector data type pages).
+    case 'json':
+      return { sourceType: 'json', portableType: 'json', select: (c) => `CONVERT(nvarchar(max), ${c})`, conversion: 'its JSON text' };
+    case 'vector':
+      return {
+        sourceType: 'vector',
+        portableType: 'json',
+        select: (c) => `CONVERT(nvarchar(max), ${c})`,
+        conversion: 'its JSON array text, one number per dimension; staging keeps it as nvarchar(max)',
+      };
     default:
       if (column.isClrType) {
         return { sourceType: column.typeName, portableType: 'text', select: (c) => `${c}.ToString()`, conversion: 'a CLR user-defined type travels as its ToString() text' };
@@ -148,10 +192,21 @@ export function columnPlan(column: CatalogColumn): ColumnPlan {
   }
 }
 
-/** A type no table column can have (SQL Server adds one in a later version): the read refuses it by name. */
-export class UnsupportedColumnTypeError extends Error {
-  constructor(column: CatalogColumn) {
-    super(`column ${column.name} has type ${column.typeName}, which the SQL Server source cannot read yet`);
+/**
+ * A system type the source does not know (SQL Server added it after this version of the service): the table
+ * that has such a column stops with this reason, naming table, column and type; the other tables replicate.
+ */
+export class UnsupportedColumnTypeError extends EngineError {
+  readonly kind = 'statement-failed';
+  override readonly serviceWorded = true;
+
+  constructor(
+    readonly column: Pick<CatalogColumn, 'name' | 'typeName'>,
+    table?: TableRef,
+  ) {
+    super(
+      `${table === undefined ? '' : `${tableKey(table)}: `}column ${column.name} has type ${column.typeName}, which the SQL Server source cannot read yet`,
+    );
     this.name = 'UnsupportedColumnTypeError';
   }
 }
@@ -159,7 +214,7 @@ export class UnsupportedColumnTypeError extends Error {
 const SYSTEM_TYPES: ReadonlySet<string> = new Set([
   'bigint', 'int', 'smallint', 'tinyint', 'bit', 'decimal', 'numeric', 'money', 'smallmoney', 'float', 'real', 'date', 'time', 'datetime2',
   'datetime', 'smalldatetime', 'datetimeoffset', 'char', 'nchar', 'varchar', 'nvarchar', 'text', 'ntext', 'xml', 'binary', 'varbinary',
-  'image', 'timestamp', 'rowversion', 'uniqueidentifier', 'sql_variant', 'geometry', 'geography', 'hierarchyid',
+  'image', 'timestamp', 'rowversion', 'uniqueidentifier', 'sql_variant', 'geometry', 'geography', 'hierarchyid', 'json', 'vector',
 ]);
 const UNICODE_TYPES: ReadonlySet<string> = new Set(['nchar', 'nvarchar']);
 
@@ -227,6 +282,10 @@ export function stagingPlanOf(name: string, sourceType: string): StagingColumnPl
       return { stagingType: base, fromText: spatial(base) };
     case 'hierarchyid':
       return { stagingType: 'hierarchyid', fromText: (text) => `hierarchyid::Parse(${text})` };
+    case 'json':
+    case 'vector':
+      // Their text: a staging server older than SQL Server 2025 has neither type.
+      return { stagingType: 'nvarchar(max)', fromText: (text) => text };
     case 'char':
     case 'nchar':
     case 'varchar':

@@ -14,12 +14,15 @@ export const SOURCE_COMPATIBILITY_LEVEL_SQL = 'SELECT CONVERT(int, compatibility
 export const SERVER_MAJOR_VERSION_SQL =
   "SELECT CONVERT(int, PARSENAME(CONVERT(varchar(32), SERVERPROPERTY('ProductVersion')), 4)) AS major_version, CONVERT(int, SERVERPROPERTY('EngineEdition')) AS engine_edition";
 
+/** SERVERPROPERTY('EngineEdition') of Azure SQL Database (https://learn.microsoft.com/sql/t-sql/functions/serverproperty-transact-sql). */
+export const AZURE_SQL_DATABASE_EDITION = 5;
+
 /**
  * SERVERPROPERTY('EngineEdition') of the Azure services and the levels they take, which follow no version number
  * (https://learn.microsoft.com/en-us/sql/t-sql/statements/alter-database-transact-sql-compatibility-level).
  */
 const AZURE_EDITIONS: ReadonlyMap<number, { name: string; levels: readonly number[] }> = new Map([
-  [5, { name: 'Azure SQL Database', levels: [100, 110, 120, 130, 140, 150, 160, 170] }],
+  [AZURE_SQL_DATABASE_EDITION, { name: 'Azure SQL Database', levels: [100, 110, 120, 130, 140, 150, 160, 170] }],
   [8, { name: 'Azure SQL Managed Instance', levels: [100, 110, 120, 130, 140, 150, 160] }],
 ]);
 

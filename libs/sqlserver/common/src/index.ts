@@ -11,3 +11,4 @@ export { compatibilityLevelProblem, compatibilityLevelsOf, setCompatibilityLevel
 export { MssqlDatabase } from './mssql-session';
 export type { TsqlDatabase, TsqlSession, TsqlParams, TsqlValue, TransactionOutcome } from './tsql-session';
 export { loginErrorNumbers, withLoginErrorNumbers } from './login-errors';
+export { APPLICATION_LOCK_OTHER_REFUSAL, APPLICATION_LOCK_REFUSALS, raiseApplicationLockRefusalSql, type ApplicationLockRefusal } from './application-lock';

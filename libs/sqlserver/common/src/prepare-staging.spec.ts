@@ -85,6 +85,20 @@ describe('prepareStagingDatabase', () => {
     ]);
   });
 
+  /*
+   * ALTER DATABASE … SET COMPATIBILITY_LEVEL "Requires ALTER permission on the database"
+   * (https://learn.microsoft.com/sql/t-sql/statements/alter-database-transact-sql-compatibility-level); without it SQL
+   * Server raises 5011 "User does not have permission to alter database '%.*ls', the database does not exist, or the
+   * database is not in a state that allows access checks." (database engine errors 5000–5999).
+   */
+  it('says permission denied when the staging login may not alter the database (5011)', async () => {
+    const staging = stagingOf(13, 100, new Map([['ALTER DATABASE', 5011]]));
+    const prepared = await prepareStagingDatabase(sourceWith(130), staging, { replicateCompatibilityLevel: true, timeoutMs: 10_000 });
+    expect(prepared.problems[0]?.reason).toBe(
+      'cannot set compatibility level 130 on the staging database: permission denied (SQL Server error 5011); the staging login needs ALTER on the database',
+    );
+  });
+
   it('words statement failures without their text', () => {
     expect(statementFailure(Object.assign(new Error("Cannot alter the login 'x', password 'secret'"), { number: 15151 }), 10_000)).toBe('permission denied (SQL Server error 15151)');
     expect(statementFailure(Object.assign(new Error('boom'), { number: 5069 }), 10_000)).toBe('SQL Server error 5069');

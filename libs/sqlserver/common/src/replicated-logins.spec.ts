@@ -1,8 +1,8 @@
-import { ADD_ROLE_MEMBER_SQL, CREATE_LOGIN_SQL, CREATE_USER_SQL, SOURCE_SQL_USERS_SQL, randomPassword, sqlUsersOf } from './replicated-logins';
+import { ADD_ROLE_MEMBER_SQL, CREATE_CONTAINED_USER_SQL, CREATE_LOGIN_SQL, CREATE_USER_SQL, SOURCE_SEES_USERS_SQL, SOURCE_SQL_USERS_SQL, randomPassword, sqlUsersOf } from './replicated-logins';
 
 describe('replicated logins', () => {
   it('reads SQL users and creates them on staging only when missing, names and password through QUOTENAME (reviewed T-SQL)', () => {
-    expect([SOURCE_SQL_USERS_SQL, CREATE_LOGIN_SQL, CREATE_USER_SQL, ADD_ROLE_MEMBER_SQL].join(';\n\n')).toMatchSnapshot();
+    expect([SOURCE_SQL_USERS_SQL, SOURCE_SEES_USERS_SQL, CREATE_LOGIN_SQL, CREATE_USER_SQL, CREATE_CONTAINED_USER_SQL, ADD_ROLE_MEMBER_SQL].join(';\n\n')).toMatchSnapshot();
   });
 
   it('gathers each user with its fixed roles', () => {

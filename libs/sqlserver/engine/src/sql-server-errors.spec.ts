@@ -39,6 +39,18 @@ describe('sqlServerErrorKind', () => {
     ['permission denied 229', numbered(229), 'permission-denied'],
     ['change tracking not enabled 22105', numbered(22105), 'not-tracked'],
     ['any other numbered error', numbered(50000), 'statement-failed'],
+    // Issue 21 item 12: retryable errors that stopped a table, and the permission list.
+    ['snapshot read of an object changed by DDL 3961', numbered(3961), 'transient'],
+    ['ALTER DATABASE denied 5011', numbered(5011), 'permission-denied'],
+    ['read-secondary login waiting for versioning 4221', numbered(4221), 'transient'],
+    ['transport-level error 10053', numbered(10053), 'transient'],
+    ['transport-level error 10054', numbered(10054), 'transient'],
+    ['connection attempt timed out 10060', numbered(10060), 'transient'],
+    ['no process on the other end of the pipe 233', numbered(233), 'transient'],
+    ['Azure SQL: database unavailable 40143', numbered(40143), 'transient'],
+    ['Azure SQL: service error 40540', numbered(40540), 'transient'],
+    ['Azure Synapse SQL pool not available 42108', numbered(42108), 'transient'],
+    ['Azure Synapse SQL pool not available 42109', numbered(42109), 'transient'],
   ])('%s is %s', (_name, error, kind) => {
     expect(sqlServerErrorKind(error)).toBe(kind);
   });

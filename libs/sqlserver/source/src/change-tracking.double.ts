@@ -13,6 +13,8 @@ import type { ConnectionPool } from 'mssql';
  *   - HAS_PERMS_BY_NAME(securable, 'OBJECT', permission) is 1 or 0, NULL for a securable it cannot find
  *     (https://learn.microsoft.com/en-us/sql/t-sql/functions/has-perms-by-name-transact-sql).
  * A statement it does not know fails, so a read that goes past these checks fails the test that did not expect it.
+ * Its transactions keep mssql's rules (see MssqlTransactionDouble): one request at a time, no rollback or commit
+ * while a request runs; `openTransactions` counts those begun and not ended (each holds a pooled connection).
  */
 export interface ChangeTrackingState {
   currentVersion: bigint;
@@ -36,11 +38,49 @@ export function changeTrackingDouble(state: ChangeTrackingState): ConnectionPool
     }
     throw new Error(`the Change Tracking double does not answer ${statement.slice(0, 80)}`);
   };
-  const request = () => ({
-    input: () => undefined,
-    query: (statement: string) => Promise.resolve({ recordset: [answer(statement)] }),
-    batch: (statement: string) => Promise.resolve({ recordset: [answer(statement)] }),
-  });
-  const transaction = () => ({ begin: () => Promise.resolve(), rollback: () => Promise.resolve(), request });
-  return { request, transaction, close: () => Promise.resolve() } as unknown as ConnectionPool;
+  const answered = (statement: string) => new Promise<{ recordset: Record<string, unknown>[] }>((resolve) => resolve({ recordset: [answer(statement)] }));
+  const request = () => ({ input: () => undefined, query: answered, batch: answered });
+  let openTransactions = 0;
+  const transaction = () => {
+    let active = false;
+    let open = false;
+    const inTransaction = (statement: string) => {
+      if (active) return Promise.reject(transactionError("Can't acquire connection for the request. There is another request in progress.", 'EREQINPROG'));
+      active = true;
+      return new Promise<{ recordset: Record<string, unknown>[] }>((resolve, reject) =>
+        setImmediate(() => {
+          active = false;
+          answered(statement).then(resolve, reject);
+        }),
+      );
+    };
+    const end = (call: string) => {
+      if (!open) return Promise.reject(transactionError('Transaction has not begun. Call begin() first.', 'ENOTBEGUN'));
+      if (active) return Promise.reject(transactionError(`Can't ${call} transaction. There is a request in progress.`, 'EREQINPROG'));
+      open = false;
+      openTransactions -= 1;
+      return Promise.resolve();
+    };
+    return {
+      begin: () => {
+        open = true;
+        openTransactions += 1;
+        return Promise.resolve();
+      },
+      rollback: () => end('rollback'),
+      commit: () => end('commit'),
+      request: () => ({ input: () => undefined, query: inTransaction, batch: inTransaction }),
+    };
+  };
+  return { request, transaction, close: () => Promise.resolve(), openTransactions: () => openTransactions } as unknown as ConnectionPool;
+}
+
+/** mssql's TransactionError: its name and code. */
+function transactionError(message: string, code: string): Error {
+  return Object.assign(new Error(message), { name: 'TransactionError', code });
+}
+
+/** Transactions of a Change Tracking double begun and not yet ended. */
+export function openTransactionsOf(pool: ConnectionPool): number {
+  return (pool as unknown as { openTransactions: () => number }).openTransactions();
 }

@@ -17,7 +17,12 @@ export class RowStreamAbandonedError extends Error {
  * Streams a query's rows as CSV, from a request inside an open transaction: rows come as arrays
  * (`arrayRowMode`), the request pauses while the consumer is behind, so memory stays bounded whatever the
  * table's size. Read to the end, the transaction commits; on a failure, or when the consumer stops early,
- * the request is cancelled and the transaction rolled back. `finished` never goes unhandled.
+ * the request is cancelled and the transaction rolled back. `finished` settles once the transaction has
+ * ended (its connection is back in the pool) and never goes unhandled.
+ *
+ * mssql refuses to end a transaction while one of its requests holds the connection (EREQINPROG, and the
+ * connection stays with the transaction), and a request holds it until its 'done': even its 'error' events,
+ * a cancel's ECANCEL included, come while it still runs. So the transaction ends in 'done', never before.
  */
 export function streamRows(transaction: Transaction, request: Request, sql: string): RowStream {
   request.stream = true;
@@ -25,21 +30,29 @@ export function streamRows(transaction: Transaction, request: Request, sql: stri
   let rowCount = 0;
   let pending: string[] = [];
   let pendingBytes = 0;
-  let done = false;
+  /** The first failure: a query error, the consumer leaving, a failed commit. */
+  let failure: Error | undefined;
+  let requestEnded = false;
+  let committing = false;
+  let committed = false;
   let settle: { resolve: (value: { rowCount: number }) => void; reject: (error: Error) => void } | undefined;
   const finished = new Promise<{ rowCount: number }>((resolve, reject) => {
     settle = { resolve, reject };
   });
   finished.catch(() => undefined);
 
-  const rollback = () => transaction.rollback().catch(() => undefined);
-  const fail = (error: Error) => {
-    if (done) return;
-    done = true;
-    request.cancel();
-    void rollback();
+  const rollbackAndReject = async (error: Error) => {
+    await transaction.rollback().catch(() => undefined);
     settle?.reject(error);
-    rows.destroy(error);
+  };
+  const fail = (error: Error) => {
+    // A stream read to its end is destroyed too (autoDestroy): nothing is left to undo.
+    if (failure !== undefined || committed) return;
+    failure = error;
+    if (!rows.destroyed) rows.destroy(error);
+    // The request ends with 'done', which rolls back; a commit under way settles `finished` itself.
+    if (!requestEnded) request.cancel();
+    else if (!committing) void rollbackAndReject(error);
   };
   const flush = (): boolean => {
     if (pending.length === 0) return true;
@@ -53,13 +66,13 @@ export function streamRows(transaction: Transaction, request: Request, sql: stri
     read: () => request.resume(),
     destroy: (error, callback) => {
       // Node reports a `for await` left early as an AbortError.
-      if (!done) fail(error === null || error.name === 'AbortError' ? new RowStreamAbandonedError() : error);
+      fail(error === null || error.name === 'AbortError' ? new RowStreamAbandonedError() : error);
       callback(error);
     },
   });
 
   request.on('row', (row: RowValue[]) => {
-    if (done) return;
+    if (failure !== undefined) return;
     const line = csvLine(row);
     rowCount += 1;
     pending.push(line);
@@ -68,16 +81,31 @@ export function streamRows(transaction: Transaction, request: Request, sql: stri
   });
   request.on('error', (error: Error) => fail(error));
   request.on('done', () => {
-    if (done) return;
+    requestEnded = true;
+    if (failure !== undefined) {
+      void rollbackAndReject(failure);
+      return;
+    }
     flush();
+    committing = true;
     transaction.commit().then(
       () => {
-        if (done) return;
-        done = true;
+        committing = false;
+        if (failure !== undefined) {
+          settle?.reject(failure);
+          return;
+        }
+        committed = true;
         settle?.resolve({ rowCount });
         rows.push(null);
       },
-      (error: unknown) => fail(error instanceof Error ? error : new Error(String(error))),
+      (error: unknown) => {
+        committing = false;
+        const commitFailure = failure ?? (error instanceof Error ? error : new Error(String(error)));
+        failure ??= commitFailure;
+        if (!rows.destroyed) rows.destroy(commitFailure);
+        void rollbackAndReject(commitFailure);
+      },
     );
   });
   // Stream mode reports through the events above; the promise only repeats them.

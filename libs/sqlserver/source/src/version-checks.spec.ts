@@ -1,14 +1,26 @@
 import type { TableDefinition } from '@svc/contracts';
 import { SourceVersionsRewoundError, isEngineError, type EngineError } from '@svc/engines';
-import { changeTrackingDouble, type ChangeTrackingState } from './change-tracking.double';
+import type { ConnectionPool } from 'mssql';
+import { changeTrackingDouble, openTransactionsOf, type ChangeTrackingState } from './change-tracking.double';
 import { createSqlServerSource } from './sqlserver-source';
 
-const double: { state: ChangeTrackingState } = { state: { currentVersion: 0n, tableMinValidVersion: 0n, mayViewChangeTracking: true, userName: 'replicator' } };
+const double: { state: ChangeTrackingState; pool?: ConnectionPool } = {
+  state: { currentVersion: 0n, tableMinValidVersion: 0n, mayViewChangeTracking: true, userName: 'replicator' },
+};
 
 jest.mock('@svc/sqlserver-common', () => ({
   ...jest.requireActual<object>('@svc/sqlserver-common'),
-  connectSqlServer: () => Promise.resolve(changeTrackingDouble(double.state)),
+  connectSqlServer: () => {
+    double.pool = changeTrackingDouble(double.state);
+    return Promise.resolve(double.pool);
+  },
 }));
+
+// Every refused read ends its SNAPSHOT transaction: a rollback refused (a request still running) would keep its pooled connection.
+afterEach(() => {
+  expect(double.pool === undefined ? 0 : openTransactionsOf(double.pool)).toBe(0);
+  double.pool = undefined;
+});
 
 const items: TableDefinition = {
   table: { schema: 'dbo', name: 'items' },

@@ -71,6 +71,20 @@ describe('generated T-SQL (SQL Server staging)', () => {
     expect([createBatchRowsSql(lines, true), deleteChangedKeysSql(lines), insertRowsSql(lines, true), insertRowsSql(lines, false)].join(';\n\n')).toMatchSnapshot();
   });
 
+  it('creates character columns with the source collation and compares character keys under it', () => {
+    const codes: TableDefinition = {
+      table: { schema: 'dbo', name: 'codes' },
+      columns: [
+        { name: 'code', sourceType: 'varchar(10)', portableType: 'varchar(10)', nullable: false, collation: 'Latin1_General_CS_AS' },
+        { name: 'region', sourceType: 'nchar(2)', portableType: 'char(2)', nullable: false },
+        { name: 'n', sourceType: 'int', portableType: 'integer', nullable: false },
+      ],
+      primaryKey: ['code', 'region', 'n'],
+      estimatedRows: 0,
+    };
+    expect([createTableSql(codes), deleteChangedKeysSql(codes)].join(';\n\n')).toMatchSnapshot();
+  });
+
   it('names the batch rows positionally, out of reach of source column names', () => {
     expect(batchRowsColumns(lines, true)).toEqual(['op', 'c0', 'c1', 'c2', 'c3', 'c4', 'c5', 'c6', 'c7']);
     expect(batchRowsColumns(lines, false)).toEqual(['c0', 'c1', 'c2', 'c3', 'c4', 'c5', 'c6', 'c7']);

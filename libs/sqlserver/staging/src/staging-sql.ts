@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { type ColumnDefinition, type TableDefinition, type TableRef } from '@svc/contracts';
-import { stagingPlanOf } from '@svc/sqlserver-common';
+import { raiseApplicationLockRefusalSql, stagingPlanOf } from '@svc/sqlserver-common';
 
 /**
  * The T-SQL of a SQL Server staging database, the same protocol as PostgreSQL's (libs/postgres/staging):
@@ -18,10 +18,13 @@ const quoteName = (name: string) => `[${name.replace(/\]/g, ']]')}]`;
 const qualifiedName = (table: TableRef) => `${quoteName(table.schema)}.${quoteName(table.name)}`;
 const literal = (text: string) => `N'${text.replace(/'/g, "''")}'`;
 
-/** @resource: the lock's name (DDL_LOCK_RESOURCE or tableLockResource); waits as long as it takes. */
+/**
+ * @resource: the lock's name (DDL_LOCK_RESOURCE or tableLockResource); waits as long as it takes. A refusal
+ * (a deadlock victim above all) is raised under its own error number, which the pipeline retries (application-lock.ts).
+ */
 export const APPLICATION_LOCK_SQL = `DECLARE @granted int;
 EXEC @granted = sp_getapplock @Resource = @resource, @LockMode = 'Exclusive', @LockOwner = 'Transaction', @LockTimeout = -1;
-IF @granted < 0 THROW 51000, 'the staging lock was not granted', 1;`;
+${raiseApplicationLockRefusalSql('@granted', 'the staging lock')}`;
 
 export const DDL_LOCK_RESOURCE = `${CONTROL_SCHEMA}.ddl`;
 
@@ -142,8 +145,26 @@ export const NAMED_BY_EARLIER_VERSION_SQL = `SELECT 1 AS named WHERE EXISTS (SEL
 /** @schema, @name: the table's columns in ordinal order (no rows when the table does not exist). */
 export const TABLE_COLUMNS_SQL = `SELECT c.name FROM sys.columns c WHERE c.object_id = OBJECT_ID(QUOTENAME(@schema) + N'.' + QUOTENAME(@name), N'U') ORDER BY c.column_id`;
 
+const CHARACTER_TYPE = /^(n?char|n?varchar|n?text)(\(|$)/i;
+const COLLATION_NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
+
+/**
+ * The collation a character column of staging is created and compared with: the source column's (carried by
+ * the definition, see docs/ENGINES.md "Collations"); null for a column of another type. Absent from a
+ * definition (an earlier version's), the staging database's default. The name is spliced into T-SQL: it must
+ * be a bare name.
+ */
+function collationOf(column: ColumnDefinition): string | null {
+  if (!CHARACTER_TYPE.test(stagingPlanOf(column.name, column.sourceType).stagingType)) return null;
+  if (column.collation === undefined) return 'DATABASE_DEFAULT';
+  if (!COLLATION_NAME.test(column.collation)) throw new Error(`column ${column.name}: collation '${column.collation}' is not a collation name`);
+  return column.collation;
+}
+
 function columnDefinition(column: ColumnDefinition, notNull: boolean): string {
-  return `${quoteName(column.name)} ${stagingPlanOf(column.name, column.sourceType).stagingType}${notNull ? ' NOT NULL' : ' NULL'}`;
+  const collation = collationOf(column);
+  const collate = collation === null || column.collation === undefined ? '' : ` COLLATE ${collation}`;
+  return `${quoteName(column.name)} ${stagingPlanOf(column.name, column.sourceType).stagingType}${collate}${notNull ? ' NOT NULL' : ' NULL'}`;
 }
 
 export function createSchemaSql(table: TableRef): string {
@@ -182,10 +203,16 @@ export function batchRowsColumns(definition: TableDefinition, withOperation: boo
 
 const positional = (index: number) => `c${index}`;
 
-/** Every column text (nvarchar(max)), as batchRowsColumns names them. */
+/**
+ * Every column text (nvarchar(max)), as batchRowsColumns names them. A temporary table lives in tempdb and
+ * takes its collation (the server's), not the staging database's: the columns say COLLATE DATABASE_DEFAULT,
+ * and key comparisons name the key column's collation (deleteChangedKeysSql).
+ */
 export function createBatchRowsSql(definition: TableDefinition, withOperation: boolean): string {
   const lines = batchRowsColumns(definition, withOperation).map((column) =>
-    column === BATCH_OPERATION_COLUMN && withOperation ? `  ${quoteName(column)} nchar(1) NOT NULL` : `  ${quoteName(column)} nvarchar(max) NULL`,
+    column === BATCH_OPERATION_COLUMN && withOperation
+      ? `  ${quoteName(column)} nchar(1) COLLATE DATABASE_DEFAULT NOT NULL`
+      : `  ${quoteName(column)} nvarchar(max) COLLATE DATABASE_DEFAULT NULL`,
   );
   return `IF OBJECT_ID(N'tempdb..${BATCH_ROWS_TABLE}') IS NOT NULL DROP TABLE ${BATCH_ROWS_TABLE};
 CREATE TABLE ${BATCH_ROWS_TABLE} (\n${lines.join(',\n')}\n)`;
@@ -204,10 +231,19 @@ function columnIndex(definition: TableDefinition, name: string): number {
   return index;
 }
 
-/** Every key the batch changes goes from the table: deletes, and the old rows of inserts and updates. */
+/**
+ * Every key the batch changes goes from the table: deletes, and the old rows of inserts and updates. A character
+ * key is compared under the column's collation, named explicitly: the batch rows' column has another one, and two
+ * column references of different collations cannot be compared (Msg 468; "Collation precedence").
+ */
 export function deleteChangedKeysSql(definition: TableDefinition): string {
   const join = definition.primaryKey
-    .map((key) => `t.${quoteName(key)} = ${typedColumn(definition, columnIndex(definition, key), 'r')}`)
+    .map((key) => {
+      const index = columnIndex(definition, key);
+      const column = definition.columns[index];
+      const collation = column === undefined ? null : collationOf(column);
+      return `t.${quoteName(key)} = ${typedColumn(definition, index, 'r')}${collation === null ? '' : ` COLLATE ${collation}`}`;
+    })
     .join(' AND ');
   return `DELETE t FROM ${qualifiedName(definition.table)} AS t
 WHERE EXISTS (SELECT 1 FROM ${BATCH_ROWS_TABLE} AS r WHERE ${join})`;

@@ -1,1 +1,2 @@
 export { startTdsServerDouble, type LoginError, type TdsServerBehaviour, type TdsServerDouble } from './tds-server-double';
+export { MssqlDoubleError, MssqlPoolDouble, MssqlRequestDouble, MssqlTransactionDouble } from './mssql-transaction-double';
