@@ -63,6 +63,7 @@ export {
   type WarehouseEndpoint,
   type WarehouseEngine,
 } from './connection/warehouse-url';
-export { sqlStateErrorKind, sqlStateOf } from './sqlstate';
+export { isCatalogCreationRace, sqlStateErrorKind, sqlStateOf } from './sqlstate';
 export { columnMismatch } from './definition-mismatch';
 export { redshiftServedByPostgresForTests } from './connection/redshift-on-postgres';
+export { clientBoundMs, isClientQueryTimeout } from './connection/client-bound';

@@ -27,8 +27,27 @@ const SQLSTATE_KINDS: readonly [RegExp, EngineErrorKind][] = [
 export function sqlStateErrorKind(error: unknown): EngineErrorKind | undefined {
   const code = sqlStateOf(error);
   if (code === undefined) return undefined;
+  if (isCatalogCreationRace(error)) return 'transient';
   return SQLSTATE_KINDS.find(([pattern]) => pattern.test(code))?.[1];
 }
+
+/**
+ * A unique violation (23505) on the database's own catalog: two sessions made the same schema or table at the same
+ * moment, and IF NOT EXISTS does not keep the slower one from failing on pg_namespace, pg_type or pg_class once the
+ * faster one committed (`duplicate key value violates unique constraint "pg_namespace_nspname_index"`). It is no
+ * bad value: the step run again finds the object made. PostgreSQL names the catalog in the error's schema and
+ * constraint fields; the message is read too, for a server that sends only the text.
+ */
+export function isCatalogCreationRace(error: unknown): boolean {
+  if (sqlStateOf(error) !== '23505') return false;
+  const { schema, constraint, message } = error as { schema?: unknown; constraint?: unknown; message?: unknown };
+  if (schema === 'pg_catalog') return true;
+  if (typeof constraint === 'string' && CATALOG_INDEX.test(constraint)) return true;
+  return typeof message === 'string' && new RegExp(`unique constraint "${CATALOG_INDEX.source.slice(1, -1)}"`).test(message);
+}
+
+/** The unique indexes of PostgreSQL's catalog tables are named pg_<catalog>_<columns>_index. */
+const CATALOG_INDEX = /^pg_[a-z_]+_index$/;
 
 export function sqlStateOf(error: unknown): string | undefined {
   const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;

@@ -5,6 +5,7 @@ export { startTestNatsCluster, type TestNatsCluster, type TestNatsClusterNode } 
 export { SAMPLE_PEOPLE_TABLE, sampleChangeBatch } from './sample-batches';
 export { startRecordingS3, type RecordedS3Request, type RecordingS3 } from './recording-s3';
 export { sampleReplicationConfig, type ReplicationConfigOverrides } from './sample-replication-config';
+export { startMutePostgresServer, type MutePostgresServer } from './mute-postgres-server';
 export { startSilentServer, type SilentServer } from './silent-server';
 export {
   TEST_POSTGRES_SERVER_URL,

@@ -91,7 +91,7 @@ export const POSTGRES_TO_POSTGRES: EnginePair = {
 
 /**
  * The Redshift warehouse's own statements and file format, executed on the stack's PostgreSQL through the test
- * hook SVC_TEST_HOOK_REDSHIFT_ON_POSTGRES (VARBYTE as hex text, IDENTITY and GETDATE() spelled for PostgreSQL, the
+ * hook SVC_TEST_HOOK_REDSHIFT_ON_POSTGRES (VARBYTE as hex text, IDENTITY and SYSDATE spelled for PostgreSQL, the
  * files streamed by COPY FROM STDIN instead of COPY from S3), whose sessions fold quoted names to lower case and
  * compare text ignoring trailing blanks as Redshift does (libs/redshift/warehouse redshift-on-postgres.ts): the
  * fixture reads the tables under the folded names. It is not a real Redshift, and its name says so.
@@ -102,12 +102,7 @@ export const POSTGRES_TO_REDSHIFT_DIALECT: EnginePair = {
   ...POSTGRES_SOURCE,
   // The seed's bare host:port form, which names Redshift.
   warehouse: (stack) => ({ url: '127.0.0.1:5432', databaseName: stack.warehouse.name, username: 'postgres', password: 'unused-with-trust' }),
-  openWarehouse: async (stack) => {
-    const warehouse = await openPostgresWarehouse(stack.warehouse.url, { storedName: redshiftStoredName });
-    // Redshift's GETDATE(): the statement's time in UTC, without a zone.
-    await warehouse.query(`CREATE OR REPLACE FUNCTION public.getdate() RETURNS timestamp LANGUAGE sql STABLE AS $$ SELECT (statement_timestamp() AT TIME ZONE 'UTC')::timestamp $$`);
-    return warehouse;
-  },
+  openWarehouse: (stack) => openPostgresWarehouse(stack.warehouse.url, { storedName: redshiftStoredName }),
   stackEnv: { SVC_TEST_HOOK_REDSHIFT_ON_POSTGRES: '1' },
   // VARCHAR(65535) in bytes, with room for the suite's appends: 15000 four-byte characters.
   bigTextCharacters: 15000,

@@ -99,3 +99,13 @@ describe('warehouseClientConfig', () => {
     expect(() => warehouseClientConfig({ ...warehouse, url: 'http://cluster' }, 1)).toThrow(ConnectionStringError);
   });
 });
+
+describe('TCP keep-alive', () => {
+  // A connection a NAT or load balancer dropped without a reset is only found dead by keep-alive probes
+  // (node_modules/pg/lib/connection.js: `if (self._keepAlive) self.stream.setKeepAlive(true, self._keepAliveInitialDelayMillis)`).
+  it('is on for sources, staging databases and warehouses', () => {
+    const source = postgresClientConfig('postgres://u@db/sales', { encrypt: false, connectTimeoutMs: 1 });
+    const target = warehouseClientConfig({ url: 'postgres://dw:5432', databaseName: 'dw', username: 'u', password: 'p' }, 1);
+    for (const config of [source, target]) expect([config.keepAlive, config.keepAliveInitialDelayMillis]).toEqual([true, 60_000]);
+  });
+});

@@ -14,6 +14,12 @@ import {
 } from '@svc/engines';
 
 /**
+ * TCP keep-alive on every connection the service opens across a network: a connection a NAT or load balancer dropped
+ * without a reset is found dead by the probes instead of waited on forever (pg: `stream.setKeepAlive(true, delay)`).
+ */
+export const KEEP_ALIVE = { keepAlive: true, keepAliveInitialDelayMillis: 60_000 } as const;
+
+/**
  * pg config for a `postgres://user:password@host:port/database?sslmode=…` URL.
  *
  * Everything is set explicitly so that nothing falls back to the service's own PG* environment
@@ -34,6 +40,7 @@ export function postgresClientConfig(connectionString: string, options: ConnectO
     database: url.path.length > 0 ? url.path.join('/') : user,
     ssl: postgresTls(url.params, options.encrypt),
     connectionTimeoutMillis: options.connectTimeoutMs,
+    ...KEEP_ALIVE,
     ...(applicationName !== undefined && { application_name: applicationName }),
   };
 }
@@ -50,6 +57,7 @@ export function warehouseClientConfig(warehouse: WarehouseConnection, connectTim
     database: warehouse.databaseName,
     ssl: postgresTls(endpoint.params, endpoint.engine === 'redshift'),
     connectionTimeoutMillis: connectTimeoutMs,
+    ...KEEP_ALIVE,
   };
 }
 

@@ -1,3 +1,4 @@
+import { isClientQueryTimeout } from '@svc/engines';
 import type { Pool, PoolClient } from 'pg';
 
 /** Lets a transaction's work end it with a rollback although it succeeded (it found nothing to do). */
@@ -20,13 +21,21 @@ export async function inTransaction<T>(pool: Pool, work: (client: PoolClient, co
     client.release();
     return result;
   } catch (error) {
-    await rollbackAndRelease(client);
+    await rollbackAndRelease(client, error);
     throw error;
   }
 }
 
-/** Ends a failed transaction; the client goes back to the pool if the rollback worked, else it is discarded. */
-export async function rollbackAndRelease(client: PoolClient): Promise<void> {
+/**
+ * Ends a failed transaction; the client goes back to the pool if the rollback worked, else it is discarded. A client
+ * whose statement got no answer within its query_timeout (`failure`) is discarded at once: a ROLLBACK would wait
+ * behind that statement.
+ */
+export async function rollbackAndRelease(client: PoolClient, failure?: unknown): Promise<void> {
+  if (isClientQueryTimeout(failure)) {
+    client.release(true);
+    return;
+  }
   try {
     await client.query('ROLLBACK');
     client.release();

@@ -1,5 +1,5 @@
 import type { BatchDescriptor, StagedFiles, TableDefinition, TableRef } from '@svc/contracts';
-import { OwnObjectMissingError, type ApplyOutcome, type WarehouseConnection, type StagedFileReader, type WarehouseConnector, type WarehouseTableOptions } from '@svc/engines';
+import { OwnObjectMissingError, clientBoundMs, isClientQueryTimeout, type ApplyOutcome, type WarehouseConnection, type StagedFileReader, type WarehouseConnector, type WarehouseTableOptions } from '@svc/engines';
 import { createPool, inTransaction, isPostgresMissingObject, warehouseClientConfig } from '@svc/postgres-common';
 import type { Pool, PoolClient } from 'pg';
 import { deleteLoadedBatchesBefore, isBatchLoaded, isFencedOut, lockSchemaDdl } from './control-tables';
@@ -32,6 +32,8 @@ export function createPostgresWarehouse(connection: WarehouseConnection, options
   const pool = createPool({
     ...warehouseClientConfig(connection, options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS),
     statement_timeout: options.statementTimeoutMs,
+    // The client's own bound: a server that stops answering (a dropped connection) fails the statement too.
+    query_timeout: clientBoundMs(options.statementTimeoutMs),
     application_name: 'svc-warehouse-loader',
     max: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS,
   });
@@ -119,9 +121,13 @@ class PostgresWarehouse implements WarehouseConnector {
   private async withSession<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
     try {
-      return await work(client);
-    } finally {
+      const result = await work(client);
       client.release();
+      return result;
+    } catch (error) {
+      // A session whose statement got no answer is not handed out again (it would queue behind that statement).
+      client.release(isClientQueryTimeout(error) ? true : undefined);
+      throw error;
     }
   }
 

@@ -17,6 +17,9 @@ describe('redshiftErrorKind', () => {
     ['COPY with a role it cannot assume', redshift('XX000', 'User arn:aws:redshift:us-west-2:123:dbuser:c/loader is not authorized to perform: sts:AssumeRole on resource'), 'permission-denied'],
     ['COPY with a missing file', redshift('XX000', 'S3ServiceException:The specified key does not exist.,Status 404,Error NoSuchKey'), 'object-missing'],
     ['COPY with a value that does not fit', redshift('XX000', "Load into table 'svc_sys_load_rows' failed. Check 'stl_load_errors' system table for details."), 'invalid-data'],
+    ['COPY with a value that does not fit, on Serverless', redshift('XX000', "Check 'sys_load_error_detail' system table for details."), 'invalid-data'],
+    // Two loaders creating one schema at the same moment (issue 21, item 26): the step runs again and finds it made.
+    ['a race creating a schema on the catalog', redshift('23505', 'duplicate key value violates unique constraint "pg_namespace_nspname_index"'), 'transient'],
     ['permission denied on a table', redshift('42501', 'permission denied for relation orders'), 'permission-denied'],
     ['statement timeout', redshift('57014', 'Query (123) cancelled on user\'s request'), 'transient'],
   ])('%s is %s', (_name, error, kind) => {

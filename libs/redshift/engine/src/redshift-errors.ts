@@ -15,8 +15,8 @@ const MESSAGE_KINDS: readonly [RegExp, EngineErrorKind][] = [
   [/S3ServiceException.*(Access Denied|Forbidden|403)|not authorized to perform: sts:AssumeRole|Invalid credentials|InvalidAccessKeyId|SignatureDoesNotMatch/i, 'permission-denied'],
   // COPY found no file where the manifest says: the batch's files were deleted (retention) or never written.
   [/S3ServiceException.*(NoSuchKey|does not exist)|Manifest file is not in correct json format|mandatory file not found/i, 'object-missing'],
-  // A value COPY could not load (stl_load_errors has the row): terminal for the batch.
-  [/Load into table .* failed|Check 'stl_load_errors'|String length exceeds DDL length|Invalid digit|Overflow/i, 'invalid-data'],
+  // A value COPY could not load (sys_load_error_detail, and stl_load_errors on a provisioned cluster, have the row): terminal for the batch.
+  [/Load into table .* failed|Check '(stl_load_errors|sys_load_error_detail)'|String length exceeds DDL length|Invalid digit|Overflow/i, 'invalid-data'],
 ];
 
 /** The kind of a Redshift error; undefined for an error that carries no SQLSTATE, or an internal error of no known kind. */

@@ -1,5 +1,5 @@
 import type { ClientBase } from 'pg';
-import { CopyFailedError, loadErrorDetail, s3CopyLoader } from './file-loaders';
+import { CopyFailedError, loadErrorDetail, loadErrorFilePattern, s3CopyLoader } from './file-loaders';
 
 /** A session that refuses every COPY with the text Redshift would, quoting the statement. */
 function refusingSession(sent: string[]): ClientBase {
@@ -26,10 +26,17 @@ describe('s3CopyLoader', () => {
 });
 
 describe('loadErrorDetail', () => {
-  it('says line, column, reason and the value cut short', () => {
-    expect(
-      loadErrorDetail([{ column_name: 'note', reason: 'String length exceeds DDL length', line_number: 17, raw_value: 'x'.repeat(150) }]),
-    ).toBe(`; stl_load_errors: line 17, column note: String length exceeds DDL length (value "${'x'.repeat(100)}")`);
+  it('says line, column, type, code and the reason, never the value Redshift quotes after it', () => {
+    // Redshift's load errors name the rejected value ("Invalid digit, Value 'O', Pos 0, Type: Integer",
+    // https://docs.aws.amazon.com/redshift/latest/dg/r_Load_Error_Reference.html): a row's values must not reach lastError.
+    const detail = loadErrorDetail([{ line_number: 17, column_name: 'price', column_type: 'numeric', error_code: 1207, error_message: "Invalid digit, Value 'secret-ish', Pos 0, Type: Decimal" }]);
+    expect(detail).toBe('; sys_load_error_detail: line 17, column price (numeric): error 1207 Invalid digit');
     expect(loadErrorDetail([])).toBe('');
+  });
+});
+
+describe('loadErrorFilePattern', () => {
+  it("takes LIKE's wildcards and escape character in a folder name literally", () => {
+    expect(loadErrorFilePattern('s3://bucket/rep_1/100%/a\\b/')).toBe('s3://bucket/rep\\_1/100\\%/a\\\\b/%');
   });
 });

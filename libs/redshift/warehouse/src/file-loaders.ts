@@ -13,9 +13,15 @@ export interface StagedFileLoader {
   load(client: ClientBase, table: string, columns: readonly string[], files: StagedFiles, reader: StagedFileReader): Promise<number>;
 }
 
-/** A COPY Redshift refused: its message with any credentials redacted; the connector adds what stl_load_errors says. */
+/**
+ * A COPY Redshift refused: its message with any credentials redacted; the connector adds what SYS_LOAD_ERROR_DETAIL
+ * says of the batch's files (`fileUrlPrefix`) once the transaction rolled back.
+ */
 export class CopyFailedError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    readonly fileUrlPrefix: string,
+  ) {
     super(message);
     this.name = 'CopyFailedError';
   }
@@ -32,7 +38,8 @@ export function s3CopyLoader(authorization: CopyAuthorization, region: string): 
         const code = (error as { code?: unknown }).code;
         const message = redactText(error instanceof Error ? error.message : String(error));
         // The SQLSTATE stays, so that the failure is classified like any Redshift error (redshiftErrorKind).
-        throw Object.assign(new CopyFailedError(message), typeof code === 'string' ? { code } : {});
+        const failure = new CopyFailedError(message, `s3://${files.bucket}/${commonPrefix([files.manifestKey, ...files.partKeys])}`);
+        throw Object.assign(failure, typeof code === 'string' ? { code } : {});
       }
       const counted = await client.query<{ rows: string | number }>('SELECT pg_last_copy_count() AS rows');
       return Number(counted.rows[0]?.rows ?? 0);
@@ -60,29 +67,54 @@ export function stdinCopyLoader(): StagedFileLoader {
 }
 
 /**
- * What stl_load_errors says about the session's last COPY, in a few lines (column, reason, line, the raw value
- * cut short). Read after the load's transaction rolled back: Redshift has no savepoints, and a failed statement
- * aborts the transaction it ran in.
+ * What SYS_LOAD_ERROR_DETAIL says of the failed COPY, in a few rows, read after the load's transaction rolled back
+ * (a failed statement aborts its transaction, and Redshift has no savepoints). Keyed on the session and the batch's
+ * files, not on PG_LAST_COPY_ID(), which a COPY whose transaction was rolled back does not update
+ * (https://docs.aws.amazon.com/redshift/latest/dg/PG_LAST_COPY_ID.html), and not on STL_LOAD_ERRORS, which
+ * Redshift Serverless does not have (https://docs.aws.amazon.com/redshift/latest/dg/c_intro_system_views.html,
+ * "System monitoring (provisioned only)"; https://docs.aws.amazon.com/redshift/latest/dg/SYS_LOAD_ERROR_DETAIL.html).
+ * $1: the LIKE pattern of the batch's files (loadErrorFilePattern). No value of a row is read.
  */
-export const LOAD_ERRORS_SQL = `SELECT TRIM(colname) AS column_name, TRIM(err_reason) AS reason, line_number, TRIM(raw_field_value) AS raw_value
-FROM stl_load_errors
-WHERE query = pg_last_copy_id()
-ORDER BY starttime DESC
+export const LOAD_ERRORS_SQL = `SELECT line_number, TRIM(column_name) AS column_name, TRIM(column_type) AS column_type, error_code, TRIM(error_message) AS error_message
+FROM sys_load_error_detail
+WHERE session_id = pg_backend_pid() AND file_name LIKE $1
+ORDER BY start_time DESC, line_number
 LIMIT 5`;
 
 export interface LoadErrorRow {
-  column_name: string | null;
-  reason: string | null;
   line_number: number | string | null;
-  raw_value: string | null;
+  column_name: string | null;
+  column_type: string | null;
+  error_code: number | string | null;
+  error_message: string | null;
 }
 
-/** The detail appended to a failed COPY's message. */
+/** The LIKE pattern of every file under `prefix` (LIKE's own wildcards and its escape character taken literally). */
+export function loadErrorFilePattern(prefix: string): string {
+  return `${prefix.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+}
+
+/**
+ * The detail appended to a failed COPY's message: line, column, type and error code, and the error's words up to
+ * their first comma. Redshift's load errors quote the value after it ("Invalid digit, Value 'x', Pos 0, Type:
+ * Integer"): a row's values never reach a failure's detail.
+ */
 export function loadErrorDetail(rows: readonly LoadErrorRow[]): string {
   if (rows.length === 0) return '';
   const lines = rows.map((row) => {
-    const value = (row.raw_value ?? '').slice(0, 100);
-    return `line ${String(row.line_number ?? '?')}, column ${row.column_name ?? '?'}: ${row.reason ?? 'rejected'}${value ? ` (value ${JSON.stringify(value)})` : ''}`;
+    const reason = (row.error_message ?? '').split(',')[0]?.trim().slice(0, 100) || 'rejected';
+    const type = row.column_type ? ` (${row.column_type})` : '';
+    return `line ${String(row.line_number ?? '?')}, column ${row.column_name || '?'}${type}: error ${String(row.error_code ?? '?')} ${reason}`;
   });
-  return `; stl_load_errors: ${lines.join('; ')}`;
+  return `; sys_load_error_detail: ${lines.join('; ')}`;
+}
+
+/** The longest prefix the keys share: the folder of one batch's files. */
+function commonPrefix(keys: readonly string[]): string {
+  const [first = '', ...others] = keys;
+  let length = first.length;
+  for (const key of others) {
+    while (length > 0 && key.slice(0, length) !== first.slice(0, length)) length -= 1;
+  }
+  return first.slice(0, length);
 }

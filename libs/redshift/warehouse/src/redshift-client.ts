@@ -1,11 +1,16 @@
-import { ConnectionStringError, UNSUPPORTED_WAREHOUSE_URL, warehouseEndpointOf, type WarehouseConnection } from '@svc/engines';
+import { ConnectionStringError, UNSUPPORTED_WAREHOUSE_URL, clientBoundMs, warehouseEndpointOf, type WarehouseConnection } from '@svc/engines';
 import { Pool, type PoolConfig } from 'pg';
 import type { ConnectionOptions } from 'node:tls';
+
+/** TCP keep-alive probes start after this long without traffic, so a connection a network element dropped fails. */
+export const KEEP_ALIVE_INITIAL_DELAY_MS = 60_000;
 
 /**
  * How the connector reaches Redshift: PostgreSQL's protocol, TLS 1.2+ with the certificate verified (Redshift
  * endpoints present certificates of a public CA), unless the URL says `sslmode=require` (encrypt, do not verify).
- * `tls: false` is for the suite's Redshift-dialect pair on a local PostgreSQL only.
+ * `tls: false` is for the suite's Redshift-dialect pair on a local PostgreSQL only. TCP keep-alive is on: a
+ * connection silently dropped between the service and the cluster (a NAT or load balancer forgetting it) is
+ * found dead instead of waited on forever.
  */
 export function redshiftClientConfig(warehouse: WarehouseConnection, options: { connectTimeoutMs: number; tls?: boolean }): PoolConfig {
   const endpoint = warehouseEndpointOf(warehouse.url);
@@ -19,6 +24,8 @@ export function redshiftClientConfig(warehouse: WarehouseConnection, options: { 
     database: warehouse.databaseName,
     ssl: options.tls === false ? false : redshiftTls(endpoint.params.get('sslmode')),
     connectionTimeoutMillis: options.connectTimeoutMs,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: KEEP_ALIVE_INITIAL_DELAY_MS,
     application_name: 'svc-warehouse-loader',
   };
 }
@@ -29,13 +36,14 @@ function redshiftTls(sslmode: string | undefined): ConnectionOptions {
 }
 
 /**
- * A pool whose every connection bounds its statements by Warehouse.TimeoutInMins (Redshift takes no
- * statement_timeout startup parameter, so it is set once a connection opens) and never crashes the process
- * when the server drops it.
+ * A pool whose every connection bounds its statements by Warehouse.TimeoutInMins on the server (Redshift takes no
+ * statement_timeout startup parameter, so it is set once a connection opens) and on the client (pg's
+ * query_timeout, clientBoundMs), and never crashes the process when the server drops it. A connection whose
+ * statement timed out on the client is discarded: its statement may still be running, or the connection is dead.
  */
 export function createRedshiftPool(config: PoolConfig, statementTimeoutMs: number): Pool {
   if (!Number.isInteger(statementTimeoutMs) || statementTimeoutMs <= 0) throw new RangeError('statementTimeoutMs must be a positive integer');
-  const pool = new Pool(config);
+  const pool = new Pool({ ...config, query_timeout: clientBoundMs(statementTimeoutMs) });
   pool.on('error', () => undefined);
   pool.on('connect', (client) => {
     client.on('error', () => undefined);

@@ -2,14 +2,14 @@ import type { BatchDescriptor, ScdType, StagedFiles, TableDefinition } from '@sv
 import type { CsvChunks, StagedFileReader, WarehouseConnector, WarehouseTableOptions } from '@svc/engines';
 import { createTempDatabase, type TempDatabase } from '@svc/testing';
 import { Client } from 'pg';
-import { stdinCopyLoader } from './file-loaders';
+import { stdinCopyLoader, type StagedFileLoader } from './file-loaders';
 import { createRedshiftWarehouse } from './redshift-warehouse';
 
 /**
  * The Redshift warehouse's statements executed on PostgreSQL (dialect 'postgres': VARBYTE as hex text,
- * IDENTITY spelled PostgreSQL's way, GETDATE() from a shim below), with the files loaded by COPY FROM STDIN
- * instead of COPY from S3, on sessions that fold quoted names and ignore trailing blanks in text = as Redshift does
- * (redshift-on-postgres.ts). Not a real Redshift: this proves the merges, fences and batch log row for row.
+ * IDENTITY and SYSDATE spelled PostgreSQL's way), with the files loaded by COPY FROM STDIN instead of COPY from S3,
+ * on sessions that fold quoted names and ignore trailing blanks in text = as Redshift does (redshift-on-postgres.ts).
+ * Not a real Redshift: this proves the merges, fences and batch log row for row.
  */
 let database: TempDatabase;
 let sql: Client;
@@ -118,6 +118,24 @@ describe('the Redshift dialect on PostgreSQL (not a real Redshift)', () => {
       }
     } finally {
       await Promise.all(loaders.map((loader) => loader.close()));
+    }
+  });
+
+  it('makes one new schema and a table in it when two loaders ensure the table at the same moment (issue 21, item 26)', async () => {
+    // PostgreSQL fails the slower of two concurrent CREATE SCHEMA IF NOT EXISTS with a unique violation on
+    // pg_namespace once the faster committed; Redshift, which has no advisory lock to serialise them, with a
+    // serializable isolation violation. Each round is a new schema that two fresh loaders meet at once.
+    const url = new URL(database.url);
+    const connection = { url: `redshift://${url.hostname}:${url.port || '5432'}`, databaseName: database.name, username: decodeURIComponent(url.username || 'postgres'), password: decodeURIComponent(url.password) };
+    for (let round = 0; round < 8; round += 1) {
+      const loaders = [0, 1].map(() => createRedshiftWarehouse(connection, { statementTimeoutMs: 30_000, fileLoader: stdinCopyLoader(), dialect: 'postgres', tls: false }));
+      try {
+        const where = options('Type1');
+        const answers = await Promise.allSettled(loaders.map((loader) => loader.ensureTable(items, where)));
+        expect(answers.map((answer) => (answer.status === 'fulfilled' ? answer.value.created : String(answer.reason))).sort()).toEqual([false, true]);
+      } finally {
+        await Promise.all(loaders.map((loader) => loader.close()));
+      }
     }
   });
 
@@ -283,5 +301,119 @@ INSERT INTO ${where.schema}.items (id, name) VALUES (1, 'kept')`);
       [2, 'new'],
     ]);
     expect((await sql.query(`SELECT table_name FROM ${where.schema}.svc_sys_owned_tables ORDER BY 1`)).rows).toEqual([{ table_name: 'items' }, { table_name: 'svc_seed_items' }]);
+    // The earlier version's fence and seed record are the table's own now: a batch of an older epoch is refused.
+    await sql.query(`UPDATE ${where.schema}.svc_sys_table_fences SET epoch = 3`);
+    const upgraded = options('Type1');
+    await sql.query(`ALTER SCHEMA ${where.schema} RENAME TO ${upgraded.schema}`);
+    await sql.query(`DROP TABLE ${upgraded.schema}.svc_sys_ctl_items; INSERT INTO ${upgraded.schema}.svc_sys_table_seeds VALUES ('items', 'S')`);
+    expect(await warehouse.ensureTable(items, upgraded)).toEqual({ created: false, addedColumns: [] });
+    expect(await load(changes(6, 7, 2), `"I","3","old epoch",\\N,\\N\n`, upgraded)).toEqual({ applied: false, rowCount: 0, stale: true });
+    // A batch the earlier version loaded is known from the schema's batch log alone: it is not loaded again.
+    await sql.query(`INSERT INTO ${upgraded.schema}.svc_sys_loaded_batches VALUES ('items:changes:7:8', now())`);
+    expect(await load(changes(7, 8, 3), `"I","4","again",\\N,\\N\n`, upgraded)).toEqual({ applied: false, rowCount: 0 });
+    expect(await rows(upgraded, 'id, name')).toEqual([
+      [1, 'kept'],
+      [2, 'new'],
+    ]);
+    expect((await sql.query(`SELECT kind, subject, epoch, seed_id FROM ${upgraded.schema}.svc_sys_ctl_items ORDER BY kind`)).rows).toEqual([
+      { kind: 'fence', subject: 'r1', epoch: '3', seed_id: null },
+      { kind: 'seed', subject: '', epoch: null, seed_id: 'S' },
+    ]);
+  });
+});
+
+/**
+ * Issue 21, item 22. Redshift's LOCK "obtains a table-level lock in ACCESS EXCLUSIVE mode ... Explicitly locking a table
+ * in this way causes reads and writes on the table to wait when they are attempted from other transactions or sessions"
+ * (https://docs.aws.amazon.com/redshift/latest/dg/r_LOCK.html); PostgreSQL's LOCK TABLE takes the same ACCESS
+ * EXCLUSIVE mode by default, which blocks reads as well. Its statement_timeout counts the wait for a lock, as
+ * Redshift's "includes planning, queueing in workload management (WLM), and execution time"
+ * (https://docs.aws.amazon.com/redshift/latest/dg/r_statement_timeout.html).
+ */
+describe('loads of one schema and their locks (the Redshift dialect on PostgreSQL)', () => {
+  /** Holds the load of any batch whose files are under `held` inside its transaction (its locks taken) until released. */
+  class HeldLoader implements StagedFileLoader {
+    private readonly inner = stdinCopyLoader();
+    private readonly gates = new Map<string, { entered: Promise<void>; enter: () => void; release: () => void; released: Promise<void> }>();
+
+    hold(batchId: string): { entered: Promise<void>; release: () => void } {
+      let enter = () => undefined as void;
+      let release = () => undefined as void;
+      const entered = new Promise<void>((resolve) => (enter = resolve));
+      const released = new Promise<void>((resolve) => (release = resolve));
+      this.gates.set(`files/${batchId}/`, { entered, enter, release, released });
+      return { entered, release };
+    }
+
+    async load(...args: Parameters<StagedFileLoader['load']>): Promise<number> {
+      const gate = [...this.gates].find(([folder]) => args[3].manifestKey.startsWith(folder))?.[1];
+      if (gate !== undefined) {
+        gate.enter();
+        await gate.released;
+      }
+      return this.inner.load(...args);
+    }
+  }
+
+  const other: TableDefinition = { ...items, table: { schema: 'public', name: 'others' } };
+  const otherChanges = (from: number, to: number): BatchDescriptor => ({ ...changes(from, to), batchId: `others:changes:${from}:${to}`, definition: other });
+
+  function loaderWith(fileLoader: StagedFileLoader, bounds: { statementTimeoutMs: number; lockWaitMs?: number }): WarehouseConnector {
+    const url = new URL(database.url);
+    return createRedshiftWarehouse(
+      { url: `redshift://${url.hostname}:${url.port || '5432'}`, databaseName: database.name, username: decodeURIComponent(url.username || 'postgres'), password: decodeURIComponent(url.password) },
+      { ...bounds, fileLoader, dialect: 'postgres', tls: false },
+    );
+  }
+
+  it("a long load of one table neither blocks another table's load nor its reads", async () => {
+    const held = new HeldLoader();
+    const loader = loaderWith(held, { statementTimeoutMs: 2_000 });
+    try {
+      const where = options('Type1');
+      await loader.ensureTable(items, where);
+      await loader.ensureTable(other, where);
+      const long = changes(1, 2);
+      const gate = held.hold(long.batchId);
+      const longLoad = loader.loadBatch(long, stage(long, `"I","1","slow",\\N,\\N\n`), parts, where);
+      await gate.entered;
+      try {
+        // While the load of items holds its locks (a seed merge that takes minutes, say):
+        const started = Date.now();
+        const quick = otherChanges(1, 2);
+        expect(await loader.loadBatch(quick, stage(quick, `"I","7","quick",\\N,\\N\n`), parts, where)).toEqual({ applied: true, rowCount: 1 });
+        expect(await loader.isStale(otherChanges(2, 3), where)).toBe(false);
+        expect(await loader.hasLoaded(quick.batchId, where)).toBe(true);
+        expect(Date.now() - started).toBeLessThan(2_000);
+      } finally {
+        gate.release();
+      }
+      expect(await longLoad).toEqual({ applied: true, rowCount: 1 });
+    } finally {
+      await loader.close();
+    }
+  });
+
+  it("the next load of the same table waits for the lock beyond the statement timeout, then loads", async () => {
+    const held = new HeldLoader();
+    const loader = loaderWith(held, { statementTimeoutMs: 1_000, lockWaitMs: 20_000 });
+    try {
+      const where = options('Type1');
+      await loader.ensureTable(items, where);
+      const first = changes(1, 2);
+      const gate = held.hold(first.batchId);
+      const firstLoad = loader.loadBatch(first, stage(first, `"I","1","first",\\N,\\N\n`), parts, where);
+      await gate.entered;
+      const second = changes(2, 3);
+      const secondLoad = loader.loadBatch(second, stage(second, `"U","1","second",\\N,\\N\n`), parts, where);
+      // The first load holds the table's lock for three statement timeouts.
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      gate.release();
+      expect(await firstLoad).toEqual({ applied: true, rowCount: 1 });
+      expect(await secondLoad).toEqual({ applied: true, rowCount: 1 });
+      expect(await rows(where, 'id, name')).toEqual([[1, 'second']]);
+    } finally {
+      await loader.close();
+    }
   });
 });

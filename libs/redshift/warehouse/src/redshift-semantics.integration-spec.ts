@@ -17,6 +17,9 @@ import { createRedshiftWarehouse } from './redshift-warehouse';
  *   (https://docs.aws.amazon.com/redshift/latest/dg/r_names.html,
  *   https://docs.aws.amazon.com/redshift/latest/dg/r_enable_case_sensitive_identifier.html): the catalog holds the
  *   lower-cased names, and a lookup by the mixed-case name finds nothing.
+ * - GETDATE() is the start of the statement in whole seconds: it "returns the start date or time of the current
+ *   statement, even when it is within a transaction block", and its example shows `2008-12-04 16:10:43`
+ *   (https://docs.aws.amazon.com/redshift/latest/dg/r_GETDATE.html); the warehouse must use SYSDATE instead.
  */
 let database: TempDatabase;
 let sql: Client;
@@ -44,7 +47,7 @@ beforeAll(async () => {
   database = await createTempDatabase('rs_semantics');
   sql = new Client({ connectionString: database.url });
   await sql.connect();
-  await sql.query(`CREATE FUNCTION getdate() RETURNS timestamp LANGUAGE sql STABLE AS $$ SELECT (statement_timestamp() AT TIME ZONE 'UTC')::timestamp $$`);
+  await sql.query(`CREATE FUNCTION getdate() RETURNS timestamp LANGUAGE sql STABLE AS $$ SELECT date_trunc('second', statement_timestamp() AT TIME ZONE 'UTC') $$`);
   const url = new URL(database.url);
   warehouse = createRedshiftWarehouse(
     { url: `redshift://${url.hostname}:${url.port || '5432'}`, databaseName: database.name, username: decodeURIComponent(url.username || 'postgres'), password: decodeURIComponent(url.password) },
@@ -127,6 +130,23 @@ describe('the Redshift dialect on a PostgreSQL that compares and names as Redshi
     expect(await current(where, 'NOT svc_sys_is_current')).toEqual([['a ', 'blank']]);
   });
 
+  it('Type2: two versions of one key loaded within one second get distinct validity, and one ends where the next begins', async () => {
+    const where: WarehouseTableOptions = { schema: 'rs_validity', scdType: 'Type2', addUpdateTimestamp: false };
+    await warehouse.ensureTable(codes, where);
+    // Both loads start in the first half of one second of the clock the server shares with this process.
+    while (Date.now() % 1000 > 300) await new Promise((tick) => setTimeout(tick, 5));
+    await load({ kind: 'changes', fromVersion: '1', toVersion: '2' }, `"I","k","one"\n`, where);
+    await load({ kind: 'changes', fromVersion: '2', toVersion: '3' }, `"U","k","two"\n`, where);
+    const versions = await sql.query<{ label: string; valid_from: string; valid_to: string | null }>(
+      `SELECT label, svc_sys_valid_from::text AS valid_from, svc_sys_valid_to::text AS valid_to FROM rs_validity.codes WHERE code = 'k' ORDER BY svc_sys_row_id`,
+    );
+    const [first, second] = versions.rows;
+    expect([first?.label, second?.label]).toEqual(['one', 'two']);
+    expect(second?.valid_from !== undefined && first?.valid_from !== undefined && second.valid_from > first.valid_from).toBe(true);
+    expect(first?.valid_to).toBe(second?.valid_from);
+    expect(second?.valid_to).toBeNull();
+  });
+
   it('finds a mixed-case table it created under the name Redshift stored for it', async () => {
     const where: WarehouseTableOptions = { schema: 'RS_Case', scdType: 'Type1', addUpdateTimestamp: false };
     const orders: TableDefinition = { ...codes, table: { schema: 'public', name: 'Orders' } };
@@ -135,7 +155,7 @@ describe('the Redshift dialect on a PostgreSQL that compares and names as Redshi
     expect((await sql.query(`SELECT table_schema, table_name FROM information_schema.tables WHERE table_schema ILIKE 'rs_case' ORDER BY 2`)).rows).toEqual([
       { table_schema: 'rs_case', table_name: 'orders' },
       { table_schema: 'rs_case', table_name: 'svc_seed_orders' },
-      ...['svc_sys_loaded_batches', 'svc_sys_owned_tables', 'svc_sys_table_fences', 'svc_sys_table_seeds'].map((table) => ({ table_schema: 'rs_case', table_name: table })),
+      ...['svc_sys_ctl_orders', 'svc_sys_loaded_batches', 'svc_sys_owned_tables', 'svc_sys_table_fences', 'svc_sys_table_seeds'].map((table) => ({ table_schema: 'rs_case', table_name: table })),
     ].sort((a, b) => (a.table_name < b.table_name ? -1 : 1)));
     expect(await warehouse.hasTable({ schema: 'public', name: 'Orders' }, where)).toBe(true);
     expect(await warehouse.hasTable({ schema: 'public', name: 'Missing' }, where)).toBe(false);

@@ -11,21 +11,31 @@ import {
   createSchemaSql,
   createShadowSql,
   createTargetSql,
-  currentSeedSql,
   emptyShadowSql,
-  fenceEpochSql,
   forgetBatchesSql,
-  insertFenceSql,
-  lockSchemaLoadsSql,
+  lockSchemaDdlSql,
   mergeChangesSql,
   mergeSeedSql,
   namedByEarlierVersionSql,
   ownedTableSql,
-  raiseFenceSql,
   recordBatchSql,
   recordOwnedTableSql,
-  recordSeedStartSql,
 } from './redshift-sql';
+import {
+  TABLE_CONTROLS_SQL,
+  adoptSharedControlSql,
+  createTableControlSql,
+  currentSeedSql,
+  fenceEpochSql,
+  forgetTableBatchesSql,
+  insertFenceSql,
+  lockTableControlSql,
+  raiseFenceSql,
+  recordSeedStartSql,
+  recordTableBatchSql,
+  tableBatchLoadedSql,
+  tableControlName,
+} from './redshift-table-control';
 
 // Generated SQL is reviewed as text: these snapshots are the place to read it. No Redshift runs in CI.
 const orders: TableDefinition = {
@@ -54,19 +64,33 @@ const accessKey = { accessType: 'AccessKey', accessKeyId: 'AKIAEXAMPLEKEY000001'
 const iamRole = { accessType: 'IAMRole', accountId: '123456789012', roleName: 'svc-loader' } as const;
 const files = { bucket: 'my-bucket', manifestKey: 'warehouse/r1/sales.Orders/b1/manifest.json', region: 'us-west-2' };
 
+/** Every statement on a table's own control table. */
+function tableControlStatements(layout: RedshiftLayout): string[] {
+  return [
+    createTableControlSql(layout),
+    ...adoptSharedControlSql(layout),
+    lockTableControlSql(layout),
+    fenceEpochSql(layout),
+    raiseFenceSql(layout),
+    insertFenceSql(layout),
+    tableBatchLoadedSql(layout),
+    recordTableBatchSql(layout),
+    forgetTableBatchesSql(layout.schema, tableControlName(layout.target)),
+    currentSeedSql(layout),
+    ...recordSeedStartSql(layout),
+    TABLE_CONTROLS_SQL,
+  ];
+}
+
 function everyStatement(layout: RedshiftLayout): string[] {
   return [
     createSchemaSql(layout.schema),
     ...createControlTablesSql(layout.schema),
-    lockSchemaLoadsSql(layout.schema),
-    fenceEpochSql(layout.schema),
-    raiseFenceSql(layout.schema),
-    insertFenceSql(layout.schema),
+    lockSchemaDdlSql(layout.schema),
+    ...tableControlStatements(layout),
     batchLoadedSql(layout.schema),
     recordBatchSql(layout.schema),
     forgetBatchesSql(layout.schema),
-    currentSeedSql(layout.schema),
-    ...recordSeedStartSql(layout.schema),
     ownedTableSql(layout.schema),
     ...recordOwnedTableSql(layout.schema),
     namedByEarlierVersionSql(layout.schema),
@@ -95,7 +119,8 @@ const FORBIDDEN: readonly [RegExp, string][] = [
   [/\bON\s+COMMIT\b/i, 'no ON COMMIT for temporary tables'],
   [/\bRETURNING\b/i, 'no RETURNING'],
   [/\bFOR\s+UPDATE\b|\bSKIP\s+LOCKED\b/i, 'no row locks'],
-  [/\bnow\(\)/i, 'GETDATE() is the statement time on every node'],
+  [/\bnow\(\)/i, 'SYSDATE is the load time'],
+  [/\bGETDATE\s*\(/i, "GETDATE() is the statement's start in whole seconds: SYSDATE is the transaction's, with microseconds"],
   [/\bCREATE\s+(UNIQUE\s+)?INDEX\b/i, 'no indexes'],
   [/\bGENERATED\b/i, 'no generated columns'],
   [/(DELETE\s+FROM|UPDATE)\s+"[^"]*"\."[^"]*"\s+AS\b/i, 'no alias on the target of DELETE or UPDATE'],
@@ -128,6 +153,7 @@ describe('generated Redshift SQL', () => {
       'CREATE TEMP TABLE t (a int) ON COMMIT DROP',
       'UPDATE "s"."t" AS x SET a = 1',
       'SELECT now()',
+      'UPDATE t SET valid_to = GETDATE()',
     ];
     for (const offender of offenders) expect(FORBIDDEN.some(([pattern]) => pattern.test(offender))).toBe(true);
   });
@@ -151,10 +177,12 @@ describe('generated Redshift SQL', () => {
     expect(addColumnSql(type1.qualifiedTarget, type1.columns[3])).toBe('ALTER TABLE "dw"."sales_Orders" ADD COLUMN "note" VARCHAR(65535)');
   });
 
-  it('fences epochs, logs batches and records seeds under the schema lock', () => {
-    expect(
-      [lockSchemaLoadsSql('dw'), fenceEpochSql('dw'), raiseFenceSql('dw'), insertFenceSql('dw'), batchLoadedSql('dw'), recordBatchSql('dw'), forgetBatchesSql('dw'), currentSeedSql('dw'), ...recordSeedStartSql('dw')].join(';\n\n'),
-    ).toMatchSnapshot();
+  it("fences epochs, logs batches and records seeds in the table's own control table, under its lock", () => {
+    expect(tableControlStatements(type1).join(';\n\n')).toMatchSnapshot();
+  });
+
+  it("logs every batch in the schema's batch log too, and locks the schema only to change its tables", () => {
+    expect([lockSchemaDdlSql('dw'), batchLoadedSql('dw'), recordBatchSql('dw'), forgetBatchesSql('dw')].join(';\n\n')).toMatchSnapshot();
   });
 
   it('records the tables it creates, and reads what earlier versions named', () => {

@@ -6,13 +6,11 @@ import { SystemColumns, type LayoutColumn, type RedshiftLayout } from './redshif
  * Every statement the Redshift warehouse sends, in the SQL Redshift accepts: no ON CONFLICT, no IS DISTINCT
  * FROM, no advisory locks, no TRUNCATE inside a load (it commits), no aliases on the target of DELETE or
  * UPDATE, one column per ADD COLUMN. The merge, fence and batch-log statements also run on PostgreSQL (the
- * suite's Redshift-dialect pair); only the DDL has a PostgreSQL spelling (`dialect`), for VARBYTE and IDENTITY,
- * and PostgreSQL gets a GETDATE() function from the pair's setup.
+ * suite's Redshift-dialect pair); only the DDL and the load time have a PostgreSQL spelling (`dialect`), for VARBYTE,
+ * IDENTITY and SYSDATE.
  *
- * Lock order of every load: (1) the schema's fence table (LOCK, held to the end of the transaction), which
- * serialises the schema's loads (Redshift has only table locks: two loads writing the shared control tables
- * would otherwise fail each other with serialization errors); (2) then the table's fence, log and seed rows,
- * its shadow and its target.
+ * Locks: a load locks its table's own control table only (redshift-table-control.ts); changes to the schema's tables
+ * (ensureTable) lock the schema's fence table (lockSchemaDdlSql), which no load takes.
  */
 export type SqlDialect = 'redshift' | 'postgres';
 
@@ -26,8 +24,17 @@ export const ControlTables = {
 /** The session's temporary table the rows of a change batch are copied into. */
 export const LOAD_TABLE = 'svc_sys_load_rows';
 
-/** The value of the load time: Redshift's GETDATE() (UTC, the transaction's statement time). */
-const NOW = 'GETDATE()';
+/**
+ * The load time, one value for the whole transaction with microseconds: Redshift's SYSDATE "returns the start date
+ * and time for the current transaction, not for the start of the current statement", in the session's time zone,
+ * UTC by default (https://docs.aws.amazon.com/redshift/latest/dg/r_SYSDATE.html). Not GETDATE(), which returns "the
+ * start date or time of the current statement" in whole seconds (https://docs.aws.amazon.com/redshift/latest/dg/r_GETDATE.html):
+ * two versions of a key loaded within one second would share their valid_from, and the close of a version and the
+ * insert of the next could fall in two seconds. PostgreSQL's twin is transaction_timestamp(), in UTC without a zone.
+ */
+export function loadTime(dialect: SqlDialect): string {
+  return dialect === 'postgres' ? "(transaction_timestamp() AT TIME ZONE 'UTC')" : 'SYSDATE';
+}
 const OP = quoteIdent(CHANGE_OPERATION_COLUMN);
 const LOAD = quoteIdent(LOAD_TABLE);
 const VALID_FROM = quoteIdent(SystemColumns.validFrom);
@@ -77,52 +84,27 @@ export function createControlTablesSql(schema: string): string[] {
   ];
 }
 
-/** The first statement of every load and every change of a table's shape in the schema (see the lock order above). */
-export function lockSchemaLoadsSql(schema: string): string {
+/**
+ * The first statement of every change to the schema's tables (making a table, adding its columns, recording it as the
+ * service's): they read and write the schema's shared control tables. No load takes it.
+ */
+export function lockSchemaDdlSql(schema: string): string {
   return `LOCK ${control(schema, ControlTables.tableFences)}`;
 }
 
-/** $1 replication, $2 table: the table's fence; no row before its first batch. */
-export function fenceEpochSql(schema: string): string {
-  return `SELECT epoch FROM ${control(schema, ControlTables.tableFences)} WHERE replication_id = $1 AND table_name = $2`;
-}
-
-/** $1 replication, $2 table, $3 epoch: raises an existing fence (the caller checked it is not above the epoch). */
-export function raiseFenceSql(schema: string): string {
-  return `UPDATE ${control(schema, ControlTables.tableFences)} SET epoch = $3 WHERE replication_id = $1 AND table_name = $2`;
-}
-
-/** $1 replication, $2 table, $3 epoch: the table's first fence. */
-export function insertFenceSql(schema: string): string {
-  return `INSERT INTO ${control(schema, ControlTables.tableFences)} (replication_id, table_name, epoch) VALUES ($1, $2, $3)`;
-}
-
-/** $1 batch id: one row when it was loaded. */
+/** $1 batch id: one row when it was loaded into a table of the schema (the schema's batch log, appended to by every load). */
 export function batchLoadedSql(schema: string): string {
   return `SELECT 1 AS loaded FROM ${control(schema, ControlTables.loadedBatches)} WHERE batch_id = $1`;
 }
 
 /** $1 batch id. */
-export function recordBatchSql(schema: string): string {
-  return `INSERT INTO ${control(schema, ControlTables.loadedBatches)} (batch_id, loaded_at) VALUES ($1, ${NOW})`;
+export function recordBatchSql(schema: string, dialect: SqlDialect = 'redshift'): string {
+  return `INSERT INTO ${control(schema, ControlTables.loadedBatches)} (batch_id, loaded_at) VALUES ($1, ${loadTime(dialect)})`;
 }
 
 /** $1 loaded before: forgets batches that can no longer arrive again. */
 export function forgetBatchesSql(schema: string): string {
   return `DELETE FROM ${control(schema, ControlTables.loadedBatches)} WHERE loaded_at < $1`;
-}
-
-/** $1 table: the seed its shadow collects. */
-export function currentSeedSql(schema: string): string {
-  return `SELECT seed_id FROM ${control(schema, ControlTables.tableSeeds)} WHERE table_name = $1`;
-}
-
-/** $1 table, $2 seed id: the table's seed starts (no upsert in Redshift: the old record goes first). */
-export function recordSeedStartSql(schema: string): string[] {
-  return [
-    `DELETE FROM ${control(schema, ControlTables.tableSeeds)} WHERE table_name = $1`,
-    `INSERT INTO ${control(schema, ControlTables.tableSeeds)} (table_name, seed_id) VALUES ($1, $2)`,
-  ];
 }
 
 /** $1 table: one row when the service created (or adopted) it. */
@@ -131,10 +113,10 @@ export function ownedTableSql(schema: string): string {
 }
 
 /** $1 table: records it as the service's (no upsert in Redshift: a record of the same name goes first). */
-export function recordOwnedTableSql(schema: string): string[] {
+export function recordOwnedTableSql(schema: string, dialect: SqlDialect = 'redshift'): string[] {
   return [
     `DELETE FROM ${control(schema, ControlTables.ownedTables)} WHERE table_name = $1`,
-    `INSERT INTO ${control(schema, ControlTables.ownedTables)} (table_name, recorded_at) VALUES ($1, ${NOW})`,
+    `INSERT INTO ${control(schema, ControlTables.ownedTables)} (table_name, recorded_at) VALUES ($1, ${loadTime(dialect)})`,
   ];
 }
 
@@ -212,36 +194,38 @@ export function emptyShadowSql(layout: RedshiftLayout): string {
 }
 
 /** Applies the change rows of the load table to the target (each key once: net change per key). */
-export function mergeChangesSql(layout: RedshiftLayout): string[] {
+export function mergeChangesSql(layout: RedshiftLayout, dialect: SqlDialect = 'redshift'): string[] {
+  const now = loadTime(dialect);
   switch (layout.history) {
     case 'type1':
-      return type1Changes(layout);
+      return type1Changes(layout, now);
     case 'type2':
-      return type2Changes(layout);
+      return type2Changes(layout, now);
     case 'plain':
       throw new Error(`${layout.target} has no primary key: its changes are not tracked`);
   }
 }
 
 /** Replaces the target's content by the completed seed in the shadow, then empties the shadow. */
-export function mergeSeedSql(layout: RedshiftLayout): string[] {
+export function mergeSeedSql(layout: RedshiftLayout, dialect: SqlDialect = 'redshift'): string[] {
+  const now = loadTime(dialect);
   switch (layout.history) {
     case 'type1':
-      return [...type1Seed(layout), emptyShadowSql(layout)];
+      return [...type1Seed(layout, now), emptyShadowSql(layout)];
     case 'type2':
-      return [...type2Seed(layout), emptyShadowSql(layout)];
+      return [...type2Seed(layout, now), emptyShadowSql(layout)];
     case 'plain':
-      return [`DELETE FROM ${layout.qualifiedTarget}`, insertRows(layout, layout.qualifiedShadow, S), emptyShadowSql(layout)];
+      return [`DELETE FROM ${layout.qualifiedTarget}`, insertRows(layout, now, layout.qualifiedShadow, S), emptyShadowSql(layout)];
   }
 }
 
 /** Type1: every key of the batch loses its row; inserts and updates bring the new one. */
-function type1Changes(layout: RedshiftLayout): string[] {
+function type1Changes(layout: RedshiftLayout, now: string): string[] {
   return [
     `DELETE FROM ${layout.qualifiedTarget}
 USING ${LOAD} AS ${L}
 WHERE ${keysMatch(quoteIdent(layout.target), L, layout)}`,
-    insertRows(layout, LOAD, L, `${L}.${OP} <> 'D'`),
+    insertRows(layout, now, LOAD, L, `${L}.${OP} <> 'D'`),
   ];
 }
 
@@ -250,7 +234,7 @@ WHERE ${keysMatch(quoteIdent(layout.target), L, layout)}`,
  * nothing); then the current row of every remaining key is closed (a delete marks it deleted) and inserts and
  * updates become current.
  */
-function type2Changes(layout: RedshiftLayout): string[] {
+function type2Changes(layout: RedshiftLayout, now: string): string[] {
   const target = quoteIdent(layout.target);
   const nonKey = nonKeyColumns(layout);
   const unchanged = nonKey.length > 0 ? `\n  AND ${sameValues(T, LOAD, nonKey)}` : '';
@@ -261,16 +245,16 @@ WHERE ${LOAD}.${OP} <> 'D'
   AND ${T}.${IS_CURRENT}
   AND ${keysMatch(T, LOAD, layout)}${unchanged}`,
     `UPDATE ${layout.qualifiedTarget}
-SET ${closeAssignments(layout, `(${L}.${OP} = 'D')`)}
+SET ${closeAssignments(layout, now, `(${L}.${OP} = 'D')`)}
 FROM ${LOAD} AS ${L}
 WHERE ${target}.${IS_CURRENT}
   AND ${keysMatch(target, L, layout)}`,
-    insertCurrentRows(layout, LOAD, L, `${L}.${OP} <> 'D'`),
+    insertCurrentRows(layout, now, LOAD, L, `${L}.${OP} <> 'D'`),
   ];
 }
 
 /** Type1 seed: keys the snapshot lacks go, rows whose values changed are replaced, new keys come in; unchanged rows stay. */
-function type1Seed(layout: RedshiftLayout): string[] {
+function type1Seed(layout: RedshiftLayout, now: string): string[] {
   const target = quoteIdent(layout.target);
   const nonKey = nonKeyColumns(layout);
   const gone = `DELETE FROM ${layout.qualifiedTarget}
@@ -279,7 +263,7 @@ WHERE ${notExists(layout.qualifiedShadow, S, [keysMatch(S, target, layout, '    
 USING ${layout.qualifiedShadow} AS ${S}
 WHERE ${keysMatch(target, S, layout)}
   AND NOT (${sameValues(target, S, nonKey)})`;
-  const added = insertRows(layout, layout.qualifiedShadow, S, notExists(layout.qualifiedTarget, T, [keysMatch(T, S, layout, '    ')]));
+  const added = insertRows(layout, now, layout.qualifiedShadow, S, notExists(layout.qualifiedTarget, T, [keysMatch(T, S, layout, '    ')]));
   return [gone, ...(nonKey.length > 0 ? [changed] : []), added];
 }
 
@@ -287,41 +271,41 @@ WHERE ${keysMatch(target, S, layout)}
  * Type2 seed: current rows whose key the snapshot lacks are closed as deleted, current rows whose values
  * differ are closed, and every snapshot row without a current row becomes current. Unchanged keys keep theirs.
  */
-function type2Seed(layout: RedshiftLayout): string[] {
+function type2Seed(layout: RedshiftLayout, now: string): string[] {
   const target = quoteIdent(layout.target);
   const nonKey = nonKeyColumns(layout);
   const closeDeleted = `UPDATE ${layout.qualifiedTarget}
-SET ${closeAssignments(layout, 'true')}
+SET ${closeAssignments(layout, now, 'true')}
 WHERE ${target}.${IS_CURRENT}
   AND ${notExists(layout.qualifiedShadow, S, [keysMatch(S, target, layout, '    ')])}`;
   const closeChanged = `UPDATE ${layout.qualifiedTarget}
-SET ${closeAssignments(layout)}
+SET ${closeAssignments(layout, now)}
 FROM ${layout.qualifiedShadow} AS ${S}
 WHERE ${target}.${IS_CURRENT}
   AND ${keysMatch(S, target, layout)}
   AND NOT (${sameValues(target, S, nonKey)})`;
-  const insertNew = insertCurrentRows(layout, layout.qualifiedShadow, S, notExists(layout.qualifiedTarget, T, [`${T}.${IS_CURRENT}`, keysMatch(T, S, layout, '    ')]));
+  const insertNew = insertCurrentRows(layout, now, layout.qualifiedShadow, S, notExists(layout.qualifiedTarget, T, [`${T}.${IS_CURRENT}`, keysMatch(T, S, layout, '    ')]));
   return [closeDeleted, ...(nonKey.length > 0 ? [closeChanged] : []), insertNew];
 }
 
 /** Closing a Type2 row: its validity ends now; `deleted` (an SQL expression), when given, marks it deleted. */
-function closeAssignments(layout: RedshiftLayout, deleted?: string): string {
-  const assignments = [`${VALID_TO} = ${NOW}`, `${IS_CURRENT} = false`];
+function closeAssignments(layout: RedshiftLayout, now: string, deleted?: string): string {
+  const assignments = [`${VALID_TO} = ${now}`, `${IS_CURRENT} = false`];
   if (deleted !== undefined) assignments.push(`${IS_DELETED} = ${deleted}`);
-  if (layout.addUpdateTimestamp) assignments.push(`${UPDATE_TIMESTAMP} = ${NOW}`);
+  if (layout.addUpdateTimestamp) assignments.push(`${UPDATE_TIMESTAMP} = ${now}`);
   return assignments.join(',\n    ');
 }
 
-function insertRows(layout: RedshiftLayout, source: string, alias: string, condition?: string): string {
+function insertRows(layout: RedshiftLayout, now: string, source: string, alias: string, condition?: string): string {
   return `INSERT INTO ${layout.qualifiedTarget} (${columnList(targetColumns(layout))})
-SELECT ${rowValues(layout, alias)}
+SELECT ${rowValues(layout, alias, now)}
 FROM ${source} AS ${alias}${condition === undefined ? '' : `\nWHERE ${condition}`}`;
 }
 
-function insertCurrentRows(layout: RedshiftLayout, source: string, alias: string, condition: string): string {
+function insertCurrentRows(layout: RedshiftLayout, now: string, source: string, alias: string, condition: string): string {
   const validity = [SystemColumns.validFrom, SystemColumns.validTo, SystemColumns.isCurrent, SystemColumns.isDeleted];
   return `INSERT INTO ${layout.qualifiedTarget} (${columnList(targetColumns(layout, validity))})
-SELECT ${rowValues(layout, alias, [NOW, 'NULL', 'true', 'false'])}
+SELECT ${rowValues(layout, alias, now, [now, 'NULL', 'true', 'false'])}
 FROM ${source} AS ${alias}
 WHERE ${condition}`;
 }
@@ -344,8 +328,8 @@ function targetColumns(layout: RedshiftLayout, system: readonly string[] = []): 
   return [...names(layout), ...system, ...(layout.addUpdateTimestamp ? [SystemColumns.updateTimestamp] : [])];
 }
 
-function rowValues(layout: RedshiftLayout, alias: string, system: readonly string[] = []): string {
-  return [...names(layout).map((name) => `${alias}.${quoteIdent(name)}`), ...system, ...(layout.addUpdateTimestamp ? [NOW] : [])].join(', ');
+function rowValues(layout: RedshiftLayout, alias: string, now: string, system: readonly string[] = []): string {
+  return [...names(layout).map((name) => `${alias}.${quoteIdent(name)}`), ...system, ...(layout.addUpdateTimestamp ? [now] : [])].join(', ');
 }
 
 /**

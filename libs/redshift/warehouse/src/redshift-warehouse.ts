@@ -1,13 +1,14 @@
 import type { BatchDescriptor, SeedBatch, StagedFiles, TableDefinition, TableRef } from '@svc/contracts';
-import { OwnObjectMissingError, claimWarehouseTables, type ApplyOutcome, type WarehouseOwnershipLedger, type StagedFileReader, type WarehouseConnection, type WarehouseConnector, type WarehouseTableOptions } from '@svc/engines';
-import type { Pool, PoolClient } from 'pg';
-import { CopyFailedError, LOAD_ERRORS_SQL, loadErrorDetail, type LoadErrorRow, type StagedFileLoader } from './file-loaders';
+import { OwnObjectMissingError, claimWarehouseTables, clientBoundMs, isClientQueryTimeout, sqlStateOf, type ApplyOutcome, type WarehouseOwnershipLedger, type StagedFileReader, type WarehouseConnection, type WarehouseConnector, type WarehouseTableOptions } from '@svc/engines';
+import type { Pool, PoolClient, QueryConfig } from 'pg';
+import { CopyFailedError, LOAD_ERRORS_SQL, loadErrorDetail, loadErrorFilePattern, type LoadErrorRow, type StagedFileLoader } from './file-loaders';
 import { catalogName, fitIdentifier, qualifiedName, quoteIdent, targetTableName } from './redshift-identifiers';
 import { createRedshiftPool, redshiftClientConfig } from './redshift-client';
 import { columnSourceNameSql, tableSourceNameSql } from './redshift-column-names';
 import { SystemColumns, missingColumns, redshiftLayout, type LayoutColumn, type RedshiftLayout } from './redshift-layout';
 import { RedshiftOnPostgresClient } from './redshift-on-postgres';
 import {
+  ControlTables,
   LOAD_TABLE,
   TABLE_COLUMNS_SQL,
   addColumnSql,
@@ -18,27 +19,42 @@ import {
   createSchemaSql,
   createShadowSql,
   createTargetSql,
-  currentSeedSql,
   emptyShadowSql,
-  fenceEpochSql,
   forgetBatchesSql,
-  insertFenceSql,
-  lockSchemaLoadsSql,
+  lockSchemaDdlSql,
   mergeChangesSql,
   mergeSeedSql,
   namedByEarlierVersionSql,
   ownedTableSql,
-  raiseFenceSql,
   recordOwnedTableSql,
   recordBatchSql,
-  recordSeedStartSql,
   seedFileColumns,
   type SqlDialect,
 } from './redshift-sql';
+import {
+  TABLE_CONTROLS_SQL,
+  adoptSharedControlSql,
+  createTableControlSql,
+  currentSeedSql,
+  fenceEpochSql,
+  forgetTableBatchesSql,
+  insertFenceSql,
+  lockTableControlSql,
+  raiseFenceSql,
+  recordSeedStartSql,
+  recordTableBatchSql,
+  tableBatchLoadedSql,
+  tableControlName,
+} from './redshift-table-control';
 
 export interface RedshiftWarehouseOptions {
   /** Warehouse.TimeoutInMins, as milliseconds: bounds every statement. */
   statementTimeoutMs: number;
+  /**
+   * How long a load waits for the lock of its table (held by the table's load before it), apart from statementTimeoutMs,
+   * which Redshift counts lock waits against; default LOCK_WAIT_STATEMENTS statement bounds.
+   */
+  lockWaitMs?: number;
   /** How the staged files reach the warehouse: COPY from S3 on Redshift (s3CopyLoader). */
   fileLoader: StagedFileLoader;
   /**
@@ -52,6 +68,10 @@ export interface RedshiftWarehouseOptions {
 }
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+/** A load holds its table's lock for its statements: schema checks, COPY and up to four merge statements, each bounded. */
+const LOCK_WAIT_STATEMENTS = 8;
+/** Housekeeping waits this long for a table's lock, then leaves its rows to the next round. */
+const HOUSEKEEPING_LOCK_WAIT_MS = 5_000;
 const DEFAULT_MAX_CONNECTIONS = 4;
 /** SQLSTATEs of a missing schema or table: the warehouse database or schema was recreated. */
 const MISSING_OBJECT_STATES = new Set(['3F000', '42P01']);
@@ -70,7 +90,20 @@ export function createRedshiftWarehouse(connection: WarehouseConnection, options
   const config = redshiftClientConfig(connection, { connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, ...(options.tls !== undefined && { tls: options.tls }) });
   const double = options.dialect === 'postgres' ? { Client: RedshiftOnPostgresClient } : {};
   const pool = createRedshiftPool({ ...config, ...double, max: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS }, options.statementTimeoutMs);
-  return new RedshiftWarehouse(pool, options.fileLoader, options.dialect ?? 'redshift');
+  const bounds = { statementTimeoutMs: options.statementTimeoutMs, lockWaitMs: options.lockWaitMs ?? options.statementTimeoutMs * LOCK_WAIT_STATEMENTS };
+  return redshiftWarehouseOnPool(pool, options.fileLoader, options.dialect ?? 'redshift', bounds);
+}
+
+/** The server-side bounds of a connector's statements, and of its waits for a table's lock. */
+export interface RedshiftBounds {
+  statementTimeoutMs: number;
+  lockWaitMs: number;
+}
+
+/** The connector on a pool of its own making; tests hand in a double of Redshift's sessions. */
+export function redshiftWarehouseOnPool(pool: Pool, fileLoader: StagedFileLoader, dialect: SqlDialect, bounds: RedshiftBounds = { statementTimeoutMs: 60_000, lockWaitMs: 480_000 }): WarehouseConnector {
+  if (!Number.isInteger(bounds.lockWaitMs) || bounds.lockWaitMs <= 0) throw new RangeError('lockWaitMs must be a positive integer');
+  return new RedshiftWarehouse(pool, fileLoader, dialect, bounds);
 }
 
 interface EnsureOutcome {
@@ -83,16 +116,19 @@ const NOT_APPLIED: ApplyOutcome = { applied: false, rowCount: 0 };
 const STALE: ApplyOutcome = { applied: false, rowCount: 0, stale: true };
 
 /**
- * A Redshift warehouse (docs/REDSHIFT.md): each batch in one transaction that first locks the schema's fence
- * table, then fences, logs, COPYs and merges set-based in the SQL of redshift-sql.ts.
+ * A Redshift warehouse (docs/REDSHIFT.md): each batch in one transaction that first locks its table's control table
+ * (redshift-table-control.ts), then fences, logs, COPYs and merges set-based in the SQL of redshift-sql.ts.
  */
 class RedshiftWarehouse implements WarehouseConnector {
   private readonly readySchemas = new Set<string>();
+  /** Sessions whose statement_timeout is the lock wait's: set back after a rollback, in case the server keeps it. */
+  private readonly waitingForLock = new WeakSet<PoolClient>();
 
   constructor(
     private readonly pool: Pool,
     private readonly loader: StagedFileLoader,
     private readonly dialect: SqlDialect,
+    private readonly bounds: RedshiftBounds,
   ) {}
 
   targetTableName(table: TableRef): string {
@@ -101,20 +137,27 @@ class RedshiftWarehouse implements WarehouseConnector {
 
   async ensureTable(definition: TableDefinition, options: WarehouseTableOptions): Promise<EnsureOutcome> {
     const layout = redshiftLayout(definition, options);
-    return this.withControlTables(layout.schema, `warehouse table ${layout.qualifiedTarget}`, () =>
-      this.inTransaction(async (client) => {
-        await client.query(lockSchemaLoadsSql(layout.schema));
+    return this.withControlTables(layout.schema, `warehouse table ${layout.qualifiedTarget}`, async () => {
+      // Looked up before the transaction: its first statement must be a LOCK, so that what it reads is not older than the lock.
+      const controlExists = (await existingColumns(this.pool, layout.schema, tableControlName(layout.target))) !== null;
+      return this.inTransaction(async (client) => {
+        // Lock order: the table's control table (a load of the table may hold it), then the schema's DDL lock.
+        if (controlExists) await this.lockWithin(client, lockTableControlSql(layout), this.bounds.lockWaitMs);
+        await client.query(lockSchemaDdlSql(layout.schema));
+        await this.ensureTableControl(client, layout);
         return this.ensureTableLocked(client, layout);
-      }),
-    );
+      });
+    });
   }
 
   async loadBatch(batch: BatchDescriptor, files: StagedFiles, reader: StagedFileReader, options: WarehouseTableOptions): Promise<ApplyOutcome> {
     const layout = redshiftLayout(batch.definition, options);
     // The staged files can be read again, so the whole load may run once more.
-    return this.withControlTables(layout.schema, `warehouse load of ${layout.qualifiedTarget}`, () =>
-      this.inTransaction((client) => this.loadLocked(client, layout, batch, files, reader)),
-    );
+    return this.withControlTables(layout.schema, `warehouse load of ${layout.qualifiedTarget}`, async () => {
+      // A batch loaded before tables had control tables of their own is only in the schema's log (read outside the load's transaction).
+      if (((await this.pool.query(batchLoadedSql(layout.schema), [batch.batchId])).rowCount ?? 0) > 0) return NOT_APPLIED;
+      return this.inTransaction((client) => this.loadLocked(client, layout, batch, files, reader));
+    });
   }
 
   async hasTable(table: TableRef, options: WarehouseTableOptions): Promise<boolean> {
@@ -125,27 +168,65 @@ class RedshiftWarehouse implements WarehouseConnector {
     return this.withControlTables(options.schema, 'warehouse batch log', async () => ((await this.pool.query(batchLoadedSql(options.schema), [batchId])).rowCount ?? 0) > 0);
   }
 
-  isStale(batch: BatchDescriptor, options: WarehouseTableOptions): Promise<boolean> {
+  /** A table not yet ensured (no control table) has no fence: nothing is stale. Waits only for a load of this table. */
+  async isStale(batch: BatchDescriptor, options: WarehouseTableOptions): Promise<boolean> {
     const layout = redshiftLayout(batch.definition, options);
-    return this.withControlTables(layout.schema, 'warehouse table fences', async () => {
-      const result = await this.pool.query<{ epoch: string | number }>(fenceEpochSql(layout.schema), [batch.replicationId, layout.target]);
-      const fence = result.rows[0];
-      return fence !== undefined && Number(fence.epoch) > batch.epoch;
+    const result = await this.pool.query<{ epoch: string | number }>(fenceEpochSql(layout), [batch.replicationId]).catch((error: unknown) => {
+      if (MISSING_OBJECT_STATES.has(String(sqlStateOf(error)))) return null;
+      throw error;
     });
+    const fence = result?.rows[0];
+    return fence !== undefined && Number(fence.epoch) > batch.epoch;
   }
 
+  /**
+   * The schema's batch log under its own lock (loads only append to it, for a moment), then each table's record of its
+   * batches under the table's lock, one table at a time; a table whose lock does not come in a few seconds (a load of
+   * it is running) keeps its rows until the next round.
+   */
   forgetLoadedBatches(loadedBefore: Date, options: WarehouseTableOptions): Promise<number> {
-    return this.withControlTables(options.schema, 'warehouse batch log', () =>
-      this.inTransaction(async (client) => {
-        // Under the schema's lock, like a load: Redshift would otherwise fail one of the two writers.
-        await client.query(lockSchemaLoadsSql(options.schema));
-        return (await client.query(forgetBatchesSql(options.schema), [utcTimestamp(loadedBefore)])).rowCount ?? 0;
-      }),
-    );
+    const cutoff = utcTimestamp(loadedBefore);
+    return this.withControlTables(options.schema, 'warehouse batch log', async () => {
+      const forgotten = await this.inTransaction(async (client) => {
+        await client.query(`LOCK ${qualifiedName(options.schema, ControlTables.loadedBatches)}`);
+        return (await client.query(forgetBatchesSql(options.schema), [cutoff])).rowCount ?? 0;
+      });
+      const controls = await this.pool.query<{ name: string }>(TABLE_CONTROLS_SQL, [options.schema]);
+      for (const { name } of controls.rows) {
+        await this.inTransaction(async (client) => {
+          await this.lockWithin(client, `LOCK ${qualifiedName(options.schema, name)}`, HOUSEKEEPING_LOCK_WAIT_MS);
+          await client.query(forgetTableBatchesSql(options.schema, name), [cutoff]);
+        }).catch(() => undefined);
+      }
+      return forgotten;
+    });
   }
 
   async close(): Promise<void> {
     await this.pool.end();
+  }
+
+  /** The table's control table, made with what earlier versions kept of it in the schema's shared tables; under the schema's DDL lock. */
+  private async ensureTableControl(client: PoolClient, layout: RedshiftLayout): Promise<void> {
+    if ((await existingColumns(client, layout.schema, tableControlName(layout.target))) !== null) return;
+    await client.query(createTableControlSql(layout));
+    for (const statement of adoptSharedControlSql(layout, this.dialect)) await client.query(statement, [layout.target]);
+  }
+
+  /**
+   * `lock` (a LOCK statement, first in its transaction) under a bound of its own: Redshift's statement_timeout counts
+   * the wait for a lock ("This time includes planning, queueing in workload management (WLM), and execution time",
+   * https://docs.aws.amazon.com/redshift/latest/dg/r_statement_timeout.html; PostgreSQL's too), and the statements after
+   * it keep the load's bound.
+   */
+  private async lockWithin(client: PoolClient, lock: string, waitMs: number): Promise<void> {
+    this.waitingForLock.add(client);
+    await client.query(`SET statement_timeout TO ${waitMs}`);
+    // pg's per-statement client bound (node_modules/pg/lib/client.js: `config.query_timeout || connectionParameters.query_timeout`).
+    const statement: QueryConfig & { query_timeout: number } = { text: lock, query_timeout: clientBoundMs(waitMs) };
+    await client.query(statement);
+    await client.query(`SET statement_timeout TO ${this.bounds.statementTimeoutMs}`);
+    this.waitingForLock.delete(client);
   }
 
   /** An existing target or shadow the service did not create is left as it is: ForeignTableError (claimWarehouseTables). */
@@ -153,7 +234,7 @@ class RedshiftWarehouse implements WarehouseConnector {
     let targetHas = await existingColumns(client, layout.schema, layout.target);
     const shadowHas = await existingColumns(client, layout.schema, layout.shadow);
     const pair = { schema: layout.schema, target: layout.target, targetExists: targetHas !== null, shadow: layout.shadow, shadowExists: shadowHas !== null };
-    await claimWarehouseTables(ownershipLedger(client, layout), pair);
+    await claimWarehouseTables(ownershipLedger(client, layout, this.dialect), pair);
     let keptAs: string | undefined;
     if (targetHas !== null && scdTypeChanged(layout, targetHas)) {
       keptAs = await setAside(client, layout, targetHas.has(SystemColumns.validFrom) ? 'type2' : 'type1');
@@ -185,15 +266,15 @@ class RedshiftWarehouse implements WarehouseConnector {
   }
 
   private async loadLocked(client: PoolClient, layout: RedshiftLayout, batch: BatchDescriptor, files: StagedFiles, reader: StagedFileReader): Promise<ApplyOutcome> {
-    await client.query(lockSchemaLoadsSql(layout.schema));
-    if (!(await raiseFence(client, layout, batch.replicationId, batch.epoch))) return STALE;
-    if (((await client.query(batchLoadedSql(layout.schema), [batch.batchId])).rowCount ?? 0) > 0) return NOT_APPLIED;
+    await this.lockWithin(client, lockTableControlSql(layout), this.bounds.lockWaitMs);
+    if (!(await raiseFence(client, layout, batch.replicationId, batch.epoch, this.dialect))) return STALE;
+    if (((await client.query(tableBatchLoadedSql(layout), [batch.batchId])).rowCount ?? 0) > 0) return NOT_APPLIED;
     let rowCount: number;
     switch (batch.body.kind) {
       case 'changes':
         for (const statement of createLoadTableSql(layout, this.dialect)) await client.query(statement);
         rowCount = await this.loader.load(client, quoteIdent(LOAD_TABLE), changeFileColumns(layout), files, reader);
-        for (const statement of mergeChangesSql(layout)) await client.query(statement);
+        for (const statement of mergeChangesSql(layout, this.dialect)) await client.query(statement);
         break;
       case 'seed': {
         const loaded = await this.loadSeedPart(client, layout, batch.body, files, reader);
@@ -202,7 +283,9 @@ class RedshiftWarehouse implements WarehouseConnector {
         break;
       }
     }
-    await client.query(recordBatchSql(layout.schema), [batch.batchId]);
+    await client.query(recordTableBatchSql(layout, this.dialect), [batch.batchId]);
+    // The schema's batch log, for hasLoaded: appended to, never read in a load.
+    await client.query(recordBatchSql(layout.schema, this.dialect), [batch.batchId]);
     return { applied: true, rowCount };
   }
 
@@ -210,15 +293,15 @@ class RedshiftWarehouse implements WarehouseConnector {
   private async loadSeedPart(client: PoolClient, layout: RedshiftLayout, seed: SeedBatch, files: StagedFiles, reader: StagedFileReader): Promise<number | null> {
     if (seed.part === 0) {
       await client.query(emptyShadowSql(layout));
-      const [remove, insert] = recordSeedStartSql(layout.schema);
-      if (remove !== undefined) await client.query(remove, [layout.target]);
-      if (insert !== undefined) await client.query(insert, [layout.target, seed.seedId]);
+      const [remove, insert] = recordSeedStartSql(layout, this.dialect);
+      if (remove !== undefined) await client.query(remove);
+      if (insert !== undefined) await client.query(insert, [seed.seedId]);
     } else {
-      const current = await client.query<{ seed_id: string }>(currentSeedSql(layout.schema), [layout.target]);
+      const current = await client.query<{ seed_id: string }>(currentSeedSql(layout));
       if (current.rows[0]?.seed_id !== seed.seedId) return null;
     }
     const rowCount = await this.loader.load(client, layout.qualifiedShadow, seedFileColumns(layout), files, reader);
-    if (seed.final) for (const statement of mergeSeedSql(layout)) await client.query(statement);
+    if (seed.final) for (const statement of mergeSeedSql(layout, this.dialect)) await client.query(statement);
     return rowCount;
   }
 
@@ -259,8 +342,10 @@ class RedshiftWarehouse implements WarehouseConnector {
   }
 
   /**
-   * One transaction on one session. A COPY that failed is explained from stl_load_errors after the rollback:
-   * the failed statement aborted the transaction, and Redshift has no savepoint to read anything inside it.
+   * One transaction on one session. A COPY that failed is explained from SYS_LOAD_ERROR_DETAIL after the rollback:
+   * the failed statement aborted the transaction, and Redshift has no savepoint to read anything inside it. A
+   * session whose statement got no answer in time (the client's bound) is discarded without a ROLLBACK, which would
+   * only wait behind that statement.
    */
   private async inTransaction<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
@@ -271,11 +356,21 @@ class RedshiftWarehouse implements WarehouseConnector {
       await client.query('COMMIT');
       return result;
     } catch (error) {
+      if (isClientQueryTimeout(error)) {
+        broken = error;
+        throw error;
+      }
       await client.query('ROLLBACK').catch((rollbackError: unknown) => {
         broken = rollbackError;
       });
+      if (broken === undefined && this.waitingForLock.has(client)) {
+        this.waitingForLock.delete(client);
+        await client.query(`SET statement_timeout TO ${this.bounds.statementTimeoutMs}`).catch((setError: unknown) => {
+          broken = setError;
+        });
+      }
       if (error instanceof CopyFailedError && broken === undefined && this.dialect === 'redshift') {
-        const rows = await client.query<LoadErrorRow>(LOAD_ERRORS_SQL).catch(() => null);
+        const rows = await client.query<LoadErrorRow>(LOAD_ERRORS_SQL, [loadErrorFilePattern(error.fileUrlPrefix)]).catch(() => null);
         if (rows !== null) error.message += loadErrorDetail(rows.rows);
       }
       throw error;
@@ -289,26 +384,26 @@ class RedshiftWarehouse implements WarehouseConnector {
  * The schema's record of the tables the service created, in `client`'s transaction under the schema's lock: names as
  * Redshift's catalog holds them (catalogName), so "Orders" and "orders" are one record as they are one table.
  */
-function ownershipLedger(client: PoolClient, layout: RedshiftLayout): WarehouseOwnershipLedger {
+function ownershipLedger(client: PoolClient, layout: RedshiftLayout, dialect: SqlDialect): WarehouseOwnershipLedger {
   return {
     isRecorded: async (table) => ((await client.query(ownedTableSql(layout.schema), [catalogName(table)])).rowCount ?? 0) > 0,
     isTargetNamedByEarlierVersion: async () => ((await client.query(namedByEarlierVersionSql(layout.schema), [layout.target])).rowCount ?? 0) > 0,
     record: async (table) => {
-      for (const statement of recordOwnedTableSql(layout.schema)) await client.query(statement, [catalogName(table)]);
+      for (const statement of recordOwnedTableSql(layout.schema, dialect)) await client.query(statement, [catalogName(table)]);
     },
   };
 }
 
 /** Raises the table's fence to `epoch` and returns true; false (nothing changed) when the fence is above it. */
-async function raiseFence(client: PoolClient, layout: RedshiftLayout, replicationId: string, epoch: number): Promise<boolean> {
-  const current = await client.query<{ epoch: string | number }>(fenceEpochSql(layout.schema), [replicationId, layout.target]);
+async function raiseFence(client: PoolClient, layout: RedshiftLayout, replicationId: string, epoch: number, dialect: SqlDialect): Promise<boolean> {
+  const current = await client.query<{ epoch: string | number }>(fenceEpochSql(layout), [replicationId]);
   const fence = current.rows[0];
   if (fence === undefined) {
-    await client.query(insertFenceSql(layout.schema), [replicationId, layout.target, epoch]);
+    await client.query(insertFenceSql(layout, dialect), [replicationId, epoch]);
     return true;
   }
   if (Number(fence.epoch) > epoch) return false;
-  if (Number(fence.epoch) < epoch) await client.query(raiseFenceSql(layout.schema), [replicationId, layout.target, epoch]);
+  if (Number(fence.epoch) < epoch) await client.query(raiseFenceSql(layout), [replicationId, epoch]);
   return true;
 }
 
@@ -345,7 +440,7 @@ async function setAside(client: PoolClient, layout: RedshiftLayout, previous: 't
   return keptAs;
 }
 
-/** Redshift's GETDATE() is UTC without a zone: compare with the same. */
+/** The load time (SYSDATE) is UTC without a zone: compare with the same. */
 function utcTimestamp(instant: Date): string {
   return instant.toISOString().replace('T', ' ').replace('Z', '');
 }
