@@ -8,6 +8,7 @@ export type {
   SourceConnector,
   StagedFileReader,
   StagingConnector,
+  TableEnsured,
   WarehouseConnector,
   WarehouseTableOptions,
 } from './capabilities';
@@ -66,3 +67,16 @@ export {
 export { sqlStateErrorKind, sqlStateOf } from './sqlstate';
 export { columnMismatch } from './definition-mismatch';
 export { redshiftServedByPostgresForTests } from './connection/redshift-on-postgres';
+export {
+  ColumnTypeChangeError,
+  columnChangeNotes,
+  columnTypeRelation,
+  planColumnTypes,
+  suspectedRenames,
+  type ColumnTypeDrift,
+  type ColumnTypePlan,
+  type ColumnTypeRelation,
+  type SuspectedRename,
+  type TypeDialect,
+  type TypedColumn,
+} from './column-type-change';
