@@ -236,11 +236,13 @@ export function suspectedRenames(existing: readonly TypedColumn[], wanted: reado
   });
 }
 
-/** The SchemaChange alert's words for what a table's ensureTable did beyond adding columns. */
-export function columnChangeNotes(where: string, plan: Pick<ColumnTypePlan, 'widen' | 'keptWider'>, renames: readonly SuspectedRename[] = []): string[] {
+/**
+ * The SchemaChange alert's words for what a table's ensureTable did beyond adding columns. A column kept wider
+ * than the source's narrowed type is not worded: nothing was done, and it would be said again on every batch.
+ */
+export function columnChangeNotes(where: string, widened: readonly ColumnTypeDrift[], renames: readonly SuspectedRename[] = []): string[] {
   return [
-    ...plan.widen.map((drift) => `widened column ${drift.name} from ${drift.from} to ${drift.to} in ${where}`),
-    ...plan.keptWider.map((drift) => `column ${drift.name} is now ${drift.to} in the source; ${where} keeps ${drift.from}, which holds every value of it`),
+    ...widened.map((drift) => `widened column ${drift.name} from ${drift.from} to ${drift.to} in ${where}`),
     ...renames.map(
       (rename) =>
         `column ${rename.from} is gone from the source and ${rename.to} appeared in its place with the same type: a rename? ` +

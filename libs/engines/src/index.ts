@@ -65,7 +65,7 @@ export {
   type WarehouseEngine,
 } from './connection/warehouse-url';
 export { sqlStateErrorKind, sqlStateOf } from './sqlstate';
-export { columnMismatch } from './definition-mismatch';
+export { columnMismatch, columnTypeMismatch } from './definition-mismatch';
 export { redshiftServedByPostgresForTests } from './connection/redshift-on-postgres';
 export {
   ColumnTypeChangeError,
