@@ -145,6 +145,17 @@ function widens(from: NeutralType, to: NeutralType): boolean {
   }
 }
 
+/** True when the lattice knows the type (a number, text, time or binary type); other types are only ever the same or incompatible. */
+export function isLatticeType(text: string, dialect: TypeDialect = 'postgres'): boolean {
+  return neutralType(text, dialect).kind !== 'other';
+}
+
+/** True when the type is a variable-length character type (varchar, nvarchar, text). */
+export function isVaryingText(text: string, dialect: TypeDialect = 'postgres'): boolean {
+  const type = neutralType(text, dialect);
+  return type.kind === 'characters' && !type.fixed;
+}
+
 /** How `wanted` (the source's type now) relates to `existing` (the column's type where it is copied to); see ColumnTypeRelation. */
 export function columnTypeRelation(existing: string, wanted: string, dialect: TypeDialect = 'postgres'): ColumnTypeRelation {
   const from = neutralType(existing, dialect);

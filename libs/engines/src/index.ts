@@ -71,6 +71,8 @@ export {
   ColumnTypeChangeError,
   columnChangeNotes,
   columnTypeRelation,
+  isLatticeType,
+  isVaryingText,
   planColumnTypes,
   suspectedRenames,
   type ColumnTypeDrift,

@@ -1,4 +1,4 @@
-import { CHANGE_OPERATION_COLUMN, hasPrimaryKey, type TableDefinition } from '@svc/contracts';
+import { CHANGE_OPERATION_COLUMN, hasPrimaryKey, type TableDefinition, type TableRef } from '@svc/contracts';
 import type { WarehouseTableOptions } from '@svc/engines';
 import { qualifiedName, shadowTableName, targetTableName } from './redshift-identifiers';
 import { redshiftColumnType, type RedshiftColumnType } from './redshift-types';
@@ -25,6 +25,8 @@ export interface LayoutColumn {
 
 /** Everything the Redshift statements need to know about one warehouse table. */
 export interface RedshiftLayout {
+  /** The source table the warehouse table replicates. */
+  table: TableRef;
   schema: string;
   target: string;
   shadow: string;
@@ -42,6 +44,7 @@ export function redshiftLayout(definition: TableDefinition, options: WarehouseTa
   const target = targetTableName(definition.table);
   const shadow = shadowTableName(target);
   return {
+    table: definition.table,
     schema: options.schema,
     target,
     shadow,
