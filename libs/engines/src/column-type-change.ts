@@ -228,8 +228,8 @@ export interface SuspectedRename {
  * Columns that look renamed: a column of the table (`existing`, user columns in ordinal order) that the
  * definition (`wanted`, in the source's order) no longer has, paired with a column the table lacks at the same
  * position with the same type, or the only such pair when one column went and one came. The service cannot
- * tell a rename from a drop and an add: the old column is left as it is (no longer written) and the new one is
- * added; the pairing only words the alert.
+ * tell a rename from a drop and an add: the old column is kept but no longer written (rows changed from then on
+ * have NULL there) and the new one is added; the pairing only words the alert.
  */
 export function suspectedRenames(existing: readonly TypedColumn[], wanted: readonly TypedColumn[], dialect: TypeDialect = 'postgres'): SuspectedRename[] {
   const wantedNames = new Set(wanted.map((column) => column.name));
@@ -257,7 +257,8 @@ export function columnChangeNotes(where: string, widened: readonly ColumnTypeDri
     ...renames.map(
       (rename) =>
         `column ${rename.from} is gone from the source and ${rename.to} appeared in its place with the same type: a rename? ` +
-        `${where} gets ${rename.to} as a new column (filled from now on, NULL in rows no change touches until a reseed) and keeps ${rename.from} as it is, no longer written`,
+        `${where} gets ${rename.to} as a new column (filled by changes from now on, NULL in other rows until a reseed) and keeps ${rename.from}, ` +
+        'no longer written (NULL in rows changed from now on)',
     ),
   ];
 }
