@@ -72,7 +72,6 @@ export function createPostgresStaging(connectionString: string, options: Postgre
   return new PostgresStaging(pool);
 }
 
-
 /** Nothing to do for this batch: a part of an abandoned seed. */
 const SKIP = { commit: false, result: null } as const;
 /** Applied before: nothing to apply, but the fence raised to the batch's epoch stays. */

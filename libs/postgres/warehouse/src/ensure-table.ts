@@ -19,8 +19,9 @@ export interface EnsureOutcome {
 
 /**
  * Creates target and shadow, or adds the columns they lack and widens those whose type the source widened (a type
- * change that is no lossless widening is ColumnTypeChangeError, before anything is altered). Runs in the caller's transaction. An existing target
- * or shadow the service did not create is left as it is: ForeignTableError (claimWarehouseTables).
+ * change that is no lossless widening is ColumnTypeChangeError, before anything is altered). Runs in the caller's
+ * transaction. An existing target or shadow the service did not create is left as it is: ForeignTableError
+ * (claimWarehouseTables).
  */
 export async function ensureTableInTransaction(client: ClientBase, layout: TableLayout): Promise<EnsureOutcome> {
   await lockTable(client, layout);
@@ -33,17 +34,16 @@ export async function ensureTableInTransaction(client: ClientBase, layout: Table
   let widened: ColumnTypeDrift[] = [];
   let renames: string[] = [];
   let keptAs: string | undefined;
+  // The shadow is widened also when an ScdType change sets the target aside: the seed that follows loads into it.
+  const shadowWidening = shadowHas === null ? [] : widening(layout, shadowHas);
   if (targetHas !== null && !scdTypeChanged(layout, targetHas)) {
-    const targetWidening = widening(layout, targetHas);
-    const shadowWidening = shadowHas === null ? [] : widening(layout, shadowHas);
-    for (const [table, drifts] of [[layout.qualifiedTarget, targetWidening], [layout.qualifiedShadow, shadowWidening]] as const) {
-      if (drifts.length > 0) await client.query(alterColumnTypesSql(table, drifts));
-    }
-    widened = targetWidening;
+    widened = widening(layout, targetHas);
+    if (widened.length > 0) await client.query(alterColumnTypesSql(layout.qualifiedTarget, widened));
     const sourceNames = new Set(layout.columns.map((column) => column.name));
     const userColumns = [...targetHas.values()].filter((column) => sourceNames.has(column.name) || !isSystemColumn(column.name));
     renames = columnChangeNotes('the warehouse', [], suspectedRenames(userColumns, wantedColumns(layout)));
   }
+  if (shadowWidening.length > 0) await client.query(alterColumnTypesSql(layout.qualifiedShadow, shadowWidening));
   if (targetHas !== null && scdTypeChanged(layout, targetHas)) {
     keptAs = await setAside(client, layout, targetHas.has(SystemColumns.validFrom) ? 'type2' : 'type1');
     targetHas = null;
