@@ -63,14 +63,25 @@ export interface SourceConnector {
   close(): Promise<void>;
 }
 
+/** What ensureTable did to a table. */
+export interface TableEnsured {
+  created: boolean;
+  /** Columns the existing table lacked and got. */
+  addedColumns: string[];
+  /** Columns widened to the source's new type, or kept wider than it, in words for the SchemaChange alert (columnChangeNotes). */
+  schemaChanges?: string[];
+  /** A column gone from the source while one of its type appeared in its place, in words (columnChangeNotes): left stale, so always alerted. */
+  suspectedRenames?: string[];
+}
+
 /** Staging database: a replica of the source's tables. */
 export interface StagingConnector {
   /**
-   * Creates the table (recording it as the service's), or adds the columns it lacks; returns the names of added
-   * columns. An existing table the service did not create is left as it is: ForeignTableError (claimTable). Runs
+   * Creates the table (recording it as the service's), or adds the columns it lacks and widens those whose type the
+   * source widened (a change it cannot follow losslessly is ColumnTypeChangeError); returns the names of added columns. An existing table the service did not create is left as it is: ForeignTableError (claimTable). Runs
    * before every batch of the table, so applyBatch writes only a table this passed.
    */
-  ensureTable(definition: TableDefinition): Promise<{ created: boolean; addedColumns: string[] }>;
+  ensureTable(definition: TableDefinition): Promise<TableEnsured>;
   /** The table's column names in ordinal order; null when the table does not exist (yet). */
   existingColumns(table: TableRef): Promise<string[] | null>;
   /**
@@ -105,11 +116,11 @@ export interface WarehouseConnector {
   /** The warehouse table name for a source table: the name itself for the default schema, else `<schema>_<name>`. */
   targetTableName(table: TableRef): string;
   /**
-   * Creates the table or adds the columns it lacks. When the existing table has the other ScdType's shape it is
+   * Creates the table or adds the columns it lacks and widens as the staging connector does. When the existing table has the other ScdType's shape it is
    * renamed (`keptAs`, its data stays) and a new one created, to be filled by the reseed that follows the change.
    * Only tables the service created are touched: an existing target or shadow it did not is ForeignTableError.
    */
-  ensureTable(definition: TableDefinition, options: WarehouseTableOptions): Promise<{ created: boolean; addedColumns: string[]; keptAs?: string }>;
+  ensureTable(definition: TableDefinition, options: WarehouseTableOptions): Promise<TableEnsured & { keptAs?: string }>;
   /**
    * Loads the files and merges them in one transaction; a batch loaded before (or a part of an abandoned
    * seed) is a no-op. A batch whose epoch is below the table's fence is stale: nothing loaded.

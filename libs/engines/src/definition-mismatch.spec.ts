@@ -1,4 +1,4 @@
-import { columnMismatch } from './definition-mismatch';
+import { columnMismatch, columnTypeMismatch } from './definition-mismatch';
 
 describe('columnMismatch', () => {
   it('accepts a definition naming exactly the columns', () => {
@@ -13,5 +13,17 @@ describe('columnMismatch', () => {
   it('names added columns unless the definition is a projection', () => {
     expect(columnMismatch(['id'], ['id', 'x', 'y'], false)).toBe('column(s) x, y were added');
     expect(columnMismatch(['id'], ['id', 'x'], true)).toBeNull();
+  });
+});
+
+describe('columnTypeMismatch', () => {
+  it('accepts the same types and leaves columns only one side has to columnMismatch', () => {
+    expect(columnTypeMismatch([{ name: 'id', type: 'integer' }, { name: 'gone', type: 'text' }], [{ name: 'id', type: 'integer' }, { name: 'added', type: 'text' }])).toBeNull();
+  });
+
+  it('names each column whose type changed, old and new', () => {
+    expect(columnTypeMismatch([{ name: 'id', type: 'integer' }, { name: 'n', type: 'integer' }], [{ name: 'id', type: 'integer' }, { name: 'n', type: 'bigint' }])).toBe(
+      'column(s) n (integer → bigint) changed type',
+    );
   });
 });

@@ -12,3 +12,17 @@ export function columnMismatch(defined: readonly string[], actual: readonly stri
   const added = actual.filter((name) => !definedSet.has(name));
   return added.length > 0 ? `column(s) ${added.join(', ')} were added` : null;
 }
+
+/**
+ * Why the definition's column types (`defined`, each column's sourceType) are not those the read's snapshot sees
+ * (`actual`, in the same engine's spelling), or null when they are: a column altered (ALTER COLUMN … TYPE) after
+ * the table was described. Columns only one side has are columnMismatch's business.
+ */
+export function columnTypeMismatch(defined: readonly { name: string; type: string }[], actual: readonly { name: string; type: string }[]): string | null {
+  const actualTypes = new Map(actual.map((column) => [column.name, column.type]));
+  const changed = defined.flatMap((column) => {
+    const now = actualTypes.get(column.name);
+    return now === undefined || now === column.type ? [] : [`${column.name} (${column.type} → ${now})`];
+  });
+  return changed.length > 0 ? `column(s) ${changed.join(', ')} changed type` : null;
+}

@@ -8,6 +8,7 @@ export type {
   SourceConnector,
   StagedFileReader,
   StagingConnector,
+  TableEnsured,
   WarehouseConnector,
   WarehouseTableOptions,
 } from './capabilities';
@@ -64,6 +65,21 @@ export {
   type WarehouseEngine,
 } from './connection/warehouse-url';
 export { isCatalogCreationRace, sqlStateErrorKind, sqlStateOf } from './sqlstate';
-export { columnMismatch } from './definition-mismatch';
+export { columnMismatch, columnTypeMismatch } from './definition-mismatch';
 export { redshiftServedByPostgresForTests } from './connection/redshift-on-postgres';
 export { clientBoundMs, isClientQueryTimeout } from './connection/client-bound';
+export {
+  ColumnTypeChangeError,
+  columnChangeNotes,
+  columnTypeRelation,
+  isLatticeType,
+  isVaryingText,
+  planColumnTypes,
+  suspectedRenames,
+  type ColumnTypeDrift,
+  type ColumnTypePlan,
+  type ColumnTypeRelation,
+  type SuspectedRename,
+  type TypeDialect,
+  type TypedColumn,
+} from './column-type-change';

@@ -1,5 +1,5 @@
 import type { BatchDescriptor } from '@svc/contracts';
-import type { ApplyOutcome } from '@svc/engines';
+import type { ApplyOutcome, TableEnsured } from '@svc/engines';
 import { previousSeedPart, startsTable } from './batch-ids';
 import { tableLoss, type SeedPartOrder } from './part-order';
 
@@ -11,10 +11,16 @@ export interface BatchStepTarget {
   isStale(): Promise<boolean>;
   /** The table of the batch exists (a part waiting for its predecessor stops waiting once it is gone). */
   tableExists(): Promise<boolean>;
-  /** Creates the table or adds columns; `keptAs` when an existing table of another shape was kept aside. */
-  ensureTable(): Promise<{ created: boolean; addedColumns: string[]; keptAs?: string }>;
+  /** Creates the table or adds (and widens) columns; `keptAs` when an existing table of another shape was kept aside. */
+  ensureTable(): Promise<TableEnsured & { keptAs?: string }>;
   /** Applies the batch in one transaction (a batch applied before is a no-op). */
   apply(): Promise<ApplyOutcome>;
+}
+
+/** What ensureTable did besides adding columns, in words for the SchemaChange alert (TableEnsured). */
+export interface SchemaNotes {
+  schemaChanges: string[];
+  suspectedRenames: string[];
 }
 
 /** What the stage does with each way a batch can end. */
@@ -24,7 +30,7 @@ export interface BatchStepOutcomes {
   /** The table had to be created for a batch that adds to it: what was applied before is gone, so the table is reseeded. */
   tableLost(): Promise<void>;
   /** The batch is in (now, or before): pass it on. */
-  done(outcome: ApplyOutcome, addedColumns: string[]): Promise<void>;
+  done(outcome: ApplyOutcome, addedColumns: string[], noticed: SchemaNotes): Promise<void>;
 }
 
 /**
@@ -40,10 +46,10 @@ export async function runBatchStep(batch: BatchDescriptor, partOrder: SeedPartOr
   const tableLost = tableLoss(() => target.tableExists());
   if (previous) await partOrder.waitForPrevious(async () => (await target.hasDone(previous)) || (await target.isStale()) || (await tableLost()), previous);
   if (await target.isStale()) return outcomes.stale();
-  const { created, addedColumns, keptAs } = await target.ensureTable();
+  const { created, addedColumns, schemaChanges, suspectedRenames, keptAs } = await target.ensureTable();
   // After an ScdType change the table kept aside is replaced by a new one, which the reseed that follows fills.
   if (created && keptAs === undefined && !startsTable(batch)) return outcomes.tableLost();
   const outcome = await target.apply();
   if (outcome.stale) return outcomes.stale();
-  await outcomes.done(outcome, addedColumns);
+  await outcomes.done(outcome, addedColumns, { schemaChanges: schemaChanges ?? [], suspectedRenames: suspectedRenames ?? [] });
 }

@@ -45,7 +45,9 @@ export class PipelineEventsService {
       return;
     }
     await this.metricsHistory.record({ replicationId, tableName, at: now, rowsApplied: event.rowCount, cycle });
-    if (loaded === null && event.addedColumns.length === 0) return;
+    const schemaChanges = event.schemaChanges ?? [];
+    const suspectedRenames = event.suspectedRenames ?? [];
+    if (loaded === null && event.addedColumns.length === 0 && schemaChanges.length === 0 && suspectedRenames.length === 0) return;
     // One read of the settings serves the cycle's log line and the schema-change alert.
     const stored = await this.replications.get(replicationId);
     if (!stored) return;
@@ -59,6 +61,11 @@ export class PipelineEventsService {
         message: `${tableName}: added column(s) ${event.addedColumns.join(', ')} in staging and warehouse`,
       });
     }
+    if (schemaChanges.length > 0 && stored.config.alertOnSuccessfulTableSchemaChanges) {
+      await this.alerts.raise({ replicationId, kind: 'SchemaChange', message: `${tableName}: ${schemaChanges.join('; ')}` });
+    }
+    // A suspected rename leaves a column stale without failing anything: said whatever the setting.
+    if (suspectedRenames.length > 0) await this.alerts.raise({ replicationId, kind: 'SchemaChange', message: `${tableName}: ${suspectedRenames.join('; ')}` });
   }
 
   /**

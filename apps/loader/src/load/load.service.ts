@@ -16,6 +16,7 @@ import {
   SeedPartOrder,
   workMessageId,
   type FailureReport,
+  type SchemaNotes,
 } from '@svc/pipeline-runtime';
 import { S3StagedFileReader } from '@svc/storage';
 
@@ -62,8 +63,8 @@ export class LoadService {
       {
         stale: () => this.dropStale(event, config),
         tableLost: () => this.reseedLostTable(event, config),
-        done: async (outcome, addedColumns) => {
-          await this.reportLoaded(event, outcome, addedColumns);
+        done: async (outcome, addedColumns, noticed) => {
+          await this.reportLoaded(event, outcome, addedColumns, noticed);
           if (this.housekeeping.due(batch.replicationId)) await this.forgetOldBatches(config, options);
         },
       },
@@ -71,10 +72,12 @@ export class LoadService {
   }
 
   /** Tells the registry the batch is in the warehouse, with the columns it added and those filled by a default. */
-  private async reportLoaded(event: BatchStaged, outcome: ApplyOutcome, addedColumns: string[]): Promise<void> {
+  private async reportLoaded(event: BatchStaged, outcome: ApplyOutcome, addedColumns: string[], noticed: SchemaNotes): Promise<void> {
     const { batch } = event;
     const body = batch.body;
     const added = [...new Set([...event.addedColumns, ...addedColumns])];
+    const changes = [...(event.schemaChanges ?? []), ...noticed.schemaChanges];
+    const renames = [...(event.suspectedRenames ?? []), ...noticed.suspectedRenames];
     const filled = new Set(batch.definition.columns.filter((column) => column.hasDefault).map((column) => column.name));
     const filledColumns = added.filter((name) => filled.has(name));
     await this.publisher.publish(
@@ -89,6 +92,8 @@ export class LoadService {
         version: body.kind === 'seed' ? body.startVersion : body.toVersion,
         rowCount: outcome.applied ? outcome.rowCount : event.rowCount,
         addedColumns: added,
+        ...(changes.length > 0 && { schemaChanges: changes }),
+        ...(renames.length > 0 && { suspectedRenames: renames }),
         ...(filledColumns.length > 0 && { filledColumns }),
         extractedAt: event.extractedAt,
         loadedAt: new Date().toISOString(),

@@ -81,12 +81,21 @@ export class StageService {
       {
         stale: () => this.dropStale(event, config),
         tableLost: () => this.reseedLostTable(event, config),
-        done: async (outcome, addedColumns) => {
+        done: async (outcome, addedColumns, { schemaChanges, suspectedRenames }) => {
           if (writer === undefined) throw new Error('the batch was applied without a file writer');
           const files = await writer.finish();
           await this.publisher.publish(
             PipelineSubjects.batchStaged,
-            { workId: event.workId, batch, files, rowCount: event.rowCount, addedColumns, extractedAt: event.extractedAt },
+            {
+              workId: event.workId,
+              batch,
+              files,
+              rowCount: event.rowCount,
+              addedColumns,
+              ...(schemaChanges.length > 0 && { schemaChanges }),
+              ...(suspectedRenames.length > 0 && { suspectedRenames }),
+              extractedAt: event.extractedAt,
+            },
             workMessageId(event.workId, batch.batchId),
           );
           await purgeRows(this.connection, event.rowsSubject, this.outageWait);

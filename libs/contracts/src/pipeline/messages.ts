@@ -52,6 +52,10 @@ export const BatchStagedSchema = Struct({
   rowCount: Count(),
   /** Columns added to the staging table by this batch (schema evolution). */
   addedColumns: TextList(),
+  /** Columns staging widened (or kept wider) for this batch's source types, in words for the SchemaChange alert. */
+  schemaChanges: Type.Optional(TextList()),
+  /** Columns that look renamed in the source (the old one is left stale), in words for the SchemaChange alert. */
+  suspectedRenames: Type.Optional(TextList()),
   extractedAt: Timestamp(),
 });
 export type BatchStaged = Static<typeof BatchStagedSchema>;
@@ -70,6 +74,10 @@ export const BatchLoadedSchema = Struct({
   version: Text(),
   rowCount: Count(),
   addedColumns: TextList(),
+  /** Columns staging and warehouse widened (or kept wider) for the source's types, in words for the SchemaChange alert. */
+  schemaChanges: Type.Optional(TextList()),
+  /** Columns that look renamed in the source (the old one is left stale), in words for the SchemaChange alert. */
+  suspectedRenames: Type.Optional(TextList()),
   /** Added columns whose existing source rows got a value (hasDefault): downstream they are NULL until a reseed. */
   filledColumns: Type.Optional(TextList()),
   extractedAt: Timestamp(),

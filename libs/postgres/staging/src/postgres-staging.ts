@@ -1,5 +1,18 @@
 import { hasPrimaryKey, type BatchDescriptor, type SeedBatch, type TableDefinition, type TableRef } from '@svc/contracts';
-import { OwnObjectMissingError, claimTable, type ApplyOutcome, type CsvChunks, type OwnershipLedger, type StagingConnector } from '@svc/engines';
+import {
+  ColumnTypeChangeError,
+  OwnObjectMissingError,
+  claimTable,
+  columnChangeNotes,
+  planColumnTypes,
+  suspectedRenames,
+  type ApplyOutcome,
+  type CsvChunks,
+  type OwnershipLedger,
+  type StagingConnector,
+  type TableEnsured,
+  type TypedColumn,
+} from '@svc/engines';
 import { createPool, isPostgresMissingObject, postgresClientConfig } from '@svc/postgres-common';
 import type { Pool, PoolClient } from 'pg';
 import { copyIn, drain } from './copy-in';
@@ -20,7 +33,9 @@ import {
   TABLE_LOCK_SQL,
   START_SEED_SQL,
   TABLE_COLUMNS_SQL,
+  TABLE_COLUMN_TYPES_SQL,
   addColumnsSql,
+  alterColumnTypesSql,
   copyChangeRowsSql,
   copyMergedSeedRowsSql,
   copySeedRowsSql,
@@ -57,11 +72,6 @@ export function createPostgresStaging(connectionString: string, options: Postgre
   return new PostgresStaging(pool);
 }
 
-interface TableEnsured {
-  created: boolean;
-  addedColumns: string[];
-}
-
 /** Nothing to do for this batch: a part of an abandoned seed. */
 const SKIP = { commit: false, result: null } as const;
 /** Applied before: nothing to apply, but the fence raised to the batch's epoch stays. */
@@ -84,22 +94,28 @@ class PostgresStaging implements StagingConnector {
     const { schema, name } = definition.table;
     return inTransaction<TableEnsured>(this.pool, async (client) => {
       await client.query(DDL_LOCK_SQL);
-      const existing = await client.query<{ columns: string[] }>(TABLE_COLUMNS_SQL, [schema, name]);
-      const present = existing.rows[0]?.columns;
-      await claimTable(ownershipLedger(client, definition.table), { role: 'Staging', displayName: `${schema}.${name}`, exists: present !== undefined });
-      if (present === undefined) {
+      const present = (await client.query<TypedColumn>(TABLE_COLUMN_TYPES_SQL, [schema, name])).rows;
+      await claimTable(ownershipLedger(client, definition.table), { role: 'Staging', displayName: `${schema}.${name}`, exists: present.length > 0 });
+      if (present.length === 0) {
         await client.query(createSchemaSql(definition.table));
         await client.query(createTableSql(definition));
         return { commit: true, result: { created: true, addedColumns: [] } };
       }
-      const presentNames = new Set(present);
+      const wanted = definition.columns.map((column) => ({ name: column.name, type: column.portableType }));
+      const types = planColumnTypes(present, wanted);
+      if (types.incompatible.length > 0) throw new ColumnTypeChangeError(definition.table, 'the staging table', types.incompatible);
+      const presentNames = new Set(present.map((column) => column.name));
       const missing = definition.columns.filter((column) => !presentNames.has(column.name));
-      if (missing.length > 0) {
+      if (missing.length > 0 || types.widen.length > 0) {
         // The lock order (docs/PIPELINE.md): the table's lock before its relation, as a batch takes them.
         await client.query(TABLE_LOCK_SQL, [definition.table.schema, definition.table.name]);
-        await client.query(addColumnsSql(definition.table, missing));
       }
-      return { commit: true, result: { created: false, addedColumns: missing.map((column) => column.name) } };
+      if (types.widen.length > 0) await client.query(alterColumnTypesSql(definition.table, types.widen));
+      if (missing.length > 0) await client.query(addColumnsSql(definition.table, missing));
+      const result: TableEnsured = { created: false, addedColumns: missing.map((column) => column.name) };
+      const schemaChanges = columnChangeNotes('staging', types.widen);
+      const renames = columnChangeNotes('staging', [], suspectedRenames(present, wanted));
+      return { commit: true, result: { ...result, ...(schemaChanges.length > 0 && { schemaChanges }), ...(renames.length > 0 && { suspectedRenames: renames }) } };
     });
   }
 

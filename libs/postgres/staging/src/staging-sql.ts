@@ -168,6 +168,20 @@ LEFT JOIN pg_catalog.pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND N
 WHERE n.nspname = $1 AND c.relname = $2 AND c.relkind IN ('r', 'p')
 GROUP BY c.oid`;
 
+/** $1 schema, $2 name: the table's columns with their types as format_type writes them, in ordinal order (no rows when it does not exist). */
+export const TABLE_COLUMN_TYPES_SQL = `SELECT a.attname::text AS name, format_type(a.atttypid, a.atttypmod) AS type
+FROM pg_catalog.pg_class c
+JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+JOIN pg_catalog.pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+WHERE n.nspname = $1 AND c.relname = $2 AND c.relkind IN ('r', 'p')
+ORDER BY a.attnum`;
+
+/** Widens columns to the source's new types; PostgreSQL keeps each column's NOT NULL and rebuilds the indexes on it. */
+export function alterColumnTypesSql(table: TableRef, columns: readonly { name: string; to: string }[]): string {
+  const clauses = columns.map((column) => `  ALTER COLUMN ${quoteIdent(column.name)} TYPE ${portableTypeOf({ name: column.name, portableType: column.to })}`);
+  return `ALTER TABLE ${qualifiedName(table)}\n${clauses.join(',\n')}`;
+}
+
 export function createSchemaSql(table: TableRef): string {
   return `CREATE SCHEMA IF NOT EXISTS ${quoteIdent(table.schema)}`;
 }

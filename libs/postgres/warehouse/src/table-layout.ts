@@ -1,4 +1,4 @@
-import { CHANGE_OPERATION_COLUMN, hasPrimaryKey, type ColumnDefinition, type TableDefinition } from '@svc/contracts';
+import { CHANGE_OPERATION_COLUMN, hasPrimaryKey, type ColumnDefinition, type TableDefinition, type TableRef } from '@svc/contracts';
 import type { WarehouseTableOptions } from '@svc/engines';
 import { fitIdentifier, qualifiedName } from './identifiers';
 import { currentKeyIndexName, shadowTableName, targetTableName } from './table-names';
@@ -26,6 +26,8 @@ export type TableHistory = 'type1' | 'type2' | 'plain';
 
 /** Everything the DDL and merge SQL need to know about one warehouse table. */
 export interface TableLayout {
+  /** The source table the warehouse table replicates. */
+  table: TableRef;
   schema: string;
   target: string;
   shadow: string;
@@ -49,6 +51,7 @@ export function tableLayout(definition: TableDefinition, options: WarehouseTable
   const shadow = shadowTableName(target);
   const fitted = warehouseColumns(definition);
   return {
+    table: definition.table,
     schema: options.schema,
     target,
     shadow,

@@ -1,4 +1,4 @@
-import { CHANGE_OPERATION_COLUMN, hasPrimaryKey, warehouseTableName, type TableDefinition } from '@svc/contracts';
+import { CHANGE_OPERATION_COLUMN, hasPrimaryKey, warehouseTableName, type TableDefinition, type TableRef } from '@svc/contracts';
 import type { WarehouseTableOptions } from '@svc/engines';
 import { warehouseColumnNames } from './redshift-column-names';
 import { qualifiedName, shadowTableName, targetTableName } from './redshift-identifiers';
@@ -29,6 +29,8 @@ export interface LayoutColumn {
 
 /** Everything the Redshift statements need to know about one warehouse table. */
 export interface RedshiftLayout {
+  /** The source table the warehouse table replicates. */
+  table: TableRef;
   schema: string;
   target: string;
   /** The source table's warehouse name (`<schema>_<table>`), when `target` is it fitted to 127 bytes. */
@@ -51,6 +53,7 @@ export function redshiftLayout(definition: TableDefinition, options: WarehouseTa
   const nameOf = new Map(definition.columns.map((column, index) => [column.name, names[index]?.name ?? column.name]));
   const fullName = warehouseTableName(definition.table);
   return {
+    table: definition.table,
     schema: options.schema,
     target,
     ...(target !== fullName && { targetSourceName: fullName }),

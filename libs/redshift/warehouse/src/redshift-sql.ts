@@ -130,6 +130,25 @@ SELECT 1 AS named FROM ${control(schema, ControlTables.tableSeeds)} WHERE table_
 /** $1 schema, $2 table: the table's columns in order (none when it does not exist). */
 export const TABLE_COLUMNS_SQL = `SELECT column_name::VARCHAR(128) AS name FROM information_schema.columns WHERE table_schema = $1 AND table_name = $2 ORDER BY ordinal_position`;
 
+/**
+ * $1 schema, $2 table: the table's columns with their types as information_schema spells them (`character
+ * varying(160)`, `numeric(12,2)`, `integer`), in order; none when it does not exist.
+ */
+export const TABLE_COLUMN_TYPES_SQL = `SELECT column_name::VARCHAR(128) AS name,
+  (data_type || CASE
+    WHEN character_maximum_length IS NOT NULL THEN '(' || character_maximum_length || ')'
+    WHEN data_type = 'numeric' AND numeric_precision IS NOT NULL THEN '(' || numeric_precision || ',' || coalesce(numeric_scale, 0) || ')'
+    ELSE '' END)::VARCHAR(256) AS type
+FROM information_schema.columns WHERE table_schema = $1 AND table_name = $2 ORDER BY ordinal_position`;
+
+/**
+ * Lengthens a VARCHAR column, the only type change Redshift makes in place (ALTER TABLE: "ALTER COLUMN column_name
+ * TYPE updated_varchar_data_type_size"); it cannot run inside a transaction block.
+ */
+export function alterVarcharLengthSql(qualifiedTable: string, column: string, type: string): string {
+  return `ALTER TABLE ${qualifiedTable} ALTER COLUMN ${quoteIdent(column)} TYPE ${type}`;
+}
+
 /** On PostgreSQL (the suite's Redshift-dialect pair) binary is held as the hex text the files carry: PostgreSQL's COPY reads bytea only with its `\x`. */
 function columnType(column: LayoutColumn, dialect: SqlDialect): string {
   return dialect === 'postgres' && column.redshift.form === 'hex' ? 'text' : column.redshift.type;

@@ -1,5 +1,25 @@
 import type { BatchDescriptor, SeedBatch, StagedFiles, TableDefinition, TableRef } from '@svc/contracts';
-import { OwnObjectMissingError, claimWarehouseTables, clientBoundMs, isClientQueryTimeout, sqlStateOf, type ApplyOutcome, type WarehouseOwnershipLedger, type StagedFileReader, type WarehouseConnection, type WarehouseConnector, type WarehouseTableOptions } from '@svc/engines';
+import {
+  ColumnTypeChangeError,
+  OwnObjectMissingError,
+  claimWarehouseTables,
+  clientBoundMs,
+  columnChangeNotes,
+  isClientQueryTimeout,
+  isLatticeType,
+  isVaryingText,
+  planColumnTypes,
+  sqlStateOf,
+  suspectedRenames,
+  type ApplyOutcome,
+  type ColumnTypeDrift,
+  type StagedFileReader,
+  type TypedColumn,
+  type WarehouseConnection,
+  type WarehouseConnector,
+  type WarehouseOwnershipLedger,
+  type WarehouseTableOptions,
+} from '@svc/engines';
 import type { Pool, PoolClient, QueryConfig } from 'pg';
 import { CopyFailedError, LOAD_ERRORS_SQL, loadErrorDetail, loadErrorFilePattern, type LoadErrorRow, type StagedFileLoader } from './file-loaders';
 import { catalogName, fitIdentifier, qualifiedName, quoteIdent, targetTableName } from './redshift-identifiers';
@@ -11,7 +31,9 @@ import {
   ControlTables,
   LOAD_TABLE,
   TABLE_COLUMNS_SQL,
+  TABLE_COLUMN_TYPES_SQL,
   addColumnSql,
+  alterVarcharLengthSql,
   batchLoadedSql,
   changeFileColumns,
   createControlTablesSql,
@@ -109,8 +131,20 @@ export function redshiftWarehouseOnPool(pool: Pool, fileLoader: StagedFileLoader
 interface EnsureOutcome {
   created: boolean;
   addedColumns: string[];
+  schemaChanges?: string[];
+  suspectedRenames?: string[];
   keptAs?: string;
 }
+
+/** A VARCHAR column to lengthen once the ensuring transaction has committed. */
+interface Lengthening {
+  qualifiedTable: string;
+  drift: ColumnTypeDrift;
+}
+
+const IN_PLACE_ONLY_VARCHAR =
+  'Redshift changes a column type in place only to lengthen a VARCHAR outside the primary key (ALTER TABLE … ALTER COLUMN … TYPE); ' +
+  'a wider number or time type needs the table rebuilt (docs/REDSHIFT.md, "Column type changes")';
 
 const NOT_APPLIED: ApplyOutcome = { applied: false, rowCount: 0 };
 const STALE: ApplyOutcome = { applied: false, rowCount: 0, stale: true };
@@ -119,7 +153,7 @@ const STALE: ApplyOutcome = { applied: false, rowCount: 0, stale: true };
  * A Redshift warehouse (docs/REDSHIFT.md): each batch in one transaction that first locks its table's control table
  * (redshift-table-control.ts), then fences, logs, COPYs and merges set-based in the SQL of redshift-sql.ts.
  */
-class RedshiftWarehouse implements WarehouseConnector {
+export class RedshiftWarehouse implements WarehouseConnector {
   private readonly readySchemas = new Set<string>();
   /** Sessions whose statement_timeout is the lock wait's: set back after a rollback, in case the server keeps it. */
   private readonly waitingForLock = new WeakSet<PoolClient>();
@@ -135,9 +169,14 @@ class RedshiftWarehouse implements WarehouseConnector {
     return targetTableName(table);
   }
 
+  /**
+   * Columns to lengthen are lengthened after the ensuring transaction commits, one autocommitted statement each:
+   * Redshift runs ALTER TABLE … ALTER COLUMN … TYPE only outside a transaction block. A failure there leaves the
+   * rest committed; the retry finds the same columns still short and lengthens them.
+   */
   async ensureTable(definition: TableDefinition, options: WarehouseTableOptions): Promise<EnsureOutcome> {
     const layout = redshiftLayout(definition, options);
-    return this.withControlTables(layout.schema, `warehouse table ${layout.qualifiedTarget}`, async () => {
+    const { outcome, lengthen } = await this.withControlTables(layout.schema, `warehouse table ${layout.qualifiedTarget}`, async () => {
       // Looked up before the transaction: its first statement must be a LOCK, so that what it reads is not older than the lock.
       const controlExists = (await existingColumns(this.pool, layout.schema, tableControlName(layout.target))) !== null;
       return this.inTransaction(async (client) => {
@@ -148,6 +187,10 @@ class RedshiftWarehouse implements WarehouseConnector {
         return this.ensureTableLocked(client, layout);
       });
     });
+    for (const { qualifiedTable, drift } of lengthen) await this.pool.query(alterVarcharLengthSql(qualifiedTable, drift.name, drift.to));
+    const widened = lengthen.filter((step) => step.qualifiedTable === layout.qualifiedTarget).map((step) => step.drift);
+    const schemaChanges = columnChangeNotes('the warehouse', widened);
+    return { ...outcome, ...(schemaChanges.length > 0 && { schemaChanges }) };
   }
 
   async loadBatch(batch: BatchDescriptor, files: StagedFiles, reader: StagedFileReader, options: WarehouseTableOptions): Promise<ApplyOutcome> {
@@ -230,11 +273,20 @@ class RedshiftWarehouse implements WarehouseConnector {
   }
 
   /** An existing target or shadow the service did not create is left as it is: ForeignTableError (claimWarehouseTables). */
-  private async ensureTableLocked(client: PoolClient, layout: RedshiftLayout): Promise<EnsureOutcome> {
+  private async ensureTableLocked(client: PoolClient, layout: RedshiftLayout): Promise<{ outcome: EnsureOutcome; lengthen: Lengthening[] }> {
     let targetHas = await existingColumns(client, layout.schema, layout.target);
     const shadowHas = await existingColumns(client, layout.schema, layout.shadow);
     const pair = { schema: layout.schema, target: layout.target, targetExists: targetHas !== null, shadow: layout.shadow, shadowExists: shadowHas !== null };
     await claimWarehouseTables(ownershipLedger(client, layout, this.dialect), pair);
+    const lengthen: Lengthening[] = [];
+    let renames: string[] = [];
+    if (targetHas !== null && !scdTypeChanged(layout, targetHas)) {
+      const targetTyped = await typedColumns(client, layout.schema, layout.target, layout);
+      lengthen.push(...this.lengthening(layout, layout.qualifiedTarget, targetTyped));
+      if (shadowHas !== null) lengthen.push(...this.lengthening(layout, layout.qualifiedShadow, await typedColumns(client, layout.schema, layout.shadow, layout)));
+      const system = new Set<string>(Object.values(SystemColumns));
+      renames = columnChangeNotes('the warehouse', [], suspectedRenames(targetTyped.filter((column) => !system.has(column.name)), this.wantedColumns(layout)));
+    }
     let keptAs: string | undefined;
     if (targetHas !== null && scdTypeChanged(layout, targetHas)) {
       keptAs = await setAside(client, layout, targetHas.has(SystemColumns.validFrom) ? 'type2' : 'type1');
@@ -253,7 +305,30 @@ class RedshiftWarehouse implements WarehouseConnector {
     }
     if (shadowHas === null) await client.query(createShadowSql(layout, this.dialect));
     else await this.addMissing(client, layout, layout.qualifiedShadow, shadowHas);
-    return { created, addedColumns: added, ...(keptAs !== undefined && { keptAs }) };
+    const outcome: EnsureOutcome = { created, addedColumns: added, ...(renames.length > 0 && { suspectedRenames: renames }), ...(keptAs !== undefined && { keptAs }) };
+    return { outcome, lengthen };
+  }
+
+  /** The columns as CREATE TABLE declares them here (binary is text on the suite's PostgreSQL pair). */
+  private wantedColumns(layout: RedshiftLayout): TypedColumn[] {
+    return layout.columns.map((column) => ({ name: column.name, type: this.dialect === 'postgres' && column.redshift.form === 'hex' ? 'text' : column.redshift.type }));
+  }
+
+  /**
+   * The VARCHAR columns of the table to lengthen to the source's new type. Any other change fails the table,
+   * naming columns and types, before anything is altered: a change no widening follows, a widening Redshift
+   * cannot make in place (numbers, times, a key column). Types the widening lattice does not know are left alone.
+   */
+  private lengthening(layout: RedshiftLayout, qualifiedTable: string, existing: readonly TypedColumn[]): Lengthening[] {
+    const known = (column: TypedColumn) => isLatticeType(column.type);
+    const wanted = this.wantedColumns(layout).filter(known);
+    const plan = planColumnTypes(existing.filter(known), wanted);
+    if (plan.incompatible.length > 0) throw new ColumnTypeChangeError(layout.table, 'the warehouse table', plan.incompatible);
+    const keys = new Set(layout.keyColumns);
+    const inPlace = (drift: ColumnTypeDrift) => isVaryingText(drift.from) && isVaryingText(drift.to) && !keys.has(drift.name);
+    const rebuilt = plan.widen.filter((drift) => !inPlace(drift));
+    if (rebuilt.length > 0) throw new ColumnTypeChangeError(layout.table, 'the Redshift warehouse table', rebuilt, IN_PLACE_ONLY_VARCHAR);
+    return plan.widen.map((drift) => ({ qualifiedTable, drift }));
   }
 
   private async addMissing(client: PoolClient, layout: RedshiftLayout, qualifiedTable: string, existing: Set<string>): Promise<string[]> {
@@ -405,6 +480,17 @@ async function raiseFence(client: PoolClient, layout: RedshiftLayout, replicatio
   if (Number(fence.epoch) > epoch) return false;
   if (Number(fence.epoch) < epoch) await client.query(raiseFenceSql(layout), [replicationId, epoch]);
   return true;
+}
+
+/**
+ * The table's columns with their types (TABLE_COLUMN_TYPES_SQL), named as the layout names them (the catalog may
+ * hold a name folded to lower case), under the name as given and then as Redshift stores it (see existingColumns).
+ */
+async function typedColumns(client: PoolClient, schema: string, table: string, layout: RedshiftLayout): Promise<TypedColumn[]> {
+  let result = await client.query<TypedColumn>(TABLE_COLUMN_TYPES_SQL, [schema, table]);
+  if (result.rows.length === 0) result = await client.query<TypedColumn>(TABLE_COLUMN_TYPES_SQL, [catalogName(schema), catalogName(table)]);
+  const layoutName = new Map(layout.columns.map((column) => [column.name.toLowerCase(), column.name]));
+  return result.rows.map((row) => ({ name: layout.columns.some((column) => column.name === row.name) ? row.name : (layoutName.get(row.name) ?? row.name), type: row.type }));
 }
 
 /**

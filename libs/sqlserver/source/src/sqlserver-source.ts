@@ -7,6 +7,7 @@ import {
   StaleDefinitionError,
   TableNotTrackedError,
   columnMismatch,
+  columnTypeMismatch,
   type ChangeRead,
   type PurgeOutcome,
   type ReadOptions,
@@ -237,7 +238,7 @@ class SqlServerSource implements SourceConnector {
     return (await request.query<CatalogRow>(DISCOVER_COLUMNS_SQL)).recordset;
   }
 
-  /** Fails with StaleDefinitionError when the definition does not name the table's columns as they are now. */
+  /** Fails with StaleDefinitionError when the definition does not name the table's columns, with their types, as they are now. */
   private async assertDefinitionCurrent(transaction: Transaction, definition: TableDefinition, options: ReadOptions): Promise<void> {
     const [actual] = definitionsOf(await this.catalogRows(transaction.request(), definition.table));
     if (!actual) throw new StaleDefinitionError(definition.table, `${tableKey(definition.table)} does not exist`);
@@ -247,6 +248,9 @@ class SqlServerSource implements SourceConnector {
       options.columnsProjected === true,
     );
     if (problem !== null) throw new StaleDefinitionError(definition.table, problem);
+    const typed = (column: { name: string; sourceType: string }) => ({ name: column.name, type: column.sourceType });
+    const typeProblem = columnTypeMismatch(definition.columns.map(typed), actual.columns.map(typed));
+    if (typeProblem !== null) throw new StaleDefinitionError(definition.table, typeProblem);
   }
 }
 

@@ -1,5 +1,5 @@
 import type { CsvField, TransactionOutcome, TsqlDatabase, TsqlParams, TsqlSession } from '@svc/sqlserver-common';
-import { CURRENT_SEED_SQL, OWNED_TABLE_SQL, RAISE_FENCE_SQL, RECORD_BATCH_SQL, SHARED_TABLE_SQL, TABLE_COLUMNS_SQL } from './staging-sql';
+import { CURRENT_SEED_SQL, OWNED_TABLE_SQL, RAISE_FENCE_SQL, RECORD_BATCH_SQL, SHARED_TABLE_SQL, TABLE_COLUMNS_SQL, TABLE_COLUMN_TYPES_SQL } from './staging-sql';
 
 /**
  * A SQL Server staging database that keeps the collation of every character column and applies SQL Server's
@@ -40,6 +40,7 @@ interface Column {
   type: string;
   /** null for a type that has no collation. */
   collation: string | null;
+  nullable: boolean;
 }
 
 interface Table {
@@ -113,6 +114,7 @@ export class CollationStagingDouble implements TsqlDatabase {
     if (text === CURRENT_SEED_SQL) return [];
     const named = this.tables.get(`[${String(params['schema'])}].[${String(params['name'])}]`);
     if (text === TABLE_COLUMNS_SQL) return named ? named.columns.map((column) => ({ name: column.name })) : [];
+    if (text === TABLE_COLUMN_TYPES_SQL) return named ? named.columns.map((column) => catalogRow(column, named.primaryKey.indexOf(column.name) + 1)) : [];
     // Every table of this database was created through it, so the service owns each one that exists.
     if (text === OWNED_TABLE_SQL) return named ? [{ owned: 1 }] : [];
     if (text.includes('svc_staging') || text.startsWith('IF SCHEMA_ID(')) return [];
@@ -154,13 +156,13 @@ export class CollationStagingDouble implements TsqlDatabase {
   }
 
   private columnOf(line: string, temporary: boolean): Column {
-    const match = /^\s*(\[(?:[^\]]|\]\])+\]) (\S+?)(?: COLLATE (\w+))? (?:NOT )?NULL$/.exec(line);
+    const match = /^\s*(\[(?:[^\]]|\]\])+\]) (\S+?)(?: COLLATE (\w+))? (NOT )?NULL$/.exec(line);
     if (!match) throw new Error(`unreadable column: ${line}`);
     const type = match[2] ?? '';
     const declared = match[3];
     const fallback = temporary ? this.server.tempdbCollation : this.server.databaseCollation;
     const collation = !CHARACTER.test(type) ? null : declared === undefined ? fallback : declared === 'DATABASE_DEFAULT' ? this.server.databaseCollation : declared;
-    return { name: unquote(match[1] ?? ''), type, collation };
+    return { name: unquote(match[1] ?? ''), type, collation, nullable: match[4] === undefined };
   }
 
   private deleteKeys(text: string): object[] {
@@ -268,4 +270,22 @@ function inCodePage(character: string, collation: string): boolean {
   if (code < 0x80) return true;
   if (/^Cyrillic_General/i.test(collation)) return code >= 0x0400 && code <= 0x045f;
   return code <= 0xff;
+}
+
+/** A column as sys.columns describes it (TABLE_COLUMN_TYPES_SQL): lengths in bytes, -1 for max. */
+function catalogRow(column: Column, keyOrdinal: number): object {
+  const [, typeName = '', size, scale] = /^(\w+)(?:\((max|\d+)(?:,\s*(\d+))?\))?$/.exec(column.type) ?? [];
+  const sized = /char|binary/.test(typeName);
+  const bytes = size === 'max' ? -1 : Number(size ?? 0) * (typeName.startsWith('n') ? 2 : 1);
+  return {
+    name: column.name,
+    type_name: typeName,
+    is_clr_type: 0,
+    max_length: sized ? bytes : 8,
+    precision: sized ? 0 : Number(size ?? 0),
+    scale: Number(scale ?? 0),
+    is_nullable: column.nullable ? 1 : 0,
+    key_ordinal: keyOrdinal > 0 ? keyOrdinal : null,
+    collation_name: column.collation,
+  };
 }

@@ -1,16 +1,18 @@
 import type { BatchDescriptor, TableDefinition } from '@svc/contracts';
-import { ForeignTableError, OwnObjectMissingError, type CsvChunks } from '@svc/engines';
+import { ColumnTypeChangeError, ForeignTableError, OwnObjectMissingError, type CsvChunks } from '@svc/engines';
 import type { CsvField, TransactionOutcome, TsqlDatabase, TsqlParams, TsqlSession } from '@svc/sqlserver-common';
 import {
   CURRENT_SEED_SQL,
   HAS_APPLIED_SQL,
   NAMED_BY_EARLIER_VERSION_SQL,
   OWNED_TABLE_SQL,
+  PRIMARY_KEY_NAME_SQL,
   RAISE_FENCE_SQL,
   RECORD_BATCH_SQL,
   RECORD_OWNED_TABLE_SQL,
   SHARED_TABLE_SQL,
   TABLE_COLUMNS_SQL,
+  TABLE_COLUMN_TYPES_SQL,
 } from './staging-sql';
 import { SqlServerStaging } from './sqlserver-staging';
 
@@ -31,6 +33,80 @@ interface Script {
   namedByEarlierVersion?: boolean;
   /** The first statement that starts with `prefix` fails with this SQL Server error number. */
   failOnce?: { prefix: string; number: number };
+  /** The staging table's catalog (sys.columns and its primary key), which ALTER TABLE changes as SQL Server does. */
+  catalog?: Catalog;
+}
+
+interface CatalogColumn {
+  name: string;
+  type_name: string;
+  max_length: number;
+  precision: number;
+  scale: number;
+  is_nullable: number;
+  key_ordinal: number | null;
+  /** sys.columns.collation_name: NULL for a column that is not character-based. */
+  collation_name?: string | null;
+}
+
+/** The staging database's default collation in this double. */
+const DATABASE_COLLATION = 'SQL_Latin1_General_CP1_CI_AS';
+
+interface Catalog {
+  columns: CatalogColumn[];
+  /** The PRIMARY KEY constraint's name; null once dropped. */
+  primaryKey: string | null;
+}
+
+/** A type text as sys.columns holds it (nvarchar lengths in bytes). */
+function catalogType(type: string): Pick<CatalogColumn, 'type_name' | 'max_length' | 'precision' | 'scale'> {
+  const [, name = '', size, scale] = /^(\w+)(?:\((max|\d+)(?:,(\d+))?\))?$/.exec(type) ?? [];
+  const bytes = size === 'max' ? -1 : Number(size ?? 0) * (name.startsWith('n') ? 2 : 1);
+  const sized = ['varchar', 'nvarchar', 'char', 'nchar', 'varbinary', 'binary'].includes(name);
+  return { type_name: name, max_length: sized ? bytes : 8, precision: sized ? 0 : Number(size ?? 0), scale: Number(scale ?? 0) };
+}
+
+/**
+ * ALTER TABLE as SQL Server documents it (ALTER TABLE (Transact-SQL), https://learn.microsoft.com/en-us/sql/t-sql/statements/alter-table-transact-sql):
+ * "The modified column can't be any one of the following: … Used in a PRIMARY KEY or [FOREIGN KEY] REFERENCES
+ * constraint" (error 5074, then 4922); a column altered without NULL or NOT NULL takes the session's default, and
+ * "When SET ANSI_NULL_DFLT_ON is ON, new columns created by using the ALTER TABLE and CREATE TABLE statements allow
+ * null values if the nullability status of the column is not explicitly specified" (SET ANSI_NULL_DFLT_ON
+ * (Transact-SQL)), which tedious sets ON (node_modules/tedious/lib/connection.js: enableAnsiNullDefault: true →
+ * 'set ansi_null_dflt_on on'); a PRIMARY KEY on a nullable column is refused (error 8111, "Cannot define PRIMARY KEY
+ * constraint on nullable column"; "Columns of PRIMARY KEY constraints … The columns cannot allow for null values",
+ * Creating and Modifying PRIMARY KEY Constraints). And "COLLATE <collation_name>: Specifies the new collation for the
+ * altered column. If not specified, the column is assigned the default collation of the database." (ALTER TABLE,
+ * ALTER COLUMN): a character column altered without COLLATE loses the collation it was created with.
+ */
+function alterCatalog(catalog: Catalog, text: string): void {
+  const refuse = (number: number, message: string) => {
+    throw Object.assign(new Error(message), { number });
+  };
+  const alter = /^ALTER TABLE \[dbo\]\.\[Orders\] ALTER COLUMN \[(\w+)\] (\S+)(?: COLLATE (\w+))?(?: (NULL|NOT NULL))?$/.exec(text);
+  if (alter) {
+    const [, name, type = '', collation, nullability] = alter;
+    const column = catalog.columns.find((candidate) => candidate.name === name);
+    if (!column) return refuse(4924, `ALTER TABLE ALTER COLUMN failed because column '${name}' does not exist`);
+    if (column.key_ordinal !== null && catalog.primaryKey !== null) {
+      refuse(5074, `The object '${catalog.primaryKey}' is dependent on column '${name}'. ALTER TABLE ALTER COLUMN ${name} failed because one or more objects access this column.`);
+    }
+    const characterBased = /char|text/.test(type);
+    Object.assign(column, catalogType(type), { is_nullable: nullability === 'NOT NULL' ? 0 : 1, collation_name: characterBased ? (collation ?? DATABASE_COLLATION) : null });
+    return;
+  }
+  const drop = /^ALTER TABLE \[dbo\]\.\[Orders\] DROP CONSTRAINT \[(.+)\]$/.exec(text);
+  if (drop) {
+    if (drop[1] !== catalog.primaryKey) refuse(3728, `'${drop[1]}' is not a constraint.`);
+    catalog.primaryKey = null;
+    return;
+  }
+  const add = /^ALTER TABLE \[dbo\]\.\[Orders\] ADD CONSTRAINT \[(.+)\] PRIMARY KEY \((.+)\)$/.exec(text);
+  if (add) {
+    const keys = (add[2] ?? '').split(', ').map((key) => key.slice(1, -1));
+    if (catalog.columns.some((column) => keys.includes(column.name) && column.is_nullable === 1)) refuse(8111, "Cannot define PRIMARY KEY constraint on nullable column in table 'Orders'.");
+    catalog.primaryKey = add[1] ?? null;
+  }
 }
 
 class ScriptedDatabase implements TsqlDatabase {
@@ -81,6 +157,12 @@ class ScriptedDatabase implements TsqlDatabase {
     if (text === SHARED_TABLE_SQL) return [{ shared: this.script.shared ? 1 : 0 }];
     if (text === CURRENT_SEED_SQL) return this.script.currentSeed ? [this.script.currentSeed] : [];
     if (text === TABLE_COLUMNS_SQL) return (this.script.existingColumns ?? []).map((name) => ({ name }));
+    const catalog = this.script.catalog;
+    if (catalog) {
+      if (text === TABLE_COLUMN_TYPES_SQL) return catalog.columns.map((column) => ({ ...column, is_clr_type: 0 }));
+      if (text === PRIMARY_KEY_NAME_SQL) return catalog.primaryKey === null ? [] : [{ name: catalog.primaryKey }];
+      alterCatalog(catalog, text);
+    }
     if (text === HAS_APPLIED_SQL) return this.script.appliedBefore ? [{ applied: 1 }] : [];
     if (text === OWNED_TABLE_SQL) return this.script.owned ? [{ owned: 1 }] : [];
     if (text === NAMED_BY_EARLIER_VERSION_SQL) return this.script.namedByEarlierVersion ? [{ named: 1 }] : [];
@@ -208,6 +290,70 @@ describe('SqlServerStaging (scripted database)', () => {
     const older = new ScriptedDatabase({ existingColumns: ['id'], owned: true });
     expect(await new SqlServerStaging(older).ensureTable(definition)).toEqual({ created: false, addedColumns: ['note'] });
     expect(older.transcript.join('\n')).toContain('ALTER TABLE [dbo].[Orders] ADD\n  [note] nvarchar(200) NULL');
+  });
+
+  describe('a column whose type changed in the source (issue 21, item 13)', () => {
+    const stagedAs = (id: string, note: string): Catalog => ({
+      columns: [
+        { name: 'id', ...catalogType(id), is_nullable: 0, key_ordinal: 1, collation_name: null },
+        { name: 'note', ...catalogType(note), is_nullable: 1, key_ordinal: null, collation_name: DATABASE_COLLATION },
+      ],
+      primaryKey: 'PK__Orders__3213E83F',
+    });
+    const widened: TableDefinition = {
+      ...definition,
+      columns: [
+        { name: 'id', sourceType: 'bigint', portableType: 'bigint', nullable: false },
+        { name: 'note', sourceType: 'nvarchar(max)', portableType: 'text', nullable: true },
+      ],
+    };
+
+    it('widens a key column (int → bigint) and a text column (nvarchar(100) → max): the key is dropped and added back, NOT NULL kept', async () => {
+      const catalog = stagedAs('int', 'nvarchar(100)');
+      const database = new ScriptedDatabase({ existingColumns: ['id', 'note'], owned: true, catalog });
+      const outcome = await new SqlServerStaging(database).ensureTable(widened);
+      expect(outcome).toEqual({
+        created: false,
+        addedColumns: [],
+        schemaChanges: ['widened column id from int to bigint in staging', 'widened column note from nvarchar(100) to nvarchar(max) in staging'],
+      });
+      expect(catalog).toEqual({
+        columns: [
+          { name: 'id', ...catalogType('bigint'), is_nullable: 0, key_ordinal: 1, collation_name: null },
+          { name: 'note', ...catalogType('nvarchar(max)'), is_nullable: 1, key_ordinal: null, collation_name: DATABASE_COLLATION },
+        ],
+        primaryKey: 'PK__Orders__3213E83F',
+      });
+      expect(database.transcript.at(-1)).toBe('COMMIT');
+    });
+
+    it('keeps the collation a widened text column was created with (the source column\'s)', async () => {
+      const catalog = stagedAs('int', 'nvarchar(100)');
+      const note = catalog.columns[1];
+      if (note) note.collation_name = 'Latin1_General_100_CS_AS';
+      const database = new ScriptedDatabase({ existingColumns: ['id', 'note'], owned: true, catalog });
+      await new SqlServerStaging(database).ensureTable(widened);
+      expect(catalog.columns[1]).toMatchObject({ ...catalogType('nvarchar(max)'), collation_name: 'Latin1_General_100_CS_AS' });
+    });
+
+    it('keeps a column wider than the source now needs, altering nothing', async () => {
+      const catalog = stagedAs('bigint', 'nvarchar(max)');
+      const database = new ScriptedDatabase({ existingColumns: ['id', 'note'], owned: true, catalog });
+      const narrowed: TableDefinition = { ...definition, columns: [{ name: 'id', sourceType: 'int', portableType: 'integer', nullable: false }, { name: 'note', sourceType: 'nvarchar(50)', portableType: 'varchar(50)', nullable: true }] };
+      expect(await new SqlServerStaging(database).ensureTable(narrowed)).toEqual({ created: false, addedColumns: [] });
+      expect(database.transcript.join('\n')).not.toContain('ALTER TABLE [dbo].[Orders]');
+    });
+
+    it('stops the table, naming column, old and new type, for a change no widening follows; nothing is altered', async () => {
+      const catalog = stagedAs('int', 'nvarchar(100)');
+      const database = new ScriptedDatabase({ existingColumns: ['id', 'note'], owned: true, catalog });
+      const retyped: TableDefinition = { ...definition, columns: [{ name: 'id', sourceType: 'int', portableType: 'integer', nullable: false }, { name: 'note', sourceType: 'int', portableType: 'integer', nullable: true }] };
+      const ensuring = new SqlServerStaging(database).ensureTable(retyped);
+      await expect(ensuring).rejects.toBeInstanceOf(ColumnTypeChangeError);
+      await expect(ensuring).rejects.toThrow('[dbo].[Orders]: the type of column(s) note from nvarchar(100) to int changed in the source and the staging table cannot follow');
+      expect(database.transcript.join('\n')).not.toContain('ALTER TABLE [dbo].[Orders]');
+      expect(database.transcript.at(-1)).toBe('ROLLBACK');
+    });
   });
 
   /*

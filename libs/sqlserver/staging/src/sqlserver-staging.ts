@@ -1,6 +1,29 @@
 import { hasPrimaryKey, type BatchDescriptor, type SeedBatch, type TableDefinition, type TableRef } from '@svc/contracts';
-import { OwnObjectMissingError, claimTable, type ApplyOutcome, type CsvChunks, type OwnershipLedger, type StagingConnector } from '@svc/engines';
-import { MssqlDatabase, csvRows, isSqlServerMissingObject, sqlServerConfig, type TransactionOutcome, type TsqlDatabase, type TsqlSession } from '@svc/sqlserver-common';
+import {
+  ColumnTypeChangeError,
+  OwnObjectMissingError,
+  claimTable,
+  columnChangeNotes,
+  planColumnTypes,
+  suspectedRenames,
+  type ApplyOutcome,
+  type ColumnTypeDrift,
+  type CsvChunks,
+  type OwnershipLedger,
+  type StagingConnector,
+  type TableEnsured,
+} from '@svc/engines';
+import {
+  MssqlDatabase,
+  columnPlan,
+  csvRows,
+  isSqlServerMissingObject,
+  sqlServerConfig,
+  stagingPlanOf,
+  type TransactionOutcome,
+  type TsqlDatabase,
+  type TsqlSession,
+} from '@svc/sqlserver-common';
 import {
   APPLICATION_LOCK_SQL,
   BATCH_ROWS_TABLE,
@@ -12,18 +35,23 @@ import {
   HAS_APPLIED_SQL,
   NAMED_BY_EARLIER_VERSION_SQL,
   OWNED_TABLE_SQL,
+  PRIMARY_KEY_NAME_SQL,
   RAISE_FENCE_SQL,
   RECORD_OWNED_TABLE_SQL,
   RECORD_BATCH_SQL,
   SHARED_TABLE_SQL,
   START_SEED_SQL,
   TABLE_COLUMNS_SQL,
+  TABLE_COLUMN_TYPES_SQL,
   addColumnsSql,
+  addPrimaryKeySql,
+  alterColumnTypeSql,
   batchRowsColumns,
   createBatchRowsSql,
   createSchemaSql,
   createTableSql,
   deleteChangedKeysSql,
+  dropConstraintSql,
   insertRowsSql,
   tableLockResource,
   truncateSql,
@@ -57,9 +85,45 @@ export function createSqlServerStaging(connectionString: string, options: SqlSer
   return new SqlServerStaging(database);
 }
 
-interface TableEnsured {
-  created: boolean;
-  addedColumns: string[];
+/** A staging column as TABLE_COLUMN_TYPES_SQL reads it. */
+interface StagingColumnRow {
+  name: string;
+  type_name: string;
+  is_clr_type: number;
+  max_length: number;
+  precision: number;
+  scale: number;
+  is_nullable: number;
+  key_ordinal: number | null;
+  /** NULL for a column that is not character-based. */
+  collation_name: string | null;
+}
+
+/** The staging column's type as T-SQL spells it (`nvarchar(40)`, `decimal(12,2)`), the spelling stagingPlanOf uses. */
+function stagingTypeOf(row: StagingColumnRow): string {
+  const column = { name: row.name, typeName: row.type_name, isClrType: row.is_clr_type === 1, maxLength: row.max_length, precision: row.precision, scale: row.scale };
+  return columnPlan(column).sourceType;
+}
+
+/**
+ * ALTER TABLE … ALTER COLUMN, keeping each column's nullability. SQL Server refuses to alter a column "used in a
+ * PRIMARY KEY" constraint (ALTER TABLE (Transact-SQL), ALTER COLUMN): when a key column widens, the key is dropped
+ * and added again under its own name around the alterations, in the same transaction (DDL is transactional).
+ */
+async function widenColumns(session: TsqlSession, table: TableRef, existing: readonly StagingColumnRow[], widen: readonly ColumnTypeDrift[]): Promise<void> {
+  const byName = new Map(existing.map((row) => [row.name, row]));
+  const keyColumns = existing
+    .filter((row) => row.key_ordinal !== null && row.key_ordinal > 0)
+    .sort((a, b) => (a.key_ordinal ?? 0) - (b.key_ordinal ?? 0))
+    .map((row) => row.name);
+  const keyWidens = widen.some((drift) => keyColumns.includes(drift.name));
+  const primaryKey = keyWidens ? (await session.query<{ name: string }>(PRIMARY_KEY_NAME_SQL, { schema: table.schema, name: table.name }))[0]?.name : undefined;
+  if (primaryKey !== undefined) await session.query(dropConstraintSql(table, primaryKey));
+  for (const drift of widen) {
+    const row = byName.get(drift.name);
+    await session.query(alterColumnTypeSql(table, drift.name, drift.to, row?.is_nullable === 1, row?.collation_name ?? null));
+  }
+  if (primaryKey !== undefined) await session.query(addPrimaryKeySql(table, primaryKey, keyColumns));
 }
 
 type ApplyResult = number | null | 'stale';
@@ -98,14 +162,28 @@ export class SqlServerStaging implements StagingConnector {
         await session.query(createTableSql(definition));
         return { commit: true, result: { created: true, addedColumns: [] } };
       }
+      const typed = await session.query<StagingColumnRow>(TABLE_COLUMN_TYPES_SQL, { schema, name });
+      const existing = typed.map((row) => ({ name: row.name, type: stagingTypeOf(row) }));
+      const wanted = definition.columns.map((column) => ({ name: column.name, type: stagingPlanOf(column.name, column.sourceType).stagingType }));
+      const types = planColumnTypes(existing, wanted, 'sqlserver');
+      if (types.incompatible.length > 0) throw new ColumnTypeChangeError(definition.table, 'the staging table', types.incompatible);
       const presentNames = new Set(present);
       const missing = definition.columns.filter((column) => !presentNames.has(column.name));
-      if (missing.length > 0) {
+      if (missing.length > 0 || types.widen.length > 0) {
         // The lock order: the table's lock before the table itself, as a batch takes them.
         await session.query(APPLICATION_LOCK_SQL, { resource: tableLockResource(definition.table) });
-        await session.query(addColumnsSql(definition.table, missing));
       }
-      return { commit: true, result: { created: false, addedColumns: missing.map((column) => column.name) } };
+      if (types.widen.length > 0) await widenColumns(session, definition.table, typed, types.widen);
+      if (missing.length > 0) await session.query(addColumnsSql(definition.table, missing));
+      const schemaChanges = columnChangeNotes('staging', types.widen);
+      const renames = columnChangeNotes('staging', [], suspectedRenames(existing, wanted, 'sqlserver'));
+      const result: TableEnsured = {
+        created: false,
+        addedColumns: missing.map((column) => column.name),
+        ...(schemaChanges.length > 0 && { schemaChanges }),
+        ...(renames.length > 0 && { suspectedRenames: renames }),
+      };
+      return { commit: true, result };
     });
   }
 

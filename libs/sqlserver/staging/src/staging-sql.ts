@@ -145,6 +145,49 @@ export const NAMED_BY_EARLIER_VERSION_SQL = `SELECT 1 AS named WHERE EXISTS (SEL
 /** @schema, @name: the table's columns in ordinal order (no rows when the table does not exist). */
 export const TABLE_COLUMNS_SQL = `SELECT c.name FROM sys.columns c WHERE c.object_id = OBJECT_ID(QUOTENAME(@schema) + N'.' + QUOTENAME(@name), N'U') ORDER BY c.column_id`;
 
+/**
+ * @schema, @name: the staging table's columns with their types as sys.columns holds them (read back through
+ * columnPlan), nullability and place in the primary key (NULL when none), in ordinal order.
+ */
+export const TABLE_COLUMN_TYPES_SQL = `SELECT c.name,
+  CASE WHEN ty.is_assembly_type = 1 THEN ty.name ELSE TYPE_NAME(c.system_type_id) END AS type_name,
+  CAST(ty.is_assembly_type AS int) AS is_clr_type,
+  c.max_length, c.precision, c.scale, CAST(c.is_nullable AS int) AS is_nullable, pk.key_ordinal, c.collation_name
+FROM sys.columns c
+JOIN sys.types ty ON ty.user_type_id = c.user_type_id
+LEFT JOIN (
+  SELECT ic.object_id, ic.column_id, ic.key_ordinal
+  FROM sys.indexes i
+  JOIN sys.index_columns ic ON ic.object_id = i.object_id AND ic.index_id = i.index_id
+  WHERE i.is_primary_key = 1
+) pk ON pk.object_id = c.object_id AND pk.column_id = c.column_id
+WHERE c.object_id = OBJECT_ID(QUOTENAME(@schema) + N'.' + QUOTENAME(@name), N'U')
+ORDER BY c.column_id`;
+
+/** @schema, @name: the name of the table's PRIMARY KEY constraint (the system names the one CREATE TABLE declares). */
+export const PRIMARY_KEY_NAME_SQL = `SELECT kc.name FROM sys.key_constraints kc
+WHERE kc.parent_object_id = OBJECT_ID(QUOTENAME(@schema) + N'.' + QUOTENAME(@name), N'U') AND kc.type = 'PK'`;
+
+/**
+ * Widens one column. NULL or NOT NULL is always spelled out: left out, the column's nullability would follow the
+ * session's ANSI_NULL_DFLT_ON (which tedious sets ON), not what the column had. So is a character column's
+ * collation (its current one, from sys.columns): left out, "the column is assigned the default collation of the
+ * database" (ALTER TABLE, COLLATE), and a case-sensitive key would start to collide.
+ */
+export function alterColumnTypeSql(table: TableRef, column: string, stagingType: string, nullable: boolean, collation: string | null): string {
+  if (collation !== null && !COLLATION_NAME.test(collation)) throw new Error(`column ${column}: collation '${collation}' is not a collation name`);
+  const collate = collation === null ? '' : ` COLLATE ${collation}`;
+  return `ALTER TABLE ${qualifiedName(table)} ALTER COLUMN ${quoteName(column)} ${stagingType}${collate} ${nullable ? 'NULL' : 'NOT NULL'}`;
+}
+
+export function dropConstraintSql(table: TableRef, constraint: string): string {
+  return `ALTER TABLE ${qualifiedName(table)} DROP CONSTRAINT ${quoteName(constraint)}`;
+}
+
+export function addPrimaryKeySql(table: TableRef, constraint: string, keyColumns: readonly string[]): string {
+  return `ALTER TABLE ${qualifiedName(table)} ADD CONSTRAINT ${quoteName(constraint)} PRIMARY KEY (${keyColumns.map(quoteName).join(', ')})`;
+}
+
 const CHARACTER_TYPE = /^(n?char|n?varchar|n?text)(\(|$)/i;
 const COLLATION_NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
 

@@ -1,0 +1,54 @@
+import type { BatchLoaded } from '@svc/contracts';
+import type { JsonLogger } from '@svc/logging';
+import type { PipelineStateRepository, ReplicationStore } from '@svc/registry-store';
+import type { AlertsService } from './alerts.service';
+import type { MetricsHistoryService } from './metrics-history.service';
+import { PipelineEventsService } from './pipeline-events.service';
+
+const loaded: BatchLoaded = {
+  workId: 'work-1',
+  batchId: 'batch-1',
+  replicationId: 'r1',
+  table: { schema: 'public', name: 'c' },
+  kind: 'changes',
+  version: '20',
+  rowCount: 1,
+  addedColumns: [],
+  extractedAt: '2026-11-26T10:00:00.000Z',
+  loadedAt: '2026-11-26T10:00:01.000Z',
+};
+
+/** The registry's side of a loaded batch, with the stores it writes to as fakes that record alerts. */
+function serviceWith(alertOnSuccessfulTableSchemaChanges: boolean) {
+  const raised: { kind: string; message: string }[] = [];
+  const state = { completeChanges: () => Promise.resolve({ fromVersion: '10', startedAt: null }) } as unknown as PipelineStateRepository;
+  const alerts = { raise: (alert: { kind: string; message: string }) => Promise.resolve(void raised.push({ kind: alert.kind, message: alert.message })) } as unknown as AlertsService;
+  const logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined } as unknown as JsonLogger;
+  const replications = { get: () => Promise.resolve({ config: { isLogErrorsOnly: true, alertOnSuccessfulTableSchemaChanges } }) } as unknown as ReplicationStore;
+  const metrics = { record: () => Promise.resolve() } as unknown as MetricsHistoryService;
+  return { service: new PipelineEventsService(state, alerts, logger, replications, metrics), raised };
+}
+
+describe('PipelineEventsService: SchemaChange alerts for column type changes and renames (issue 21, item 13)', () => {
+  const noticed: BatchLoaded = {
+    ...loaded,
+    schemaChanges: ['widened column n from integer to bigint in staging', 'widened column n from integer to bigint in the warehouse'],
+    suspectedRenames: ['column label is gone from the source and title appeared in its place with the same type: a rename? …'],
+  };
+
+  it('says widenings when asked for successful schema changes, and a suspected rename', async () => {
+    const { service, raised } = serviceWith(true);
+    await service.batchLoaded(noticed);
+    expect(raised).toEqual([
+      { kind: 'SchemaChange', message: '[public].[c]: widened column n from integer to bigint in staging; widened column n from integer to bigint in the warehouse' },
+      { kind: 'SchemaChange', message: '[public].[c]: column label is gone from the source and title appeared in its place with the same type: a rename? …' },
+    ]);
+  });
+
+  it('says a suspected rename (a column left stale) even when successful schema changes are not alerted', async () => {
+    const { service, raised } = serviceWith(false);
+    await service.batchLoaded(noticed);
+    expect(raised.map((alert) => alert.kind)).toEqual(['SchemaChange']);
+    expect(raised[0]?.message).toContain('[public].[c]: column label is gone from the source');
+  });
+});
