@@ -27,7 +27,8 @@ export const REGISTRY_POOL = Symbol('REGISTRY_POOL');
  */
 async function openControlDatabase(config: RegistryConfig, logger: JsonLogger, box: SecretBox): Promise<Pool> {
   const { created } = await ensureDatabase(config.databaseUrl);
-  const pool = new Pool({ connectionString: config.databaseUrl, max: 10 });
+  // Keep-alive: a control database behind a network element that drops idle connections is noticed, not waited on.
+  const pool = new Pool({ connectionString: config.databaseUrl, max: 10, keepAlive: true, keepAliveInitialDelayMillis: 60_000 });
   // A connection dying must not crash the process, idle (the pool's event) or checked out (the client's,
   // which pg-pool does not listen to): its query fails, the client is discarded, the next one reconnects.
   pool.on('error', (error) => logger.warn('idle control database connection failed', { error }));
