@@ -248,7 +248,16 @@ export interface StagingColumnPlan {
   stagingType: string;
   /** T-SQL converting the text `text` (nvarchar(max), as column-types renders it) to `stagingType`. */
   fromText(text: string): string;
+  /**
+   * The most characters of text `fromText` keeps whole, when it keeps fewer than the text may have: a longer value
+   * would be cut silently ("When you convert character … expressions … to an expression of a different data type …
+   * the conversion operation could truncate the output data", CAST and CONVERT), so staging refuses the batch instead.
+   */
+  maxTextLength?: number;
 }
+
+/** The error number staging raises for a value longer than its staging column keeps (a table-stopping data error). */
+export const STAGING_VALUE_TOO_LONG = 51020;
 
 const convertTo = (type: string, style?: number) => (text: string) => `CONVERT(${type}, ${text}${style === undefined ? '' : `, ${style}`})`;
 const fromHex = (type: string) => (text: string) => `CONVERT(${type}, SUBSTRING(${text}, 3, LEN(${text})), 2)`;
@@ -295,7 +304,7 @@ export function stagingPlanOf(name: string, sourceType: string): StagingColumnPl
       return { stagingType: type, fromText: (text) => text };
     case 'sql_variant':
       // A sql_variant cannot hold an nvarchar(max): the value's text (at most 4000 characters) goes in as nvarchar(4000).
-      return { stagingType: 'sql_variant', fromText: convertTo('nvarchar(4000)') };
+      return { stagingType: 'sql_variant', fromText: convertTo('nvarchar(4000)'), maxTextLength: 4000 };
     case 'bigint':
     case 'int':
     case 'smallint':

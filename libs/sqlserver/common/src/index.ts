@@ -3,7 +3,7 @@ export { SQL_SERVER_DEFAULT_PORT, SQL_SERVER_SCHEMES, parseSqlServerAddress, typ
 export { sqlServerConfig, sqlServerDatabaseName } from './sql-server-config';
 export { isSqlServerUnreachable, sqlServerFailureReason } from './sql-server-failure';
 export { keyColumnsGathered, sqlServerAccess, sqlServerConnectionFailure } from './sqlserver-access';
-export { columnPlan, planOfSourceType, stagingPlanOf, UnsupportedColumnTypeError, type CatalogColumn, type ColumnPlan, type StagingColumnPlan } from './column-types';
+export { columnPlan, planOfSourceType, stagingPlanOf, STAGING_VALUE_TOO_LONG, UnsupportedColumnTypeError, type CatalogColumn, type ColumnPlan, type StagingColumnPlan } from './column-types';
 export { connectSqlServer, isTlsVersionRefusal, withLegacyTls } from './tls-fallback';
 export { isSqlServerMissingObject } from './missing-object';
 export { csvRows, CsvFormatError, type CsvField } from './csv-rows';

@@ -42,6 +42,7 @@ describe('sqlServerErrorKind', () => {
     // Issue 21 item 12: retryable errors that stopped a table, and the permission list.
     ['snapshot read of an object changed by DDL 3961', numbered(3961), 'transient'],
     ['ALTER DATABASE denied 5011', numbered(5011), 'permission-denied'],
+    ['a value longer than its staging column keeps 51020 (staging-sql.ts valueLengthGuardSql)', numbered(51020), 'invalid-data'],
     ['read-secondary login waiting for versioning 4221', numbered(4221), 'transient'],
     ['transport-level error 10053', numbered(10053), 'transient'],
     ['transport-level error 10054', numbered(10054), 'transient'],

@@ -1,5 +1,5 @@
 import type { EngineErrorKind } from '@svc/engines';
-import { APPLICATION_LOCK_REFUSALS, isSqlServerUnreachable, loginErrorNumbers } from '@svc/sqlserver-common';
+import { APPLICATION_LOCK_REFUSALS, STAGING_VALUE_TOO_LONG, isSqlServerUnreachable, loginErrorNumbers } from '@svc/sqlserver-common';
 
 /**
  * mssql/tedious error codes of a connection that failed in a way that heals by itself. A ConnectionError of these
@@ -63,6 +63,8 @@ const NUMBERED_ERRORS: readonly NumberedErrors[] = [
     means: 'duplicate key, NULL into NOT NULL, constraint conflict, truncation, arithmetic overflow, conversion',
     source: ENGINE_ERRORS,
   },
+  // Raised by staging itself (staging-sql.ts valueLengthGuardSql) rather than let CONVERT cut a value.
+  { numbers: [STAGING_VALUE_TOO_LONG], kind: 'invalid-data', means: 'a value is longer than its staging column keeps', source: 'THROW (https://learn.microsoft.com/sql/t-sql/language-elements/throw-transact-sql)' },
   { numbers: [22105, 22106], kind: 'not-tracked', means: 'change tracking is not enabled on the table (or the database)', source: ENGINE_ERRORS },
   // A statement ran under snapshot isolation in a transaction that did not start in it: a bug, not retried.
   { numbers: [3951], kind: 'statement-failed', means: 'snapshot isolation switched inside a transaction', source: ENGINE_ERRORS },

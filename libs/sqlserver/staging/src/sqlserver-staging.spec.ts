@@ -112,6 +112,9 @@ function alterCatalog(catalog: Catalog, text: string): void {
 class ScriptedDatabase implements TsqlDatabase {
   readonly transcript: string[] = [];
   readonly loaded: CsvField[][] = [];
+  /** The values the INSERT … SELECT stored, by column position, as sqlVariantInsert models them. */
+  readonly stored: (string | null)[][] = [];
+  private loadedWithOperation = false;
 
   constructor(private readonly script: Script = {}) {}
 
@@ -125,6 +128,7 @@ class ScriptedDatabase implements TsqlDatabase {
       query: <Row extends object>(text: string, params: TsqlParams = {}) => Promise.resolve(this.answer(text, params) as Row[]),
       bulkLoad: async (table, columns, rows) => {
         this.transcript.push(`-- bulk load ${table} (${columns.join(', ')})`);
+        this.loadedWithOperation = columns[0] === 'op';
         for await (const row of rows) this.loaded.push(row);
         return this.loaded.length;
       },
@@ -141,6 +145,23 @@ class ScriptedDatabase implements TsqlDatabase {
 
   close(): Promise<void> {
     return Promise.resolve();
+  }
+
+  private guardLengths(text: string): void {
+    evaluateLengthGuards(text, this.loaded, this.loadedWithOperation);
+  }
+
+  /**
+   * The INSERT … SELECT's text values as SQL Server stores them: `CONVERT(nvarchar(4000), x)` of a longer text keeps its
+   * first 4000 characters, silently ("the conversion operation could truncate the output data", CAST and CONVERT,
+   * "Truncating and rounding results"); any other expression keeps the text here.
+   */
+  private insertTexts(text: string): void {
+    for (const row of this.loaded) {
+      if (this.loadedWithOperation && row[0] === 'D') continue;
+      const values = this.loadedWithOperation ? row.slice(1) : row;
+      this.stored.push(values.map((value, index) => (typeof value === 'string' && text.includes(`CONVERT(nvarchar(4000), r.[c${index}])`) ? value.slice(0, 4000) : (value as string | null))));
+    }
   }
 
   private answer(text: string, params: TsqlParams): object[] {
@@ -163,10 +184,27 @@ class ScriptedDatabase implements TsqlDatabase {
       if (text === PRIMARY_KEY_NAME_SQL) return catalog.primaryKey === null ? [] : [{ name: catalog.primaryKey }];
       alterCatalog(catalog, text);
     }
+    this.guardLengths(text);
+    if (text.startsWith('INSERT INTO ')) this.insertTexts(text);
     if (text === HAS_APPLIED_SQL) return this.script.appliedBefore ? [{ applied: 1 }] : [];
     if (text === OWNED_TABLE_SQL) return this.script.owned ? [{ owned: 1 }] : [];
     if (text === NAMED_BY_EARLIER_VERSION_SQL) return this.script.namedByEarlierVersion ? [{ named: 1 }] : [];
     return [];
+  }
+}
+
+/**
+ * A guard `IF EXISTS (SELECT 1 FROM #svc_batch_rows AS r WHERE LEN(r.[cN] + N'.') > K) THROW n, N'm', 1;` evaluated
+ * over the bulk-loaded rows: THROW "raises an exception" with that number and message (THROW (Transact-SQL)), and LEN
+ * "returns the number of characters … excluding trailing spaces" (LEN (Transact-SQL)), hence the appended '.'.
+ */
+function evaluateLengthGuards(text: string, loaded: readonly CsvField[][], withOperation: boolean): void {
+  const guard = /IF EXISTS \(SELECT 1 FROM #svc_batch_rows AS r WHERE LEN\(r\.\[c(\d+)\] \+ N'\.'\) > (\d+)\) THROW (\d+), N'((?:[^']|'')*)', 1;/g;
+  for (const [, index, limit, number, message] of text.matchAll(guard)) {
+    const at = Number(index) + (withOperation ? 1 : 0);
+    if (loaded.some((row) => typeof row[at] === 'string' && `${row[at] as string}.`.length > Number(limit))) {
+      throw Object.assign(new Error((message ?? '').replace(/''/g, "'")), { number: Number(number) });
+    }
   }
 }
 
@@ -290,6 +328,25 @@ describe('SqlServerStaging (scripted database)', () => {
     const older = new ScriptedDatabase({ existingColumns: ['id'], owned: true });
     expect(await new SqlServerStaging(older).ensureTable(definition)).toEqual({ created: false, addedColumns: ['note'] });
     expect(older.transcript.join('\n')).toContain('ALTER TABLE [dbo].[Orders] ADD\n  [note] nvarchar(200) NULL');
+  });
+
+  describe('a sql_variant value longer than a staging sql_variant keeps (4000 characters of nvarchar)', () => {
+    const variants: TableDefinition = { ...definition, columns: [definition.columns[0]!, { name: 'v', sourceType: 'sql_variant', portableType: 'text', nullable: true }] };
+    const batch: BatchDescriptor = { ...changes, definition: variants };
+
+    it('is refused with the table and column named, never cut', async () => {
+      const database = new ScriptedDatabase();
+      const applying = new SqlServerStaging(database).applyBatch(batch, chunks(`I,1,${'x'.repeat(4001)}\n`));
+      await expect(applying).rejects.toMatchObject({ number: 51020, message: '[dbo].[Orders]: column v holds a sql_variant value longer than the 4000 characters a staging sql_variant column keeps' });
+      expect(database.stored).toEqual([]);
+    });
+
+    it('keeps a value of exactly 4000 characters, trailing blanks included, whole', async () => {
+      const database = new ScriptedDatabase();
+      const value = `${'y'.repeat(3998)}  `;
+      await new SqlServerStaging(database).applyBatch(batch, chunks(`I,1,${value}\n`));
+      expect(database.stored).toEqual([['1', value]]);
+    });
   });
 
   describe('a column whose type changed in the source (issue 21, item 13)', () => {

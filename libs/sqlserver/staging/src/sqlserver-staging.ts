@@ -55,6 +55,7 @@ import {
   insertRowsSql,
   tableLockResource,
   truncateSql,
+  valueLengthGuardSql,
 } from './staging-sql';
 
 export interface SqlServerStagingOptions {
@@ -345,6 +346,8 @@ async function applySeedPart(session: TsqlSession, batch: BatchDescriptor, seed:
 async function applyRows(session: TsqlSession, definition: TableDefinition, rows: CsvChunks, how: { withOperation: boolean; merge: boolean }): Promise<number> {
   await session.query(createBatchRowsSql(definition, how.withOperation));
   const rowCount = await session.bulkLoad(BATCH_ROWS_TABLE, batchRowsColumns(definition, how.withOperation), csvRows(rows));
+  const lengthGuard = valueLengthGuardSql(definition);
+  if (lengthGuard !== null) await session.query(lengthGuard);
   if (how.merge) await session.query(deleteChangedKeysSql(definition));
   await session.query(insertRowsSql(definition, how.withOperation));
   return rowCount;

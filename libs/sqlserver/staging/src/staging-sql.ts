@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { type ColumnDefinition, type TableDefinition, type TableRef } from '@svc/contracts';
-import { raiseApplicationLockRefusalSql, stagingPlanOf } from '@svc/sqlserver-common';
+import { STAGING_VALUE_TOO_LONG, raiseApplicationLockRefusalSql, stagingPlanOf } from '@svc/sqlserver-common';
 
 /**
  * The T-SQL of a SQL Server staging database, the same protocol as PostgreSQL's (libs/postgres/staging):
@@ -290,6 +290,21 @@ export function deleteChangedKeysSql(definition: TableDefinition): string {
     .join(' AND ');
   return `DELETE t FROM ${qualifiedName(definition.table)} AS t
 WHERE EXISTS (SELECT 1 FROM ${BATCH_ROWS_TABLE} AS r WHERE ${join})`;
+}
+
+/**
+ * Refuses the batch when a value is longer than its staging column keeps whole (a sql_variant holds at most an
+ * nvarchar(4000)), naming table and column but not the value; null when no column has such a limit. `LEN(x + N'.') - 1`
+ * counts trailing blanks, which LEN alone ignores.
+ */
+export function valueLengthGuardSql(definition: TableDefinition): string | null {
+  const guards = definition.columns.flatMap((column, index) => {
+    const limit = stagingPlanOf(column.name, column.sourceType).maxTextLength;
+    if (limit === undefined) return [];
+    const message = `${qualifiedName(definition.table)}: column ${column.name} holds a ${column.sourceType} value longer than the ${limit} characters a staging ${stagingPlanOf(column.name, column.sourceType).stagingType} column keeps`;
+    return [`IF EXISTS (SELECT 1 FROM ${BATCH_ROWS_TABLE} AS r WHERE LEN(r.${quoteName(positional(index))} + N'.') > ${limit + 1}) THROW ${STAGING_VALUE_TOO_LONG}, ${literal(message)}, 1;`];
+  });
+  return guards.length === 0 ? null : guards.join('\n');
 }
 
 /** The rows of inserts and updates (all rows of a seed batch), converted to the table's types. */
