@@ -160,7 +160,7 @@ class ScriptedDatabase implements TsqlDatabase {
     for (const row of this.loaded) {
       if (this.loadedWithOperation && row[0] === 'D') continue;
       const values = this.loadedWithOperation ? row.slice(1) : row;
-      this.stored.push(values.map((value, index) => (typeof value === 'string' && text.includes(`CONVERT(nvarchar(4000), r.[c${index}])`) ? value.slice(0, 4000) : (value as string | null))));
+      this.stored.push(values.map((value, index) => (typeof value === 'string' && text.includes(`CONVERT(nvarchar(4000), r.[c${index}])`) ? value.slice(0, 4000) : (value))));
     }
   }
 
@@ -202,7 +202,7 @@ function evaluateLengthGuards(text: string, loaded: readonly CsvField[][], withO
   const guard = /IF EXISTS \(SELECT 1 FROM #svc_batch_rows AS r WHERE LEN\(r\.\[c(\d+)\] \+ N'\.'\) > (\d+)\) THROW (\d+), N'((?:[^']|'')*)', 1;/g;
   for (const [, index, limit, number, message] of text.matchAll(guard)) {
     const at = Number(index) + (withOperation ? 1 : 0);
-    if (loaded.some((row) => typeof row[at] === 'string' && `${row[at] as string}.`.length > Number(limit))) {
+    if (loaded.some((row) => typeof row[at] === 'string' && `${row[at]}.`.length > Number(limit))) {
       throw Object.assign(new Error((message ?? '').replace(/''/g, "'")), { number: Number(number) });
     }
   }
@@ -331,7 +331,7 @@ describe('SqlServerStaging (scripted database)', () => {
   });
 
   describe('a sql_variant value longer than a staging sql_variant keeps (4000 characters of nvarchar)', () => {
-    const variants: TableDefinition = { ...definition, columns: [definition.columns[0]!, { name: 'v', sourceType: 'sql_variant', portableType: 'text', nullable: true }] };
+    const variants: TableDefinition = { ...definition, columns: [definition.columns[0], { name: 'v', sourceType: 'sql_variant', portableType: 'text', nullable: true }] };
     const batch: BatchDescriptor = { ...changes, definition: variants };
 
     it('is refused with the table and column named, never cut', async () => {
