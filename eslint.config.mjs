@@ -1,15 +1,19 @@
 import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
+import { existsSync, readdirSync } from 'node:fs';
 
 const nestBanned = ['@nestjs/*', '@nestjs/common', '@nestjs/core', '@nestjs/microservices'];
 
-/** The engine folders (docs/ENGINES.md): libs/<engine>/*, imported as @svc/<engine>-*. */
-const engines = ['postgres', 'sqlserver', 'redshift'];
 /**
- * Where engine libraries may be imported: the engine table (pipeline-runtime), the registry's probe and listing
- * dispatch (connectors), and the registry's own PostgreSQL store.
+ * The engine folders (docs/ENGINES.md): libs/<engine>/*, imported as @svc/<engine>-*. An engine folder is one with an
+ * `engine` library; libs/engine-list/src/engine-list.spec.ts checks that these are the engines of the engine list.
  */
-const engineConsumers = ['libs/pipeline-runtime/**', 'libs/connectors/**', 'libs/registry-store/**'];
+const engines = readdirSync(new URL('libs', import.meta.url)).filter((name) => existsSync(new URL(`libs/${name}/engine/project.json`, import.meta.url)));
+/**
+ * Where engine libraries may be imported: the engine list (libs/engine-list), the registry's warehouse probe
+ * (connectors), and the registry's own PostgreSQL store.
+ */
+const engineConsumers = ['libs/engine-list/**', 'libs/connectors/**', 'libs/registry-store/**'];
 const specFiles = ['**/*.spec.ts', '**/*.integration-spec.ts', '**/src/testing/**'];
 const testSupport = {
   group: ['@svc/testing', '@svc/system-testing', '@svc/*/testing', '**/testing', '**/testing/*'],
@@ -17,7 +21,7 @@ const testSupport = {
 };
 const engineLibs = (names) => ({
   group: names.map((name) => `@svc/${name}-*`),
-  message: 'engines are plug-ins: only the engine table (libs/pipeline-runtime) imports an engine library, and engines never import each other',
+  message: 'engines are plug-ins: only the engine list (libs/engine-list) imports an engine library, and engines never import each other',
 });
 const restrictImports = (patterns) => ({ rules: { 'no-restricted-imports': ['error', { patterns }] } });
 /**

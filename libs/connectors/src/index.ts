@@ -6,6 +6,7 @@ export {
   UNSUPPORTED_CONNECTION_STRING,
   UNSUPPORTED_WAREHOUSE_URL,
   databaseAccessOf,
+  displayNameOf,
   sourceEngineOf,
   warehouseEngineOf,
   type EngineName,

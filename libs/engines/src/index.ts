@@ -83,3 +83,4 @@ export {
   type TypeDialect,
   type TypedColumn,
 } from './column-type-change';
+export { defineEngine, type EngineModule, type EngineRole } from './engine-module';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { sourceEngineOf, warehouseEngineOf } from '@svc/connectors';
+import { sourceEngineOf, warehouseEngineOf } from '@svc/engine-list';
 import type { BatchDescriptor, ReplicationConfig } from '@svc/contracts';
 import type { SourceConnector, StagedRowsRewriter, StagingConnector, WarehouseConnector } from '@svc/engines';
 import { createS3Client, type S3Settings } from '@svc/storage';

@@ -1,18 +1,11 @@
-import type { SourceEngine, WarehouseEngine } from '@svc/connectors';
+import { ENGINES, type EngineName } from '@svc/engine-list';
 import type { DriverErrorMapper, PipelineEngine } from '@svc/engines';
-import { postgresEngine } from '@svc/postgres-engine';
-import { redshiftEngine } from '@svc/redshift-engine';
-import { sqlServerEngine } from '@svc/sqlserver-engine';
 
 /** Every engine a connection string or Warehouse.Url can name, each with what it implements. */
-export type EngineTable = Readonly<Record<SourceEngine | WarehouseEngine, PipelineEngine>>;
+export type EngineTable = Readonly<Record<EngineName, PipelineEngine>>;
 
-/** The engines of this build: one line per engine (docs/ENGINES.md). */
-export const ENGINE_TABLE: EngineTable = {
-  postgres: postgresEngine,
-  sqlserver: sqlServerEngine,
-  redshift: redshiftEngine,
-};
+/** The engines of this build, as the engine list names them (docs/ENGINES.md). */
+export const ENGINE_TABLE = Object.fromEntries(ENGINES.map((engine) => [engine.name, engine.pipeline])) as EngineTable;
 
 /** Every engine's driver-error mapper, once each, for the failure classifier. */
 export function driverErrorMappers(engines: EngineTable): readonly DriverErrorMapper[] {

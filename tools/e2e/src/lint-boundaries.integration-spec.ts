@@ -12,7 +12,7 @@ describe('import boundaries', () => {
     'apps/loader/src/lint-fixtures/app-imports-engine.ts',
     'apps/loader/src/lint-fixtures/app-imports-test-support.ts',
     'libs/sqlserver/engine/src/lint-fixtures/engine-imports-other-engine.ts',
-    'libs/pipeline-runtime/src/lint-fixtures/engine-table-imports-engine.ts',
+    'libs/engine-list/src/lint-fixtures/engine-list-imports-engine.ts',
     'libs/contracts/src/lint-fixtures/contracts-import-external.ts',
   ];
   let messagesOf: Map<string, { ruleId: string | null; message: string }[]>;
@@ -43,7 +43,7 @@ describe('import boundaries', () => {
 
   it('an app never imports an engine library', async () => {
     expect(await restrictedImports('apps/loader/src/lint-fixtures/app-imports-engine.ts')).toEqual([
-      expect.stringContaining('only the engine table (libs/pipeline-runtime) imports an engine library'),
+      expect.stringContaining('only the engine list (libs/engine-list) imports an engine library'),
     ]);
   }, 60000);
 
@@ -59,8 +59,8 @@ describe('import boundaries', () => {
     ]);
   }, 60000);
 
-  it('the engine table imports engine libraries', async () => {
-    expect(await restrictedImports('libs/pipeline-runtime/src/lint-fixtures/engine-table-imports-engine.ts')).toEqual([]);
+  it('the engine list imports engine libraries', async () => {
+    expect(await restrictedImports('libs/engine-list/src/lint-fixtures/engine-list-imports-engine.ts')).toEqual([]);
   }, 60000);
 
   it('contracts import their schema library and nothing else from outside', async () => {

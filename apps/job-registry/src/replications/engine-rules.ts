@@ -1,4 +1,4 @@
-import { sourceEngineOf } from '@svc/connectors';
+import { displayNameOf, sourceEngineOf } from '@svc/connectors';
 import type { ReplicationConfig } from '@svc/contracts';
 
 /** The staging database is a replica of the source (DESIGN §1), so both must be the same engine. */
@@ -6,6 +6,5 @@ export function engineMismatches(config: Pick<ReplicationConfig, 'source' | 'sta
   const sourceEngine = sourceEngineOf(config.source.connectionString);
   const stagingEngine = sourceEngineOf(config.staging.connectionString);
   if (!sourceEngine || !stagingEngine || sourceEngine === stagingEngine) return [];
-  const names = { postgres: 'PostgreSQL', sqlserver: 'SQL Server' } as const;
-  return [`${stagingLabel}: the staging database must use the source's engine (${names[sourceEngine]}), not ${names[stagingEngine]}`];
+  return [`${stagingLabel}: the staging database must use the source's engine (${displayNameOf(sourceEngine)}), not ${displayNameOf(stagingEngine)}`];
 }

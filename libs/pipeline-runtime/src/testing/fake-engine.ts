@@ -1,4 +1,5 @@
 import { tableKey, type BatchDescriptor, type RetentionPeriod, type StagedFiles, type TableDefinition, type TableRef } from '@svc/contracts';
+import { ENGINE_NAMES } from '@svc/engine-list';
 import type {
   ApplyOutcome,
   ChangeRead,
@@ -226,6 +227,6 @@ export class FakeEngine {
       openStaging: () => this.staging,
       openWarehouse: () => this.warehouse,
     };
-    return { postgres: engine, sqlserver: engine, redshift: engine };
+    return Object.fromEntries(ENGINE_NAMES.map((name) => [name, engine])) as EngineTable;
   }
 }

@@ -1,1 +1,2 @@
 export { postgresEngine, postgresWarehouseOptions } from './postgres-engine';
+export { postgresModule } from './postgres-module';

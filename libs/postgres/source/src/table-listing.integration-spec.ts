@@ -1,4 +1,4 @@
-import { listSourceTables } from '@svc/connectors';
+import { postgresAccess } from '@svc/postgres-common';
 import type { SourceConnector } from '@svc/engines';
 import { createTempDatabase, type TempDatabase } from '@svc/testing';
 import { createPostgresSource } from './postgres-source';
@@ -6,8 +6,9 @@ import { withClient } from './testing/source-fixture';
 
 /**
  * The registry lists a source's tables at Create (to refuse tables that would share a warehouse table)
- * with the connectors' query; the extractor discovers them with the catalog query here. Both must find
- * the same tables with the same keys.
+ * with the engine's access (postgresAccess.listTables, where @svc/connectors' listSourceTables dispatches a
+ * postgres:// string); the extractor discovers them with the catalog query here. Both must find the same tables
+ * with the same keys.
  */
 describe('source table listing (connectors) agrees with discovery', () => {
   let database: TempDatabase;
@@ -37,7 +38,7 @@ describe('source table listing (connectors) agrees with discovery', () => {
   });
 
   it('lists user tables with their key columns: not partitions, views or the change-tracking schema', async () => {
-    const listed = await listSourceTables(database.url, { encrypt: false, timeoutMs: 5000 });
+    const listed = await postgresAccess.listTables(database.url, { encrypt: false, timeoutMs: 5000 });
     expect(listed.map(({ table, primaryKey }) => ({ table, primaryKey }))).toEqual([
       { table: { schema: 'public', name: 'events' }, primaryKey: ['at', 'id'] },
       { table: { schema: 'public', name: 'log' }, primaryKey: [] },
@@ -49,7 +50,7 @@ describe('source table listing (connectors) agrees with discovery', () => {
   });
 
   it('fails, without the password in the message, when the source cannot be reached', async () => {
-    const failure = await listSourceTables('postgres://postgres:Sup3r-Secret@127.0.0.1:1/db', { encrypt: false, timeoutMs: 2000 }).catch((error: unknown) => error);
+    const failure = await postgresAccess.listTables('postgres://postgres:Sup3r-Secret@127.0.0.1:1/db', { encrypt: false, timeoutMs: 2000 }).catch((error: unknown) => error);
     // The driver's error comes from another realm under jest: check its message, not its class.
     expect((failure as { message?: unknown }).message).toEqual(expect.stringContaining('ECONNREFUSED'));
     expect(String((failure as { message?: unknown }).message)).not.toContain('Sup3r-Secret');

@@ -1,2 +1,3 @@
 export { redshiftEngine } from './redshift-engine';
 export { redshiftErrorKind } from './redshift-errors';
+export { redshiftModule } from './redshift-module';

@@ -1,0 +1,69 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { warehouseTableName } from '@svc/contracts';
+import { ENGINES } from './engine-list';
+import { DATABASE_ACCESS, DEFAULT_SCHEMAS, ENGINE_NAMES, UNSUPPORTED_CONNECTION_STRING, displayNameOf, enginesPlaying, type SourceEngine, type WarehouseEngine } from './engines';
+
+const ROOT = join(__dirname, '..', '..', '..');
+const LIBS = join(ROOT, 'libs');
+
+/** The engine folders as eslint.config.mjs finds them: a folder of libs/ with an `engine` library. */
+const engineFolders = readdirSync(LIBS).filter((name) => existsSync(join(LIBS, name, 'engine', 'project.json')));
+const librariesOf = (engine: string) => readdirSync(join(LIBS, engine)).filter((library) => existsSync(join(LIBS, engine, library, 'project.json')));
+const paths = (JSON.parse(readFileSync(join(ROOT, 'tsconfig.base.json'), 'utf8')) as { compilerOptions: { paths: Record<string, string[]> } }).compilerOptions.paths;
+
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const sameType = <A, B>(proof: Same<A, B>) => proof;
+
+describe('the engine list', () => {
+  it('names exactly the engine folders, which the lint boundaries read from the same place', () => {
+    expect([...ENGINE_NAMES].sort()).toEqual([...engineFolders].sort());
+  });
+
+  it.each(engineFolders)('gives every library of libs/%s its @svc alias and its engine tag', (engine) => {
+    for (const library of librariesOf(engine)) {
+      expect(paths[`@svc/${engine}-${library}`]).toEqual([`libs/${engine}/${library}/src/index.ts`]);
+      const project = JSON.parse(readFileSync(join(LIBS, engine, library, 'project.json'), 'utf8')) as { name: string; tags: string[] };
+      expect(project).toMatchObject({ name: `${engine}-${library}`, tags: expect.arrayContaining([`engine:${engine}`]) as unknown });
+    }
+  });
+
+  it.each(ENGINES.map((engine) => [engine.name, engine] as const))('%s brings what each of its roles needs, and nothing for a role it does not play', (_name, engine) => {
+    const plays = (role: 'source' | 'staging' | 'warehouse') => (engine.roles as readonly string[]).includes(role);
+    const hasConnectionString = plays('source') || plays('staging');
+    expect({
+      source: engine.pipeline.openSource !== undefined,
+      staging: engine.pipeline.openStaging !== undefined,
+      warehouse: engine.pipeline.openWarehouse !== undefined,
+      databaseAccess: engine.databaseAccess !== null,
+      connectionStringForms: engine.connectionStringForms.length > 0,
+      recognizesWarehouseUrl: 'recognizesWarehouseUrl' in engine,
+    }).toEqual({
+      source: plays('source'),
+      staging: plays('staging'),
+      warehouse: plays('warehouse'),
+      databaseAccess: hasConnectionString,
+      connectionStringForms: hasConnectionString,
+      recognizesWarehouseUrl: plays('warehouse'),
+    });
+  });
+
+  it('derives the engine unions from the roles the list declares', () => {
+    expect(sameType<SourceEngine, 'postgres' | 'sqlserver'>(true)).toBe(true);
+    expect(sameType<WarehouseEngine, 'postgres' | 'redshift'>(true)).toBe(true);
+    expect(Object.keys(DATABASE_ACCESS)).toEqual(['postgres', 'sqlserver']);
+    expect(enginesPlaying('warehouse').map((engine) => engine.name)).toEqual(['postgres', 'redshift']);
+  });
+
+  it('words messages with the engines\' own names and connection string forms', () => {
+    expect(displayNameOf('sqlserver')).toBe('SQL Server');
+    expect(displayNameOf('postgres')).toBe('PostgreSQL');
+    expect(UNSUPPORTED_CONNECTION_STRING).toBe('unsupported connection string: expected postgres://…, Server=…; or mssql://…');
+  });
+
+  it('keeps the bare table name in the warehouse for exactly the engines\' default schemas (contracts\' warehouseTableName)', () => {
+    expect([...DEFAULT_SCHEMAS].sort()).toEqual(['dbo', 'public']);
+    for (const schema of DEFAULT_SCHEMAS) expect(warehouseTableName({ schema, name: 'orders' })).toBe('orders');
+    for (const schema of ['sales', 'svc_ct', 'Public', 'DBO']) expect(warehouseTableName({ schema, name: 'orders' })).toBe(`${schema}_orders`);
+  });
+});

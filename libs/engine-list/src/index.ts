@@ -1,0 +1,16 @@
+export { ENGINES } from './engine-list';
+export {
+  DATABASE_ACCESS,
+  DEFAULT_SCHEMAS,
+  ENGINE_NAMES,
+  UNSUPPORTED_CONNECTION_STRING,
+  databaseAccessOf,
+  displayNameOf,
+  engineNamed,
+  enginesPlaying,
+  sourceEngineOf,
+  warehouseEngineOf,
+  type EngineName,
+  type SourceEngine,
+  type WarehouseEngine,
+} from './engines';

@@ -1,0 +1,15 @@
+import { defineEngine, warehouseEngineOf } from '@svc/engines';
+import { postgresAccess } from '@svc/postgres-common';
+import { postgresEngine } from './postgres-engine';
+
+/** PostgreSQL, as the engine list names it: source, staging and warehouse. */
+export const postgresModule = defineEngine({
+  name: 'postgres',
+  displayName: postgresEngine.displayName,
+  roles: ['source', 'staging', 'warehouse'],
+  connectionStringForms: ['postgres://…'],
+  databaseAccess: postgresAccess,
+  recognizesWarehouseUrl: (url) => warehouseEngineOf(url) === 'postgres',
+  pipeline: postgresEngine,
+  defaultSchema: 'public',
+});

@@ -1,0 +1,14 @@
+import { defineEngine, warehouseEngineOf } from '@svc/engines';
+import { redshiftEngine } from './redshift-engine';
+
+/** Redshift, as the engine list names it: the warehouse only. */
+export const redshiftModule = defineEngine({
+  name: 'redshift',
+  displayName: redshiftEngine.displayName,
+  roles: ['warehouse'],
+  connectionStringForms: [],
+  databaseAccess: null,
+  recognizesWarehouseUrl: (url) => warehouseEngineOf(url) === 'redshift',
+  pipeline: redshiftEngine,
+  defaultSchema: 'public',
+});

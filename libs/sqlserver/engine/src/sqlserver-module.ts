@@ -1,0 +1,14 @@
+import { defineEngine } from '@svc/engines';
+import { sqlServerAccess } from '@svc/sqlserver-common';
+import { sqlServerEngine } from './sqlserver-engine';
+
+/** SQL Server, as the engine list names it: source and staging. */
+export const sqlServerModule = defineEngine({
+  name: 'sqlserver',
+  displayName: sqlServerEngine.displayName,
+  roles: ['source', 'staging'],
+  connectionStringForms: ['Server=…;', 'mssql://…'],
+  databaseAccess: sqlServerAccess,
+  pipeline: sqlServerEngine,
+  defaultSchema: 'dbo',
+});
