@@ -1,16 +1,34 @@
-import { ENGINE_PAIRS, POSTGRES_TO_POSTGRES, POSTGRES_TO_REDSHIFT_DIALECT, postgresToRedshift, selectedPairs, sqlServerToPostgres, sqlServerToRedshift } from './engine-pairs';
+import { ENGINES } from '@svc/engine-list';
+import { defineEngine, type EngineModule } from '@svc/engines';
+import { ENGINE_PAIRS, POSTGRES_TO_POSTGRES, POSTGRES_TO_REDSHIFT_DIALECT, enginePairNamed, enginePairs, selectedPairs } from './engine-pairs';
+
+const postgresToRedshift = (env: NodeJS.ProcessEnv) => enginePairNamed('PostgreSQL → Redshift', enginePairs(env));
+const sqlServerToRedshift = (env: NodeJS.ProcessEnv) => enginePairNamed('SQL Server → Redshift', enginePairs(env));
+const sqlServerToPostgres = (env: NodeJS.ProcessEnv) => enginePairNamed('SQL Server → PostgreSQL', enginePairs(env));
 
 describe('engine pairs of the generic suites', () => {
-  it('runs PostgreSQL → PostgreSQL and lists the specification\'s SQL Server → Redshift first among the others', () => {
+  it('pairs every source engine of the engine list with every warehouse engine, PostgreSQL → PostgreSQL first and always run', () => {
     expect(ENGINE_PAIRS[0]).toBe(POSTGRES_TO_POSTGRES);
     expect(POSTGRES_TO_POSTGRES.unavailable).toBeNull();
     expect(ENGINE_PAIRS.map((pair) => pair.name)).toEqual([
       'PostgreSQL → PostgreSQL',
-      'SQL Server → Redshift',
-      'SQL Server → PostgreSQL',
       'PostgreSQL → Redshift',
       'PostgreSQL → Redshift dialect executed on PostgreSQL (not a real Redshift)',
+      'SQL Server → PostgreSQL',
+      'SQL Server → Redshift',
     ]);
+  });
+
+  it('lists the pairs of an engine without a suite fixture, and reports them as not run, never green', () => {
+    const toy: EngineModule = defineEngine({ ...ENGINES[2], name: 'toy', displayName: 'Toy', roles: ['warehouse'] });
+    const pairs = enginePairs({}, [...ENGINES, toy]);
+    const toyPairs = pairs.filter((pair) => pair.name.endsWith('→ Toy'));
+    expect(toyPairs.map((pair) => [pair.name, pair.unavailable])).toEqual([
+      ['PostgreSQL → Toy', 'Toy has no suite fixture (SUITE_FIXTURES in tools/e2e/src/engine-pairs.ts)'],
+      ['SQL Server → Toy', 'MSSQL_URL is not set; Toy has no suite fixture (SUITE_FIXTURES in tools/e2e/src/engine-pairs.ts)'],
+    ]);
+    expect(() => toyPairs[0]?.openWarehouse({} as never)).toThrow('PostgreSQL → Toy does not run');
+    expect(toyPairs[1]?.tableName('public', 'items')).toBe('[dbo].[items]');
   });
 
   it('runs the real Redshift pairs exactly when the cluster and its bucket are named, and says which variable is missing', () => {
@@ -33,7 +51,7 @@ describe('engine pairs of the generic suites', () => {
     expect(set.stackEnv).toMatchObject({ S3_ENDPOINT: '' });
     expect(sqlServerToRedshift(live).unavailable).toBe('MSSQL_URL is not set');
     expect(sqlServerToRedshift({ ...live, MSSQL_URL: 'mssql://sa:Secret-1@sql.example.com:1433' }).unavailable).toBeNull();
-    const specified = ENGINE_PAIRS[1];
+    const specified = ENGINE_PAIRS.find((pair) => pair.name === 'SQL Server → Redshift');
     if (!process.env['MSSQL_URL']) expect(specified?.unavailable).toContain('MSSQL_URL is not set');
     if (!process.env['REDSHIFT_URL']) expect(specified?.unavailable).toContain('REDSHIFT_URL is not set');
   });

@@ -1,6 +1,8 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { tableKey } from '@svc/contracts';
+import { ENGINES, type EngineName } from '@svc/engine-list';
+import type { EngineModule } from '@svc/engines';
 import type { TestStack } from '@svc/system-testing';
 import {
   POSTGRES_SOURCE_LOSSES,
@@ -82,13 +84,6 @@ const POSTGRES_WAREHOUSE: WarehouseParts = {
   warehouseLosses: POSTGRES_WAREHOUSE_LOSSES,
 };
 
-export const POSTGRES_TO_POSTGRES: EnginePair = {
-  name: 'PostgreSQL → PostgreSQL',
-  unavailable: null,
-  ...POSTGRES_SOURCE,
-  ...POSTGRES_WAREHOUSE,
-};
-
 /**
  * The Redshift warehouse's own statements and file format, executed on the stack's PostgreSQL through the test
  * hook SVC_TEST_HOOK_REDSHIFT_ON_POSTGRES (VARBYTE as hex text, IDENTITY and SYSDATE spelled for PostgreSQL, the
@@ -96,10 +91,7 @@ export const POSTGRES_TO_POSTGRES: EnginePair = {
  * compare text ignoring trailing blanks as Redshift does (libs/redshift/warehouse redshift-on-postgres.ts): the
  * fixture reads the tables under the folded names. It is not a real Redshift, and its name says so.
  */
-export const POSTGRES_TO_REDSHIFT_DIALECT: EnginePair = {
-  name: 'PostgreSQL → Redshift dialect executed on PostgreSQL (not a real Redshift)',
-  unavailable: null,
-  ...POSTGRES_SOURCE,
+const REDSHIFT_DIALECT_WAREHOUSE: WarehouseParts = {
   // The seed's bare host:port form, which names Redshift.
   warehouse: (stack) => ({ url: '127.0.0.1:5432', databaseName: stack.warehouse.name, username: 'postgres', password: 'unused-with-trust' }),
   openWarehouse: (stack) => openPostgresWarehouse(stack.warehouse.url, { storedName: redshiftStoredName }),
@@ -199,7 +191,40 @@ function liveRedshiftParts(settings: RedshiftSuiteSettings, databaseOf: (stack: 
   };
 }
 
-const POSTGRES_WAREHOUSE_PARTS: Parts<WarehouseParts> = { parts: POSTGRES_WAREHOUSE };
+/** One way the suites hold a warehouse engine: the name pairs give it, and its parts (or why it cannot run here). */
+interface WarehouseVariant {
+  /** The warehouse's side of a pair's name; the engine's display name when absent. */
+  label?: string;
+  parts(env: NodeJS.ProcessEnv): Parts<WarehouseParts>;
+  /** The source engines it is paired with, when not every one. */
+  onlyFrom?: readonly EngineName[];
+}
+
+/** What the suites hold of an engine, for each role it plays. */
+interface SuiteFixture {
+  source?(env: NodeJS.ProcessEnv): Parts<SourceParts>;
+  /** How the service names a source table of the engine, also for a pair that does not run; `[schema].[name]` when absent. */
+  tableName?: EnginePair['tableName'];
+  warehouses?: readonly WarehouseVariant[];
+}
+
+/**
+ * Each engine's suite fixture (tools/e2e/src/suite/<engine>-fixture.ts), by the engine list's names. An engine of
+ * the list without one is still paired by its roles, and its pairs are reported as not run, with this as the reason.
+ */
+const SUITE_FIXTURES: Partial<Record<EngineName, SuiteFixture>> = {
+  postgres: { source: () => ({ parts: POSTGRES_SOURCE }), warehouses: [{ parts: () => ({ parts: POSTGRES_WAREHOUSE }) }] },
+  sqlserver: { source: sqlServerSource, tableName: sqlServerTableName },
+  redshift: {
+    warehouses: [
+      { parts: redshiftWarehouse },
+      { label: 'Redshift dialect executed on PostgreSQL (not a real Redshift)', parts: () => ({ parts: REDSHIFT_DIALECT_WAREHOUSE }), onlyFrom: ['postgres'] },
+    ],
+  },
+};
+
+const noFixture = (engine: EngineModule): { reasons: string[] } => ({ reasons: [`${engine.displayName} has no suite fixture (SUITE_FIXTURES in tools/e2e/src/engine-pairs.ts)`] });
+const fixtureOf = (engine: EngineModule): SuiteFixture | undefined => SUITE_FIXTURES[engine.name as EngineName];
 
 /** A pair of a source and a warehouse engine: runnable when both are, else reported with every reason. */
 function pairOf(name: string, source: Parts<SourceParts>, warehouse: Parts<WarehouseParts>, tableName: EnginePair['tableName']): EnginePair {
@@ -208,14 +233,30 @@ function pairOf(name: string, source: Parts<SourceParts>, warehouse: Parts<Wareh
   return { name, unavailable: null, ...source.parts, ...warehouse.parts };
 }
 
-/** SQL Server → PostgreSQL: the server MSSQL_URL names as source and staging, the stack's PostgreSQL as the warehouse. */
-export const sqlServerToPostgres = (env: NodeJS.ProcessEnv = process.env) => pairOf('SQL Server → PostgreSQL', sqlServerSource(env), POSTGRES_WAREHOUSE_PARTS, sqlServerTableName);
+/**
+ * Every pair the engine list declares: each source engine with each warehouse engine (the cross product of their
+ * roles), a warehouse held in several ways once per way, runnable or not.
+ */
+export function enginePairs(env: NodeJS.ProcessEnv = process.env, engines: readonly EngineModule[] = ENGINES): EnginePair[] {
+  const playing = (role: 'source' | 'warehouse') => engines.filter((engine) => engine.roles.includes(role));
+  return playing('source').flatMap((source) => {
+    const sourceParts = fixtureOf(source)?.source?.(env) ?? noFixture(source);
+    const tableName = fixtureOf(source)?.tableName ?? postgresTableName;
+    return playing('warehouse').flatMap((warehouse) => {
+      const variants = fixtureOf(warehouse)?.warehouses ?? [{ parts: () => noFixture(warehouse) }];
+      return variants
+        .filter((variant) => variant.onlyFrom === undefined || variant.onlyFrom.includes(source.name as EngineName))
+        .map((variant) => pairOf(`${source.displayName} → ${variant.label ?? warehouse.displayName}`, sourceParts, variant.parts(env), tableName));
+    });
+  });
+}
 
-/** The specification's pair: SQL Server (MSSQL_URL) into a real Redshift (REDSHIFT_URL and its bucket). */
-export const sqlServerToRedshift = (env: NodeJS.ProcessEnv = process.env) => pairOf('SQL Server → Redshift', sqlServerSource(env), redshiftWarehouse(env), sqlServerTableName);
-
-/** The stack's PostgreSQL into a real Redshift (REDSHIFT_URL and its bucket). */
-export const postgresToRedshift = (env: NodeJS.ProcessEnv = process.env) => pairOf('PostgreSQL → Redshift', { parts: POSTGRES_SOURCE }, redshiftWarehouse(env), postgresTableName);
+/** The pair of that name among `pairs` (enginePairs(env) by default); throws for a name no pair has. */
+export function enginePairNamed(name: string, pairs: readonly EnginePair[] = enginePairs()): EnginePair {
+  const pair = pairs.find((candidate) => candidate.name === name);
+  if (pair === undefined) throw new Error(`no engine pair is named ${name}`);
+  return pair;
+}
 
 /** A pair that cannot run here: listed, reported as not run with the reasons, never green. */
 function notRunnable(name: string, reasons: readonly string[], tableName: EnginePair['tableName']): EnginePair {
@@ -255,8 +296,14 @@ export function selectedPairs(pairs: readonly EnginePair[], env: NodeJS.ProcessE
   });
 }
 
-/** Every pair the suites know, runnable or not: the specification's SQL Server → Redshift first among the others. */
-export const ENGINE_PAIRS: EnginePair[] = [POSTGRES_TO_POSTGRES, sqlServerToRedshift(), sqlServerToPostgres(), postgresToRedshift(), POSTGRES_TO_REDSHIFT_DIALECT];
+/** Every pair the suites know, runnable or not, as the engine list's roles make them. */
+export const ENGINE_PAIRS: EnginePair[] = enginePairs();
+
+/** The stack's PostgreSQL databases as source, staging and warehouse: the pair every live suite runs on. */
+export const POSTGRES_TO_POSTGRES: EnginePair = enginePairNamed('PostgreSQL → PostgreSQL', ENGINE_PAIRS);
+
+/** PostgreSQL → the Redshift dialect executed on the stack's PostgreSQL (REDSHIFT_DIALECT_WAREHOUSE). */
+export const POSTGRES_TO_REDSHIFT_DIALECT: EnginePair = enginePairNamed('PostgreSQL → Redshift dialect executed on PostgreSQL (not a real Redshift)', ENGINE_PAIRS);
 
 /** Where the suites list which pairs ran and which did not (the CI summary prints it). */
 export const PAIR_REPORT = join(__dirname, '..', '..', '..', 'tmp', 'engine-pairs.txt');
