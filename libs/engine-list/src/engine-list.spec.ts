@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { warehouseTableName } from '@svc/contracts';
+import type { WarehouseEndpoint } from '@svc/engines';
 import { ENGINES } from './engine-list';
 import { DATABASE_ACCESS, DEFAULT_SCHEMAS, ENGINE_NAMES, UNSUPPORTED_CONNECTION_STRING, displayNameOf, enginesPlaying, type SourceEngine, type WarehouseEngine } from './engines';
 
@@ -51,6 +52,8 @@ describe('the engine list', () => {
   it('derives the engine unions from the roles the list declares', () => {
     expect(sameType<SourceEngine, 'postgres' | 'sqlserver'>(true)).toBe(true);
     expect(sameType<WarehouseEngine, 'postgres' | 'redshift'>(true)).toBe(true);
+    // The warehouse URL grammar (libs/engines) names the same warehouse engines as the list.
+    expect(sameType<WarehouseEngine, WarehouseEndpoint['engine']>(true)).toBe(true);
     expect(Object.keys(DATABASE_ACCESS)).toEqual(['postgres', 'sqlserver']);
     expect(enginesPlaying('warehouse').map((engine) => engine.name)).toEqual(['postgres', 'redshift']);
   });
