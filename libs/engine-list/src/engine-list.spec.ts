@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { warehouseTableName } from '@svc/contracts';
 import type { WarehouseEndpoint } from '@svc/engines';
 import { ENGINES } from './engine-list';
-import { DATABASE_ACCESS, DEFAULT_SCHEMAS, ENGINE_NAMES, UNSUPPORTED_CONNECTION_STRING, displayNameOf, enginesPlaying, type SourceEngine, type WarehouseEngine } from './engines';
+import { DATABASE_ACCESS, DEFAULT_SCHEMAS, ENGINE_NAMES, UNSUPPORTED_CONNECTION_STRING, displayNameOf, enginesPlaying, type NamesPlaying, type WarehouseEngine } from './engines';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const LIBS = join(ROOT, 'libs');
@@ -50,12 +50,15 @@ describe('the engine list', () => {
   });
 
   it('derives the engine unions from the roles the list declares', () => {
-    expect(sameType<SourceEngine, 'postgres' | 'sqlserver'>(true)).toBe(true);
-    expect(sameType<WarehouseEngine, 'postgres' | 'redshift'>(true)).toBe(true);
-    // The warehouse URL grammar (libs/engines) names the same warehouse engines as the list.
-    expect(sameType<WarehouseEngine, WarehouseEndpoint['engine']>(true)).toBe(true);
-    expect(Object.keys(DATABASE_ACCESS)).toEqual(['postgres', 'sqlserver']);
-    expect(enginesPlaying('warehouse').map((engine) => engine.name)).toEqual(['postgres', 'redshift']);
+    type Listed = { name: 'both'; roles: readonly ('source' | 'warehouse')[] } | { name: 'reader'; roles: readonly ('source' | 'staging')[] } | { name: 'sink'; roles: readonly 'warehouse'[] };
+    expect(sameType<NamesPlaying<Listed, 'source' | 'staging'>, 'both' | 'reader'>(true)).toBe(true);
+    expect(sameType<NamesPlaying<Listed, 'warehouse'>, 'both' | 'sink'>(true)).toBe(true);
+    // The warehouse URL grammar (libs/engines) names only warehouse engines of the list.
+    expect(sameType<Extract<WarehouseEndpoint['engine'], WarehouseEngine>, WarehouseEndpoint['engine']>(true)).toBe(true);
+    const connectionStringEngines = ENGINES.filter((engine) => engine.databaseAccess !== null).map((engine) => engine.name);
+    expect(Object.keys(DATABASE_ACCESS)).toEqual(connectionStringEngines);
+    expect(connectionStringEngines).toEqual(expect.arrayContaining(['postgres', 'sqlserver']));
+    expect(enginesPlaying('warehouse').map((engine) => engine.name)).toEqual(expect.arrayContaining(['postgres', 'redshift']));
   });
 
   it('words messages with the engines\' own names and connection string forms', () => {

@@ -2,7 +2,8 @@ import type { DatabaseAccess, EngineModule, EngineRole } from '@svc/engines';
 import { ENGINES } from './engine-list';
 
 type ListedEngine = (typeof ENGINES)[number];
-type NamesPlaying<Engine, Role extends EngineRole> = Engine extends { name: infer Name; roles: readonly (infer Played)[] } ? (Role extends Played ? Name : never) : never;
+/** The names of the engines (a union of modules) that play a role. */
+export type NamesPlaying<Engine, Role extends EngineRole> = Engine extends { name: infer Name; roles: readonly (infer Played)[] } ? (Role extends Played ? Name : never) : never;
 
 /** Every engine of this build. */
 export type EngineName = ListedEngine['name'];

@@ -1,6 +1,7 @@
 import type { BatchDescriptor } from '@svc/contracts';
 import { sampleReplicationConfig } from '@svc/testing';
 import { EngineRegistry, UnsupportedEngineError } from './engine-registry';
+import { ENGINES } from '@svc/engine-list';
 import { ENGINE_TABLE, driverErrorMappers } from './engine-table';
 import { FakeEngine } from './testing/fake-engine';
 
@@ -9,15 +10,23 @@ describe('the engine table', () => {
     const roles = Object.fromEntries(
       Object.entries(ENGINE_TABLE).map(([name, engine]) => [name, { source: !!engine.openSource, staging: !!engine.openStaging, warehouse: !!engine.openWarehouse }]),
     );
-    expect(roles).toEqual({
+    expect(roles).toMatchObject({
       postgres: { source: true, staging: true, warehouse: true },
       sqlserver: { source: true, staging: true, warehouse: false },
       redshift: { source: false, staging: false, warehouse: true },
     });
+    const played = (roles: readonly string[]) => ({ source: roles.includes('source'), staging: roles.includes('staging'), warehouse: roles.includes('warehouse') });
+    expect(roles).toEqual(Object.fromEntries(ENGINES.map((engine) => [engine.name, played(engine.roles)])));
   });
 
   it('gives the classifier each engine\'s driver-error mapper once, PostgreSQL\'s before Redshift\'s (which reads its own XX000 errors)', () => {
-    expect(driverErrorMappers(ENGINE_TABLE)).toEqual([ENGINE_TABLE.postgres.errorKind, ENGINE_TABLE.sqlserver.errorKind, ENGINE_TABLE.redshift.errorKind]);
+    const mappers = driverErrorMappers(ENGINE_TABLE);
+    expect(mappers).toEqual([...new Set(ENGINES.map((engine) => engine.pipeline.errorKind))]);
+    expect(mappers.filter((mapper) => [ENGINE_TABLE.postgres, ENGINE_TABLE.sqlserver, ENGINE_TABLE.redshift].some((engine) => engine.errorKind === mapper))).toEqual([
+      ENGINE_TABLE.postgres.errorKind,
+      ENGINE_TABLE.sqlserver.errorKind,
+      ENGINE_TABLE.redshift.errorKind,
+    ]);
   });
 });
 
