@@ -142,7 +142,10 @@ export class PipelineStateRepository {
     return result.rows.map(toRuntimeState);
   }
 
-  /** Adds tables not known yet (Pending) and records which configuration version was discovered. */
+  /**
+   * Adds tables not known yet (Pending) and records which configuration version was discovered. A known
+   * table now to be tracked moves as the phase machine says (`tracking-granted`: Untracked is seeded again).
+   */
   async registerTables(replicationId: string, configVersion: number, tables: DiscoveredTable[]): Promise<void> {
     await this.pool.query(
       `WITH discovered AS (
@@ -151,7 +154,8 @@ export class PipelineStateRepository {
          INSERT INTO table_states (replication_id, table_name, phase, tracked, rows_estimated)
          SELECT $1, table_name, $6, tracked, rows_estimated FROM discovered
          ON CONFLICT (replication_id, table_name) DO UPDATE
-           SET tracked = EXCLUDED.tracked, rows_estimated = EXCLUDED.rows_estimated, updated_at = now()
+           SET tracked = EXCLUDED.tracked, rows_estimated = EXCLUDED.rows_estimated, updated_at = now(),
+               phase = CASE WHEN EXCLUDED.tracked AND NOT table_states.tracked AND ${phaseAllows('tracking-granted', 'table_states.')} THEN ${phaseAfter('tracking-granted', 'table_states.')} ELSE table_states.phase END
        )
        UPDATE replications SET discovered_config_version = $5 WHERE id = $1`,
       [replicationId, tables.map((t) => t.tableName), tables.map((t) => t.tracked), tables.map((t) => t.rowsEstimated), configVersion, INITIAL_TABLE_PHASE],

@@ -308,6 +308,23 @@ describe('PipelineStateRepository against PostgreSQL', () => {
       }
     });
 
+    it('seeds again, with change tracking, an Untracked table discovery now tracks (it used to stay Untracked for good)', async () => {
+      const [table, other] = ['[public].[t]', '[public].[other]'];
+      const id = await replicationWith([table, other], [table, other]);
+      await seeded(id, table, '0', at(0));
+      await seeded(id, other, '0', at(0));
+      // Moved from ReseedingSchedule.PkTablesToInclude into TablesToInclude: the work planner gives an
+      // Untracked table only the seeds of its schedule, and a tracked table has none.
+      await state.registerTables(id, 2, [
+        { tableName: table, tracked: true, rowsEstimated: 10 },
+        { tableName: other, tracked: false, rowsEstimated: 10 },
+      ]);
+      expect(await tableState(id, table)).toMatchObject({ phase: 'Reseeding', tracked: true });
+      expect(await tableState(id, other)).toMatchObject({ phase: 'Untracked', tracked: false });
+      await seeded(id, table, '500', at(10));
+      expect(await tableState(id, table)).toMatchObject({ phase: 'Tracking', lastVersion: '500' });
+    });
+
     it.each([
       ['a failure asking a reseed', 'failed-reseed'],
       ['a batch whose added columns ask a reseed', 'changes-loaded-reseed'],

@@ -52,6 +52,7 @@ const EXPECTED: Record<string, Partial<Record<string, Expected>>> = {
   'failed-reseed': { Pending: 'Reseeding', Seeding: 'Reseeding', Tracking: 'Reseeding', Reseeding: 'Reseeding', Untracked: 'Reseeding', Error: 'Reseeding' },
   'reseed-asked': { Pending: 'Pending', Seeding: 'Reseeding', Tracking: 'Reseeding', Reseeding: 'Reseeding', Untracked: 'Reseeding', Error: 'Reseeding' },
   'retry-asked': { Pending: 'Pending', Seeding: 'Seeding', Tracking: 'Tracking', Reseeding: 'Reseeding', Untracked: 'Untracked', Error: resumed },
+  'tracking-granted': { Pending: 'Pending', Seeding: 'Seeding', Tracking: 'Tracking', Reseeding: 'Reseeding', Untracked: 'Reseeding', Error: 'Error' },
 };
 
 const ALL_FACTS: TableFacts[] = [false, true].flatMap((tracked) =>

@@ -29,6 +29,8 @@ export const TABLE_EVENTS = [
   'reseed-asked',
   /** StartReplication: tables in Error are tried again. */
   'retry-asked',
+  /** Discovery finds a table seeded only is now to be tracked (moved into TablesToInclude, or given a primary key). */
+  'tracking-granted',
 ] as const;
 export type TableEvent = (typeof TABLE_EVENTS)[number];
 
@@ -147,6 +149,9 @@ export const TABLE_PHASE_TABLE: { readonly [E in TableEvent]: { readonly [P in T
   // A table never seeded stays Pending: its first seed is the reseed.
   'reseed-asked': { Pending: keep, Seeding: to('Reseeding'), Tracking: to('Reseeding'), Reseeding: to('Reseeding'), Untracked: to('Reseeding'), Error: to('Reseeding') },
   'retry-asked': { Pending: keep, Seeding: keep, Tracking: keep, Reseeding: keep, Untracked: keep, Error: RESUMED },
+  // An Untracked table gets no seed but its scheduled ones, and a tracked table has no schedule: it is seeded
+  // again now, installing change tracking. Any other phase seeds (with tracking) or resumes as Pending anyway.
+  'tracking-granted': { Pending: keep, Seeding: keep, Tracking: keep, Reseeding: keep, Untracked: to('Reseeding'), Error: keep },
 };
 
 export type TransitionResult = { ok: true; phase: TablePhase } | { ok: false; refusal: TableRefusal };
