@@ -2,10 +2,11 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { BatchLoaded, WorkFailed } from '@svc/contracts';
 import { guardWorkProgress, tableKey } from '@svc/contracts';
 import { JsonLogger, replicationLog } from '@svc/logging';
-import { PipelineStateRepository, ReplicationRepository, type ReplicationStore, type WorkFailureEvent } from '@svc/registry-store';
+import { PipelineStateRepository, ReplicationRepository, type ReplicationStore } from '@svc/registry-store';
 import { AlertsService } from './alerts.service';
 import { TABLE_RETRY_BACKOFF, retryDelayMs } from './failure-backoff';
 import { MetricsHistoryService } from './metrics-history.service';
+import { failureEvent } from './work-failure-event';
 
 /** Completions and failures reported by the pipeline move table state; the watermark moves only here. */
 @Injectable()
@@ -107,7 +108,7 @@ export class PipelineEventsService {
       retryAt = new Date(now.getTime() + retryDelayMs(failures, TABLE_RETRY_BACKOFF));
     }
     const detail = event.detail;
-    const failure = { message: event.message, ...(detail !== undefined && { detail }), event: failureEvent(event, replicationWide), retryAt };
+    const failure = { message: event.message, ...(detail !== undefined && { detail }), event: failureEvent(event), retryAt };
     const moved = await this.state.failWork(replicationId, tableName, workId, failure, now);
     if (!moved) return;
     // The log keeps what the server said (the logger redacts credentials): operators need it, Describe shows it only to keys allowed to see it.
@@ -131,13 +132,6 @@ export class PipelineEventsService {
     const issuedUnder = event.configVersion;
     return (issuedUnder !== undefined && stored.version > issuedUnder) || stored.updatedAt > startedAt;
   }
-}
-
-/** How a failure moves its table: a reseed asked, retried later, the replication's (the table keeps its phase), or the table's for good. */
-function failureEvent(failed: Pick<WorkFailed, 'reseed' | 'retryable'>, replicationWide: boolean): WorkFailureEvent {
-  if (failed.reseed) return 'failed-reseed';
-  if (failed.retryable) return 'failed-retryable';
-  return replicationWide ? 'failed-replication-wide' : 'failed-terminal';
 }
 
 /** Columns added with a value for existing rows (default, identity, generated) leave earlier rows NULL downstream: reseed. */
