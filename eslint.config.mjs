@@ -19,6 +19,10 @@ const engineLibs = (names) => ({
   group: names.map((name) => `@svc/${name}-*`),
   message: 'engines are plug-ins: only the engine table (libs/pipeline-runtime) imports an engine library, and engines never import each other',
 });
+/** Library entries the operator console may import at run time, and the files its browser build compiles for them. */
+const browserSafeEntries = ['@svc/signing/core', '@svc/contracts/browser'];
+const browserSafeFiles = ['libs/signing/src/core/**/*.ts', 'libs/contracts/src/browser.ts', 'libs/contracts/src/replication/{operations,access-key-operations,replication-config,replication-status}.ts'];
+const nodeGlobals = ['Buffer', 'process', 'require', '__dirname'];
 const restrictImports = (patterns) => ({ rules: { 'no-restricted-imports': ['error', { patterns }] } });
 /**
  * Import boundaries the Nx tags cannot say (they also count dependencies of dependencies): apps and engine-neutral
@@ -92,8 +96,28 @@ export default tseslint.config(
     files: ['apps/console/src/**/*.ts'],
     ignores: ['**/*.spec.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['node:*', '@svc/*'], message: 'the console runs in the browser: no Node modules, and only types from @svc/contracts (import type)', allowTypeImports: true }] }],
-      'no-restricted-globals': ['error', 'Buffer', 'process', 'require', '__dirname'],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: `^(node:|@svc/(?!(${browserSafeEntries.map((entry) => entry.slice('@svc/'.length)).join('|')})$))`,
+              message: `the console runs in the browser: no Node modules, and of our libraries only their browser-safe entries (${browserSafeEntries.join(', ')}) or types (import type)`,
+              allowTypeImports: true,
+            },
+          ],
+        },
+      ],
+      'no-restricted-globals': ['error', ...nodeGlobals],
+    },
+  },
+  {
+    // What the console's browser build compiles of the libraries: nothing of Node, and nothing but each other.
+    files: browserSafeFiles,
+    ignores: ['**/*.spec.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ regex: '^(?!\\.{1,2}/)', message: 'a browser-safe entry imports nothing but its own relative modules' }] }],
+      'no-restricted-globals': ['error', ...nodeGlobals],
     },
   },
   {
