@@ -78,7 +78,7 @@ export default tseslint.config(
             { sourceTag: 'type:nest', onlyDependOnLibsWithTags: ['type:nest', 'type:data-access', 'type:domain', 'type:util', 'type:contracts', 'type:testing'] },
             // apps never import apps.
             { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:nest', 'type:data-access', 'type:domain', 'type:util', 'type:contracts', 'type:testing'] },
-            // The operator console runs in the browser: it may only take types from the contracts (its build checks it has no Node).
+            // The operator console runs in the browser: at run time it takes only the browser-safe entries of the contracts and signing (browserSafeEntries; its build has no Node types).
             { sourceTag: 'type:browser', onlyDependOnLibsWithTags: ['type:contracts', 'type:util'] },
             { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:nest', 'type:data-access', 'type:domain', 'type:util', 'type:contracts', 'type:testing'] },
             { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
