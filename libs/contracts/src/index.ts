@@ -39,6 +39,21 @@ export {
   type TableStatus,
 } from './replication/replication-status';
 export {
+  INITIAL_TABLE_PHASE,
+  TABLE_EVENTS,
+  TABLE_PHASE_TABLE,
+  TABLE_REFUSALS,
+  factsMeet,
+  transition,
+  type FactCondition,
+  type PhaseOutcome,
+  type TableEvent,
+  type TableFacts,
+  type TableMachineState,
+  type TableRefusal,
+  type TransitionResult,
+} from './replication/table-phase-machine';
+export {
   METRICS_DEFAULT_SINCE_MINUTES,
   METRICS_HISTORY_MINUTES,
   METRICS_MAX_POINTS,

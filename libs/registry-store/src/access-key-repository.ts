@@ -2,7 +2,7 @@ import type { Pool } from 'pg';
 import type { SecretBox } from '@svc/crypto';
 import { ERROR_DETAILS_PERMISSION } from '@svc/contracts';
 import { accessKeyPreviousSecretAt, accessKeySecretAt } from './secret-locations';
-import { inTransaction } from './transaction';
+import { inTransaction } from './control-database';
 
 /** Which replications a key acts on: those it created, or every one (and the service-wide operations). */
 export type ReplicationScope = 'Own' | 'All';

@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { quoteIdent } from '@svc/postgres-common';
+import { quoteIdentifier } from './control-database';
 
 const INVALID_CATALOG_NAME = '3D000';
 const DUPLICATE_DATABASE = '42P04';
@@ -28,7 +28,7 @@ export async function ensureDatabase(databaseUrl: string): Promise<{ created: bo
   admin.on('error', () => undefined);
   await admin.connect();
   try {
-    await admin.query(`CREATE DATABASE ${quoteIdent(name)}`);
+    await admin.query(`CREATE DATABASE ${quoteIdentifier(name)}`);
     return { created: true };
   } catch (error) {
     const code = (error as { code?: string }).code;
@@ -66,4 +66,3 @@ async function canConnect(databaseUrl: string): Promise<boolean> {
   }
 }
 
-export { quoteIdent as quoteIdentifier };

@@ -34,6 +34,7 @@ export {
   type SchedulableReplication,
   type TableRuntimeState,
   type UnpublishedWork,
+  type WorkFailureEvent,
   type WorkKind,
 } from './pipeline-state-repository';
 export { WarehouseClaimRepository, type ClaimConflict, type WarehouseClaimStore, type WarehouseTableClaim } from './warehouse-claim-repository';

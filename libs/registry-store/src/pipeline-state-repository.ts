@@ -1,7 +1,8 @@
 import type { Pool } from 'pg';
-import type { ReplicationStatus, TablePhase } from '@svc/contracts';
+import { INITIAL_TABLE_PHASE, type ReplicationStatus, type TableEvent, type TablePhase } from '@svc/contracts';
 import { storedErrorDetail } from './error-detail';
 import type { PublicConfig } from './secret-fields';
+import { phaseAfter, phaseAllows } from './table-phase-sql';
 
 /** What the scheduler needs of a replication: its settings without secrets. */
 export interface SchedulableReplication {
@@ -15,6 +16,9 @@ export interface SchedulableReplication {
 }
 
 export type WorkKind = 'seed' | 'changes';
+
+/** How a failure of work in flight moves its table (see TABLE_PHASE_TABLE). */
+export type WorkFailureEvent = Extract<TableEvent, 'failed-retryable' | 'failed-terminal' | 'failed-replication-wide' | 'failed-reseed'>;
 
 export interface TableRuntimeState {
   replicationId: string;
@@ -106,14 +110,11 @@ export interface UnpublishedWork {
 
 /** Clears the unit of work in flight (SET fragment). */
 const RELEASE = 'in_flight_work_id = NULL, in_flight_kind = NULL, in_flight_since = NULL, in_flight_request = NULL, in_flight_published_at = NULL';
-/** Where a table in Error goes when it is retried: back to what it was before, as far as its state tells. */
-const RESUMED_PHASE = `CASE WHEN tracked AND last_version IS NOT NULL THEN 'Tracking'
-                            WHEN NOT tracked AND last_seeded_at IS NOT NULL THEN 'Untracked'
-                            ELSE 'Pending' END`;
 
 /**
  * The pipeline's view of table state. Every transition is one conditional UPDATE keyed by the work id
- * in flight, so a late or duplicated completion can never move a table that has moved on.
+ * in flight, so a late or duplicated completion can never move a table that has moved on. The phase it
+ * writes, and the phases it refuses, come from the table phase machine (TABLE_PHASE_TABLE, @svc/contracts).
  */
 export class PipelineStateRepository {
   constructor(private readonly pool: Pool) {}
@@ -141,19 +142,23 @@ export class PipelineStateRepository {
     return result.rows.map(toRuntimeState);
   }
 
-  /** Adds tables not known yet (Pending) and records which configuration version was discovered. */
+  /**
+   * Adds tables not known yet (Pending) and records which configuration version was discovered. A known
+   * table now to be tracked moves as the phase machine says (`tracking-granted`: Untracked is seeded again).
+   */
   async registerTables(replicationId: string, configVersion: number, tables: DiscoveredTable[]): Promise<void> {
     await this.pool.query(
       `WITH discovered AS (
          SELECT * FROM unnest($2::text[], $3::boolean[], $4::bigint[]) AS t(table_name, tracked, rows_estimated)
        ), inserted AS (
          INSERT INTO table_states (replication_id, table_name, phase, tracked, rows_estimated)
-         SELECT $1, table_name, 'Pending', tracked, rows_estimated FROM discovered
+         SELECT $1, table_name, $6, tracked, rows_estimated FROM discovered
          ON CONFLICT (replication_id, table_name) DO UPDATE
-           SET tracked = EXCLUDED.tracked, rows_estimated = EXCLUDED.rows_estimated, updated_at = now()
+           SET tracked = EXCLUDED.tracked, rows_estimated = EXCLUDED.rows_estimated, updated_at = now(),
+               phase = CASE WHEN EXCLUDED.tracked AND NOT table_states.tracked AND ${phaseAllows('tracking-granted', 'table_states.')} THEN ${phaseAfter('tracking-granted', 'table_states.')} ELSE table_states.phase END
        )
        UPDATE replications SET discovered_config_version = $5 WHERE id = $1`,
-      [replicationId, tables.map((t) => t.tableName), tables.map((t) => t.tracked), tables.map((t) => t.rowsEstimated), configVersion],
+      [replicationId, tables.map((t) => t.tableName), tables.map((t) => t.tracked), tables.map((t) => t.rowsEstimated), configVersion, INITIAL_TABLE_PHASE],
     );
   }
 
@@ -161,9 +166,11 @@ export class PipelineStateRepository {
    * Puts work in flight for a table that has none; returns the work's epoch, or null when another claim won.
    * `request` is the work message without its epoch: it is stored with the claim (epoch added) until
    * markPublished, so that a scheduler dying between claim and publish leaves work that can be sent again.
-   * Without it the claim counts as published at once.
+   * Without it the claim counts as published at once. A claim the phase machine refuses (a table in Error,
+   * a change cycle of a table not Tracking) claims nothing either.
    */
   async claim(replicationId: string, tableName: string, workId: string, kind: WorkKind, now: Date, request?: Record<string, unknown>): Promise<number | null> {
+    const event = kind === 'seed' ? 'seed-claimed' : 'changes-claimed';
     const result = await this.pool.query<{ work_epoch: string }>(
       `UPDATE table_states
           SET in_flight_work_id = $3, in_flight_kind = $4, in_flight_since = $5, updated_at = $5,
@@ -171,12 +178,9 @@ export class PipelineStateRepository {
               in_flight_published_at = CASE WHEN $6::jsonb IS NULL THEN $5::timestamptz END,
               last_progress_at = $5,
               work_epoch = work_epoch + 1,
-              phase = CASE WHEN $4 = 'changes' THEN phase
-                           WHEN phase = 'Pending' THEN 'Seeding'
-                           WHEN phase = 'Seeding' THEN 'Seeding'
-                           ELSE 'Reseeding' END,
+              phase = ${phaseAfter(event)},
               rows_seeded = CASE WHEN $4 = 'seed' THEN 0 ELSE rows_seeded END
-        WHERE replication_id = $1 AND table_name = $2 AND in_flight_work_id IS NULL
+        WHERE replication_id = $1 AND table_name = $2 AND in_flight_work_id IS NULL AND ${phaseAllows(event)}
         RETURNING work_epoch`,
       [replicationId, tableName, workId, kind, now, request === undefined ? null : JSON.stringify(request)],
     );
@@ -218,7 +222,7 @@ export class PipelineStateRepository {
   async recordSeedProgress(replicationId: string, tableName: string, workId: string, rows: number, now: Date): Promise<boolean> {
     const result = await this.pool.query(
       `UPDATE table_states SET rows_seeded = rows_seeded + $4, updated_at = $5, last_progress_at = $5
-        WHERE replication_id = $1 AND table_name = $2 AND in_flight_work_id = $3`,
+        WHERE replication_id = $1 AND table_name = $2 AND in_flight_work_id = $3 AND ${phaseAllows('seed-part-loaded')}`,
       [replicationId, tableName, workId, rows, now],
     );
     return result.rowCount === 1;
@@ -228,14 +232,14 @@ export class PipelineStateRepository {
   async completeSeed(replicationId: string, tableName: string, workId: string, startVersion: string, rows: number, now: Date): Promise<boolean> {
     const result = await this.pool.query(
       `UPDATE table_states
-          SET phase = CASE WHEN tracked THEN 'Tracking' ELSE 'Untracked' END,
+          SET phase = ${phaseAfter('seed-loaded')},
               last_version = CASE WHEN tracked THEN $4 ELSE last_version END,
               rows_seeded = rows_seeded + $5,
               rows_estimated = GREATEST(rows_estimated, rows_seeded + $5),
               ${RELEASE}, ct_timeout_level = 0, failure_count = 0, retry_at = NULL,
               watermark_at = $6, retention_alerted_at = NULL,
               last_seeded_at = $6, last_cycle_at = $6, last_error = NULL, last_error_detail = NULL, lag_seconds = 0, updated_at = $6, last_progress_at = $6
-        WHERE replication_id = $1 AND table_name = $2 AND in_flight_work_id = $3`,
+        WHERE replication_id = $1 AND table_name = $2 AND in_flight_work_id = $3 AND ${phaseAllows('seed-loaded')}`,
       [replicationId, tableName, workId, startVersion, rows, now],
     );
     return result.rowCount === 1;
@@ -244,7 +248,8 @@ export class PipelineStateRepository {
   /**
    * A change batch is in the warehouse: the watermark advances to its upper version, the timeout and the
    * failure backoff return to their start; with `reseedReason` the table is reseeded next (in the same
-   * statement, so no change cycle slips in between). Null when the work was no longer in flight.
+   * statement, so no change cycle slips in between) and its watermark is forgotten, so that a reseed that
+   * fails for good resumes as Pending, not as Tracking without the reseed. Null when the work was no longer in flight.
    */
   async completeChanges(
     replicationId: string,
@@ -256,18 +261,19 @@ export class PipelineStateRepository {
     now: Date,
     reseedReason: string | null = null,
   ): Promise<CompletedCycle | null> {
+    const event = reseedReason === null ? 'changes-loaded' : 'changes-loaded-reseed';
     const result = await this.pool.query<{ from_version: string | null; started_at: Date | null }>(
       `WITH before AS (
          SELECT last_version, in_flight_since FROM table_states
           WHERE replication_id = $1 AND table_name = $2 AND in_flight_work_id = $3 FOR UPDATE
        )
        UPDATE table_states
-          SET last_version = $4, last_cycle_rows = $5, lag_seconds = $6, last_cycle_at = $7, last_error = $8, last_error_detail = NULL,
-              phase = CASE WHEN $8::text IS NULL THEN phase ELSE 'Reseeding' END,
+          SET last_version = CASE WHEN $8::text IS NULL THEN $4 END, last_cycle_rows = $5, lag_seconds = $6, last_cycle_at = $7, last_error = $8, last_error_detail = NULL,
+              phase = ${phaseAfter(event)},
               ${RELEASE}, ct_timeout_level = 0, failure_count = 0, retry_at = NULL,
               watermark_at = $7, retention_alerted_at = NULL, updated_at = $7, last_progress_at = $7
          FROM before
-        WHERE replication_id = $1 AND table_name = $2 AND in_flight_work_id = $3
+        WHERE replication_id = $1 AND table_name = $2 AND in_flight_work_id = $3 AND ${phaseAllows(event)}
         RETURNING before.last_version AS from_version, before.in_flight_since AS started_at`,
       [replicationId, tableName, workId, version, rows, lagSeconds, now, reseedReason],
     );
@@ -277,22 +283,25 @@ export class PipelineStateRepository {
 
   /**
    * Work failed: the table is released. A retryable failure counts towards the backoff and the table
-   * waits until `retryAt`; `phase` says where the table goes (Reseeding, Error, or unchanged when null).
+   * waits until `retryAt`; `event` says where the table goes (TABLE_PHASE_TABLE). A failure asking a
+   * reseed forgets the watermark, like reseedAll: should the reseed fail for good, the table resumes as Pending.
    */
   async failWork(
     replicationId: string,
     tableName: string,
     workId: string,
-    failure: { message: string; detail?: string; phase: TablePhase | null; retryAt: Date | null },
+    failure: { message: string; detail?: string; event: WorkFailureEvent; retryAt: Date | null },
     now: Date,
   ): Promise<boolean> {
+    const forgetsWatermark = failure.event === 'failed-reseed';
     const result = await this.pool.query(
       `UPDATE table_states
-          SET last_error = $4, last_error_detail = $8, phase = COALESCE($5, phase), last_cycle_at = $7, ${RELEASE},
+          SET last_error = $4, last_error_detail = $8, phase = ${phaseAfter(failure.event)}, last_cycle_at = $7, ${RELEASE},
+              last_version = CASE WHEN $5 THEN NULL ELSE last_version END,
               failure_count = CASE WHEN $6::timestamptz IS NULL THEN failure_count ELSE failure_count + 1 END,
               retry_at = $6, updated_at = $7
-        WHERE replication_id = $1 AND table_name = $2 AND in_flight_work_id = $3`,
-      [replicationId, tableName, workId, failure.message, failure.phase, failure.retryAt, now, storedErrorDetail(failure.detail)],
+        WHERE replication_id = $1 AND table_name = $2 AND in_flight_work_id = $3 AND ${phaseAllows(failure.event)}`,
+      [replicationId, tableName, workId, failure.message, forgetsWatermark, failure.retryAt, now, storedErrorDetail(failure.detail)],
     );
     return result.rowCount === 1;
   }
@@ -333,12 +342,12 @@ export class PipelineStateRepository {
          SELECT table_name, in_flight_work_id FROM table_states WHERE replication_id = $1 FOR UPDATE
        )
        UPDATE table_states t
-          SET phase = CASE WHEN t.phase = 'Pending' THEN 'Pending' ELSE 'Reseeding' END, ${RELEASE},
+          SET phase = ${phaseAfter('reseed-asked', 't.')}, ${RELEASE},
               -- Forgetting the old watermark and seed time makes a table that fails now resume as Pending: the reseed is not lost.
               last_version = NULL, last_seeded_at = NULL,
               ct_timeout_level = 0, failure_count = 0, retry_at = NULL, last_error = $2, last_error_detail = NULL, updated_at = $3
          FROM before
-        WHERE t.replication_id = $1 AND t.table_name = before.table_name
+        WHERE t.replication_id = $1 AND t.table_name = before.table_name AND ${phaseAllows('reseed-asked', 't.')}
         RETURNING t.table_name, before.in_flight_work_id AS work_id`,
       [replicationId, reason, now],
     );
@@ -349,9 +358,9 @@ export class PipelineStateRepository {
   async resumeTables(replicationId: string, now: Date): Promise<number> {
     const result = await this.pool.query(
       `UPDATE table_states
-          SET phase = CASE WHEN phase = 'Error' THEN ${RESUMED_PHASE} ELSE phase END,
+          SET phase = ${phaseAfter('retry-asked')},
               last_error = NULL, last_error_detail = NULL, failure_count = 0, retry_at = NULL, updated_at = $2
-        WHERE replication_id = $1 AND (phase = 'Error' OR retry_at IS NOT NULL OR last_error IS NOT NULL)`,
+        WHERE replication_id = $1 AND (phase = 'Error' OR retry_at IS NOT NULL OR last_error IS NOT NULL) AND ${phaseAllows('retry-asked')}`,
       [replicationId, now],
     );
     return result.rowCount ?? 0;

@@ -4,8 +4,10 @@ import { SecretBox } from '@svc/crypto';
 import { createTempDatabase, sampleReplicationConfig, type TempDatabase } from '@svc/testing';
 import { migrate } from './migrate';
 import { MIGRATIONS } from './migrations';
+import { TABLE_EVENTS, TABLE_PHASES, transition, type TableEvent, type TableFacts, type TablePhase } from '@svc/contracts';
 import { PipelineStateRepository, type TableRuntimeState } from './pipeline-state-repository';
 import { ReplicationRepository } from './replication-repository';
+import { phaseAfter, phaseAllows } from './table-phase-sql';
 
 const config = sampleReplicationConfig();
 const author = { requestId: 'req-1', accessKeyId: 'SVCTESTKEY' };
@@ -138,7 +140,7 @@ describe('PipelineStateRepository against PostgreSQL', () => {
       expect(await state.completeChanges(id, table, stale, '999', 1, 0, at(140))).toBeNull();
       expect(await state.completeSeed(id, table, stale, '999', 1, at(140))).toBe(false);
       expect(await state.recordSeedProgress(id, table, stale, 1, at(140))).toBe(false);
-      expect(await state.failWork(id, table, stale, { message: 'late', phase: 'Error', retryAt: at(200) }, at(140))).toBe(false);
+      expect(await state.failWork(id, table, stale, { message: 'late', event: 'failed-terminal', retryAt: at(200) }, at(140))).toBe(false);
       expect(await state.cancelWork(id, table, stale, 'late', at(140))).toBe(false);
       expect(await state.releaseWork(id, table, stale, 'late', at(140))).toBe(false);
     }
@@ -152,10 +154,10 @@ describe('PipelineStateRepository against PostgreSQL', () => {
     await seeded(id, table, '100', at(0));
 
     const first = await claimChanges(id, table, at(10));
-    expect(await state.failWork(id, table, first, { message: 'connection refused', phase: null, retryAt: at(15) }, at(11))).toBe(true);
+    expect(await state.failWork(id, table, first, { message: 'connection refused', event: 'failed-retryable', retryAt: at(15) }, at(11))).toBe(true);
     expect(await tableState(id, table)).toMatchObject({ phase: 'Tracking', failureCount: 1, retryAt: at(15), lastError: 'connection refused', inFlightWorkId: null, lastCycleAt: at(11) });
     const second = await claimChanges(id, table, at(20));
-    expect(await state.failWork(id, table, second, { message: 'deadlock detected', phase: null, retryAt: at(30) }, at(21))).toBe(true);
+    expect(await state.failWork(id, table, second, { message: 'deadlock detected', event: 'failed-retryable', retryAt: at(30) }, at(21))).toBe(true);
     expect(await state.failureCount(id, table)).toBe(2);
     expect(await tableState(id, table)).toMatchObject({ failureCount: 2, retryAt: at(30), lastError: 'deadlock detected' });
 
@@ -167,7 +169,7 @@ describe('PipelineStateRepository against PostgreSQL', () => {
     const seedTable = '[public].[s]';
     const seedWork = randomUUID();
     await state.claim(id, seedTable, seedWork, 'seed', at(50));
-    expect(await state.failWork(id, seedTable, seedWork, { message: 'throttled', phase: null, retryAt: at(60) }, at(51))).toBe(true);
+    expect(await state.failWork(id, seedTable, seedWork, { message: 'throttled', event: 'failed-retryable', retryAt: at(60) }, at(51))).toBe(true);
     expect(await tableState(id, seedTable)).toMatchObject({ phase: 'Seeding', failureCount: 1, retryAt: at(60) });
     await seeded(id, seedTable, '300', at(61));
     expect(await tableState(id, seedTable)).toMatchObject({ phase: 'Tracking', lastVersion: '300', failureCount: 0, retryAt: null, lastError: null });
@@ -178,7 +180,7 @@ describe('PipelineStateRepository against PostgreSQL', () => {
     const table = '[public].[t]';
     await seeded(id, table, '100', at(0));
     const workId = await claimChanges(id, table, at(10));
-    expect(await state.failWork(id, table, workId, { message: 'relation "t" does not exist', phase: 'Error', retryAt: null }, at(11))).toBe(true);
+    expect(await state.failWork(id, table, workId, { message: 'relation "t" does not exist', event: 'failed-terminal', retryAt: null }, at(11))).toBe(true);
     expect(await tableState(id, table)).toMatchObject({ phase: 'Error', failureCount: 0, retryAt: null, lastError: 'relation "t" does not exist', inFlightWorkId: null });
   });
 
@@ -194,10 +196,10 @@ describe('PipelineStateRepository against PostgreSQL', () => {
     for (const table of [tracked, seededOnly, neverSeeded]) {
       const workId = randomUUID();
       await state.claim(id, table, workId, table === tracked ? 'changes' : 'seed', at(10));
-      expect(await state.failWork(id, table, workId, { message: 'terminal', phase: 'Error', retryAt: null }, at(11))).toBe(true);
+      expect(await state.failWork(id, table, workId, { message: 'terminal', event: 'failed-terminal', retryAt: null }, at(11))).toBe(true);
     }
     const retrying = await claimChanges(id, waiting, at(10));
-    await state.failWork(id, waiting, retrying, { message: 'connection refused', phase: null, retryAt: at(500) }, at(11));
+    await state.failWork(id, waiting, retrying, { message: 'connection refused', event: 'failed-retryable', retryAt: at(500) }, at(11));
     expect((await state.listTables([id])).map((table) => [table.tableName, table.phase])).toEqual([
       [seededOnly, 'Error'],
       [neverSeeded, 'Error'],
@@ -236,7 +238,7 @@ describe('PipelineStateRepository against PostgreSQL', () => {
     // A reseed that fails for good and is retried by StartReplication seeds again: it does not resume tracking.
     const failing = randomUUID();
     await state.claim(id, idle, failing, 'seed', at(121));
-    await state.failWork(id, idle, failing, { message: 'permission denied', phase: 'Error', retryAt: null }, at(122));
+    await state.failWork(id, idle, failing, { message: 'permission denied', event: 'failed-terminal', retryAt: null }, at(122));
     await state.resumeTables(id, at(123));
     expect(await tableState(id, idle)).toMatchObject({ phase: 'Pending', lastVersion: null });
     // The released cycle's late completion does not end the reseed.
@@ -247,6 +249,102 @@ describe('PipelineStateRepository against PostgreSQL', () => {
     expect(await tableState(id, busy)).toMatchObject({ phase: 'Reseeding' });
     expect(await state.completeSeed(id, busy, reseed, '160', 10, at(150))).toBe(true);
     expect(await tableState(id, busy)).toMatchObject({ phase: 'Tracking', lastVersion: '160' });
+  });
+
+  describe('the table phase machine (issue 22)', () => {
+    const cells: { phase: TablePhase; facts: TableFacts }[] = TABLE_PHASES.flatMap((phase) =>
+      [false, true].flatMap((tracked) =>
+        [false, true].flatMap((hasWatermark) => [false, true].map((seeded) => ({ phase, facts: { tracked, hasWatermark, seeded } }))),
+      ),
+    );
+
+    it.each([...TABLE_EVENTS])('the SQL generated for %s moves every phase and fact of a row as transition() does', async (event: TableEvent) => {
+      const result = await pool.query<{ id: number; next: TablePhase; allowed: boolean }>(
+        `SELECT id, ${phaseAfter(event)} AS next, ${phaseAllows(event)} AS allowed
+           FROM unnest($1::int[], $2::text[], $3::boolean[], $4::text[], $5::timestamptz[]) AS cell(id, phase, tracked, last_version, last_seeded_at)
+          ORDER BY id`,
+        [
+          cells.map((_, index) => index),
+          cells.map((cell) => cell.phase),
+          cells.map((cell) => cell.facts.tracked),
+          cells.map((cell) => (cell.facts.hasWatermark ? '100' : null)),
+          cells.map((cell) => (cell.facts.seeded ? T0 : null)),
+        ],
+      );
+      const fromSql = result.rows.map((row) => (row.allowed ? { ok: true, phase: row.next } : { ok: false }));
+      const fromMachine = cells.map((cell) => {
+        const moved = transition({ phase: cell.phase, ...cell.facts }, event);
+        return moved.ok ? moved : { ok: false };
+      });
+      expect(fromSql).toEqual(fromMachine);
+    });
+
+    it('claims no work for a table in Error (it used to become Reseeding) until StartReplication retries it', async () => {
+      const table = '[public].[t]';
+      const id = await replicationWith([table]);
+      await seeded(id, table, '100', at(0));
+      const cycle = await claimChanges(id, table, at(10));
+      expect(await state.failWork(id, table, cycle, { message: 'terminal', event: 'failed-terminal', retryAt: null }, at(11))).toBe(true);
+
+      expect(await state.claim(id, table, randomUUID(), 'seed', at(20))).toBeNull();
+      expect(await state.claim(id, table, randomUUID(), 'changes', at(20))).toBeNull();
+      expect(await tableState(id, table)).toMatchObject({ phase: 'Error', inFlightWorkId: null, workEpoch: 2 });
+
+      await state.resumeTables(id, at(30));
+      expect(await state.claim(id, table, randomUUID(), 'changes', at(31))).toBe(3);
+      expect(await tableState(id, table)).toMatchObject({ phase: 'Tracking' });
+    });
+
+    it('claims no change cycle for a table that is not Tracking (it used to keep its phase and run it)', async () => {
+      const [pending, untracked, reseeding] = ['[public].[pending]', '[public].[untracked]', '[public].[reseeding]'];
+      const id = await replicationWith([pending, untracked, reseeding], [untracked]);
+      await seeded(id, untracked, '0', at(0));
+      await seeded(id, reseeding, '100', at(0));
+      await state.reseedAll(id, 'ScdType changed', at(5));
+      for (const table of [pending, untracked, reseeding]) {
+        const before = await tableState(id, table);
+        expect(await state.claim(id, table, randomUUID(), 'changes', at(10))).toBeNull();
+        expect(await tableState(id, table)).toEqual(before);
+      }
+    });
+
+    it('seeds again, with change tracking, an Untracked table discovery now tracks (it used to stay Untracked for good)', async () => {
+      const [table, other] = ['[public].[t]', '[public].[other]'];
+      const id = await replicationWith([table, other], [table, other]);
+      await seeded(id, table, '0', at(0));
+      await seeded(id, other, '0', at(0));
+      // Moved from ReseedingSchedule.PkTablesToInclude into TablesToInclude: the work planner gives an
+      // Untracked table only the seeds of its schedule, and a tracked table has none.
+      await state.registerTables(id, 2, [
+        { tableName: table, tracked: true, rowsEstimated: 10 },
+        { tableName: other, tracked: false, rowsEstimated: 10 },
+      ]);
+      expect(await tableState(id, table)).toMatchObject({ phase: 'Reseeding', tracked: true });
+      expect(await tableState(id, other)).toMatchObject({ phase: 'Untracked', tracked: false });
+      await seeded(id, table, '500', at(10));
+      expect(await tableState(id, table)).toMatchObject({ phase: 'Tracking', lastVersion: '500' });
+    });
+
+    it.each([
+      ['a failure asking a reseed', 'failed-reseed'],
+      ['a batch whose added columns ask a reseed', 'changes-loaded-reseed'],
+    ])('keeps the reseed asked by %s when that reseed fails for good and is retried (it used to resume Tracking)', async (_, asked) => {
+      const table = '[public].[t]';
+      const id = await replicationWith([table]);
+      await seeded(id, table, '100', at(0));
+      const cycle = await claimChanges(id, table, at(10));
+      if (asked === 'failed-reseed') {
+        expect(await state.failWork(id, table, cycle, { message: 'changes purged', event: 'failed-reseed', retryAt: null }, at(11))).toBe(true);
+      } else {
+        expect(await state.completeChanges(id, table, cycle, '120', 1, 0, at(11), 'column(s) status added')).not.toBeNull();
+      }
+      expect(await tableState(id, table)).toMatchObject({ phase: 'Reseeding', lastVersion: null });
+      const reseed = randomUUID();
+      expect(await state.claim(id, table, reseed, 'seed', at(20))).not.toBeNull();
+      expect(await state.failWork(id, table, reseed, { message: 'permission denied', event: 'failed-terminal', retryAt: null }, at(21))).toBe(true);
+      await state.resumeTables(id, at(30));
+      expect(await tableState(id, table)).toMatchObject({ phase: 'Pending', lastVersion: null });
+    });
   });
 
   it('removes tables and returns the work they had in flight', async () => {
@@ -323,7 +421,7 @@ describe('PipelineStateRepository against PostgreSQL', () => {
       await seeded(id, table, '10', at(0));
       const workId = await claimChanges(id, table, at(10));
       const detail = `invalid input syntax for type integer: "secret-value" via postgres://app:hunter2-pw@db/x ${'x'.repeat(2000)}`;
-      expect(await state.failWork(id, table, workId, { message: 'Source: a value does not fit its column', detail, phase: 'Error', retryAt: null }, at(11))).toBe(true);
+      expect(await state.failWork(id, table, workId, { message: 'Source: a value does not fit its column', detail, event: 'failed-terminal', retryAt: null }, at(11))).toBe(true);
       const failed = await tableState(id, table);
       expect(failed.lastError).toBe('Source: a value does not fit its column');
       expect(failed.lastErrorDetail).toContain('secret-value');

@@ -5,10 +5,12 @@ import { ExternalIdIssuer, SecretBox } from '@svc/crypto';
 import { createTempDatabase, sampleReplicationConfig } from '@svc/testing';
 import { AccessKeyRepository } from './access-key-repository';
 import { AlertRepository } from './alert-repository';
-import { ensureDatabase, quoteIdentifier } from './ensure-database';
+import { quoteIdentifier } from './control-database';
+import { ensureDatabase } from './ensure-database';
 import { issueMissingExternalIds } from './external-id-backfill';
 import { migrate, type MigrationReport } from './migrate';
 import { MIGRATIONS } from './migrations';
+import { PipelineStateRepository } from './pipeline-state-repository';
 import { ReplicationRepository } from './replication-repository';
 import { accessKeySecretAt, replicationSecretsAt } from './secret-locations';
 import { ServiceConfigurationRepository } from './service-configuration-repository';
@@ -212,15 +214,10 @@ describe('registry store against PostgreSQL', () => {
       const stored = await replications.insert({ status: 'Running', config }, author);
       const tables = new TableStateRepository(pool);
       const alerts = new AlertRepository(pool);
-      await tables.upsert(stored.replicationId, {
-        name: '[dbo].[a]',
-        phase: 'Seeding',
-        rowsSeeded: 5,
-        rowsEstimated: 10,
-        lastVersion: null,
-        lagSeconds: null,
-        lastError: null,
-      });
+      const pipeline = new PipelineStateRepository(pool);
+      await pipeline.registerTables(stored.replicationId, 1, [{ tableName: '[dbo].[a]', tracked: true, rowsEstimated: 10 }]);
+      expect(await pipeline.claim(stored.replicationId, '[dbo].[a]', randomUUID(), 'seed', new Date())).toBe(1);
+      expect(await tables.listByReplication(stored.replicationId)).toEqual([expect.objectContaining({ name: '[dbo].[a]', phase: 'Seeding' })]);
       await alerts.record({ replicationId: stored.replicationId, kind: 'Reseed', message: 'reseeded' });
 
       expect(await replications.delete(stored.replicationId)).toBe(true);
@@ -233,16 +230,27 @@ describe('registry store against PostgreSQL', () => {
   });
 
   describe('table states and alerts', () => {
-    it('upserts and lists table states and alerts of one replication', async () => {
+    it('lists table states as the pipeline moved them, and alerts of one replication', async () => {
       const { replicationId } = await new ReplicationRepository(pool, box).insert({ status: 'Running', config }, author);
       const tables = new TableStateRepository(pool);
+      const pipeline = new PipelineStateRepository(pool);
+      await pipeline.registerTables(replicationId, 1, [
+        { tableName: '[dbo].[b]', tracked: true, rowsEstimated: 1000 },
+        { tableName: '[dbo].[a]', tracked: true, rowsEstimated: 1000 },
+      ]);
+      const seededAt = new Date(Date.UTC(2030, 0, 1, 0, 0, 0));
+      const cycleAt = new Date(Date.UTC(2030, 0, 1, 0, 1, 0));
+      const seed = randomUUID();
+      await pipeline.claim(replicationId, '[dbo].[a]', seed, 'seed', seededAt);
+      expect(await pipeline.completeSeed(replicationId, '[dbo].[a]', seed, '40', 1000, seededAt)).toBe(true);
+      const cycle = randomUUID();
+      await pipeline.claim(replicationId, '[dbo].[a]', cycle, 'changes', cycleAt);
+      expect(await pipeline.completeChanges(replicationId, '[dbo].[a]', cycle, '42', 0, 1.5, cycleAt)).not.toBeNull();
       const base = { rowsSeeded: 0, rowsEstimated: 1000, lastVersion: null, lagSeconds: null, lastError: null };
-      await tables.upsert(replicationId, { ...base, name: '[dbo].[b]', phase: 'Pending' });
-      await tables.upsert(replicationId, { ...base, name: '[dbo].[a]', phase: 'Seeding' });
-      await tables.upsert(replicationId, { ...base, name: '[dbo].[a]', phase: 'Tracking', rowsSeeded: 1000, lastVersion: '42', lagSeconds: 1.5 });
       const runtime = { lastErrorDetail: null, lastCycleAt: null, nextAttemptAt: null, ctTimeoutLevel: 0, workStartedAt: null, lastProgressAt: null };
+      const cycled = { lastCycleAt: cycleAt.toISOString(), lastProgressAt: cycleAt.toISOString() };
       expect(await tables.listByReplication(replicationId)).toEqual([
-        { ...base, ...runtime, name: '[dbo].[a]', phase: 'Tracking', rowsSeeded: 1000, lastVersion: '42', lagSeconds: 1.5 },
+        { ...base, ...runtime, ...cycled, name: '[dbo].[a]', phase: 'Tracking', rowsSeeded: 1000, lastVersion: '42', lagSeconds: 1.5 },
         { ...base, ...runtime, name: '[dbo].[b]', phase: 'Pending' },
       ]);
 

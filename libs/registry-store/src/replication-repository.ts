@@ -7,7 +7,7 @@ import { configLeaves } from './config-paths';
 import { joinSecrets, maskedValuesAt, splitSecrets, type PublicConfig } from './secret-fields';
 import { isUuid } from '@svc/contracts';
 import { replicationSecretsAt } from './secret-locations';
-import { inTransaction } from './transaction';
+import { inTransaction } from './control-database';
 import { storedErrorDetail } from './error-detail';
 
 export interface StoredReplication {

@@ -1,7 +1,7 @@
 import type { Pool } from 'pg';
 import { SecretBoxError, type SecretBox, type SecretLocation } from '@svc/crypto';
 import { accessKeyPreviousSecretAt, accessKeySecretAt, replicationSecretsAt } from './secret-locations';
-import { inTransaction } from './transaction';
+import { inTransaction } from './control-database';
 
 interface SealedColumn {
   table: string;

@@ -1,19 +1,20 @@
 import type { Pool } from 'pg';
 import type { TablePhase, TableStatus } from '@svc/contracts';
 import { isUuid } from '@svc/contracts';
-import { storedErrorDetail } from './error-detail';
 
 /** A table's state as stored; the timeout level becomes minutes with the replication's configuration. */
 export interface StoredTableStatus extends TableStatus {
   ctTimeoutLevel: number;
 }
 
+/**
+ * What the API reads of table states. It writes none: a phase moves only through the pipeline's guarded
+ * transitions (PipelineStateRepository, from the table phase machine of @svc/contracts).
+ */
 export interface TableStateStore {
   listByReplication(replicationId: string): Promise<StoredTableStatus[]>;
   /** Every replication's tables, by replication id (monitoring). */
   listAll(): Promise<Map<string, StoredTableStatus[]>>;
-  /** Inserts or replaces one table's state (written by the pipeline). */
-  upsert(replicationId: string, table: TableStatus): Promise<void>;
 }
 
 const TABLE_STATE_COLUMNS =
@@ -54,18 +55,6 @@ export class TableStateRepository implements TableStateStore {
       byReplication.set(row.replication_id, tables);
     }
     return byReplication;
-  }
-
-  async upsert(replicationId: string, table: TableStatus): Promise<void> {
-    await this.pool.query(
-      `INSERT INTO table_states (replication_id, table_name, phase, rows_seeded, rows_estimated, last_version, lag_seconds, last_error, last_error_detail)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-       ON CONFLICT (replication_id, table_name) DO UPDATE
-         SET phase = EXCLUDED.phase, rows_seeded = EXCLUDED.rows_seeded, rows_estimated = EXCLUDED.rows_estimated,
-             last_version = EXCLUDED.last_version, lag_seconds = EXCLUDED.lag_seconds, last_error = EXCLUDED.last_error, last_error_detail = EXCLUDED.last_error_detail,
-             updated_at = now()`,
-      [replicationId, table.name, table.phase, table.rowsSeeded, table.rowsEstimated, table.lastVersion, table.lagSeconds, table.lastError, storedErrorDetail(table.lastErrorDetail)],
-    );
   }
 }
 

@@ -1,6 +1,6 @@
 import type { Pool } from 'pg';
 import { isUuid } from '@svc/contracts';
-import { inTransaction } from './transaction';
+import { inTransaction } from './control-database';
 
 /** A warehouse table one replication writes, claimed for it alone (migration 9). */
 export interface WarehouseTableClaim {

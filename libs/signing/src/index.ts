@@ -1,17 +1,23 @@
-export { AWS4_SCHEME, SVC4_SCHEME, type SigningScheme } from './signing-scheme';
-export type { HttpRequestToSign } from './http-request';
-export { formatSigningDate, parseSigningDate } from './signing-date';
 export {
-  calculateSignature,
+  AWS4_SCHEME,
+  SVC4_SCHEME,
+  canonicalQueryString,
+  canonicalRequest,
+  canonicalUri,
   credentialScope,
-  deriveSigningKey,
-  sha256Hex,
-  stringToSign,
+  formatAuthorization,
+  formatSigningDate,
+  parseAuthorization,
+  parseSigningDate,
+  uriEncode,
+  type ParseAuthorizationResult,
+  type ParsedAuthorization,
+  type RequestToSign as HttpRequestToSign,
   type SigningCredentials,
+  type SigningScheme,
   type SigningScope,
-} from './signature';
-export { canonicalQueryString, canonicalRequest, canonicalUri, uriEncode } from './canonical-request';
-export { formatAuthorization, parseAuthorization, type ParseAuthorizationResult, type ParsedAuthorization } from './authorization';
+} from './core';
+export { calculateSignature, deriveSigningKey, sha256Hex, stringToSign } from './signature';
 export { signRequest, type SignRequestOptions } from './sign-request';
 export {
   DEFAULT_MAX_SKEW_MS,

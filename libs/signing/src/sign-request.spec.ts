@@ -1,10 +1,7 @@
 import { createHash, createHmac } from 'node:crypto';
-import { parseAuthorization } from './authorization';
-import type { HttpRequestToSign } from './http-request';
+import { AWS4_SCHEME, parseAuthorization, parseSigningDate, type RequestToSign as HttpRequestToSign, SVC4_SCHEME } from './core';
 import { signRequest } from './sign-request';
 import { deriveSigningKey } from './signature';
-import { parseSigningDate } from './signing-date';
-import { AWS4_SCHEME, SVC4_SCHEME } from './signing-scheme';
 import { verifyRequest } from './verify-request';
 
 const credentials = { accessKeyId: 'AKSVC4TEST', secretKey: 'c2VjcmV0/with+symbols=' };

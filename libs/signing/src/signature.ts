@@ -1,43 +1,32 @@
 import { createHash, createHmac } from 'node:crypto';
-import type { SigningScheme } from './signing-scheme';
+import * as core from './core';
+import type { SigningScheme, SigningScope } from './core';
 
-export interface SigningCredentials {
-  accessKeyId: string;
-  secretKey: string;
+/** node:crypto's digests for the shared signing steps (./core), which need them passed in. */
+const NODE_DIGESTS: core.Digests = {
+  sha256: (data) => createHash('sha256').update(data).digest(),
+  hmacSha256: (key, data) => createHmac('sha256', key).update(data).digest(),
+};
+
+/** Runs one of the shared signing steps with node:crypto. */
+export function withNodeCrypto<T>(computation: core.Digesting<T>): T {
+  return core.runDigests(computation, NODE_DIGESTS);
 }
 
-export interface SigningScope {
-  /** yyyymmdd */
-  date: string;
-  region: string;
-  service: string;
-}
-
-export function sha256Hex(data: Buffer | string): string {
-  return createHash('sha256').update(data).digest('hex');
-}
-
-function hmac(key: Buffer | string, data: string): Buffer {
-  return createHmac('sha256', key).update(data, 'utf8').digest();
-}
-
-/** date/region/service/terminator */
-export function credentialScope(scheme: SigningScheme, scope: SigningScope): string {
-  return `${scope.date}/${scope.region}/${scope.service}/${scheme.terminator}`;
+export function sha256Hex(data: Uint8Array | string): string {
+  return withNodeCrypto(core.sha256Hex(data));
 }
 
 export function deriveSigningKey(scheme: SigningScheme, secretKey: string, scope: SigningScope): Buffer {
-  const dateKey = hmac(`${scheme.secretPrefix}${secretKey}`, scope.date);
-  const regionKey = hmac(dateKey, scope.region);
-  const serviceKey = hmac(regionKey, scope.service);
-  return hmac(serviceKey, scheme.terminator);
+  const key = withNodeCrypto(core.deriveSigningKey(scheme, secretKey, scope));
+  return Buffer.from(key.buffer, key.byteOffset, key.byteLength);
 }
 
-export function stringToSign(scheme: SigningScheme, amzDate: string, scope: SigningScope, canonicalRequestText: string): string {
-  return [scheme.algorithm, amzDate, credentialScope(scheme, scope), sha256Hex(canonicalRequestText)].join('\n');
+export function stringToSign(scheme: SigningScheme, signingDate: string, scope: SigningScope, canonicalRequestText: string): string {
+  return withNodeCrypto(core.stringToSign(scheme, signingDate, scope, canonicalRequestText));
 }
 
 /** Hex HMAC-SHA256 of the string to sign under the derived signing key. */
-export function calculateSignature(signingKey: Buffer, stringToSignText: string): string {
-  return hmac(signingKey, stringToSignText).toString('hex');
+export function calculateSignature(signingKey: Uint8Array, stringToSignText: string): string {
+  return withNodeCrypto(core.calculateSignature(signingKey, stringToSignText));
 }

@@ -1,10 +1,9 @@
 import { createHash, createHmac, type Hash, type Hmac } from 'node:crypto';
 import { SignatureV4 } from '@smithy/signature-v4';
 import type { Checksum, HttpRequest, SourceData } from '@smithy/types';
-import type { HttpRequestToSign } from './http-request';
+import { AWS4_SCHEME, type RequestToSign as HttpRequestToSign } from './core';
 import { signRequest } from './sign-request';
 import { deriveSigningKey } from './signature';
-import { AWS4_SCHEME } from './signing-scheme';
 import { verifyRequest } from './verify-request';
 
 /** @smithy/signature-v4 needs a SHA-256 (or HMAC-SHA256 when given a key) implementation. */

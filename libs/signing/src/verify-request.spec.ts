@@ -1,9 +1,6 @@
-import { formatAuthorization } from './authorization';
-import { canonicalRequest } from './canonical-request';
-import type { HttpRequestToSign } from './http-request';
+import { canonicalRequest, formatAuthorization, type RequestToSign as HttpRequestToSign, type SigningScope, SVC4_SCHEME } from './core';
 import { signRequest } from './sign-request';
-import { calculateSignature, deriveSigningKey, sha256Hex, stringToSign, type SigningScope } from './signature';
-import { SVC4_SCHEME } from './signing-scheme';
+import { calculateSignature, deriveSigningKey, sha256Hex, stringToSign } from './signature';
 import { verifyHeaders, verifyRequest, type VerifyFailureReason, type VerifyOptions } from './verify-request';
 
 const SECRET = 'verifier-test-SECRET/value+1';

@@ -1,10 +1,15 @@
 import { timingSafeEqual } from 'node:crypto';
-import { parseAuthorization, type ParsedAuthorization } from './authorization';
-import { canonicalRequest } from './canonical-request';
-import { headerValues, type HttpRequestToSign } from './http-request';
-import { calculateSignature, sha256Hex, stringToSign, type SigningScope } from './signature';
-import { parseSigningDate } from './signing-date';
-import type { SigningScheme } from './signing-scheme';
+import {
+  canonicalRequest,
+  headerValues,
+  parseAuthorization,
+  parseSigningDate,
+  type ParsedAuthorization,
+  type RequestToSign as HttpRequestToSign,
+  type SigningScheme,
+  type SigningScope,
+} from './core';
+import { calculateSignature, sha256Hex, stringToSign } from './signature';
 
 export const DEFAULT_MAX_SKEW_MS = 15 * 60 * 1000;
 

@@ -116,7 +116,11 @@ describe('operator console in Chromium', () => {
     expect(index.headers['content-security-policy']).toMatch(/script-src 'self'/);
     expect(index.headers['content-security-policy']).not.toMatch(/unsafe-inline/);
     expect(index.headers['x-content-type-options']).toBe('nosniff');
-    expect((await rawRequest(stack.baseUrl, '/console/js/main.js')).headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect((await rawRequest(stack.baseUrl, '/console/js/apps/console/src/main.js')).headers['content-type']).toBe('text/javascript; charset=utf-8');
+    // The signing steps and contracts the page shares with the server, compiled beside it by its browser build.
+    for (const shared of ['/console/js/libs/signing/src/core/index.js', '/console/js/libs/contracts/src/browser.js']) {
+      expect((await rawRequest(stack.baseUrl, shared)).headers['content-type']).toBe('text/javascript; charset=utf-8');
+    }
     expect((await rawRequest(stack.baseUrl, '/console')).status).toBe(308);
     for (const path of ['/console/../package.json', '/console/%2e%2e/package.json', '/console/js/../../../package.json', '/console/..%2f..%2fpackage.json', '/console/js/', '/console/%2e%2e%2f%2e%2e%2f%2e%2e%2fapps/api-gateway/src/main.js']) {
       const reply = await rawRequest(stack.baseUrl, path);

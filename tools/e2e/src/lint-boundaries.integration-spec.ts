@@ -14,6 +14,8 @@ describe('import boundaries', () => {
     'libs/sqlserver/engine/src/lint-fixtures/engine-imports-other-engine.ts',
     'libs/engine-list/src/lint-fixtures/engine-list-imports-engine.ts',
     'libs/contracts/src/lint-fixtures/contracts-import-external.ts',
+    'libs/registry-store/src/lint-fixtures/store-imports-engine.ts',
+    'apps/console/src/lint-fixtures/console-imports-server-library.ts',
   ];
   let messagesOf: Map<string, { ruleId: string | null; message: string }[]>;
 
@@ -66,6 +68,18 @@ describe('import boundaries', () => {
   it('contracts import their schema library and nothing else from outside', async () => {
     expect(await restrictedImports('libs/contracts/src/lint-fixtures/contracts-import-external.ts', '@nx/enforce-module-boundaries')).toEqual([
       expect.stringContaining('"pg"'),
+    ]);
+  }, 60000);
+
+  it('the registry store never imports an engine library', async () => {
+    expect(await restrictedImports('libs/registry-store/src/lint-fixtures/store-imports-engine.ts')).toEqual([
+      expect.stringContaining('only the engine list (libs/engine-list) imports an engine library'),
+    ]);
+  }, 60000);
+
+  it('the console imports only the browser-safe entries of our libraries at run time', async () => {
+    expect(await restrictedImports('apps/console/src/lint-fixtures/console-imports-server-library.ts')).toEqual([
+      expect.stringContaining("'@svc/signing' import is restricted"),
     ]);
   }, 60000);
 });

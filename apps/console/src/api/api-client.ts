@@ -1,6 +1,5 @@
-import type { Credentials, Digests } from '../signing/signer.js';
-import { signRequest } from '../signing/signer.js';
-import { SIGNING_SERVICE, SVC4_SCHEME } from '../signing/signing-scheme.js';
+import { SVC4_SCHEME, type SubtleDigests } from '@svc/signing/core';
+import { SIGNING_SERVICE, signRequest, type Credentials } from '../signing/signer.js';
 import type { ConsoleOperation } from './operations.js';
 
 /** What an API call came to: the parsed JSON answer (null for an empty 200), or the status and the server's messages. */
@@ -11,7 +10,7 @@ export interface ApiClientOptions {
   origin: string;
   credentials: Credentials;
   region: string;
-  subtle: Digests;
+  subtle: SubtleDigests;
   fetch: typeof fetch;
   now?: () => Date;
   /** Random text signed into each call; default crypto.randomUUID. */

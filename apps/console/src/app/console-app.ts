@@ -6,7 +6,7 @@ import { showAlterPage, showCreatePage } from '../pages/form-page.js';
 import { showListPage } from '../pages/list-page.js';
 import { showSignIn } from '../pages/sign-in-page.js';
 import { render } from '../render/dom.js';
-import type { Digests } from '../signing/signer.js';
+import type { SubtleDigests } from '@svc/signing/core';
 import { insecureContextExplanation } from '../signing/signing-context.js';
 import { h } from '../render/vnode.js';
 import type { Page, PageContext } from './page-context.js';
@@ -15,7 +15,7 @@ import { parseRoute, routeHash, type Route } from './routes.js';
 export interface ConsoleEnvironment {
   window: Window;
   /** WebCrypto, or null where the page may not sign (not a secure context): the sign-in page then explains. */
-  subtle: Digests | null;
+  subtle: SubtleDigests | null;
   fetch: typeof fetch;
 }
 
@@ -47,7 +47,7 @@ export class ConsoleApp {
     if (saved === null || (await this.signIn(saved)) !== null) this.showSignIn();
   }
 
-  private client(session: StoredSession, subtle: Digests): ApiClient {
+  private client(session: StoredSession, subtle: SubtleDigests): ApiClient {
     return new ApiClient({ origin: this.environment.window.location.origin, credentials: session, region: session.region, subtle, fetch: this.environment.fetch });
   }
 

@@ -1,9 +1,7 @@
+import { ACCESS_TYPES, RETENTION_PERIODS, SCD_TYPES } from '@svc/contracts/browser';
 import type { FieldSpec } from './form-spec.js';
 
 const BOOLEAN = ['false', 'true'] as const;
-export const RETENTION_PERIODS = ['12 Hours', '1 Day', '2 Days', '3 Days', '4 Days', '5 Days', '6 Days', '7 Days', '8 Days'] as const;
-export const ACCESS_TYPES = ['AccessKey', 'IAMRole'] as const;
-export const SCD_TYPES = ['Type1', 'Type2'] as const;
 
 /** The warehouse group (docs/API.md, CreateWarehouseReplication), shared by Create and Alter. */
 function warehouseFields(optional: boolean): FieldSpec[] {

@@ -1,18 +1,10 @@
-/**
- * Field names that carry a secret (libs/contracts SECRET_FIELD_NAMES; secrets.spec.ts keeps the copies equal).
- * Describe already masks them; the console masks them again whatever arrives, so no secret can reach the page.
- */
-export const SECRET_FIELD_NAMES: ReadonlySet<string> = new Set([
-  'connectionString',
-  'sourceConnectionString',
-  'destinationConnectionString',
-  'password',
-  'secretKey',
-  'accessKey',
-  'url',
-]);
+import { SECRET_FIELD_NAMES, SECRET_MASK } from '@svc/contracts/browser';
 
-export const SECRET_MASK = '********';
+/**
+ * Describe already masks the secret fields (libs/contracts SECRET_FIELD_NAMES); the console masks them again whatever
+ * arrives, so no secret can reach the page.
+ */
+export { SECRET_MASK };
 
 export interface ConfigRow {
   /** PascalCase path as the API names it: `Warehouse\BucketName`. */

@@ -1,6 +1,7 @@
 import { SeedProgressTracker, seedProgress } from './seed-progress.js';
+import type { DescribedTable } from '../api/wire-types.js';
 
-const table = (phase: string, rowsSeeded: number, extra: object = {}) => ({ name: '[public].[big]', phase, rowsSeeded, rowsEstimated: 1000, ...extra });
+const table = (phase: DescribedTable['phase'], rowsSeeded: number, extra: object = {}) => ({ name: '[public].[big]', phase, rowsSeeded, rowsEstimated: 1000, ...extra });
 
 describe('seed progress', () => {
   it('measures the rate between samples and the ETA to the estimate', () => {

@@ -1,9 +1,9 @@
-import type { Digests } from './signer.js';
+import type { SubtleDigests } from '@svc/signing/core';
 
 /** What of `window` decides whether the console can sign: browsers give WebCrypto's `subtle` to secure contexts only. */
 export interface SigningHost {
   isSecureContext: boolean;
-  crypto?: { subtle?: Digests | undefined } | undefined;
+  crypto?: { subtle?: SubtleDigests | undefined } | undefined;
 }
 
 /**
@@ -11,7 +11,7 @@ export interface SigningHost {
  * secure context: `crypto.subtle` is then undefined, and where a browser still exposes it (flags, old versions) the
  * console does not sign there either, since its key and the requests would cross the network in clear.
  */
-export function signingCrypto(host: SigningHost): Digests | null {
+export function signingCrypto(host: SigningHost): SubtleDigests | null {
   if (!host.isSecureContext) return null;
   return host.crypto?.subtle ?? null;
 }

@@ -16,7 +16,7 @@ describe('RegistryMetricsService', () => {
     const alerts = new InMemoryAlertStore();
     const running = await insertRunning(replications, { replicationName: 'sales' });
     const idle = await insertRunning(replications, { replicationName: 'idle', dataReplication: false });
-    await tables.upsert(running, {
+    tables.put(running, {
       name: '[public].[items]',
       phase: 'Tracking',
       rowsSeeded: 3000,
@@ -27,7 +27,7 @@ describe('RegistryMetricsService', () => {
       workStartedAt: '2030-01-01T00:00:00.000Z',
       lastProgressAt: '2030-01-01T00:01:00.000Z',
     });
-    await tables.upsert(running, { name: '[public].[log]', phase: 'Error', rowsSeeded: 0, rowsEstimated: 10, lastVersion: null, lagSeconds: null, lastError: 'permission denied' });
+    tables.put(running, { name: '[public].[log]', phase: 'Error', rowsSeeded: 0, rowsEstimated: 10, lastVersion: null, lagSeconds: null, lastError: 'permission denied' });
     await alerts.record({ replicationId: running, kind: 'Reseed', message: 'r1' });
     await alerts.record({ replicationId: running, kind: 'Reseed', message: 'r2' });
     await alerts.record({ replicationId: idle, kind: 'Failure', message: 'f' });

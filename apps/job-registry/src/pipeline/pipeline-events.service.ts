@@ -6,6 +6,7 @@ import { PipelineStateRepository, ReplicationRepository, type ReplicationStore }
 import { AlertsService } from './alerts.service';
 import { TABLE_RETRY_BACKOFF, retryDelayMs } from './failure-backoff';
 import { MetricsHistoryService } from './metrics-history.service';
+import { failureEvent } from './work-failure-event';
 
 /** Completions and failures reported by the pipeline move table state; the watermark moves only here. */
 @Injectable()
@@ -106,9 +107,9 @@ export class PipelineEventsService {
       const failures = (await this.state.failureCount(replicationId, tableName)) + 1;
       retryAt = new Date(now.getTime() + retryDelayMs(failures, TABLE_RETRY_BACKOFF));
     }
-    const phase = event.reseed ? 'Reseeding' : event.retryable || replicationWide ? null : 'Error';
     const detail = event.detail;
-    const moved = await this.state.failWork(replicationId, tableName, workId, { message: event.message, ...(detail !== undefined && { detail }), phase, retryAt }, now);
+    const failure = { message: event.message, ...(detail !== undefined && { detail }), event: failureEvent(event), retryAt };
+    const moved = await this.state.failWork(replicationId, tableName, workId, failure, now);
     if (!moved) return;
     // The log keeps what the server said (the logger redacts credentials): operators need it, Describe shows it only to keys allowed to see it.
     this.logger.warn('pipeline work failed', { replicationId, table: tableName, stage: event.stage, retryable: event.retryable, scope: event.scope ?? 'table', reason: event.message, detail });

@@ -130,7 +130,7 @@ describe('OperationDispatcher', () => {
 
     it('narrows to one table named as Describe names it, and refuses a table the replication does not have', async () => {
       const replicationId = await createdId();
-      await tableStates.upsert(replicationId, { name: '[dbo].[Orders]', phase: 'Tracking', rowsSeeded: 0, rowsEstimated: 0, lastVersion: null, lagSeconds: null, lastError: null, lastCycleAt: null });
+      tableStates.put(replicationId, { name: '[dbo].[Orders]', phase: 'Tracking', rowsSeeded: 0, rowsEstimated: 0, lastVersion: null, lagSeconds: null, lastError: null, lastCycleAt: null });
       expect(await dispatcher.handle(envelope('GetReplicationMetrics', { replicationId, tableName: ' [dbo].[Orders] ', sinceMinutes: '600' }))).toMatchObject({ ok: true });
       expect(history.queries[0]).toMatchObject({ tableName: '[dbo].[Orders]', stepMinutes: 1 });
       expect(await dispatcher.handle(envelope('GetReplicationMetrics', { replicationId, tableName: '[dbo].[Missing]' }))).toEqual({

@@ -548,7 +548,7 @@ describe('ReplicationsService', () => {
     it('shows the configuration with every secret masked, plus status, tables, alerts and last error', async () => {
       const id = await created();
       await replications.setStatus(id, 'Failed', 'connect to postgres://app:source-secret-1@db.internal/sales failed');
-      await tables.upsert(id, { name: '[dbo].[orders]', phase: 'Seeding', rowsSeeded: 5, rowsEstimated: 10, lastVersion: null, lagSeconds: null, lastError: null });
+      tables.put(id, { name: '[dbo].[orders]', phase: 'Seeding', rowsSeeded: 5, rowsEstimated: 10, lastVersion: null, lagSeconds: null, lastError: null });
       const alert = await alerts.record({ replicationId: id, kind: 'Reseed', message: 'reseeded [dbo].[orders]' });
 
       const description = valueOf(await service.describe(id));

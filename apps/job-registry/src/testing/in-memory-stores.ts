@@ -161,7 +161,8 @@ export class InMemoryTableStateStore implements TableStateStore {
     return new Map(this.tables);
   }
 
-  async upsert(replicationId: string, table: TableStatus): Promise<void> {
+  /** Test setup: puts a table in any state (the real store has no such write; phases move through the pipeline). */
+  put(replicationId: string, table: TableStatus): void {
     const others = (this.tables.get(replicationId) ?? []).filter((existing) => existing.name !== table.name);
     this.tables.set(replicationId, [...others, { ...table, ctTimeoutLevel: 0 }]);
   }

@@ -1,7 +1,32 @@
-import { headerValues, type HttpRequestToSign } from './http-request';
 import type { SigningScheme } from './signing-scheme';
 
+/**
+ * A request as the signer and the verifier see it. `path` is the path exactly as it appears on the request line,
+ * without the query string; `query` holds decoded names and values; header names may have any case, and a list is
+ * several occurrences of one header. A string body is signed by its UTF-8 bytes.
+ */
+export interface RequestToSign {
+  method: string;
+  path: string;
+  query?: Record<string, string | string[]>;
+  headers: Record<string, string | string[] | undefined>;
+  body: Uint8Array | string;
+}
+
+/** Every value of a header, matched case-insensitively, in the order they appear. */
+export function headerValues(headers: RequestToSign['headers'], name: string): string[] {
+  const wanted = name.toLowerCase();
+  const values: string[] = [];
+  for (const [headerName, value] of Object.entries(headers)) {
+    if (value === undefined || headerName.toLowerCase() !== wanted) continue;
+    if (Array.isArray(value)) values.push(...value);
+    else values.push(value);
+  }
+  return values;
+}
+
 const UNRESERVED = /^[A-Za-z0-9\-._~]$/;
+const utf8 = new TextEncoder();
 
 /** RFC 3986 percent-encoding of the UTF-8 bytes, keeping only unreserved characters. */
 export function uriEncode(value: string): string {
@@ -11,7 +36,7 @@ export function uriEncode(value: string): string {
       encoded += char;
       continue;
     }
-    for (const byte of Buffer.from(char, 'utf8')) encoded += `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+    for (const byte of utf8.encode(char)) encoded += `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
   }
   return encoded;
 }
@@ -36,7 +61,7 @@ export function canonicalUri(scheme: SigningScheme, path: string): string {
   return `/${segments.map(uriEncode).join('/')}${trailingSlash}`;
 }
 
-export function canonicalQueryString(query: HttpRequestToSign['query']): string {
+export function canonicalQueryString(query: RequestToSign['query']): string {
   const pairs: Array<[string, string]> = [];
   for (const [name, value] of Object.entries(query ?? {})) {
     for (const item of Array.isArray(value) ? value : [value]) pairs.push([uriEncode(name), uriEncode(item)]);
@@ -56,14 +81,14 @@ function canonicalHeaderValue(value: string): string {
 }
 
 /** Lower-cased, de-duplicated and sorted, as SigV4's SignedHeaders line wants them. */
-export function normalizeSignedHeaders(signedHeaders: string[]): string[] {
+export function normalizeSignedHeaders(signedHeaders: readonly string[]): string[] {
   return [...new Set(signedHeaders.map((name) => name.toLowerCase()))].sort(compare);
 }
 
 export function canonicalRequest(
   scheme: SigningScheme,
-  request: HttpRequestToSign,
-  signedHeaders: string[],
+  request: RequestToSign,
+  signedHeaders: readonly string[],
   payloadHash: string,
 ): string {
   const names = normalizeSignedHeaders(signedHeaders);

@@ -19,7 +19,7 @@ export function formatAuthorization(
   scheme: SigningScheme,
   accessKeyId: string,
   scope: SigningScope,
-  signedHeaders: string[],
+  signedHeaders: readonly string[],
   signature: string,
 ): string {
   return (

@@ -1,0 +1,16 @@
+/**
+ * What of the contracts runs in a browser, for the operator console: the API's operations, the shapes of their
+ * answers and the configuration's choices. These files import nothing but each other; the console's browser build
+ * compiles them with no Node types, so Node cannot slip in (nor can the schema library, which it does not bundle).
+ */
+export { ACCESS_KEY_OPERATIONS, type AccessKeyOperationName } from './replication/access-key-operations';
+export {
+  OPERATIONS,
+  type ListReplicationsResponse,
+  type OperationName,
+  type ReplicationDescription,
+  type ReplicationMetricsRequest,
+  type ReplicationMetricsResponse,
+} from './replication/operations';
+export { ACCESS_TYPES, RETENTION_PERIODS, SCD_TYPES, SECRET_FIELD_NAMES, SECRET_MASK } from './replication/replication-config';
+export type { AlertRecord, TableStatus } from './replication/replication-status';

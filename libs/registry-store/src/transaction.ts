@@ -1,1 +1,0 @@
-export { inTransaction } from '@svc/postgres-common';
