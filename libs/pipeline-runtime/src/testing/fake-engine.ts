@@ -1,4 +1,4 @@
-import { tableKey, type BatchDescriptor, type RetentionPeriod, type StagedFiles, type TableDefinition, type TableRef } from '@svc/contracts';
+import { tableKey, warehouseTableName, type BatchDescriptor, type SeedBatch, type RetentionPeriod, type StagedFiles, type TableDefinition, type TableRef } from '@svc/contracts';
 import type {
   ApplyOutcome,
   ChangeRead,
@@ -18,10 +18,100 @@ async function* chunksOf(lines: readonly string[]): CsvChunks {
   for (const line of lines) yield Buffer.from(`${line}\n`);
 }
 
-async function linesOf(rows: CsvChunks): Promise<string[]> {
-  let text = '';
-  for await (const chunk of rows) text += chunk.toString('utf8');
-  return text.split('\n').filter((line) => line !== '');
+async function textOf(rows: CsvChunks): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of rows) chunks.push(chunk);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** A field of the pipeline's CSV: null for an unquoted empty field (NULL), '' for `""`. */
+type Field = string | null;
+
+/** The pipeline's CSV (BatchDescriptor: PostgreSQL's COPY csv) as rows of fields; newlines inside quotes belong to the field. */
+function csvFields(text: string): Field[][] {
+  const rows: Field[][] = [];
+  let row: Field[] = [];
+  let field = '';
+  let quoted = false;
+  let inQuotes = false;
+  let started = false;
+  const endField = () => {
+    row.push(quoted || field !== '' ? field : null);
+    field = '';
+    quoted = false;
+    started = false;
+  };
+  for (let at = 0; at < text.length; at += 1) {
+    const character = text.charAt(at);
+    if (inQuotes) {
+      if (character === '"' && text.charAt(at + 1) === '"') {
+        field += '"';
+        at += 1;
+      } else if (character === '"') inQuotes = false;
+      else field += character;
+    } else if (character === '"' && !started) {
+      quoted = true;
+      inQuotes = true;
+      started = true;
+    } else if (character === ',') endField();
+    else if (character === '\n') {
+      endField();
+      rows.push(row);
+      row = [];
+    } else {
+      field += character;
+      started = true;
+    }
+  }
+  if (started || row.length > 0) {
+    endField();
+    rows.push(row);
+  }
+  return rows;
+}
+
+/** A table's rows by key (the primary key's fields; a keyless row gets a key of its own), each row by column name. */
+class RowTable {
+  private readonly byKey = new Map<string, Map<string, Field>>();
+  private keyless = 0;
+
+  clear(): void {
+    this.byKey.clear();
+  }
+
+  keyOf(definition: TableDefinition, row: ReadonlyMap<string, Field>): string {
+    if (definition.primaryKey.length === 0) return `keyless:${(this.keyless += 1)}`;
+    return JSON.stringify(definition.primaryKey.map((name) => row.get(name) ?? null));
+  }
+
+  get(key: string): Map<string, Field> | undefined {
+    return this.byKey.get(key);
+  }
+
+  put(key: string, row: Map<string, Field>): void {
+    this.byKey.set(key, row);
+  }
+
+  delete(key: string): void {
+    this.byKey.delete(key);
+  }
+
+  entries(): [string, Map<string, Field>][] {
+    return [...this.byKey.entries()];
+  }
+
+  /** Every row's fields in `columns` order (NULL for a column the row predates). */
+  fields(columns: readonly string[]): Field[][] {
+    return [...this.byKey.values()].map((row) => columns.map((name) => row.get(name) ?? null));
+  }
+}
+
+/** Rows of a batch by column name, after the operation when they are change rows. */
+function namedRows(definition: TableDefinition, text: string, withOperation: boolean): { operation: string | null; row: Map<string, Field> }[] {
+  return csvFields(text).map((fields) => {
+    const values = withOperation ? fields.slice(1) : fields;
+    return { operation: withOperation ? (fields[0] ?? null) : null, row: new Map(definition.columns.map((column, index) => [column.name, values[index] ?? null])) };
+  });
 }
 
 /** Fails the next call of `operation` with `error`, once. */
@@ -109,6 +199,38 @@ class AppliedBatches {
     this.batchIds.add(batch.batchId);
     return 'new';
   }
+
+  /** What record would answer, changing nothing. */
+  peek(batch: BatchDescriptor): 'stale' | 'before' | 'new' {
+    if (this.isStale(batch)) return 'stale';
+    return this.batchIds.has(batch.batchId) ? 'before' : 'new';
+  }
+
+  clear(): void {
+    this.batchIds.clear();
+    this.fences.clear();
+  }
+}
+
+/**
+ * The seed each table is at: part 0 starts one; a later part of another seed (or of one that never started) belongs
+ * to an abandoned seed and changes nothing, not even the batch log, as the real connectors roll it back.
+ */
+class SeedRecords {
+  private readonly current = new Map<string, string>();
+
+  /** False for a part that must change nothing. */
+  accepts(key: string, seed: SeedBatch): boolean {
+    return seed.part === 0 || this.current.get(key) === seed.seedId;
+  }
+
+  start(key: string, seedId: string): void {
+    this.current.set(key, seedId);
+  }
+
+  clear(): void {
+    this.current.clear();
+  }
 }
 
 /** An in-memory staging database: tables as column lists, applied batches with their rows. */
@@ -117,6 +239,21 @@ export class FakeStaging implements StagingConnector {
   readonly tables = new Map<string, string[]>();
   readonly applied = new AppliedBatches();
   readonly rowsOf = new Map<string, string[]>();
+  readonly seeds = new SeedRecords();
+  /** Each table's rows, as the batches applied left them. */
+  readonly data = new Map<string, RowTable>();
+
+  /** The staging table's rows in its columns' order: [] for a table that does not exist. */
+  tableRows(table: TableRef): Field[][] {
+    return this.data.get(tableKey(table))?.fields(this.tables.get(tableKey(table)) ?? []) ?? [];
+  }
+
+  /** The database dropped and created again: tables, rows, batch log, fences and seed records gone. */
+  recreate(): void {
+    for (const map of [this.tables, this.rowsOf, this.data]) map.clear();
+    this.applied.clear();
+    this.seeds.clear();
+  }
 
   async ensureTable(definition: TableDefinition): Promise<{ created: boolean; addedColumns: string[] }> {
     const key = tableKey(definition.table);
@@ -133,12 +270,26 @@ export class FakeStaging implements StagingConnector {
 
   async applyBatch(batch: BatchDescriptor, rows: CsvChunks): Promise<ApplyOutcome> {
     this.faults.check('applyBatch');
-    const recorded = this.applied.record(batch);
-    if (recorded === 'stale') return { applied: false, rowCount: 0, stale: true };
-    const lines = await linesOf(rows);
-    if (recorded === 'before') return { applied: false, rowCount: 0 };
-    this.rowsOf.set(batch.batchId, lines);
-    return { applied: true, rowCount: lines.length };
+    const key = tableKey(batch.definition.table);
+    if (this.applied.peek(batch) === 'stale') return { applied: false, rowCount: 0, stale: true };
+    const text = await textOf(rows);
+    if (batch.body.kind === 'seed' && this.applied.peek(batch) === 'new' && !this.seeds.accepts(key, batch.body)) return { applied: false, rowCount: 0 };
+    if (this.applied.record(batch) === 'before') return { applied: false, rowCount: 0 };
+    const table = this.data.get(key) ?? new RowTable();
+    this.data.set(key, table);
+    const withOperation = batch.body.kind === 'changes';
+    if (batch.body.kind === 'seed' && batch.body.part === 0) {
+      this.seeds.start(key, batch.body.seedId);
+      table.clear();
+    }
+    const batchRows = namedRows(batch.definition, text, withOperation);
+    for (const { operation, row } of batchRows) {
+      const rowKey = table.keyOf(batch.definition, row);
+      if (operation === 'D') table.delete(rowKey);
+      else table.put(rowKey, row);
+    }
+    this.rowsOf.set(batch.batchId, text.split('\n').filter((line) => line !== ''));
+    return { applied: true, rowCount: batchRows.length };
   }
 
   async hasApplied(batchId: string): Promise<boolean> {
@@ -156,19 +307,58 @@ export class FakeStaging implements StagingConnector {
   async close(): Promise<void> {}
 }
 
-/** An in-memory warehouse: tables by target name, loaded batches with the parts they read. */
+/** One row of a warehouse table: Type1 keeps only current ones; Type2 closes a version instead of changing it. */
+interface WarehouseVersion {
+  key: string;
+  row: Map<string, Field>;
+  current: boolean;
+  deleted: boolean;
+}
+
+const sameValues = (definition: TableDefinition, a: ReadonlyMap<string, Field>, b: ReadonlyMap<string, Field>) =>
+  definition.columns.every((column) => (a.get(column.name) ?? null) === (b.get(column.name) ?? null));
+
+/**
+ * An in-memory warehouse: tables by target name, loaded batches with the parts they read, and each table's rows as
+ * docs/PIPELINE.md ("Warehouse") and libs/postgres/warehouse/README.md describe the merge: seed parts collect in a
+ * shadow merged at the final part; Type1 upserts and deletes by key; Type2 closes the current version of a changed
+ * or deleted key (a delete marked deleted) and adds no version for an unchanged row.
+ */
 export class FakeWarehouse implements WarehouseConnector {
   readonly faults = new Faults();
   readonly tables = new Map<string, string[]>();
   readonly loaded = new AppliedBatches();
   readonly partsOf = new Map<string, string[]>();
+  readonly seeds = new SeedRecords();
+  readonly versions = new Map<string, WarehouseVersion[]>();
+  private readonly shadows = new Map<string, RowTable>();
 
   targetTableName(table: TableRef): string {
-    return table.schema === 'public' ? table.name : `${table.schema}_${table.name}`;
+    return warehouseTableName(table);
+  }
+
+  /** The table's rows in its columns' order; Type2 history: every version followed by its is_current and is_deleted as 'true'/'false'. */
+  tableRows(table: TableRef, options: WarehouseTableOptions, history = false): Field[][] {
+    const key = this.keyOf(table, options);
+    const columns = this.tables.get(key) ?? [];
+    return (this.versions.get(key) ?? [])
+      .filter((version) => history || version.current)
+      .map((version) => [...columns.map((name) => version.row.get(name) ?? null), ...(history ? [String(version.current), String(version.deleted)] : [])]);
+  }
+
+  /** The database dropped and created again: tables, rows, batch log, fences and seed records gone. */
+  recreate(): void {
+    for (const map of [this.tables, this.partsOf, this.versions, this.shadows]) map.clear();
+    this.loaded.clear();
+    this.seeds.clear();
+  }
+
+  private keyOf(table: TableRef, options: WarehouseTableOptions): string {
+    return `${options.schema}.${this.targetTableName(table)}`;
   }
 
   async ensureTable(definition: TableDefinition, options: WarehouseTableOptions): Promise<{ created: boolean; addedColumns: string[] }> {
-    const key = `${options.schema}.${this.targetTableName(definition.table)}`;
+    const key = this.keyOf(definition.table, options);
     const present = this.tables.get(key);
     const wanted = definition.columns.map((column) => column.name);
     this.tables.set(key, [...new Set([...(present ?? []), ...wanted])]);
@@ -176,19 +366,69 @@ export class FakeWarehouse implements WarehouseConnector {
     return { created: false, addedColumns: wanted.filter((name) => !present.includes(name)) };
   }
 
-  async loadBatch(batch: BatchDescriptor, files: StagedFiles, reader: StagedFileReader): Promise<ApplyOutcome> {
+  async loadBatch(batch: BatchDescriptor, files: StagedFiles, reader: StagedFileReader, options: WarehouseTableOptions): Promise<ApplyOutcome> {
     this.faults.check('loadBatch');
+    const key = this.keyOf(batch.definition.table, options);
+    const seed = batch.body.kind === 'seed' ? batch.body : null;
+    if (seed !== null && this.loaded.peek(batch) === 'new' && !this.seeds.accepts(key, seed)) return { applied: false, rowCount: 0 };
     const recorded = this.loaded.record(batch);
     if (recorded === 'stale') return { applied: false, rowCount: 0, stale: true };
     if (recorded === 'before') return { applied: false, rowCount: 0 };
-    let rowCount = 0;
-    for (const key of files.partKeys) rowCount += (await linesOf(await reader.readPart(key))).length;
+    let text = '';
+    for (const part of files.partKeys) text += await textOf(await reader.readPart(part));
+    const rows = namedRows(batch.definition, text, seed === null);
     this.partsOf.set(batch.batchId, files.partKeys);
-    return { applied: true, rowCount };
+    if (seed === null) this.applyChanges(key, batch.definition, rows, options.scdType);
+    else {
+      if (seed.part === 0) {
+        this.seeds.start(key, seed.seedId);
+        this.shadows.set(key, new RowTable());
+      }
+      const shadow = this.shadows.get(key) ?? new RowTable();
+      this.shadows.set(key, shadow);
+      for (const { row } of rows) shadow.put(shadow.keyOf(batch.definition, row), row);
+      if (seed.final) {
+        this.mergeSeed(key, batch.definition, shadow, options.scdType);
+        this.shadows.delete(key);
+      }
+    }
+    return { applied: true, rowCount: rows.length };
+  }
+
+  private applyChanges(key: string, definition: TableDefinition, rows: ReturnType<typeof namedRows>, scdType: WarehouseTableOptions['scdType']): void {
+    const versions = this.versions.get(key) ?? [];
+    const keys = new RowTable();
+    for (const { operation, row } of rows) {
+      const rowKey = keys.keyOf(definition, row);
+      const current = versions.find((version) => version.current && version.key === rowKey);
+      if (operation !== 'D' && scdType === 'Type2' && current !== undefined && sameValues(definition, current.row, row)) continue;
+      if (current !== undefined) {
+        if (scdType === 'Type1') versions.splice(versions.indexOf(current), 1);
+        else Object.assign(current, { current: false, deleted: operation === 'D' });
+      }
+      if (operation !== 'D') versions.push({ key: rowKey, row, current: true, deleted: false });
+    }
+    this.versions.set(key, versions);
+  }
+
+  private mergeSeed(key: string, definition: TableDefinition, shadow: RowTable, scdType: WarehouseTableOptions['scdType']): void {
+    const seeded = new Map(shadow.entries());
+    if (scdType === 'Type1') {
+      this.versions.set(key, [...seeded].map(([rowKey, row]) => ({ key: rowKey, row, current: true, deleted: false })));
+      return;
+    }
+    const versions = this.versions.get(key) ?? [];
+    for (const version of versions.filter((candidate) => candidate.current)) {
+      const row = seeded.get(version.key);
+      if (row !== undefined && sameValues(definition, version.row, row)) seeded.delete(version.key);
+      else Object.assign(version, { current: false, deleted: row === undefined });
+    }
+    for (const [rowKey, row] of seeded) versions.push({ key: rowKey, row, current: true, deleted: false });
+    this.versions.set(key, versions);
   }
 
   async hasTable(table: TableRef, options: WarehouseTableOptions): Promise<boolean> {
-    return this.tables.has(`${options.schema}.${this.targetTableName(table)}`);
+    return this.tables.has(this.keyOf(table, options));
   }
 
   async hasLoaded(batchId: string): Promise<boolean> {
