@@ -87,7 +87,8 @@ export function describeStagingContract(engines: readonly StagingContractEngine[
     });
 
     contractCase('stale epochs', 'a batch below the fence is refused unread; a newer epoch fences the older', async () => {
-      expect(await apply(people, seedPart(people, 'S', 0, true, 1), [['1', 'Ann']])).toEqual({ applied: true, rowCount: 1 });
+      const seed = seedPart(people, 'S', 0, true, 1);
+      expect(await apply(people, seed, [['1', 'Ann']])).toEqual({ applied: true, rowCount: 1 });
       const older = changes(people, 100, 110, 1);
       const newer = changes(people, 100, 120, 2);
       expect(await staging.connector.isStale(older)).toBe(false);
@@ -102,6 +103,13 @@ export function describeStagingContract(engines: readonly StagingContractEngine[
       expect(await staging.connector.hasApplied(older.batchId)).toBe(false);
       // A seed part of the cancelled unit is refused the same way.
       expect(await apply(people, seedPart(people, 'OLD', 0, true, 1), [['9', 'old']])).toEqual({ applied: false, rowCount: 0, stale: true });
+      // Applied before, then redelivered once newer work raised the fence: stale (cancelled work, not passed on), not "applied before".
+      expect(await apply(people, seed, [['1', 'Ann']])).toEqual({ applied: false, rowCount: 0, stale: true });
+      expect(sortedRows(await staging.rows(people.table))).toEqual([['1', 'Anne']]);
+
+      // A batch applied before, delivered again by a newer unit of work, raises the fence all the same.
+      expect(await apply(people, { ...newer, epoch: 4 }, [['U', '1', 'again']])).toEqual({ applied: false, rowCount: 0 });
+      expect(await staging.connector.isStale(changes(people, 120, 130, 3))).toBe(true);
       expect(sortedRows(await staging.rows(people.table))).toEqual([['1', 'Anne']]);
     });
 
@@ -148,10 +156,13 @@ export function describeStagingContract(engines: readonly StagingContractEngine[
     });
 
     contractCase('null and empty', "NULL and '' stay two values, through a seed and through changes", async () => {
-      expect(await apply(people, seedPart(people, 'S', 0, true), [['1', null], ['2', ''], ['3', ' ']])).toEqual({ applied: true, rowCount: 3 });
-      expect(sortedRows(await staging.rows(people.table))).toEqual([['1', null], ['2', ''], ['3', ' ']]);
+      expect(await apply(people, seedPart(people, 'S', 0, true), [['1', null], ['2', ''], ['3', ' '], ['4', 'a ']])).toEqual({ applied: true, rowCount: 4 });
+      expect(sortedRows(await staging.rows(people.table))).toEqual([['1', null], ['2', ''], ['3', ' '], ['4', 'a ']]);
       expect(await apply(people, changes(people, 100, 110), [['U', '1', ''], ['U', '2', null]])).toEqual({ applied: true, rowCount: 2 });
-      expect(sortedRows(await staging.rows(people.table))).toEqual([['1', ''], ['2', null], ['3', ' ']]);
+      expect(sortedRows(await staging.rows(people.table))).toEqual([['1', ''], ['2', null], ['3', ' '], ['4', 'a ']]);
+      // Trailing blanks are part of a value: a change that only drops them is a change.
+      expect(await apply(people, changes(people, 110, 120), [['U', '3', ''], ['U', '4', 'a']])).toEqual({ applied: true, rowCount: 2 });
+      expect(sortedRows(await staging.rows(people.table))).toEqual([['1', ''], ['2', null], ['3', ''], ['4', 'a']]);
     });
 
     contractCase('hostile names', 'quotes, brackets, blanks, case, non-ASCII letters and the longest name the engine keeps round-trip', async () => {

@@ -114,7 +114,8 @@ export function describeWarehouseContract(engines: readonly WarehouseContractEng
 
     contractCase('stale epochs', 'a batch below the fence loads nothing; a newer epoch fences the older', async (scdType) => {
       const where = optionsFor(scdType);
-      expect(await load(people, seedPart(people, 'S', 0, true, 1), [['1', 'Ann']], where)).toEqual({ applied: true, rowCount: 1 });
+      const seed = seedPart(people, 'S', 0, true, 1);
+      expect(await load(people, seed, [['1', 'Ann']], where)).toEqual({ applied: true, rowCount: 1 });
       const older = changes(people, 100, 110, 1);
       const newer = changes(people, 100, 120, 2);
       expect(await warehouse.connector.isStale(older, where)).toBe(false);
@@ -125,6 +126,13 @@ export function describeWarehouseContract(engines: readonly WarehouseContractEng
       expect(await load(people, older, [['U', '1', 'stale']], where)).toEqual({ applied: false, rowCount: 0, stale: true });
       expect(await warehouse.connector.hasLoaded(older.batchId, where)).toBe(false);
       expect(await load(people, seedPart(people, 'OLD', 0, true, 1), [['9', 'old']], where)).toEqual({ applied: false, rowCount: 0, stale: true });
+      // Loaded before, then redelivered once newer work raised the fence: stale (cancelled work, not passed on), not "loaded before".
+      expect(await load(people, seed, [['1', 'Ann']], where)).toEqual({ applied: false, rowCount: 0, stale: true });
+      expect(await current(people.table, where)).toEqual([['1', 'Anne']]);
+
+      // A batch loaded before, delivered again by a newer unit of work, raises the fence all the same.
+      expect(await load(people, { ...newer, epoch: 4 }, [['U', '1', 'again']], where)).toEqual({ applied: false, rowCount: 0 });
+      expect(await warehouse.connector.isStale(changes(people, 120, 130, 3), where)).toBe(true);
       expect(await current(people.table, where)).toEqual([['1', 'Anne']]);
     });
 
@@ -178,10 +186,13 @@ export function describeWarehouseContract(engines: readonly WarehouseContractEng
 
     contractCase('null and empty', "NULL and '' stay two values, through a seed and through changes", async (scdType) => {
       const where = optionsFor(scdType);
-      expect(await load(people, seedPart(people, 'S', 0, true), [['1', null], ['2', ''], ['3', ' ']], where)).toEqual({ applied: true, rowCount: 3 });
-      expect(await current(people.table, where)).toEqual([['1', null], ['2', ''], ['3', ' ']]);
+      expect(await load(people, seedPart(people, 'S', 0, true), [['1', null], ['2', ''], ['3', ' '], ['4', 'a ']], where)).toEqual({ applied: true, rowCount: 4 });
+      expect(await current(people.table, where)).toEqual([['1', null], ['2', ''], ['3', ' '], ['4', 'a ']]);
       expect(await load(people, changes(people, 100, 110), [['U', '1', ''], ['U', '2', null]], where)).toEqual({ applied: true, rowCount: 2 });
-      expect(await current(people.table, where)).toEqual([['1', ''], ['2', null], ['3', ' ']]);
+      expect(await current(people.table, where)).toEqual([['1', ''], ['2', null], ['3', ' '], ['4', 'a ']]);
+      // Trailing blanks are part of a value: a change that only drops them is a change.
+      expect(await load(people, changes(people, 110, 120), [['U', '3', ''], ['U', '4', 'a']], where)).toEqual({ applied: true, rowCount: 2 });
+      expect(await current(people.table, where)).toEqual([['1', ''], ['2', null], ['3', ''], ['4', 'a']]);
     });
 
     contractCase('hostile names', 'quotes, brackets, blanks, case, non-ASCII letters and the longest name the engine keeps round-trip', async (scdType) => {
@@ -210,7 +221,11 @@ export function describeWarehouseContract(engines: readonly WarehouseContractEng
       async (scdType) => {
         const where = optionsFor(scdType);
         expect(await load(people, seedPart(people, 'S', 0, true), [['1', 'Ann'], ['2', 'Bob'], ['3', 'Cid']], where)).toEqual({ applied: true, rowCount: 3 });
-        expect(await load(people, changes(people, 100, 110), [['U', '1', 'Anne'], ['D', '2', null], ['I', '4', 'Dan']], where)).toEqual({ applied: true, rowCount: 3 });
+        // One batch in two files, as the stager cuts a large one.
+        const twoParts = changes(people, 100, 110);
+        await warehouse.connector.ensureTable(people, where);
+        const files = await warehouse.stage(twoParts, [pipelineCsv([['U', '1', 'Anne'], ['D', '2', null]]), pipelineCsv([['I', '4', 'Dan']])]);
+        expect(await warehouse.connector.loadBatch(twoParts, files, warehouse.reader, where)).toEqual({ applied: true, rowCount: 3 });
         expect(await current(people.table, where)).toEqual([['1', 'Anne'], ['3', 'Cid'], ['4', 'Dan']]);
         expect(await load(people, seedPart(people, 'R', 0, true, 2), [['3', 'Cyd'], ['5', 'Eve']], where)).toEqual({ applied: true, rowCount: 2 });
         expect(await current(people.table, where)).toEqual([['3', 'Cyd'], ['5', 'Eve']]);
@@ -235,6 +250,21 @@ export function describeWarehouseContract(engines: readonly WarehouseContractEng
           ['2', 'Bob', 'false', 'true'],
           ['3', 'Cid', 'true', 'false'],
           ['4', 'Dan', 'true', 'false'],
+        ]);
+
+        // A reseed: an unchanged key keeps its row, a changed one gets a version, a missing one is closed as deleted,
+        // a deleted key that is back gets a current row again.
+        expect(await load(people, seedPart(people, 'R', 0, true, 2), [['1', 'Anne'], ['2', 'Bob'], ['3', 'Cyd'], ['5', 'Eve']], where)).toEqual({ applied: true, rowCount: 4 });
+        expect(await current(people.table, where)).toEqual([['1', 'Anne'], ['2', 'Bob'], ['3', 'Cyd'], ['5', 'Eve']]);
+        expect(sortedRows(await warehouse.rows(people.table, where, true))).toEqual([
+          ['1', 'Ann', 'false', 'false'],
+          ['1', 'Anne', 'true', 'false'],
+          ['2', 'Bob', 'false', 'true'],
+          ['2', 'Bob', 'true', 'false'],
+          ['3', 'Cid', 'false', 'false'],
+          ['3', 'Cyd', 'true', 'false'],
+          ['4', 'Dan', 'false', 'true'],
+          ['5', 'Eve', 'true', 'false'],
         ]);
       },
       ['Type2'],
