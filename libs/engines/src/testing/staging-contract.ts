@@ -17,6 +17,9 @@ import {
   type Row,
 } from './contract-batches';
 
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
+
 /** One staging database opened for one test. */
 export interface StagingUnderTest {
   connector: StagingConnector;
@@ -29,7 +32,15 @@ export interface StagingUnderTest {
 }
 
 /** The cases of the staging contract; a declared loss names one of them with its reason. */
-export type StagingContractCase = 'redelivery' | 'stale epochs' | 'seed parts' | 'recreated database' | 'added column' | 'null and empty' | 'hostile names';
+export type StagingContractCase =
+  | 'redelivery'
+  | 'stale epochs'
+  | 'seed parts'
+  | 'recreated database'
+  | 'added column'
+  | 'null and empty'
+  | 'hostile names'
+  | 'forgotten batches';
 
 export interface StagingContractEngine {
   /** As the suite's titles show it: `PostgreSQL`, `SQL Server (double)`. */
@@ -127,6 +138,16 @@ export function describeStagingContract(engines: readonly StagingContractEngine[
       expect(await apply(people, seedPart(people, 'T', 0, false), [['7', 'Tom']])).toEqual({ applied: true, rowCount: 1 });
       expect(await apply(people, part2, [['4', 'Dan']])).toMatchObject({ applied: false });
       expect(sortedRows(await staging.rows(people.table))).toEqual([['7', 'Tom']]);
+    });
+
+    contractCase('forgotten batches', 'the log forgets batches applied before the time given, and only those', async () => {
+      const seed = seedPart(people, 'S', 0, true);
+      expect(await apply(people, seed, [['1', 'Ann']])).toEqual({ applied: true, rowCount: 1 });
+      expect(await staging.connector.forgetAppliedBatches(new Date(Date.now() - HOUR_MS))).toBe(0);
+      expect(await staging.connector.hasApplied(seed.batchId)).toBe(true);
+      expect(await staging.connector.forgetAppliedBatches(new Date(Date.now() + MINUTE_MS))).toBe(1);
+      expect(await staging.connector.hasApplied(seed.batchId)).toBe(false);
+      expect(await staging.rows(people.table)).toEqual([['1', 'Ann']]);
     });
 
     contractCase('recreated database', 'the database recreated under the open connector: control objects are created again and the next seed applies', async () => {

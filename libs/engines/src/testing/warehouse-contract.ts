@@ -48,6 +48,7 @@ export type WarehouseContractCase =
   | 'added column'
   | 'null and empty'
   | 'hostile names'
+  | 'forgotten batches'
   | 'Type1'
   | 'Type2';
 
@@ -62,6 +63,8 @@ export interface WarehouseContractEngine {
 }
 
 const SCD_TYPES: readonly ScdType[] = ['Type1', 'Type2'];
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
 
 /** Registers the warehouse contract (docs/PIPELINE.md, "Warehouse"; capabilities.ts WarehouseConnector) for each engine, in Type1 and Type2. */
 export function describeWarehouseContract(engines: readonly WarehouseContractEngine[]): void {
@@ -156,6 +159,17 @@ export function describeWarehouseContract(engines: readonly WarehouseContractEng
       expect(await load(people, seedPart(people, 'T', 0, true), [['1', 'Ann'], ['7', 'Tom']], where)).toEqual({ applied: true, rowCount: 2 });
       expect(await load(people, abandoned[1] ?? part2, [['9', 'Ula']], where)).toMatchObject({ applied: false });
       expect(await current(people.table, where)).toEqual([['1', 'Ann'], ['7', 'Tom']]);
+    });
+
+    contractCase('forgotten batches', 'the log forgets batches loaded before the time given, and only those', async (scdType) => {
+      const where = optionsFor(scdType);
+      const seed = seedPart(people, 'S', 0, true);
+      expect(await load(people, seed, [['1', 'Ann']], where)).toEqual({ applied: true, rowCount: 1 });
+      expect(await warehouse.connector.forgetLoadedBatches(new Date(Date.now() - HOUR_MS), where)).toBe(0);
+      expect(await warehouse.connector.hasLoaded(seed.batchId, where)).toBe(true);
+      expect(await warehouse.connector.forgetLoadedBatches(new Date(Date.now() + MINUTE_MS), where)).toBe(1);
+      expect(await warehouse.connector.hasLoaded(seed.batchId, where)).toBe(false);
+      expect(await current(people.table, where)).toEqual([['1', 'Ann']]);
     });
 
     contractCase('recreated database', 'the database recreated under the open connector: control objects are created again and the reseed loads', async (scdType) => {

@@ -186,6 +186,8 @@ export class FakeSource implements SourceConnector {
 class AppliedBatches {
   readonly batchIds = new Set<string>();
   readonly fences = new Map<string, number>();
+  /** When each batch was recorded. */
+  private readonly recordedAt = new Map<string, number>();
 
   isStale(batch: BatchDescriptor): boolean {
     return (this.fences.get(tableKey(batch.definition.table)) ?? 0) > batch.epoch;
@@ -197,7 +199,15 @@ class AppliedBatches {
     this.fences.set(tableKey(batch.definition.table), batch.epoch);
     if (this.batchIds.has(batch.batchId)) return 'before';
     this.batchIds.add(batch.batchId);
+    this.recordedAt.set(batch.batchId, Date.now());
     return 'new';
+  }
+
+  /** Forgets the batches recorded before `before`; how many. */
+  forget(before: Date): number {
+    const forgotten = [...this.batchIds].filter((batchId) => (this.recordedAt.get(batchId) ?? 0) < before.getTime());
+    for (const batchId of forgotten) this.batchIds.delete(batchId);
+    return forgotten.length;
   }
 
   /** What record would answer, changing nothing. */
@@ -300,8 +310,8 @@ export class FakeStaging implements StagingConnector {
     return this.applied.isStale(batch);
   }
 
-  async forgetAppliedBatches(): Promise<number> {
-    return 0;
+  async forgetAppliedBatches(appliedBefore: Date): Promise<number> {
+    return this.applied.forget(appliedBefore);
   }
 
   async close(): Promise<void> {}
@@ -439,8 +449,8 @@ export class FakeWarehouse implements WarehouseConnector {
     return this.loaded.isStale(batch);
   }
 
-  async forgetLoadedBatches(): Promise<number> {
-    return 0;
+  async forgetLoadedBatches(loadedBefore: Date): Promise<number> {
+    return this.loaded.forget(loadedBefore);
   }
 
   async close(): Promise<void> {}
