@@ -31,20 +31,23 @@ export function withColumn(definition: TableDefinition, types: ContractColumnTyp
 
 const tableId = (definition: TableDefinition) => `${definition.table.schema}.${definition.table.name}`;
 
-export function seedPart(definition: TableDefinition, seedId: string, part: number, final: boolean, epoch = 1): BatchDescriptor {
+/** Another replication of the same source into the same staging database and warehouse (docs/PIPELINE.md, "Staging tables shared by replications"). */
+export const OTHER_REPLICATION_ID = 'r-other';
+
+export function seedPart(definition: TableDefinition, seedId: string, part: number, final: boolean, epoch = 1, replicationId = CONTRACT_REPLICATION_ID): BatchDescriptor {
   return {
-    batchId: `${CONTRACT_REPLICATION_ID}/${tableId(definition)}/seed/${seedId}/${part}`,
-    replicationId: CONTRACT_REPLICATION_ID,
+    batchId: `${replicationId}/${tableId(definition)}/seed/${seedId}/${part}`,
+    replicationId,
     epoch,
     definition,
     body: { kind: 'seed', seedId, part, final, startVersion: '100' },
   };
 }
 
-export function changes(definition: TableDefinition, fromVersion: number, toVersion: number, epoch = 1): BatchDescriptor {
+export function changes(definition: TableDefinition, fromVersion: number, toVersion: number, epoch = 1, replicationId = CONTRACT_REPLICATION_ID): BatchDescriptor {
   return {
-    batchId: `${CONTRACT_REPLICATION_ID}/${tableId(definition)}/changes/${fromVersion}-${toVersion}`,
-    replicationId: CONTRACT_REPLICATION_ID,
+    batchId: `${replicationId}/${tableId(definition)}/changes/${fromVersion}-${toVersion}`,
+    replicationId,
     epoch,
     definition,
     body: { kind: 'changes', fromVersion: String(fromVersion), toVersion: String(toVersion) },

@@ -1,6 +1,7 @@
 import type { TableDefinition, TableRef } from '@svc/contracts';
 import type { StagingConnector } from '../capabilities';
 import {
+  OTHER_REPLICATION_ID,
   PORTABLE_COLUMN_TYPES,
   WatchedRows,
   changes,
@@ -40,7 +41,8 @@ export type StagingContractCase =
   | 'added column'
   | 'null and empty'
   | 'hostile names'
-  | 'forgotten batches';
+  | 'forgotten batches'
+  | 'replications apart';
 
 export interface StagingContractEngine {
   /** As the suite's titles show it: `PostgreSQL`, `SQL Server (double)`. */
@@ -148,6 +150,19 @@ export function describeStagingContract(engines: readonly StagingContractEngine[
       expect(await staging.connector.forgetAppliedBatches(new Date(Date.now() + MINUTE_MS))).toBe(1);
       expect(await staging.connector.hasApplied(seed.batchId)).toBe(false);
       expect(await staging.rows(people.table)).toEqual([['1', 'Ann']]);
+    });
+
+    contractCase('replications apart', "two replications writing one table: one's epoch never fences the other's batches; a seed of a shared keyed table merges by key", async () => {
+      expect(await apply(people, seedPart(people, 'S', 0, true, 5), [['1', 'Ann'], ['2', 'Bob']])).toEqual({ applied: true, rowCount: 2 });
+      const otherSeed = seedPart(people, 'O', 0, true, 1, OTHER_REPLICATION_ID);
+      expect(await staging.connector.isStale(otherSeed)).toBe(false);
+      expect(await apply(people, otherSeed, [['2', 'Bobby'], ['3', 'Cid']])).toEqual({ applied: true, rowCount: 2 });
+      expect(sortedRows(await staging.rows(people.table))).toEqual([['1', 'Ann'], ['2', 'Bobby'], ['3', 'Cid']]);
+      expect(await apply(people, changes(people, 100, 110, 1, OTHER_REPLICATION_ID), [['D', '3', null]])).toEqual({ applied: true, rowCount: 1 });
+      // Each keeps its own fence.
+      expect(await staging.connector.isStale(changes(people, 100, 110, 4))).toBe(true);
+      expect(await apply(people, changes(people, 100, 120, 4), [['U', '1', 'stale']])).toEqual({ applied: false, rowCount: 0, stale: true });
+      expect(sortedRows(await staging.rows(people.table))).toEqual([['1', 'Ann'], ['2', 'Bobby']]);
     });
 
     contractCase('recreated database', 'the database recreated under the open connector: control objects are created again and the next seed applies', async () => {

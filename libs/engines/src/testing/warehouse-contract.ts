@@ -2,6 +2,7 @@ import type { BatchDescriptor, ScdType, StagedFiles, TableDefinition, TableRef }
 import type { ApplyOutcome } from '../batch';
 import type { StagedFileReader, WarehouseConnector, WarehouseTableOptions } from '../capabilities';
 import {
+  OTHER_REPLICATION_ID,
   PORTABLE_COLUMN_TYPES,
   changes,
   contractTable,
@@ -49,6 +50,7 @@ export type WarehouseContractCase =
   | 'null and empty'
   | 'hostile names'
   | 'forgotten batches'
+  | 'replications apart'
   | 'Type1'
   | 'Type2';
 
@@ -170,6 +172,17 @@ export function describeWarehouseContract(engines: readonly WarehouseContractEng
       expect(await warehouse.connector.forgetLoadedBatches(new Date(Date.now() + MINUTE_MS), where)).toBe(1);
       expect(await warehouse.connector.hasLoaded(seed.batchId, where)).toBe(false);
       expect(await current(people.table, where)).toEqual([['1', 'Ann']]);
+    });
+
+    contractCase('replications apart', "two replications loading one table: one's epoch never fences the other's batches", async (scdType) => {
+      const where = optionsFor(scdType);
+      expect(await load(people, seedPart(people, 'S', 0, true, 5), [['1', 'Ann']], where)).toEqual({ applied: true, rowCount: 1 });
+      const other = changes(people, 100, 110, 1, OTHER_REPLICATION_ID);
+      expect(await warehouse.connector.isStale(other, where)).toBe(false);
+      expect(await load(people, other, [['I', '2', 'Bob']], where)).toEqual({ applied: true, rowCount: 1 });
+      expect(await warehouse.connector.isStale(changes(people, 100, 110, 4), where)).toBe(true);
+      expect(await load(people, changes(people, 100, 120, 4), [['U', '1', 'stale']], where)).toEqual({ applied: false, rowCount: 0, stale: true });
+      expect(await current(people.table, where)).toEqual([['1', 'Ann'], ['2', 'Bob']]);
     });
 
     contractCase('recreated database', 'the database recreated under the open connector: control objects are created again and the reseed loads', async (scdType) => {

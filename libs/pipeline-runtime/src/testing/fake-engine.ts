@@ -182,21 +182,38 @@ export class FakeSource implements SourceConnector {
   }
 }
 
-/** Batch log and epoch fences kept the way the real connectors keep them: per batch id, per table. */
+/** A fence's key: each replication keeps its own per table (docs/PIPELINE.md, "Staging tables shared by replications"). */
+const fenceKey = (replicationId: string, table: TableRef) => JSON.stringify([replicationId, tableKey(table)]);
+
+/** Batch log and epoch fences kept the way the real connectors keep them: per batch id, per replication and table. */
 class AppliedBatches {
   readonly batchIds = new Set<string>();
-  readonly fences = new Map<string, number>();
+  private readonly fences = new Map<string, number>();
   /** When each batch was recorded. */
   private readonly recordedAt = new Map<string, number>();
 
   isStale(batch: BatchDescriptor): boolean {
-    return (this.fences.get(tableKey(batch.definition.table)) ?? 0) > batch.epoch;
+    return (this.fences.get(fenceKey(batch.replicationId, batch.definition.table)) ?? 0) > batch.epoch;
+  }
+
+  /** The replication's fence of the table raised to `epoch`, as a batch of that epoch applied would leave it. */
+  raiseFence(replicationId: string, table: TableRef, epoch: number): void {
+    this.fences.set(fenceKey(replicationId, table), epoch);
+  }
+
+  /** True when another replication has a fence on the table: it writes the table too. */
+  sharedWith(batch: BatchDescriptor): boolean {
+    const table = tableKey(batch.definition.table);
+    return [...this.fences.keys()].some((key) => {
+      const [replicationId, fenced] = JSON.parse(key) as [string, string];
+      return fenced === table && replicationId !== batch.replicationId;
+    });
   }
 
   /** Raises the fence and records the batch; false when it is stale or was recorded before. */
   record(batch: BatchDescriptor): 'stale' | 'before' | 'new' {
     if (this.isStale(batch)) return 'stale';
-    this.fences.set(tableKey(batch.definition.table), batch.epoch);
+    this.raiseFence(batch.replicationId, batch.definition.table, batch.epoch);
     if (this.batchIds.has(batch.batchId)) return 'before';
     this.batchIds.add(batch.batchId);
     this.recordedAt.set(batch.batchId, Date.now());
@@ -283,14 +300,17 @@ export class FakeStaging implements StagingConnector {
     const key = tableKey(batch.definition.table);
     if (this.applied.peek(batch) === 'stale') return { applied: false, rowCount: 0, stale: true };
     const text = await textOf(rows);
-    if (batch.body.kind === 'seed' && this.applied.peek(batch) === 'new' && !this.seeds.accepts(key, batch.body)) return { applied: false, rowCount: 0 };
+    // Each replication keeps its own seed record of a table.
+    const seedKey = fenceKey(batch.replicationId, batch.definition.table);
+    if (batch.body.kind === 'seed' && this.applied.peek(batch) === 'new' && !this.seeds.accepts(seedKey, batch.body)) return { applied: false, rowCount: 0 };
     if (this.applied.record(batch) === 'before') return { applied: false, rowCount: 0 };
     const table = this.data.get(key) ?? new RowTable();
     this.data.set(key, table);
     const withOperation = batch.body.kind === 'changes';
     if (batch.body.kind === 'seed' && batch.body.part === 0) {
-      this.seeds.start(key, batch.body.seedId);
-      table.clear();
+      this.seeds.start(seedKey, batch.body.seedId);
+      // A keyed table another replication writes is never emptied: the seed merges by key.
+      if (batch.definition.primaryKey.length === 0 || !this.applied.sharedWith(batch)) table.clear();
     }
     const batchRows = namedRows(batch.definition, text, withOperation);
     for (const { operation, row } of batchRows) {
