@@ -1,5 +1,5 @@
 import { loadWorkerConfig } from '@svc/config';
-import { PipelineSubjects, tableKey, type BatchDescriptor, type BatchExtracted } from '@svc/contracts';
+import { PipelineSubjects, type BatchDescriptor, type BatchExtracted } from '@svc/contracts';
 import { JsonLogger } from '@svc/logging';
 import { rowsSubjectOf } from '@svc/messaging';
 import { EngineRegistry } from '@svc/pipeline-runtime';
@@ -54,7 +54,7 @@ describe('StageService with a fake engine', () => {
 
   it('drops a batch of older work without reading its rows or telling anyone', async () => {
     await engine.staging.ensureTable(SAMPLE_PEOPLE_TABLE);
-    engine.staging.applied.fences.set(tableKey(SAMPLE_PEOPLE_TABLE.table), 5);
+    engine.staging.applied.raiseFence(REPLICATION_ID, SAMPLE_PEOPLE_TABLE.table, 5);
 
     await service.stage(extracted(sampleChangeBatch(REPLICATION_ID, { from: 1, to: 2 }, 4), 'work-stale'));
 

@@ -197,9 +197,10 @@ export class RedshiftWarehouse implements WarehouseConnector {
     const layout = redshiftLayout(batch.definition, options);
     // The staged files can be read again, so the whole load may run once more.
     return this.withControlTables(layout.schema, `warehouse load of ${layout.qualifiedTarget}`, async () => {
-      // A batch loaded before tables had control tables of their own is only in the schema's log (read outside the load's transaction).
-      if (((await this.pool.query(batchLoadedSql(layout.schema), [batch.batchId])).rowCount ?? 0) > 0) return NOT_APPLIED;
-      return this.inTransaction((client) => this.loadLocked(client, layout, batch, files, reader));
+      // A batch loaded before tables had control tables of their own is only in the schema's log (read outside the load's
+      // transaction). Found there, it is still checked against the fence first: loaded before but stale is stale.
+      const inSchemaLog = ((await this.pool.query(batchLoadedSql(layout.schema), [batch.batchId])).rowCount ?? 0) > 0;
+      return this.inTransaction((client) => this.loadLocked(client, layout, batch, files, reader, inSchemaLog));
     });
   }
 
@@ -340,10 +341,17 @@ export class RedshiftWarehouse implements WarehouseConnector {
     return missing.map((column) => column.sourceName ?? column.name);
   }
 
-  private async loadLocked(client: PoolClient, layout: RedshiftLayout, batch: BatchDescriptor, files: StagedFiles, reader: StagedFileReader): Promise<ApplyOutcome> {
+  private async loadLocked(
+    client: PoolClient,
+    layout: RedshiftLayout,
+    batch: BatchDescriptor,
+    files: StagedFiles,
+    reader: StagedFileReader,
+    inSchemaLog: boolean,
+  ): Promise<ApplyOutcome> {
     await this.lockWithin(client, lockTableControlSql(layout), this.bounds.lockWaitMs);
     if (!(await raiseFence(client, layout, batch.replicationId, batch.epoch, this.dialect))) return STALE;
-    if (((await client.query(tableBatchLoadedSql(layout), [batch.batchId])).rowCount ?? 0) > 0) return NOT_APPLIED;
+    if (inSchemaLog || ((await client.query(tableBatchLoadedSql(layout), [batch.batchId])).rowCount ?? 0) > 0) return NOT_APPLIED;
     let rowCount: number;
     switch (batch.body.kind) {
       case 'changes':

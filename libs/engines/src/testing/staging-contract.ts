@@ -1,0 +1,226 @@
+import type { TableDefinition, TableRef } from '@svc/contracts';
+import type { StagingConnector } from '../capabilities';
+import {
+  OTHER_REPLICATION_ID,
+  PORTABLE_COLUMN_TYPES,
+  WatchedRows,
+  changes,
+  chunked,
+  contractTable,
+  hostileNames,
+  nameSize,
+  pipelineCsv,
+  seedPart,
+  sortedRows,
+  withColumn,
+  type ContractColumnTypes,
+  type ContractNaming,
+  type Row,
+} from './contract-batches';
+
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
+
+/** One staging database opened for one test. */
+export interface StagingUnderTest {
+  connector: StagingConnector;
+  /** Every row of the staging table, each field as text (null for NULL), columns in the table's order. */
+  rows(table: TableRef): Promise<Row[]>;
+  /** The database dropped and created again under the open connector (control objects and tables gone). */
+  recreateDatabase(): Promise<void>;
+  /** Closes the connector and drops the database. */
+  close(): Promise<void>;
+}
+
+/** The cases of the staging contract; a declared loss names one of them with its reason. */
+export type StagingContractCase =
+  | 'redelivery'
+  | 'stale epochs'
+  | 'seed parts'
+  | 'recreated database'
+  | 'added column'
+  | 'null and empty'
+  | 'hostile names'
+  | 'forgotten batches'
+  | 'replications apart';
+
+export interface StagingContractEngine {
+  /** As the suite's titles show it: `PostgreSQL`, `SQL Server (double)`. */
+  name: string;
+  /** A fresh database and a connector on it. */
+  open(): Promise<StagingUnderTest>;
+  naming: ContractNaming;
+  columnTypes?: ContractColumnTypes;
+  /**
+   * Cases the engine cannot keep, each with why (docs/ENGINES.md). Each still shows in the run, as skipped with
+   * the reason in its title: a loss is declared here, never skipped silently.
+   */
+  declaredLosses?: Partial<Record<StagingContractCase, string>>;
+}
+
+/** Registers the staging contract (docs/PIPELINE.md, "Staging"; capabilities.ts StagingConnector) for each engine. */
+export function describeStagingContract(engines: readonly StagingContractEngine[]): void {
+  describe.each(engines.map((engine) => [engine.name, engine] as const))('staging contract: %s', (_name, engine) => {
+    const types = engine.columnTypes ?? PORTABLE_COLUMN_TYPES;
+    const people = contractTable({ schema: 'contract', name: 'people' }, types, 'id', ['name']);
+    let staging: StagingUnderTest;
+
+    beforeEach(async () => {
+      staging = await engine.open();
+    });
+
+    afterEach(async () => {
+      await staging.close();
+    });
+
+    const contractCase = (name: StagingContractCase, title: string, test: () => Promise<void>) => {
+      const loss = engine.declaredLosses?.[name];
+      if (loss === undefined) it(`${name}: ${title}`, test);
+      else it.skip(`${name}: declared loss of ${engine.name}: ${loss}`, test);
+    };
+
+    const apply = async (definition: TableDefinition, batch: Parameters<StagingConnector['applyBatch']>[0], rows: readonly Row[]) => {
+      await staging.connector.ensureTable(definition);
+      return staging.connector.applyBatch(batch, chunked(pipelineCsv(rows)));
+    };
+
+    contractCase('redelivery', 'a batch delivered twice is applied once; the second delivery reads its rows to the end and changes nothing', async () => {
+      const seed = seedPart(people, 'S', 0, true);
+      expect(await apply(people, seed, [['1', 'Ann'], ['2', 'Bob']])).toEqual({ applied: true, rowCount: 2 });
+      const again = new WatchedRows(pipelineCsv([['3', 'Cid']]));
+      expect(await staging.connector.applyBatch(seed, again)).toEqual({ applied: false, rowCount: 0 });
+      expect(again.finished).toBe(true);
+      expect(await staging.connector.hasApplied(seed.batchId)).toBe(true);
+
+      const update = changes(people, 100, 110);
+      expect(await apply(people, update, [['U', '1', 'Anne']])).toEqual({ applied: true, rowCount: 1 });
+      // The same batch id with other rows: the log, not the rows, decides.
+      expect(await apply(people, update, [['U', '1', 'Annie'], ['D', '2', null]])).toEqual({ applied: false, rowCount: 0 });
+      expect(sortedRows(await staging.rows(people.table))).toEqual([['1', 'Anne'], ['2', 'Bob']]);
+    });
+
+    contractCase('stale epochs', 'a batch below the fence is refused unread; a newer epoch fences the older', async () => {
+      const seed = seedPart(people, 'S', 0, true, 1);
+      expect(await apply(people, seed, [['1', 'Ann']])).toEqual({ applied: true, rowCount: 1 });
+      const older = changes(people, 100, 110, 1);
+      const newer = changes(people, 100, 120, 2);
+      expect(await staging.connector.isStale(older)).toBe(false);
+      expect(await apply(people, newer, [['U', '1', 'Anne']])).toEqual({ applied: true, rowCount: 1 });
+
+      expect(await staging.connector.isStale(older)).toBe(true);
+      expect(await staging.connector.isStale(newer)).toBe(false);
+      expect(await staging.connector.isStale(changes(people, 120, 130, 3))).toBe(false);
+      const unread = new WatchedRows(pipelineCsv([['U', '1', 'stale']]));
+      expect(await staging.connector.applyBatch(older, unread)).toEqual({ applied: false, rowCount: 0, stale: true });
+      expect(unread.started).toBe(false);
+      expect(await staging.connector.hasApplied(older.batchId)).toBe(false);
+      // A seed part of the cancelled unit is refused the same way.
+      expect(await apply(people, seedPart(people, 'OLD', 0, true, 1), [['9', 'old']])).toEqual({ applied: false, rowCount: 0, stale: true });
+      // Applied before, then redelivered once newer work raised the fence: stale (cancelled work, not passed on), not "applied before".
+      expect(await apply(people, seed, [['1', 'Ann']])).toEqual({ applied: false, rowCount: 0, stale: true });
+      expect(sortedRows(await staging.rows(people.table))).toEqual([['1', 'Anne']]);
+
+      // A batch applied before, delivered again by a newer unit of work, raises the fence all the same.
+      expect(await apply(people, { ...newer, epoch: 4 }, [['U', '1', 'again']])).toEqual({ applied: false, rowCount: 0 });
+      expect(await staging.connector.isStale(changes(people, 120, 130, 3))).toBe(true);
+      expect(sortedRows(await staging.rows(people.table))).toEqual([['1', 'Anne']]);
+    });
+
+    contractCase('seed parts', 'part k before its seed started adds nothing and is not recorded; in order, parts append; a part of an abandoned seed adds nothing', async () => {
+      const [part0, part1, part2] = [0, 1, 2].map((part) => seedPart(people, 'S', part, part === 2));
+      if (part0 === undefined || part1 === undefined || part2 === undefined) throw new Error('three parts');
+      expect(await apply(people, part1, [['3', 'Cid']])).toMatchObject({ applied: false });
+      expect(await staging.connector.hasApplied(part1.batchId)).toBe(false);
+      expect(await staging.rows(people.table)).toEqual([]);
+
+      expect(await apply(people, part0, [['1', 'Ann'], ['2', 'Bob']])).toEqual({ applied: true, rowCount: 2 });
+      // Part 1 delivered again, now after its predecessor: applied.
+      expect(await apply(people, part1, [['3', 'Cid']])).toEqual({ applied: true, rowCount: 1 });
+      // Another seed of the same unit of work starts: the rest of S belongs to an abandoned seed.
+      expect(await apply(people, seedPart(people, 'T', 0, false), [['7', 'Tom']])).toEqual({ applied: true, rowCount: 1 });
+      expect(await apply(people, part2, [['4', 'Dan']])).toMatchObject({ applied: false });
+      expect(sortedRows(await staging.rows(people.table))).toEqual([['7', 'Tom']]);
+    });
+
+    contractCase('forgotten batches', 'the log forgets batches applied before the time given, and only those', async () => {
+      const seed = seedPart(people, 'S', 0, true);
+      expect(await apply(people, seed, [['1', 'Ann']])).toEqual({ applied: true, rowCount: 1 });
+      expect(await staging.connector.forgetAppliedBatches(new Date(Date.now() - HOUR_MS))).toBe(0);
+      expect(await staging.connector.hasApplied(seed.batchId)).toBe(true);
+      expect(await staging.connector.forgetAppliedBatches(new Date(Date.now() + MINUTE_MS))).toBe(1);
+      expect(await staging.connector.hasApplied(seed.batchId)).toBe(false);
+      expect(await staging.rows(people.table)).toEqual([['1', 'Ann']]);
+    });
+
+    contractCase('replications apart', "two replications writing one table: one's epoch never fences the other's batches; a seed of a shared keyed table merges by key", async () => {
+      expect(await apply(people, seedPart(people, 'S', 0, true, 5), [['1', 'Ann'], ['2', 'Bob']])).toEqual({ applied: true, rowCount: 2 });
+      const otherSeed = seedPart(people, 'O', 0, true, 1, OTHER_REPLICATION_ID);
+      expect(await staging.connector.isStale(otherSeed)).toBe(false);
+      expect(await apply(people, otherSeed, [['2', 'Bobby'], ['3', 'Cid']])).toEqual({ applied: true, rowCount: 2 });
+      expect(sortedRows(await staging.rows(people.table))).toEqual([['1', 'Ann'], ['2', 'Bobby'], ['3', 'Cid']]);
+      expect(await apply(people, changes(people, 100, 110, 1, OTHER_REPLICATION_ID), [['D', '3', null]])).toEqual({ applied: true, rowCount: 1 });
+      // Each keeps its own fence.
+      expect(await staging.connector.isStale(changes(people, 100, 110, 4))).toBe(true);
+      expect(await apply(people, changes(people, 100, 120, 4), [['U', '1', 'stale']])).toEqual({ applied: false, rowCount: 0, stale: true });
+      expect(sortedRows(await staging.rows(people.table))).toEqual([['1', 'Ann'], ['2', 'Bobby']]);
+    });
+
+    contractCase('recreated database', 'the database recreated under the open connector: control objects are created again and the next seed applies', async () => {
+      const first = seedPart(people, 'S', 0, true);
+      expect(await apply(people, first, [['1', 'Ann']])).toEqual({ applied: true, rowCount: 1 });
+      await staging.recreateDatabase();
+
+      // The stager's order: staleness first, then ensureTable, then the batch.
+      const reseed = seedPart(people, 'R', 0, true, 2);
+      expect(await staging.connector.isStale(reseed)).toBe(false);
+      expect(await staging.connector.existingColumns(people.table)).toBeNull();
+      expect(await staging.connector.ensureTable(people)).toMatchObject({ created: true, addedColumns: [] });
+      expect(await staging.connector.applyBatch(reseed, chunked(pipelineCsv([['2', 'Bob']])))).toEqual({ applied: true, rowCount: 1 });
+      expect(await staging.connector.hasApplied(first.batchId)).toBe(false);
+      expect(await staging.connector.hasApplied(reseed.batchId)).toBe(true);
+      expect(await staging.rows(people.table)).toEqual([['2', 'Bob']]);
+    });
+
+    contractCase('added column', 'a column added at the source is added once, NULL in the rows before it, and filled by the next batches', async () => {
+      expect(await apply(people, seedPart(people, 'S', 0, true), [['1', 'Ann']])).toEqual({ applied: true, rowCount: 1 });
+      const wider = withColumn(people, types, 'note');
+      expect(await staging.connector.ensureTable(wider)).toMatchObject({ created: false, addedColumns: ['note'] });
+      expect(await staging.connector.ensureTable(wider)).toMatchObject({ created: false, addedColumns: [] });
+      expect(await staging.connector.existingColumns(people.table)).toEqual(['id', 'name', 'note']);
+      expect(await apply(wider, changes(wider, 100, 110), [['I', '2', 'Bob', 'new']])).toEqual({ applied: true, rowCount: 1 });
+      expect(sortedRows(await staging.rows(people.table))).toEqual([['1', 'Ann', null], ['2', 'Bob', 'new']]);
+    });
+
+    contractCase('null and empty', "NULL and '' stay two values, through a seed and through changes", async () => {
+      expect(await apply(people, seedPart(people, 'S', 0, true), [['1', null], ['2', ''], ['3', ' '], ['4', 'a ']])).toEqual({ applied: true, rowCount: 4 });
+      expect(sortedRows(await staging.rows(people.table))).toEqual([['1', null], ['2', ''], ['3', ' '], ['4', 'a ']]);
+      expect(await apply(people, changes(people, 100, 110), [['U', '1', ''], ['U', '2', null]])).toEqual({ applied: true, rowCount: 2 });
+      expect(sortedRows(await staging.rows(people.table))).toEqual([['1', ''], ['2', null], ['3', ' '], ['4', 'a ']]);
+      // Trailing blanks are part of a value: a change that only drops them is a change.
+      expect(await apply(people, changes(people, 110, 120), [['U', '3', ''], ['U', '4', 'a']])).toEqual({ applied: true, rowCount: 2 });
+      expect(sortedRows(await staging.rows(people.table))).toEqual([['1', ''], ['2', null], ['3', ''], ['4', 'a']]);
+    });
+
+    contractCase('hostile names', 'quotes, brackets, blanks, case, non-ASCII letters and the longest name the engine keeps round-trip', async () => {
+      const names = hostileNames(engine.naming);
+      const stored = engine.naming.stored ?? ((name: string) => name);
+      const longName = names.columns[names.columns.length - 1] ?? '';
+      expect(nameSize(longName)).toMatchObject(engine.naming.longest);
+      const hostile = contractTable({ schema: names.schema, name: names.table }, types, 'Ïd "key"', names.columns.slice(0, -1));
+      expect(await staging.connector.ensureTable(hostile)).toMatchObject({ created: true });
+      const values = names.columns.slice(0, -1).map((name) => `${name}!`);
+      expect(await staging.connector.applyBatch(seedPart(hostile, 'S', 0, true), chunked(pipelineCsv([['1', ...values]])))).toEqual({ applied: true, rowCount: 1 });
+
+      const updated = [...values].reverse();
+      const wider = withColumn(hostile, types, longName);
+      expect(await staging.connector.ensureTable(wider)).toMatchObject({ created: false, addedColumns: [longName] });
+      expect(await staging.connector.ensureTable(wider)).toMatchObject({ created: false, addedColumns: [] });
+      expect(await staging.connector.existingColumns(hostile.table)).toEqual(wider.columns.map((column) => stored(column.name)));
+      expect(await staging.connector.applyBatch(changes(wider, 100, 110), chunked(pipelineCsv([['U', '1', ...updated, 'long'], ['I', '2', ...values.map(() => null), null]])))).toEqual({
+        applied: true,
+        rowCount: 2,
+      });
+      expect(sortedRows(await staging.rows(hostile.table))).toEqual([['1', ...updated, 'long'], ['2', ...values.map(() => null), null]]);
+    });
+  });
+}

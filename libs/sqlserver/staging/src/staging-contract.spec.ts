@@ -1,0 +1,48 @@
+import { describeStagingContract, type ContractColumnTypes } from '@svc/engines/testing';
+import { CollationStagingDouble } from './collation.double';
+import { SqlServerStaging } from './sqlserver-staging';
+
+/**
+ * The staging contract for SQL Server staging against the double of a SQL Server staging database
+ * (collation.double.ts: control tables, transactions rolled back, names and collations as SQL Server documents them).
+ * Whether a live server runs the same statements the same way: docs/ENGINES.md, "what only a live server can confirm".
+ */
+const columnTypes: ContractColumnTypes = {
+  integer: { sourceType: 'int', portableType: 'integer' },
+  text: { sourceType: 'nvarchar(200)', portableType: 'text' },
+};
+
+describeStagingContract([
+  {
+    name: 'SQL Server (double, case-insensitive database collation)',
+    columnTypes,
+    // "Both regular and delimited identifiers must contain from 1 through 128 characters"; names compare under the
+    // database's collation, so a _CI_ database holds 'Mixed Case' and 'mixed case' as one name ("Database identifiers").
+    naming: { longest: { characters: 128 }, caseSensitive: false },
+    open: async () => {
+      const database = new CollationStagingDouble({ tempdbCollation: 'SQL_Latin1_General_CP1_CI_AS', databaseCollation: 'Latin1_General_100_CI_AS' });
+      const connector = new SqlServerStaging(database);
+      return {
+        connector,
+        rows: async (table) => database.textRows(table.schema, table.name),
+        recreateDatabase: async () => database.recreate(),
+        close: () => connector.close(),
+      };
+    },
+  },
+  {
+    name: 'SQL Server (double, case-sensitive database collation)',
+    columnTypes,
+    naming: { longest: { characters: 128 }, caseSensitive: true },
+    open: async () => {
+      const database = new CollationStagingDouble({ tempdbCollation: 'SQL_Latin1_General_CP1_CI_AS', databaseCollation: 'Latin1_General_100_CS_AS' });
+      const connector = new SqlServerStaging(database);
+      return {
+        connector,
+        rows: async (table) => database.textRows(table.schema, table.name),
+        recreateDatabase: async () => database.recreate(),
+        close: () => connector.close(),
+      };
+    },
+  },
+]);
