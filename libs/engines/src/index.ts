@@ -83,3 +83,5 @@ export {
   type TypeDialect,
   type TypedColumn,
 } from './column-type-change';
+export { StagingProtocol } from './staging-protocol/staging-protocol';
+export type { BatchRowsKind, PresentColumns, SeedRecord, StagingDialect, TransactionStep } from './staging-protocol/staging-dialect';
