@@ -18,7 +18,7 @@ export interface SeedRecord {
 }
 
 /** A table's columns as read at the start of ensureTable; their types are read only when the table exists. */
-export interface PresentColumns<Column extends TypedColumn> {
+export interface PresentColumns<Column extends TypedColumn = TypedColumn> {
   names: readonly string[];
   typed(): Promise<Column[]>;
 }
@@ -76,7 +76,8 @@ export interface StagingDialect<Session, Column extends TypedColumn = TypedColum
   wantedType(column: ColumnDefinition): string;
   /** Creates the table (and its schema when missing). */
   createTable(session: Session, definition: TableDefinition): Promise<void>;
-  widenColumns(session: Session, table: TableRef, present: readonly Column[], widen: readonly ColumnTypeDrift[]): Promise<void>;
+  /** Alters the columns to their wider types; `present` is the table's columns as presentColumns read them. */
+  widenColumns(session: Session, table: TableRef, widen: readonly ColumnTypeDrift[], present: readonly Column[]): Promise<void>;
   addColumns(session: Session, table: TableRef, missing: readonly ColumnDefinition[]): Promise<void>;
   /** The table's column names in ordinal order; null when it does not exist. */
   existingColumns(table: TableRef): Promise<string[] | null>;

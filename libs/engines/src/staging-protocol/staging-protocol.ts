@@ -54,7 +54,7 @@ export class StagingProtocol<Session, Column extends TypedColumn = TypedColumn> 
       const missing = definition.columns.filter((column) => !presentNames.has(column.name));
       // The lock order (docs/PIPELINE.md): the table's lock before the table itself, as a batch takes them.
       if (missing.length > 0 || types.widen.length > 0) await dialect.lockTable(session, table);
-      if (types.widen.length > 0) await dialect.widenColumns(session, table, typed, types.widen);
+      if (types.widen.length > 0) await dialect.widenColumns(session, table, types.widen, typed);
       if (missing.length > 0) await dialect.addColumns(session, table, missing);
       const schemaChanges = columnChangeNotes('staging', types.widen);
       const renames = columnChangeNotes('staging', [], suspectedRenames(typed, wanted, dialect.typeDialect));

@@ -156,7 +156,7 @@ class PostgresStagingDialect implements StagingDialect<PoolClient> {
   }
 
   /** One query reads names and types. */
-  async presentColumns(client: PoolClient, table: TableRef): Promise<PresentColumns<TypedColumn>> {
+  async presentColumns(client: PoolClient, table: TableRef): Promise<PresentColumns> {
     const typed = (await client.query<TypedColumn>(TABLE_COLUMN_TYPES_SQL, [table.schema, table.name])).rows;
     return { names: typed.map((column) => column.name), typed: () => Promise.resolve(typed) };
   }
@@ -170,7 +170,7 @@ class PostgresStagingDialect implements StagingDialect<PoolClient> {
     await client.query(createTableSql(definition));
   }
 
-  async widenColumns(client: PoolClient, table: TableRef, _present: readonly TypedColumn[], widen: readonly ColumnTypeDrift[]): Promise<void> {
+  async widenColumns(client: PoolClient, table: TableRef, widen: readonly ColumnTypeDrift[]): Promise<void> {
     await client.query(alterColumnTypesSql(table, widen));
   }
 

@@ -219,7 +219,7 @@ class SqlServerStagingDialect implements StagingDialect<TsqlSession, StagingColu
    * PRIMARY KEY" constraint (ALTER TABLE (Transact-SQL), ALTER COLUMN): when a key column widens, the key is dropped
    * and added again under its own name around the alterations, in the same transaction (DDL is transactional).
    */
-  async widenColumns(session: TsqlSession, table: TableRef, present: readonly StagingColumn[], widen: readonly ColumnTypeDrift[]): Promise<void> {
+  async widenColumns(session: TsqlSession, table: TableRef, widen: readonly ColumnTypeDrift[], present: readonly StagingColumn[]): Promise<void> {
     const byName = new Map(present.map((row) => [row.name, row]));
     const keyColumns = present
       .filter((row) => row.key_ordinal !== null && row.key_ordinal > 0)
