@@ -1,16 +1,4 @@
-import type { BatchDescriptor, ColumnDefinition, TableDefinition, TableRef } from '@svc/contracts';
-import {
-  StagingProtocol,
-  type BatchRowsKind,
-  type ColumnTypeDrift,
-  type CsvChunks,
-  type PresentColumns,
-  type SeedRecord,
-  type StagingConnector,
-  type StagingDialect,
-  type TransactionStep,
-  type TypedColumn,
-} from '@svc/engines';
+import { StagingProtocol, type StagingConnector, type StagingDialect, type TypedColumn } from '@svc/engines';
 import { createPool, isPostgresMissingObject, postgresClientConfig } from '@svc/postgres-common';
 import type { Pool, PoolClient } from 'pg';
 import { copyIn } from './copy-in';
@@ -65,137 +53,82 @@ export function createPostgresStaging(connectionString: string, options: Postgre
     connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
   });
   const pool = createPool({ ...clientConfig, max: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS });
-  return new StagingProtocol(new PostgresStagingDialect(pool));
+  return new StagingProtocol(postgresStagingDialect(pool));
 }
 
 /** The staging protocol's steps in PostgreSQL (staging-sql.ts): advisory locks, and batch rows COPYed into a temporary table. */
-class PostgresStagingDialect implements StagingDialect<PoolClient> {
-  readonly typeDialect = 'postgres';
-
-  constructor(private readonly pool: Pool) {}
-
-  inTransaction<T>(work: (client: PoolClient) => Promise<TransactionStep<T>>): Promise<T> {
-    return inTransaction(this.pool, work);
-  }
-
-  isMissingObject(error: unknown): boolean {
-    return isPostgresMissingObject(error);
-  }
-
-  async lockDdl(client: PoolClient): Promise<void> {
-    await client.query(DDL_LOCK_SQL);
-  }
-
-  async createControlObjects(client: PoolClient): Promise<void> {
-    for (const statement of CONTROL_SCHEMA_SQL) await client.query(statement);
-  }
-
-  async lockTable(client: PoolClient, table: TableRef): Promise<void> {
-    await client.query(TABLE_LOCK_SQL, [table.schema, table.name]);
-  }
-
-  async raiseFence(client: PoolClient, batch: BatchDescriptor): Promise<boolean> {
-    const { schema, name } = batch.definition.table;
-    return ((await client.query(RAISE_FENCE_SQL, [batch.replicationId, schema, name, batch.epoch])).rowCount ?? 0) > 0;
-  }
-
-  async isStale(batch: BatchDescriptor): Promise<boolean> {
-    const { schema, name } = batch.definition.table;
-    const result = await this.pool.query<{ stale: boolean }>(FENCE_STALE_SQL, [batch.replicationId, schema, name, batch.epoch]);
-    return result.rows[0]?.stale === true;
-  }
-
-  async recordBatch(client: PoolClient, batchId: string): Promise<boolean> {
-    return ((await client.query(RECORD_BATCH_SQL, [batchId])).rowCount ?? 0) > 0;
-  }
-
-  async hasApplied(batchId: string): Promise<boolean> {
-    return ((await this.pool.query(HAS_APPLIED_SQL, [batchId])).rowCount ?? 0) > 0;
-  }
-
-  async forgetAppliedBatches(appliedBefore: Date): Promise<number> {
-    return (await this.pool.query(FORGET_APPLIED_BATCHES_SQL, [appliedBefore])).rowCount ?? 0;
-  }
-
-  async isShared(client: PoolClient, replicationId: string, table: TableRef): Promise<boolean> {
-    return (await client.query<{ shared: boolean }>(SHARED_TABLE_SQL, [replicationId, table.schema, table.name])).rows[0]?.shared === true;
-  }
-
-  async startSeed(client: PoolClient, replicationId: string, table: TableRef, seedId: string, truncated: boolean): Promise<void> {
-    await client.query(START_SEED_SQL, [replicationId, table.schema, table.name, seedId, truncated]);
-  }
-
-  async currentSeed(client: PoolClient, replicationId: string, table: TableRef): Promise<SeedRecord | undefined> {
-    const current = await client.query<{ seed_id: string; truncated: boolean; superseded: boolean }>(CURRENT_SEED_SQL, [replicationId, table.schema, table.name]);
-    const own = current.rows[0];
-    return own && { seedId: own.seed_id, truncated: own.truncated, superseded: own.superseded };
-  }
-
-  async truncate(client: PoolClient, table: TableRef): Promise<void> {
-    await client.query(truncateSql(table));
-  }
-
-  appendRows(client: PoolClient, definition: TableDefinition, rows: CsvChunks): Promise<number> {
-    return copyIn(client, copySeedRowsSql(definition), rows);
-  }
-
-  async loadBatchRows(client: PoolClient, definition: TableDefinition, rows: CsvChunks, kind: BatchRowsKind): Promise<number> {
-    await client.query(createChangesTableSql(definition));
-    const rowCount = await copyIn(client, kind === 'changes' ? copyChangeRowsSql(definition) : copyMergedSeedRowsSql(definition), rows);
-    await client.query(ANALYZE_CHANGES_SQL);
-    return rowCount;
-  }
-
-  async deleteBatchKeys(client: PoolClient, definition: TableDefinition): Promise<void> {
-    await client.query(deleteChangedKeysSql(definition));
-  }
-
-  /** Seed rows land in the changes table with its operation column's default, an insert: one statement serves both. */
-  async insertBatchRows(client: PoolClient, definition: TableDefinition): Promise<void> {
-    await client.query(insertChangedRowsSql(definition));
-  }
-
-  /** One query reads names and types. */
-  async presentColumns(client: PoolClient, table: TableRef): Promise<PresentColumns> {
-    const typed = (await client.query<TypedColumn>(TABLE_COLUMN_TYPES_SQL, [table.schema, table.name])).rows;
-    return { names: typed.map((column) => column.name), typed: () => Promise.resolve(typed) };
-  }
-
-  wantedType(column: ColumnDefinition): string {
-    return column.portableType;
-  }
-
-  async createTable(client: PoolClient, definition: TableDefinition): Promise<void> {
-    await client.query(createSchemaSql(definition.table));
-    await client.query(createTableSql(definition));
-  }
-
-  async widenColumns(client: PoolClient, table: TableRef, widen: readonly ColumnTypeDrift[]): Promise<void> {
-    await client.query(alterColumnTypesSql(table, widen));
-  }
-
-  async addColumns(client: PoolClient, table: TableRef, missing: readonly ColumnDefinition[]): Promise<void> {
-    await client.query(addColumnsSql(table, missing));
-  }
-
-  async existingColumns(table: TableRef): Promise<string[] | null> {
-    const result = await this.pool.query<{ columns: string[] }>(TABLE_COLUMNS_SQL, [table.schema, table.name]);
-    return result.rows[0]?.columns ?? null;
-  }
-
-  async isOwnedTable(client: PoolClient, table: TableRef): Promise<boolean> {
-    return ((await client.query(OWNED_TABLE_SQL, [table.schema, table.name])).rowCount ?? 0) > 0;
-  }
-
-  async isNamedByEarlierVersion(client: PoolClient, table: TableRef): Promise<boolean> {
-    return (await client.query<{ named: boolean }>(NAMED_BY_EARLIER_VERSION_SQL, [table.schema, table.name])).rows[0]?.named === true;
-  }
-
-  async recordOwnedTable(client: PoolClient, table: TableRef): Promise<void> {
-    await client.query(RECORD_OWNED_TABLE_SQL, [table.schema, table.name]);
-  }
-
-  async close(): Promise<void> {
-    await this.pool.end();
-  }
+function postgresStagingDialect(pool: Pool): StagingDialect<PoolClient> {
+  const affected = (result: { rowCount: number | null }): number => result.rowCount ?? 0;
+  return {
+    typeDialect: 'postgres',
+    inTransaction: (work) => inTransaction(pool, work),
+    isMissingObject: isPostgresMissingObject,
+    lockDdl: async (client) => {
+      await client.query(DDL_LOCK_SQL);
+    },
+    createControlObjects: async (client) => {
+      for (const statement of CONTROL_SCHEMA_SQL) await client.query(statement);
+    },
+    lockTable: async (client, table) => {
+      await client.query(TABLE_LOCK_SQL, [table.schema, table.name]);
+    },
+    raiseFence: async (client, { replicationId, definition: { table }, epoch }) =>
+      affected(await client.query(RAISE_FENCE_SQL, [replicationId, table.schema, table.name, epoch])) > 0,
+    isStale: async ({ replicationId, definition: { table }, epoch }) =>
+      (await pool.query<{ stale: boolean }>(FENCE_STALE_SQL, [replicationId, table.schema, table.name, epoch])).rows[0]?.stale === true,
+    recordBatch: async (client, batchId) => affected(await client.query(RECORD_BATCH_SQL, [batchId])) > 0,
+    hasApplied: async (batchId) => affected(await pool.query(HAS_APPLIED_SQL, [batchId])) > 0,
+    forgetAppliedBatches: async (appliedBefore) => affected(await pool.query(FORGET_APPLIED_BATCHES_SQL, [appliedBefore])),
+    isShared: async (client, replicationId, table) =>
+      (await client.query<{ shared: boolean }>(SHARED_TABLE_SQL, [replicationId, table.schema, table.name])).rows[0]?.shared === true,
+    startSeed: async (client, replicationId, table, seedId, truncated) => {
+      await client.query(START_SEED_SQL, [replicationId, table.schema, table.name, seedId, truncated]);
+    },
+    currentSeed: async (client, replicationId, table) => {
+      const current = await client.query<{ seed_id: string; truncated: boolean; superseded: boolean }>(CURRENT_SEED_SQL, [replicationId, table.schema, table.name]);
+      const own = current.rows[0];
+      return own && { seedId: own.seed_id, truncated: own.truncated, superseded: own.superseded };
+    },
+    truncate: async (client, table) => {
+      await client.query(truncateSql(table));
+    },
+    appendRows: (client, definition, rows) => copyIn(client, copySeedRowsSql(definition), rows),
+    loadBatchRows: async (client, definition, rows, kind) => {
+      await client.query(createChangesTableSql(definition));
+      const rowCount = await copyIn(client, kind === 'changes' ? copyChangeRowsSql(definition) : copyMergedSeedRowsSql(definition), rows);
+      await client.query(ANALYZE_CHANGES_SQL);
+      return rowCount;
+    },
+    deleteBatchKeys: async (client, definition) => {
+      await client.query(deleteChangedKeysSql(definition));
+    },
+    // Seed rows land in the changes table with its operation column's default, an insert: one statement serves both.
+    insertBatchRows: async (client, definition) => {
+      await client.query(insertChangedRowsSql(definition));
+    },
+    // One query reads names and types.
+    presentColumns: async (client, table) => {
+      const typed = (await client.query<TypedColumn>(TABLE_COLUMN_TYPES_SQL, [table.schema, table.name])).rows;
+      return { names: typed.map((column) => column.name), typed: () => Promise.resolve(typed) };
+    },
+    wantedType: (column) => column.portableType,
+    createTable: async (client, definition) => {
+      await client.query(createSchemaSql(definition.table));
+      await client.query(createTableSql(definition));
+    },
+    widenColumns: async (client, table, widen) => {
+      await client.query(alterColumnTypesSql(table, widen));
+    },
+    addColumns: async (client, table, missing) => {
+      await client.query(addColumnsSql(table, missing));
+    },
+    existingColumns: async (table) => (await pool.query<{ columns: string[] }>(TABLE_COLUMNS_SQL, [table.schema, table.name])).rows[0]?.columns ?? null,
+    isOwnedTable: async (client, table) => affected(await client.query(OWNED_TABLE_SQL, [table.schema, table.name])) > 0,
+    isNamedByEarlierVersion: async (client, table) =>
+      (await client.query<{ named: boolean }>(NAMED_BY_EARLIER_VERSION_SQL, [table.schema, table.name])).rows[0]?.named === true,
+    recordOwnedTable: async (client, table) => {
+      await client.query(RECORD_OWNED_TABLE_SQL, [table.schema, table.name]);
+    },
+    close: () => pool.end(),
+  };
 }

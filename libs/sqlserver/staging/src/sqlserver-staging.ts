@@ -1,16 +1,5 @@
-import type { BatchDescriptor, ColumnDefinition, TableDefinition, TableRef } from '@svc/contracts';
-import {
-  StagingProtocol,
-  type BatchRowsKind,
-  type ColumnTypeDrift,
-  type CsvChunks,
-  type PresentColumns,
-  type SeedRecord,
-  type StagingConnector,
-  type StagingDialect,
-  type TransactionStep,
-  type TypedColumn,
-} from '@svc/engines';
+import type { TableDefinition, TableRef } from '@svc/contracts';
+import { StagingProtocol, type BatchRowsKind, type ColumnTypeDrift, type CsvChunks, type StagingConnector, type StagingDialect, type TypedColumn } from '@svc/engines';
 import { MssqlDatabase, columnPlan, csvRows, isSqlServerMissingObject, sqlServerConfig, stagingPlanOf, type TsqlDatabase, type TsqlSession } from '@svc/sqlserver-common';
 import {
   APPLICATION_LOCK_SQL,
@@ -94,169 +83,121 @@ function stagingTypeOf(row: Omit<StagingColumn, 'type'>): string {
 /** The staging protocol (StagingProtocol of @svc/engines) on SQL Server. */
 export class SqlServerStaging extends StagingProtocol<TsqlSession, StagingColumn> {
   constructor(database: TsqlDatabase) {
-    super(new SqlServerStagingDialect(database));
+    super(sqlServerStagingDialect(database));
   }
 }
 
 /**
- * The staging protocol's steps in T-SQL (staging-sql.ts): application locks, and each batch's rows bulk-loaded
- * as text into a session temporary table.
+ * ALTER TABLE … ALTER COLUMN, keeping each column's nullability. SQL Server refuses to alter a column "used in a
+ * PRIMARY KEY" constraint (ALTER TABLE (Transact-SQL), ALTER COLUMN): when a key column widens, the key is dropped
+ * and added again under its own name around the alterations, in the same transaction (DDL is transactional).
  */
-class SqlServerStagingDialect implements StagingDialect<TsqlSession, StagingColumn> {
-  readonly typeDialect = 'sqlserver';
-
-  constructor(private readonly database: TsqlDatabase) {}
-
-  inTransaction<T>(work: (session: TsqlSession) => Promise<TransactionStep<T>>): Promise<T> {
-    return this.database.inTransaction(work);
+async function widenColumns(session: TsqlSession, table: TableRef, widen: readonly ColumnTypeDrift[], present: readonly StagingColumn[]): Promise<void> {
+  const byName = new Map(present.map((row) => [row.name, row]));
+  const keyColumns = present
+    .filter((row) => row.key_ordinal !== null && row.key_ordinal > 0)
+    .sort((a, b) => (a.key_ordinal ?? 0) - (b.key_ordinal ?? 0))
+    .map((row) => row.name);
+  const keyWidens = widen.some((drift) => keyColumns.includes(drift.name));
+  const primaryKey = keyWidens ? (await session.query<{ name: string }>(PRIMARY_KEY_NAME_SQL, { schema: table.schema, name: table.name }))[0]?.name : undefined;
+  if (primaryKey !== undefined) await session.query(dropConstraintSql(table, primaryKey));
+  for (const drift of widen) {
+    const row = byName.get(drift.name);
+    await session.query(alterColumnTypeSql(table, drift.name, drift.to, row?.is_nullable === 1, row?.collation_name ?? null));
   }
+  if (primaryKey !== undefined) await session.query(addPrimaryKeySql(table, primaryKey, keyColumns));
+}
 
-  isMissingObject(error: unknown): boolean {
-    return isSqlServerMissingObject(error);
-  }
+/** The batch's rows bulk-loaded as text into the session's batch table, then checked against the columns' lengths. */
+async function loadBatchRows(session: TsqlSession, definition: TableDefinition, rows: CsvChunks, kind: BatchRowsKind): Promise<number> {
+  const withOperation = kind === 'changes';
+  await session.query(createBatchRowsSql(definition, withOperation));
+  const rowCount = await session.bulkLoad(BATCH_ROWS_TABLE, batchRowsColumns(definition, withOperation), csvRows(rows));
+  const lengthGuard = valueLengthGuardSql(definition);
+  if (lengthGuard !== null) await session.query(lengthGuard);
+  return rowCount;
+}
 
-  async lockDdl(session: TsqlSession): Promise<void> {
-    await session.query(APPLICATION_LOCK_SQL, { resource: DDL_LOCK_RESOURCE });
-  }
+async function insertBatchRows(session: TsqlSession, definition: TableDefinition, kind: BatchRowsKind): Promise<void> {
+  await session.query(insertRowsSql(definition, kind === 'changes'));
+}
 
-  async createControlObjects(session: TsqlSession): Promise<void> {
-    for (const statement of CONTROL_SCHEMA_SQL) await session.query(statement);
-  }
+/** A table's schema and name as the statements' @schema and @name. */
+const named = (table: TableRef): { schema: string; name: string } => ({ schema: table.schema, name: table.name });
 
-  async lockTable(session: TsqlSession, table: TableRef): Promise<void> {
-    await session.query(APPLICATION_LOCK_SQL, { resource: tableLockResource(table) });
-  }
-
-  async raiseFence(session: TsqlSession, batch: BatchDescriptor): Promise<boolean> {
-    const { schema, name } = batch.definition.table;
-    const [fence] = await session.query<{ stale: number }>(RAISE_FENCE_SQL, { replication: batch.replicationId, schema, name, epoch: batch.epoch });
-    return fence?.stale === 0;
-  }
-
-  async isStale(batch: BatchDescriptor): Promise<boolean> {
-    const { schema, name } = batch.definition.table;
-    const rows = await this.database.query<{ stale: number }>(FENCE_STALE_SQL, { replication: batch.replicationId, schema, name, epoch: batch.epoch });
-    return rows[0]?.stale === 1;
-  }
-
-  async recordBatch(session: TsqlSession, batchId: string): Promise<boolean> {
-    const [record] = await session.query<{ recorded: number }>(RECORD_BATCH_SQL, { batch_id: batchId });
-    return record?.recorded === 1;
-  }
-
-  async hasApplied(batchId: string): Promise<boolean> {
-    return (await this.database.query(HAS_APPLIED_SQL, { batch_id: batchId })).length > 0;
-  }
-
-  async forgetAppliedBatches(appliedBefore: Date): Promise<number> {
-    const rows = await this.database.query<{ forgotten: number }>(`${FORGET_APPLIED_BATCHES_SQL};\nSELECT @@ROWCOUNT AS forgotten`, { before: appliedBefore });
-    return rows[0]?.forgotten ?? 0;
-  }
-
-  async isShared(session: TsqlSession, replicationId: string, table: TableRef): Promise<boolean> {
-    const [sharing] = await session.query<{ shared: number }>(SHARED_TABLE_SQL, { replication: replicationId, schema: table.schema, name: table.name });
-    return sharing?.shared === 1;
-  }
-
-  async startSeed(session: TsqlSession, replicationId: string, table: TableRef, seedId: string, truncated: boolean): Promise<void> {
-    await session.query(START_SEED_SQL, { replication: replicationId, schema: table.schema, name: table.name, seed_id: seedId, truncated });
-  }
-
-  async currentSeed(session: TsqlSession, replicationId: string, table: TableRef): Promise<SeedRecord | undefined> {
-    const params = { replication: replicationId, schema: table.schema, name: table.name };
-    const [own] = await session.query<{ seed_id: string; truncated: number; superseded: number }>(CURRENT_SEED_SQL, params);
-    return own && { seedId: own.seed_id, truncated: own.truncated === 1, superseded: own.superseded === 1 };
-  }
-
-  async truncate(session: TsqlSession, table: TableRef): Promise<void> {
-    await session.query(truncateSql(table));
-  }
-
-  /** Through the batch table too: the bulk load writes text, which the insert converts to the columns' types. */
-  async appendRows(session: TsqlSession, definition: TableDefinition, rows: CsvChunks): Promise<number> {
-    const rowCount = await this.loadBatchRows(session, definition, rows, 'seed');
-    await this.insertBatchRows(session, definition, 'seed');
-    return rowCount;
-  }
-
-  async loadBatchRows(session: TsqlSession, definition: TableDefinition, rows: CsvChunks, kind: BatchRowsKind): Promise<number> {
-    const withOperation = kind === 'changes';
-    await session.query(createBatchRowsSql(definition, withOperation));
-    const rowCount = await session.bulkLoad(BATCH_ROWS_TABLE, batchRowsColumns(definition, withOperation), csvRows(rows));
-    const lengthGuard = valueLengthGuardSql(definition);
-    if (lengthGuard !== null) await session.query(lengthGuard);
-    return rowCount;
-  }
-
-  async deleteBatchKeys(session: TsqlSession, definition: TableDefinition): Promise<void> {
-    await session.query(deleteChangedKeysSql(definition));
-  }
-
-  async insertBatchRows(session: TsqlSession, definition: TableDefinition, kind: BatchRowsKind): Promise<void> {
-    await session.query(insertRowsSql(definition, kind === 'changes'));
-  }
-
-  /** The names first; the types (a catalog join) only for a table that exists. */
-  async presentColumns(session: TsqlSession, table: TableRef): Promise<PresentColumns<StagingColumn>> {
-    const params = { schema: table.schema, name: table.name };
-    const names = (await session.query<{ name: string }>(TABLE_COLUMNS_SQL, params)).map((row) => row.name);
-    const typed = async (): Promise<StagingColumn[]> =>
-      (await session.query<Omit<StagingColumn, 'type'>>(TABLE_COLUMN_TYPES_SQL, params)).map((row) => ({ ...row, type: stagingTypeOf(row) }));
-    return { names, typed };
-  }
-
-  wantedType(column: ColumnDefinition): string {
-    return stagingPlanOf(column.name, column.sourceType).stagingType;
-  }
-
-  async createTable(session: TsqlSession, definition: TableDefinition): Promise<void> {
-    await session.query(createSchemaSql(definition.table));
-    await session.query(createTableSql(definition));
-  }
-
-  /**
-   * ALTER TABLE … ALTER COLUMN, keeping each column's nullability. SQL Server refuses to alter a column "used in a
-   * PRIMARY KEY" constraint (ALTER TABLE (Transact-SQL), ALTER COLUMN): when a key column widens, the key is dropped
-   * and added again under its own name around the alterations, in the same transaction (DDL is transactional).
-   */
-  async widenColumns(session: TsqlSession, table: TableRef, widen: readonly ColumnTypeDrift[], present: readonly StagingColumn[]): Promise<void> {
-    const byName = new Map(present.map((row) => [row.name, row]));
-    const keyColumns = present
-      .filter((row) => row.key_ordinal !== null && row.key_ordinal > 0)
-      .sort((a, b) => (a.key_ordinal ?? 0) - (b.key_ordinal ?? 0))
-      .map((row) => row.name);
-    const keyWidens = widen.some((drift) => keyColumns.includes(drift.name));
-    const primaryKey = keyWidens ? (await session.query<{ name: string }>(PRIMARY_KEY_NAME_SQL, { schema: table.schema, name: table.name }))[0]?.name : undefined;
-    if (primaryKey !== undefined) await session.query(dropConstraintSql(table, primaryKey));
-    for (const drift of widen) {
-      const row = byName.get(drift.name);
-      await session.query(alterColumnTypeSql(table, drift.name, drift.to, row?.is_nullable === 1, row?.collation_name ?? null));
-    }
-    if (primaryKey !== undefined) await session.query(addPrimaryKeySql(table, primaryKey, keyColumns));
-  }
-
-  async addColumns(session: TsqlSession, table: TableRef, missing: readonly ColumnDefinition[]): Promise<void> {
-    await session.query(addColumnsSql(table, missing));
-  }
-
-  async existingColumns(table: TableRef): Promise<string[] | null> {
-    const rows = await this.database.query<{ name: string }>(TABLE_COLUMNS_SQL, { schema: table.schema, name: table.name });
-    return rows.length === 0 ? null : rows.map((row) => row.name);
-  }
-
-  async isOwnedTable(session: TsqlSession, table: TableRef): Promise<boolean> {
-    return (await session.query(OWNED_TABLE_SQL, { schema: table.schema, name: table.name })).length > 0;
-  }
-
-  async isNamedByEarlierVersion(session: TsqlSession, table: TableRef): Promise<boolean> {
-    return (await session.query(NAMED_BY_EARLIER_VERSION_SQL, { schema: table.schema, name: table.name })).length > 0;
-  }
-
-  async recordOwnedTable(session: TsqlSession, table: TableRef): Promise<void> {
-    await session.query(RECORD_OWNED_TABLE_SQL, { schema: table.schema, name: table.name });
-  }
-
-  async close(): Promise<void> {
-    await this.database.close();
-  }
+/** The staging protocol's steps in T-SQL (staging-sql.ts): application locks, and batch rows bulk-loaded into a session temporary table. */
+function sqlServerStagingDialect(database: TsqlDatabase): StagingDialect<TsqlSession, StagingColumn> {
+  return {
+    typeDialect: 'sqlserver',
+    inTransaction: (work) => database.inTransaction(work),
+    isMissingObject: isSqlServerMissingObject,
+    lockDdl: async (session) => {
+      await session.query(APPLICATION_LOCK_SQL, { resource: DDL_LOCK_RESOURCE });
+    },
+    createControlObjects: async (session) => {
+      for (const statement of CONTROL_SCHEMA_SQL) await session.query(statement);
+    },
+    lockTable: async (session, table) => {
+      await session.query(APPLICATION_LOCK_SQL, { resource: tableLockResource(table) });
+    },
+    raiseFence: async (session, { replicationId, definition: { table }, epoch }) => {
+      const [fence] = await session.query<{ stale: number }>(RAISE_FENCE_SQL, { replication: replicationId, ...named(table), epoch });
+      return fence?.stale === 0;
+    },
+    isStale: async ({ replicationId, definition: { table }, epoch }) =>
+      (await database.query<{ stale: number }>(FENCE_STALE_SQL, { replication: replicationId, ...named(table), epoch }))[0]?.stale === 1,
+    recordBatch: async (session, batchId) => (await session.query<{ recorded: number }>(RECORD_BATCH_SQL, { batch_id: batchId }))[0]?.recorded === 1,
+    hasApplied: async (batchId) => (await database.query(HAS_APPLIED_SQL, { batch_id: batchId })).length > 0,
+    forgetAppliedBatches: async (appliedBefore) =>
+      (await database.query<{ forgotten: number }>(`${FORGET_APPLIED_BATCHES_SQL};\nSELECT @@ROWCOUNT AS forgotten`, { before: appliedBefore }))[0]?.forgotten ?? 0,
+    isShared: async (session, replicationId, table) =>
+      (await session.query<{ shared: number }>(SHARED_TABLE_SQL, { replication: replicationId, ...named(table) }))[0]?.shared === 1,
+    startSeed: async (session, replicationId, table, seedId, truncated) => {
+      await session.query(START_SEED_SQL, { replication: replicationId, ...named(table), seed_id: seedId, truncated });
+    },
+    currentSeed: async (session, replicationId, table) => {
+      const [own] = await session.query<{ seed_id: string; truncated: number; superseded: number }>(CURRENT_SEED_SQL, { replication: replicationId, ...named(table) });
+      return own && { seedId: own.seed_id, truncated: own.truncated === 1, superseded: own.superseded === 1 };
+    },
+    truncate: async (session, table) => {
+      await session.query(truncateSql(table));
+    },
+    // Through the batch table too: the bulk load writes text, which the insert converts to the columns' types.
+    appendRows: async (session, definition, rows) => {
+      const rowCount = await loadBatchRows(session, definition, rows, 'seed');
+      await insertBatchRows(session, definition, 'seed');
+      return rowCount;
+    },
+    loadBatchRows,
+    deleteBatchKeys: async (session, definition) => {
+      await session.query(deleteChangedKeysSql(definition));
+    },
+    insertBatchRows,
+    // The names first; the types (a catalog join) only for a table that exists.
+    presentColumns: async (session, table) => {
+      const names = (await session.query<{ name: string }>(TABLE_COLUMNS_SQL, named(table))).map((row) => row.name);
+      const typed = async (): Promise<StagingColumn[]> =>
+        (await session.query<Omit<StagingColumn, 'type'>>(TABLE_COLUMN_TYPES_SQL, named(table))).map((row) => ({ ...row, type: stagingTypeOf(row) }));
+      return { names, typed };
+    },
+    wantedType: (column) => stagingPlanOf(column.name, column.sourceType).stagingType,
+    createTable: async (session, definition) => {
+      await session.query(createSchemaSql(definition.table));
+      await session.query(createTableSql(definition));
+    },
+    widenColumns,
+    addColumns: async (session, table, missing) => {
+      await session.query(addColumnsSql(table, missing));
+    },
+    existingColumns: async (table) => {
+      const rows = await database.query<{ name: string }>(TABLE_COLUMNS_SQL, named(table));
+      return rows.length === 0 ? null : rows.map((row) => row.name);
+    },
+    isOwnedTable: async (session, table) => (await session.query(OWNED_TABLE_SQL, named(table))).length > 0,
+    isNamedByEarlierVersion: async (session, table) => (await session.query(NAMED_BY_EARLIER_VERSION_SQL, named(table))).length > 0,
+    recordOwnedTable: async (session, table) => {
+      await session.query(RECORD_OWNED_TABLE_SQL, named(table));
+    },
+    close: () => database.close(),
+  };
 }
