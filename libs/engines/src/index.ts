@@ -84,3 +84,5 @@ export {
   type TypedColumn,
 } from './column-type-change';
 export { defineEngine, type EngineModule, type EngineRole } from './engine-module';
+export { StagingProtocol } from './staging-protocol/staging-protocol';
+export type { BatchRowsKind, PresentColumns, SeedRecord, StagingDialect, TransactionStep } from './staging-protocol/staging-dialect';

@@ -1,0 +1,226 @@
+import { hasPrimaryKey, type BatchDescriptor, type SeedBatch, type TableDefinition, type TableRef } from '@svc/contracts';
+import type { ApplyOutcome, CsvChunks } from '../batch';
+import type { StagingConnector, TableEnsured } from '../capabilities';
+import { ColumnTypeChangeError, columnChangeNotes, planColumnTypes, suspectedRenames, type TypedColumn } from '../column-type-change';
+import { OwnObjectMissingError } from '../errors';
+import { claimTable, type OwnershipLedger } from '../table-ownership';
+import type { StagingDialect, TransactionStep } from './staging-dialect';
+
+/** Tries of one operation whose control schema turns out missing: the second runs after creating it again. */
+const CONTROL_SCHEMA_ATTEMPTS = 2;
+
+/** Nothing to do for this batch: a part of an abandoned seed. */
+const SKIP = { commit: false, result: null } as const;
+/** Applied before: nothing to apply, but the fence raised to the batch's epoch stays. */
+const APPLIED_BEFORE = { commit: true, result: null } as const;
+/** The batch's epoch is below the table's fence: it belongs to cancelled work and changes nothing. */
+const STALE = { commit: false, result: 'stale' } as const;
+
+type ApplyResult = number | null | 'stale';
+
+/**
+ * The staging protocol, the same on every engine: one lock per table, epoch fences, a batch log, seed records,
+ * each batch applied set-based in one transaction, and a control schema created again when it turns out missing.
+ * The dialect says how each step is done on its engine.
+ */
+export class StagingProtocol<Session, Column extends TypedColumn = TypedColumn> implements StagingConnector {
+  private controlSchema: Promise<void> | undefined;
+
+  constructor(private readonly dialect: StagingDialect<Session, Column>) {}
+
+  /** An existing table is altered (and then written) only when the service created it: see claimTable. */
+  async ensureTable(definition: TableDefinition): Promise<TableEnsured> {
+    const { schema, name } = definition.table;
+    return this.withControlSchema(`staging table ${schema}.${name}`, () => this.ensureTableOnce(definition));
+  }
+
+  private ensureTableOnce(definition: TableDefinition): Promise<TableEnsured> {
+    const { dialect } = this;
+    const { table } = definition;
+    return dialect.inTransaction<TableEnsured>(async (session) => {
+      await dialect.lockDdl(session);
+      const present = await dialect.presentColumns(session, table);
+      const exists = present.names.length > 0;
+      await claimTable(this.ownershipLedger(session, table), { role: 'Staging', displayName: `${table.schema}.${table.name}`, exists });
+      if (!exists) {
+        await dialect.createTable(session, definition);
+        return { commit: true, result: { created: true, addedColumns: [] } };
+      }
+      const typed = await present.typed();
+      const wanted = definition.columns.map((column) => ({ name: column.name, type: dialect.wantedType(column) }));
+      const types = planColumnTypes(typed, wanted, dialect.typeDialect);
+      if (types.incompatible.length > 0) throw new ColumnTypeChangeError(table, 'the staging table', types.incompatible);
+      const presentNames = new Set(present.names);
+      const missing = definition.columns.filter((column) => !presentNames.has(column.name));
+      // The lock order (docs/PIPELINE.md): the table's lock before the table itself, as a batch takes them.
+      if (missing.length > 0 || types.widen.length > 0) await dialect.lockTable(session, table);
+      if (types.widen.length > 0) await dialect.widenColumns(session, table, types.widen, typed);
+      if (missing.length > 0) await dialect.addColumns(session, table, missing);
+      const schemaChanges = columnChangeNotes('staging', types.widen);
+      const renames = columnChangeNotes('staging', [], suspectedRenames(typed, wanted, dialect.typeDialect));
+      const result: TableEnsured = {
+        created: false,
+        addedColumns: missing.map((column) => column.name),
+        ...(schemaChanges.length > 0 && { schemaChanges }),
+        ...(renames.length > 0 && { suspectedRenames: renames }),
+      };
+      return { commit: true, result };
+    });
+  }
+
+  existingColumns(table: TableRef): Promise<string[] | null> {
+    return this.dialect.existingColumns(table);
+  }
+
+  /**
+   * `rows` is read exactly once: into the batch's load when the batch applies, else drained after the
+   * transaction, so an iteration that also feeds the batch files sees every byte either way. When applying
+   * fails, the iteration stops where the failure happened. A stale batch's rows are not read at all: its files
+   * must not be written (a newer unit's batch of the same id may own the same keys).
+   *
+   * The fence check runs under the table lock, before anything else: a batch of a lower epoch than the
+   * table's fence is refused; any other raises the fence to its epoch (also when it was applied before).
+   */
+  async applyBatch(batch: BatchDescriptor, rows: CsvChunks): Promise<ApplyOutcome> {
+    const { dialect } = this;
+    const { body, definition } = batch;
+    const { schema, name } = definition.table;
+    if (body.kind === 'changes' && !hasPrimaryKey(definition)) {
+      throw new Error(`changes for ${schema}.${name}: a table without a primary key is never tracked`);
+    }
+    const reading = new ReadOnce(rows);
+    // Tried again only while no row has been read: the rows can be read once.
+    const outcome = await this.withControlSchema(
+      `staging batch of ${schema}.${name}`,
+      () =>
+        dialect.inTransaction<ApplyResult>(async (session) => {
+          await dialect.lockTable(session, definition.table);
+          if (!(await dialect.raiseFence(session, batch))) return STALE;
+          if (!(await dialect.recordBatch(session, batch.batchId))) return APPLIED_BEFORE;
+          switch (body.kind) {
+            case 'seed':
+              return this.applySeedPart(session, batch, body, reading);
+            case 'changes':
+              return { commit: true, result: await this.mergeRows(session, definition, reading, 'changes') };
+          }
+        }),
+      () => !reading.started,
+    );
+    if (outcome === 'stale') return { applied: false, rowCount: 0, stale: true };
+    if (outcome === null) {
+      for await (const chunk of reading) void chunk;
+      return { applied: false, rowCount: 0 };
+    }
+    return { applied: true, rowCount: outcome };
+  }
+
+  hasApplied(batchId: string): Promise<boolean> {
+    return this.withControlSchema('staging batch log', () => this.dialect.hasApplied(batchId));
+  }
+
+  isStale(batch: BatchDescriptor): Promise<boolean> {
+    return this.withControlSchema('staging table fences', () => this.dialect.isStale(batch));
+  }
+
+  forgetAppliedBatches(appliedBefore: Date): Promise<number> {
+    return this.withControlSchema('staging batch log', () => this.dialect.forgetAppliedBatches(appliedBefore));
+  }
+
+  async close(): Promise<void> {
+    await this.dialect.close();
+  }
+
+  /**
+   * Part 0 starts the replication's seed of the table; a later part of another seed of the same replication is
+   * stale. A table no other replication writes is emptied at part 0 and its parts appended. A keyed table another
+   * replication writes too (docs/PIPELINE.md, "Staging tables shared by replications") is never emptied: that would
+   * take the other replication's rows, which nothing would bring back were this seed abandoned; the seed's rows are
+   * merged by key instead. A keyless table has no key to merge by: it is emptied at part 0 and holds the newest
+   * seed's rows; a part of a seed another replication started a seed after adds nothing, but is recorded.
+   */
+  private async applySeedPart(session: Session, batch: BatchDescriptor, seed: SeedBatch, rows: CsvChunks): Promise<TransactionStep<number | null>> {
+    const { dialect } = this;
+    const { definition, replicationId } = batch;
+    const { table } = definition;
+    const keyed = hasPrimaryKey(definition);
+    const shared = await dialect.isShared(session, replicationId, table);
+    let truncated: boolean;
+    if (seed.part === 0) {
+      truncated = !keyed || !shared;
+      await dialect.startSeed(session, replicationId, table, seed.seedId, truncated);
+      if (truncated) await dialect.truncate(session, table);
+    } else {
+      const own = await dialect.currentSeed(session, replicationId, table);
+      if (own?.seedId !== seed.seedId) return SKIP;
+      if (!keyed && own.superseded) return APPLIED_BEFORE;
+      truncated = own.truncated;
+    }
+    // Seed rows merged by key like inserts of a change batch: a row another replication wrote is replaced, not duplicated.
+    if (keyed && (shared || !truncated)) return { commit: true, result: await this.mergeRows(session, definition, rows, 'seed') };
+    return { commit: true, result: await dialect.appendRows(session, definition, rows) };
+  }
+
+  /** Set-based: every key the batch names goes from the table (deletes, and the old rows of updates), then the rows of inserts and updates come in. */
+  private async mergeRows(session: Session, definition: TableDefinition, rows: CsvChunks, kind: 'seed' | 'changes'): Promise<number> {
+    const rowCount = await this.dialect.loadBatchRows(session, definition, rows, kind);
+    await this.dialect.deleteBatchKeys(session, definition);
+    await this.dialect.insertBatchRows(session, definition, kind);
+    return rowCount;
+  }
+
+  /**
+   * Runs `work` once the control schema is known to exist. The knowledge is cached per connector (one per
+   * staging database), so a database or schema dropped and created again, or a control table dropped, is
+   * only found out by `work` failing on a missing object: then the cache is forgotten, the schema created
+   * again and `work` run once more (when `canRetry` says it may). A missing object that outlives that is an
+   * OwnObjectMissingError, which the pipeline retries: never a terminal failure.
+   */
+  private async withControlSchema<T>(what: string, work: () => Promise<T>, canRetry: () => boolean = () => true): Promise<T> {
+    for (let attempt = 1; ; attempt += 1) {
+      await this.ensureControlSchema();
+      try {
+        return await work();
+      } catch (error) {
+        if (!this.dialect.isMissingObject(error)) throw error;
+        this.controlSchema = undefined;
+        if (attempt >= CONTROL_SCHEMA_ATTEMPTS || !canRetry()) throw new OwnObjectMissingError(what, { cause: error });
+      }
+    }
+  }
+
+  private ensureControlSchema(): Promise<void> {
+    const { dialect } = this;
+    this.controlSchema ??= dialect
+      .inTransaction(async (session) => {
+        await dialect.lockDdl(session);
+        await dialect.createControlObjects(session);
+        return { commit: true, result: undefined };
+      })
+      .catch((error: unknown) => {
+        this.controlSchema = undefined;
+        throw error;
+      });
+    return this.controlSchema;
+  }
+
+  /** The staging database's record of the tables the service created, read and written in `session`'s transaction. */
+  private ownershipLedger(session: Session, table: TableRef): OwnershipLedger {
+    return {
+      isRecorded: () => this.dialect.isOwnedTable(session, table),
+      isNamedByEarlierVersion: () => this.dialect.isNamedByEarlierVersion(session, table),
+      record: () => this.dialect.recordOwnedTable(session, table),
+    };
+  }
+}
+
+/** Rows that can be read once, remembering whether their reading has begun. */
+class ReadOnce implements CsvChunks {
+  started = false;
+
+  constructor(private readonly rows: CsvChunks) {}
+
+  [Symbol.asyncIterator](): AsyncIterator<Buffer> {
+    this.started = true;
+    return this.rows[Symbol.asyncIterator]();
+  }
+}
