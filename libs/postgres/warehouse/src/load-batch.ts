@@ -1,7 +1,7 @@
-import type { BatchDescriptor, SeedBatch, StagedFiles } from '@svc/contracts';
-import type { ApplyOutcome, StagedFileReader } from '@svc/engines';
+import type { StagedFiles } from '@svc/contracts';
+import type { StagedFileReader } from '@svc/engines';
 import type { ClientBase } from 'pg';
-import { currentSeedId, isBatchLoaded, lockTable, raiseFence, recordLoadedBatch, recordSeedStart } from './control-tables';
+import { recordSeedStart } from './control-tables';
 import { copyIn } from './copy-in';
 import { quoteIdent } from './identifiers';
 import { LOAD_TABLE, copyChangesSql, copySeedPartSql, createLoadTableSql, firstSeedSql, mergeChangesSql, mergeSeedSql, targetIsEmptySql } from './merge-sql';
@@ -14,76 +14,32 @@ export interface LoadOptions {
   rebuildIndexes: boolean;
 }
 
-const NOT_APPLIED: ApplyOutcome = { applied: false, rowCount: 0 };
-const STALE: ApplyOutcome = { applied: false, rowCount: 0, stale: true };
-
-/**
- * Loads one batch inside the caller's transaction: a batch of a lower epoch than the table's fence (a
- * cancelled unit of work), a batch loaded before, or a part of an abandoned seed changes nothing;
- * otherwise its files are streamed in, merged, and its id recorded. Any batch not stale raises the fence
- * to its epoch, under the table lock, so loaders of one table never interleave.
+/*
+ * The PostgreSQL steps of a load (WarehouseProtocol decides their order): the files go in by COPY FROM STDIN,
+ * change batches through a temp load table, seed parts into the shadow.
  */
-export async function loadBatchInTransaction(
-  client: ClientBase,
-  layout: TableLayout,
-  batch: BatchDescriptor,
-  files: StagedFiles,
-  reader: StagedFileReader,
-  options: LoadOptions,
-): Promise<ApplyOutcome> {
-  await lockTable(client, layout);
-  if (!(await raiseFence(client, layout, batch.replicationId, batch.epoch))) return STALE;
-  if (await isBatchLoaded(client, layout.schema, batch.batchId)) return NOT_APPLIED;
-  let rowCount: number;
-  switch (batch.body.kind) {
-    case 'changes':
-      rowCount = await loadChanges(client, layout, files, reader);
-      break;
-    case 'seed': {
-      const loaded = await loadSeedPart(client, layout, batch.body, files, reader, options);
-      if (loaded === null) return NOT_APPLIED;
-      rowCount = loaded;
-      break;
-    }
-  }
-  await recordLoadedBatch(client, layout.schema, batch.batchId);
-  return { applied: true, rowCount };
-}
 
-async function loadChanges(client: ClientBase, layout: TableLayout, files: StagedFiles, reader: StagedFileReader): Promise<number> {
-  const merge = mergeChangesSql(layout);
+/** A change batch's files COPYed into the transaction's load table; the row count. */
+export async function loadChangeFiles(client: ClientBase, layout: TableLayout, files: StagedFiles, reader: StagedFileReader): Promise<number> {
   await client.query(createLoadTableSql(layout));
   const rowCount = await copyParts(client, copyChangesSql(layout), files, reader);
   // Temp tables are never analysed automatically; without statistics a large batch gets a poor join plan.
   await client.query(`ANALYZE ${quoteIdent(LOAD_TABLE)}`);
-  await runAll(client, merge);
   return rowCount;
 }
 
-/**
- * Null when the part belongs to a seed that is no longer the table's current one. This is what keeps the
- * shadow to one seed's rows, without a per-row stamp: part 0 empties it and records its seed in the same
- * transaction, under the table lock; a later part is COPYed only while its seed is still the recorded one
- * (a newer seed's part 0 has emptied the shadow otherwise, and the epoch fence refuses cancelled work
- * before this); the final part merges and truncates the shadow, or swaps it out for a new empty one.
- */
-async function loadSeedPart(
-  client: ClientBase,
-  layout: TableLayout,
-  seed: SeedBatch,
-  files: StagedFiles,
-  reader: StagedFileReader,
-  options: LoadOptions,
-): Promise<number | null> {
-  if (seed.part === 0) {
-    await startSeedShadow(client, layout);
-    await recordSeedStart(client, layout, seed.seedId);
-  } else if ((await currentSeedId(client, layout)) !== seed.seedId) {
-    return null;
-  }
-  const rowCount = await copyParts(client, copySeedPartSql(layout), files, reader);
-  if (seed.final) await completeSeed(client, layout, options);
-  return rowCount;
+export async function mergeChanges(client: ClientBase, layout: TableLayout): Promise<void> {
+  await runAll(client, mergeChangesSql(layout));
+}
+
+/** Part 0: the shadow emptied and the seed recorded as the table's current one. */
+export async function startSeed(client: ClientBase, layout: TableLayout, seedId: string): Promise<void> {
+  await startSeedShadow(client, layout);
+  await recordSeedStart(client, layout, seedId);
+}
+
+export function loadSeedFiles(client: ClientBase, layout: TableLayout, files: StagedFiles, reader: StagedFileReader): Promise<number> {
+  return copyParts(client, copySeedPartSql(layout), files, reader);
 }
 
 /**
@@ -92,7 +48,7 @@ async function loadSeedPart(
  * plain INSERT). Either way in the part's transaction: a statement sees the target before or after the seed
  * (a swap, like TRUNCATE, is not MVCC-safe for a REPEATABLE READ snapshot taken before it: see the README).
  */
-async function completeSeed(client: ClientBase, layout: TableLayout, options: LoadOptions): Promise<void> {
+export async function completeSeed(client: ClientBase, layout: TableLayout, options: LoadOptions): Promise<void> {
   await client.query(`ANALYZE ${layout.qualifiedShadow}`);
   const first = firstSeedSql(layout);
   const empty = first !== null && (await client.query<{ empty: boolean }>(targetIsEmptySql(layout))).rows[0]?.empty === true;

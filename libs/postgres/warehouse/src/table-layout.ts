@@ -1,28 +1,17 @@
 import { CHANGE_OPERATION_COLUMN, hasPrimaryKey, type ColumnDefinition, type TableDefinition, type TableRef } from '@svc/contracts';
-import type { WarehouseTableOptions } from '@svc/engines';
+import { SystemColumns as WarehouseSystemColumns, type TableHistory, type WarehouseTableOptions } from '@svc/engines';
 import { fitIdentifier, qualifiedName } from './identifiers';
 import { currentKeyIndexName, shadowTableName, targetTableName } from './table-names';
 
-/** Columns the service adds to warehouse tables (DESIGN §6). */
+/** Columns the service adds to warehouse tables (DESIGN §6), and one PostgreSQL shadows of earlier versions have. */
 export const SystemColumns = {
-  updateTimestamp: 'svc_sys_update_timestamp',
-  validFrom: 'svc_sys_valid_from',
-  validTo: 'svc_sys_valid_to',
-  isCurrent: 'svc_sys_is_current',
-  isDeleted: 'svc_sys_is_deleted',
-  rowId: 'svc_sys_row_id',
+  ...WarehouseSystemColumns,
   /** No longer written: the seed stamp of shadows created by earlier versions (see startSeedShadow). */
   seedId: 'svc_sys_seed_id',
 } as const;
 
 /** Names a source column cannot have: the load table and warehouse tables use them. */
 const RESERVED_COLUMNS: ReadonlySet<string> = new Set([CHANGE_OPERATION_COLUMN, ...Object.values(SystemColumns)]);
-
-/**
- * How the target keeps rows: `type1` one row per key, `type2` a history per key, `plain` the rows of a
- * table without a primary key (only ever replaced as a whole by a seed, whatever the SCD type).
- */
-export type TableHistory = 'type1' | 'type2' | 'plain';
 
 /** Everything the DDL and merge SQL need to know about one warehouse table. */
 export interface TableLayout {

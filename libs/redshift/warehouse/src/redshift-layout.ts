@@ -1,23 +1,10 @@
 import { CHANGE_OPERATION_COLUMN, hasPrimaryKey, warehouseTableName, type TableDefinition, type TableRef } from '@svc/contracts';
-import type { WarehouseTableOptions } from '@svc/engines';
+import { SystemColumns, type TableHistory, type WarehouseTableOptions } from '@svc/engines';
 import { warehouseColumnNames } from './redshift-column-names';
 import { qualifiedName, shadowTableName, targetTableName } from './redshift-identifiers';
 import { redshiftColumnType, type RedshiftColumnType } from './redshift-types';
 
-/** Columns the service adds to warehouse tables (DESIGN §6), as in the PostgreSQL warehouse. */
-export const SystemColumns = {
-  updateTimestamp: 'svc_sys_update_timestamp',
-  validFrom: 'svc_sys_valid_from',
-  validTo: 'svc_sys_valid_to',
-  isCurrent: 'svc_sys_is_current',
-  isDeleted: 'svc_sys_is_deleted',
-  rowId: 'svc_sys_row_id',
-} as const;
-
 const RESERVED_COLUMNS: ReadonlySet<string> = new Set([CHANGE_OPERATION_COLUMN, ...Object.values(SystemColumns)]);
-
-/** `type1` one row per key, `type2` a history per key, `plain` a table without a key (replaced by each seed). */
-export type TableHistory = 'type1' | 'type2' | 'plain';
 
 export interface LayoutColumn {
   /** The column's name in Redshift: the source's, fitted to 127 bytes when longer (warehouseColumnNames). */

@@ -1,6 +1,7 @@
 import { CHANGE_OPERATION_COLUMN } from '@svc/contracts';
+import { SystemColumns } from '@svc/engines';
 import { qualifiedName, quoteIdent } from './redshift-identifiers';
-import { SystemColumns, type LayoutColumn, type RedshiftLayout } from './redshift-layout';
+import type { LayoutColumn, RedshiftLayout } from './redshift-layout';
 
 /**
  * Every statement the Redshift warehouse sends, in the SQL Redshift accepts: no ON CONFLICT, no IS DISTINCT

@@ -1,7 +1,8 @@
-import type { BatchDescriptor, SeedBatch, StagedFiles, TableDefinition, TableRef } from '@svc/contracts';
+import type { BatchDescriptor, StagedFiles, TableDefinition, TableRef } from '@svc/contracts';
 import {
   ColumnTypeChangeError,
-  OwnObjectMissingError,
+  SystemColumns,
+  WarehouseProtocol,
   claimWarehouseTables,
   clientBoundMs,
   columnChangeNotes,
@@ -11,12 +12,13 @@ import {
   planColumnTypes,
   sqlStateOf,
   suspectedRenames,
-  type ApplyOutcome,
   type ColumnTypeDrift,
+  type ControlObjectsGuard,
   type StagedFileReader,
   type TypedColumn,
   type WarehouseConnection,
   type WarehouseConnector,
+  type WarehouseDialect,
   type WarehouseOwnershipLedger,
   type WarehouseTableOptions,
 } from '@svc/engines';
@@ -25,7 +27,7 @@ import { CopyFailedError, LOAD_ERRORS_SQL, loadErrorDetail, loadErrorFilePattern
 import { catalogName, fitIdentifier, qualifiedName, quoteIdent, targetTableName } from './redshift-identifiers';
 import { createRedshiftPool, redshiftClientConfig } from './redshift-client';
 import { columnSourceNameSql, tableSourceNameSql } from './redshift-column-names';
-import { SystemColumns, missingColumns, redshiftLayout, type LayoutColumn, type RedshiftLayout } from './redshift-layout';
+import { missingColumns, redshiftLayout, type LayoutColumn, type RedshiftLayout } from './redshift-layout';
 import { RedshiftOnPostgresClient } from './redshift-on-postgres';
 import {
   ControlTables,
@@ -97,7 +99,6 @@ const HOUSEKEEPING_LOCK_WAIT_MS = 5_000;
 const DEFAULT_MAX_CONNECTIONS = 4;
 /** SQLSTATEs of a missing schema or table: the warehouse database or schema was recreated. */
 const MISSING_OBJECT_STATES = new Set(['3F000', '42P01']);
-const CONTROL_TABLE_ATTEMPTS = 2;
 const CREATION_RACE_ATTEMPTS = 5;
 /** Unique violation (a catalog row another session just wrote), duplicate schema or table, serialization failure. */
 const CREATION_RACE_STATES = new Set(['23505', '42P06', '42P07', '40001']);
@@ -146,15 +147,19 @@ const IN_PLACE_ONLY_VARCHAR =
   'Redshift changes a column type in place only to lengthen a VARCHAR outside the primary key (ALTER TABLE … ALTER COLUMN … TYPE); ' +
   'a wider number or time type needs the table rebuilt (docs/REDSHIFT.md, "Column type changes")';
 
-const NOT_APPLIED: ApplyOutcome = { applied: false, rowCount: 0 };
-const STALE: ApplyOutcome = { applied: false, rowCount: 0, stale: true };
-
 /**
- * A Redshift warehouse (docs/REDSHIFT.md): each batch in one transaction that first locks its table's control table
- * (redshift-table-control.ts), then fences, logs, COPYs and merges set-based in the SQL of redshift-sql.ts.
+ * A Redshift warehouse (docs/REDSHIFT.md): WarehouseProtocol with the Redshift dialect. Each batch in one transaction
+ * that first locks its table's control table (redshift-table-control.ts), then fences, logs, COPYs and merges
+ * set-based in the SQL of redshift-sql.ts.
  */
-export class RedshiftWarehouse implements WarehouseConnector {
-  private readonly readySchemas = new Set<string>();
+export class RedshiftWarehouse extends WarehouseProtocol<PoolClient, RedshiftLayout> {
+  constructor(pool: Pool, loader: StagedFileLoader, dialect: SqlDialect, bounds: RedshiftBounds) {
+    super(new RedshiftWarehouseDialect(pool, loader, dialect, bounds));
+  }
+}
+
+/** How Redshift does each step of WarehouseProtocol. */
+class RedshiftWarehouseDialect implements WarehouseDialect<PoolClient, RedshiftLayout> {
   /** Sessions whose statement_timeout is the lock wait's: set back after a rollback, in case the server keeps it. */
   private readonly waitingForLock = new WeakSet<PoolClient>();
 
@@ -169,14 +174,21 @@ export class RedshiftWarehouse implements WarehouseConnector {
     return targetTableName(table);
   }
 
+  layout(definition: TableDefinition, options: WarehouseTableOptions): RedshiftLayout {
+    return redshiftLayout(definition, options);
+  }
+
+  isMissingObject(error: unknown): boolean {
+    return MISSING_OBJECT_STATES.has(String((error as { code?: unknown }).code));
+  }
+
   /**
    * Columns to lengthen are lengthened after the ensuring transaction commits, one autocommitted statement each:
    * Redshift runs ALTER TABLE … ALTER COLUMN … TYPE only outside a transaction block. A failure there leaves the
    * rest committed; the retry finds the same columns still short and lengthens them.
    */
-  async ensureTable(definition: TableDefinition, options: WarehouseTableOptions): Promise<EnsureOutcome> {
-    const layout = redshiftLayout(definition, options);
-    const { outcome, lengthen } = await this.withControlTables(layout.schema, `warehouse table ${layout.qualifiedTarget}`, async () => {
+  async ensureTable(layout: RedshiftLayout, controlObjects: ControlObjectsGuard): Promise<EnsureOutcome> {
+    const { outcome, lengthen } = await controlObjects.run(layout.schema, `warehouse table ${layout.qualifiedTarget}`, async () => {
       // Looked up before the transaction: its first statement must be a LOCK, so that what it reads is not older than the lock.
       const controlExists = (await existingColumns(this.pool, layout.schema, tableControlName(layout.target))) !== null;
       return this.inTransaction(async (client) => {
@@ -193,28 +205,24 @@ export class RedshiftWarehouse implements WarehouseConnector {
     return { ...outcome, ...(schemaChanges.length > 0 && { schemaChanges }) };
   }
 
-  async loadBatch(batch: BatchDescriptor, files: StagedFiles, reader: StagedFileReader, options: WarehouseTableOptions): Promise<ApplyOutcome> {
-    const layout = redshiftLayout(batch.definition, options);
-    // The staged files can be read again, so the whole load may run once more.
-    return this.withControlTables(layout.schema, `warehouse load of ${layout.qualifiedTarget}`, async () => {
-      // A batch loaded before tables had control tables of their own is only in the schema's log (read outside the load's
-      // transaction). Found there, it is still checked against the fence first: loaded before but stale is stale.
-      const inSchemaLog = ((await this.pool.query(batchLoadedSql(layout.schema), [batch.batchId])).rowCount ?? 0) > 0;
-      return this.inTransaction((client) => this.loadLocked(client, layout, batch, files, reader, inSchemaLog));
-    });
+  /**
+   * A batch loaded before tables had control tables of their own is only in the schema's log, read outside the load's
+   * transaction (its first statement must be the LOCK, and a load never reads the schema's shared log).
+   */
+  async loadedOutsideTransaction(layout: RedshiftLayout, batchId: string): Promise<boolean> {
+    return ((await this.pool.query(batchLoadedSql(layout.schema), [batchId])).rowCount ?? 0) > 0;
   }
 
   async hasTable(table: TableRef, options: WarehouseTableOptions): Promise<boolean> {
     return (await existingColumns(this.pool, options.schema, targetTableName(table))) !== null;
   }
 
-  hasLoaded(batchId: string, options: WarehouseTableOptions): Promise<boolean> {
-    return this.withControlTables(options.schema, 'warehouse batch log', async () => ((await this.pool.query(batchLoadedSql(options.schema), [batchId])).rowCount ?? 0) > 0);
+  async hasLoaded(schema: string, batchId: string): Promise<boolean> {
+    return ((await this.pool.query(batchLoadedSql(schema), [batchId])).rowCount ?? 0) > 0;
   }
 
   /** A table not yet ensured (no control table) has no fence: nothing is stale. Waits only for a load of this table. */
-  async isStale(batch: BatchDescriptor, options: WarehouseTableOptions): Promise<boolean> {
-    const layout = redshiftLayout(batch.definition, options);
+  async isStale(layout: RedshiftLayout, batch: BatchDescriptor): Promise<boolean> {
     const result = await this.pool.query<{ epoch: string | number }>(fenceEpochSql(layout), [batch.replicationId]).catch((error: unknown) => {
       if (MISSING_OBJECT_STATES.has(String(sqlStateOf(error)))) return null;
       throw error;
@@ -228,22 +236,20 @@ export class RedshiftWarehouse implements WarehouseConnector {
    * batches under the table's lock, one table at a time; a table whose lock does not come in a few seconds (a load of
    * it is running) keeps its rows until the next round.
    */
-  forgetLoadedBatches(loadedBefore: Date, options: WarehouseTableOptions): Promise<number> {
+  async forgetLoadedBatches(schema: string, loadedBefore: Date): Promise<number> {
     const cutoff = utcTimestamp(loadedBefore);
-    return this.withControlTables(options.schema, 'warehouse batch log', async () => {
-      const forgotten = await this.inTransaction(async (client) => {
-        await client.query(`LOCK ${qualifiedName(options.schema, ControlTables.loadedBatches)}`);
-        return (await client.query(forgetBatchesSql(options.schema), [cutoff])).rowCount ?? 0;
-      });
-      const controls = await this.pool.query<{ name: string }>(TABLE_CONTROLS_SQL, [options.schema]);
-      for (const { name } of controls.rows) {
-        await this.inTransaction(async (client) => {
-          await this.lockWithin(client, `LOCK ${qualifiedName(options.schema, name)}`, HOUSEKEEPING_LOCK_WAIT_MS);
-          await client.query(forgetTableBatchesSql(options.schema, name), [cutoff]);
-        }).catch(() => undefined);
-      }
-      return forgotten;
+    const forgotten = await this.inTransaction(async (client) => {
+      await client.query(`LOCK ${qualifiedName(schema, ControlTables.loadedBatches)}`);
+      return (await client.query(forgetBatchesSql(schema), [cutoff])).rowCount ?? 0;
     });
+    const controls = await this.pool.query<{ name: string }>(TABLE_CONTROLS_SQL, [schema]);
+    for (const { name } of controls.rows) {
+      await this.inTransaction(async (client) => {
+        await this.lockWithin(client, `LOCK ${qualifiedName(schema, name)}`, HOUSEKEEPING_LOCK_WAIT_MS);
+        await client.query(forgetTableBatchesSql(schema, name), [cutoff]);
+      }).catch(() => undefined);
+    }
+    return forgotten;
   }
 
   async close(): Promise<void> {
@@ -341,64 +347,52 @@ export class RedshiftWarehouse implements WarehouseConnector {
     return missing.map((column) => column.sourceName ?? column.name);
   }
 
-  private async loadLocked(
-    client: PoolClient,
-    layout: RedshiftLayout,
-    batch: BatchDescriptor,
-    files: StagedFiles,
-    reader: StagedFileReader,
-    inSchemaLog: boolean,
-  ): Promise<ApplyOutcome> {
+  /** The first statement of every load: the table's control table, under its own lock-wait bound. */
+  async lockTable(client: PoolClient, layout: RedshiftLayout): Promise<void> {
     await this.lockWithin(client, lockTableControlSql(layout), this.bounds.lockWaitMs);
-    if (!(await raiseFence(client, layout, batch.replicationId, batch.epoch, this.dialect))) return STALE;
-    if (inSchemaLog || ((await client.query(tableBatchLoadedSql(layout), [batch.batchId])).rowCount ?? 0) > 0) return NOT_APPLIED;
-    let rowCount: number;
-    switch (batch.body.kind) {
-      case 'changes':
-        for (const statement of createLoadTableSql(layout, this.dialect)) await client.query(statement);
-        rowCount = await this.loader.load(client, quoteIdent(LOAD_TABLE), changeFileColumns(layout), files, reader);
-        for (const statement of mergeChangesSql(layout, this.dialect)) await client.query(statement);
-        break;
-      case 'seed': {
-        const loaded = await this.loadSeedPart(client, layout, batch.body, files, reader);
-        if (loaded === null) return NOT_APPLIED;
-        rowCount = loaded;
-        break;
-      }
-    }
-    await client.query(recordTableBatchSql(layout, this.dialect), [batch.batchId]);
+  }
+
+  raiseFence(client: PoolClient, layout: RedshiftLayout, batch: BatchDescriptor): Promise<boolean> {
+    return raiseFence(client, layout, batch.replicationId, batch.epoch, this.dialect);
+  }
+
+  async isLoaded(client: PoolClient, layout: RedshiftLayout, batchId: string): Promise<boolean> {
+    return ((await client.query(tableBatchLoadedSql(layout), [batchId])).rowCount ?? 0) > 0;
+  }
+
+  async recordLoaded(client: PoolClient, layout: RedshiftLayout, batchId: string): Promise<void> {
+    await client.query(recordTableBatchSql(layout, this.dialect), [batchId]);
     // The schema's batch log, for hasLoaded: appended to, never read in a load.
-    await client.query(recordBatchSql(layout.schema, this.dialect), [batch.batchId]);
-    return { applied: true, rowCount };
+    await client.query(recordBatchSql(layout.schema, this.dialect), [batchId]);
   }
 
-  /** Null when the part belongs to a seed that is no longer the table's current one (see the PostgreSQL warehouse's twin). */
-  private async loadSeedPart(client: PoolClient, layout: RedshiftLayout, seed: SeedBatch, files: StagedFiles, reader: StagedFileReader): Promise<number | null> {
-    if (seed.part === 0) {
-      await client.query(emptyShadowSql(layout));
-      const [remove, insert] = recordSeedStartSql(layout, this.dialect);
-      if (remove !== undefined) await client.query(remove);
-      if (insert !== undefined) await client.query(insert, [seed.seedId]);
-    } else {
-      const current = await client.query<{ seed_id: string }>(currentSeedSql(layout));
-      if (current.rows[0]?.seed_id !== seed.seedId) return null;
-    }
-    const rowCount = await this.loader.load(client, layout.qualifiedShadow, seedFileColumns(layout), files, reader);
-    if (seed.final) for (const statement of mergeSeedSql(layout, this.dialect)) await client.query(statement);
-    return rowCount;
+  async startSeed(client: PoolClient, layout: RedshiftLayout, seedId: string): Promise<void> {
+    await client.query(emptyShadowSql(layout));
+    const [remove, insert] = recordSeedStartSql(layout, this.dialect);
+    if (remove !== undefined) await client.query(remove);
+    if (insert !== undefined) await client.query(insert, [seedId]);
   }
 
-  private async withControlTables<T>(schema: string, what: string, work: () => Promise<T>): Promise<T> {
-    for (let attempt = 1; ; attempt += 1) {
-      await this.ensureControlTables(schema);
-      try {
-        return await work();
-      } catch (error) {
-        if (!MISSING_OBJECT_STATES.has(String((error as { code?: unknown }).code))) throw error;
-        this.readySchemas.delete(schema);
-        if (attempt >= CONTROL_TABLE_ATTEMPTS) throw new OwnObjectMissingError(what, { cause: error });
-      }
-    }
+  async currentSeedId(client: PoolClient, layout: RedshiftLayout): Promise<string | null> {
+    const current = await client.query<{ seed_id: string }>(currentSeedSql(layout));
+    return current.rows[0]?.seed_id ?? null;
+  }
+
+  loadSeedFiles(client: PoolClient, layout: RedshiftLayout, files: StagedFiles, reader: StagedFileReader): Promise<number> {
+    return this.loader.load(client, layout.qualifiedShadow, seedFileColumns(layout), files, reader);
+  }
+
+  async completeSeed(client: PoolClient, layout: RedshiftLayout): Promise<void> {
+    for (const statement of mergeSeedSql(layout, this.dialect)) await client.query(statement);
+  }
+
+  async loadChangeFiles(client: PoolClient, layout: RedshiftLayout, files: StagedFiles, reader: StagedFileReader): Promise<number> {
+    for (const statement of createLoadTableSql(layout, this.dialect)) await client.query(statement);
+    return this.loader.load(client, quoteIdent(LOAD_TABLE), changeFileColumns(layout), files, reader);
+  }
+
+  async mergeChanges(client: PoolClient, layout: RedshiftLayout): Promise<void> {
+    for (const statement of mergeChangesSql(layout, this.dialect)) await client.query(statement);
   }
 
   /**
@@ -407,8 +401,7 @@ export class RedshiftWarehouse implements WarehouseConnector {
    * catalog (PostgreSQL: a unique violation on pg_namespace; Redshift: a serializable isolation violation) after the
    * faster one committed. It then tries again, and finds everything made.
    */
-  private async ensureControlTables(schema: string): Promise<void> {
-    if (this.readySchemas.has(schema)) return;
+  async createControlObjects(schema: string): Promise<void> {
     for (let attempt = 1; ; attempt += 1) {
       try {
         await this.inTransaction(async (client) => {
@@ -421,7 +414,6 @@ export class RedshiftWarehouse implements WarehouseConnector {
         await new Promise((retry) => setTimeout(retry, 20 + Math.floor(Math.random() * 80)));
       }
     }
-    this.readySchemas.add(schema);
   }
 
   /**
@@ -430,7 +422,7 @@ export class RedshiftWarehouse implements WarehouseConnector {
    * session whose statement got no answer in time (the client's bound) is discarded without a ROLLBACK, which would
    * only wait behind that statement.
    */
-  private async inTransaction<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
+  async inTransaction<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
     let broken: unknown;
     try {

@@ -1,0 +1,75 @@
+import type { BatchDescriptor, StagedFiles, TableDefinition, TableRef } from '@svc/contracts';
+import type { StagedFileReader, TableEnsured, WarehouseTableOptions } from '../capabilities';
+import type { TableHistory } from './warehouse-columns';
+
+/** What every engine's layout of a warehouse table tells the protocol. */
+export interface WarehouseLayout {
+  /** The warehouse schema the table and its control objects live in. */
+  schema: string;
+  /** The table as the engine names it in statements and messages. */
+  qualifiedTarget: string;
+  history: TableHistory;
+}
+
+export type WarehouseEnsured = TableEnsured & { keptAs?: string };
+
+/** The protocol's "control objects missing → create again and retry" for the dialect's own steps. */
+export interface ControlObjectsGuard {
+  /** Runs `work` once the schema's control objects are known to exist; created again and run once more when it finds one missing. */
+  run<T>(schema: string, what: string, work: () => Promise<T>): Promise<T>;
+  /** The dialect made the schema's control objects itself (in its own transaction): no need to make them again. */
+  markReady(schema: string): void;
+}
+
+/**
+ * How one engine does each step of the warehouse protocol (WarehouseProtocol): the statements, their
+ * parameters and how their answers read. The order of the steps, and what their answers mean, are the
+ * protocol's. `Session` is one connection inside one transaction.
+ */
+export interface WarehouseDialect<Session, Layout extends WarehouseLayout> {
+  targetTableName(table: TableRef): string;
+  layout(definition: TableDefinition, options: WarehouseTableOptions): Layout;
+  /** Runs `work` in one transaction, committed when it returns, rolled back when it throws. */
+  inTransaction<T>(work: (session: Session) => Promise<T>): Promise<T>;
+  /** A schema, table or other object a statement named does not exist (the schema may have been recreated). */
+  isMissingObject(error: unknown): boolean;
+  /** Makes the schema and its control objects when missing, in transactions of its own. */
+  createControlObjects(schema: string): Promise<void>;
+
+  /** The table's own lock, the first step of every load: loads of one table run one at a time. */
+  lockTable(session: Session, layout: Layout): Promise<void>;
+  /** Raises the table's fence for the replication to the batch's epoch; false, changing nothing, when the fence is above it (stale). */
+  raiseFence(session: Session, layout: Layout, batch: BatchDescriptor): Promise<boolean>;
+  /**
+   * Read before the load's transaction, when the engine keeps a record of loaded batches a load must not read
+   * inside it: true when the batch is there. Its answer counts only after the fence (loaded before but stale is stale).
+   */
+  loadedOutsideTransaction?(layout: Layout, batchId: string): Promise<boolean>;
+  /** True when the batch was loaded into the table before. */
+  isLoaded(session: Session, layout: Layout, batchId: string): Promise<boolean>;
+  recordLoaded(session: Session, layout: Layout, batchId: string): Promise<void>;
+
+  /** Part 0 of a seed: the shadow emptied for it, and the seed recorded as the table's current one. */
+  startSeed(session: Session, layout: Layout, seedId: string): Promise<void>;
+  /** The seed the table's shadow collects; null before its first seed. */
+  currentSeedId(session: Session, layout: Layout): Promise<string | null>;
+  /** A seed part's files loaded into the shadow; the row count. */
+  loadSeedFiles(session: Session, layout: Layout, files: StagedFiles, reader: StagedFileReader): Promise<number>;
+  /** The final part: the shadow's rows become the target's (merged, or the shadow swapped in). */
+  completeSeed(session: Session, layout: Layout): Promise<void>;
+  /** A change batch's files loaded into the transaction's load table; the row count. */
+  loadChangeFiles(session: Session, layout: Layout, files: StagedFiles, reader: StagedFileReader): Promise<number>;
+  /** The load table's changes merged into the target (Type1 or Type2). */
+  mergeChanges(session: Session, layout: Layout): Promise<void>;
+
+  /** Creates target and shadow, or brings them to the definition; `controlObjects` runs its steps under the protocol's retry. */
+  ensureTable(layout: Layout, controlObjects: ControlObjectsGuard): Promise<WarehouseEnsured>;
+  hasTable(table: TableRef, options: WarehouseTableOptions): Promise<boolean>;
+  /** The schema's record of loaded batches, outside a load. */
+  hasLoaded(schema: string, batchId: string): Promise<boolean>;
+  /** True when the table's fence is above the batch's epoch; `controlObjects` when the engine's reading needs them. */
+  isStale(layout: Layout, batch: BatchDescriptor, controlObjects: ControlObjectsGuard): Promise<boolean>;
+  /** Forgets batches loaded before `loadedBefore`; how many. */
+  forgetLoadedBatches(schema: string, loadedBefore: Date): Promise<number>;
+  close(): Promise<void>;
+}

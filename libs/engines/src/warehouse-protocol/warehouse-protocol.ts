@@ -1,0 +1,129 @@
+import type { BatchDescriptor, SeedBatch, StagedFiles, TableDefinition, TableRef } from '@svc/contracts';
+import type { ApplyOutcome } from '../batch';
+import type { StagedFileReader, WarehouseConnector, WarehouseTableOptions } from '../capabilities';
+import { OwnObjectMissingError } from '../errors';
+import type { ControlObjectsGuard, WarehouseDialect, WarehouseEnsured, WarehouseLayout } from './warehouse-dialect';
+
+/** Tries of one operation whose control objects turn out missing: the second runs after creating them again. */
+const CONTROL_OBJECT_ATTEMPTS = 2;
+
+const NOT_APPLIED: ApplyOutcome = { applied: false, rowCount: 0 };
+const STALE: ApplyOutcome = { applied: false, rowCount: 0, stale: true };
+
+/**
+ * The warehouse protocol, the same on every engine: each batch in one transaction that first takes its table's
+ * lock, then checks the epoch fence, then the batch log; seed parts collect in the shadow in order and the final
+ * part makes them the target's rows; change batches merge set-based; control objects created again when they
+ * turn out missing. The dialect says how each step is done on its engine.
+ */
+export class WarehouseProtocol<Session, Layout extends WarehouseLayout> implements WarehouseConnector {
+  /** Schemas whose control objects are known to exist. */
+  private readonly readySchemas = new Set<string>();
+  private readonly guard: ControlObjectsGuard = {
+    run: (schema, what, work) => this.withControlObjects(schema, what, work),
+    markReady: (schema) => this.readySchemas.add(schema),
+  };
+
+  constructor(private readonly dialect: WarehouseDialect<Session, Layout>) {}
+
+  targetTableName(table: TableRef): string {
+    return this.dialect.targetTableName(table);
+  }
+
+  ensureTable(definition: TableDefinition, options: WarehouseTableOptions): Promise<WarehouseEnsured> {
+    return this.dialect.ensureTable(this.dialect.layout(definition, options), this.guard);
+  }
+
+  /**
+   * A batch of a lower epoch than the table's fence (a cancelled unit of work), a batch loaded before, or a part
+   * of an abandoned seed changes nothing; otherwise its files are loaded, merged, and its id recorded. The fence
+   * is checked first, under the table lock: any batch not stale raises it to its epoch, also one loaded before.
+   */
+  loadBatch(batch: BatchDescriptor, files: StagedFiles, reader: StagedFileReader, options: WarehouseTableOptions): Promise<ApplyOutcome> {
+    const { dialect } = this;
+    const layout = dialect.layout(batch.definition, options);
+    // The staged files can be read again, so the whole load may run once more.
+    return this.withControlObjects(layout.schema, `warehouse load of ${layout.qualifiedTarget}`, async () => {
+      const loadedBefore = (await dialect.loadedOutsideTransaction?.(layout, batch.batchId)) ?? false;
+      return dialect.inTransaction(async (session) => {
+        await dialect.lockTable(session, layout);
+        if (!(await dialect.raiseFence(session, layout, batch))) return STALE;
+        if (loadedBefore || (await dialect.isLoaded(session, layout, batch.batchId))) return NOT_APPLIED;
+        let rowCount: number;
+        switch (batch.body.kind) {
+          case 'changes':
+            rowCount = await dialect.loadChangeFiles(session, layout, files, reader);
+            await dialect.mergeChanges(session, layout);
+            break;
+          case 'seed': {
+            const loaded = await this.loadSeedPart(session, layout, batch.body, files, reader);
+            if (loaded === null) return NOT_APPLIED;
+            rowCount = loaded;
+            break;
+          }
+        }
+        await dialect.recordLoaded(session, layout, batch.batchId);
+        return { applied: true, rowCount };
+      });
+    });
+  }
+
+  hasTable(table: TableRef, options: WarehouseTableOptions): Promise<boolean> {
+    return this.dialect.hasTable(table, options);
+  }
+
+  hasLoaded(batchId: string, options: WarehouseTableOptions): Promise<boolean> {
+    return this.withControlObjects(options.schema, 'warehouse batch log', () => this.dialect.hasLoaded(options.schema, batchId));
+  }
+
+  isStale(batch: BatchDescriptor, options: WarehouseTableOptions): Promise<boolean> {
+    return this.dialect.isStale(this.dialect.layout(batch.definition, options), batch, this.guard);
+  }
+
+  forgetLoadedBatches(loadedBefore: Date, options: WarehouseTableOptions): Promise<number> {
+    return this.withControlObjects(options.schema, 'warehouse batch log', () => this.dialect.forgetLoadedBatches(options.schema, loadedBefore));
+  }
+
+  async close(): Promise<void> {
+    await this.dialect.close();
+  }
+
+  /**
+   * Null when the part belongs to a seed that is no longer the table's current one. This is what keeps the
+   * shadow to one seed's rows, without a per-row stamp: part 0 empties it and records its seed in the same
+   * transaction, under the table lock; a later part is loaded only while its seed is still the recorded one
+   * (a newer seed's part 0 has emptied the shadow otherwise, and the epoch fence refuses cancelled work
+   * before this); the final part makes the shadow's rows the target's.
+   */
+  private async loadSeedPart(session: Session, layout: Layout, seed: SeedBatch, files: StagedFiles, reader: StagedFileReader): Promise<number | null> {
+    const { dialect } = this;
+    if (seed.part === 0) await dialect.startSeed(session, layout, seed.seedId);
+    else if ((await dialect.currentSeedId(session, layout)) !== seed.seedId) return null;
+    const rowCount = await dialect.loadSeedFiles(session, layout, files, reader);
+    if (seed.final) await dialect.completeSeed(session, layout);
+    return rowCount;
+  }
+
+  /**
+   * Runs `work` once the schema's control objects are known to exist. That knowledge is cached per schema, so a
+   * database or schema dropped and created again, or a control table dropped, is only found out by `work` failing
+   * on a missing object: then the schema is forgotten, its control objects created again and `work` run once
+   * more. A missing object that outlives that is an OwnObjectMissingError, which the pipeline retries: never a
+   * terminal failure.
+   */
+  private async withControlObjects<T>(schema: string, what: string, work: () => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt += 1) {
+      if (!this.readySchemas.has(schema)) {
+        await this.dialect.createControlObjects(schema);
+        this.readySchemas.add(schema);
+      }
+      try {
+        return await work();
+      } catch (error) {
+        if (!this.dialect.isMissingObject(error)) throw error;
+        this.readySchemas.delete(schema);
+        if (attempt >= CONTROL_OBJECT_ATTEMPTS) throw new OwnObjectMissingError(what, { cause: error });
+      }
+    }
+  }
+}
