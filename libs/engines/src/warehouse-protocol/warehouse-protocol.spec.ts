@@ -1,0 +1,150 @@
+import type { BatchDescriptor, StagedFiles, TableDefinition } from '@svc/contracts';
+import type { StagedFileReader, WarehouseTableOptions } from '../capabilities';
+import { OwnObjectMissingError } from '../errors';
+import type { WarehouseDialect, WarehouseLayout } from './warehouse-dialect';
+import { WarehouseProtocol } from './warehouse-protocol';
+
+/** What the recording dialect answers: the states of the warehouse the protocol decides on. */
+interface Answers {
+  fenceAbove?: boolean;
+  loadedBefore?: boolean;
+  /** The engine's record read before the load's transaction (Redshift's schema log) has the batch. */
+  loadedOutside?: boolean;
+  currentSeedId?: string | null;
+  /** Every call of this step fails as on a missing relation or schema, `times` times. */
+  missing?: { step: string; times: number };
+}
+
+class MissingObject extends Error {}
+
+/** A dialect that writes down the steps it is asked for. */
+function recordingDialect(answers: Answers, withOutsideRecord = false): { dialect: WarehouseDialect<null, WarehouseLayout>; steps: string[] } {
+  const steps: string[] = [];
+  const step = (name: string): void => {
+    steps.push(name);
+    if (answers.missing?.step === name && answers.missing.times > 0) {
+      answers.missing.times -= 1;
+      throw new MissingObject(name);
+    }
+  };
+  const dialect: WarehouseDialect<null, WarehouseLayout> = {
+    targetTableName: (table) => `${table.schema}_${table.name}`,
+    layout: (definition, options) => ({ schema: options.schema, qualifiedTarget: `${options.schema}.${definition.table.name}`, history: 'type1' }),
+    inTransaction: async <T>(work: (session: null) => Promise<T>) => {
+      steps.push('begin');
+      try {
+        const result = await work(null);
+        steps.push('commit');
+        return result;
+      } catch (error) {
+        steps.push('rollback');
+        throw error;
+      }
+    },
+    isMissingObject: (error) => error instanceof MissingObject,
+    createControlObjects: async () => step('createControlObjects'),
+    lockTable: async () => step('lockTable'),
+    raiseFence: async () => (step('raiseFence'), answers.fenceAbove !== true),
+    ...(withOutsideRecord && { loadedOutsideTransaction: async () => (step('loadedOutsideTransaction'), answers.loadedOutside === true) }),
+    isLoaded: async () => (step('isLoaded'), answers.loadedBefore === true),
+    recordLoaded: async () => step('recordLoaded'),
+    startSeed: async (_session, _layout, seedId) => step(`startSeed ${seedId}`),
+    currentSeedId: async () => (step('currentSeedId'), answers.currentSeedId ?? null),
+    loadSeedFiles: async (_session, _layout, files) => (step('loadSeedFiles'), files.partKeys.length),
+    completeSeed: async () => step('completeSeed'),
+    loadChangeFiles: async (_session, _layout, files) => (step('loadChangeFiles'), files.partKeys.length),
+    mergeChanges: async () => step('mergeChanges'),
+    ensureTable: async (layout, controlObjects) => controlObjects.run(layout.schema, 'ensure', async () => (step('ensureTable'), { created: true, addedColumns: [] })),
+    hasTable: async () => false,
+    hasLoaded: async () => (step('hasLoaded'), answers.loadedBefore === true),
+    isStale: async () => answers.fenceAbove === true,
+    forgetLoadedBatches: async () => (step('forgetLoadedBatches'), 0),
+    close: async () => undefined,
+  };
+  return { dialect, steps };
+}
+
+const items: TableDefinition = {
+  table: { schema: 'public', name: 'items' },
+  columns: [{ name: 'id', sourceType: 'integer', portableType: 'integer', nullable: false }],
+  primaryKey: ['id'],
+  estimatedRows: 0,
+};
+const where: WarehouseTableOptions = { schema: 'dw', scdType: 'Type1', addUpdateTimestamp: false };
+const files: StagedFiles = { bucket: 'loads', manifestKey: 'm.json', partKeys: ['part-0.csv.gz', 'part-1.csv.gz'] };
+const reader: StagedFileReader = { readPart: () => Promise.reject(new Error('the recording dialect reads no file')) };
+const changes: BatchDescriptor = { batchId: 'r1/c/1', replicationId: 'r1', epoch: 3, definition: items, body: { kind: 'changes', fromVersion: '1', toVersion: '2' } };
+const seedPart = (part: number, final: boolean): BatchDescriptor => ({
+  ...changes,
+  batchId: `r1/s/seed-a/${part}`,
+  body: { kind: 'seed', seedId: 'seed-a', part, final, startVersion: '1' },
+});
+
+/** The steps of one batch, after the control objects were made. */
+const batchSteps = (steps: string[]): string[] => steps.slice(steps.indexOf('createControlObjects') + 1);
+
+describe('WarehouseProtocol', () => {
+  it('loads and merges a change batch under the table lock, after the fence and the batch log, and records it', async () => {
+    const { dialect, steps } = recordingDialect({});
+    expect(await new WarehouseProtocol(dialect).loadBatch(changes, files, reader, where)).toEqual({ applied: true, rowCount: 2 });
+    expect(steps).toEqual(['createControlObjects', 'begin', 'lockTable', 'raiseFence', 'isLoaded', 'loadChangeFiles', 'mergeChanges', 'recordLoaded', 'commit']);
+  });
+
+  it('refuses a batch below the fence before looking at the batch log: loaded before but stale is stale', async () => {
+    const { dialect, steps } = recordingDialect({ fenceAbove: true, loadedBefore: true, loadedOutside: true }, true);
+    expect(await new WarehouseProtocol(dialect).loadBatch(changes, files, reader, where)).toEqual({ applied: false, rowCount: 0, stale: true });
+    expect(batchSteps(steps)).toEqual(['loadedOutsideTransaction', 'begin', 'lockTable', 'raiseFence', 'commit']);
+  });
+
+  it('keeps the raised fence of a batch loaded before and loads nothing', async () => {
+    const { dialect, steps } = recordingDialect({ loadedBefore: true });
+    expect(await new WarehouseProtocol(dialect).loadBatch(changes, files, reader, where)).toEqual({ applied: false, rowCount: 0 });
+    expect(batchSteps(steps)).toEqual(['begin', 'lockTable', 'raiseFence', 'isLoaded', 'commit']);
+  });
+
+  it('counts a batch found in the record read before the transaction as loaded, after the fence', async () => {
+    const { dialect, steps } = recordingDialect({ loadedOutside: true }, true);
+    expect(await new WarehouseProtocol(dialect).loadBatch(changes, files, reader, where)).toEqual({ applied: false, rowCount: 0 });
+    expect(batchSteps(steps)).toEqual(['loadedOutsideTransaction', 'begin', 'lockTable', 'raiseFence', 'commit']);
+  });
+
+  it('starts the seed at part 0: the shadow emptied and the seed recorded before its files', async () => {
+    const { dialect, steps } = recordingDialect({});
+    expect(await new WarehouseProtocol(dialect).loadBatch(seedPart(0, false), files, reader, where)).toEqual({ applied: true, rowCount: 2 });
+    expect(batchSteps(steps)).toEqual(['begin', 'lockTable', 'raiseFence', 'isLoaded', 'startSeed seed-a', 'loadSeedFiles', 'recordLoaded', 'commit']);
+  });
+
+  it('loads a later part of the current seed, and the final one makes the shadow the target', async () => {
+    const { dialect, steps } = recordingDialect({ currentSeedId: 'seed-a' });
+    expect(await new WarehouseProtocol(dialect).loadBatch(seedPart(2, true), files, reader, where)).toEqual({ applied: true, rowCount: 2 });
+    expect(batchSteps(steps)).toEqual(['begin', 'lockTable', 'raiseFence', 'isLoaded', 'currentSeedId', 'loadSeedFiles', 'completeSeed', 'recordLoaded', 'commit']);
+  });
+
+  it('loads nothing of, and does not record, a later part of a seed that is no longer the current one', async () => {
+    const { dialect, steps } = recordingDialect({ currentSeedId: 'seed-b' });
+    expect(await new WarehouseProtocol(dialect).loadBatch(seedPart(1, true), files, reader, where)).toEqual({ applied: false, rowCount: 0 });
+    expect(batchSteps(steps)).toEqual(['begin', 'lockTable', 'raiseFence', 'isLoaded', 'currentSeedId', 'commit']);
+  });
+
+  it('creates the control objects again and runs the load once more when one is missing', async () => {
+    const { dialect, steps } = recordingDialect({ missing: { step: 'raiseFence', times: 1 } });
+    expect(await new WarehouseProtocol(dialect).loadBatch(changes, files, reader, where)).toEqual({ applied: true, rowCount: 2 });
+    expect(steps.filter((name) => name === 'createControlObjects')).toHaveLength(2);
+    expect(steps.filter((name) => name === 'recordLoaded')).toHaveLength(1);
+  });
+
+  it('makes a missing object that outlives the second try OwnObjectMissingError, which the pipeline retries', async () => {
+    const { dialect } = recordingDialect({ missing: { step: 'hasLoaded', times: 2 } });
+    await expect(new WarehouseProtocol(dialect).hasLoaded('r1/c/1', where)).rejects.toBeInstanceOf(OwnObjectMissingError);
+  });
+
+  it('makes the control objects once per schema while nothing is found missing', async () => {
+    const { dialect, steps } = recordingDialect({});
+    const warehouse = new WarehouseProtocol(dialect);
+    await warehouse.ensureTable(items, where);
+    await warehouse.loadBatch(changes, files, reader, where);
+    await warehouse.forgetLoadedBatches(new Date(0), where);
+    await warehouse.hasLoaded('r1/c/1', { ...where, schema: 'other' });
+    expect(steps.filter((name) => name === 'createControlObjects')).toHaveLength(2);
+  });
+});
