@@ -88,4 +88,4 @@ export { StagingProtocol } from './staging-protocol/staging-protocol';
 export type { BatchRowsKind, PresentColumns, SeedRecord, StagingDialect, TransactionStep } from './staging-protocol/staging-dialect';
 export { WarehouseProtocol } from './warehouse-protocol/warehouse-protocol';
 export type { ControlObjectsGuard, WarehouseDialect, WarehouseEnsured, WarehouseLayout } from './warehouse-protocol/warehouse-dialect';
-export { SystemColumns, scdTypeChanged, setAsideName, type TableHistory } from './warehouse-protocol/warehouse-columns';
+export { SystemColumns, WarehouseControlTables, scdTypeChanged, setAsideName, type ColumnNames, type TableHistory } from './warehouse-protocol/warehouse-columns';

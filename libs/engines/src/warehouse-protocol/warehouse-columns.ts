@@ -14,15 +14,31 @@ export const SystemColumns = {
  */
 export type TableHistory = 'type1' | 'type2' | 'plain';
 
-/** A keyed table whose history columns say another ScdType than the replication's. */
-export function scdTypeChanged(history: TableHistory, hasColumn: (name: string) => boolean): boolean {
-  if (history === 'plain') return false;
-  return hasColumn(SystemColumns.validFrom) !== (history === 'type2');
+/** The column names of an existing table (a Set, or a Map by name). */
+export interface ColumnNames {
+  has(name: string): boolean;
 }
 
-/** The name a table of the previous ScdType is set aside under: `<table>_<type>_<UTC timestamp>`, before fitting. */
-export function setAsideName(target: string, hasColumn: (name: string) => boolean, now: Date = new Date()): string {
-  const previous = hasColumn(SystemColumns.validFrom) ? 'type2' : 'type1';
+/** The names of the schema's shared control tables (an engine may keep more of its own). */
+export const WarehouseControlTables = {
+  loadedBatches: 'svc_sys_loaded_batches',
+  tableSeeds: 'svc_sys_table_seeds',
+  tableFences: 'svc_sys_table_fences',
+  ownedTables: 'svc_sys_owned_tables',
+} as const;
+
+/** A keyed table whose history columns say another ScdType than the replication's. */
+export function scdTypeChanged(history: TableHistory, existing: ColumnNames): boolean {
+  if (history === 'plain') return false;
+  return existing.has(SystemColumns.validFrom) !== (history === 'type2');
+}
+
+/**
+ * The name the table of the previous ScdType is renamed to, before the engine fits it: `<table>_<type>_<UTC
+ * timestamp>`; its data stays in the warehouse while a new table is created and seeded.
+ */
+export function setAsideName(target: string, existing: ColumnNames, now: Date = new Date()): string {
+  const previous = existing.has(SystemColumns.validFrom) ? 'type2' : 'type1';
   const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '_').slice(0, 15);
   return `${target}_${previous}_${stamp}`;
 }

@@ -1,4 +1,15 @@
-import { ColumnTypeChangeError, claimWarehouseTables, columnChangeNotes, planColumnTypes, suspectedRenames, type ColumnTypeDrift, type TypedColumn } from '@svc/engines';
+import {
+  ColumnTypeChangeError,
+  claimWarehouseTables,
+  columnChangeNotes,
+  planColumnTypes,
+  scdTypeChanged,
+  setAsideName,
+  suspectedRenames,
+  type ColumnNames,
+  type ColumnTypeDrift,
+  type TypedColumn,
+} from '@svc/engines';
 import type { ClientBase } from 'pg';
 import { lockTable, ownershipLedger } from './control-tables';
 import { fitIdentifier, qualifiedName, quoteIdent } from './identifiers';
@@ -36,7 +47,7 @@ export async function ensureTableInTransaction(client: ClientBase, layout: Table
   let keptAs: string | undefined;
   // The shadow is widened also when an ScdType change sets the target aside: the seed that follows loads into it.
   const shadowWidening = shadowHas === null ? [] : widening(layout, shadowHas);
-  if (targetHas !== null && !scdTypeChanged(layout, targetHas)) {
+  if (targetHas !== null && !scdTypeChanged(layout.history, targetHas)) {
     widened = widening(layout, targetHas);
     if (widened.length > 0) await client.query(alterColumnTypesSql(layout.qualifiedTarget, widened));
     const sourceNames = new Set(layout.columns.map((column) => column.name));
@@ -44,8 +55,8 @@ export async function ensureTableInTransaction(client: ClientBase, layout: Table
     renames = columnChangeNotes('the warehouse', [], suspectedRenames(userColumns, wantedColumns(layout)));
   }
   if (shadowWidening.length > 0) await client.query(alterColumnTypesSql(layout.qualifiedShadow, shadowWidening));
-  if (targetHas !== null && scdTypeChanged(layout, targetHas)) {
-    keptAs = await setAside(client, layout, targetHas.has(SystemColumns.validFrom) ? 'type2' : 'type1');
+  if (targetHas !== null && scdTypeChanged(layout.history, targetHas)) {
+    keptAs = await setAside(client, layout, targetHas);
     targetHas = null;
   }
   if (targetHas === null) {
@@ -87,19 +98,12 @@ function alterColumnTypesSql(qualifiedTable: string, columns: readonly ColumnTyp
   return `ALTER TABLE ${qualifiedTable} ${columns.map((column) => `ALTER COLUMN ${quoteIdent(column.name)} TYPE ${column.to}`).join(', ')}`;
 }
 
-/** A keyed table whose history columns say another ScdType than the replication's. */
-function scdTypeChanged(layout: TableLayout, existing: ReadonlyMap<string, TypedColumn>): boolean {
-  if (layout.history === 'plain') return false;
-  return existing.has(SystemColumns.validFrom) !== (layout.history === 'type2');
-}
-
 /**
  * Renames the table of the previous ScdType to `<table>_<type>_<UTC timestamp>` (its data stays in the
  * warehouse) so the new one can be created and seeded; the Type2 current-key index is renamed with it.
  */
-async function setAside(client: ClientBase, layout: TableLayout, previous: 'type1' | 'type2'): Promise<string> {
-  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace('T', '_').slice(0, 15);
-  const keptAs = fitIdentifier(`${layout.target}_${previous}_${stamp}`);
+async function setAside(client: ClientBase, layout: TableLayout, existing: ColumnNames): Promise<string> {
+  const keptAs = fitIdentifier(setAsideName(layout.target, existing));
   await client.query(`ALTER TABLE ${layout.qualifiedTarget} RENAME TO ${quoteIdent(keptAs)}`);
   await client.query(`ALTER INDEX IF EXISTS ${qualifiedName(layout.schema, layout.currentKeyIndex)} RENAME TO ${quoteIdent(fitIdentifier(`${keptAs}_current`))}`);
   return keptAs;

@@ -1,4 +1,5 @@
 import type { ColumnDefinition } from '@svc/contracts';
+import { WarehouseControlTables } from '@svc/engines';
 import { quoteIdent } from './identifiers';
 import { columnList } from './sql-fragments';
 import { SystemColumns, type TableLayout } from './table-layout';
@@ -40,12 +41,7 @@ export function createControlTablesSql(schema: string): string[] {
   ];
 }
 
-export const ControlTables = {
-  loadedBatches: 'svc_sys_loaded_batches',
-  tableSeeds: 'svc_sys_table_seeds',
-  tableFences: 'svc_sys_table_fences',
-  ownedTables: 'svc_sys_owned_tables',
-} as const;
+export const ControlTables = WarehouseControlTables;
 
 /**
  * The target table. Only key columns are NOT NULL: a Type2 table keeps rows of every past version, and the

@@ -1,5 +1,5 @@
 import { CHANGE_OPERATION_COLUMN } from '@svc/contracts';
-import { SystemColumns } from '@svc/engines';
+import { SystemColumns, WarehouseControlTables } from '@svc/engines';
 import { qualifiedName, quoteIdent } from './redshift-identifiers';
 import type { LayoutColumn, RedshiftLayout } from './redshift-layout';
 
@@ -15,12 +15,7 @@ import type { LayoutColumn, RedshiftLayout } from './redshift-layout';
  */
 export type SqlDialect = 'redshift' | 'postgres';
 
-export const ControlTables = {
-  loadedBatches: 'svc_sys_loaded_batches',
-  tableSeeds: 'svc_sys_table_seeds',
-  tableFences: 'svc_sys_table_fences',
-  ownedTables: 'svc_sys_owned_tables',
-} as const;
+export const ControlTables = WarehouseControlTables;
 
 /** The session's temporary table the rows of a change batch are copied into. */
 export const LOAD_TABLE = 'svc_sys_load_rows';

@@ -10,8 +10,11 @@ import {
   isLatticeType,
   isVaryingText,
   planColumnTypes,
+  scdTypeChanged,
+  setAsideName,
   sqlStateOf,
   suspectedRenames,
+  type ColumnNames,
   type ColumnTypeDrift,
   type ControlObjectsGuard,
   type StagedFileReader,
@@ -287,7 +290,7 @@ class RedshiftWarehouseDialect implements WarehouseDialect<PoolClient, RedshiftL
     await claimWarehouseTables(ownershipLedger(client, layout, this.dialect), pair);
     const lengthen: Lengthening[] = [];
     let renames: string[] = [];
-    if (targetHas !== null && !scdTypeChanged(layout, targetHas)) {
+    if (targetHas !== null && !scdTypeChanged(layout.history, targetHas)) {
       const targetTyped = await typedColumns(client, layout.schema, layout.target, layout);
       lengthen.push(...this.lengthening(layout, layout.qualifiedTarget, targetTyped));
       if (shadowHas !== null) lengthen.push(...this.lengthening(layout, layout.qualifiedShadow, await typedColumns(client, layout.schema, layout.shadow, layout)));
@@ -295,8 +298,8 @@ class RedshiftWarehouseDialect implements WarehouseDialect<PoolClient, RedshiftL
       renames = columnChangeNotes('the warehouse', [], suspectedRenames(targetTyped.filter((column) => !system.has(column.name)), this.wantedColumns(layout)));
     }
     let keptAs: string | undefined;
-    if (targetHas !== null && scdTypeChanged(layout, targetHas)) {
-      keptAs = await setAside(client, layout, targetHas.has(SystemColumns.validFrom) ? 'type2' : 'type1');
+    if (targetHas !== null && scdTypeChanged(layout.history, targetHas)) {
+      keptAs = await setAside(client, layout, targetHas);
       targetHas = null;
     }
     let created = false;
@@ -513,15 +516,9 @@ async function recordSourceName(client: PoolClient, qualifiedTable: string, colu
   if (comment !== null) await client.query(comment);
 }
 
-function scdTypeChanged(layout: RedshiftLayout, existing: Set<string>): boolean {
-  if (layout.history === 'plain') return false;
-  return existing.has(SystemColumns.validFrom) !== (layout.history === 'type2');
-}
-
 /** Renames the table of the previous ScdType to `<table>_<type>_<UTC timestamp>`; its data stays in the warehouse. */
-async function setAside(client: PoolClient, layout: RedshiftLayout, previous: 'type1' | 'type2'): Promise<string> {
-  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace('T', '_').slice(0, 15);
-  const keptAs = fitIdentifier(`${layout.target}_${previous}_${stamp}`);
+async function setAside(client: PoolClient, layout: RedshiftLayout, existing: ColumnNames): Promise<string> {
+  const keptAs = fitIdentifier(setAsideName(layout.target, existing));
   await client.query(`ALTER TABLE ${qualifiedName(layout.schema, layout.target)} RENAME TO ${quoteIdent(keptAs)}`);
   return keptAs;
 }
