@@ -2,13 +2,21 @@ import type { BatchDescriptor, StagedFiles, TableDefinition, TableRef } from '@s
 import type { StagedFileReader, TableEnsured, WarehouseTableOptions } from '../capabilities';
 import type { TableHistory } from './warehouse-columns';
 
-/** What every engine's layout of a warehouse table tells the protocol. */
+/** What every engine's layout of a warehouse table holds; an engine's layout adds its columns and names of its own. */
 export interface WarehouseLayout {
+  /** The source table the warehouse table replicates. */
+  table: TableRef;
   /** The warehouse schema the table and its control objects live in. */
   schema: string;
-  /** The table as the engine names it in statements and messages. */
+  target: string;
+  shadow: string;
+  /** Target and shadow as the engine names them in statements and messages. */
   qualifiedTarget: string;
+  qualifiedShadow: string;
   history: TableHistory;
+  /** The primary key's columns under their warehouse names. */
+  keyColumns: string[];
+  addUpdateTimestamp: boolean;
 }
 
 export type WarehouseEnsured = TableEnsured & { keptAs?: string };

@@ -29,7 +29,17 @@ function recordingDialect(answers: Answers, withOutsideRecord = false): { dialec
   };
   const dialect: WarehouseDialect<null, WarehouseLayout> = {
     targetTableName: (table) => `${table.schema}_${table.name}`,
-    layout: (definition, options) => ({ schema: options.schema, qualifiedTarget: `${options.schema}.${definition.table.name}`, history: 'type1' }),
+    layout: (definition, options) => ({
+      table: definition.table,
+      schema: options.schema,
+      target: definition.table.name,
+      shadow: `${definition.table.name}_shadow`,
+      qualifiedTarget: `${options.schema}.${definition.table.name}`,
+      qualifiedShadow: `${options.schema}.${definition.table.name}_shadow`,
+      history: 'type1',
+      keyColumns: definition.primaryKey,
+      addUpdateTimestamp: options.addUpdateTimestamp,
+    }),
     inTransaction: async <T>(work: (session: null) => Promise<T>) => {
       steps.push('begin');
       try {

@@ -1,5 +1,5 @@
-import { CHANGE_OPERATION_COLUMN, hasPrimaryKey, type ColumnDefinition, type TableDefinition, type TableRef } from '@svc/contracts';
-import { SystemColumns as WarehouseSystemColumns, type TableHistory, type WarehouseTableOptions } from '@svc/engines';
+import { CHANGE_OPERATION_COLUMN, hasPrimaryKey, type ColumnDefinition, type TableDefinition } from '@svc/contracts';
+import { SystemColumns as WarehouseSystemColumns, type TableHistory, type WarehouseLayout, type WarehouseTableOptions } from '@svc/engines';
 import { fitIdentifier, qualifiedName } from './identifiers';
 import { currentKeyIndexName, shadowTableName, targetTableName } from './table-names';
 
@@ -14,23 +14,15 @@ export const SystemColumns = {
 const RESERVED_COLUMNS: ReadonlySet<string> = new Set([CHANGE_OPERATION_COLUMN, ...Object.values(SystemColumns)]);
 
 /** Everything the DDL and merge SQL need to know about one warehouse table. */
-export interface TableLayout {
-  /** The source table the warehouse table replicates. */
-  table: TableRef;
-  schema: string;
-  target: string;
-  shadow: string;
+export interface TableLayout extends WarehouseLayout {
   /** `"schema"."target"`, `"schema"."shadow"` */
   qualifiedTarget: string;
   qualifiedShadow: string;
   currentKeyIndex: string;
-  history: TableHistory;
   /** The source's columns under their warehouse names (see `warehouseColumns`). */
   columns: ColumnDefinition[];
-  keyColumns: string[];
   /** The source name of each column whose warehouse name is not it. */
   sourceNames: ReadonlyMap<string, string>;
-  addUpdateTimestamp: boolean;
 }
 
 export function tableLayout(definition: TableDefinition, options: WarehouseTableOptions): TableLayout {

@@ -1,5 +1,5 @@
-import { CHANGE_OPERATION_COLUMN, hasPrimaryKey, warehouseTableName, type TableDefinition, type TableRef } from '@svc/contracts';
-import { SystemColumns, type TableHistory, type WarehouseTableOptions } from '@svc/engines';
+import { CHANGE_OPERATION_COLUMN, hasPrimaryKey, warehouseTableName, type TableDefinition } from '@svc/contracts';
+import { SystemColumns, type WarehouseLayout, type WarehouseTableOptions } from '@svc/engines';
 import { warehouseColumnNames } from './redshift-column-names';
 import { qualifiedName, shadowTableName, targetTableName } from './redshift-identifiers';
 import { redshiftColumnType, type RedshiftColumnType } from './redshift-types';
@@ -15,20 +15,10 @@ export interface LayoutColumn {
 }
 
 /** Everything the Redshift statements need to know about one warehouse table. */
-export interface RedshiftLayout {
-  /** The source table the warehouse table replicates. */
-  table: TableRef;
-  schema: string;
-  target: string;
+export interface RedshiftLayout extends WarehouseLayout {
   /** The source table's warehouse name (`<schema>_<table>`), when `target` is it fitted to 127 bytes. */
   targetSourceName?: string;
-  shadow: string;
-  qualifiedTarget: string;
-  qualifiedShadow: string;
-  history: TableHistory;
   columns: LayoutColumn[];
-  keyColumns: string[];
-  addUpdateTimestamp: boolean;
 }
 
 export function redshiftLayout(definition: TableDefinition, options: WarehouseTableOptions): RedshiftLayout {
