@@ -72,7 +72,7 @@ export function swapShadowSql(layout: TableLayout, swap: ShadowSwap): string[] {
   // The shadow's rows are not stamped with their seed, so nothing is checked (or dropped) per row here:
   // it holds the current seed's rows only, because part 0 emptied it and recorded the seed, and this final
   // part was loaded only after its seed was found still recorded in svc_sys_table_seeds, in this
-  // transaction and under the table lock (loadSeedPart). A shadow with a dropped column or the stamp
+  // transaction and under the table lock (WarehouseProtocol's loadSeedPart). A shadow with a dropped column or the stamp
   // column of earlier versions is not swapped (SWAPPABLE_SQL): it would carry a dead column into the target.
   const verify = layout.keyColumns.map((key) => `ALTER COLUMN ${quoteIdent(key)} SET NOT NULL`);
   const reshape = [

@@ -75,7 +75,7 @@ WHERE ${quoteIdent(SystemColumns.isCurrent)}`,
 
 /**
  * The seed shadow: the table's columns without constraints. Its rows are not stamped with their seed: the
- * shadow only ever holds the current seed's rows (see startSeedShadow and loadSeedPart).
+ * shadow only ever holds the current seed's rows (see startSeedShadow and WarehouseProtocol's loadSeedPart).
  */
 export function createShadowSql(layout: TableLayout): string {
   return createTable(
