@@ -87,5 +87,5 @@ export { defineEngine, type EngineModule, type EngineRole } from './engine-modul
 export { StagingProtocol } from './staging-protocol/staging-protocol';
 export type { BatchRowsKind, PresentColumns, SeedRecord, StagingDialect, TransactionStep } from './staging-protocol/staging-dialect';
 export { WarehouseProtocol } from './warehouse-protocol/warehouse-protocol';
-export type { ControlObjectsGuard, WarehouseDialect, WarehouseEnsured, WarehouseLayout } from './warehouse-protocol/warehouse-dialect';
+export type { ControlObjectsGuard, FollowedTypes, PairTable, WarehouseDialect, WarehouseEnsured, WarehouseLayout } from './warehouse-protocol/warehouse-dialect';
 export { SystemColumns, WarehouseControlTables, scdTypeChanged, setAsideName, type ColumnNames, type TableHistory } from './warehouse-protocol/warehouse-columns';

@@ -1,6 +1,7 @@
 import type { BatchDescriptor, StagedFiles, TableDefinition, TableRef } from '@svc/contracts';
 import type { StagedFileReader, TableEnsured, WarehouseTableOptions } from '../capabilities';
-import type { TableHistory } from './warehouse-columns';
+import type { WarehouseOwnershipLedger } from '../table-ownership';
+import type { ColumnNames, TableHistory } from './warehouse-columns';
 
 /** What every engine's layout of a warehouse table holds; an engine's layout adds its columns and names of its own. */
 export interface WarehouseLayout {
@@ -29,12 +30,22 @@ export interface ControlObjectsGuard {
   markReady(schema: string): void;
 }
 
+/** Which table of a warehouse table's pair. */
+export type PairTable = 'target' | 'shadow';
+
+/** What following the source's column types found: the suspected renames, and the type changes still to make after the transaction. */
+export interface FollowedTypes<Pending> {
+  renames: string[];
+  pending: Pending;
+}
+
 /**
  * How one engine does each step of the warehouse protocol (WarehouseProtocol): the statements, their
  * parameters and how their answers read. The order of the steps, and what their answers mean, are the
- * protocol's. `Session` is one connection inside one transaction.
+ * protocol's. `Session` is one connection inside one transaction; `Columns` the engine's reading of an existing
+ * table's columns; `Pending` the column type changes it makes once ensureTable's transaction has committed.
  */
-export interface WarehouseDialect<Session, Layout extends WarehouseLayout> {
+export interface WarehouseDialect<Session, Layout extends WarehouseLayout, Columns extends ColumnNames = ColumnNames, Pending = unknown> {
   targetTableName(table: TableRef): string;
   layout(definition: TableDefinition, options: WarehouseTableOptions): Layout;
   /** Runs `work` in one transaction, committed when it returns, rolled back when it throws. */
@@ -70,8 +81,28 @@ export interface WarehouseDialect<Session, Layout extends WarehouseLayout> {
   /** The load table's changes merged into the target (Type1 or Type2). */
   mergeChanges(session: Session, layout: Layout): Promise<void>;
 
-  /** Creates target and shadow, or brings them to the definition; `controlObjects` runs its steps under the protocol's retry. */
-  ensureTable(layout: Layout, controlObjects: ControlObjectsGuard): Promise<WarehouseEnsured>;
+  /**
+   * Runs ensureTable's `work` in one transaction, after the table's lock and whatever control objects the engine
+   * makes there; `controlObjects` runs its steps under the protocol's retry.
+   */
+  inEnsureTransaction<T>(layout: Layout, controlObjects: ControlObjectsGuard, work: (session: Session) => Promise<T>): Promise<T>;
+  /** The table's columns; null when it does not exist. */
+  tableColumns(session: Session, layout: Layout, table: PairTable): Promise<Columns | null>;
+  /** The schema's record of the tables the service created, in the ensuring transaction. */
+  ownershipLedger(session: Session, layout: Layout): WarehouseOwnershipLedger;
+  /**
+   * Brings the existing tables' column types to the source's (or plans it, for after the transaction); throws
+   * ColumnTypeChangeError, before anything is altered, for a change the engine cannot follow. `target` is null
+   * when it is missing or is set aside (another ScdType).
+   */
+  followColumnTypes(session: Session, layout: Layout, target: Columns | null, shadow: Columns | null): Promise<FollowedTypes<Pending>>;
+  /** Renames the target of the previous ScdType out of the way; the name it now has. */
+  setAside(session: Session, layout: Layout, target: Columns): Promise<string>;
+  createTable(session: Session, layout: Layout, table: PairTable): Promise<void>;
+  /** Adds the columns the table lacks; the source names of those added. */
+  addMissingColumns(session: Session, layout: Layout, table: PairTable, existing: Columns): Promise<string[]>;
+  /** Makes the pending type changes once the ensuring transaction committed; the notes of the target's (columnChangeNotes). */
+  finishColumnTypes(layout: Layout, pending: Pending): Promise<string[]>;
   hasTable(table: TableRef, options: WarehouseTableOptions): Promise<boolean>;
   /** The schema's record of loaded batches, outside a load. */
   hasLoaded(schema: string, batchId: string): Promise<boolean>;

@@ -11,6 +11,10 @@ interface Answers {
   /** The engine's record read before the load's transaction (Redshift's schema log) has the batch. */
   loadedOutside?: boolean;
   currentSeedId?: string | null;
+  /** The columns of the existing tables of the pair. */
+  tables?: Partial<Record<'target' | 'shadow', Set<string>>>;
+  /** What followColumnTypes leaves for after the transaction (here: the notes finishColumnTypes gives). */
+  pendingTypes?: string[];
   /** Every call of this step fails as on a missing relation or schema, `times` times. */
   missing?: { step: string; times: number };
 }
@@ -64,7 +68,24 @@ function recordingDialect(answers: Answers, withOutsideRecord = false): { dialec
     completeSeed: async () => step('completeSeed'),
     loadChangeFiles: async (_session, _layout, files) => (step('loadChangeFiles'), files.partKeys.length),
     mergeChanges: async () => step('mergeChanges'),
-    ensureTable: async (layout, controlObjects) => controlObjects.run(layout.schema, 'ensure', async () => (step('ensureTable'), { created: true, addedColumns: [] })),
+    inEnsureTransaction: async (layout, controlObjects, work) => {
+      const ensured = await dialect.inTransaction(async (session) => (step('lockTable'), work(session)));
+      controlObjects.markReady(layout.schema);
+      return ensured;
+    },
+    tableColumns: async (_session, _layout, table) => (step(`tableColumns ${table}`), answers.tables?.[table] ?? null),
+    ownershipLedger: () => ({
+      isRecorded: async (table) => (step(`isRecorded ${table}`), true),
+      isTargetNamedByEarlierVersion: async () => false,
+      record: async (table) => step(`record ${table}`),
+    }),
+    followColumnTypes: async (_session, _layout, target, shadow) => (
+      step(`followColumnTypes target=${String(target !== null)} shadow=${String(shadow !== null)}`), { renames: [], pending: answers.pendingTypes ?? [] }
+    ),
+    setAside: async () => (step('setAside'), 'items_type1_20260101_000000'),
+    createTable: async (_session, _layout, table) => step(`createTable ${table}`),
+    addMissingColumns: async (_session, _layout, table) => (step(`addMissingColumns ${table}`), table === 'target' ? ['added'] : ['ignored']),
+    finishColumnTypes: async (_layout, pending) => (step('finishColumnTypes'), pending as string[]),
     hasTable: async () => false,
     hasLoaded: async () => (step('hasLoaded'), answers.loadedBefore === true),
     isStale: async () => answers.fenceAbove === true,
@@ -148,13 +169,64 @@ describe('WarehouseProtocol', () => {
     await expect(new WarehouseProtocol(dialect).hasLoaded('r1/c/1', where)).rejects.toBeInstanceOf(OwnObjectMissingError);
   });
 
+  it('creates target and shadow it does not find, claiming both as the service’s first', async () => {
+    const { dialect, steps } = recordingDialect({});
+    expect(await new WarehouseProtocol(dialect).ensureTable(items, where)).toEqual({ created: true, addedColumns: [] });
+    expect(steps).toEqual([
+      'begin',
+      'lockTable',
+      'tableColumns target',
+      'tableColumns shadow',
+      'record items',
+      'record items_shadow',
+      'followColumnTypes target=false shadow=false',
+      'createTable target',
+      'createTable shadow',
+      'commit',
+      'finishColumnTypes',
+    ]);
+  });
+
+  it('adds the columns the target lacks, and makes the type changes left for after the transaction once it committed', async () => {
+    const { dialect, steps } = recordingDialect({ tables: { target: new Set(['id']), shadow: new Set(['id']) }, pendingTypes: ['widened column label'] });
+    expect(await new WarehouseProtocol(dialect).ensureTable(items, where)).toEqual({ created: false, addedColumns: ['added'], schemaChanges: ['widened column label'] });
+    expect(steps.slice(steps.indexOf('followColumnTypes target=true shadow=true'))).toEqual([
+      'followColumnTypes target=true shadow=true',
+      'addMissingColumns target',
+      'addMissingColumns shadow',
+      'commit',
+      'finishColumnTypes',
+    ]);
+  });
+
+  it('sets a target of the other ScdType aside and creates a new one; its types are not followed', async () => {
+    const { dialect, steps } = recordingDialect({ tables: { target: new Set(['id', 'svc_sys_valid_from']), shadow: new Set(['id']) } });
+    expect(await new WarehouseProtocol(dialect).ensureTable(items, where)).toEqual({ created: true, addedColumns: [], keptAs: 'items_type1_20260101_000000' });
+    expect(steps.slice(steps.indexOf('isRecorded items_shadow') + 1)).toEqual([
+      'followColumnTypes target=false shadow=true',
+      'setAside',
+      'createTable target',
+      'addMissingColumns shadow',
+      'commit',
+      'finishColumnTypes',
+    ]);
+  });
+
   it('makes the control objects once per schema while nothing is found missing', async () => {
+    const { dialect, steps } = recordingDialect({});
+    const warehouse = new WarehouseProtocol(dialect);
+    await warehouse.loadBatch(changes, files, reader, where);
+    await warehouse.hasLoaded('r1/c/1', where);
+    await warehouse.forgetLoadedBatches(new Date(0), where);
+    await warehouse.hasLoaded('r1/c/1', { ...where, schema: 'other' });
+    expect(steps.filter((name) => name === 'createControlObjects')).toHaveLength(2);
+  });
+
+  it('counts control objects made by the dialect’s ensuring transaction as made', async () => {
     const { dialect, steps } = recordingDialect({});
     const warehouse = new WarehouseProtocol(dialect);
     await warehouse.ensureTable(items, where);
     await warehouse.loadBatch(changes, files, reader, where);
-    await warehouse.forgetLoadedBatches(new Date(0), where);
-    await warehouse.hasLoaded('r1/c/1', { ...where, schema: 'other' });
-    expect(steps.filter((name) => name === 'createControlObjects')).toHaveLength(2);
+    expect(steps).not.toContain('createControlObjects');
   });
 });

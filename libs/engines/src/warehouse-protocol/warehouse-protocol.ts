@@ -2,6 +2,8 @@ import type { BatchDescriptor, SeedBatch, StagedFiles, TableDefinition, TableRef
 import type { ApplyOutcome } from '../batch';
 import type { StagedFileReader, WarehouseConnector, WarehouseTableOptions } from '../capabilities';
 import { OwnObjectMissingError } from '../errors';
+import { claimWarehouseTables } from '../table-ownership';
+import { scdTypeChanged, type ColumnNames } from './warehouse-columns';
 import type { ControlObjectsGuard, WarehouseDialect, WarehouseEnsured, WarehouseLayout } from './warehouse-dialect';
 
 /** Tries of one operation whose control objects turn out missing: the second runs after creating them again. */
@@ -16,7 +18,7 @@ const STALE: ApplyOutcome = { applied: false, rowCount: 0, stale: true };
  * part makes them the target's rows; change batches merge set-based; control objects created again when they
  * turn out missing. The dialect says how each step is done on its engine.
  */
-export class WarehouseProtocol<Session, Layout extends WarehouseLayout> implements WarehouseConnector {
+export class WarehouseProtocol<Session, Layout extends WarehouseLayout, Columns extends ColumnNames = ColumnNames, Pending = unknown> implements WarehouseConnector {
   /** Schemas whose control objects are known to exist. */
   private readonly readySchemas = new Set<string>();
   private readonly guard: ControlObjectsGuard = {
@@ -24,14 +26,43 @@ export class WarehouseProtocol<Session, Layout extends WarehouseLayout> implemen
     markReady: (schema) => this.readySchemas.add(schema),
   };
 
-  constructor(private readonly dialect: WarehouseDialect<Session, Layout>) {}
+  constructor(private readonly dialect: WarehouseDialect<Session, Layout, Columns, Pending>) {}
 
   targetTableName(table: TableRef): string {
     return this.dialect.targetTableName(table);
   }
 
-  ensureTable(definition: TableDefinition, options: WarehouseTableOptions): Promise<WarehouseEnsured> {
-    return this.dialect.ensureTable(this.dialect.layout(definition, options), this.guard);
+  /**
+   * Creates target and shadow, or adds the columns they lack and follows the source's column types. An existing
+   * target or shadow the service did not create is left as it is: ForeignTableError (claimWarehouseTables). A
+   * target of the other ScdType is set aside (`keptAs`) and a new one created, to be seeded.
+   */
+  async ensureTable(definition: TableDefinition, options: WarehouseTableOptions): Promise<WarehouseEnsured> {
+    const { dialect } = this;
+    const layout = dialect.layout(definition, options);
+    const ensured = await dialect.inEnsureTransaction(layout, this.guard, async (session) => {
+      const target = await dialect.tableColumns(session, layout, 'target');
+      const shadow = await dialect.tableColumns(session, layout, 'shadow');
+      const pair = { schema: layout.schema, target: layout.target, targetExists: target !== null, shadow: layout.shadow, shadowExists: shadow !== null };
+      await claimWarehouseTables(dialect.ownershipLedger(session, layout), pair);
+      const otherScdType = target !== null && scdTypeChanged(layout.history, target);
+      const types = await dialect.followColumnTypes(session, layout, otherScdType ? null : target, shadow);
+      const keptAs = target !== null && otherScdType ? await dialect.setAside(session, layout, target) : undefined;
+      let addedColumns: string[] = [];
+      if (target === null || otherScdType) await dialect.createTable(session, layout, 'target');
+      else addedColumns = await dialect.addMissingColumns(session, layout, 'target', target);
+      if (shadow === null) await dialect.createTable(session, layout, 'shadow');
+      else await dialect.addMissingColumns(session, layout, 'shadow', shadow);
+      return { created: target === null || otherScdType, addedColumns, renames: types.renames, pending: types.pending, keptAs };
+    });
+    const schemaChanges = await dialect.finishColumnTypes(layout, ensured.pending);
+    return {
+      created: ensured.created,
+      addedColumns: ensured.addedColumns,
+      ...(schemaChanges.length > 0 && { schemaChanges }),
+      ...(ensured.renames.length > 0 && { suspectedRenames: ensured.renames }),
+      ...(ensured.keptAs !== undefined && { keptAs: ensured.keptAs }),
+    };
   }
 
   /**

@@ -1,81 +1,66 @@
 import {
   ColumnTypeChangeError,
-  claimWarehouseTables,
   columnChangeNotes,
   planColumnTypes,
-  scdTypeChanged,
   setAsideName,
   suspectedRenames,
   type ColumnNames,
   type ColumnTypeDrift,
+  type FollowedTypes,
+  type PairTable,
   type TypedColumn,
 } from '@svc/engines';
 import type { ClientBase } from 'pg';
-import { lockTable, ownershipLedger } from './control-tables';
 import { fitIdentifier, qualifiedName, quoteIdent } from './identifiers';
 import { addColumnSql, createShadowSql, createTargetSql, shadowColumns, targetColumns, type ColumnSpec } from './table-ddl';
 import { SystemColumns, type TableLayout } from './table-layout';
 
-export interface EnsureOutcome {
-  created: boolean;
-  /** Source columns the existing target lacked and got. */
-  addedColumns: string[];
-  /** Columns widened to the source's new type (columnChangeNotes), absent when none was. */
-  schemaChanges?: string[];
-  /** Columns that look renamed in the source (columnChangeNotes), absent when none does. */
-  suspectedRenames?: string[];
-  /** The ScdType changed: the previous target was renamed to this and a new one created (to be seeded). */
-  keptAs?: string;
+/*
+ * The PostgreSQL steps of ensureTable (WarehouseProtocol decides their order): column types are widened in the
+ * ensuring transaction, and the Type2 current-key index goes with a target set aside.
+ */
+
+/** The table's columns with their types, by name; null when it does not exist. */
+export function tableColumns(client: ClientBase, layout: TableLayout, table: PairTable): Promise<Map<string, TypedColumn> | null> {
+  return existingColumns(client, table === 'target' ? layout.qualifiedTarget : layout.qualifiedShadow);
 }
 
 /**
- * Creates target and shadow, or adds the columns they lack and widens those whose type the source widened (a type
- * change that is no lossless widening is ColumnTypeChangeError, before anything is altered). Runs in the caller's
- * transaction. An existing target or shadow the service did not create is left as it is: ForeignTableError
- * (claimWarehouseTables).
+ * Widens the columns whose type the source widened, in target and shadow (a type change that is no lossless
+ * widening is ColumnTypeChangeError, before anything is altered). The shadow is widened also when an ScdType
+ * change sets the target aside: the seed that follows loads into it. Nothing is left for after the transaction.
  */
-export async function ensureTableInTransaction(client: ClientBase, layout: TableLayout): Promise<EnsureOutcome> {
-  await lockTable(client, layout);
-  let targetHas = await existingColumns(client, layout.qualifiedTarget);
-  const shadowHas = await existingColumns(client, layout.qualifiedShadow);
-  const pair = { schema: layout.schema, target: layout.target, targetExists: targetHas !== null, shadow: layout.shadow, shadowExists: shadowHas !== null };
-  await claimWarehouseTables(ownershipLedger(client, layout), pair);
-  let created = false;
-  let added: string[] = [];
+export async function followColumnTypes(
+  client: ClientBase,
+  layout: TableLayout,
+  target: ReadonlyMap<string, TypedColumn> | null,
+  shadow: ReadonlyMap<string, TypedColumn> | null,
+): Promise<FollowedTypes<ColumnTypeDrift[]>> {
+  const shadowWidening = shadow === null ? [] : widening(layout, shadow);
   let widened: ColumnTypeDrift[] = [];
   let renames: string[] = [];
-  let keptAs: string | undefined;
-  // The shadow is widened also when an ScdType change sets the target aside: the seed that follows loads into it.
-  const shadowWidening = shadowHas === null ? [] : widening(layout, shadowHas);
-  if (targetHas !== null && !scdTypeChanged(layout.history, targetHas)) {
-    widened = widening(layout, targetHas);
+  if (target !== null) {
+    widened = widening(layout, target);
     if (widened.length > 0) await client.query(alterColumnTypesSql(layout.qualifiedTarget, widened));
     const sourceNames = new Set(layout.columns.map((column) => column.name));
-    const userColumns = [...targetHas.values()].filter((column) => sourceNames.has(column.name) || !isSystemColumn(column.name));
+    const userColumns = [...target.values()].filter((column) => sourceNames.has(column.name) || !isSystemColumn(column.name));
     renames = columnChangeNotes('the warehouse', [], suspectedRenames(userColumns, wantedColumns(layout)));
   }
   if (shadowWidening.length > 0) await client.query(alterColumnTypesSql(layout.qualifiedShadow, shadowWidening));
-  if (targetHas !== null && scdTypeChanged(layout.history, targetHas)) {
-    keptAs = await setAside(client, layout, targetHas);
-    targetHas = null;
-  }
-  if (targetHas === null) {
-    for (const statement of createTargetSql(layout)) await client.query(statement);
-    created = true;
-  } else {
-    added = await addMissing(client, layout.qualifiedTarget, targetColumns(layout), targetHas);
-  }
-  if (shadowHas === null) await client.query(createShadowSql(layout));
-  else await addMissing(client, layout.qualifiedShadow, shadowColumns(layout), shadowHas);
+  return { renames, pending: widened };
+}
+
+export async function createTable(client: ClientBase, layout: TableLayout, table: PairTable): Promise<void> {
+  if (table === 'shadow') await client.query(createShadowSql(layout));
+  else for (const statement of createTargetSql(layout)) await client.query(statement);
+}
+
+/** The source names of the source columns the table lacked and got (system columns are added too, unnamed). */
+export async function addMissingColumns(client: ClientBase, layout: TableLayout, table: PairTable, existing: ReadonlyMap<string, TypedColumn>): Promise<string[]> {
+  const added =
+    table === 'target' ? await addMissing(client, layout.qualifiedTarget, targetColumns(layout), existing) : await addMissing(client, layout.qualifiedShadow, shadowColumns(layout), existing);
   const sourceColumns = new Set(layout.columns.map((column) => column.name));
-  const schemaChanges = columnChangeNotes('the warehouse', widened);
-  return {
-    created,
-    addedColumns: added.filter((name) => sourceColumns.has(name)).map((name) => layout.sourceNames.get(name) ?? name),
-    ...(schemaChanges.length > 0 && { schemaChanges }),
-    ...(renames.length > 0 && { suspectedRenames: renames }),
-    ...(keptAs !== undefined && { keptAs }),
-  };
+  return added.filter((name) => sourceColumns.has(name)).map((name) => layout.sourceNames.get(name) ?? name);
 }
 
 function wantedColumns(layout: TableLayout): TypedColumn[] {
@@ -102,7 +87,7 @@ function alterColumnTypesSql(qualifiedTable: string, columns: readonly ColumnTyp
  * Renames the table of the previous ScdType to `<table>_<type>_<UTC timestamp>` (its data stays in the
  * warehouse) so the new one can be created and seeded; the Type2 current-key index is renamed with it.
  */
-async function setAside(client: ClientBase, layout: TableLayout, existing: ColumnNames): Promise<string> {
+export async function setAside(client: ClientBase, layout: TableLayout, existing: ColumnNames): Promise<string> {
   const keptAs = fitIdentifier(setAsideName(layout.target, existing));
   await client.query(`ALTER TABLE ${layout.qualifiedTarget} RENAME TO ${quoteIdent(keptAs)}`);
   await client.query(`ALTER INDEX IF EXISTS ${qualifiedName(layout.schema, layout.currentKeyIndex)} RENAME TO ${quoteIdent(fitIdentifier(`${keptAs}_current`))}`);

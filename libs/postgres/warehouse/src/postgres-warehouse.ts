@@ -1,8 +1,8 @@
-import { WarehouseProtocol, clientBoundMs, isClientQueryTimeout, type WarehouseConnection, type WarehouseConnector, type WarehouseDialect } from '@svc/engines';
+import { WarehouseProtocol, clientBoundMs, columnChangeNotes, isClientQueryTimeout, type ColumnTypeDrift, type TypedColumn, type WarehouseConnection, type WarehouseConnector, type WarehouseDialect } from '@svc/engines';
 import { createPool, inTransaction, isPostgresMissingObject, warehouseClientConfig } from '@svc/postgres-common';
 import type { Pool, PoolClient } from 'pg';
-import { currentSeedId, deleteLoadedBatchesBefore, isBatchLoaded, isFencedOut, lockSchemaDdl, lockTable, raiseFence, recordLoadedBatch } from './control-tables';
-import { ensureTableInTransaction } from './ensure-table';
+import { currentSeedId, deleteLoadedBatchesBefore, isBatchLoaded, isFencedOut, lockSchemaDdl, lockTable, ownershipLedger, raiseFence, recordLoadedBatch } from './control-tables';
+import { addMissingColumns, createTable, followColumnTypes, setAside, tableColumns } from './ensure-table';
 import { qualifiedName } from './identifiers';
 import { completeSeed, loadChangeFiles, loadSeedFiles, mergeChanges, startSeed } from './load-batch';
 import { createControlTablesSql, createSchemaSql } from './table-ddl';
@@ -41,7 +41,7 @@ export function createPostgresWarehouse(connection: WarehouseConnection, options
  * How the PostgreSQL warehouse does each step of WarehouseProtocol: advisory locks per schema and table, control
  * tables of its own in each warehouse schema, COPY FROM STDIN, and a shadow swapped in or merged.
  */
-function postgresDialect(pool: Pool, rebuildIndexes: boolean): WarehouseDialect<PoolClient, TableLayout> {
+function postgresDialect(pool: Pool, rebuildIndexes: boolean): WarehouseDialect<PoolClient, TableLayout, Map<string, TypedColumn>, ColumnTypeDrift[]> {
   const transaction = <T>(work: (client: PoolClient) => Promise<T>): Promise<T> => inTransaction(pool, work);
   /** Runs `work` on a pooled session, outside a transaction. */
   const withSession = async <T>(work: (client: PoolClient) => Promise<T>): Promise<T> => {
@@ -78,14 +78,23 @@ function postgresDialect(pool: Pool, rebuildIndexes: boolean): WarehouseDialect<
     completeSeed: (client, layout) => completeSeed(client, layout, { rebuildIndexes }),
     loadChangeFiles,
     mergeChanges,
-    async ensureTable(layout, controlObjects) {
-      const outcome = await transaction(async (client) => {
+    async inEnsureTransaction(layout, controlObjects, work) {
+      const ensured = await transaction(async (client) => {
         await createSchemaObjects(client, layout.schema);
-        return ensureTableInTransaction(client, layout);
+        await lockTable(client, layout);
+        return work(client);
       });
       controlObjects.markReady(layout.schema);
-      return outcome;
+      return ensured;
     },
+    tableColumns,
+    ownershipLedger,
+    followColumnTypes,
+    setAside,
+    createTable,
+    addMissingColumns,
+    // Widened in the transaction: only the notes are left.
+    finishColumnTypes: async (_layout, widened) => columnChangeNotes('the warehouse', widened),
     async hasTable(table, options) {
       const result = await pool.query<{ exists: boolean }>('SELECT to_regclass($1) IS NOT NULL AS exists', [qualifiedName(options.schema, targetTableName(table))]);
       return result.rows[0]?.exists === true;

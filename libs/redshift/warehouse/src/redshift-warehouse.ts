@@ -3,20 +3,20 @@ import {
   ColumnTypeChangeError,
   SystemColumns,
   WarehouseProtocol,
-  claimWarehouseTables,
   clientBoundMs,
   columnChangeNotes,
   isClientQueryTimeout,
   isLatticeType,
   isVaryingText,
   planColumnTypes,
-  scdTypeChanged,
   setAsideName,
   sqlStateOf,
   suspectedRenames,
   type ColumnNames,
   type ColumnTypeDrift,
   type ControlObjectsGuard,
+  type FollowedTypes,
+  type PairTable,
   type StagedFileReader,
   type TypedColumn,
   type WarehouseConnection,
@@ -132,16 +132,8 @@ export function redshiftWarehouseOnPool(pool: Pool, fileLoader: StagedFileLoader
   return new RedshiftWarehouse(pool, fileLoader, dialect, bounds);
 }
 
-interface EnsureOutcome {
-  created: boolean;
-  addedColumns: string[];
-  schemaChanges?: string[];
-  suspectedRenames?: string[];
-  keptAs?: string;
-}
-
 /** A VARCHAR column to lengthen once the ensuring transaction has committed. */
-interface Lengthening {
+export interface Lengthening {
   qualifiedTable: string;
   drift: ColumnTypeDrift;
 }
@@ -155,14 +147,14 @@ const IN_PLACE_ONLY_VARCHAR =
  * that first locks its table's control table (redshift-table-control.ts), then fences, logs, COPYs and merges
  * set-based in the SQL of redshift-sql.ts.
  */
-export class RedshiftWarehouse extends WarehouseProtocol<PoolClient, RedshiftLayout> {
+export class RedshiftWarehouse extends WarehouseProtocol<PoolClient, RedshiftLayout, Set<string>, Lengthening[]> {
   constructor(pool: Pool, loader: StagedFileLoader, dialect: SqlDialect, bounds: RedshiftBounds) {
     super(new RedshiftWarehouseDialect(pool, loader, dialect, bounds));
   }
 }
 
 /** How Redshift does each step of WarehouseProtocol. */
-class RedshiftWarehouseDialect implements WarehouseDialect<PoolClient, RedshiftLayout> {
+class RedshiftWarehouseDialect implements WarehouseDialect<PoolClient, RedshiftLayout, Set<string>, Lengthening[]> {
   /** Sessions whose statement_timeout is the lock wait's: set back after a rollback, in case the server keeps it. */
   private readonly waitingForLock = new WeakSet<PoolClient>();
 
@@ -190,8 +182,8 @@ class RedshiftWarehouseDialect implements WarehouseDialect<PoolClient, RedshiftL
    * Redshift runs ALTER TABLE … ALTER COLUMN … TYPE only outside a transaction block. A failure there leaves the
    * rest committed; the retry finds the same columns still short and lengthens them.
    */
-  async ensureTable(layout: RedshiftLayout, controlObjects: ControlObjectsGuard): Promise<EnsureOutcome> {
-    const { outcome, lengthen } = await controlObjects.run(layout.schema, `warehouse table ${layout.qualifiedTarget}`, async () => {
+  async inEnsureTransaction<T>(layout: RedshiftLayout, controlObjects: ControlObjectsGuard, work: (client: PoolClient) => Promise<T>): Promise<T> {
+    return controlObjects.run(layout.schema, `warehouse table ${layout.qualifiedTarget}`, async () => {
       // Looked up before the transaction: its first statement must be a LOCK, so that what it reads is not older than the lock.
       const controlExists = (await existingColumns(this.pool, layout.schema, tableControlName(layout.target))) !== null;
       return this.inTransaction(async (client) => {
@@ -199,13 +191,69 @@ class RedshiftWarehouseDialect implements WarehouseDialect<PoolClient, RedshiftL
         if (controlExists) await this.lockWithin(client, lockTableControlSql(layout), this.bounds.lockWaitMs);
         await client.query(lockSchemaDdlSql(layout.schema));
         await this.ensureTableControl(client, layout);
-        return this.ensureTableLocked(client, layout);
+        return work(client);
       });
     });
+  }
+
+  /**
+   * Columns to lengthen are lengthened after the ensuring transaction commits, one autocommitted statement each:
+   * Redshift runs ALTER TABLE … ALTER COLUMN … TYPE only outside a transaction block. A failure there leaves the
+   * rest committed; the retry finds the same columns still short and lengthens them.
+   */
+  async finishColumnTypes(layout: RedshiftLayout, lengthen: Lengthening[]): Promise<string[]> {
     for (const { qualifiedTable, drift } of lengthen) await this.pool.query(alterVarcharLengthSql(qualifiedTable, drift.name, drift.to));
     const widened = lengthen.filter((step) => step.qualifiedTable === layout.qualifiedTarget).map((step) => step.drift);
-    const schemaChanges = columnChangeNotes('the warehouse', widened);
-    return { ...outcome, ...(schemaChanges.length > 0 && { schemaChanges }) };
+    return columnChangeNotes('the warehouse', widened);
+  }
+
+  tableColumns(client: PoolClient, layout: RedshiftLayout, table: PairTable): Promise<Set<string> | null> {
+    return existingColumns(client, layout.schema, table === 'target' ? layout.target : layout.shadow);
+  }
+
+  /**
+   * The schema's record of the tables the service created, in `client`'s transaction under the schema's lock: names as
+   * Redshift's catalog holds them (catalogName), so "Orders" and "orders" are one record as they are one table.
+   */
+  ownershipLedger(client: PoolClient, layout: RedshiftLayout): WarehouseOwnershipLedger {
+    return {
+      isRecorded: async (table) => ((await client.query(ownedTableSql(layout.schema), [catalogName(table)])).rowCount ?? 0) > 0,
+      isTargetNamedByEarlierVersion: async () => ((await client.query(namedByEarlierVersionSql(layout.schema), [layout.target])).rowCount ?? 0) > 0,
+      record: async (table) => {
+        for (const statement of recordOwnedTableSql(layout.schema, this.dialect)) await client.query(statement, [catalogName(table)]);
+      },
+    };
+  }
+
+  /** Plans the VARCHAR lengthenings of target and shadow (made after the transaction, finishColumnTypes); any other type change fails the table first. */
+  async followColumnTypes(client: PoolClient, layout: RedshiftLayout, target: Set<string> | null, shadow: Set<string> | null): Promise<FollowedTypes<Lengthening[]>> {
+    if (target === null) return { renames: [], pending: [] };
+    const lengthen: Lengthening[] = [];
+    const targetTyped = await typedColumns(client, layout.schema, layout.target, layout);
+    lengthen.push(...this.lengthening(layout, layout.qualifiedTarget, targetTyped));
+    if (shadow !== null) lengthen.push(...this.lengthening(layout, layout.qualifiedShadow, await typedColumns(client, layout.schema, layout.shadow, layout)));
+    const system = new Set<string>(Object.values(SystemColumns));
+    const renames = columnChangeNotes('the warehouse', [], suspectedRenames(targetTyped.filter((column) => !system.has(column.name)), this.wantedColumns(layout)));
+    return { renames, pending: lengthen };
+  }
+
+  setAside(client: PoolClient, layout: RedshiftLayout, target: Set<string>): Promise<string> {
+    return setAside(client, layout, target);
+  }
+
+  async createTable(client: PoolClient, layout: RedshiftLayout, table: PairTable): Promise<void> {
+    if (table === 'shadow') {
+      await client.query(createShadowSql(layout, this.dialect));
+      return;
+    }
+    await client.query(createTargetSql(layout, this.dialect));
+    for (const column of layout.columns) await recordSourceName(client, layout.qualifiedTarget, column);
+    const tableComment = tableSourceNameSql(layout.qualifiedTarget, layout.targetSourceName);
+    if (tableComment !== null) await client.query(tableComment);
+  }
+
+  addMissingColumns(client: PoolClient, layout: RedshiftLayout, table: PairTable, existing: Set<string>): Promise<string[]> {
+    return this.addMissing(client, layout, table === 'target' ? layout.qualifiedTarget : layout.qualifiedShadow, existing);
   }
 
   /**
@@ -280,43 +328,6 @@ class RedshiftWarehouseDialect implements WarehouseDialect<PoolClient, RedshiftL
     await client.query(statement);
     await client.query(`SET statement_timeout TO ${this.bounds.statementTimeoutMs}`);
     this.waitingForLock.delete(client);
-  }
-
-  /** An existing target or shadow the service did not create is left as it is: ForeignTableError (claimWarehouseTables). */
-  private async ensureTableLocked(client: PoolClient, layout: RedshiftLayout): Promise<{ outcome: EnsureOutcome; lengthen: Lengthening[] }> {
-    let targetHas = await existingColumns(client, layout.schema, layout.target);
-    const shadowHas = await existingColumns(client, layout.schema, layout.shadow);
-    const pair = { schema: layout.schema, target: layout.target, targetExists: targetHas !== null, shadow: layout.shadow, shadowExists: shadowHas !== null };
-    await claimWarehouseTables(ownershipLedger(client, layout, this.dialect), pair);
-    const lengthen: Lengthening[] = [];
-    let renames: string[] = [];
-    if (targetHas !== null && !scdTypeChanged(layout.history, targetHas)) {
-      const targetTyped = await typedColumns(client, layout.schema, layout.target, layout);
-      lengthen.push(...this.lengthening(layout, layout.qualifiedTarget, targetTyped));
-      if (shadowHas !== null) lengthen.push(...this.lengthening(layout, layout.qualifiedShadow, await typedColumns(client, layout.schema, layout.shadow, layout)));
-      const system = new Set<string>(Object.values(SystemColumns));
-      renames = columnChangeNotes('the warehouse', [], suspectedRenames(targetTyped.filter((column) => !system.has(column.name)), this.wantedColumns(layout)));
-    }
-    let keptAs: string | undefined;
-    if (targetHas !== null && scdTypeChanged(layout.history, targetHas)) {
-      keptAs = await setAside(client, layout, targetHas);
-      targetHas = null;
-    }
-    let created = false;
-    let added: string[] = [];
-    if (targetHas === null) {
-      await client.query(createTargetSql(layout, this.dialect));
-      for (const column of layout.columns) await recordSourceName(client, layout.qualifiedTarget, column);
-      const tableComment = tableSourceNameSql(layout.qualifiedTarget, layout.targetSourceName);
-      if (tableComment !== null) await client.query(tableComment);
-      created = true;
-    } else {
-      added = await this.addMissing(client, layout, layout.qualifiedTarget, targetHas);
-    }
-    if (shadowHas === null) await client.query(createShadowSql(layout, this.dialect));
-    else await this.addMissing(client, layout, layout.qualifiedShadow, shadowHas);
-    const outcome: EnsureOutcome = { created, addedColumns: added, ...(renames.length > 0 && { suspectedRenames: renames }), ...(keptAs !== undefined && { keptAs }) };
-    return { outcome, lengthen };
   }
 
   /** The columns as CREATE TABLE declares them here (binary is text on the suite's PostgreSQL pair). */
@@ -456,20 +467,6 @@ class RedshiftWarehouseDialect implements WarehouseDialect<PoolClient, RedshiftL
       client.release(broken === undefined ? undefined : true);
     }
   }
-}
-
-/**
- * The schema's record of the tables the service created, in `client`'s transaction under the schema's lock: names as
- * Redshift's catalog holds them (catalogName), so "Orders" and "orders" are one record as they are one table.
- */
-function ownershipLedger(client: PoolClient, layout: RedshiftLayout, dialect: SqlDialect): WarehouseOwnershipLedger {
-  return {
-    isRecorded: async (table) => ((await client.query(ownedTableSql(layout.schema), [catalogName(table)])).rowCount ?? 0) > 0,
-    isTargetNamedByEarlierVersion: async () => ((await client.query(namedByEarlierVersionSql(layout.schema), [layout.target])).rowCount ?? 0) > 0,
-    record: async (table) => {
-      for (const statement of recordOwnedTableSql(layout.schema, dialect)) await client.query(statement, [catalogName(table)]);
-    },
-  };
 }
 
 /** Raises the table's fence to `epoch` and returns true; false (nothing changed) when the fence is above it. */
