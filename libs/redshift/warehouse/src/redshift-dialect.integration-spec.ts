@@ -1,9 +1,9 @@
 import type { BatchDescriptor, ScdType, StagedFiles, TableDefinition } from '@svc/contracts';
-import type { CsvChunks, StagedFileReader, WarehouseConnector, WarehouseTableOptions } from '@svc/engines';
+import type { WarehouseConnector, WarehouseTableOptions } from '@svc/engines';
 import { createTempDatabase, type TempDatabase } from '@svc/testing';
 import { Client } from 'pg';
 import { stdinCopyLoader, type StagedFileLoader } from './file-loaders';
-import { createRedshiftWarehouse } from './redshift-warehouse';
+import { MemoryParts, redshiftOnPostgres } from './testing/redshift-on-postgres-warehouse';
 
 /**
  * The Redshift warehouse's statements executed on PostgreSQL (dialect 'postgres': VARBYTE as hex text,
@@ -16,35 +16,13 @@ let sql: Client;
 let warehouse: WarehouseConnector;
 let schemaCount = 0;
 
-/** Serves Redshift-format CSV parts (NULL as \N, values quoted), in odd-sized chunks. */
-class Parts implements StagedFileReader {
-  private readonly parts = new Map<string, string>();
-
-  put(key: string, csv: string): void {
-    this.parts.set(key, csv);
-  }
-
-  readPart(key: string): Promise<CsvChunks> {
-    const bytes = Buffer.from(this.parts.get(key) ?? '', 'utf8');
-    return Promise.resolve(
-      (async function* () {
-        for (let at = 0; at < bytes.length; at += 7) yield bytes.subarray(at, at + 7);
-      })(),
-    );
-  }
-}
-const parts = new Parts();
+const parts = new MemoryParts();
 
 beforeAll(async () => {
   database = await createTempDatabase('rs_dialect');
   sql = new Client({ connectionString: database.url });
   await sql.connect();
-  await sql.query(`CREATE FUNCTION getdate() RETURNS timestamp LANGUAGE sql STABLE AS $$ SELECT (statement_timestamp() AT TIME ZONE 'UTC')::timestamp $$`);
-  const url = new URL(database.url);
-  warehouse = createRedshiftWarehouse(
-    { url: `redshift://${url.hostname}:${url.port || '5432'}`, databaseName: database.name, username: decodeURIComponent(url.username || 'postgres'), password: decodeURIComponent(url.password) },
-    { statementTimeoutMs: 30_000, fileLoader: stdinCopyLoader(), dialect: 'postgres', tls: false },
-  );
+  warehouse = redshiftOnPostgres(database.url);
 });
 
 afterAll(async () => {
@@ -103,13 +81,7 @@ const SEED = `"1","apple","1.50","0aff"\n"2","","2.00",\\N\n"3",\\N,\\N,\\N\n`;
 describe('the Redshift dialect on PostgreSQL (not a real Redshift)', () => {
   it('makes a new schema and its control tables once when several loaders race to (two replications into one warehouse)', async () => {
     // Each connector is a loader process of its own; all of them meet a schema nobody has made yet at the same moment.
-    const url = new URL(database.url);
-    const loaders = Array.from({ length: 6 }, () =>
-      createRedshiftWarehouse(
-        { url: `redshift://${url.hostname}:${url.port || '5432'}`, databaseName: database.name, username: decodeURIComponent(url.username || 'postgres'), password: decodeURIComponent(url.password) },
-        { statementTimeoutMs: 30_000, fileLoader: stdinCopyLoader(), dialect: 'postgres', tls: false },
-      ),
-    );
+    const loaders = Array.from({ length: 6 }, () => redshiftOnPostgres(database.url));
     try {
       for (let round = 0; round < 5; round += 1) {
         const where = options('Type1');
@@ -125,10 +97,8 @@ describe('the Redshift dialect on PostgreSQL (not a real Redshift)', () => {
     // PostgreSQL fails the slower of two concurrent CREATE SCHEMA IF NOT EXISTS with a unique violation on
     // pg_namespace once the faster committed; Redshift, which has no advisory lock to serialise them, with a
     // serializable isolation violation. Each round is a new schema that two fresh loaders meet at once.
-    const url = new URL(database.url);
-    const connection = { url: `redshift://${url.hostname}:${url.port || '5432'}`, databaseName: database.name, username: decodeURIComponent(url.username || 'postgres'), password: decodeURIComponent(url.password) };
     for (let round = 0; round < 8; round += 1) {
-      const loaders = [0, 1].map(() => createRedshiftWarehouse(connection, { statementTimeoutMs: 30_000, fileLoader: stdinCopyLoader(), dialect: 'postgres', tls: false }));
+      const loaders = [0, 1].map(() => redshiftOnPostgres(database.url));
       try {
         const where = options('Type1');
         const answers = await Promise.allSettled(loaders.map((loader) => loader.ensureTable(items, where)));
@@ -240,13 +210,7 @@ describe('the Redshift dialect on PostgreSQL (not a real Redshift)', () => {
 describe('the Redshift dialect on PostgreSQL: tables the service did not create', () => {
   const reason = (qualified: string) =>
     `Warehouse table ${qualified} exists and was not created by this service: it is not written. Drop or rename it, or choose another warehouse database or Warehouse.DatabaseSchema`;
-  const anotherLoader = () => {
-    const url = new URL(database.url);
-    return createRedshiftWarehouse(
-      { url: `redshift://${url.hostname}:${url.port || '5432'}`, databaseName: database.name, username: decodeURIComponent(url.username || 'postgres'), password: decodeURIComponent(url.password) },
-      { statementTimeoutMs: 30_000, fileLoader: stdinCopyLoader(), dialect: 'postgres', tls: false },
-    );
-  };
+  const anotherLoader = () => redshiftOnPostgres(database.url);
 
   it("refuses a user's table of the same name and leaves its rows; a restarted loader refuses it too", async () => {
     const where = options('Type1');
@@ -359,11 +323,7 @@ describe('loads of one schema and their locks (the Redshift dialect on PostgreSQ
   const otherChanges = (from: number, to: number): BatchDescriptor => ({ ...changes(from, to), batchId: `others:changes:${from}:${to}`, definition: other });
 
   function loaderWith(fileLoader: StagedFileLoader, bounds: { statementTimeoutMs: number; lockWaitMs?: number }): WarehouseConnector {
-    const url = new URL(database.url);
-    return createRedshiftWarehouse(
-      { url: `redshift://${url.hostname}:${url.port || '5432'}`, databaseName: database.name, username: decodeURIComponent(url.username || 'postgres'), password: decodeURIComponent(url.password) },
-      { ...bounds, fileLoader, dialect: 'postgres', tls: false },
-    );
+    return redshiftOnPostgres(database.url, { ...bounds, fileLoader });
   }
 
   it("a long load of one table neither blocks another table's load nor its reads", async () => {

@@ -1,14 +1,13 @@
 import type { BatchDescriptor, StagedFiles, TableDefinition } from '@svc/contracts';
-import type { CsvChunks, StagedFileReader, WarehouseConnector, WarehouseTableOptions } from '@svc/engines';
+import type { WarehouseConnector, WarehouseTableOptions } from '@svc/engines';
 import { createTempDatabase, type TempDatabase } from '@svc/testing';
 import { Client } from 'pg';
-import { stdinCopyLoader } from './file-loaders';
 import { RedshiftOnPostgresClient } from './redshift-on-postgres';
-import { createRedshiftWarehouse } from './redshift-warehouse';
+import { MemoryParts, redshiftOnPostgres } from './testing/redshift-on-postgres-warehouse';
 
 /**
  * The Redshift dialect on the test hook's PostgreSQL that behaves as Redshift where the two differ (redshift-on-postgres.ts,
- * the sessions createRedshiftWarehouse opens for dialect 'postgres'; a double, not a Redshift):
+ * the sessions the connector opens for dialect 'postgres', redshiftOnPostgres; a double, not a Redshift):
  * - text `=` ignores trailing blanks, as Redshift's does for VARCHAR and CHAR: "trailing spaces in VARCHAR and CHAR
  *   values are treated as semantically insignificant when values are compared"
  *   (https://docs.aws.amazon.com/redshift/latest/dg/r_Character_types.html).
@@ -25,34 +24,14 @@ let database: TempDatabase;
 let sql: Client;
 let warehouse: WarehouseConnector;
 
-class Parts implements StagedFileReader {
-  private readonly parts = new Map<string, string>();
-
-  put(key: string, csv: string): void {
-    this.parts.set(key, csv);
-  }
-
-  readPart(key: string): Promise<CsvChunks> {
-    const bytes = Buffer.from(this.parts.get(key) ?? '', 'utf8');
-    return Promise.resolve(
-      (async function* () {
-        yield bytes;
-      })(),
-    );
-  }
-}
-const parts = new Parts();
+const parts = new MemoryParts();
 
 beforeAll(async () => {
   database = await createTempDatabase('rs_semantics');
   sql = new Client({ connectionString: database.url });
   await sql.connect();
   await sql.query(`CREATE FUNCTION getdate() RETURNS timestamp LANGUAGE sql STABLE AS $$ SELECT date_trunc('second', statement_timestamp() AT TIME ZONE 'UTC') $$`);
-  const url = new URL(database.url);
-  warehouse = createRedshiftWarehouse(
-    { url: `redshift://${url.hostname}:${url.port || '5432'}`, databaseName: database.name, username: decodeURIComponent(url.username || 'postgres'), password: decodeURIComponent(url.password) },
-    { statementTimeoutMs: 30_000, fileLoader: stdinCopyLoader(), dialect: 'postgres', tls: false },
-  );
+  warehouse = redshiftOnPostgres(database.url);
 });
 
 afterAll(async () => {

@@ -1,11 +1,10 @@
 import type { BatchDescriptor, StagedFiles, TableRef } from '@svc/contracts';
-import type { CsvChunks, StagedFileReader, WarehouseTableOptions } from '@svc/engines';
+import type { WarehouseTableOptions } from '@svc/engines';
 import { describeWarehouseContract, type Row, type WarehouseUnderTest } from '@svc/engines/testing';
 import { TEST_POSTGRES_URL, createTempDatabase } from '@svc/testing';
 import { Client } from 'pg';
-import { stdinCopyLoader } from './file-loaders';
 import { RedshiftFileRows, fileRowsLayout } from './redshift-file-rows';
-import { createRedshiftWarehouse } from './redshift-warehouse';
+import { MemoryParts, redshiftOnPostgres } from './testing/redshift-on-postgres-warehouse';
 
 /**
  * The warehouse contract for the Redshift warehouse's statements executed on PostgreSQL (dialect 'postgres', files
@@ -20,8 +19,6 @@ const literal = (text: string) => `'${text.replace(/'/g, "''")}'`;
  */
 const folded = (name: string) => name.replace(/[A-Z]/g, (letter) => letter.toLowerCase());
 
-/** Redshift's GETDATE(), which PostgreSQL lacks: created in every (re)created database, as a cluster always has it. */
-const GETDATE_SQL = `CREATE FUNCTION getdate() RETURNS timestamp LANGUAGE sql STABLE AS $$ SELECT (statement_timestamp() AT TIME ZONE 'UTC')::timestamp $$`;
 
 async function run<T extends object>(url: string, sql: string): Promise<T[]> {
   const client = new Client({ connectionString: url });
@@ -39,27 +36,10 @@ function redshiftFile(batch: BatchDescriptor, csv: string): Buffer {
   return Buffer.concat([...rewriter.push(Buffer.from(csv, 'utf8')), ...rewriter.end()]);
 }
 
-class Parts implements StagedFileReader {
-  readonly parts = new Map<string, Buffer>();
-
-  async readPart(key: string): Promise<CsvChunks> {
-    const bytes = this.parts.get(key);
-    if (bytes === undefined) throw new Error(`no part ${key}`);
-    return (async function* () {
-      for (let at = 0; at < bytes.length; at += 7) yield bytes.subarray(at, at + 7);
-    })();
-  }
-}
-
 async function openWarehouse(): Promise<WarehouseUnderTest> {
   const database = await createTempDatabase('rs_contract');
-  await run(database.url, GETDATE_SQL);
-  const url = new URL(database.url);
-  const connector = createRedshiftWarehouse(
-    { url: `redshift://${url.hostname}:${url.port || '5432'}`, databaseName: database.name, username: decodeURIComponent(url.username || 'postgres'), password: decodeURIComponent(url.password) },
-    { statementTimeoutMs: 30_000, fileLoader: stdinCopyLoader(), dialect: 'postgres', tls: false },
-  );
-  const parts = new Parts();
+  const connector = redshiftOnPostgres(database.url);
+  const parts = new MemoryParts();
   const relation = (table: TableRef, options: WarehouseTableOptions) => `${quoted(folded(options.schema))}.${quoted(folded(connector.targetTableName(table)))}`;
   const columnNames = async (table: TableRef, options: WarehouseTableOptions) =>
     (
@@ -99,8 +79,7 @@ async function openWarehouse(): Promise<WarehouseUnderTest> {
     recreateDatabase: async () => {
       await run(TEST_POSTGRES_URL, `DROP DATABASE ${quoted(database.name)} WITH (FORCE)`);
       await run(TEST_POSTGRES_URL, `CREATE DATABASE ${quoted(database.name)}`);
-      await run(database.url, GETDATE_SQL);
-    },
+        },
     close: async () => {
       await connector.close();
       await database.drop();
