@@ -150,6 +150,17 @@ export {
   type TableRef,
 } from './pipeline/table';
 export {
+  Portable,
+  PortableTypeSchema,
+  describePortableType,
+  samePortableType,
+  type PortableType,
+  type PortableTypeKind,
+  type PortableTypeOf,
+  type ScalarPortableType,
+} from './pipeline/portable-type';
+export { interchangeTextProblem } from './pipeline/row-format';
+export {
   CHANGE_OPERATION_COLUMN,
   type BatchDescriptor,
   type ChangeBatch,

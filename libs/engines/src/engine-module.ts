@@ -1,5 +1,6 @@
 import type { DatabaseAccess } from './connection/database-access';
 import type { PipelineEngine } from './engine';
+import type { EngineTypes } from './type-table';
 
 /** The parts of the pipeline an engine can play: read from, stage into, load into. */
 export type EngineRole = 'source' | 'staging' | 'warehouse';
@@ -28,6 +29,8 @@ export interface EngineModule<Name extends string = string, Role extends EngineR
   pipeline: PipelineEngine;
   /** The schema a table lands in when its name has none (`public`, `dbo`): its tables keep their bare name in the warehouse. */
   defaultSchema: string;
+  /** What it does to each type on the way (docs/TYPES.md is generated from it): `reads` for a source, `declares` for a warehouse. */
+  types: EngineTypes;
 }
 
 /** Declares an engine module, keeping its name and roles as literal types for the unions derived from the list. */

@@ -84,6 +84,7 @@ export {
   type TypedColumn,
 } from './column-type-change';
 export { defineEngine, type EngineModule, type EngineRole } from './engine-module';
+export { PORTABLE_TYPE_SAMPLES, sourceTypeTable, warehouseTypeTable, type DeclaredType, type EngineTypes, type SourceTypeMapping } from './type-table';
 export { StagingProtocol } from './staging-protocol/staging-protocol';
 export type { BatchRowsKind, PresentColumns, SeedRecord, StagingDialect, TransactionStep } from './staging-protocol/staging-dialect';
 export { WarehouseProtocol } from './warehouse-protocol/warehouse-protocol';

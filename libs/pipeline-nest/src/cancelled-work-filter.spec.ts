@@ -1,4 +1,4 @@
-import { PipelineSubjects, type BatchStaged } from '@svc/contracts';
+import { Portable, PipelineSubjects, type BatchStaged } from '@svc/contracts';
 import type { PipelineWorkerOptions } from '@svc/messaging';
 import { skippingCancelledWork } from './cancelled-work-filter';
 
@@ -11,7 +11,7 @@ function staged(workId: string): BatchStaged {
       batchId: 'b-1',
       replicationId: 'r-1',
       epoch: 1,
-      definition: { table: { schema: 'public', name: 't' }, columns: [{ name: 'id', sourceType: 'integer', portableType: 'integer', nullable: false }], primaryKey: ['id'], estimatedRows: 0 },
+      definition: { table: { schema: 'public', name: 't' }, columns: [{ name: 'id', sourceType: 'integer', portableType: Portable.integer(), nullable: false }], primaryKey: ['id'], estimatedRows: 0 },
       body: { kind: 'changes', fromVersion: '1', toVersion: '2' },
     },
     files: { bucket: 'b', manifestKey: 'm', partKeys: [] },

@@ -1,4 +1,4 @@
-import { PipelineSubjects, type BatchStaged, type ExtractRequested, type WorkProgress } from '@svc/contracts';
+import { Portable, PipelineSubjects, type BatchStaged, type ExtractRequested, type WorkProgress } from '@svc/contracts';
 import type { PipelineWorkerOptions } from '@svc/messaging';
 import { reportingProgress, workProgressOf } from './work-heartbeat';
 
@@ -12,7 +12,7 @@ const staged: BatchStaged = {
     batchId: 'b-1',
     replicationId: 'r-2',
     epoch: 1,
-    definition: { table, columns: [{ name: 'id', sourceType: 'integer', portableType: 'integer', nullable: false }], primaryKey: ['id'], estimatedRows: 0 },
+    definition: { table, columns: [{ name: 'id', sourceType: 'integer', portableType: Portable.integer(), nullable: false }], primaryKey: ['id'], estimatedRows: 0 },
     body: { kind: 'changes', fromVersion: '1', toVersion: '2' },
   },
   files: { bucket: 'b', manifestKey: 'm', partKeys: [] },

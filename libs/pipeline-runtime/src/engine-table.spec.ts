@@ -1,4 +1,4 @@
-import type { BatchDescriptor } from '@svc/contracts';
+import { Portable, type BatchDescriptor } from '@svc/contracts';
 import { sampleReplicationConfig } from '@svc/testing';
 import { EngineRegistry, UnsupportedEngineError } from './engine-registry';
 import { ENGINES } from '@svc/engine-list';
@@ -42,7 +42,7 @@ describe('EngineRegistry', () => {
     const registry = new EngineRegistry();
     const redshift = sampleReplicationConfig({ warehouse: { url: 'examplecluster.abc123.us-west-2.redshift.amazonaws.com:5439' } });
     expect(registry.warehouse(redshift)).toBe(registry.warehouse(redshift));
-    const batch: BatchDescriptor = { batchId: 'b', replicationId: 'r', epoch: 1, definition: { table: { schema: 'public', name: 't' }, columns: [{ name: 'id', sourceType: 'int', portableType: 'integer', nullable: false }], primaryKey: ['id'], estimatedRows: 0 }, body: { kind: 'seed' as const, seedId: 's', part: 0, final: true, startVersion: '1' } };
+    const batch: BatchDescriptor = { batchId: 'b', replicationId: 'r', epoch: 1, definition: { table: { schema: 'public', name: 't' }, columns: [{ name: 'id', sourceType: 'int', portableType: Portable.integer(), nullable: false }], primaryKey: ['id'], estimatedRows: 0 }, body: { kind: 'seed' as const, seedId: 's', part: 0, final: true, startVersion: '1' } };
     expect(registry.stagedFileRows(redshift, batch)?.push(Buffer.from('1\n'))).toEqual([]);
     expect(registry.stagedFileRows(sampleReplicationConfig(), batch)).toBeNull();
     await registry.closeAll();

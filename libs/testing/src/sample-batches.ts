@@ -1,11 +1,11 @@
-import { tableKey, type BatchDescriptor, type TableDefinition } from '@svc/contracts';
+import { Portable, tableKey, type BatchDescriptor, type TableDefinition } from '@svc/contracts';
 
 /** `public.people (id integer primary key, name text)`, as the extractor describes it. */
 export const SAMPLE_PEOPLE_TABLE: TableDefinition = {
   table: { schema: 'public', name: 'people' },
   columns: [
-    { name: 'id', sourceType: 'integer', portableType: 'integer', nullable: false },
-    { name: 'name', sourceType: 'text', portableType: 'text', nullable: true },
+    { name: 'id', sourceType: 'integer', portableType: Portable.integer(), nullable: false },
+    { name: 'name', sourceType: 'text', portableType: Portable.text(), nullable: true },
   ],
   primaryKey: ['id'],
   estimatedRows: 0,

@@ -1,8 +1,8 @@
-import type { ColumnDefinition, TableDefinition } from '@svc/contracts';
+import { Portable, type ColumnDefinition, type TableDefinition } from '@svc/contracts';
 import { projectOntoColumns } from './schema-projection';
 
 function column(name: string): ColumnDefinition {
-  return { name, sourceType: 'text', portableType: 'text', nullable: true };
+  return { name, sourceType: 'text', portableType: Portable.text(), nullable: true };
 }
 
 const orders: TableDefinition = {

@@ -1,12 +1,12 @@
-import type { TableDefinition } from '@svc/contracts';
+import { Portable, type TableDefinition } from '@svc/contracts';
 import { SentDefinitions } from './sent-definitions';
 
 const REPLICATION = '0f1e2d3c-4b5a-4968-8776-655443322110';
 const items: TableDefinition = {
   table: { schema: 'public', name: 'items' },
   columns: [
-    { name: 'id', sourceType: 'integer', portableType: 'integer', nullable: false },
-    { name: 'name', sourceType: 'text', portableType: 'text', nullable: true },
+    { name: 'id', sourceType: 'integer', portableType: Portable.integer(), nullable: false },
+    { name: 'name', sourceType: 'text', portableType: Portable.text(), nullable: true },
   ],
   primaryKey: ['id'],
   estimatedRows: 10,
@@ -32,7 +32,7 @@ describe('SentDefinitions', () => {
   });
 
   it.each<[string, TableDefinition]>([
-    ['a column added', { ...items, columns: [id, name, { name: 'grade', sourceType: 'integer', portableType: 'integer', nullable: true }] }],
+    ['a column added', { ...items, columns: [id, name, { name: 'grade', sourceType: 'integer', portableType: Portable.integer(), nullable: true }] }],
     ['a column dropped', { ...items, columns: [id] }],
     ['a type changed', { ...items, columns: [id, { ...name, sourceType: 'varchar(10)' }] }],
     ['nullability changed', { ...items, columns: [id, { ...name, nullable: false }] }],

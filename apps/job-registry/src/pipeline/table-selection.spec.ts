@@ -1,9 +1,9 @@
-import type { TableDefinition } from '@svc/contracts';
+import { Portable, type TableDefinition } from '@svc/contracts';
 import { isScheduledForReseed, selectTables } from './table-selection';
 
 const definition = (schema: string, name: string, keyed: boolean): TableDefinition => ({
   table: { schema, name },
-  columns: [{ name: 'id', sourceType: 'integer', portableType: 'integer', nullable: false }],
+  columns: [{ name: 'id', sourceType: 'integer', portableType: Portable.integer(), nullable: false }],
   primaryKey: keyed ? ['id'] : [],
   estimatedRows: 10,
 });

@@ -1,4 +1,5 @@
 import type { PipelinePayloadOf, PipelineSubject } from '../subjects';
+import { Portable } from './portable-type';
 import type { BatchDescriptor } from './batch';
 import {
   PIPELINE_PAYLOAD_GUARDS,
@@ -24,8 +25,8 @@ function changeBatch(): BatchDescriptor {
     definition: {
       table,
       columns: [
-        { name: 'id', sourceType: 'integer', portableType: 'integer', nullable: false },
-        { name: 'mood', sourceType: 'mood', portableType: 'text', nullable: true },
+        { name: 'id', sourceType: 'integer', portableType: Portable.integer(), nullable: false },
+        { name: 'mood', sourceType: 'mood', portableType: Portable.text(), nullable: true },
       ],
       primaryKey: ['id'],
       estimatedRows: -1,
@@ -118,7 +119,7 @@ describe('pipeline payload guards', () => {
     const staged = valid['svc.pipeline.v1.batch.staged']();
     const withCollation = (collation: string) => {
       const copy = structuredClone(staged);
-      copy.batch.definition.columns[1] = { ...copy.batch.definition.columns[1], name: 'mood', sourceType: 'mood', portableType: 'text', nullable: true, collation };
+      copy.batch.definition.columns[1] = { ...copy.batch.definition.columns[1], name: 'mood', sourceType: 'mood', portableType: Portable.text(), nullable: true, collation };
       return copy;
     };
     expect(guardBatchStaged(withCollation('Latin1_General_100_CS_AS_SC_UTF8')).ok).toBe(true);
@@ -166,7 +167,27 @@ describe('pipeline payload guards', () => {
     [
       'column without portableType',
       broken(extracted, (c) => delete at(c, 'batch', 'definition', 'columns', 1)['portableType']),
-      'batch.definition.columns[1].portableType: must be a non-empty string',
+      'batch.definition.columns[1].portableType: must be an object',
+    ],
+    [
+      'portableType in an engine\'s spelling (the shape before types were portable)',
+      broken(extracted, (c) => (at(c, 'batch', 'definition', 'columns', 1)['portableType'] = 'text')),
+      'batch.definition.columns[1].portableType: must be an object',
+    ],
+    [
+      'portableType of an unknown kind',
+      broken(extracted, (c) => (at(c, 'batch', 'definition', 'columns', 1)['portableType'] = { kind: 'money' })),
+      "batch.definition.columns[1].portableType.kind: must be one of 'integer', 'decimal', 'float', 'text', 'binary', 'boolean', 'date', 'time', 'timestamp', 'interval', 'uuid', 'json', 'native', 'array'",
+    ],
+    [
+      'a text length of 0',
+      broken(extracted, (c) => (at(c, 'batch', 'definition', 'columns', 1)['portableType'] = { kind: 'text', length: 0, unit: 'characters', fixed: false })),
+      'batch.definition.columns[1].portableType.length: must be null or an integer from 1 to 2147483647',
+    ],
+    [
+      'an array of arrays',
+      broken(extracted, (c) => (at(c, 'batch', 'definition', 'columns', 1)['portableType'] = { kind: 'array', element: { kind: 'array', element: { kind: 'uuid' } } })),
+      "batch.definition.columns[1].portableType.element.kind: must be one of 'integer', 'decimal', 'float', 'text', 'binary', 'boolean', 'date', 'time', 'timestamp', 'interval', 'uuid', 'json', 'native'",
     ],
     [
       'column nullable as text',

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { FiniteNumber, Flag, Matching, NonEmptyList, Struct, Text } from '../schema/kinds';
+import { PortableTypeSchema } from './portable-type';
 
 /** A table in a source or staging database. */
 export const TableRefSchema = Struct({ schema: Text(), name: Text() });
@@ -65,10 +66,10 @@ export const ColumnDefinitionSchema = Struct({
   /** The source engine's own type text, e.g. `numeric(38,10)`, `timestamp with time zone`, `mood` (an enum). */
   sourceType: Text(),
   /**
-   * The type staging and warehouse tables use for this column: the source type when it is built in,
-   * `text` (or `text[]`) for user-defined types (enums, domains, composites) that other databases lack.
+   * What the column's values are, in no engine's spelling (portable-type.ts): staging and warehouse engines
+   * declare their columns from it, and its kind says the text form its values travel in (row-format.ts).
    */
-  portableType: Text(),
+  portableType: PortableTypeSchema,
   nullable: Flag(),
   /**
    * Rows that exist when the column is added get a value from the source itself (a default, an identity or

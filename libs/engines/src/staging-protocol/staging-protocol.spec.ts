@@ -1,4 +1,4 @@
-import type { BatchDescriptor, TableDefinition } from '@svc/contracts';
+import { Portable, type BatchDescriptor, type TableDefinition } from '@svc/contracts';
 import type { CsvChunks } from '../batch';
 import { OwnObjectMissingError } from '../errors';
 import type { SeedRecord, StagingDialect, TransactionStep } from './staging-dialect';
@@ -65,7 +65,7 @@ function recordingDialect(answers: Answers): { dialect: StagingDialect<null>; st
     deleteBatchKeys: async () => step('deleteBatchKeys'),
     insertBatchRows: async (_session, _definition, kind) => step(`insertBatchRows ${kind}`),
     presentColumns: async () => (step('presentColumns'), { names: [], typed: async () => [] }),
-    wantedType: (column) => column.portableType,
+    wantedType: (column) => column.portableType.kind,
     createTable: async () => step('createTable'),
     widenColumns: async () => step('widenColumns'),
     addColumns: async () => step('addColumns'),
@@ -80,7 +80,7 @@ function recordingDialect(answers: Answers): { dialect: StagingDialect<null>; st
 
 const keyed: TableDefinition = {
   table: { schema: 'dbo', name: 'Orders' },
-  columns: [{ name: 'id', sourceType: 'int', portableType: 'integer', nullable: false }],
+  columns: [{ name: 'id', sourceType: 'int', portableType: Portable.integer(), nullable: false }],
   primaryKey: ['id'],
   estimatedRows: 0,
 };

@@ -1,4 +1,4 @@
-import type { BatchDescriptor, ColumnDefinition, TableDefinition, TableRef } from '@svc/contracts';
+import { Portable, type BatchDescriptor, type ColumnDefinition, type TableDefinition, type TableRef } from '@svc/contracts';
 import type { CsvChunks } from '../batch';
 
 /** A field of the pipeline's rows as text: null is SQL NULL, '' the empty string. */
@@ -13,8 +13,8 @@ export type ContractColumnTypes = Record<ContractColumnKind, Pick<ColumnDefiniti
 
 /** The types every engine here reads the same way; an engine whose source spells them otherwise declares its own. */
 export const PORTABLE_COLUMN_TYPES: ContractColumnTypes = {
-  integer: { sourceType: 'integer', portableType: 'integer' },
-  text: { sourceType: 'text', portableType: 'text' },
+  integer: { sourceType: 'integer', portableType: Portable.integer() },
+  text: { sourceType: 'text', portableType: Portable.text() },
 };
 
 export const CONTRACT_REPLICATION_ID = 'r-contract';

@@ -1,4 +1,4 @@
-import type { BatchDescriptor, StagedFiles, TableDefinition } from '@svc/contracts';
+import { Portable, type BatchDescriptor, type StagedFiles, type TableDefinition } from '@svc/contracts';
 import type { StagedFileReader, WarehouseTableOptions } from '../capabilities';
 import { OwnObjectMissingError } from '../errors';
 import type { WarehouseDialect, WarehouseLayout } from './warehouse-dialect';
@@ -97,7 +97,7 @@ function recordingDialect(answers: Answers, withOutsideRecord = false): { dialec
 
 const items: TableDefinition = {
   table: { schema: 'public', name: 'items' },
-  columns: [{ name: 'id', sourceType: 'integer', portableType: 'integer', nullable: false }],
+  columns: [{ name: 'id', sourceType: 'integer', portableType: Portable.integer(), nullable: false }],
   primaryKey: ['id'],
   estimatedRows: 0,
 };

@@ -7,3 +7,4 @@ export { POSTGRES_USER_TABLES_FILTER, postgresAccess, postgresConnectionFailure,
 export { postgresClientConfig, warehouseClientConfig } from './postgres-config';
 export { isPostgresMissingObject, postgresErrorKind } from './postgres-errors';
 export { postgresFailureReason } from './postgres-failure';
+export { POSTGRES_ENGINE, portableTypeOfPostgres, postgresColumnType, postgresSourceTypes, type PostgresColumnType } from './portable-types';

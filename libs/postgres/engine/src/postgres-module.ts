@@ -1,5 +1,5 @@
 import { defineEngine, warehouseEngineOf } from '@svc/engines';
-import { postgresAccess } from '@svc/postgres-common';
+import { postgresAccess, postgresColumnType, postgresSourceTypes } from '@svc/postgres-common';
 import { postgresEngine } from './postgres-engine';
 
 /** PostgreSQL, as the engine list names it: source, staging and warehouse. */
@@ -12,4 +12,5 @@ export const postgresModule = defineEngine({
   recognizesWarehouseUrl: (url) => warehouseEngineOf(url) === 'postgres',
   pipeline: postgresEngine,
   defaultSchema: 'public',
+  types: { reads: postgresSourceTypes, declares: postgresColumnType },
 });

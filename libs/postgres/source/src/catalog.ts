@@ -1,4 +1,5 @@
 import { guardColumnDefinition, type ColumnDefinition, type TableDefinition, type TableRef } from '@svc/contracts';
+import { portableTypeOfPostgres } from '@svc/postgres-common';
 import type { Pool, PoolClient } from 'pg';
 import { CHANGE_TABLE_KEY_COLUMNS_SQL, DISCOVER_TABLES_SQL, PRIMARY_KEY_COLUMNS_SQL } from './catalog-sql';
 import { inChangeSchema, qualifiedName } from './identifiers';
@@ -30,12 +31,19 @@ function toDefinition(row: TableRow): TableDefinition {
 function toColumns(json: unknown): ColumnDefinition[] {
   if (!Array.isArray(json)) throw new Error('catalog query returned no column list');
   return json.map((item: unknown) => {
-    const checked = guardColumnDefinition(item);
+    const checked = guardColumnDefinition(withPortableType(item));
     if (!checked.ok) throw new Error(`catalog query returned a malformed column (${checked.problems.join('; ')})`);
     const { name, sourceType, portableType, nullable, hasDefault } = checked.value;
     const column = { name, sourceType, portableType, nullable };
     return hasDefault === true ? { ...column, hasDefault: true } : column;
   });
+}
+
+/** The catalog query spells the portable type as PostgreSQL does (format_type); the definition holds its portable form. */
+function withPortableType(item: unknown): unknown {
+  if (typeof item !== 'object' || item === null) return item;
+  const typeText = (item as { portableType?: unknown }).portableType;
+  return typeof typeText === 'string' ? { ...item, portableType: portableTypeOfPostgres(typeText) } : item;
 }
 
 /** The table's primary key as the catalog has it now, in key order. */

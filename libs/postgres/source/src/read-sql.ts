@@ -10,7 +10,7 @@ export const READ_TRANSACTION_SQL = [
   'begin isolation level repeatable read read only',
   "set local timezone to 'UTC'",
   "set local datestyle to 'ISO, YMD'",
-  "set local intervalstyle to 'postgres'",
+  "set local intervalstyle to 'iso_8601'",
   "set local bytea_output to 'hex'",
   'set local extra_float_digits to 3',
 ].join(';\n');

@@ -1,5 +1,5 @@
-import type { TableRef } from '@svc/contracts';
-import { columnList, qualifiedName as qualifiedSchemaName, quoteIdent } from '@svc/postgres-common';
+import type { ColumnDefinition, TableRef } from '@svc/contracts';
+import { columnList, postgresColumnType, qualifiedName as qualifiedSchemaName, quoteIdent } from '@svc/postgres-common';
 
 export { columnList, quoteIdent };
 
@@ -18,11 +18,16 @@ export class UnsupportedColumnTypeError extends Error {
   override readonly name = 'UnsupportedColumnTypeError';
 }
 
-/** The column's portable type, checked to be a plain built-in type name. */
-export function portableTypeOf(column: { name: string; portableType: string }): string {
-  const type = column.portableType.trim();
+/** The PostgreSQL type a staging column of this portable type has, checked to be a plain built-in type name. */
+export function portableTypeOf(column: Pick<ColumnDefinition, 'name' | 'portableType'>): string {
+  return checkedTypeText(column.name, postgresColumnType(column.portableType).type);
+}
+
+/** A type text about to be spliced into DDL, checked to be a plain built-in type name. */
+export function checkedTypeText(columnName: string, typeText: string): string {
+  const type = typeText.trim();
   if (!PORTABLE_TYPE.test(type)) {
-    throw new UnsupportedColumnTypeError(`column ${quoteIdent(column.name)} has a type staging cannot create: ${JSON.stringify(type)}`);
+    throw new UnsupportedColumnTypeError(`column ${quoteIdent(columnName)} has a type staging cannot create: ${JSON.stringify(type)}`);
   }
   return type;
 }

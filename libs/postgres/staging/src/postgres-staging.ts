@@ -2,6 +2,7 @@ import { StagingProtocol, type StagingConnector, type StagingDialect, type Typed
 import { createPool, isPostgresMissingObject, postgresClientConfig } from '@svc/postgres-common';
 import type { Pool, PoolClient } from 'pg';
 import { copyIn } from './copy-in';
+import { portableTypeOf } from './identifiers';
 import {
   ANALYZE_CHANGES_SQL,
   CONTROL_SCHEMA_SQL,
@@ -111,7 +112,7 @@ function postgresStagingDialect(pool: Pool): StagingDialect<PoolClient> {
       const typed = (await client.query<TypedColumn>(TABLE_COLUMN_TYPES_SQL, [table.schema, table.name])).rows;
       return { names: typed.map((column) => column.name), typed: () => Promise.resolve(typed) };
     },
-    wantedType: (column) => column.portableType,
+    wantedType: (column) => portableTypeOf(column),
     createTable: async (client, definition) => {
       await client.query(createSchemaSql(definition.table));
       await client.query(createTableSql(definition));

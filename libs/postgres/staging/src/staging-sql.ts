@@ -1,5 +1,5 @@
 import { CHANGE_OPERATION_COLUMN, type ColumnDefinition, type TableDefinition, type TableRef } from '@svc/contracts';
-import { columnList, portableTypeOf, qualifiedName, quoteIdent } from './identifiers';
+import { checkedTypeText, columnList, portableTypeOf, qualifiedName, quoteIdent } from './identifiers';
 
 /** Schema of the stager's own bookkeeping in the staging database. */
 export const CONTROL_SCHEMA = 'svc_staging';
@@ -178,7 +178,7 @@ ORDER BY a.attnum`;
 
 /** Widens columns to the source's new types; PostgreSQL keeps each column's NOT NULL and rebuilds the indexes on it. */
 export function alterColumnTypesSql(table: TableRef, columns: readonly { name: string; to: string }[]): string {
-  const clauses = columns.map((column) => `  ALTER COLUMN ${quoteIdent(column.name)} TYPE ${portableTypeOf({ name: column.name, portableType: column.to })}`);
+  const clauses = columns.map((column) => `  ALTER COLUMN ${quoteIdent(column.name)} TYPE ${checkedTypeText(column.name, column.to)}`);
   return `ALTER TABLE ${qualifiedName(table)}\n${clauses.join(',\n')}`;
 }
 

@@ -12,7 +12,7 @@ import {
 } from '@svc/engines';
 import type { ClientBase } from 'pg';
 import { fitIdentifier, qualifiedName, quoteIdent } from './identifiers';
-import { addColumnSql, createShadowSql, createTargetSql, shadowColumns, targetColumns, type ColumnSpec } from './table-ddl';
+import { addColumnSql, createShadowSql, createTargetSql, declaredType, shadowColumns, targetColumns, type ColumnSpec } from './table-ddl';
 import { SystemColumns, type TableLayout } from './table-layout';
 
 /*
@@ -64,7 +64,7 @@ export async function addMissingColumns(client: ClientBase, layout: TableLayout,
 }
 
 function wantedColumns(layout: TableLayout): TypedColumn[] {
-  return layout.columns.map((column) => ({ name: column.name, type: column.portableType }));
+  return layout.columns.map((column) => ({ name: column.name, type: declaredType(column) }));
 }
 
 /** The table's columns to widen to the source's types; throws ColumnTypeChangeError for a change no widening follows. */

@@ -1,6 +1,7 @@
 import { CHANGE_OPERATION_COLUMN } from '@svc/contracts';
 import { quoteIdent } from './identifiers';
 import { changedValues, columnList, keysMatch, notExists, sameValues } from './sql-fragments';
+import { declaredType } from './table-ddl';
 import { SystemColumns, type TableLayout } from './table-layout';
 
 /** Session-local table the rows of a change batch are COPYed into; dropped at commit or rollback. */
@@ -15,7 +16,7 @@ const UPDATE_TIMESTAMP = quoteIdent(SystemColumns.updateTimestamp);
 
 /** The temp table shaped like change rows: svc_op, then the table's columns. */
 export function createLoadTableSql(layout: TableLayout): string {
-  const columns = layout.columns.map((column) => `${quoteIdent(column.name)} ${column.portableType}`);
+  const columns = layout.columns.map((column) => `${quoteIdent(column.name)} ${declaredType(column)}`);
   return `CREATE TEMP TABLE ${LOAD} (
   ${OP} text NOT NULL CHECK (${OP} IN ('I', 'U', 'D')),
   ${columns.join(',\n  ')}

@@ -1,5 +1,6 @@
 import type { ColumnDefinition } from '@svc/contracts';
 import { WarehouseControlTables } from '@svc/engines';
+import { postgresColumnType } from '@svc/postgres-common';
 import { quoteIdent } from './identifiers';
 import { columnList } from './sql-fragments';
 import { SystemColumns, type TableLayout } from './table-layout';
@@ -50,7 +51,7 @@ export const ControlTables = WarehouseControlTables;
  */
 export function createTargetSql(layout: TableLayout): string[] {
   const keys = new Set(layout.keyColumns);
-  const lines = layout.columns.map((column) => `${quoteIdent(column.name)} ${column.portableType}${keys.has(column.name) ? ' NOT NULL' : ''}`);
+  const lines = layout.columns.map((column) => `${quoteIdent(column.name)} ${declaredType(column)}${keys.has(column.name) ? ' NOT NULL' : ''}`);
   if (layout.addUpdateTimestamp) lines.push(`${quoteIdent(SystemColumns.updateTimestamp)} timestamptz`);
   switch (layout.history) {
     case 'plain':
@@ -99,9 +100,14 @@ export function addColumnSql(qualifiedTable: string, column: ColumnSpec): string
 }
 
 function specOf(column: ColumnDefinition): ColumnSpec {
-  return { name: column.name, type: column.portableType };
+  return { name: column.name, type: declaredType(column) };
 }
 
 function createTable(qualifiedTable: string, lines: string[]): string {
   return `CREATE TABLE ${qualifiedTable} (\n  ${lines.join(',\n  ')}\n)`;
+}
+
+/** The PostgreSQL type a warehouse column of this source column has. */
+export function declaredType(column: Pick<ColumnDefinition, 'portableType'>): string {
+  return postgresColumnType(column.portableType).type;
 }

@@ -11,4 +11,5 @@ export const redshiftModule = defineEngine({
   recognizesWarehouseUrl: (url) => warehouseEngineOf(url) === 'redshift',
   pipeline: redshiftEngine,
   defaultSchema: 'public',
+  types: {},
 });

@@ -11,4 +11,5 @@ export const sqlServerModule = defineEngine({
   databaseAccess: sqlServerAccess,
   pipeline: sqlServerEngine,
   defaultSchema: 'dbo',
+  types: {},
 });

@@ -2,6 +2,7 @@
 import type { BatchDescriptor, ColumnDefinition, ScdType, StagedFiles, TableDefinition } from '@svc/contracts';
 import type { ApplyOutcome, CsvChunks, StagedFileReader, WarehouseConnector, WarehouseTableOptions } from '@svc/engines';
 import { TEST_POSTGRES_SERVER_URL, TEST_POSTGRES_URL, createTempDatabase, type TempDatabase } from '@svc/testing';
+import { portableTypeOfPostgres } from '@svc/postgres-common';
 import { Client } from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import { createPostgresWarehouse, type PostgresWarehouseOptions } from '../postgres-warehouse';
@@ -31,8 +32,9 @@ async function* chunksOf(bytes: Buffer): AsyncGenerator<Buffer> {
   for (let offset = 0; offset < bytes.length; offset += CHUNK_BYTES) yield bytes.subarray(offset, offset + CHUNK_BYTES);
 }
 
-export function column(name: string, portableType: string, sourceType = portableType): ColumnDefinition {
-  return { name, sourceType, portableType, nullable: true };
+/** A nullable column of a PostgreSQL source, its type in PostgreSQL's spelling (`numeric(12,2)`, `text[]`). */
+export function column(name: string, postgresType: string, sourceType = postgresType): ColumnDefinition {
+  return { name, sourceType, portableType: portableTypeOfPostgres(postgresType), nullable: true };
 }
 
 export function table(schema: string, name: string, columns: ColumnDefinition[], primaryKey: string[]): TableDefinition {
