@@ -14,3 +14,4 @@ export {
   type SourceEngine,
   type WarehouseEngine,
 } from './engines';
+export { TYPES_DOCUMENT_PATH, renderTypesDocument } from './types-document';

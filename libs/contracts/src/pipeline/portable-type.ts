@@ -140,7 +140,10 @@ export function describePortableType(type: PortableType): string {
       return `array of ${describePortableType(type.element)}`;
     case 'native':
       return `${type.engine} ${type.type}`;
-    default:
+    case 'boolean':
+    case 'date':
+    case 'interval':
+    case 'uuid':
       return type.kind;
   }
 }

@@ -126,7 +126,12 @@ function temporalColumnType(kind: 'time' | 'timestamp', precision: number, zone:
   const digits = Math.min(precision, MAX_SECOND_DIGITS);
   const modifier = digits === MAX_SECOND_DIGITS ? '' : `(${digits})`;
   const type = `${kind}${modifier} ${zone ? 'with' : 'without'} time zone`;
-  return precision > MAX_SECOND_DIGITS ? { type, lost: `fractional seconds past the 6th digit are rounded (PostgreSQL keeps microseconds)` } : exact(type);
+  const losses = [
+    ...(precision > MAX_SECOND_DIGITS ? ['fractional seconds past the 6th digit are rounded (PostgreSQL keeps microseconds)'] : []),
+    // timetz keeps its offset; timestamptz stores the instant only.
+    ...(zone && kind === 'timestamp' ? ['the same instant, stored in UTC: the original offset is not kept'] : []),
+  ];
+  return { type, lost: losses.length === 0 ? null : losses.join('; ') };
 }
 
 /** Types a PostgreSQL source reads, as format_type spells them, with what changes on the way (for docs/TYPES.md). */

@@ -6,6 +6,7 @@ import { StaleDefinitionError } from '@svc/engines';
 import { createPostgresSource } from './postgres-source';
 import { ChangeFeed, commitAndGetXid } from './testing/change-feed';
 import { connect, parseCsv, readAll, sortedRows } from './testing/source-fixture';
+import { portableTypeOfPostgres } from '@svc/postgres-common';
 
 const PROJECTED = { columnsProjected: true };
 
@@ -52,7 +53,7 @@ describe('PostgreSQL source: reads of a definition with fewer columns than the t
   });
 
   it('refuses a definition naming a column the table no longer has, projected or not', async () => {
-    const withGhost = { ...narrowed, columns: [...narrowed.columns, { name: 'ghost', sourceType: 'text', portableType: 'text', nullable: true }] };
+    const withGhost = { ...narrowed, columns: [...narrowed.columns, { name: 'ghost', sourceType: 'text', portableType: portableTypeOfPostgres('text'), nullable: true }] };
     await expect(source.readSnapshot(withGhost, PROJECTED)).rejects.toThrow(/ghost no longer exist/);
   });
 

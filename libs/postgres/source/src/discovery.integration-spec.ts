@@ -3,6 +3,7 @@ import type { SourceConnector } from '@svc/engines';
 import { createTempDatabase, type TempDatabase } from '@svc/testing';
 import { createPostgresSource } from './postgres-source';
 import { withClient } from './testing/source-fixture';
+import { portableTypeOfPostgres } from '@svc/postgres-common';
 
 describe('PostgreSQL source: discovery', () => {
   let database: TempDatabase;
@@ -86,8 +87,8 @@ describe('PostgreSQL source: discovery', () => {
     expect(events).toEqual({
       table: { schema: 'public', name: 'events' },
       columns: [
-        { name: 'payload', sourceType: 'jsonb', portableType: 'jsonb', nullable: true },
-        { name: 'noted_at', sourceType: 'timestamp(3) without time zone', portableType: 'timestamp(3) without time zone', nullable: true },
+        { name: 'payload', sourceType: 'jsonb', portableType: portableTypeOfPostgres('jsonb'), nullable: true },
+        { name: 'noted_at', sourceType: 'timestamp(3) without time zone', portableType: portableTypeOfPostgres('timestamp(3) without time zone'), nullable: true },
       ],
       primaryKey: [],
       estimatedRows: 500,

@@ -1,12 +1,13 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { from as copyFrom } from 'pg-copy-streams';
-import type { TableDefinition } from '@svc/contracts';
+import { interchangeTextProblem, type TableDefinition } from '@svc/contracts';
 import type { SourceConnector } from '@svc/engines';
 import { createTempDatabase, waitUntil, type TempDatabase } from '@svc/testing';
 import { RowStreamAbandonedError } from '@svc/postgres-common';
 import { createPostgresSource } from './postgres-source';
 import { parseCsv, readAll, withClient } from './testing/source-fixture';
+import { portableTypeOfPostgres } from '@svc/postgres-common';
 
 const MEGABYTE_TEXT = 'ab€😀'.repeat(100_000);
 
@@ -97,7 +98,7 @@ and a newline', 'x', 99999999999999999999999999.9999999999, 'infinity', '-infini
       '2024-02-29 23:59:59.123456+00',
       '2024-02-29 23:59:59.5',
       '0044-03-15',
-      '1 year 2 mons 3 days 04:05:06.789',
+      'P1Y2M3DT4H5M6.789S',
       '0.1',
       '\\x00ff10',
     ]);
@@ -108,6 +109,21 @@ and a newline', 'x', 99999999999999999999999999.9999999999, 'infinity', '-infini
     expect(byId.get('3')!.slice(1)).toEqual(Array.from({ length: 16 }, () => null));
     expect(byId.get('4')![1]).toBe('emoji 😀🎉 and "quotes", commas\nand a newline');
     expect(byId.get('5')![2]).toBe(MEGABYTE_TEXT);
+  });
+
+  it('writes every field in the row interchange format of its column\'s portable type (docs/ROW-FORMAT.md)', async () => {
+    const rows = parseCsv((await readAll(await source.readSnapshot(everything))).csv);
+    const problems = rows.flatMap((row) =>
+      everything.columns.flatMap((column, index) => {
+        const field = row[index];
+        const problem = field === null || field === undefined ? null : interchangeTextProblem(column.portableType, field);
+        return problem === null ? [] : [`row ${row[0]} ${column.name} ${JSON.stringify(field?.slice(0, 40))}: ${problem}`];
+      }),
+    );
+    expect(problems).toEqual([]);
+    expect(everything.columns.map((column) => column.portableType.kind)).toEqual(
+      ['integer', 'text', 'text', 'decimal', 'timestamp', 'timestamp', 'date', 'interval', 'float', 'binary', 'uuid', 'json', 'array', 'array', 'text', 'array', 'boolean'],
+    );
   });
 
   it('reads one consistent snapshot: a later commit is left to change tracking from startVersion', async () => {
@@ -191,7 +207,7 @@ and a newline', 'x', 99999999999999999999999999.9999999999, 'infinity', '-infini
   });
 
   it('refuses a definition that names a column the table does not have, before reading a row', async () => {
-    const broken: TableDefinition = { ...everything, columns: [...everything.columns, { name: 'gone', sourceType: 'text', portableType: 'text', nullable: true }] };
+    const broken: TableDefinition = { ...everything, columns: [...everything.columns, { name: 'gone', sourceType: 'text', portableType: portableTypeOfPostgres('text'), nullable: true }] };
     await expect(source.readSnapshot(broken)).rejects.toThrow(/gone no longer exist/);
     expect((await readAll(await source.readSnapshot(everything))).rowCount).toBe(5);
   });

@@ -12,15 +12,16 @@ import {
   dropChangeTableSql,
   type KeyColumn,
 } from './tracking-sql';
+import { portableTypeOfPostgres } from '@svc/postgres-common';
 
 // Generated SQL is reviewed as text: these snapshots are the place to read it.
 const orderLines: TableDefinition = {
   table: { schema: 'sales', name: 'Order "Lines"' },
   columns: [
-    { name: 'order_id', sourceType: 'bigint', portableType: 'bigint', nullable: false },
-    { name: 'line', sourceType: 'smallint', portableType: 'smallint', nullable: false },
-    { name: 'mood', sourceType: 'mood', portableType: 'text', nullable: true },
-    { name: 'amount', sourceType: 'numeric(38,10)', portableType: 'numeric(38,10)', nullable: true },
+    { name: 'order_id', sourceType: 'bigint', portableType: portableTypeOfPostgres('bigint'), nullable: false },
+    { name: 'line', sourceType: 'smallint', portableType: portableTypeOfPostgres('smallint'), nullable: false },
+    { name: 'mood', sourceType: 'mood', portableType: portableTypeOfPostgres('text'), nullable: true },
+    { name: 'amount', sourceType: 'numeric(38,10)', portableType: portableTypeOfPostgres('numeric(38,10)'), nullable: true },
   ],
   primaryKey: ['order_id', 'line'],
   estimatedRows: 0,

@@ -1,11 +1,12 @@
 import type { BatchDescriptor, ColumnDefinition, TableDefinition } from '@svc/contracts';
 import type { CsvChunks, StagingConnector } from '@svc/engines';
 import { createTempDatabase, waitForLockWaiters, type TempDatabase } from '@svc/testing';
+import { portableTypeOfPostgres } from '@svc/postgres-common';
 import { Client } from 'pg';
 import { createPostgresStaging } from './postgres-staging';
 
 function column(name: string, type: string, nullable = true): ColumnDefinition {
-  return { name, sourceType: type, portableType: type, nullable };
+  return { name, sourceType: type, portableType: portableTypeOfPostgres(type), nullable };
 }
 
 function chunks(text: string): CsvChunks {

@@ -1,6 +1,7 @@
 import type { BatchDescriptor, ChangeBatch, ColumnDefinition, SeedBatch, TableDefinition } from '@svc/contracts';
 import type { CsvChunks, StagingConnector } from '@svc/engines';
 import { createTempDatabase, type TempDatabase } from '@svc/testing';
+import { portableTypeOfPostgres } from '@svc/postgres-common';
 import { Client } from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import { createPostgresStaging } from './postgres-staging';
@@ -36,7 +37,7 @@ INSERT INTO app.all_types VALUES
    '[]', '{}', '{-1,NULL}', 'sad', '{}')`;
 
 function column(name: string, sourceType: string, portableType = sourceType, nullable = true): ColumnDefinition {
-  return { name, sourceType, portableType, nullable };
+  return { name, sourceType, portableType: portableTypeOfPostgres(portableType), nullable };
 }
 
 const allTypes: TableDefinition = {

@@ -1,6 +1,7 @@
 import type { BatchDescriptor, ColumnDefinition, TableDefinition } from '@svc/contracts';
 import type { CsvChunks, StagingConnector } from '@svc/engines';
 import { createTempDatabase, type TempDatabase } from '@svc/testing';
+import { portableTypeOfPostgres } from '@svc/postgres-common';
 import { Client } from 'pg';
 import { createPostgresStaging } from './postgres-staging';
 
@@ -16,7 +17,7 @@ const A = '0a5e0c8e-4b8e-4f8a-9a51-1f7d6d3c0a01';
 const B = '0b5e0c8e-4b8e-4f8a-9a51-1f7d6d3c0b02';
 
 function column(name: string, type: string, nullable = true): ColumnDefinition {
-  return { name, sourceType: type, portableType: type, nullable };
+  return { name, sourceType: type, portableType: portableTypeOfPostgres(type), nullable };
 }
 
 const keyed: TableDefinition = {

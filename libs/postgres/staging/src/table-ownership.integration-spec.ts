@@ -3,6 +3,7 @@ import { ForeignTableError, isEngineError, type CsvChunks, type StagingConnector
 import { createTempDatabase, type TempDatabase } from '@svc/testing';
 import { Client } from 'pg';
 import { createPostgresStaging } from './postgres-staging';
+import { portableTypeOfPostgres } from '@svc/postgres-common';
 
 const A = '3d1f0c52-8a4e-4b7f-9c21-5e6a7b8c9d01';
 const B = '3d1f0c52-8a4e-4b7f-9c21-5e6a7b8c9d02';
@@ -10,9 +11,9 @@ const B = '3d1f0c52-8a4e-4b7f-9c21-5e6a7b8c9d02';
 const customers: TableDefinition = {
   table: { schema: 'public', name: 'customers' },
   columns: [
-    { name: 'id', sourceType: 'integer', portableType: 'integer', nullable: false },
-    { name: 'name', sourceType: 'text', portableType: 'text', nullable: true },
-    { name: 'email', sourceType: 'text', portableType: 'text', nullable: true },
+    { name: 'id', sourceType: 'integer', portableType: portableTypeOfPostgres('integer'), nullable: false },
+    { name: 'name', sourceType: 'text', portableType: portableTypeOfPostgres('text'), nullable: true },
+    { name: 'email', sourceType: 'text', portableType: portableTypeOfPostgres('text'), nullable: true },
   ],
   primaryKey: ['id'],
   estimatedRows: 0,
@@ -109,7 +110,7 @@ INSERT INTO public.customers VALUES (1, 'not the service''s'), (2, 'kept')`);
     connectors.splice(connectors.indexOf(first), 1);
 
     const restarted = connect();
-    expect(await restarted.ensureTable({ ...customers, columns: [...customers.columns, { name: 'tier', sourceType: 'text', portableType: 'text', nullable: true }] })).toEqual({
+    expect(await restarted.ensureTable({ ...customers, columns: [...customers.columns, { name: 'tier', sourceType: 'text', portableType: portableTypeOfPostgres('text'), nullable: true }] })).toEqual({
       created: false,
       addedColumns: ['tier'],
     });

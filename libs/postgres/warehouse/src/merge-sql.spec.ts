@@ -4,14 +4,15 @@ import { copyChangesSql, copySeedPartSql, createLoadTableSql, firstSeedSql, merg
 import { swapShadowSql } from './seed-swap';
 import { createShadowSql, createTargetSql } from './table-ddl';
 import { tableLayout } from './table-layout';
+import { portableTypeOfPostgres } from '@svc/postgres-common';
 
 const orders: TableDefinition = {
   table: { schema: 'sales', name: 'order "lines"' },
   columns: [
-    { name: 'order_id', sourceType: 'bigint', portableType: 'bigint', nullable: false },
-    { name: 'line', sourceType: 'integer', portableType: 'integer', nullable: false },
-    { name: 'amount', sourceType: 'numeric(38,10)', portableType: 'numeric(38,10)', nullable: true },
-    { name: 'status', sourceType: 'order_status', portableType: 'text', nullable: false },
+    { name: 'order_id', sourceType: 'bigint', portableType: portableTypeOfPostgres('bigint'), nullable: false },
+    { name: 'line', sourceType: 'integer', portableType: portableTypeOfPostgres('integer'), nullable: false },
+    { name: 'amount', sourceType: 'numeric(38,10)', portableType: portableTypeOfPostgres('numeric(38,10)'), nullable: true },
+    { name: 'status', sourceType: 'order_status', portableType: portableTypeOfPostgres('text'), nullable: false },
   ],
   primaryKey: ['order_id', 'line'],
   estimatedRows: 0,
@@ -19,7 +20,7 @@ const orders: TableDefinition = {
 
 const keyOnly: TableDefinition = {
   table: { schema: 'public', name: 'tags' },
-  columns: [{ name: 'tag', sourceType: 'text', portableType: 'text', nullable: false }],
+  columns: [{ name: 'tag', sourceType: 'text', portableType: portableTypeOfPostgres('text'), nullable: false }],
   primaryKey: ['tag'],
   estimatedRows: 0,
 };
@@ -69,7 +70,7 @@ describe('generated warehouse SQL', () => {
   });
 
   it('refuses a source column named like a service column', () => {
-    const clash: TableDefinition = { ...keyOnly, columns: [...keyOnly.columns, { name: 'svc_op', sourceType: 'text', portableType: 'text', nullable: true }] };
+    const clash: TableDefinition = { ...keyOnly, columns: [...keyOnly.columns, { name: 'svc_op', sourceType: 'text', portableType: portableTypeOfPostgres('text'), nullable: true }] };
     expect(() => tableLayout(clash, options('Type1'))).toThrow(/"svc_op".*reserves/);
   });
 });
