@@ -39,6 +39,8 @@ describe('the engine list', () => {
       databaseAccess: engine.databaseAccess !== null,
       connectionStringForms: engine.connectionStringForms.length > 0,
       recognizesWarehouseUrl: 'recognizesWarehouseUrl' in engine,
+      readsTypes: engine.types.reads !== undefined,
+      declaresTypes: engine.types.declares !== undefined,
     }).toEqual({
       source: plays('source'),
       staging: plays('staging'),
@@ -46,6 +48,8 @@ describe('the engine list', () => {
       databaseAccess: hasConnectionString,
       connectionStringForms: hasConnectionString,
       recognizesWarehouseUrl: plays('warehouse'),
+      readsTypes: plays('source'),
+      declaresTypes: plays('warehouse'),
     });
   });
 

@@ -3,7 +3,7 @@ import type { SourceConnector } from '@svc/engines';
 import { createTempDatabase, type TempDatabase } from '@svc/testing';
 import { createPostgresSource } from './postgres-source';
 import { withClient } from './testing/source-fixture';
-import { portableTypeOfPostgres } from '@svc/postgres-common';
+import { portableTypeOfPostgres, postgresColumnType } from '@svc/postgres-common';
 
 describe('PostgreSQL source: discovery', () => {
   let database: TempDatabase;
@@ -67,7 +67,7 @@ describe('PostgreSQL source: discovery', () => {
   it('describes columns with source and portable types, nullability and key order', async () => {
     const lines = await source.describeTable({ schema: 'Sales', name: 'Order Lines' });
     expect(lines?.primaryKey).toEqual(['line', 'order_id']);
-    expect(lines?.columns.map((column) => [column.name, column.sourceType, column.portableType, column.nullable])).toEqual([
+    expect(lines?.columns.map((column) => [column.name, column.sourceType, postgresColumnType(column.portableType).type, column.nullable])).toEqual([
       ['order_id', 'bigint', 'bigint', false],
       ['line', 'smallint', 'smallint', false],
       ['mood', 'mood', 'text', true],

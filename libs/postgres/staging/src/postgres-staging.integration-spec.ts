@@ -1,7 +1,7 @@
 import type { BatchDescriptor, ChangeBatch, ColumnDefinition, SeedBatch, TableDefinition } from '@svc/contracts';
 import type { CsvChunks, StagingConnector } from '@svc/engines';
 import { createTempDatabase, type TempDatabase } from '@svc/testing';
-import { portableTypeOfPostgres } from '@svc/postgres-common';
+import { portableTypeOfPostgres, postgresColumnType } from '@svc/postgres-common';
 import { Client } from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import { createPostgresStaging } from './postgres-staging';
@@ -173,7 +173,7 @@ describe('PostgreSQL staging', () => {
         `SELECT attname AS name, format_type(atttypid, atttypmod) AS type, attnotnull AS not_null
          FROM pg_attribute WHERE attrelid = 'app.all_types'::regclass AND attnum > 0 ORDER BY attnum`,
       );
-      expect(columns).toEqual(allTypes.columns.map((c) => ({ name: c.name, type: c.portableType, not_null: !c.nullable })));
+      expect(columns).toEqual(allTypes.columns.map((c) => ({ name: c.name, type: postgresColumnType(c.portableType).type, not_null: !c.nullable })));
       const keys = await sql<{ table: string; key: string }>(
         stagingDb.url,
         `SELECT conrelid::regclass::text AS table, pg_get_constraintdef(oid) AS key FROM pg_constraint WHERE contype = 'p' AND connamespace NOT IN ('pg_catalog'::regnamespace, 'svc_staging'::regnamespace) ORDER BY 1`,
