@@ -30,9 +30,10 @@ export const ChangeBatchSchema = Struct({
 export type ChangeBatch = Static<typeof ChangeBatchSchema>;
 
 /**
- * One unit of work on the data path. Its rows are CSV text exactly as PostgreSQL's `COPY ... (FORMAT csv)`
- * writes it: no header, NULL as an unquoted empty field, an empty string as `""`, columns in the order of
- * `definition.columns` (change rows lead with CHANGE_OPERATION_COLUMN).
+ * One unit of work on the data path. Its rows are in the row interchange format (row-format.ts,
+ * docs/ROW-FORMAT.md): header-less CSV, NULL as an unquoted empty field, an empty string as `""`, columns in the
+ * order of `definition.columns` (change rows lead with CHANGE_OPERATION_COLUMN), each field in the text form of
+ * its column's portable kind.
  */
 export const BatchDescriptorSchema = Struct({
   /** Deterministic: replication, table, versions (or seed id) and part. Applying one twice changes nothing. */

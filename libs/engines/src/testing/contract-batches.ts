@@ -55,7 +55,7 @@ export function changes(definition: TableDefinition, fromVersion: number, toVers
 }
 
 /**
- * Rows as the pipeline carries them (BatchDescriptor: PostgreSQL's COPY csv): NULL an unquoted empty field,
+ * Rows as the pipeline carries them (the row interchange format, docs/ROW-FORMAT.md): NULL an unquoted empty field,
  * every other value quoted, so '' is `""`. Written here from the format's definition, not by any engine's writer.
  */
 export function pipelineCsv(rows: readonly Row[]): string {

@@ -28,7 +28,7 @@ async function textOf(rows: CsvChunks): Promise<string> {
 /** A field of the pipeline's CSV: null for an unquoted empty field (NULL), '' for `""`. */
 type Field = string | null;
 
-/** The pipeline's CSV (BatchDescriptor: PostgreSQL's COPY csv) as rows of fields; newlines inside quotes belong to the field. */
+/** The pipeline's CSV (the row interchange format, docs/ROW-FORMAT.md) as rows of fields; newlines inside quotes belong to the field. */
 function csvFields(text: string): Field[][] {
   const rows: Field[][] = [];
   let row: Field[] = [];
