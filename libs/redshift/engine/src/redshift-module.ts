@@ -1,4 +1,5 @@
 import { defineEngine, warehouseEngineOf } from '@svc/engines';
+import { redshiftColumnType } from '@svc/redshift-warehouse';
 import { redshiftEngine } from './redshift-engine';
 
 /** Redshift, as the engine list names it: the warehouse only. */
@@ -11,5 +12,10 @@ export const redshiftModule = defineEngine({
   recognizesWarehouseUrl: (url) => warehouseEngineOf(url) === 'redshift',
   pipeline: redshiftEngine,
   defaultSchema: 'public',
-  types: {},
+  types: {
+    declares: (type) => {
+      const { type: declared, lost } = redshiftColumnType(type);
+      return { type: declared, lost };
+    },
+  },
 });

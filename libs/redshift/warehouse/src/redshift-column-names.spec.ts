@@ -1,9 +1,9 @@
-import type { ColumnDefinition, TableDefinition } from '@svc/contracts';
+import { Portable, type ColumnDefinition, type TableDefinition } from '@svc/contracts';
 import { RedshiftColumnNameError, columnSourceNameSql, tableSourceNameSql, warehouseColumnNames } from './redshift-column-names';
 import { missingColumns, redshiftLayout, type RedshiftLayout } from './redshift-layout';
 import { RedshiftTableDouble } from './testing/redshift-catalog-double';
 
-const column = (name: string): ColumnDefinition => ({ name, sourceType: 'int', portableType: 'integer', nullable: true });
+const column = (name: string): ColumnDefinition => ({ name, sourceType: 'int', portableType: Portable.integer(), nullable: true });
 const definitionOf = (names: readonly string[]): TableDefinition => ({
   table: { schema: 'dbo', name: 'wide' },
   columns: [{ ...column('id'), nullable: false }, ...names.map(column)],

@@ -1,4 +1,4 @@
-import type { BatchDescriptor, ScdType, StagedFiles, TableDefinition } from '@svc/contracts';
+import { Portable, type BatchDescriptor, type ScdType, type StagedFiles, type TableDefinition } from '@svc/contracts';
 import type { WarehouseConnector, WarehouseTableOptions } from '@svc/engines';
 import { createTempDatabase, type TempDatabase } from '@svc/testing';
 import { Client } from 'pg';
@@ -34,10 +34,10 @@ afterAll(async () => {
 const items: TableDefinition = {
   table: { schema: 'public', name: 'items' },
   columns: [
-    { name: 'id', sourceType: 'integer', portableType: 'integer', nullable: false },
-    { name: 'name', sourceType: 'text', portableType: 'text', nullable: true },
-    { name: 'price', sourceType: 'numeric(12,2)', portableType: 'numeric(12,2)', nullable: true },
-    { name: 'blob', sourceType: 'bytea', portableType: 'bytea', nullable: true },
+    { name: 'id', sourceType: 'integer', portableType: Portable.integer(), nullable: false },
+    { name: 'name', sourceType: 'text', portableType: Portable.text(), nullable: true },
+    { name: 'price', sourceType: 'numeric(12,2)', portableType: Portable.decimal(12, 2), nullable: true },
+    { name: 'blob', sourceType: 'bytea', portableType: Portable.binary(), nullable: true },
   ],
   primaryKey: ['id'],
   estimatedRows: 0,
@@ -193,7 +193,7 @@ describe('the Redshift dialect on PostgreSQL (not a real Redshift)', () => {
   it('adds a source column one ALTER at a time, to target and shadow', async () => {
     const where = options('Type1');
     await warehouse.ensureTable(items, where);
-    const wider = { ...items, columns: [...items.columns, { name: 'note', sourceType: 'varchar(10)', portableType: 'character varying(10)', nullable: true }] };
+    const wider = { ...items, columns: [...items.columns, { name: 'note', sourceType: 'varchar(10)', portableType: Portable.varchar(10), nullable: true }] };
     expect(await warehouse.ensureTable(wider, where)).toEqual({ created: false, addedColumns: ['note'] });
     const types = await sql.query(`SELECT table_name, data_type, character_maximum_length FROM information_schema.columns WHERE table_schema = $1 AND column_name = 'note' ORDER BY 1`, [where.schema]);
     expect(types.rows).toEqual([

@@ -1,13 +1,13 @@
-import type { BatchDescriptor, TableDefinition } from '@svc/contracts';
+import { Portable, type BatchDescriptor, type TableDefinition } from '@svc/contracts';
 import { MAX_COPY_ROW_BYTES, RedshiftFileRows, RedshiftValueError, fileRowsLayout, type FileRowsLayout } from './redshift-file-rows';
 
 const notes: TableDefinition = {
   table: { schema: 'dbo', name: 'notes' },
   columns: [
-    { name: 'id', sourceType: 'int', portableType: 'integer', nullable: false },
-    { name: 'body', sourceType: 'nvarchar(max)', portableType: 'text', nullable: true },
-    { name: 'code', sourceType: 'nchar(2)', portableType: 'char(2)', nullable: true },
-    { name: 'blob', sourceType: 'varbinary(max)', portableType: 'bytea', nullable: true },
+    { name: 'id', sourceType: 'int', portableType: Portable.integer(), nullable: false },
+    { name: 'body', sourceType: 'nvarchar(max)', portableType: Portable.text(), nullable: true },
+    { name: 'code', sourceType: 'nchar(2)', portableType: Portable.char(2), nullable: true },
+    { name: 'blob', sourceType: 'varbinary(max)', portableType: Portable.binary(), nullable: true },
   ],
   primaryKey: ['id'],
   estimatedRows: 0,
@@ -106,8 +106,8 @@ describe('RedshiftFileRows: the rows as Redshift COPY reads them', () => {
     const blobs: TableDefinition = {
       table: { schema: 'dbo', name: 'scans' },
       columns: [
-        { name: 'id', sourceType: 'int', portableType: 'integer', nullable: false },
-        ...['front', 'back', 'side'].map((name) => ({ name, sourceType: 'varbinary(max)', portableType: 'bytea', nullable: true })),
+        { name: 'id', sourceType: 'int', portableType: Portable.integer(), nullable: false },
+        ...['front', 'back', 'side'].map((name) => ({ name, sourceType: 'varbinary(max)', portableType: Portable.binary(), nullable: true })),
       ],
       primaryKey: ['id'],
       estimatedRows: 0,
@@ -148,12 +148,12 @@ describe('RedshiftFileRows: the rows as Redshift COPY reads them', () => {
     const events: TableDefinition = {
       table: { schema: 'public', name: 'events' },
       columns: [
-        { name: 'id', sourceType: 'integer', portableType: 'integer', nullable: false },
-        { name: 'day', sourceType: 'date', portableType: 'date', nullable: true },
-        { name: 'at', sourceType: 'timestamp with time zone', portableType: 'timestamp with time zone', nullable: true },
-        { name: 'amount', sourceType: 'numeric(12,2)', portableType: 'numeric(12,2)', nullable: true },
-        { name: 'ratio', sourceType: 'double precision', portableType: 'double precision', nullable: true },
-        { name: 'exact', sourceType: 'numeric', portableType: 'numeric', nullable: true },
+        { name: 'id', sourceType: 'integer', portableType: Portable.integer(), nullable: false },
+        { name: 'day', sourceType: 'date', portableType: Portable.date(), nullable: true },
+        { name: 'at', sourceType: 'timestamp with time zone', portableType: Portable.timestamp(6, true), nullable: true },
+        { name: 'amount', sourceType: 'numeric(12,2)', portableType: Portable.decimal(12, 2), nullable: true },
+        { name: 'ratio', sourceType: 'double precision', portableType: Portable.float(8), nullable: true },
+        { name: 'exact', sourceType: 'numeric', portableType: Portable.decimal(), nullable: true },
       ],
       primaryKey: ['id'],
       estimatedRows: 0,

@@ -26,7 +26,7 @@ export interface FileColumn {
   name: string;
   /** Bytes the loaded value may have; null: nothing to check. */
   capacityBytes: number | null;
-  /** 'hex': PostgreSQL bytea text `\x…`, written as bare hex. */
+  /** 'hex': binary text `\x…` (the interchange format's), written as bare hex. */
   form: 'text' | 'hex';
   /** Values the column's Redshift type cannot hold (redshiftColumnType's `finite`). */
   finite?: 'decimal' | 'datetime';
@@ -74,7 +74,7 @@ const NEWLINE_BYTE = Buffer.from('\n');
 export function fileRowsLayout(batch: BatchDescriptor): FileRowsLayout {
   const { definition } = batch;
   const columns: FileColumn[] = definition.columns.map((column) => {
-    const { capacityBytes, form, finite } = redshiftColumnType(column);
+    const { capacityBytes, form, finite } = redshiftColumnType(column.portableType);
     return { name: column.name, capacityBytes, form, ...(finite !== undefined && { finite }) };
   });
   const withOperation = batch.body.kind === 'changes';
@@ -85,9 +85,9 @@ export function fileRowsLayout(batch: BatchDescriptor): FileRowsLayout {
 }
 
 /**
- * The batch's rows, as the pipeline carries them (PostgreSQL's CSV: NULL an unquoted empty field, '' as
+ * The batch's rows, in the row interchange format (@svc/contracts row-format.ts: NULL an unquoted empty field, '' as
  * `""`), rewritten for Redshift's COPY (docs/REDSHIFT.md): NULL as the unquoted marker `\N`, every other value
- * quoted, bytea as bare hex. A value Redshift would misread or cut is refused (RedshiftValueError): a value that
+ * quoted, binary as bare hex. A value Redshift would misread or cut is refused (RedshiftValueError): a value that
  * is exactly the marker, and one longer in bytes than its column. One row is held at a time.
  */
 export class RedshiftFileRows implements StagedRowsRewriter {

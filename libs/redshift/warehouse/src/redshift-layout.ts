@@ -38,7 +38,7 @@ export function redshiftLayout(definition: TableDefinition, options: WarehouseTa
     qualifiedTarget: qualifiedName(options.schema, target),
     qualifiedShadow: qualifiedName(options.schema, shadow),
     history: !hasPrimaryKey(definition) ? 'plain' : options.scdType === 'Type2' ? 'type2' : 'type1',
-    columns: definition.columns.map((column, index) => ({ ...(names[index] ?? { name: column.name }), redshift: redshiftColumnType(column) })),
+    columns: definition.columns.map((column, index) => ({ ...(names[index] ?? { name: column.name }), redshift: redshiftColumnType(column.portableType) })),
     keyColumns: definition.primaryKey.map((key) => nameOf.get(key) ?? key),
     addUpdateTimestamp: options.addUpdateTimestamp,
   };

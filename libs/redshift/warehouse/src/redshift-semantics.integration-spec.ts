@@ -1,4 +1,4 @@
-import type { BatchDescriptor, StagedFiles, TableDefinition } from '@svc/contracts';
+import { Portable, type BatchDescriptor, type StagedFiles, type TableDefinition } from '@svc/contracts';
 import type { WarehouseConnector, WarehouseTableOptions } from '@svc/engines';
 import { createTempDatabase, type TempDatabase } from '@svc/testing';
 import { Client } from 'pg';
@@ -43,8 +43,8 @@ afterAll(async () => {
 const codes: TableDefinition = {
   table: { schema: 'public', name: 'codes' },
   columns: [
-    { name: 'code', sourceType: 'text', portableType: 'text', nullable: false },
-    { name: 'label', sourceType: 'text', portableType: 'text', nullable: true },
+    { name: 'code', sourceType: 'text', portableType: Portable.text(), nullable: false },
+    { name: 'label', sourceType: 'text', portableType: Portable.text(), nullable: true },
   ],
   primaryKey: ['code'],
   estimatedRows: 0,

@@ -1,4 +1,4 @@
-import type { TableDefinition } from '@svc/contracts';
+import { Portable, type TableDefinition } from '@svc/contracts';
 import { redactText } from '@svc/logging';
 import { copySql } from './redshift-copy';
 import { redshiftLayout, type RedshiftLayout } from './redshift-layout';
@@ -41,13 +41,13 @@ import {
 const orders: TableDefinition = {
   table: { schema: 'sales', name: 'Orders' },
   columns: [
-    { name: 'id', sourceType: 'bigint', portableType: 'bigint', nullable: false },
-    { name: 'placed', sourceType: 'datetimeoffset(7)', portableType: 'timestamptz(6)', nullable: false },
-    { name: 'amount', sourceType: 'money', portableType: 'numeric(19,4)', nullable: true },
-    { name: 'note', sourceType: 'nvarchar(max)', portableType: 'text', nullable: true },
-    { name: 'code', sourceType: 'nchar(3)', portableType: 'char(3)', nullable: true },
-    { name: 'blob', sourceType: 'varbinary(max)', portableType: 'bytea', nullable: true },
-    { name: 'uid', sourceType: 'uniqueidentifier', portableType: 'uuid', nullable: true },
+    { name: 'id', sourceType: 'bigint', portableType: Portable.bigint(), nullable: false },
+    { name: 'placed', sourceType: 'datetimeoffset(7)', portableType: Portable.timestamp(6, true), nullable: false },
+    { name: 'amount', sourceType: 'money', portableType: Portable.decimal(19, 4), nullable: true },
+    { name: 'note', sourceType: 'nvarchar(max)', portableType: Portable.text(), nullable: true },
+    { name: 'code', sourceType: 'nchar(3)', portableType: Portable.char(3), nullable: true },
+    { name: 'blob', sourceType: 'varbinary(max)', portableType: Portable.binary(), nullable: true },
+    { name: 'uid', sourceType: 'uniqueidentifier', portableType: Portable.uuid(), nullable: true },
   ],
   primaryKey: ['id'],
   estimatedRows: 0,

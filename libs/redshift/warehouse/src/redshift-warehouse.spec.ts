@@ -1,4 +1,4 @@
-import type { BatchDescriptor, TableDefinition } from '@svc/contracts';
+import { Portable, type BatchDescriptor, type TableDefinition } from '@svc/contracts';
 import { clientBoundMs, isClientQueryTimeout, type WarehouseTableOptions } from '@svc/engines';
 import { startMutePostgresServer, waitUntil } from '@svc/testing';
 import { CopyFailedError, s3CopyLoader } from './file-loaders';
@@ -8,8 +8,8 @@ import { RedshiftSessionDouble } from './testing/redshift-session-double';
 const items: TableDefinition = {
   table: { schema: 'public', name: 'items' },
   columns: [
-    { name: 'id', sourceType: 'integer', portableType: 'integer', nullable: false },
-    { name: 'price', sourceType: 'numeric(12,2)', portableType: 'numeric(12,2)', nullable: true },
+    { name: 'id', sourceType: 'integer', portableType: Portable.integer(), nullable: false },
+    { name: 'price', sourceType: 'numeric(12,2)', portableType: Portable.decimal(12, 2), nullable: true },
   ],
   primaryKey: ['id'],
   estimatedRows: 0,

@@ -1,4 +1,4 @@
-import type { TableDefinition } from '@svc/contracts';
+import { Portable, type ColumnDefinition, type TableDefinition } from '@svc/contracts';
 import { ColumnTypeChangeError, type WarehouseTableOptions } from '@svc/engines';
 import type { Pool } from 'pg';
 import type { StagedFileLoader } from './file-loaders';
@@ -80,12 +80,13 @@ const noFiles: StagedFileLoader = { load: () => Promise.reject(new Error('no loa
 const BOUNDS = { statementTimeoutMs: 60_000, lockWaitMs: 480_000 };
 const options: WarehouseTableOptions = { schema: 'dw', scdType: 'Type1', addUpdateTimestamp: false };
 
-const definitionWith = (n: { sourceType: string; portableType: string }, label: string): TableDefinition => ({
+/** Table `c`: id, n of the given types, and label a varchar of `labelLength` characters. */
+const definitionWith = (n: Pick<ColumnDefinition, 'sourceType' | 'portableType'>, labelLength: number): TableDefinition => ({
   table: { schema: 'public', name: 'c' },
   columns: [
-    { name: 'id', sourceType: 'integer', portableType: 'integer', nullable: false },
+    { name: 'id', sourceType: 'integer', portableType: Portable.integer(), nullable: false },
     { name: 'n', ...n, nullable: true },
-    { name: 'label', sourceType: label, portableType: label, nullable: true },
+    { name: 'label', sourceType: `character varying(${labelLength})`, portableType: Portable.varchar(labelLength), nullable: true },
   ],
   primaryKey: ['id'],
   estimatedRows: 0,
@@ -106,13 +107,13 @@ function catalogOf(definition: TableDefinition): Catalog {
 }
 
 describe('RedshiftWarehouse.ensureTable: a column whose type changed in the source (issue 21, item 13)', () => {
-  const first = definitionWith({ sourceType: 'integer', portableType: 'integer' }, 'character varying(40)');
+  const first = definitionWith({ sourceType: 'integer', portableType: Portable.integer() }, 40);
 
   it('lengthens a VARCHAR in target and shadow, outside the transaction block, and says so', async () => {
     const catalog = catalogOf(first);
     const double = new RedshiftDouble(catalog);
     const warehouse = new RedshiftWarehouse(double.asPool(), noFiles, 'redshift', BOUNDS);
-    const outcome = await warehouse.ensureTable(definitionWith({ sourceType: 'integer', portableType: 'integer' }, 'character varying(100)'), options);
+    const outcome = await warehouse.ensureTable(definitionWith({ sourceType: 'integer', portableType: Portable.integer() }, 100), options);
     expect(outcome).toEqual({
       created: false,
       addedColumns: [],
@@ -125,7 +126,7 @@ describe('RedshiftWarehouse.ensureTable: a column whose type changed in the sour
     const catalog = catalogOf(first);
     const double = new RedshiftDouble(catalog);
     const warehouse = new RedshiftWarehouse(double.asPool(), noFiles, 'redshift', BOUNDS);
-    const ensuring = warehouse.ensureTable(definitionWith({ sourceType: 'bigint', portableType: 'bigint' }, 'character varying(100)'), options);
+    const ensuring = warehouse.ensureTable(definitionWith({ sourceType: 'bigint', portableType: Portable.bigint() }, 100), options);
     await expect(ensuring).rejects.toBeInstanceOf(ColumnTypeChangeError);
     await expect(ensuring).rejects.toThrow(
       '[public].[c]: the type of column(s) n from integer to BIGINT changed in the source and the Redshift warehouse table cannot follow (Redshift changes a column type in place only to lengthen a VARCHAR',
@@ -137,7 +138,7 @@ describe('RedshiftWarehouse.ensureTable: a column whose type changed in the sour
   it('keeps a column wider than the source now needs, altering nothing', async () => {
     const double = new RedshiftDouble(catalogOf(first));
     const warehouse = new RedshiftWarehouse(double.asPool(), noFiles, 'redshift', BOUNDS);
-    expect(await warehouse.ensureTable(definitionWith({ sourceType: 'smallint', portableType: 'smallint' }, 'character varying(10)'), options)).toEqual({ created: false, addedColumns: [] });
+    expect(await warehouse.ensureTable(definitionWith({ sourceType: 'smallint', portableType: Portable.smallint() }, 10), options)).toEqual({ created: false, addedColumns: [] });
     expect(double.sent.filter((text) => text.includes('ALTER COLUMN'))).toEqual([]);
   });
 });
