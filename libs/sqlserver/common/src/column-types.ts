@@ -1,4 +1,4 @@
-import { tableKey, type TableRef } from '@svc/contracts';
+import { Portable, tableKey, type PortableType, type TableRef } from '@svc/contracts';
 import { EngineError } from '@svc/engines';
 
 /** A column as SQL Server's catalog describes it (sys.columns with its base type). */
@@ -18,12 +18,12 @@ export interface CatalogColumn {
 export interface ColumnPlan {
   /** The column's type as SQL Server writes it, for a SQL Server staging table (`nvarchar(40)`, `decimal(38,10)`). */
   sourceType: string;
-  /** The type of the column in PostgreSQL's dialect, the pipeline's portable vocabulary for warehouses. */
-  portableType: string;
+  /** What its values are, in no engine's spelling: the type warehouses map to a type of theirs. */
+  portableType: PortableType;
   /**
-   * How a read selects it, given the qualified column: text in the form the portable type reads back, so
-   * that no value passes through a JavaScript number or Date, except float and real, which are IEEE
-   * doubles in JavaScript too and are rendered there (`rendersInJs`).
+   * How a read selects it, given the qualified column: text in the row interchange format of its portable type
+   * (`interchangeTextProblem`), so that no value passes through a JavaScript number or Date, except float and
+   * real, which are IEEE doubles in JavaScript too and are rendered there (`rendersInJs`).
    */
   select(column: string): string;
   /** float and real arrive as JavaScript numbers (exact) and are written as their shortest round-trip text. */
@@ -33,8 +33,17 @@ export interface ColumnPlan {
 }
 
 const characters = (column: CatalogColumn, bytesPerCharacter: number) => (column.maxLength === -1 ? 'max' : String(column.maxLength / bytesPerCharacter));
-/** PostgreSQL keeps at most 6 fractional digits of a second. */
-const microseconds = (scale: number) => Math.min(scale, 6);
+/**
+ * The portable text of a sized character column: n bounds the characters of char(n) and varchar(n) (n bytes, at
+ * most n characters) and of nchar(n) and nvarchar(n) (n UTF-16 code units, at most n characters); (max) is unbounded.
+ */
+const portableText = (column: CatalogColumn, bytesPerCharacter: number, fixed: boolean): PortableType => {
+  if (column.maxLength === -1) return Portable.text();
+  const length = column.maxLength / bytesPerCharacter;
+  return fixed ? Portable.char(length) : Portable.varchar(length);
+};
+/** The portable binary of a sized binary column; varbinary(max) is unbounded. */
+const portableBinary = (column: CatalogColumn, fixed: boolean): PortableType => Portable.binary(column.maxLength === -1 ? null : column.maxLength, fixed);
 
 const asText = (length: string) => (column: string) => `CONVERT(varchar(${length}), ${column})`;
 const asIs = (column: string) => column;
@@ -78,86 +87,84 @@ export function columnPlan(column: CatalogColumn): ColumnPlan {
   const { precision, scale } = column;
   switch (type) {
     case 'bigint':
-      return { sourceType: 'bigint', portableType: 'bigint', select: asText('20') };
+      return { sourceType: 'bigint', portableType: Portable.bigint(), select: asText('20') };
     case 'int':
-      return { sourceType: 'int', portableType: 'integer', select: asText('11') };
+      return { sourceType: 'int', portableType: Portable.integer(), select: asText('11') };
     case 'smallint':
-      return { sourceType: 'smallint', portableType: 'smallint', select: asText('6') };
+      return { sourceType: 'smallint', portableType: Portable.smallint(), select: asText('6') };
     case 'tinyint':
-      return { sourceType: 'tinyint', portableType: 'smallint', select: asText('3') };
+      return { sourceType: 'tinyint', portableType: Portable.smallint(), select: asText('3') };
     case 'bit':
-      return { sourceType: 'bit', portableType: 'boolean', select: (c) => `CASE ${c} WHEN 1 THEN 'true' WHEN 0 THEN 'false' END` };
+      return { sourceType: 'bit', portableType: Portable.boolean(), select: (c) => `CASE ${c} WHEN 1 THEN 'true' WHEN 0 THEN 'false' END` };
     case 'decimal':
     case 'numeric':
-      return { sourceType: `${type}(${precision},${scale})`, portableType: `numeric(${precision},${scale})`, select: asText('41') };
+      return { sourceType: `${type}(${precision},${scale})`, portableType: Portable.decimal(precision, scale), select: asText('41') };
     case 'money':
-      return { sourceType: 'money', portableType: 'numeric(19,4)', select: (c) => `CONVERT(varchar(30), ${c}, 2)` };
+      return { sourceType: 'money', portableType: Portable.decimal(19, 4), select: (c) => `CONVERT(varchar(30), ${c}, 2)` };
     case 'smallmoney':
-      return { sourceType: 'smallmoney', portableType: 'numeric(10,4)', select: (c) => `CONVERT(varchar(30), ${c}, 2)` };
+      return { sourceType: 'smallmoney', portableType: Portable.decimal(10, 4), select: (c) => `CONVERT(varchar(30), ${c}, 2)` };
     case 'float':
-      return { sourceType: 'float', portableType: 'double precision', select: asIs, rendersInJs: true };
+      return { sourceType: 'float', portableType: Portable.float(8), select: asIs, rendersInJs: true };
     case 'real':
-      return { sourceType: 'real', portableType: 'real', select: asIs, rendersInJs: true, conversion: 'written as the shortest text of its exact double value (0.1 reads 0.10000000149011612)' };
+      return { sourceType: 'real', portableType: Portable.float(4), select: asIs, rendersInJs: true, conversion: 'written as the shortest text of its exact double value (0.1 reads 0.10000000149011612)' };
     case 'date':
-      return { sourceType: 'date', portableType: 'date', select: (c) => `CONVERT(varchar(10), ${c}, 23)` };
+      return { sourceType: 'date', portableType: Portable.date(), select: (c) => `CONVERT(varchar(10), ${c}, 23)` };
     case 'time':
       return {
         sourceType: `time(${scale})`,
-        portableType: `time(${microseconds(scale)})`,
+        portableType: Portable.time(scale),
         // The default style of time is hh:mi:ss.nnnnnnn (style 114 would put a colon before the fraction).
         select: (c) => `CONVERT(varchar(16), ${c})`,
-        ...(scale > 6 && { conversion: 'the 7th fractional digit (100 ns) is rounded: PostgreSQL and Redshift keep microseconds' }),
       };
     case 'datetime2':
       return {
         sourceType: `datetime2(${scale})`,
-        portableType: `timestamp(${microseconds(scale)})`,
+        portableType: Portable.timestamp(scale),
         select: (c) => `CONVERT(varchar(27), ${c}, 121)`,
-        ...(scale > 6 && { conversion: 'the 7th fractional digit (100 ns) is rounded: PostgreSQL and Redshift keep microseconds' }),
       };
     case 'datetime':
-      return { sourceType: 'datetime', portableType: 'timestamp(3)', select: (c) => `CONVERT(varchar(23), ${c}, 121)` };
+      return { sourceType: 'datetime', portableType: Portable.timestamp(3), select: (c) => `CONVERT(varchar(23), ${c}, 121)` };
     case 'smalldatetime':
-      return { sourceType: 'smalldatetime', portableType: 'timestamp(0)', select: (c) => `CONVERT(varchar(19), ${c}, 120)` };
+      return { sourceType: 'smalldatetime', portableType: Portable.timestamp(0), select: (c) => `CONVERT(varchar(19), ${c}, 120)` };
     case 'datetimeoffset':
       return {
         sourceType: `datetimeoffset(${scale})`,
-        portableType: `timestamptz(${microseconds(scale)})`,
+        portableType: Portable.timestamp(scale, true),
+        // Style 121 writes the value with its own offset (yyyy-mm-dd hh:mi:ss.nnnnnnn +hh:mm): nothing changes here.
         select: (c) => `CONVERT(varchar(34), ${c}, 121)`,
-        conversion: 'kept as the same instant; the warehouse stores it in UTC, so the original offset is not kept',
       };
     case 'char':
-      return { sourceType: `char(${characters(column, 1)})`, portableType: `char(${characters(column, 1)})`, select: asIs };
+      return { sourceType: `char(${characters(column, 1)})`, portableType: portableText(column, 1, true), select: asIs };
     case 'nchar':
-      return { sourceType: `nchar(${characters(column, 2)})`, portableType: `char(${characters(column, 2)})`, select: asIs };
+      return { sourceType: `nchar(${characters(column, 2)})`, portableType: portableText(column, 2, true), select: asIs };
     case 'varchar':
       return column.maxLength === -1
-        ? { sourceType: 'varchar(max)', portableType: 'text', select: asIs }
-        : { sourceType: `varchar(${characters(column, 1)})`, portableType: `varchar(${characters(column, 1)})`, select: asIs };
+        ? { sourceType: 'varchar(max)', portableType: Portable.text(), select: asIs }
+        : { sourceType: `varchar(${characters(column, 1)})`, portableType: portableText(column, 1, false), select: asIs };
     case 'nvarchar':
       return column.maxLength === -1
-        ? { sourceType: 'nvarchar(max)', portableType: 'text', select: asIs }
-        : { sourceType: `nvarchar(${characters(column, 2)})`, portableType: `varchar(${characters(column, 2)})`, select: asIs };
+        ? { sourceType: 'nvarchar(max)', portableType: Portable.text(), select: asIs }
+        : { sourceType: `nvarchar(${characters(column, 2)})`, portableType: portableText(column, 2, false), select: asIs };
     case 'text':
     case 'ntext':
-      return { sourceType: type, portableType: 'text', select: (c) => `CONVERT(nvarchar(max), ${c})` };
+      return { sourceType: type, portableType: Portable.text(), select: (c) => `CONVERT(nvarchar(max), ${c})` };
     case 'xml':
-      return { sourceType: 'xml', portableType: 'text', select: (c) => `CONVERT(nvarchar(max), ${c})`, conversion: 'its text (SQL Server normalises XML on storage)' };
+      return { sourceType: 'xml', portableType: Portable.text(), select: (c) => `CONVERT(nvarchar(max), ${c})`, conversion: 'its text (SQL Server normalises XML on storage)' };
     case 'binary':
-      return { sourceType: `binary(${characters(column, 1)})`, portableType: 'bytea', select: hex };
+      return { sourceType: `binary(${characters(column, 1)})`, portableType: portableBinary(column, true), select: hex };
     case 'varbinary':
-      return { sourceType: column.maxLength === -1 ? 'varbinary(max)' : `varbinary(${characters(column, 1)})`, portableType: 'bytea', select: hex };
+      return { sourceType: column.maxLength === -1 ? 'varbinary(max)' : `varbinary(${characters(column, 1)})`, portableType: portableBinary(column, false), select: hex };
     case 'image':
-      return { sourceType: 'image', portableType: 'bytea', select: hex };
+      return { sourceType: 'image', portableType: Portable.binary(), select: hex };
     case 'timestamp':
     case 'rowversion':
-      return { sourceType: 'rowversion', portableType: 'bytea', select: hex, conversion: 'its 8 bytes; staging keeps them as binary(8)' };
+      return { sourceType: 'rowversion', portableType: Portable.binary(8, true), select: hex, conversion: 'its 8 bytes; staging keeps them as binary(8)' };
     case 'uniqueidentifier':
-      return { sourceType: 'uniqueidentifier', portableType: 'uuid', select: (c) => `LOWER(CONVERT(char(36), ${c}))` };
+      return { sourceType: 'uniqueidentifier', portableType: Portable.uuid(), select: (c) => `LOWER(CONVERT(char(36), ${c}))` };
     case 'sql_variant':
       return {
         sourceType: 'sql_variant',
-        portableType: 'text',
+        portableType: Portable.text(),
         select: variantText,
         conversion: 'the text of its value, every digit kept (float in 17 digits, money with 4 decimals, binary as 0x hex); the base type it had is not kept',
       };
@@ -165,28 +172,28 @@ export function columnPlan(column: CatalogColumn): ColumnPlan {
     case 'geography':
       return {
         sourceType: type,
-        portableType: 'text',
+        portableType: Portable.text(),
         // Extended WKT (PostGIS reads it): the spatial reference travels with the shape. AsTextZM, unlike
         // STAsText, keeps the Z (elevation) and M (measure) values of each point.
         select: (c) => `'SRID=' + CONVERT(varchar(11), ${c}.STSrid) + ';' + ${c}.AsTextZM()`,
         conversion: 'extended well-known text with its SRID and any Z and M values (SRID=4326;POINT (…))',
       };
     case 'hierarchyid':
-      return { sourceType: 'hierarchyid', portableType: 'text', select: (c) => `${c}.ToString()`, conversion: 'its path text, e.g. /1/3/' };
+      return { sourceType: 'hierarchyid', portableType: Portable.text(), select: (c) => `${c}.ToString()`, conversion: 'its path text, e.g. /1/3/' };
     // SQL Server 2025 and Azure SQL: json converts explicitly to nvarchar; vector "to and from char, nchar,
     // varchar, nvarchar and json", as a JSON array of its float elements (the json and vector data type pages).
     case 'json':
-      return { sourceType: 'json', portableType: 'json', select: (c) => `CONVERT(nvarchar(max), ${c})`, conversion: 'its JSON text' };
+      return { sourceType: 'json', portableType: Portable.json(false), select: (c) => `CONVERT(nvarchar(max), ${c})`, conversion: 'its JSON text' };
     case 'vector':
       return {
         sourceType: 'vector',
-        portableType: 'json',
+        portableType: Portable.json(false),
         select: (c) => `CONVERT(nvarchar(max), ${c})`,
         conversion: 'its JSON array text, one number per dimension; staging keeps it as nvarchar(max)',
       };
     default:
       if (column.isClrType) {
-        return { sourceType: column.typeName, portableType: 'text', select: (c) => `${c}.ToString()`, conversion: 'a CLR user-defined type travels as its ToString() text' };
+        return { sourceType: column.typeName, portableType: Portable.text(), select: (c) => `${c}.ToString()`, conversion: 'a CLR user-defined type travels as its ToString() text' };
       }
       throw new UnsupportedColumnTypeError(column);
   }

@@ -4,6 +4,7 @@ export { sqlServerConfig, sqlServerDatabaseName } from './sql-server-config';
 export { isSqlServerUnreachable, sqlServerFailureReason } from './sql-server-failure';
 export { keyColumnsGathered, sqlServerAccess, sqlServerConnectionFailure } from './sqlserver-access';
 export { columnPlan, planOfSourceType, stagingPlanOf, STAGING_VALUE_TOO_LONG, UnsupportedColumnTypeError, type CatalogColumn, type ColumnPlan, type StagingColumnPlan } from './column-types';
+export { SQLSERVER_TYPE_SAMPLES, sqlServerSourceTypes, type SqlServerTypeSample } from './source-types';
 export { connectSqlServer, isTlsVersionRefusal, withLegacyTls } from './tls-fallback';
 export { isSqlServerMissingObject } from './missing-object';
 export { csvRows, CsvFormatError, type CsvField } from './csv-rows';

@@ -13,7 +13,14 @@
  *     hh:mi:ss (24h)"; 121 "yyyy-mm-dd hh:mi:ss.mmm (24h)", the default for time, date, datetime2 and
  *     datetimeoffset; 23 "yyyy-mm-dd".
  *   - binary to character data: style 0 (default) "Translates … binary bytes to ASCII characters. Each
- *     character or byte is converted 1:1."; style 1 writes the bytes as hex with a 0x prefix.
+ *     character or byte is converted 1:1."; style 1 writes the bytes as hex with a 0x prefix, style 2 without it.
+ *   - uniqueidentifier to character data: its 36 characters xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx, hex digits in
+ *     upper case (LOWER gives lower case).
+ * The date and time types' default string literal formats (their data type pages): time hh:mm:ss[.nnnnnnn],
+ * datetime2 YYYY-MM-DD hh:mm:ss[.fractional seconds], datetimeoffset YYYY-MM-DD hh:mm:ss[.nnnnnnn] [{+|-}hh:mm],
+ * each with as many fractional digits as its scale and no point at scale 0 (datetimeoffset(0) is 26 characters,
+ * datetimeoffset(7) 34). Style 121 is the default of time, date, datetime2 and datetimeoffset.
+ * hierarchyid's ToString() is its path (/1/3/); a CLR user-defined type's is whatever its assembly returns.
  * SQL_VARIANT_PROPERTY(v, 'BaseType') names the value's base type; converting a sql_variant to that type
  * gives its value back (https://learn.microsoft.com/en-us/sql/t-sql/data-types/sql-variant-transact-sql).
  * geometry and geography (https://learn.microsoft.com/en-us/sql/t-sql/spatial-geometry/astextzm-geometry-data-type):
@@ -24,11 +31,16 @@
  */
 export type TsqlValue =
   | { type: 'text'; text: string }
-  | { type: 'int'; value: number }
+  | { type: 'int' | 'bit'; value: number }
+  | { type: 'bigint'; value: bigint }
   | { type: 'float' | 'real'; value: number }
   | { type: 'money' | 'smallmoney'; tenThousandths: bigint }
   | { type: 'datetime' | 'smalldatetime' | 'datetime2'; year: number; month: number; day: number; hour: number; minute: number; second: number; fraction: string }
+  | { type: 'datetimeoffset'; year: number; month: number; day: number; hour: number; minute: number; second: number; fraction: string; offsetMinutes: number }
+  | { type: 'time'; hour: number; minute: number; second: number; fraction: string }
   | { type: 'date'; year: number; month: number; day: number }
+  | { type: 'uniqueidentifier'; hex: string }
+  | { type: 'clr'; text: string }
   | { type: 'binary' | 'varbinary'; bytes: Buffer }
   | { type: 'decimal'; text: string }
   | { type: 'sql_variant'; base: Exclude<TsqlValue, { type: 'sql_variant' }> }
@@ -114,6 +126,12 @@ export function evaluateTsql(expression: string, bindings: Readonly<Record<strin
       expect(')');
       return () => convert(type, value(), style);
     }
+    if (word === 'LOWER') {
+      expect('(');
+      const value = parseSum();
+      expect(')');
+      return () => ({ type: 'text', text: textOf(value()).toLowerCase() });
+    }
     if (word === 'SQL_VARIANT_PROPERTY') {
       expect('(');
       const value = parseSum();
@@ -136,7 +154,7 @@ export function evaluateTsql(expression: string, bindings: Readonly<Record<strin
       expect('(');
       expect(')');
     }
-    return () => spatialMember(bound, member);
+    return () => memberOf(bound, member);
   };
 
   const parseSum = (): Expression => {
@@ -184,7 +202,10 @@ function tokenize(expression: string): Token[] {
 }
 
 function equal(left: TsqlValue, right: TsqlValue): boolean {
-  return left.type === 'text' && right.type === 'text' && left.text.toLowerCase() === right.text.toLowerCase();
+  if (left.type === 'text' && right.type === 'text') return left.text.toLowerCase() === right.text.toLowerCase();
+  // A bit compared with an int literal (CASE x WHEN 1): the int converts to bit, so both compare as numbers.
+  const number = (value: TsqlValue) => (value.type === 'int' || value.type === 'bit' ? value.value : undefined);
+  return number(left) !== undefined && number(left) === number(right);
 }
 
 function baseName(type: string): string {
@@ -195,6 +216,7 @@ function convert(type: string, value: TsqlValue, style: number | undefined): Tsq
   const target = baseName(type);
   if (TEXT_TYPES.has(target)) return { type: 'text', text: render(value.type === 'sql_variant' ? value.base : value, style) };
   if (style !== undefined) throw new Error(`a style converting to ${type} is not modelled`);
+  if (target === 'varbinary' && (value.type === 'binary' || value.type === 'varbinary')) return { type: 'varbinary', bytes: value.bytes };
   if (value.type !== 'sql_variant') throw new Error(`converting ${value.type} to ${type} is not modelled`);
   const base = value.base;
   if (target === base.type) return base;
@@ -210,7 +232,10 @@ function render(value: TsqlValue, style: number | undefined): string {
     case 'decimal':
       return value.text;
     case 'int':
+    case 'bigint':
       return String(value.value);
+    case 'bit':
+      throw new Error('rendering bit as text is not modelled (the plans compare it with 1 and 0)');
     case 'float':
     case 'real':
       return renderFloat(value.value, style ?? 0);
@@ -221,17 +246,30 @@ function render(value: TsqlValue, style: number | undefined): string {
     case 'smalldatetime':
     case 'datetime2':
       return renderDateTime(value, style ?? (value.type === 'datetime2' ? 121 : 0));
+    case 'datetimeoffset': {
+      if (style !== undefined && style !== 121) throw new Error(`style ${style} of datetimeoffset is not modelled`);
+      const sign = value.offsetMinutes < 0 ? '-' : '+';
+      const offset = Math.abs(value.offsetMinutes);
+      return `${year(value.year)}-${two(value.month)}-${two(value.day)} ${clock(value)} ${sign}${two(Math.floor(offset / 60))}:${two(offset % 60)}`;
+    }
+    case 'time':
+      if (style !== undefined && style !== 121) throw new Error(`style ${style} of time is not modelled`);
+      return clock(value);
     case 'date':
       if (style !== undefined && style !== 23 && style !== 121) throw new Error(`style ${style} of date is not modelled`);
-      return `${value.year}-${two(value.month)}-${two(value.day)}`;
+      return `${year(value.year)}-${two(value.month)}-${two(value.day)}`;
     case 'binary':
     case 'varbinary':
       if ((style ?? 0) === 0) return value.bytes.toString('latin1');
       if (style === 1) return `0x${value.bytes.toString('hex').toUpperCase()}`;
+      if (style === 2) return value.bytes.toString('hex').toUpperCase();
       throw new Error(`style ${style} of binary is not modelled`);
+    case 'uniqueidentifier':
+      return value.hex.toUpperCase();
     case 'sql_variant':
     case 'geometry':
     case 'geography':
+    case 'clr':
       throw new Error(`rendering ${value.type} as text is not modelled`);
   }
 }
@@ -261,24 +299,30 @@ function renderMoney(tenThousandths: bigint, style: number): string {
 type DateTimeValue = Extract<TsqlValue, { type: 'datetime' | 'smalldatetime' | 'datetime2' }>;
 
 function renderDateTime(value: DateTimeValue, style: number): string {
-  const date = `${value.year}-${two(value.month)}-${two(value.day)}`;
+  const date = `${year(value.year)}-${two(value.month)}-${two(value.day)}`;
   const time = `${two(value.hour)}:${two(value.minute)}:${two(value.second)}`;
   switch (style) {
     case 0:
     case 100: {
       const hour12 = value.hour % 12 === 0 ? 12 : value.hour % 12;
-      return `${MONTHS[value.month - 1] ?? '?'} ${String(value.day).padStart(2, ' ')} ${value.year} ${String(hour12).padStart(2, ' ')}:${two(value.minute)}${value.hour < 12 ? 'AM' : 'PM'}`;
+      return `${MONTHS[value.month - 1] ?? '?'} ${String(value.day).padStart(2, ' ')} ${year(value.year)} ${String(hour12).padStart(2, ' ')}:${two(value.minute)}${value.hour < 12 ? 'AM' : 'PM'}`;
     }
     case 120:
       return `${date} ${time}`;
     case 121:
-      return value.type === 'smalldatetime' ? `${date} ${time}.000` : `${date} ${time}.${value.fraction}`;
+      return value.type === 'smalldatetime' ? `${date} ${time}.000` : `${date} ${clock(value)}`;
     default:
       throw new Error(`style ${style} of ${value.type} is not modelled`);
   }
 }
 
-function spatialMember(value: TsqlValue, member: string): TsqlValue {
+/** hh:mm:ss and the fractional digits of the value's scale, no point at scale 0. */
+function clock(value: { hour: number; minute: number; second: number; fraction: string }): string {
+  return `${two(value.hour)}:${two(value.minute)}:${two(value.second)}${value.fraction === '' ? '' : `.${value.fraction}`}`;
+}
+
+function memberOf(value: TsqlValue, member: string): TsqlValue {
+  if (value.type === 'clr' && member === 'ToString') return { type: 'text', text: value.text };
   if (value.type !== 'geometry' && value.type !== 'geography') throw new Error(`${member} of ${value.type} is not modelled`);
   const wkt = (dimensions: number) => `${value.shape} (${value.points.map((point) => point.slice(0, dimensions).join(' ')).join(', ')})`;
   switch (member) {
@@ -294,3 +338,5 @@ function spatialMember(value: TsqlValue, member: string): TsqlValue {
 }
 
 const two = (n: number) => String(n).padStart(2, '0');
+/** yyyy: the styles with the century "always return the century (yyyy)", so year 1 is 0001. */
+const year = (n: number) => String(n).padStart(4, '0');

@@ -1,3 +1,4 @@
+import { Portable } from '@svc/contracts';
 import { isEngineError } from '@svc/engines';
 import { UnsupportedColumnTypeError } from '@svc/sqlserver-common';
 import { definitionsOf, type CatalogRow } from './catalog';
@@ -30,16 +31,16 @@ describe('definitionsOf: catalog rows as table definitions', () => {
       {
         table: { schema: 'dbo', name: 'lines' },
         columns: [
-          { name: 'line', sourceType: 'int', portableType: 'integer', nullable: false },
-          { name: 'order_id', sourceType: 'bigint', portableType: 'bigint', nullable: false },
-          { name: 'note', sourceType: 'nvarchar(40)', portableType: 'varchar(40)', nullable: true, hasDefault: true },
+          { name: 'line', sourceType: 'int', portableType: Portable.integer(), nullable: false },
+          { name: 'order_id', sourceType: 'bigint', portableType: Portable.bigint(), nullable: false },
+          { name: 'note', sourceType: 'nvarchar(40)', portableType: Portable.varchar(40), nullable: true, hasDefault: true },
         ],
         primaryKey: ['order_id', 'line'],
         estimatedRows: 12,
       },
       {
         table: { schema: 'dbo', name: 'log' },
-        columns: [{ name: 'at', sourceType: 'datetime2(7)', portableType: 'timestamp(6)', nullable: true }],
+        columns: [{ name: 'at', sourceType: 'datetime2(7)', portableType: Portable.timestamp(7), nullable: true }],
         primaryKey: [],
         estimatedRows: 0,
       },
@@ -57,9 +58,9 @@ describe('definitionsOf: catalog rows as table definitions', () => {
       row('codes', 'n', 'int', { collation_name: null }),
     ]);
     expect(definition?.columns).toEqual([
-      { name: 'code', sourceType: 'varchar(10)', portableType: 'varchar(10)', nullable: false, collation: 'Latin1_General_CS_AS' },
-      { name: 'label', sourceType: 'nvarchar(40)', portableType: 'varchar(40)', nullable: true, collation: 'Cyrillic_General_CI_AS' },
-      { name: 'n', sourceType: 'int', portableType: 'integer', nullable: true },
+      { name: 'code', sourceType: 'varchar(10)', portableType: Portable.varchar(10), nullable: false, collation: 'Latin1_General_CS_AS' },
+      { name: 'label', sourceType: 'nvarchar(40)', portableType: Portable.varchar(40), nullable: true, collation: 'Cyrillic_General_CI_AS' },
+      { name: 'n', sourceType: 'int', portableType: Portable.integer(), nullable: true },
     ]);
   });
 
@@ -75,8 +76,8 @@ describe('definitionsOf: catalog rows as table definitions', () => {
   it('discovers every table when one has a column of a type it does not know, listing that column as text', () => {
     const definitions = definitionsOf(catalog, 'list');
     expect(definitions.map((definition) => definition.table.name)).toEqual(['orders', 'lines']);
-    expect(definitions[0]?.columns[1]).toEqual({ name: 'shape', sourceType: 'tensor', portableType: 'text', nullable: true });
-    expect(definitions[1]?.columns[1]).toEqual({ name: 'doc', sourceType: 'json', portableType: 'json', nullable: true });
+    expect(definitions[0]?.columns[1]).toEqual({ name: 'shape', sourceType: 'tensor', portableType: Portable.text(), nullable: true });
+    expect(definitions[1]?.columns[1]).toEqual({ name: 'doc', sourceType: 'json', portableType: Portable.json(false), nullable: true });
   });
 
   it('refuses to describe that table for a read, naming table, column and type, as an error that stops that table only', () => {

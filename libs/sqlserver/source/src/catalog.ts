@@ -1,5 +1,4 @@
-import type { ColumnDefinition, TableDefinition } from '@svc/contracts';
-import type { TableRef } from '@svc/contracts';
+import { Portable, type ColumnDefinition, type PortableType, type TableDefinition, type TableRef } from '@svc/contracts';
 import { UnsupportedColumnTypeError, columnPlan } from '@svc/sqlserver-common';
 
 /** A row of DISCOVER_COLUMNS_SQL as the driver returns it. */
@@ -67,7 +66,7 @@ function columnOf(row: CatalogRow, table: TableRef, unknownTypes: UnknownTypes):
   };
 }
 
-function planOf(row: CatalogRow, table: TableRef, unknownTypes: UnknownTypes): { sourceType: string; portableType: string } {
+function planOf(row: CatalogRow, table: TableRef, unknownTypes: UnknownTypes): { sourceType: string; portableType: PortableType } {
   try {
     return columnPlan({
       name: row.column_name,
@@ -79,7 +78,7 @@ function planOf(row: CatalogRow, table: TableRef, unknownTypes: UnknownTypes): {
     });
   } catch (error) {
     if (!(error instanceof UnsupportedColumnTypeError)) throw error;
-    if (unknownTypes === 'list') return { sourceType: row.type_name, portableType: 'text' };
+    if (unknownTypes === 'list') return { sourceType: row.type_name, portableType: Portable.text() };
     throw new UnsupportedColumnTypeError(error.column, table);
   }
 }

@@ -1,4 +1,4 @@
-import type { TableDefinition } from '@svc/contracts';
+import { Portable, type TableDefinition } from '@svc/contracts';
 import { DISCOVER_COLUMNS_SQL } from './catalog-sql';
 import { CURRENT_VERSION_SQL, changeWindowSql, netChangesSql, snapshotSelectSql } from './read-sql';
 import {
@@ -14,24 +14,24 @@ import {
 const orderLines: TableDefinition = {
   table: { schema: 'sales', name: 'Order ]Lines[' },
   columns: [
-    { name: 'order_id', sourceType: 'bigint', portableType: 'bigint', nullable: false },
-    { name: 'line', sourceType: 'smallint', portableType: 'smallint', nullable: false },
-    { name: 'amount', sourceType: 'decimal(38,10)', portableType: 'numeric(38,10)', nullable: true },
-    { name: 'price', sourceType: 'money', portableType: 'numeric(19,4)', nullable: true },
-    { name: 'ratio', sourceType: 'float', portableType: 'double precision', nullable: true },
-    { name: 'shipped', sourceType: 'bit', portableType: 'boolean', nullable: true },
-    { name: 'note', sourceType: 'nvarchar(max)', portableType: 'text', nullable: true },
-    { name: 'at', sourceType: 'datetime2(7)', portableType: 'timestamp(6)', nullable: true },
-    { name: 'at_zone', sourceType: 'datetimeoffset(7)', portableType: 'timestamptz(6)', nullable: true },
-    { name: 'during', sourceType: 'time(7)', portableType: 'time(6)', nullable: true },
-    { name: 'on_day', sourceType: 'date', portableType: 'date', nullable: true },
-    { name: 'blob', sourceType: 'varbinary(max)', portableType: 'bytea', nullable: true },
-    { name: 'version', sourceType: 'rowversion', portableType: 'bytea', nullable: false },
-    { name: 'uid', sourceType: 'uniqueidentifier', portableType: 'uuid', nullable: true },
-    { name: 'doc', sourceType: 'xml', portableType: 'text', nullable: true },
-    { name: 'anything', sourceType: 'sql_variant', portableType: 'text', nullable: true },
-    { name: 'place', sourceType: 'geography', portableType: 'text', nullable: true },
-    { name: 'node', sourceType: 'hierarchyid', portableType: 'text', nullable: true },
+    { name: 'order_id', sourceType: 'bigint', portableType: Portable.bigint(), nullable: false },
+    { name: 'line', sourceType: 'smallint', portableType: Portable.smallint(), nullable: false },
+    { name: 'amount', sourceType: 'decimal(38,10)', portableType: Portable.decimal(38, 10), nullable: true },
+    { name: 'price', sourceType: 'money', portableType: Portable.decimal(19, 4), nullable: true },
+    { name: 'ratio', sourceType: 'float', portableType: Portable.float(8), nullable: true },
+    { name: 'shipped', sourceType: 'bit', portableType: Portable.boolean(), nullable: true },
+    { name: 'note', sourceType: 'nvarchar(max)', portableType: Portable.text(), nullable: true },
+    { name: 'at', sourceType: 'datetime2(7)', portableType: Portable.timestamp(7), nullable: true },
+    { name: 'at_zone', sourceType: 'datetimeoffset(7)', portableType: Portable.timestamp(7, true), nullable: true },
+    { name: 'during', sourceType: 'time(7)', portableType: Portable.time(7), nullable: true },
+    { name: 'on_day', sourceType: 'date', portableType: Portable.date(), nullable: true },
+    { name: 'blob', sourceType: 'varbinary(max)', portableType: Portable.binary(), nullable: true },
+    { name: 'version', sourceType: 'rowversion', portableType: Portable.binary(8, true), nullable: false },
+    { name: 'uid', sourceType: 'uniqueidentifier', portableType: Portable.uuid(), nullable: true },
+    { name: 'doc', sourceType: 'xml', portableType: Portable.text(), nullable: true },
+    { name: 'anything', sourceType: 'sql_variant', portableType: Portable.text(), nullable: true },
+    { name: 'place', sourceType: 'geography', portableType: Portable.text(), nullable: true },
+    { name: 'node', sourceType: 'hierarchyid', portableType: Portable.text(), nullable: true },
   ],
   primaryKey: ['order_id', 'line'],
   estimatedRows: 0,

@@ -1,4 +1,4 @@
-import type { BatchDescriptor, ColumnDefinition, TableDefinition } from '@svc/contracts';
+import { Portable, type BatchDescriptor, type ColumnDefinition, type TableDefinition } from '@svc/contracts';
 import type { CsvChunks } from '@svc/engines';
 import { CollationStagingDouble } from './collation.double';
 import { SqlServerStaging } from './sqlserver-staging';
@@ -46,7 +46,7 @@ describe('SQL Server staging collations', () => {
   it('applies a change batch with a string key when the staging database and tempdb collate differently (no Msg 468)', async () => {
     const database = new CollationStagingDouble(server);
     const staging = new SqlServerStaging(database);
-    const definition = definitionOf({ name: 'code', sourceType: 'nvarchar(10)', portableType: 'varchar(10)', nullable: false }, { name: 'n', sourceType: 'int', portableType: 'integer', nullable: true });
+    const definition = definitionOf({ name: 'code', sourceType: 'nvarchar(10)', portableType: Portable.varchar(10), nullable: false }, { name: 'n', sourceType: 'int', portableType: Portable.integer(), nullable: true });
     await staging.ensureTable(definition);
     await staging.applyBatch(changesOf(definition, 1), csv('I,x,1\nI,y,2\n'));
     await staging.applyBatch(changesOf(definition, 2), csv('U,x,10\nD,y,\n'));
@@ -56,7 +56,7 @@ describe('SQL Server staging collations', () => {
   it('creates a column with the source collation, so a case-sensitive source key keeps a and A apart', async () => {
     const database = new CollationStagingDouble(server);
     const staging = new SqlServerStaging(database);
-    const definition = definitionOf({ name: 'code', sourceType: 'varchar(10)', portableType: 'varchar(10)', nullable: false, collation: 'Latin1_General_CS_AS' });
+    const definition = definitionOf({ name: 'code', sourceType: 'varchar(10)', portableType: Portable.varchar(10), nullable: false, collation: 'Latin1_General_CS_AS' });
     await staging.ensureTable(definition);
     expect(database.collationOf('[dbo].[codes]', 'code')).toBe('Latin1_General_CS_AS');
     await staging.applyBatch(seedOf(definition), csv('a\nA\n'));
@@ -68,8 +68,8 @@ describe('SQL Server staging collations', () => {
     const database = new CollationStagingDouble(server);
     const staging = new SqlServerStaging(database);
     const definition = definitionOf(
-      { name: 'id', sourceType: 'int', portableType: 'integer', nullable: false },
-      { name: 'label', sourceType: 'varchar(20)', portableType: 'varchar(20)', nullable: true, collation: 'Cyrillic_General_CI_AS' },
+      { name: 'id', sourceType: 'int', portableType: Portable.integer(), nullable: false },
+      { name: 'label', sourceType: 'varchar(20)', portableType: Portable.varchar(20), nullable: true, collation: 'Cyrillic_General_CI_AS' },
     );
     await staging.ensureTable(definition);
     await staging.applyBatch(changesOf(definition), csv('I,1,Привет\n'));
@@ -79,15 +79,15 @@ describe('SQL Server staging collations', () => {
   it('adds a column with its source collation to an existing table', async () => {
     const database = new CollationStagingDouble(server);
     const staging = new SqlServerStaging(database);
-    const key = { name: 'id', sourceType: 'int', portableType: 'integer', nullable: false };
+    const key = { name: 'id', sourceType: 'int', portableType: Portable.integer(), nullable: false };
     await staging.ensureTable(definitionOf(key));
-    await staging.ensureTable(definitionOf(key, { name: 'label', sourceType: 'nvarchar(20)', portableType: 'varchar(20)', nullable: true, collation: 'Latin1_General_100_BIN2' }));
+    await staging.ensureTable(definitionOf(key, { name: 'label', sourceType: 'nvarchar(20)', portableType: Portable.varchar(20), nullable: true, collation: 'Latin1_General_100_BIN2' }));
     expect(database.collationOf('[dbo].[codes]', 'label')).toBe('Latin1_General_100_BIN2');
   });
 
   it('refuses a collation that is not a bare name, before sending any DDL', async () => {
     const database = new CollationStagingDouble(server);
-    const definition = definitionOf({ name: 'code', sourceType: 'nvarchar(10)', portableType: 'varchar(10)', nullable: false, collation: 'Latin1_General_CI_AS NOT NULL, x int' });
+    const definition = definitionOf({ name: 'code', sourceType: 'nvarchar(10)', portableType: Portable.varchar(10), nullable: false, collation: 'Latin1_General_CI_AS NOT NULL, x int' });
     await expect(new SqlServerStaging(database).ensureTable(definition)).rejects.toThrow("column code: collation 'Latin1_General_CI_AS NOT NULL, x int' is not a collation name");
     expect(database.tables.size).toBe(0);
   });

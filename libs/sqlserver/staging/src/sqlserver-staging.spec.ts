@@ -1,4 +1,4 @@
-import type { BatchDescriptor, TableDefinition } from '@svc/contracts';
+import { Portable, type BatchDescriptor, type TableDefinition } from '@svc/contracts';
 import { ColumnTypeChangeError, ForeignTableError, OwnObjectMissingError, type CsvChunks } from '@svc/engines';
 import type { CsvField, TransactionOutcome, TsqlDatabase, TsqlParams, TsqlSession } from '@svc/sqlserver-common';
 import {
@@ -211,8 +211,8 @@ function evaluateLengthGuards(text: string, loaded: readonly CsvField[][], withO
 const definition: TableDefinition = {
   table: { schema: 'dbo', name: 'Orders' },
   columns: [
-    { name: 'id', sourceType: 'int', portableType: 'integer', nullable: false },
-    { name: 'note', sourceType: 'nvarchar(200)', portableType: 'text', nullable: true },
+    { name: 'id', sourceType: 'int', portableType: Portable.integer(), nullable: false },
+    { name: 'note', sourceType: 'nvarchar(200)', portableType: Portable.varchar(200), nullable: true },
   ],
   primaryKey: ['id'],
   estimatedRows: 0,
@@ -331,7 +331,7 @@ describe('SqlServerStaging (scripted database)', () => {
   });
 
   describe('a sql_variant value longer than a staging sql_variant keeps (4000 characters of nvarchar)', () => {
-    const variants: TableDefinition = { ...definition, columns: [definition.columns[0], { name: 'v', sourceType: 'sql_variant', portableType: 'text', nullable: true }] };
+    const variants: TableDefinition = { ...definition, columns: [definition.columns[0], { name: 'v', sourceType: 'sql_variant', portableType: Portable.text(), nullable: true }] };
     const batch: BatchDescriptor = { ...changes, definition: variants };
 
     it('is refused with the table and column named, never cut', async () => {
@@ -360,8 +360,8 @@ describe('SqlServerStaging (scripted database)', () => {
     const widened: TableDefinition = {
       ...definition,
       columns: [
-        { name: 'id', sourceType: 'bigint', portableType: 'bigint', nullable: false },
-        { name: 'note', sourceType: 'nvarchar(max)', portableType: 'text', nullable: true },
+        { name: 'id', sourceType: 'bigint', portableType: Portable.bigint(), nullable: false },
+        { name: 'note', sourceType: 'nvarchar(max)', portableType: Portable.text(), nullable: true },
       ],
     };
 
@@ -396,7 +396,7 @@ describe('SqlServerStaging (scripted database)', () => {
     it('keeps a column wider than the source now needs, altering nothing', async () => {
       const catalog = stagedAs('bigint', 'nvarchar(max)');
       const database = new ScriptedDatabase({ existingColumns: ['id', 'note'], owned: true, catalog });
-      const narrowed: TableDefinition = { ...definition, columns: [{ name: 'id', sourceType: 'int', portableType: 'integer', nullable: false }, { name: 'note', sourceType: 'nvarchar(50)', portableType: 'varchar(50)', nullable: true }] };
+      const narrowed: TableDefinition = { ...definition, columns: [{ name: 'id', sourceType: 'int', portableType: Portable.integer(), nullable: false }, { name: 'note', sourceType: 'nvarchar(50)', portableType: Portable.varchar(50), nullable: true }] };
       expect(await new SqlServerStaging(database).ensureTable(narrowed)).toEqual({ created: false, addedColumns: [] });
       expect(database.transcript.join('\n')).not.toContain('ALTER TABLE [dbo].[Orders]');
     });
@@ -404,7 +404,7 @@ describe('SqlServerStaging (scripted database)', () => {
     it('stops the table, naming column, old and new type, for a change no widening follows; nothing is altered', async () => {
       const catalog = stagedAs('int', 'nvarchar(100)');
       const database = new ScriptedDatabase({ existingColumns: ['id', 'note'], owned: true, catalog });
-      const retyped: TableDefinition = { ...definition, columns: [{ name: 'id', sourceType: 'int', portableType: 'integer', nullable: false }, { name: 'note', sourceType: 'int', portableType: 'integer', nullable: true }] };
+      const retyped: TableDefinition = { ...definition, columns: [{ name: 'id', sourceType: 'int', portableType: Portable.integer(), nullable: false }, { name: 'note', sourceType: 'int', portableType: Portable.integer(), nullable: true }] };
       const ensuring = new SqlServerStaging(database).ensureTable(retyped);
       await expect(ensuring).rejects.toBeInstanceOf(ColumnTypeChangeError);
       await expect(ensuring).rejects.toThrow('[dbo].[Orders]: the type of column(s) note from nvarchar(100) to int changed in the source and the staging table cannot follow');

@@ -1,3 +1,4 @@
+import { Portable } from '@svc/contracts';
 import { describeStagingContract, type ContractColumnTypes } from '@svc/engines/testing';
 import { CollationStagingDouble } from './collation.double';
 import { SqlServerStaging } from './sqlserver-staging';
@@ -8,8 +9,8 @@ import { SqlServerStaging } from './sqlserver-staging';
  * Whether a live server runs the same statements the same way: docs/ENGINES.md, "what only a live server can confirm".
  */
 const columnTypes: ContractColumnTypes = {
-  integer: { sourceType: 'int', portableType: 'integer' },
-  text: { sourceType: 'nvarchar(200)', portableType: 'text' },
+  integer: { sourceType: 'int', portableType: Portable.integer() },
+  text: { sourceType: 'nvarchar(200)', portableType: Portable.varchar(200) },
 };
 
 describeStagingContract([

@@ -1,4 +1,4 @@
-import type { TableDefinition } from '@svc/contracts';
+import { Portable, type TableDefinition } from '@svc/contracts';
 import {
   APPLICATION_LOCK_SQL,
   CONTROL_SCHEMA_SQL,
@@ -29,14 +29,14 @@ import {
 const lines: TableDefinition = {
   table: { schema: 'sales', name: 'Order ]Lines' },
   columns: [
-    { name: 'order_id', sourceType: 'bigint', portableType: 'bigint', nullable: false },
-    { name: 'at', sourceType: 'datetime2(7)', portableType: 'timestamp(6)', nullable: false },
-    { name: 'amount', sourceType: 'decimal(38,10)', portableType: 'numeric(38,10)', nullable: true },
-    { name: 'shipped', sourceType: 'bit', portableType: 'boolean', nullable: true },
-    { name: 'blob', sourceType: 'varbinary(max)', portableType: 'bytea', nullable: true },
-    { name: 'version', sourceType: 'rowversion', portableType: 'bytea', nullable: false },
-    { name: 'place', sourceType: 'geography', portableType: 'text', nullable: true },
-    { name: 'note', sourceType: 'nvarchar(max)', portableType: 'text', nullable: true },
+    { name: 'order_id', sourceType: 'bigint', portableType: Portable.bigint(), nullable: false },
+    { name: 'at', sourceType: 'datetime2(7)', portableType: Portable.timestamp(7), nullable: false },
+    { name: 'amount', sourceType: 'decimal(38,10)', portableType: Portable.decimal(38, 10), nullable: true },
+    { name: 'shipped', sourceType: 'bit', portableType: Portable.boolean(), nullable: true },
+    { name: 'blob', sourceType: 'varbinary(max)', portableType: Portable.binary(), nullable: true },
+    { name: 'version', sourceType: 'rowversion', portableType: Portable.binary(8, true), nullable: false },
+    { name: 'place', sourceType: 'geography', portableType: Portable.text(), nullable: true },
+    { name: 'note', sourceType: 'nvarchar(max)', portableType: Portable.text(), nullable: true },
   ],
   primaryKey: ['order_id', 'at'],
   estimatedRows: 0,
@@ -75,9 +75,9 @@ describe('generated T-SQL (SQL Server staging)', () => {
     const codes: TableDefinition = {
       table: { schema: 'dbo', name: 'codes' },
       columns: [
-        { name: 'code', sourceType: 'varchar(10)', portableType: 'varchar(10)', nullable: false, collation: 'Latin1_General_CS_AS' },
-        { name: 'region', sourceType: 'nchar(2)', portableType: 'char(2)', nullable: false },
-        { name: 'n', sourceType: 'int', portableType: 'integer', nullable: false },
+        { name: 'code', sourceType: 'varchar(10)', portableType: Portable.varchar(10), nullable: false, collation: 'Latin1_General_CS_AS' },
+        { name: 'region', sourceType: 'nchar(2)', portableType: Portable.char(2), nullable: false },
+        { name: 'n', sourceType: 'int', portableType: Portable.integer(), nullable: false },
       ],
       primaryKey: ['code', 'region', 'n'],
       estimatedRows: 0,
