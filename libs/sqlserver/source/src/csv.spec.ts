@@ -1,6 +1,6 @@
 import { csvField, csvLine } from './csv';
 
-describe('CSV as the pipeline carries it (PostgreSQL COPY csv)', () => {
+describe('CSV as the pipeline carries it (the row interchange format, docs/ROW-FORMAT.md)', () => {
   it.each<[string | number | null, string]>([
     [null, ''],
     ['', '""'],
