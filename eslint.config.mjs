@@ -5,7 +5,7 @@ import { existsSync, readdirSync } from 'node:fs';
 const nestBanned = ['@nestjs/*', '@nestjs/common', '@nestjs/core', '@nestjs/microservices'];
 
 /**
- * The engine folders (docs/ENGINES.md): libs/<engine>/*, imported as @svc/<engine>-*. An engine folder is one with an
+ * The engine folders (docs/ENGINES.md): libs/<engine>/*, imported as @svc/<engine>/<library>. An engine folder is one with an
  * `engine` library; libs/engine-list/src/engine-list.spec.ts checks that these are the engines of the engine list.
  */
 const engines = readdirSync(new URL('libs', import.meta.url)).filter((name) => existsSync(new URL(`libs/${name}/engine/project.json`, import.meta.url)));
@@ -20,7 +20,7 @@ const testSupport = {
   message: 'test support is for specs, testing entries and tools, never production code',
 };
 const engineLibs = (names) => ({
-  group: names.map((name) => `@svc/${name}-*`),
+  group: names.flatMap((name) => [`@svc/${name}/*`, `@svc/${name}/**`]),
   message: 'engines are plug-ins: only the engine list (libs/engine-list) imports an engine library, and engines never import each other',
 });
 /** Library entries the operator console may import at run time, and the files its browser build compiles for them. */

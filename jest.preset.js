@@ -1,8 +1,12 @@
 const { compilerOptions } = require('./tsconfig.base.json');
 
-// tsconfig "paths" map '@svc/<lib>' to its one public door; jest resolves the same way.
+// tsconfig "paths" map '@svc/<lib>' (and an engine's '@svc/<engine>/<lib>') to its one public door; jest resolves
+// the same way, in the same order: exact aliases first, then the patterns (one '*' each, as TypeScript allows).
+const escape = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 const moduleNameMapper = Object.fromEntries(
-  Object.entries(compilerOptions.paths).map(([alias, [target]]) => [`^${alias.replace('/', '\\/')}$`, `<rootDir>/${target}`]),
+  Object.entries(compilerOptions.paths)
+    .sort(([a], [b]) => Number(a.includes('*')) - Number(b.includes('*')))
+    .map(([alias, [target]]) => [`^${alias.split('*').map(escape).join('(.+)')}$`, `<rootDir>/${target.replace('*', '$1')}`]),
 );
 
 const baseJestConfig = {

@@ -1,5 +1,5 @@
 import { UNSUPPORTED_WAREHOUSE_URL, redshiftServedByPostgresForTests, warehouseEngineOf, type ProbeOptions, type WarehouseConnection } from '@svc/engines';
-import { probePostgres, warehouseClientConfig } from '@svc/postgres-common';
+import { probePostgres, warehouseClientConfig } from '@svc/postgres/common';
 import { UNSUPPORTED_CONNECTION_STRING, databaseAccessOf } from './engine';
 
 export type { ProbeOptions } from '@svc/engines';

@@ -1,6 +1,6 @@
-import { postgresModule } from '@svc/postgres-engine';
-import { redshiftModule } from '@svc/redshift-engine';
-import { sqlServerModule } from '@svc/sqlserver-engine';
+import { postgresModule } from '@svc/postgres/engine';
+import { redshiftModule } from '@svc/redshift/engine';
+import { sqlServerModule } from '@svc/sqlserver/engine';
 
 /**
  * The engines of this build, one line per engine: the only place that names them (docs/ENGINES.md, "Adding an

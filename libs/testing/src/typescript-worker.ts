@@ -4,10 +4,17 @@ import type { WorkerOptions } from 'node:worker_threads';
 
 const REPO_ROOT = resolve(__dirname, '..', '..', '..');
 
-/** tsconfig's `@svc/<lib>` paths as absolute file names. */
-function libraryAliases(): Record<string, string> {
+/**
+ * tsconfig's `@svc/…` paths as [prefix, suffix, absolute target] in the order TypeScript tries them: exact aliases
+ * (no `*`: prefix is the whole alias) first, then the patterns, whose one `*` the target repeats.
+ */
+function libraryAliases(): [string, string | null, string][] {
   const config = JSON.parse(readFileSync(join(REPO_ROOT, 'tsconfig.base.json'), 'utf8')) as { compilerOptions: { paths: Record<string, string[]> } };
-  return Object.fromEntries(Object.entries(config.compilerOptions.paths).map(([alias, [target = '']]) => [alias, join(REPO_ROOT, target)]));
+  const entries = Object.entries(config.compilerOptions.paths).map(([alias, [target = '']]): [string, string | null, string] => {
+    const [prefix = '', suffix] = alias.split('*');
+    return [prefix, suffix ?? null, join(REPO_ROOT, target)];
+  });
+  return [...entries.filter(([, suffix]) => suffix === null), ...entries.filter(([, suffix]) => suffix !== null)];
 }
 
 /**
@@ -21,9 +28,17 @@ export function typescriptWorker(entry: string): { script: string; options: Work
     const Module = require('node:module');
     const ts = require(${JSON.stringify(require.resolve('typescript'))});
     const aliases = ${JSON.stringify(libraryAliases())};
+    const aliased = (request) => {
+      for (const [prefix, suffix, target] of aliases) {
+        if (suffix === null ? request === prefix : request.length > prefix.length + suffix.length && request.startsWith(prefix) && request.endsWith(suffix)) {
+          return suffix === null ? target : target.replace('*', request.slice(prefix.length, request.length - suffix.length));
+        }
+      }
+      return request;
+    };
     const resolveFilename = Module._resolveFilename;
     Module._resolveFilename = function (request, ...rest) {
-      return resolveFilename.call(this, aliases[request] ?? request, ...rest);
+      return resolveFilename.call(this, aliased(request), ...rest);
     };
     const compilerOptions = {
       module: ts.ModuleKind.CommonJS,

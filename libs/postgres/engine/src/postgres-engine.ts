@@ -1,8 +1,8 @@
-import { postgresErrorKind } from '@svc/postgres-common';
+import { postgresErrorKind } from '@svc/postgres/common';
 import type { PipelineEngine } from '@svc/engines';
-import { createPostgresSource } from '@svc/postgres-source';
-import { createPostgresStaging } from '@svc/postgres-staging';
-import { createPostgresWarehouse, type PostgresWarehouseOptions } from '@svc/postgres-warehouse';
+import { createPostgresSource } from '@svc/postgres/source';
+import { createPostgresStaging } from '@svc/postgres/staging';
+import { createPostgresWarehouse, type PostgresWarehouseOptions } from '@svc/postgres/warehouse';
 
 /** Warehouse.TimeoutInMins bounds every warehouse statement; RebuildIndexes reindexes after a seed. */
 export function postgresWarehouseOptions(config: { warehouse: { timeoutInMins: number }; rebuildIndexes: boolean }): PostgresWarehouseOptions {

@@ -1,5 +1,5 @@
 import { defineEngine, warehouseEngineOf } from '@svc/engines';
-import { postgresAccess, postgresColumnType, postgresSourceTypes } from '@svc/postgres-common';
+import { postgresAccess, postgresColumnType, postgresSourceTypes } from '@svc/postgres/common';
 import { postgresEngine } from './postgres-engine';
 
 /** PostgreSQL, as the engine list names it: source, staging and warehouse. */

@@ -1,4 +1,4 @@
-import { POSTGRES_USER_TABLES_FILTER } from '@svc/postgres-common';
+import { POSTGRES_USER_TABLES_FILTER } from '@svc/postgres/common';
 import { CHANGE_COLUMNS } from './identifiers';
 
 /**

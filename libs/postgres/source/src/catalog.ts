@@ -1,5 +1,5 @@
 import { guardColumnDefinition, type ColumnDefinition, type TableDefinition, type TableRef } from '@svc/contracts';
-import { portableTypeOfPostgres } from '@svc/postgres-common';
+import { portableTypeOfPostgres } from '@svc/postgres/common';
 import type { Pool, PoolClient } from 'pg';
 import { CHANGE_TABLE_KEY_COLUMNS_SQL, DISCOVER_TABLES_SQL, PRIMARY_KEY_COLUMNS_SQL } from './catalog-sql';
 import { inChangeSchema, qualifiedName } from './identifiers';

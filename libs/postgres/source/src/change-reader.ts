@@ -8,7 +8,7 @@ import {
   TableNotTrackedError,
 } from '@svc/engines';
 import type { Pool, PoolClient } from 'pg';
-import { openTransaction, rollbackAndRelease, streamCopyOut } from '@svc/postgres-common';
+import { openTransaction, rollbackAndRelease, streamCopyOut } from '@svc/postgres/common';
 import { assertDefinitionCurrent } from './definition-check';
 import { trackedMinValidVersion } from './registry';
 import { READ_TRANSACTION_SQL, SNAPSHOT_VERSION_SQL, changeWindowEndSql, lockTrackedTableSql, netChangesCopySql } from './read-sql';

@@ -6,7 +6,7 @@ import { StaleDefinitionError } from '@svc/engines';
 import { createPostgresSource } from './postgres-source';
 import { ChangeFeed, commitAndGetXid } from './testing/change-feed';
 import { connect, parseCsv, readAll, sortedRows } from './testing/source-fixture';
-import { portableTypeOfPostgres } from '@svc/postgres-common';
+import { portableTypeOfPostgres } from '@svc/postgres/common';
 
 const PROJECTED = { columnsProjected: true };
 

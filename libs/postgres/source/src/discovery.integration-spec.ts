@@ -3,7 +3,7 @@ import type { SourceConnector } from '@svc/engines';
 import { createTempDatabase, type TempDatabase } from '@svc/testing';
 import { createPostgresSource } from './postgres-source';
 import { withClient } from './testing/source-fixture';
-import { portableTypeOfPostgres, postgresColumnType } from '@svc/postgres-common';
+import { portableTypeOfPostgres, postgresColumnType } from '@svc/postgres/common';
 
 describe('PostgreSQL source: discovery', () => {
   let database: TempDatabase;

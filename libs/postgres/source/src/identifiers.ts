@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { CHANGE_TRACKING_SCHEMA, type TableRef } from '@svc/contracts';
-import { qualifiedName as qualifiedSchemaName, quoteIdent } from '@svc/postgres-common';
+import { qualifiedName as qualifiedSchemaName, quoteIdent } from '@svc/postgres/common';
 
 export { quoteIdent };
 

@@ -1,6 +1,6 @@
 import type { RetentionPeriod, TableDefinition, TableRef } from '@svc/contracts';
 import type { ChangeRead, ReadOptions, SnapshotRead, SourceConnector } from '@svc/engines';
-import { createPool, postgresClientConfig } from '@svc/postgres-common';
+import { createPool, postgresClientConfig } from '@svc/postgres/common';
 import type { Pool } from 'pg';
 import { readTableDefinitions } from './catalog';
 import { readChanges } from './change-reader';

@@ -3,7 +3,7 @@ import type { Pool } from 'pg';
 import { LOCK_TRACKED_TABLE_SQL, RAISE_MIN_VALID_VERSION_SQL, purgeChangesSql } from './purge-sql';
 import { registryExists } from './registry';
 import { retentionHours } from './retention';
-import { inTransaction } from '@svc/postgres-common';
+import { inTransaction } from '@svc/postgres/common';
 import { parseVersion } from './versions';
 
 /**

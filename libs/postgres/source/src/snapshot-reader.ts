@@ -1,7 +1,7 @@
 import type { TableDefinition } from '@svc/contracts';
 import type { ReadOptions, SnapshotRead } from '@svc/engines';
 import type { Pool } from 'pg';
-import { openTransaction, rollbackAndRelease, streamCopyOut } from '@svc/postgres-common';
+import { openTransaction, rollbackAndRelease, streamCopyOut } from '@svc/postgres/common';
 import { assertDefinitionCurrent } from './definition-check';
 import { READ_TRANSACTION_SQL, SNAPSHOT_VERSION_SQL, snapshotCopySql } from './read-sql';
 

@@ -4,10 +4,10 @@ import { from as copyFrom } from 'pg-copy-streams';
 import { interchangeTextProblem, type TableDefinition } from '@svc/contracts';
 import type { SourceConnector } from '@svc/engines';
 import { createTempDatabase, waitUntil, type TempDatabase } from '@svc/testing';
-import { RowStreamAbandonedError } from '@svc/postgres-common';
+import { RowStreamAbandonedError } from '@svc/postgres/common';
 import { createPostgresSource } from './postgres-source';
 import { parseCsv, readAll, withClient } from './testing/source-fixture';
-import { portableTypeOfPostgres } from '@svc/postgres-common';
+import { portableTypeOfPostgres } from '@svc/postgres/common';
 
 const MEGABYTE_TEXT = 'ab€😀'.repeat(100_000);
 

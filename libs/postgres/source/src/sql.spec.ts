@@ -12,7 +12,7 @@ import {
   dropChangeTableSql,
   type KeyColumn,
 } from './tracking-sql';
-import { portableTypeOfPostgres } from '@svc/postgres-common';
+import { portableTypeOfPostgres } from '@svc/postgres/common';
 
 // Generated SQL is reviewed as text: these snapshots are the place to read it.
 const orderLines: TableDefinition = {

@@ -1,4 +1,4 @@
-import { postgresAccess } from '@svc/postgres-common';
+import { postgresAccess } from '@svc/postgres/common';
 import type { SourceConnector } from '@svc/engines';
 import { createTempDatabase, type TempDatabase } from '@svc/testing';
 import { createPostgresSource } from './postgres-source';

@@ -3,7 +3,7 @@ import type { Pool, PoolClient } from 'pg';
 import { changeTableKeyColumns, primaryKeyColumns, tableExists } from './catalog';
 import { PrimaryKeyRequiredError, StaleDefinitionError } from '@svc/engines';
 import { RESERVED_KEY_NAMES, trackingNames } from './identifiers';
-import { inTransaction } from '@svc/postgres-common';
+import { inTransaction } from '@svc/postgres/common';
 import {
   CHANGE_SCHEMA_SETUP_SQL,
   REGISTER_TABLE_SQL,

@@ -1,5 +1,5 @@
 import type { ColumnDefinition, TableRef } from '@svc/contracts';
-import { columnList, postgresColumnType, qualifiedName as qualifiedSchemaName, quoteIdent } from '@svc/postgres-common';
+import { columnList, postgresColumnType, qualifiedName as qualifiedSchemaName, quoteIdent } from '@svc/postgres/common';
 
 export { columnList, quoteIdent };
 

@@ -1,7 +1,7 @@
 import type { BatchDescriptor, ColumnDefinition, TableDefinition } from '@svc/contracts';
 import type { CsvChunks, StagingConnector } from '@svc/engines';
 import { createTempDatabase, waitForLockWaiters, type TempDatabase } from '@svc/testing';
-import { portableTypeOfPostgres } from '@svc/postgres-common';
+import { portableTypeOfPostgres } from '@svc/postgres/common';
 import { Client } from 'pg';
 import { createPostgresStaging } from './postgres-staging';
 

@@ -1,7 +1,7 @@
 import type { BatchDescriptor, ChangeBatch, ColumnDefinition, SeedBatch, TableDefinition } from '@svc/contracts';
 import type { CsvChunks, StagingConnector } from '@svc/engines';
 import { createTempDatabase, type TempDatabase } from '@svc/testing';
-import { portableTypeOfPostgres, postgresColumnType } from '@svc/postgres-common';
+import { portableTypeOfPostgres, postgresColumnType } from '@svc/postgres/common';
 import { Client } from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import { createPostgresStaging } from './postgres-staging';

@@ -1,5 +1,5 @@
 import { StagingProtocol, type StagingConnector, type StagingDialect, type TypedColumn } from '@svc/engines';
-import { createPool, isPostgresMissingObject, postgresClientConfig } from '@svc/postgres-common';
+import { createPool, isPostgresMissingObject, postgresClientConfig } from '@svc/postgres/common';
 import type { Pool, PoolClient } from 'pg';
 import { copyIn } from './copy-in';
 import { portableTypeOf } from './identifiers';

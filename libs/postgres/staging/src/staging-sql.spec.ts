@@ -16,7 +16,7 @@ import {
   insertChangedRowsSql,
   truncateSql,
 } from './staging-sql';
-import { portableTypeOfPostgres } from '@svc/postgres-common';
+import { portableTypeOfPostgres } from '@svc/postgres/common';
 
 const orders: TableDefinition = {
   table: { schema: 'sales', name: 'Order "Lines"' },

@@ -3,7 +3,7 @@ import { ForeignTableError, isEngineError, type CsvChunks, type StagingConnector
 import { createTempDatabase, type TempDatabase } from '@svc/testing';
 import { Client } from 'pg';
 import { createPostgresStaging } from './postgres-staging';
-import { portableTypeOfPostgres } from '@svc/postgres-common';
+import { portableTypeOfPostgres } from '@svc/postgres/common';
 
 const A = '3d1f0c52-8a4e-4b7f-9c21-5e6a7b8c9d01';
 const B = '3d1f0c52-8a4e-4b7f-9c21-5e6a7b8c9d02';

@@ -1,4 +1,4 @@
-import { inTransaction as inCommonTransaction } from '@svc/postgres-common';
+import { inTransaction as inCommonTransaction } from '@svc/postgres/common';
 import type { Pool, PoolClient } from 'pg';
 
 /**

@@ -1,1 +1,1 @@
-export { copyIn } from '@svc/postgres-common';
+export { copyIn } from '@svc/postgres/common';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 
-export { qualifiedName, quoteIdent, quoteLiteral } from '@svc/postgres-common';
+export { qualifiedName, quoteIdent, quoteLiteral } from '@svc/postgres/common';
 
 /** PostgreSQL's NAMEDATALEN - 1: longer identifiers are silently truncated by the server. */
 export const MAX_IDENTIFIER_BYTES = 63;

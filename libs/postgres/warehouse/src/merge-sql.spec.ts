@@ -4,7 +4,7 @@ import { copyChangesSql, copySeedPartSql, createLoadTableSql, firstSeedSql, merg
 import { swapShadowSql } from './seed-swap';
 import { createShadowSql, createTargetSql } from './table-ddl';
 import { tableLayout } from './table-layout';
-import { portableTypeOfPostgres } from '@svc/postgres-common';
+import { portableTypeOfPostgres } from '@svc/postgres/common';
 
 const orders: TableDefinition = {
   table: { schema: 'sales', name: 'order "lines"' },

@@ -1,5 +1,5 @@
 import { WarehouseProtocol, clientBoundMs, columnChangeNotes, isClientQueryTimeout, type ColumnTypeDrift, type TypedColumn, type WarehouseConnection, type WarehouseConnector, type WarehouseDialect } from '@svc/engines';
-import { createPool, inTransaction, isPostgresMissingObject, warehouseClientConfig } from '@svc/postgres-common';
+import { createPool, inTransaction, isPostgresMissingObject, warehouseClientConfig } from '@svc/postgres/common';
 import type { Pool, PoolClient } from 'pg';
 import { currentSeedId, deleteLoadedBatchesBefore, isBatchLoaded, isFencedOut, lockSchemaDdl, lockTable, ownershipLedger, raiseFence, recordLoadedBatch } from './control-tables';
 import { addMissingColumns, createTable, followColumnTypes, setAside, tableColumns } from './ensure-table';

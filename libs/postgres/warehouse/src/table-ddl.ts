@@ -1,6 +1,6 @@
 import type { ColumnDefinition } from '@svc/contracts';
 import { WarehouseControlTables } from '@svc/engines';
-import { postgresColumnType } from '@svc/postgres-common';
+import { postgresColumnType } from '@svc/postgres/common';
 import { quoteIdent } from './identifiers';
 import { columnList } from './sql-fragments';
 import { SystemColumns, type TableLayout } from './table-layout';

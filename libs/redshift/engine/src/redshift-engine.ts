@@ -1,6 +1,6 @@
 import type { ReplicationConfig } from '@svc/contracts';
 import { redshiftServedByPostgresForTests, type PipelineEngine } from '@svc/engines';
-import { RedshiftFileRows, createRedshiftWarehouse, fileRowsLayout, s3CopyLoader, stdinCopyLoader, type CopyAuthorization, type RedshiftWarehouseOptions } from '@svc/redshift-warehouse';
+import { RedshiftFileRows, createRedshiftWarehouse, fileRowsLayout, s3CopyLoader, stdinCopyLoader, type CopyAuthorization, type RedshiftWarehouseOptions } from '@svc/redshift/warehouse';
 import { redshiftErrorKind } from './redshift-errors';
 
 /** How COPY is authorised: the replication's keys (AccessType=AccessKey) or the role the cluster assumes (IAMRole). */

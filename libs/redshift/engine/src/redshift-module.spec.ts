@@ -1,6 +1,6 @@
 import { Portable } from '@svc/contracts';
 import { PORTABLE_TYPE_SAMPLES } from '@svc/engines';
-import { redshiftColumnType } from '@svc/redshift-warehouse';
+import { redshiftColumnType } from '@svc/redshift/warehouse';
 import { redshiftModule } from './redshift-module';
 
 describe('redshiftModule.types: the type table of the Redshift warehouse', () => {

@@ -1,5 +1,5 @@
 import { defineEngine, warehouseEngineOf } from '@svc/engines';
-import { redshiftColumnType } from '@svc/redshift-warehouse';
+import { redshiftColumnType } from '@svc/redshift/warehouse';
 import { redshiftEngine } from './redshift-engine';
 
 /** Redshift, as the engine list names it: the warehouse only. */

@@ -1,6 +1,6 @@
 import { parseServerUrl } from '@svc/engines';
-import { postgresClientConfig } from '@svc/postgres-common';
-import { parseAdoConnectionString, sqlServerConfig } from '@svc/sqlserver-common';
+import { postgresClientConfig } from '@svc/postgres/common';
+import { parseAdoConnectionString, sqlServerConfig } from '@svc/sqlserver/common';
 import type { SeededRandom } from './seeded-random';
 
 /** A connection string (or a text quoting one) and its password as the user wrote it in there. */

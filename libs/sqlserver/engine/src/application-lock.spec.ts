@@ -1,4 +1,4 @@
-import { stagingSql } from '@svc/sqlserver-staging';
+import { stagingSql } from '@svc/sqlserver/staging';
 import { sqlServerErrorKind } from './sql-server-errors';
 
 /**

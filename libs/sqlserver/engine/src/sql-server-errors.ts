@@ -1,5 +1,5 @@
 import type { EngineErrorKind } from '@svc/engines';
-import { APPLICATION_LOCK_REFUSALS, STAGING_VALUE_TOO_LONG, isSqlServerUnreachable, loginErrorNumbers } from '@svc/sqlserver-common';
+import { APPLICATION_LOCK_REFUSALS, STAGING_VALUE_TOO_LONG, isSqlServerUnreachable, loginErrorNumbers } from '@svc/sqlserver/common';
 
 /**
  * mssql/tedious error codes of a connection that failed in a way that heals by itself. A ConnectionError of these

@@ -1,5 +1,5 @@
-import { connectSqlServer, sqlServerConfig } from '@svc/sqlserver-common';
-import { startTdsServerDouble, type LoginError, type TdsServerDouble } from '@svc/sqlserver-common/testing';
+import { connectSqlServer, sqlServerConfig } from '@svc/sqlserver/common';
+import { startTdsServerDouble, type LoginError, type TdsServerDouble } from '@svc/sqlserver/common/testing';
 import { sqlServerErrorKind } from './sql-server-errors';
 
 /**

@@ -1,6 +1,6 @@
 import type { PipelineEngine } from '@svc/engines';
-import { createSqlServerSource } from '@svc/sqlserver-source';
-import { createSqlServerStaging } from '@svc/sqlserver-staging';
+import { createSqlServerSource } from '@svc/sqlserver/source';
+import { createSqlServerStaging } from '@svc/sqlserver/staging';
 import { sqlServerErrorKind } from './sql-server-errors';
 
 /** SQL Server as source (native Change Tracking) and staging; the warehouse is another engine's role. */

@@ -1,5 +1,5 @@
 import { defineEngine } from '@svc/engines';
-import { sqlServerAccess, sqlServerSourceTypes } from '@svc/sqlserver-common';
+import { sqlServerAccess, sqlServerSourceTypes } from '@svc/sqlserver/common';
 import { sqlServerEngine } from './sqlserver-engine';
 
 /** SQL Server, as the engine list names it: source and staging. */

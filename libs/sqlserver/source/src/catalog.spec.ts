@@ -1,6 +1,6 @@
 import { Portable } from '@svc/contracts';
 import { isEngineError } from '@svc/engines';
-import { UnsupportedColumnTypeError } from '@svc/sqlserver-common';
+import { UnsupportedColumnTypeError } from '@svc/sqlserver/common';
 import { definitionsOf, type CatalogRow } from './catalog';
 
 const row = (table: string, name: string, typeName: string, extra: Partial<CatalogRow> = {}): CatalogRow => ({

@@ -1,5 +1,5 @@
 import { Portable, type ColumnDefinition, type PortableType, type TableDefinition, type TableRef } from '@svc/contracts';
-import { UnsupportedColumnTypeError, columnPlan } from '@svc/sqlserver-common';
+import { UnsupportedColumnTypeError, columnPlan } from '@svc/sqlserver/common';
 
 /** A row of DISCOVER_COLUMNS_SQL as the driver returns it. */
 export interface CatalogRow {

@@ -1,6 +1,6 @@
 import type { TableDefinition } from '@svc/contracts';
 import { CHANGE_OPERATION_COLUMN } from '@svc/contracts';
-import { planOfSourceType } from '@svc/sqlserver-common';
+import { planOfSourceType } from '@svc/sqlserver/common';
 import { qualifiedName, quoteName } from './identifiers';
 
 /**

@@ -1,7 +1,7 @@
 import { Value } from '@sinclair/typebox/value';
 import { PortableTypeSchema, interchangeTextProblem } from '@svc/contracts';
-import { SQLSERVER_TYPE_SAMPLES, columnPlan, planOfSourceType, type ColumnPlan } from '@svc/sqlserver-common';
-import { evaluateTsql, textOf, type TsqlValue } from '@svc/sqlserver-common/testing';
+import { SQLSERVER_TYPE_SAMPLES, columnPlan, planOfSourceType, type ColumnPlan } from '@svc/sqlserver/common';
+import { evaluateTsql, textOf, type TsqlValue } from '@svc/sqlserver/common/testing';
 import { csvField } from './csv';
 
 /*

@@ -1,4 +1,4 @@
-import { MssqlPoolDouble, type MssqlRequestDouble, type MssqlTransactionDouble } from '@svc/sqlserver-common/testing';
+import { MssqlPoolDouble, type MssqlRequestDouble, type MssqlTransactionDouble } from '@svc/sqlserver/common/testing';
 import type { Request, Transaction } from 'mssql';
 import { RowStreamAbandonedError, streamRows } from './row-stream';
 

@@ -14,7 +14,7 @@ import {
   type SnapshotRead,
   type SourceConnector,
 } from '@svc/engines';
-import { connectSqlServer, sqlServerConfig } from '@svc/sqlserver-common';
+import { connectSqlServer, sqlServerConfig } from '@svc/sqlserver/common';
 import sql, { type ConnectionPool, type config as MssqlConfig, type Request, type Transaction } from 'mssql';
 import { DISCOVER_COLUMNS_SQL } from './catalog-sql';
 import { definitionsOf, type CatalogRow } from './catalog';

@@ -8,8 +8,8 @@ const double: { state: ChangeTrackingState; pool?: ConnectionPool } = {
   state: { currentVersion: 0n, tableMinValidVersion: 0n, mayViewChangeTracking: true, userName: 'replicator' },
 };
 
-jest.mock('@svc/sqlserver-common', () => ({
-  ...jest.requireActual<object>('@svc/sqlserver-common'),
+jest.mock('@svc/sqlserver/common', () => ({
+  ...jest.requireActual<object>('@svc/sqlserver/common'),
   connectSqlServer: () => {
     double.pool = changeTrackingDouble(double.state);
     return Promise.resolve(double.pool);

@@ -1,4 +1,4 @@
-import type { CsvField, TransactionOutcome, TsqlDatabase, TsqlParams, TsqlSession } from '@svc/sqlserver-common';
+import type { CsvField, TransactionOutcome, TsqlDatabase, TsqlParams, TsqlSession } from '@svc/sqlserver/common';
 import {
   CONTROL_SCHEMA_SQL,
   CURRENT_SEED_SQL,

@@ -1,6 +1,6 @@
 import { Portable, type BatchDescriptor, type TableDefinition } from '@svc/contracts';
 import { ColumnTypeChangeError, ForeignTableError, OwnObjectMissingError, type CsvChunks } from '@svc/engines';
-import type { CsvField, TransactionOutcome, TsqlDatabase, TsqlParams, TsqlSession } from '@svc/sqlserver-common';
+import type { CsvField, TransactionOutcome, TsqlDatabase, TsqlParams, TsqlSession } from '@svc/sqlserver/common';
 import {
   CURRENT_SEED_SQL,
   HAS_APPLIED_SQL,

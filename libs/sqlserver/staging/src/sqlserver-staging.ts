@@ -1,6 +1,6 @@
 import type { TableDefinition, TableRef } from '@svc/contracts';
 import { StagingProtocol, type BatchRowsKind, type ColumnTypeDrift, type CsvChunks, type StagingConnector, type StagingDialect, type TypedColumn } from '@svc/engines';
-import { MssqlDatabase, columnPlan, csvRows, isSqlServerMissingObject, sqlServerConfig, stagingPlanOf, type TsqlDatabase, type TsqlSession } from '@svc/sqlserver-common';
+import { MssqlDatabase, columnPlan, csvRows, isSqlServerMissingObject, sqlServerConfig, stagingPlanOf, type TsqlDatabase, type TsqlSession } from '@svc/sqlserver/common';
 import {
   APPLICATION_LOCK_SQL,
   BATCH_ROWS_TABLE,

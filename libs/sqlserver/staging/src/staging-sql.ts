@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { type ColumnDefinition, type TableDefinition, type TableRef } from '@svc/contracts';
-import { STAGING_VALUE_TOO_LONG, raiseApplicationLockRefusalSql, stagingPlanOf } from '@svc/sqlserver-common';
+import { STAGING_VALUE_TOO_LONG, raiseApplicationLockRefusalSql, stagingPlanOf } from '@svc/sqlserver/common';
 
 /**
  * The T-SQL of a SQL Server staging database, the same protocol as PostgreSQL's (libs/postgres/staging):

@@ -1,4 +1,4 @@
-import { sqlServerConfig, sqlServerDatabaseName } from '@svc/sqlserver-common';
+import { sqlServerConfig, sqlServerDatabaseName } from '@svc/sqlserver/common';
 import { Append, Increment, allOf, anyOf, atMost, below, between, insert, keyIn, keyIs, remove, update } from './changes';
 import { SQL_SERVER_SOURCE_LOSSES } from './declared-losses';
 import { EDGE_CASES, edgeCaseRows } from './edge-cases';

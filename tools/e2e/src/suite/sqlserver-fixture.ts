@@ -1,4 +1,4 @@
-import { connectSqlServer, sqlServerConfig } from '@svc/sqlserver-common';
+import { connectSqlServer, sqlServerConfig } from '@svc/sqlserver/common';
 import sql, { type ConnectionPool, type ISqlType, type config as MssqlConfig, type Request, type Transaction as MssqlTransaction } from 'mssql';
 import { Append, Increment, type Assignment, type Change, type Condition, type Transaction } from './changes';
 import type { SourceSession } from './engine-fixture';

@@ -2,7 +2,7 @@
 import type { BatchDescriptor, ColumnDefinition, ScdType, StagedFiles, TableDefinition } from '@svc/contracts';
 import type { ApplyOutcome, CsvChunks, StagedFileReader, WarehouseConnector, WarehouseTableOptions } from '@svc/engines';
 import { TEST_POSTGRES_SERVER_URL, TEST_POSTGRES_URL, createTempDatabase, type TempDatabase } from '@svc/testing';
-import { portableTypeOfPostgres } from '@svc/postgres-common';
+import { portableTypeOfPostgres } from '@svc/postgres/common';
 import { Client } from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import { createPostgresWarehouse, type PostgresWarehouseOptions } from '../postgres-warehouse';
