@@ -1,6 +1,7 @@
 /** The engine list's dispatch, as the registry's Create and Alter checks use it (@svc/engine-list derives it all). */
 export {
   DATABASE_ACCESS,
+  DEFAULT_SCHEMAS,
   UNSUPPORTED_CONNECTION_STRING,
   databaseAccessOf,
   displayNameOf,

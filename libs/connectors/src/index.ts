@@ -3,6 +3,7 @@ export { databaseIdentityOf } from './database-identity';
 export { databaseNameOf } from './database-name';
 export {
   DATABASE_ACCESS,
+  DEFAULT_SCHEMAS,
   UNSUPPORTED_CONNECTION_STRING,
   UNSUPPORTED_WAREHOUSE_URL,
   databaseAccessOf,

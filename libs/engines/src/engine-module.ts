@@ -11,7 +11,7 @@ export type EngineRole = 'source' | 'staging' | 'warehouse';
  * table, messages and the suites' pairs are all read from these modules.
  */
 export interface EngineModule<Name extends string = string, Role extends EngineRole = EngineRole> {
-  /** The key every table and message uses (`postgres`); also the folder's name and its libraries' `@svc/<name>-*` prefix. */
+  /** The key every table and message uses (`postgres`); also the folder's name, its libraries imported as `@svc/<name>/<library>`. */
   name: Name;
   /** The engine's name as users know it, for messages (`SQL Server`, `PostgreSQL`). */
   displayName: string;

@@ -6,6 +6,12 @@ import type { DriverErrorMapper } from './errors';
  * What one engine brings to the pipeline, as its engine folder exports it and the engine table lists it:
  * the connectors it can open (a role it cannot play yet is left out) and how it reads its driver's errors.
  */
+/** What a warehouse is told when it opens, from the engine list: what no single engine knows. */
+export interface WarehouseContext {
+  /** Schemas whose tables keep their bare name in the warehouse: every listed engine's default schema (DESIGN §6). */
+  bareNameSchemas: ReadonlySet<string>;
+}
+
 export interface PipelineEngine {
   /** The engine's name as users know it, for messages (`SQL Server`, `PostgreSQL`). */
   displayName: string;
@@ -15,7 +21,7 @@ export interface PipelineEngine {
   /** A staging connector for Staging.ConnectionString. */
   openStaging?: (connectionString: string, encrypt: boolean) => StagingConnector;
   /** A warehouse connector for the replication's Warehouse group (and RebuildIndexes). */
-  openWarehouse?: (config: ReplicationConfig) => WarehouseConnector;
+  openWarehouse?: (config: ReplicationConfig, context: WarehouseContext) => WarehouseConnector;
   /**
    * How the batch files for this warehouse hold the rows, when not as the pipeline carries them (PostgreSQL's
    * CSV): the stager passes every chunk through the rewriter on its way to the bucket. Absent: written as carried.

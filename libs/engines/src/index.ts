@@ -25,7 +25,7 @@ export {
   type DriverErrorMapper,
   type EngineErrorKind,
 } from './errors';
-export type { PipelineEngine, StagedRowsRewriter } from './engine';
+export type { PipelineEngine, StagedRowsRewriter, WarehouseContext } from './engine';
 export {
   ForeignTableError,
   claimTable,

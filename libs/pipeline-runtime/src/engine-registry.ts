@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { sourceEngineOf, warehouseEngineOf } from '@svc/engine-list';
+import { DEFAULT_SCHEMAS, sourceEngineOf, warehouseEngineOf } from '@svc/engine-list';
 import type { BatchDescriptor, ReplicationConfig } from '@svc/contracts';
 import type { SourceConnector, StagedRowsRewriter, StagingConnector, WarehouseConnector } from '@svc/engines';
 import { createS3Client, type S3Settings } from '@svc/storage';
@@ -73,7 +73,7 @@ export class EngineRegistry {
     const open = engine ? this.engines[engine].openWarehouse : undefined;
     if (!engine || !open) throw new UnsupportedEngineError('warehouse', engine ?? 'unknown');
     const identity = [warehouse.url, warehouse.databaseName, warehouse.username, warehouse.password, warehouse.timeoutInMins, config.rebuildIndexes].join('|');
-    return this.warehouses.get(identity, () => open(config));
+    return this.warehouses.get(identity, () => open(config, { bareNameSchemas: DEFAULT_SCHEMAS }));
   }
 
   /** How the replication's warehouse wants the batch files' rows rewritten; null when written as carried. */

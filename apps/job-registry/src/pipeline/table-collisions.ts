@@ -1,4 +1,5 @@
 import { parseTableKey, warehouseTableName, type ListedTable, type ReplicationConfig } from '@svc/contracts';
+import { DEFAULT_SCHEMAS } from '@svc/connectors';
 import type { DiscoveredTable } from '@svc/registry-store';
 import { selectTables } from './table-selection';
 
@@ -21,7 +22,7 @@ function byWarehouseTable(selected: DiscoveredTable[]): Map<string, DiscoveredTa
   const groups = new Map<string, DiscoveredTable[]>();
   for (const table of selected) {
     const ref = parseTableKey(table.tableName);
-    const target = (ref ? warehouseTableName(ref) : table.tableName).toLowerCase();
+    const target = (ref ? warehouseTableName(ref, DEFAULT_SCHEMAS) : table.tableName).toLowerCase();
     groups.set(target, [...(groups.get(target) ?? []), table]);
   }
   return groups;

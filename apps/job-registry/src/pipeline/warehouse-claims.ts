@@ -1,4 +1,5 @@
 import { parseTableKey, warehouseTableName, type WarehouseConfig } from '@svc/contracts';
+import { DEFAULT_SCHEMAS } from '@svc/connectors';
 import { warehouseEndpointOf } from '@svc/engines';
 import type { ClaimConflict, DiscoveredTable, WarehouseTableClaim } from '@svc/registry-store';
 
@@ -27,7 +28,7 @@ export function warehouseClaimsOf(warehouse: WarehouseTarget, tables: readonly P
   const schema = warehouse.databaseSchema.toLowerCase();
   return tables.map(({ tableName }) => {
     const ref = parseTableKey(tableName);
-    return { tableName, warehouseTable: `${schema}.${(ref ? warehouseTableName(ref) : tableName).toLowerCase()}` };
+    return { tableName, warehouseTable: `${schema}.${(ref ? warehouseTableName(ref, DEFAULT_SCHEMAS) : tableName).toLowerCase()}` };
   });
 }
 

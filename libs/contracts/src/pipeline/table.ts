@@ -119,13 +119,11 @@ export function hasPrimaryKey(definition: Pick<TableDefinition, 'primaryKey'>): 
 /** The schema the service creates in a source database for change tracking (DESIGN §5.2); never replicated. */
 export const CHANGE_TRACKING_SCHEMA = 'svc_ct';
 
-/** Schemas whose tables keep their own name in the warehouse (DESIGN §6). */
-const DEFAULT_SCHEMAS: ReadonlySet<string> = new Set(['public', 'dbo']);
-
 /**
- * The warehouse table name for a source table (DESIGN §6): the name itself from a default schema, else
+ * The warehouse table name for a source table (DESIGN §6): the name itself when its schema is one of
+ * `bareNameSchemas` (the engines' default schemas, which the engine list collects: `public`, `dbo`), else
  * `<schema>_<name>`. A warehouse engine may shorten it further to fit its identifier limit.
  */
-export function warehouseTableName(table: TableRef): string {
-  return DEFAULT_SCHEMAS.has(table.schema) ? table.name : `${table.schema}_${table.name}`;
+export function warehouseTableName(table: TableRef, bareNameSchemas: ReadonlySet<string>): string {
+  return bareNameSchemas.has(table.schema) ? table.name : `${table.schema}_${table.name}`;
 }

@@ -1,5 +1,5 @@
 import { tableKey, warehouseTableName, type BatchDescriptor, type SeedBatch, type RetentionPeriod, type StagedFiles, type TableDefinition, type TableRef } from '@svc/contracts';
-import { ENGINE_NAMES } from '@svc/engine-list';
+import { DEFAULT_SCHEMAS, ENGINE_NAMES } from '@svc/engine-list';
 import type {
   ApplyOutcome,
   ChangeRead,
@@ -365,7 +365,7 @@ export class FakeWarehouse implements WarehouseConnector {
   private readonly shadows = new Map<string, RowTable>();
 
   targetTableName(table: TableRef): string {
-    return warehouseTableName(table);
+    return warehouseTableName(table, DEFAULT_SCHEMAS);
   }
 
   /** The table's rows in its columns' order; Type2 history: every version followed by its is_current and is_deleted as 'true'/'false'. */

@@ -1,12 +1,12 @@
 import { postgresErrorKind } from '@svc/postgres/common';
-import type { PipelineEngine } from '@svc/engines';
+import type { PipelineEngine, WarehouseContext } from '@svc/engines';
 import { createPostgresSource } from '@svc/postgres/source';
 import { createPostgresStaging } from '@svc/postgres/staging';
 import { createPostgresWarehouse, type PostgresWarehouseOptions } from '@svc/postgres/warehouse';
 
 /** Warehouse.TimeoutInMins bounds every warehouse statement; RebuildIndexes reindexes after a seed. */
-export function postgresWarehouseOptions(config: { warehouse: { timeoutInMins: number }; rebuildIndexes: boolean }): PostgresWarehouseOptions {
-  return { statementTimeoutMs: config.warehouse.timeoutInMins * 60_000, rebuildIndexes: config.rebuildIndexes };
+export function postgresWarehouseOptions(config: { warehouse: { timeoutInMins: number }; rebuildIndexes: boolean }, context: WarehouseContext): PostgresWarehouseOptions {
+  return { statementTimeoutMs: config.warehouse.timeoutInMins * 60_000, rebuildIndexes: config.rebuildIndexes, bareNameSchemas: context.bareNameSchemas };
 }
 
 /** PostgreSQL as source, staging and warehouse. */
@@ -15,8 +15,8 @@ export const postgresEngine: PipelineEngine = {
   errorKind: postgresErrorKind,
   openSource: (connectionString, encrypt) => createPostgresSource(connectionString, { encrypt }),
   openStaging: (connectionString, encrypt) => createPostgresStaging(connectionString, { encrypt }),
-  openWarehouse: (config) => {
+  openWarehouse: (config, context) => {
     const { url, databaseName, username, password } = config.warehouse;
-    return createPostgresWarehouse({ url, databaseName, username, password }, postgresWarehouseOptions(config));
+    return createPostgresWarehouse({ url, databaseName, username, password }, postgresWarehouseOptions(config, context));
   },
 };

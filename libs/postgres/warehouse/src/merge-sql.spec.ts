@@ -5,6 +5,7 @@ import { swapShadowSql } from './seed-swap';
 import { createShadowSql, createTargetSql } from './table-ddl';
 import { tableLayout } from './table-layout';
 import { portableTypeOfPostgres } from '@svc/postgres/common';
+import { TEST_BARE_NAME_SCHEMAS } from '@svc/engines/testing';
 
 const orders: TableDefinition = {
   table: { schema: 'sales', name: 'order "lines"' },
@@ -38,7 +39,7 @@ function script(statements: string[]): string {
 
 describe('generated warehouse SQL', () => {
   it.each(['Type1', 'Type2'] as const)('%s: tables, change merge and seed merge', (scdType) => {
-    const layout = tableLayout(orders, options(scdType));
+    const layout = tableLayout(orders, options(scdType), TEST_BARE_NAME_SCHEMAS);
     expect(script(createTargetSql(layout))).toMatchSnapshot('create target');
     expect(script([createShadowSql(layout)])).toMatchSnapshot('create shadow');
     expect(script([createLoadTableSql(layout), copyChangesSql(layout), ...mergeChangesSql(layout)])).toMatchSnapshot('change batch');
@@ -49,12 +50,12 @@ describe('generated warehouse SQL', () => {
   });
 
   it('a first seed swapped in: the shadow becomes the target, keyed (Type1) or not', () => {
-    expect(script(swapShadowSql(tableLayout(orders, options('Type1')), { updateTimestamp: true }))).toMatchSnapshot('Type1');
-    expect(script(swapShadowSql(tableLayout(noKey, options('Type1', false)), { updateTimestamp: false }))).toMatchSnapshot('no primary key');
+    expect(script(swapShadowSql(tableLayout(orders, options('Type1'), TEST_BARE_NAME_SCHEMAS), { updateTimestamp: true }))).toMatchSnapshot('Type1');
+    expect(script(swapShadowSql(tableLayout(noKey, options('Type1', false), TEST_BARE_NAME_SCHEMAS), { updateTimestamp: false }))).toMatchSnapshot('no primary key');
   });
 
   it('table without a primary key: plain table, replaced by a seed, no change merge', () => {
-    const layout = tableLayout(noKey, options('Type2', false));
+    const layout = tableLayout(noKey, options('Type2', false), TEST_BARE_NAME_SCHEMAS);
     expect(layout.history).toBe('plain');
     expect(script(createTargetSql(layout))).toMatchSnapshot('create target');
     expect(script(mergeSeedSql(layout))).toMatchSnapshot('final seed part');
@@ -62,15 +63,15 @@ describe('generated warehouse SQL', () => {
   });
 
   it('a table whose columns are all key columns has nothing to compare or update', () => {
-    const type1 = mergeSeedSql(tableLayout(keyOnly, options('Type1', false))).join(';\n');
+    const type1 = mergeSeedSql(tableLayout(keyOnly, options('Type1', false), TEST_BARE_NAME_SCHEMAS)).join(';\n');
     expect(type1).toContain('ON CONFLICT ("tag") DO NOTHING');
-    const type2 = [...mergeChangesSql(tableLayout(keyOnly, options('Type2', false))), ...mergeSeedSql(tableLayout(keyOnly, options('Type2', false)))];
+    const type2 = [...mergeChangesSql(tableLayout(keyOnly, options('Type2', false), TEST_BARE_NAME_SCHEMAS)), ...mergeSeedSql(tableLayout(keyOnly, options('Type2', false), TEST_BARE_NAME_SCHEMAS))];
     expect(type2.join(';\n')).not.toContain('IS DISTINCT FROM');
     expect(type2.join(';\n')).not.toContain('IS NOT DISTINCT FROM');
   });
 
   it('refuses a source column named like a service column', () => {
     const clash: TableDefinition = { ...keyOnly, columns: [...keyOnly.columns, { name: 'svc_op', sourceType: 'text', portableType: portableTypeOfPostgres('text'), nullable: true }] };
-    expect(() => tableLayout(clash, options('Type1'))).toThrow(/"svc_op".*reserves/);
+    expect(() => tableLayout(clash, options('Type1'), TEST_BARE_NAME_SCHEMAS)).toThrow(/"svc_op".*reserves/);
   });
 });

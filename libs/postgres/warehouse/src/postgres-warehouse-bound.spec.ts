@@ -1,6 +1,7 @@
 import { isClientQueryTimeout } from '@svc/engines';
 import { startMutePostgresServer, waitUntil, type MutePostgresServer } from '@svc/testing';
 import { createPostgresWarehouse } from './postgres-warehouse';
+import { TEST_BARE_NAME_SCHEMAS } from '@svc/engines/testing';
 
 describe('the PostgreSQL warehouse against a server that stops answering', () => {
   let server: MutePostgresServer;
@@ -18,7 +19,7 @@ describe('the PostgreSQL warehouse against a server that stops answering', () =>
   it('fails a statement within the client bound and does not reuse the connection', async () => {
     const warehouse = createPostgresWarehouse(
       { url: `postgres://127.0.0.1:${server.port}`, databaseName: 'warehouse', username: 'loader', password: 'secret' },
-      { statementTimeoutMs: 300, maxConnections: 1 },
+      { statementTimeoutMs: 300, maxConnections: 1, bareNameSchemas: TEST_BARE_NAME_SCHEMAS },
     );
     try {
       const started = Date.now();

@@ -12,6 +12,8 @@ import { targetTableName } from './table-names';
 export interface PostgresWarehouseOptions {
   /** Bounds every statement of a session (Warehouse.TimeoutInMins). */
   statementTimeoutMs: number;
+  /** Schemas whose tables keep their bare name (WarehouseContext). */
+  bareNameSchemas: ReadonlySet<string>;
   /** RebuildIndexes: REINDEX a table after a seed has been merged into it. */
   rebuildIndexes?: boolean;
   connectTimeoutMs?: number;
@@ -34,14 +36,14 @@ export function createPostgresWarehouse(connection: WarehouseConnection, options
     application_name: 'svc-warehouse-loader',
     max: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS,
   });
-  return new WarehouseProtocol(postgresDialect(pool, options.rebuildIndexes ?? false));
+  return new WarehouseProtocol(postgresDialect(pool, options.rebuildIndexes ?? false, options.bareNameSchemas));
 }
 
 /**
  * How the PostgreSQL warehouse does each step of WarehouseProtocol: advisory locks per schema and table, control
  * tables of its own in each warehouse schema, COPY FROM STDIN, and a shadow swapped in or merged.
  */
-function postgresDialect(pool: Pool, rebuildIndexes: boolean): WarehouseDialect<PoolClient, TableLayout, Map<string, TypedColumn>, ColumnTypeDrift[]> {
+function postgresDialect(pool: Pool, rebuildIndexes: boolean, bareNameSchemas: ReadonlySet<string>): WarehouseDialect<PoolClient, TableLayout, Map<string, TypedColumn>, ColumnTypeDrift[]> {
   const transaction = <T>(work: (client: PoolClient) => Promise<T>): Promise<T> => inTransaction(pool, work);
   /** Runs `work` on a pooled session, outside a transaction. */
   const withSession = async <T>(work: (client: PoolClient) => Promise<T>): Promise<T> => {
@@ -62,8 +64,8 @@ function postgresDialect(pool: Pool, rebuildIndexes: boolean): WarehouseDialect<
     for (const statement of createControlTablesSql(schema)) await client.query(statement);
   };
   return {
-    targetTableName,
-    layout: tableLayout,
+    targetTableName: (table) => targetTableName(table, bareNameSchemas),
+    layout: (definition, options) => tableLayout(definition, options, bareNameSchemas),
     inTransaction: transaction,
     isMissingObject: isPostgresMissingObject,
     // Control tables in their own short transaction, so that loads do not hold the schema's DDL lock.
@@ -96,7 +98,7 @@ function postgresDialect(pool: Pool, rebuildIndexes: boolean): WarehouseDialect<
     // Widened in the transaction: only the notes are left.
     finishColumnTypes: async (_layout, widened) => columnChangeNotes('the warehouse', widened),
     async hasTable(table, options) {
-      const result = await pool.query<{ exists: boolean }>('SELECT to_regclass($1) IS NOT NULL AS exists', [qualifiedName(options.schema, targetTableName(table))]);
+      const result = await pool.query<{ exists: boolean }>('SELECT to_regclass($1) IS NOT NULL AS exists', [qualifiedName(options.schema, targetTableName(table, bareNameSchemas))]);
       return result.rows[0]?.exists === true;
     },
     hasLoaded: (schema, batchId) => withSession((client) => isBatchLoaded(client, schema, batchId)),

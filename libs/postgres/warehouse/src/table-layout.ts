@@ -25,10 +25,10 @@ export interface TableLayout extends WarehouseLayout {
   sourceNames: ReadonlyMap<string, string>;
 }
 
-export function tableLayout(definition: TableDefinition, options: WarehouseTableOptions): TableLayout {
+export function tableLayout(definition: TableDefinition, options: WarehouseTableOptions, bareNameSchemas: ReadonlySet<string>): TableLayout {
   const reserved = definition.columns.find((column) => RESERVED_COLUMNS.has(column.name));
   if (reserved !== undefined) throw new Error(`column "${reserved.name}" of ${definition.table.schema}.${definition.table.name} uses a name the service reserves`);
-  const target = targetTableName(definition.table);
+  const target = targetTableName(definition.table, bareNameSchemas);
   const shadow = shadowTableName(target);
   const fitted = warehouseColumns(definition);
   return {

@@ -2,8 +2,8 @@ import { warehouseTableName, type TableRef } from '@svc/contracts';
 import { fitIdentifier } from './identifiers';
 
 /** The warehouse table for a source table: `name` from a default schema, else `<schema>_<name>`, fit to 63 bytes. */
-export function targetTableName(table: TableRef): string {
-  return fitIdentifier(warehouseTableName(table));
+export function targetTableName(table: TableRef, bareNameSchemas: ReadonlySet<string>): string {
+  return fitIdentifier(warehouseTableName(table, bareNameSchemas));
 }
 
 /** Where the parts of a seed collect until its final part merges them into the target. */

@@ -1,6 +1,6 @@
 import type { BatchDescriptor, StagedFiles, TableRef } from '@svc/contracts';
 import type { WarehouseTableOptions } from '@svc/engines';
-import { describeWarehouseContract, type Row, type WarehouseUnderTest } from '@svc/engines/testing';
+import { TEST_BARE_NAME_SCHEMAS, describeWarehouseContract, type Row, type WarehouseUnderTest } from '@svc/engines/testing';
 import { TEST_POSTGRES_SERVER_URL, TEST_POSTGRES_URL, createTempDatabase } from '@svc/testing';
 import { Client } from 'pg';
 import { createPostgresWarehouse } from './postgres-warehouse';
@@ -25,7 +25,7 @@ async function openWarehouse(): Promise<WarehouseUnderTest> {
   const server = new URL(TEST_POSTGRES_URL);
   const connector = createPostgresWarehouse(
     { url: TEST_POSTGRES_SERVER_URL, databaseName: database.name, username: decodeURIComponent(server.username) || 'postgres', password: decodeURIComponent(server.password) },
-    { statementTimeoutMs: 30_000 },
+    { statementTimeoutMs: 30_000, bareNameSchemas: TEST_BARE_NAME_SCHEMAS },
   );
   const files = new CsvFiles();
   const columnNames = async (table: TableRef, options: WarehouseTableOptions) =>

@@ -13,12 +13,12 @@ export function copyAuthorizationOf(warehouse: ReplicationConfig['warehouse']): 
 export const redshiftEngine: PipelineEngine = {
   displayName: 'Redshift',
   errorKind: redshiftErrorKind,
-  openWarehouse: (config) => {
+  openWarehouse: (config, { bareNameSchemas }) => {
     const { url, databaseName, username, password, timeoutInMins, regionEndpoint } = config.warehouse;
     const statementTimeoutMs = timeoutInMins * 60_000;
     const options: RedshiftWarehouseOptions = redshiftServedByPostgresForTests()
-      ? { statementTimeoutMs, fileLoader: stdinCopyLoader(), dialect: 'postgres', tls: false }
-      : { statementTimeoutMs, fileLoader: s3CopyLoader(copyAuthorizationOf(config.warehouse), regionEndpoint) };
+      ? { statementTimeoutMs, bareNameSchemas, fileLoader: stdinCopyLoader(), dialect: 'postgres', tls: false }
+      : { statementTimeoutMs, bareNameSchemas, fileLoader: s3CopyLoader(copyAuthorizationOf(config.warehouse), regionEndpoint) };
     return createRedshiftWarehouse({ url, databaseName, username, password }, options);
   },
   stagedFileRows: (batch) => new RedshiftFileRows(fileRowsLayout(batch)),

@@ -2,6 +2,7 @@ import { Portable, type ColumnDefinition, type TableDefinition } from '@svc/cont
 import { RedshiftColumnNameError, columnSourceNameSql, tableSourceNameSql, warehouseColumnNames } from './redshift-column-names';
 import { missingColumns, redshiftLayout, type RedshiftLayout } from './redshift-layout';
 import { RedshiftTableDouble } from './testing/redshift-catalog-double';
+import { TEST_BARE_NAME_SCHEMAS } from '@svc/engines/testing';
 
 const column = (name: string): ColumnDefinition => ({ name, sourceType: 'int', portableType: Portable.integer(), nullable: true });
 const definitionOf = (names: readonly string[]): TableDefinition => ({
@@ -10,7 +11,7 @@ const definitionOf = (names: readonly string[]): TableDefinition => ({
   primaryKey: ['id'],
   estimatedRows: 0,
 });
-const layoutOf = (names: readonly string[]): RedshiftLayout => redshiftLayout(definitionOf(names), { schema: 'dw', scdType: 'Type1', addUpdateTimestamp: false });
+const layoutOf = (names: readonly string[]): RedshiftLayout => redshiftLayout(definitionOf(names), { schema: 'dw', scdType: 'Type1', addUpdateTimestamp: false }, TEST_BARE_NAME_SCHEMAS);
 
 /** What ensureTable does to the table, against the double: CREATE TABLE the first time, ADD COLUMN for each missing column after. */
 function ensure(table: RedshiftTableDouble, layout: RedshiftLayout, created: boolean): string[] {
@@ -62,7 +63,7 @@ describe('Redshift column names over 127 bytes', () => {
 
   it('map a long key column in the key as well', () => {
     const definition: TableDefinition = { ...definitionOf([]), columns: [{ ...column(long('key')), nullable: false }], primaryKey: [long('key')] };
-    const layout = redshiftLayout(definition, { schema: 'dw', scdType: 'Type1', addUpdateTimestamp: false });
+    const layout = redshiftLayout(definition, { schema: 'dw', scdType: 'Type1', addUpdateTimestamp: false }, TEST_BARE_NAME_SCHEMAS);
     expect(layout.keyColumns).toEqual([layout.columns[0]?.name]);
     expect(Buffer.byteLength(layout.keyColumns[0] ?? '')).toBeLessThanOrEqual(127);
   });
@@ -81,7 +82,7 @@ describe('Redshift column names over 127 bytes', () => {
 
   it('fit a long table name too, and record the source name as the table\'s comment', () => {
     const name = `${'sales_by_region_'.repeat(9)}2024`;
-    const layout = redshiftLayout({ ...definitionOf([]), table: { schema: 'reporting', name } }, { schema: 'dw', scdType: 'Type1', addUpdateTimestamp: false });
+    const layout = redshiftLayout({ ...definitionOf([]), table: { schema: 'reporting', name } }, { schema: 'dw', scdType: 'Type1', addUpdateTimestamp: false }, TEST_BARE_NAME_SCHEMAS);
     expect(Buffer.byteLength(layout.target)).toBeLessThanOrEqual(127);
     expect(layout.targetSourceName).toBe(`reporting_${name}`);
     expect(tableSourceNameSql(layout.qualifiedTarget, layout.targetSourceName)).toBe(`COMMENT ON TABLE ${layout.qualifiedTarget} IS 'source table: reporting_${name}'`);

@@ -34,5 +34,5 @@ export function fitIdentifier(name: string): string {
   return `${prefix}_${hash}`;
 }
 
-export const targetTableName = (table: TableRef) => fitIdentifier(warehouseTableName(table));
+export const targetTableName = (table: TableRef, bareNameSchemas: ReadonlySet<string>) => fitIdentifier(warehouseTableName(table, bareNameSchemas));
 export const shadowTableName = (target: string) => fitIdentifier(`svc_seed_${target}`);

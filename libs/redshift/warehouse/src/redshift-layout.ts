@@ -21,14 +21,14 @@ export interface RedshiftLayout extends WarehouseLayout {
   columns: LayoutColumn[];
 }
 
-export function redshiftLayout(definition: TableDefinition, options: WarehouseTableOptions): RedshiftLayout {
+export function redshiftLayout(definition: TableDefinition, options: WarehouseTableOptions, bareNameSchemas: ReadonlySet<string>): RedshiftLayout {
   const reserved = definition.columns.find((column) => RESERVED_COLUMNS.has(column.name));
   if (reserved !== undefined) throw new Error(`column "${reserved.name}" of ${definition.table.schema}.${definition.table.name} uses a name the service reserves`);
-  const target = targetTableName(definition.table);
+  const target = targetTableName(definition.table, bareNameSchemas);
   const shadow = shadowTableName(target);
   const names = warehouseColumnNames(`${definition.table.schema}.${definition.table.name}`, definition.columns.map((column) => column.name));
   const nameOf = new Map(definition.columns.map((column, index) => [column.name, names[index]?.name ?? column.name]));
-  const fullName = warehouseTableName(definition.table);
+  const fullName = warehouseTableName(definition.table, bareNameSchemas);
   return {
     table: definition.table,
     schema: options.schema,

@@ -36,6 +36,7 @@ import {
   tableBatchLoadedSql,
   tableControlName,
 } from './redshift-table-control';
+import { TEST_BARE_NAME_SCHEMAS } from '@svc/engines/testing';
 
 // Generated SQL is reviewed as text: these snapshots are the place to read it. No Redshift runs in CI.
 const orders: TableDefinition = {
@@ -55,10 +56,10 @@ const orders: TableDefinition = {
 const keyOnly: TableDefinition = { ...orders, table: { schema: 'dbo', name: 'tags' }, columns: [orders.columns[0]], primaryKey: ['id'] };
 const keyless: TableDefinition = { ...orders, table: { schema: 'public', name: 'audit_log' }, primaryKey: [] };
 
-const type1 = redshiftLayout(orders, { schema: 'dw', scdType: 'Type1', addUpdateTimestamp: true });
-const type2 = redshiftLayout(orders, { schema: 'hist', scdType: 'Type2', addUpdateTimestamp: false });
-const plain = redshiftLayout(keyless, { schema: 'dw', scdType: 'Type1', addUpdateTimestamp: false });
-const type2KeyOnly = redshiftLayout(keyOnly, { schema: 'hist', scdType: 'Type2', addUpdateTimestamp: true });
+const type1 = redshiftLayout(orders, { schema: 'dw', scdType: 'Type1', addUpdateTimestamp: true }, TEST_BARE_NAME_SCHEMAS);
+const type2 = redshiftLayout(orders, { schema: 'hist', scdType: 'Type2', addUpdateTimestamp: false }, TEST_BARE_NAME_SCHEMAS);
+const plain = redshiftLayout(keyless, { schema: 'dw', scdType: 'Type1', addUpdateTimestamp: false }, TEST_BARE_NAME_SCHEMAS);
+const type2KeyOnly = redshiftLayout(keyOnly, { schema: 'hist', scdType: 'Type2', addUpdateTimestamp: true }, TEST_BARE_NAME_SCHEMAS);
 
 const accessKey = { accessType: 'AccessKey', accessKeyId: 'AKIAEXAMPLEKEY000001', secretAccessKey: 'wJalr/Secret+Key\\with\'quote' } as const;
 const iamRole = { accessType: 'IAMRole', accountId: '123456789012', roleName: 'svc-loader' } as const;

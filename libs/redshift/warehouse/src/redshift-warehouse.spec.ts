@@ -4,6 +4,7 @@ import { startMutePostgresServer, waitUntil } from '@svc/testing';
 import { CopyFailedError, s3CopyLoader } from './file-loaders';
 import { createRedshiftWarehouse, redshiftWarehouseOnPool } from './redshift-warehouse';
 import { RedshiftSessionDouble } from './testing/redshift-session-double';
+import { TEST_BARE_NAME_SCHEMAS } from '@svc/engines/testing';
 
 const items: TableDefinition = {
   table: { schema: 'public', name: 'items' },
@@ -36,7 +37,7 @@ describe('a COPY Redshift refuses', () => {
     });
     // Another session's failed COPY of other files: not this load's.
     session.loadErrors.push({ query_id: 1, session_id: 99, file_name: 's3://loads/r2/other/part-00000.csv.gz', line_number: 9, column_name: 'x', column_type: 'int4', error_code: 1214, error_message: 'Delimiter not found' });
-    const warehouse = redshiftWarehouseOnPool(session.asPool(), s3CopyLoader({ accessType: 'IAMRole', accountId: '123456789012', roleName: 'loader' }, 'eu-west-1'), 'redshift');
+    const warehouse = redshiftWarehouseOnPool(session.asPool(), s3CopyLoader({ accessType: 'IAMRole', accountId: '123456789012', roleName: 'loader' }, 'eu-west-1'), 'redshift', TEST_BARE_NAME_SCHEMAS);
 
     const failure = await warehouse.loadBatch(batch, files, noReader, where).then(
       () => null,
@@ -64,7 +65,7 @@ describe('a Redshift that stops answering in a transaction', () => {
     const statementTimeoutMs = 500;
     const warehouse = createRedshiftWarehouse(
       { url: `redshift://127.0.0.1:${server.port}`, databaseName: 'dev', username: 'loader', password: 'secret' },
-      { statementTimeoutMs, fileLoader: s3CopyLoader({ accessType: 'IAMRole', accountId: '123456789012', roleName: 'loader' }, 'eu-west-1'), tls: false, maxConnections: 1 },
+      { statementTimeoutMs, bareNameSchemas: TEST_BARE_NAME_SCHEMAS, fileLoader: s3CopyLoader({ accessType: 'IAMRole', accountId: '123456789012', roleName: 'loader' }, 'eu-west-1'), tls: false, maxConnections: 1 },
     );
     try {
       const started = Date.now();

@@ -77,6 +77,8 @@ import {
 export interface RedshiftWarehouseOptions {
   /** Warehouse.TimeoutInMins, as milliseconds: bounds every statement. */
   statementTimeoutMs: number;
+  /** Schemas whose tables keep their bare name (WarehouseContext). */
+  bareNameSchemas: ReadonlySet<string>;
   /**
    * How long a load waits for the lock of its table (held by the table's load before it), apart from statementTimeoutMs,
    * which Redshift counts lock waits against; default LOCK_WAIT_STATEMENTS statement bounds.
@@ -117,7 +119,7 @@ export function createRedshiftWarehouse(connection: WarehouseConnection, options
   const double = options.dialect === 'postgres' ? { Client: RedshiftOnPostgresClient } : {};
   const pool = createRedshiftPool({ ...config, ...double, max: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS }, options.statementTimeoutMs);
   const bounds = { statementTimeoutMs: options.statementTimeoutMs, lockWaitMs: options.lockWaitMs ?? options.statementTimeoutMs * LOCK_WAIT_STATEMENTS };
-  return redshiftWarehouseOnPool(pool, options.fileLoader, options.dialect ?? 'redshift', bounds);
+  return redshiftWarehouseOnPool(pool, options.fileLoader, options.dialect ?? 'redshift', options.bareNameSchemas, bounds);
 }
 
 /** The server-side bounds of a connector's statements, and of its waits for a table's lock. */
@@ -127,9 +129,9 @@ export interface RedshiftBounds {
 }
 
 /** The connector on a pool of its own making; tests hand in a double of Redshift's sessions. */
-export function redshiftWarehouseOnPool(pool: Pool, fileLoader: StagedFileLoader, dialect: SqlDialect, bounds: RedshiftBounds = { statementTimeoutMs: 60_000, lockWaitMs: 480_000 }): WarehouseConnector {
+export function redshiftWarehouseOnPool(pool: Pool, fileLoader: StagedFileLoader, dialect: SqlDialect, bareNameSchemas: ReadonlySet<string>, bounds: RedshiftBounds = { statementTimeoutMs: 60_000, lockWaitMs: 480_000 }): WarehouseConnector {
   if (!Number.isInteger(bounds.lockWaitMs) || bounds.lockWaitMs <= 0) throw new RangeError('lockWaitMs must be a positive integer');
-  return new RedshiftWarehouse(pool, fileLoader, dialect, bounds);
+  return new RedshiftWarehouse(pool, fileLoader, dialect, bareNameSchemas, bounds);
 }
 
 /** A VARCHAR column to lengthen once the ensuring transaction has committed. */
@@ -148,8 +150,8 @@ const IN_PLACE_ONLY_VARCHAR =
  * set-based in the SQL of redshift-sql.ts.
  */
 export class RedshiftWarehouse extends WarehouseProtocol<PoolClient, RedshiftLayout, Set<string>, Lengthening[]> {
-  constructor(pool: Pool, loader: StagedFileLoader, dialect: SqlDialect, bounds: RedshiftBounds) {
-    super(new RedshiftWarehouseDialect(pool, loader, dialect, bounds));
+  constructor(pool: Pool, loader: StagedFileLoader, dialect: SqlDialect, bareNameSchemas: ReadonlySet<string>, bounds: RedshiftBounds) {
+    super(new RedshiftWarehouseDialect(pool, loader, dialect, bareNameSchemas, bounds));
   }
 }
 
@@ -162,15 +164,16 @@ class RedshiftWarehouseDialect implements WarehouseDialect<PoolClient, RedshiftL
     private readonly pool: Pool,
     private readonly loader: StagedFileLoader,
     private readonly dialect: SqlDialect,
+    private readonly bareNameSchemas: ReadonlySet<string>,
     private readonly bounds: RedshiftBounds,
   ) {}
 
   targetTableName(table: TableRef): string {
-    return targetTableName(table);
+    return targetTableName(table, this.bareNameSchemas);
   }
 
   layout(definition: TableDefinition, options: WarehouseTableOptions): RedshiftLayout {
-    return redshiftLayout(definition, options);
+    return redshiftLayout(definition, options, this.bareNameSchemas);
   }
 
   isMissingObject(error: unknown): boolean {
@@ -265,7 +268,7 @@ class RedshiftWarehouseDialect implements WarehouseDialect<PoolClient, RedshiftL
   }
 
   async hasTable(table: TableRef, options: WarehouseTableOptions): Promise<boolean> {
-    return (await existingColumns(this.pool, options.schema, targetTableName(table))) !== null;
+    return (await existingColumns(this.pool, options.schema, targetTableName(table, this.bareNameSchemas))) !== null;
   }
 
   async hasLoaded(schema: string, batchId: string): Promise<boolean> {

@@ -5,6 +5,7 @@ import type { StagedFileLoader } from './file-loaders';
 import { redshiftLayout } from './redshift-layout';
 import { TABLE_COLUMNS_SQL, TABLE_COLUMN_TYPES_SQL, ownedTableSql } from './redshift-sql';
 import { RedshiftWarehouse } from './redshift-warehouse';
+import { TEST_BARE_NAME_SCHEMAS } from '@svc/engines/testing';
 
 interface CatalogColumn {
   name: string;
@@ -94,7 +95,7 @@ const definitionWith = (n: Pick<ColumnDefinition, 'sourceType' | 'portableType'>
 
 /** The warehouse as the service made it for `c` with n integer and label varchar(40) (VARCHAR(160): 4 bytes a character). */
 function catalogOf(definition: TableDefinition): Catalog {
-  const layout = redshiftLayout(definition, options);
+  const layout = redshiftLayout(definition, options, TEST_BARE_NAME_SCHEMAS);
   const columns = (): CatalogColumn[] => [
     { name: 'id', type: 'integer', key: true },
     { name: 'n', type: 'integer' },
@@ -112,7 +113,7 @@ describe('RedshiftWarehouse.ensureTable: a column whose type changed in the sour
   it('lengthens a VARCHAR in target and shadow, outside the transaction block, and says so', async () => {
     const catalog = catalogOf(first);
     const double = new RedshiftDouble(catalog);
-    const warehouse = new RedshiftWarehouse(double.asPool(), noFiles, 'redshift', BOUNDS);
+    const warehouse = new RedshiftWarehouse(double.asPool(), noFiles, 'redshift', TEST_BARE_NAME_SCHEMAS, BOUNDS);
     const outcome = await warehouse.ensureTable(definitionWith({ sourceType: 'integer', portableType: Portable.integer() }, 100), options);
     expect(outcome).toEqual({
       created: false,
@@ -125,7 +126,7 @@ describe('RedshiftWarehouse.ensureTable: a column whose type changed in the sour
   it('fails the table, naming column and types, for int → bigint, which Redshift cannot alter in place; nothing is altered', async () => {
     const catalog = catalogOf(first);
     const double = new RedshiftDouble(catalog);
-    const warehouse = new RedshiftWarehouse(double.asPool(), noFiles, 'redshift', BOUNDS);
+    const warehouse = new RedshiftWarehouse(double.asPool(), noFiles, 'redshift', TEST_BARE_NAME_SCHEMAS, BOUNDS);
     const ensuring = warehouse.ensureTable(definitionWith({ sourceType: 'bigint', portableType: Portable.bigint() }, 100), options);
     await expect(ensuring).rejects.toBeInstanceOf(ColumnTypeChangeError);
     await expect(ensuring).rejects.toThrow(
@@ -137,7 +138,7 @@ describe('RedshiftWarehouse.ensureTable: a column whose type changed in the sour
 
   it('keeps a column wider than the source now needs, altering nothing', async () => {
     const double = new RedshiftDouble(catalogOf(first));
-    const warehouse = new RedshiftWarehouse(double.asPool(), noFiles, 'redshift', BOUNDS);
+    const warehouse = new RedshiftWarehouse(double.asPool(), noFiles, 'redshift', TEST_BARE_NAME_SCHEMAS, BOUNDS);
     expect(await warehouse.ensureTable(definitionWith({ sourceType: 'smallint', portableType: Portable.smallint() }, 10), options)).toEqual({ created: false, addedColumns: [] });
     expect(double.sent.filter((text) => text.includes('ALTER COLUMN'))).toEqual([]);
   });

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { warehouseTableName } from '@svc/contracts';
+import { DEFAULT_SCHEMAS } from '@svc/engine-list';
 
 /**
  * The column types the generic suite uses, named by what they hold rather than by any engine's spelling.
@@ -62,7 +63,7 @@ export interface Digest {
 export const tableLabel = (spec: Pick<TableSpec, 'schema' | 'name'>) => `${spec.schema}.${spec.name}`;
 
 /** The warehouse table the service writes the spec's table to (DESIGN §6). */
-export const warehouseName = (spec: Pick<TableSpec, 'schema' | 'name'>) => warehouseTableName(spec);
+export const warehouseName = (spec: Pick<TableSpec, 'schema' | 'name'>) => warehouseTableName(spec, DEFAULT_SCHEMAS);
 
 export function columnOf(spec: TableSpec, name: string): ColumnSpec {
   const column = spec.columns.find((candidate) => candidate.name === name);

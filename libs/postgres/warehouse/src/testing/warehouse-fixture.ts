@@ -6,6 +6,7 @@ import { portableTypeOfPostgres } from '@svc/postgres/common';
 import { Client } from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import { createPostgresWarehouse, type PostgresWarehouseOptions } from '../postgres-warehouse';
+import { TEST_BARE_NAME_SCHEMAS } from '@svc/engines/testing';
 
 /** Odd on purpose: chunks end mid-row and mid-character, as network reads do. */
 const CHUNK_BYTES = 997;
@@ -87,12 +88,12 @@ export class WarehouseFixture {
   static async start(prefix: string): Promise<WarehouseFixture> {
     const database = await createTempDatabase(prefix);
     const sql = await inspectionSession(database);
-    return new WarehouseFixture(database, sql, createPostgresWarehouse(connectionTo(database), { statementTimeoutMs: 30_000 }));
+    return new WarehouseFixture(database, sql, createPostgresWarehouse(connectionTo(database), { statementTimeoutMs: 30_000, bareNameSchemas: TEST_BARE_NAME_SCHEMAS }));
   }
 
   /** Another connector to the same database (closed by stop). */
-  connector(options: PostgresWarehouseOptions): WarehouseConnector {
-    const connector = createPostgresWarehouse(connectionTo(this.database), options);
+  connector(options: Omit<PostgresWarehouseOptions, 'bareNameSchemas'>): WarehouseConnector {
+    const connector = createPostgresWarehouse(connectionTo(this.database), { bareNameSchemas: TEST_BARE_NAME_SCHEMAS, ...options });
     this.extraConnectors.push(connector);
     return connector;
   }

@@ -1,6 +1,7 @@
 import type { CsvChunks, StagedFileReader, WarehouseConnector } from '@svc/engines';
 import { stdinCopyLoader } from '../file-loaders';
 import { createRedshiftWarehouse, type RedshiftWarehouseOptions } from '../redshift-warehouse';
+import { TEST_BARE_NAME_SCHEMAS } from '@svc/engines/testing';
 
 /**
  * The Redshift warehouse connector with dialect 'postgres' on a local PostgreSQL database, its sessions behaving as
@@ -16,7 +17,7 @@ export function redshiftOnPostgres(databaseUrl: string, options: Partial<Pick<Re
       username: decodeURIComponent(url.username || 'postgres'),
       password: decodeURIComponent(url.password),
     },
-    { statementTimeoutMs: 30_000, fileLoader: stdinCopyLoader(), ...options, dialect: 'postgres', tls: false },
+    { statementTimeoutMs: 30_000, bareNameSchemas: TEST_BARE_NAME_SCHEMAS, fileLoader: stdinCopyLoader(), ...options, dialect: 'postgres', tls: false },
   );
 }
 
