@@ -7,6 +7,8 @@ import { DiscoverController } from './extract/discover.controller';
 import { DiscoverService } from './extract/discover.service';
 import { extractConsumer } from './extract/extract.consumer';
 import { ExtractService } from './extract/extract.service';
+import { ChangedTablesController } from './probe/changed-tables.controller';
+import { ChangedTablesService } from './probe/changed-tables.service';
 import { ReleaseController } from './release/release.controller';
 import { ReleaseService } from './release/release.service';
 
@@ -16,11 +18,12 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [PipelineRuntimeModule.forRoot('extractor', config, logger)],
-      controllers: [createHealthController('extractor'), DiscoverController, ReleaseController],
+      controllers: [createHealthController('extractor'), DiscoverController, ReleaseController, ChangedTablesController],
       providers: [
         ExtractService,
         DiscoverService,
         ReleaseService,
+        ChangedTablesService,
         { provide: PIPELINE_CONSUMERS, inject: [ExtractService, WORKER_CONFIG], useFactory: (service: ExtractService, settings: WorkerConfig) => [extractConsumer(service, settings)] },
         PipelineConsumersHost,
       ],

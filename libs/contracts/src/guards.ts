@@ -70,3 +70,10 @@ export const ReleaseTablesRequestSchema = Struct({
   tables: Type.Array(TableRefSchema, { problem: 'must be a list' }),
 });
 export const guardReleaseTablesRequest = checkerOf(ReleaseTablesRequestSchema, undefined, { dropUnknownFields: true });
+
+/** Registry → extractor: the replication and each tracked table (`[schema].[name]`) with the version its next change read starts at. */
+export const ChangedTablesRequestSchema = Struct({
+  replicationId: Guid(),
+  tables: Type.Array(Struct({ tableName: Text(), version: Text() }), { problem: 'must be a list' }),
+});
+export const guardChangedTablesRequest = checkerOf(ChangedTablesRequestSchema, undefined, { dropUnknownFields: true });

@@ -17,6 +17,8 @@ import type {
   BatchExtracted,
   BatchLoaded,
   BatchStaged,
+  ChangedTablesReply,
+  ChangedTablesRequest,
   DiscoverTablesReply,
   DiscoverTablesRequest,
   ExtractRequested,
@@ -41,6 +43,7 @@ export const Subjects = {
   registryMetrics: 'svc.registry.v1.metrics',
   extractorDiscoverTables: 'svc.extractor.v1.discover-tables',
   extractorReleaseTables: 'svc.extractor.v1.release-tables',
+  extractorChangedTables: 'svc.extractor.v1.changed-tables',
   alertRaised: 'svc.events.v1.alert',
   /** Core NATS, not JetStream: the work stream's subjects leave it out on purpose (see PipelineStreams). */
   workCancelled: 'svc.pipeline.v1.work.cancelled',
@@ -109,6 +112,7 @@ export interface RequestReplyContracts {
   'svc.registry.v1.metrics': { request: Record<string, never>; reply: RpcReply<RegistryMetricsReply> };
   'svc.extractor.v1.discover-tables': { request: DiscoverTablesRequest; reply: RpcReply<DiscoverTablesReply> };
   'svc.extractor.v1.release-tables': { request: ReleaseTablesRequest; reply: RpcReply<ReleaseTablesReply> };
+  'svc.extractor.v1.changed-tables': { request: ChangedTablesRequest; reply: RpcReply<ChangedTablesReply> };
   'svc.api-gateway.v1.health': { request: Record<string, never>; reply: HealthReply };
   'svc.job-registry.v1.health': { request: Record<string, never>; reply: HealthReply };
   'svc.extractor.v1.health': { request: Record<string, never>; reply: HealthReply };

@@ -65,6 +65,7 @@ export function busPermissionsOf(role: BusRole): BusPermissions {
         publish: [
           Subjects.extractorDiscoverTables,
           Subjects.extractorReleaseTables,
+          Subjects.extractorChangedTables,
           Subjects.workCancelled,
           Subjects.alertRaised,
           PipelineSubjects.extractRequested,
@@ -90,7 +91,7 @@ export function busPermissionsOf(role: BusRole): BusPermissions {
           `${PipelineSubjects.rowsPrefix}.*`,
           `${JS_API}.STREAM.PURGE.${ROWS}`,
         ],
-        subscribe: [Subjects.extractorDiscoverTables, Subjects.extractorReleaseTables],
+        subscribe: [Subjects.extractorDiscoverTables, Subjects.extractorReleaseTables, Subjects.extractorChangedTables],
       });
     case 'stager':
       return joined(pipelineWorker('stager'), {

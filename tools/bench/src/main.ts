@@ -10,6 +10,7 @@ import { BENCH_PARALLEL_TABLES, BENCH_WAREHOUSE_SCHEMA, benchStackEnv, loadBench
 import { childPidsNamed } from './child-processes';
 import { runGatewayLoadBenchmark } from './gateway-load-bench';
 import { loadGatewayLoadSettings } from './gateway-load-settings';
+import { loadManyTablesSettings, runManyTablesBenchmark } from './many-tables-bench';
 import { waitUntilConsistent } from './consistency';
 import { cpuSnapshot, cpuSpent } from './cpu-usage';
 import { PROBE_TABLE_SQL, ProbeWatcher, ProbeWriter, parsePgbenchReport } from './lag-measurement';
@@ -186,7 +187,10 @@ async function run(settings: BenchSettings): Promise<void> {
   }
 }
 
-/** `npm run bench` measures the pipeline; `npm run bench -- gateway-load` the gateway's responsiveness under hostile bodies. */
+/**
+ * `npm run bench` measures the pipeline; `npm run bench -- gateway-load` the gateway's responsiveness under hostile bodies;
+ * `npm run bench -- many-tables` the lag of one change among many idle tables.
+ */
 function main(command: string | undefined): Promise<void> {
   const reportFile = join(repoRoot, 'BENCHMARKS.md');
   switch (command) {
@@ -195,8 +199,10 @@ function main(command: string | undefined): Promise<void> {
       return run(loadBenchSettings(process.env, reportFile));
     case 'gateway-load':
       return runGatewayLoadBenchmark(loadGatewayLoadSettings(process.env, reportFile), repoRoot, log);
+    case 'many-tables':
+      return runManyTablesBenchmark(loadManyTablesSettings(process.env, reportFile), log);
     default:
-      return Promise.reject(new ConfigError([`unknown benchmark '${command}'; choose pipeline (the default) or gateway-load`]));
+      return Promise.reject(new ConfigError([`unknown benchmark '${command}'; choose pipeline (the default), gateway-load or many-tables`]));
   }
 }
 

@@ -46,8 +46,10 @@ export interface PipelineSchedulerSettings {
   /** Off for a registry instance that should only answer the API. */
   enabled: boolean;
   tickMs: number;
-  /** After a change cycle that found nothing, wait this long before asking that source again. */
+  /** After a change cycle that found nothing, wait this long before asking that source again, while no change probe has answered. */
   idleCycleDelayMs: number;
+  /** An idle table the change probe finds unchanged still gets a change cycle this often (its watermark moves). */
+  idleRecheckMs: number;
   /** Work in flight longer than this is released and planned again (its workers died or gave up). */
   staleWorkMs: number;
   /** The length of a scheduling "minute" (RepeatIntervalInMinutes): 60 s; shorter only for tests and demos. */
@@ -85,6 +87,7 @@ export function readRegistryConfig(environment: Record<string, string | undefine
     enabled: env.bool('SCHEDULER_ENABLED', true),
     tickMs: env.int('SCHEDULER_TICK_MS', 200, { min: 10, max: 60000 }),
     idleCycleDelayMs: env.int('IDLE_CYCLE_DELAY_MS', 500, { min: 0, max: 3600000 }),
+    idleRecheckMs: env.int('IDLE_RECHECK_SECONDS', 300, { min: 1, max: 86400 }) * 1000,
     staleWorkMs: env.int('STALE_WORK_MINUTES', 15, { min: 1, max: 1440 }) * 60000,
     minuteMs: env.int('SCHEDULER_MINUTE_SECONDS', 60, { min: 1, max: 60 }) * 1000,
     stalledWorkMs: env.int('STALLED_WORK_SECONDS', 60, { min: 5, max: 86400 }) * 1000,

@@ -18,6 +18,7 @@ import {
 import { REGISTRY_CONFIG, type RegistryConfig } from '../config/registry-config';
 import { REGISTRY_POOL } from '../store/store.module';
 import { AlertsService } from './alerts.service';
+import { ChangeProbes } from './change-probes';
 import { ctTimeoutMinutes, levelAfterCancel, overdueVerdict, type OverdueSettings } from './ct-timeout';
 import { LeaderLock } from './leader-lock';
 import { ReplicationRuns } from './replication-runs';
@@ -58,6 +59,9 @@ export class PipelineScheduler implements OnApplicationBootstrap, BeforeApplicat
   private readonly deleteRetryAt = new Map<string, number>();
   private readonly lock: LeaderLock;
   private readonly runs: ReplicationRuns;
+  private readonly probes: ChangeProbes;
+  /** When a replication's change probe may be tried again after a failure. */
+  private readonly probeRetryAt = new Map<string, number>();
 
   constructor(
     private readonly state: PipelineStateRepository,
@@ -74,6 +78,11 @@ export class PipelineScheduler implements OnApplicationBootstrap, BeforeApplicat
   ) {
     this.lock = new LeaderLock(pool);
     this.runs = new ReplicationRuns(config.pipeline.minuteMs);
+    this.probes = new ChangeProbes(async (request) => {
+      const reply = await this.requester.request(Subjects.extractorChangedTables, request, 30000);
+      if (!reply.ok) throw new Error(reply.error.messages.join('; '));
+      return reply.value;
+    });
   }
 
   onApplicationBootstrap(): void {
@@ -85,6 +94,7 @@ export class PipelineScheduler implements OnApplicationBootstrap, BeforeApplicat
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     while (this.running) await new Promise((done) => setTimeout(done, 20));
+    // Probes are not waited for: their answers only feed this instance's next plans.
     await Promise.allSettled([...this.discovering.values()]);
     await this.lock.release();
   }
@@ -134,6 +144,7 @@ export class PipelineScheduler implements OnApplicationBootstrap, BeforeApplicat
     let tables = await this.state.listTables(liveIds);
     if (await this.enforceTimeouts(now, live, tables)) tables = await this.state.listTables(liveIds);
     await this.watchRetention(now, live, tables);
+    this.startChangeProbes(now, eligible, tables);
 
     const issued: WorkOrder[] = [];
     for (const order of this.plan(now, eligible, tables, settings)) {
@@ -143,7 +154,12 @@ export class PipelineScheduler implements OnApplicationBootstrap, BeforeApplicat
   }
 
   private plan(now: Date, eligible: SchedulableReplication[], tables: TableRuntimeState[], settings: Awaited<ReturnType<ServiceConfigurationStore['get']>>): WorkOrder[] {
-    const planning: PlanningSettings = { idleCycleDelayMs: this.config.pipeline.idleCycleDelayMs, minuteMs: this.config.pipeline.minuteMs };
+    const planning: PlanningSettings = {
+      idleCycleDelayMs: this.config.pipeline.idleCycleDelayMs,
+      minuteMs: this.config.pipeline.minuteMs,
+      idleRecheckMs: this.config.pipeline.idleRecheckMs,
+      changeVerdict: (table) => this.probes.verdict(table),
+    };
     const byId = new Map(eligible.map((replication) => [replication.replicationId, replication]));
     const tablesOf = (id: string) => tables.filter((table) => table.replicationId === id);
     const ordersOf = (id: string, runStartedAt: Date | null): WorkOrder[] => {
@@ -272,6 +288,25 @@ export class PipelineScheduler implements OnApplicationBootstrap, BeforeApplicat
       }
       await this.state.markPublished(claim.replicationId, claim.tableName, claim.workId, now);
       this.logger.warn('published work claimed but never confirmed (a scheduler stopped between claim and publish)', where);
+    }
+  }
+
+  /** Probes each continuous replication's idle tracked tables for changes (ChangeProbes), in the background. */
+  private startChangeProbes(now: Date, eligible: SchedulableReplication[], tables: TableRuntimeState[]): void {
+    for (const replication of eligible) {
+      const id = replication.replicationId;
+      if (!replication.config.isContinuous || (this.probeRetryAt.get(id) ?? 0) > now.getTime()) continue;
+      // Runs in the background (its errors go to the callback): the next passes plan with its answers.
+      void this.probes.start(
+        id,
+        tables.filter((table) => table.replicationId === id),
+        (error) => {
+          // An old "unchanged" must not hold back a table while the source cannot be probed.
+          this.probes.forget(id);
+          this.probeRetryAt.set(id, Date.now() + 5000);
+          if (!this.stopped) replicationLog(this.logger, replication.config).warn('change probe failed; idle tables are cycled in turn meanwhile', { replicationId: id, error });
+        },
+      );
     }
   }
 

@@ -29,6 +29,40 @@ describe('planWork', () => {
     expect(planWork(NOW, [replication()], [table('[public].[a]', { lastCycleAt: recent, lastCycleRows: 5 })], settings)).toHaveLength(1);
   });
 
+  describe('with the source\'s change probe (ChangeProbes)', () => {
+    const probed = (verdicts: Record<string, 'changed' | 'unchanged'>) => ({
+      ...settings,
+      idleRecheckMs: 300_000,
+      changeVerdict: (subject: { tableName: string }) => verdicts[subject.tableName] ?? null,
+    });
+    const idle = (name: string, idleForMs: number) => table(name, { lastCycleAt: new Date(NOW.getTime() - idleForMs), lastCycleRows: 0 });
+
+    it('cycles an idle table the probe found changed at once, without waiting the idle delay', () => {
+      expect(planWork(NOW, [replication()], [idle('[public].[a]', 10)], probed({ '[public].[a]': 'changed' }))).toHaveLength(1);
+    });
+
+    it('leaves an idle table the probe found unchanged alone until the recheck interval, however long the idle delay has passed', () => {
+      expect(planWork(NOW, [replication()], [idle('[public].[a]', 60_000)], probed({ '[public].[a]': 'unchanged' }))).toEqual([]);
+      expect(planWork(NOW, [replication()], [idle('[public].[a]', 300_000)], probed({ '[public].[a]': 'unchanged' }))).toHaveLength(1);
+    });
+
+    it('falls back to the idle delay for a table the probe has no answer for (never asked, or its watermark moved since)', () => {
+      expect(planWork(NOW, [replication()], [idle('[public].[a]', 200)], probed({}))).toEqual([]);
+      expect(planWork(NOW, [replication()], [idle('[public].[a]', 1000)], probed({}))).toHaveLength(1);
+    });
+
+    it('keeps cycling a busy table whatever the probe said', () => {
+      const busy = table('[public].[a]', { lastCycleAt: new Date(NOW.getTime() - 10), lastCycleRows: 7 });
+      expect(planWork(NOW, [replication()], [busy], probed({ '[public].[a]': 'unchanged' }))).toHaveLength(1);
+    });
+
+    it('gives the capacity to the changed tables among many idle ones', () => {
+      const tables = Array.from({ length: 1000 }, (_, index) => idle(`[public].[t${index}]`, 2000));
+      const orders = planWork(NOW, [replication({ parallelTablesLimit: 10 })], tables, probed({ ...Object.fromEntries(tables.map((t) => [t.tableName, 'unchanged' as const])), '[public].[t999]': 'changed' }));
+      expect(orders.map((order) => order.tableName)).toEqual(['[public].[t999]']);
+    });
+  });
+
   it('runs every RepeatIntervalInMinutes when not continuous', () => {
     const config = { isContinuous: false, repeatIntervalInMinutes: 15 };
     expect(planWork(NOW, [replication(config)], [table('[public].[a]', { lastCycleAt: new Date(NOW.getTime() - 14 * 60000), lastCycleRows: 9 })], settings)).toEqual([]);

@@ -1,4 +1,5 @@
 import type { SchedulableReplication, TableRuntimeState, WorkKind } from '@svc/registry-store';
+import type { ChangeVerdict } from './change-probes';
 import { withinDailyWindow } from './daily-window';
 import { isScheduledForReseed } from './table-selection';
 
@@ -15,8 +16,15 @@ export interface WorkOrder {
 }
 
 export interface PlanningSettings {
-  /** After a cycle that found nothing, wait this long before asking an idle source again. */
+  /** After a cycle that found nothing, wait this long before asking an idle source again (when no probe has answered). */
   idleCycleDelayMs: number;
+  /**
+   * What the source's change probe (ChangeProbes) last said of an idle table at its current watermark: `changed` gets
+   * it a cycle at once, `unchanged` none until idleRecheckMs has passed; null (no answer) leaves it to idleCycleDelayMs.
+   */
+  changeVerdict?: (table: TableRuntimeState) => ChangeVerdict | null;
+  /** An idle table the probe finds unchanged still gets a cycle this often: its watermark moves, problems surface. */
+  idleRecheckMs?: number;
   /** Length of the "minute" of RepeatIntervalInMinutes settings: 60000, shorter only in tests and demos. */
   minuteMs: number;
 }
@@ -93,8 +101,17 @@ function changeCycleDue(now: Date, replication: SchedulableReplication, table: T
   if (!withinDailyWindow(now, config.scheduleIntervalTimeFrom, config.scheduleIntervalTimeTo)) return false;
   const last = table.lastCycleAt?.getTime();
   if (last === undefined) return true;
-  if (!config.isContinuous) return now.getTime() - last >= (config.repeatIntervalInMinutes ?? 0) * settings.minuteMs;
-  return table.lastCycleRows > 0 || now.getTime() - last >= settings.idleCycleDelayMs;
+  const idleFor = now.getTime() - last;
+  if (!config.isContinuous) return idleFor >= (config.repeatIntervalInMinutes ?? 0) * settings.minuteMs;
+  if (table.lastCycleRows > 0) return true;
+  switch (settings.changeVerdict?.(table) ?? null) {
+    case 'changed':
+      return true;
+    case 'unchanged':
+      return idleFor >= (settings.idleRecheckMs ?? settings.idleCycleDelayMs);
+    case null:
+      return idleFor >= settings.idleCycleDelayMs;
+  }
 }
 
 function reseedDue(now: Date, replication: SchedulableReplication, table: TableRuntimeState, settings: PlanningSettings): boolean {

@@ -163,6 +163,23 @@ export interface DiscoverTablesReply {
 }
 
 /**
+ * Registry → extractor (request/reply): which of a replication's tracked tables have changes past their watermark
+ * (the version their next change read starts at), found by one cheap probe of the source for all of them, so that
+ * idle tables get no change cycle. Tables by `tableKey()`.
+ */
+export interface ChangedTablesRequest {
+  replicationId: string;
+  tables: { tableName: string; version: string }[];
+}
+
+export interface ChangedTablesReply {
+  /** Tables whose change read would find a change now. */
+  changed: string[];
+  /** Tables the probe could not judge (tracking gone, version purged): their next cycle says what is wrong. */
+  unknown: string[];
+}
+
+/**
  * Registry → extractor (request/reply): remove change tracking of these tables from the replication's
  * source (no replication tracks them any more). Releasing a table not tracked, or gone, is no error.
  */

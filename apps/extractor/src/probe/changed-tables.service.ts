@@ -1,0 +1,33 @@
+import { Injectable } from '@nestjs/common';
+import { ErrorCode, guardChangedTablesRequest, parseTableKey, rpcError, rpcOk, tableKey, type ChangedTablesReply, type RpcReply } from '@svc/contracts';
+import type { TableWatermark } from '@svc/engines';
+import { EngineRegistry, RuntimeConfigClient, classifyFailure } from '@svc/pipeline-runtime';
+
+/** Tells the registry which tracked tables of a replication have changes past their watermark: one probe of the source for all. */
+@Injectable()
+export class ChangedTablesService {
+  constructor(
+    private readonly engines: EngineRegistry,
+    private readonly configs: RuntimeConfigClient,
+  ) {}
+
+  async changedTables(message: unknown): Promise<RpcReply<ChangedTablesReply>> {
+    const guarded = guardChangedTablesRequest(message);
+    if (!guarded.ok) return rpcError(ErrorCode.ValidationFailed, guarded.problems);
+    const { replicationId, tables } = guarded.value;
+    const watermarks: TableWatermark[] = [];
+    const unreadable: string[] = [];
+    for (const { tableName, version } of tables) {
+      const table = parseTableKey(tableName);
+      if (table === null) unreadable.push(tableName);
+      else watermarks.push({ table, version });
+    }
+    try {
+      const config = await this.configs.configOf(replicationId);
+      const { changed, unknown } = await this.engines.source(config).changedTables(watermarks);
+      return rpcOk({ changed: changed.map(tableKey), unknown: [...unknown.map(tableKey), ...unreadable] });
+    } catch (error) {
+      return rpcError(ErrorCode.Unavailable, [classifyFailure(error, { endpoint: 'Source' }).reason]);
+    }
+  }
+}

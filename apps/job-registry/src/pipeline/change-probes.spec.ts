@@ -1,0 +1,75 @@
+import type { ChangedTablesReply, ChangedTablesRequest } from '@svc/contracts';
+import { table } from '../testing/pipeline-fixtures';
+import { ChangeProbes, PROBE_TABLES_PER_REQUEST } from './change-probes';
+
+function probesAnswering(answer: (request: ChangedTablesRequest) => ChangedTablesReply): { probes: ChangeProbes; asked: ChangedTablesRequest[] } {
+  const asked: ChangedTablesRequest[] = [];
+  const probes = new ChangeProbes(async (request) => {
+    asked.push(request);
+    return answer(request);
+  });
+  return { probes, asked };
+}
+
+const failOnError = (error: unknown) => {
+  throw error;
+};
+
+describe('ChangeProbes', () => {
+  it('asks about the idle tracked tables only, each at its watermark, and answers for that watermark', async () => {
+    const { probes, asked } = probesAnswering(() => ({ changed: ['[public].[a]'], unknown: ['[public].[gone]'] }));
+    const tables = [
+      table('[public].[a]', { lastVersion: '10' }),
+      table('[public].[b]', { lastVersion: '20' }),
+      table('[public].[gone]', { lastVersion: '30' }),
+      table('[public].[busy]', { lastCycleRows: 4 }),
+      table('[public].[flying]', { inFlightWorkId: 'w' }),
+      table('[public].[seeding]', { phase: 'Seeding', lastVersion: null }),
+    ];
+    await probes.start('r1', tables, failOnError);
+    expect(asked).toEqual([{ replicationId: 'r1', tables: [{ tableName: '[public].[a]', version: '10' }, { tableName: '[public].[b]', version: '20' }, { tableName: '[public].[gone]', version: '30' }] }]);
+    expect(probes.verdict(tables[0])).toBe('changed');
+    expect(probes.verdict(tables[1])).toBe('unchanged');
+    // A table the probe could not judge gets its cycle, which says what is wrong.
+    expect(probes.verdict(tables[2])).toBe('changed');
+    expect(probes.verdict(tables[3])).toBeNull();
+    // The watermark moved since the question: the answer no longer holds.
+    expect(probes.verdict({ ...tables[1], lastVersion: '21' })).toBeNull();
+  });
+
+  it('runs one probe per replication at a time', async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((done) => (release = done));
+    const probes = new ChangeProbes(async () => {
+      await gate;
+      return { changed: [], unknown: [] };
+    });
+    const first = probes.start('r1', [table('[public].[a]')], failOnError);
+    expect(first).not.toBeNull();
+    expect(probes.start('r1', [table('[public].[a]')], failOnError)).toBeNull();
+    release();
+    await first;
+    expect(probes.start('r1', [table('[public].[a]')], failOnError)).not.toBeNull();
+  });
+
+  it(`splits a replication of many tables into requests of at most ${PROBE_TABLES_PER_REQUEST}`, async () => {
+    const { probes, asked } = probesAnswering((request) => ({ changed: request.tables.slice(-1).map((t) => t.tableName), unknown: [] }));
+    const tables = Array.from({ length: 4500 }, (_, index) => table(`[public].[t${index}]`));
+    await probes.start('r1', tables, failOnError);
+    expect(asked.map((request) => request.tables.length)).toEqual([2000, 2000, 500]);
+    expect(tables.filter((subject) => probes.verdict(subject) === 'changed').map((subject) => subject.tableName)).toEqual(['[public].[t1999]', '[public].[t3999]', '[public].[t4499]']);
+  });
+
+  it('reports a failed probe and keeps no answer from it; forget drops the last one', async () => {
+    const { probes } = probesAnswering(() => ({ changed: [], unknown: [] }));
+    await probes.start('r1', [table('[public].[a]')], failOnError);
+    expect(probes.verdict(table('[public].[a]'))).toBe('unchanged');
+    const failing = new ChangeProbes(async () => Promise.reject(new Error('source unreachable')));
+    const errors: unknown[] = [];
+    await failing.start('r1', [table('[public].[a]')], (error) => errors.push(error));
+    expect(errors).toEqual([new Error('source unreachable')]);
+    expect(failing.verdict(table('[public].[a]'))).toBeNull();
+    probes.forget('r1');
+    expect(probes.verdict(table('[public].[a]'))).toBeNull();
+  });
+});

@@ -1,0 +1,65 @@
+import type { ChangedTablesReply, ChangedTablesRequest } from '@svc/contracts';
+import type { TableRuntimeState } from '@svc/registry-store';
+
+/** What the last probe said of a table at the watermark it has now. */
+export type ChangeVerdict = 'changed' | 'unchanged';
+
+/** The tables one probe request names at the most: a request stays far below NATS's payload limit. */
+export const PROBE_TABLES_PER_REQUEST = 2000;
+
+type Ask = (request: ChangedTablesRequest) => Promise<ChangedTablesReply>;
+
+/**
+ * Asks the source, through an extractor, which idle tracked tables have changes past their watermark (one probe of
+ * the source per request, for all of them), so that the planner gives change cycles only to those (issue 23, goal 3).
+ * One probe per replication at a time; its answers hold for the watermark each table had when it was asked, so a
+ * table whose cycle moved its watermark since is judged by the planner's ordinary rule until the next probe.
+ */
+export class ChangeProbes {
+  private readonly inFlight = new Set<string>();
+  /** replication → table → the answer for the version asked about. */
+  private readonly answers = new Map<string, Map<string, { version: string; verdict: ChangeVerdict }>>();
+
+  constructor(private readonly ask: Ask) {}
+
+  /** Starts a probe of the replication's idle tracked tables unless one is running; resolves when it has answered or failed. */
+  start(replicationId: string, tables: readonly TableRuntimeState[], onError: (error: unknown) => void): Promise<void> | null {
+    if (this.inFlight.has(replicationId)) return null;
+    const idle = tables.filter(isProbeable);
+    if (idle.length === 0) {
+      this.answers.delete(replicationId);
+      return null;
+    }
+    this.inFlight.add(replicationId);
+    return this.probe(replicationId, idle)
+      .catch(onError)
+      .finally(() => this.inFlight.delete(replicationId));
+  }
+
+  /** The last answer for the table at its current watermark; null when there is none (never asked, or its watermark moved). */
+  verdict(table: Pick<TableRuntimeState, 'replicationId' | 'tableName' | 'lastVersion'>): ChangeVerdict | null {
+    const answer = this.answers.get(table.replicationId)?.get(table.tableName);
+    return answer !== undefined && answer.version === table.lastVersion ? answer.verdict : null;
+  }
+
+  /** Forgets a replication (deleted, stopped). */
+  forget(replicationId: string): void {
+    this.answers.delete(replicationId);
+  }
+
+  private async probe(replicationId: string, idle: readonly TableRuntimeState[]): Promise<void> {
+    const answers = new Map<string, { version: string; verdict: ChangeVerdict }>();
+    for (let start = 0; start < idle.length; start += PROBE_TABLES_PER_REQUEST) {
+      const asked = idle.slice(start, start + PROBE_TABLES_PER_REQUEST).map((table) => ({ tableName: table.tableName, version: table.lastVersion ?? '' }));
+      const reply = await this.ask({ replicationId, tables: asked });
+      const changed = new Set([...reply.changed, ...reply.unknown]);
+      for (const { tableName, version } of asked) answers.set(tableName, { version, verdict: changed.has(tableName) ? 'changed' : 'unchanged' });
+    }
+    this.answers.set(replicationId, answers);
+  }
+}
+
+/** A tracked table with a watermark, nothing in flight, whose last cycle found nothing: the probe decides whether it gets the next. */
+function isProbeable(table: TableRuntimeState): boolean {
+  return table.phase === 'Tracking' && table.lastVersion !== null && table.inFlightWorkId === null && table.lastCycleRows === 0;
+}
