@@ -35,6 +35,18 @@ export interface PurgeOutcome {
 }
 
 /** Source database: what the extractor needs (seed, track changes, read net changes). */
+/** A tracked table and the version its next change read starts at. */
+export interface TableWatermark {
+  table: TableRef;
+  version: string;
+}
+
+/** What SourceConnector.changedTables found; a table given and in neither list has no change past its watermark. */
+export interface ChangedTables {
+  changed: TableRef[];
+  unknown: TableRef[];
+}
+
 export interface SourceConnector {
   /** Every user table (outside system schemas and the change-tracking schema). */
   discoverTables(): Promise<TableDefinition[]>;
@@ -55,6 +67,13 @@ export interface SourceConnector {
   readChanges(definition: TableDefinition, fromVersion: string, limit: number, options?: ReadOptions): Promise<ChangeRead>;
   /** Versions below it have been purged: a watermark below it must reseed. Null when nothing was purged. */
   minValidVersion(table: TableRef): Promise<string | null>;
+  /**
+   * Which of these tracked tables a change read from its watermark would find a change in now, in a constant number
+   * of statements for all of them (never one per table): the scheduler gives change cycles to those only. A false
+   * "changed" costs one empty cycle; a false "unchanged" would delay data, so a table the probe cannot judge (its
+   * tracking gone, its watermark purged or ahead of the source) is `unknown`, and gets its cycle, which says why.
+   */
+  changedTables(watermarks: readonly TableWatermark[]): Promise<ChangedTables>;
   /**
    * Purges change records older than the retention period and raises the minimum valid version. An engine
    * whose retention is the database's own (SQL Server) reconciles it instead and says what it did in `retention`.

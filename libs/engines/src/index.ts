@@ -1,5 +1,6 @@
 export type { ApplyOutcome, CsvChunks } from './batch';
 export type {
+  ChangedTables,
   PurgeOutcome,
   ChangeRead,
   RowStream,
@@ -9,6 +10,7 @@ export type {
   StagedFileReader,
   StagingConnector,
   TableEnsured,
+  TableWatermark,
   WarehouseConnector,
   WarehouseTableOptions,
 } from './capabilities';

@@ -3,12 +3,14 @@ import { DEFAULT_SCHEMAS, ENGINE_NAMES } from '@svc/engine-list';
 import type {
   ApplyOutcome,
   ChangeRead,
+  ChangedTables,
   CsvChunks,
   PipelineEngine,
   SnapshotRead,
   SourceConnector,
   StagedFileReader,
   StagingConnector,
+  TableWatermark,
   WarehouseConnector,
   WarehouseTableOptions,
 } from '@svc/engines';
@@ -172,6 +174,12 @@ export class FakeSource implements SourceConnector {
 
   async minValidVersion(): Promise<string | null> {
     return null;
+  }
+
+  /** Its change reads find nothing, so no tracked table ever has changes; an untracked one cannot be judged. */
+  async changedTables(watermarks: readonly TableWatermark[]): Promise<ChangedTables> {
+    this.faults.check('changedTables');
+    return { changed: [], unknown: watermarks.filter((watermark) => !this.tracked.has(tableKey(watermark.table))).map((watermark) => watermark.table) };
   }
 
   async purgeChanges(_table: TableRef, _retention: RetentionPeriod): Promise<{ purgedRows: number }> {

@@ -1,9 +1,10 @@
 import type { RetentionPeriod, TableDefinition, TableRef } from '@svc/contracts';
-import type { ChangeRead, ReadOptions, SnapshotRead, SourceConnector } from '@svc/engines';
+import type { ChangeRead, ChangedTables, ReadOptions, SnapshotRead, SourceConnector, TableWatermark } from '@svc/engines';
 import { createPool, postgresClientConfig } from '@svc/postgres/common';
 import type { Pool } from 'pg';
 import { readTableDefinitions } from './catalog';
 import { readChanges } from './change-reader';
+import { changedTables } from './changed-tables';
 import { purgeChanges } from './purge';
 import { trackedMinValidVersion } from './registry';
 import { readSnapshot } from './snapshot-reader';
@@ -71,6 +72,10 @@ class PostgresSource implements SourceConnector {
   /** Changes below it are gone (purged, or from before tracking was enabled); null when the table is not tracked. */
   minValidVersion(table: TableRef): Promise<string | null> {
     return trackedMinValidVersion(this.pool, table);
+  }
+
+  changedTables(watermarks: readonly TableWatermark[]): Promise<ChangedTables> {
+    return changedTables(this.pool, watermarks);
   }
 
   purgeChanges(table: TableRef, retention: RetentionPeriod): Promise<{ purgedRows: number }> {

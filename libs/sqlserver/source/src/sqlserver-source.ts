@@ -9,14 +9,17 @@ import {
   columnMismatch,
   columnTypeMismatch,
   type ChangeRead,
+  type ChangedTables,
   type PurgeOutcome,
   type ReadOptions,
   type SnapshotRead,
   type SourceConnector,
+  type TableWatermark,
 } from '@svc/engines';
 import { connectSqlServer, sqlServerConfig } from '@svc/sqlserver/common';
 import sql, { type ConnectionPool, type config as MssqlConfig, type Request, type Transaction } from 'mssql';
 import { DISCOVER_COLUMNS_SQL } from './catalog-sql';
+import { changedTables } from './changed-tables';
 import { definitionsOf, type CatalogRow } from './catalog';
 import { qualifiedName, quoteName } from './identifiers';
 import { CURRENT_VERSION_SQL, changeWindowSql, netChangesSql, snapshotSelectSql } from './read-sql';
@@ -167,6 +170,10 @@ class SqlServerSource implements SourceConnector {
       await transaction.rollback().catch(() => undefined);
       throw error;
     }
+  }
+
+  async changedTables(watermarks: readonly TableWatermark[]): Promise<ChangedTables> {
+    return changedTables(await this.connected(), watermarks);
   }
 
   async minValidVersion(table: TableRef): Promise<string | null> {

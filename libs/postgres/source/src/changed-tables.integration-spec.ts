@@ -1,0 +1,79 @@
+import { tableKey, type TableRef } from '@svc/contracts';
+import type { SourceConnector, TableWatermark } from '@svc/engines';
+import { createTempDatabase, type TempDatabase } from '@svc/testing';
+import type { Client } from 'pg';
+import { createPostgresSource } from './postgres-source';
+import { connect } from './testing/source-fixture';
+
+const TABLES = 60;
+const ref = (index: number): TableRef => ({ schema: 'public', name: `t${index}` });
+const keys = (tables: readonly TableRef[]) => tables.map(tableKey).sort();
+
+describe('PostgreSQL source: which tracked tables changed (changedTables)', () => {
+  let database: TempDatabase;
+  let source: SourceConnector;
+  let writer: Client;
+  let other: Client;
+  /** A version no change of the tables reaches: every table's watermark after tracking began. */
+  let start: string;
+
+  const horizon = async () => (await writer.query<{ v: string }>('select pg_snapshot_xmin(pg_current_snapshot())::text as v')).rows[0].v;
+  const everyTableAt = (version: string): TableWatermark[] => Array.from({ length: TABLES }, (_, index) => ({ table: ref(index), version }));
+
+  beforeAll(async () => {
+    database = await createTempDatabase('svc_srcpg_changed');
+    writer = await connect(database.url);
+    other = await connect(database.url);
+    await writer.query(Array.from({ length: TABLES }, (_, index) => `create table t${index} (id integer primary key, v integer);`).join('\n'));
+    source = createPostgresSource(database.url, { encrypt: false });
+    for (let index = 0; index < TABLES; index++) await source.enableTracking((await source.describeTable(ref(index)))!);
+    await writer.query('create table untracked (id integer primary key)');
+    start = await horizon();
+  });
+
+  afterAll(async () => {
+    await writer.end();
+    await other.end();
+    await source.close();
+    await database.drop();
+  });
+
+  it('names exactly the tables with a committed change past their watermark, in one pass over all of them', async () => {
+    expect(await source.changedTables(everyTableAt(start))).toEqual({ changed: [], unknown: [] });
+    await writer.query('insert into t3 values (1, 1); insert into t17 values (1, 1); update t17 set v = 2; insert into t42 values (1, 1)');
+    // A change read stops at the snapshot's xmin; wait until the horizon passed the inserts, as a read would.
+    const after = await horizon();
+    const probed = await source.changedTables(everyTableAt(start));
+    expect(keys(probed.changed)).toEqual(keys([ref(3), ref(17), ref(42)]));
+    expect(probed.unknown).toEqual([]);
+    // From a watermark past those changes, nothing is new.
+    expect(await source.changedTables(everyTableAt(after))).toEqual({ changed: [], unknown: [] });
+  });
+
+  it('does not report a change before its transaction commits (a change read could not see it yet)', async () => {
+    const from = await horizon();
+    await other.query('begin');
+    await other.query('insert into t5 values (100, 1)');
+    try {
+      expect((await source.changedTables([{ table: ref(5), version: from }])).changed).toEqual([]);
+    } finally {
+      await other.query('commit');
+    }
+    expect((await source.changedTables([{ table: ref(5), version: from }])).changed).toEqual([ref(5)]);
+  });
+
+  it('cannot judge a table that is not tracked, one whose change table is gone, or a watermark purged, ahead of the source or malformed', async () => {
+    await writer.query(`drop table svc_ct."public.t9"`);
+    const probed = await source.changedTables([
+      { table: { schema: 'public', name: 'untracked' }, version: start },
+      { table: { schema: 'public', name: 'no_such_table' }, version: start },
+      { table: ref(9), version: start },
+      { table: ref(10), version: '1' },
+      { table: ref(11), version: '999999999999' },
+      { table: ref(12), version: 'x; drop table t12' },
+      { table: ref(13), version: start },
+    ]);
+    expect(keys(probed.unknown)).toEqual(keys([{ schema: 'public', name: 'untracked' }, { schema: 'public', name: 'no_such_table' }, ref(9), ref(10), ref(11), ref(12)]));
+    expect(probed.changed).toEqual([]);
+  });
+});

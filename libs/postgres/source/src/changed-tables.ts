@@ -1,0 +1,83 @@
+import type { TableRef } from '@svc/contracts';
+import type { ChangedTables, TableWatermark } from '@svc/engines';
+import type { Pool } from 'pg';
+import { CHANGE_SCHEMA, TRACKED_TABLES, quoteIdent } from './identifiers';
+import { registryExists } from './registry';
+import { InvalidVersionError, parseVersion, xid8Literal } from './versions';
+
+/** EXISTS probes per statement: a few hundred keeps each statement's plan small. */
+const PROBES_PER_STATEMENT = 500;
+
+/** Each table's change table and minimum valid version from the registry of tracked tables, and the horizon a change read stops at. */
+const TRACKED_SQL = `select t.ordinality::int - 1 as index, r.change_table, r.min_valid_version::text as min_valid,
+  case when r.change_table is null then false
+    else to_regclass(format('%I.%I', '${CHANGE_SCHEMA}', r.change_table)) is not null end as change_table_exists,
+  pg_snapshot_xmin(pg_current_snapshot())::text as horizon
+from unnest($1::text[], $2::text[]) with ordinality as t(schema, name, ordinality)
+left join ${TRACKED_TABLES} r on r.schema = t.schema and r.name = t.name
+order by t.ordinality`;
+
+interface TrackedRow {
+  index: number;
+  change_table: string | null;
+  min_valid: string | null;
+  change_table_exists: boolean;
+  horizon: string;
+}
+
+interface Probe {
+  index: number;
+  changeTable: string;
+  from: bigint;
+}
+
+/**
+ * SourceConnector.changedTables for PostgreSQL: one statement reads the registry of tracked tables for all of them,
+ * then one statement per PROBES_PER_STATEMENT tables asks each change table whether a record lies in the window a
+ * change read would take now, [watermark, snapshot xmin), using the change table's svc_xid index.
+ */
+export async function changedTables(pool: Pool, watermarks: readonly TableWatermark[]): Promise<ChangedTables> {
+  if (watermarks.length === 0) return { changed: [], unknown: [] };
+  if (!(await registryExists(pool))) return { changed: [], unknown: watermarks.map((watermark) => watermark.table) };
+  const tracked = await pool.query<TrackedRow>(TRACKED_SQL, [watermarks.map((watermark) => watermark.table.schema), watermarks.map((watermark) => watermark.table.name)]);
+  const unknown: TableRef[] = [];
+  const probes: Probe[] = [];
+  for (const row of tracked.rows) {
+    const watermark = watermarks[row.index];
+    if (watermark === undefined) continue;
+    const probe = probeOf(row, watermark.version);
+    if (probe === null) unknown.push(watermark.table);
+    else probes.push(probe);
+  }
+  const changed: TableRef[] = [];
+  for (let start = 0; start < probes.length; start += PROBES_PER_STATEMENT) {
+    const statement = probes.slice(start, start + PROBES_PER_STATEMENT);
+    const result = await pool.query<{ index: number }>(probeSql(statement));
+    for (const row of result.rows) {
+      const watermark = watermarks[row.index];
+      if (watermark !== undefined) changed.push(watermark.table);
+    }
+  }
+  return { changed, unknown };
+}
+
+/** The probe of one table; null when a change read from `version` would fail (not tracked, purged, rewound, malformed). */
+function probeOf(row: TrackedRow, version: string): Probe | null {
+  if (row.change_table === null || row.min_valid === null || !row.change_table_exists) return null;
+  try {
+    const from = parseVersion(version, 'watermark');
+    if (from < parseVersion(row.min_valid, 'min_valid_version') || from > parseVersion(row.horizon, 'horizon')) return null;
+    return { index: row.index, changeTable: row.change_table, from };
+  } catch (error) {
+    if (error instanceof InvalidVersionError) return null;
+    throw error;
+  }
+}
+
+function probeSql(probes: readonly Probe[]): string {
+  const branches = probes.map(
+    (probe) =>
+      `select ${probe.index} as index where exists (select 1 from ${CHANGE_SCHEMA}.${quoteIdent(probe.changeTable)} where svc_xid >= ${xid8Literal(probe.from)} and svc_xid < (select xmin from horizon))`,
+  );
+  return `with horizon as materialized (select pg_snapshot_xmin(pg_current_snapshot()) as xmin)\n${branches.join('\nunion all\n')}`;
+}
