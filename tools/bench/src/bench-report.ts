@@ -85,6 +85,11 @@ What each section reports:
    benchmark's own process, which also runs the S3 server; "rest" is the machine's remaining busy time: PostgreSQL,
    pgbench, psql and anything else running. With few CPUs this shows what the pipeline's time went to.
 
+\`npm run bench -- many-tables\` measures lag against the number of tables (issue 23, goal 3): \`BENCH_TABLES\` tables
+(default 1000) of 100 rows, one replication of All tables with ParallelTablesLimit \`BENCH_PARALLEL_TABLES\` (10) and the
+services' defaults; it reports the seed, the CPU of \`BENCH_IDLE_S\` seconds (20) of idling, the lag of \`BENCH_SAMPLES\`
+(30) single-row changes each in a random table, and how long one change in every table (one transaction) takes.
+
 The load average is printed because other work on the machine skews every figure. Service settings can be
 overridden for an experiment through the environment (e.g. \`SEED_PART_MB=16 npm run bench\`); each section
 records what was used. The services' logs of the last run are kept in \`tmp/bench-services.log\`.
