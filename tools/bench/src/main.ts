@@ -200,7 +200,7 @@ function main(command: string | undefined): Promise<void> {
     case 'gateway-load':
       return runGatewayLoadBenchmark(loadGatewayLoadSettings(process.env, reportFile), repoRoot, log);
     case 'many-tables':
-      return runManyTablesBenchmark(loadManyTablesSettings(process.env, reportFile), log);
+      return runManyTablesBenchmark(loadManyTablesSettings(process.env, reportFile), join(repoRoot, 'tmp', 'bench-many-tables-services.log'), log);
     default:
       return Promise.reject(new ConfigError([`unknown benchmark '${command}'; choose pipeline (the default), gateway-load or many-tables`]));
   }

@@ -1,4 +1,6 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
+import { dirname } from 'node:path';
 import { Pool } from 'pg';
 import { EnvReader } from '@svc/config';
 import type { CreateReplicationResponse, ReplicationDescription } from '@svc/contracts';
@@ -112,6 +114,7 @@ function renderSection(result: {
   lag: LatencyStats;
   everyTableSeconds: number;
   idleCpu: string;
+  warnings: number;
 }): string {
   const { settings, machine, lag } = result;
   const s = (value: number) => value.toFixed(2);
@@ -127,11 +130,13 @@ function renderSection(result: {
     `| one row changed in one random table → seen in the warehouse (${lag.count} samples) | p50 ${s(lag.p50)} s, p99 ${s(lag.p99)} s, max ${s(lag.max)} s |`,
     `| one row changed in every table, one transaction → all seen | ${s(result.everyTableSeconds)} s |`,
     `| CPU while idle for ${settings.idleSeconds} s | ${result.idleCpu} |`,
+    `| warnings and errors the services logged | ${result.warnings} |`,
     '',
   ].join('\n');
 }
 
-export async function runManyTablesBenchmark(settings: ManyTablesSettings, log: (line: string) => void): Promise<void> {
+/** Runs the benchmark; the services' logs go to `logFile` (warnings counted in the section). */
+export async function runManyTablesBenchmark(settings: ManyTablesSettings, logFile: string, log: (line: string) => void): Promise<void> {
   const loadAtStart = loadavg()[0] ?? Number.NaN;
   const stack = new TestStack({ workers: ['extractor', 'stager', 'loader'] });
   let source: Pool | undefined;
@@ -166,12 +171,15 @@ export async function runManyTablesBenchmark(settings: ManyTablesSettings, log: 
     const everyTableSeconds = await everyTableChanged(source, warehouse, settings);
     log(`  all seen after ${everyTableSeconds.toFixed(2)} s`);
 
-    const section = renderSection({ settings, startedAt, machine: await machineInfo(source, loadAtStart), seedSeconds, lag, everyTableSeconds, idleCpu });
+    const warnings = stack.logs().split('\n').filter((line) => /"level":"(warn|error)"/.test(line)).length;
+    const section = renderSection({ settings, startedAt, machine: await machineInfo(source, loadAtStart), seedSeconds, lag, everyTableSeconds, idleCpu, warnings });
     process.stdout.write(`\n${section}\n`);
     appendSection(settings.reportFile, section);
     log(`appended to ${settings.reportFile}`);
   } finally {
     await Promise.allSettled([source?.end(), warehouse?.end()]);
     await stack.stop();
+    mkdirSync(dirname(logFile), { recursive: true });
+    writeFileSync(logFile, stack.logs());
   }
 }
