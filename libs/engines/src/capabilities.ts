@@ -45,6 +45,12 @@ export interface TableWatermark {
 export interface ChangedTables {
   changed: TableRef[];
   unknown: TableRef[];
+  /**
+   * For each table it could read, a text that changes whenever the table's definition does (columns, types, key):
+   * a schema change records no row change, so the caller compares stamps between probes to give such a table its
+   * cycle, which describes it again. Opaque; equal stamps mean no change seen.
+   */
+  schemaStamps: { table: TableRef; stamp: string }[];
 }
 
 export interface SourceConnector {

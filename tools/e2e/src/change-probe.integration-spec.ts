@@ -2,7 +2,7 @@ import { ADMIN_KEY, TestStack, callSigned } from '@svc/system-testing';
 import { waitUntil } from '@svc/testing';
 import { Client } from 'pg';
 import { LIVE_WAREHOUSE_SCHEMA, liveCreateRequest } from './live-replication';
-import { describeReplication, type DescribeJson } from './replication-api';
+import { describeReplication } from './replication-api';
 
 const TABLES = 12;
 const name = (index: number) => `quiet${String(index).padStart(2, '0')}`;
@@ -20,7 +20,7 @@ describe('the change probe (PostgreSQL → PostgreSQL): idle tables get no cycle
   let replicationId = '';
 
   const lastCycles = async (): Promise<Map<string, string | null | undefined>> => {
-    const state = (await describeReplication(stack, replicationId)) as DescribeJson & { tables: { name: string; lastCycleAt?: string | null }[] };
+    const state = await describeReplication(stack, replicationId);
     return new Map(state.tables.map((table) => [table.name, table.lastCycleAt]));
   };
 

@@ -7,6 +7,8 @@ export interface TableStatusJson {
   lastVersion: string | null;
   /** Absent or null when the table has no error. */
   lastError?: string | null;
+  /** When the table's last unit of work ended. */
+  lastCycleAt?: string | null;
 }
 
 export interface DescribeJson {

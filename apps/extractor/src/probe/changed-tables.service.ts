@@ -24,8 +24,12 @@ export class ChangedTablesService {
     }
     try {
       const config = await this.configs.configOf(replicationId);
-      const { changed, unknown } = await this.engines.source(config).changedTables(watermarks);
-      return rpcOk({ changed: changed.map(tableKey), unknown: [...unknown.map(tableKey), ...unreadable] });
+      const { changed, unknown, schemaStamps } = await this.engines.source(config).changedTables(watermarks);
+      return rpcOk({
+        changed: changed.map(tableKey),
+        unknown: [...unknown.map(tableKey), ...unreadable],
+        schemaStamps: Object.fromEntries(schemaStamps.map(({ table, stamp }) => [tableKey(table), stamp])),
+      });
     } catch (error) {
       return rpcError(ErrorCode.Unavailable, [classifyFailure(error, { endpoint: 'Source' }).reason]);
     }

@@ -17,7 +17,11 @@ const failOnError = (error: unknown) => {
 
 describe('ChangeProbes', () => {
   it('asks about the idle tracked tables only, each at its watermark, and answers for that watermark', async () => {
-    const { probes, asked } = probesAnswering(() => ({ changed: ['[public].[a]'], unknown: ['[public].[gone]'] }));
+    const stamps = { '[public].[a]': 's', '[public].[b]': 's', '[public].[gone]': 's' };
+    const { probes, asked } = probesAnswering(() => ({ changed: ['[public].[a]'], unknown: ['[public].[gone]'], schemaStamps: stamps }));
+    // The first probe sees every table for the first time: each gets a cycle, which describes it.
+    await probes.start('r1', [table('[public].[b]', { lastVersion: '19' })], failOnError);
+    asked.length = 0;
     const tables = [
       table('[public].[a]', { lastVersion: '10' }),
       table('[public].[b]', { lastVersion: '20' }),
@@ -42,7 +46,7 @@ describe('ChangeProbes', () => {
     const gate = new Promise<void>((done) => (release = done));
     const probes = new ChangeProbes(async () => {
       await gate;
-      return { changed: [], unknown: [] };
+      return { changed: [], unknown: [], schemaStamps: {} };
     });
     const first = probes.start('r1', [table('[public].[a]')], failOnError);
     expect(first).not.toBeNull();
@@ -53,15 +57,22 @@ describe('ChangeProbes', () => {
   });
 
   it(`splits a replication of many tables into requests of at most ${PROBE_TABLES_PER_REQUEST}`, async () => {
-    const { probes, asked } = probesAnswering((request) => ({ changed: request.tables.slice(-1).map((t) => t.tableName), unknown: [] }));
+    const { probes, asked } = probesAnswering((request) => ({
+      changed: request.tables.slice(-1).map((t) => t.tableName),
+      unknown: [],
+      schemaStamps: Object.fromEntries(request.tables.map((t) => [t.tableName, 'same'])),
+    }));
     const tables = Array.from({ length: 4500 }, (_, index) => table(`[public].[t${index}]`));
+    await probes.start('r1', tables.map((subject) => ({ ...subject, lastVersion: '99' })), failOnError);
+    asked.length = 0;
     await probes.start('r1', tables, failOnError);
     expect(asked.map((request) => request.tables.length)).toEqual([2000, 2000, 500]);
     expect(tables.filter((subject) => probes.verdict(subject) === 'changed').map((subject) => subject.tableName)).toEqual(['[public].[t1999]', '[public].[t3999]', '[public].[t4499]']);
   });
 
   it('reports a failed probe and keeps no answer from it; forget drops the last one', async () => {
-    const { probes } = probesAnswering(() => ({ changed: [], unknown: [] }));
+    const { probes } = probesAnswering(() => ({ changed: [], unknown: [], schemaStamps: { '[public].[a]': 's' } }));
+    await probes.start('r1', [table('[public].[a]', { lastVersion: '1' })], failOnError);
     await probes.start('r1', [table('[public].[a]')], failOnError);
     expect(probes.verdict(table('[public].[a]'))).toBe('unchanged');
     const failing = new ChangeProbes(async () => Promise.reject(new Error('source unreachable')));
@@ -71,5 +82,27 @@ describe('ChangeProbes', () => {
     expect(failing.verdict(table('[public].[a]'))).toBeNull();
     probes.forget('r1');
     expect(probes.verdict(table('[public].[a]'))).toBeNull();
+  });
+
+  it('cycles a table whose schema stamp moved though no row changed, and keeps it due until its watermark moves', async () => {
+    let stamp = 'v1';
+    let changed: string[] = [];
+    const { probes } = probesAnswering(() => ({ changed, unknown: [], schemaStamps: { '[public].[a]': stamp } }));
+    const at = (version: string) => table('[public].[a]', { lastVersion: version });
+    await probes.start('r1', [at('10')], failOnError);
+    expect(probes.verdict(at('10'))).toBe('changed');
+    await probes.start('r1', [at('11')], failOnError);
+    expect(probes.verdict(at('11'))).toBe('unchanged');
+    stamp = 'v2';
+    await probes.start('r1', [at('11')], failOnError);
+    expect(probes.verdict(at('11'))).toBe('changed');
+    // Later probes see the same stamp again: the table is still due until its cycle moves the watermark.
+    await probes.start('r1', [at('11')], failOnError);
+    expect(probes.verdict(at('11'))).toBe('changed');
+    await probes.start('r1', [at('12')], failOnError);
+    expect(probes.verdict(at('12'))).toBe('unchanged');
+    changed = ['[public].[a]'];
+    await probes.start('r1', [at('12')], failOnError);
+    expect(probes.verdict(at('12'))).toBe('changed');
   });
 });

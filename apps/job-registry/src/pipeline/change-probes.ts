@@ -19,6 +19,11 @@ export class ChangeProbes {
   private readonly inFlight = new Set<string>();
   /** replication → table → the answer for the version asked about. */
   private readonly answers = new Map<string, Map<string, { version: string; verdict: ChangeVerdict }>>();
+  /**
+   * replication → table → the schema stamp the last probe saw. A schema change records no row change: a stamp that
+   * differs from the last one (or a table seen for the first time) makes the table `changed`, so its cycle describes it.
+   */
+  private readonly stamps = new Map<string, Map<string, string>>();
 
   constructor(private readonly ask: Ask) {}
 
@@ -42,19 +47,34 @@ export class ChangeProbes {
     return answer !== undefined && answer.version === table.lastVersion ? answer.verdict : null;
   }
 
-  /** Forgets a replication (deleted, stopped). */
+  /**
+   * Forgets a replication (its probe failed, or it was deleted): its next probe judges every table afresh, and a
+   * schema change seen before but not yet cycled is not lost (every table counts as first seen).
+   */
   forget(replicationId: string): void {
     this.answers.delete(replicationId);
+    this.stamps.delete(replicationId);
   }
 
   private async probe(replicationId: string, idle: readonly TableRuntimeState[]): Promise<void> {
     const answers = new Map<string, { version: string; verdict: ChangeVerdict }>();
+    const earlier = this.answers.get(replicationId);
+    const seen = this.stamps.get(replicationId) ?? new Map<string, string>();
     for (let start = 0; start < idle.length; start += PROBE_TABLES_PER_REQUEST) {
       const asked = idle.slice(start, start + PROBE_TABLES_PER_REQUEST).map((table) => ({ tableName: table.tableName, version: table.lastVersion ?? '' }));
       const reply = await this.ask({ replicationId, tables: asked });
       const changed = new Set([...reply.changed, ...reply.unknown]);
-      for (const { tableName, version } of asked) answers.set(tableName, { version, verdict: changed.has(tableName) ? 'changed' : 'unchanged' });
+      for (const { tableName, version } of asked) {
+        const stamp = reply.schemaStamps[tableName];
+        const schemaMoved = stamp === undefined || seen.get(tableName) !== stamp;
+        if (stamp !== undefined) seen.set(tableName, stamp);
+        // A table found changed keeps that verdict until its watermark moves (its cycle ran), whatever later probes see.
+        const before = earlier?.get(tableName);
+        const stillDue = before !== undefined && before.version === version && before.verdict === 'changed';
+        answers.set(tableName, { version, verdict: changed.has(tableName) || schemaMoved || stillDue ? 'changed' : 'unchanged' });
+      }
     }
+    this.stamps.set(replicationId, seen);
     this.answers.set(replicationId, answers);
   }
 }

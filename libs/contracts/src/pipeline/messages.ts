@@ -177,6 +177,8 @@ export interface ChangedTablesReply {
   changed: string[];
   /** Tables the probe could not judge (tracking gone, version purged): their next cycle says what is wrong. */
   unknown: string[];
+  /** By table: a text that changes whenever the table's definition does (SourceConnector.changedTables). */
+  schemaStamps: Record<string, string>;
 }
 
 /**

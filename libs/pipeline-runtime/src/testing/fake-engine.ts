@@ -179,7 +179,12 @@ export class FakeSource implements SourceConnector {
   /** Its change reads find nothing, so no tracked table ever has changes; an untracked one cannot be judged. */
   async changedTables(watermarks: readonly TableWatermark[]): Promise<ChangedTables> {
     this.faults.check('changedTables');
-    return { changed: [], unknown: watermarks.filter((watermark) => !this.tracked.has(tableKey(watermark.table))).map((watermark) => watermark.table) };
+    const tracked = watermarks.filter((watermark) => this.tracked.has(tableKey(watermark.table)));
+    return {
+      changed: [],
+      unknown: watermarks.filter((watermark) => !this.tracked.has(tableKey(watermark.table))).map((watermark) => watermark.table),
+      schemaStamps: tracked.map((watermark) => ({ table: watermark.table, stamp: JSON.stringify(this.tables.get(tableKey(watermark.table))?.definition.columns ?? []) })),
+    };
   }
 
   async purgeChanges(_table: TableRef, _retention: RetentionPeriod): Promise<{ purgedRows: number }> {

@@ -39,7 +39,9 @@ describe('PostgreSQL source: which tracked tables changed (changedTables)', () =
   });
 
   it('names exactly the tables with a committed change past their watermark, in one pass over all of them', async () => {
-    expect(await source.changedTables(everyTableAt(start))).toEqual({ changed: [], unknown: [] });
+    const quiet = await source.changedTables(everyTableAt(start));
+    expect({ changed: quiet.changed, unknown: quiet.unknown }).toEqual({ changed: [], unknown: [] });
+    expect(quiet.schemaStamps.map((entry) => tableKey(entry.table)).sort()).toEqual(keys(Array.from({ length: TABLES }, (_, index) => ref(index))));
     await writer.query('insert into t3 values (1, 1); insert into t17 values (1, 1); update t17 set v = 2; insert into t42 values (1, 1)');
     // A change read stops at the snapshot's xmin; wait until the horizon passed the inserts, as a read would.
     const after = await horizon();
@@ -47,7 +49,8 @@ describe('PostgreSQL source: which tracked tables changed (changedTables)', () =
     expect(keys(probed.changed)).toEqual(keys([ref(3), ref(17), ref(42)]));
     expect(probed.unknown).toEqual([]);
     // From a watermark past those changes, nothing is new.
-    expect(await source.changedTables(everyTableAt(after))).toEqual({ changed: [], unknown: [] });
+    const past = await source.changedTables(everyTableAt(after));
+    expect({ changed: past.changed, unknown: past.unknown }).toEqual({ changed: [], unknown: [] });
   });
 
   it('does not report a change before its transaction commits (a change read could not see it yet)', async () => {
@@ -60,6 +63,23 @@ describe('PostgreSQL source: which tracked tables changed (changedTables)', () =
       await other.query('commit');
     }
     expect((await source.changedTables([{ table: ref(5), version: from }])).changed).toEqual([ref(5)]);
+  });
+
+  it('stamps each table\'s definition: a column added, dropped or retyped, or a new key, changes the stamp though no row changed', async () => {
+    const stampOf = async (index: number) => (await source.changedTables([{ table: ref(index), version: start }])).schemaStamps[0]?.stamp;
+    const first = await stampOf(20);
+    expect(first).toEqual(expect.any(String));
+    expect(await stampOf(20)).toBe(first);
+    // The registry compares each probe's stamp with the one before it (a dropped index may bring an older one back).
+    let previous = first;
+    for (const ddl of ['alter table t20 add column grade integer not null default 7', 'alter table t20 alter column v type bigint', 'alter table t20 drop column grade', 'create unique index t20_v on t20 (v)', 'drop index t20_v']) {
+      await writer.query(ddl);
+      const stamp = await stampOf(20);
+      expect(stamp).not.toBe(previous);
+      previous = stamp;
+    }
+    // No row of t20 changed: the stamp is what tells the scheduler to describe it again.
+    expect((await source.changedTables([{ table: ref(20), version: await horizon() }])).changed).toEqual([]);
   });
 
   it('cannot judge a table that is not tracked, one whose change table is gone, or a watermark purged, ahead of the source or malformed', async () => {

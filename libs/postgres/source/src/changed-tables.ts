@@ -8,11 +8,21 @@ import { InvalidVersionError, parseVersion, xid8Literal } from './versions';
 /** EXISTS probes per statement: a few hundred keeps each statement's plan small. */
 const PROBES_PER_STATEMENT = 500;
 
-/** Each table's change table and minimum valid version from the registry of tracked tables, and the horizon a change read stops at. */
+/**
+ * Each table's change table and minimum valid version from the registry of tracked tables, the horizon a change read
+ * stops at, and the table's schema stamp: the transaction ids that last wrote its catalog rows (pg_class, its
+ * columns in pg_attribute, its indexes and constraints) with their counts. ALTER TABLE writes new versions of those
+ * rows, and a dropped index or key removes one, so the stamp changes with every change of columns, types or key.
+ */
 const TRACKED_SQL = `select t.ordinality::int - 1 as index, r.change_table, r.min_valid_version::text as min_valid,
   case when r.change_table is null then false
     else to_regclass(format('%I.%I', '${CHANGE_SCHEMA}', r.change_table)) is not null end as change_table_exists,
-  pg_snapshot_xmin(pg_current_snapshot())::text as horizon
+  pg_snapshot_xmin(pg_current_snapshot())::text as horizon,
+  (select concat_ws(':', c.xmin::text,
+      (select concat(count(*), '/', max(a.xmin::text::bigint)) from pg_attribute a where a.attrelid = c.oid),
+      (select concat(count(*), '/', max(i.xmin::text::bigint)) from pg_index i where i.indrelid = c.oid),
+      (select concat(count(*), '/', max(k.xmin::text::bigint)) from pg_constraint k where k.conrelid = c.oid))
+    from pg_class c where c.oid = to_regclass(format('%I.%I', t.schema, t.name))) as schema_stamp
 from unnest($1::text[], $2::text[]) with ordinality as t(schema, name, ordinality)
 left join ${TRACKED_TABLES} r on r.schema = t.schema and r.name = t.name
 order by t.ordinality`;
@@ -23,6 +33,8 @@ interface TrackedRow {
   min_valid: string | null;
   change_table_exists: boolean;
   horizon: string;
+  /** Null when the table itself is gone. */
+  schema_stamp: string | null;
 }
 
 interface Probe {
@@ -37,15 +49,17 @@ interface Probe {
  * change read would take now, [watermark, snapshot xmin), using the change table's svc_xid index.
  */
 export async function changedTables(pool: Pool, watermarks: readonly TableWatermark[]): Promise<ChangedTables> {
-  if (watermarks.length === 0) return { changed: [], unknown: [] };
-  if (!(await registryExists(pool))) return { changed: [], unknown: watermarks.map((watermark) => watermark.table) };
+  if (watermarks.length === 0) return { changed: [], unknown: [], schemaStamps: [] };
+  if (!(await registryExists(pool))) return { changed: [], unknown: watermarks.map((watermark) => watermark.table), schemaStamps: [] };
   const tracked = await pool.query<TrackedRow>(TRACKED_SQL, [watermarks.map((watermark) => watermark.table.schema), watermarks.map((watermark) => watermark.table.name)]);
   const unknown: TableRef[] = [];
   const probes: Probe[] = [];
+  const schemaStamps: ChangedTables['schemaStamps'] = [];
   for (const row of tracked.rows) {
     const watermark = watermarks[row.index];
     if (watermark === undefined) continue;
-    const probe = probeOf(row, watermark.version);
+    if (row.schema_stamp !== null) schemaStamps.push({ table: watermark.table, stamp: row.schema_stamp });
+    const probe = row.schema_stamp === null ? null : probeOf(row, watermark.version);
     if (probe === null) unknown.push(watermark.table);
     else probes.push(probe);
   }
@@ -58,7 +72,7 @@ export async function changedTables(pool: Pool, watermarks: readonly TableWaterm
       if (watermark !== undefined) changed.push(watermark.table);
     }
   }
-  return { changed, unknown };
+  return { changed, unknown, schemaStamps };
 }
 
 /** The probe of one table; null when a change read from `version` would fail (not tracked, purged, rewound, malformed). */

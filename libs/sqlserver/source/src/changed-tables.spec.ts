@@ -36,7 +36,12 @@ function probePool(tables: Record<string, { minValid: bigint | null; changesAfte
       if (statement.includes('CHANGE_TRACKING_MIN_VALID_VERSION')) {
         const names = [...statement.matchAll(/\((\d+), N'([^']*)'\)/g)];
         return {
-          recordset: names.map(([, index, name]) => ({ index: Number(index), min_valid_version: tables[name ?? '']?.minValid?.toString() ?? null, current_version: '100' })),
+          recordset: names.map(([, index, name]) => ({
+            index: Number(index),
+            min_valid_version: tables[name ?? '']?.minValid?.toString() ?? null,
+            current_version: '100',
+            schema_stamp: tables[name ?? ''] === undefined ? null : `2026-11-26T10:00:00.000:${name ?? ''}`,
+          })),
         };
       }
       if (options.failSecond) throw Object.assign(new Error("Change tracking is not enabled on table 't'."), { number: 22105 });
@@ -70,7 +75,11 @@ describe('changedTables on SQL Server', () => {
       { table: ref('untracked'), version: '11' },
       { table: ref('purged'), version: '11' },
     ]);
-    expect(result).toEqual({ changed: [ref('busy')], unknown: [ref('untracked'), ref('purged')] });
+    expect(result).toEqual({
+      changed: [ref('busy')],
+      unknown: [ref('untracked'), ref('purged')],
+      schemaStamps: ['busy', 'quiet', 'untracked', 'purged'].map((table) => ({ table: ref(table), stamp: `2026-11-26T10:00:00.000:[dbo].[${table}]` })),
+    });
     expect(statements).toHaveLength(2);
     // The probe statement names only the tables found tracked: CHANGETABLE fails for any other.
     expect(statements[1]).not.toContain('[untracked]');
@@ -81,13 +90,14 @@ describe('changedTables on SQL Server', () => {
     const tables = Object.fromEntries(Array.from({ length: 1200 }, (_, index) => [`[dbo].[t${index}]`, { minValid: 1n, changesAfter: index === 1199 ? 60n : 5n }]));
     const { pool, statements } = probePool(tables);
     const result = await changedTables(pool, Array.from({ length: 1200 }, (_, index) => ({ table: ref(`t${index}`), version: '11' })));
-    expect(result).toEqual({ changed: [ref('t1199')], unknown: [] });
+    expect({ changed: result.changed, unknown: result.unknown }).toEqual({ changed: [ref('t1199')], unknown: [] });
+    expect(result.schemaStamps).toHaveLength(1200);
     expect(statements).toHaveLength(6);
   });
 
   it('cannot judge the tables of a probe statement that failed (a table untracked or dropped in between)', async () => {
     const { pool } = probePool({ '[dbo].[a]': { minValid: 1n, changesAfter: 50n } }, { failSecond: true });
-    expect(await changedTables(pool, [{ table: ref('a'), version: '11' }])).toEqual({ changed: [], unknown: [ref('a')] });
+    expect(await changedTables(pool, [{ table: ref('a'), version: '11' }])).toMatchObject({ changed: [], unknown: [ref('a')] });
   });
 
   it('reads as T-SQL a reviewer can check (names quoted, versions as plain integers)', () => {

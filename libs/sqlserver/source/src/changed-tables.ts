@@ -7,6 +7,7 @@ interface TrackedRow {
   index: number;
   min_valid_version: string | number | null;
   current_version: string | number | null;
+  schema_stamp: string | null;
 }
 
 /** What a change read from `version` would do, judged from the table's minimum valid version and the database's current one. */
@@ -28,7 +29,7 @@ const versionOf = (value: string | number | null | undefined): bigint | null => 
 
 /** SourceConnector.changedTables for SQL Server: two statements per PROBES_PER_STATEMENT tables, whatever their number. */
 export async function changedTables(pool: ConnectionPool, watermarks: readonly TableWatermark[]): Promise<ChangedTables> {
-  const result: ChangedTables = { changed: [], unknown: [] };
+  const result: ChangedTables = { changed: [], unknown: [], schemaStamps: [] };
   for (let start = 0; start < watermarks.length; start += PROBES_PER_STATEMENT) {
     const chunk = watermarks.slice(start, start + PROBES_PER_STATEMENT);
     const tracked = (await pool.request().query<TrackedRow>(trackedVersionsSql(chunk.map((watermark) => watermark.table)))).recordset;
@@ -36,6 +37,7 @@ export async function changedTables(pool: ConnectionPool, watermarks: readonly T
     for (const row of tracked) {
       const watermark = chunk[row.index];
       if (watermark === undefined) continue;
+      if (row.schema_stamp !== null) result.schemaStamps.push({ table: watermark.table, stamp: row.schema_stamp });
       const verdict = probeVerdict(watermark.version, versionOf(row.min_valid_version), versionOf(row.current_version));
       if (verdict === 'unknown') result.unknown.push(watermark.table);
       else probes.push({ index: row.index, table: watermark.table, last: verdict.last });
