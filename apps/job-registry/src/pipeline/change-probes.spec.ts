@@ -84,6 +84,18 @@ describe('ChangeProbes', () => {
     expect(probes.verdict(table('[public].[a]'))).toBeNull();
   });
 
+  it('judges every table changed at a replication\'s first probe only; a table new to a probed replication keeps its stamp as it is', async () => {
+    const { probes } = probesAnswering((request) => ({ changed: [], unknown: [], schemaStamps: Object.fromEntries(request.tables.map((t) => [t.tableName, 's'])) }));
+    await probes.start('r1', [table('[public].[a]')], failOnError);
+    expect(probes.verdict(table('[public].[a]'))).toBe('changed');
+    await probes.start('r1', [table('[public].[a]', { lastVersion: '101' }), table('[public].[seeded]')], failOnError);
+    expect(probes.verdict(table('[public].[seeded]'))).toBe('unchanged');
+    // After a failed probe nothing is known: every table is judged afresh, once.
+    probes.forget('r1');
+    await probes.start('r1', [table('[public].[seeded]', { lastVersion: '102' })], failOnError);
+    expect(probes.verdict(table('[public].[seeded]', { lastVersion: '102' }))).toBe('changed');
+  });
+
   it('cycles a table whose schema stamp moved though no row changed, and keeps it due until its watermark moves', async () => {
     let stamp = 'v1';
     let changed: string[] = [];

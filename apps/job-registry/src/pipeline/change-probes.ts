@@ -21,7 +21,10 @@ export class ChangeProbes {
   private readonly answers = new Map<string, Map<string, { version: string; verdict: ChangeVerdict }>>();
   /**
    * replication → table → the schema stamp the last probe saw. A schema change records no row change: a stamp that
-   * differs from the last one (or a table seen for the first time) makes the table `changed`, so its cycle describes it.
+   * differs from the last one makes the table `changed`, so its cycle describes it. A replication's first probe (after
+   * this registry started, or after a failed probe) has nothing to compare with: every table counts as changed, once.
+   * A table new to a replication already probed has just been read (seeded, or its busy cycles ended): its stamp is
+   * taken as it is.
    */
   private readonly stamps = new Map<string, Map<string, string>>();
 
@@ -59,14 +62,16 @@ export class ChangeProbes {
   private async probe(replicationId: string, idle: readonly TableRuntimeState[]): Promise<void> {
     const answers = new Map<string, { version: string; verdict: ChangeVerdict }>();
     const earlier = this.answers.get(replicationId);
-    const seen = this.stamps.get(replicationId) ?? new Map<string, string>();
+    const known = this.stamps.get(replicationId);
+    const seen = known ?? new Map<string, string>();
     for (let start = 0; start < idle.length; start += PROBE_TABLES_PER_REQUEST) {
       const asked = idle.slice(start, start + PROBE_TABLES_PER_REQUEST).map((table) => ({ tableName: table.tableName, version: table.lastVersion ?? '' }));
       const reply = await this.ask({ replicationId, tables: asked });
       const changed = new Set([...reply.changed, ...reply.unknown]);
       for (const { tableName, version } of asked) {
         const stamp = reply.schemaStamps[tableName];
-        const schemaMoved = stamp === undefined || seen.get(tableName) !== stamp;
+        const last = seen.get(tableName);
+        const schemaMoved = stamp === undefined || (last === undefined ? known === undefined : last !== stamp);
         if (stamp !== undefined) seen.set(tableName, stamp);
         // A table found changed keeps that verdict until its watermark moves (its cycle ran), whatever later probes see.
         const before = earlier?.get(tableName);
