@@ -40,6 +40,13 @@ describe('the bus permission model', () => {
     expect(rolesThatPublish('$JS.API.STREAM.PURGE.SVC_PIPELINE_V1')).toEqual(['job-registry']);
   });
 
+  it('lets only the registry ask the extractors to discover, release or probe tables, and only extractors answer', () => {
+    for (const subject of [Subjects.extractorDiscoverTables, Subjects.extractorReleaseTables, Subjects.extractorChangedTables]) {
+      expect(rolesThatPublish(subject)).toEqual(['job-registry']);
+      expect(BUS_ROLES.filter((role) => maySubscribe(role, subject))).toEqual(['extractor']);
+    }
+  });
+
   it('lets each worker publish only its own stage’s results', () => {
     expect(rolesThatPublish(PipelineSubjects.batchExtracted)).toEqual(['extractor']);
     expect(rolesThatPublish(PipelineSubjects.batchStaged)).toEqual(['stager']);

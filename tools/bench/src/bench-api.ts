@@ -29,7 +29,8 @@ export function benchCreateRequest(stack: TestStack): Record<string, unknown> {
   };
 }
 
-async function call<T>(stack: TestStack, operation: string, body: Record<string, unknown>): Promise<T> {
+/** A signed JSON call that must answer 200; its body parsed. */
+export async function call<T>(stack: TestStack, operation: string, body: Record<string, unknown>): Promise<T> {
   const response = await callSigned(stack.baseUrl, operation, 'json', JSON.stringify(body), ADMIN_KEY);
   if (response.status !== 200) throw new Error(`${operation} answered ${response.status}: ${response.body.slice(0, 1000)}`);
   return JSON.parse(response.body) as T;

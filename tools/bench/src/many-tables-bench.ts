@@ -4,8 +4,8 @@ import { dirname } from 'node:path';
 import { Pool } from 'pg';
 import { EnvReader } from '@svc/config';
 import type { CreateReplicationResponse, ReplicationDescription } from '@svc/contracts';
-import { ADMIN_KEY, TestStack, callSigned } from '@svc/system-testing';
-import { benchCreateRequest } from './bench-api';
+import { TestStack } from '@svc/system-testing';
+import { benchCreateRequest, call } from './bench-api';
 import { appendSection, cpuLine } from './bench-report';
 import { BENCH_WAREHOUSE_SCHEMA } from './bench-settings';
 import { childPidsNamed } from './child-processes';
@@ -42,12 +42,6 @@ const POLL_MS = 20;
 const DEADLINE_MS = 30 * 60_000;
 const tableName = (index: number) => `t${String(index).padStart(5, '0')}`;
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
-
-async function call<T>(stack: TestStack, operation: string, body: Record<string, unknown>): Promise<T> {
-  const response = await callSigned(stack.baseUrl, operation, 'json', JSON.stringify(body), ADMIN_KEY);
-  if (response.status !== 200) throw new Error(`${operation} answered ${response.status}: ${response.body.slice(0, 1000)}`);
-  return JSON.parse(response.body) as T;
-}
 
 async function createTables(source: Pool, count: number): Promise<void> {
   for (let start = 0; start < count; start += 200) {
