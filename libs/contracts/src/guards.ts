@@ -3,7 +3,7 @@ import { OPERATIONS } from './replication/operations';
 import { ERROR_DETAILS_PERMISSION } from './replication/failure-reason';
 import type { OperationEnvelope } from './rpc/envelope';
 import { checkerOf, type Guarded } from './schema/check';
-import { AnyText, Matching, NonEmptyList, OneOf, Struct, Text, Timestamp } from './schema/kinds';
+import { AnyText, Flag, Matching, NonEmptyList, OneOf, Struct, Text, Timestamp } from './schema/kinds';
 import { TableRefSchema } from './pipeline/table';
 
 export type { Guarded } from './schema/check';
@@ -75,5 +75,6 @@ export const guardReleaseTablesRequest = checkerOf(ReleaseTablesRequestSchema, u
 export const ChangedTablesRequestSchema = Struct({
   replicationId: Guid(),
   tables: Type.Array(Struct({ tableName: Text(), version: Text() }), { problem: 'must be a list' }),
+  schemaStamps: Type.Optional(Flag()),
 });
 export const guardChangedTablesRequest = checkerOf(ChangedTablesRequestSchema, undefined, { dropUnknownFields: true });

@@ -53,6 +53,11 @@ export interface ChangedTables {
   schemaStamps: { table: TableRef; stamp: string }[];
 }
 
+export interface ChangeProbeOptions {
+  /** Whether to read each table's schema stamp (a catalog read per table; without it `schemaStamps` is empty). */
+  schemaStamps: boolean;
+}
+
 export interface SourceConnector {
   /** Every user table (outside system schemas and the change-tracking schema). */
   discoverTables(): Promise<TableDefinition[]>;
@@ -79,7 +84,7 @@ export interface SourceConnector {
    * "changed" costs one empty cycle; a false "unchanged" would delay data, so a table the probe cannot judge (its
    * tracking gone, its watermark purged or ahead of the source) is `unknown`, and gets its cycle, which says why.
    */
-  changedTables(watermarks: readonly TableWatermark[]): Promise<ChangedTables>;
+  changedTables(watermarks: readonly TableWatermark[], options: ChangeProbeOptions): Promise<ChangedTables>;
   /**
    * Purges change records older than the retention period and raises the minimum valid version. An engine
    * whose retention is the database's own (SQL Server) reconciles it instead and says what it did in `retention`.

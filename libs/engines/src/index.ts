@@ -1,6 +1,7 @@
 export type { ApplyOutcome, CsvChunks } from './batch';
 export type {
   ChangedTables,
+  ChangeProbeOptions,
   PurgeOutcome,
   ChangeRead,
   RowStream,

@@ -14,7 +14,7 @@ export class ChangedTablesService {
   async changedTables(message: unknown): Promise<RpcReply<ChangedTablesReply>> {
     const guarded = guardChangedTablesRequest(message);
     if (!guarded.ok) return rpcError(ErrorCode.ValidationFailed, guarded.problems);
-    const { replicationId, tables } = guarded.value;
+    const { replicationId, tables, schemaStamps: withSchemaStamps = true } = guarded.value;
     const watermarks: TableWatermark[] = [];
     const unreadable: string[] = [];
     for (const { tableName, version } of tables) {
@@ -24,7 +24,7 @@ export class ChangedTablesService {
     }
     try {
       const config = await this.configs.configOf(replicationId);
-      const { changed, unknown, schemaStamps } = await this.engines.source(config).changedTables(watermarks);
+      const { changed, unknown, schemaStamps } = await this.engines.source(config).changedTables(watermarks, { schemaStamps: withSchemaStamps });
       return rpcOk({
         changed: changed.map(tableKey),
         unknown: [...unknown.map(tableKey), ...unreadable],

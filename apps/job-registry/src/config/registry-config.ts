@@ -50,6 +50,10 @@ export interface PipelineSchedulerSettings {
   idleCycleDelayMs: number;
   /** An idle table the change probe finds unchanged still gets a change cycle this often (its watermark moves). */
   idleRecheckMs: number;
+  /** Change probes of one replication start at least this far apart (CHANGE_PROBE_INTERVAL_MS). */
+  changeProbeIntervalMs: number;
+  /** A change probe reads schema stamps at most this often (SCHEMA_STAMP_INTERVAL_SECONDS): how soon a definition change without row changes is seen. */
+  schemaStampIntervalMs: number;
   /** Work in flight longer than this is released and planned again (its workers died or gave up). */
   staleWorkMs: number;
   /** The length of a scheduling "minute" (RepeatIntervalInMinutes): 60 s; shorter only for tests and demos. */
@@ -88,6 +92,8 @@ export function readRegistryConfig(environment: Record<string, string | undefine
     tickMs: env.int('SCHEDULER_TICK_MS', 200, { min: 10, max: 60000 }),
     idleCycleDelayMs: env.int('IDLE_CYCLE_DELAY_MS', 500, { min: 0, max: 3600000 }),
     idleRecheckMs: env.int('IDLE_RECHECK_SECONDS', 300, { min: 1, max: 86400 }) * 1000,
+    changeProbeIntervalMs: env.int('CHANGE_PROBE_INTERVAL_MS', 250, { min: 0, max: 600000 }),
+    schemaStampIntervalMs: env.int('SCHEMA_STAMP_INTERVAL_SECONDS', 5, { min: 0, max: 86400 }) * 1000,
     staleWorkMs: env.int('STALE_WORK_MINUTES', 15, { min: 1, max: 1440 }) * 60000,
     minuteMs: env.int('SCHEDULER_MINUTE_SECONDS', 60, { min: 1, max: 60 }) * 1000,
     stalledWorkMs: env.int('STALLED_WORK_SECONDS', 60, { min: 5, max: 86400 }) * 1000,

@@ -1,13 +1,24 @@
 import type { ChangedTablesReply, ChangedTablesRequest } from '@svc/contracts';
 import { table } from '../testing/pipeline-fixtures';
-import { ChangeProbes, PROBE_TABLES_PER_REQUEST } from './change-probes';
+import { ChangeProbes, PROBE_TABLES_PER_REQUEST, type ChangeProbeSettings } from './change-probes';
 
-function probesAnswering(answer: (request: ChangedTablesRequest) => ChangedTablesReply): { probes: ChangeProbes; asked: ChangedTablesRequest[] } {
+/** Every start probes, every probe reads stamps: the rules below without the pacing. */
+const UNPACED: ChangeProbeSettings = { probeIntervalMs: 0, schemaStampIntervalMs: 0 };
+
+function probesAnswering(
+  answer: (request: ChangedTablesRequest) => ChangedTablesReply,
+  settings = UNPACED,
+  now?: () => number,
+): { probes: ChangeProbes; asked: ChangedTablesRequest[] } {
   const asked: ChangedTablesRequest[] = [];
-  const probes = new ChangeProbes(async (request) => {
-    asked.push(request);
-    return answer(request);
-  });
+  const probes = new ChangeProbes(
+    async (request) => {
+      asked.push(request);
+      return answer(request);
+    },
+    settings,
+    now,
+  );
   return { probes, asked };
 }
 
@@ -31,7 +42,9 @@ describe('ChangeProbes', () => {
       table('[public].[seeding]', { phase: 'Seeding', lastVersion: null }),
     ];
     await probes.start('r1', tables, failOnError);
-    expect(asked).toEqual([{ replicationId: 'r1', tables: [{ tableName: '[public].[a]', version: '10' }, { tableName: '[public].[b]', version: '20' }, { tableName: '[public].[gone]', version: '30' }] }]);
+    expect(asked).toEqual([
+      { replicationId: 'r1', tables: [{ tableName: '[public].[a]', version: '10' }, { tableName: '[public].[b]', version: '20' }, { tableName: '[public].[gone]', version: '30' }], schemaStamps: true },
+    ]);
     expect(probes.verdict(tables[0])).toBe('changed');
     expect(probes.verdict(tables[1])).toBe('unchanged');
     // A table the probe could not judge gets its cycle, which says what is wrong.
@@ -47,7 +60,7 @@ describe('ChangeProbes', () => {
     const probes = new ChangeProbes(async () => {
       await gate;
       return { changed: [], unknown: [], schemaStamps: {} };
-    });
+    }, UNPACED);
     const first = probes.start('r1', [table('[public].[a]')], failOnError);
     expect(first).not.toBeNull();
     expect(probes.start('r1', [table('[public].[a]')], failOnError)).toBeNull();
@@ -75,7 +88,7 @@ describe('ChangeProbes', () => {
     await probes.start('r1', [table('[public].[a]', { lastVersion: '1' })], failOnError);
     await probes.start('r1', [table('[public].[a]')], failOnError);
     expect(probes.verdict(table('[public].[a]'))).toBe('unchanged');
-    const failing = new ChangeProbes(async () => Promise.reject(new Error('source unreachable')));
+    const failing = new ChangeProbes(async () => Promise.reject(new Error('source unreachable')), UNPACED);
     const errors: unknown[] = [];
     await failing.start('r1', [table('[public].[a]')], (error) => errors.push(error));
     expect(errors).toEqual([new Error('source unreachable')]);
@@ -116,5 +129,37 @@ describe('ChangeProbes', () => {
     changed = ['[public].[a]'];
     await probes.start('r1', [at('12')], failOnError);
     expect(probes.verdict(at('12'))).toBe('changed');
+  });
+
+  it('starts a replication\'s probes at most every probeIntervalMs, and asks for schema stamps at the first and then every schemaStampIntervalMs', async () => {
+    let clock = 1000;
+    let stamp = 'v1';
+    const { probes, asked } = probesAnswering(
+      (request): ChangedTablesReply => ({ changed: [], unknown: [], schemaStamps: request.schemaStamps === true ? { '[public].[a]': stamp } : {} }),
+      { probeIntervalMs: 250, schemaStampIntervalMs: 5000 },
+      () => clock,
+    );
+    const first = table('[public].[a]', { lastVersion: '10' });
+    // Its first probe judged it changed; its cycle ran and moved the watermark.
+    const a = table('[public].[a]', { lastVersion: '11' });
+    await probes.start('r1', [first], failOnError);
+    expect(probes.start('r1', [a], failOnError)).toBeNull();
+    clock += 249;
+    expect(probes.start('r1', [a], failOnError)).toBeNull();
+    clock += 1;
+    await probes.start('r1', [a], failOnError);
+    expect(asked.map((request) => request.schemaStamps)).toEqual([true, false]);
+    // A definition change between stamp reads is seen at the next one; meanwhile the table is judged by its rows only.
+    stamp = 'v2';
+    expect(probes.verdict(a)).toBe('unchanged');
+    clock += 4750;
+    await probes.start('r1', [a], failOnError);
+    expect(asked.map((request) => request.schemaStamps)).toEqual([true, false, true]);
+    expect(probes.verdict(a)).toBe('changed');
+    // After a failure the next probe is a first probe again: it reads stamps whatever the interval.
+    probes.forget('r1');
+    clock += 250;
+    await probes.start('r1', [a], failOnError);
+    expect(asked.at(-1)?.schemaStamps).toBe(true);
   });
 });

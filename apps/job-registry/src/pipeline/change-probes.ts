@@ -9,6 +9,13 @@ export const PROBE_TABLES_PER_REQUEST = 2000;
 
 type Ask = (request: ChangedTablesRequest) => Promise<ChangedTablesReply>;
 
+export interface ChangeProbeSettings {
+  /** A replication's probes start at least this far apart: each costs the source one pass over its tables. */
+  probeIntervalMs: number;
+  /** Schema stamps (a catalog read per table) are asked for at most this often, and at a replication's first probe. */
+  schemaStampIntervalMs: number;
+}
+
 /**
  * Asks the source, through an extractor, which idle tracked tables have changes past their watermark (one probe of
  * the source per request, for all of them), so that the planner gives change cycles only to those (issue 23, goal 3).
@@ -27,19 +34,29 @@ export class ChangeProbes {
    * taken as it is.
    */
   private readonly stamps = new Map<string, Map<string, string>>();
+  /** replication → when its last probe started, and when the last one that asked for stamps started. */
+  private readonly startedAt = new Map<string, number>();
+  private readonly stampedAt = new Map<string, number>();
 
-  constructor(private readonly ask: Ask) {}
+  constructor(
+    private readonly ask: Ask,
+    private readonly settings: ChangeProbeSettings,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   /** Starts a probe of the replication's idle tracked tables unless one is running; resolves when it has answered or failed. */
   start(replicationId: string, tables: readonly TableRuntimeState[], onError: (error: unknown) => void): Promise<void> | null {
     if (this.inFlight.has(replicationId)) return null;
+    const at = this.now();
+    if (at - (this.startedAt.get(replicationId) ?? -Infinity) < this.settings.probeIntervalMs) return null;
     const idle = tables.filter(isProbeable);
     if (idle.length === 0) {
       this.answers.delete(replicationId);
       return null;
     }
     this.inFlight.add(replicationId);
-    return this.probe(replicationId, idle)
+    this.startedAt.set(replicationId, at);
+    return this.probe(replicationId, idle, at)
       .catch(onError)
       .finally(() => this.inFlight.delete(replicationId));
   }
@@ -57,21 +74,24 @@ export class ChangeProbes {
   forget(replicationId: string): void {
     this.answers.delete(replicationId);
     this.stamps.delete(replicationId);
+    this.stampedAt.delete(replicationId);
   }
 
-  private async probe(replicationId: string, idle: readonly TableRuntimeState[]): Promise<void> {
+  private async probe(replicationId: string, idle: readonly TableRuntimeState[], at: number): Promise<void> {
     const answers = new Map<string, { version: string; verdict: ChangeVerdict }>();
     const earlier = this.answers.get(replicationId);
     const known = this.stamps.get(replicationId);
     const seen = known ?? new Map<string, string>();
+    const withStamps = known === undefined || at - (this.stampedAt.get(replicationId) ?? -Infinity) >= this.settings.schemaStampIntervalMs;
     for (let start = 0; start < idle.length; start += PROBE_TABLES_PER_REQUEST) {
       const asked = idle.slice(start, start + PROBE_TABLES_PER_REQUEST).map((table) => ({ tableName: table.tableName, version: table.lastVersion ?? '' }));
-      const reply = await this.ask({ replicationId, tables: asked });
+      const reply = await this.ask({ replicationId, tables: asked, schemaStamps: withStamps });
       const changed = new Set([...reply.changed, ...reply.unknown]);
       for (const { tableName, version } of asked) {
         const stamp = reply.schemaStamps[tableName];
         const last = seen.get(tableName);
-        const schemaMoved = stamp === undefined || (last === undefined ? known === undefined : last !== stamp);
+        // Without stamps asked for, a table that is gone is among `unknown`; with them, a missing stamp means the same.
+        const schemaMoved = withStamps && (stamp === undefined || (last === undefined ? known === undefined : last !== stamp));
         if (stamp !== undefined) seen.set(tableName, stamp);
         // A table found changed keeps that verdict until its watermark moves (its cycle ran), whatever later probes see.
         const before = earlier?.get(tableName);
@@ -80,6 +100,7 @@ export class ChangeProbes {
       }
     }
     this.stamps.set(replicationId, seen);
+    if (withStamps) this.stampedAt.set(replicationId, at);
     this.answers.set(replicationId, answers);
   }
 }

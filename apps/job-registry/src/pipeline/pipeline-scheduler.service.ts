@@ -82,7 +82,7 @@ export class PipelineScheduler implements OnApplicationBootstrap, BeforeApplicat
       const reply = await this.requester.request(Subjects.extractorChangedTables, request, 30000);
       if (!reply.ok) throw new Error(reply.error.messages.join('; '));
       return reply.value;
-    });
+    }, { probeIntervalMs: config.pipeline.changeProbeIntervalMs, schemaStampIntervalMs: config.pipeline.schemaStampIntervalMs });
   }
 
   onApplicationBootstrap(): void {

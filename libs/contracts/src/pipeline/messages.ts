@@ -170,6 +170,11 @@ export interface DiscoverTablesReply {
 export interface ChangedTablesRequest {
   replicationId: string;
   tables: { tableName: string; version: string }[];
+  /**
+   * Whether the reply carries schema stamps (they cost the source a catalog read per table, so the registry asks for
+   * them every few seconds, not at every probe). Absent (a registry before this field): true.
+   */
+  schemaStamps?: boolean;
 }
 
 export interface ChangedTablesReply {
@@ -177,7 +182,7 @@ export interface ChangedTablesReply {
   changed: string[];
   /** Tables the probe could not judge (tracking gone, version purged): their next cycle says what is wrong. */
   unknown: string[];
-  /** By table: a text that changes whenever the table's definition does (SourceConnector.changedTables). */
+  /** By table: a text that changes whenever the table's definition does (SourceConnector.changedTables); empty unless asked. */
   schemaStamps: Record<string, string>;
 }
 

@@ -4,6 +4,7 @@ import type {
   ApplyOutcome,
   ChangeRead,
   ChangedTables,
+  ChangeProbeOptions,
   CsvChunks,
   PipelineEngine,
   SnapshotRead,
@@ -177,13 +178,13 @@ export class FakeSource implements SourceConnector {
   }
 
   /** Its change reads find nothing, so no tracked table ever has changes; an untracked one cannot be judged. */
-  async changedTables(watermarks: readonly TableWatermark[]): Promise<ChangedTables> {
+  async changedTables(watermarks: readonly TableWatermark[], options: ChangeProbeOptions): Promise<ChangedTables> {
     this.faults.check('changedTables');
     const tracked = watermarks.filter((watermark) => this.tracked.has(tableKey(watermark.table)));
     return {
       changed: [],
       unknown: watermarks.filter((watermark) => !this.tracked.has(tableKey(watermark.table))).map((watermark) => watermark.table),
-      schemaStamps: tracked.map((watermark) => ({ table: watermark.table, stamp: JSON.stringify(this.tables.get(tableKey(watermark.table))?.definition.columns ?? []) })),
+      schemaStamps: (options.schemaStamps ? tracked : []).map((watermark) => ({ table: watermark.table, stamp: JSON.stringify(this.tables.get(tableKey(watermark.table))?.definition.columns ?? []) })),
     };
   }
 

@@ -8,6 +8,7 @@ import { connect } from './testing/source-fixture';
 const TABLES = 60;
 const ref = (index: number): TableRef => ({ schema: 'public', name: `t${index}` });
 const keys = (tables: readonly TableRef[]) => tables.map(tableKey).sort();
+const WITH_STAMPS = { schemaStamps: true };
 
 describe('PostgreSQL source: which tracked tables changed (changedTables)', () => {
   let database: TempDatabase;
@@ -39,17 +40,17 @@ describe('PostgreSQL source: which tracked tables changed (changedTables)', () =
   });
 
   it('names exactly the tables with a committed change past their watermark, in one pass over all of them', async () => {
-    const quiet = await source.changedTables(everyTableAt(start));
+    const quiet = await source.changedTables(everyTableAt(start), WITH_STAMPS);
     expect({ changed: quiet.changed, unknown: quiet.unknown }).toEqual({ changed: [], unknown: [] });
     expect(quiet.schemaStamps.map((entry) => tableKey(entry.table)).sort()).toEqual(keys(Array.from({ length: TABLES }, (_, index) => ref(index))));
     await writer.query('insert into t3 values (1, 1); insert into t17 values (1, 1); update t17 set v = 2; insert into t42 values (1, 1)');
     // A change read stops at the snapshot's xmin; wait until the horizon passed the inserts, as a read would.
     const after = await horizon();
-    const probed = await source.changedTables(everyTableAt(start));
+    const probed = await source.changedTables(everyTableAt(start), WITH_STAMPS);
     expect(keys(probed.changed)).toEqual(keys([ref(3), ref(17), ref(42)]));
     expect(probed.unknown).toEqual([]);
     // From a watermark past those changes, nothing is new.
-    const past = await source.changedTables(everyTableAt(after));
+    const past = await source.changedTables(everyTableAt(after), WITH_STAMPS);
     expect({ changed: past.changed, unknown: past.unknown }).toEqual({ changed: [], unknown: [] });
   });
 
@@ -58,15 +59,15 @@ describe('PostgreSQL source: which tracked tables changed (changedTables)', () =
     await other.query('begin');
     await other.query('insert into t5 values (100, 1)');
     try {
-      expect((await source.changedTables([{ table: ref(5), version: from }])).changed).toEqual([]);
+      expect((await source.changedTables([{ table: ref(5), version: from }], WITH_STAMPS)).changed).toEqual([]);
     } finally {
       await other.query('commit');
     }
-    expect((await source.changedTables([{ table: ref(5), version: from }])).changed).toEqual([ref(5)]);
+    expect((await source.changedTables([{ table: ref(5), version: from }], WITH_STAMPS)).changed).toEqual([ref(5)]);
   });
 
   it('stamps each table\'s definition: a column added, dropped or retyped, or a new key, changes the stamp though no row changed', async () => {
-    const stampOf = async (index: number) => (await source.changedTables([{ table: ref(index), version: start }])).schemaStamps[0]?.stamp;
+    const stampOf = async (index: number) => (await source.changedTables([{ table: ref(index), version: start }], WITH_STAMPS)).schemaStamps[0]?.stamp;
     const first = await stampOf(20);
     expect(first).toEqual(expect.any(String));
     expect(await stampOf(20)).toBe(first);
@@ -79,7 +80,7 @@ describe('PostgreSQL source: which tracked tables changed (changedTables)', () =
       previous = stamp;
     }
     // No row of t20 changed: the stamp is what tells the scheduler to describe it again.
-    expect((await source.changedTables([{ table: ref(20), version: await horizon() }])).changed).toEqual([]);
+    expect((await source.changedTables([{ table: ref(20), version: await horizon() }], WITH_STAMPS)).changed).toEqual([]);
   });
 
   it('cannot judge a table that is not tracked, one whose change table is gone, or a watermark purged, ahead of the source or malformed', async () => {
@@ -92,8 +93,9 @@ describe('PostgreSQL source: which tracked tables changed (changedTables)', () =
       { table: ref(11), version: '999999999999' },
       { table: ref(12), version: 'x; drop table t12' },
       { table: ref(13), version: start },
-    ]);
+    ], { schemaStamps: false });
     expect(keys(probed.unknown)).toEqual(keys([{ schema: 'public', name: 'untracked' }, { schema: 'public', name: 'no_such_table' }, ref(9), ref(10), ref(11), ref(12)]));
     expect(probed.changed).toEqual([]);
+    expect(probed.schemaStamps).toEqual([]);
   });
 });

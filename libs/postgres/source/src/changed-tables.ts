@@ -1,5 +1,5 @@
 import type { TableRef } from '@svc/contracts';
-import type { ChangedTables, TableWatermark } from '@svc/engines';
+import type { ChangedTables, ChangeProbeOptions, TableWatermark } from '@svc/engines';
 import type { Pool } from 'pg';
 import { CHANGE_SCHEMA, TRACKED_TABLES, quoteIdent } from './identifiers';
 import { registryExists } from './registry';
@@ -9,31 +9,40 @@ import { InvalidVersionError, parseVersion, xid8Literal } from './versions';
 const PROBES_PER_STATEMENT = 500;
 
 /**
- * Each table's change table and minimum valid version from the registry of tracked tables, the horizon a change read
- * stops at, and the table's schema stamp: the transaction ids that last wrote its catalog rows (pg_class, its
- * columns in pg_attribute, its indexes and constraints) with their counts. ALTER TABLE writes new versions of those
- * rows, and a dropped index or key removes one, so the stamp changes with every change of columns, types or key.
+ * A table's schema stamp: the transaction ids that last wrote its catalog rows (pg_class, its columns in pg_attribute,
+ * its indexes and constraints) with their counts. ALTER TABLE writes new versions of those rows, and a dropped index or
+ * key removes one, so the stamp changes with every change of columns, types or key.
  */
-const TRACKED_SQL = `select t.ordinality::int - 1 as index, r.change_table, r.min_valid_version::text as min_valid,
-  case when r.change_table is null then false
-    else to_regclass(format('%I.%I', '${CHANGE_SCHEMA}', r.change_table)) is not null end as change_table_exists,
-  pg_snapshot_xmin(pg_current_snapshot())::text as horizon,
-  (select concat_ws(':', c.xmin::text,
+const SCHEMA_STAMP_SQL = `(select concat_ws(':', c.xmin::text,
       (select concat(count(*), '/', max(a.xmin::text::bigint)) from pg_attribute a where a.attrelid = c.oid),
       (select concat(count(*), '/', max(i.xmin::text::bigint)) from pg_index i where i.indrelid = c.oid),
       (select concat(count(*), '/', max(k.xmin::text::bigint)) from pg_constraint k where k.conrelid = c.oid))
-    from pg_class c where c.oid = to_regclass(format('%I.%I', t.schema, t.name))) as schema_stamp
+    from pg_class c where c.oid = to_regclass(format('%I.%I', t.schema, t.name)))`;
+
+/**
+ * Each table's change table and minimum valid version from the registry of tracked tables, the horizon a change read
+ * stops at, whether the table still exists and, when asked, its schema stamp.
+ */
+function trackedSql(withSchemaStamps: boolean): string {
+  return `select t.ordinality::int - 1 as index, r.change_table, r.min_valid_version::text as min_valid,
+  case when r.change_table is null then false
+    else to_regclass(format('%I.%I', '${CHANGE_SCHEMA}', r.change_table)) is not null end as change_table_exists,
+  to_regclass(format('%I.%I', t.schema, t.name)) is not null as table_exists,
+  pg_snapshot_xmin(pg_current_snapshot())::text as horizon,
+  ${withSchemaStamps ? SCHEMA_STAMP_SQL : 'null::text'} as schema_stamp
 from unnest($1::text[], $2::text[]) with ordinality as t(schema, name, ordinality)
 left join ${TRACKED_TABLES} r on r.schema = t.schema and r.name = t.name
 order by t.ordinality`;
+}
 
 interface TrackedRow {
   index: number;
   change_table: string | null;
   min_valid: string | null;
   change_table_exists: boolean;
+  table_exists: boolean;
   horizon: string;
-  /** Null when the table itself is gone. */
+  /** Null when not asked for. */
   schema_stamp: string | null;
 }
 
@@ -48,10 +57,10 @@ interface Probe {
  * then one statement per PROBES_PER_STATEMENT tables asks each change table whether a record lies in the window a
  * change read would take now, [watermark, snapshot xmin), using the change table's svc_xid index.
  */
-export async function changedTables(pool: Pool, watermarks: readonly TableWatermark[]): Promise<ChangedTables> {
+export async function changedTables(pool: Pool, watermarks: readonly TableWatermark[], options: ChangeProbeOptions): Promise<ChangedTables> {
   if (watermarks.length === 0) return { changed: [], unknown: [], schemaStamps: [] };
   if (!(await registryExists(pool))) return { changed: [], unknown: watermarks.map((watermark) => watermark.table), schemaStamps: [] };
-  const tracked = await pool.query<TrackedRow>(TRACKED_SQL, [watermarks.map((watermark) => watermark.table.schema), watermarks.map((watermark) => watermark.table.name)]);
+  const tracked = await pool.query<TrackedRow>(trackedSql(options.schemaStamps), [watermarks.map((watermark) => watermark.table.schema), watermarks.map((watermark) => watermark.table.name)]);
   const unknown: TableRef[] = [];
   const probes: Probe[] = [];
   const schemaStamps: ChangedTables['schemaStamps'] = [];
@@ -59,7 +68,7 @@ export async function changedTables(pool: Pool, watermarks: readonly TableWaterm
     const watermark = watermarks[row.index];
     if (watermark === undefined) continue;
     if (row.schema_stamp !== null) schemaStamps.push({ table: watermark.table, stamp: row.schema_stamp });
-    const probe = row.schema_stamp === null ? null : probeOf(row, watermark.version);
+    const probe = row.table_exists ? probeOf(row, watermark.version) : null;
     if (probe === null) unknown.push(watermark.table);
     else probes.push(probe);
   }

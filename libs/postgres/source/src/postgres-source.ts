@@ -1,5 +1,5 @@
 import type { RetentionPeriod, TableDefinition, TableRef } from '@svc/contracts';
-import type { ChangeRead, ChangedTables, ReadOptions, SnapshotRead, SourceConnector, TableWatermark } from '@svc/engines';
+import type { ChangeProbeOptions, ChangeRead, ChangedTables, ReadOptions, SnapshotRead, SourceConnector, TableWatermark } from '@svc/engines';
 import { createPool, postgresClientConfig } from '@svc/postgres/common';
 import type { Pool } from 'pg';
 import { readTableDefinitions } from './catalog';
@@ -74,8 +74,8 @@ class PostgresSource implements SourceConnector {
     return trackedMinValidVersion(this.pool, table);
   }
 
-  changedTables(watermarks: readonly TableWatermark[]): Promise<ChangedTables> {
-    return changedTables(this.pool, watermarks);
+  changedTables(watermarks: readonly TableWatermark[], options: ChangeProbeOptions): Promise<ChangedTables> {
+    return changedTables(this.pool, watermarks, options);
   }
 
   purgeChanges(table: TableRef, retention: RetentionPeriod): Promise<{ purgedRows: number }> {

@@ -12,15 +12,18 @@ export const PROBES_PER_STATEMENT = 500;
 
 /**
  * Each table's minimum valid version (NULL: not tracked, gone or not visible), the database's current version and the
- * table's schema stamp: sys.objects.modify_date, which "also changes when an index on the table or view is created or
+ * table's schema stamp when asked: sys.objects.modify_date, which "also changes when an index on the table or view is created or
  * altered" and on every ALTER TABLE ("sys.objects (Transact-SQL)"), with the table's column count (NULL: no such table).
  */
-export function trackedVersionsSql(tables: readonly TableRef[]): string {
+export function trackedVersionsSql(tables: readonly TableRef[], withSchemaStamps: boolean): string {
   const rows = tables.map((table, index) => `(${index}, ${unicodeLiteral(qualifiedName(table))})`).join(',\n  ');
+  const stamp = withSchemaStamps
+    ? `(SELECT CONVERT(varchar(33), o.modify_date, 126) + ':' + CONVERT(varchar(11), (SELECT COUNT(*) FROM sys.columns c WHERE c.object_id = o.object_id))
+   FROM sys.objects o WHERE o.object_id = OBJECT_ID(t.[name]))`
+    : 'CAST(NULL AS varchar(45))';
   return `SELECT t.[index], CHANGE_TRACKING_MIN_VALID_VERSION(OBJECT_ID(t.[name])) AS min_valid_version,
   CHANGE_TRACKING_CURRENT_VERSION() AS current_version,
-  (SELECT CONVERT(varchar(33), o.modify_date, 126) + ':' + CONVERT(varchar(11), (SELECT COUNT(*) FROM sys.columns c WHERE c.object_id = o.object_id))
-   FROM sys.objects o WHERE o.object_id = OBJECT_ID(t.[name])) AS schema_stamp
+  ${stamp} AS schema_stamp
 FROM (VALUES
   ${rows}) AS t([index], [name])`;
 }

@@ -40,7 +40,7 @@ function probePool(tables: Record<string, { minValid: bigint | null; changesAfte
             index: Number(index),
             min_valid_version: tables[name ?? '']?.minValid?.toString() ?? null,
             current_version: '100',
-            schema_stamp: tables[name ?? ''] === undefined ? null : `2026-11-26T10:00:00.000:${name ?? ''}`,
+            schema_stamp: tables[name ?? ''] === undefined || !statement.includes('sys.objects') ? null : `2026-11-26T10:00:00.000:${name ?? ''}`,
           })),
         };
       }
@@ -60,6 +60,7 @@ function probePool(tables: Record<string, { minValid: bigint | null; changesAfte
 }
 
 const ref = (name: string): TableRef => ({ schema: 'dbo', name });
+const WITH_STAMPS = { schemaStamps: true };
 
 describe('changedTables on SQL Server', () => {
   it('judges every table with two statements: their versions, then one EXISTS probe per tracked table', async () => {
@@ -74,7 +75,7 @@ describe('changedTables on SQL Server', () => {
       { table: ref('quiet'), version: '11' },
       { table: ref('untracked'), version: '11' },
       { table: ref('purged'), version: '11' },
-    ]);
+    ], WITH_STAMPS);
     expect(result).toEqual({
       changed: [ref('busy')],
       unknown: [ref('untracked'), ref('purged')],
@@ -89,7 +90,7 @@ describe('changedTables on SQL Server', () => {
   it('keeps to a constant number of statements for many tables (two per 500)', async () => {
     const tables = Object.fromEntries(Array.from({ length: 1200 }, (_, index) => [`[dbo].[t${index}]`, { minValid: 1n, changesAfter: index === 1199 ? 60n : 5n }]));
     const { pool, statements } = probePool(tables);
-    const result = await changedTables(pool, Array.from({ length: 1200 }, (_, index) => ({ table: ref(`t${index}`), version: '11' })));
+    const result = await changedTables(pool, Array.from({ length: 1200 }, (_, index) => ({ table: ref(`t${index}`), version: '11' })), WITH_STAMPS);
     expect({ changed: result.changed, unknown: result.unknown }).toEqual({ changed: [ref('t1199')], unknown: [] });
     expect(result.schemaStamps).toHaveLength(1200);
     expect(statements).toHaveLength(6);
@@ -97,11 +98,17 @@ describe('changedTables on SQL Server', () => {
 
   it('cannot judge the tables of a probe statement that failed (a table untracked or dropped in between)', async () => {
     const { pool } = probePool({ '[dbo].[a]': { minValid: 1n, changesAfter: 50n } }, { failSecond: true });
-    expect(await changedTables(pool, [{ table: ref('a'), version: '11' }])).toMatchObject({ changed: [], unknown: [ref('a')] });
+    expect(await changedTables(pool, [{ table: ref('a'), version: '11' }], WITH_STAMPS)).toMatchObject({ changed: [], unknown: [ref('a')] });
+  });
+
+  it('reads no catalog for schema stamps unless asked (the registry asks every few seconds)', async () => {
+    const { pool, statements } = probePool({ '[dbo].[a]': { minValid: 1n, changesAfter: 50n } });
+    expect(await changedTables(pool, [{ table: ref('a'), version: '11' }], { schemaStamps: false })).toEqual({ changed: [ref('a')], unknown: [], schemaStamps: [] });
+    expect(statements[0]).not.toContain('sys.objects');
   });
 
   it('reads as T-SQL a reviewer can check (names quoted, versions as plain integers)', () => {
-    expect(trackedVersionsSql([ref('o]rders'), { schema: "s'x", name: 't' }])).toMatchSnapshot();
+    expect(trackedVersionsSql([ref('o]rders'), { schema: "s'x", name: 't' }], true)).toMatchSnapshot();
     expect(changeExistsSql([{ index: 0, table: ref('o]rders'), last: 10n }, { index: 3, table: ref('t'), last: 42n }])).toMatchSnapshot();
   });
 });

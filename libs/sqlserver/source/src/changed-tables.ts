@@ -1,4 +1,4 @@
-import type { ChangedTables, TableWatermark } from '@svc/engines';
+import type { ChangedTables, ChangeProbeOptions, TableWatermark } from '@svc/engines';
 import type { ConnectionPool } from 'mssql';
 import { PROBES_PER_STATEMENT, changeExistsSql, trackedVersionsSql } from './changed-tables-sql';
 import { InvalidVersionError, lastSyncVersionOf, parseVersion, versionsWentBack } from './versions';
@@ -28,11 +28,11 @@ export function probeVerdict(version: string, minValid: bigint | null, current: 
 const versionOf = (value: string | number | null | undefined): bigint | null => (value === null || value === undefined ? null : BigInt(value));
 
 /** SourceConnector.changedTables for SQL Server: two statements per PROBES_PER_STATEMENT tables, whatever their number. */
-export async function changedTables(pool: ConnectionPool, watermarks: readonly TableWatermark[]): Promise<ChangedTables> {
+export async function changedTables(pool: ConnectionPool, watermarks: readonly TableWatermark[], options: ChangeProbeOptions): Promise<ChangedTables> {
   const result: ChangedTables = { changed: [], unknown: [], schemaStamps: [] };
   for (let start = 0; start < watermarks.length; start += PROBES_PER_STATEMENT) {
     const chunk = watermarks.slice(start, start + PROBES_PER_STATEMENT);
-    const tracked = (await pool.request().query<TrackedRow>(trackedVersionsSql(chunk.map((watermark) => watermark.table)))).recordset;
+    const tracked = (await pool.request().query<TrackedRow>(trackedVersionsSql(chunk.map((watermark) => watermark.table), options.schemaStamps))).recordset;
     const probes: { index: number; table: TableWatermark['table']; last: bigint }[] = [];
     for (const row of tracked) {
       const watermark = chunk[row.index];

@@ -10,6 +10,7 @@ import {
   columnTypeMismatch,
   type ChangeRead,
   type ChangedTables,
+  type ChangeProbeOptions,
   type PurgeOutcome,
   type ReadOptions,
   type SnapshotRead,
@@ -172,8 +173,8 @@ class SqlServerSource implements SourceConnector {
     }
   }
 
-  async changedTables(watermarks: readonly TableWatermark[]): Promise<ChangedTables> {
-    return changedTables(await this.connected(), watermarks);
+  async changedTables(watermarks: readonly TableWatermark[], options: ChangeProbeOptions): Promise<ChangedTables> {
+    return changedTables(await this.connected(), watermarks, options);
   }
 
   async minValidVersion(table: TableRef): Promise<string | null> {
