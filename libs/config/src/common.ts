@@ -18,6 +18,11 @@ export interface NatsSettings {
   requestTimeoutMs: number;
   /** Copies JetStream keeps of every pipeline stream: 1 for a single server, 3 for a cluster of three or more. */
   streamReplicas: number;
+  /**
+   * NATS_ACK_WAIT_SECONDS: how long a unit of work taken by a worker goes without an outcome or a heartbeat (sent every
+   * third of it) before JetStream hands it to another worker: how soon the work of a crashed worker is taken up again.
+   */
+  ackWaitMs: number;
   /** Credentials and TLS (NATS_CREDS | NATS_USER+NATS_PASSWORD | NATS_NKEY_SEED, NATS_CA_FILE, NATS_CERT_FILE+NATS_KEY_FILE). */
   security: NatsSecurity;
 }
@@ -29,6 +34,7 @@ export function readNatsSettings(env: EnvReader): NatsSettings {
     security: readNatsSecurity(env, servers),
     requestTimeoutMs: env.int('NATS_REQUEST_TIMEOUT_MS', 30000, { min: 100 }),
     streamReplicas: env.int('NATS_STREAM_REPLICAS', 1, { min: 1, max: MAX_STREAM_REPLICAS }),
+    ackWaitMs: env.int('NATS_ACK_WAIT_SECONDS', 15, { min: 3, max: 3600 }) * 1000,
   };
 }
 

@@ -20,7 +20,12 @@ function problemsOf(environment: Record<string, string>): string[] {
 
 describe('readNatsSettings', () => {
   it('defaults to one local server and one copy of each stream', () => {
-    expect(read({})).toEqual({ servers: ['nats://127.0.0.1:4222'], requestTimeoutMs: 30000, streamReplicas: 1, security: {} });
+    expect(read({})).toEqual({ servers: ['nats://127.0.0.1:4222'], requestTimeoutMs: 30000, streamReplicas: 1, ackWaitMs: 15000, security: {} });
+  });
+
+  it('reads how long a taken unit of work may go without a heartbeat, in seconds', () => {
+    expect(read({ NATS_ACK_WAIT_SECONDS: '45' }).ackWaitMs).toBe(45000);
+    expect(problemsOf({ NATS_ACK_WAIT_SECONDS: '2' })).toEqual(['NATS_ACK_WAIT_SECONDS: must be at least 3']);
   });
 
   it('reads the servers of a cluster, separated by commas, and the stream replicas', () => {

@@ -35,6 +35,7 @@ export class PipelineConsumersHost implements OnApplicationBootstrap, OnApplicat
     private readonly requester: NatsRequester,
     private readonly logger: JsonLogger,
     @Inject(WORKER_SHUTDOWN) private readonly shutdown: AbortController,
+    @Inject(WORKER_CONFIG) private readonly config: Pick<WorkerConfig, 'nats'>,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -51,7 +52,7 @@ export class PipelineConsumersHost implements OnApplicationBootstrap, OnApplicat
       const { subject } = options;
       const live = skippingCancelledWork(options, this.cancelled, (workId) => this.logger.debug('dropped a message of cancelled work', { subject, workId }));
       const heartbeating = reportingProgress(live, (progress) => this.requester.publish(Subjects.workProgress, progress));
-      const worker = new PipelineWorker(this.connection, this.logged(heartbeating));
+      const worker = new PipelineWorker(this.connection, { ...this.logged(heartbeating), ackWaitMs: this.config.nats.ackWaitMs });
       await worker.start();
       this.workers.push(worker);
       this.logger.info('consuming', { subject: options.subject, durable: options.durableName, concurrency: options.concurrency });

@@ -135,7 +135,11 @@ describe('ChangeProbes', () => {
     let clock = 1000;
     let stamp = 'v1';
     const { probes, asked } = probesAnswering(
-      (request): ChangedTablesReply => ({ changed: [], unknown: [], schemaStamps: request.schemaStamps === true ? { '[public].[a]': stamp } : {} }),
+      (request): ChangedTablesReply => ({
+        changed: [],
+        unknown: [],
+        schemaStamps: request.schemaStamps === true ? Object.fromEntries(request.tables.map((t) => [t.tableName, stamp])) : {},
+      }),
       { probeIntervalMs: 250, schemaStampIntervalMs: 5000 },
       () => clock,
     );
@@ -156,6 +160,14 @@ describe('ChangeProbes', () => {
     await probes.start('r1', [a], failOnError);
     expect(asked.map((request) => request.schemaStamps)).toEqual([true, false, true]);
     expect(probes.verdict(a)).toBe('changed');
+    // A table new to the probe (just seeded) is stamped at once: the stamp it has now is its baseline, and a definition
+    // change in the next seconds must not become it.
+    clock += 250;
+    const seeded = table('[public].[seeded]', { lastVersion: '5' });
+    await probes.start('r1', [a, seeded], failOnError);
+    clock += 250;
+    await probes.start('r1', [a, seeded], failOnError);
+    expect(asked.slice(-2).map((request) => request.schemaStamps)).toEqual([true, false]);
     // After a failure the next probe is a first probe again: it reads stamps whatever the interval.
     probes.forget('r1');
     clock += 250;

@@ -82,7 +82,12 @@ export class ChangeProbes {
     const earlier = this.answers.get(replicationId);
     const known = this.stamps.get(replicationId);
     const seen = known ?? new Map<string, string>();
-    const withStamps = known === undefined || at - (this.stampedAt.get(replicationId) ?? -Infinity) >= this.settings.schemaStampIntervalMs;
+    // A table new to the stamps (just seeded, or its busy cycles ended) takes the stamp it has at its first probe as
+    // its baseline, so that probe must read stamps: a definition change after it would otherwise be taken as the baseline.
+    const withStamps =
+      known === undefined ||
+      idle.some((table) => !known.has(table.tableName)) ||
+      at - (this.stampedAt.get(replicationId) ?? -Infinity) >= this.settings.schemaStampIntervalMs;
     for (let start = 0; start < idle.length; start += PROBE_TABLES_PER_REQUEST) {
       const asked = idle.slice(start, start + PROBE_TABLES_PER_REQUEST).map((table) => ({ tableName: table.tableName, version: table.lastVersion ?? '' }));
       const reply = await this.ask({ replicationId, tables: asked, schemaStamps: withStamps });

@@ -23,6 +23,7 @@ export class PipelineEventsConsumers implements OnApplicationBootstrap, BeforeAp
     await ensurePipelineStreams(this.connection, { replicas: this.config.nats.streamReplicas });
     const loaded = new PipelineWorker(this.connection, {
       ...PipelineConsumers.registryLoaded,
+      ackWaitMs: this.config.nats.ackWaitMs,
       concurrency: 8,
       guard: isBatchLoaded,
       handle: (event) => this.events.batchLoaded(event),
@@ -30,6 +31,7 @@ export class PipelineEventsConsumers implements OnApplicationBootstrap, BeforeAp
     });
     const failed = new PipelineWorker(this.connection, {
       ...PipelineConsumers.registryFailed,
+      ackWaitMs: this.config.nats.ackWaitMs,
       concurrency: 4,
       guard: isWorkFailed,
       handle: (event) => this.events.workFailed(event),
