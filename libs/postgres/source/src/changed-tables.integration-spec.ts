@@ -1,8 +1,9 @@
 import { tableKey, type TableRef } from '@svc/contracts';
 import type { SourceConnector, TableWatermark } from '@svc/engines';
-import { createTempDatabase, type TempDatabase } from '@svc/testing';
+import { createTempDatabase, waitUntil, type TempDatabase } from '@svc/testing';
 import type { Client } from 'pg';
 import { createPostgresSource } from './postgres-source';
+import { commitAndGetXid } from './testing/change-feed';
 import { connect } from './testing/source-fixture';
 
 const TABLES = 60;
@@ -19,6 +20,15 @@ describe('PostgreSQL source: which tracked tables changed (changedTables)', () =
   let start: string;
 
   const horizon = async () => (await writer.query<{ v: string }>('select pg_snapshot_xmin(pg_current_snapshot())::text as v')).rows[0].v;
+  /**
+   * The horizon once it passed transaction `xid`: a change read stops at the snapshot's xmin, which is cluster-wide, so
+   * transactions of other tests on the server may hold it back for a while.
+   */
+  const horizonPast = async (xid: bigint) => {
+    let reached = '0';
+    await waitUntil(async () => BigInt((reached = await horizon())) > xid, 20000, `the read horizon to pass ${xid}`);
+    return reached;
+  };
   const everyTableAt = (version: string): TableWatermark[] => Array.from({ length: TABLES }, (_, index) => ({ table: ref(index), version }));
 
   beforeAll(async () => {
@@ -43,9 +53,9 @@ describe('PostgreSQL source: which tracked tables changed (changedTables)', () =
     const quiet = await source.changedTables(everyTableAt(start), WITH_STAMPS);
     expect({ changed: quiet.changed, unknown: quiet.unknown }).toEqual({ changed: [], unknown: [] });
     expect(quiet.schemaStamps.map((entry) => tableKey(entry.table)).sort()).toEqual(keys(Array.from({ length: TABLES }, (_, index) => ref(index))));
-    await writer.query('insert into t3 values (1, 1); insert into t17 values (1, 1); update t17 set v = 2; insert into t42 values (1, 1)');
+    const xid = await commitAndGetXid(writer, 'insert into t3 values (1, 1); insert into t17 values (1, 1); update t17 set v = 2; insert into t42 values (1, 1)');
     // A change read stops at the snapshot's xmin; wait until the horizon passed the inserts, as a read would.
-    const after = await horizon();
+    const after = await horizonPast(xid);
     const probed = await source.changedTables(everyTableAt(start), WITH_STAMPS);
     expect(keys(probed.changed)).toEqual(keys([ref(3), ref(17), ref(42)]));
     expect(probed.unknown).toEqual([]);
@@ -58,11 +68,13 @@ describe('PostgreSQL source: which tracked tables changed (changedTables)', () =
     const from = await horizon();
     await other.query('begin');
     await other.query('insert into t5 values (100, 1)');
+    const xid = BigInt((await other.query<{ xid: string }>('select pg_current_xact_id()::text as xid')).rows[0].xid);
     try {
       expect((await source.changedTables([{ table: ref(5), version: from }], WITH_STAMPS)).changed).toEqual([]);
     } finally {
       await other.query('commit');
     }
+    await horizonPast(xid);
     expect((await source.changedTables([{ table: ref(5), version: from }], WITH_STAMPS)).changed).toEqual([ref(5)]);
   });
 

@@ -4,8 +4,8 @@ import { createTempDatabase, type TempDatabase } from '@svc/testing';
 import type { Client } from 'pg';
 import { TableNotTrackedError } from '@svc/engines';
 import { createPostgresSource } from './postgres-source';
-import { commitAndGetXid } from './testing/change-feed';
-import { connect, readAll } from './testing/source-fixture';
+import { ChangeFeed, commitAndGetXid } from './testing/change-feed';
+import { connect } from './testing/source-fixture';
 
 /**
  * Change tracking lost in the source: the table (or schema svc_ct, or the whole database) dropped and created
@@ -27,6 +27,9 @@ describe('PostgreSQL source: change tracking lost with a recreated table or sche
     await source.enableTracking(items);
   });
 
+  /** The changes since tracking (re)started, read once the read horizon (cluster-wide: other tests' transactions hold it) passed `xid`. */
+  const changesThrough = async (xid: bigint) => new ChangeFeed(source, items, (await source.minValidVersion(items.table))!).readThrough(xid, 10);
+
   afterEach(async () => {
     await db.end();
     await source.close();
@@ -34,9 +37,8 @@ describe('PostgreSQL source: change tracking lost with a recreated table or sche
   });
 
   it('reads changes while tracking is in place', async () => {
-    await commitAndGetXid(db, "insert into items values (1, 'a')");
-    const read = await source.readChanges(items, (await source.minValidVersion(items.table))!, 10);
-    expect((await readAll(read)).rowCount).toBe(1);
+    const xid = await commitAndGetXid(db, "insert into items values (1, 'a')");
+    expect((await changesThrough(xid)).rowCount).toBe(1);
   });
 
   it('a table dropped and created again (its triggers gone, registry row and change table left): not tracked', async () => {
@@ -46,9 +48,8 @@ describe('PostgreSQL source: change tracking lost with a recreated table or sche
     await expect(source.readChanges(items, from, 10)).rejects.toBeInstanceOf(TableNotTrackedError);
 
     await source.enableTracking(items);
-    await commitAndGetXid(db, "insert into items values (3, 'captured')");
-    const read = await source.readChanges(items, (await source.minValidVersion(items.table))!, 10);
-    expect((await readAll(read)).rowCount).toBe(1);
+    const xid = await commitAndGetXid(db, "insert into items values (3, 'captured')");
+    expect((await changesThrough(xid)).rowCount).toBe(1);
   });
 
   it('schema svc_ct dropped (the change tables and registry gone): not tracked, and enabling again restores it', async () => {
@@ -56,9 +57,8 @@ describe('PostgreSQL source: change tracking lost with a recreated table or sche
     await db.query('drop schema svc_ct cascade');
     await expect(source.readChanges(items, from, 10)).rejects.toBeInstanceOf(TableNotTrackedError);
     await source.enableTracking(items);
-    await commitAndGetXid(db, "insert into items values (3, 'captured')");
-    const read = await source.readChanges(items, (await source.minValidVersion(items.table))!, 10);
-    expect((await readAll(read)).rowCount).toBe(1);
+    const xid = await commitAndGetXid(db, "insert into items values (3, 'captured')");
+    expect((await changesThrough(xid)).rowCount).toBe(1);
   });
 
   it('only the change table dropped: not tracked (rather than a missing-relation error)', async () => {
