@@ -10,6 +10,7 @@ export { isSqlServerMissingObject } from './missing-object';
 export { csvRows, CsvFormatError, type CsvField } from './csv-rows';
 export { compatibilityLevelProblem, compatibilityLevelsOf, setCompatibilityLevelSql, SERVER_MAJOR_VERSION_SQL, SOURCE_COMPATIBILITY_LEVEL_SQL } from './compatibility-level';
 export { MssqlDatabase } from './mssql-session';
+export { mssqlDriver } from './mssql-driver';
 export type { TsqlDatabase, TsqlSession, TsqlParams, TsqlValue, TransactionOutcome } from './tsql-session';
 export { loginErrorNumbers, withLoginErrorNumbers } from './login-errors';
 export { APPLICATION_LOCK_OTHER_REFUSAL, APPLICATION_LOCK_REFUSALS, raiseApplicationLockRefusalSql, type ApplicationLockRefusal } from './application-lock';

@@ -1,6 +1,7 @@
 import { connectSqlServer } from './tls-fallback';
-import sql, { type ConnectionPool, type config as MssqlConfig, type Request, type Transaction } from 'mssql';
-import { TYPES, type Connection as TediousConnection } from 'tedious';
+import type { ConnectionPool, config as MssqlConfig, Request, Transaction } from 'mssql';
+import type { Connection as TediousConnection } from 'tedious';
+import { mssqlDriver, tediousDriver } from './mssql-driver';
 import type { CsvField } from './csv-rows';
 import type { TransactionOutcome, TsqlDatabase, TsqlParams, TsqlSession, TsqlValue } from './tsql-session';
 
@@ -25,7 +26,7 @@ export class MssqlDatabase implements TsqlDatabase {
 
   async inTransaction<T>(work: (session: TsqlSession) => Promise<TransactionOutcome<T>>): Promise<T> {
     const transaction = (await this.connected()).transaction();
-    await transaction.begin(sql.ISOLATION_LEVEL.READ_COMMITTED);
+    await transaction.begin(mssqlDriver().ISOLATION_LEVEL.READ_COMMITTED);
     let outcome: TransactionOutcome<T>;
     try {
       outcome = await work(new TransactionSession(transaction));
@@ -76,7 +77,7 @@ class TransactionSession implements TsqlSession {
     try {
       return await new Promise<number>((resolve, reject) => {
         const bulk = connection.newBulkLoad(table, { keepNulls: true }, (error, rowCount) => (error ? reject(error) : resolve(rowCount ?? 0)));
-        for (const column of columns) bulk.addColumn(column, TYPES.NVarChar, { nullable: true, length: Infinity });
+        for (const column of columns) bulk.addColumn(column, tediousDriver().TYPES.NVarChar, { nullable: true, length: Infinity });
         connection.execBulkLoad(bulk, rows);
       });
     } finally {
@@ -98,6 +99,7 @@ async function runQuery<Row extends object>(request: Request, text: string, para
 }
 
 function bindParameter(request: Request, name: string, value: TsqlValue): void {
+  const sql = mssqlDriver();
   if (value === null) request.input(name, sql.NVarChar(sql.MAX), null);
   else if (typeof value === 'string') request.input(name, sql.NVarChar(sql.MAX), value);
   else if (typeof value === 'boolean') request.input(name, sql.Bit, value);

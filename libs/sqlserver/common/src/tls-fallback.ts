@@ -1,4 +1,5 @@
-import { ConnectionPool, type config as MssqlConfig } from 'mssql';
+import type { ConnectionPool, config as MssqlConfig } from 'mssql';
+import { mssqlDriver } from './mssql-driver';
 import { withLoginErrorNumbers } from './login-errors';
 
 /**
@@ -46,7 +47,7 @@ export async function connectSqlServer(config: MssqlConfig): Promise<ConnectionP
 }
 
 async function connected(config: MssqlConfig): Promise<ConnectionPool> {
-  const pool = new ConnectionPool(withLoginErrorNumbers(config));
+  const pool = new (mssqlDriver().ConnectionPool)(withLoginErrorNumbers(config));
   // A connection that dies while idle must not crash the process; the next request connects anew.
   pool.on('error', () => undefined);
   try {

@@ -17,8 +17,8 @@ import {
   type SourceConnector,
   type TableWatermark,
 } from '@svc/engines';
-import { connectSqlServer, sqlServerConfig } from '@svc/sqlserver/common';
-import sql, { type ConnectionPool, type config as MssqlConfig, type Request, type Transaction } from 'mssql';
+import { connectSqlServer, mssqlDriver, sqlServerConfig } from '@svc/sqlserver/common';
+import type { ConnectionPool, config as MssqlConfig, Request, Transaction } from 'mssql';
 import { DISCOVER_COLUMNS_SQL } from './catalog-sql';
 import { changedTables } from './changed-tables';
 import { definitionsOf, type CatalogRow } from './catalog';
@@ -119,13 +119,13 @@ class SqlServerSource implements SourceConnector {
     await (await this.request()).batch(enableDatabaseTrackingSql(this.defaultRetention));
     await (await this.request()).batch(ALLOW_SNAPSHOT_ISOLATION_SQL);
     const request = await this.request();
-    request.input('table', sql.NVarChar, qualifiedName(definition.table));
+    request.input('table', mssqlDriver().NVarChar, qualifiedName(definition.table));
     await request.query(enableTableTrackingSql(definition.table));
   }
 
   async disableTracking(table: TableRef): Promise<void> {
     const request = await this.request();
-    request.input('table', sql.NVarChar, qualifiedName(table));
+    request.input('table', mssqlDriver().NVarChar, qualifiedName(table));
     await request.query(disableTableTrackingSql(table));
   }
 
@@ -158,14 +158,14 @@ class SqlServerSource implements SourceConnector {
       if (last < minValid) throw new ChangesPurgedError(table, fromVersion, minValidVersionOf(minValid).toString());
       await this.assertDefinitionCurrent(transaction, definition, options);
       const window = transaction.request();
-      window.input('last', sql.BigInt, last.toString());
-      window.input('current', sql.BigInt, current.toString());
-      window.input('limit', sql.BigInt, String(limit));
+      window.input('last', mssqlDriver().BigInt, last.toString());
+      window.input('current', mssqlDriver().BigInt, current.toString());
+      window.input('limit', mssqlDriver().BigInt, String(limit));
       const [bounds] = (await window.query<{ first_version: string | null; version_past_limit: string | null }>(changeWindowSql(definition))).recordset;
       const to = changeWindowEnd(current, versionOrNull(bounds?.first_version), versionOrNull(bounds?.version_past_limit));
       const changes = transaction.request();
-      changes.input('last', sql.BigInt, last.toString());
-      changes.input('to', sql.BigInt, to.toString());
+      changes.input('last', mssqlDriver().BigInt, last.toString());
+      changes.input('to', mssqlDriver().BigInt, to.toString());
       return { toVersion: to.toString(), ...streamRows(transaction, changes, netChangesSql(definition)) };
     } catch (error) {
       await transaction.rollback().catch(() => undefined);
@@ -218,7 +218,7 @@ class SqlServerSource implements SourceConnector {
       throw new SnapshotIsolationPendingError();
     }
     const transaction = (await this.connected()).transaction();
-    await transaction.begin(sql.ISOLATION_LEVEL.SNAPSHOT);
+    await transaction.begin(mssqlDriver().ISOLATION_LEVEL.SNAPSHOT);
     return transaction;
   }
 
@@ -229,20 +229,20 @@ class SqlServerSource implements SourceConnector {
   }
 
   private async ctMinValidVersion(request: Request, table: TableRef): Promise<bigint | null> {
-    request.input('table', sql.NVarChar, qualifiedName(table));
+    request.input('table', mssqlDriver().NVarChar, qualifiedName(table));
     const row = (await request.query<{ min_valid_version: string | null }>(MIN_VALID_VERSION_SQL)).recordset[0];
     return versionOrNull(row?.min_valid_version);
   }
 
   /** Why the table's minimum valid version is NULL: tracking is not in place (a reseed enables it), or the login lacks VIEW CHANGE TRACKING. */
   private async untrackedOrDenied(request: Request, table: TableRef): Promise<EngineError> {
-    request.input('table', sql.NVarChar, qualifiedName(table));
+    request.input('table', mssqlDriver().NVarChar, qualifiedName(table));
     const row = (await request.query<{ may_view_changes: number | null; user_name: string | null }>(VIEW_CHANGE_TRACKING_PERMISSION_SQL)).recordset[0];
     return row?.may_view_changes === 0 ? new ChangeTrackingPermissionError(table, row.user_name) : new TableNotTrackedError(table);
   }
 
   private async catalogRows(request: Request, table: TableRef | null): Promise<CatalogRow[]> {
-    request.input('table', sql.NVarChar, table === null ? null : qualifiedName(table));
+    request.input('table', mssqlDriver().NVarChar, table === null ? null : qualifiedName(table));
     return (await request.query<CatalogRow>(DISCOVER_COLUMNS_SQL)).recordset;
   }
 
