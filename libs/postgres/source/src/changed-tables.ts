@@ -53,9 +53,9 @@ interface Probe {
 }
 
 /**
- * SourceConnector.changedTables for PostgreSQL: one statement reads the registry of tracked tables for all of them and
- * the horizon a change read would stop at now (the snapshot's xmin), then one statement per PROBES_PER_STATEMENT tables
- * asks each change table whether a record lies in that window, [watermark, horizon), using its svc_xid index.
+ * SourceConnector.changedTables for PostgreSQL: one statement reads the registry of tracked tables for all of them,
+ * then one statement per PROBES_PER_STATEMENT tables asks each change table whether a record lies in the window a
+ * change read would take now, [watermark, snapshot xmin), using the change table's svc_xid index.
  */
 export async function changedTables(pool: Pool, watermarks: readonly TableWatermark[], options: ChangeProbeOptions): Promise<ChangedTables> {
   if (watermarks.length === 0) return { changed: [], unknown: [], schemaStamps: [] };
@@ -73,10 +73,9 @@ export async function changedTables(pool: Pool, watermarks: readonly TableWaterm
     else probes.push(probe);
   }
   const changed: TableRef[] = [];
-  const horizon = tracked.rows[0] === undefined ? null : parseVersion(tracked.rows[0].horizon, 'horizon');
-  for (let start = 0; horizon !== null && start < probes.length; start += PROBES_PER_STATEMENT) {
+  for (let start = 0; start < probes.length; start += PROBES_PER_STATEMENT) {
     const statement = probes.slice(start, start + PROBES_PER_STATEMENT);
-    const result = await pool.query<{ index: number }>(probeSql(statement, horizon));
+    const result = await pool.query<{ index: number }>(probeSql(statement));
     for (const row of result.rows) {
       const watermark = watermarks[row.index];
       if (watermark !== undefined) changed.push(watermark.table);
@@ -98,16 +97,10 @@ function probeOf(row: TrackedRow, version: string): Probe | null {
   }
 }
 
-/**
- * One branch per table, each a LIMIT 1 read of the svc_xid index; the horizon is a literal (read by the statement
- * before), since a branch that refers to a common table expression costs PostgreSQL three times as much to plan, and
- * planning is most of a probe's cost. A change committed after that horizon is found by the next probe.
- */
-function probeSql(probes: readonly Probe[], horizon: bigint): string {
-  return probes
-    .map(
-      (probe) =>
-        `(select ${probe.index} as index from ${CHANGE_SCHEMA}.${quoteIdent(probe.changeTable)} where svc_xid >= ${xid8Literal(probe.from)} and svc_xid < ${xid8Literal(horizon)} limit 1)`,
-    )
-    .join('\nunion all\n');
+function probeSql(probes: readonly Probe[]): string {
+  const branches = probes.map(
+    (probe) =>
+      `select ${probe.index} as index where exists (select 1 from ${CHANGE_SCHEMA}.${quoteIdent(probe.changeTable)} where svc_xid >= ${xid8Literal(probe.from)} and svc_xid < (select xmin from horizon))`,
+  );
+  return `with horizon as materialized (select pg_snapshot_xmin(pg_current_snapshot()) as xmin)\n${branches.join('\nunion all\n')}`;
 }
