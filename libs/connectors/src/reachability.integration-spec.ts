@@ -10,6 +10,7 @@ import {
   type TempDatabase,
   type TestS3,
 } from '@svc/testing';
+import { mssqlDriver } from '@svc/sqlserver/common';
 import { UNSUPPORTED_CONNECTION_STRING } from './engine';
 import { checkReachability, type ReachabilityOptions } from './reachability';
 
@@ -112,6 +113,8 @@ describe('checkReachability end to end', () => {
 
   it('returns within the deadline when targets never answer', async () => {
     const silentEndpoint = `http://127.0.0.1:${silent.port}`;
+    // The SQL Server driver loads at its first connection (0.3 CPU-s, more on a busy machine): load it before timing.
+    mssqlDriver();
     const started = Date.now();
     const messages = await checkReachability(
       {
@@ -127,7 +130,8 @@ describe('checkReachability end to end', () => {
       `{Warehouse\\Url}: cannot reach 127.0.0.1:${silent.port} (refused, timed out, unknown host or TLS failed)`,
       '{Warehouse\\BucketName}: cannot reach the S3 endpoint (refused, timed out, unknown host or TLS failed)',
     ]);
-    expect(elapsed).toBeLessThan(1500);
+    // The 1 s deadline, not the drivers' own connect timeouts (15 s and more); the rest is room for a busy machine.
+    expect(elapsed).toBeLessThan(2500);
   });
 
   /**
