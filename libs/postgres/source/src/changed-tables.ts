@@ -17,7 +17,7 @@ const SCHEMA_STAMP_SQL = `(select concat_ws(':', c.xmin::text,
       (select concat(count(*), '/', max(a.xmin::text::bigint)) from pg_attribute a where a.attrelid = c.oid),
       (select concat(count(*), '/', max(i.xmin::text::bigint)) from pg_index i where i.indrelid = c.oid),
       (select concat(count(*), '/', max(k.xmin::text::bigint)) from pg_constraint k where k.conrelid = c.oid))
-    from pg_class c where c.oid = to_regclass(format('%I.%I', t.schema, t.name)))`;
+    from pg_class c where c.oid = rel.oid)`;
 
 /**
  * Each table's change table and minimum valid version from the registry of tracked tables, the horizon a change read
@@ -27,10 +27,11 @@ function trackedSql(withSchemaStamps: boolean): string {
   return `select t.ordinality::int - 1 as index, r.change_table, r.min_valid_version::text as min_valid,
   case when r.change_table is null then false
     else to_regclass(format('%I.%I', '${CHANGE_SCHEMA}', r.change_table)) is not null end as change_table_exists,
-  to_regclass(format('%I.%I', t.schema, t.name)) is not null as table_exists,
+  rel.oid is not null as table_exists,
   pg_snapshot_xmin(pg_current_snapshot())::text as horizon,
   ${withSchemaStamps ? SCHEMA_STAMP_SQL : 'null::text'} as schema_stamp
 from unnest($1::text[], $2::text[]) with ordinality as t(schema, name, ordinality)
+cross join lateral (select to_regclass(format('%I.%I', t.schema, t.name)) as oid) rel
 left join ${TRACKED_TABLES} r on r.schema = t.schema and r.name = t.name
 order by t.ordinality`;
 }
