@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BENCHMARKS_HEADER, appendSection, rawPipeTotals, renderSection, seedRatio, type BenchResult } from './bench-report';
+import { BENCHMARKS_HEADER, appendSection, rawPipeTotals, renderSection, seedRatio, seedToFloor, type BenchResult } from './bench-report';
 
 const MIB = 1024 * 1024;
 
@@ -15,6 +15,10 @@ function result(overrides: Partial<BenchResult> = {}): BenchResult {
     initSeconds: 30,
     rawPipe: [
       { table: 'pgbench_accounts', rows: 2_000_000, bytes: 256 * MIB, seconds: 8 },
+      { table: 'pgbench_branches', rows: 20, bytes: 0, seconds: 2 },
+    ],
+    floor: [
+      { table: 'pgbench_accounts', rows: 2_000_000, bytes: 256 * MIB, seconds: 14 },
       { table: 'pgbench_branches', rows: 20, bytes: 0, seconds: 2 },
     ],
     seed: {
@@ -44,10 +48,11 @@ function result(overrides: Partial<BenchResult> = {}): BenchResult {
   };
 }
 
-describe('rawPipeTotals and seedRatio', () => {
+describe('rawPipeTotals, seedRatio and seedToFloor', () => {
   it('sum the raw pipe and divide it by the seed time', () => {
     expect(rawPipeTotals(result().rawPipe)).toEqual({ table: 'total', rows: 2_000_020, bytes: 256 * MIB, seconds: 10 });
     expect(seedRatio(result())).toBeCloseTo(0.4);
+    expect(seedToFloor(result())).toBeCloseTo(0.64);
   });
 });
 
@@ -64,14 +69,15 @@ describe('renderSection', () => {
   it('carries every figure', () => {
     expect(section).toContain('| pgbench_accounts | 2,000,000 | 256.0 | 8.00 | 32.0 |');
     expect(section).toContain('| total | 2,000,020 | 256.0 | 10.00 | 25.6 |');
-    expect(section).toContain('| 25.00 | 2,000,020 | 80,001 | 10.2 | 0.40 (target ≥ 0.3: met) |');
+    expect(section).toContain('| total | 2,000,020 | 256.0 | 16.00 | 16.0 |');
+    expect(section).toContain('| 25.00 | 2,000,020 | 80,001 | 10.2 | 0.40 | 0.64 (target ≥ 0.8: **missed**) |');
     expect(section).toContain(
       'Tables settled after: [public].[pgbench_branches] 1.0 s, [public].[pgbench_accounts] 24.0 s. Batch data files in S3: 5, the first 3.1 s and the last 12.3 s after Create.',
     );
     expect(section).toContain('CPU seconds during the seed: extractor 5.0, loader 7.5, bench 2.0, rest 10.0 (machine busy 24.5 of 50.0 CPU-s: 25.0 s × 2 CPUs).');
     expect(section).toContain('CPU seconds during the lag run: extractor 1.0, loader 2.0, bench 1.0, rest 50.0 (machine busy 54.0 of 120.0 CPU-s: 60.0 s × 2 CPUs).');
     expect(section).toContain('| 300/300 | 0.80 | 1.90 | 2.50 | 3.25 | 0.90 |');
-    expect(section).toContain('p99 target ≤ 5 s: met. pgbench: 812.1 tps, latency average 4.90 ms, 48,712 transactions. Warehouse caught up 1.4 s after pgbench ended.');
+    expect(section).toContain('p99 target ≤ 1 s: **missed**. pgbench: 812.1 tps, latency average 4.90 ms, 48,712 transactions. Warehouse caught up 1.4 s after pgbench ended.');
     expect(section).toContain('**Peak RSS (VmHWM)**: loader 150 MiB, api-gateway n/a.');
     expect(section).toContain('Warn/error lines logged by the services: 2 (logs: `tmp/bench-services.log`).');
   });
@@ -83,9 +89,10 @@ describe('renderSection', () => {
         lag: { ...result().lag, stats: { ...result().lag.stats, count: 299, p99: 7 }, probeFailures: 1, caughtUpSeconds: null },
       }),
     );
-    expect(slow).toContain('0.10 (target ≥ 0.3: **missed**)');
+    expect(slow).toContain('0.16 (target ≥ 0.8: **missed**)');
+    expect(renderSection(result({ seed: { ...result().seed, seconds: 16 } }))).toContain('1.00 (target ≥ 0.8: met)');
     expect(slow).toContain('| 299/300 |');
-    expect(slow).toContain('p99 target ≤ 5 s: **missed**. 1 probe inserts failed.');
+    expect(slow).toContain('p99 target ≤ 1 s: **missed**. 1 probe inserts failed.');
     expect(slow).toContain('Warehouse caught up never (within the deadline)');
   });
 });

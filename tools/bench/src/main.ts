@@ -11,6 +11,7 @@ import { childPidsNamed } from './child-processes';
 import { runGatewayLoadBenchmark } from './gateway-load-bench';
 import { loadGatewayLoadSettings } from './gateway-load-settings';
 import { loadManyTablesSettings, runManyTablesBenchmark } from './many-tables-bench';
+import { runCatchUpBenchmark } from './catch-up-bench';
 import { waitUntilConsistent } from './consistency';
 import { cpuSnapshot, cpuSpent } from './cpu-usage';
 import { PROBE_TABLE_SQL, ProbeWatcher, ProbeWriter, parsePgbenchReport } from './lag-measurement';
@@ -18,7 +19,7 @@ import { latencyStats } from './latency-stats';
 import { machineInfo } from './machine-info';
 import { peakRssBytes } from './peak-memory';
 import { libpqArguments, locatePostgresTools, runCommand, type PostgresTool } from './postgres-tools';
-import { copySchema, copyTable } from './raw-pipe';
+import { copySchema, copyTable, copyTableTwice } from './raw-pipe';
 import { measureSeed } from './seed-measurement';
 
 /** The build's root (dist/): this file is dist/tools/bench/src/main.js. */
@@ -52,6 +53,24 @@ async function rawPipeBaseline(tools: Record<PostgresTool, string>, source: Pool
     const { rows: size } = await source.query<{ bytes: string }>(`SELECT pg_table_size('public.${table}') AS bytes`);
     figures.push({ table, rows, bytes: Number(size[0]?.bytes ?? 0), seconds });
     log(`  ${table}: ${rows} rows in ${seconds.toFixed(2)} s`);
+  }
+  return figures;
+}
+
+/** The design's floor: each table read once and written into two scratch databases at once (tee). */
+async function twoWriteFloor(tools: Record<PostgresTool, string>, source: Pool, sourceUrl: string, scratches: [TempDatabase, TempDatabase]): Promise<RawPipeFigure[]> {
+  const tables = PGBENCH_TABLES.map((table) => `public.${table}`);
+  await Promise.all(scratches.map((scratch) => copySchema(tools, sourceUrl, scratch.url, tables)));
+  const figures: RawPipeFigure[] = [];
+  for (const table of PGBENCH_TABLES) {
+    await source.query('CHECKPOINT');
+    let rows = 0;
+    const seconds = await timed(async () => {
+      [rows] = await copyTableTwice(tools.psql, sourceUrl, [scratches[0].url, scratches[1].url], `public.${table}`);
+    });
+    const { rows: size } = await source.query<{ bytes: string }>(`SELECT pg_table_size('public.${table}') AS bytes`);
+    figures.push({ table, rows, bytes: Number(size[0]?.bytes ?? 0), seconds });
+    log(`  ${table}: ${rows} rows into two databases in ${seconds.toFixed(2)} s`);
   }
   return figures;
 }
@@ -108,12 +127,13 @@ async function run(settings: BenchSettings): Promise<void> {
   const stackEnv = benchStackEnv(process.env);
   const stack = new TestStack({ workers: ['extractor', 'stager', 'loader'], env: stackEnv });
   let scratch: TempDatabase | undefined;
+  let floorScratches: [TempDatabase, TempDatabase] | undefined;
   let source: Pool | undefined;
   let warehouse: Pool | undefined;
   // Ctrl-C or a kill: stop the services and the nats-server and remove the temporary databases.
   const interrupted = (signal: NodeJS.Signals) => {
     log(`${signal}: stopping the services and removing the temporary databases`);
-    void Promise.allSettled([scratch?.drop(), stack.stop()]).then(() => {
+    void Promise.allSettled([scratch?.drop(), ...(floorScratches ?? []).map((database) => database.drop()), stack.stop()]).then(() => {
       saveServiceLogs(stack);
       process.exit(130);
     });
@@ -138,6 +158,12 @@ async function run(settings: BenchSettings): Promise<void> {
     await scratch.drop();
     scratch = undefined;
 
+    log('two-write floor: psql \\copy | tee into two scratch databases');
+    floorScratches = [await createTempDatabase('svc_bench_floor_a'), await createTempDatabase('svc_bench_floor_b')];
+    const floor = await twoWriteFloor(tools, source, stack.source.url, floorScratches);
+    await Promise.all(floorScratches.map((database) => database.drop()));
+    floorScratches = undefined;
+
     log('seeding through the pipeline');
     await source.query('CHECKPOINT');
     const pids = measuredPids(stack);
@@ -161,6 +187,7 @@ async function run(settings: BenchSettings): Promise<void> {
       parallelTables: BENCH_PARALLEL_TABLES,
       initSeconds,
       rawPipe,
+      floor,
       seed,
       lag,
       peakRss,
@@ -181,7 +208,7 @@ async function run(settings: BenchSettings): Promise<void> {
     if (recent.length) process.stderr.write(`last warnings of the services:\n${recent.join('\n')}\n`);
     throw error;
   } finally {
-    await Promise.allSettled([source?.end(), warehouse?.end(), scratch?.drop()]);
+    await Promise.allSettled([source?.end(), warehouse?.end(), scratch?.drop(), ...(floorScratches ?? []).map((database) => database.drop())]);
     await stack.stop();
     saveServiceLogs(stack);
   }
@@ -189,7 +216,8 @@ async function run(settings: BenchSettings): Promise<void> {
 
 /**
  * `npm run bench` measures the pipeline; `npm run bench -- gateway-load` the gateway's responsiveness under hostile bodies;
- * `npm run bench -- many-tables` the lag of one change among many idle tables.
+ * `npm run bench -- many-tables` the lag of one change among many idle tables; `npm run bench -- catch-up` a backlog's
+ * catch-up against PostgreSQL's native logical replication.
  */
 function main(command: string | undefined): Promise<void> {
   const reportFile = join(repoRoot, 'BENCHMARKS.md');
@@ -199,10 +227,12 @@ function main(command: string | undefined): Promise<void> {
       return run(loadBenchSettings(process.env, reportFile));
     case 'gateway-load':
       return runGatewayLoadBenchmark(loadGatewayLoadSettings(process.env, reportFile), repoRoot, log);
+    case 'catch-up':
+      return runCatchUpBenchmark(loadBenchSettings(process.env, reportFile), join(repoRoot, 'tmp', 'bench-catch-up-services.log'), log);
     case 'many-tables':
       return runManyTablesBenchmark(loadManyTablesSettings(process.env, reportFile), join(repoRoot, 'tmp', 'bench-many-tables-services.log'), log);
     default:
-      return Promise.reject(new ConfigError([`unknown benchmark '${command}'; choose pipeline (the default), gateway-load or many-tables`]));
+      return Promise.reject(new ConfigError([`unknown benchmark '${command}'; choose pipeline (the default), catch-up, gateway-load or many-tables`]));
   }
 }
 

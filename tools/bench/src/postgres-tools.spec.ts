@@ -1,4 +1,22 @@
-import { libpqArguments, locatePostgresTools, runCommand } from './postgres-tools';
+import { libpqArguments, locatePostgresTools, locateServerPrograms, runCommand } from './postgres-tools';
+
+describe('locateServerPrograms', () => {
+  const installed = (files: string[]) => (file: string) => files.includes(file);
+
+  it('takes initdb and postgres from the newest versioned folder that has both, before PATH', () => {
+    const found = locateServerPrograms({
+      path: '/usr/bin',
+      isExecutable: installed(['/usr/bin/initdb', '/usr/bin/postgres', '/usr/lib/postgresql/16/bin/initdb', '/usr/lib/postgresql/15/bin/initdb', '/usr/lib/postgresql/15/bin/postgres']),
+      listVersions: () => ['15', '16'],
+    });
+    expect(found).toEqual({ initdb: '/usr/lib/postgresql/15/bin/initdb', postgres: '/usr/lib/postgresql/15/bin/postgres' });
+  });
+
+  it('falls back to PATH, and says what is missing', () => {
+    expect(locateServerPrograms({ path: '/opt/pg/bin', isExecutable: installed(['/opt/pg/bin/initdb', '/opt/pg/bin/postgres']), listVersions: () => [] }).postgres).toBe('/opt/pg/bin/postgres');
+    expect(() => locateServerPrograms({ path: '/usr/bin', isExecutable: installed(['/usr/bin/psql']), listVersions: () => [] })).toThrow(/cannot find initdb and postgres/);
+  });
+});
 
 describe('locatePostgresTools', () => {
   const installed = (files: string[]) => (file: string) => files.includes(file);

@@ -42,6 +42,29 @@ export function locatePostgresTools(search: ToolSearch): Record<PostgresTool, st
   return found as Record<PostgresTool, string>;
 }
 
+export interface ServerPrograms {
+  initdb: string;
+  postgres: string;
+}
+
+/**
+ * PostgreSQL's server programs, initdb and postgres from one folder: the newest /usr/lib/postgresql/<version>/bin
+ * that has both (Debian keeps them off PATH), else PATH. Throws when there is none.
+ */
+export function locateServerPrograms(search: ToolSearch): ServerPrograms {
+  const isExecutable = search.isExecutable ?? executable;
+  const listVersions = search.listVersions ?? versionsIn;
+  const versionDirs = (search.versionedRoots ?? [VERSIONED_ROOT]).flatMap((root) =>
+    listVersions(root)
+      .sort((a, b) => Number(b) - Number(a) || b.localeCompare(a))
+      .map((version) => join(root, version, 'bin')),
+  );
+  const pathDirs = (search.path ?? '').split(delimiter).filter(Boolean);
+  const folder = [...versionDirs, ...pathDirs].find((dir) => isExecutable(join(dir, 'initdb')) && isExecutable(join(dir, 'postgres')));
+  if (!folder) throw new Error(`cannot find initdb and postgres under ${VERSIONED_ROOT}/*/bin or on PATH; install the PostgreSQL server programs`);
+  return { initdb: join(folder, 'initdb'), postgres: join(folder, 'postgres') };
+}
+
 function executable(file: string): boolean {
   try {
     accessSync(file, constants.X_OK);

@@ -1,15 +1,16 @@
 import { Client } from 'pg';
 import { createTempDatabase, type TempDatabase } from '@svc/testing';
 import { locatePostgresTools } from './postgres-tools';
-import { copySchema, copyTable } from './raw-pipe';
+import { copySchema, copyTable, copyTableTwice } from './raw-pipe';
 
 describe('raw pipe baseline (real psql, pg_dump and PostgreSQL)', () => {
   const tools = locatePostgresTools({ path: process.env['PATH'] });
   let source: TempDatabase;
   let target: TempDatabase;
+  let second: TempDatabase;
 
   beforeAll(async () => {
-    [source, target] = await Promise.all([createTempDatabase('svc_bench_rawpipe_src'), createTempDatabase('svc_bench_rawpipe_dst')]);
+    [source, target, second] = await Promise.all([createTempDatabase('svc_bench_rawpipe_src'), createTempDatabase('svc_bench_rawpipe_dst'), createTempDatabase('svc_bench_rawpipe_dst2')]);
     const client = new Client({ connectionString: source.url });
     await client.connect();
     await client.query(`CREATE TABLE public.pgbench_accounts (aid int PRIMARY KEY, bid int, abalance int, filler char(84));
@@ -19,7 +20,7 @@ describe('raw pipe baseline (real psql, pg_dump and PostgreSQL)', () => {
   });
 
   afterAll(async () => {
-    await Promise.allSettled([source?.drop(), target?.drop()]);
+    await Promise.allSettled([source?.drop(), target?.drop(), second?.drop()]);
   });
 
   it('copies the named tables’ schema (with the key) and then their rows', async () => {
@@ -35,6 +36,30 @@ describe('raw pipe baseline (real psql, pg_dump and PostgreSQL)', () => {
            FROM public.pgbench_accounts`,
       );
       expect(rows[0]).toEqual({ n: 5000, total: String(5000 * 5001), keyed: true, other: null });
+    } finally {
+      await client.end();
+    }
+  });
+
+  it('writes one read into two databases at once (the two-write floor)', async () => {
+    await copySchema(tools, source.url, second.url, ['public.pgbench_accounts']);
+    const client = new Client({ connectionString: target.url });
+    await client.connect();
+    try {
+      await client.query('TRUNCATE public.pgbench_accounts');
+      await expect(copyTableTwice(tools.psql, source.url, [target.url, second.url], 'public.pgbench_accounts')).resolves.toEqual([5000, 5000]);
+      const counted = await Promise.all(
+        [target.url, second.url].map(async (url) => {
+          const reader = new Client({ connectionString: url });
+          await reader.connect();
+          try {
+            return (await reader.query<{ total: string }>('SELECT sum(abalance)::text AS total FROM public.pgbench_accounts')).rows[0]?.total;
+          } finally {
+            await reader.end();
+          }
+        }),
+      );
+      expect(counted).toEqual([String(5000 * 5001), String(5000 * 5001)]);
     } finally {
       await client.end();
     }

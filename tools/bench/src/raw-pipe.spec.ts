@@ -1,4 +1,4 @@
-import { pipeCommands, psqlCommand } from './raw-pipe';
+import { pipeCommands, psqlCommand, teeCommands } from './raw-pipe';
 
 const node = process.execPath;
 
@@ -14,6 +14,23 @@ describe('pipeCommands', () => {
     const broken = { file: node, args: ['-e', 'process.stderr.write("no table"); process.exit(1)'] };
     await expect(pipeCommands(broken, { file: node, args: ['-e', 'process.stdin.resume()'] })).rejects.toThrow(/exited with 1: no table/);
     await expect(pipeCommands(ok, broken)).rejects.toThrow(/no table/);
+  });
+});
+
+describe('teeCommands', () => {
+  const produce = { file: node, args: ['-e', 'for (let i = 0; i < 20000; i++) process.stdout.write("line " + i + "\\n")'] };
+  const countLines = (label: string) => ({
+    file: node,
+    args: ['-e', `let n = 0; process.stdin.on("data", (c) => { n += c.toString().split("\\n").length - 1 }); process.stdin.on("end", () => process.stdout.write("${label} " + n))`],
+  });
+
+  it("feeds a's stdout to both b and c and resolves with their stdout", async () => {
+    await expect(teeCommands(produce, countLines('B'), countLines('C'))).resolves.toEqual(['B 20000', 'C 20000']);
+  });
+
+  it('fails when a reader fails', async () => {
+    const broken = { file: node, args: ['-e', 'process.stderr.write("no table"); process.exit(1)'] };
+    await expect(teeCommands(produce, countLines('B'), broken)).rejects.toThrow(/no table|tee exited/);
   });
 });
 

@@ -1,4 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { libpqArguments } from './postgres-tools';
 
 export interface Command {
@@ -19,6 +22,37 @@ export function pipeCommands(a: Command, b: Command): Promise<string> {
   const output: Buffer[] = [];
   second.stdout?.on('data', (chunk: Buffer) => output.push(chunk));
   return Promise.all([finished(first, a.file), finished(second, b.file)]).then(() => Buffer.concat(output).toString('utf8'));
+}
+
+/**
+ * `a | tee fifo | b` with c reading the fifo: one read of a written to both b and c at once, through kernel pipes (no
+ * copy through this process). A fifo, since a child's stdin from spawn is a socket, which tee cannot open as /dev/fd/N.
+ * Resolves with b's and c's stdout once all four ended well.
+ */
+export async function teeCommands(a: Command, b: Command, c: Command): Promise<[string, string]> {
+  const folder = mkdtempSync(join(tmpdir(), 'svc-bench-tee-'));
+  const fifo = join(folder, 'copy');
+  try {
+    execFileSync('mkfifo', [fifo]);
+    const second = spawn(b.file, b.args, { env: { ...process.env, ...b.env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    // The shell opens the fifo (blocking until tee opens it to write) and becomes c.
+    const third = spawn('sh', ['-c', 'exec "$0" "$@" < "$SVC_BENCH_FIFO"', c.file, ...c.args], { env: { ...process.env, ...c.env, SVC_BENCH_FIFO: fifo }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const first = spawn(a.file, a.args, { env: { ...process.env, ...a.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const splitter = spawn('tee', [fifo], { stdio: [first.stdout, second.stdin, 'pipe'] });
+    // The children hold their own copies of these ends; ours would keep a reader from EOF or compete for the data.
+    first.stdout.destroy();
+    second.stdin.destroy();
+    const [, , fromB, fromC] = await Promise.all([finished(first, a.file), finished(splitter, 'tee'), outputOf(second, b.file), outputOf(third, c.file)]);
+    return [fromB, fromC];
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+function outputOf(child: ChildProcess, file: string): Promise<string> {
+  const output: Buffer[] = [];
+  child.stdout?.on('data', (chunk: Buffer) => output.push(chunk));
+  return finished(child, file).then(() => Buffer.concat(output).toString('utf8'));
 }
 
 function finished(child: ChildProcess, file: string): Promise<void> {
@@ -49,9 +83,25 @@ export async function copySchema(tools: { psql: string; pg_dump: string }, sourc
   );
 }
 
+/**
+ * The design's floor: one read of the table written into two databases at once, `psql \copy … to stdout | tee` into a
+ * `psql \copy … from stdin` for each target. Resolves with the rows each target took.
+ */
+export async function copyTableTwice(psql: string, sourceUrl: string, targetUrls: [string, string], table: string): Promise<[number, number]> {
+  const [first, second] = await teeCommands(
+    psqlCommand(psql, sourceUrl, `\\copy ${table} to stdout`),
+    psqlCommand(psql, targetUrls[0], `\\copy ${table} from stdin`),
+    psqlCommand(psql, targetUrls[1], `\\copy ${table} from stdin`),
+  );
+  return [copiedRows(first), copiedRows(second)];
+}
+
+function copiedRows(psqlOutput: string): number {
+  const match = /COPY (\d+)/.exec(psqlOutput);
+  return match ? Number(match[1]) : Number.NaN;
+}
+
 /** `psql -c "\copy t to stdout" <source> | psql -c "\copy t from stdin" <target>`; resolves with the rows copied. */
 export async function copyTable(psql: string, sourceUrl: string, targetUrl: string, table: string): Promise<number> {
-  const output = await pipeCommands(psqlCommand(psql, sourceUrl, `\\copy ${table} to stdout`), psqlCommand(psql, targetUrl, `\\copy ${table} from stdin`));
-  const match = /COPY (\d+)/.exec(output);
-  return match ? Number(match[1]) : Number.NaN;
+  return copiedRows(await pipeCommands(psqlCommand(psql, sourceUrl, `\\copy ${table} to stdout`), psqlCommand(psql, targetUrl, `\\copy ${table} from stdin`)));
 }

@@ -37,13 +37,13 @@ export async function rowCounts(pool: Pool, schema: string, tables: string[]): P
  * Creates the replication and waits for the seed: Describe until every source table is Tracking or
  * Untracked, then warehouse row counts until they equal the source's (read once; the source is quiet).
  */
-export async function measureSeed(stack: TestStack, source: Pool, warehouse: Pool, tables: string[]): Promise<SeedResult> {
+export async function measureSeed(stack: TestStack, source: Pool, warehouse: Pool, tables: string[], options: { sourceUrl?: string } = {}): Promise<SeedResult> {
   const expected = await rowCounts(source, 'public', tables);
   const started = performance.now();
   const elapsed = () => (performance.now() - started) / 1000;
   const files = new FileTimeline(stack.s3.events, elapsed);
   try {
-    const { replicationId, settledAfter } = await seedToTheEnd(stack, warehouse, tables, expected, elapsed);
+    const { replicationId, settledAfter } = await seedToTheEnd(stack, warehouse, tables, expected, elapsed, options.sourceUrl);
     const seconds = elapsed();
     return { replicationId, seconds, rows: Object.values(expected).reduce((sum, n) => sum + n, 0), settledAfter, files: files.summary() };
   } finally {
@@ -88,8 +88,9 @@ async function seedToTheEnd(
   tables: string[],
   expected: Record<string, number>,
   elapsed: () => number,
+  sourceUrl: string | undefined,
 ): Promise<{ replicationId: string; settledAfter: Record<string, number> }> {
-  const replicationId = await createReplication(stack);
+  const replicationId = await createReplication(stack, sourceUrl);
   const settledAfter: Record<string, number> = {};
   while (Object.keys(settledAfter).length < tables.length) {
     if (elapsed() * 1000 > DEADLINE_MS) throw new Error('the seed did not finish within an hour');

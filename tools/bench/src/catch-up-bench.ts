@@ -1,0 +1,224 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { dirname } from 'node:path';
+import { Client, Pool } from 'pg';
+import { TestStack } from '@svc/system-testing';
+import { createTempDatabase, type TempDatabase } from '@svc/testing';
+import { call } from './bench-api';
+import { appendSection, cpuLine } from './bench-report';
+import { BENCH_WAREHOUSE_SCHEMA, benchStackEnv, type BenchSettings } from './bench-settings';
+import { childPidsNamed } from './child-processes';
+import { fingerprints } from './consistency';
+import { cpuSnapshot, cpuSpent, type CpuSpent } from './cpu-usage';
+import { parsePgbenchReport } from './lag-measurement';
+import { machineInfo } from './machine-info';
+import { libpqArguments, locatePostgresTools, locateServerPrograms, runCommand } from './postgres-tools';
+import { PrivateCluster } from './private-cluster';
+import { copySchema } from './raw-pipe';
+import { measureSeed } from './seed-measurement';
+
+const PGBENCH_TABLES = ['pgbench_accounts', 'pgbench_branches', 'pgbench_tellers', 'pgbench_history'];
+const SOURCE_DATABASE = 'bench_src';
+const PUBLICATION = 'svc_bench_pub';
+const SUBSCRIPTION = 'svc_bench_sub';
+const DEADLINE_MS = 30 * 60_000;
+const POLL_MS = 50;
+/** Settings of the private source cluster: logical decoding for the native subscription, the rest PostgreSQL's defaults. */
+const CLUSTER_SETTINGS = { wal_level: 'logical', max_wal_senders: '10', max_replication_slots: '10' };
+
+export interface CatchUpResult {
+  startedAt: Date;
+  settings: BenchSettings;
+  stackEnv: Record<string, string>;
+  machine: Awaited<ReturnType<typeof machineInfo>>;
+  pgbench: { tps: number; transactions: number };
+  /** Change records the source's change tables gained during the backlog (one per row and statement). */
+  trackedChanges: number;
+  native: { seconds: number; cpu: CpuSpent };
+  pipeline: { seconds: number; cpu: CpuSpent };
+  warnings: number;
+}
+
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+/** Seconds until `target`'s pgbench fingerprints (counts, balance sums, history) equal the quiet source's. */
+async function secondsUntilEqual(source: Pool, target: Pool, schema: string): Promise<number> {
+  const started = performance.now();
+  const expected = JSON.stringify(await fingerprints(source, 'public', PGBENCH_TABLES));
+  for (;;) {
+    if (JSON.stringify(await fingerprints(target, schema, PGBENCH_TABLES)) === expected) return (performance.now() - started) / 1000;
+    if (performance.now() - started > DEADLINE_MS) throw new Error(`${schema} did not catch up within ${DEADLINE_MS / 60_000} minutes`);
+    await sleep(POLL_MS);
+  }
+}
+
+async function trackedChangeCount(source: Pool): Promise<number> {
+  const { rows } = await source.query<{ relation: string }>(`SELECT format('%I.%I', n.nspname, c.relname) AS relation
+     FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'svc_ct' AND c.relkind = 'r'`);
+  let total = 0;
+  for (const { relation } of rows) total += Number((await source.query<{ n: string }>(`SELECT count(*) AS n FROM ${relation}`)).rows[0]?.n ?? 0);
+  return total;
+}
+
+/** PostgreSQL's own logical replication of the pgbench tables into `subscriber`: publication, subscription, initial copy. */
+async function subscribe(cluster: PrivateCluster, source: Pool, subscriber: TempDatabase, subscriberPool: Pool, tools: ReturnType<typeof locatePostgresTools>): Promise<void> {
+  await copySchema(tools, cluster.url(SOURCE_DATABASE), subscriber.url, PGBENCH_TABLES.map((table) => `public.${table}`));
+  await source.query(`CREATE PUBLICATION ${PUBLICATION} FOR TABLE ${PGBENCH_TABLES.map((table) => `public.${table}`).join(', ')}`);
+  await subscriberPool.query(`CREATE SUBSCRIPTION ${SUBSCRIPTION} CONNECTION '${cluster.conninfo(SOURCE_DATABASE)}' PUBLICATION ${PUBLICATION}`);
+  await secondsUntilEqual(source, subscriberPool, 'public');
+}
+
+async function unsubscribe(subscriberUrl: string): Promise<void> {
+  const client = new Client({ connectionString: subscriberUrl });
+  await client.connect();
+  try {
+    // Detached from its slot first: the slot goes with the private cluster, which may already be gone.
+    const { rowCount } = await client.query('SELECT 1 FROM pg_subscription WHERE subname = $1 AND subdbid = (SELECT oid FROM pg_database WHERE datname = current_database())', [SUBSCRIPTION]);
+    if (!rowCount) return;
+    await client.query(`ALTER SUBSCRIPTION ${SUBSCRIPTION} DISABLE`);
+    await client.query(`ALTER SUBSCRIPTION ${SUBSCRIPTION} SET (slot_name = NONE)`);
+    await client.query(`DROP SUBSCRIPTION ${SUBSCRIPTION}`);
+  } finally {
+    await client.end();
+  }
+}
+
+function renderSection(result: CatchUpResult): string {
+  const { settings, machine, native, pipeline } = result;
+  const ratio = native.seconds / pipeline.seconds;
+  return [
+    `## Catch-up: scale ${settings.scale}, ${settings.durationSeconds} s of pgbench -c ${settings.clients}, ${result.startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC`,
+    '',
+    `Machine: ${machine.cpus} × ${machine.cpuModel}, ${(machine.memoryBytes / 2 ** 30).toFixed(0)} GiB, ${machine.os}, Node ${machine.node}, PostgreSQL ${machine.postgres}; load ${machine.loadAverage.start.toFixed(2)} → ${machine.loadAverage.end.toFixed(2)}.`,
+    `Command: \`BENCH_SCALE=${settings.scale} BENCH_DURATION_S=${settings.durationSeconds} BENCH_CLIENTS=${settings.clients} npm run bench -- catch-up\`. The source is a private cluster`,
+    `(initdb, wal_level=logical); the native subscriber and the pipeline's staging and warehouse are databases of the server on 5432.`,
+    `Services: ${Object.entries(result.stackEnv).map(([name, value]) => `${name}=${value}`).join(', ')}.`,
+    '',
+    `Backlog: pgbench ${result.pgbench.transactions.toLocaleString('en-US')} transactions (${result.pgbench.tps.toFixed(0)} tps) while both were paused,`,
+    `${result.trackedChanges.toLocaleString('en-US')} tracked row changes. Each then caught up alone (native first), timed until the`,
+    'pgbench tables\' counts and balance sums (pgbench_history: count and sum of delta, with a surrogate key `hid` added so both track it) equalled the source\'s.',
+    '',
+    '| Replication | caught up in | native s / this s |',
+    '| --- | --: | --: |',
+    `| PostgreSQL logical replication (publication + subscription, re-enabled) | ${native.seconds.toFixed(2)} s | 1.00 |`,
+    `| this pipeline (StopReplicationService, then StartReplication) | ${pipeline.seconds.toFixed(2)} s | ${ratio.toFixed(2)} (target ≥ 2: ${ratio >= 2 ? 'met' : '**missed**'}) |`,
+    '',
+    `CPU seconds, native catch-up: ${cpuLine(native.cpu, machine.cpus)}.`,
+    '',
+    `CPU seconds, pipeline catch-up: ${cpuLine(pipeline.cpu, machine.cpus)}.`,
+    '',
+    `Warn/error lines logged by the services: ${result.warnings}.`,
+    '',
+  ].join('\n');
+}
+
+/**
+ * `npm run bench -- catch-up` (issue 23, goals 2 and 4): one backlog, applied by PostgreSQL's native logical
+ * replication and by this pipeline, each alone, measured in the same run.
+ */
+export async function runCatchUpBenchmark(settings: BenchSettings, logFile: string, log: (line: string) => void): Promise<void> {
+  const loadAtStart = loadavg()[0] ?? Number.NaN;
+  const tools = locatePostgresTools({ path: process.env['PATH'] });
+  const programs = locateServerPrograms({ path: process.env['PATH'] });
+  const stackEnv = benchStackEnv(process.env);
+  const stack = new TestStack({ workers: ['extractor', 'stager', 'loader'], env: stackEnv });
+  let cluster: PrivateCluster | undefined;
+  let subscriber: TempDatabase | undefined;
+  const pools: Pool[] = [];
+  const cleanUp = async () => {
+    await Promise.allSettled(pools.map((pool) => pool.end()));
+    if (subscriber) {
+      await unsubscribe(subscriber.url).catch((error: unknown) => log(`could not drop the subscription: ${String(error)}`));
+      await subscriber.drop().catch(() => undefined);
+    }
+    await stack.stop();
+    await cluster?.stop();
+    mkdirSync(dirname(logFile), { recursive: true });
+    writeFileSync(logFile, stack.logs());
+  };
+  // Ctrl-C or a kill: the subscription, the temporary databases, the services and the private cluster go too.
+  const interrupted = (signal: NodeJS.Signals) => {
+    log(`${signal}: cleaning up`);
+    void cleanUp().finally(() => process.exit(130));
+  };
+  process.once('SIGINT', interrupted);
+  process.once('SIGTERM', interrupted);
+  try {
+    log('starting a private PostgreSQL cluster (wal_level=logical) for the source');
+    cluster = await PrivateCluster.start(programs, CLUSTER_SETTINGS);
+    await cluster.createDatabase(SOURCE_DATABASE);
+    const connection = libpqArguments(cluster.url(SOURCE_DATABASE));
+    log(`pgbench -i -s ${settings.scale} into it`);
+    await runCommand(tools.pgbench, ['-i', '-q', '-s', String(settings.scale), ...connection.args, connection.database], connection.env);
+    const source = new Pool({ connectionString: cluster.url(SOURCE_DATABASE), max: 4 });
+    pools.push(source);
+    // pgbench_history has no key, so the pipeline would not track it (a keyless table is reseeded on a schedule):
+    // a surrogate key lets both replicate its inserts. pgbench names the columns it inserts.
+    await source.query('ALTER TABLE public.pgbench_history ADD COLUMN hid bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY');
+
+    log('native: publication, subscription and its initial copy');
+    subscriber = await createTempDatabase('svc_bench_native');
+    const subscriberPool = new Pool({ connectionString: subscriber.url, max: 2 });
+    pools.push(subscriberPool);
+    await subscribe(cluster, source, subscriber, subscriberPool, tools);
+
+    log('pipeline: starting the services and seeding');
+    await stack.start();
+    const startedAt = new Date();
+    const warehouse = new Pool({ connectionString: stack.warehouse.url, max: 2 });
+    pools.push(warehouse);
+    const seed = await measureSeed(stack, source, warehouse, PGBENCH_TABLES, { sourceUrl: cluster.url(SOURCE_DATABASE) });
+    log(`  seeded in ${seed.seconds.toFixed(1)} s`);
+
+    log('pausing both: ALTER SUBSCRIPTION … DISABLE, StopReplicationService');
+    await subscriberPool.query(`ALTER SUBSCRIPTION ${SUBSCRIPTION} DISABLE`);
+    await call(stack, 'StopReplicationService', {});
+    // Work handed out before the stop finishes; the source is quiet, so there is none left after a moment.
+    await sleep(2000);
+    const changesBefore = await trackedChangeCount(source);
+    log(`pgbench -c ${settings.clients} -T ${settings.durationSeconds} builds the backlog`);
+    const report = await runCommand(tools.pgbench, ['-c', String(settings.clients), '-T', String(settings.durationSeconds), ...connection.args, connection.database], connection.env);
+    const pgbench = parsePgbenchReport(report.stdout);
+    const trackedChanges = (await trackedChangeCount(source)) - changesBefore;
+    await source.query('CHECKPOINT');
+
+    const pids: Record<string, number | undefined> = Object.fromEntries([...stack.processes].map(([service, child]) => [service, child.pid]));
+    pids['nats-server'] = childPidsNamed('nats-server')[0];
+
+    log('native catch-up: ALTER SUBSCRIPTION … ENABLE');
+    let before = cpuSnapshot(pids);
+    await subscriberPool.query(`ALTER SUBSCRIPTION ${SUBSCRIPTION} ENABLE`);
+    const nativeSeconds = await secondsUntilEqual(source, subscriberPool, 'public');
+    const nativeCpu = cpuSpent(before, cpuSnapshot(pids));
+    log(`  ${nativeSeconds.toFixed(2)} s`);
+    await subscriberPool.query(`ALTER SUBSCRIPTION ${SUBSCRIPTION} DISABLE`);
+    await sleep(1000);
+
+    log('pipeline catch-up: StartReplication');
+    before = cpuSnapshot(pids);
+    await call(stack, 'StartReplication', {});
+    const pipelineSeconds = await secondsUntilEqual(source, warehouse, BENCH_WAREHOUSE_SCHEMA);
+    const pipelineCpu = cpuSpent(before, cpuSnapshot(pids));
+    log(`  ${pipelineSeconds.toFixed(2)} s`);
+
+    const warnings = stack.logs().split('\n').filter((line) => /"level":"(warn|error)"/.test(line)).length;
+    const section = renderSection({
+      startedAt,
+      settings,
+      stackEnv,
+      machine: await machineInfo(source, loadAtStart),
+      pgbench,
+      trackedChanges,
+      native: { seconds: nativeSeconds, cpu: nativeCpu },
+      pipeline: { seconds: pipelineSeconds, cpu: pipelineCpu },
+      warnings,
+    });
+    process.stdout.write(`\n${section}\n`);
+    appendSection(settings.reportFile, section);
+    log(`appended to ${settings.reportFile}`);
+  } finally {
+    process.off('SIGINT', interrupted);
+    process.off('SIGTERM', interrupted);
+    await cleanUp();
+  }
+}
