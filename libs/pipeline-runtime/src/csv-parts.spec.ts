@@ -23,6 +23,51 @@ describe('CsvRowScanner', () => {
     scanner.scan(Buffer.from('1,"a\nb"\n2,"say ""hi""\n"\n3,x\n'));
     expect(scanner.rows).toBe(3);
   });
+
+  /** The definition, byte by byte: a newline outside quotes ends a row; every quote toggles. */
+  function boundaries(bytes: Buffer): number[] {
+    const ends: number[] = [];
+    let quoted = false;
+    bytes.forEach((byte, index) => {
+      if (byte === 0x22) quoted = !quoted;
+      else if (byte === 0x0a && !quoted) ends.push(index + 1);
+    });
+    return ends;
+  }
+
+  it('finds exactly the row ends the byte-by-byte definition finds, however the bytes are chunked and wherever a cut is asked', () => {
+    const alphabet = ['a', ',', '"', '\n', '""', ' '];
+    let seed = 7;
+    const random = (below: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % below;
+    };
+    for (let round = 0; round < 300; round++) {
+      const text = Array.from({ length: 1 + random(200) }, () => alphabet[random(alphabet.length)]).join('');
+      const bytes = Buffer.from(text);
+      const expected = boundaries(bytes);
+      // Every row end, found by cutting at each next offset in chunks of a random size.
+      const scanner = new CsvRowScanner();
+      const found: number[] = [];
+      const size = 1 + random(40);
+      for (let offset = 0; offset < bytes.length; offset += size) {
+        let chunk = bytes.subarray(offset, offset + size);
+        let base = offset;
+        for (;;) {
+          const cut = scanner.scanUntilBoundary(chunk, 0);
+          if (cut === -1) break;
+          found.push(base + cut);
+          base += cut;
+          chunk = chunk.subarray(cut);
+        }
+      }
+      expect(found).toEqual(expected);
+      expect(scanner.rows).toBe(expected.length);
+      const counter = new CsvRowScanner();
+      counter.scan(bytes);
+      expect(counter.rows).toBe(expected.length);
+    }
+  });
 });
 
 describe('splitCsvParts', () => {

@@ -19,16 +19,38 @@ export class CsvRowScanner {
    * or -1 when the chunk has no such boundary (then all of it was scanned).
    */
   scanUntilBoundary(chunk: Buffer, from: number): number {
-    for (let index = 0; index < chunk.length; index++) {
-      const byte = chunk[index];
-      if (byte === QUOTE) this.quoted = !this.quoted;
-      else if (byte === NEWLINE && !this.quoted) {
-        this.rows += 1;
-        if (index >= from) return index + 1;
+    // Buffer.indexOf (memchr) jumps from quote to newline instead of looking at every byte in JavaScript:
+    // a 256 MB seed is scanned in a fraction of the time.
+    const end = chunk.length;
+    let index = 0;
+    let nextQuote = indexOrEnd(chunk, QUOTE, 0);
+    while (index < end) {
+      if (this.quoted) {
+        if (nextQuote === end) return -1;
+        this.quoted = false;
+        index = nextQuote + 1;
+        nextQuote = indexOrEnd(chunk, QUOTE, index);
+        continue;
       }
+      const newline = indexOrEnd(chunk, NEWLINE, index);
+      if (nextQuote < newline) {
+        this.quoted = true;
+        index = nextQuote + 1;
+        nextQuote = indexOrEnd(chunk, QUOTE, index);
+        continue;
+      }
+      if (newline === end) return -1;
+      this.rows += 1;
+      if (newline >= from) return newline + 1;
+      index = newline + 1;
     }
     return -1;
   }
+}
+
+function indexOrEnd(chunk: Buffer, byte: number, from: number): number {
+  const found = chunk.indexOf(byte, from);
+  return found === -1 ? chunk.length : found;
 }
 
 export interface CsvPart {

@@ -11,6 +11,8 @@ const distRoot = __filename.endsWith('.js') ? resolve(__dirname, '..', '..', '..
 
 /** When set, every service's output is also appended to <dir>/<service>.log (to read after a failed run). */
 const LOG_DIR = process.env['SVC_TEST_LOG_DIR'];
+/** Extra node options for every service started, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` (not allowed in NODE_OPTIONS). */
+const NODE_ARGS = (process.env['SVC_TEST_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
 
 /** A built service (dist/) running as its own process, as `npm start` and production run it. */
 export class ServiceProcess {
@@ -26,7 +28,7 @@ export class ServiceProcess {
     const entry = join(distRoot, 'apps', this.service, 'src', 'main.js');
     // A directory that does not exist yet is made: otherwise every line of output would fail the test that started the service.
     if (LOG_DIR) mkdirSync(LOG_DIR, { recursive: true });
-    const child = spawn(process.execPath, [entry], { env: { ...process.env, ...this.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...NODE_ARGS, entry], { env: { ...process.env, ...this.env }, stdio: ['ignore', 'pipe', 'pipe'] });
     const keep = (chunk: Buffer): void => {
       const text = chunk.toString('utf8');
       this.output.push(text);
