@@ -14,6 +14,7 @@ import { parsePgbenchReport } from './lag-measurement';
 import { machineInfo } from './machine-info';
 import { libpqArguments, locatePostgresTools, locateServerPrograms, runCommand } from './postgres-tools';
 import { PrivateCluster } from './private-cluster';
+import { logSlowStatements, statementLogThresholdMs } from './statement-log';
 import { copySchema } from './raw-pipe';
 import { measureSeed } from './seed-measurement';
 
@@ -133,7 +134,7 @@ function renderSection(result: CatchUpResult): string {
 export async function runCatchUpBenchmark(settings: BenchSettings, logFile: string, log: (line: string) => void): Promise<void> {
   // BENCH_STATEMENT_LOG_MS: statements that took at least this long are logged — the source's into
   // $TMPDIR/svc-bench-source-postgres/ (the server's user may not reach the checkout), staging's and the warehouse's into the server's own log (per-database settings).
-  const statementLogMs = process.env['BENCH_STATEMENT_LOG_MS']?.trim();
+  const statementLogMs = statementLogThresholdMs(process.env);
   const sourceLogFolder = join(tmpdir(), 'svc-bench-source-postgres');
   const loadAtStart = loadavg()[0] ?? Number.NaN;
   const tools = locatePostgresTools({ path: process.env['PATH'] });
@@ -163,10 +164,10 @@ export async function runCatchUpBenchmark(settings: BenchSettings, logFile: stri
   process.once('SIGTERM', interrupted);
   try {
     log('starting a private PostgreSQL cluster (wal_level=logical) for the source');
-    const statementLogging: Record<string, string> = statementLogMs
-      ? { log_min_duration_statement: statementLogMs, logging_collector: 'on', log_directory: sourceLogFolder, log_filename: 'postgresql.log', log_file_mode: '0644' }
+    const statementLogging: Record<string, string> = statementLogMs !== null
+      ? { log_min_duration_statement: String(statementLogMs), logging_collector: 'on', log_directory: sourceLogFolder, log_filename: 'postgresql.log', log_file_mode: '0644' }
       : {};
-    if (statementLogMs) {
+    if (statementLogMs !== null) {
       mkdirSync(sourceLogFolder, { recursive: true });
       chmodSync(sourceLogFolder, 0o777);
     }
@@ -189,9 +190,7 @@ export async function runCatchUpBenchmark(settings: BenchSettings, logFile: stri
 
     log('pipeline: starting the services and seeding');
     await stack.start();
-    if (statementLogMs) {
-      for (const database of [stack.staging.name, stack.warehouse.name]) await subscriberPool.query(`ALTER DATABASE "${database}" SET log_min_duration_statement = ${Number(statementLogMs)}`);
-    }
+    if (statementLogMs !== null) await logSlowStatements(subscriberPool, [stack.staging.name, stack.warehouse.name], statementLogMs);
     const startedAt = new Date();
     const warehouse = new Pool({ connectionString: stack.warehouse.url, max: 2 });
     pools.push(warehouse);

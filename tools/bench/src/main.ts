@@ -21,6 +21,7 @@ import { peakRssBytes } from './peak-memory';
 import { libpqArguments, locatePostgresTools, runCommand, type PostgresTool } from './postgres-tools';
 import { copySchema, copyTable, copyTableTwice } from './raw-pipe';
 import { measureSeed } from './seed-measurement';
+import { logSlowStatements, statementLogThresholdMs } from './statement-log';
 
 /** The build's root (dist/): this file is dist/tools/bench/src/main.js. */
 const buildRoot = resolve(__dirname, '..', '..', '..');
@@ -145,6 +146,8 @@ async function run(settings: BenchSettings): Promise<void> {
     await stack.start();
     source = new Pool({ connectionString: stack.source.url, max: 4 });
     warehouse = new Pool({ connectionString: stack.warehouse.url, max: 4 });
+    const statementLogMs = statementLogThresholdMs(process.env);
+    if (statementLogMs !== null) await logSlowStatements(source, [stack.source.name, stack.staging.name, stack.warehouse.name], statementLogMs);
     const startedAt = new Date();
 
     log(`pgbench -i -s ${settings.scale} into ${stack.source.name}`);
