@@ -9,7 +9,7 @@ function result(overrides: Partial<BenchResult> = {}): BenchResult {
   return {
     startedAt: new Date('2026-11-23T01:30:00Z'),
     machine: { cpus: 2, cpuModel: 'Test CPU', memoryBytes: 8 * 1024 * MIB, os: 'Linux 6.1', node: 'v20.20.2', postgres: '15.20', loadAverage: { start: 0.5, end: 1.25 } },
-    settings: { scale: 20, durationSeconds: 60, clients: 4, reportFile: 'x' },
+    settings: { scale: 20, durationSeconds: 60, clients: 4, reportFile: 'x', stagers: 1, loaders: 1 },
     stackEnv: { WORKER_CONCURRENCY: '4' },
     parallelTables: 8,
     initSeconds: 30,
@@ -63,7 +63,7 @@ describe('renderSection', () => {
     expect(section.startsWith('## 2026-11-23 01:30 UTC — scale 20, 60 s, 4 clients')).toBe(true);
     expect(section).toContain('2 CPUs (Test CPU), 8.0 GiB RAM, Linux 6.1, Node.js v20.20.2, PostgreSQL 15.20');
     expect(section).toContain('0.50 at the start, 1.25 at the end');
-    expect(section).toContain('BENCH_SCALE=20, BENCH_DURATION_S=60, BENCH_CLIENTS=4; services: WORKER_CONCURRENCY=4; ParallelTablesLimit 8');
+    expect(section).toContain('BENCH_SCALE=20, BENCH_DURATION_S=60, BENCH_CLIENTS=4, BENCH_STAGERS=1, BENCH_LOADERS=1; services: WORKER_CONCURRENCY=4; ParallelTablesLimit 8');
   });
 
   it('carries every figure', () => {

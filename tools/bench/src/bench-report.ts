@@ -181,7 +181,7 @@ export function renderSection(result: BenchResult): string {
     '',
     `- Machine: ${machine.cpus} CPUs (${machine.cpuModel}), ${fixed(machine.memoryBytes / 1024 / MIB)} GiB RAM, ${machine.os}, Node.js ${machine.node}, PostgreSQL ${machine.postgres}`,
     `- Load average (1 min): ${fixed(machine.loadAverage.start, 2)} at the start, ${fixed(machine.loadAverage.end, 2)} at the end`,
-    `- Settings: BENCH_SCALE=${settings.scale}, BENCH_DURATION_S=${settings.durationSeconds}, BENCH_CLIENTS=${settings.clients}; services: ${env}; ParallelTablesLimit ${result.parallelTables}, ScdType Type1`,
+    `- Settings: BENCH_SCALE=${settings.scale}, BENCH_DURATION_S=${settings.durationSeconds}, BENCH_CLIENTS=${settings.clients}, BENCH_STAGERS=${settings.stagers}, BENCH_LOADERS=${settings.loaders}; services: ${env}; ParallelTablesLimit ${result.parallelTables}, ScdType Type1`,
     `- \`pgbench -i -s ${settings.scale}\`: ${fixed(result.initSeconds)} s`,
     '',
     '**Raw pipe** (psql \\copy | psql \\copy into a scratch database)',

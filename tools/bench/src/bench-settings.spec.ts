@@ -3,15 +3,19 @@ import { BENCH_STACK_ENV, benchStackEnv, loadBenchSettings } from './bench-setti
 
 describe('loadBenchSettings', () => {
   it('defaults to scale 20, 60 s and 4 clients', () => {
-    expect(loadBenchSettings({}, '/repo/BENCHMARKS.md')).toEqual({ scale: 20, durationSeconds: 60, clients: 4, reportFile: '/repo/BENCHMARKS.md' });
+    expect(loadBenchSettings({}, '/repo/BENCHMARKS.md')).toEqual({ scale: 20, durationSeconds: 60, clients: 4, reportFile: '/repo/BENCHMARKS.md', stagers: 1, loaders: 1 });
   });
 
-  it('reads BENCH_SCALE, BENCH_DURATION_S, BENCH_CLIENTS and BENCH_REPORT_FILE', () => {
-    expect(loadBenchSettings({ BENCH_SCALE: '5', BENCH_DURATION_S: '30', BENCH_CLIENTS: '2', BENCH_REPORT_FILE: '/tmp/b.md' }, 'x')).toEqual({
+  it('reads BENCH_SCALE, BENCH_DURATION_S, BENCH_CLIENTS, BENCH_REPORT_FILE, BENCH_STAGERS and BENCH_LOADERS', () => {
+    expect(
+      loadBenchSettings({ BENCH_SCALE: '5', BENCH_DURATION_S: '30', BENCH_CLIENTS: '2', BENCH_REPORT_FILE: '/tmp/b.md', BENCH_STAGERS: '3', BENCH_LOADERS: '2' }, 'x'),
+    ).toEqual({
       scale: 5,
       durationSeconds: 30,
       clients: 2,
       reportFile: '/tmp/b.md',
+      stagers: 3,
+      loaders: 2,
     });
   });
 

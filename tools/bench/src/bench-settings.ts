@@ -9,6 +9,9 @@ export interface BenchSettings {
   clients: number;
   /** Where the dated result section is appended. */
   reportFile: string;
+  /** Stager and loader processes (BENCH_STAGERS, BENCH_LOADERS): more than one shows how the stages scale out. */
+  stagers: number;
+  loaders: number;
 }
 
 /** How the probe lag is sampled. */
@@ -50,6 +53,8 @@ export function loadBenchSettings(environment: Record<string, string | undefined
     durationSeconds: env.int('BENCH_DURATION_S', 60, { min: 5, max: 86400 }),
     clients: env.int('BENCH_CLIENTS', 4, { min: 1, max: 1000 }),
     reportFile: env.string('BENCH_REPORT_FILE', defaultReportFile),
+    stagers: env.int('BENCH_STAGERS', 1, { min: 1, max: 8 }),
+    loaders: env.int('BENCH_LOADERS', 1, { min: 1, max: 8 }),
   };
   env.done();
   return settings;

@@ -3,7 +3,7 @@ import { loadavg } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { Client, Pool } from 'pg';
 import { ConfigError } from '@svc/config';
-import { TestStack } from '@svc/system-testing';
+import { ServiceProcess, TestStack } from '@svc/system-testing';
 import { createTempDatabase, type TempDatabase } from '@svc/testing';
 import { appendSection, renderSection, type BenchResult, type RawPipeFigure } from './bench-report';
 import { BENCH_PARALLEL_TABLES, BENCH_WAREHOUSE_SCHEMA, benchStackEnv, loadBenchSettings, type BenchSettings } from './bench-settings';
@@ -109,9 +109,10 @@ async function measureLag(stack: TestStack, tools: Record<PostgresTool, string>,
   }
 }
 
-/** The processes whose CPU and memory are reported: every service and the private nats-server. */
-function measuredPids(stack: TestStack): Record<string, number | undefined> {
+/** The processes whose CPU and memory are reported: every service (extra workers numbered from 2) and the private nats-server. */
+function measuredPids(stack: TestStack, extraWorkers: Map<string, ServiceProcess>): Record<string, number | undefined> {
   const pids: Record<string, number | undefined> = Object.fromEntries([...stack.processes].map(([service, child]) => [service, child.pid]));
+  for (const [name, child] of extraWorkers) pids[name] = child.pid;
   const nats = childPidsNamed('nats-server')[0];
   if (nats !== undefined) pids['nats-server'] = nats;
   return pids;
@@ -122,11 +123,25 @@ function saveServiceLogs(stack: TestStack): void {
   writeFileSync(SERVICE_LOG_FILE, stack.logs());
 }
 
+/** BENCH_STAGERS / BENCH_LOADERS beyond the stack's one of each: more processes of the same service on the same bus. */
+async function startExtraWorkers(stack: TestStack, settings: BenchSettings, started: Map<string, ServiceProcess>): Promise<void> {
+  for (const [service, count] of [['stager', settings.stagers], ['loader', settings.loaders]] as const) {
+    for (let index = 2; index <= count; index++) {
+      const child = new ServiceProcess(service, stack.envOf(service));
+      child.start();
+      started.set(`${service}-${index}`, child);
+    }
+  }
+  // A worker is ready within a few seconds of starting (the stack's own are waited for); the first seed part comes later.
+  if (started.size > 0) await new Promise((done) => setTimeout(done, 5000));
+}
+
 async function run(settings: BenchSettings): Promise<void> {
   const loadAtStart = loadavg()[0] ?? Number.NaN;
   const tools = locatePostgresTools({ path: process.env['PATH'] });
   const stackEnv = benchStackEnv(process.env);
   const stack = new TestStack({ workers: ['extractor', 'stager', 'loader'], env: stackEnv });
+  const extraWorkers = new Map<string, ServiceProcess>();
   let scratch: TempDatabase | undefined;
   let floorScratches: [TempDatabase, TempDatabase] | undefined;
   let source: Pool | undefined;
@@ -134,7 +149,7 @@ async function run(settings: BenchSettings): Promise<void> {
   // Ctrl-C or a kill: stop the services and the nats-server and remove the temporary databases.
   const interrupted = (signal: NodeJS.Signals) => {
     log(`${signal}: stopping the services and removing the temporary databases`);
-    void Promise.allSettled([scratch?.drop(), ...(floorScratches ?? []).map((database) => database.drop()), stack.stop()]).then(() => {
+    void Promise.allSettled([scratch?.drop(), ...(floorScratches ?? []).map((database) => database.drop()), ...[...extraWorkers.values()].map((child) => child.stop()), stack.stop()]).then(() => {
       saveServiceLogs(stack);
       process.exit(130);
     });
@@ -144,6 +159,7 @@ async function run(settings: BenchSettings): Promise<void> {
   try {
     log('starting the services, a private nats-server, an S3 server and temporary databases');
     await stack.start();
+    await startExtraWorkers(stack, settings, extraWorkers);
     source = new Pool({ connectionString: stack.source.url, max: 4 });
     warehouse = new Pool({ connectionString: stack.warehouse.url, max: 4 });
     const statementLogMs = statementLogThresholdMs(process.env);
@@ -169,7 +185,7 @@ async function run(settings: BenchSettings): Promise<void> {
 
     log('seeding through the pipeline');
     await source.query('CHECKPOINT');
-    const pids = measuredPids(stack);
+    const pids = measuredPids(stack, extraWorkers);
     const beforeSeed = cpuSnapshot(pids);
     const seed = await measureSeed(stack, source, warehouse, [...PGBENCH_TABLES, 'bench_probe']);
     const seedCpu = cpuSpent(beforeSeed, cpuSnapshot(pids));
@@ -181,7 +197,7 @@ async function run(settings: BenchSettings): Promise<void> {
     const lagCpu = cpuSpent(beforeLag, cpuSnapshot(pids));
 
     const peakRss = Object.entries(pids).map(([service, pid]) => ({ service, bytes: peakRssBytes(pid) }));
-    const warnings = stack.logs().split('\n').filter((line) => /"level":"(warn|error)"/.test(line)).length;
+    const warnings = [stack.logs(), ...[...extraWorkers.values()].map((child) => child.logs())].join('').split('\n').filter((line) => /"level":"(warn|error)"/.test(line)).length;
     const result: BenchResult = {
       startedAt,
       machine: await machineInfo(source, loadAtStart),
@@ -212,6 +228,7 @@ async function run(settings: BenchSettings): Promise<void> {
     throw error;
   } finally {
     await Promise.allSettled([source?.end(), warehouse?.end(), scratch?.drop(), ...(floorScratches ?? []).map((database) => database.drop())]);
+    await Promise.allSettled([...extraWorkers.values()].map((child) => child.stop()));
     await stack.stop();
     saveServiceLogs(stack);
   }
