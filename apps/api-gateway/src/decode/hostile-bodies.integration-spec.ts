@@ -12,10 +12,14 @@ import {
 
 /**
  * Generous for a loaded 2-CPU machine (npm test runs three suites at once, saturating both CPUs: a signed call took
- * 1.3 s there once): /health answers in milliseconds with the body reading on threads; with it on the event loop four
- * callers of the XML body held every /health for 4 to 6 seconds, so the bound still tells the two apart.
+ * 1.3 s there once, and one /health probe of a hundred 2.3 s in CI run 18): /health answers in milliseconds with the
+ * body reading on threads; with it on the event loop four callers of the XML body held every /health for 4.8 s at the
+ * median and 6.2 s at worst (BENCHMARKS.md, 2026-11-23 20:25). The median tells the two apart by far, whatever one
+ * unlucky probe does; the worst probe still has to stay under what the broken gateway did every time.
  */
-const HEALTH_BOUND_MS = 2000;
+const SIGNED_CALL_BOUND_MS = 2000;
+const HEALTH_MEDIAN_BOUND_MS = 1000;
+const HEALTH_WORST_BOUND_MS = 4000;
 const LOAD_MS = 4000;
 
 describe('api-gateway under hostile 1 MiB bodies (gateway and registry processes from dist/)', () => {
@@ -30,7 +34,9 @@ describe('api-gateway under hostile 1 MiB bodies (gateway and registry processes
   function expectResponsive(result: GatewayLoadResult): void {
     expect(result.healthFailures).toBe(0);
     expect(result.healthMs.length).toBeGreaterThan(10);
-    expect(Math.max(...result.healthMs)).toBeLessThan(HEALTH_BOUND_MS);
+    const sorted = [...result.healthMs].sort((a, b) => a - b);
+    expect(sorted[Math.floor(sorted.length / 2)]).toBeLessThan(HEALTH_MEDIAN_BOUND_MS);
+    expect(sorted[sorted.length - 1]).toBeLessThan(HEALTH_WORST_BOUND_MS);
   }
 
   it('keeps answering /health and other callers while four authenticated callers post 130,000-element XML bodies, and tells them 400', async () => {
@@ -43,7 +49,7 @@ describe('api-gateway under hostile 1 MiB bodies (gateway and registry processes
     const result = await loaded;
 
     expect(list.status).toBe(200);
-    expect(listMs).toBeLessThan(HEALTH_BOUND_MS);
+    expect(listMs).toBeLessThan(SIGNED_CALL_BOUND_MS);
     expectResponsive(result);
     expect(Object.keys(result.statuses)).toEqual(['400']);
     expect(result.sampleAnswer).toContain('the XML body has more than 1000 elements; a request has a few dozen fields');
