@@ -4,6 +4,10 @@ import { TRACKED_TABLES, inChangeSchema, trackingNames } from './identifiers';
 /**
  * Purges the records older than $1 hours, and every record of a transaction up to the newest of them, so
  * that the change table holds exactly the records with svc_xid >= the minimum valid version afterwards.
+ * Only transactions below the read horizon (the cluster's snapshot xmin) are purged: a change window ends there,
+ * so while an older transaction is still open, a record above it may not have been read yet by anyone, and a
+ * minimum valid version above the horizon would make every reader, and every reseed (whose start version is the
+ * horizon), find its changes purged — a reseed loop for as long as that transaction stays open.
  * Returns the number purged and the newest purged transaction (null when nothing was old enough).
  */
 export function purgeChangesSql(table: TableRef): string {
@@ -11,6 +15,7 @@ export function purgeChangesSql(table: TableRef): string {
   return `with cutoff as (
   select svc_xid from ${changeTable}
   where svc_changed_at < now() - make_interval(hours => $1)
+    and svc_xid < pg_snapshot_xmin(pg_current_snapshot())
   order by svc_xid desc limit 1
 ),
 purged as (

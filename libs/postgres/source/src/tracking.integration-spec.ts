@@ -109,11 +109,21 @@ describe('PostgreSQL source: tracking lifecycle and retention', () => {
     let oldXid: bigint;
     let recentXid: bigint;
 
+    const horizonPast = async (xid: bigint) => {
+      const deadline = Date.now() + 20_000;
+      while ((await horizon()) <= xid) {
+        if (Date.now() > deadline) throw new Error(`the read horizon did not pass ${xid} within 20 s`);
+        await new Promise((done) => setTimeout(done, 50));
+      }
+    };
+
     beforeAll(async () => {
       oldXid = await commitAndGetXid(db, "insert into items values (10, 'old'); update items set name = 'old too' where id = 1");
       recentXid = await commitAndGetXid(db, "insert into items values (11, 'recent')");
       // Age the older records instead of waiting half a day.
       await db.query(`update ${changeTable('items')} set svc_changed_at = now() - interval '13 hours' where svc_xid <= $1::xid8`, [oldXid.toString()]);
+      // Purges stop at the read horizon, which is cluster-wide: another suite's open transaction may hold it back.
+      await horizonPast(recentXid);
     });
 
     it('purges records older than the retention and raises the minimum valid version past them', async () => {
@@ -135,6 +145,31 @@ describe('PostgreSQL source: tracking lifecycle and retention', () => {
     it('still reads from the minimum valid version on', async () => {
       const feed = new ChangeFeed(source, items, (await source.minValidVersion(items.table))!);
       expect((await feed.readThrough(recentXid)).rows).toEqual([['I', '11', 'recent']]);
+    });
+    it('purges nothing at or above the read horizon: an older transaction still open keeps the records and the minimum valid version', async () => {
+      await db.query('create table aging (id integer primary key)');
+      const aging = (await source.describeTable({ schema: 'public', name: 'aging' }))!;
+      await source.enableTracking(aging);
+      const blocker = await connect(database.url);
+      try {
+        await blocker.query('begin');
+        await blocker.query('select pg_current_xact_id()');
+        const aged = await commitAndGetXid(db, 'insert into aging values (1)');
+        await db.query(`update ${changeTable('aging')} set svc_changed_at = now() - interval '13 hours'`);
+        const minValidBefore = await source.minValidVersion(aging.table);
+        expect(await source.purgeChanges(aging.table, '12 Hours')).toEqual({ purgedRows: 0 });
+        expect(await source.minValidVersion(aging.table)).toBe(minValidBefore);
+        expect(BigInt(minValidBefore!)).toBeLessThanOrEqual(await horizon());
+        await blocker.query('commit');
+        await horizonPast(aged);
+        expect(await source.purgeChanges(aging.table, '12 Hours')).toEqual({ purgedRows: 1 });
+        expect(await source.minValidVersion(aging.table)).toBe((aged + 1n).toString());
+      } finally {
+        await blocker.query('rollback').catch(() => undefined);
+        await blocker.end();
+        await source.disableTracking(aging.table);
+        await db.query('drop table aging');
+      }
     });
   });
 
