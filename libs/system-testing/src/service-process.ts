@@ -13,6 +13,8 @@ const distRoot = __filename.endsWith('.js') ? resolve(__dirname, '..', '..', '..
 const LOG_DIR = process.env['SVC_TEST_LOG_DIR'];
 /** Extra node options for every service started, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` (not allowed in NODE_OPTIONS). */
 const NODE_ARGS = (process.env['SVC_TEST_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
+/** How long a stopped service may take to exit before it is killed; a profiling run (`--cpu-prof`) needs longer. */
+const STOP_GRACE_MS = Number(process.env['SVC_TEST_STOP_GRACE_MS']) || 5000;
 
 /** A built service (dist/) running as its own process, as `npm start` and production run it. */
 export class ServiceProcess {
@@ -57,7 +59,7 @@ export class ServiceProcess {
     if (!child || child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise((done) => child.once('exit', done));
     child.kill(signal);
-    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
     await exited;
     clearTimeout(timer);
   }

@@ -11,6 +11,7 @@ import { childPidsNamed } from './child-processes';
 import { fingerprints } from './consistency';
 import { cpuSnapshot, cpuSpent, type CpuSpent } from './cpu-usage';
 import { parsePgbenchReport } from './lag-measurement';
+import { peakRssBytes } from './peak-memory';
 import { machineInfo } from './machine-info';
 import { libpqArguments, locatePostgresTools, locateServerPrograms, runCommand } from './postgres-tools';
 import { PrivateCluster } from './private-cluster';
@@ -37,6 +38,8 @@ export interface CatchUpResult {
   trackedChanges: number;
   native: { seconds: number; cpu: CpuSpent };
   pipeline: { seconds: number; cpu: CpuSpent };
+  /** VmHWM of each service and the private nats-server at the end of the run. */
+  peakRss: { service: string; bytes: number | null }[];
   warnings: number;
 }
 
@@ -121,6 +124,8 @@ function renderSection(result: CatchUpResult): string {
     `CPU seconds, native catch-up: ${cpuLine(native.cpu, machine.cpus)}.`,
     '',
     `CPU seconds, pipeline catch-up: ${cpuLine(pipeline.cpu, machine.cpus)}.`,
+    '',
+    `Peak RSS (VmHWM): ${result.peakRss.map((entry) => `${entry.service} ${entry.bytes === null ? 'n/a' : `${(entry.bytes / 2 ** 20).toFixed(0)} MiB`}`).join(', ')}.`,
     '',
     `Warn/error lines logged by the services: ${result.warnings}.`,
     '',
@@ -238,6 +243,7 @@ export async function runCatchUpBenchmark(settings: BenchSettings, logFile: stri
       trackedChanges,
       native: { seconds: nativeSeconds, cpu: nativeCpu },
       pipeline: { seconds: pipelineSeconds, cpu: pipelineCpu },
+      peakRss: Object.entries(pids).map(([service, pid]) => ({ service, bytes: peakRssBytes(pid) })),
       warnings,
     });
     process.stdout.write(`\n${section}\n`);
