@@ -18,6 +18,9 @@ export interface BenchSettings {
 export const PROBE_INTERVAL_MS = 200;
 export const WAREHOUSE_POLL_MS = 50;
 
+/** The tables `pgbench -i` creates. */
+export const PGBENCH_TABLES = ['pgbench_accounts', 'pgbench_branches', 'pgbench_tellers', 'pgbench_history'];
+
 /** The warehouse schema the benchmark replicates into. */
 export const BENCH_WAREHOUSE_SCHEMA = 'bench';
 

@@ -6,8 +6,8 @@ import { TestStack } from '@svc/system-testing';
 import { createTempDatabase, type TempDatabase } from '@svc/testing';
 import { call } from './bench-api';
 import { appendSection, cpuLine } from './bench-report';
-import { BENCH_WAREHOUSE_SCHEMA, benchStackEnv, type BenchSettings } from './bench-settings';
-import { childPidsNamed } from './child-processes';
+import { BENCH_WAREHOUSE_SCHEMA, PGBENCH_TABLES, benchStackEnv, type BenchSettings } from './bench-settings';
+import { measuredPids } from './measured-pids';
 import { fingerprints } from './consistency';
 import { cpuSnapshot, cpuSpent, type CpuSpent } from './cpu-usage';
 import { parsePgbenchReport } from './lag-measurement';
@@ -19,7 +19,6 @@ import { logSlowStatements, statementLogThresholdMs } from './statement-log';
 import { copySchema } from './raw-pipe';
 import { measureSeed } from './seed-measurement';
 
-const PGBENCH_TABLES = ['pgbench_accounts', 'pgbench_branches', 'pgbench_tellers', 'pgbench_history'];
 const SOURCE_DATABASE = 'bench_src';
 const PUBLICATION = 'svc_bench_pub';
 const SUBSCRIPTION = 'svc_bench_sub';
@@ -214,8 +213,7 @@ export async function runCatchUpBenchmark(settings: BenchSettings, logFile: stri
     const trackedChanges = (await trackedChangeCount(source)) - changesBefore;
     await source.query('CHECKPOINT');
 
-    const pids: Record<string, number | undefined> = Object.fromEntries([...stack.processes].map(([service, child]) => [service, child.pid]));
-    pids['nats-server'] = childPidsNamed('nats-server')[0];
+    const pids = measuredPids(stack);
 
     log('native catch-up: ALTER SUBSCRIPTION … ENABLE');
     let before = cpuSnapshot(pids);

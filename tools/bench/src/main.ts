@@ -6,8 +6,8 @@ import { ConfigError } from '@svc/config';
 import { ServiceProcess, TestStack } from '@svc/system-testing';
 import { createTempDatabase, type TempDatabase } from '@svc/testing';
 import { appendSection, renderSection, type BenchResult, type RawPipeFigure } from './bench-report';
-import { BENCH_PARALLEL_TABLES, BENCH_WAREHOUSE_SCHEMA, benchStackEnv, loadBenchSettings, type BenchSettings } from './bench-settings';
-import { childPidsNamed } from './child-processes';
+import { BENCH_PARALLEL_TABLES, BENCH_WAREHOUSE_SCHEMA, PGBENCH_TABLES, benchStackEnv, loadBenchSettings, type BenchSettings } from './bench-settings';
+import { measuredPids } from './measured-pids';
 import { runGatewayLoadBenchmark } from './gateway-load-bench';
 import { loadGatewayLoadSettings } from './gateway-load-settings';
 import { loadManyTablesSettings, runManyTablesBenchmark } from './many-tables-bench';
@@ -27,7 +27,6 @@ import { logSlowStatements, statementLogThresholdMs } from './statement-log';
 const buildRoot = resolve(__dirname, '..', '..', '..');
 const repoRoot = resolve(buildRoot, '..');
 const SERVICE_LOG_FILE = join(repoRoot, 'tmp', 'bench-services.log');
-const PGBENCH_TABLES = ['pgbench_accounts', 'pgbench_branches', 'pgbench_tellers', 'pgbench_history'];
 const PROBES_DRAIN_MS = 120_000;
 const CATCH_UP_DEADLINE_MS = 300_000;
 
@@ -42,38 +41,34 @@ async function timed(work: () => Promise<unknown>): Promise<number> {
   return (performance.now() - begin) / 1000;
 }
 
-async function rawPipeBaseline(tools: Record<PostgresTool, string>, source: Pool, sourceUrl: string, scratch: TempDatabase): Promise<RawPipeFigure[]> {
-  await copySchema(tools, sourceUrl, scratch.url, PGBENCH_TABLES.map((table) => `public.${table}`));
+/**
+ * Times `copy` of each pgbench table (after a CHECKPOINT, so no copy pays for the last one's dirty pages); `how` names
+ * the copy in the progress log. MB are the source tables' pg_table_size.
+ */
+async function timeTableCopies(source: Pool, how: string, copy: (table: string) => Promise<number>): Promise<RawPipeFigure[]> {
   const figures: RawPipeFigure[] = [];
   for (const table of PGBENCH_TABLES) {
     await source.query('CHECKPOINT');
     let rows = 0;
     const seconds = await timed(async () => {
-      rows = await copyTable(tools.psql, sourceUrl, scratch.url, `public.${table}`);
+      rows = await copy(`public.${table}`);
     });
     const { rows: size } = await source.query<{ bytes: string }>(`SELECT pg_table_size('public.${table}') AS bytes`);
     figures.push({ table, rows, bytes: Number(size[0]?.bytes ?? 0), seconds });
-    log(`  ${table}: ${rows} rows in ${seconds.toFixed(2)} s`);
+    log(`  ${table}: ${rows} rows ${how} in ${seconds.toFixed(2)} s`);
   }
   return figures;
 }
 
+async function rawPipeBaseline(tools: Record<PostgresTool, string>, source: Pool, sourceUrl: string, scratch: TempDatabase): Promise<RawPipeFigure[]> {
+  await copySchema(tools, sourceUrl, scratch.url, PGBENCH_TABLES.map((table) => `public.${table}`));
+  return timeTableCopies(source, 'copied', (table) => copyTable(tools.psql, sourceUrl, scratch.url, table));
+}
+
 /** The design's floor: each table read once and written into two scratch databases at once (tee). */
 async function twoWriteFloor(tools: Record<PostgresTool, string>, source: Pool, sourceUrl: string, scratches: [TempDatabase, TempDatabase]): Promise<RawPipeFigure[]> {
-  const tables = PGBENCH_TABLES.map((table) => `public.${table}`);
-  await Promise.all(scratches.map((scratch) => copySchema(tools, sourceUrl, scratch.url, tables)));
-  const figures: RawPipeFigure[] = [];
-  for (const table of PGBENCH_TABLES) {
-    await source.query('CHECKPOINT');
-    let rows = 0;
-    const seconds = await timed(async () => {
-      [rows] = await copyTableTwice(tools.psql, sourceUrl, [scratches[0].url, scratches[1].url], `public.${table}`);
-    });
-    const { rows: size } = await source.query<{ bytes: string }>(`SELECT pg_table_size('public.${table}') AS bytes`);
-    figures.push({ table, rows, bytes: Number(size[0]?.bytes ?? 0), seconds });
-    log(`  ${table}: ${rows} rows into two databases in ${seconds.toFixed(2)} s`);
-  }
-  return figures;
+  await Promise.all(scratches.map((scratch) => copySchema(tools, sourceUrl, scratch.url, PGBENCH_TABLES.map((table) => `public.${table}`))));
+  return timeTableCopies(source, 'into two databases', async (table) => (await copyTableTwice(tools.psql, sourceUrl, [scratches[0].url, scratches[1].url], table))[0]);
 }
 
 async function measureLag(stack: TestStack, tools: Record<PostgresTool, string>, settings: BenchSettings, source: Pool, warehouse: Pool): Promise<BenchResult['lag']> {
@@ -107,15 +102,6 @@ async function measureLag(stack: TestStack, tools: Record<PostgresTool, string>,
   } finally {
     await Promise.allSettled([writerClient.end(), watcherClient.end()]);
   }
-}
-
-/** The processes whose CPU and memory are reported: every service (extra workers numbered from 2) and the private nats-server. */
-function measuredPids(stack: TestStack, extraWorkers: Map<string, ServiceProcess>): Record<string, number | undefined> {
-  const pids: Record<string, number | undefined> = Object.fromEntries([...stack.processes].map(([service, child]) => [service, child.pid]));
-  for (const [name, child] of extraWorkers) pids[name] = child.pid;
-  const nats = childPidsNamed('nats-server')[0];
-  if (nats !== undefined) pids['nats-server'] = nats;
-  return pids;
 }
 
 function saveServiceLogs(stack: TestStack): void {

@@ -8,7 +8,7 @@ import { TestStack } from '@svc/system-testing';
 import { benchCreateRequest, call } from './bench-api';
 import { appendSection, cpuLine } from './bench-report';
 import { BENCH_WAREHOUSE_SCHEMA } from './bench-settings';
-import { childPidsNamed } from './child-processes';
+import { measuredPids } from './measured-pids';
 import { cpuSnapshot, cpuSpent } from './cpu-usage';
 import { latencyStats, type LatencyStats } from './latency-stats';
 import { machineInfo } from './machine-info';
@@ -151,8 +151,7 @@ export async function runManyTablesBenchmark(settings: ManyTablesSettings, logFi
     const seedSeconds = (performance.now() - seedStarted) / 1000;
     log(`  all Tracking after ${seedSeconds.toFixed(1)} s`);
 
-    const pids: Record<string, number | undefined> = Object.fromEntries([...stack.processes].map(([service, child]) => [service, child.pid]));
-    pids['nats-server'] = childPidsNamed('nats-server')[0];
+    const pids = measuredPids(stack);
     const beforeIdle = cpuSnapshot(pids);
     await sleep(settings.idleSeconds * 1000);
     const idleCpu = cpuLine(cpuSpent(beforeIdle, cpuSnapshot(pids)), (await machineInfo(source, loadAtStart)).cpus);

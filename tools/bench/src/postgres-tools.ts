@@ -22,13 +22,8 @@ export interface ToolSearch {
  */
 export function locatePostgresTools(search: ToolSearch): Record<PostgresTool, string> {
   const isExecutable = search.isExecutable ?? executable;
-  const listVersions = search.listVersions ?? versionsIn;
   const pathDirs = (search.path ?? '').split(delimiter).filter(Boolean);
-  const versionDirs = (search.versionedRoots ?? [VERSIONED_ROOT]).flatMap((root) =>
-    listVersions(root)
-      .sort((a, b) => Number(b) - Number(a) || b.localeCompare(a))
-      .map((version) => join(root, version, 'bin')),
-  );
+  const versionDirs = versionedBinDirs(search);
   const found: Partial<Record<PostgresTool, string>> = {};
   const missing: PostgresTool[] = [];
   for (const tool of POSTGRES_TOOLS) {
@@ -53,16 +48,20 @@ export interface ServerPrograms {
  */
 export function locateServerPrograms(search: ToolSearch): ServerPrograms {
   const isExecutable = search.isExecutable ?? executable;
+  const pathDirs = (search.path ?? '').split(delimiter).filter(Boolean);
+  const folder = [...versionedBinDirs(search), ...pathDirs].find((dir) => isExecutable(join(dir, 'initdb')) && isExecutable(join(dir, 'postgres')));
+  if (!folder) throw new Error(`cannot find initdb and postgres under ${VERSIONED_ROOT}/*/bin or on PATH; install the PostgreSQL server programs`);
+  return { initdb: join(folder, 'initdb'), postgres: join(folder, 'postgres') };
+}
+
+/** `<root>/<version>/bin` of every versioned install folder, newest version first (compared as numbers). */
+function versionedBinDirs(search: ToolSearch): string[] {
   const listVersions = search.listVersions ?? versionsIn;
-  const versionDirs = (search.versionedRoots ?? [VERSIONED_ROOT]).flatMap((root) =>
+  return (search.versionedRoots ?? [VERSIONED_ROOT]).flatMap((root) =>
     listVersions(root)
       .sort((a, b) => Number(b) - Number(a) || b.localeCompare(a))
       .map((version) => join(root, version, 'bin')),
   );
-  const pathDirs = (search.path ?? '').split(delimiter).filter(Boolean);
-  const folder = [...versionDirs, ...pathDirs].find((dir) => isExecutable(join(dir, 'initdb')) && isExecutable(join(dir, 'postgres')));
-  if (!folder) throw new Error(`cannot find initdb and postgres under ${VERSIONED_ROOT}/*/bin or on PATH; install the PostgreSQL server programs`);
-  return { initdb: join(folder, 'initdb'), postgres: join(folder, 'postgres') };
 }
 
 function executable(file: string): boolean {

@@ -19,9 +19,7 @@ export function pipeCommands(a: Command, b: Command): Promise<string> {
   const second = spawn(b.file, b.args, { env: { ...process.env, ...b.env }, stdio: [first.stdout, 'pipe', 'pipe'] });
   // b holds its own copy of the pipe's read end; ours would only compete for the data.
   first.stdout.destroy();
-  const output: Buffer[] = [];
-  second.stdout?.on('data', (chunk: Buffer) => output.push(chunk));
-  return Promise.all([finished(first, a.file), finished(second, b.file)]).then(() => Buffer.concat(output).toString('utf8'));
+  return Promise.all([finished(first, a.file), outputOf(second, b.file)]).then(([, output]) => output);
 }
 
 /**
