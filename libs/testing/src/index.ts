@@ -3,6 +3,7 @@ export { waitForLockWaiters } from './lock-waiters';
 export { NatsServerProcess, natsServerBinary, startTestNats, type TestNats, type TestNatsNodeLayout, type TestNatsOptions, type TestNatsServer } from './private-nats';
 export { startTestNatsCluster, type TestNatsCluster, type TestNatsClusterNode } from './private-nats-cluster';
 export { SAMPLE_PEOPLE_TABLE, sampleChangeBatch } from './sample-batches';
+export { scrambledKeys } from './scrambled-keys';
 export { startRecordingS3, type RecordedS3Request, type RecordingS3 } from './recording-s3';
 export { sampleReplicationConfig, type ReplicationConfigOverrides } from './sample-replication-config';
 export { startMutePostgresServer, type MutePostgresServer } from './mute-postgres-server';

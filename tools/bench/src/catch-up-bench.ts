@@ -37,6 +37,10 @@ export interface CatchUpResult {
   trackedChanges: number;
   native: { seconds: number; cpu: CpuSpent };
   pipeline: { seconds: number; cpu: CpuSpent };
+  /** The pipeline's seed of the same tables, earlier in the run (Create → all Tracking and counts equal). */
+  seedSeconds: number;
+  /** One transaction updating every pgbench_accounts row, applied by each alone (goal 2: ≤ 1.5× the seed). */
+  bigTransaction: { rows: number; native: { seconds: number; cpu: CpuSpent }; pipeline: { seconds: number; cpu: CpuSpent } };
   /** VmHWM of each service and the private nats-server at the end of the run. */
   peakRss: { service: string; bytes: number | null }[];
   warnings: number;
@@ -124,11 +128,40 @@ function renderSection(result: CatchUpResult): string {
     '',
     `CPU seconds, pipeline catch-up: ${cpuLine(pipeline.cpu, machine.cpus)}.`,
     '',
+    ...bigTransactionLines(result),
     `Peak RSS (VmHWM): ${result.peakRss.map((entry) => `${entry.service} ${entry.bytes === null ? 'n/a' : `${(entry.bytes / 2 ** 20).toFixed(0)} MiB`}`).join(', ')}.`,
     '',
     `Warn/error lines logged by the services: ${result.warnings}.`,
     '',
   ].join('\n');
+}
+
+function bigTransactionLines(result: CatchUpResult): string[] {
+  const { bigTransaction, seedSeconds, machine } = result;
+  const toSeed = bigTransaction.pipeline.seconds / seedSeconds;
+  return [
+    `**One transaction updating all ${bigTransaction.rows.toLocaleString('en-US')} accounts** (\`UPDATE pgbench_accounts SET abalance = abalance + 1\`), both paused`,
+    'while it ran, then each applied it alone, timed as above; against the pipeline\'s seed of the same tables in this run:',
+    '',
+    '| Replication | applied in | this s / the seed s |',
+    '| --- | --: | --: |',
+    `| PostgreSQL logical replication | ${bigTransaction.native.seconds.toFixed(2)} s | – |`,
+    `| this pipeline | ${bigTransaction.pipeline.seconds.toFixed(2)} s | ${toSeed.toFixed(2)} (target ≤ 1.5: ${toSeed <= 1.5 ? 'met' : '**missed**'}) |`,
+    `| this pipeline's seed | ${seedSeconds.toFixed(2)} s | 1.00 |`,
+    '',
+    `CPU seconds, native apply: ${cpuLine(bigTransaction.native.cpu, machine.cpus)}.`,
+    '',
+    `CPU seconds, pipeline apply: ${cpuLine(bigTransaction.pipeline.cpu, machine.cpus)}.`,
+    '',
+  ];
+}
+
+/** Seconds `resume` takes until `target` equals the source, with the CPU each process spent meanwhile. */
+async function timedApply(source: Pool, target: Pool, schema: string, pids: Record<string, number | undefined>, resume: () => Promise<unknown>): Promise<{ seconds: number; cpu: CpuSpent }> {
+  const before = cpuSnapshot(pids);
+  await resume();
+  const seconds = await secondsUntilEqual(source, target, schema);
+  return { seconds, cpu: cpuSpent(before, cpuSnapshot(pids)) };
 }
 
 /**
@@ -216,20 +249,28 @@ export async function runCatchUpBenchmark(settings: BenchSettings, logFile: stri
     const pids = measuredPids(stack);
 
     log('native catch-up: ALTER SUBSCRIPTION … ENABLE');
-    let before = cpuSnapshot(pids);
-    await subscriberPool.query(`ALTER SUBSCRIPTION ${SUBSCRIPTION} ENABLE`);
-    const nativeSeconds = await secondsUntilEqual(source, subscriberPool, 'public');
-    const nativeCpu = cpuSpent(before, cpuSnapshot(pids));
-    log(`  ${nativeSeconds.toFixed(2)} s`);
+    const native = await timedApply(source, subscriberPool, 'public', pids, () => subscriberPool.query(`ALTER SUBSCRIPTION ${SUBSCRIPTION} ENABLE`));
+    log(`  ${native.seconds.toFixed(2)} s`);
     await subscriberPool.query(`ALTER SUBSCRIPTION ${SUBSCRIPTION} DISABLE`);
     await sleep(1000);
 
     log('pipeline catch-up: StartReplication');
-    before = cpuSnapshot(pids);
-    await call(stack, 'StartReplication', {});
-    const pipelineSeconds = await secondsUntilEqual(source, warehouse, BENCH_WAREHOUSE_SCHEMA);
-    const pipelineCpu = cpuSpent(before, cpuSnapshot(pids));
-    log(`  ${pipelineSeconds.toFixed(2)} s`);
+    const pipeline = await timedApply(source, warehouse, BENCH_WAREHOUSE_SCHEMA, pids, () => call(stack, 'StartReplication', {}));
+    log(`  ${pipeline.seconds.toFixed(2)} s`);
+
+    log('one transaction updating every account, both paused');
+    await call(stack, 'StopReplicationService', {});
+    await sleep(2000);
+    const updated = await source.query('UPDATE public.pgbench_accounts SET abalance = abalance + 1');
+    await source.query('CHECKPOINT');
+    log('  native apply');
+    const nativeBig = await timedApply(source, subscriberPool, 'public', pids, () => subscriberPool.query(`ALTER SUBSCRIPTION ${SUBSCRIPTION} ENABLE`));
+    log(`  ${nativeBig.seconds.toFixed(2)} s`);
+    await subscriberPool.query(`ALTER SUBSCRIPTION ${SUBSCRIPTION} DISABLE`);
+    await sleep(1000);
+    log('  pipeline apply');
+    const pipelineBig = await timedApply(source, warehouse, BENCH_WAREHOUSE_SCHEMA, pids, () => call(stack, 'StartReplication', {}));
+    log(`  ${pipelineBig.seconds.toFixed(2)} s (the seed: ${seed.seconds.toFixed(2)} s)`);
 
     const warnings = stack.logs().split('\n').filter((line) => /"level":"(warn|error)"/.test(line)).length;
     const section = renderSection({
@@ -239,8 +280,10 @@ export async function runCatchUpBenchmark(settings: BenchSettings, logFile: stri
       machine: await machineInfo(source, loadAtStart),
       pgbench,
       trackedChanges,
-      native: { seconds: nativeSeconds, cpu: nativeCpu },
-      pipeline: { seconds: pipelineSeconds, cpu: pipelineCpu },
+      native,
+      pipeline,
+      seedSeconds: seed.seconds,
+      bigTransaction: { rows: updated.rowCount ?? 0, native: nativeBig, pipeline: pipelineBig },
       peakRss: Object.entries(pids).map(([service, pid]) => ({ service, bytes: peakRssBytes(pid) })),
       warnings,
     });

@@ -8,9 +8,10 @@ export function qualifiedName(schema: string, name: string): string {
   return `${quoteIdent(schema)}.${quoteIdent(name)}`;
 }
 
-/** Quoted identifiers, comma-separated. */
-export function columnList(names: readonly string[]): string {
-  return names.map(quoteIdent).join(', ');
+/** Quoted identifiers, comma-separated: `"a", "b"` or, with an alias, `l."a", l."b"`. */
+export function columnList(names: readonly string[], alias?: string): string {
+  const prefix = alias === undefined ? '' : `${alias}.`;
+  return names.map((name) => `${prefix}${quoteIdent(name)}`).join(', ');
 }
 
 /** An escape-string literal (`E'…'`), correct whatever standard_conforming_strings says. */

@@ -1,6 +1,6 @@
 import type { BatchDescriptor, ChangeBatch, ColumnDefinition, SeedBatch, TableDefinition } from '@svc/contracts';
 import type { CsvChunks, StagingConnector } from '@svc/engines';
-import { createTempDatabase, type TempDatabase } from '@svc/testing';
+import { createTempDatabase, scrambledKeys, type TempDatabase } from '@svc/testing';
 import { portableTypeOfPostgres, postgresColumnType } from '@svc/postgres/common';
 import { Client } from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
@@ -316,6 +316,13 @@ describe('PostgreSQL staging', () => {
 
       expect(await staging.applyBatch(changeBatch(people, '100', '200'), chunked(`${changes}\n`, 3))).toEqual({ applied: true, rowCount: 6 });
       expect(await peopleRows()).toBe('eu,1,Ann Updated\nus,1,Dan again\nus,2,"New, ""quoted""\nname"\nus,3,Cid\n');
+    });
+
+    it('puts the rows of a batch into the table in key order, whatever order they arrive in (the key index is filled page by page)', async () => {
+      const ids = scrambledKeys(2000);
+      await staging.applyBatch(changeBatch(people, '100', '200'), chunked(ids.map((id) => `I,zz,${id},n${id}\n`).join(''), 4096));
+      const inHeapOrder = await sql<{ id: number }>(stagingDb.url, `SELECT id FROM "Crm ""Data"""."People" WHERE "Region" = 'zz' ORDER BY ctid`);
+      expect(inHeapOrder.map((row) => row.id)).toEqual([...ids].sort((a, b) => a - b));
     });
 
     it('re-inserts a key deleted by an earlier batch', async () => {

@@ -1,3 +1,4 @@
+import { scrambledKeys } from '@svc/testing';
 import { WarehouseFixture, changeBatch, column, seedBatch, table } from './testing/warehouse-fixture';
 
 let fixture: WarehouseFixture;
@@ -78,6 +79,18 @@ FROM ${schema}.customers ORDER BY id, svc_sys_row_id`,
     // The no-op update of the second batch left Ann's current version as the first batch made it.
     const dee = history[5];
     expect(annNow.valid_from.getTime()).toBeLessThan(dee.valid_to!.getTime());
+  });
+
+  it.each(['Type1', 'Type2'] as const)('%s: a batch whose rows arrive in any order goes into the table in key order (its index filled page by page)', async (scdType) => {
+    const schema = fixture.newSchema();
+    const options = fixture.options(schema, scdType);
+    await fixture.warehouse.ensureTable(customers, options);
+    await fixture.load(seedBatch(customers, 'S', 0, true), [''], options);
+    const ids = scrambledKeys(2000);
+    await fixture.load(changeBatch(customers, 100, 110), [ids.map((id) => `I,${id},n${id},\n`).join('')], options);
+    // Heap order of the inserted rows: ctid ascending must list the keys ascending.
+    const inHeapOrder = await fixture.rows<{ id: number }>(`SELECT id FROM ${schema}.customers ORDER BY ctid`);
+    expect(inHeapOrder.map((row) => row.id)).toEqual([...ids].sort((a, b) => a - b));
   });
 
   it('a table without a primary key takes no change batch', async () => {

@@ -1,10 +1,6 @@
 import { quoteIdent } from './identifiers';
 
-/** `"a", "b"` or, with an alias, `l."a", l."b"`. */
-export function columnList(names: readonly string[], alias?: string): string {
-  const prefix = alias === undefined ? '' : `${alias}.`;
-  return names.map((name) => `${prefix}${quoteIdent(name)}`).join(', ');
-}
+export { columnList } from '@svc/postgres/common';
 
 /** `t."id" = l."id" AND …` joining two row sources on the key; `indent` lines up the ANDs of a nested clause. */
 export function keysMatch(left: string, right: string, keys: readonly string[], indent = ''): string {

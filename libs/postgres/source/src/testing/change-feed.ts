@@ -26,7 +26,10 @@ export async function commitAndGetXid(client: Client, sql: string): Promise<bigi
 export interface ChangeReadResult {
   fromVersion: string;
   toVersion: string;
+  /** Sorted, for comparisons that do not care about order. */
   rows: CsvField[][];
+  /** As the read streamed them. */
+  arrived: CsvField[][];
   rowCount: number;
 }
 
@@ -43,7 +46,8 @@ export class ChangeFeed {
   async read(limit = 1_000_000, from = this.watermark): Promise<ChangeReadResult> {
     const changes = await this.source.readChanges(this.definition, from, limit, this.readOptions);
     const { csv, rowCount } = await readAll(changes);
-    return { fromVersion: from, toVersion: changes.toVersion, rows: sortedRows(parseCsv(csv)), rowCount };
+    const arrived = parseCsv(csv);
+    return { fromVersion: from, toVersion: changes.toVersion, rows: sortedRows(arrived), arrived, rowCount };
   }
 
   /** Reads from the watermark until the read covers transaction `xid`, then moves the watermark to its end. */
