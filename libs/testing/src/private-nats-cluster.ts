@@ -14,6 +14,8 @@ export interface TestNatsClusterNode {
   kill(): Promise<void>;
   /** Starts the node again on its ports and store; it rejoins the cluster and catches up. */
   start(): Promise<void>;
+  /** Its name, whether it runs (or how it ended) and its last log lines. */
+  describe(): string;
 }
 
 export interface TestNatsCluster extends TestNats {
@@ -115,6 +117,7 @@ async function startClusterOnFreshPorts(binary: string, size: number, options: T
       },
       kill: () => server.process.stop('SIGKILL'),
       start: () => server.process.start(),
+      describe: () => `${server.name}: ${server.process.describe()}`,
     })),
     waitForMetaLeader,
     restart: async () => {

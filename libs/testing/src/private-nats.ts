@@ -60,6 +60,12 @@ export class NatsServerProcess {
     return this.child !== undefined && this.child.exitCode === null && this.child.signalCode === null;
   }
 
+  /** Whether it runs (or how it ended) and the end of what it logged: for the message of a test that waited on it in vain. */
+  describe(): string {
+    const state = this.running ? 'running' : this.child ? `exited (${this.child.exitCode ?? this.child.signalCode})` : 'never started';
+    return `${state}; last output: ${this.stderrTail.trim().split('\n').slice(-5).join(' | ') || '(none)'}`;
+  }
+
   async start(): Promise<void> {
     if (this.running) return;
     const child = spawn(this.binary, this.args, { stdio: ['ignore', 'ignore', 'pipe'] });

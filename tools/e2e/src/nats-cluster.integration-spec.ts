@@ -84,6 +84,8 @@ describe('replication through a three-node NATS cluster with R3 streams, losing 
     leader: string | undefined;
     /** Its leader and the replicas that are current and online: the peers holding every committed entry. */
     upToDate: Set<string>;
+    /** Replicas the leader cannot reach. */
+    offline: Set<string>;
     peerCount: number;
     described: string;
   }
@@ -94,8 +96,9 @@ describe('replication through a three-node NATS cluster with R3 streams, losing 
       const replicas = info?.replicas ?? [];
       const upToDate = new Set(replicas.filter((replica) => replica.current && replica.offline !== true).map((replica) => replica.name));
       if (info?.leader) upToDate.add(info.leader);
+      const offline = new Set(replicas.filter((replica) => replica.offline === true).map((replica) => replica.name));
       const peers = JSON.stringify(replicas.map(({ name: peer, current, offline, lag }) => ({ peer, current, offline, lag })));
-      found.push({ name, leader: info?.leader || undefined, upToDate, peerCount: (info?.leader ? 1 : 0) + replicas.length, described: `${name}: leader ${info?.leader ?? 'none'}, ${peers}` });
+      found.push({ name, leader: info?.leader || undefined, upToDate, offline, peerCount: (info?.leader ? 1 : 0) + replicas.length, described: `${name}: leader ${info?.leader ?? 'none'}, ${peers}` });
     };
     for (const stream of PIPELINE_STREAMS) add(stream, (await manager.streams.info(stream)).cluster);
     for await (const consumer of manager.consumers.list(PipelineStreams.work.name)) add(`consumer ${consumer.name}`, consumer.cluster);
@@ -113,7 +116,7 @@ describe('replication through a three-node NATS cluster with R3 streams, losing 
       deadlineMs,
       what,
     ).catch((error: Error) => {
-      throw new Error(`${error.message}\n${notReady.join('\n')}`);
+      throw new Error(`${error.message}\n${notReady.join('\n')}\n${cluster.nodes.map((node) => node.describe()).join('\n')}`);
     });
   };
 
@@ -146,7 +149,7 @@ describe('replication through a three-node NATS cluster with R3 streams, losing 
       deadlineMs,
       'a node whose loss leaves every stream and consumer an up-to-date quorum',
     ).catch((error: Error) => {
-      throw new Error(`${error.message}\n${last.map((group) => group.described).join('\n')}`);
+      throw new Error(`${error.message}\n${last.map((group) => group.described).join('\n')}\n${cluster.nodes.map((node) => node.describe()).join('\n')}`);
     });
     if (!chosen) throw new Error('no node is safe to kill');
     return chosen;
@@ -172,6 +175,8 @@ describe('replication through a three-node NATS cluster with R3 streams, losing 
     await cluster.waitForMetaLeader();
     await new Promise((done) => setTimeout(done, 3000));
     await leader.start();
+    // Back in every group (reachable, if not yet current): a later kill counts on it for a quorum.
+    await waitForGroups(60000, `${leader.name} to rejoin every stream and consumer`, (group) => !group.offline.has(leader.name));
     await pair.type1.waitFor(() => pair.tracking(), 150000, 'every table of both replications to be Tracking');
     await pair.waitForConvergence(60000);
     expect(await pair.duplicates()).toEqual([]);
