@@ -54,6 +54,20 @@ describe('ChangeProbes', () => {
     expect(probes.verdict({ ...tables[1], lastVersion: '21' })).toBeNull();
   });
 
+  it('resolves to whether it found a table to cycle, so the scheduler plans at once instead of at its next tick', async () => {
+    let changed: string[] = [];
+    const { probes } = probesAnswering(() => ({ changed, unknown: [], schemaStamps: { '[public].[a]': 's' } }));
+    // The first probe counts every table as changed (nothing to compare its stamp with).
+    await expect(probes.start('r1', [table('[public].[a]', { lastVersion: '1' })], failOnError)).resolves.toBe(true);
+    await expect(probes.start('r1', [table('[public].[a]', { lastVersion: '2' })], failOnError)).resolves.toBe(false);
+    changed = ['[public].[a]'];
+    await expect(probes.start('r1', [table('[public].[a]', { lastVersion: '2' })], failOnError)).resolves.toBe(true);
+    const errors: unknown[] = [];
+    const failing = new ChangeProbes(() => Promise.reject(new Error('no extractor answered')), UNPACED);
+    await expect(failing.start('r1', [table('[public].[a]')], (error) => errors.push(error))).resolves.toBe(false);
+    expect(errors).toHaveLength(1);
+  });
+
   it('runs one probe per replication at a time', async () => {
     let release: () => void = () => undefined;
     const gate = new Promise<void>((done) => (release = done));

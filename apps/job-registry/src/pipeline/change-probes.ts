@@ -44,8 +44,11 @@ export class ChangeProbes {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Starts a probe of the replication's idle tracked tables unless one is running; resolves when it has answered or failed. */
-  start(replicationId: string, tables: readonly TableRuntimeState[], onError: (error: unknown) => void): Promise<void> | null {
+  /**
+   * Starts a probe of the replication's idle tracked tables unless one is running; resolves when it has answered (true
+   * when it found a table to cycle) or failed (false).
+   */
+  start(replicationId: string, tables: readonly TableRuntimeState[], onError: (error: unknown) => void): Promise<boolean> | null {
     if (this.inFlight.has(replicationId)) return null;
     const at = this.now();
     if (at - (this.startedAt.get(replicationId) ?? -Infinity) < this.settings.probeIntervalMs) return null;
@@ -57,7 +60,10 @@ export class ChangeProbes {
     this.inFlight.add(replicationId);
     this.startedAt.set(replicationId, at);
     return this.probe(replicationId, idle, at)
-      .catch(onError)
+      .catch((error: unknown) => {
+        onError(error);
+        return false;
+      })
       .finally(() => this.inFlight.delete(replicationId));
   }
 
@@ -77,7 +83,7 @@ export class ChangeProbes {
     this.stampedAt.delete(replicationId);
   }
 
-  private async probe(replicationId: string, idle: readonly TableRuntimeState[], at: number): Promise<void> {
+  private async probe(replicationId: string, idle: readonly TableRuntimeState[], at: number): Promise<boolean> {
     const answers = new Map<string, { version: string; verdict: ChangeVerdict }>();
     const earlier = this.answers.get(replicationId);
     const known = this.stamps.get(replicationId);
@@ -107,6 +113,7 @@ export class ChangeProbes {
     this.stamps.set(replicationId, seen);
     if (withStamps) this.stampedAt.set(replicationId, at);
     this.answers.set(replicationId, answers);
+    return [...answers.values()].some((answer) => answer.verdict === 'changed');
   }
 }
 

@@ -12,6 +12,7 @@ import {
   tableKey,
   type AlertRecord,
   type BatchLoaded,
+  type ChangedTablesRequest,
   type ExtractRequested,
   type ReleaseTablesRequest,
   type ReplicationDescription,
@@ -676,6 +677,56 @@ describe('pipeline scheduler against PostgreSQL and NATS with a fake clock', () 
       await loaded(registry, reseed, at(8), '130');
       expect(await tableState(registry, replicationId, table)).toMatchObject({ phase: 'Tracking', lastVersion: '130', lastError: null });
       await stopRegistry(registry);
+    });
+  });
+
+  describe('a change probe that finds changes', () => {
+    it('gets the changed table its cycle at once, not at the next tick', async () => {
+      const database = newDatabase();
+      const table = '[public].[orders]';
+      // Seeded by a registry without the timer, on the real clock: the table is Tracking at version 100.
+      const seeder = await startRegistry(database);
+      await addReplication(seeder, 'probed', [table]);
+      await seedAll(seeder, new Date());
+      await stopRegistry(seeder);
+      await publishedWork();
+
+      const probes: ChangedTablesRequest[] = [];
+      const extractor = nats.subscribe(Subjects.extractorChangedTables, {
+        callback: (error, message) => {
+          if (error) return;
+          const packet = message.json<NestRequestPacket<ChangedTablesRequest>>();
+          probes.push(packet.data);
+          const changed = packet.data.tables.map((probed) => probed.tableName);
+          const reply: NestReplyPacket = { id: packet.id, response: rpcOk({ changed, unknown: [], schemaStamps: {} }), isDisposed: true };
+          message.respond(JSON.stringify(reply));
+        },
+      });
+      try {
+        await nats.flush();
+        // A pass at start, the next a minute later; an idle table the probe has not answered for waits an hour.
+        const registry = await startRegistry(database, undefined, {
+          SCHEDULER_ENABLED: 'true',
+          SCHEDULER_TICK_MS: '60000',
+          IDLE_CYCLE_DELAY_MS: '3600000',
+          CHANGE_PROBE_INTERVAL_MS: '0',
+        });
+        const work: ExtractRequested[] = [];
+        await waitUntil(
+          async () => {
+            work.push(...(await publishedWork()));
+            return work.length > 0;
+          },
+          15_000,
+          'a change cycle planned right after the probe answered',
+        );
+        // The pass the answer woke started a probe of its own (CHANGE_PROBE_INTERVAL_MS 0): the first is the one that counts.
+        expect(probes[0]?.tables.map((probed) => probed.tableName)).toEqual([table]);
+        expect(work.map(workKey)).toEqual([`${work[0]?.replicationId ?? ''} ${table} changes`]);
+        await stopRegistry(registry);
+      } finally {
+        extractor.unsubscribe();
+      }
     });
   });
 

@@ -45,6 +45,8 @@ const UNLIMITED_CYCLE_MS = 24 * 3600000;
 export class PipelineScheduler implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private timer: NodeJS.Timeout | undefined;
   private running = false;
+  /** A pass was asked for before the tick (wake): the next one runs as soon as the current one, if any, ends. */
+  private wakePending = false;
   private stopped = false;
   /**
    * Set when this instance starts leading or the service resumes: replications are serialized for a while.
@@ -104,8 +106,22 @@ export class PipelineScheduler implements OnApplicationBootstrap, BeforeApplicat
     this.timer = setTimeout(() => void this.tick(), delayMs);
   }
 
+  /**
+   * Runs a pass now instead of at the next tick: a probe found tables with changes, and their cycles (planned by a
+   * pass) need not wait up to a tick for it. One pass however many ask meanwhile.
+   */
+  private wake(): void {
+    if (this.stopped || this.wakePending) return;
+    this.wakePending = true;
+    // A pass in progress schedules the next one at once when it ends (tick's finally).
+    if (this.running) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.schedule(0);
+  }
+
   private async tick(): Promise<void> {
     this.running = true;
+    this.wakePending = false;
     try {
       const wasLeading = this.lock.held;
       if (await this.lock.tryAcquire()) {
@@ -116,7 +132,7 @@ export class PipelineScheduler implements OnApplicationBootstrap, BeforeApplicat
       this.logger.error('scheduler tick failed', { error });
     } finally {
       this.running = false;
-      this.schedule(this.lock.held ? this.config.pipeline.tickMs : 2000);
+      this.schedule(!this.lock.held ? 2000 : this.wakePending ? 0 : this.config.pipeline.tickMs);
     }
   }
 
@@ -296,17 +312,22 @@ export class PipelineScheduler implements OnApplicationBootstrap, BeforeApplicat
     for (const replication of eligible) {
       const id = replication.replicationId;
       if (!replication.config.isContinuous || (this.probeRetryAt.get(id) ?? 0) > now.getTime()) continue;
-      // Runs in the background (its errors go to the callback): the next passes plan with its answers.
-      void this.probes.start(
-        id,
-        tables.filter((table) => table.replicationId === id),
-        (error) => {
-          // An old "unchanged" must not hold back a table while the source cannot be probed.
-          this.probes.forget(id);
-          this.probeRetryAt.set(id, Date.now() + 5000);
-          if (!this.stopped) replicationLog(this.logger, replication.config).warn('change probe failed; idle tables are cycled in turn meanwhile', { replicationId: id, error });
-        },
-      );
+      // Runs in the background (its errors go to the callback): the next pass plans with its answers, at once when it
+      // found changes.
+      void this.probes
+        .start(
+          id,
+          tables.filter((table) => table.replicationId === id),
+          (error) => {
+            // An old "unchanged" must not hold back a table while the source cannot be probed.
+            this.probes.forget(id);
+            this.probeRetryAt.set(id, Date.now() + 5000);
+            if (!this.stopped) replicationLog(this.logger, replication.config).warn('change probe failed; idle tables are cycled in turn meanwhile', { replicationId: id, error });
+          },
+        )
+        ?.then((foundChanges) => {
+          if (foundChanges) this.wake();
+        });
     }
   }
 
