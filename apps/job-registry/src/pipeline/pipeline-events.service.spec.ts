@@ -4,6 +4,7 @@ import type { PipelineStateRepository, ReplicationStore } from '@svc/registry-st
 import type { AlertsService } from './alerts.service';
 import type { MetricsHistoryService } from './metrics-history.service';
 import { PipelineEventsService } from './pipeline-events.service';
+import { SchedulerWake } from './scheduler-wake';
 
 const loaded: BatchLoaded = {
   workId: 'work-1',
@@ -26,7 +27,10 @@ function serviceWith(alertOnSuccessfulTableSchemaChanges: boolean) {
   const logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined } as unknown as JsonLogger;
   const replications = { get: () => Promise.resolve({ config: { isLogErrorsOnly: true, alertOnSuccessfulTableSchemaChanges } }) } as unknown as ReplicationStore;
   const metrics = { record: () => Promise.resolve() } as unknown as MetricsHistoryService;
-  return { service: new PipelineEventsService(state, alerts, logger, replications, metrics), raised };
+  const wake = new SchedulerWake();
+  let wakes = 0;
+  wake.listen(() => (wakes += 1));
+  return { service: new PipelineEventsService(state, alerts, logger, replications, metrics, wake), raised, wakes: () => wakes };
 }
 
 describe('PipelineEventsService: SchemaChange alerts for column type changes and renames (issue 21, item 13)', () => {
@@ -50,5 +54,15 @@ describe('PipelineEventsService: SchemaChange alerts for column type changes and
     await service.batchLoaded(noticed);
     expect(raised.map((alert) => alert.kind)).toEqual(['SchemaChange']);
     expect(raised[0]?.message).toContain('[public].[c]: column label is gone from the source');
+  });
+});
+
+describe('PipelineEventsService: the scheduler is woken when a table\'s next cycle is due at once', () => {
+  it('wakes it after a change cycle that carried rows, not after an empty one', async () => {
+    const { service, wakes } = serviceWith(false);
+    await service.batchLoaded({ ...loaded, rowCount: 0 });
+    expect(wakes()).toBe(0);
+    await service.batchLoaded(loaded);
+    expect(wakes()).toBe(1);
   });
 });

@@ -6,6 +6,7 @@ import { PipelineStateRepository, ReplicationRepository, type ReplicationStore }
 import { AlertsService } from './alerts.service';
 import { TABLE_RETRY_BACKOFF, retryDelayMs } from './failure-backoff';
 import { MetricsHistoryService } from './metrics-history.service';
+import { SchedulerWake } from './scheduler-wake';
 import { failureEvent } from './work-failure-event';
 
 /** Completions and failures reported by the pipeline move table state; the watermark moves only here. */
@@ -17,6 +18,7 @@ export class PipelineEventsService {
     private readonly logger: JsonLogger,
     @Inject(ReplicationRepository) private readonly replications: ReplicationStore,
     private readonly metricsHistory: MetricsHistoryService,
+    private readonly schedulerWake: SchedulerWake,
   ) {}
 
   async batchLoaded(event: BatchLoaded, now = new Date()): Promise<void> {
@@ -45,6 +47,9 @@ export class PipelineEventsService {
       this.logger.debug('completion of work no longer in flight ignored', { replicationId, table: tableName, workId });
       return;
     }
+    // A cycle that carried rows is followed at once: its table's next cycle is due now, not at the scheduler's next tick.
+    // (Not after seeds: a thousand finishing would only multiply passes, measured as registry CPU in a 1,000-table seed.)
+    if (event.kind === 'changes' && event.rowCount > 0) this.schedulerWake.request();
     await this.metricsHistory.record({ replicationId, tableName, at: now, rowsApplied: event.rowCount, cycle });
     const schemaChanges = event.schemaChanges ?? [];
     const suspectedRenames = event.suspectedRenames ?? [];

@@ -681,7 +681,7 @@ describe('pipeline scheduler against PostgreSQL and NATS with a fake clock', () 
   });
 
   describe('a change probe that finds changes', () => {
-    it('gets the changed table its cycle at once, not at the next tick', async () => {
+    it('gets the changed table its cycle at once, not at the next tick, and the follow-up of a cycle that carried rows too', async () => {
       const database = newDatabase();
       const table = '[public].[orders]';
       // Seeded by a registry without the timer, on the real clock: the table is Tracking at version 100.
@@ -704,12 +704,13 @@ describe('pipeline scheduler against PostgreSQL and NATS with a fake clock', () 
       });
       try {
         await nats.flush();
-        // A pass at start, the next a minute later; an idle table the probe has not answered for waits an hour.
+        // A pass at start, the next a minute later; an idle table the probe has not answered for waits an hour; one probe
+        // only (the next may start ten minutes later), so that its answer cannot be what plans the follow-up cycle below.
         const registry = await startRegistry(database, undefined, {
           SCHEDULER_ENABLED: 'true',
           SCHEDULER_TICK_MS: '60000',
           IDLE_CYCLE_DELAY_MS: '3600000',
-          CHANGE_PROBE_INTERVAL_MS: '0',
+          CHANGE_PROBE_INTERVAL_MS: '600000',
         });
         const work: ExtractRequested[] = [];
         await waitUntil(
@@ -720,9 +721,23 @@ describe('pipeline scheduler against PostgreSQL and NATS with a fake clock', () 
           15_000,
           'a change cycle planned right after the probe answered',
         );
-        // The pass the answer woke started a probe of its own (CHANGE_PROBE_INTERVAL_MS 0): the first is the one that counts.
-        expect(probes[0]?.tables.map((probed) => probed.tableName)).toEqual([table]);
+        expect(probes.map((probe) => probe.tables.map((probed) => probed.tableName))).toEqual([[table]]);
         expect(work.map(workKey)).toEqual([`${work[0]?.replicationId ?? ''} ${table} changes`]);
+
+        // A cycle that carried rows is followed by the next at once (the probe leaves such a table alone), not a minute later.
+        const first = work[0];
+        await loaded(registry, first, new Date(), '200', 5);
+        const next: ExtractRequested[] = [];
+        await waitUntil(
+          async () => {
+            next.push(...(await publishedWork()));
+            return next.length > 0;
+          },
+          15_000,
+          'the follow-up cycle of a cycle that carried rows',
+        );
+        expect(next.map(workKey)).toEqual([workKey(first)]);
+        expect(next[0]?.fromVersion).toBe('200');
         await stopRegistry(registry);
       } finally {
         extractor.unsubscribe();

@@ -19,6 +19,7 @@ import { REGISTRY_CONFIG, type RegistryConfig } from '../config/registry-config'
 import { REGISTRY_POOL } from '../store/store.module';
 import { AlertsService } from './alerts.service';
 import { ChangeProbes } from './change-probes';
+import { SchedulerWake } from './scheduler-wake';
 import { ctTimeoutMinutes, levelAfterCancel, overdueVerdict, type OverdueSettings } from './ct-timeout';
 import { LeaderLock } from './leader-lock';
 import { ReplicationRuns } from './replication-runs';
@@ -35,6 +36,8 @@ import { planWork, unservedTables, type PlanningSettings, type WorkOrder } from 
 const DELETE_RETRY_MS = 60000;
 /** A change cycle without a timeout (after three cancels) is released after a day: a lost message must not stop a table. */
 const UNLIMITED_CYCLE_MS = 24 * 3600000;
+/** Passes asked for before the tick (wake) start at least this long after the last one ended (or a tick, if shorter). */
+const WAKE_GAP_MS = 50;
 
 /**
  * Turns schedules into work: discovers each replication's tables, cancels change cycles past their
@@ -47,6 +50,8 @@ export class PipelineScheduler implements OnApplicationBootstrap, BeforeApplicat
   private running = false;
   /** A pass was asked for before the tick (wake): the next one runs as soon as the current one, if any, ends. */
   private wakePending = false;
+  /** When the last pass ended: passes asked for early still leave WAKE_GAP_MS between them. */
+  private lastPassEndedAt = 0;
   private stopped = false;
   /**
    * Set when this instance starts leading or the service resumes: replications are serialized for a while.
@@ -77,7 +82,9 @@ export class PipelineScheduler implements OnApplicationBootstrap, BeforeApplicat
     @Inject(REGISTRY_POOL) pool: Pool,
     @Inject(BEFORE_WORK_PUBLISH) private readonly beforePublish: BeforeWorkPublish,
     @Inject(WarehouseClaimRepository) private readonly claims: WarehouseClaimStore,
+    schedulerWake: SchedulerWake,
   ) {
+    schedulerWake.listen(() => this.wake());
     this.lock = new LeaderLock(pool);
     this.runs = new ReplicationRuns(config.pipeline.minuteMs);
     this.probes = new ChangeProbes(async (request) => {
@@ -107,16 +114,23 @@ export class PipelineScheduler implements OnApplicationBootstrap, BeforeApplicat
   }
 
   /**
-   * Runs a pass now instead of at the next tick: a probe found tables with changes, and their cycles (planned by a
-   * pass) need not wait up to a tick for it. One pass however many ask meanwhile.
+   * Runs a pass soon instead of at the next tick: a probe found tables with changes, or a table's next cycle became due
+   * (SchedulerWake), and cycles, planned by a pass, need not wait up to a tick. One pass however many ask meanwhile,
+   * and at least WAKE_GAP_MS after the last: a burst of loaded batches does not turn into passes back to back.
    */
   private wake(): void {
-    if (this.stopped || this.wakePending) return;
+    // Only the leading instance plans, and only with its timer on (tests drive runOnce themselves with it off).
+    if (!this.config.pipeline.enabled || !this.lock.held || this.stopped || this.wakePending) return;
     this.wakePending = true;
-    // A pass in progress schedules the next one at once when it ends (tick's finally).
+    // A pass in progress schedules the next one early when it ends (tick's finally).
     if (this.running) return;
     if (this.timer) clearTimeout(this.timer);
-    this.schedule(0);
+    this.schedule(this.wakeDelayMs());
+  }
+
+  private wakeDelayMs(): number {
+    const gap = Math.min(WAKE_GAP_MS, this.config.pipeline.tickMs);
+    return Math.max(0, this.lastPassEndedAt + gap - Date.now());
   }
 
   private async tick(): Promise<void> {
@@ -132,7 +146,8 @@ export class PipelineScheduler implements OnApplicationBootstrap, BeforeApplicat
       this.logger.error('scheduler tick failed', { error });
     } finally {
       this.running = false;
-      this.schedule(!this.lock.held ? 2000 : this.wakePending ? 0 : this.config.pipeline.tickMs);
+      this.lastPassEndedAt = Date.now();
+      this.schedule(!this.lock.held ? 2000 : this.wakePending ? this.wakeDelayMs() : this.config.pipeline.tickMs);
     }
   }
 

@@ -10,6 +10,7 @@ import { PipelineEventsConsumers } from './pipeline-events.consumers';
 import { MetricsHistoryService } from './metrics-history.service';
 import { PipelineEventsService } from './pipeline-events.service';
 import { PipelineScheduler } from './pipeline-scheduler.service';
+import { SchedulerWake } from './scheduler-wake';
 import { PipelineLifecycle } from './replication-lifecycle.service';
 import { REPLICATION_LIFECYCLE } from '../replications/replication-lifecycle';
 import { RuntimeConfigController } from './runtime-config.controller';
@@ -40,6 +41,7 @@ export class PipelineModule {
         RuntimeConfigService,
         AlertsService,
         MetricsHistoryService,
+        SchedulerWake,
         PipelineEventsService,
         PipelineEventsConsumers,
         PipelineScheduler,
