@@ -170,6 +170,20 @@ describe('pipeline scheduler against PostgreSQL and NATS with a fake clock', () 
     return found;
   }
 
+  /** Waits until work is published (by the scheduler's own timer, not by a pass the test runs); returns it. */
+  async function workPublishedWithin(deadlineMs: number, what: string): Promise<ExtractRequested[]> {
+    const found: ExtractRequested[] = [];
+    await waitUntil(
+      async () => {
+        found.push(...(await publishedWork()));
+        return found.length > 0;
+      },
+      deadlineMs,
+      what,
+    );
+    return found;
+  }
+
   /** One scheduling pass at `now`; returns what it published, checked against what runOnce says it issued. */
   async function pass(registry: Registry, now: Date): Promise<ExtractRequested[]> {
     const issued = await registry.scheduler.runOnce(now);
@@ -712,30 +726,14 @@ describe('pipeline scheduler against PostgreSQL and NATS with a fake clock', () 
           IDLE_CYCLE_DELAY_MS: '3600000',
           CHANGE_PROBE_INTERVAL_MS: '600000',
         });
-        const work: ExtractRequested[] = [];
-        await waitUntil(
-          async () => {
-            work.push(...(await publishedWork()));
-            return work.length > 0;
-          },
-          15_000,
-          'a change cycle planned right after the probe answered',
-        );
+        const work = await workPublishedWithin(15_000, 'a change cycle planned right after the probe answered');
         expect(probes.map((probe) => probe.tables.map((probed) => probed.tableName))).toEqual([[table]]);
         expect(work.map(workKey)).toEqual([`${work[0]?.replicationId ?? ''} ${table} changes`]);
 
         // A cycle that carried rows is followed by the next at once (the probe leaves such a table alone), not a minute later.
         const first = work[0];
         await loaded(registry, first, new Date(), '200', 5);
-        const next: ExtractRequested[] = [];
-        await waitUntil(
-          async () => {
-            next.push(...(await publishedWork()));
-            return next.length > 0;
-          },
-          15_000,
-          'the follow-up cycle of a cycle that carried rows',
-        );
+        const next = await workPublishedWithin(15_000, 'the follow-up cycle of a cycle that carried rows');
         expect(next.map(workKey)).toEqual([workKey(first)]);
         expect(next[0]?.fromVersion).toBe('200');
         await stopRegistry(registry);

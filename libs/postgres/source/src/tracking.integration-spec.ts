@@ -1,6 +1,6 @@
 import type { TableDefinition } from '@svc/contracts';
 import type { SourceConnector } from '@svc/engines';
-import { createTempDatabase, type TempDatabase } from '@svc/testing';
+import { createTempDatabase, waitUntil, type TempDatabase } from '@svc/testing';
 import type { Client } from 'pg';
 import { ChangesPurgedError, PrimaryKeyRequiredError, StaleDefinitionError, TableNotTrackedError } from '@svc/engines';
 import { TRACKED_TABLES, inChangeSchema, trackingNames } from './identifiers';
@@ -109,13 +109,7 @@ describe('PostgreSQL source: tracking lifecycle and retention', () => {
     let oldXid: bigint;
     let recentXid: bigint;
 
-    const horizonPast = async (xid: bigint) => {
-      const deadline = Date.now() + 20_000;
-      while ((await horizon()) <= xid) {
-        if (Date.now() > deadline) throw new Error(`the read horizon did not pass ${xid} within 20 s`);
-        await new Promise((done) => setTimeout(done, 50));
-      }
-    };
+    const horizonPast = (xid: bigint) => waitUntil(async () => (await horizon()) > xid, 20_000, `the read horizon to pass ${xid}`);
 
     beforeAll(async () => {
       oldXid = await commitAndGetXid(db, "insert into items values (10, 'old'); update items set name = 'old too' where id = 1");
