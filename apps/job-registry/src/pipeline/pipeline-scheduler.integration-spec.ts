@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { INestMicroservice } from '@nestjs/common';
-import type { JetStreamManager, NatsConnection } from 'nats';
+import type { JetStreamManager, NatsConnection, Subscription } from 'nats';
 import { Client } from 'pg';
 import {
   PipelineStreams,
@@ -168,6 +168,19 @@ describe('pipeline scheduler against PostgreSQL and NATS with a fake clock', () 
       publishedById.set(guarded.value.workId, guarded.value);
     }
     return found;
+  }
+
+  /** An extractor's side of one request subject: each request is recorded in `requests` and answered ok with `answer`. */
+  function answerAsExtractor<T>(subject: string, requests: T[], answer: (request: T) => unknown): Subscription {
+    return nats.subscribe(subject, {
+      callback: (error, message) => {
+        if (error) return;
+        const packet = message.json<NestRequestPacket<T>>();
+        requests.push(packet.data);
+        const reply: NestReplyPacket = { id: packet.id, response: rpcOk(answer(packet.data)), isDisposed: true };
+        message.respond(JSON.stringify(reply));
+      },
+    });
   }
 
   /** Waits until work is published (by the scheduler's own timer, not by a pass the test runs); returns it. */
@@ -706,16 +719,11 @@ describe('pipeline scheduler against PostgreSQL and NATS with a fake clock', () 
       await publishedWork();
 
       const probes: ChangedTablesRequest[] = [];
-      const extractor = nats.subscribe(Subjects.extractorChangedTables, {
-        callback: (error, message) => {
-          if (error) return;
-          const packet = message.json<NestRequestPacket<ChangedTablesRequest>>();
-          probes.push(packet.data);
-          const changed = packet.data.tables.map((probed) => probed.tableName);
-          const reply: NestReplyPacket = { id: packet.id, response: rpcOk({ changed, unknown: [], schemaStamps: {} }), isDisposed: true };
-          message.respond(JSON.stringify(reply));
-        },
-      });
+      const extractor = answerAsExtractor<ChangedTablesRequest>(Subjects.extractorChangedTables, probes, (request) => ({
+        changed: request.tables.map((probed) => probed.tableName),
+        unknown: [],
+        schemaStamps: {},
+      }));
       try {
         await nats.flush();
         // A pass at start, the next a minute later; an idle table the probe has not answered for waits an hour; one probe
@@ -757,15 +765,7 @@ describe('pipeline scheduler against PostgreSQL and NATS with a fake clock', () 
       expect(await pass(registry, at(0))).toEqual([]);
 
       const released: ReleaseTablesRequest[] = [];
-      const extractor = nats.subscribe(Subjects.extractorReleaseTables, {
-        callback: (error, message) => {
-          if (error) return;
-          const packet = message.json<NestRequestPacket<ReleaseTablesRequest>>();
-          released.push(packet.data);
-          const reply: NestReplyPacket = { id: packet.id, response: rpcOk({ released: packet.data.tables.map(tableKey) }), isDisposed: true };
-          message.respond(JSON.stringify(reply));
-        },
-      });
+      const extractor = answerAsExtractor<ReleaseTablesRequest>(Subjects.extractorReleaseTables, released, (request) => ({ released: request.tables.map(tableKey) }));
       try {
         await nats.flush();
         await pass(registry, at(1));
