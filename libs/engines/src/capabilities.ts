@@ -26,6 +26,8 @@ export interface ReadOptions {
 export interface ChangeRead extends RowStream {
   /** Exclusive upper bound: the next read starts here. Equal to `fromVersion` when nothing changed. */
   toVersion: string;
+  /** The read stopped at the record limit: committed changes from toVersion on are waiting for the next read. */
+  limited: boolean;
 }
 
 export interface PurgeOutcome {

@@ -15,11 +15,15 @@ export function batchFolderName(batchId: string): string {
   return `${kind ?? 'batch'}-${rest.join('-')}`.replace(/[^A-Za-z0-9._-]/g, '_');
 }
 
-/** The id of the seed part that must be applied before this one, or null (part 0, or a change batch). */
-export function previousSeedPart(batch: BatchDescriptor): string | null {
-  const { body } = batch;
-  if (body.kind !== 'seed' || body.part === 0) return null;
-  return seedBatchId(batch.replicationId, batch.definition.table, body.seedId, body.part - 1);
+/**
+ * The id of the batch of the same work that must be applied before this one, or null: the seed's part before
+ * it, or the change batch it follows (`after`). Part 0 and a work's first change batch follow nothing.
+ */
+export function previousBatchOfWork(batch: BatchDescriptor): string | null {
+  const { body, replicationId } = batch;
+  const { table } = batch.definition;
+  if (body.kind === 'changes') return body.after === undefined ? null : changeBatchId(replicationId, table, body.after, body.fromVersion);
+  return body.part === 0 ? null : seedBatchId(replicationId, table, body.seedId, body.part - 1);
 }
 
 /** Part 0 of a seed fills its table from nothing; every other batch adds to what is already there. */

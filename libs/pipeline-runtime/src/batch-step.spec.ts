@@ -125,4 +125,24 @@ describe('runBatchStep', () => {
     expect(calls).not.toContain('apply');
     expect(ended).toEqual(['stale']);
   });
+
+  it('applies a change batch that follows another of its work only once that one is in, and a work\'s first at once', async () => {
+    const first = sampleChangeBatch(REPLICATION_ID, { from: 10, to: 20 }, 1);
+    const second = sampleChangeBatch(REPLICATION_ID, { from: 20, to: 30 }, 1);
+    const following: BatchDescriptor = { ...second, body: { kind: 'changes', fromVersion: '20', toVersion: '30', after: '10' } };
+    const done: string[] = [];
+    const waiting = target({ done });
+    const { ended, handlers } = outcomes();
+    setTimeout(() => done.push(first.batchId), 50);
+
+    await runBatchStep(following, partOrder, waiting.fake, handlers);
+
+    expect(waiting.calls.filter((call) => call === `hasDone ${first.batchId}`).length).toBeGreaterThan(1);
+    expect(waiting.calls.slice(-3)).toEqual(['isStale', 'ensureTable', 'apply']);
+    expect(ended).toEqual(['done 3 added']);
+
+    const alone = target({});
+    await runBatchStep(second, partOrder, alone.fake, outcomes().handlers);
+    expect(alone.calls.some((call) => call.startsWith('hasDone'))).toBe(false);
+  });
 });

@@ -1,6 +1,6 @@
 import type { BatchDescriptor } from '@svc/contracts';
 import type { ApplyOutcome, TableEnsured } from '@svc/engines';
-import { previousSeedPart, startsTable } from './batch-ids';
+import { previousBatchOfWork, startsTable } from './batch-ids';
 import { tableLoss, type SeedPartOrder } from './part-order';
 
 /** What a stage's database (staging or warehouse) is asked while one batch goes through the step. */
@@ -34,7 +34,7 @@ export interface BatchStepOutcomes {
 }
 
 /**
- * The step the stager and the loader share for one batch: wait for the previous seed part, drop the batch
+ * The step the stager and the loader share for one batch: wait for the batch of the same work before it, drop the batch
  * when newer work was applied, reseed a table whose data downstream was lost, apply, pass on.
  *
  * The staleness check comes before anything is written: a newer unit's batch of the same versions has the
@@ -42,7 +42,7 @@ export interface BatchStepOutcomes {
  * and one whose table was lost meanwhile (its database recreated) lost its predecessor as well.
  */
 export async function runBatchStep(batch: BatchDescriptor, partOrder: SeedPartOrder, target: BatchStepTarget, outcomes: BatchStepOutcomes): Promise<void> {
-  const previous = previousSeedPart(batch);
+  const previous = previousBatchOfWork(batch);
   const tableLost = tableLoss(() => target.tableExists());
   if (previous) await partOrder.waitForPrevious(async () => (await target.hasDone(previous)) || (await target.isStale()) || (await tableLost()), previous);
   if (await target.isStale()) return outcomes.stale();

@@ -109,7 +109,7 @@ describe('classifyFailure', () => {
 
   it("keeps the service's own words: a retry it asked for, a purged watermark", () => {
     const table = { schema: 'dbo', name: 'users' };
-    expect(classifyFailure(new RetryableWorkError('seed part 3 is still not applied'), subject)).toEqual({ retryable: true, scope: 'table', reason: 'seed part 3 is still not applied' });
+    expect(classifyFailure(new RetryableWorkError('batch 3 is still not applied'), subject)).toEqual({ retryable: true, scope: 'table', reason: 'batch 3 is still not applied' });
     expect(classifyFailure(new ChangesPurgedError(table, '5', '9'), subject).reason).toBe(new ChangesPurgedError(table, '5', '9').message);
   });
 

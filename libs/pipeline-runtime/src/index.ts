@@ -1,6 +1,6 @@
 export { BATCH_LOG_RETENTION_MS, HOUSEKEEPING_INTERVAL_MS, IntervalGate, batchLogCutoff } from './batch-log';
 export { runBatchStep, type BatchStepOutcomes, type BatchStepTarget, type SchemaNotes } from './batch-step';
-export { batchFolderName, changeBatchId, previousSeedPart, seedBatchId, startsTable, workMessageId } from './batch-ids';
+export { batchFolderName, changeBatchId, previousBatchOfWork, seedBatchId, startsTable, workMessageId } from './batch-ids';
 export { CsvRowScanner, splitCsvParts, type CsvPart } from './csv-parts';
 export { EngineRegistry, UnsupportedEngineError } from './engine-registry';
 export { ENGINE_TABLE, driverErrorMappers, type EngineTable } from './engine-table';

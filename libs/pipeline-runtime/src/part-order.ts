@@ -9,7 +9,7 @@ export interface PartOrderOptions {
 }
 
 /**
- * Seed parts are applied in order. A part that arrives before its predecessor waits here, holding its
+ * Seed parts, and the change batches of one unit of work, are applied in order. A part that arrives before its predecessor waits here, holding its
  * message alive (the consumer heartbeats long handlers), instead of being retried: retries are bounded,
  * and spending them on ordering would make a large seed give up and start over again and again.
  */
@@ -18,7 +18,7 @@ export async function waitForPreviousPart(isApplied: () => Promise<boolean>, pre
   const pollMs = options.pollMs ?? 250;
   const deadline = Date.now() + timeoutMs;
   while (!(await isApplied())) {
-    if (Date.now() >= deadline) throw new RetryableWorkError(`seed part ${previousBatchId} is still not applied; parts are applied in order`);
+    if (Date.now() >= deadline) throw new RetryableWorkError(`batch ${previousBatchId} is still not applied; the batches of one unit of work are applied in order`);
     await abortableSleep(pollMs, options.shutdown);
   }
 }

@@ -282,6 +282,40 @@ export class PipelineStateRepository {
   }
 
   /**
+   * A change batch that more batches of its work follow is in the warehouse: a cycle completed as far as the
+   * table's state shows (watermark, rows, lag, timeout and backoff back at their start), but the work stays in
+   * flight and its next batch's cycle starts now. The watermark moves only from the batch's own `fromVersion`,
+   * so a batch whose predecessor's completion has not been recorded yet, or a redelivered older one, moves
+   * nothing (the work's last batch settles it). Null when nothing moved.
+   */
+  async recordChangesProgress(
+    replicationId: string,
+    tableName: string,
+    workId: string,
+    batch: { fromVersion: string; toVersion: string },
+    rows: number,
+    lagSeconds: number,
+    now: Date,
+  ): Promise<CompletedCycle | null> {
+    const result = await this.pool.query<{ started_at: Date | null }>(
+      `WITH before AS (
+         SELECT in_flight_since FROM table_states
+          WHERE replication_id = $1 AND table_name = $2 AND in_flight_work_id = $3 FOR UPDATE
+       )
+       UPDATE table_states
+          SET last_version = $5, last_cycle_rows = $6, lag_seconds = $7, last_cycle_at = $8, last_error = NULL, last_error_detail = NULL,
+              in_flight_since = $8, ct_timeout_level = 0, failure_count = 0, retry_at = NULL,
+              watermark_at = $8, retention_alerted_at = NULL, updated_at = $8, last_progress_at = $8
+         FROM before
+        WHERE replication_id = $1 AND table_name = $2 AND in_flight_work_id = $3 AND last_version = $4 AND ${phaseAllows('changes-loaded')}
+        RETURNING before.in_flight_since AS started_at`,
+      [replicationId, tableName, workId, batch.fromVersion, batch.toVersion, rows, lagSeconds, now],
+    );
+    const row = result.rows[0];
+    return row === undefined ? null : { fromVersion: batch.fromVersion, startedAt: row.started_at };
+  }
+
+  /**
    * Work failed: the table is released. A retryable failure counts towards the backoff and the table
    * waits until `retryAt`; `event` says where the table goes (TABLE_PHASE_TABLE). A failure asking a
    * reseed forgets the watermark, like reseedAll: should the reseed fail for good, the table resumes as Pending.

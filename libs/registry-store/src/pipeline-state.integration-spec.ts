@@ -125,6 +125,28 @@ describe('PipelineStateRepository against PostgreSQL', () => {
     });
   });
 
+  it('moves the watermark batch by batch through a work of several change batches, keeping the work in flight until its last', async () => {
+    const id = await replicationWith(['[public].[t]']);
+    const table = '[public].[t]';
+    await seeded(id, table, '100', at(0));
+    const workId = await claimChanges(id, table, at(10));
+
+    expect(await state.recordChangesProgress(id, table, workId, { fromVersion: '100', toVersion: '150' }, 5, 2, at(20))).toEqual({ fromVersion: '100', startedAt: at(10) });
+    // The next batch's cycle starts now: its timeout counts from here.
+    expect(await tableState(id, table)).toMatchObject({ lastVersion: '150', lastCycleRows: 5, inFlightWorkId: workId, inFlightSince: at(20), watermarkAt: at(20) });
+
+    // A batch whose predecessor's progress is not recorded (a redelivery out of order), or an older one again, moves nothing.
+    const before = await tableState(id, table);
+    expect(await state.recordChangesProgress(id, table, workId, { fromVersion: '170', toVersion: '190' }, 1, 0, at(30))).toBeNull();
+    expect(await state.recordChangesProgress(id, table, workId, { fromVersion: '100', toVersion: '150' }, 5, 0, at(30))).toBeNull();
+    expect(await state.recordChangesProgress(id, table, randomUUID(), { fromVersion: '150', toVersion: '170' }, 1, 0, at(30))).toBeNull();
+    expect(await tableState(id, table)).toEqual(before);
+
+    expect(await state.recordChangesProgress(id, table, workId, { fromVersion: '150', toVersion: '170' }, 3, 1, at(40))).not.toBeNull();
+    expect(await state.completeChanges(id, table, workId, '190', 1, 0.5, at(50))).toEqual({ fromVersion: '170', startedAt: at(40) });
+    expect(await tableState(id, table)).toMatchObject({ phase: 'Tracking', lastVersion: '190', inFlightWorkId: null });
+  });
+
   it('ignores a completion, failure or cancel of work no longer in flight', async () => {
     const id = await replicationWith(['[public].[t]']);
     const table = '[public].[t]';

@@ -3,12 +3,15 @@ import { BENCH_STACK_ENV, benchStackEnv, loadBenchSettings } from './bench-setti
 
 describe('loadBenchSettings', () => {
   it('defaults to scale 20, 60 s and 4 clients', () => {
-    expect(loadBenchSettings({}, '/repo/BENCHMARKS.md')).toEqual({ scale: 20, durationSeconds: 60, clients: 4, reportFile: '/repo/BENCHMARKS.md', stagers: 1, loaders: 1 });
+    expect(loadBenchSettings({}, '/repo/BENCHMARKS.md')).toEqual({ scale: 20, durationSeconds: 60, clients: 4, reportFile: '/repo/BENCHMARKS.md', stagers: 1, loaders: 1, batchLimit: null });
   });
 
-  it('reads BENCH_SCALE, BENCH_DURATION_S, BENCH_CLIENTS, BENCH_REPORT_FILE, BENCH_STAGERS and BENCH_LOADERS', () => {
+  it('reads BENCH_SCALE, BENCH_DURATION_S, BENCH_CLIENTS, BENCH_REPORT_FILE, BENCH_STAGERS, BENCH_LOADERS and BENCH_BATCH_LIMIT', () => {
     expect(
-      loadBenchSettings({ BENCH_SCALE: '5', BENCH_DURATION_S: '30', BENCH_CLIENTS: '2', BENCH_REPORT_FILE: '/tmp/b.md', BENCH_STAGERS: '3', BENCH_LOADERS: '2' }, 'x'),
+      loadBenchSettings(
+        { BENCH_SCALE: '5', BENCH_DURATION_S: '30', BENCH_CLIENTS: '2', BENCH_REPORT_FILE: '/tmp/b.md', BENCH_STAGERS: '3', BENCH_LOADERS: '2', BENCH_BATCH_LIMIT: '20000' },
+        'x',
+      ),
     ).toEqual({
       scale: 5,
       durationSeconds: 30,
@@ -16,6 +19,7 @@ describe('loadBenchSettings', () => {
       reportFile: '/tmp/b.md',
       stagers: 3,
       loaders: 2,
+      batchLimit: 20000,
     });
   });
 

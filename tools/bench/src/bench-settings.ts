@@ -12,6 +12,8 @@ export interface BenchSettings {
   /** Stager and loader processes (BENCH_STAGERS, BENCH_LOADERS): more than one shows how the stages scale out. */
   stagers: number;
   loaders: number;
+  /** BENCH_BATCH_LIMIT: the replication's ChangeTrackingBatchLimit (catch-up mode); null leaves the default. */
+  batchLimit: number | null;
 }
 
 /** How the probe lag is sampled. */
@@ -58,6 +60,7 @@ export function loadBenchSettings(environment: Record<string, string | undefined
     reportFile: env.string('BENCH_REPORT_FILE', defaultReportFile),
     stagers: env.int('BENCH_STAGERS', 1, { min: 1, max: 8 }),
     loaders: env.int('BENCH_LOADERS', 1, { min: 1, max: 8 }),
+    batchLimit: environment['BENCH_BATCH_LIMIT'] === undefined ? null : env.int('BENCH_BATCH_LIMIT', 500000, { min: 1, max: 2147483647 }),
   };
   env.done();
   return settings;

@@ -111,7 +111,7 @@ function renderSection(result: CatchUpResult): string {
     `## Catch-up: scale ${settings.scale}, ${settings.durationSeconds} s of pgbench -c ${settings.clients}, ${result.startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC`,
     '',
     `Machine: ${machine.cpus} × ${machine.cpuModel}, ${(machine.memoryBytes / 2 ** 30).toFixed(0)} GiB, ${machine.os}, Node ${machine.node}, PostgreSQL ${machine.postgres}; load ${machine.loadAverage.start.toFixed(2)} → ${machine.loadAverage.end.toFixed(2)}.`,
-    `Command: \`BENCH_SCALE=${settings.scale} BENCH_DURATION_S=${settings.durationSeconds} BENCH_CLIENTS=${settings.clients} npm run bench -- catch-up\`. The source is a private cluster`,
+    `Command: \`BENCH_SCALE=${settings.scale} BENCH_DURATION_S=${settings.durationSeconds} BENCH_CLIENTS=${settings.clients}${settings.batchLimit === null ? '' : ` BENCH_BATCH_LIMIT=${settings.batchLimit}`} npm run bench -- catch-up\`. The source is a private cluster`,
     `(initdb, wal_level=logical); the native subscriber and the pipeline's staging and warehouse are databases of the server on 5432.`,
     `Services: ${Object.entries(result.stackEnv).map(([name, value]) => `${name}=${value}`).join(', ')}.`,
     '',
@@ -233,6 +233,10 @@ export async function runCatchUpBenchmark(settings: BenchSettings, logFile: stri
     pools.push(warehouse);
     const seed = await measureSeed(stack, source, warehouse, PGBENCH_TABLES, { sourceUrl: cluster.url(SOURCE_DATABASE) });
     log(`  seeded in ${seed.seconds.toFixed(1)} s`);
+    if (settings.batchLimit !== null) {
+      log(`ChangeTrackingBatchLimit ${settings.batchLimit}`);
+      await call(stack, 'AlterWarehouseReplication', { replicationId: seed.replicationId, changeTrackingBatchLimit: String(settings.batchLimit) });
+    }
 
     log('pausing both: ALTER SUBSCRIPTION … DISABLE, StopReplicationService');
     await subscriberPool.query(`ALTER SUBSCRIPTION ${SUBSCRIPTION} DISABLE`);

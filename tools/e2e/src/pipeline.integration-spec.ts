@@ -3,7 +3,7 @@ import { PipelineStreams } from '@svc/contracts';
 import { ADMIN_KEY, TEST_METRICS_TOKEN, TestStack, callSigned } from '@svc/system-testing';
 import { waitUntil } from '@svc/testing';
 import { describeEachPair, type EnginePair, type SourceSession, type WarehouseSession } from './engine-pairs';
-import { describeReplication as describeThroughApi, recentWarnings } from './replication-api';
+import { alterReplication, describeReplication as describeThroughApi, recentWarnings } from './replication-api';
 import { insert, keyIs, transaction, update } from './suite/changes';
 import { asWarehouseHolds } from './suite/declared-losses';
 import { EDGE_CASES, edgeCaseWorkload, edgeKeys } from './suite/edge-cases';
@@ -252,6 +252,44 @@ describeEachPair('pipeline', (pair: EnginePair) => {
     const stamped = await warehouse.query<{ n: number }>('SELECT count(*)::int AS n FROM dw.items WHERE svc_sys_update_timestamp IS NULL');
     expect(stamped[0]?.n).toBe(0);
   });
+
+  it('drains a backlog over ChangeTrackingBatchLimit as the batches of one cycle, applied in order (Type1 and Type2; issue 23)', async () => {
+    const hot = 600;
+    const rounds = 12;
+    for (const id of [type1Id, type2Id]) {
+      // Logged cycles show which batches more of their work followed.
+      const altered = await alterReplication(stack, id, { changeTrackingBatchLimit: '3', isLogErrorsOnly: 'false' });
+      expect({ status: altered.status, body: altered.body }).toEqual({ status: 200, body: '' });
+    }
+    expect((await callSigned(stack.baseUrl, 'StopReplicationService', 'json', '{}', ADMIN_KEY)).status).toBe(200);
+    // Work handed out before the stop finishes; nothing is written meanwhile.
+    await sleep(1500);
+    // The hot key changes in every other transaction, so that every batch names it.
+    for (let round = 1; round <= rounds; round += 1) {
+      await source.apply(transaction(update(ITEMS, { name: `round ${round}` }, keyIs('id', hot))));
+      await source.apply(transaction(update(ITEMS, { name: `single ${round}` }, keyIs('id', hot + round))));
+    }
+    expect((await callSigned(stack.baseUrl, 'StartReplication', 'json', '{}', ADMIN_KEY)).status).toBe(200);
+    await converged([ITEMS]);
+
+    // Only this test logs cycles (the replications log errors only otherwise).
+    const followed = stack
+      .logs()
+      .split('\n')
+      .filter((line) => line.includes('change cycle loaded') && line.includes('"more":true') && line.includes('items'));
+    expect(new Set(followed.map((line) => (JSON.parse(line) as { replicationId: string }).replicationId))).toEqual(new Set([type1Id, type2Id]));
+    // Every batch reads a changed key's row as it is when read (as CHANGETABLE joined to the table does): the backlog's
+    // intermediate names never reach Type2, and the hot key gains one version however many batches named it.
+    const history = await warehouse.query<{ name: string; current: boolean }>(`SELECT name, svc_sys_is_current AS current FROM hist.items WHERE id = ${hot} ORDER BY svc_sys_valid_from`);
+    expect(history).toEqual([
+      { name: `item ${hot}`, current: false },
+      { name: `round ${rounds}`, current: true },
+    ]);
+    for (const id of [type1Id, type2Id]) {
+      const restored = await alterReplication(stack, id, { changeTrackingBatchLimit: '100000', isLogErrorsOnly: 'true' });
+      expect({ status: restored.status, body: restored.body }).toEqual({ status: 200, body: '' });
+    }
+  }, 180000);
 
   it('refreshes the table without a key on its reseeding schedule', async () => {
     const now = new Date();

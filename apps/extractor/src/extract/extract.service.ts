@@ -11,7 +11,7 @@ import {
   type TableDefinition,
 } from '@svc/contracts';
 import type { WorkerConfig } from '@svc/config';
-import type { ReadOptions, SourceConnector } from '@svc/engines';
+import type { ChangeRead, ReadOptions, SourceConnector } from '@svc/engines';
 import { JsonLogger, replicationLog } from '@svc/logging';
 import { CancelledWork, PipelinePublisher, publishRowChunks, purgeRows, rowsSubjectOf, type OutageWait } from '@svc/messaging';
 import { NATS_CONNECTION } from '@svc/messaging-nest';
@@ -35,6 +35,14 @@ import { SentDefinitions } from './sent-definitions';
 
 /** Reads of one unit of work that may each find the table altered since it was described. */
 const STALE_DEFINITION_ATTEMPTS = 3;
+
+/**
+ * Change batches one unit of work reads of a backlog over ChangeTrackingBatchLimit before the registry plans
+ * again (8 × the default 500,000 records): enough to keep reads and applies overlapping, few enough that
+ * Alter's settings (a new limit, a removed table) reach the table soon. Each batch loaded restarts the
+ * CtProcessTimeoutInMinutes clock, as a cycle of its own would.
+ */
+export const CHANGE_BATCHES_PER_WORK = 8;
 
 /** How often one table's expired change records are purged. */
 const PURGE_INTERVAL_MS = 10 * 60 * 1000;
@@ -137,17 +145,24 @@ export class ExtractService {
   }
 
   /**
-   * A seed's work cancelled by the registry (it ran past its timeout) stops between parts: the part read
-   * last is not announced and its rows go. Parts announced before are dropped downstream (their work id is
-   * cancelled) or, should a worker have missed the broadcast, refused by the epoch fence once newer work applies.
+   * Work cancelled by the registry (it ran past its timeout) stops between a seed's parts or a backlog's change
+   * batches: the batch read last is not announced and its rows go. Batches announced before are dropped
+   * downstream (their work id is cancelled) or, should a worker have missed the broadcast, refused by the epoch
+   * fence once newer work applies.
    */
   private async stoppedAsCancelled(request: ExtractRequested, pending: PendingPart | null): Promise<boolean> {
     if (!this.cancelled.has(request.workId)) return false;
-    this.logger.info('seed stopped: its work was cancelled', { workId: request.workId, table: tableKey(request.table) });
+    this.logger.info(`${request.kind === 'seed' ? 'seed' : 'change read'} stopped: its work was cancelled`, { workId: request.workId, table: tableKey(request.table) });
     if (pending) await purgeRows(this.connection, pending.rowsSubject, this.outageWait);
     return true;
   }
 
+  /**
+   * Net changes since the watermark. A backlog over ChangeTrackingBatchLimit is read as up to
+   * CHANGE_BATCHES_PER_WORK batches, each announced once the read of the next has begun, so that staging and
+   * the warehouse apply one while the next is read; each batch names the one it follows (`after`), and the
+   * last says it is final. A transaction is never split: each read ends at a transaction boundary.
+   */
   private async changes(
     request: ExtractRequested,
     config: ReplicationConfig,
@@ -155,9 +170,10 @@ export class ExtractService {
     definition: TableDefinition,
     readOptions: ReadOptions,
   ): Promise<void> {
-    const fromVersion = request.fromVersion ?? '0';
-    const extractedAt = new Date().toISOString();
-    let read;
+    let fromVersion = request.fromVersion ?? '0';
+    /** When the read of the current batch began: its rows' lag is counted from here. */
+    let extractedAt = new Date().toISOString();
+    let read: ChangeRead;
     try {
       read = await source.readChanges(definition, fromVersion, request.batchLimit, readOptions);
     } catch (error) {
@@ -166,46 +182,97 @@ export class ExtractService {
       await this.fail(request, reason, { retryable: true, reseed: true, scope: 'table' });
       return;
     }
-    const batchId = changeBatchId(request.replicationId, definition.table, fromVersion, read.toVersion);
-    const rowsSubject = rowsSubjectOf(batchId);
-    const { chunkCount } = await publishRowChunks(this.connection, rowsSubject, read.rows, { maxChunkBytes: this.settings.rowChunkBytes, outageWait: this.outageWait });
-    const { rowCount } = await read.finished;
-    const batch: BatchDescriptor = {
-      batchId,
-      replicationId: request.replicationId,
-      epoch: request.epoch,
-      ...(request.configVersion !== undefined && { configVersion: request.configVersion }),
-      definition,
-      body: { kind: 'changes', fromVersion, toVersion: read.toVersion },
-    };
-    if (rowCount === 0 && this.sentDefinitions.isDelivered(request.replicationId, definition, fromVersion)) {
-      // Nothing changed, schema included: the watermark may move without staging or warehouse work.
-      await this.publisher.publish(
-        PipelineSubjects.batchLoaded,
-        {
-          workId: request.workId,
-          batchId,
-          replicationId: request.replicationId,
-          table: definition.table,
-          kind: 'changes',
-          version: read.toVersion,
-          rowCount: 0,
-          addedColumns: [],
-          extractedAt,
-          loadedAt: new Date().toISOString(),
-        },
-        workMessageId(request.workId, batchId),
-      );
-    } else {
-      await this.publisher.publish(PipelineSubjects.batchExtracted, { workId: request.workId, batch, rowsSubject, chunkCount, rowCount, extractedAt }, workMessageId(request.workId, batchId));
-      this.sentDefinitions.remember(request.replicationId, definition, read.toVersion);
+    let after: string | undefined;
+    for (let batches = 1; ; batches += 1) {
+      const batchId = changeBatchId(request.replicationId, definition.table, fromVersion, read.toVersion);
+      const rowsSubject = rowsSubjectOf(batchId);
+      const { chunkCount } = await publishRowChunks(this.connection, rowsSubject, read.rows, { maxChunkBytes: this.settings.rowChunkBytes, outageWait: this.outageWait });
+      const { rowCount } = await read.finished;
+      const body = { kind: 'changes' as const, fromVersion, toVersion: read.toVersion, ...(after !== undefined && { after }) };
+      const batch: BatchDescriptor = {
+        batchId,
+        replicationId: request.replicationId,
+        epoch: request.epoch,
+        ...(request.configVersion !== undefined && { configVersion: request.configVersion }),
+        definition,
+        body,
+      };
+      const part: PendingPart = { batch, rowsSubject, chunkCount, rowCount };
+      if (await this.stoppedAsCancelled(request, part)) return;
+      const nextExtractedAt = new Date().toISOString();
+      const next = read.limited && batches < CHANGE_BATCHES_PER_WORK ? await this.readFollowingChanges(request, source, definition, read.toVersion, readOptions) : null;
+      if (next === null) {
+        await this.announceLastChanges(request, part, extractedAt);
+        break;
+      }
+      await this.announce(request, part, extractedAt, false);
+      after = fromVersion;
+      fromVersion = read.toVersion;
+      read = next;
+      extractedAt = nextExtractedAt;
     }
     await this.purgeWhenDue(source, config, definition);
   }
 
+  /**
+   * The read of a work's next change batch. A failure ends the work with the batch before it (null): the next
+   * cycle reads from there and reports the failure (or reseeds) as a first read would.
+   */
+  private async readFollowingChanges(
+    request: ExtractRequested,
+    source: SourceConnector,
+    definition: TableDefinition,
+    fromVersion: string,
+    readOptions: ReadOptions,
+  ): Promise<ChangeRead | null> {
+    try {
+      return await source.readChanges(definition, fromVersion, request.batchLimit, readOptions);
+    } catch (error) {
+      this.logger.info('the next change batch of a backlog could not be read: the cycle ends before it', {
+        workId: request.workId,
+        table: tableKey(request.table),
+        fromVersion,
+        reason: error instanceof Error ? error.message : String(error),
+      });
+      return null;
+    }
+  }
+
+  /** The work's last change batch; when it is its only one and empty, with nothing new to tell downstream, the watermark moves at once. */
+  private async announceLastChanges(request: ExtractRequested, part: PendingPart, extractedAt: string): Promise<void> {
+    const { batch } = part;
+    const body = batch.body;
+    if (body.kind !== 'changes') throw new Error('announceLastChanges takes a change batch');
+    const only = body.after === undefined;
+    if (!only || part.rowCount > 0 || !this.sentDefinitions.isDelivered(request.replicationId, batch.definition, body.fromVersion)) {
+      await this.announce(request, part, extractedAt, true);
+      return;
+    }
+    // Nothing changed, schema included: the watermark may move without staging or warehouse work.
+    await this.publisher.publish(
+      PipelineSubjects.batchLoaded,
+      {
+        workId: request.workId,
+        batchId: batch.batchId,
+        replicationId: request.replicationId,
+        table: batch.definition.table,
+        kind: 'changes',
+        fromVersion: body.fromVersion,
+        version: body.toVersion,
+        rowCount: 0,
+        addedColumns: [],
+        extractedAt,
+        loadedAt: new Date().toISOString(),
+      },
+      workMessageId(request.workId, batch.batchId),
+    );
+  }
+
   private async announce(request: ExtractRequested, part: PendingPart, extractedAt: string, final: boolean): Promise<void> {
     const body = part.batch.body;
-    const batch: BatchDescriptor = body.kind === 'seed' ? { ...part.batch, body: { ...body, final } } : part.batch;
+    // A change batch says only when more of its work follow: a work's single batch looks as it always did.
+    const batch: BatchDescriptor =
+      body.kind === 'seed' ? { ...part.batch, body: { ...body, final } } : final ? part.batch : { ...part.batch, body: { ...body, final: false } };
     await this.publisher.publish(
       PipelineSubjects.batchExtracted,
       { workId: request.workId, batch, rowsSubject: part.rowsSubject, chunkCount: part.chunkCount, rowCount: part.rowCount, extractedAt },

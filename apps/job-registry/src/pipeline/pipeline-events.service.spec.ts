@@ -22,7 +22,12 @@ const loaded: BatchLoaded = {
 /** The registry's side of a loaded batch, with the stores it writes to as fakes that record alerts. */
 function serviceWith(alertOnSuccessfulTableSchemaChanges: boolean) {
   const raised: { kind: string; message: string }[] = [];
-  const state = { completeChanges: () => Promise.resolve({ fromVersion: '10', startedAt: null }) } as unknown as PipelineStateRepository;
+  const calls: string[] = [];
+  const state = {
+    completeChanges: (...args: unknown[]) => Promise.resolve(void calls.push(`completeChanges ${JSON.stringify(args.slice(2, 5))}`)).then(() => ({ fromVersion: '10', startedAt: null })),
+    recordChangesProgress: (...args: unknown[]) =>
+      Promise.resolve(void calls.push(`recordChangesProgress ${JSON.stringify(args.slice(2, 5))}`)).then(() => ({ fromVersion: '10', startedAt: null })),
+  } as unknown as PipelineStateRepository;
   const alerts = { raise: (alert: { kind: string; message: string }) => Promise.resolve(void raised.push({ kind: alert.kind, message: alert.message })) } as unknown as AlertsService;
   const logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined } as unknown as JsonLogger;
   const replications = { get: () => Promise.resolve({ config: { isLogErrorsOnly: true, alertOnSuccessfulTableSchemaChanges } }) } as unknown as ReplicationStore;
@@ -30,7 +35,7 @@ function serviceWith(alertOnSuccessfulTableSchemaChanges: boolean) {
   const wake = new SchedulerWake();
   let wakes = 0;
   wake.listen(() => (wakes += 1));
-  return { service: new PipelineEventsService(state, alerts, logger, replications, metrics, wake), raised, wakes: () => wakes };
+  return { service: new PipelineEventsService(state, alerts, logger, replications, metrics, wake), raised, calls, wakes: () => wakes };
 }
 
 describe('PipelineEventsService: SchemaChange alerts for column type changes and renames (issue 21, item 13)', () => {
@@ -64,5 +69,22 @@ describe('PipelineEventsService: the scheduler is woken when a table\'s next cyc
     expect(wakes()).toBe(0);
     await service.batchLoaded(loaded);
     expect(wakes()).toBe(1);
+  });
+});
+
+describe('PipelineEventsService: a work of several change batches (issue 23, goal 2)', () => {
+  it('moves the watermark from each batch that more follow, keeping the work in flight, and completes the work with its last', async () => {
+    const { service, calls, wakes } = serviceWith(false);
+    await service.batchLoaded({ ...loaded, fromVersion: '10', version: '20', final: false });
+    await service.batchLoaded({ ...loaded, fromVersion: '20', version: '30' });
+    expect(calls).toEqual(['recordChangesProgress ["work-1",{"fromVersion":"10","toVersion":"20"},1]', 'completeChanges ["work-1","30",1]']);
+    // The next cycle is due only once the work is done: a batch that more follow does not wake the scheduler.
+    expect(wakes()).toBe(1);
+  });
+
+  it('completes the work at a batch that more follow when its added columns ask for a reseed', async () => {
+    const { service, calls } = serviceWith(false);
+    await service.batchLoaded({ ...loaded, fromVersion: '10', version: '20', final: false, addedColumns: ['c'], filledColumns: ['c'] });
+    expect(calls).toEqual(['completeChanges ["work-1","20",1]']);
   });
 });

@@ -36,12 +36,16 @@ export class PipelineEventsService {
     } else {
       const lagSeconds = Math.max(0, (Date.parse(event.loadedAt) - Date.parse(event.extractedAt)) / 1000);
       const reseedReason = filledColumnsReseedReason(event.filledColumns ?? []);
-      const completed = await this.state.completeChanges(replicationId, tableName, workId, event.version, event.rowCount, lagSeconds, now, reseedReason);
+      // A batch that more batches of its work follow moves the watermark and leaves the work in flight.
+      const following = event.final === false && reseedReason === null ? event.fromVersion : undefined;
+      const completed = following !== undefined
+        ? await this.state.recordChangesProgress(replicationId, tableName, workId, { fromVersion: following, toVersion: event.version }, event.rowCount, lagSeconds, now)
+        : await this.state.completeChanges(replicationId, tableName, workId, event.version, event.rowCount, lagSeconds, now, reseedReason);
       moved = completed !== null;
       if (completed && reseedReason) await this.alerts.raise({ replicationId, kind: 'Reseed', message: `${tableName}: ${reseedReason}` });
       const durationMs = completed?.startedAt ? now.getTime() - completed.startedAt.getTime() : null;
       cycle = { lagSeconds, durationMs };
-      loaded = { kind: 'changes', rows: event.rowCount, fromVersion: completed?.fromVersion ?? null, toVersion: event.version, durationMs, lagSeconds };
+      loaded = { kind: 'changes', rows: event.rowCount, fromVersion: completed?.fromVersion ?? null, toVersion: event.version, durationMs, lagSeconds, ...(following !== undefined && { more: true }) };
     }
     if (!moved) {
       this.logger.debug('completion of work no longer in flight ignored', { replicationId, table: tableName, workId });
@@ -49,7 +53,7 @@ export class PipelineEventsService {
     }
     // A cycle that carried rows is followed at once: its table's next cycle is due now, not at the scheduler's next tick.
     // (Not after seeds: a thousand finishing would only multiply passes, measured as registry CPU in a 1,000-table seed.)
-    if (event.kind === 'changes' && event.rowCount > 0) this.schedulerWake.request();
+    if (event.kind === 'changes' && event.rowCount > 0 && event.final !== false) this.schedulerWake.request();
     await this.metricsHistory.record({ replicationId, tableName, at: now, rowsApplied: event.rowCount, cycle });
     const schemaChanges = event.schemaChanges ?? [];
     const suspectedRenames = event.suspectedRenames ?? [];

@@ -88,7 +88,7 @@ export class LoadService {
         replicationId: batch.replicationId,
         table: batch.definition.table,
         kind: body.kind,
-        ...(body.kind === 'seed' && { part: body.part, final: body.final }),
+        ...(body.kind === 'seed' ? { part: body.part, final: body.final } : { fromVersion: body.fromVersion, ...(body.final === false && { final: false }) }),
         version: body.kind === 'seed' ? body.startVersion : body.toVersion,
         rowCount: outcome.applied ? outcome.rowCount : event.rowCount,
         addedColumns: added,

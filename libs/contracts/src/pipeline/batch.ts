@@ -21,11 +21,18 @@ export const SeedBatchSchema = Struct({
 });
 export type SeedBatch = Static<typeof SeedBatchSchema>;
 
-/** Net changes per key with version in [fromVersion, toVersion), rows led by the svc_op column. */
+/**
+ * Net changes per key with version in [fromVersion, toVersion), rows led by the svc_op column. A backlog over
+ * ChangeTrackingBatchLimit is read as several batches of one unit of work, the next read while the last is
+ * applied: a batch with `after` follows the batch [after, fromVersion) of its work and is applied after it;
+ * `final: false` says more batches of its work follow (absent: the work's last batch).
+ */
 export const ChangeBatchSchema = Struct({
   kind: Type.Literal('changes'),
   fromVersion: Text(),
   toVersion: Text(),
+  after: Type.Optional(Text()),
+  final: Type.Optional(Flag()),
 });
 export type ChangeBatch = Static<typeof ChangeBatchSchema>;
 

@@ -67,9 +67,12 @@ export const BatchLoadedSchema = Struct({
   replicationId: Text(),
   table: TableRefSchema,
   kind: OneOf(WORK_KINDS),
-  /** Seed: the part loaded and whether it was the last. */
+  /** Seed: the part loaded. */
   part: Type.Optional(Count()),
+  /** Whether the batch was the last of its work (a seed's final part; changes: absent means the last). */
   final: Type.Optional(Flag()),
+  /** Changes: the version the batch starts at (a watermark moves from it to `version` only while it still stands there). */
+  fromVersion: Type.Optional(Text()),
   /** Seed: the snapshot's start version; changes: the new watermark. */
   version: Text(),
   rowCount: Count(),

@@ -170,7 +170,7 @@ export class FakeSource implements SourceConnector {
   }
 
   async readChanges(_definition: TableDefinition, fromVersion: string): Promise<ChangeRead> {
-    return { rows: chunksOf([]), finished: Promise.resolve({ rowCount: 0 }), toVersion: fromVersion };
+    return { rows: chunksOf([]), finished: Promise.resolve({ rowCount: 0 }), toVersion: fromVersion, limited: false };
   }
 
   async minValidVersion(): Promise<string | null> {

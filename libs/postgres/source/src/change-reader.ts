@@ -45,7 +45,7 @@ export async function readChanges(
     if (horizon < from) throw new SourceVersionsRewoundError(table, fromVersion, horizon.toString());
     await assertDefinitionCurrent(client, definition, options);
     const to = from === horizon ? from : await windowEnd(client, definition, from, horizon, limit);
-    return { toVersion: to.toString(), ...streamCopyOut(client, netChangesCopySql(definition, from, to)) };
+    return { toVersion: to.toString(), limited: to < horizon, ...streamCopyOut(client, netChangesCopySql(definition, from, to)) };
   } catch (error) {
     await rollbackAndRelease(client);
     throw error;

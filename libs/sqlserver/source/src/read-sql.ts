@@ -29,7 +29,7 @@ FROM ${qualifiedName(definition.table)} AS t`;
 
 /**
  * The first change's version and the version of the change just past `@limit` in the window after @last,
- * up to @current (changeWindowEnd turns them into the window's end).
+ * up to @current (changeWindow turns them into the window's end).
  */
 export function changeWindowSql(definition: TableDefinition): string {
   const changes = `CHANGETABLE(CHANGES ${qualifiedName(definition.table)}, @last) AS ct`;

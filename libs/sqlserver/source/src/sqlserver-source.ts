@@ -35,7 +35,7 @@ import {
   enableTableTrackingSql,
   retentionReconciled,
 } from './tracking-sql';
-import { changeWindowEnd, lastSyncVersionOf, minValidVersionOf, parseVersion, startVersionOf, versionsWentBack } from './versions';
+import { changeWindow, lastSyncVersionOf, minValidVersionOf, parseVersion, startVersionOf, versionsWentBack } from './versions';
 
 export interface SqlServerSourceOptions {
   /** Source.EncryptDataInTransit */
@@ -162,11 +162,11 @@ class SqlServerSource implements SourceConnector {
       window.input('current', mssqlDriver().BigInt, current.toString());
       window.input('limit', mssqlDriver().BigInt, String(limit));
       const [bounds] = (await window.query<{ first_version: string | null; version_past_limit: string | null }>(changeWindowSql(definition))).recordset;
-      const to = changeWindowEnd(current, versionOrNull(bounds?.first_version), versionOrNull(bounds?.version_past_limit));
+      const { end: to, limited } = changeWindow(current, versionOrNull(bounds?.first_version), versionOrNull(bounds?.version_past_limit));
       const changes = transaction.request();
       changes.input('last', mssqlDriver().BigInt, last.toString());
       changes.input('to', mssqlDriver().BigInt, to.toString());
-      return { toVersion: to.toString(), ...streamRows(transaction, changes, netChangesSql(definition)) };
+      return { toVersion: to.toString(), limited, ...streamRows(transaction, changes, netChangesSql(definition)) };
     } catch (error) {
       await transaction.rollback().catch(() => undefined);
       throw error;

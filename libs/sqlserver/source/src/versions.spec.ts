@@ -1,4 +1,4 @@
-import { InvalidVersionError, changeWindowEnd, lastSyncVersionOf, minValidVersionOf, parseVersion, startVersionOf, versionsWentBack } from './versions';
+import { InvalidVersionError, changeWindow, lastSyncVersionOf, minValidVersionOf, parseVersion, startVersionOf, versionsWentBack } from './versions';
 
 describe('pipeline versions against Change Tracking versions', () => {
   it('starts tracking after the version a seed read, and reads after the version before the watermark (CHANGETABLE is exclusive of @last)', () => {
@@ -18,15 +18,17 @@ describe('pipeline versions against Change Tracking versions', () => {
     expect(lastSyncVersionOf(100n) >= ctMin).toBe(false);
   });
 
-  it('ends a window after the current version when the changes fit the limit', () => {
-    expect(changeWindowEnd(50n, 12n, null)).toBe(51n);
-    expect(changeWindowEnd(50n, null, null)).toBe(51n);
+  it('ends a window after the current version when the changes fit the limit: nothing is left for a next batch', () => {
+    expect(changeWindow(50n, 12n, null)).toEqual({ end: 51n, limited: false });
+    expect(changeWindow(50n, null, null)).toEqual({ end: 51n, limited: false });
   });
 
-  it('ends a window before the commit of the change past the limit, never splitting a commit', () => {
-    expect(changeWindowEnd(50n, 12n, 30n)).toBe(30n);
-    // The first commit alone holds more changes than the limit: the window takes all of it.
-    expect(changeWindowEnd(50n, 12n, 12n)).toBe(13n);
+  it('ends a window before the commit of the change past the limit, never splitting a commit, and says more are waiting', () => {
+    expect(changeWindow(50n, 12n, 30n)).toEqual({ end: 30n, limited: true });
+    // The first commit alone holds more changes than the limit: the window takes all of it…
+    expect(changeWindow(50n, 12n, 12n)).toEqual({ end: 13n, limited: true });
+    // …and when that commit is the newest, nothing is waiting.
+    expect(changeWindow(50n, 50n, 50n)).toEqual({ end: 51n, limited: false });
   });
 
   it('tells versions that went backwards (a restore or failover) from a source with nothing new yet', () => {

@@ -56,10 +56,12 @@ export function versionsWentBack(from: bigint, currentVersion: bigint): boolean 
  * Where a change read ends (exclusive), from what its snapshot saw: the current CT version, the first
  * change's version and the version of the change just past the limit (null when the changes fit). The
  * window ends before that change's commit, unless the whole window up to it is one commit bigger than the
- * limit: then it ends after that commit, since a commit is never split.
+ * limit: then it ends after that commit, since a commit is never split. `limited`: the window ends before the
+ * current version, so committed changes wait for the next read.
  */
-export function changeWindowEnd(currentVersion: bigint, firstVersion: bigint | null, versionPastLimit: bigint | null): bigint {
+export function changeWindow(currentVersion: bigint, firstVersion: bigint | null, versionPastLimit: bigint | null): { end: bigint; limited: boolean } {
   const horizon = currentVersion + 1n;
-  if (firstVersion === null || versionPastLimit === null) return horizon;
-  return versionPastLimit > firstVersion ? versionPastLimit : versionPastLimit + 1n;
+  if (firstVersion === null || versionPastLimit === null) return { end: horizon, limited: false };
+  const end = versionPastLimit > firstVersion ? versionPastLimit : versionPastLimit + 1n;
+  return { end, limited: end < horizon };
 }
