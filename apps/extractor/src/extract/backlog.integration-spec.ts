@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { PipelineSubjects, type BatchExtracted, type ChangeBatch, type ExtractRequested, type TableRef } from '@svc/contracts';
 import { readRowChunks } from '@svc/messaging';
-import { startPipelineServiceHarness, type PipelineServiceHarness } from '@svc/system-testing';
+import type { PipelineServiceHarness } from '@svc/system-testing';
 import { createTempDatabase, sampleReplicationConfig, waitUntil, type TempDatabase } from '@svc/testing';
 import { Client } from 'pg';
-import { startExtractor } from '../testing/extractor-harness';
+import { startExtractorHarness } from '../testing/extractor-harness';
 import { CHANGE_BATCHES_PER_WORK } from './extract.service';
 
 const REPLICATION = '8d2c6e4a-1b3f-4a5d-9e7c-0f1a2b3c4d5e';
@@ -65,12 +65,9 @@ describe('extractor: a change backlog over the batch limit', () => {
     await source.connect();
     await source.query(`create table accounts (id integer primary key, balance integer not null)`);
     await source.query(`insert into accounts select id, 0 from generate_series(1, ${TRANSACTIONS}) id`);
-    harness = await startPipelineServiceHarness({
-      service: 'extractor',
+    harness = await startExtractorHarness({
       testName: 'backlog-test',
       configs: new Map([[REPLICATION, sampleReplicationConfig({ source: { connectionString: sourceDb.url }, staging: { connectionString: stagingDb.url } })]]),
-      resultSubject: PipelineSubjects.batchExtracted,
-      startService: (environment) => startExtractor(environment, () => undefined),
     });
   }, 60000);
 

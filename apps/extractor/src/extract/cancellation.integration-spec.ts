@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { PipelineSubjects, type ExtractRequested, type TableRef } from '@svc/contracts';
 import { publishWorkCancelled } from '@svc/messaging';
-import { startPipelineServiceHarness, type PipelineServiceHarness } from '@svc/system-testing';
+import type { PipelineServiceHarness } from '@svc/system-testing';
 import { createTempDatabase, sampleReplicationConfig, waitUntil, type TempDatabase } from '@svc/testing';
 import { Client } from 'pg';
-import { startExtractor } from '../testing/extractor-harness';
+import { startExtractorHarness } from '../testing/extractor-harness';
 
 const REPLICATION_ID = '3b9d7c1e-5f2a-4e6b-8c0d-1a2b3c4d5e6f';
 const big: TableRef = { schema: 'public', name: 'big' };
@@ -47,16 +47,15 @@ describe('extractor: cancelled work', () => {
       create table small (id integer primary key);
       insert into small values (1), (2);
     `);
-    harness = await startPipelineServiceHarness({
-      service: 'extractor',
+    harness = await startExtractorHarness({
       testName: 'cancellation-test',
       configs: new Map([[REPLICATION_ID, sampleReplicationConfig({ source: { connectionString: sourceDb.url } })]]),
-      resultSubject: PipelineSubjects.batchExtracted,
       // The registry's timeout strikes while the seed is being read: right after its first part.
       onResult: (event) => {
         if (event.batch.definition.table.name === big.name && event.batch.body.kind === 'seed' && event.batch.body.part === 0) cancel(event.workId, big);
       },
-      startService: (environment) => startExtractor({ ...environment, SEED_PART_MB: '1' }, (line) => logLines.push(line)),
+      environment: { SEED_PART_MB: '1' },
+      logSink: (line) => logLines.push(line),
     });
   }, 60000);
 

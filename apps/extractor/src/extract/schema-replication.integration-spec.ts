@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { PipelineSubjects, type BatchExtracted, type ExtractRequested, type TableRef } from '@svc/contracts';
 import { readRowChunks } from '@svc/messaging';
-import { startPipelineServiceHarness, type PipelineServiceHarness } from '@svc/system-testing';
+import type { PipelineServiceHarness } from '@svc/system-testing';
 import { createTempDatabase, sampleReplicationConfig, waitUntil, type TempDatabase } from '@svc/testing';
 import { Client } from 'pg';
-import { startExtractor } from '../testing/extractor-harness';
+import { startExtractorHarness } from '../testing/extractor-harness';
 
 const SCHEMA_FROZEN = '2a6f0c1e-7b3d-4c5a-9e8f-1d2c3b4a5f60';
 const SCHEMA_REPLICATED = '7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f';
@@ -62,15 +62,12 @@ describe('extractor: SchemaReplication', () => {
 
     const staged = (schemaReplication: boolean) =>
       sampleReplicationConfig({ schemaReplication, source: { connectionString: sourceDb.url }, staging: { connectionString: stagingDb.url } });
-    harness = await startPipelineServiceHarness({
-      service: 'extractor',
+    harness = await startExtractorHarness({
       testName: 'schema-replication-test',
       configs: new Map([
         [SCHEMA_FROZEN, staged(false)],
         [SCHEMA_REPLICATED, staged(true)],
       ]),
-      resultSubject: PipelineSubjects.batchExtracted,
-      startService: (environment) => startExtractor(environment, () => undefined),
     });
   }, 60000);
 

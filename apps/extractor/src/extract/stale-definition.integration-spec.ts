@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { PipelineSubjects, type BatchExtracted, type ExtractRequested, type TableRef } from '@svc/contracts';
 import { readRowChunks } from '@svc/messaging';
-import { startPipelineServiceHarness, type PipelineServiceHarness } from '@svc/system-testing';
+import type { PipelineServiceHarness } from '@svc/system-testing';
 import { createTempDatabase, sampleReplicationConfig, waitForLockWaiters, waitUntil, type TempDatabase } from '@svc/testing';
 import { Client } from 'pg';
-import { startExtractor } from '../testing/extractor-harness';
+import { startExtractorHarness } from '../testing/extractor-harness';
 
 const REPLICATION = '5b0e8c1a-3f2d-4e6b-9a7c-2d1e0f3a4b5c';
 const people: TableRef = { schema: 'public', name: 'people' };
@@ -50,12 +50,9 @@ describe('extractor: a table altered while its changes are read', () => {
     locker = new Client({ connectionString: sourceDb.url });
     await Promise.all([source.connect(), locker.connect()]);
     await source.query(`create table people (id integer primary key, name text); insert into people values (1, 'Ann'), (2, 'Bob')`);
-    harness = await startPipelineServiceHarness({
-      service: 'extractor',
+    harness = await startExtractorHarness({
       testName: 'stale-definition-test',
       configs: new Map([[REPLICATION, sampleReplicationConfig({ source: { connectionString: sourceDb.url }, staging: { connectionString: stagingDb.url } })]]),
-      resultSubject: PipelineSubjects.batchExtracted,
-      startService: (environment) => startExtractor(environment, () => undefined),
     });
   }, 60000);
 

@@ -4,6 +4,8 @@ import { NestFactory } from '@nestjs/core';
 import { loadWorkerConfig } from '@svc/config';
 import { JsonLogger } from '@svc/logging';
 import { listenOnNats, natsMicroserviceOptions } from '@svc/messaging-nest';
+import { PipelineSubjects, type BatchExtracted, type ReplicationConfig } from '@svc/contracts';
+import { startPipelineServiceHarness, type PipelineServiceHarness } from '@svc/system-testing';
 import { TEST_WORKER_KEY } from '@svc/testing';
 import { AppModule } from '../app.module';
 
@@ -17,4 +19,27 @@ export async function startExtractor(environment: ExtractorEnvironment, logSink:
   const app = await NestFactory.createMicroservice(AppModule.forConfig(settings, logger), { ...natsMicroserviceOptions(environment.NATS_URL, 'extractor'), logger: false });
   await listenOnNats(app);
   return app;
+}
+
+export interface ExtractorHarnessOptions {
+  /** Names the harness's NATS connection and consumer. */
+  testName: string;
+  /** The runtime configuration of each replication, answered as the registry does. */
+  configs: ReadonlyMap<string, ReplicationConfig>;
+  /** Worker settings besides the harness's own (e.g. SEED_PART_MB). */
+  environment?: Record<string, string>;
+  logSink?: (line: string) => void;
+  onResult?: (event: BatchExtracted) => void;
+}
+
+/** The extractor under test behind a private NATS and S3, every batch it announces collected by the harness. */
+export function startExtractorHarness(options: ExtractorHarnessOptions): Promise<PipelineServiceHarness<typeof PipelineSubjects.batchExtracted>> {
+  return startPipelineServiceHarness({
+    service: 'extractor',
+    testName: options.testName,
+    configs: options.configs,
+    resultSubject: PipelineSubjects.batchExtracted,
+    ...(options.onResult && { onResult: options.onResult }),
+    startService: (environment) => startExtractor({ ...environment, ...options.environment }, options.logSink ?? (() => undefined)),
+  });
 }
