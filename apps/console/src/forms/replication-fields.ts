@@ -66,7 +66,7 @@ export const ALTER_FIELDS: readonly FieldSpec[] = [
   { path: ['DataReplication'], kind: 'boolean', choices: BOOLEAN, hint: 'turn data movement of this replication on or off', optional: true },
   { path: ['SchemaReplication'], kind: 'boolean', choices: BOOLEAN, hint: 'replicate schema changes', optional: true },
   { path: ['ParallelTablesLimit'], kind: 'integer', hint: 'tables replicated at once' },
-  { path: ['ChangeTrackingBatchLimit'], kind: 'integer', hint: 'change records per table per cycle (default 500000)' },
+  { path: ['ChangeTrackingBatchLimit'], kind: 'integer', hint: 'change records per table per read (default 500000); a larger backlog takes several' },
   { path: ['CtProcessTimeoutInMinutes'], kind: 'integer', hint: 'change cycle timeout (default 30; doubles after a cancel, twice)' },
   { path: ['SerializedCtProcessTimeoutInMinutes'], kind: 'integer', hint: 'serialized mode: start the next after this long (default 30)' },
   { path: ['AutoSerializedCtProcessTimeoutInMinutes'], kind: 'integer', hint: 'automatic serialization: start the next after this long (default 30)' },
