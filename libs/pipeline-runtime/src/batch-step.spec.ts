@@ -3,7 +3,8 @@ import type { ApplyOutcome } from '@svc/engines';
 import { SAMPLE_PEOPLE_TABLE, sampleChangeBatch } from '@svc/testing';
 import { seedBatchId } from './batch-ids';
 import { runBatchStep, type BatchStepTarget } from './batch-step';
-import { SeedPartOrder } from './part-order';
+import { CHANGE_BATCH_LAST_SLOT_WAIT_MS, SeedPartOrder } from './part-order';
+import { RetryableWorkError } from '@svc/messaging';
 
 const REPLICATION_ID = 'a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d';
 
@@ -145,4 +146,19 @@ describe('runBatchStep', () => {
     await runBatchStep(second, partOrder, alone.fake, outcomes().handlers);
     expect(alone.calls.some((call) => call.startsWith('hasDone'))).toBe(false);
   });
+
+  it('gives the last free slot up within seconds for a change batch of a chain, where a seed part keeps waiting', async () => {
+    const shutdown = new AbortController();
+    const oneSlot = new SeedPartOrder(1, { pollMs: 20, lastSlotTimeoutMs: 60000, shutdown: shutdown.signal });
+    const following: BatchDescriptor = { ...sampleChangeBatch(REPLICATION_ID, { from: 20, to: 30 }, 1), body: { kind: 'changes', fromVersion: '20', toVersion: '30', after: '10' } };
+    const started = Date.now();
+    await expect(runBatchStep(following, oneSlot, target({}).fake, outcomes().handlers)).rejects.toBeInstanceOf(RetryableWorkError);
+    expect(Date.now() - started).toBeLessThan(CHANGE_BATCH_LAST_SLOT_WAIT_MS + 1000);
+
+    const seedWait = runBatchStep(seedPart(3), oneSlot, target({}).fake, outcomes().handlers);
+    const stillWaiting = await Promise.race([seedWait.then(() => false, () => false), new Promise<boolean>((done) => setTimeout(() => done(true), CHANGE_BATCH_LAST_SLOT_WAIT_MS + 500))]);
+    expect(stillWaiting).toBe(true);
+    shutdown.abort();
+    await expect(seedWait).rejects.toThrow();
+  }, 15000);
 });

@@ -1,7 +1,7 @@
 import type { BatchDescriptor } from '@svc/contracts';
 import type { ApplyOutcome, TableEnsured } from '@svc/engines';
 import { previousBatchOfWork, startsTable } from './batch-ids';
-import { tableLoss, type SeedPartOrder } from './part-order';
+import { CHANGE_BATCH_LAST_SLOT_WAIT_MS, tableLoss, type SeedPartOrder } from './part-order';
 
 /** What a stage's database (staging or warehouse) is asked while one batch goes through the step. */
 export interface BatchStepTarget {
@@ -44,7 +44,10 @@ export interface BatchStepOutcomes {
 export async function runBatchStep(batch: BatchDescriptor, partOrder: SeedPartOrder, target: BatchStepTarget, outcomes: BatchStepOutcomes): Promise<void> {
   const previous = previousBatchOfWork(batch);
   const tableLost = tableLoss(() => target.tableExists());
-  if (previous) await partOrder.waitForPrevious(async () => (await target.hasDone(previous)) || (await target.isStale()) || (await tableLost()), previous);
+  if (previous) {
+    const lastSlotWaitMs = batch.body.kind === 'changes' ? CHANGE_BATCH_LAST_SLOT_WAIT_MS : undefined;
+    await partOrder.waitForPrevious(async () => (await target.hasDone(previous)) || (await target.isStale()) || (await tableLost()), previous, lastSlotWaitMs);
+  }
   if (await target.isStale()) return outcomes.stale();
   const { created, addedColumns, schemaChanges, suspectedRenames, keptAs } = await target.ensureTable();
   // After an ScdType change the table kept aside is replaced by a new one, which the reseed that follows fills.

@@ -49,6 +49,14 @@ export function tableLoss(tableExists: () => Promise<boolean>, graceMs = TABLE_L
 const LAST_SLOT_TIMEOUT_MS = 30000;
 
 /**
+ * The last free slot's wait for a change batch of a chain. After a worker dies mid-chain its batches come back only
+ * after the ack wait, while their successors are delivered at once and take the free slots: each successor in the
+ * last slot then held it for the whole wait, and the chain advanced a batch per 30 s (seen in the kill test). A short
+ * wait hands the slot back to the redelivered predecessor; the successor returns after its retry delay.
+ */
+export const CHANGE_BATCH_LAST_SLOT_WAIT_MS = 3000;
+
+/**
  * Waits for predecessors without letting them starve: were every worker slot of a process taken by a part
  * waiting for an earlier one, that earlier part (redelivered after a failed attempt) could not be taken
  * there, and the seed would stand still for the whole wait. So a part waits the full time only while
@@ -64,10 +72,14 @@ export class SeedPartOrder {
     private readonly options: PartOrderOptions & { lastSlotTimeoutMs?: number } = {},
   ) {}
 
-  async waitForPrevious(isApplied: () => Promise<boolean>, previousBatchId: string): Promise<void> {
+  /**
+   * `lastSlotTimeoutMs` overrides the last free slot's wait for this part: a change batch of a chain gives its slot up
+   * sooner than a seed part (CHANGE_BATCH_LAST_SLOT_WAIT_MS).
+   */
+  async waitForPrevious(isApplied: () => Promise<boolean>, previousBatchId: string, lastSlotTimeoutMs?: number): Promise<void> {
     if (await isApplied()) return;
     const inLastSlot = this.waiting >= this.slots - 1;
-    const timeoutMs = inLastSlot ? (this.options.lastSlotTimeoutMs ?? LAST_SLOT_TIMEOUT_MS) : this.options.timeoutMs;
+    const timeoutMs = inLastSlot ? (lastSlotTimeoutMs ?? this.options.lastSlotTimeoutMs ?? LAST_SLOT_TIMEOUT_MS) : this.options.timeoutMs;
     this.waiting += 1;
     try {
       await waitForPreviousPart(isApplied, previousBatchId, { ...this.options, ...(timeoutMs !== undefined && { timeoutMs }) });
