@@ -51,6 +51,15 @@ describe('extractor: a change backlog over the batch limit', () => {
     return changesOf();
   }
 
+  /** Seeds the table (tracking it) and returns the version its changes are read from. */
+  async function seeded(): Promise<string> {
+    const seed = requestOf('seed', 1000);
+    await harness.publisher.publish(PipelineSubjects.extractRequested, seed, seed.workId);
+    await waitUntil(async () => harness.resultsOf(seed.workId).length > 0, 30000, 'the seed');
+    const [part] = harness.resultsOf(seed.workId);
+    return part?.batch.body.kind === 'seed' ? part.batch.body.startVersion : '';
+  }
+
   /** Each change read ends at the snapshot's xmin: wait until no transaction older than the newest write is open on the shared server. */
   async function writesVisible(xid: string): Promise<void> {
     const olderOpen = async () =>
@@ -79,11 +88,7 @@ describe('extractor: a change backlog over the batch limit', () => {
   });
 
   it('reads one batch per limit-sized window, chained in order, and leaves what is past the work\'s last batch to the next work', async () => {
-    const seed = requestOf('seed', 1);
-    await harness.publisher.publish(PipelineSubjects.extractRequested, seed, seed.workId);
-    await waitUntil(async () => harness.resultsOf(seed.workId).length > 0, 30000, 'the seed');
-    const [seeded] = harness.resultsOf(seed.workId);
-    const startVersion = seeded?.batch.body.kind === 'seed' ? seeded.batch.body.startVersion : '';
+    const startVersion = await seeded();
 
     // One transaction per account, one change record each: with a limit of 1, one window each.
     let lastXid = '0';
@@ -119,11 +124,7 @@ describe('extractor: a change backlog over the batch limit', () => {
   }, 120000);
 
   it('reads a backlog within the limit as one batch, as before', async () => {
-    const seed = requestOf('seed', 1000);
-    await harness.publisher.publish(PipelineSubjects.extractRequested, seed, seed.workId);
-    await waitUntil(async () => harness.resultsOf(seed.workId).length > 0, 30000, 'the seed');
-    const [seeded] = harness.resultsOf(seed.workId);
-    const startVersion = seeded?.batch.body.kind === 'seed' ? seeded.batch.body.startVersion : '';
+    const startVersion = await seeded();
     const written = await source.query<{ xid: string }>('update accounts set balance = balance + 100 where id <= 3 returning pg_current_xact_id()::text as xid');
     await writesVisible(written.rows[0]?.xid ?? '0');
 
