@@ -112,6 +112,16 @@ export interface UnpublishedWork {
 const RELEASE = 'in_flight_work_id = NULL, in_flight_kind = NULL, in_flight_since = NULL, in_flight_request = NULL, in_flight_published_at = NULL';
 
 /**
+ * What a loaded change batch records and resets (SET fragment), whether its work ends with it or goes on: its rows,
+ * lag and time, the error detail, the timeout level and the failure backoff. Arguments name the query's parameters.
+ */
+function changesLoadedSet(rows: string, lagSeconds: string, at: string): string {
+  return `last_cycle_rows = ${rows}, lag_seconds = ${lagSeconds}, last_cycle_at = ${at}, last_error_detail = NULL,
+              ct_timeout_level = 0, failure_count = 0, retry_at = NULL,
+              watermark_at = ${at}, retention_alerted_at = NULL, updated_at = ${at}, last_progress_at = ${at}`;
+}
+
+/**
  * The pipeline's view of table state. Every transition is one conditional UPDATE keyed by the work id
  * in flight, so a late or duplicated completion can never move a table that has moved on. The phase it
  * writes, and the phases it refuses, come from the table phase machine (TABLE_PHASE_TABLE, @svc/contracts).
@@ -268,10 +278,8 @@ export class PipelineStateRepository {
           WHERE replication_id = $1 AND table_name = $2 AND in_flight_work_id = $3 FOR UPDATE
        )
        UPDATE table_states
-          SET last_version = CASE WHEN $8::text IS NULL THEN $4 END, last_cycle_rows = $5, lag_seconds = $6, last_cycle_at = $7, last_error = $8, last_error_detail = NULL,
-              phase = ${phaseAfter(event)},
-              ${RELEASE}, ct_timeout_level = 0, failure_count = 0, retry_at = NULL,
-              watermark_at = $7, retention_alerted_at = NULL, updated_at = $7, last_progress_at = $7
+          SET last_version = CASE WHEN $8::text IS NULL THEN $4 END, last_error = $8, ${changesLoadedSet('$5', '$6', '$7')},
+              phase = ${phaseAfter(event)}, ${RELEASE}
          FROM before
         WHERE replication_id = $1 AND table_name = $2 AND in_flight_work_id = $3 AND ${phaseAllows(event)}
         RETURNING before.last_version AS from_version, before.in_flight_since AS started_at`,
@@ -303,9 +311,7 @@ export class PipelineStateRepository {
           WHERE replication_id = $1 AND table_name = $2 AND in_flight_work_id = $3 FOR UPDATE
        )
        UPDATE table_states
-          SET last_version = $5, last_cycle_rows = $6, lag_seconds = $7, last_cycle_at = $8, last_error = NULL, last_error_detail = NULL,
-              in_flight_since = $8, ct_timeout_level = 0, failure_count = 0, retry_at = NULL,
-              watermark_at = $8, retention_alerted_at = NULL, updated_at = $8, last_progress_at = $8
+          SET last_version = $5, last_error = NULL, ${changesLoadedSet('$6', '$7', '$8')}, in_flight_since = $8
          FROM before
         WHERE replication_id = $1 AND table_name = $2 AND in_flight_work_id = $3 AND last_version = $4 AND ${phaseAllows('changes-loaded')}
         RETURNING before.in_flight_since AS started_at`,

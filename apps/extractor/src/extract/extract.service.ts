@@ -6,6 +6,7 @@ import {
   hasPrimaryKey,
   tableKey,
   type BatchDescriptor,
+  type ChangeBatch,
   type ExtractRequested,
   type ReplicationConfig,
   type TableDefinition,
@@ -188,7 +189,7 @@ export class ExtractService {
       const rowsSubject = rowsSubjectOf(batchId);
       const { chunkCount } = await publishRowChunks(this.connection, rowsSubject, read.rows, { maxChunkBytes: this.settings.rowChunkBytes, outageWait: this.outageWait });
       const { rowCount } = await read.finished;
-      const body = { kind: 'changes' as const, fromVersion, toVersion: read.toVersion, ...(after !== undefined && { after }) };
+      const body: ChangeBatch = { kind: 'changes', fromVersion, toVersion: read.toVersion, ...(after !== undefined && { after }) };
       const batch: BatchDescriptor = {
         batchId,
         replicationId: request.replicationId,
@@ -202,7 +203,7 @@ export class ExtractService {
       const nextExtractedAt = new Date().toISOString();
       const next = read.limited && batches < CHANGE_BATCHES_PER_WORK ? await this.readFollowingChanges(request, source, definition, read.toVersion, readOptions) : null;
       if (next === null) {
-        await this.announceLastChanges(request, part, extractedAt);
+        await this.announceLastChanges(request, part, body, extractedAt);
         break;
       }
       await this.announce(request, part, extractedAt, false);
@@ -239,10 +240,8 @@ export class ExtractService {
   }
 
   /** The work's last change batch; when it is its only one and empty, with nothing new to tell downstream, the watermark moves at once. */
-  private async announceLastChanges(request: ExtractRequested, part: PendingPart, extractedAt: string): Promise<void> {
+  private async announceLastChanges(request: ExtractRequested, part: PendingPart, body: ChangeBatch, extractedAt: string): Promise<void> {
     const { batch } = part;
-    const body = batch.body;
-    if (body.kind !== 'changes') throw new Error('announceLastChanges takes a change batch');
     const only = body.after === undefined;
     if (!only || part.rowCount > 0 || !this.sentDefinitions.isDelivered(request.replicationId, batch.definition, body.fromVersion)) {
       await this.announce(request, part, extractedAt, true);
