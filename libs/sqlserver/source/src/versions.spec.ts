@@ -18,6 +18,10 @@ describe('pipeline versions against Change Tracking versions', () => {
     expect(lastSyncVersionOf(100n) >= ctMin).toBe(false);
   });
 
+  // https://learn.microsoft.com/en-us/sql/relational-databases/system-functions/change-tracking-current-version-transact-sql:
+  // the version of the last committed transaction; CHANGETABLE(CHANGES t, @last) returns the changes committed after
+  // @last. So a window ending at current + 1 has read every committed change, and one ending below it has left some
+  // for the next read (`limited`), which the extractor reads as the next batch of the same cycle.
   it('ends a window after the current version when the changes fit the limit: nothing is left for a next batch', () => {
     expect(changeWindow(50n, 12n, null)).toEqual({ end: 51n, limited: false });
     expect(changeWindow(50n, null, null)).toEqual({ end: 51n, limited: false });
