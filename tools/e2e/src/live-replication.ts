@@ -1,6 +1,6 @@
 import type { TestStack } from '@svc/system-testing';
 import { POSTGRES_TO_POSTGRES } from './engine-pairs';
-import { describeReplication, recentWarnings, type DescribeJson } from './replication-api';
+import { describeReplication, recentLinesNaming, recentWarnings, type DescribeJson } from './replication-api';
 import type { Condition } from './suite/changes';
 import type { SourceSession, WarehouseSession } from './suite/engine-fixture';
 import { tableLabel, type Digest, type TableSpec } from './suite/table-spec';
@@ -115,7 +115,13 @@ export class LiveReplication {
     const state: DescribeJson | null = await this.describe().catch(() => null);
     const shown = state && { status: state.status, lastError: state.lastError, tables: state.tables, alerts: state.alerts };
     const { workload } = this.options;
-    return `${JSON.stringify(shown)}\nworkload: ${workload?.transactions} transactions, errors ${JSON.stringify(workload?.errors.slice(-3))}\n${recentWarnings(this.options.stack).join('\n')}`;
+    const stuck = (state?.tables ?? []).filter((table) => (table.inFlightSeconds ?? 0) >= 5).map((table) => table.name);
+    return [
+      JSON.stringify(shown),
+      `workload: ${workload?.transactions} transactions, errors ${JSON.stringify(workload?.errors.slice(-3))}`,
+      ...recentWarnings(this.options.stack),
+      ...stuck.map((name) => `lines naming ${name}, whose work has been in flight for 5 s or more:\n${recentLinesNaming(this.options.stack, name).join('\n')}`),
+    ].join('\n');
   }
 
   /**

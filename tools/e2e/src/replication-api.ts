@@ -9,6 +9,8 @@ export interface TableStatusJson {
   lastError?: string | null;
   /** When the table's last unit of work ended. */
   lastCycleAt?: string | null;
+  /** How long the table's unit of work has been in flight; absent when none is. */
+  inFlightSeconds?: number;
 }
 
 export interface DescribeJson {
@@ -54,5 +56,15 @@ export function recentWarnings(stack: TestStack, count = 15): string[] {
     .logs()
     .split('\n')
     .filter((line) => /"level":"(warn|error)"/.test(line))
+    .slice(-count);
+}
+
+/** Any service's latest lines (every level) that name `text`: what the services did with a table whose work seems stuck. */
+export function recentLinesNaming(stack: TestStack, text: string, count = 20): string[] {
+  const escaped = JSON.stringify(text).slice(1, -1);
+  return stack
+    .logs()
+    .split('\n')
+    .filter((line) => line.includes(escaped))
     .slice(-count);
 }
