@@ -3,7 +3,9 @@ import {
   type OperationName,
   type OperationRequest,
   type OperationResponse,
+  type ValidationDescription,
 } from '@svc/contracts';
+import { validationOnWire } from './validation-wire';
 import { contentTypeOf, type WireFormat } from './wire-format';
 import { element, escapeText, xmlDocument } from './xml-writer';
 
@@ -41,6 +43,7 @@ function encodeDocument(rootName: string, format: WireFormat, content: object): 
 }
 
 function responseContent(operation: OperationName, response: object): object {
+  if (operation === 'DescribeReplicationValidation') return validationOnWire(response as ValidationDescription);
   if (operation !== 'CreateWarehouseReplication') return response;
   // Seed §4.1 order; Note is always present, empty when there is nothing to say. Warehouse.ExternalId (IAMRole)
   // is this service's extension, after the seed's fields.

@@ -2,3 +2,4 @@ export { contentTypeOf, foreignCharsetOf, MAX_BODY_BYTES, wireFormatOf, type Wir
 export { type DecodeResult } from './decode-result';
 export { decodeRequest } from './decode-request';
 export { encodeError, encodeRequest, encodeResponse, type EncodedBody } from './encode';
+export { type DifferingKeyOnWire, type KeyColumnOnWire, type TableValidationOnWire, type ValidationDescriptionOnWire } from './validation-wire';

@@ -6,6 +6,8 @@ const ITEM_ELEMENTS: Record<string, string> = {
   tables: 'Table',
   alerts: 'Alert',
   errors: 'Error',
+  // A differing key's columns (DescribeReplicationValidation).
+  key: 'Column',
 };
 
 /** A document whose root holds `content` rendered field by field. */

@@ -6,6 +6,7 @@ import {
 import { AccessKeyIdDto, CreateAccessKeyDto, RotateAccessKeyDto, UpdateAccessKeyDto } from './dto/access-key-requests.dto';
 import { AlterReplicationDto, CreateReplicationDto, ReplicationConfigDto } from './dto/replication.dto';
 import { AlterConfigurationDto, EmptyRequestDto, ReplicationIdDto, ReplicationMetricsDto, StartReplicationDto } from './dto/simple-requests.dto';
+import { DescribeValidationDto, StartValidationDto } from './dto/validation-requests.dto';
 import { type ParseResult } from './parse-result';
 import { validateModel } from './validate-model';
 
@@ -20,6 +21,8 @@ export const REQUEST_MODELS: { [Op in OperationName]: new () => OperationRequest
   StartReplication: StartReplicationDto,
   AlterConfiguration: AlterConfigurationDto,
   GetReplicationMetrics: ReplicationMetricsDto,
+  StartReplicationValidation: StartValidationDto,
+  DescribeReplicationValidation: DescribeValidationDto,
   CreateAccessKey: CreateAccessKeyDto,
   ListAccessKeys: EmptyRequestDto,
   UpdateAccessKey: UpdateAccessKeyDto,

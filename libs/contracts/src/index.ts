@@ -96,6 +96,20 @@ export {
   type RotateAccessKeyResponse,
   type UpdateAccessKeyRequest,
 } from './replication/access-key-operations';
+export {
+  DIFFERENCE_KINDS,
+  FINAL_VALIDATION_STATES,
+  VALIDATION_MAX_KEYS_SHOWN,
+  VALIDATION_STATES,
+  type DescribeValidationRequest,
+  type DifferenceKind,
+  type DifferingKey,
+  type StartValidationRequest,
+  type StartValidationResponse,
+  type TableValidation,
+  type ValidationDescription,
+  type ValidationState,
+} from './replication/validation';
 export { ErrorCode, rpcError, rpcOk, type DomainError, type RpcReply } from './rpc/domain-error';
 export type {
   CreateAccessKeyReply,

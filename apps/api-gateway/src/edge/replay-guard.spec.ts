@@ -27,7 +27,15 @@ function refusal(action: () => void): ApiError | null {
 describe('ReplayGuard', () => {
   const guard = () => new ReplayGuard({ maxClockSkewMs: SKEW_MS } as GatewayConfig);
 
-  it.each(['CreateWarehouseReplication', 'AlterWarehouseReplication', 'DeleteWarehouseReplication', 'StartReplication', 'StopReplicationService', 'AlterConfiguration'] as const)(
+  it.each([
+    'CreateWarehouseReplication',
+    'AlterWarehouseReplication',
+    'DeleteWarehouseReplication',
+    'StartReplication',
+    'StopReplicationService',
+    'AlterConfiguration',
+    'StartReplicationValidation',
+  ] as const)(
     'accepts a signed %s once and refuses its signature again with 403',
     (operation) => {
       const replays = guard();
@@ -37,7 +45,7 @@ describe('ReplayGuard', () => {
     },
   );
 
-  it.each(['DescribeWarehouseReplication', 'ListWarehouseReplications', 'GetReplicationMetrics'] as const)('lets a read-only %s be sent again', (operation) => {
+  it.each(['DescribeWarehouseReplication', 'ListWarehouseReplications', 'GetReplicationMetrics', 'DescribeReplicationValidation'] as const)('lets a read-only %s be sent again', (operation) => {
     const replays = guard();
     for (let time = 0; time < 3; time += 1) expect(refusal(() => replays.admit(operation, signature('c'.repeat(64)), SIGNED_AT))).toBeNull();
   });

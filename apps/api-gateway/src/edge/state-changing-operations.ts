@@ -14,6 +14,8 @@ const CHANGES_STATE: Readonly<Record<OperationName, boolean>> = {
   DescribeWarehouseReplication: false,
   ListWarehouseReplications: false,
   GetReplicationMetrics: false,
+  StartReplicationValidation: true,
+  DescribeReplicationValidation: false,
   CreateAccessKey: true,
   UpdateAccessKey: true,
   DeleteAccessKey: true,

@@ -12,6 +12,8 @@ describe('resolveOperation', () => {
     ['start', 'StartReplication'],
     ['alter-configuration', 'AlterConfiguration'],
     ['metrics', 'GetReplicationMetrics'],
+    ['validate', 'StartReplicationValidation'],
+    ['validation', 'DescribeReplicationValidation'],
   ])('maps the alias %s to %s', (alias, operation) => {
     expect(resolveOperation(alias)).toBe(operation);
   });

@@ -11,6 +11,8 @@ export const OPERATION_ALIASES: Readonly<Record<string, OperationName>> = {
   start: 'StartReplication',
   'alter-configuration': 'AlterConfiguration',
   metrics: 'GetReplicationMetrics',
+  validate: 'StartReplicationValidation',
+  validation: 'DescribeReplicationValidation',
   'create-key': 'CreateAccessKey',
   'list-keys': 'ListAccessKeys',
   'update-key': 'UpdateAccessKey',

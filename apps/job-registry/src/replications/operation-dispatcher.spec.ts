@@ -1,5 +1,14 @@
 import { ExternalIdIssuer } from '@svc/crypto';
-import { ErrorCode, type OperationEnvelope } from '@svc/contracts';
+import {
+  ErrorCode,
+  rpcOk,
+  type DescribeValidationRequest,
+  type OperationEnvelope,
+  type RpcReply,
+  type StartValidationRequest,
+  type StartValidationResponse,
+  type ValidationDescription,
+} from '@svc/contracts';
 import { JsonLogger } from '@svc/logging';
 import {
   InMemoryAccessKeyStore,
@@ -18,8 +27,29 @@ import { AccessKeysService } from '../access-keys/access-keys.service';
 import { CredentialGenerator } from '../access-keys/credential-generator';
 import { OperationDispatcher } from './operation-dispatcher';
 import { ReplicationMetricsService } from './replication-metrics.service';
-import { ReplicationsService } from './replications.service';
+import { ReplicationsService, type OperationCaller } from './replications.service';
 import { ServiceControlService } from './service-control.service';
+import { ValidationOperations } from './validation-operations';
+
+const VALIDATION_ID = '9b2e7c1a-3d4f-4e5a-8b6c-7d8e9f0a1b2c';
+
+/** Records what the dispatcher hands over and answers as a validation service would. */
+class RecordingValidations extends ValidationOperations {
+  readonly started: Array<{ request: StartValidationRequest; caller: OperationCaller }> = [];
+  readonly described: DescribeValidationRequest[] = [];
+
+  start(request: StartValidationRequest, caller: OperationCaller): Promise<RpcReply<StartValidationResponse>> {
+    this.started.push({ request, caller });
+    return Promise.resolve(rpcOk({ replicationId: request.replicationId, validationId: VALIDATION_ID }));
+  }
+
+  describe(request: DescribeValidationRequest): Promise<RpcReply<ValidationDescription>> {
+    this.described.push(request);
+    return Promise.resolve(
+      rpcOk({ replicationId: request.replicationId, validationId: request.validationId ?? VALIDATION_ID, requestedAt: '2026-12-01T10:00:00.000Z', scheduled: false, tables: [] }),
+    );
+  }
+}
 
 describe('OperationDispatcher', () => {
   let replications: InMemoryReplicationStore;
@@ -29,6 +59,8 @@ describe('OperationDispatcher', () => {
   let tableStates: InMemoryTableStateStore;
   let history: InMemoryMetricsHistoryStore;
   let keys: InMemoryAccessKeyStore;
+  let validations: RecordingValidations;
+  let dispatcherWith: (bound?: ValidationOperations) => OperationDispatcher;
 
   beforeEach(() => {
     replications = new InMemoryReplicationStore();
@@ -50,15 +82,19 @@ describe('OperationDispatcher', () => {
     keys = new InMemoryAccessKeyStore();
     void keys.create({ accessKeyId: 'SVCTESTKEY00000000000', secretKey: 's', allowedOperations: ['*'], replicationScope: 'All', description: '' });
     const accessKeys = new AccessKeyOperations(new AccessKeysService(keys, new CredentialGenerator(), { region: 'us-east-1', bootstrapAccessKey: null }, logger), keys);
-    dispatcher = new OperationDispatcher(
-      service,
-      new ServiceControlService(settings),
-      new ReplicationMetricsService(replications, tableStates, history),
-      logger,
-      keys,
-      replications,
-      accessKeys,
-    );
+    dispatcherWith = (bound) =>
+      new OperationDispatcher(
+        service,
+        new ServiceControlService(settings),
+        new ReplicationMetricsService(replications, tableStates, history),
+        logger,
+        keys,
+        replications,
+        accessKeys,
+        bound,
+      );
+    validations = new RecordingValidations();
+    dispatcher = dispatcherWith(validations);
   });
 
   function envelope(operation: string, payload: unknown): Record<string, unknown> {
@@ -162,6 +198,49 @@ describe('OperationDispatcher', () => {
     });
   });
 
+  describe('StartReplicationValidation and DescribeReplicationValidation', () => {
+    const replicationId = '3f2504e0-4f89-41d3-9a0c-0305e82c3301';
+
+    it('hands the canonical request and the caller to the validation service and answers what it answers', async () => {
+      const started = await dispatcher.handle(envelope('StartReplicationValidation', { replicationId: replicationId.toUpperCase(), tablesToInclude: ' [dbo].[Orders] ,[sales].[Order Lines]' }));
+      expect(started).toEqual({ ok: true, value: { replicationId, validationId: VALIDATION_ID } });
+      expect(validations.started).toEqual([
+        {
+          request: { replicationId, tablesToInclude: ['[dbo].[Orders]', '[sales].[Order Lines]'] },
+          caller: { requestId: '42', accessKeyId: 'SVCTESTKEY00000000000', scope: 'All' },
+        },
+      ]);
+
+      await dispatcher.handle(envelope('StartReplicationValidation', { replicationId, tablesToInclude: 'all' }));
+      expect(validations.started[1]?.request).toEqual({ replicationId });
+
+      const described = await dispatcher.handle(envelope('DescribeReplicationValidation', { replicationId, validationId: `{${VALIDATION_ID.toUpperCase()}}` }));
+      expect(described).toMatchObject({ ok: true, value: { replicationId, validationId: VALIDATION_ID, tables: [] } });
+      await dispatcher.handle(envelope('DescribeReplicationValidation', { replicationId }));
+      expect(validations.described).toEqual([{ replicationId, validationId: VALIDATION_ID }, { replicationId }]);
+    });
+
+    it('answers Unavailable while no validation service is bound', async () => {
+      expect(await dispatcherWith(undefined).handle(envelope('StartReplicationValidation', { replicationId }))).toEqual({
+        ok: false,
+        error: { code: ErrorCode.Unavailable, messages: ['validation is not available in this registry yet'] },
+      });
+    });
+
+    it.each([
+      ['StartReplicationValidation', {}, '{ReplicationId}: is required'],
+      ['StartReplicationValidation', { replicationId, tablesToInclude: 'dbo.Orders' }, "{TablesToInclude}: invalid value 'dbo.Orders': entry 1 ('dbo.Orders') must be written [schema].[table]. Write All or a comma-separated list of [schema].[table]"],
+      ['StartReplicationValidation', { replicationId, tablesToInclude: ['[dbo].[Orders]', '[dbo].[Orders]'] }, '{TablesToInclude}: lists [dbo].[Orders] more than once'],
+      ['DescribeReplicationValidation', { validationId: VALIDATION_ID }, '{ReplicationId}: is required'],
+      ['DescribeReplicationValidation', { replicationId, validationId: 'latest' }, "{ValidationId}: invalid value 'latest'. A ValidationId is a GUID like 3f2504e0-4f89-11d3-9a0c-0305e82c3301"],
+      ['DescribeReplicationValidation', { replicationId, tablesToInclude: '[dbo].[Orders]' }, '{TablesToInclude}: unknown field'],
+    ])('%s re-validates %j and refuses it by field without calling the service', async (operation, payload, message) => {
+      expect(await dispatcher.handle(envelope(operation, payload))).toEqual({ ok: false, error: { code: ErrorCode.ValidationFailed, messages: [message] } });
+      expect(validations.started).toEqual([]);
+      expect(validations.described).toEqual([]);
+    });
+  });
+
   it('answers an unexpected exception with a generic Internal error and logs it with the request id', async () => {
     replications.list = () => Promise.reject(new Error('relation "replications" does not exist at postgres://svc:db-pw-9@h/x'));
     const reply = await dispatcher.handle(envelope('ListWarehouseReplications', {}));
@@ -206,6 +285,8 @@ describe('OperationDispatcher', () => {
         ['DeleteWarehouseReplication', { replicationId: id }],
         ['StartReplication', { replicationId: id }],
         ['GetReplicationMetrics', { replicationId: id }],
+        ['StartReplicationValidation', { replicationId: id }],
+        ['DescribeReplicationValidation', { replicationId: id }],
       ] as const) {
         const refused = await as(OWN_B, operation, payload);
         const missing = await as(OWN_B, operation, { ...payload, replicationId: absent });
@@ -217,6 +298,12 @@ describe('OperationDispatcher', () => {
       // Refused means untouched: the Alter changed nothing and the Delete left it in place.
       expect(replications.rows.get(id)?.config.parallelTablesLimit).toBe(limitBefore);
       expect(replications.rows.get(id)?.status).toBe('Running');
+      expect(validations.started).toEqual([]);
+      expect(validations.described).toEqual([]);
+      // Its own key validates it, as itself.
+      expect(await as(OWN_A, 'StartReplicationValidation', { replicationId: id })).toMatchObject({ ok: true });
+      expect(await as(OWN_A, 'DescribeReplicationValidation', { replicationId: id })).toMatchObject({ ok: true });
+      expect(validations.started.map(({ caller }) => caller)).toEqual([{ requestId: '7', accessKeyId: OWN_A, scope: 'Own' }]);
     });
 
     it('lists only what a key may see', async () => {

@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import {
   ErrorCode,
   guardOperationEnvelope,
@@ -16,6 +16,7 @@ import { AccessKeyRepository, ReplicationRepository, type AccessKeyListing, type
 import { ReplicationMetricsService } from './replication-metrics.service';
 import { ReplicationsService, type OperationCaller } from './replications.service';
 import { ServiceControlService } from './service-control.service';
+import { ValidationOperations } from './validation-operations';
 import { replyingOnFailure } from '../rpc/unexpected-failure';
 import { replicationNotFound } from './replication-errors';
 import { AccessKeyOperations } from '../access-keys/access-key-operations.service';
@@ -36,6 +37,8 @@ export class OperationDispatcher {
     @Inject(AccessKeyRepository) private readonly keys: Pick<AccessKeyStore, 'scopeOf' | 'mayReadErrorDetails'>,
     @Inject(ReplicationRepository) private readonly owners: Pick<ReplicationStore, 'ownerOf'>,
     @Inject(AccessKeyOperations) private readonly accessKeys: AccessKeyOperations,
+    /** Optional until the registry binds its validation service; unbound, the validation operations answer Unavailable. */
+    @Optional() @Inject(ValidationOperations) private readonly validations?: ValidationOperations,
   ) {}
 
   async handle(message: unknown): Promise<OperationReply> {
@@ -101,6 +104,14 @@ export class OperationDispatcher {
         return withRequest('AlterConfiguration', payload, (request) => serviceWide(() => this.serviceControl.alterConfiguration(request)));
       case 'GetReplicationMetrics':
         return withRequest('GetReplicationMetrics', payload, (request) => owned(request.replicationId, () => this.metrics.metrics(request)));
+      case 'StartReplicationValidation':
+        return withRequest('StartReplicationValidation', payload, (request) =>
+          owned(request.replicationId, () => this.validating((validations) => validations.start(request, author))),
+        );
+      case 'DescribeReplicationValidation':
+        return withRequest('DescribeReplicationValidation', payload, (request) =>
+          owned(request.replicationId, () => this.validating((validations) => validations.describe(request))),
+        );
       case 'CreateAccessKey':
         return withRequest('CreateAccessKey', payload, (request) => this.asCaller(envelope, (caller) => this.accessKeys.create(caller, request)));
       case 'ListAccessKeys':
@@ -112,6 +123,11 @@ export class OperationDispatcher {
       case 'RotateAccessKey':
         return withRequest('RotateAccessKey', payload, (request) => this.asCaller(envelope, (caller) => this.accessKeys.rotate(caller, request)));
     }
+  }
+
+  private validating<T>(run: (validations: ValidationOperations) => Promise<RpcReply<T>>): Promise<RpcReply<T>> {
+    if (this.validations === undefined) return Promise.resolve(rpcError(ErrorCode.Unavailable, ['validation is not available in this registry yet']));
+    return run(this.validations);
   }
 
   /** Access key operations act for the calling key, within its rights. */

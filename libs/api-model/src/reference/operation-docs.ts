@@ -14,6 +14,7 @@ export interface OperationDoc {
 
 const REPLICATION_ID = '3f2504e0-4f89-11d3-9a0c-0305e82c3301';
 const KEY_ID = 'AKEXAMPLEKEYID000001';
+const VALIDATION_ID = '9b2e7c1a-3d4f-4e5a-8b6c-7d8e9f0a1b2c';
 const NOT_FOUND_REPLICATION = "404 `{ReplicationId}: replication '…' does not exist` (also for a replication the key's scope does not cover)";
 const BEING_DELETED = "400 `{ReplicationId}: replication '…' is being deleted`";
 const CHANGED_CONCURRENTLY = '400 `{ReplicationId}: … was changed by another request at the same time; send the change again`';
@@ -127,6 +128,18 @@ export const OPERATION_DOCS: Record<OperationName, OperationDoc> = {
     purpose: "Each table's history over the last SinceMinutes: one point per step with activity. The service keeps one sample a minute per table for 7 days.",
     errors: [NOT_FOUND_REPLICATION, "404 `{TableName}: table '…' is not part of replication '…'`"],
     example: { replicationId: REPLICATION_ID, tableName: '[dbo].[Orders]', sinceMinutes: '120', stepMinutes: '5' },
+  },
+  StartReplicationValidation: {
+    purpose:
+      'Compares the warehouse with the source, table by table, without stopping replication: each engine checksums its rows in SQL, only differing parts are compared key by key, and keys that changed meanwhile are checked again. Answers a ValidationId; DescribeReplicationValidation shows progress and results.',
+    errors: [NOT_FOUND_REPLICATION],
+    example: { replicationId: REPLICATION_ID, tablesToInclude: '[dbo].[Orders], [dbo].[OrderLines]' },
+  },
+  DescribeReplicationValidation: {
+    purpose:
+      "Shows a validation's progress and result per table: state, rows compared, how many keys differ and how (missing, extra, different), and the first differing keys (keys only, never other values). The latest validation when ValidationId is absent.",
+    errors: [NOT_FOUND_REPLICATION],
+    example: { replicationId: REPLICATION_ID, validationId: VALIDATION_ID },
   },
   CreateAccessKey: {
     purpose: "Creates an access key within the calling key's own rights. Its secret is answered this once.",

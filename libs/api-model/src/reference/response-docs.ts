@@ -1,7 +1,12 @@
+import type { DifferingKeyOnWire, KeyColumnOnWire, TableValidationOnWire, ValidationDescriptionOnWire } from '@svc/api-codec';
 import {
+  DIFFERENCE_KINDS,
+  FINAL_VALIDATION_STATES,
   REPLICATION_STATUSES,
   SECRET_MASK,
   TABLE_PHASES,
+  VALIDATION_MAX_KEYS_SHOWN,
+  VALIDATION_STATES,
   type AccessKeyDescription,
   type AlertRecord,
   type MetricsPoint,
@@ -83,6 +88,37 @@ const point: Described<MetricsPoint> = {
   maxCycleMs: 'Longest cycle duration',
 };
 
+const validation: Described<Omit<ValidationDescriptionOnWire, 'tables'>> = {
+  replicationId: 'The replication',
+  validationId: 'The validation (GUID)',
+  requestedAt: 'When it was requested (ISO 8601, UTC)',
+  scheduled: 'true when a schedule of the replication started it rather than a request',
+};
+const tableValidation: Described<TableValidationOnWire> = {
+  name: '[schema].[table]',
+  state: `One of ${VALIDATION_STATES.join(', ')}; ${FINAL_VALIDATION_STATES.join(', ')} are final`,
+  reason: 'Why it was Skipped or Failed; absent otherwise',
+  rowsCompared: 'Source rows compared so far',
+  rowsEstimated: "The source's estimate of the table's rows; absent until the comparison starts",
+  mismatchedKeys: 'Keys that still differed when checked again: MissingKeys + ExtraKeys + DifferentKeys',
+  missingKeys: 'Keys the source has and the warehouse lacks',
+  extraKeys: 'Keys the warehouse has and the source does not (or a second current row of a Type2 key)',
+  differentKeys: 'Keys whose other values differ',
+  unsettledKeys: 'Keys that changed in the source every time they were checked again, so could not be compared at rest; not counted as differences',
+  differingKeys: `The first differing keys, at most ${VALIDATION_MAX_KEYS_SHOWN}, in no particular order (the counts cover every one)`,
+  sourceVersion: 'The source version the comparison was pinned to; absent before it started',
+  startedAt: "When the table's comparison started; absent before",
+  endedAt: 'When it ended; absent until then',
+};
+const differingKey: Described<DifferingKeyOnWire> = {
+  key: "The key's columns, never other values",
+  difference: `${DIFFERENCE_KINDS.join(', ')}: absent from the warehouse, only in the warehouse, or other values`,
+};
+const keyColumn: Described<KeyColumnOnWire> = {
+  name: 'Column name',
+  value: 'Its value as validation compares it (canonical text); absent for NULL',
+};
+
 const description: Described<Omit<ReplicationDescription, keyof ReplicationSummary>> = {
   createdAt: 'When it was created (ISO 8601, UTC)',
   updatedAt: 'When its configuration last changed',
@@ -119,6 +155,17 @@ export const RESPONSE_DOCS: ResponseDocs = {
     { path: ['stepMinutes'], description: 'Minutes per point' },
     ...fields(['tables', '[table]'], metricsTable),
     ...fields(['tables', '[table]', 'points', '[point]'], point),
+  ],
+  StartReplicationValidation: [
+    { path: ['replicationId'], description: 'The replication' },
+    { path: ['validationId'], description: 'The new validation (GUID): DescribeReplicationValidation names it' },
+  ],
+  DescribeReplicationValidation: [
+    ...fields([], validation),
+    { path: ['tables'], description: 'One Table per table compared' },
+    ...fields(['tables', '[table]'], tableValidation),
+    ...fields(['tables', '[table]', 'differingKeys', '[differingKey]'], differingKey),
+    ...fields(['tables', '[table]', 'differingKeys', '[differingKey]', 'key', '[column]'], keyColumn),
   ],
   CreateAccessKey: [
     { path: ['accessKeyId'], description: 'The new key id' },

@@ -90,3 +90,20 @@ function tableArrayProblem(tables: unknown[], allowEmpty: boolean): string | nul
   }
   return null;
 }
+
+/**
+ * Some of a replication's tables, every table when absent (StartReplicationValidation's TablesToInclude): written
+ * and checked as Create's TablesToInclude, with `All` read as leaving the field out, so a request is canonically a
+ * list of tables or nothing.
+ */
+export function tableSubset(): FieldRule {
+  const selection = tableSelection({ allowEmpty: false });
+  return {
+    doc: { type: selection.doc.type, rule: `${selection.doc.rule}; All is the same as leaving it out` },
+    coerce(raw) {
+      const coerced = selection.coerce(raw);
+      return coerced === 'All' ? undefined : coerced;
+    },
+    problem: (value) => selection.problem(value),
+  };
+}

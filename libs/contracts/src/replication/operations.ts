@@ -10,6 +10,7 @@ import {
   type RotateAccessKeyResponse,
   type UpdateAccessKeyRequest,
 } from './access-key-operations';
+import type { DescribeValidationRequest, StartValidationRequest, StartValidationResponse, ValidationDescription } from './validation';
 
 /** Every API operation (DESIGN §4), the path segment after /api/. */
 export const OPERATIONS = [
@@ -22,6 +23,8 @@ export const OPERATIONS = [
   'StartReplication',
   'AlterConfiguration',
   'GetReplicationMetrics',
+  'StartReplicationValidation',
+  'DescribeReplicationValidation',
   ...ACCESS_KEY_OPERATIONS,
 ] as const;
 export type OperationName = (typeof OPERATIONS)[number];
@@ -136,6 +139,8 @@ export interface OperationTypes {
   StartReplication: { request: StartReplicationRequest; response: null };
   AlterConfiguration: { request: AlterConfigurationRequest; response: null };
   GetReplicationMetrics: { request: ReplicationMetricsRequest; response: ReplicationMetricsResponse };
+  StartReplicationValidation: { request: StartValidationRequest; response: StartValidationResponse };
+  DescribeReplicationValidation: { request: DescribeValidationRequest; response: ValidationDescription };
   CreateAccessKey: { request: CreateAccessKeyOperationRequest; response: CreateAccessKeyOperationResponse };
   ListAccessKeys: { request: EmptyRequest; response: ListAccessKeysResponse };
   UpdateAccessKey: { request: UpdateAccessKeyRequest; response: null };

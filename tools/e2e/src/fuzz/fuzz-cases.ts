@@ -106,6 +106,11 @@ function baseBody(operation: OperationName, context: FuzzContext, random: Random
       return { replicationId: context.replicationId };
     case 'GetReplicationMetrics':
       return { replicationId: context.replicationId, ...(random.chance(0.5) && { sinceMinutes: '120', stepMinutes: '5' }) };
+    // Never a replication that exists: a validation started by each case would compare the fuzz tables over and over.
+    case 'StartReplicationValidation':
+      return { replicationId: '00000000-0000-4000-8000-00000000dead', ...(random.chance(0.5) && { tablesToInclude: '[public].[orders]' }) };
+    case 'DescribeReplicationValidation':
+      return { replicationId: context.replicationId, ...(random.chance(0.5) && { validationId: '00000000-0000-4000-8000-0000000000aa' }) };
     case 'DeleteWarehouseReplication':
       // Never the replication the other cases alter: a GUID nobody has.
       return { replicationId: '00000000-0000-4000-8000-00000000dead' };
