@@ -97,6 +97,19 @@ describe('runCli', () => {
     expect(sent?.body.toString()).toBe('{"replicationId":"r-1"}');
   });
 
+  it('svc validate and svc validation send the replication after the operation and their flags as fields', async () => {
+    const io = fakeIo();
+    await expect(runCli(['validate', 'r-1', '--tables', '[dbo].[Orders], [dbo].[Lines]'], io)).resolves.toBe(ExitCode.Ok);
+    await expect(runCli(['validation', 'r-1', '--validation-id', 'v-1', '--format', 'xml'], io)).resolves.toBe(ExitCode.Ok);
+    expect(io.sent.map((sent) => [sent.operation, sent.body.toString()])).toEqual([
+      ['StartReplicationValidation', '{"replicationId":"r-1","tablesToInclude":"[dbo].[Orders], [dbo].[Lines]"}'],
+      [
+        'DescribeReplicationValidation',
+        '<?xml version="1.0" encoding="UTF-8"?>\n<DescribeReplicationValidationRequest>\n  <ReplicationId>r-1</ReplicationId>\n  <ValidationId>v-1</ValidationId>\n</DescribeReplicationValidationRequest>\n',
+      ],
+    ]);
+  });
+
   it('exits 2 with the network message when the server cannot be reached', async () => {
     const io = fakeIo({ outcome: { kind: 'unreachable', message: 'cannot reach http://127.0.0.1:8080: connection refused' } });
     await expect(runCli(['list'], io)).resolves.toBe(ExitCode.Unreachable);

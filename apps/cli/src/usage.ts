@@ -9,6 +9,9 @@ export const USAGE = `Usage:
                   [--replication-id ID] [--set Path.To.Field=value ...]
                   [--endpoint URL] [--profile NAME] [--region REGION] [--raw]
                   [--ca-file FILE] [--insecure]
+  svc validate REPLICATION-ID [--tables "[schema].[table],..."]     (StartReplicationValidation)
+  svc validation REPLICATION-ID [--validation-id ID]               (DescribeReplicationValidation; the latest without one)
+      both take the other flags of svc <operation> too (--format, --endpoint, --raw, ...)
   svc describe --replication-id ID --watch [--interval SECONDS] [--until-tracking]
                [--endpoint URL] [--profile NAME] [--region REGION]
                [--ca-file FILE] [--insecure]

@@ -129,6 +129,55 @@ describe('parseArgs', () => {
   });
 });
 
+describe('svc validate and svc validation', () => {
+  const ID = '3f2504e0-4f89-11d3-9a0c-0305e82c3301';
+
+  it('starts a validation of the replication given after the operation, of some tables with --tables', () => {
+    expect(parseArgs(['validate', ID, '--tables', '[dbo].[Orders],[sales].[Order Lines]', '--format', 'xml'])).toEqual({
+      kind: 'operation',
+      operation: 'StartReplicationValidation',
+      format: 'xml',
+      assignments: [
+        { path: ['replicationId'], value: ID },
+        { path: ['tablesToInclude'], value: '[dbo].[Orders],[sales].[Order Lines]' },
+      ],
+      connection: {},
+      raw: false,
+    });
+    expect(parseArgs(['validate', '--replication-id', ID])).toMatchObject({ operation: 'StartReplicationValidation', assignments: [{ path: ['replicationId'], value: ID }] });
+  });
+
+  it('describes the latest validation, or the one --validation-id names', () => {
+    expect(parseArgs(['validation', ID, '--endpoint', 'https://svc'])).toEqual({
+      kind: 'operation',
+      operation: 'DescribeReplicationValidation',
+      assignments: [{ path: ['replicationId'], value: ID }],
+      connection: { endpoint: 'https://svc' },
+      raw: false,
+    });
+    expect(parseArgs(['DescribeReplicationValidation', ID, '--validation-id=9b2e7c1a-3d4f-4e5a-8b6c-7d8e9f0a1b2c'])).toMatchObject({
+      assignments: [
+        { path: ['replicationId'], value: ID },
+        { path: ['validationId'], value: '9b2e7c1a-3d4f-4e5a-8b6c-7d8e9f0a1b2c' },
+      ],
+    });
+  });
+
+  it.each([
+    [['validate', ID, 'other'], `expected one operation and one replication id, got 'validate ${ID} other'`],
+    [['describe', ID], `expected one operation, got 'describe ${ID}'`],
+    [['validate', ID, '--replication-id', ID], 'give the replication once: after svc validate or as --replication-id'],
+    [['validate', ID, '--validation-id', ID], '--validation-id does not go with svc validate'],
+    [['validation', ID, '--tables', '[dbo].[Orders]'], '--tables does not go with svc validation'],
+    [['metrics', '--replication-id', ID, '--tables', '[dbo].[Orders]'], '--tables does not go with svc metrics'],
+    [['validate', ID, '--file', 'body.json'], 'cannot be combined with --file or --body'],
+    [['validation', ID, '--watch'], '--watch works with describe only'],
+  ])('refuses %j (%s)', (argv, message) => {
+    expect(() => parseArgs(argv)).toThrow(UsageError);
+    expect(() => parseArgs(argv)).toThrow(message);
+  });
+});
+
 describe('parseFieldAssignment', () => {
   it.each(['noequals', '=x', 'a..b=1', 'a.=1', 'a-b=1', 'a.b c=1', '1a=2'])('rejects %s', (text) => {
     expect(() => parseFieldAssignment(text)).toThrow(UsageError);

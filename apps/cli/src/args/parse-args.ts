@@ -1,6 +1,6 @@
 import { ERROR_DETAILS_PERMISSION, type ManageAccessKeysRequest, type OperationName } from '@svc/contracts';
 import { UsageError } from '../exit-codes';
-import { resolveOperation } from './operation-alias';
+import { OPERATION_ALIASES, resolveOperation } from './operation-alias';
 
 export type BodyFormat = 'json' | 'xml';
 
@@ -89,7 +89,19 @@ const OPERATION_FLAGS: Record<string, FlagSpec> = {
   watch: { takesValue: false },
   interval: { takesValue: true },
   'until-tracking': { takesValue: false },
+  tables: { takesValue: true },
+  'validation-id': { takesValue: true },
 };
+
+/**
+ * Operations that take their replication as the argument after the operation, and flags that set one of their
+ * fields: `svc validate ID --tables "[dbo].[Orders],[dbo].[Lines]"`, `svc validation ID --validation-id ID`.
+ */
+const OPERATION_SHORTHANDS: Partial<Record<OperationName, { fieldFlags: Record<string, string> }>> = {
+  StartReplicationValidation: { fieldFlags: { tables: 'tablesToInclude' } },
+  DescribeReplicationValidation: { fieldFlags: { 'validation-id': 'validationId' } },
+};
+const FIELD_FLAGS = Object.values(OPERATION_SHORTHANDS).flatMap((shorthand) => Object.keys(shorthand.fieldFlags));
 
 export const DEFAULT_WATCH_INTERVAL_SECONDS = 2;
 const MIN_WATCH_INTERVAL_SECONDS = 0.5;
@@ -247,14 +259,36 @@ function parseDescribeWatch(tokens: Tokens, operation: OperationName | undefined
   };
 }
 
+/** The replication given after the operation and the fields its flags set, as `--replication-id` and `--set` would give them. */
+function shorthandAssignments(tokens: Tokens, operation: OperationName | undefined, replicationId: string | undefined): FieldAssignment[] {
+  const shorthand = operation === undefined ? undefined : OPERATION_SHORTHANDS[operation];
+  const command = operation === undefined ? 'an operation named by its XML body' : `svc ${aliasOf(operation)}`;
+  const foreignFlag = FIELD_FLAGS.find((flag) => tokens.flags.has(flag) && shorthand?.fieldFlags[flag] === undefined);
+  if (foreignFlag !== undefined) throw new UsageError(`--${foreignFlag} does not go with ${command}`);
+  if (replicationId !== undefined && tokens.flags.has('replication-id')) {
+    throw new UsageError(`give the replication once: after ${command} or as --replication-id`);
+  }
+  const fields = Object.entries(shorthand?.fieldFlags ?? {}).flatMap(([flag, field]) => {
+    const value = single(tokens, flag);
+    return value === undefined ? [] : [{ path: [field], value }];
+  });
+  return [...(replicationId === undefined ? [] : [{ path: ['replicationId'], value: replicationId }]), ...fields];
+}
+
+function aliasOf(operation: OperationName): string {
+  return Object.entries(OPERATION_ALIASES).find(([, aliased]) => aliased === operation)?.[0] ?? operation;
+}
+
 function parseOperationCommand(argv: string[]): OperationCommand | DescribeWatchCommand {
   const tokens = tokenize(argv, OPERATION_FLAGS);
-  if (tokens.positionals.length > 1) {
-    throw new UsageError(`expected one operation, got '${tokens.positionals.join(' ')}'`);
-  }
-  const operationText = tokens.positionals[0];
+  const [operationText, ...argumentsAfter] = tokens.positionals;
   const operation = operationText === undefined ? undefined : resolveOperation(operationText);
+  const takesReplicationArgument = operation !== undefined && OPERATION_SHORTHANDS[operation] !== undefined;
+  if (argumentsAfter.length > (takesReplicationArgument ? 1 : 0)) {
+    throw new UsageError(`expected one operation${takesReplicationArgument ? ' and one replication id' : ''}, got '${tokens.positionals.join(' ')}'`);
+  }
   if (operationText !== undefined && operation === undefined) throw new UsageError(`unknown operation '${operationText}'`);
+  const shorthand = shorthandAssignments(tokens, operation, argumentsAfter[0]);
   if (tokens.flags.has('watch')) return parseDescribeWatch(tokens, operation);
   if (tokens.flags.has('interval')) throw new UsageError('--interval only goes with --watch');
   if (tokens.flags.has('until-tracking')) throw new UsageError('--until-tracking only goes with --watch');
@@ -262,11 +296,12 @@ function parseOperationCommand(argv: string[]): OperationCommand | DescribeWatch
   const file = single(tokens, 'file');
   const body = single(tokens, 'body');
   const replicationId = single(tokens, 'replication-id');
-  const assignments = (tokens.flags.get('set') ?? []).map(parseFieldAssignment);
+  const assignments = [...shorthand, ...(tokens.flags.get('set') ?? []).map(parseFieldAssignment)];
   if (replicationId !== undefined) assignments.unshift({ path: ['replicationId'], value: replicationId });
   if (file !== undefined && body !== undefined) throw new UsageError('give either --file or --body, not both');
   if ((file !== undefined || body !== undefined) && assignments.length > 0) {
-    throw new UsageError('--set and --replication-id build the body; they cannot be combined with --file or --body');
+    const builders = ['--set', '--replication-id', 'the replication id after the operation', ...FIELD_FLAGS.map((flag) => `--${flag}`)];
+    throw new UsageError(`${builders.join(', ')} build the body; they cannot be combined with --file or --body`);
   }
   if (operation === undefined && file === undefined && body === undefined) {
     throw new UsageError('name the operation (e.g. svc describe --replication-id ID), or give an XML --file/--body to infer it from');
