@@ -25,7 +25,7 @@ const engineLibs = (names) => ({
 });
 /** Library entries the operator console may import at run time, and the files its browser build compiles for them. */
 const browserSafeEntries = ['@svc/signing/core', '@svc/contracts/browser'];
-const browserSafeFiles = ['libs/signing/src/core/**/*.ts', 'libs/contracts/src/browser.ts', 'libs/contracts/src/replication/{operations,access-key-operations,replication-config,replication-status}.ts'];
+const browserSafeFiles = ['libs/signing/src/core/**/*.ts', 'libs/contracts/src/browser.ts', 'libs/contracts/src/replication/{operations,access-key-operations,replication-config,replication-status,validation}.ts'];
 const nodeGlobals = ['Buffer', 'process', 'require', '__dirname'];
 const restrictImports = (patterns) => ({ rules: { 'no-restricted-imports': ['error', { patterns }] } });
 /**

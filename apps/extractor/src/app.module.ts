@@ -11,6 +11,8 @@ import { ChangedTablesController } from './probe/changed-tables.controller';
 import { ChangedTablesService } from './probe/changed-tables.service';
 import { ReleaseController } from './release/release.controller';
 import { ReleaseService } from './release/release.service';
+import { validateConsumer } from './validate/validate.consumer';
+import { ValidateService } from './validate/validate.service';
 
 @Module({})
 export class AppModule {
@@ -24,7 +26,12 @@ export class AppModule {
         DiscoverService,
         ReleaseService,
         ChangedTablesService,
-        { provide: PIPELINE_CONSUMERS, inject: [ExtractService, WORKER_CONFIG], useFactory: (service: ExtractService, settings: WorkerConfig) => [extractConsumer(service, settings)] },
+        ValidateService,
+        {
+          provide: PIPELINE_CONSUMERS,
+          inject: [ExtractService, ValidateService, WORKER_CONFIG],
+          useFactory: (extract: ExtractService, validate: ValidateService, settings: WorkerConfig) => [extractConsumer(extract, settings), validateConsumer(validate, settings)],
+        },
         PipelineConsumersHost,
       ],
     };

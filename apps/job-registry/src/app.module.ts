@@ -8,6 +8,7 @@ import { ReplicationsModule } from './replications/replications.module';
 import { StoreModule } from './store/store.module';
 import { PipelineModule } from './pipeline/pipeline.module';
 import { RegistryMetricsModule } from './metrics/registry-metrics.module';
+import { ValidationModule } from './validation/validation.module';
 
 /** The parsed configuration and the logger, shared by every module. */
 @Global()
@@ -43,6 +44,7 @@ export class AppModule {
         AccessKeysModule,
         PipelineModule.forRoot(config),
         RegistryMetricsModule,
+        ValidationModule,
       ],
       controllers: [createHealthController('job-registry')],
     };

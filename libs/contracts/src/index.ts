@@ -218,3 +218,18 @@ export {
   isWorkFailed,
   pipelinePayloadProblems,
 } from './pipeline/guards';
+export {
+  VALIDATION_PHASES,
+  ValidateRequestedSchema,
+  ValidationReportRequestSchema,
+  type ValidateRequested,
+  type ValidationFailedReport,
+  type ValidationFoundKey,
+  type ValidationPhase,
+  type ValidationProgressReport,
+  type ValidationReportBody,
+  type ValidationReportReply,
+  type ValidationReportRequest,
+  type ValidationResultReport,
+} from './pipeline/validation-messages';
+export { guardValidateRequested, guardValidationReport, isValidateRequested } from './pipeline/guards';

@@ -30,6 +30,7 @@ import type {
   WorkFailed,
   WorkProgress,
 } from './pipeline/messages';
+import type { ValidateRequested, ValidationReportReply, ValidationReportRequest } from './pipeline/validation-messages';
 
 /**
  * Versioned NATS subjects. Never rename one in place: add a v2 beside it.
@@ -41,6 +42,8 @@ export const Subjects = {
   registryManageAccessKeys: 'svc.registry.v1.access-key.manage',
   registryRuntimeConfig: 'svc.registry.v1.replication.runtime-config',
   registryMetrics: 'svc.registry.v1.metrics',
+  /** Core request/reply: an extractor's progress and result of a table's validation; the reply carries the table's watermark. */
+  registryValidationReport: 'svc.registry.v1.validation.report',
   extractorDiscoverTables: 'svc.extractor.v1.discover-tables',
   extractorReleaseTables: 'svc.extractor.v1.release-tables',
   extractorChangedTables: 'svc.extractor.v1.changed-tables',
@@ -58,6 +61,8 @@ export const PipelineSubjects = {
   batchStaged: 'svc.pipeline.v1.batch.staged',
   batchLoaded: 'svc.pipeline.v1.batch.loaded',
   workFailed: 'svc.pipeline.v1.work.failed',
+  /** Compare one table with its source (captured by the work stream's `extract.>`). */
+  validateRequested: 'svc.pipeline.v1.extract.validate',
   /** Row chunks of one batch are published under `<rowsPrefix>.<token>` (messaging: rowsSubjectOf). */
   rowsPrefix: 'svc.pipeline.v1.rows',
 } as const;
@@ -78,6 +83,7 @@ export const PipelineStreams = {
  */
 export const PipelineConsumers = {
   extractor: { durableName: 'extractor', subject: PipelineSubjects.extractRequested },
+  validator: { durableName: 'extractor-validate', subject: PipelineSubjects.validateRequested },
   stager: { durableName: 'stager', subject: PipelineSubjects.batchExtracted },
   loader: { durableName: 'loader', subject: PipelineSubjects.batchStaged },
   registryLoaded: { durableName: 'job-registry-loaded', subject: PipelineSubjects.batchLoaded },
@@ -91,6 +97,7 @@ export interface PipelineContracts {
   'svc.pipeline.v1.batch.staged': BatchStaged;
   'svc.pipeline.v1.batch.loaded': BatchLoaded;
   'svc.pipeline.v1.work.failed': WorkFailed;
+  'svc.pipeline.v1.extract.validate': ValidateRequested;
 }
 export type PipelineSubject = keyof PipelineContracts;
 export type PipelinePayloadOf<S extends PipelineSubject> = PipelineContracts[S];
@@ -110,6 +117,7 @@ export interface RequestReplyContracts {
   'svc.registry.v1.access-key.manage': { request: ManageAccessKeysRequest; reply: RpcReply<ManageAccessKeysReply> };
   'svc.registry.v1.replication.runtime-config': { request: RuntimeConfigRequest; reply: RpcReply<RuntimeConfigReply> };
   'svc.registry.v1.metrics': { request: Record<string, never>; reply: RpcReply<RegistryMetricsReply> };
+  'svc.registry.v1.validation.report': { request: ValidationReportRequest; reply: RpcReply<ValidationReportReply> };
   'svc.extractor.v1.discover-tables': { request: DiscoverTablesRequest; reply: RpcReply<DiscoverTablesReply> };
   'svc.extractor.v1.release-tables': { request: ReleaseTablesRequest; reply: RpcReply<ReleaseTablesReply> };
   'svc.extractor.v1.changed-tables': { request: ChangedTablesRequest; reply: RpcReply<ChangedTablesReply> };

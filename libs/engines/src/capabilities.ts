@@ -1,5 +1,6 @@
 import type { BatchDescriptor, RetentionPeriod, ScdType, StagedFiles, TableDefinition, TableRef } from '@svc/contracts';
 import type { ApplyOutcome, CsvChunks } from './batch';
+import type { SourceChecksums, WarehouseChecksums } from './validation/checksums';
 
 /** A stream of rows plus what is known only once it has been read to the end. */
 export interface RowStream {
@@ -92,6 +93,11 @@ export interface SourceConnector {
    * whose retention is the database's own (SQL Server) reconciles it instead and says what it did in `retention`.
    */
   purgeChanges(table: TableRef, retention: RetentionPeriod): Promise<PurgeOutcome>;
+  /**
+   * Validation's source side of the table (checksums computed in SQL, snapshots pinned to a change-tracking version);
+   * absent on an engine that cannot validate yet.
+   */
+  checksums?(definition: TableDefinition): SourceChecksums;
   close(): Promise<void>;
 }
 
@@ -166,5 +172,7 @@ export interface WarehouseConnector {
   isStale(batch: BatchDescriptor, options: WarehouseTableOptions): Promise<boolean>;
   /** Forgets batches loaded into the schema before `loadedBefore` (they can no longer arrive again); returns how many. */
   forgetLoadedBatches(loadedBefore: Date, options: WarehouseTableOptions): Promise<number>;
+  /** Validation's warehouse side of the table: a Type1 table's rows, a Type2 table's current rows, without system columns. */
+  checksums(definition: TableDefinition, options: WarehouseTableOptions): WarehouseChecksums;
   close(): Promise<void>;
 }

@@ -93,3 +93,38 @@ export type { BatchRowsKind, PresentColumns, SeedRecord, StagingDialect, Transac
 export { WarehouseProtocol } from './warehouse-protocol/warehouse-protocol';
 export type { ControlObjectsGuard, FollowedTypes, PairTable, WarehouseDialect, WarehouseEnsured, WarehouseLayout } from './warehouse-protocol/warehouse-dialect';
 export { SystemColumns, WarehouseControlTables, scdTypeChanged, setAsideName, type ColumnNames, type TableHistory } from './warehouse-protocol/warehouse-columns';
+export {
+  BUCKET_HEX_DIGITS,
+  MAX_BUCKETS,
+  ROW_DIGEST_HEX_DIGITS,
+  ROWS_PER_BUCKET,
+  bucketCount,
+  type BucketSum,
+  type ChecksumReader,
+  type KeyDigest,
+  type SourceChecksumSnapshot,
+  type SourceChecksums,
+  type TableKey,
+  type WarehouseChecksums,
+} from './validation/checksums';
+export {
+  bucketSumsSql,
+  canonicalRowText,
+  changedKeysSql,
+  digestsOfKeysSql,
+  keyDigestsInBucketsSql,
+  type ChecksumColumn,
+  type ChecksumDialect,
+  type ChecksumTable,
+} from './validation/checksum-sql';
+export {
+  DEFAULT_COMPARISON_LIMITS,
+  TableTooBusyError,
+  compareTable,
+  type ComparisonHooks,
+  type ComparisonLimits,
+  type ComparisonProgress,
+  type DifferingKeyFound,
+  type TableComparison,
+} from './validation/table-comparison';
+export { bucketSumsOf, checksumReader, keyDigestsOf, tableKeysOf, type ChecksumQuery, type ChecksumRow } from './validation/checksum-rows';

@@ -69,6 +69,7 @@ export function busPermissionsOf(role: BusRole): BusPermissions {
           Subjects.workCancelled,
           Subjects.alertRaised,
           PipelineSubjects.extractRequested,
+          PipelineSubjects.validateRequested,
           `${JS_API}.INFO`,
           `${JS_API}.STREAM.*.${WORK}`,
           `${JS_API}.STREAM.*.${ROWS}`,
@@ -90,6 +91,9 @@ export function busPermissionsOf(role: BusRole): BusPermissions {
           PipelineSubjects.batchLoaded,
           `${PipelineSubjects.rowsPrefix}.*`,
           `${JS_API}.STREAM.PURGE.${ROWS}`,
+          // Validation: a table's comparison, and its progress and result told to the registry.
+          ...ownDurableConsumer(PipelineConsumers.validator),
+          Subjects.registryValidationReport,
         ],
         subscribe: [Subjects.extractorDiscoverTables, Subjects.extractorReleaseTables, Subjects.extractorChangedTables],
       });

@@ -38,3 +38,11 @@ export {
   type WorkKind,
 } from './pipeline-state-repository';
 export { WarehouseClaimRepository, type ClaimConflict, type WarehouseClaimStore, type WarehouseTableClaim } from './warehouse-claim-repository';
+export {
+  ValidationRepository,
+  type DispatchedValidation,
+  type NewValidationTable,
+  type ValidationOutcome,
+  type ValidationProgressUpdate,
+  type ValidationStore,
+} from './validation-repository';

@@ -238,4 +238,46 @@ UPDATE table_states SET last_error_detail = left(last_error, 1000), last_error =
  WHERE last_error IS NOT NULL;
 `,
   },
+  {
+    version: 12,
+    name: 'validations: a replication compared with its source, table by table',
+    sql: `
+CREATE TABLE validations (
+  validation_id uuid PRIMARY KEY,
+  replication_id uuid NOT NULL REFERENCES replications (id) ON DELETE CASCADE,
+  requested_at timestamptz NOT NULL,
+  scheduled boolean NOT NULL DEFAULT false
+);
+CREATE INDEX validations_by_replication ON validations (replication_id, requested_at DESC);
+CREATE TABLE validation_tables (
+  validation_id uuid NOT NULL REFERENCES validations (validation_id) ON DELETE CASCADE,
+  replication_id uuid NOT NULL,
+  table_name text NOT NULL,
+  state text NOT NULL CHECK (state IN ('Pending', 'Running', 'Validated', 'Mismatched', 'Repairing', 'Repaired', 'Failed', 'Skipped')),
+  reason text,
+  -- The dispatch running it: a report of another (an earlier dispatch, redelivered late) changes nothing.
+  work_id uuid,
+  dispatched_at timestamptz,
+  last_progress_at timestamptz,
+  dispatches integer NOT NULL DEFAULT 0,
+  phase text,
+  source_version text,
+  rows_compared bigint NOT NULL DEFAULT 0,
+  rows_estimated bigint,
+  missing_keys bigint NOT NULL DEFAULT 0,
+  extra_keys bigint NOT NULL DEFAULT 0,
+  different_keys bigint NOT NULL DEFAULT 0,
+  unsettled_keys bigint NOT NULL DEFAULT 0,
+  -- The first differing keys: [{"key": {"column": "text"}, "difference": "missing"}]. Keys only, never other values.
+  differing_keys jsonb NOT NULL DEFAULT '[]',
+  started_at timestamptz,
+  ended_at timestamptz,
+  PRIMARY KEY (validation_id, table_name)
+);
+CREATE INDEX validation_tables_open ON validation_tables (replication_id) WHERE state IN ('Pending', 'Running');
+-- A validation that found differences raises a Validation alert.
+ALTER TABLE alerts DROP CONSTRAINT IF EXISTS alerts_kind_check;
+ALTER TABLE alerts ADD CONSTRAINT alerts_kind_check CHECK (kind IN ('SchemaChange', 'Reseed', 'Failure', 'RetentionDanger', 'Validation'));
+`,
+  },
 ];

@@ -11,6 +11,7 @@ import { measuredPids } from './measured-pids';
 import { runGatewayLoadBenchmark } from './gateway-load-bench';
 import { loadGatewayLoadSettings } from './gateway-load-settings';
 import { loadManyTablesSettings, runManyTablesBenchmark } from './many-tables-bench';
+import { loadValidationBenchSettings, runValidationBenchmark } from './validation-bench';
 import { runCatchUpBenchmark } from './catch-up-bench';
 import { waitUntilConsistent } from './consistency';
 import { cpuSnapshot, cpuSpent } from './cpu-usage';
@@ -223,7 +224,7 @@ async function run(settings: BenchSettings): Promise<void> {
 /**
  * `npm run bench` measures the pipeline; `npm run bench -- gateway-load` the gateway's responsiveness under hostile bodies;
  * `npm run bench -- many-tables` the lag of one change among many idle tables; `npm run bench -- catch-up` a backlog's
- * catch-up against PostgreSQL's native logical replication.
+ * catch-up against PostgreSQL's native logical replication; `npm run bench -- validation` a table's validation against a plain read.
  */
 function main(command: string | undefined): Promise<void> {
   const reportFile = join(repoRoot, 'BENCHMARKS.md');
@@ -237,8 +238,10 @@ function main(command: string | undefined): Promise<void> {
       return runCatchUpBenchmark(loadBenchSettings(process.env, reportFile), join(repoRoot, 'tmp', 'bench-catch-up-services.log'), log);
     case 'many-tables':
       return runManyTablesBenchmark(loadManyTablesSettings(process.env, reportFile), join(repoRoot, 'tmp', 'bench-many-tables-services.log'), log);
+    case 'validation':
+      return runValidationBenchmark(loadValidationBenchSettings(process.env, reportFile), log);
     default:
-      return Promise.reject(new ConfigError([`unknown benchmark '${command}'; choose pipeline (the default), catch-up, gateway-load or many-tables`]));
+      return Promise.reject(new ConfigError([`unknown benchmark '${command}'; choose pipeline (the default), catch-up, gateway-load, many-tables or validation`]));
   }
 }
 

@@ -3,7 +3,7 @@ import { PipelineStreams } from '@svc/contracts';
 import { ADMIN_KEY, TEST_METRICS_TOKEN, TestStack, callSigned } from '@svc/system-testing';
 import { waitUntil } from '@svc/testing';
 import { describeEachPair, type EnginePair, type SourceSession, type WarehouseSession } from './engine-pairs';
-import { alterReplication, describeReplication as describeThroughApi, recentWarnings } from './replication-api';
+import { alterReplication, describeReplication as describeThroughApi, recentWarnings, validateReplication } from './replication-api';
 import { insert, keyIs, transaction, update } from './suite/changes';
 import { asWarehouseHolds } from './suite/declared-losses';
 import { EDGE_CASES, edgeCaseWorkload, edgeKeys } from './suite/edge-cases';
@@ -297,6 +297,24 @@ describeEachPair('pipeline', (pair: EnginePair) => {
     await waitExplained(async () => JSON.stringify(await warehouse.digest('dw', AUDIT_LOG)) === JSON.stringify(await source.digest(AUDIT_LOG)), 60000, 'the scheduled reseed');
   }, 90000);
 
+  it('validates both replications against the source: every keyed table Validated in every type; the table without a key compared as a whole (issue 24)', async () => {
+    await converged([ITEMS, ORDER_LINES, EDGE_CASES]);
+    const auditLog = pair.tableName('public', 'audit_log');
+    const summary = (tables: Awaited<ReturnType<typeof validateReplication>>) =>
+      tables.map((table) => ({ name: table.name, state: table.state, mismatchedKeys: table.mismatchedKeys, reason: table.reason ?? null })).sort((a, b) => a.name.localeCompare(b.name));
+    const validated = (name: string) => ({ name, state: 'Validated', mismatchedKeys: 0, reason: null });
+    const keyed = [pair.tableName('Edge_Cases', 'Limits_And_Blanks'), pair.tableName('public', 'items'), pair.tableName('sales', 'order_lines')];
+    const type1 = await validateReplication(stack, type1Id);
+    expect(summary(type1)).toEqual([...keyed, auditLog].sort((a, b) => a.localeCompare(b)).map(validated));
+    expect(type1.find((table) => table.name === pair.tableName('public', 'items'))?.rowsCompared).toBeGreaterThan(2000);
+    // Only the Type1 replication reseeds audit_log on a schedule: the Type2 copy still lacks the 25 rows added since its seed.
+    expect(summary(await validateReplication(stack, type2Id))).toEqual(
+      [...keyed.map(validated), { name: auditLog, state: 'Mismatched', mismatchedKeys: 0, reason: 'no primary key, so compared as a whole: 125 source rows, 100 warehouse rows, different counts' }].sort((a, b) =>
+        a.name.localeCompare(b.name),
+      ),
+    );
+  }, 240000);
+
   /** Kills the service (SIGKILL) the moment its durable consumer holds an unacknowledged batch, then starts it again. */
   const killMidBatch = async (service: 'stager' | 'loader') => {
     const connection = await connect({ servers: stack.nats.url });
@@ -418,6 +436,42 @@ describeEachPair('pipeline', (pair: EnginePair) => {
       await callSigned(stack.baseUrl, 'DeleteWarehouseReplication', 'json', JSON.stringify({ replicationId: ownerId }), ADMIN_KEY);
     }
   }, 150000);
+
+  it('names exactly the keys a corrupted warehouse differs in: a changed value, a deleted row, an extra row, a trailing blank, NULL vs \'\', a numeric\'s last digit, a second current Type2 row (issue 24)', async () => {
+    const current = withColumn(ITEMS, { name: 'grade', type: 'int', nullable: false });
+    // Rows of the test's own, so that earlier workloads cannot have deleted them: 980010–980015.
+    const row = (id: number, name: string | null) => ({ id, name, price: '12.5', grade: 7 });
+    await source.apply(transaction(insert(current, [row(980010, 'ten'), row(980011, 'eleven'), row(980012, 'twelve'), row(980013, ''), row(980014, null), row(980015, 'fifteen')])));
+    await converged([current]);
+    for (const statement of [
+      "UPDATE dw.items SET name = 'corrupted' WHERE id = 980010",
+      'DELETE FROM dw.items WHERE id = 980011',
+      "INSERT INTO dw.items (id, name, grade, svc_sys_update_timestamp) VALUES (990001, 'not in the source', 7, CURRENT_TIMESTAMP)",
+      "UPDATE dw.items SET name = name || ' ' WHERE id = 980012",
+      'UPDATE dw.items SET name = NULL WHERE id = 980013',
+      "UPDATE dw.items SET name = '' WHERE id = 980014",
+      'UPDATE dw.items SET price = price + 0.0000000001 WHERE id = 980015',
+      // PostgreSQL's warehouse keeps one current row per key with a unique index; a broken copy has lost it.
+      ...(warehouse.engine === 'PostgreSQL' ? ['DROP INDEX IF EXISTS hist.items_svc_sys_current_key'] : []),
+      'UPDATE hist.items SET svc_sys_is_current = true WHERE id = 501 AND NOT svc_sys_is_current',
+    ]) {
+      await warehouse.query(statement);
+    }
+    const items = pair.tableName('public', 'items');
+    const named = (tables: Awaited<ReturnType<typeof validateReplication>>) => {
+      const table = tables.find((entry) => entry.name === items);
+      return { state: table?.state, unsettledKeys: table?.unsettledKeys, keys: (table?.differingKeys ?? []).map((found) => `${found.key.map((column) => `${column.name}=${column.value ?? 'NULL'}`).join(',')}:${found.difference}`).sort() };
+    };
+    expect(named(await validateReplication(stack, type1Id, 120000, [items]))).toEqual({
+      state: 'Mismatched',
+      unsettledKeys: 0,
+      keys: ['id=980010:different', 'id=980011:missing', 'id=980012:different', 'id=980013:different', 'id=980014:different', 'id=980015:different', 'id=990001:extra'],
+    });
+    expect(named(await validateReplication(stack, type2Id, 120000, [items]))).toEqual({ state: 'Mismatched', unsettledKeys: 0, keys: ['id=501:extra'] });
+    const alerts = (await describeReplication(type1Id)).alerts.filter((alert) => alert.kind === 'Validation');
+    expect(alerts.map((alert) => alert.message)).toEqual([expect.stringContaining(`${items} does not match its source (keys differ: 1 missing from the warehouse, 1 extra in the warehouse, 5 with different values)`)]);
+    expect(JSON.stringify(alerts)).not.toContain('corrupted');
+  }, 300000);
 
   it('never logs a secret', () => {
     expect(stack.logs()).not.toContain(ADMIN_KEY.secretKey);

@@ -68,3 +68,34 @@ export function recentLinesNaming(stack: TestStack, text: string, count = 20): s
     .filter((line) => line.includes(escaped))
     .slice(-count);
 }
+
+export interface TableValidationJson {
+  name: string;
+  state: string;
+  /** Absent when the table has none (the API leaves nulls out). */
+  reason?: string;
+  rowsCompared: number;
+  mismatchedKeys: number;
+  unsettledKeys: number;
+  /** Each key as its columns' names and values (a NULL column has no value). */
+  differingKeys: { key: { name: string; value?: string }[]; difference: string }[];
+}
+
+const FINAL_VALIDATION_STATES = new Set(['Validated', 'Mismatched', 'Repaired', 'Failed', 'Skipped']);
+
+/** StartReplicationValidation (JSON), then DescribeReplicationValidation until every table's state is final; each table's. */
+export async function validateReplication(stack: TestStack, replicationId: string, deadlineMs = 120000, tablesToInclude?: string[]): Promise<TableValidationJson[]> {
+  const body = JSON.stringify({ replicationId, ...(tablesToInclude !== undefined && { tablesToInclude: tablesToInclude.join(',') }) });
+  const started = await callSigned(stack.baseUrl, 'StartReplicationValidation', 'json', body, ADMIN_KEY);
+  if (started.status !== 200) throw new Error(`StartReplicationValidation answered ${started.status}: ${started.body}`);
+  const { validationId } = JSON.parse(started.body) as { validationId: string };
+  const deadline = Date.now() + deadlineMs;
+  for (;;) {
+    const described = await callSigned(stack.baseUrl, 'DescribeReplicationValidation', 'json', JSON.stringify({ replicationId, validationId }), ADMIN_KEY);
+    if (described.status !== 200) throw new Error(`DescribeReplicationValidation answered ${described.status}: ${described.body}`);
+    const { tables } = JSON.parse(described.body) as { tables: TableValidationJson[] };
+    if (tables.every((table) => FINAL_VALIDATION_STATES.has(table.state))) return tables;
+    if (Date.now() > deadline) throw new Error(`validation ${validationId} did not end within ${deadlineMs} ms: ${described.body}\n${recentWarnings(stack).join('\n')}`);
+    await new Promise((done) => setTimeout(done, 250));
+  }
+}

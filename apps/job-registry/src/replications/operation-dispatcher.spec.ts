@@ -60,7 +60,6 @@ describe('OperationDispatcher', () => {
   let history: InMemoryMetricsHistoryStore;
   let keys: InMemoryAccessKeyStore;
   let validations: RecordingValidations;
-  let dispatcherWith: (bound?: ValidationOperations) => OperationDispatcher;
 
   beforeEach(() => {
     replications = new InMemoryReplicationStore();
@@ -82,8 +81,8 @@ describe('OperationDispatcher', () => {
     keys = new InMemoryAccessKeyStore();
     void keys.create({ accessKeyId: 'SVCTESTKEY00000000000', secretKey: 's', allowedOperations: ['*'], replicationScope: 'All', description: '' });
     const accessKeys = new AccessKeyOperations(new AccessKeysService(keys, new CredentialGenerator(), { region: 'us-east-1', bootstrapAccessKey: null }, logger), keys);
-    dispatcherWith = (bound) =>
-      new OperationDispatcher(
+    validations = new RecordingValidations();
+    dispatcher = new OperationDispatcher(
         service,
         new ServiceControlService(settings),
         new ReplicationMetricsService(replications, tableStates, history),
@@ -91,10 +90,8 @@ describe('OperationDispatcher', () => {
         keys,
         replications,
         accessKeys,
-        bound,
+        validations,
       );
-    validations = new RecordingValidations();
-    dispatcher = dispatcherWith(validations);
   });
 
   function envelope(operation: string, payload: unknown): Record<string, unknown> {
@@ -218,13 +215,6 @@ describe('OperationDispatcher', () => {
       expect(described).toMatchObject({ ok: true, value: { replicationId, validationId: VALIDATION_ID, tables: [] } });
       await dispatcher.handle(envelope('DescribeReplicationValidation', { replicationId }));
       expect(validations.described).toEqual([{ replicationId, validationId: VALIDATION_ID }, { replicationId }]);
-    });
-
-    it('answers Unavailable while no validation service is bound', async () => {
-      expect(await dispatcherWith(undefined).handle(envelope('StartReplicationValidation', { replicationId }))).toEqual({
-        ok: false,
-        error: { code: ErrorCode.Unavailable, messages: ['validation is not available in this registry yet'] },
-      });
     });
 
     it.each([

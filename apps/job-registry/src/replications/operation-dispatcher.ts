@@ -1,4 +1,4 @@
-import { Inject, Injectable, Optional } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import {
   ErrorCode,
   guardOperationEnvelope,
@@ -37,8 +37,7 @@ export class OperationDispatcher {
     @Inject(AccessKeyRepository) private readonly keys: Pick<AccessKeyStore, 'scopeOf' | 'mayReadErrorDetails'>,
     @Inject(ReplicationRepository) private readonly owners: Pick<ReplicationStore, 'ownerOf'>,
     @Inject(AccessKeyOperations) private readonly accessKeys: AccessKeyOperations,
-    /** Optional until the registry binds its validation service; unbound, the validation operations answer Unavailable. */
-    @Optional() @Inject(ValidationOperations) private readonly validations?: ValidationOperations,
+    @Inject(ValidationOperations) private readonly validations: ValidationOperations,
   ) {}
 
   async handle(message: unknown): Promise<OperationReply> {
@@ -106,11 +105,11 @@ export class OperationDispatcher {
         return withRequest('GetReplicationMetrics', payload, (request) => owned(request.replicationId, () => this.metrics.metrics(request)));
       case 'StartReplicationValidation':
         return withRequest('StartReplicationValidation', payload, (request) =>
-          owned(request.replicationId, () => this.validating((validations) => validations.start(request, author))),
+          owned(request.replicationId, () => this.validations.start(request, author)),
         );
       case 'DescribeReplicationValidation':
         return withRequest('DescribeReplicationValidation', payload, (request) =>
-          owned(request.replicationId, () => this.validating((validations) => validations.describe(request))),
+          owned(request.replicationId, () => this.validations.describe(request)),
         );
       case 'CreateAccessKey':
         return withRequest('CreateAccessKey', payload, (request) => this.asCaller(envelope, (caller) => this.accessKeys.create(caller, request)));
@@ -123,11 +122,6 @@ export class OperationDispatcher {
       case 'RotateAccessKey':
         return withRequest('RotateAccessKey', payload, (request) => this.asCaller(envelope, (caller) => this.accessKeys.rotate(caller, request)));
     }
-  }
-
-  private validating<T>(run: (validations: ValidationOperations) => Promise<RpcReply<T>>): Promise<RpcReply<T>> {
-    if (this.validations === undefined) return Promise.resolve(rpcError(ErrorCode.Unavailable, ['validation is not available in this registry yet']));
-    return run(this.validations);
   }
 
   /** Access key operations act for the calling key, within its rights. */

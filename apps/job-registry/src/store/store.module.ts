@@ -10,6 +10,7 @@ import {
   ReplicationRepository,
   ServiceConfigurationRepository,
   TableStateRepository,
+  ValidationRepository,
   WarehouseClaimRepository,
   ensureDatabase,
   issueMissingExternalIds,
@@ -77,8 +78,9 @@ class PoolCloser implements OnApplicationShutdown {
     { provide: PipelineStateRepository, inject: [REGISTRY_POOL], useFactory: (pool: Pool) => new PipelineStateRepository(pool) },
     { provide: MetricsHistoryRepository, inject: [REGISTRY_POOL], useFactory: (pool: Pool) => new MetricsHistoryRepository(pool) },
     { provide: WarehouseClaimRepository, inject: [REGISTRY_POOL], useFactory: (pool: Pool) => new WarehouseClaimRepository(pool) },
+    { provide: ValidationRepository, inject: [REGISTRY_POOL], useFactory: (pool: Pool) => new ValidationRepository(pool) },
     PoolCloser,
   ],
-  exports: [REGISTRY_POOL, ReplicationRepository, AccessKeyRepository, ServiceConfigurationRepository, TableStateRepository, AlertRepository, PipelineStateRepository, MetricsHistoryRepository, WarehouseClaimRepository],
+  exports: [REGISTRY_POOL, ReplicationRepository, AccessKeyRepository, ServiceConfigurationRepository, TableStateRepository, AlertRepository, PipelineStateRepository, MetricsHistoryRepository, WarehouseClaimRepository, ValidationRepository],
 })
 export class StoreModule {}

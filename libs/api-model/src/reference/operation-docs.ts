@@ -132,13 +132,13 @@ export const OPERATION_DOCS: Record<OperationName, OperationDoc> = {
   StartReplicationValidation: {
     purpose:
       'Compares the warehouse with the source, table by table, without stopping replication: each engine checksums its rows in SQL, only differing parts are compared key by key, and keys that changed meanwhile are checked again. Answers a ValidationId; DescribeReplicationValidation shows progress and results.',
-    errors: [NOT_FOUND_REPLICATION],
+    errors: [NOT_FOUND_REPLICATION, "400 `{TablesToInclude}: table '…' is not part of replication '…'`", "400 `{ReplicationId}: replication '…' has no tables yet`"],
     example: { replicationId: REPLICATION_ID, tablesToInclude: '[dbo].[Orders], [dbo].[OrderLines]' },
   },
   DescribeReplicationValidation: {
     purpose:
       "Shows a validation's progress and result per table: state, rows compared, how many keys differ and how (missing, extra, different), and the first differing keys (keys only, never other values). The latest validation when ValidationId is absent.",
-    errors: [NOT_FOUND_REPLICATION],
+    errors: [NOT_FOUND_REPLICATION, "404 `{ValidationId}: replication '…' has no validation '…'`", "404 `{ReplicationId}: replication '…' has not been validated yet`"],
     example: { replicationId: REPLICATION_ID, validationId: VALIDATION_ID },
   },
   CreateAccessKey: {

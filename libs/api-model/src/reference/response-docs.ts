@@ -59,7 +59,7 @@ const table: Described<TableStatus> = {
 const alert: Described<AlertRecord> = {
   alertId: 'The alert',
   replicationId: 'Its replication',
-  kind: 'SchemaChange, Reseed, Failure or RetentionDanger',
+  kind: 'SchemaChange, Reseed, Failure, RetentionDanger or Validation',
   message: 'What happened',
   createdAt: 'When (ISO 8601, UTC)',
 };

@@ -36,6 +36,14 @@ function changeBatch(): BatchDescriptor {
 }
 
 const valid: { [S in PipelineSubject]: () => PipelinePayloadOf<S> } = {
+  'svc.pipeline.v1.extract.validate': () => ({
+    workId: 'w-2',
+    validationId: 'v-1',
+    replicationId: 'r-1',
+    table,
+    configVersion: 3,
+    requestedAt: '2024-05-01T10:00:00.000Z',
+  }),
   'svc.pipeline.v1.extract.requested': (): ExtractRequested => ({
     workId: 'w-1',
     replicationId: 'r-1',

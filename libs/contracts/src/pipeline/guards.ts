@@ -10,6 +10,7 @@ import {
   WorkFailedSchema,
   WorkProgressSchema,
 } from './messages';
+import { ValidateRequestedSchema, ValidationReportRequestSchema } from './validation-messages';
 
 /**
  * The checks of the pipeline payloads, derived from the schemas their types come from: a worker rejects a
@@ -28,6 +29,9 @@ export const guardBatchExtracted = checkerOf(BatchExtractedSchema, batchKeyProbl
 export const guardBatchStaged = checkerOf(BatchStagedSchema, batchKeyProblems);
 export const guardBatchLoaded = checkerOf(BatchLoadedSchema);
 export const guardWorkFailed = checkerOf(WorkFailedSchema);
+export const guardValidateRequested = checkerOf(ValidateRequestedSchema);
+/** A worker's report of a table's validation (Subjects.registryValidationReport); not a JetStream pipeline payload. */
+export const guardValidationReport = checkerOf(ValidationReportRequestSchema);
 /** The core-NATS heartbeat of a worker (Subjects.workProgress); not a JetStream pipeline payload. */
 export const guardWorkProgress = checkerOf(WorkProgressSchema);
 /** The core-NATS cancellation event (Subjects.workCancelled); not a JetStream pipeline payload. */
@@ -43,6 +47,7 @@ export const PIPELINE_PAYLOAD_GUARDS: { readonly [S in PipelineSubject]: (messag
   'svc.pipeline.v1.batch.staged': guardBatchStaged,
   'svc.pipeline.v1.batch.loaded': guardBatchLoaded,
   'svc.pipeline.v1.work.failed': guardWorkFailed,
+  'svc.pipeline.v1.extract.validate': guardValidateRequested,
 };
 
 /** What is wrong with a payload for `subject`; empty when it passes. */
@@ -62,3 +67,4 @@ export const isBatchExtracted = isPipelinePayload('svc.pipeline.v1.batch.extract
 export const isBatchStaged = isPipelinePayload('svc.pipeline.v1.batch.staged');
 export const isBatchLoaded = isPipelinePayload('svc.pipeline.v1.batch.loaded');
 export const isWorkFailed = isPipelinePayload('svc.pipeline.v1.work.failed');
+export const isValidateRequested = isPipelinePayload('svc.pipeline.v1.extract.validate');

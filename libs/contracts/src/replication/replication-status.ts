@@ -36,7 +36,7 @@ export interface TableStatus {
 export interface AlertRecord {
   alertId: string;
   replicationId: string;
-  kind: 'SchemaChange' | 'Reseed' | 'Failure' | 'RetentionDanger';
+  kind: 'SchemaChange' | 'Reseed' | 'Failure' | 'RetentionDanger' | 'Validation';
   message: string;
   createdAt: string;
 }

@@ -2,6 +2,8 @@ import type { BatchDescriptor, StagedFiles, TableDefinition, TableRef } from '@s
 import type { StagedFileReader, TableEnsured, WarehouseTableOptions } from '../capabilities';
 import type { WarehouseOwnershipLedger } from '../table-ownership';
 import type { ColumnNames, TableHistory } from './warehouse-columns';
+import type { ChecksumDialect, ChecksumTable } from '../validation/checksum-sql';
+import type { ChecksumQuery } from '../validation/checksum-rows';
 
 /** What every engine's layout of a warehouse table holds; an engine's layout adds its columns and names of its own. */
 export interface WarehouseLayout {
@@ -110,5 +112,12 @@ export interface WarehouseDialect<Session, Layout extends WarehouseLayout, Colum
   isStale(layout: Layout, batch: BatchDescriptor, controlObjects: ControlObjectsGuard): Promise<boolean>;
   /** Forgets batches loaded before `loadedBefore`; how many. */
   forgetLoadedBatches(schema: string, loadedBefore: Date): Promise<number>;
+
+  /** Validation: how the engine spells checksum statements. */
+  readonly checksumDialect: ChecksumDialect;
+  /** Validation reads the target: a Type1 table's rows, a Type2 table's current rows, the source's columns only. */
+  checksumTable(layout: Layout, definition: TableDefinition): ChecksumTable;
+  /** One read-only snapshot (a transaction on one session) for validation's statements; `close` ends it. */
+  openChecksumSession(): Promise<{ query: ChecksumQuery; close(): Promise<void> }>;
   close(): Promise<void>;
 }

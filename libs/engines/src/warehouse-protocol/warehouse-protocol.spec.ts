@@ -90,6 +90,11 @@ function recordingDialect(answers: Answers, withOutsideRecord = false): { dialec
     hasLoaded: async () => (step('hasLoaded'), answers.loadedBefore === true),
     isStale: async () => answers.fenceAbove === true,
     forgetLoadedBatches: async () => (step('forgetLoadedBatches'), 0),
+    checksumDialect: {} as never,
+    checksumTable: () => {
+      throw new Error('not read by these tests');
+    },
+    openChecksumSession: () => Promise.reject(new Error('not read by these tests')),
     close: async () => undefined,
   };
   return { dialect, steps };

@@ -1,6 +1,8 @@
 import type { BatchDescriptor, SeedBatch, StagedFiles, TableDefinition, TableRef } from '@svc/contracts';
 import type { ApplyOutcome } from '../batch';
 import type { StagedFileReader, WarehouseConnector, WarehouseTableOptions } from '../capabilities';
+import type { WarehouseChecksums } from '../validation/checksums';
+import { checksumReader } from '../validation/checksum-rows';
 import { OwnObjectMissingError } from '../errors';
 import { claimWarehouseTables } from '../table-ownership';
 import { scdTypeChanged, type ColumnNames } from './warehouse-columns';
@@ -30,6 +32,17 @@ export class WarehouseProtocol<Session, Layout extends WarehouseLayout, Columns 
 
   targetTableName(table: TableRef): string {
     return this.dialect.targetTableName(table);
+  }
+
+  checksums(definition: TableDefinition, options: WarehouseTableOptions): WarehouseChecksums {
+    const { dialect } = this;
+    const table = dialect.checksumTable(dialect.layout(definition, options), definition);
+    return {
+      openSnapshot: async () => {
+        const session = await dialect.openChecksumSession();
+        return checksumReader(dialect.checksumDialect, table, session.query, () => session.close());
+      },
+    };
   }
 
   /**

@@ -12,6 +12,7 @@ import type {
   StagedFileReader,
   StagingConnector,
   TableWatermark,
+  WarehouseChecksums,
   WarehouseConnector,
   WarehouseTableOptions,
 } from '@svc/engines';
@@ -486,6 +487,11 @@ export class FakeWarehouse implements WarehouseConnector {
 
   async forgetLoadedBatches(loadedBefore: Date): Promise<number> {
     return this.loaded.forget(loadedBefore);
+  }
+
+  /** The in-memory warehouse keeps no canonical texts: validation runs against real engines only. */
+  checksums(): WarehouseChecksums {
+    throw new Error('the fake warehouse does not validate: validation is tested against PostgreSQL and the Redshift dialect');
   }
 
   async close(): Promise<void> {}

@@ -1,10 +1,11 @@
 import type { RetentionPeriod, TableDefinition, TableRef } from '@svc/contracts';
-import type { ChangeProbeOptions, ChangeRead, ChangedTables, ReadOptions, SnapshotRead, SourceConnector, TableWatermark } from '@svc/engines';
+import type { ChangeProbeOptions, ChangeRead, ChangedTables, ReadOptions, SnapshotRead, SourceChecksums, SourceConnector, TableWatermark } from '@svc/engines';
 import { createPool, postgresClientConfig } from '@svc/postgres/common';
 import type { Pool } from 'pg';
 import { readTableDefinitions } from './catalog';
 import { readChanges } from './change-reader';
 import { changedTables } from './changed-tables';
+import { postgresChecksums } from './checksums';
 import { purgeChanges } from './purge';
 import { trackedMinValidVersion } from './registry';
 import { readSnapshot } from './snapshot-reader';
@@ -80,6 +81,10 @@ class PostgresSource implements SourceConnector {
 
   purgeChanges(table: TableRef, retention: RetentionPeriod): Promise<{ purgedRows: number }> {
     return purgeChanges(this.pool, table, retention);
+  }
+
+  checksums(definition: TableDefinition): SourceChecksums {
+    return postgresChecksums(this.pool, definition);
   }
 
   close(): Promise<void> {

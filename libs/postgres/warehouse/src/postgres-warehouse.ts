@@ -1,5 +1,6 @@
 import { WarehouseProtocol, clientBoundMs, columnChangeNotes, isClientQueryTimeout, type ColumnTypeDrift, type TypedColumn, type WarehouseConnection, type WarehouseConnector, type WarehouseDialect } from '@svc/engines';
-import { createPool, inTransaction, isPostgresMissingObject, warehouseClientConfig } from '@svc/postgres/common';
+import { POSTGRES_CHECKSUM_DIALECT, createPool, inTransaction, isPostgresMissingObject, openChecksumSession, warehouseClientConfig } from '@svc/postgres/common';
+import { checksumTable } from './checksum-table';
 import type { Pool, PoolClient } from 'pg';
 import { currentSeedId, deleteLoadedBatchesBefore, isBatchLoaded, isFencedOut, lockSchemaDdl, lockTable, ownershipLedger, raiseFence, recordLoadedBatch } from './control-tables';
 import { addMissingColumns, createTable, followColumnTypes, setAside, tableColumns } from './ensure-table';
@@ -105,6 +106,9 @@ function postgresDialect(pool: Pool, rebuildIndexes: boolean, bareNameSchemas: R
     isStale: (layout, batch, controlObjects) =>
       controlObjects.run(layout.schema, 'warehouse table fences', () => withSession((client) => isFencedOut(client, layout, batch.replicationId, batch.epoch))),
     forgetLoadedBatches: (schema, loadedBefore) => withSession((client) => deleteLoadedBatchesBefore(client, schema, loadedBefore)),
+    checksumDialect: POSTGRES_CHECKSUM_DIALECT,
+    checksumTable,
+    openChecksumSession: () => openChecksumSession(pool),
     close: () => pool.end(),
   };
 }

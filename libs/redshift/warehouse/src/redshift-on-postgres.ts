@@ -34,6 +34,16 @@ BEGIN
     CREATE OPERATOR ${DOUBLE_SCHEMA}.= (LEFTARG = text, RIGHTARG = text, FUNCTION = ${DOUBLE_SCHEMA}.text_eq, COMMUTATOR = OPERATOR(${DOUBLE_SCHEMA}.=), NEGATOR = OPERATOR(${DOUBLE_SCHEMA}.<>));
     CREATE OPERATOR ${DOUBLE_SCHEMA}.<> (LEFTARG = text, RIGHTARG = text, FUNCTION = ${DOUBLE_SCHEMA}.text_ne, COMMUTATOR = OPERATOR(${DOUBLE_SCHEMA}.<>), NEGATOR = OPERATOR(${DOUBLE_SCHEMA}.=));
   END IF;
+  -- Redshift's functions that validation's checksums call and PostgreSQL lacks (redshift-checksums.ts), for base 16 and 'hex' only.
+  IF to_regprocedure('${DOUBLE_SCHEMA}.strtol(text,integer)') IS NULL THEN
+    CREATE FUNCTION ${DOUBLE_SCHEMA}.strtol(num text, base integer) RETURNS bigint LANGUAGE sql IMMUTABLE PARALLEL SAFE
+      AS 'SELECT CASE WHEN base = 16 THEN (''x'' || lpad(num, 16, ''0''))::bit(64)::bigint END';
+  END IF;
+  -- The double keeps a VARBYTE column as its hex text (redshift-sql.ts, columnType): FROM_VARBYTE(…, 'hex') is that text.
+  IF to_regprocedure('${DOUBLE_SCHEMA}.from_varbyte(text,text)') IS NULL THEN
+    CREATE FUNCTION ${DOUBLE_SCHEMA}.from_varbyte(bytes text, format text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE
+      AS 'SELECT CASE WHEN format = ''hex'' THEN lower(bytes) END';
+  END IF;
 END $$`;
 
 /** public first, so that tables and GETDATE() are found and created there as before; the double's operators before pg_catalog's. */

@@ -12,6 +12,8 @@ import {
   setAsideName,
   sqlStateOf,
   suspectedRenames,
+  type ChecksumQuery,
+  type ChecksumTable,
   type ColumnNames,
   type ColumnTypeDrift,
   type ControlObjectsGuard,
@@ -32,6 +34,7 @@ import { createRedshiftPool, redshiftClientConfig } from './redshift-client';
 import { columnSourceNameSql, tableSourceNameSql } from './redshift-column-names';
 import { missingColumns, redshiftLayout, type LayoutColumn, type RedshiftLayout } from './redshift-layout';
 import { RedshiftOnPostgresClient } from './redshift-on-postgres';
+import { REDSHIFT_CHECKSUM_DIALECT, openRedshiftChecksumSession, redshiftChecksumTable } from './redshift-checksums';
 import {
   ControlTables,
   LOAD_TABLE,
@@ -304,6 +307,16 @@ class RedshiftWarehouseDialect implements WarehouseDialect<PoolClient, RedshiftL
       }).catch(() => undefined);
     }
     return forgotten;
+  }
+
+  readonly checksumDialect = REDSHIFT_CHECKSUM_DIALECT;
+
+  checksumTable(layout: RedshiftLayout, definition: TableDefinition): ChecksumTable {
+    return redshiftChecksumTable(layout, definition);
+  }
+
+  openChecksumSession(): Promise<{ query: ChecksumQuery; close(): Promise<void> }> {
+    return openRedshiftChecksumSession(this.pool);
   }
 
   async close(): Promise<void> {

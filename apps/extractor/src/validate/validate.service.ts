@@ -1,0 +1,160 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  Subjects,
+  hasPrimaryKey,
+  tableKey,
+  type TableDefinition,
+  type ValidateRequested,
+  type ValidationFoundKey,
+  type ValidationReportBody,
+  type ValidationReportReply,
+  type ValidationResultReport,
+} from '@svc/contracts';
+import { TableTooBusyError, compareTable, type ChecksumReader, type ComparisonProgress, type TableComparison, type WarehouseChecksums, type WarehouseTableOptions } from '@svc/engines';
+import { JsonLogger } from '@svc/logging';
+import { NatsRequester, WorkAbortedError, abortableSleep } from '@svc/messaging';
+import { WORKER_SHUTDOWN } from '@svc/pipeline-nest';
+import { EngineRegistry, RuntimeConfigClient, classifyFailure } from '@svc/pipeline-runtime';
+import { projectOntoColumns } from '../extract/schema-projection';
+
+/** A comparison tells the registry it is alive at least this often (the registry puts back one silent for a minute). */
+export const VALIDATION_HEARTBEAT_MS = 10_000;
+
+/** The registry no longer counts on this work (the validation was dispatched again, or is gone): it stops. */
+export class ValidationSupersededError extends Error {
+  constructor() {
+    super('this comparison is no longer the table validation the registry waits for');
+    this.name = 'ValidationSupersededError';
+  }
+}
+
+/** A failure of the warehouse's side, told apart so that its reason names the warehouse. */
+class WarehouseSideError extends Error {
+  constructor(readonly failure: unknown) {
+    super('the warehouse side of a comparison failed');
+    this.name = 'WarehouseSideError';
+  }
+}
+
+function onWarehouseSide<T>(work: () => Promise<T>): Promise<T> {
+  return work().catch((error: unknown) => {
+    throw new WarehouseSideError(error);
+  });
+}
+
+function warehouseSide(checksums: WarehouseChecksums): WarehouseChecksums {
+  return {
+    openSnapshot: async () => {
+      const reader = await onWarehouseSide(() => checksums.openSnapshot());
+      const wrapped: ChecksumReader = {
+        bucketSums: (buckets) => onWarehouseSide(() => reader.bucketSums(buckets)),
+        keyDigestsInBuckets: (buckets, chosen) => onWarehouseSide(() => reader.keyDigestsInBuckets(buckets, chosen)),
+        digestsOfKeys: (buckets, keys) => onWarehouseSide(() => reader.digestsOfKeys(buckets, keys)),
+        close: () => reader.close(),
+      };
+      return wrapped;
+    },
+  };
+}
+
+/** The result as the registry stores it: keys by column name, words where the counts need them. */
+export function resultReport(comparison: TableComparison, definition: TableDefinition): ValidationResultReport {
+  const keyOf = (key: readonly (string | null)[]): ValidationFoundKey['key'] => Object.fromEntries(definition.primaryKey.map((name, index) => [name, key[index] ?? null]));
+  const whole = comparison.wholeTable;
+  const note = whole
+    ? whole.checksumsEqual
+      ? null
+      : `no primary key, so compared as a whole: ${whole.sourceRows} source rows, ${whole.warehouseRows} warehouse rows, ${whole.sourceRows === whole.warehouseRows ? 'the same count but different rows' : 'different counts'}`
+    : comparison.tooManyToRecheck
+      ? 'more keys differ than are checked again one by one: the counts are those of the first comparison'
+      : null;
+  return {
+    kind: 'result',
+    sourceVersion: comparison.sourceVersion,
+    rowsCompared: comparison.rowsCompared,
+    rowsEstimated: comparison.rowsEstimated,
+    missingKeys: comparison.missing,
+    extraKeys: comparison.extra,
+    differentKeys: comparison.different,
+    unsettledKeys: comparison.unsettled,
+    differingKeys: comparison.differingKeys.map((found) => ({ key: keyOf(found.key), difference: found.difference })),
+    note,
+    wholeTableEqual: whole ? whole.checksumsEqual : null,
+  };
+}
+
+/**
+ * Compares one table of a replication with its source (DESIGN, "Validation and repair"): the engines checksum
+ * their rows in SQL (compareTable), and this reports progress and the result to the registry, whose reply gives
+ * the table's watermark (the comparison waits for it to pass its snapshot).
+ */
+@Injectable()
+export class ValidateService {
+  constructor(
+    private readonly engines: EngineRegistry,
+    private readonly configs: RuntimeConfigClient,
+    private readonly requester: NatsRequester,
+    private readonly logger: JsonLogger,
+    @Inject(WORKER_SHUTDOWN) private readonly shutdown: AbortController,
+  ) {}
+
+  async validate(request: ValidateRequested): Promise<void> {
+    const config = await this.configs.configOf(request.replicationId, request.configVersion);
+    const source = this.engines.source(config);
+    if (source.checksums === undefined) {
+      await this.report(request, { kind: 'failed', reason: 'this source engine cannot validate yet', unsupported: true });
+      return;
+    }
+    const described = await source.describeTable(request.table);
+    if (!described) {
+      await this.report(request, { kind: 'failed', reason: `${tableKey(request.table)} no longer exists in the source`, unsupported: false });
+      return;
+    }
+    const stagedColumns = config.schemaReplication === false ? await this.engines.staging(config).existingColumns(described.table) : null;
+    const definition = stagedColumns ? projectOntoColumns(described, stagedColumns) : described;
+    const options: WarehouseTableOptions = { schema: config.warehouse.databaseSchema, scdType: config.warehouse.scdType, addUpdateTimestamp: config.addUpdateTimestamp };
+    let last: ComparisonProgress | null = null;
+    const heartbeat = setInterval(() => {
+      if (last) this.report(request, { kind: 'progress', ...last }).catch(() => undefined);
+    }, VALIDATION_HEARTBEAT_MS);
+    try {
+      const comparison = await compareTable(source.checksums(definition), warehouseSide(this.engines.warehouse(config).checksums(definition, options)), hasPrimaryKey(definition), {
+        watermark: async () => (last ? this.progress(request, last) : null),
+        progress: async (progress) => {
+          last = progress;
+          await this.progress(request, progress);
+        },
+        sleep: (ms) => abortableSleep(ms, this.shutdown.signal),
+        now: () => Date.now(),
+      });
+      await this.report(request, resultReport(comparison, definition));
+    } catch (error) {
+      if (error instanceof ValidationSupersededError || error instanceof WorkAbortedError) throw error;
+      await this.report(request, { kind: 'failed', reason: this.reasonOf(error, request), unsupported: false });
+    } finally {
+      clearInterval(heartbeat);
+    }
+  }
+
+  /** Reports progress; the table's watermark. Throws when the registry no longer counts on this work. */
+  private async progress(request: ValidateRequested, progress: ComparisonProgress): Promise<string | null> {
+    const reply = await this.report(request, { kind: 'progress', ...progress });
+    if (!reply.current) throw new ValidationSupersededError();
+    return reply.watermark;
+  }
+
+  private async report(request: ValidateRequested, report: ValidationReportBody): Promise<ValidationReportReply> {
+    const { workId, validationId, replicationId, table } = request;
+    const reply = await this.requester.request(Subjects.registryValidationReport, { workId, validationId, replicationId, table, report });
+    if (!reply.ok) throw new Error(`the registry refused a validation report: ${reply.error.messages.join('; ')}`);
+    return reply.value;
+  }
+
+  private reasonOf(error: unknown, request: ValidateRequested): string {
+    if (error instanceof TableTooBusyError) return error.message;
+    const warehouse = error instanceof WarehouseSideError;
+    const verdict = classifyFailure(warehouse ? error.failure : error, { endpoint: warehouse ? 'Warehouse' : 'Source', table: tableKey(request.table) });
+    this.logger.warn('table validation failed', { replicationId: request.replicationId, validationId: request.validationId, table: tableKey(request.table), reason: verdict.reason });
+    return verdict.reason;
+  }
+}

@@ -1,0 +1,101 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  ErrorCode,
+  parseTableKey,
+  rpcError,
+  rpcOk,
+  tableKey,
+  type DescribeValidationRequest,
+  type RpcReply,
+  type StartValidationRequest,
+  type StartValidationResponse,
+  type ValidationDescription,
+} from '@svc/contracts';
+import { fieldLabel } from '@svc/api-model';
+import { JsonLogger } from '@svc/logging';
+import {
+  ReplicationRepository,
+  TableStateRepository,
+  ValidationRepository,
+  type NewValidationTable,
+  type ReplicationStore,
+  type StoredTableStatus,
+  type TableStateStore,
+  type ValidationStore,
+} from '@svc/registry-store';
+import { replicationNotFound } from '../replications/replication-errors';
+import type { OperationCaller } from '../replications/replications.service';
+import { ValidationOperations } from '../replications/validation-operations';
+import { ValidationWake } from './validation-wake';
+
+const TABLES_TO_INCLUDE = fieldLabel(['tablesToInclude']);
+const VALIDATION_ID = fieldLabel(['validationId']);
+const REPLICATION_ID = fieldLabel(['replicationId']);
+
+/** Why a table is not compared now; null when it is. */
+function skipReason(table: StoredTableStatus): string | null {
+  if (table.phase === 'Tracking' || table.phase === 'Untracked') return null;
+  return `its phase is ${table.phase}: a table is compared once its seed has completed`;
+}
+
+/** StartReplicationValidation and DescribeReplicationValidation: validations stored per table, run by the extractors. */
+@Injectable()
+export class ValidationService extends ValidationOperations {
+  constructor(
+    @Inject(ReplicationRepository) private readonly replications: Pick<ReplicationStore, 'get'>,
+    @Inject(TableStateRepository) private readonly tableStates: Pick<TableStateStore, 'listByReplication'>,
+    @Inject(ValidationRepository) private readonly validations: Pick<ValidationStore, 'create' | 'describe'>,
+    private readonly wake: ValidationWake,
+    private readonly logger: JsonLogger,
+  ) {
+    super();
+  }
+
+  async start(request: StartValidationRequest, caller: OperationCaller, now = new Date()): Promise<RpcReply<StartValidationResponse>> {
+    const { replicationId } = request;
+    if (!(await this.replications.get(replicationId))) return replicationNotFound(replicationId);
+    const tables = await this.tableStates.listByReplication(replicationId);
+    const chosen = this.chosenTables(tables, request.tablesToInclude, replicationId);
+    if ('problem' in chosen) return rpcError(chosen.code, [chosen.problem]);
+    const validationId = randomUUID();
+    const entries: NewValidationTable[] = chosen.tables.map((table) => {
+      const reason = skipReason(table);
+      return { tableName: table.name, state: reason === null ? 'Pending' : 'Skipped', reason };
+    });
+    await this.validations.create(validationId, replicationId, entries, now, false);
+    this.logger.info('validation requested', { replicationId, validationId, tables: entries.length, requestId: caller.requestId });
+    this.wake.wake();
+    return rpcOk({ replicationId, validationId });
+  }
+
+  async describe(request: DescribeValidationRequest): Promise<RpcReply<ValidationDescription>> {
+    const { replicationId, validationId } = request;
+    if (!(await this.replications.get(replicationId))) return replicationNotFound(replicationId);
+    const description = await this.validations.describe(replicationId, validationId);
+    if (description !== null) return rpcOk(description);
+    return validationId === undefined
+      ? rpcError(ErrorCode.NotFound, [`${REPLICATION_ID}: replication '${replicationId}' has not been validated yet`])
+      : rpcError(ErrorCode.NotFound, [`${VALIDATION_ID}: replication '${replicationId}' has no validation '${validationId}'`]);
+  }
+
+  private chosenTables(
+    tables: readonly StoredTableStatus[],
+    names: readonly string[] | undefined,
+    replicationId: string,
+  ): { tables: StoredTableStatus[] } | { problem: string; code: ErrorCode } {
+    if (names === undefined) {
+      if (tables.length === 0) return { problem: `${REPLICATION_ID}: replication '${replicationId}' has no tables yet`, code: ErrorCode.ValidationFailed };
+      return { tables: [...tables] };
+    }
+    const byName = new Map(tables.map((table) => [table.name, table]));
+    const chosen = new Map<string, StoredTableStatus>();
+    for (const name of names) {
+      const ref = parseTableKey(name);
+      const table = ref === null ? undefined : byName.get(tableKey(ref));
+      if (table === undefined) return { problem: `${TABLES_TO_INCLUDE}: table '${name}' is not part of replication '${replicationId}'`, code: ErrorCode.ValidationFailed };
+      chosen.set(table.name, table);
+    }
+    return { tables: [...chosen.values()] };
+  }
+}

@@ -1,0 +1,138 @@
+import type { PortableType } from '@svc/contracts';
+import { BUCKET_HEX_DIGITS, ROW_DIGEST_HEX_DIGITS } from './checksums';
+
+/** A column as a checksum statement reads it: its value expression in the engine, and the source's portable type. */
+export interface ChecksumColumn {
+  sql: string;
+  type: PortableType;
+  /** The type to cast a key's text to, as the engine declares the column (key lookups). */
+  declaredType: string;
+}
+
+/**
+ * How one engine spells the pieces of a checksum statement. The canonical text of a value is the same text on
+ * every engine for values that are equal after the pair's documented type losses (docs/TYPES.md): that is what
+ * makes digests comparable across engines. The statements themselves are written once (checksum-sql.ts).
+ */
+export interface ChecksumDialect {
+  /** The value's canonical text; NULL for NULL (the statement writes it as `\N`). Text-like kinds unescaped. */
+  canonicalText(column: ChecksumColumn): string;
+  /** Whether the canonical text may hold `\` or `|` (text, json, arrays, native values), so it is escaped. */
+  mayHoldSeparators(type: PortableType): boolean;
+  /** A key column's text, which every engine casts back to the column's type (its interchange text). */
+  keyText(column: ChecksumColumn): string;
+  /** A bound key text cast back to the column's declared type. */
+  keyFromText(parameter: string, column: ChecksumColumn): string;
+  /** Concatenation of text expressions. */
+  concat(parts: readonly string[]): string;
+  /** A one-character text from its code point (avoids each engine's backslash rules in literals). */
+  character(code: number): string;
+  /** Lower-case hex MD5 of the UTF-8 bytes of a text. */
+  md5(text: string): string;
+  /** The non-negative BIGINT value of the first `digits` (≤ 15) hex characters of `hex`. */
+  hexPrefixValue(hex: string, digits: number): string;
+  /** The nth (from 1) bound parameter. */
+  parameter(index: number): string;
+}
+
+/** One table as a checksum statement reads it. */
+export interface ChecksumTable {
+  /** `<qualified table> AS <alias>` */
+  from: string;
+  /** Rows to compare (a Type2 table's current rows); null for all. */
+  where: string | null;
+  columns: readonly ChecksumColumn[];
+  /** Empty for a table without a key. */
+  keyColumns: readonly ChecksumColumn[];
+}
+
+const BACKSLASH = 92;
+const BAR = 124;
+
+/** `\` → `\\`, `|` → `\|`: a field's text can then never pass for the separator or for `\N`. */
+function escaped(dialect: ChecksumDialect, text: string): string {
+  const backslash = dialect.character(BACKSLASH);
+  const bar = dialect.character(BAR);
+  return `REPLACE(REPLACE(${text}, ${backslash}, ${dialect.concat([backslash, backslash])}), ${bar}, ${dialect.concat([backslash, bar])})`;
+}
+
+/** A field of the row text: the canonical text, escaped where it may hold separators, `\N` for NULL. */
+function field(dialect: ChecksumDialect, column: ChecksumColumn): string {
+  const text = dialect.canonicalText(column);
+  const safe = dialect.mayHoldSeparators(column.type) ? escaped(dialect, text) : text;
+  return `COALESCE(${safe}, ${dialect.concat([dialect.character(BACKSLASH), "'N'"])})`;
+}
+
+/** The canonical text of the given columns, `|` between fields. */
+export function canonicalRowText(dialect: ChecksumDialect, columns: readonly ChecksumColumn[]): string {
+  const fields = columns.map((column) => field(dialect, column));
+  const separated = fields.flatMap((part, index) => (index === 0 ? [part] : [dialect.character(BAR), part]));
+  return separated.length === 0 ? "''" : dialect.concat(separated);
+}
+
+/** The inner select every statement reads from: bucket, key hash, key texts, row digest. */
+function hashedRows(dialect: ChecksumDialect, table: ChecksumTable, extraCondition: string | null, withKeys: boolean): string {
+  const keyHash = table.keyColumns.length === 0 ? "''" : dialect.md5(canonicalRowText(dialect, table.keyColumns));
+  const rowDigest = dialect.hexPrefixValue(dialect.md5(canonicalRowText(dialect, table.columns)), ROW_DIGEST_HEX_DIGITS);
+  const keyTexts = withKeys ? table.keyColumns.map((column, index) => `${dialect.keyText(column)} AS key_${index}`) : [];
+  const conditions = [table.where, extraCondition].filter((condition): condition is string => condition !== null);
+  return `SELECT ${[`${keyHash} AS key_hash`, ...keyTexts, `${rowDigest} AS digest`].join(', ')}
+  FROM ${table.from}${conditions.length > 0 ? `\n  WHERE ${conditions.join(' AND ')}` : ''}`;
+}
+
+function bucketOf(dialect: ChecksumDialect, table: ChecksumTable, buckets: number): string {
+  if (table.keyColumns.length === 0 || buckets === 1) return '0';
+  return `(${dialect.hexPrefixValue('h.key_hash', BUCKET_HEX_DIGITS)} % ${buckets})`;
+}
+
+/** Per bucket: bucket, row_count, digest_sum (DECIMAL(38,0)). */
+export function bucketSumsSql(dialect: ChecksumDialect, table: ChecksumTable, buckets: number): string {
+  return `SELECT b.bucket, COUNT(*) AS row_count, SUM(CAST(b.digest AS DECIMAL(38,0))) AS digest_sum
+FROM (
+  SELECT ${bucketOf(dialect, table, buckets)} AS bucket, h.digest
+  FROM (
+  ${hashedRows(dialect, table, null, false)}
+  ) h
+) b
+GROUP BY b.bucket`;
+}
+
+function keyColumnsOut(table: ChecksumTable): string[] {
+  return table.keyColumns.map((_, index) => `h.key_${index}`);
+}
+
+/** bucket, key_hash, key_0…, digest of every row whose bucket is one of `chosen`. */
+export function keyDigestsInBucketsSql(dialect: ChecksumDialect, table: ChecksumTable, buckets: number, chosen: readonly number[]): string {
+  if (chosen.length === 0 || !chosen.every((bucket) => Number.isSafeInteger(bucket) && bucket >= 0)) throw new RangeError('chosen buckets must be non-negative integers, at least one');
+  return `SELECT k.* FROM (
+  SELECT ${bucketOf(dialect, table, buckets)} AS bucket, h.key_hash, ${[...keyColumnsOut(table), 'h.digest'].join(', ')}
+  FROM (
+  ${hashedRows(dialect, table, null, true)}
+  ) h
+) k
+WHERE k.bucket IN (${chosen.join(', ')})`;
+}
+
+/** bucket, key_hash, key_0…, digest of the rows of `keyCount` keys, bound as parameters key by key, column by column. */
+export function digestsOfKeysSql(dialect: ChecksumDialect, table: ChecksumTable, buckets: number, keyCount: number): string {
+  if (!Number.isSafeInteger(keyCount) || keyCount < 1) throw new RangeError('a key lookup needs at least one key');
+  const width = table.keyColumns.length;
+  const matches = Array.from({ length: keyCount }, (_, key) => {
+    const columns = table.keyColumns.map((column, index) => `${column.sql} = ${dialect.keyFromText(dialect.parameter(key * width + index + 1), column)}`);
+    return columns.length === 1 ? (columns[0] ?? '') : `(${columns.join(' AND ')})`;
+  });
+  return `SELECT ${bucketOf(dialect, table, buckets)} AS bucket, h.key_hash, ${[...keyColumnsOut(table), 'h.digest'].join(', ')}
+FROM (
+  ${hashedRows(dialect, table, `(${matches.join('\n    OR ')})`, true)}
+) h`;
+}
+
+/** The key hash and key texts of distinct keys of a change record table (its key columns as the source declares them). */
+export function changedKeysSql(dialect: ChecksumDialect, from: string, keyColumns: readonly ChecksumColumn[], condition: string, limit: number): string {
+  const keyHash = dialect.md5(canonicalRowText(dialect, keyColumns));
+  const keyTexts = keyColumns.map((column, index) => `${dialect.keyText(column)} AS key_${index}`);
+  return `SELECT DISTINCT ${[`${keyHash} AS key_hash`, ...keyTexts].join(', ')}
+FROM ${from}
+WHERE ${condition}
+LIMIT ${limit}`;
+}

@@ -1,0 +1,79 @@
+/**
+ * What validation reads of one side of a table (source or warehouse), computed by the engine in SQL: rows are
+ * hashed into buckets by their key, and each bucket summed; only buckets that differ are read key by key.
+ * Keys travel as texts each engine can cast back to the column's type (the row interchange format's); rows are
+ * matched across engines by `keyHash`, the MD5 of the key's canonical text, never by engine collation or order.
+ */
+
+/** A row count and an order-independent sum of 60-bit row digests, for the rows whose key hashes to `bucket`. */
+export interface BucketSum {
+  bucket: number;
+  rows: number;
+  sum: bigint;
+}
+
+/** One row of a table: its bucket, the MD5 of its key's canonical text, its key as castable texts, its row digest. */
+export interface KeyDigest {
+  bucket: number;
+  keyHash: string;
+  key: (string | null)[];
+  digest: bigint;
+}
+
+/** A key of the table: the MD5 of its canonical text, and its columns as castable texts (for lookups). */
+export interface TableKey {
+  keyHash: string;
+  key: (string | null)[];
+}
+
+/** One consistent snapshot of one side of a table. */
+export interface ChecksumReader {
+  /** Every non-empty bucket of `buckets` (a table without a key has one bucket: 0). */
+  bucketSums(buckets: number): Promise<BucketSum[]>;
+  /** Every row whose key falls in one of `chosen`. */
+  keyDigestsInBuckets(buckets: number, chosen: readonly number[]): Promise<KeyDigest[]>;
+  /** The rows of these keys (a Type2 warehouse table may hold two current rows of one key, a broken copy none). */
+  digestsOfKeys(buckets: number, keys: readonly TableKey[]): Promise<KeyDigest[]>;
+  close(): Promise<void>;
+}
+
+/** A source snapshot: the change-tracking version it stands at (every change below it is in it, none at or above it is). */
+export interface SourceChecksumSnapshot extends ChecksumReader {
+  version: string;
+  /** The source's estimate of the table's rows (a catalog statistic), for sizing buckets and showing progress. */
+  rowsEstimated: number;
+}
+
+/** The source side of a table's validation. */
+export interface SourceChecksums {
+  openSnapshot(): Promise<SourceChecksumSnapshot>;
+  /**
+   * The distinct keys with a change recorded at or after `version` (committed by now), at most `limit` of them; null
+   * when there are more. A key deleted since has no row, so its hash comes from the change record's key.
+   */
+  keysChangedSince(version: string, limit: number): Promise<TableKey[] | null>;
+  /** Orders two versions of this source (negative, zero, positive). */
+  compareVersions(left: string, right: string): number;
+}
+
+/** The warehouse side of a table's validation: a Type1 table's rows, a Type2 table's current rows, without system columns. */
+export interface WarehouseChecksums {
+  openSnapshot(): Promise<ChecksumReader>;
+}
+
+/** 60 bits of a row's MD5 (15 hex digits): summed in DECIMAL(38,0), 2^60 × 10^13 rows still fits. */
+export const ROW_DIGEST_HEX_DIGITS = 15;
+/** 32 bits of a key's MD5 pick its bucket. */
+export const BUCKET_HEX_DIGITS = 8;
+/** The most buckets a table is cut into (bucket sums are one answer row each). */
+export const MAX_BUCKETS = 65536;
+/** About this many rows per bucket: a differing bucket costs this many rows read on each side. */
+export const ROWS_PER_BUCKET = 1000;
+
+/** Buckets for a table of about `rows` rows: a power of two, 1 for a table without a key. */
+export function bucketCount(rows: number, keyed: boolean): number {
+  if (!keyed) return 1;
+  let buckets = 1;
+  while (buckets < MAX_BUCKETS && buckets * ROWS_PER_BUCKET < rows) buckets *= 2;
+  return buckets;
+}

@@ -1,0 +1,73 @@
+import type { ColumnDefinition, TableDefinition } from '@svc/contracts';
+import { changedKeysSql, checksumReader, tableKeysOf, type ChecksumColumn, type ChecksumTable, type SourceChecksumSnapshot, type SourceChecksums } from '@svc/engines';
+import { CHECKSUM_SESSION_SQL, POSTGRES_CHECKSUM_DIALECT, openChecksumSession, quoteIdent } from '@svc/postgres/common';
+import type { Pool } from 'pg';
+import { inChangeSchema, qualifiedName, trackingNames } from './identifiers';
+import { READ_TRANSACTION_SQL, SNAPSHOT_VERSION_SQL } from './read-sql';
+import { parseVersion, xid8Literal } from './versions';
+
+const ALIAS = 't';
+
+function checksumColumn(column: ColumnDefinition): ChecksumColumn {
+  return { sql: `${ALIAS}.${quoteIdent(column.name)}`, type: column.portableType, declaredType: column.sourceType };
+}
+
+function keyColumnsOf(definition: TableDefinition): ChecksumColumn[] {
+  const byName = new Map(definition.columns.map((column) => [column.name, column]));
+  return definition.primaryKey.map((name) => {
+    const column = byName.get(name);
+    if (column === undefined) throw new Error(`key column ${name} is not a column of ${definition.table.schema}.${definition.table.name}`);
+    return checksumColumn(column);
+  });
+}
+
+/** The table's estimated rows: the planner's statistic, or its size over 100 bytes a row before it was ever analysed. */
+const ROWS_ESTIMATE_SQL = `select (case when c.reltuples >= 0 then c.reltuples else pg_relation_size(c.oid) / 100 end)::bigint::text as estimate
+from pg_class c where c.oid = $1::regclass`;
+
+/**
+ * Validation's source side on PostgreSQL: a REPEATABLE READ snapshot whose version is its xmin (every change
+ * below it is in it: the version a change read from there would start at), and the keys of the table's change
+ * records from a version on (svc_ct, trigger-captured: a deleted key is there too).
+ */
+export function postgresChecksums(pool: Pool, definition: TableDefinition): SourceChecksums {
+  const keyColumns = keyColumnsOf(definition);
+  const table: ChecksumTable = {
+    from: `${qualifiedName(definition.table)} AS ${ALIAS}`,
+    where: null,
+    columns: definition.columns.map(checksumColumn),
+    keyColumns,
+  };
+  return {
+    openSnapshot: async (): Promise<SourceChecksumSnapshot> => {
+      const session = await openChecksumSession(pool, READ_TRANSACTION_SQL);
+      try {
+        // The snapshot is taken by the transaction's first statement: this one, so its xmin is the snapshot's.
+        const [versionRow] = await session.query(SNAPSHOT_VERSION_SQL, []);
+        const [estimateRow] = await session.query(ROWS_ESTIMATE_SQL, [qualifiedName(definition.table)]);
+        const version = parseVersion(String(versionRow?.['version']), 'snapshot xmin').toString();
+        const rowsEstimated = Number(estimateRow?.['estimate'] ?? 0);
+        return { ...checksumReader(POSTGRES_CHECKSUM_DIALECT, table, session.query, () => session.close()), version, rowsEstimated };
+      } catch (error) {
+        await session.close();
+        throw error;
+      }
+    },
+    keysChangedSince: async (version, limit) => {
+      if (keyColumns.length === 0) return [];
+      const changeTable = `${inChangeSchema(trackingNames(definition.table).changeTable)} AS ${ALIAS}`;
+      const since = `${ALIAS}.svc_xid >= ${xid8Literal(parseVersion(version, 'version'))}`;
+      const session = await openChecksumSession(pool, `begin read only;\n${CHECKSUM_SESSION_SQL}`);
+      try {
+        const rows = await session.query(changedKeysSql(POSTGRES_CHECKSUM_DIALECT, changeTable, keyColumns, since, limit + 1), []);
+        return rows.length > limit ? null : tableKeysOf(rows, keyColumns.length);
+      } finally {
+        await session.close();
+      }
+    },
+    compareVersions: (left, right) => {
+      const [a, b] = [parseVersion(left, 'version'), parseVersion(right, 'version')];
+      return a < b ? -1 : a > b ? 1 : 0;
+    },
+  };
+}

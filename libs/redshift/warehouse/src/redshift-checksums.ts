@@ -1,0 +1,140 @@
+import type { PortableType, TableDefinition } from '@svc/contracts';
+import { SystemColumns, type ChecksumColumn, type ChecksumDialect, type ChecksumQuery, type ChecksumTable } from '@svc/engines';
+import type { Pool } from 'pg';
+import { quoteIdent } from './redshift-identifiers';
+import type { RedshiftLayout } from './redshift-layout';
+import { redshiftColumnType } from './redshift-types';
+
+/*
+ * Validation's checksums in Redshift's SQL (https://docs.aws.amazon.com/redshift/latest/dg/): MD5 returns the
+ * 32-character hex digest of a string (r_MD5.html); STRTOL(num_string, base) its BIGINT value (r_STRTOL.html);
+ * CHR, REPLACE, COALESCE and || (r_CHR.html, r_REPLACE.html); TO_CHAR with the US (microseconds) pattern
+ * (r_FORMAT_strings.html); FROM_VARBYTE(varbyte, 'hex') (r_FROM_VARBYTE.html); LOG is base 10 (r_LOG.html).
+ * Each canonical text matches PostgreSQL's (libs/postgres/common checksum-dialect.ts) for the values the type
+ * tables say Redshift keeps: columns Redshift stores as VARCHAR hold the interchange text itself.
+ */
+
+const ALIAS = 't';
+
+/** The float text of PostgreSQL's dialect, in functions both engines have (FLOOR, LOG, ABS, POWER, ROUND). */
+function floatText(value: string): string {
+  const double = `CAST(${value} AS DOUBLE PRECISION)`;
+  const exponent = `FLOOR(LOG(ABS(${double})))`;
+  const mantissa = `CAST(CAST(ROUND(${double} / POWER(CAST(10 AS DOUBLE PRECISION), ${exponent} - 11)) AS BIGINT) AS VARCHAR)`;
+  const special = `CAST(${value} AS VARCHAR) IN ('NaN', 'Infinity', '-Infinity')`;
+  return `CASE WHEN ${double} = 0 THEN '0' WHEN ${special} THEN CAST(${value} AS VARCHAR) ELSE ${mantissa} || 'e' || CAST(CAST(${exponent} AS INTEGER) AS VARCHAR) END`;
+}
+
+const TIMESTAMP_FORMAT = "'YYYY-MM-DD HH24:MI:SS.US'";
+
+/** Whether Redshift holds the kind as the interchange text in a VARCHAR (docs/TYPES.md, "Redshift as a warehouse"). */
+function storedAsText(type: PortableType): boolean {
+  return type.kind !== 'text' && type.kind !== 'uuid' && /^VARCHAR/.test(redshiftColumnType(type).type);
+}
+
+export const REDSHIFT_CHECKSUM_DIALECT: ChecksumDialect = {
+  canonicalText({ sql, type }: ChecksumColumn): string {
+    if (storedAsText(type)) return sql;
+    switch (type.kind) {
+      case 'float':
+        return floatText(sql);
+      case 'text':
+        // A char(n) value arrives padded; its blanks are no data (PostgreSQL's char(n)::text drops them too).
+        return type.fixed ? `RTRIM(${sql})` : sql;
+      case 'uuid':
+        return `LOWER(RTRIM(${sql}))`;
+      case 'binary':
+        // COPY loads an empty binary value as NULL (docs/TYPES.md): empty and NULL compare alike on every engine.
+        return `NULLIF(LOWER(FROM_VARBYTE(${sql}, 'hex')), '')`;
+      case 'boolean':
+        return `CASE WHEN ${sql} THEN '1' ELSE '0' END`;
+      case 'date':
+        return `TO_CHAR(${sql}, 'YYYY-MM-DD')`;
+      case 'time':
+        return type.zone
+          ? `TO_CHAR(CAST('2000-01-01' AS DATE) + CAST(${sql} AT TIME ZONE 'UTC' AS TIME), 'HH24:MI:SS.US')`
+          : `TO_CHAR(CAST('2000-01-01' AS DATE) + ${sql}, 'HH24:MI:SS.US')`;
+      case 'timestamp':
+        return type.zone ? `TO_CHAR(${sql} AT TIME ZONE 'UTC', ${TIMESTAMP_FORMAT})` : `TO_CHAR(${sql}, ${TIMESTAMP_FORMAT})`;
+      case 'integer':
+      case 'decimal':
+      case 'interval':
+      case 'json':
+      case 'array':
+      case 'native':
+        return `CAST(${sql} AS VARCHAR)`;
+    }
+  },
+  mayHoldSeparators(type: PortableType): boolean {
+    return type.kind === 'text' || type.kind === 'json' || type.kind === 'array' || type.kind === 'native';
+  },
+  keyText({ sql, type }: ChecksumColumn): string {
+    if (type.kind === 'text' || storedAsText(type)) return sql;
+    if (type.kind === 'timestamp') return type.zone ? `TO_CHAR(${sql} AT TIME ZONE 'UTC', ${TIMESTAMP_FORMAT}) || '+00'` : `TO_CHAR(${sql}, ${TIMESTAMP_FORMAT})`;
+    if (type.kind === 'uuid') return `LOWER(RTRIM(${sql}))`;
+    return `CAST(${sql} AS VARCHAR)`;
+  },
+  keyFromText(parameter: string, column: ChecksumColumn): string {
+    return `CAST(${parameter} AS ${column.declaredType})`;
+  },
+  concat(parts: readonly string[]): string {
+    return parts.length === 1 ? (parts[0] ?? "''") : `(${parts.join(' || ')})`;
+  },
+  character(code: number): string {
+    return `CHR(${code})`;
+  },
+  md5(text: string): string {
+    return `MD5(${text})`;
+  },
+  hexPrefixValue(hex: string, digits: number): string {
+    return `STRTOL(SUBSTRING(${hex}, 1, ${digits}), 16)`;
+  },
+  parameter(index: number): string {
+    return `$${index}`;
+  },
+};
+
+/** What validation reads of a Redshift table: the source's columns, and of a Type2 table only the current rows. */
+export function redshiftChecksumTable(layout: RedshiftLayout, definition: TableDefinition): ChecksumTable {
+  const columns = layout.columns.map((column, index): ChecksumColumn => {
+    const source = definition.columns[index];
+    if (source === undefined) throw new Error(`column ${column.name} has no source column`);
+    return { sql: `${ALIAS}.${quoteIdent(column.name)}`, type: source.portableType, declaredType: column.redshift.type };
+  });
+  const byName = new Map(layout.columns.map((column, index) => [column.name, columns[index]]));
+  return {
+    from: `${layout.qualifiedTarget} AS ${ALIAS}`,
+    where: layout.history === 'type2' ? `${ALIAS}.${quoteIdent(SystemColumns.isCurrent)}` : null,
+    columns,
+    keyColumns: layout.keyColumns.map((name) => {
+      const column = byName.get(name);
+      if (column === undefined) throw new Error(`key column ${name} is not a column of ${layout.target}`);
+      return column;
+    }),
+  };
+}
+
+/** One read-only transaction (Redshift's snapshot isolation: every statement sees the same committed rows). */
+export async function openRedshiftChecksumSession(pool: Pool): Promise<{ query: ChecksumQuery; close(): Promise<void> }> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN READ ONLY');
+  } catch (error) {
+    client.release(true);
+    throw error;
+  }
+  let closed = false;
+  return {
+    query: async (sql, parameters) => (await client.query(sql, [...parameters])).rows as Record<string, unknown>[],
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      try {
+        await client.query('ROLLBACK');
+        client.release();
+      } catch {
+        client.release(true);
+      }
+    },
+  };
+}

@@ -1,0 +1,112 @@
+import { randomUUID } from 'node:crypto';
+import { Pool } from 'pg';
+import { reserveTempDatabase } from '@svc/testing';
+import { ensureDatabase } from './ensure-database';
+import { migrate } from './migrate';
+import { ValidationRepository, type ValidationOutcome } from './validation-repository';
+
+const database = reserveTempDatabase('svc_validations_test');
+const ORDERS = '[dbo].[Orders]';
+const LINES = '[dbo].[Lines]';
+const AUDIT = '[dbo].[Audit]';
+
+const outcome = (overrides: Partial<ValidationOutcome> = {}): ValidationOutcome => ({
+  state: 'Validated',
+  reason: null,
+  sourceVersion: '812',
+  rowsCompared: 3000,
+  rowsEstimated: 3000,
+  missingKeys: 0,
+  extraKeys: 0,
+  differentKeys: 0,
+  unsettledKeys: 0,
+  differingKeys: [],
+  ...overrides,
+});
+
+describe('validations against PostgreSQL', () => {
+  let pool: Pool;
+  let validations: ValidationRepository;
+
+  beforeAll(async () => {
+    await ensureDatabase(database.url);
+    pool = new Pool({ connectionString: database.url, max: 4 });
+    await migrate(pool);
+    validations = new ValidationRepository(pool);
+  });
+
+  afterAll(async () => {
+    await pool?.end();
+    await database.drop();
+  });
+
+  async function newReplication(): Promise<string> {
+    const result = await pool.query<{ id: string }>(
+      `INSERT INTO replications (name, status, config, secrets) VALUES ($1, 'Running', '{}'::jsonb, '\\x00'::bytea) RETURNING id`,
+      [`validations-${randomUUID()}`],
+    );
+    return result.rows[0]?.id ?? '';
+  }
+
+  it('stores a validation per table, dispatches Pending tables up to a limit, and keeps only the current work\'s reports', async () => {
+    const replicationId = await newReplication();
+    const validationId = randomUUID();
+    const at = new Date('2026-11-27T10:00:00Z');
+    await validations.create(validationId, replicationId, [
+      { tableName: ORDERS, state: 'Pending', reason: null },
+      { tableName: LINES, state: 'Pending', reason: null },
+      { tableName: AUDIT, state: 'Skipped', reason: 'its phase is Seeding' },
+    ], at, false);
+    expect(await validations.openByReplication()).toContainEqual({ replicationId, pending: 2, running: 0 });
+
+    const [first, ...rest] = await validations.dispatch(replicationId, 1, randomUUID, at);
+    expect(rest).toEqual([]);
+    expect(first?.tableName).toBe(LINES);
+    if (!first) throw new Error('nothing dispatched');
+    expect(await validations.openByReplication()).toContainEqual({ replicationId, pending: 1, running: 1 });
+
+    const progress = { phase: 'source' as const, rowsCompared: 10, rowsEstimated: 3000, sourceVersion: '812' };
+    expect(await validations.recordProgress(validationId, LINES, randomUUID(), progress, at)).toBe(false);
+    expect(await validations.recordProgress(validationId, LINES, first.workId, progress, at)).toBe(true);
+    const mismatch = outcome({ state: 'Mismatched', missingKeys: 1, differingKeys: [{ key: { id: '7' }, difference: 'missing' }] });
+    expect(await validations.finish(validationId, LINES, randomUUID(), mismatch, at)).toBe(false);
+    expect(await validations.finish(validationId, LINES, first.workId, mismatch, new Date('2026-11-27T10:01:00Z'))).toBe(true);
+    // A second report of the same work (a redelivery) changes nothing: the table is no longer Running.
+    expect(await validations.finish(validationId, LINES, first.workId, outcome(), at)).toBe(false);
+
+    const described = await validations.describe(replicationId);
+    expect(described).toMatchObject({ replicationId, validationId, scheduled: false, requestedAt: at.toISOString() });
+    expect(described?.tables).toEqual([
+      expect.objectContaining({ name: AUDIT, state: 'Skipped', reason: 'its phase is Seeding', endedAt: at.toISOString() }),
+      expect.objectContaining({
+        name: LINES,
+        state: 'Mismatched',
+        mismatchedKeys: 1,
+        missingKeys: 1,
+        differingKeys: [{ key: { id: '7' }, difference: 'missing' }],
+        startedAt: at.toISOString(),
+        endedAt: '2026-11-27T10:01:00.000Z',
+      }),
+      expect.objectContaining({ name: ORDERS, state: 'Pending', startedAt: null }),
+    ]);
+  });
+
+  it('puts a silent table back to Pending once, by its work id, and describes the latest validation when none is named', async () => {
+    const replicationId = await newReplication();
+    const older = randomUUID();
+    const newer = randomUUID();
+    await validations.create(older, replicationId, [{ tableName: ORDERS, state: 'Pending', reason: null }], new Date('2026-11-27T09:00:00Z'), false);
+    await validations.create(newer, replicationId, [{ tableName: ORDERS, state: 'Pending', reason: null }], new Date('2026-11-27T09:30:00Z'), true);
+    const [dispatched] = await validations.dispatch(replicationId, 5, randomUUID, new Date('2026-11-27T09:31:00Z'));
+    expect(dispatched?.validationId).toBe(older);
+    if (!dispatched) throw new Error('nothing dispatched');
+    const stalled = await validations.stalled(new Date('2026-11-27T09:40:00Z'));
+    expect(stalled).toContainEqual({ ...dispatched, dispatches: 1 });
+    expect(await validations.requeue(older, ORDERS, dispatched.workId)).toBe(true);
+    expect(await validations.requeue(older, ORDERS, dispatched.workId)).toBe(false);
+    expect((await validations.describe(replicationId))?.validationId).toBe(newer);
+    expect((await validations.describe(replicationId, older))?.tables[0]?.state).toBe('Pending');
+    expect(await validations.describe(replicationId, randomUUID())).toBeNull();
+    expect(await validations.failOpen(replicationId, 'the replication was deleted', new Date())).toBe(2);
+  });
+});

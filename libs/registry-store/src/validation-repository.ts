@@ -1,0 +1,240 @@
+import type { Pool } from 'pg';
+import type { DifferingKey, TableValidation, ValidationDescription, ValidationPhase, ValidationState } from '@svc/contracts';
+
+/** A table a new validation covers: Pending, or Skipped with its reason. */
+export interface NewValidationTable {
+  tableName: string;
+  state: 'Pending' | 'Skipped';
+  reason: string | null;
+}
+
+/** A Pending table handed to a worker. */
+export interface DispatchedValidation {
+  validationId: string;
+  replicationId: string;
+  tableName: string;
+  workId: string;
+}
+
+export interface ValidationProgressUpdate {
+  phase: ValidationPhase;
+  rowsCompared: number;
+  rowsEstimated: number;
+  sourceVersion: string;
+}
+
+export interface ValidationOutcome {
+  state: 'Validated' | 'Mismatched' | 'Failed' | 'Skipped';
+  reason: string | null;
+  sourceVersion: string | null;
+  rowsCompared: number;
+  rowsEstimated: number | null;
+  missingKeys: number;
+  extraKeys: number;
+  differentKeys: number;
+  unsettledKeys: number;
+  differingKeys: DifferingKey[];
+}
+
+export interface ValidationStore {
+  create(validationId: string, replicationId: string, tables: readonly NewValidationTable[], requestedAt: Date, scheduled: boolean): Promise<void>;
+  /** The replication's validation (its latest when `validationId` is absent); null when there is none. */
+  describe(replicationId: string, validationId?: string): Promise<ValidationDescription | null>;
+  /** Replications with Pending tables, and how many of their tables run now. */
+  openByReplication(): Promise<Array<{ replicationId: string; pending: number; running: number }>>;
+  /** Marks up to `limit` of the replication's Pending tables Running under new work ids (oldest validation first). */
+  dispatch(replicationId: string, limit: number, newWorkId: () => string, now: Date): Promise<DispatchedValidation[]>;
+  /** Running tables whose worker has not reported since `before`. */
+  stalled(before: Date): Promise<Array<DispatchedValidation & { dispatches: number }>>;
+  /** A stalled table back to Pending (dispatched again by the next round); false when it moved on meanwhile. */
+  requeue(validationId: string, tableName: string, workId: string): Promise<boolean>;
+  /** Progress of the table's current work; false when `workId` is not it (the work should stop). */
+  recordProgress(validationId: string, tableName: string, workId: string, progress: ValidationProgressUpdate, now: Date): Promise<boolean>;
+  /** The table's outcome, from its current work (or with `workId` null, from the registry itself); false when it is not current. */
+  finish(validationId: string, tableName: string, workId: string | null, outcome: ValidationOutcome, now: Date): Promise<boolean>;
+  /** Every Running or Pending table of the replication ends Failed with `reason` (the replication was stopped or deleted). */
+  failOpen(replicationId: string, reason: string, now: Date): Promise<number>;
+}
+
+interface ValidationRow {
+  validation_id: string;
+  replication_id: string;
+  requested_at: Date;
+  scheduled: boolean;
+}
+
+interface TableRow {
+  table_name: string;
+  state: ValidationState;
+  reason: string | null;
+  phase: string | null;
+  source_version: string | null;
+  rows_compared: string;
+  rows_estimated: string | null;
+  missing_keys: string;
+  extra_keys: string;
+  different_keys: string;
+  unsettled_keys: string;
+  differing_keys: DifferingKey[];
+  started_at: Date | null;
+  ended_at: Date | null;
+}
+
+function tableOf(row: TableRow): TableValidation {
+  const [missing, extra, different] = [Number(row.missing_keys), Number(row.extra_keys), Number(row.different_keys)];
+  return {
+    name: row.table_name,
+    state: row.state,
+    reason: row.reason,
+    rowsCompared: Number(row.rows_compared),
+    rowsEstimated: row.rows_estimated === null ? null : Number(row.rows_estimated),
+    mismatchedKeys: missing + extra + different,
+    missingKeys: missing,
+    extraKeys: extra,
+    differentKeys: different,
+    unsettledKeys: Number(row.unsettled_keys),
+    differingKeys: row.differing_keys,
+    sourceVersion: row.source_version,
+    startedAt: row.started_at?.toISOString() ?? null,
+    endedAt: row.ended_at?.toISOString() ?? null,
+  };
+}
+
+/** Validations and their tables' states (migration 12). */
+export class ValidationRepository implements ValidationStore {
+  constructor(private readonly pool: Pool) {}
+
+  async create(validationId: string, replicationId: string, tables: readonly NewValidationTable[], requestedAt: Date, scheduled: boolean): Promise<void> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query('INSERT INTO validations (validation_id, replication_id, requested_at, scheduled) VALUES ($1, $2, $3, $4)', [validationId, replicationId, requestedAt, scheduled]);
+      await client.query(
+        `INSERT INTO validation_tables (validation_id, replication_id, table_name, state, reason, ended_at)
+         SELECT $1, $2, t.name, t.state, t.reason, CASE WHEN t.state = 'Skipped' THEN $3::timestamptz END
+         FROM unnest($4::text[], $5::text[], $6::text[]) AS t (name, state, reason)`,
+        [validationId, replicationId, requestedAt, tables.map((table) => table.tableName), tables.map((table) => table.state), tables.map((table) => table.reason)],
+      );
+      await client.query('COMMIT');
+      client.release();
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      client.release(true);
+      throw error;
+    }
+  }
+
+  async describe(replicationId: string, validationId?: string): Promise<ValidationDescription | null> {
+    const found = await this.pool.query<ValidationRow>(
+      `SELECT validation_id, replication_id, requested_at, scheduled FROM validations
+        WHERE replication_id = $1 AND ($2::uuid IS NULL OR validation_id = $2::uuid)
+        ORDER BY requested_at DESC LIMIT 1`,
+      [replicationId, validationId ?? null],
+    );
+    const validation = found.rows[0];
+    if (validation === undefined) return null;
+    const tables = await this.pool.query<TableRow>(
+      `SELECT table_name, state, reason, phase, source_version, rows_compared, rows_estimated, missing_keys, extra_keys, different_keys,
+              unsettled_keys, differing_keys, started_at, ended_at
+         FROM validation_tables WHERE validation_id = $1 ORDER BY table_name`,
+      [validation.validation_id],
+    );
+    return {
+      replicationId: validation.replication_id,
+      validationId: validation.validation_id,
+      requestedAt: validation.requested_at.toISOString(),
+      scheduled: validation.scheduled,
+      tables: tables.rows.map(tableOf),
+    };
+  }
+
+  async openByReplication(): Promise<Array<{ replicationId: string; pending: number; running: number }>> {
+    const result = await this.pool.query<{ replication_id: string; pending: string; running: string }>(
+      `SELECT replication_id, count(*) FILTER (WHERE state = 'Pending') AS pending, count(*) FILTER (WHERE state = 'Running') AS running
+         FROM validation_tables WHERE state IN ('Pending', 'Running') GROUP BY replication_id`,
+    );
+    return result.rows.map((row) => ({ replicationId: row.replication_id, pending: Number(row.pending), running: Number(row.running) }));
+  }
+
+  async dispatch(replicationId: string, limit: number, newWorkId: () => string, now: Date): Promise<DispatchedValidation[]> {
+    if (limit <= 0) return [];
+    const candidates = await this.pool.query<{ validation_id: string; table_name: string }>(
+      `SELECT t.validation_id, t.table_name FROM validation_tables t JOIN validations v USING (validation_id)
+        WHERE t.replication_id = $1 AND t.state = 'Pending' ORDER BY v.requested_at, t.table_name LIMIT $2`,
+      [replicationId, limit],
+    );
+    const dispatched: DispatchedValidation[] = [];
+    for (const candidate of candidates.rows) {
+      const workId = newWorkId();
+      const claimed = await this.pool.query(
+        `UPDATE validation_tables SET state = 'Running', work_id = $3, dispatched_at = $4, last_progress_at = $4, dispatches = dispatches + 1,
+                started_at = COALESCE(started_at, $4), phase = NULL
+          WHERE validation_id = $1 AND table_name = $2 AND state = 'Pending'`,
+        [candidate.validation_id, candidate.table_name, workId, now],
+      );
+      if (claimed.rowCount === 1) dispatched.push({ validationId: candidate.validation_id, replicationId, tableName: candidate.table_name, workId });
+    }
+    return dispatched;
+  }
+
+  async stalled(before: Date): Promise<Array<DispatchedValidation & { dispatches: number }>> {
+    const result = await this.pool.query<{ validation_id: string; replication_id: string; table_name: string; work_id: string; dispatches: number }>(
+      `SELECT validation_id, replication_id, table_name, work_id, dispatches FROM validation_tables
+        WHERE state = 'Running' AND last_progress_at < $1`,
+      [before],
+    );
+    return result.rows.map((row) => ({ validationId: row.validation_id, replicationId: row.replication_id, tableName: row.table_name, workId: row.work_id, dispatches: row.dispatches }));
+  }
+
+  async requeue(validationId: string, tableName: string, workId: string): Promise<boolean> {
+    const result = await this.pool.query(
+      `UPDATE validation_tables SET state = 'Pending', work_id = NULL WHERE validation_id = $1 AND table_name = $2 AND work_id = $3 AND state = 'Running'`,
+      [validationId, tableName, workId],
+    );
+    return result.rowCount === 1;
+  }
+
+  async recordProgress(validationId: string, tableName: string, workId: string, progress: ValidationProgressUpdate, now: Date): Promise<boolean> {
+    const result = await this.pool.query(
+      `UPDATE validation_tables SET phase = $4, rows_compared = $5, rows_estimated = $6, source_version = $7, last_progress_at = $8
+        WHERE validation_id = $1 AND table_name = $2 AND work_id = $3 AND state = 'Running'`,
+      [validationId, tableName, workId, progress.phase, progress.rowsCompared, progress.rowsEstimated, progress.sourceVersion, now],
+    );
+    return result.rowCount === 1;
+  }
+
+  async finish(validationId: string, tableName: string, workId: string | null, outcome: ValidationOutcome, now: Date): Promise<boolean> {
+    const result = await this.pool.query(
+      `UPDATE validation_tables SET state = $4, reason = $5, source_version = COALESCE($6, source_version), rows_compared = $7,
+              rows_estimated = COALESCE($8, rows_estimated), missing_keys = $9, extra_keys = $10, different_keys = $11, unsettled_keys = $12,
+              differing_keys = $13::jsonb, ended_at = $14, last_progress_at = $14, phase = NULL, work_id = NULL
+        WHERE validation_id = $1 AND table_name = $2 AND ($3::uuid IS NULL OR work_id = $3::uuid) AND state IN ('Pending', 'Running')`,
+      [
+        validationId,
+        tableName,
+        workId,
+        outcome.state,
+        outcome.reason,
+        outcome.sourceVersion,
+        outcome.rowsCompared,
+        outcome.rowsEstimated,
+        outcome.missingKeys,
+        outcome.extraKeys,
+        outcome.differentKeys,
+        outcome.unsettledKeys,
+        JSON.stringify(outcome.differingKeys),
+        now,
+      ],
+    );
+    return result.rowCount === 1;
+  }
+
+  async failOpen(replicationId: string, reason: string, now: Date): Promise<number> {
+    const result = await this.pool.query(
+      `UPDATE validation_tables SET state = 'Failed', reason = $2, ended_at = $3, work_id = NULL, phase = NULL
+        WHERE replication_id = $1 AND state IN ('Pending', 'Running')`,
+      [replicationId, reason, now],
+    );
+    return result.rowCount ?? 0;
+  }
+}
