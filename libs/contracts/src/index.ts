@@ -104,6 +104,8 @@ export {
   type DescribeValidationRequest,
   type DifferenceKind,
   type DifferingKey,
+  type RepairValidationRequest,
+  type RepairValidationResponse,
   type StartValidationRequest,
   type StartValidationResponse,
   type TableValidation,

@@ -255,6 +255,8 @@ CREATE TABLE validation_tables (
   table_name text NOT NULL,
   state text NOT NULL CHECK (state IN ('Pending', 'Running', 'Validated', 'Mismatched', 'Repairing', 'Repaired', 'Failed', 'Skipped')),
   reason text,
+  -- RepairReplication asked for it: the comparison's differing keys are applied again, then compared again.
+  repair boolean NOT NULL DEFAULT false,
   -- The dispatch running it: a report of another (an earlier dispatch, redelivered late) changes nothing.
   work_id uuid,
   dispatched_at timestamptz,
@@ -274,7 +276,7 @@ CREATE TABLE validation_tables (
   ended_at timestamptz,
   PRIMARY KEY (validation_id, table_name)
 );
-CREATE INDEX validation_tables_open ON validation_tables (replication_id) WHERE state IN ('Pending', 'Running');
+CREATE INDEX validation_tables_open ON validation_tables (replication_id) WHERE state IN ('Pending', 'Running', 'Repairing');
 -- A validation that found differences raises a Validation alert.
 ALTER TABLE alerts DROP CONSTRAINT IF EXISTS alerts_kind_check;
 ALTER TABLE alerts ADD CONSTRAINT alerts_kind_check CHECK (kind IN ('SchemaChange', 'Reseed', 'Failure', 'RetentionDanger', 'Validation'));

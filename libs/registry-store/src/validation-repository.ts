@@ -14,6 +14,8 @@ export interface DispatchedValidation {
   replicationId: string;
   tableName: string;
   workId: string;
+  /** RepairReplication asked for it: differing keys are applied again before the table is compared again. */
+  repair: boolean;
 }
 
 export interface ValidationProgressUpdate {
@@ -24,7 +26,7 @@ export interface ValidationProgressUpdate {
 }
 
 export interface ValidationOutcome {
-  state: 'Validated' | 'Mismatched' | 'Failed' | 'Skipped';
+  state: 'Validated' | 'Mismatched' | 'Repaired' | 'Failed' | 'Skipped';
   reason: string | null;
   sourceVersion: string | null;
   rowsCompared: number;
@@ -54,6 +56,8 @@ export interface ValidationStore {
   finish(validationId: string, tableName: string, workId: string | null, outcome: ValidationOutcome, now: Date): Promise<boolean>;
   /** Every Running or Pending table of the replication ends Failed with `reason` (the replication was stopped or deleted). */
   failOpen(replicationId: string, reason: string, now: Date): Promise<number>;
+  /** The validation's Mismatched tables among `tableNames` are queued for repair; those that were. */
+  requestRepair(validationId: string, tableNames: readonly string[], now: Date): Promise<string[]>;
 }
 
 interface ValidationRow {
@@ -99,6 +103,10 @@ function tableOf(row: TableRow): TableValidation {
     endedAt: row.ended_at?.toISOString() ?? null,
   };
 }
+
+/** A table being compared (or repaired) by a worker, and one not finished yet. */
+const RUNNING = "state IN ('Running', 'Repairing')";
+const OPEN = "state IN ('Pending', 'Running', 'Repairing')";
 
 /** Validations and their tables' states (migration 12). */
 export class ValidationRepository implements ValidationStore {
@@ -150,16 +158,16 @@ export class ValidationRepository implements ValidationStore {
 
   async openByReplication(): Promise<Array<{ replicationId: string; pending: number; running: number }>> {
     const result = await this.pool.query<{ replication_id: string; pending: string; running: string }>(
-      `SELECT replication_id, count(*) FILTER (WHERE state = 'Pending') AS pending, count(*) FILTER (WHERE state = 'Running') AS running
-         FROM validation_tables WHERE state IN ('Pending', 'Running') GROUP BY replication_id`,
+      `SELECT replication_id, count(*) FILTER (WHERE state = 'Pending') AS pending, count(*) FILTER (WHERE state <> 'Pending') AS running
+         FROM validation_tables WHERE ${OPEN} GROUP BY replication_id`,
     );
     return result.rows.map((row) => ({ replicationId: row.replication_id, pending: Number(row.pending), running: Number(row.running) }));
   }
 
   async dispatch(replicationId: string, limit: number, newWorkId: () => string, now: Date): Promise<DispatchedValidation[]> {
     if (limit <= 0) return [];
-    const candidates = await this.pool.query<{ validation_id: string; table_name: string }>(
-      `SELECT t.validation_id, t.table_name FROM validation_tables t JOIN validations v USING (validation_id)
+    const candidates = await this.pool.query<{ validation_id: string; table_name: string; repair: boolean }>(
+      `SELECT t.validation_id, t.table_name, t.repair FROM validation_tables t JOIN validations v USING (validation_id)
         WHERE t.replication_id = $1 AND t.state = 'Pending' ORDER BY v.requested_at, t.table_name LIMIT $2`,
       [replicationId, limit],
     );
@@ -167,28 +175,35 @@ export class ValidationRepository implements ValidationStore {
     for (const candidate of candidates.rows) {
       const workId = newWorkId();
       const claimed = await this.pool.query(
-        `UPDATE validation_tables SET state = 'Running', work_id = $3, dispatched_at = $4, last_progress_at = $4, dispatches = dispatches + 1,
+        `UPDATE validation_tables SET state = CASE WHEN repair THEN 'Repairing' ELSE 'Running' END, work_id = $3, dispatched_at = $4, last_progress_at = $4, dispatches = dispatches + 1,
                 started_at = COALESCE(started_at, $4), phase = NULL
           WHERE validation_id = $1 AND table_name = $2 AND state = 'Pending'`,
         [candidate.validation_id, candidate.table_name, workId, now],
       );
-      if (claimed.rowCount === 1) dispatched.push({ validationId: candidate.validation_id, replicationId, tableName: candidate.table_name, workId });
+      if (claimed.rowCount === 1) dispatched.push({ validationId: candidate.validation_id, replicationId, tableName: candidate.table_name, workId, repair: candidate.repair });
     }
     return dispatched;
   }
 
   async stalled(before: Date): Promise<Array<DispatchedValidation & { dispatches: number }>> {
-    const result = await this.pool.query<{ validation_id: string; replication_id: string; table_name: string; work_id: string; dispatches: number }>(
-      `SELECT validation_id, replication_id, table_name, work_id, dispatches FROM validation_tables
-        WHERE state = 'Running' AND last_progress_at < $1`,
+    const result = await this.pool.query<{ validation_id: string; replication_id: string; table_name: string; work_id: string; dispatches: number; repair: boolean }>(
+      `SELECT validation_id, replication_id, table_name, work_id, dispatches, repair FROM validation_tables
+        WHERE ${RUNNING} AND last_progress_at < $1`,
       [before],
     );
-    return result.rows.map((row) => ({ validationId: row.validation_id, replicationId: row.replication_id, tableName: row.table_name, workId: row.work_id, dispatches: row.dispatches }));
+    return result.rows.map((row) => ({
+      validationId: row.validation_id,
+      replicationId: row.replication_id,
+      tableName: row.table_name,
+      workId: row.work_id,
+      dispatches: row.dispatches,
+      repair: row.repair,
+    }));
   }
 
   async requeue(validationId: string, tableName: string, workId: string): Promise<boolean> {
     const result = await this.pool.query(
-      `UPDATE validation_tables SET state = 'Pending', work_id = NULL WHERE validation_id = $1 AND table_name = $2 AND work_id = $3 AND state = 'Running'`,
+      `UPDATE validation_tables SET state = 'Pending', work_id = NULL WHERE validation_id = $1 AND table_name = $2 AND work_id = $3 AND ${RUNNING}`,
       [validationId, tableName, workId],
     );
     return result.rowCount === 1;
@@ -197,7 +212,7 @@ export class ValidationRepository implements ValidationStore {
   async recordProgress(validationId: string, tableName: string, workId: string, progress: ValidationProgressUpdate, now: Date): Promise<boolean> {
     const result = await this.pool.query(
       `UPDATE validation_tables SET phase = $4, rows_compared = $5, rows_estimated = $6, source_version = $7, last_progress_at = $8
-        WHERE validation_id = $1 AND table_name = $2 AND work_id = $3 AND state = 'Running'`,
+        WHERE validation_id = $1 AND table_name = $2 AND work_id = $3 AND ${RUNNING}`,
       [validationId, tableName, workId, progress.phase, progress.rowsCompared, progress.rowsEstimated, progress.sourceVersion, now],
     );
     return result.rowCount === 1;
@@ -208,7 +223,7 @@ export class ValidationRepository implements ValidationStore {
       `UPDATE validation_tables SET state = $4, reason = $5, source_version = COALESCE($6, source_version), rows_compared = $7,
               rows_estimated = COALESCE($8, rows_estimated), missing_keys = $9, extra_keys = $10, different_keys = $11, unsettled_keys = $12,
               differing_keys = $13::jsonb, ended_at = $14, last_progress_at = $14, phase = NULL, work_id = NULL
-        WHERE validation_id = $1 AND table_name = $2 AND ($3::uuid IS NULL OR work_id = $3::uuid) AND state IN ('Pending', 'Running')`,
+        WHERE validation_id = $1 AND table_name = $2 AND ($3::uuid IS NULL OR work_id = $3::uuid) AND ${OPEN}`,
       [
         validationId,
         tableName,
@@ -232,9 +247,19 @@ export class ValidationRepository implements ValidationStore {
   async failOpen(replicationId: string, reason: string, now: Date): Promise<number> {
     const result = await this.pool.query(
       `UPDATE validation_tables SET state = 'Failed', reason = $2, ended_at = $3, work_id = NULL, phase = NULL
-        WHERE replication_id = $1 AND state IN ('Pending', 'Running')`,
+        WHERE replication_id = $1 AND ${OPEN}`,
       [replicationId, reason, now],
     );
     return result.rowCount ?? 0;
+  }
+
+  async requestRepair(validationId: string, tableNames: readonly string[], now: Date): Promise<string[]> {
+    const result = await this.pool.query<{ table_name: string }>(
+      `UPDATE validation_tables SET state = 'Pending', repair = true, reason = NULL, work_id = NULL, dispatches = 0, ended_at = NULL, last_progress_at = $3
+        WHERE validation_id = $1 AND table_name = ANY ($2::text[]) AND state = 'Mismatched'
+        RETURNING table_name`,
+      [validationId, [...tableNames], now],
+    );
+    return result.rows.map((row) => row.table_name).sort();
   }
 }

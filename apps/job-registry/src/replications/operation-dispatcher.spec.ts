@@ -5,6 +5,8 @@ import {
   type DescribeValidationRequest,
   type OperationEnvelope,
   type RpcReply,
+  type RepairValidationRequest,
+  type RepairValidationResponse,
   type StartValidationRequest,
   type StartValidationResponse,
   type ValidationDescription,
@@ -48,6 +50,13 @@ class RecordingValidations extends ValidationOperations {
     return Promise.resolve(
       rpcOk({ replicationId: request.replicationId, validationId: request.validationId ?? VALIDATION_ID, requestedAt: '2026-12-01T10:00:00.000Z', scheduled: false, tables: [] }),
     );
+  }
+
+  readonly repaired: RepairValidationRequest[] = [];
+
+  repair(request: RepairValidationRequest): Promise<RpcReply<RepairValidationResponse>> {
+    this.repaired.push(request);
+    return Promise.resolve(rpcOk({ replicationId: request.replicationId, validationId: request.validationId, tables: [] }));
   }
 }
 

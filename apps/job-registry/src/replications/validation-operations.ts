@@ -1,5 +1,7 @@
 import type {
   DescribeValidationRequest,
+  RepairValidationRequest,
+  RepairValidationResponse,
   RpcReply,
   StartValidationRequest,
   StartValidationResponse,
@@ -15,4 +17,5 @@ import type { OperationCaller } from './replications.service';
 export abstract class ValidationOperations {
   abstract start(request: StartValidationRequest, caller: OperationCaller): Promise<RpcReply<StartValidationResponse>>;
   abstract describe(request: DescribeValidationRequest): Promise<RpcReply<ValidationDescription>>;
+  abstract repair(request: RepairValidationRequest, caller: OperationCaller): Promise<RpcReply<RepairValidationResponse>>;
 }

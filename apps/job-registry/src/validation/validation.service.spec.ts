@@ -13,12 +13,17 @@ function table(name: string, phase: StoredTableStatus['phase']): StoredTableStat
 
 function service(tables: StoredTableStatus[], stored: ValidationDescription | null = null) {
   const created: Array<{ validationId: string; tables: readonly NewValidationTable[] }> = [];
+  const repairs: string[][] = [];
   const wake = new ValidationWake();
   let woken = 0;
   wake.listen(() => (woken += 1));
   const validations = {
     create: async (validationId: string, _replicationId: string, entries: readonly NewValidationTable[]) => void created.push({ validationId, tables: entries }),
     describe: async () => stored,
+    requestRepair: async (_validationId: string, names: readonly string[]) => {
+      repairs.push([...names]);
+      return [...names];
+    },
   };
   const subject = new ValidationService(
     { get: async (id: string) => (id === REPLICATION ? ({ replicationId: id } as never) : null) },
@@ -27,7 +32,7 @@ function service(tables: StoredTableStatus[], stored: ValidationDescription | nu
     wake,
     new JsonLogger('job-registry', 'error', () => undefined),
   );
-  return { subject, created, woken: () => woken };
+  return { subject, created, repairs, woken: () => woken };
 }
 
 describe('ValidationService', () => {
@@ -62,5 +67,42 @@ describe('ValidationService', () => {
     expect((await subject.start({ replicationId: '5f0c7a4e-0000-4000-8000-000000000009' }, caller)).ok).toBe(false);
     const reply = await subject.describe({ replicationId: REPLICATION, validationId: '5f0c7a4e-0000-4000-8000-00000000000a' });
     expect(reply.ok ? null : reply.error.messages).toEqual([`{ValidationId}: replication '${REPLICATION}' has no validation '5f0c7a4e-0000-4000-8000-00000000000a'`]);
+  });
+
+  describe('repair', () => {
+    const VALIDATION = '5f0c7a4e-0000-4000-8000-0000000000aa';
+    const stored = (states: Array<[string, string]>): ValidationDescription => ({
+      replicationId: REPLICATION,
+      validationId: VALIDATION,
+      requestedAt: '2026-11-27T10:00:00.000Z',
+      scheduled: false,
+      tables: states.map(([name, state]) => ({ name, state }) as ValidationDescription['tables'][number]),
+    });
+
+    it('queues every Mismatched table of the validation', async () => {
+      const { subject, repairs, woken } = service([], stored([['[public].[a]', 'Mismatched'], ['[public].[b]', 'Validated'], ['[public].[c]', 'Mismatched']]));
+      expect(await subject.repair({ replicationId: REPLICATION, validationId: VALIDATION }, caller)).toEqual({
+        ok: true,
+        value: { replicationId: REPLICATION, validationId: VALIDATION, tables: ['[public].[a]', '[public].[c]'] },
+      });
+      expect(repairs).toEqual([['[public].[a]', '[public].[c]']]);
+      expect(woken()).toBe(1);
+    });
+
+    it('refuses, by field, a table that did not mismatch, one the validation lacks, and a validation with nothing to repair', async () => {
+      const { subject, repairs } = service([], stored([['[public].[a]', 'Validated']]));
+      const messages = async (request: Parameters<ValidationService['repair']>[0]) => {
+        const reply = await subject.repair(request, caller);
+        return reply.ok ? null : reply.error.messages;
+      };
+      expect(await messages({ replicationId: REPLICATION, validationId: VALIDATION, tablesToInclude: ['[public].[a]'] })).toEqual([
+        "{TablesToInclude}: table '[public].[a]' is Validated: only a Mismatched table is repaired",
+      ]);
+      expect(await messages({ replicationId: REPLICATION, validationId: VALIDATION, tablesToInclude: ['[public].[z]'] })).toEqual([
+        `{TablesToInclude}: table '[public].[z]' is not part of validation '${VALIDATION}'`,
+      ]);
+      expect(await messages({ replicationId: REPLICATION, validationId: VALIDATION })).toEqual([`{ValidationId}: validation '${VALIDATION}' found no Mismatched table to repair`]);
+      expect(repairs).toEqual([]);
+    });
   });
 });

@@ -7,6 +7,8 @@ import {
   rpcOk,
   tableKey,
   type DescribeValidationRequest,
+  type RepairValidationRequest,
+  type RepairValidationResponse,
   type RpcReply,
   type StartValidationRequest,
   type StartValidationResponse,
@@ -45,7 +47,7 @@ export class ValidationService extends ValidationOperations {
   constructor(
     @Inject(ReplicationRepository) private readonly replications: Pick<ReplicationStore, 'get'>,
     @Inject(TableStateRepository) private readonly tableStates: Pick<TableStateStore, 'listByReplication'>,
-    @Inject(ValidationRepository) private readonly validations: Pick<ValidationStore, 'create' | 'describe'>,
+    @Inject(ValidationRepository) private readonly validations: Pick<ValidationStore, 'create' | 'describe' | 'requestRepair'>,
     private readonly wake: ValidationWake,
     private readonly logger: JsonLogger,
   ) {
@@ -77,6 +79,36 @@ export class ValidationService extends ValidationOperations {
     return validationId === undefined
       ? rpcError(ErrorCode.NotFound, [`${REPLICATION_ID}: replication '${replicationId}' has not been validated yet`])
       : rpcError(ErrorCode.NotFound, [`${VALIDATION_ID}: replication '${replicationId}' has no validation '${validationId}'`]);
+  }
+
+  /**
+   * RepairReplication: the validation's Mismatched tables (or those of TablesToInclude, each of which must be one) are
+   * compared again and their differing keys applied through the pipeline as a change cycle, then compared once more.
+   */
+  async repair(request: RepairValidationRequest, caller: OperationCaller, now = new Date()): Promise<RpcReply<RepairValidationResponse>> {
+    const { replicationId, validationId } = request;
+    if (!(await this.replications.get(replicationId))) return replicationNotFound(replicationId);
+    const description = await this.validations.describe(replicationId, validationId);
+    if (description === null) return rpcError(ErrorCode.NotFound, [`${VALIDATION_ID}: replication '${replicationId}' has no validation '${validationId}'`]);
+    const byName = new Map(description.tables.map((table) => [table.name, table]));
+    let names: string[];
+    if (request.tablesToInclude === undefined) {
+      names = description.tables.filter((table) => table.state === 'Mismatched').map((table) => table.name);
+      if (names.length === 0) return rpcError(ErrorCode.ValidationFailed, [`${VALIDATION_ID}: validation '${validationId}' found no Mismatched table to repair`]);
+    } else {
+      names = [];
+      for (const name of request.tablesToInclude) {
+        const ref = parseTableKey(name);
+        const table = ref === null ? undefined : byName.get(tableKey(ref));
+        if (table === undefined) return rpcError(ErrorCode.ValidationFailed, [`${TABLES_TO_INCLUDE}: table '${name}' is not part of validation '${validationId}'`]);
+        if (table.state !== 'Mismatched') return rpcError(ErrorCode.ValidationFailed, [`${TABLES_TO_INCLUDE}: table '${name}' is ${table.state}: only a Mismatched table is repaired`]);
+        names.push(table.name);
+      }
+    }
+    const queued = await this.validations.requestRepair(validationId, [...new Set(names)], now);
+    this.logger.info('repair requested', { replicationId, validationId, tables: queued.length, requestId: caller.requestId });
+    this.wake.wake();
+    return rpcOk({ replicationId, validationId, tables: queued });
   }
 
   private chosenTables(

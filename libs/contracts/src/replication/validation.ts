@@ -71,3 +71,17 @@ export interface ValidationDescription {
   scheduled: boolean;
   tables: TableValidation[];
 }
+
+export interface RepairValidationRequest {
+  replicationId: string;
+  validationId: string;
+  /** `[schema].[table]` names of the validation's Mismatched tables; every Mismatched table of it when absent. */
+  tablesToInclude?: string[];
+}
+
+export interface RepairValidationResponse {
+  replicationId: string;
+  validationId: string;
+  /** The tables whose repair was queued (their state is Pending, then Repairing, then Repaired or Mismatched). */
+  tables: string[];
+}
