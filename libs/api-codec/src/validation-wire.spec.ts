@@ -1,4 +1,4 @@
-import { type StartValidationResponse, type ValidationDescription } from '@svc/contracts';
+import { type RepairValidationResponse, type StartValidationResponse, type ValidationDescription } from '@svc/contracts';
 import { encodeResponse } from './encode';
 
 const DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n';
@@ -58,6 +58,17 @@ describe('the validation operations on the wire', () => {
       `${DECLARATION}<StartReplicationValidationResponse><ReplicationId>${REPLICATION_ID}</ReplicationId><ValidationId>${VALIDATION_ID}</ValidationId></StartReplicationValidationResponse>`,
     );
     expect(encodeResponse('StartReplicationValidation', 'json', started).body).toBe(`{"replicationId":"${REPLICATION_ID}","validationId":"${VALIDATION_ID}"}`);
+  });
+
+  it('renders RepairReplicationResponse with the tables queued as names, comma-joined in XML as every list of table names is', () => {
+    const repaired: RepairValidationResponse = { replicationId: REPLICATION_ID, validationId: VALIDATION_ID, tables: ['[dbo].[Orders]', '[sales].[Order, Lines]]]'] };
+    expect(encodeResponse('RepairReplication', 'xml', repaired).body).toBe(
+      `${DECLARATION}<RepairReplicationResponse><ReplicationId>${REPLICATION_ID}</ReplicationId><ValidationId>${VALIDATION_ID}</ValidationId>` +
+        '<Tables>[dbo].[Orders],[sales].[Order, Lines]]]</Tables></RepairReplicationResponse>',
+    );
+    expect(encodeResponse('RepairReplication', 'json', repaired).body).toBe(
+      `{"replicationId":"${REPLICATION_ID}","validationId":"${VALIDATION_ID}","tables":["[dbo].[Orders]","[sales].[Order, Lines]]]"]}`,
+    );
   });
 
   it('renders each table as a Table and each differing key as its columns, in the reference order, nulls left out (XML)', () => {

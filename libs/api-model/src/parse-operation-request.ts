@@ -6,7 +6,7 @@ import {
 import { AccessKeyIdDto, CreateAccessKeyDto, RotateAccessKeyDto, UpdateAccessKeyDto } from './dto/access-key-requests.dto';
 import { AlterReplicationDto, CreateReplicationDto, ReplicationConfigDto } from './dto/replication.dto';
 import { AlterConfigurationDto, EmptyRequestDto, ReplicationIdDto, ReplicationMetricsDto, StartReplicationDto } from './dto/simple-requests.dto';
-import { DescribeValidationDto, StartValidationDto } from './dto/validation-requests.dto';
+import { DescribeValidationDto, RepairValidationDto, StartValidationDto } from './dto/validation-requests.dto';
 import { type ParseResult } from './parse-result';
 import { validateModel } from './validate-model';
 
@@ -23,6 +23,7 @@ export const REQUEST_MODELS: { [Op in OperationName]: new () => OperationRequest
   GetReplicationMetrics: ReplicationMetricsDto,
   StartReplicationValidation: StartValidationDto,
   DescribeReplicationValidation: DescribeValidationDto,
+  RepairReplication: RepairValidationDto,
   CreateAccessKey: CreateAccessKeyDto,
   ListAccessKeys: EmptyRequestDto,
   UpdateAccessKey: UpdateAccessKeyDto,

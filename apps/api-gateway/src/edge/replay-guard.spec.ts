@@ -35,6 +35,7 @@ describe('ReplayGuard', () => {
     'StopReplicationService',
     'AlterConfiguration',
     'StartReplicationValidation',
+    'RepairReplication',
   ] as const)(
     'accepts a signed %s once and refuses its signature again with 403',
     (operation) => {

@@ -16,6 +16,7 @@ const CHANGES_STATE: Readonly<Record<OperationName, boolean>> = {
   GetReplicationMetrics: false,
   StartReplicationValidation: true,
   DescribeReplicationValidation: false,
+  RepairReplication: true,
   CreateAccessKey: true,
   UpdateAccessKey: true,
   DeleteAccessKey: true,

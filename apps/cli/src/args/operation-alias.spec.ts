@@ -14,6 +14,7 @@ describe('resolveOperation', () => {
     ['metrics', 'GetReplicationMetrics'],
     ['validate', 'StartReplicationValidation'],
     ['validation', 'DescribeReplicationValidation'],
+    ['repair', 'RepairReplication'],
   ])('maps the alias %s to %s', (alias, operation) => {
     expect(resolveOperation(alias)).toBe(operation);
   });

@@ -13,6 +13,7 @@ export const OPERATION_ALIASES: Readonly<Record<string, OperationName>> = {
   metrics: 'GetReplicationMetrics',
   validate: 'StartReplicationValidation',
   validation: 'DescribeReplicationValidation',
+  repair: 'RepairReplication',
   'create-key': 'CreateAccessKey',
   'list-keys': 'ListAccessKeys',
   'update-key': 'UpdateAccessKey',

@@ -52,11 +52,11 @@ class RecordingValidations extends ValidationOperations {
     );
   }
 
-  readonly repaired: RepairValidationRequest[] = [];
+  readonly repaired: Array<{ request: RepairValidationRequest; caller: OperationCaller }> = [];
 
-  repair(request: RepairValidationRequest): Promise<RpcReply<RepairValidationResponse>> {
-    this.repaired.push(request);
-    return Promise.resolve(rpcOk({ replicationId: request.replicationId, validationId: request.validationId, tables: [] }));
+  repair(request: RepairValidationRequest, caller: OperationCaller): Promise<RpcReply<RepairValidationResponse>> {
+    this.repaired.push({ request, caller });
+    return Promise.resolve(rpcOk({ replicationId: request.replicationId, validationId: request.validationId, tables: request.tablesToInclude ?? ['[dbo].[Orders]'] }));
   }
 }
 
@@ -240,6 +240,46 @@ describe('OperationDispatcher', () => {
     });
   });
 
+  describe('RepairReplication', () => {
+    const replicationId = '3f2504e0-4f89-41d3-9a0c-0305e82c3301';
+
+    it('hands the canonical request and the caller to the validation service and answers what it answers', async () => {
+      const repaired = await dispatcher.handle(
+        envelope('RepairReplication', { replicationId: replicationId.toUpperCase(), validationId: `{${VALIDATION_ID.toUpperCase()}}`, tablesToInclude: ' [dbo].[Orders] ,[sales].[Order Lines]' }),
+      );
+      expect(repaired).toEqual({ ok: true, value: { replicationId, validationId: VALIDATION_ID, tables: ['[dbo].[Orders]', '[sales].[Order Lines]'] } });
+      expect(validations.repaired).toEqual([
+        {
+          request: { replicationId, validationId: VALIDATION_ID, tablesToInclude: ['[dbo].[Orders]', '[sales].[Order Lines]'] },
+          caller: { requestId: '42', accessKeyId: 'SVCTESTKEY00000000000', scope: 'All' },
+        },
+      ]);
+
+      // All, like no TablesToInclude: every Mismatched table of the validation.
+      await dispatcher.handle(envelope('RepairReplication', { replicationId, validationId: VALIDATION_ID, tablesToInclude: 'All' }));
+      await dispatcher.handle(envelope('RepairReplication', { replicationId, validationId: VALIDATION_ID }));
+      expect(validations.repaired.slice(1).map(({ request }) => request)).toEqual([
+        { replicationId, validationId: VALIDATION_ID },
+        { replicationId, validationId: VALIDATION_ID },
+      ]);
+    });
+
+    it.each([
+      [{ validationId: VALIDATION_ID }, '{ReplicationId}: is required'],
+      [{ replicationId }, '{ValidationId}: is required'],
+      [{ replicationId, validationId: 'latest' }, "{ValidationId}: invalid value 'latest'. A ValidationId is a GUID like 3f2504e0-4f89-11d3-9a0c-0305e82c3301"],
+      [
+        { replicationId, validationId: VALIDATION_ID, tablesToInclude: 'dbo.Orders' },
+        "{TablesToInclude}: invalid value 'dbo.Orders': entry 1 ('dbo.Orders') must be written [schema].[table]. Write All or a comma-separated list of [schema].[table]",
+      ],
+      [{ replicationId, validationId: VALIDATION_ID, tablesToInclude: ['[dbo].[Orders]', '[dbo].[Orders]'] }, '{TablesToInclude}: lists [dbo].[Orders] more than once'],
+      [{ replicationId, validationId: VALIDATION_ID, sinceMinutes: '5' }, '{SinceMinutes}: unknown field'],
+    ])('re-validates %j and refuses it by field without calling the service', async (payload, message) => {
+      expect(await dispatcher.handle(envelope('RepairReplication', payload))).toEqual({ ok: false, error: { code: ErrorCode.ValidationFailed, messages: [message] } });
+      expect(validations.repaired).toEqual([]);
+    });
+  });
+
   it('answers an unexpected exception with a generic Internal error and logs it with the request id', async () => {
     replications.list = () => Promise.reject(new Error('relation "replications" does not exist at postgres://svc:db-pw-9@h/x'));
     const reply = await dispatcher.handle(envelope('ListWarehouseReplications', {}));
@@ -286,6 +326,7 @@ describe('OperationDispatcher', () => {
         ['GetReplicationMetrics', { replicationId: id }],
         ['StartReplicationValidation', { replicationId: id }],
         ['DescribeReplicationValidation', { replicationId: id }],
+        ['RepairReplication', { replicationId: id, validationId: VALIDATION_ID }],
       ] as const) {
         const refused = await as(OWN_B, operation, payload);
         const missing = await as(OWN_B, operation, { ...payload, replicationId: absent });
@@ -299,10 +340,13 @@ describe('OperationDispatcher', () => {
       expect(replications.rows.get(id)?.status).toBe('Running');
       expect(validations.started).toEqual([]);
       expect(validations.described).toEqual([]);
-      // Its own key validates it, as itself.
+      expect(validations.repaired).toEqual([]);
+      // Its own key validates and repairs it, as itself.
       expect(await as(OWN_A, 'StartReplicationValidation', { replicationId: id })).toMatchObject({ ok: true });
       expect(await as(OWN_A, 'DescribeReplicationValidation', { replicationId: id })).toMatchObject({ ok: true });
+      expect(await as(OWN_A, 'RepairReplication', { replicationId: id, validationId: VALIDATION_ID })).toMatchObject({ ok: true });
       expect(validations.started.map(({ caller }) => caller)).toEqual([{ requestId: '7', accessKeyId: OWN_A, scope: 'Own' }]);
+      expect(validations.repaired.map(({ caller }) => caller)).toEqual([{ requestId: '7', accessKeyId: OWN_A, scope: 'Own' }]);
     });
 
     it('lists only what a key may see', async () => {

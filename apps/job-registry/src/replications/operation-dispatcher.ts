@@ -111,6 +111,8 @@ export class OperationDispatcher {
         return withRequest('DescribeReplicationValidation', payload, (request) =>
           owned(request.replicationId, () => this.validations.describe(request)),
         );
+      case 'RepairReplication':
+        return withRequest('RepairReplication', payload, (request) => owned(request.replicationId, () => this.validations.repair(request, author)));
       case 'CreateAccessKey':
         return withRequest('CreateAccessKey', payload, (request) => this.asCaller(envelope, (caller) => this.accessKeys.create(caller, request)));
       case 'ListAccessKeys':

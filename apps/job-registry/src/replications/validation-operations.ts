@@ -10,8 +10,8 @@ import type {
 import type { OperationCaller } from './replications.service';
 
 /**
- * StartReplicationValidation and DescribeReplicationValidation, as the dispatcher hands them over: the request
- * validated and the replication one the caller may act on. Abstract so that it is the injection token the
+ * StartReplicationValidation, DescribeReplicationValidation and RepairReplication, as the dispatcher hands them over:
+ * the request validated and the replication one the caller may act on. Abstract so that it is the injection token the
  * validation service is bound to.
  */
 export abstract class ValidationOperations {

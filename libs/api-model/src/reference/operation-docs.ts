@@ -141,6 +141,18 @@ export const OPERATION_DOCS: Record<OperationName, OperationDoc> = {
     errors: [NOT_FOUND_REPLICATION, "404 `{ValidationId}: replication '…' has no validation '…'`", "404 `{ReplicationId}: replication '…' has not been validated yet`"],
     example: { replicationId: REPLICATION_ID, validationId: VALIDATION_ID },
   },
+  RepairReplication: {
+    purpose:
+      'Repairs the tables a validation found Mismatched (or those TablesToInclude names): each is compared again, its differing keys are re-read from the source and applied through the pipeline as an ordinary change cycle (so a repair never races one), and the table is compared once more: Repaired when nothing differs any more. A table whose difference is too large to repair key by key is reseeded, with a Reseed alert saying why. DescribeReplicationValidation shows Repairing, then Repaired or Mismatched.',
+    errors: [
+      NOT_FOUND_REPLICATION,
+      "404 `{ValidationId}: replication '…' has no validation '…'`",
+      "400 `{TablesToInclude}: table '…' is not part of validation '…'`",
+      "400 `{TablesToInclude}: table '…' is Validated: only a Mismatched table is repaired`",
+      "400 `{ValidationId}: validation '…' found no Mismatched table to repair`",
+    ],
+    example: { replicationId: REPLICATION_ID, validationId: VALIDATION_ID, tablesToInclude: '[dbo].[Orders]' },
+  },
   CreateAccessKey: {
     purpose: "Creates an access key within the calling key's own rights. Its secret is answered this once.",
     errors: ['403 when the new key would be allowed more than the calling key (an operation it lacks, or scope All from an Own key)'],

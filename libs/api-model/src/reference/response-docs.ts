@@ -167,6 +167,14 @@ export const RESPONSE_DOCS: ResponseDocs = {
     ...fields(['tables', '[table]', 'differingKeys', '[differingKey]'], differingKey),
     ...fields(['tables', '[table]', 'differingKeys', '[differingKey]', 'key', '[column]'], keyColumn),
   ],
+  RepairReplication: [
+    { path: ['replicationId'], description: 'The replication' },
+    { path: ['validationId'], description: 'The validation repaired' },
+    {
+      path: ['tables'],
+      description: 'The tables queued for repair, [schema].[table] separated by commas (a list in JSON); each is Pending, then Repairing, then Repaired or Mismatched',
+    },
+  ],
   CreateAccessKey: [
     { path: ['accessKeyId'], description: 'The new key id' },
     { path: ['secretAccessKey'], description: 'Its secret: shown this once, never again' },

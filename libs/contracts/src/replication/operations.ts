@@ -10,7 +10,14 @@ import {
   type RotateAccessKeyResponse,
   type UpdateAccessKeyRequest,
 } from './access-key-operations';
-import type { DescribeValidationRequest, StartValidationRequest, StartValidationResponse, ValidationDescription } from './validation';
+import type {
+  DescribeValidationRequest,
+  RepairValidationRequest,
+  RepairValidationResponse,
+  StartValidationRequest,
+  StartValidationResponse,
+  ValidationDescription,
+} from './validation';
 
 /** Every API operation (DESIGN §4), the path segment after /api/. */
 export const OPERATIONS = [
@@ -25,6 +32,7 @@ export const OPERATIONS = [
   'GetReplicationMetrics',
   'StartReplicationValidation',
   'DescribeReplicationValidation',
+  'RepairReplication',
   ...ACCESS_KEY_OPERATIONS,
 ] as const;
 export type OperationName = (typeof OPERATIONS)[number];
@@ -141,6 +149,7 @@ export interface OperationTypes {
   GetReplicationMetrics: { request: ReplicationMetricsRequest; response: ReplicationMetricsResponse };
   StartReplicationValidation: { request: StartValidationRequest; response: StartValidationResponse };
   DescribeReplicationValidation: { request: DescribeValidationRequest; response: ValidationDescription };
+  RepairReplication: { request: RepairValidationRequest; response: RepairValidationResponse };
   CreateAccessKey: { request: CreateAccessKeyOperationRequest; response: CreateAccessKeyOperationResponse };
   ListAccessKeys: { request: EmptyRequest; response: ListAccessKeysResponse };
   UpdateAccessKey: { request: UpdateAccessKeyRequest; response: null };

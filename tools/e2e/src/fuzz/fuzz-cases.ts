@@ -111,6 +111,9 @@ function baseBody(operation: OperationName, context: FuzzContext, random: Random
       return { replicationId: '00000000-0000-4000-8000-00000000dead', ...(random.chance(0.5) && { tablesToInclude: '[public].[orders]' }) };
     case 'DescribeReplicationValidation':
       return { replicationId: context.replicationId, ...(random.chance(0.5) && { validationId: '00000000-0000-4000-8000-0000000000aa' }) };
+    // A validation nobody has: a repair must never touch the fuzz replication's tables.
+    case 'RepairReplication':
+      return { replicationId: context.replicationId, validationId: '00000000-0000-4000-8000-0000000000aa', ...(random.chance(0.5) && { tablesToInclude: '[public].[orders]' }) };
     case 'DeleteWarehouseReplication':
       // Never the replication the other cases alter: a GUID nobody has.
       return { replicationId: '00000000-0000-4000-8000-00000000dead' };
