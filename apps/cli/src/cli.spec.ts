@@ -110,6 +110,19 @@ describe('runCli', () => {
     ]);
   });
 
+  it('svc repair sends the replication after the operation, --validation-id and --tables as fields', async () => {
+    const io = fakeIo();
+    await expect(runCli(['repair', 'r-1', '--validation-id', 'v-1', '--tables', '[dbo].[Orders]'], io)).resolves.toBe(ExitCode.Ok);
+    await expect(runCli(['repair', 'r-1', '--validation-id', 'v-1', '--format', 'xml'], io)).resolves.toBe(ExitCode.Ok);
+    expect(io.sent.map((sent) => [sent.operation, sent.body.toString()])).toEqual([
+      ['RepairReplication', '{"replicationId":"r-1","validationId":"v-1","tablesToInclude":"[dbo].[Orders]"}'],
+      [
+        'RepairReplication',
+        '<?xml version="1.0" encoding="UTF-8"?>\n<RepairReplicationRequest>\n  <ReplicationId>r-1</ReplicationId>\n  <ValidationId>v-1</ValidationId>\n</RepairReplicationRequest>\n',
+      ],
+    ]);
+  });
+
   it('exits 2 with the network message when the server cannot be reached', async () => {
     const io = fakeIo({ outcome: { kind: 'unreachable', message: 'cannot reach http://127.0.0.1:8080: connection refused' } });
     await expect(runCli(['list'], io)).resolves.toBe(ExitCode.Unreachable);

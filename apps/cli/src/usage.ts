@@ -11,7 +11,9 @@ export const USAGE = `Usage:
                   [--ca-file FILE] [--insecure]
   svc validate REPLICATION-ID [--tables "[schema].[table],..."]     (StartReplicationValidation)
   svc validation REPLICATION-ID [--validation-id ID]               (DescribeReplicationValidation; the latest without one)
-      both take the other flags of svc <operation> too (--format, --endpoint, --raw, ...)
+  svc repair REPLICATION-ID --validation-id ID [--tables "[schema].[table],..."]
+                                                                   (RepairReplication; every Mismatched table without --tables)
+      all three take the other flags of svc <operation> too (--format, --endpoint, --raw, ...)
   svc describe --replication-id ID --watch [--interval SECONDS] [--until-tracking]
                [--endpoint URL] [--profile NAME] [--region REGION]
                [--ca-file FILE] [--insecure]

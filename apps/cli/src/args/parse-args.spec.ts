@@ -129,8 +129,9 @@ describe('parseArgs', () => {
   });
 });
 
-describe('svc validate and svc validation', () => {
+describe('svc validate, svc validation and svc repair', () => {
   const ID = '3f2504e0-4f89-11d3-9a0c-0305e82c3301';
+  const VALIDATION_ID = '9b2e7c1a-3d4f-4e5a-8b6c-7d8e9f0a1b2c';
 
   it('starts a validation of the replication given after the operation, of some tables with --tables', () => {
     expect(parseArgs(['validate', ID, '--tables', '[dbo].[Orders],[sales].[Order Lines]', '--format', 'xml'])).toEqual({
@@ -163,8 +164,33 @@ describe('svc validate and svc validation', () => {
     });
   });
 
+  it('repairs the validation --validation-id names, some of its tables with --tables, the flags in any order', () => {
+    expect(parseArgs(['repair', ID, '--tables', '[dbo].[Orders],[sales].[Order Lines]', '--validation-id', VALIDATION_ID])).toEqual({
+      kind: 'operation',
+      operation: 'RepairReplication',
+      assignments: [
+        { path: ['replicationId'], value: ID },
+        { path: ['validationId'], value: VALIDATION_ID },
+        { path: ['tablesToInclude'], value: '[dbo].[Orders],[sales].[Order Lines]' },
+      ],
+      connection: {},
+      raw: false,
+    });
+    expect(parseArgs(['RepairReplication', '--replication-id', ID, '--validation-id', VALIDATION_ID])).toMatchObject({
+      operation: 'RepairReplication',
+      assignments: [
+        { path: ['replicationId'], value: ID },
+        { path: ['validationId'], value: VALIDATION_ID },
+      ],
+    });
+  });
+
   it.each([
     [['validate', ID, 'other'], `expected one operation and one replication id, got 'validate ${ID} other'`],
+    [['repair', ID, VALIDATION_ID], `expected one operation and one replication id, got 'repair ${ID} ${VALIDATION_ID}'`],
+    [['repair', ID, '--validation-id', VALIDATION_ID, '--replication-id', ID], 'give the replication once: after svc repair or as --replication-id'],
+    [['repair', ID, '--validation-id', VALIDATION_ID, '--body', '{}'], 'cannot be combined with --file or --body'],
+    [['describe', '--replication-id', ID, '--validation-id', VALIDATION_ID], '--validation-id does not go with svc describe'],
     [['describe', ID], `expected one operation, got 'describe ${ID}'`],
     [['validate', ID, '--replication-id', ID], 'give the replication once: after svc validate or as --replication-id'],
     [['validate', ID, '--validation-id', ID], '--validation-id does not go with svc validate'],

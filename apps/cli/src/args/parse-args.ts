@@ -95,13 +95,15 @@ const OPERATION_FLAGS: Record<string, FlagSpec> = {
 
 /**
  * Operations that take their replication as the argument after the operation, and flags that set one of their
- * fields: `svc validate ID --tables "[dbo].[Orders],[dbo].[Lines]"`, `svc validation ID --validation-id ID`.
+ * fields: `svc validate ID --tables "[dbo].[Orders],[dbo].[Lines]"`, `svc validation ID --validation-id ID`,
+ * `svc repair ID --validation-id ID [--tables ...]`.
  */
 const OPERATION_SHORTHANDS: Partial<Record<OperationName, { fieldFlags: Record<string, string> }>> = {
   StartReplicationValidation: { fieldFlags: { tables: 'tablesToInclude' } },
   DescribeReplicationValidation: { fieldFlags: { 'validation-id': 'validationId' } },
+  RepairReplication: { fieldFlags: { 'validation-id': 'validationId', tables: 'tablesToInclude' } },
 };
-const FIELD_FLAGS = Object.values(OPERATION_SHORTHANDS).flatMap((shorthand) => Object.keys(shorthand.fieldFlags));
+const FIELD_FLAGS = [...new Set(Object.values(OPERATION_SHORTHANDS).flatMap((shorthand) => Object.keys(shorthand.fieldFlags)))];
 
 export const DEFAULT_WATCH_INTERVAL_SECONDS = 2;
 const MIN_WATCH_INTERVAL_SECONDS = 0.5;
