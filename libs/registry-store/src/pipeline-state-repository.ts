@@ -375,11 +375,11 @@ export class PipelineStateRepository {
     return result.rowCount === 1;
   }
 
-  /** Every table of the replication starts over from a new seed (ScdType or warehouse target changed). */
-  async reseedAll(replicationId: string, reason: string, now: Date): Promise<ReleasedWork[]> {
+  /** Every table of the replication (or only `tableName`) starts over from a new seed (ScdType or warehouse target changed, a repair too large). */
+  async reseedAll(replicationId: string, reason: string, now: Date, tableName: string | null = null): Promise<ReleasedWork[]> {
     const result = await this.pool.query<{ table_name: string; work_id: string | null }>(
       `WITH before AS (
-         SELECT table_name, in_flight_work_id FROM table_states WHERE replication_id = $1 FOR UPDATE
+         SELECT table_name, in_flight_work_id FROM table_states WHERE replication_id = $1 AND ($4::text IS NULL OR table_name = $4) FOR UPDATE
        )
        UPDATE table_states t
           SET phase = ${phaseAfter('reseed-asked', 't.')}, ${RELEASE},
@@ -389,7 +389,7 @@ export class PipelineStateRepository {
          FROM before
         WHERE t.replication_id = $1 AND t.table_name = before.table_name AND ${phaseAllows('reseed-asked', 't.')}
         RETURNING t.table_name, before.in_flight_work_id AS work_id`,
-      [replicationId, reason, now],
+      [replicationId, reason, now, tableName],
     );
     return releasedWork(replicationId, result.rows);
   }

@@ -109,4 +109,29 @@ describe('validations against PostgreSQL', () => {
     expect(await validations.describe(replicationId, randomUUID())).toBeNull();
     expect(await validations.failOpen(replicationId, 'the replication was deleted', new Date())).toBe(2);
   });
+
+  it('queues a Mismatched table for repair, dispatched as Repairing, and leaves the others', async () => {
+    const replicationId = await newReplication();
+    const validationId = randomUUID();
+    const at = new Date('2026-11-27T11:00:00Z');
+    await validations.create(validationId, replicationId, [
+      { tableName: ORDERS, state: 'Pending', reason: null },
+      { tableName: LINES, state: 'Pending', reason: null },
+    ], at, false);
+    for (const work of await validations.dispatch(replicationId, 5, randomUUID, at)) {
+      const state = work.tableName === ORDERS ? 'Mismatched' : 'Validated';
+      await validations.finish(validationId, work.tableName, work.workId, outcome({ state, differentKeys: state === 'Mismatched' ? 3 : 0 }), at);
+    }
+    expect(await validations.requestRepair(validationId, [ORDERS, LINES], at)).toEqual([ORDERS]);
+    const [repairing, ...others] = await validations.dispatch(replicationId, 5, randomUUID, at);
+    expect(others).toEqual([]);
+    expect(repairing).toMatchObject({ tableName: ORDERS, repair: true });
+    expect((await validations.describe(replicationId, validationId))?.tables.map((table) => [table.name, table.state])).toEqual([
+      [LINES, 'Validated'],
+      [ORDERS, 'Repairing'],
+    ]);
+    if (!repairing) throw new Error('nothing dispatched');
+    expect(await validations.finish(validationId, ORDERS, repairing.workId, outcome({ state: 'Repaired', reason: '3 key(s) applied again' }), at)).toBe(true);
+    expect((await validations.describe(replicationId, validationId))?.tables.find((table) => table.name === ORDERS)).toMatchObject({ state: 'Repaired', differentKeys: 0 });
+  });
 });

@@ -56,6 +56,8 @@ export interface ValidationStore {
   finish(validationId: string, tableName: string, workId: string | null, outcome: ValidationOutcome, now: Date): Promise<boolean>;
   /** Every Running or Pending table of the replication ends Failed with `reason` (the replication was stopped or deleted). */
   failOpen(replicationId: string, reason: string, now: Date): Promise<number>;
+  /** Each table's last finished comparison (Validated, Mismatched or Repaired), by replication and table name. */
+  lastByTable(): Promise<Map<string, Map<string, { state: string; mismatchedKeys: number; endedAt: Date }>>>;
   /** The validation's Mismatched tables among `tableNames` are queued for repair; those that were. */
   requestRepair(validationId: string, tableNames: readonly string[], now: Date): Promise<string[]>;
 }
@@ -251,6 +253,21 @@ export class ValidationRepository implements ValidationStore {
       [replicationId, reason, now],
     );
     return result.rowCount ?? 0;
+  }
+
+  async lastByTable(): Promise<Map<string, Map<string, { state: string; mismatchedKeys: number; endedAt: Date }>>> {
+    const result = await this.pool.query<{ replication_id: string; table_name: string; state: string; mismatched: string; ended_at: Date }>(
+      `SELECT DISTINCT ON (replication_id, table_name) replication_id, table_name, state, missing_keys + extra_keys + different_keys AS mismatched, ended_at
+         FROM validation_tables WHERE state IN ('Validated', 'Mismatched', 'Repaired') AND ended_at IS NOT NULL
+        ORDER BY replication_id, table_name, ended_at DESC`,
+    );
+    const byReplication = new Map<string, Map<string, { state: string; mismatchedKeys: number; endedAt: Date }>>();
+    for (const row of result.rows) {
+      const tables = byReplication.get(row.replication_id) ?? new Map<string, { state: string; mismatchedKeys: number; endedAt: Date }>();
+      tables.set(row.table_name, { state: row.state, mismatchedKeys: Number(row.mismatched), endedAt: row.ended_at });
+      byReplication.set(row.replication_id, tables);
+    }
+    return byReplication;
   }
 
   async requestRepair(validationId: string, tableNames: readonly string[], now: Date): Promise<string[]> {

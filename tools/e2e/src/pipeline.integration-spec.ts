@@ -3,7 +3,7 @@ import { PipelineStreams } from '@svc/contracts';
 import { ADMIN_KEY, TEST_METRICS_TOKEN, TestStack, callSigned } from '@svc/system-testing';
 import { waitUntil } from '@svc/testing';
 import { describeEachPair, type EnginePair, type SourceSession, type WarehouseSession } from './engine-pairs';
-import { alterReplication, describeReplication as describeThroughApi, recentWarnings, validateReplication } from './replication-api';
+import { alterReplication, describeReplication as describeThroughApi, recentWarnings, repairReplication, startValidation, validateReplication, waitForValidation } from './replication-api';
 import { insert, keyIs, transaction, update } from './suite/changes';
 import { asWarehouseHolds } from './suite/declared-losses';
 import { EDGE_CASES, edgeCaseWorkload, edgeKeys } from './suite/edge-cases';
@@ -437,7 +437,7 @@ describeEachPair('pipeline', (pair: EnginePair) => {
     }
   }, 150000);
 
-  it('names exactly the keys a corrupted warehouse differs in: a changed value, a deleted row, an extra row, a trailing blank, NULL vs \'\', a numeric\'s last digit, a second current Type2 row (issue 24)', async () => {
+  it('names exactly the keys a corrupted warehouse differs in (a changed value, a deleted row, an extra row, a trailing blank, NULL vs \'\', a numeric\'s last digit, a second current Type2 row), and repairs them (issue 24)', async () => {
     const current = withColumn(ITEMS, { name: 'grade', type: 'int', nullable: false });
     // Rows of the test's own, so that earlier workloads cannot have deleted them: 980010–980015.
     const row = (id: number, name: string | null) => ({ id, name, price: '12.5', grade: 7 });
@@ -462,15 +462,29 @@ describeEachPair('pipeline', (pair: EnginePair) => {
       const table = tables.find((entry) => entry.name === items);
       return { state: table?.state, unsettledKeys: table?.unsettledKeys, keys: (table?.differingKeys ?? []).map((found) => `${found.key.map((column) => `${column.name}=${column.value ?? 'NULL'}`).join(',')}:${found.difference}`).sort() };
     };
-    expect(named(await validateReplication(stack, type1Id, 120000, [items]))).toEqual({
+    const type1Validation = await startValidation(stack, type1Id, [items]);
+    expect(named(await waitForValidation(stack, type1Id, type1Validation))).toEqual({
       state: 'Mismatched',
       unsettledKeys: 0,
       keys: ['id=980010:different', 'id=980011:missing', 'id=980012:different', 'id=980013:different', 'id=980014:different', 'id=980015:different', 'id=990001:extra'],
     });
-    expect(named(await validateReplication(stack, type2Id, 120000, [items]))).toEqual({ state: 'Mismatched', unsettledKeys: 0, keys: ['id=501:extra'] });
+    const type2Validation = await startValidation(stack, type2Id, [items]);
+    expect(named(await waitForValidation(stack, type2Id, type2Validation))).toEqual({ state: 'Mismatched', unsettledKeys: 0, keys: ['id=501:extra'] });
     const alerts = (await describeReplication(type1Id)).alerts.filter((alert) => alert.kind === 'Validation');
     expect(alerts.map((alert) => alert.message)).toEqual([expect.stringContaining(`${items} does not match its source (keys differ: 1 missing from the warehouse, 1 extra in the warehouse, 5 with different values)`)]);
     expect(JSON.stringify(alerts)).not.toContain('corrupted');
+
+    // RepairReplication applies the differing keys again through a change cycle and compares once more.
+    for (const [id, validationId] of [
+      [type1Id, type1Validation],
+      [type2Id, type2Validation],
+    ] as const) {
+      const repaired = await repairReplication(stack, id, validationId);
+      expect({ scdType: id === type1Id ? 'Type1' : 'Type2', ...named(repaired) }).toEqual({ scdType: id === type1Id ? 'Type1' : 'Type2', state: 'Repaired', unsettledKeys: 0, keys: [] });
+    }
+    await converged([current]);
+    expect(named(await validateReplication(stack, type1Id, 120000, [items]))).toEqual({ state: 'Validated', unsettledKeys: 0, keys: [] });
+    expect(named(await validateReplication(stack, type2Id, 120000, [items]))).toEqual({ state: 'Validated', unsettledKeys: 0, keys: [] });
   }, 300000);
 
   it('never logs a secret', () => {

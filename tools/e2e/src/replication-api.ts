@@ -83,12 +83,16 @@ export interface TableValidationJson {
 
 const FINAL_VALIDATION_STATES = new Set(['Validated', 'Mismatched', 'Repaired', 'Failed', 'Skipped']);
 
-/** StartReplicationValidation (JSON), then DescribeReplicationValidation until every table's state is final; each table's. */
-export async function validateReplication(stack: TestStack, replicationId: string, deadlineMs = 120000, tablesToInclude?: string[]): Promise<TableValidationJson[]> {
+/** StartReplicationValidation (JSON); the ValidationId. */
+export async function startValidation(stack: TestStack, replicationId: string, tablesToInclude?: string[]): Promise<string> {
   const body = JSON.stringify({ replicationId, ...(tablesToInclude !== undefined && { tablesToInclude: tablesToInclude.join(',') }) });
   const started = await callSigned(stack.baseUrl, 'StartReplicationValidation', 'json', body, ADMIN_KEY);
   if (started.status !== 200) throw new Error(`StartReplicationValidation answered ${started.status}: ${started.body}`);
-  const { validationId } = JSON.parse(started.body) as { validationId: string };
+  return (JSON.parse(started.body) as { validationId: string }).validationId;
+}
+
+/** DescribeReplicationValidation (JSON) until every table's state is final; each table's. */
+export async function waitForValidation(stack: TestStack, replicationId: string, validationId: string, deadlineMs = 120000): Promise<TableValidationJson[]> {
   const deadline = Date.now() + deadlineMs;
   for (;;) {
     const described = await callSigned(stack.baseUrl, 'DescribeReplicationValidation', 'json', JSON.stringify({ replicationId, validationId }), ADMIN_KEY);
@@ -98,4 +102,16 @@ export async function validateReplication(stack: TestStack, replicationId: strin
     if (Date.now() > deadline) throw new Error(`validation ${validationId} did not end within ${deadlineMs} ms: ${described.body}\n${recentWarnings(stack).join('\n')}`);
     await new Promise((done) => setTimeout(done, 250));
   }
+}
+
+/** A validation of the replication (of `tablesToInclude` only when given), waited for; each table's state and counts. */
+export async function validateReplication(stack: TestStack, replicationId: string, deadlineMs = 120000, tablesToInclude?: string[]): Promise<TableValidationJson[]> {
+  return waitForValidation(stack, replicationId, await startValidation(stack, replicationId, tablesToInclude), deadlineMs);
+}
+
+/** RepairReplication (JSON) of a validation's Mismatched tables, waited for; each table's state afterwards. */
+export async function repairReplication(stack: TestStack, replicationId: string, validationId: string, deadlineMs = 180000): Promise<TableValidationJson[]> {
+  const repaired = await callSigned(stack.baseUrl, 'RepairReplication', 'json', JSON.stringify({ replicationId, validationId }), ADMIN_KEY);
+  if (repaired.status !== 200) throw new Error(`RepairReplication answered ${repaired.status}: ${repaired.body}`);
+  return waitForValidation(stack, replicationId, validationId, deadlineMs);
 }

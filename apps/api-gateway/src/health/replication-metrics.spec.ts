@@ -17,8 +17,9 @@ const SNAPSHOT: RegistryMetricsReply = {
           failing: false,
           inFlightSeconds: 95,
           lastProgressAt: '2026-11-23T05:01:00.000Z',
+          lastValidation: { state: 'Mismatched', mismatchedKeys: 7, endedAt: '2026-11-23T04:00:00.000Z' },
         },
-        { name: '[public].[log]', phase: 'Pending', rowsSeeded: 0, lagSeconds: null, lastCycleAt: null, failing: true, inFlightSeconds: null, lastProgressAt: null },
+        { name: '[public].[log]', phase: 'Pending', rowsSeeded: 0, lagSeconds: null, lastCycleAt: null, failing: true, inFlightSeconds: null, lastProgressAt: null, lastValidation: null },
       ],
     },
   ],
@@ -67,6 +68,12 @@ describe('replicationMetricsRegistry', () => {
 
   it('leaves out lag, last cycle, work in flight and progress of a table that has none yet, rather than inventing 0', () => {
     expect(series.filter((line) => line.includes('[public].[log]') && /lag|last_cycle|in_flight|progress/.test(line))).toEqual([]);
+  });
+
+  it('gives a validated table its last validation\'s mismatched keys and when it ended; none to a table never validated', () => {
+    expect(series).toContain(`svc_table_validation_mismatched_keys{${key}} 7`);
+    expect(series).toContain(`svc_table_last_validation_timestamp_seconds{${key}} ${Date.parse('2026-11-23T04:00:00.000Z') / 1000}`);
+    expect(series.filter((line) => line.includes('[public].[log]') && line.includes('validation'))).toEqual([]);
   });
 
   it('counts alerts by kind', () => {

@@ -62,6 +62,15 @@ export function replicationMetricsRegistry(snapshot: RegistryMetricsReply | null
   const failing = gauge('svc_table_failing', '1 while the table has an error on record, else 0.', tableLabels);
   for (const { table, key } of tables) failing.set(key, table.failing ? 1 : 0);
 
+  const mismatched = gauge(
+    'svc_table_validation_mismatched_keys',
+    "Keys that differed between the warehouse and the source in the table's last validation (0 once Validated or Repaired; absent before any).",
+    tableLabels,
+  );
+  for (const { table, key } of tables) if (table.lastValidation) mismatched.set(key, table.lastValidation.state === 'Mismatched' ? table.lastValidation.mismatchedKeys : 0);
+  const validatedAt = gauge('svc_table_last_validation_timestamp_seconds', "Unix time at which the table's last validation ended.", tableLabels);
+  for (const { table, key } of tables) if (table.lastValidation) validatedAt.set(key, secondsSinceEpoch(table.lastValidation.endedAt));
+
   const alerts = gauge('svc_alerts', 'Alerts on record, by kind.', ['kind']);
   for (const [kind, count] of Object.entries(snapshot.alertsRaised)) alerts.set({ kind }, count);
   return registry;

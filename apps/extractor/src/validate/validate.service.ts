@@ -10,7 +10,16 @@ import {
   type ValidationReportReply,
   type ValidationResultReport,
 } from '@svc/contracts';
-import { TableTooBusyError, compareTable, type ChecksumReader, type ComparisonProgress, type TableComparison, type WarehouseChecksums, type WarehouseTableOptions } from '@svc/engines';
+import {
+  TableTooBusyError,
+  compareTable,
+  type ChecksumReader,
+  type ComparisonProgress,
+  type SourceChecksums,
+  type TableComparison,
+  type WarehouseChecksums,
+  type WarehouseTableOptions,
+} from '@svc/engines';
 import { JsonLogger } from '@svc/logging';
 import { NatsRequester, WorkAbortedError, abortableSleep } from '@svc/messaging';
 import { WORKER_SHUTDOWN } from '@svc/pipeline-nest';
@@ -19,6 +28,11 @@ import { projectOntoColumns } from '../extract/schema-projection';
 
 /** A comparison tells the registry it is alive at least this often (the registry puts back one silent for a minute). */
 export const VALIDATION_HEARTBEAT_MS = 10_000;
+/** Differing keys a repair applies again one by one; a table with more is reseeded. */
+export const REPAIR_MAX_KEYS = 10_000;
+/** How long a repair waits for the change cycle that applies it. */
+const REPAIR_CYCLE_WAIT_MS = 10 * 60_000;
+const REPAIR_POLL_MS = 250;
 
 /** The registry no longer counts on this work (the validation was dispatched again, or is gone): it stops. */
 export class ValidationSupersededError extends Error {
@@ -117,8 +131,9 @@ export class ValidateService {
     const heartbeat = setInterval(() => {
       if (last) this.report(request, { kind: 'progress', ...last }).catch(() => undefined);
     }, VALIDATION_HEARTBEAT_MS);
-    try {
-      const comparison = await compareTable(source.checksums(definition), warehouseSide(this.engines.warehouse(config).checksums(definition, options)), hasPrimaryKey(definition), {
+    const checksums = source.checksums(definition);
+    const compare = () =>
+      compareTable(checksums, warehouseSide(this.engines.warehouse(config).checksums(definition, options)), hasPrimaryKey(definition), {
         watermark: async () => (last ? this.progress(request, last) : null),
         progress: async (progress) => {
           last = progress;
@@ -127,13 +142,55 @@ export class ValidateService {
         sleep: (ms) => abortableSleep(ms, this.shutdown.signal),
         now: () => Date.now(),
       });
-      await this.report(request, resultReport(comparison, definition));
+    try {
+      const comparison = await compare();
+      if (!request.repair) await this.report(request, resultReport(comparison, definition));
+      else await this.repair(request, definition, checksums, comparison, compare, () => last);
     } catch (error) {
       if (error instanceof ValidationSupersededError || error instanceof WorkAbortedError) throw error;
       await this.report(request, { kind: 'failed', reason: this.reasonOf(error, request), unsupported: false });
     } finally {
       clearInterval(heartbeat);
     }
+  }
+
+  /**
+   * RepairReplication: the differing keys are marked changed in the source, so that the table's next change cycle
+   * re-reads and applies them (fenced like any cycle: a repair never races one); once the watermark has passed the
+   * marks the table is compared again. A table without a key, or with more differing keys than REPAIR_MAX_KEYS, is
+   * reseeded instead (the registry does it on this report).
+   */
+  private async repair(
+    request: ValidateRequested,
+    definition: TableDefinition,
+    checksums: SourceChecksums,
+    first: TableComparison,
+    compare: () => Promise<TableComparison>,
+    lastProgress: () => ComparisonProgress | null,
+  ): Promise<void> {
+    const differing = first.missing + first.extra + first.different;
+    const whole = first.wholeTable;
+    const reseed =
+      whole && !whole.checksumsEqual
+        ? 'it has no primary key, so its rows cannot be repaired one by one'
+        : first.tooManyToRecheck || differing > REPAIR_MAX_KEYS
+          ? `validation found ${differing} or more differing keys, more than the ${REPAIR_MAX_KEYS} repaired key by key`
+          : null;
+    if (reseed !== null || differing === 0) {
+      await this.report(request, { ...resultReport(first, definition), repair: { keysApplied: 0, reseed } });
+      return;
+    }
+    const applied = await checksums.markChanged(first.allDifferingKeys);
+    const progress = lastProgress();
+    const deadline = Date.now() + REPAIR_CYCLE_WAIT_MS;
+    for (;;) {
+      const watermark = await this.progress(request, { phase: 'repair', rowsCompared: progress?.rowsCompared ?? 0, rowsEstimated: progress?.rowsEstimated ?? 0, sourceVersion: first.sourceVersion });
+      if (watermark !== null && checksums.compareVersions(watermark, applied) >= 0) break;
+      if (Date.now() > deadline) throw new Error(`the change cycle applying the repair did not reach the warehouse within ${REPAIR_CYCLE_WAIT_MS / 60_000} minutes`);
+      await abortableSleep(REPAIR_POLL_MS, this.shutdown.signal);
+    }
+    const second = await compare();
+    await this.report(request, { ...resultReport(second, definition), repair: { keysApplied: first.allDifferingKeys.length, reseed: null } });
   }
 
   /** Reports progress; the table's watermark. Throws when the registry no longer counts on this work. */

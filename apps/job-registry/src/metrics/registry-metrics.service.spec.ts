@@ -32,7 +32,7 @@ describe('RegistryMetricsService', () => {
     await alerts.record({ replicationId: running, kind: 'Reseed', message: 'r2' });
     await alerts.record({ replicationId: idle, kind: 'Failure', message: 'f' });
 
-    const reply = await new RegistryMetricsService(replications, service, tables, alerts).snapshot(new Date('2030-01-01T00:02:30.900Z'));
+    const reply = await new RegistryMetricsService(replications, service, tables, alerts, { lastByTable: async () => new Map([[running, new Map([['[public].[items]', { state: 'Validated', mismatchedKeys: 0, endedAt: new Date('2030-01-01T00:00:10.000Z') }]])]]) }).snapshot(new Date('2030-01-01T00:02:30.900Z'));
 
     expect(reply).toEqual({
       ok: true,
@@ -44,8 +44,18 @@ describe('RegistryMetricsService', () => {
             status: 'Running',
             tables: [
               // In flight for 150 s, last progress 90 s ago.
-              { name: '[public].[items]', phase: 'Tracking', rowsSeeded: 3000, lagSeconds: 0.4, lastCycleAt: null, failing: false, inFlightSeconds: 150, lastProgressAt: '2030-01-01T00:01:00.000Z' },
-              { name: '[public].[log]', phase: 'Error', rowsSeeded: 0, lagSeconds: null, lastCycleAt: null, failing: true, inFlightSeconds: null, lastProgressAt: null },
+              {
+                name: '[public].[items]',
+                phase: 'Tracking',
+                rowsSeeded: 3000,
+                lagSeconds: 0.4,
+                lastCycleAt: null,
+                failing: false,
+                inFlightSeconds: 150,
+                lastProgressAt: '2030-01-01T00:01:00.000Z',
+                lastValidation: { state: 'Validated', mismatchedKeys: 0, endedAt: '2030-01-01T00:00:10.000Z' },
+              },
+              { name: '[public].[log]', phase: 'Error', rowsSeeded: 0, lagSeconds: null, lastCycleAt: null, failing: true, inFlightSeconds: null, lastProgressAt: null, lastValidation: null },
             ],
           },
           { replicationId: idle, replicationName: 'idle', status: 'Stopped', tables: [] },
@@ -60,7 +70,7 @@ describe('RegistryMetricsService', () => {
     const service = new InMemoryServiceConfigurationStore();
     await insertRunning(replications, { replicationName: 'sales' });
     await service.update({ serviceStopped: true });
-    const reply = await new RegistryMetricsService(replications, service, new InMemoryTableStateStore(), new InMemoryAlertStore()).snapshot();
+    const reply = await new RegistryMetricsService(replications, service, new InMemoryTableStateStore(), new InMemoryAlertStore(), { lastByTable: async () => new Map() }).snapshot();
     expect(reply.ok && reply.value.replications.map((replication) => replication.status)).toEqual(['Stopped']);
   });
 });

@@ -5,11 +5,13 @@ import {
   ReplicationRepository,
   ServiceConfigurationRepository,
   TableStateRepository,
+  ValidationRepository,
   type AlertStore,
   type ReplicationStore,
   type ServiceConfigurationStore,
   type StoredTableStatus,
   type TableStateStore,
+  type ValidationStore,
 } from '@svc/registry-store';
 import { effectiveStatus } from '../replications/replication-status';
 import { secondsInFlight } from '../replications/seconds-in-flight';
@@ -22,28 +24,30 @@ export class RegistryMetricsService {
     @Inject(ServiceConfigurationRepository) private readonly serviceConfiguration: ServiceConfigurationStore,
     @Inject(TableStateRepository) private readonly tableStates: TableStateStore,
     @Inject(AlertRepository) private readonly alerts: AlertStore,
+    @Inject(ValidationRepository) private readonly validations: Pick<ValidationStore, 'lastByTable'>,
   ) {}
 
   async snapshot(now = new Date()): Promise<RpcReply<RegistryMetricsReply>> {
-    const [listing, service, tables, alertsRaised] = await Promise.all([
+    const [listing, service, tables, alertsRaised, validated] = await Promise.all([
       this.replications.list(),
       this.serviceConfiguration.get(),
       this.tableStates.listAll(),
       this.alerts.countByKind(),
+      this.validations.lastByTable(),
     ]);
     return rpcOk({
       replications: listing.map((replication) => ({
         replicationId: replication.replicationId,
         replicationName: replication.replicationName,
         status: effectiveStatus(replication, service),
-        tables: (tables.get(replication.replicationId) ?? []).map((table) => tableMetrics(table, now)),
+        tables: (tables.get(replication.replicationId) ?? []).map((table) => tableMetrics(table, now, validated.get(replication.replicationId)?.get(table.name))),
       })),
       alertsRaised,
     });
   }
 }
 
-function tableMetrics(table: StoredTableStatus, now: Date): TableMetrics {
+function tableMetrics(table: StoredTableStatus, now: Date, validation: { state: string; mismatchedKeys: number; endedAt: Date } | undefined): TableMetrics {
   return {
     name: table.name,
     phase: table.phase,
@@ -53,5 +57,6 @@ function tableMetrics(table: StoredTableStatus, now: Date): TableMetrics {
     failing: table.lastError !== null,
     inFlightSeconds: secondsInFlight(table.workStartedAt ?? null, now),
     lastProgressAt: table.lastProgressAt ?? null,
+    lastValidation: validation ? { state: validation.state, mismatchedKeys: validation.mismatchedKeys, endedAt: validation.endedAt.toISOString() } : null,
   };
 }

@@ -48,7 +48,7 @@ export class PipelineModule {
         PipelineLifecycle,
         { provide: REPLICATION_LIFECYCLE, useExisting: PipelineLifecycle },
       ],
-      exports: [PipelineScheduler, REPLICATION_LIFECYCLE, PipelinePublisher, AlertsService],
+      exports: [PipelineScheduler, REPLICATION_LIFECYCLE, PipelinePublisher, AlertsService, PipelineLifecycle],
     };
   }
 }

@@ -30,6 +30,13 @@ export class PipelineLifecycle implements ReplicationLifecycle {
     await this.alerts.raise({ replicationId, kind: 'Reseed', message: reason });
   }
 
+  /** One table starts over from a new seed, with a Reseed alert saying why (a repair too large to do key by key). */
+  async reseedTable(replicationId: string, tableName: string, reason: string): Promise<void> {
+    const released = await this.state.reseedAll(replicationId, reason, new Date(), tableName);
+    this.cancel(released, reason);
+    await this.alerts.raise({ replicationId, kind: 'Reseed', message: `${tableName} is reseeded: ${reason}` });
+  }
+
   async resumed(replicationId: string): Promise<void> {
     await this.state.resumeTables(replicationId, new Date());
   }

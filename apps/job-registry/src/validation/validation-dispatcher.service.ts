@@ -76,6 +76,7 @@ export class ValidationDispatcher implements OnApplicationBootstrap, OnApplicati
           replicationId: work.replicationId,
           table,
           configVersion: replication.version,
+          ...(work.repair && { repair: true }),
           requestedAt: now.toISOString(),
         };
         try {

@@ -44,4 +44,13 @@ describe('validation outcomes', () => {
     expect(message).toBe('validation v-1: [public].[items] does not match its source (keys differ: 1 missing from the warehouse, 2 with different values); DescribeReplicationValidation names the first differing keys');
     expect(message).not.toContain('secret-looking-key');
   });
+
+  it('judges a repair by the comparison after it: Repaired when nothing differs, Mismatched with the count otherwise, Repaired when reseeded', () => {
+    expect(outcomeOfResult(result({ repair: { keysApplied: 7, reseed: null } }))).toMatchObject({ state: 'Repaired', reason: '7 key(s) applied again through a change cycle, then compared equal' });
+    expect(outcomeOfResult(result({ differentKeys: 2, repair: { keysApplied: 7, reseed: null } }))).toMatchObject({ state: 'Mismatched', reason: '2 key(s) still differ after 7 were applied again' });
+    expect(outcomeOfResult(result({ missingKeys: 20000, repair: { keysApplied: 0, reseed: 'validation found 20000 or more differing keys' } }))).toMatchObject({
+      state: 'Repaired',
+      reason: 'reseeded: validation found 20000 or more differing keys; validate it again once it is Tracking',
+    });
+  });
 });

@@ -5,9 +5,11 @@ import type { ValidationOutcome } from '@svc/registry-store';
 export function outcomeOfResult(report: ValidationResultReport): ValidationOutcome {
   const mismatched = report.missingKeys + report.extraKeys + report.differentKeys;
   const differs = report.wholeTableEqual === null ? mismatched > 0 : !report.wholeTableEqual;
+  const verdict: Pick<ValidationOutcome, 'state' | 'reason'> = { state: differs ? 'Mismatched' : 'Validated', reason: report.note };
+  const { state, reason } = report.repair ? repairVerdict(report.repair, differs, mismatched) : verdict;
   return {
-    state: differs ? 'Mismatched' : 'Validated',
-    reason: report.note,
+    state,
+    reason,
     sourceVersion: report.sourceVersion,
     rowsCompared: report.rowsCompared,
     rowsEstimated: report.rowsEstimated,
@@ -17,6 +19,13 @@ export function outcomeOfResult(report: ValidationResultReport): ValidationOutco
     unsettledKeys: report.unsettledKeys,
     differingKeys: report.differingKeys.slice(0, VALIDATION_MAX_KEYS_SHOWN),
   };
+}
+
+/** A repair's outcome: Repaired when nothing differs after it (or the table is reseeded), Mismatched with why otherwise. */
+function repairVerdict(repair: NonNullable<ValidationResultReport['repair']>, differs: boolean, mismatched: number): Pick<ValidationOutcome, 'state' | 'reason'> {
+  if (repair.reseed !== null) return { state: 'Repaired', reason: `reseeded: ${repair.reseed}; validate it again once it is Tracking` };
+  if (differs) return { state: 'Mismatched', reason: `${mismatched} key(s) still differ after ${repair.keysApplied} were applied again` };
+  return { state: 'Repaired', reason: repair.keysApplied === 0 ? 'nothing differed any more when compared again' : `${repair.keysApplied} key(s) applied again through a change cycle, then compared equal` };
 }
 
 /** A comparison that could not run: Skipped when the engine cannot validate, Failed otherwise. */

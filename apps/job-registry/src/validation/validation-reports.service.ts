@@ -3,6 +3,7 @@ import { ErrorCode, guardValidationReport, rpcError, rpcOk, tableKey, type RpcRe
 import { JsonLogger } from '@svc/logging';
 import { TableStateRepository, ValidationRepository, type TableStateStore, type ValidationOutcome, type ValidationStore } from '@svc/registry-store';
 import { AlertsService } from '../pipeline/alerts.service';
+import { PipelineLifecycle } from '../pipeline/replication-lifecycle.service';
 import { mismatchAlert, outcomeOfFailure, outcomeOfResult } from './validation-outcome';
 
 /** What extractors report of the tables they compare: progress, results, failures; answered with the table's watermark. */
@@ -12,6 +13,7 @@ export class ValidationReportsService {
     @Inject(ValidationRepository) private readonly validations: Pick<ValidationStore, 'recordProgress' | 'finish'>,
     @Inject(TableStateRepository) private readonly tableStates: Pick<TableStateStore, 'listByReplication'>,
     @Inject(AlertsService) private readonly alerts: Pick<AlertsService, 'raise'>,
+    @Inject(PipelineLifecycle) private readonly lifecycle: Pick<PipelineLifecycle, 'reseedTable'>,
     private readonly logger: JsonLogger,
   ) {}
 
@@ -30,8 +32,11 @@ export class ValidationReportsService {
     switch (report.kind) {
       case 'progress':
         return this.validations.recordProgress(validationId, tableName, workId, report, now);
-      case 'result':
-        return this.finish(request, tableName, outcomeOfResult(report), now);
+      case 'result': {
+        const finished = await this.finish(request, tableName, outcomeOfResult(report), now);
+        if (finished && report.repair?.reseed) await this.lifecycle.reseedTable(request.replicationId, tableName, report.repair.reseed);
+        return finished;
+      }
       case 'failed':
         return this.finish(request, tableName, outcomeOfFailure(report), now);
     }

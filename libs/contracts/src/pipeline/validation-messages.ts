@@ -12,12 +12,14 @@ export const ValidateRequestedSchema = Struct({
   table: TableRefSchema,
   /** The replication's configuration version when the work was issued: workers use no older one. */
   configVersion: Type.Optional(Count()),
+  /** RepairReplication: the differing keys are applied again through a change cycle, then the table is compared again. */
+  repair: Type.Optional(Type.Boolean()),
   requestedAt: Timestamp(),
 });
 export type ValidateRequested = Static<typeof ValidateRequestedSchema>;
 
 /** Where a comparison stands, for the table's progress. */
-export const VALIDATION_PHASES = ['source', 'warehouse', 'keys', 'recheck'] as const;
+export const VALIDATION_PHASES = ['source', 'warehouse', 'keys', 'recheck', 'repair'] as const;
 export type ValidationPhase = (typeof VALIDATION_PHASES)[number];
 
 export interface ValidationProgressReport {
@@ -49,6 +51,8 @@ export interface ValidationResultReport {
   note: string | null;
   /** A table without a key: whether its row count and checksum agree (its keys' counts are all 0). */
   wholeTableEqual: boolean | null;
+  /** A repair's: the keys applied again before this comparison, or why the table is reseeded instead (then nothing was applied). */
+  repair?: { keysApplied: number; reseed: string | null };
 }
 
 export interface ValidationFailedReport {
@@ -98,6 +102,7 @@ export const ValidationReportRequestSchema = Struct({
       differingKeys: Type.Array(DifferingKeySchema),
       note: Type.Union([Type.String(), Type.Null()]),
       wholeTableEqual: Type.Union([Type.Boolean(), Type.Null()]),
+      repair: Type.Optional(Struct({ keysApplied: Count(), reseed: Type.Union([Text(), Type.Null()]) })),
     }),
     Struct({ kind: Type.Literal('failed'), reason: Text(), unsupported: Type.Boolean() }),
   ]),

@@ -16,6 +16,8 @@ export interface TableMetrics {
   inFlightSeconds: number | null;
   /** Last sign of progress of the table's work (heartbeat, part or batch loaded, claim); null before any. */
   lastProgressAt: string | null;
+  /** The table's last finished validation (Validated, Mismatched or Repaired); null before any. */
+  lastValidation: { state: string; mismatchedKeys: number; endedAt: string } | null;
 }
 
 export interface ReplicationMetrics {

@@ -54,6 +54,12 @@ export interface SourceChecksums {
   keysChangedSince(version: string, limit: number): Promise<TableKey[] | null>;
   /** Orders two versions of this source (negative, zero, positive). */
   compareVersions(left: string, right: string): number;
+  /**
+   * Repair: records a change of each key, as if its row had been written, so that the next change cycle re-reads it
+   * from the source and applies it (a row that is gone as a delete). Answers the version a watermark passes once that
+   * cycle has been applied.
+   */
+  markChanged(keys: readonly TableKey[]): Promise<string>;
 }
 
 /** The warehouse side of a table's validation: a Type1 table's rows, a Type2 table's current rows, without system columns. */

@@ -75,6 +75,11 @@ class Tables {
         return keys.length > limit ? null : keys.map((key): TableKey => ({ keyHash: keyHashOf(key), key: [key] }));
       },
       compareVersions: (left, right) => Number(left) - Number(right),
+      markChanged: async (keys) => {
+        for (const key of keys) this.changes.push({ version: this.version, key: key.key[0] ?? '' });
+        this.version += 1;
+        return String(this.version);
+      },
     };
   }
 

@@ -11,7 +11,7 @@ export interface ComparisonHooks {
 }
 
 export interface ComparisonProgress {
-  phase: 'source' | 'warehouse' | 'keys' | 'recheck';
+  phase: 'source' | 'warehouse' | 'keys' | 'recheck' | 'repair';
   rowsCompared: number;
   rowsEstimated: number;
   sourceVersion: string;

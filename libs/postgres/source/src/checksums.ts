@@ -7,6 +7,8 @@ import { READ_TRANSACTION_SQL, SNAPSHOT_VERSION_SQL } from './read-sql';
 import { parseVersion, xid8Literal } from './versions';
 
 const ALIAS = 't';
+/** Keys marked changed per statement. */
+const MARKS_PER_STATEMENT = 500;
 
 function checksumColumn(column: ColumnDefinition): ChecksumColumn {
   return { sql: `${ALIAS}.${quoteIdent(column.name)}`, type: column.portableType, declaredType: column.sourceType };
@@ -61,6 +63,25 @@ export function postgresChecksums(pool: Pool, definition: TableDefinition): Sour
       try {
         const rows = await session.query(changedKeysSql(POSTGRES_CHECKSUM_DIALECT, changeTable, keyColumns, since, limit + 1), []);
         return rows.length > limit ? null : tableKeysOf(rows, keyColumns.length);
+      } finally {
+        await session.close();
+      }
+    },
+    markChanged: async (keys) => {
+      const names = keyColumns.map((_, index) => quoteIdent(definition.primaryKey[index] ?? ''));
+      const changeTable = inChangeSchema(trackingNames(definition.table).changeTable);
+      const session = await openChecksumSession(pool, 'begin');
+      try {
+        for (let start = 0; start < keys.length; start += MARKS_PER_STATEMENT) {
+          const chunk = keys.slice(start, start + MARKS_PER_STATEMENT);
+          const rows = chunk.map((_, row) => `(${keyColumns.map((column, index) => `CAST($${row * keyColumns.length + index + 1} AS ${column.declaredType})`).join(', ')}, 'U')`);
+          const parameters = chunk.flatMap((key) => keyColumns.map((_, index) => key.key[index] ?? null));
+          await session.query(`insert into ${changeTable} (${names.join(', ')}, svc_op) values ${rows.join(', ')}`, parameters);
+        }
+        // The marks carry this transaction's id: a change read whose snapshot's xmin is above it has read them.
+        const [row] = await session.query('select pg_current_xact_id()::text as xid', []);
+        await session.query('commit', []);
+        return (parseVersion(String(row?.['xid']), 'transaction id') + 1n).toString();
       } finally {
         await session.close();
       }

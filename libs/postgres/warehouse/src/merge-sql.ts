@@ -13,6 +13,7 @@ const VALID_TO = quoteIdent(SystemColumns.validTo);
 const IS_CURRENT = quoteIdent(SystemColumns.isCurrent);
 const IS_DELETED = quoteIdent(SystemColumns.isDeleted);
 const UPDATE_TIMESTAMP = quoteIdent(SystemColumns.updateTimestamp);
+const ROW_ID = quoteIdent(SystemColumns.rowId);
 
 /** The temp table shaped like change rows: svc_op, then the table's columns. */
 export function createLoadTableSql(layout: TableLayout): string {
@@ -100,12 +101,15 @@ ORDER BY ${columnList(layout.keyColumns, 'l')}`,
 function type2Changes(layout: TableLayout): string[] {
   const nonKey = nonKeyColumns(layout);
   const unchanged = nonKey.length > 0 ? `\n  AND ${sameValues('t', 'l', nonKey)}` : '';
+  // Only a key's one current row makes a change "unchanged": a key with a second current row (a broken copy a repair
+  // re-applies) has all of them closed and one made anew.
+  const alone = `\n  AND NOT EXISTS (SELECT 1 FROM ${layout.qualifiedTarget} AS o WHERE o.${IS_CURRENT} AND ${keysMatch('o', 'l', layout.keyColumns)} AND o.${ROW_ID} <> t.${ROW_ID})`;
   return [
     `DELETE FROM ${LOAD} AS l
 USING ${layout.qualifiedTarget} AS t
 WHERE l.${OP} <> 'D'
   AND t.${IS_CURRENT}
-  AND ${keysMatch('t', 'l', layout.keyColumns)}${unchanged}`,
+  AND ${keysMatch('t', 'l', layout.keyColumns)}${unchanged}${alone}`,
     `UPDATE ${layout.qualifiedTarget} AS t
 SET ${closeAssignments(layout, `(l.${OP} = 'D')`)}
 FROM ${LOAD} AS l

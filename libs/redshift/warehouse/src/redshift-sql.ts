@@ -43,6 +43,8 @@ const UPDATE_TIMESTAMP = quoteIdent(SystemColumns.updateTimestamp);
 const L = 'svc_sys_l';
 const S = 'svc_sys_s';
 const T = 'svc_sys_t';
+/** Another current row of the same key (Type2 changes). */
+const O = 'svc_sys_o';
 
 const control = (schema: string, table: string) => qualifiedName(schema, table);
 
@@ -253,12 +255,16 @@ function type2Changes(layout: RedshiftLayout, now: string): string[] {
   const target = quoteIdent(layout.target);
   const nonKey = nonKeyColumns(layout);
   const unchanged = nonKey.length > 0 ? `\n  AND ${sameValues(T, LOAD, nonKey)}` : '';
+  // Only a key's one current row makes a change "unchanged": a key with a second current row (a broken copy a repair
+  // re-applies) has all of them closed and one made anew.
+  const rowId = quoteIdent(SystemColumns.rowId);
+  const alone = `\n  AND NOT EXISTS (SELECT 1 FROM ${layout.qualifiedTarget} AS ${O} WHERE ${O}.${IS_CURRENT} AND ${keysMatch(O, LOAD, layout)} AND ${O}.${rowId} <> ${T}.${rowId})`;
   return [
     `DELETE FROM ${LOAD}
 USING ${layout.qualifiedTarget} AS ${T}
 WHERE ${LOAD}.${OP} <> 'D'
   AND ${T}.${IS_CURRENT}
-  AND ${keysMatch(T, LOAD, layout)}${unchanged}`,
+  AND ${keysMatch(T, LOAD, layout)}${unchanged}${alone}`,
     `UPDATE ${layout.qualifiedTarget}
 SET ${closeAssignments(layout, now, `(${L}.${OP} = 'D')`)}
 FROM ${LOAD} AS ${L}
