@@ -62,7 +62,8 @@ function warehouseSide(checksums: WarehouseChecksums): WarehouseChecksums {
       const reader = await onWarehouseSide(() => checksums.openSnapshot());
       const wrapped: ChecksumReader = {
         bucketSums: (buckets) => onWarehouseSide(() => reader.bucketSums(buckets)),
-        keyDigestsInBuckets: (buckets, chosen) => onWarehouseSide(() => reader.keyDigestsInBuckets(buckets, chosen)),
+        segmentSums: (segments, chosenBuckets) => onWarehouseSide(() => reader.segmentSums(segments, chosenBuckets)),
+        keyDigestsInSegments: (segments, chosen) => onWarehouseSide(() => reader.keyDigestsInSegments(segments, chosen)),
         digestsOfKeys: (buckets, keys) => onWarehouseSide(() => reader.digestsOfKeys(buckets, keys)),
         close: () => reader.close(),
       };

@@ -1,5 +1,5 @@
 import type { BucketSum, ChecksumReader, KeyDigest, TableKey } from './checksums';
-import { bucketSumsSql, digestsOfKeysSql, keyDigestsInBucketsSql, type ChecksumDialect, type ChecksumTable } from './checksum-sql';
+import { bucketSumsSql, digestsOfKeysSql, keyDigestsInSegmentsSql, segmentSumsSql, type ChecksumDialect, type ChecksumTable } from './checksum-sql';
 
 /** A result row as a driver answers it (PostgreSQL's protocol: BIGINT and DECIMAL as text). */
 export type ChecksumRow = Record<string, unknown>;
@@ -50,7 +50,8 @@ export function checksumReader(dialect: ChecksumDialect, table: ChecksumTable, q
   const width = table.keyColumns.length;
   return {
     bucketSums: async (buckets) => bucketSumsOf(await query(bucketSumsSql(dialect, table, buckets), [])),
-    keyDigestsInBuckets: async (buckets, chosen) => keyDigestsOf(await query(keyDigestsInBucketsSql(dialect, table, buckets, chosen), []), width),
+    segmentSums: async (segments, chosenBuckets) => bucketSumsOf(await query(segmentSumsSql(dialect, table, segments, chosenBuckets), [])),
+    keyDigestsInSegments: async (segments, chosen) => keyDigestsOf(await query(keyDigestsInSegmentsSql(dialect, table, segments, chosen), []), width),
     digestsOfKeys: async (buckets, keys) => {
       if (keys.length === 0) return [];
       const parameters = keys.flatMap((key) => Array.from({ length: width }, (_, index) => key.key[index] ?? null));

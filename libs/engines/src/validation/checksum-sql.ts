@@ -1,5 +1,5 @@
 import type { PortableType } from '@svc/contracts';
-import { BUCKET_HEX_DIGITS, ROW_DIGEST_HEX_DIGITS } from './checksums';
+import { BUCKET_HEX_DIGITS, ROW_DIGEST_HEX_DIGITS, type Segments } from './checksums';
 
 /** A column as a checksum statement reads it: its value expression in the engine, and the source's portable type. */
 export interface ChecksumColumn {
@@ -85,6 +85,19 @@ function bucketOf(dialect: ChecksumDialect, table: ChecksumTable, buckets: numbe
   return `(${dialect.hexPrefixValue('h.key_hash', BUCKET_HEX_DIGITS)} % ${buckets})`;
 }
 
+/** bucket × subBuckets + sub, the sub-bucket from the key hash's next 32 bits (checksums.ts segmentOf). */
+function segmentOf(dialect: ChecksumDialect, table: ChecksumTable, segments: Segments): string {
+  const bucket = bucketOf(dialect, table, segments.buckets);
+  if (segments.subBuckets === 1) return bucket;
+  const sub = `(${dialect.hexPrefixValue(`SUBSTRING(h.key_hash, ${BUCKET_HEX_DIGITS + 1}, ${BUCKET_HEX_DIGITS})`, BUCKET_HEX_DIGITS)} % ${segments.subBuckets})`;
+  return `(${bucket} * ${segments.subBuckets} + ${sub})`;
+}
+
+function integerList(values: readonly number[], what: string): string {
+  if (values.length === 0 || !values.every((value) => Number.isSafeInteger(value) && value >= 0)) throw new RangeError(`${what} must be non-negative integers, at least one`);
+  return values.join(', ');
+}
+
 /** Per bucket: bucket, row_count, digest_sum (DECIMAL(38,0)). */
 export function bucketSumsSql(dialect: ChecksumDialect, table: ChecksumTable, buckets: number): string {
   return `SELECT b.bucket, COUNT(*) AS row_count, SUM(CAST(b.digest AS DECIMAL(38,0))) AS digest_sum
@@ -101,16 +114,28 @@ function keyColumnsOut(table: ChecksumTable): string[] {
   return table.keyColumns.map((_, index) => `h.key_${index}`);
 }
 
-/** bucket, key_hash, key_0…, digest of every row whose bucket is one of `chosen`. */
-export function keyDigestsInBucketsSql(dialect: ChecksumDialect, table: ChecksumTable, buckets: number, chosen: readonly number[]): string {
-  if (chosen.length === 0 || !chosen.every((bucket) => Number.isSafeInteger(bucket) && bucket >= 0)) throw new RangeError('chosen buckets must be non-negative integers, at least one');
+/** Per segment of the chosen buckets: segment (as `bucket`), row_count, digest_sum: one read, whatever the number of buckets. */
+export function segmentSumsSql(dialect: ChecksumDialect, table: ChecksumTable, segments: Segments, chosenBuckets: readonly number[]): string {
+  return `SELECT b.segment AS bucket, COUNT(*) AS row_count, SUM(CAST(b.digest AS DECIMAL(38,0))) AS digest_sum
+FROM (
+  SELECT ${bucketOf(dialect, table, segments.buckets)} AS bucket, ${segmentOf(dialect, table, segments)} AS segment, h.digest
+  FROM (
+  ${hashedRows(dialect, table, null, false)}
+  ) h
+) b
+WHERE b.bucket IN (${integerList(chosenBuckets, 'chosen buckets')})
+GROUP BY b.segment`;
+}
+
+/** segment (as `bucket`), key_hash, key_0…, digest of every row whose segment is one of `chosen`. */
+export function keyDigestsInSegmentsSql(dialect: ChecksumDialect, table: ChecksumTable, segments: Segments, chosen: readonly number[]): string {
   return `SELECT k.* FROM (
-  SELECT ${bucketOf(dialect, table, buckets)} AS bucket, h.key_hash, ${[...keyColumnsOut(table), 'h.digest'].join(', ')}
+  SELECT ${segmentOf(dialect, table, segments)} AS bucket, h.key_hash, ${[...keyColumnsOut(table), 'h.digest'].join(', ')}
   FROM (
   ${hashedRows(dialect, table, null, true)}
   ) h
 ) k
-WHERE k.bucket IN (${chosen.join(', ')})`;
+WHERE k.bucket IN (${integerList(chosen, 'chosen segments')})`;
 }
 
 /** bucket, key_hash, key_0…, digest of the rows of `keyCount` keys, bound as parameters key by key, column by column. */

@@ -26,12 +26,23 @@ export interface TableKey {
   key: (string | null)[];
 }
 
+/**
+ * Where a key falls when differing buckets are cut finer: bucket × subBuckets + sub, the sub-bucket picked by the next
+ * 32 bits of the key's MD5. With one sub-bucket a segment is its bucket.
+ */
+export interface Segments {
+  buckets: number;
+  subBuckets: number;
+}
+
 /** One consistent snapshot of one side of a table. */
 export interface ChecksumReader {
   /** Every non-empty bucket of `buckets` (a table without a key has one bucket: 0). */
   bucketSums(buckets: number): Promise<BucketSum[]>;
-  /** Every row whose key falls in one of `chosen`. */
-  keyDigestsInBuckets(buckets: number, chosen: readonly number[]): Promise<KeyDigest[]>;
+  /** Every non-empty segment of the chosen buckets, its `bucket` the segment's number. */
+  segmentSums(segments: Segments, chosenBuckets: readonly number[]): Promise<BucketSum[]>;
+  /** Every row whose key falls in one of the chosen segments. */
+  keyDigestsInSegments(segments: Segments, chosen: readonly number[]): Promise<KeyDigest[]>;
   /** The rows of these keys (a Type2 warehouse table may hold two current rows of one key, a broken copy none). */
   digestsOfKeys(buckets: number, keys: readonly TableKey[]): Promise<KeyDigest[]>;
   close(): Promise<void>;
@@ -75,6 +86,13 @@ export const BUCKET_HEX_DIGITS = 8;
 export const MAX_BUCKETS = 65536;
 /** About this many rows per bucket: a differing bucket costs this many rows read on each side. */
 export const ROWS_PER_BUCKET = 1000;
+
+/** The segment of a key hash (checksum-sql.ts computes the same in SQL). */
+export function segmentOf(keyHash: string, segments: Segments): number {
+  const bucket = Number.parseInt(keyHash.slice(0, BUCKET_HEX_DIGITS), 16) % segments.buckets;
+  if (segments.subBuckets === 1) return bucket;
+  return bucket * segments.subBuckets + (Number.parseInt(keyHash.slice(BUCKET_HEX_DIGITS, 2 * BUCKET_HEX_DIGITS), 16) % segments.subBuckets);
+}
 
 /** Buckets for a table of about `rows` rows: a power of two, 1 for a table without a key. */
 export function bucketCount(rows: number, keyed: boolean): number {

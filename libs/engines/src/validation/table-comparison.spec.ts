@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { BucketSum, ChecksumReader, KeyDigest, SourceChecksumSnapshot, SourceChecksums, TableKey, WarehouseChecksums } from './checksums';
+import { segmentOf, type BucketSum, type ChecksumReader, type KeyDigest, type SourceChecksumSnapshot, type SourceChecksums, type TableKey, type WarehouseChecksums } from './checksums';
 import { DEFAULT_COMPARISON_LIMITS, TableTooBusyError, compareTable, pagesOf, type ComparisonHooks } from './table-comparison';
 
 const md5 = (text: string) => createHash('md5').update(text).digest('hex');
@@ -28,7 +28,17 @@ function reader(rows: () => Rows): ChecksumReader {
       }
       return [...sums.values()];
     },
-    keyDigestsInBuckets: async (buckets, chosen) => frozen.map((row) => digest(row, buckets)).filter((row) => chosen.includes(row.bucket)),
+    segmentSums: async (segments, chosenBuckets) => {
+      const sums = new Map<number, BucketSum>();
+      for (const row of frozen.map((entry) => digest(entry, segments.buckets)).filter((entry) => chosenBuckets.includes(entry.bucket))) {
+        const segment = segmentOf(row.keyHash, segments);
+        const sum = sums.get(segment) ?? { bucket: segment, rows: 0, sum: 0n };
+        sums.set(segment, { bucket: segment, rows: sum.rows + 1, sum: sum.sum + row.digest });
+      }
+      return [...sums.values()];
+    },
+    keyDigestsInSegments: async (segments, chosen) =>
+      frozen.map((row) => digest(row, segments.buckets)).filter((row) => chosen.includes(segmentOf(row.keyHash, segments))),
     digestsOfKeys: async (buckets, keys) => {
       const wanted = new Set(keys.map((key) => key.key[0]));
       return frozen.filter(([key]) => wanted.has(key)).map((row) => digest(row, buckets));
@@ -174,6 +184,24 @@ describe('compareTable', () => {
       for (let id = 1; id <= 20; id += 1) tables.write(String(id), 'busy');
     };
     await expect(compare(tables, true, { ...DEFAULT_COMPARISON_LIMITS, maxChangedKeys: 10 })).rejects.toBeInstanceOf(TableTooBusyError);
+  });
+
+  it('cuts differing buckets into sub-buckets when they hold more than a page, and still names exactly the keys that differ', async () => {
+    const tables = seeded(20000);
+    const changedKeys = ['3', '777', '4242', '12000', '19999'];
+    tables.warehouse = tables.warehouse.map(([key, value]): [string, string] => [key, changedKeys.includes(key) ? `${value}!` : value]);
+    let readsOfKeys = 0;
+    const side = tables.warehouseSide();
+    const counting = {
+      openSnapshot: async () => {
+        const reader = await side.openSnapshot();
+        return { ...reader, keyDigestsInSegments: (...args: Parameters<ChecksumReader['keyDigestsInSegments']>) => ((readsOfKeys += 1), reader.keyDigestsInSegments(...args)) };
+      },
+    };
+    const result = await compareTable(tables.sourceSide(), counting, true, hooks(tables), { ...DEFAULT_COMPARISON_LIMITS, pageRows: 100 });
+    expect(result.differingKeys.map((found) => found.key[0]).sort()).toEqual([...changedKeys].sort());
+    // One read of the differing sub-buckets, not one per page of the differing buckets' rows.
+    expect(readsOfKeys).toBe(1);
   });
 
   it('keeps the first pass counts without rechecking when too many keys differ', async () => {

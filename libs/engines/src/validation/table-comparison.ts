@@ -1,5 +1,8 @@
 import type { DifferenceKind } from '@svc/contracts';
-import { bucketCount, type BucketSum, type ChecksumReader, type KeyDigest, type SourceChecksums, type TableKey, type WarehouseChecksums } from './checksums';
+import { bucketCount, segmentOf, type BucketSum, type ChecksumReader, type KeyDigest, type Segments, type SourceChecksums, type TableKey, type WarehouseChecksums } from './checksums';
+
+/** The most sub-buckets a differing bucket is cut into. */
+const MAX_SUB_BUCKETS = 4096;
 
 /** What the comparison asks of the service around it: the table's watermark, a place to report progress, a clock. */
 export interface ComparisonHooks {
@@ -26,6 +29,8 @@ export interface ComparisonLimits {
   pageRows: number;
   /** Keys per lookup statement. */
   keysPerLookup: number;
+  /** Segments read key by key in one statement (its IN list). */
+  segmentsPerRead: number;
   /** How long to wait for the table's watermark to pass a snapshot's version before comparing with what is there. */
   watermarkWaitMs: number;
   watermarkPollMs: number;
@@ -40,6 +45,7 @@ export const DEFAULT_COMPARISON_LIMITS: ComparisonLimits = {
   maxRecheckKeys: 50_000,
   pageRows: 50_000,
   keysPerLookup: 500,
+  segmentsPerRead: 10_000,
   watermarkWaitMs: 30_000,
   watermarkPollMs: 250,
   recheckRounds: 3,
@@ -155,16 +161,20 @@ class Comparison {
       const { version, rowsEstimated } = snapshot;
       const buckets = bucketCount(rowsEstimated, true);
       await this.hooks.progress({ phase: 'source', rowsCompared: 0, rowsEstimated, sourceVersion: version });
-      const sourceSums = sumsByBucket(await snapshot.bucketSums(buckets));
-      const rowsCompared = totalRows(sourceSums);
-      await this.hooks.progress({ phase: 'warehouse', rowsCompared, rowsEstimated, sourceVersion: version });
+      // The snapshot's version is known before its rows are read: both sides are read at once (two servers, two reads).
       const base = await this.settledBase(version);
       return await this.readWarehouse(async (reader) => {
-        const warehouseSums = sumsByBucket(await reader.bucketSums(buckets));
+        const [sourceSums, warehouseSums] = (await Promise.all([snapshot.bucketSums(buckets), reader.bucketSums(buckets)])).map(sumsByBucket) as [
+          Map<number, BucketSum>,
+          Map<number, BucketSum>,
+        ];
+        const rowsCompared = totalRows(sourceSums);
+        await this.hooks.progress({ phase: 'warehouse', rowsCompared, rowsEstimated, sourceVersion: version });
         const changed = await this.changedSince(base);
-        const setAside = new Set(changed.map((key) => key.keyHash));
-        subtract(sourceSums, await this.lookUp(snapshot, buckets, changed));
-        subtract(warehouseSums, await this.lookUp(reader, buckets, changed));
+        const setAside = { keys: new Set(changed.map((key) => key.keyHash)), source: await this.lookUp(snapshot, buckets, changed), warehouse: await this.lookUp(reader, buckets, changed) };
+        const bySegment = (row: KeyDigest) => row.bucket;
+        subtract(sourceSums, setAside.source, bySegment);
+        subtract(warehouseSums, setAside.warehouse, bySegment);
         await this.hooks.progress({ phase: 'keys', rowsCompared, rowsEstimated, sourceVersion: version });
         const found = await this.differingKeys(snapshot, reader, buckets, differingBuckets(sourceSums, warehouseSums), setAside);
         const recheck = new Map<string, TableKey>(changed.map((key) => [key.keyHash, key]));
@@ -176,18 +186,36 @@ class Comparison {
     }
   }
 
-  /** Reads the differing buckets key by key, a page at a time, and keeps the keys that differ and were not set aside. */
+  /**
+   * Reads the differing buckets key by key and keeps the keys that differ and were not set aside. Buckets holding
+   * more than a page of rows are first cut into sub-buckets, summed in one more read of each side, so that only the
+   * differing sub-buckets (about one row each) are read key by key: three reads in all, however many buckets differ.
+   */
   private async differingKeys(
     snapshot: ChecksumReader,
     reader: ChecksumReader,
     buckets: number,
     differing: Array<{ bucket: number; rows: number }>,
-    setAside: ReadonlySet<string>,
+    setAside: { keys: ReadonlySet<string>; source: readonly KeyDigest[]; warehouse: readonly KeyDigest[] },
   ): Promise<{ differences: Map<string, DifferingKeyFound>; tooMany: boolean }> {
+    let segments: Segments = { buckets, subBuckets: 1 };
+    let chosen = differing;
+    const rows = differing.reduce((total, bucket) => total + bucket.rows, 0);
+    if (rows > this.limits.pageRows) {
+      segments = { buckets, subBuckets: subBucketCount(rows / differing.length) };
+      const chosenBuckets = differing.map((bucket) => bucket.bucket);
+      const inChosen = new Set(chosenBuckets);
+      const segmentOfRow = (row: KeyDigest) => (inChosen.has(row.bucket) ? segmentOf(row.keyHash, segments) : null);
+      const sourceSums = sumsByBucket(await snapshot.segmentSums(segments, chosenBuckets));
+      const warehouseSums = sumsByBucket(await reader.segmentSums(segments, chosenBuckets));
+      subtract(sourceSums, setAside.source, segmentOfRow);
+      subtract(warehouseSums, setAside.warehouse, segmentOfRow);
+      chosen = differingBuckets(sourceSums, warehouseSums);
+    }
     const differences = new Map<string, DifferingKeyFound>();
-    for (const page of pagesOf(differing, this.limits.pageRows)) {
-      const [sourceRows, warehouseRows] = [await snapshot.keyDigestsInBuckets(buckets, page), await reader.keyDigestsInBuckets(buckets, page)];
-      for (const difference of compareRows(sourceRows, warehouseRows, setAside)) {
+    for (const page of pagesOf(chosen, this.limits.pageRows, this.limits.segmentsPerRead)) {
+      const [sourceRows, warehouseRows] = [await snapshot.keyDigestsInSegments(segments, page), await reader.keyDigestsInSegments(segments, page)];
+      for (const difference of compareRows(sourceRows, warehouseRows, setAside.keys)) {
         differences.set(difference.keyHash, difference);
         if (differences.size > this.limits.maxRecheckKeys) return { differences, tooMany: true };
       }
@@ -293,12 +321,21 @@ function totalRows(sums: ReadonlyMap<number, BucketSum>): number {
   return rows;
 }
 
-/** Takes rows out of their buckets' sums. */
-function subtract(sums: Map<number, BucketSum>, rows: readonly KeyDigest[]): void {
+/** Takes rows out of their buckets' (or segments') sums; `segmentOfRow` null for a row outside the sums read. */
+function subtract(sums: Map<number, BucketSum>, rows: readonly KeyDigest[], segmentOfRow: (row: KeyDigest) => number | null): void {
   for (const row of rows) {
-    const sum = sums.get(row.bucket) ?? { bucket: row.bucket, rows: 0, sum: 0n };
-    sums.set(row.bucket, { bucket: row.bucket, rows: sum.rows - 1, sum: sum.sum - row.digest });
+    const segment = segmentOfRow(row);
+    if (segment === null) continue;
+    const sum = sums.get(segment) ?? { bucket: segment, rows: 0, sum: 0n };
+    sums.set(segment, { bucket: segment, rows: sum.rows - 1, sum: sum.sum - row.digest });
   }
+}
+
+/** Sub-buckets per differing bucket: about one row each, a power of two from 2 to MAX_SUB_BUCKETS. */
+export function subBucketCount(rowsPerBucket: number): number {
+  let subBuckets = 2;
+  while (subBuckets < MAX_SUB_BUCKETS && subBuckets < rowsPerBucket) subBuckets *= 2;
+  return subBuckets;
 }
 
 function sameSum(left: BucketSum | undefined, right: BucketSum | undefined): boolean {
@@ -316,13 +353,16 @@ function differingBuckets(source: ReadonlyMap<number, BucketSum>, warehouse: Rea
   return differing.sort((a, b) => a.bucket - b.bucket);
 }
 
-/** Buckets grouped so that each group holds about `pageRows` rows (a bucket larger than that is a page of its own). */
-export function pagesOf(buckets: ReadonlyArray<{ bucket: number; rows: number }>, pageRows: number): number[][] {
+/**
+ * Buckets grouped so that each group holds about `pageRows` rows (a bucket larger than that is a page of its own) and
+ * at most `maxBuckets` buckets (the length of one statement's IN list).
+ */
+export function pagesOf(buckets: ReadonlyArray<{ bucket: number; rows: number }>, pageRows: number, maxBuckets = Number.MAX_SAFE_INTEGER): number[][] {
   const pages: number[][] = [];
   let page: number[] = [];
   let rows = 0;
   for (const { bucket, rows: bucketRows } of buckets) {
-    if (page.length > 0 && rows + bucketRows > pageRows) {
+    if (page.length > 0 && (rows + bucketRows > pageRows || page.length >= maxBuckets)) {
       pages.push(page);
       page = [];
       rows = 0;
