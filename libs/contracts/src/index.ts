@@ -34,6 +34,7 @@ export {
   REPLICATION_STATUSES,
   TABLE_PHASES,
   type AlertRecord,
+  type TableLastValidation,
   type ReplicationStatus,
   type TablePhase,
   type TableStatus,

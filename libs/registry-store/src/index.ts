@@ -41,6 +41,7 @@ export { WarehouseClaimRepository, type ClaimConflict, type WarehouseClaimStore,
 export {
   ValidationRepository,
   type DispatchedValidation,
+  type LastValidation,
   type NewValidationTable,
   type ValidationOutcome,
   type ValidationProgressUpdate,

@@ -133,5 +133,13 @@ describe('validations against PostgreSQL', () => {
     if (!repairing) throw new Error('nothing dispatched');
     expect(await validations.finish(validationId, ORDERS, repairing.workId, outcome({ state: 'Repaired', reason: '3 key(s) applied again' }), at)).toBe(true);
     expect((await validations.describe(replicationId, validationId))?.tables.find((table) => table.name === ORDERS)).toMatchObject({ state: 'Repaired', differentKeys: 0 });
+    const last = (await validations.lastByTable(replicationId)).get(replicationId);
+    expect([...(last?.entries() ?? [])].map(([name, entry]) => [name, entry.state, entry.validationId])).toEqual(
+      expect.arrayContaining([
+        [ORDERS, 'Repaired', validationId],
+        [LINES, 'Validated', validationId],
+      ]),
+    );
+    expect([...(await validations.lastByTable(replicationId)).keys()]).toEqual([replicationId]);
   });
 });

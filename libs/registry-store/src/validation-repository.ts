@@ -8,6 +8,14 @@ export interface NewValidationTable {
   reason: string | null;
 }
 
+/** A table's last finished comparison. */
+export interface LastValidation {
+  validationId: string;
+  state: string;
+  mismatchedKeys: number;
+  endedAt: Date;
+}
+
 /** A Pending table handed to a worker. */
 export interface DispatchedValidation {
   validationId: string;
@@ -56,8 +64,8 @@ export interface ValidationStore {
   finish(validationId: string, tableName: string, workId: string | null, outcome: ValidationOutcome, now: Date): Promise<boolean>;
   /** Every Running or Pending table of the replication ends Failed with `reason` (the replication was stopped or deleted). */
   failOpen(replicationId: string, reason: string, now: Date): Promise<number>;
-  /** Each table's last finished comparison (Validated, Mismatched or Repaired), by replication and table name. */
-  lastByTable(): Promise<Map<string, Map<string, { state: string; mismatchedKeys: number; endedAt: Date }>>>;
+  /** Each table's last finished comparison (Validated, Mismatched or Repaired), by replication and table name; of one replication when given. */
+  lastByTable(replicationId?: string): Promise<Map<string, Map<string, LastValidation>>>;
   /** The validation's Mismatched tables among `tableNames` are queued for repair; those that were. */
   requestRepair(validationId: string, tableNames: readonly string[], now: Date): Promise<string[]>;
 }
@@ -255,16 +263,17 @@ export class ValidationRepository implements ValidationStore {
     return result.rowCount ?? 0;
   }
 
-  async lastByTable(): Promise<Map<string, Map<string, { state: string; mismatchedKeys: number; endedAt: Date }>>> {
-    const result = await this.pool.query<{ replication_id: string; table_name: string; state: string; mismatched: string; ended_at: Date }>(
-      `SELECT DISTINCT ON (replication_id, table_name) replication_id, table_name, state, missing_keys + extra_keys + different_keys AS mismatched, ended_at
-         FROM validation_tables WHERE state IN ('Validated', 'Mismatched', 'Repaired') AND ended_at IS NOT NULL
+  async lastByTable(replicationId?: string): Promise<Map<string, Map<string, LastValidation>>> {
+    const result = await this.pool.query<{ replication_id: string; validation_id: string; table_name: string; state: string; mismatched: string; ended_at: Date }>(
+      `SELECT DISTINCT ON (replication_id, table_name) replication_id, validation_id, table_name, state, missing_keys + extra_keys + different_keys AS mismatched, ended_at
+         FROM validation_tables WHERE state IN ('Validated', 'Mismatched', 'Repaired') AND ended_at IS NOT NULL AND ($1::uuid IS NULL OR replication_id = $1::uuid)
         ORDER BY replication_id, table_name, ended_at DESC`,
+      [replicationId ?? null],
     );
-    const byReplication = new Map<string, Map<string, { state: string; mismatchedKeys: number; endedAt: Date }>>();
+    const byReplication = new Map<string, Map<string, LastValidation>>();
     for (const row of result.rows) {
-      const tables = byReplication.get(row.replication_id) ?? new Map<string, { state: string; mismatchedKeys: number; endedAt: Date }>();
-      tables.set(row.table_name, { state: row.state, mismatchedKeys: Number(row.mismatched), endedAt: row.ended_at });
+      const tables = byReplication.get(row.replication_id) ?? new Map<string, LastValidation>();
+      tables.set(row.table_name, { validationId: row.validation_id, state: row.state, mismatchedKeys: Number(row.mismatched), endedAt: row.ended_at });
       byReplication.set(row.replication_id, tables);
     }
     return byReplication;

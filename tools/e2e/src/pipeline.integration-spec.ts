@@ -307,6 +307,10 @@ describeEachPair('pipeline', (pair: EnginePair) => {
     const type1 = await validateReplication(stack, type1Id);
     expect(summary(type1)).toEqual([...keyed, auditLog].sort((a, b) => a.localeCompare(b)).map(validated));
     expect(type1.find((table) => table.name === pair.tableName('public', 'items'))?.rowsCompared).toBeGreaterThan(2000);
+    // Describe shows each table's last validation; /metrics its mismatched keys.
+    expect((await describeReplication(type1Id)).tables.find((table) => table.name === pair.tableName('public', 'items'))?.lastValidation).toMatchObject({ state: 'Validated', mismatchedKeys: 0 });
+    const metrics = await (await fetch(`${stack.baseUrl}/metrics`, { headers: { authorization: `Bearer ${TEST_METRICS_TOKEN}` } })).text();
+    expect(metrics.split('\n')).toContain(`svc_table_validation_mismatched_keys{replication_id="${type1Id}",table="${pair.tableName('public', 'items')}"} 0`);
     // Only the Type1 replication reseeds audit_log on a schedule: the Type2 copy still lacks the 25 rows added since its seed.
     expect(summary(await validateReplication(stack, type2Id))).toEqual(
       [...keyed.map(validated), { name: auditLog, state: 'Mismatched', mismatchedKeys: 0, reason: 'no primary key, so compared as a whole: 125 source rows, 100 warehouse rows, different counts' }].sort((a, b) =>

@@ -11,6 +11,8 @@ export interface TableStatusJson {
   lastCycleAt?: string | null;
   /** How long the table's unit of work has been in flight; absent when none is. */
   inFlightSeconds?: number;
+  /** The table's last finished validation; absent before any. */
+  lastValidation?: { validationId: string; state: string; mismatchedKeys: number; endedAt: string };
 }
 
 export interface DescribeJson {

@@ -54,6 +54,7 @@ export function tableDetailView(table: DescribedTable, progress: SeedProgress | 
     ['Work in flight', table.inFlightSeconds === undefined ? 'none' : `${formatDuration(table.inFlightSeconds)} (last progress ${formatAgo(table.lastProgressAt, now)})`],
     ['Change cycle timeout', table.ctTimeoutInMinutes === undefined ? 'none' : `${table.ctTimeoutInMinutes} min`],
     ['Next attempt', table.nextAttemptAt ? formatTimestamp(table.nextAttemptAt) : '—'],
+    ['Last validation', lastValidationText(table, now)],
     ['Last error', table.lastError ?? 'none'],
     ...(table.lastErrorDetail ? ([['Error detail', table.lastErrorDetail]] as [string, string][]) : []),
   ];
@@ -63,4 +64,12 @@ export function tableDetailView(table: DescribedTable, progress: SeedProgress | 
     progress ? progressView(progress) : null,
     h('dl.facts', null, rows.map(([term, value]) => [h('dt', null, term), h('dd', null, value)])),
   );
+}
+
+/** The table's last validation in words: its state, how many keys differed, when it ended. */
+function lastValidationText(table: DescribedTable, now: Date): string {
+  const last = table.lastValidation;
+  if (!last) return 'never (svc validate, or StartReplicationValidation)';
+  const keys = last.state === 'Mismatched' ? `, ${formatCount(last.mismatchedKeys)} key(s) differ` : '';
+  return `${last.state}${keys}, ${formatTimestamp(last.endedAt)} (${formatAgo(last.endedAt, now)})`;
 }

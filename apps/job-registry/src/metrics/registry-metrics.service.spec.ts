@@ -32,7 +32,7 @@ describe('RegistryMetricsService', () => {
     await alerts.record({ replicationId: running, kind: 'Reseed', message: 'r2' });
     await alerts.record({ replicationId: idle, kind: 'Failure', message: 'f' });
 
-    const reply = await new RegistryMetricsService(replications, service, tables, alerts, { lastByTable: async () => new Map([[running, new Map([['[public].[items]', { state: 'Validated', mismatchedKeys: 0, endedAt: new Date('2030-01-01T00:00:10.000Z') }]])]]) }).snapshot(new Date('2030-01-01T00:02:30.900Z'));
+    const reply = await new RegistryMetricsService(replications, service, tables, alerts, { lastByTable: async () => new Map([[running, new Map([['[public].[items]', { validationId: 'v-1', state: 'Validated', mismatchedKeys: 0, endedAt: new Date('2030-01-01T00:00:10.000Z') }]])]]) }).snapshot(new Date('2030-01-01T00:02:30.900Z'));
 
     expect(reply).toEqual({
       ok: true,

@@ -86,6 +86,7 @@ describe('OperationDispatcher', () => {
       new RecordingLifecycle(replications),
       new InMemoryWarehouseClaimStore(replications),
       new ExternalIdIssuer(Buffer.alloc(32, 1)),
+      { lastByTable: async () => new Map() },
     );
     keys = new InMemoryAccessKeyStore();
     void keys.create({ accessKeyId: 'SVCTESTKEY00000000000', secretKey: 's', allowedOperations: ['*'], replicationScope: 'All', description: '' });

@@ -1,5 +1,6 @@
 import { ExternalIdIssuer } from '@svc/crypto';
 import { ErrorCode, REPLICATION_DEFAULTS, SECRET_MASK, type RpcReply } from '@svc/contracts';
+import type { ValidationStore } from '@svc/registry-store';
 import {
   InMemoryAlertStore,
   InMemoryReplicationStore,
@@ -37,6 +38,9 @@ describe('ReplicationsService', () => {
   let lifecycle: RecordingLifecycle;
   let claims: InMemoryWarehouseClaimStore;
   let service: ReplicationsService;
+  /** Each table's last validation, as the validation store answers it. */
+  let lastValidations: Awaited<ReturnType<ValidationStore['lastByTable']>>;
+  const validations = { lastByTable: async () => lastValidations };
 
   beforeEach(() => {
     replications = new InMemoryReplicationStore();
@@ -46,7 +50,8 @@ describe('ReplicationsService', () => {
     probe = new ScriptedReachabilityProbe();
     lifecycle = new RecordingLifecycle(replications);
     claims = new InMemoryWarehouseClaimStore(replications);
-    service = new ReplicationsService(replications, settings, tables, alerts, probe, lifecycle, claims, externalIds);
+    lastValidations = new Map();
+    service = new ReplicationsService(replications, settings, tables, alerts, probe, lifecycle, claims, externalIds, validations);
   });
 
   async function created(): Promise<string> {
@@ -208,7 +213,7 @@ describe('ReplicationsService', () => {
     it('keeps the stored one while the role stays, even once the master key it came from was rotated', async () => {
       const { replicationId, warehouse } = valueOf(await service.create(iamRoleRequest(), author));
       expect(warehouse?.externalId).toMatch(/^svc-[0-9a-f]{32}$/);
-      const rotated = new ReplicationsService(replications, settings, tables, alerts, probe, lifecycle, claims, new ExternalIdIssuer(Buffer.alloc(32, 2)));
+      const rotated = new ReplicationsService(replications, settings, tables, alerts, probe, lifecycle, claims, new ExternalIdIssuer(Buffer.alloc(32, 2)), validations);
       valueOf(await rotated.alter(parsedRequest('AlterWarehouseReplication', { replicationId, parallelTablesLimit: '3', warehouse: { bucketName: 'other-bucket' } }), author));
       expect((await replications.get(replicationId))?.config.warehouse.externalId).toBe(warehouse?.externalId);
     });
@@ -571,6 +576,17 @@ describe('ReplicationsService', () => {
 
     it('answers NotFound for an unknown id', async () => {
       expect(errorOf(await service.describe('0b4a3f4e-5a43-4b55-9a3b-1c2d3e4f5a6b')).code).toBe(ErrorCode.NotFound);
+    });
+
+    it('shows each table\'s last validation, and none for a table never validated', async () => {
+      const id = await created();
+      tables.put(id, { name: '[dbo].[orders]', phase: 'Tracking', rowsSeeded: 5, rowsEstimated: 10, lastVersion: '9', lagSeconds: 0, lastError: null });
+      tables.put(id, { name: '[dbo].[lines]', phase: 'Tracking', rowsSeeded: 5, rowsEstimated: 10, lastVersion: '9', lagSeconds: 0, lastError: null });
+      const endedAt = new Date('2026-11-27T12:00:00.000Z');
+      lastValidations = new Map([[id, new Map([['[dbo].[orders]', { validationId: 'v-7', state: 'Mismatched', mismatchedKeys: 3, endedAt }]])]]);
+      const described = valueOf(await service.describe(id)).tables;
+      expect(described.find((table) => table.name === '[dbo].[orders]')?.lastValidation).toEqual({ validationId: 'v-7', state: 'Mismatched', mismatchedKeys: 3, endedAt: endedAt.toISOString() });
+      expect(described.find((table) => table.name === '[dbo].[lines]')).not.toHaveProperty('lastValidation');
     });
   });
 

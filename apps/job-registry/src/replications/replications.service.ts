@@ -20,6 +20,7 @@ import {
   ReplicationRepository,
   ServiceConfigurationRepository,
   TableStateRepository,
+  ValidationRepository,
   WarehouseClaimRepository,
   changedConfigPaths,
   maskConfigSecrets,
@@ -31,6 +32,7 @@ import {
   type StoredTableStatus,
   type ReplicationScope,
   type TableStateStore,
+  type ValidationStore,
   type WarehouseClaimStore,
 } from '@svc/registry-store';
 import { ctTimeoutMinutes } from '../pipeline/ct-timeout';
@@ -73,6 +75,7 @@ export class ReplicationsService {
     @Inject(REPLICATION_LIFECYCLE) private readonly lifecycle: ReplicationLifecycle,
     @Inject(WarehouseClaimRepository) private readonly claims: WarehouseClaimStore,
     @Inject(ExternalIdIssuer) private readonly externalIds: ExternalIdIssuer,
+    @Inject(ValidationRepository) private readonly validations: Pick<ValidationStore, 'lastByTable'>,
   ) {}
 
   /**
@@ -166,11 +169,16 @@ export class ReplicationsService {
   async describe(replicationId: string, access: { errorDetails: boolean } = { errorDetails: false }): Promise<RpcReply<ReplicationDescription>> {
     const stored = await this.replications.get(replicationId);
     if (!stored) return replicationNotFound(replicationId);
-    const [service, tables, alerts] = await Promise.all([
+    const [service, tables, alerts, validated] = await Promise.all([
       this.serviceConfiguration.get(),
       this.tableStates.listByReplication(replicationId),
       this.alerts.listByReplication(replicationId),
+      this.validations.lastByTable(replicationId),
     ]);
+    const lastValidationOf = (name: string) => {
+      const last = validated.get(replicationId)?.get(name);
+      return last && { lastValidation: { validationId: last.validationId, state: last.state, mismatchedKeys: last.mismatchedKeys, endedAt: last.endedAt.toISOString() } };
+    };
     return rpcOk({
       replicationId: stored.replicationId,
       replicationName: stored.config.replicationName,
@@ -178,7 +186,10 @@ export class ReplicationsService {
       createdAt: stored.createdAt.toISOString(),
       updatedAt: stored.updatedAt.toISOString(),
       configuration: maskConfigSecrets(stored.config),
-      tables: tables.map((table) => withErrorDetail(withoutCredentials(describedTable(table, stored.config.ctProcessTimeoutInMinutes, new Date())), access.errorDetails)),
+      tables: tables.map((table) => ({
+        ...withErrorDetail(withoutCredentials(describedTable(table, stored.config.ctProcessTimeoutInMinutes, new Date())), access.errorDetails),
+        ...lastValidationOf(table.name),
+      })),
       // Errors are written by workers; strip any credential that slipped into one.
       lastError: stored.lastError === null ? null : redactText(stored.lastError),
       ...(access.errorDetails && stored.lastErrorDetail !== null && { lastErrorDetail: redactText(stored.lastErrorDetail) }),

@@ -54,6 +54,8 @@ const table: Described<TableStatus> = {
   workStartedAt: 'When its work in flight began; absent while it has none',
   inFlightSeconds: 'Seconds its work has been in flight',
   lastProgressAt: 'Last sign of progress (heartbeat, part or batch loaded): far behind with work in flight means a stall',
+  lastValidation:
+    'Its last finished validation: ValidationId, State (Validated, Mismatched or Repaired), MismatchedKeys and EndedAt; absent before any (DescribeReplicationValidation has the rest)',
 };
 
 const alert: Described<AlertRecord> = {

@@ -31,6 +31,16 @@ export interface TableStatus {
    * it), a seed part or change batch loaded, or the claim itself. Far behind `now` with work in flight: a stall.
    */
   lastProgressAt?: string | null;
+  /** The table's last finished comparison with its source (Validated, Mismatched or Repaired); absent before any. */
+  lastValidation?: TableLastValidation;
+}
+
+/** A table's last finished validation, as Describe shows it (DescribeReplicationValidation has the rest). */
+export interface TableLastValidation {
+  validationId: string;
+  state: string;
+  mismatchedKeys: number;
+  endedAt: string;
 }
 
 export interface AlertRecord {
