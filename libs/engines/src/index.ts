@@ -131,3 +131,4 @@ export {
   type TableComparison,
 } from './validation/table-comparison';
 export { bucketSumsOf, checksumReader, keyDigestsOf, tableKeysOf, type ChecksumQuery, type ChecksumRow } from './validation/checksum-rows';
+export { STANDARD_CHECKSUM_SQL, TIMESTAMP_TEXT_FORMAT, floatCanonicalText, standardCanonicalText } from './validation/standard-checksum-sql';

@@ -8,5 +8,5 @@ export { postgresClientConfig, warehouseClientConfig } from './postgres-config';
 export { isPostgresMissingObject, postgresErrorKind } from './postgres-errors';
 export { postgresFailureReason } from './postgres-failure';
 export { POSTGRES_ENGINE, portableTypeOfPostgres, postgresColumnType, postgresSourceTypes, type PostgresColumnType } from './portable-types';
-export { CHECKSUM_SESSION_SQL, POSTGRES_CHECKSUM_DIALECT, floatCanonicalText, holdsSeparators, sharedCanonicalText } from './checksum-dialect';
-export { CHECKSUM_SNAPSHOT_SQL, openChecksumSession } from './checksum-session';
+export { INTERCHANGE_TEXT_SETTINGS_SQL, POSTGRES_CHECKSUM_DIALECT, READ_ONLY_SNAPSHOT_SQL } from './checksum-dialect';
+export { openChecksumSession } from './checksum-session';

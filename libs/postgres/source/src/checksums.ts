@@ -1,9 +1,9 @@
 import type { ColumnDefinition, TableDefinition } from '@svc/contracts';
 import { changedKeysSql, checksumReader, tableKeysOf, type ChecksumColumn, type ChecksumTable, type SourceChecksumSnapshot, type SourceChecksums } from '@svc/engines';
-import { CHECKSUM_SESSION_SQL, POSTGRES_CHECKSUM_DIALECT, openChecksumSession, quoteIdent } from '@svc/postgres/common';
+import { INTERCHANGE_TEXT_SETTINGS_SQL, POSTGRES_CHECKSUM_DIALECT, openChecksumSession, quoteIdent } from '@svc/postgres/common';
 import type { Pool } from 'pg';
 import { inChangeSchema, qualifiedName, trackingNames } from './identifiers';
-import { READ_TRANSACTION_SQL, SNAPSHOT_VERSION_SQL } from './read-sql';
+import { SNAPSHOT_VERSION_SQL } from './read-sql';
 import { parseVersion, xid8Literal } from './versions';
 
 const ALIAS = 't';
@@ -42,7 +42,7 @@ export function postgresChecksums(pool: Pool, definition: TableDefinition): Sour
   };
   return {
     openSnapshot: async (): Promise<SourceChecksumSnapshot> => {
-      const session = await openChecksumSession(pool, READ_TRANSACTION_SQL);
+      const session = await openChecksumSession(pool);
       try {
         // The snapshot is taken by the transaction's first statement: this one, so its xmin is the snapshot's.
         const [versionRow] = await session.query(SNAPSHOT_VERSION_SQL, []);
@@ -59,7 +59,7 @@ export function postgresChecksums(pool: Pool, definition: TableDefinition): Sour
       if (keyColumns.length === 0) return [];
       const changeTable = `${inChangeSchema(trackingNames(definition.table).changeTable)} AS ${ALIAS}`;
       const since = `${ALIAS}.svc_xid >= ${xid8Literal(parseVersion(version, 'version'))}`;
-      const session = await openChecksumSession(pool, `begin read only;\n${CHECKSUM_SESSION_SQL}`);
+      const session = await openChecksumSession(pool, `begin read only;\n${INTERCHANGE_TEXT_SETTINGS_SQL}`);
       try {
         const rows = await session.query(changedKeysSql(POSTGRES_CHECKSUM_DIALECT, changeTable, keyColumns, since, limit + 1), []);
         return rows.length > limit ? null : tableKeysOf(rows, keyColumns.length);

@@ -1,19 +1,10 @@
 import type { TableDefinition } from '@svc/contracts';
+import { READ_ONLY_SNAPSHOT_SQL } from '@svc/postgres/common';
 import { NET_INSERTED_COLUMN, inChangeSchema, qualifiedName, quoteIdent, trackingNames } from './identifiers';
 import { xid8Literal } from './versions';
 
-/**
- * Session settings under which COPY writes the row format every later stage parses: ISO dates in UTC,
- * hex bytea, floats that round-trip exactly, whatever the server's or the role's defaults are.
- */
-export const READ_TRANSACTION_SQL = [
-  'begin isolation level repeatable read read only',
-  "set local timezone to 'UTC'",
-  "set local datestyle to 'ISO, YMD'",
-  "set local intervalstyle to 'iso_8601'",
-  "set local bytea_output to 'hex'",
-  'set local extra_float_digits to 3',
-].join(';\n');
+/** The snapshot every read runs in, with the settings under which COPY writes the row format later stages parse. */
+export const READ_TRANSACTION_SQL = READ_ONLY_SNAPSHOT_SQL;
 
 /**
  * The version a snapshot (or a change read) stands at: every transaction below it has ended, so the

@@ -1,5 +1,14 @@
 import type { PortableType, TableDefinition } from '@svc/contracts';
-import { SystemColumns, type ChecksumColumn, type ChecksumDialect, type ChecksumQuery, type ChecksumTable } from '@svc/engines';
+import {
+  STANDARD_CHECKSUM_SQL,
+  SystemColumns,
+  TIMESTAMP_TEXT_FORMAT,
+  standardCanonicalText,
+  type ChecksumColumn,
+  type ChecksumDialect,
+  type ChecksumQuery,
+  type ChecksumTable,
+} from '@svc/engines';
 import type { Pool } from 'pg';
 import { quoteIdent } from './redshift-identifiers';
 import type { RedshiftLayout } from './redshift-layout';
@@ -16,28 +25,18 @@ import { redshiftColumnType } from './redshift-types';
 
 const ALIAS = 't';
 
-/** The float text of PostgreSQL's dialect, in functions both engines have (FLOOR, LOG, ABS, POWER, ROUND). */
-function floatText(value: string): string {
-  const double = `CAST(${value} AS DOUBLE PRECISION)`;
-  const exponent = `FLOOR(LOG(ABS(${double})))`;
-  const mantissa = `CAST(CAST(ROUND(${double} / POWER(CAST(10 AS DOUBLE PRECISION), ${exponent} - 11)) AS BIGINT) AS VARCHAR)`;
-  const special = `CAST(${value} AS VARCHAR) IN ('NaN', 'Infinity', '-Infinity')`;
-  return `CASE WHEN ${double} = 0 THEN '0' WHEN ${special} THEN CAST(${value} AS VARCHAR) ELSE ${mantissa} || 'e' || CAST(CAST(${exponent} AS INTEGER) AS VARCHAR) END`;
-}
-
-const TIMESTAMP_FORMAT = "'YYYY-MM-DD HH24:MI:SS.US'";
-
 /** Whether Redshift holds the kind as the interchange text in a VARCHAR (docs/TYPES.md, "Redshift as a warehouse"). */
 function storedAsText(type: PortableType): boolean {
   return type.kind !== 'text' && type.kind !== 'uuid' && /^VARCHAR/.test(redshiftColumnType(type).type);
 }
 
 export const REDSHIFT_CHECKSUM_DIALECT: ChecksumDialect = {
+  ...STANDARD_CHECKSUM_SQL,
   canonicalText({ sql, type }: ChecksumColumn): string {
     if (storedAsText(type)) return sql;
+    const standard = standardCanonicalText(sql, type);
+    if (standard !== null) return standard;
     switch (type.kind) {
-      case 'float':
-        return floatText(sql);
       case 'text':
         // A char(n) value arrives padded; its blanks are no data (PostgreSQL's char(n)::text drops them too).
         return type.fixed ? `RTRIM(${sql})` : sql;
@@ -46,39 +45,25 @@ export const REDSHIFT_CHECKSUM_DIALECT: ChecksumDialect = {
       case 'binary':
         // COPY loads an empty binary value as NULL (docs/TYPES.md): empty and NULL compare alike on every engine.
         return `NULLIF(LOWER(FROM_VARBYTE(${sql}, 'hex')), '')`;
-      case 'boolean':
-        return `CASE WHEN ${sql} THEN '1' ELSE '0' END`;
-      case 'date':
-        return `TO_CHAR(${sql}, 'YYYY-MM-DD')`;
-      case 'time':
-        return type.zone
-          ? `TO_CHAR(CAST('2000-01-01' AS DATE) + CAST(${sql} AT TIME ZONE 'UTC' AS TIME), 'HH24:MI:SS.US')`
-          : `TO_CHAR(CAST('2000-01-01' AS DATE) + ${sql}, 'HH24:MI:SS.US')`;
-      case 'timestamp':
-        return type.zone ? `TO_CHAR(${sql} AT TIME ZONE 'UTC', ${TIMESTAMP_FORMAT})` : `TO_CHAR(${sql}, ${TIMESTAMP_FORMAT})`;
       case 'integer':
       case 'decimal':
       case 'interval':
       case 'json':
       case 'array':
       case 'native':
+      case 'boolean':
+      case 'date':
+      case 'time':
+      case 'timestamp':
+      case 'float':
         return `CAST(${sql} AS VARCHAR)`;
     }
   },
-  mayHoldSeparators(type: PortableType): boolean {
-    return type.kind === 'text' || type.kind === 'json' || type.kind === 'array' || type.kind === 'native';
-  },
   keyText({ sql, type }: ChecksumColumn): string {
     if (type.kind === 'text' || storedAsText(type)) return sql;
-    if (type.kind === 'timestamp') return type.zone ? `TO_CHAR(${sql} AT TIME ZONE 'UTC', ${TIMESTAMP_FORMAT}) || '+00'` : `TO_CHAR(${sql}, ${TIMESTAMP_FORMAT})`;
+    if (type.kind === 'timestamp') return type.zone ? `TO_CHAR(${sql} AT TIME ZONE 'UTC', ${TIMESTAMP_TEXT_FORMAT}) || '+00'` : `TO_CHAR(${sql}, ${TIMESTAMP_TEXT_FORMAT})`;
     if (type.kind === 'uuid') return `LOWER(RTRIM(${sql}))`;
     return `CAST(${sql} AS VARCHAR)`;
-  },
-  keyFromText(parameter: string, column: ChecksumColumn): string {
-    return `CAST(${parameter} AS ${column.declaredType})`;
-  },
-  concat(parts: readonly string[]): string {
-    return parts.length === 1 ? (parts[0] ?? "''") : `(${parts.join(' || ')})`;
   },
   character(code: number): string {
     return `CHR(${code})`;
@@ -88,9 +73,6 @@ export const REDSHIFT_CHECKSUM_DIALECT: ChecksumDialect = {
   },
   hexPrefixValue(hex: string, digits: number): string {
     return `STRTOL(SUBSTRING(${hex}, 1, ${digits}), 16)`;
-  },
-  parameter(index: number): string {
-    return `$${index}`;
   },
 };
 
