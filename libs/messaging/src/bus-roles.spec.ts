@@ -47,6 +47,12 @@ describe('the bus permission model', () => {
     }
   });
 
+  it('lets only the registry queue table validations, only extractors report on them, and only the registry hear the reports', () => {
+    expect(rolesThatPublish(PipelineSubjects.validateRequested)).toEqual(['job-registry']);
+    expect(rolesThatPublish(Subjects.registryValidationReport)).toEqual(['extractor']);
+    expect(BUS_ROLES.filter((role) => maySubscribe(role, Subjects.registryValidationReport))).toEqual(['job-registry']);
+  });
+
   it('lets each worker publish only its own stage’s results', () => {
     expect(rolesThatPublish(PipelineSubjects.batchExtracted)).toEqual(['extractor']);
     expect(rolesThatPublish(PipelineSubjects.batchStaged)).toEqual(['stager']);
@@ -59,6 +65,7 @@ describe('the bus permission model', () => {
   it('lets a role create and pull only its own durable consumer, with its own filter', () => {
     for (const [owner, consumer] of [
       ['extractor', PipelineConsumers.extractor],
+      ['extractor', PipelineConsumers.validator],
       ['stager', PipelineConsumers.stager],
       ['loader', PipelineConsumers.loader],
       ['job-registry', PipelineConsumers.registryLoaded],

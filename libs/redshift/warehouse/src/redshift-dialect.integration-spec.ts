@@ -162,6 +162,19 @@ describe('the Redshift dialect on PostgreSQL (not a real Redshift)', () => {
     expect(await rows(where, 'id, svc_sys_is_deleted', 'id = 1 AND NOT svc_sys_is_current')).toEqual([[1, true]]);
   });
 
+  it('Type2: a change equal to one of a key\'s two current rows (a broken copy being repaired) closes both and leaves one current', async () => {
+    const where = options('Type2');
+    await warehouse.ensureTable(items, where);
+    await load(seed('A', 0, true), SEED, where);
+    await load(changes(1, 2), `"U","1","apricot","1.50","0aff"\n`, where);
+    // Broken by hand: "uniqueness, primary key, and foreign key constraints are informational only; they are not enforced
+    // by Amazon Redshift" (https://docs.aws.amazon.com/redshift/latest/dg/t_Defining_constraints.html), so an older
+    // version can be current again beside the newest.
+    await sql.query(`UPDATE ${where.schema}.items SET svc_sys_is_current = true WHERE id = 1 AND name = 'apple'`);
+    await load(changes(2, 3), `"U","1","apricot","1.50","0aff"\n`, where);
+    expect(await rows(where, 'id, name', 'svc_sys_is_current AND id = 1')).toEqual([[1, 'apricot']]);
+  });
+
   it('a reseed replaces a NULL by a value and a value by a NULL, in Type1 and in Type2', async () => {
     for (const scdType of ['Type1', 'Type2'] as const) {
       const where = options(scdType);
