@@ -4,7 +4,7 @@ export { connectNats, natsConnectionOptions, natsServerList, type NatsConnection
 export { isNestReplyPacket, type NestReplyPacket, type NestRequestPacket } from './nest-wire';
 export { ROWS_MAX_MESSAGE_BYTES, ensurePipelineStreams, pipelineStreamConfigs, waitForPipelineStreams } from './pipeline-streams';
 export { PipelinePublisher } from './pipeline-publisher';
-export { PipelineWorker, type PipelineWorkerOptions, type WorkContext } from './pipeline-worker';
+export { PipelineWorker, type PipelineWorkerOptions, type SlotReturn, type WorkContext } from './pipeline-worker';
 export { RetryableWorkError, TerminalWorkError, WorkAbortedError, abortableSleep, type WorkErrorOptions } from './work-errors';
 export { DEFAULT_OUTAGE_WAIT, NO_OUTAGE_WAIT, isNatsOutage, waitOutOutage, type OutageWait } from './nats-outage';
 export { DEFAULT_RETRY_BACKOFF, retryDelayMs, type RandomSource, type RetryBackoff } from './retry-backoff';

@@ -309,6 +309,91 @@ describe('PipelineWorker on JetStream', () => {
     neverFinishes.resolve();
   });
 
+  /**
+   * The kill test's chain of change batches (issue 23): the batch a message waits for died with its worker and comes back
+   * only after the ack wait, while the waiting one was delivered at once to the one slot of the other instance. Waiting
+   * in the slot, it kept the predecessor out and spent its deliveries; lent, it spends none and the slot takes the
+   * predecessor.
+   */
+  it.each([
+    { lending: true, successorDeliveries: [1] },
+    { lending: false, successorDeliveries: [1, 2] },
+  ])('a message waiting for another outside its slot lets that one in and spends no delivery (lends its slot: $lending)', async ({ lending, successorDeliveries }) => {
+    const ackWaitMs = 1500;
+    const dyingConnection = await server.connect('instance-dying');
+    const predecessorTaken = deferred();
+    const neverFinishes = deferred();
+    await startWorker({ ackWaitMs, handle: () => (predecessorTaken.resolve(), neverFinishes.promise) }, dyingConnection);
+    await publisher.publish(subject, extractRequest('predecessor'), 'predecessor');
+    await predecessorTaken.promise;
+
+    const predecessorDone = deferred();
+    const deliveries: Record<string, number[]> = { predecessor: [], successor: [] };
+    await startWorker(
+      {
+        ackWaitMs,
+        concurrency: 1,
+        ...(!lending && { maxLentSlots: 0 }),
+        handle: async (payload, { deliveryCount, lendSlot }) => {
+          deliveries[payload.workId]?.push(deliveryCount);
+          if (payload.workId === 'predecessor') return predecessorDone.resolve();
+          const slotBack = lendSlot?.();
+          // Waiting in its slot, the successor gives up after a while (SeedPartOrder's last slot) and comes back.
+          let timer: NodeJS.Timeout | undefined;
+          const waited = await Promise.race([predecessorDone.promise.then(() => true), new Promise<boolean>((done) => (timer = setTimeout(() => done(false), 3 * ackWaitMs)))]);
+          clearTimeout(timer);
+          if (!waited) throw new RetryableWorkError('the predecessor is still not applied');
+          await slotBack?.();
+        },
+      },
+      await server.connect('instance-survivor'),
+    );
+    await publisher.publish(subject, extractRequest('successor'), 'successor');
+    await waitUntil(async () => deliveries['successor']?.length === 1, 5000, 'the successor taken by the surviving instance');
+
+    await dyingConnection.close();
+    await waitUntil(async () => (await queueDrained()), 20000, 'both messages handled');
+    neverFinishes.resolve();
+    expect(deliveries).toEqual({ predecessor: [2], successor: successorDeliveries });
+  }, 30000);
+
+  it('takes a lent slot back only once one is free, before any new message, and lends no more than maxLentSlots', async () => {
+    const events: string[] = [];
+    const waitOver = deferred();
+    const busyDone = deferred();
+    await startWorker({
+      concurrency: 1,
+      maxLentSlots: 1,
+      handle: async (payload, { lendSlot }) => {
+        events.push(`start ${payload.workId}`);
+        if (payload.workId === 'waiting') {
+          const slotBack = lendSlot?.();
+          events.push(`second loan refused: ${lendSlot?.() === undefined}`);
+          await waitOver.promise;
+          events.push('waiting wants its slot back');
+          await slotBack?.();
+          events.push('waiting has its slot back');
+        }
+        if (payload.workId === 'busy') {
+          events.push(`busy may lend: ${lendSlot?.() !== undefined}`);
+          await busyDone.promise;
+          events.push('busy done');
+        }
+      },
+    });
+    await publisher.publish(subject, extractRequest('waiting'), 'waiting');
+    await waitUntil(async () => events.includes('second loan refused: true'), 5000, 'the waiting message lent its slot');
+    await publisher.publish(subject, extractRequest('busy'), 'busy');
+    await waitUntil(async () => events.includes('busy may lend: false'), 5000, 'the lent slot taking the next message');
+    waitOver.resolve();
+    await waitUntil(async () => events.includes('waiting wants its slot back'), 5000, 'the wait ending');
+    await publisher.publish(subject, extractRequest('later'), 'later');
+    await holdsFor(500, async () => expect(events).not.toContain('waiting has its slot back'));
+    busyDone.resolve();
+    await waitUntil(async () => await queueDrained(), 10000, 'every message handled');
+    expect(events.slice(events.indexOf('busy done'))).toEqual(['busy done', 'waiting has its slot back', 'start later']);
+  });
+
   it('stop() waits for the handler in flight and acknowledges its message', async () => {
     const started = deferred();
     const release = deferred();

@@ -9,18 +9,33 @@ import { RetryableWorkError, TerminalWorkError, WorkAbortedError } from './work-
 export interface WorkContext {
   /** 1 on the first delivery; grows with every redelivery (retry, or an instance that died). */
   deliveryCount: number;
+  /**
+   * Lends the message's worker slot to other messages while its handler waits for something only another message can
+   * bring (the batch before it): the message stays in hand (heartbeated, no delivery spent) and the slot can take the
+   * very message it waits for. Returns the way back, which resolves once a slot is free again (before new messages are
+   * fetched); undefined when maxLentSlots messages already wait that way, or this one does: then it waits in its slot.
+   */
+  lendSlot?: () => SlotReturn | undefined;
 }
+
+/** Takes a lent worker slot back: resolves once one is free. */
+export type SlotReturn = () => Promise<void>;
 
 export interface PipelineWorkerOptions<S extends PipelineSubject> {
   subject: S;
   /** Shared by every instance of a service: they pull from one durable consumer and split the work. */
   durableName: string;
-  /** Messages processed at once by this instance; it never holds more than this many unacknowledged. */
+  /**
+   * Messages processed at once by this instance (its slots); it holds no more unacknowledged than this, plus those
+   * waiting outside a slot (maxLentSlots).
+   */
   concurrency: number;
   /** How long a delivery may go without an outcome or a heartbeat before it is redelivered. Default 30 s. */
   ackWaitMs?: number;
   /** Deliveries before a message is given up. Default 5. */
   maxDeliver?: number;
+  /** Messages that may wait outside a worker slot at once (WorkContext.lendSlot). Default 4 × concurrency. */
+  maxLentSlots?: number;
   guard: (payload: unknown) => payload is PipelinePayloadOf<S>;
   handle: (payload: PipelinePayloadOf<S>, context: WorkContext) => Promise<void>;
   /** Called before a message is terminated; if it throws, the message comes back later to be given up again. */
@@ -45,6 +60,12 @@ const ACK_PAYLOAD = new TextEncoder().encode('+ACK');
 
 type Outcome = { ok: true } | { ok: false; error: unknown };
 
+/** A handler's lent slot: `out` while it holds none; `resume` once it asked for one back. */
+interface SlotLoan {
+  out: boolean;
+  resume?: () => void;
+}
+
 /**
  * A durable pull consumer of one pipeline subject. Handler outcomes: resolve → ack (confirmed by the
  * server); RetryableWorkError or any unclassified error → nak with capped, jittered exponential backoff;
@@ -60,7 +81,11 @@ export class PipelineWorker<S extends PipelineSubject> {
   private readonly maxDeliver: number;
   private readonly retryBackoff: RetryBackoff;
   private readonly retryJitter: RandomSource;
+  private readonly maxLentSlots: number;
   private readonly inFlight = new Set<Promise<void>>();
+  /** Messages in flight that hold no slot: waiting (WorkContext.lendSlot), or queued in `retaking` for one. */
+  private lent = 0;
+  private readonly retaking: SlotLoan[] = [];
   private state: 'new' | 'running' | 'stopping' | 'stopped' = 'new';
   private currentFetch: ConsumerMessages | undefined;
   private pullLoop: Promise<void> | undefined;
@@ -74,10 +99,12 @@ export class PipelineWorker<S extends PipelineSubject> {
     this.maxDeliver = options.maxDeliver ?? DEFAULT_MAX_DELIVER;
     this.retryBackoff = options.retryBackoff ?? DEFAULT_RETRY_BACKOFF;
     this.retryJitter = options.retryJitter ?? Math.random;
+    this.maxLentSlots = options.maxLentSlots ?? 4 * options.concurrency;
     if (options.durableName.length === 0) throw new Error('a PipelineWorker needs a durable name');
     requirePositiveInteger('concurrency', options.concurrency);
     requirePositiveInteger('ackWaitMs', this.ackWaitMs);
     requirePositiveInteger('maxDeliver', this.maxDeliver);
+    if (!Number.isSafeInteger(this.maxLentSlots) || this.maxLentSlots < 0) throw new Error(`PipelineWorker maxLentSlots must be an integer >= 0, got ${this.maxLentSlots}`);
   }
 
   /** Creates (or updates) the durable consumer and starts pulling. */
@@ -129,12 +156,13 @@ export class PipelineWorker<S extends PipelineSubject> {
 
   /**
    * Pulls only as many messages as there are free slots, so no message waits in a local buffer while its
-   * ack deadline runs, and an idle instance of the service can take the rest.
+   * ack deadline runs, and an idle instance of the service can take the rest. Handlers taking a lent slot back come
+   * first. One that does so while a fetch is out may briefly make the slots in use exceed `concurrency` by that fetch.
    */
   private async pull(consumer: Consumer): Promise<void> {
     let consecutiveFailures = 0;
     while (this.state === 'running' && !this.connection.isClosed()) {
-      const free = this.options.concurrency - this.inFlight.size;
+      const free = this.options.concurrency - this.slotsInUse() - this.retaking.length;
       if (free <= 0) {
         await this.nextChange();
         continue;
@@ -166,6 +194,7 @@ export class PipelineWorker<S extends PipelineSubject> {
       .catch((error: unknown) => this.report(error, 'processing a message'))
       .finally(() => {
         this.inFlight.delete(task);
+        this.grantSlots();
         this.notifyChange();
       });
     this.inFlight.add(task);
@@ -190,7 +219,9 @@ export class PipelineWorker<S extends PipelineSubject> {
       );
     }
 
-    const outcome = await this.runHandler(message, () => handle(payload, { deliveryCount }));
+    const loan: SlotLoan = { out: false };
+    const outcome = await this.runHandler(message, () => handle(payload, { deliveryCount, lendSlot: () => this.lendSlot(loan) }));
+    this.endLoan(loan);
     if (outcome.ok) return this.acknowledge(message);
     const { error } = outcome;
     if (error instanceof WorkAbortedError) {
@@ -203,6 +234,51 @@ export class PipelineWorker<S extends PipelineSubject> {
       return this.giveUp(message, payload, `failed ${deliveryCount} of ${this.maxDeliver} deliveries; last error: ${errorText(error)}`, detail);
     }
     this.safely(() => message.nak(retryDelayMs(deliveryCount, this.retryBackoff, this.retryJitter)), 'requesting a redelivery');
+  }
+
+  private slotsInUse(): number {
+    return this.inFlight.size - this.lent;
+  }
+
+  private lendSlot(loan: SlotLoan): SlotReturn | undefined {
+    if (loan.out || this.lent >= this.maxLentSlots) return undefined;
+    loan.out = true;
+    this.lent += 1;
+    this.notifyChange();
+    return () => this.retakeSlot(loan);
+  }
+
+  private retakeSlot(loan: SlotLoan): Promise<void> {
+    if (!loan.out || loan.resume !== undefined) return Promise.resolve();
+    return new Promise((resume) => {
+      loan.resume = resume;
+      this.retaking.push(loan);
+      this.grantSlots();
+    });
+  }
+
+  /** Hands free slots to the handlers taking theirs back, in the order they asked. */
+  private grantSlots(): void {
+    while (this.retaking.length > 0 && this.slotsInUse() < this.options.concurrency) {
+      const loan = this.retaking.shift();
+      if (loan === undefined) break;
+      this.returnLoan(loan);
+    }
+  }
+
+  /** A handler that ended while its slot was lent (it failed while waiting) holds none: nothing to take back. */
+  private endLoan(loan: SlotLoan): void {
+    if (!loan.out) return;
+    const queued = this.retaking.indexOf(loan);
+    if (queued >= 0) this.retaking.splice(queued, 1);
+    this.returnLoan(loan);
+  }
+
+  private returnLoan(loan: SlotLoan): void {
+    loan.out = false;
+    this.lent -= 1;
+    loan.resume?.();
+    loan.resume = undefined;
   }
 
   /** Runs the handler while telling the server every ackWait/3 that the message is still being worked on. */

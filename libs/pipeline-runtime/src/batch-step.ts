@@ -1,5 +1,6 @@
 import type { BatchDescriptor } from '@svc/contracts';
 import type { ApplyOutcome, TableEnsured } from '@svc/engines';
+import type { WorkContext } from '@svc/messaging';
 import { previousBatchOfWork, startsTable } from './batch-ids';
 import { CHANGE_BATCH_LAST_SLOT_WAIT_MS, tableLoss, type SeedPartOrder } from './part-order';
 
@@ -41,12 +42,21 @@ export interface BatchStepOutcomes {
  * same id, so the same keys. A part waiting for a predecessor that was refused as stale is stale too by then,
  * and one whose table was lost meanwhile (its database recreated) lost its predecessor as well.
  */
-export async function runBatchStep(batch: BatchDescriptor, partOrder: SeedPartOrder, target: BatchStepTarget, outcomes: BatchStepOutcomes): Promise<void> {
+export async function runBatchStep(
+  batch: BatchDescriptor,
+  partOrder: SeedPartOrder,
+  target: BatchStepTarget,
+  outcomes: BatchStepOutcomes,
+  context?: Pick<WorkContext, 'lendSlot'>,
+): Promise<void> {
   const previous = previousBatchOfWork(batch);
   const tableLost = tableLoss(() => target.tableExists());
   if (previous) {
-    const lastSlotWaitMs = batch.body.kind === 'changes' ? CHANGE_BATCH_LAST_SLOT_WAIT_MS : undefined;
-    await partOrder.waitForPrevious(async () => (await target.hasDone(previous)) || (await target.isStale()) || (await tableLost()), previous, lastSlotWaitMs);
+    const lastSlotTimeoutMs = batch.body.kind === 'changes' ? CHANGE_BATCH_LAST_SLOT_WAIT_MS : undefined;
+    await partOrder.waitForPrevious(async () => (await target.hasDone(previous)) || (await target.isStale()) || (await tableLost()), previous, {
+      lendSlot: context?.lendSlot,
+      lastSlotTimeoutMs,
+    });
   }
   if (await target.isStale()) return outcomes.stale();
   const { created, addedColumns, schemaChanges, suspectedRenames, keptAs } = await target.ensureTable();
@@ -54,5 +64,6 @@ export async function runBatchStep(batch: BatchDescriptor, partOrder: SeedPartOr
   if (created && keptAs === undefined && !startsTable(batch)) return outcomes.tableLost();
   const outcome = await target.apply();
   if (outcome.stale) return outcomes.stale();
+  partOrder.applied(batch.batchId);
   await outcomes.done(outcome, addedColumns, { schemaChanges: schemaChanges ?? [], suspectedRenames: suspectedRenames ?? [] });
 }

@@ -33,6 +33,39 @@ describe('SeedPartOrder', () => {
     await expect(next).resolves.toBeUndefined();
   });
 
+  it('waits outside the slot, the full time, when the worker lends it, and takes it back once the predecessor is in', async () => {
+    const order = new SeedPartOrder(1, { pollMs: 1, timeoutMs: 60000, lastSlotTimeoutMs: 10 });
+    const loans: string[] = [];
+    let applied = false;
+    const lendSlot = () => (loans.push('lent'), async () => void loans.push('taken back'));
+    const waiting = order.waitForPrevious(async () => applied, 'part-1', { lendSlot });
+    // In the only slot a part gives up within lastSlotTimeoutMs; lent, it outlasts it many times.
+    await new Promise((done) => setTimeout(done, 100));
+    expect(loans).toEqual(['lent']);
+    applied = true;
+    await expect(waiting).resolves.toBeUndefined();
+    expect(loans).toEqual(['lent', 'taken back']);
+    // A worker that lends no more slots: the part waits in its slot, as before.
+    await expect(order.waitForPrevious(async () => false, 'part-2', { lendSlot: () => undefined })).rejects.toBeInstanceOf(RetryableWorkError);
+  });
+
+  it('checks at once when this process applies the predecessor, and asks less often the longer it waits', async () => {
+    const order = new SeedPartOrder(4, { pollMs: 50, maxPollMs: 400, timeoutMs: 60000 });
+    const checks: number[] = [];
+    let applied = false;
+    const startedAt = Date.now();
+    const waiting = order.waitForPrevious(async () => (checks.push(Date.now() - startedAt), applied), 'part-1');
+    await new Promise((done) => setTimeout(done, 1000));
+    // 50, 100, 200, 400, 400 ms apart: about 6 checks in a second, not 20.
+    expect(checks.length).toBeGreaterThanOrEqual(4);
+    expect(checks.length).toBeLessThanOrEqual(7);
+    applied = true;
+    const wokenAt = Date.now();
+    order.applied('part-1');
+    await waiting;
+    expect(Date.now() - wokenAt).toBeLessThan(100);
+  });
+
   it('retries a part soon in the only slot of a worker', async () => {
     await expect(new SeedPartOrder(1, { pollMs: 1, lastSlotTimeoutMs: 20 }).waitForPrevious(async () => false, 'part-0')).rejects.toBeInstanceOf(RetryableWorkError);
   });

@@ -1,9 +1,11 @@
-import { RetryableWorkError, abortableSleep } from '@svc/messaging';
+import { RetryableWorkError, abortableSleep, type WorkContext } from '@svc/messaging';
 
 export interface PartOrderOptions {
   /** How long a part waits in its worker slot for the part before it; then it is retried later. */
   timeoutMs?: number;
+  /** The first pause between checks; it doubles up to maxPollMs (a part that waits long asks its database less often). */
   pollMs?: number;
+  maxPollMs?: number;
   /** Aborted when the worker shuts down: the wait ends at once (WorkAbortedError) and the part goes back. */
   shutdown?: AbortSignal;
 }
@@ -13,13 +15,23 @@ export interface PartOrderOptions {
  * message alive (the consumer heartbeats long handlers), instead of being retried: retries are bounded,
  * and spending them on ordering would make a large seed give up and start over again and again.
  */
-export async function waitForPreviousPart(isApplied: () => Promise<boolean>, previousBatchId: string, options: PartOrderOptions = {}): Promise<void> {
+export async function waitForPreviousPart(
+  isApplied: () => Promise<boolean>,
+  previousBatchId: string,
+  options: PartOrderOptions = {},
+  /** Resolves when this process applied the predecessor: checked again at once instead of after the pause. */
+  appliedHere?: Promise<void>,
+): Promise<void> {
   const timeoutMs = options.timeoutMs ?? 10 * 60 * 1000;
-  const pollMs = options.pollMs ?? 250;
+  const maxPollMs = options.maxPollMs ?? 2000;
+  let pollMs = Math.min(options.pollMs ?? 250, maxPollMs);
   const deadline = Date.now() + timeoutMs;
+  let nudge = appliedHere?.then(() => 'applied' as const);
   while (!(await isApplied())) {
     if (Date.now() >= deadline) throw new RetryableWorkError(`batch ${previousBatchId} is still not applied; the batches of one unit of work are applied in order`);
-    await abortableSleep(pollMs, options.shutdown);
+    const pause = abortableSleep(Math.min(pollMs, deadline - Date.now()), options.shutdown);
+    if ((await (nudge === undefined ? pause : Promise.race([pause, nudge]))) === 'applied') nudge = undefined;
+    pollMs = Math.min(pollMs * 2, maxPollMs);
   }
 }
 
@@ -56,15 +68,27 @@ const LAST_SLOT_TIMEOUT_MS = 30000;
  */
 export const CHANGE_BATCH_LAST_SLOT_WAIT_MS = 3000;
 
+/** How a part waits in SeedPartOrder: what its worker lends (WorkContext.lendSlot), and its last-slot wait. */
+export interface PartWait {
+  /** The worker's offer to hold the message outside its slot while it waits. */
+  lendSlot?: WorkContext['lendSlot'];
+  /** Overrides the last free slot's wait: a change batch of a chain gives its slot up sooner than a seed part (CHANGE_BATCH_LAST_SLOT_WAIT_MS). */
+  lastSlotTimeoutMs?: number;
+}
+
 /**
- * Waits for predecessors without letting them starve: were every worker slot of a process taken by a part
- * waiting for an earlier one, that earlier part (redelivered after a failed attempt) could not be taken
- * there, and the seed would stand still for the whole wait. So a part waits the full time only while
- * another slot of the process is free; a part in the last free slot waits at most 30 s, then is retried
- * later (JetStream hands redeliveries out first, so the predecessor gets that slot).
+ * Waits for predecessors without letting them starve. A waiting part first lends its worker slot (WorkContext.lendSlot):
+ * the message stays in hand, no delivery spent, and the slot is free for the very predecessor it waits for, which
+ * after a killed worker comes back only after the ack wait. Where the worker lends no more slots, the part waits in its
+ * slot, and then were every slot taken by a waiting part the predecessor could not be taken there, and the chain would
+ * stand still for the whole wait. So such a part waits the full time only while another slot of the process is free; a
+ * part in the last free slot waits at most 30 s, then is retried later (JetStream hands redeliveries out first, so the
+ * predecessor gets that slot).
  */
 export class SeedPartOrder {
   private waiting = 0;
+  /** The parts waiting here, by the batch each waits for: woken when this process applies it. */
+  private readonly waiters = new Map<string, Set<() => void>>();
 
   /** `slots`: the worker's concurrency (messages it works on at once). */
   constructor(
@@ -72,17 +96,38 @@ export class SeedPartOrder {
     private readonly options: PartOrderOptions & { lastSlotTimeoutMs?: number } = {},
   ) {}
 
-  /**
-   * `lastSlotTimeoutMs` overrides the last free slot's wait for this part: a change batch of a chain gives its slot up
-   * sooner than a seed part (CHANGE_BATCH_LAST_SLOT_WAIT_MS).
-   */
-  async waitForPrevious(isApplied: () => Promise<boolean>, previousBatchId: string, lastSlotTimeoutMs?: number): Promise<void> {
+  async waitForPrevious(isApplied: () => Promise<boolean>, previousBatchId: string, wait: PartWait = {}): Promise<void> {
     if (await isApplied()) return;
+    let wake = (): void => undefined;
+    const appliedHere = new Promise<void>((resolve) => (wake = resolve));
+    const waiting = this.waiters.get(previousBatchId) ?? new Set();
+    waiting.add(wake);
+    this.waiters.set(previousBatchId, waiting);
+    try {
+      const slotBack = wait.lendSlot?.();
+      if (slotBack !== undefined) {
+        // On failure the worker ends the loan itself: a part that gives up needs no slot to be handed back.
+        await waitForPreviousPart(isApplied, previousBatchId, this.options, appliedHere);
+        return await slotBack();
+      }
+      await this.waitInSlot(isApplied, previousBatchId, wait.lastSlotTimeoutMs, appliedHere);
+    } finally {
+      waiting.delete(wake);
+      if (waiting.size === 0 && this.waiters.get(previousBatchId) === waiting) this.waiters.delete(previousBatchId);
+    }
+  }
+
+  /** This process applied (or found applied) `batchId`: the parts waiting for it check at once. */
+  applied(batchId: string): void {
+    for (const wake of this.waiters.get(batchId) ?? []) wake();
+  }
+
+  private async waitInSlot(isApplied: () => Promise<boolean>, previousBatchId: string, lastSlotTimeoutMs: number | undefined, appliedHere: Promise<void>): Promise<void> {
     const inLastSlot = this.waiting >= this.slots - 1;
     const timeoutMs = inLastSlot ? (lastSlotTimeoutMs ?? this.options.lastSlotTimeoutMs ?? LAST_SLOT_TIMEOUT_MS) : this.options.timeoutMs;
     this.waiting += 1;
     try {
-      await waitForPreviousPart(isApplied, previousBatchId, { ...this.options, ...(timeoutMs !== undefined && { timeoutMs }) });
+      await waitForPreviousPart(isApplied, previousBatchId, { ...this.options, ...(timeoutMs !== undefined && { timeoutMs }) }, appliedHere);
     } finally {
       this.waiting -= 1;
     }

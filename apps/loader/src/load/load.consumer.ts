@@ -11,8 +11,8 @@ export function loadConsumer(service: LoadService, settings: WorkerConfig): AnyP
     ...PipelineConsumers.loader,
     concurrency: settings.concurrency,
     guard: isBatchStaged,
-    handle: (event) =>
-      runClassified(() => service.load(event), { endpoint: 'Warehouse', table: tableKey(event.batch.definition.table) }, ({ reason, scope, detail }) =>
+    handle: (event, context) =>
+      runClassified(() => service.load(event, context), { endpoint: 'Warehouse', table: tableKey(event.batch.definition.table) }, ({ reason, scope, detail }) =>
         service.fail(event, { message: reason, retryable: false, scope, ...(detail !== undefined && { detail }) }),
       ),
     onGiveUp: async (payload, reason, detail) => {

@@ -3,7 +3,7 @@ import { PipelineSubjects, tableKey, type BatchStaged, type ReplicationConfig } 
 import type { WorkerConfig } from '@svc/config';
 import type { ApplyOutcome, WarehouseTableOptions } from '@svc/engines';
 import { JsonLogger, replicationLog } from '@svc/logging';
-import { PipelinePublisher } from '@svc/messaging';
+import { PipelinePublisher, type WorkContext } from '@svc/messaging';
 import { WORKER_CONFIG, WORKER_SHUTDOWN } from '@svc/pipeline-nest';
 import {
   EngineRegistry,
@@ -41,7 +41,8 @@ export class LoadService {
     this.partOrder = new SeedPartOrder(settings.concurrency, { shutdown: shutdown.signal });
   }
 
-  async load(event: BatchStaged): Promise<void> {
+  /** `context`: the worker's offer to hold the message outside its slot while it waits for the batch before it. */
+  async load(event: BatchStaged, context?: Pick<WorkContext, 'lendSlot'>): Promise<void> {
     const { batch } = event;
     const config = await this.configs.configOf(batch.replicationId, batch.configVersion);
     const warehouse = this.engines.warehouse(config);
@@ -68,6 +69,7 @@ export class LoadService {
           if (this.housekeeping.due(batch.replicationId)) await this.forgetOldBatches(config, options);
         },
       },
+      context,
     );
   }
 

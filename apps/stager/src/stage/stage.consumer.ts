@@ -11,8 +11,8 @@ export function stageConsumer(service: StageService, settings: WorkerConfig): An
     ...PipelineConsumers.stager,
     concurrency: settings.concurrency,
     guard: isBatchExtracted,
-    handle: (event) =>
-      runClassified(() => service.stage(event), { endpoint: 'Staging', table: tableKey(event.batch.definition.table) }, ({ reason, scope, detail }) =>
+    handle: (event, context) =>
+      runClassified(() => service.stage(event, context), { endpoint: 'Staging', table: tableKey(event.batch.definition.table) }, ({ reason, scope, detail }) =>
         service.fail(event, { message: reason, retryable: false, scope, ...(detail !== undefined && { detail }) }),
       ),
     onGiveUp: async (payload, reason, detail) => {

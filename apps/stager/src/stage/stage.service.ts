@@ -3,7 +3,7 @@ import type { NatsConnection } from 'nats';
 import { PipelineSubjects, tableKey, type BatchExtracted, type ReplicationConfig } from '@svc/contracts';
 import type { WorkerConfig } from '@svc/config';
 import { JsonLogger, replicationLog } from '@svc/logging';
-import { PipelinePublisher, purgeRows, readRowChunks, type OutageWait } from '@svc/messaging';
+import { PipelinePublisher, purgeRows, readRowChunks, type OutageWait, type WorkContext } from '@svc/messaging';
 import { NATS_CONNECTION } from '@svc/messaging-nest';
 import { WORKER_CONFIG, WORKER_SHUTDOWN } from '@svc/pipeline-nest';
 import {
@@ -46,7 +46,8 @@ export class StageService {
     this.outageWait = { shutdown: shutdown.signal };
   }
 
-  async stage(event: BatchExtracted): Promise<void> {
+  /** `context`: the worker's offer to hold the message outside its slot while it waits for the batch before it. */
+  async stage(event: BatchExtracted, context?: Pick<WorkContext, 'lendSlot'>): Promise<void> {
     const { batch } = event;
     const config = await this.configs.configOf(batch.replicationId, batch.configVersion);
     const staging = this.engines.staging(config);
@@ -103,6 +104,7 @@ export class StageService {
           if (this.housekeeping.due(batch.replicationId)) await this.keepHouse(batch.replicationId, config);
         },
       },
+      context,
     );
   }
 
