@@ -56,6 +56,12 @@ describe('CreateWarehouseReplication: accepted requests', () => {
     });
   });
 
+  it.each(FORMATS)('reads a ValidationSchedule (issue 24), its interval as a number and its times normalised (%s)', (format) => {
+    const tree = withChange(createAccessKeyTree(), ['validationSchedule'], { fromTime: '1:00:00 am', toTime: '05:00:00 AM', repeatIntervalInMinutes: '1440' });
+    const result = parseOperationRequest(OP, decoded(OP, format, bodyOf(OP, format, tree)));
+    expect(result).toEqual({ ok: true, value: { ...CREATE_ACCESS_KEY_CANONICAL, validationSchedule: { fromTime: '01:00:00 AM', toTime: '05:00:00 AM', repeatIntervalInMinutes: 1440 } } });
+  });
+
   it.each(FORMATS)('leaves an omitted ReseedingSchedule out entirely (%s)', (format) => {
     const tree = withChange(createIamRoleTree(), ['reseedingSchedule'], REMOVE);
     const result = parseOperationRequest(OP, decoded(OP, format, bodyOf(OP, format, tree)));
@@ -190,6 +196,11 @@ const CREATE_RULES: Row[] = [
   ['ReseedingSchedule.ToTime no hour 0', ['reseedingSchedule', 'toTime'], '0:30:00 AM', '{ReseedingSchedule\\ToTime}', 'hours 1-12'],
   ['ReseedingSchedule.RepeatIntervalInMinutes positive', ['reseedingSchedule', 'repeatIntervalInMinutes'], '1.5', '{ReseedingSchedule\\RepeatIntervalInMinutes}', 'Must be a whole number'],
   ['ReseedingSchedule.RepeatIntervalInMinutes required', ['reseedingSchedule', 'repeatIntervalInMinutes'], REMOVE, '{ReseedingSchedule\\RepeatIntervalInMinutes}', 'is required'],
+  ['ValidationSchedule is a group', ['validationSchedule'], 'daily', '{ValidationSchedule}', 'must be a group of fields'],
+  ['ValidationSchedule.FromTime required', ['validationSchedule'], { toTime: '05:00:00 AM', repeatIntervalInMinutes: '60' }, '{ValidationSchedule\\FromTime}', 'is required'],
+  ['ValidationSchedule.ToTime 12-hour clock', ['validationSchedule'], { fromTime: '01:00:00 AM', toTime: '17:00:00', repeatIntervalInMinutes: '60' }, '{ValidationSchedule\\ToTime}', 'A time is hh:mm:ss AM'],
+  ['ValidationSchedule.RepeatIntervalInMinutes a whole number from 0', ['validationSchedule'], { fromTime: '01:00:00 AM', toTime: '05:00:00 AM', repeatIntervalInMinutes: '-5' }, '{ValidationSchedule\\RepeatIntervalInMinutes}', 'Must be a whole number from 0 to 2147483647'],
+  ['ValidationSchedule has no table list', ['validationSchedule'], { fromTime: '01:00:00 AM', toTime: '05:00:00 AM', repeatIntervalInMinutes: '60', pkTablesToInclude: 'All' }, '{ValidationSchedule\\PkTablesToInclude}', 'unknown field'],
   ['ReplicationName cannot be given at creation', ['replicationName'], 'Sales', '{ReplicationName}', 'can be set only by AlterWarehouseReplication'],
   ['IsContinuous is an Alter setting', ['isContinuous'], 'true', '{IsContinuous}', 'can be set only by AlterWarehouseReplication'],
   ['no unknown top-level fields', ['foo'], 'bar', '{Foo}', 'unknown field'],

@@ -10,6 +10,7 @@ export {
   type CreateReplicationRequest,
   type ReplicationConfig,
   type ReseedingSchedule,
+  type ValidationSchedule,
   type RetentionPeriod,
   type ScdType,
   type SourceConfig,

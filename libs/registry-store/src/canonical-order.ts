@@ -7,7 +7,7 @@ const CONFIG_KEY_ORDER: Record<string, readonly string[]> = {
     'tablesToInclude', 'reseedingSchedule', 'dataReplication', 'schemaReplication', 'changeTrackingBatchLimit',
     'ctProcessTimeoutInMinutes', 'serializedCtProcessTimeoutInMinutes', 'autoSerializedCtProcessTimeoutInMinutes',
     'isContinuous', 'repeatIntervalInMinutes', 'scheduleIntervalTimeFrom', 'scheduleIntervalTimeTo', 'isLogErrorsOnly',
-    'alertOnSuccessfulTableSchemaChanges',
+    'alertOnSuccessfulTableSchemaChanges', 'validationSchedule',
   ],
   source: ['connectionString', 'encryptDataInTransit', 'changeTrackingRetentionPeriod', 'resetChangeTracking'],
   staging: ['connectionString', 'encryptDataInTransit', 'replicateCompatibilityLevel'],
@@ -16,6 +16,7 @@ const CONFIG_KEY_ORDER: Record<string, readonly string[]> = {
     'retentionDays', 'url', 'databaseSchema', 'databaseName', 'username', 'password', 'scdType', 'timeoutInMins',
   ],
   reseedingSchedule: ['noPkTablesToInclude', 'pkTablesToInclude', 'fromTime', 'toTime', 'repeatIntervalInMinutes'],
+  validationSchedule: ['fromTime', 'toTime', 'repeatIntervalInMinutes'],
 };
 
 function ordered(value: Record<string, unknown>, order: readonly string[], nested: boolean): Record<string, unknown> {

@@ -19,6 +19,7 @@ export {
   type HistoryEntry,
   type ReplicationChange,
   type ReplicationListing,
+  type ScheduledValidationListing,
   type ReplicationStore,
   type StoredReplication,
 } from './replication-repository';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Pool, PoolClient } from 'pg';
-import type { ReplicationConfig, ReplicationStatus } from '@svc/contracts';
+import type { ReplicationConfig, ReplicationStatus, ValidationSchedule } from '@svc/contracts';
 import type { SecretBox } from '@svc/crypto';
 import { inCanonicalOrder } from './canonical-order';
 import { configLeaves } from './config-paths';
@@ -36,6 +36,14 @@ export interface ReplicationListing {
 }
 
 /** Who made a change: recorded in the history. */
+/** A replication that validates itself on a schedule (ValidationSchedule), as the scheduler reads it. */
+export interface ScheduledValidationListing {
+  replicationId: string;
+  status: ReplicationStatus;
+  dataReplication: boolean;
+  schedule: ValidationSchedule;
+}
+
 export interface ChangeAuthor {
   requestId: string;
   accessKeyId: string;
@@ -64,6 +72,8 @@ export interface ReplicationStore {
   get(replicationId: string): Promise<StoredReplication | null>;
   /** Every replication, or those `ownedBy` one access key. */
   list(ownedBy?: string): Promise<ReplicationListing[]>;
+  /** The replications with a validation schedule whose interval is not 0. */
+  withValidationSchedule(): Promise<ScheduledValidationListing[]>;
   /** The owner's access key id; undefined when the replication does not exist, null when it has no recorded owner. */
   ownerOf(replicationId: string): Promise<string | null | undefined>;
   /** Stores a new configuration version; null when the stored version is no longer `expectedVersion` (or the row is gone). */
@@ -130,6 +140,14 @@ export class ReplicationRepository implements ReplicationStore {
       status: row.status,
       dataReplication: row.data_replication !== false,
     }));
+  }
+
+  async withValidationSchedule(): Promise<ScheduledValidationListing[]> {
+    const result = await this.pool.query<{ id: string; status: ReplicationStatus; data_replication: boolean | null; schedule: ValidationSchedule }>(
+      `SELECT id, status, (config->>'dataReplication')::boolean AS data_replication, config->'validationSchedule' AS schedule
+         FROM replications WHERE (config->'validationSchedule'->>'repeatIntervalInMinutes')::bigint > 0 ORDER BY created_at, id`,
+    );
+    return result.rows.map((row) => ({ replicationId: row.id, status: row.status, dataReplication: row.data_replication !== false, schedule: row.schedule }));
   }
 
   async update(

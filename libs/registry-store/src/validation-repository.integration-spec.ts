@@ -91,6 +91,29 @@ describe('validations against PostgreSQL', () => {
     ]);
   });
 
+  it('starts a scheduled validation once however many registries ask at once, and none while one is open or one was requested since', async () => {
+    const replicationId = await newReplication();
+    const at = new Date('2026-11-27T10:00:00Z');
+    const tables = [{ tableName: ORDERS, state: 'Pending' as const, reason: null }];
+    const hourBefore = new Date(at.getTime() - 3600_000);
+    const attempts = await Promise.all([1, 2, 3, 4].map(() => validations.createScheduled(randomUUID(), replicationId, tables, at, hourBefore)));
+    expect(attempts.filter(Boolean)).toHaveLength(1);
+    expect(await validations.describe(replicationId)).toMatchObject({ scheduled: true, tables: [{ name: ORDERS, state: 'Pending' }] });
+
+    // Finished, but requested after `notSince`: not yet.
+    const open = await validations.describe(replicationId);
+    const [work] = await validations.dispatch(replicationId, 1, randomUUID, at);
+    await validations.finish(open?.validationId ?? '', ORDERS, work?.workId ?? null, outcome(), at);
+    expect(await validations.createScheduled(randomUUID(), replicationId, tables, new Date(at.getTime() + 60_000), hourBefore)).toBe(false);
+    // An hour later it is due again; a validation still open (requested long ago) holds it back.
+    const later = new Date(at.getTime() + 2 * 3600_000);
+    const sinceLater = new Date(later.getTime() - 3600_000);
+    await validations.create(randomUUID(), replicationId, tables, new Date(at.getTime() - 24 * 3600_000), false);
+    expect(await validations.createScheduled(randomUUID(), replicationId, tables, later, sinceLater)).toBe(false);
+    await validations.failOpen(replicationId, 'the replication was stopped', later);
+    expect(await validations.createScheduled(randomUUID(), replicationId, tables, later, sinceLater)).toBe(true);
+  });
+
   it('puts a silent table back to Pending once, by its work id, and describes the latest validation when none is named', async () => {
     const replicationId = await newReplication();
     const older = randomUUID();

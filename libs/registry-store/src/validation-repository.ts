@@ -1,5 +1,6 @@
-import type { Pool } from 'pg';
+import type { Pool, PoolClient } from 'pg';
 import type { DifferingKey, TableValidation, ValidationDescription, ValidationPhase, ValidationState } from '@svc/contracts';
+import { inTransaction } from './control-database';
 
 /** A table a new validation covers: Pending, or Skipped with its reason. */
 export interface NewValidationTable {
@@ -48,6 +49,11 @@ export interface ValidationOutcome {
 
 export interface ValidationStore {
   create(validationId: string, replicationId: string, tables: readonly NewValidationTable[], requestedAt: Date, scheduled: boolean): Promise<void>;
+  /**
+   * A scheduled validation, unless the replication has one open or was validated (on request or on schedule) after
+   * `notSince`: false then. Registries deciding at once create it once (a lock per replication).
+   */
+  createScheduled(validationId: string, replicationId: string, tables: readonly NewValidationTable[], requestedAt: Date, notSince: Date): Promise<boolean>;
   /** The replication's validation (its latest when `validationId` is absent); null when there is none. */
   describe(replicationId: string, validationId?: string): Promise<ValidationDescription | null>;
   /** Replications with Pending tables, and how many of their tables run now. */
@@ -123,23 +129,22 @@ export class ValidationRepository implements ValidationStore {
   constructor(private readonly pool: Pool) {}
 
   async create(validationId: string, replicationId: string, tables: readonly NewValidationTable[], requestedAt: Date, scheduled: boolean): Promise<void> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
-      await client.query('INSERT INTO validations (validation_id, replication_id, requested_at, scheduled) VALUES ($1, $2, $3, $4)', [validationId, replicationId, requestedAt, scheduled]);
-      await client.query(
-        `INSERT INTO validation_tables (validation_id, replication_id, table_name, state, reason, ended_at)
-         SELECT $1, $2, t.name, t.state, t.reason, CASE WHEN t.state = 'Skipped' THEN $3::timestamptz END
-         FROM unnest($4::text[], $5::text[], $6::text[]) AS t (name, state, reason)`,
-        [validationId, replicationId, requestedAt, tables.map((table) => table.tableName), tables.map((table) => table.state), tables.map((table) => table.reason)],
+    await inTransaction(this.pool, (client) => insertValidation(client, { validationId, replicationId, tables, requestedAt, scheduled }));
+  }
+
+  async createScheduled(validationId: string, replicationId: string, tables: readonly NewValidationTable[], requestedAt: Date, notSince: Date): Promise<boolean> {
+    return inTransaction(this.pool, async (client) => {
+      await client.query("SELECT pg_advisory_xact_lock(hashtext('validation schedule ' || $1))", [replicationId]);
+      const recent = await client.query(
+        `SELECT 1 FROM validations v WHERE v.replication_id = $1
+            AND (v.requested_at > $2 OR EXISTS (SELECT 1 FROM validation_tables t WHERE t.validation_id = v.validation_id AND t.${OPEN}))
+          LIMIT 1`,
+        [replicationId, notSince],
       );
-      await client.query('COMMIT');
-      client.release();
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      client.release(true);
-      throw error;
-    }
+      if ((recent.rowCount ?? 0) > 0) return false;
+      await insertValidation(client, { validationId, replicationId, tables, requestedAt, scheduled: true });
+      return true;
+    });
   }
 
   async describe(replicationId: string, validationId?: string): Promise<ValidationDescription | null> {
@@ -288,4 +293,18 @@ export class ValidationRepository implements ValidationStore {
     );
     return result.rows.map((row) => row.table_name).sort();
   }
+}
+
+async function insertValidation(
+  client: PoolClient,
+  validation: { validationId: string; replicationId: string; tables: readonly NewValidationTable[]; requestedAt: Date; scheduled: boolean },
+): Promise<void> {
+  const { validationId, replicationId, tables, requestedAt, scheduled } = validation;
+  await client.query('INSERT INTO validations (validation_id, replication_id, requested_at, scheduled) VALUES ($1, $2, $3, $4)', [validationId, replicationId, requestedAt, scheduled]);
+  await client.query(
+    `INSERT INTO validation_tables (validation_id, replication_id, table_name, state, reason, ended_at)
+     SELECT $1, $2, t.name, t.state, t.reason, CASE WHEN t.state = 'Skipped' THEN $3::timestamptz END
+     FROM unnest($4::text[], $5::text[], $6::text[]) AS t (name, state, reason)`,
+    [validationId, replicationId, requestedAt, tables.map((table) => table.tableName), tables.map((table) => table.state), tables.map((table) => table.reason)],
+  );
 }

@@ -2,7 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { ADMIN_KEY, TestStack, callSigned } from '@svc/system-testing';
 import { POSTGRES_TO_POSTGRES } from './engine-pairs';
 import { LiveReplication, liveCreateRequest } from './live-replication';
-import { validateReplication } from './replication-api';
+import { alterReplication, validateReplication, waitForValidation } from './replication-api';
 import type { SourceSession, WarehouseSession } from './suite/engine-fixture';
 import type { TableSpec } from './suite/table-spec';
 
@@ -73,4 +73,28 @@ describe('validation while pgbench writes to the source (PostgreSQL → PostgreS
     expect(pgbench.exitCode).toBeNull();
     expect(pgbenchOutput).not.toMatch(/error|abort/i);
   }, 420000);
+
+  it('validates by itself on a ValidationSchedule (every minute of the day: 2 s here), and stops once its interval is 0', async () => {
+    const latest = async () => {
+      const described = await callSigned(stack.baseUrl, 'DescribeReplicationValidation', 'json', JSON.stringify({ replicationId: live.replicationId }), ADMIN_KEY);
+      return JSON.parse(described.body) as { validationId: string; scheduled: boolean };
+    };
+    const requested = await latest();
+    const everyMinute = { validationSchedule: { fromTime: '12:00:00 AM', toTime: '11:59:59 PM', repeatIntervalInMinutes: '1' } };
+    expect(await alterReplication(stack, live.replicationId, everyMinute)).toMatchObject({ status: 200 });
+    await live.waitFor(async () => (await latest()).scheduled, 30000, 'a scheduled validation to start');
+    const scheduled = await latest();
+    const tables = await waitForValidation(stack, live.replicationId, scheduled.validationId, 120000);
+    expect(tables.map((table) => ({ name: table.name, state: table.state, mismatchedKeys: table.mismatchedKeys }))).toEqual(
+      PGBENCH_TABLES.map((name) => ({ name, state: 'Validated', mismatchedKeys: 0 })),
+    );
+    expect(scheduled.validationId).not.toBe(requested.validationId);
+
+    expect(await alterReplication(stack, live.replicationId, { validationSchedule: { repeatIntervalInMinutes: '0' } })).toMatchObject({ status: 200 });
+    const last = (await latest()).validationId;
+    await waitForValidation(stack, live.replicationId, last, 120000);
+    // Two scheduler ticks (10 s each) with the interval long passed: no new validation.
+    await new Promise((done) => setTimeout(done, 22000));
+    expect((await latest()).validationId).toBe(last);
+  }, 240000);
 });

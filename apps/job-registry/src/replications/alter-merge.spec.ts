@@ -114,6 +114,30 @@ describe('mergeAlterRequest', () => {
     ]);
   });
 
+  it('adds a complete validation schedule, merges later changes into it, and keeps an interval of 0 (off)', () => {
+    const validation = { fromTime: '01:00:00 AM', toTime: '05:00:00 AM', repeatIntervalInMinutes: 1440 };
+    const withSchedule = merged({ validationSchedule: { ...validation, repeatIntervalInMinutes: '1440' } });
+    expect(withSchedule.validationSchedule).toEqual(validation);
+    expect(withSchedule.reseedingSchedule).toBeUndefined();
+    const off = merged({ validationSchedule: { repeatIntervalInMinutes: '0' } }, withSchedule);
+    expect(off.validationSchedule).toEqual({ ...validation, repeatIntervalInMinutes: 0 });
+  });
+
+  it('refuses a partial validation schedule when none is stored, naming each missing member, along with the reseeding schedule\'s', () => {
+    const result = merge({ validationSchedule: { repeatIntervalInMinutes: '60' }, reseedingSchedule: { fromTime: '01:00:00 AM' } });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.messages.map((message) => message.split(':')[0])).toEqual([
+      '{ReseedingSchedule\\NoPkTablesToInclude}',
+      '{ReseedingSchedule\\PkTablesToInclude}',
+      '{ReseedingSchedule\\ToTime}',
+      '{ReseedingSchedule\\RepeatIntervalInMinutes}',
+      '{ValidationSchedule\\FromTime}',
+      '{ValidationSchedule\\ToTime}',
+    ]);
+    expect(result.messages.at(-1)).toContain('the replication has no validation schedule yet, so the first one must give all of FromTime, ToTime and RepeatIntervalInMinutes');
+  });
+
   it('does not modify the stored configuration it was given', () => {
     const copy = structuredClone(stored);
     merged({ warehouse: { accessType: 'IAMRole', accountId: '123456789012', roleName: 'r' }, parallelTablesLimit: '2' });

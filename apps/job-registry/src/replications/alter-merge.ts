@@ -1,11 +1,18 @@
-import type { AlterReplicationRequest, ReplicationConfig, ReseedingSchedule } from '@svc/contracts';
+import type { AlterReplicationRequest, ReplicationConfig } from '@svc/contracts';
 import { fieldLabel } from '@svc/api-model';
 
 export type MergeResult = { ok: true; config: ReplicationConfig } | { ok: false; messages: string[] };
 
 type StoredWarehouse = ReplicationConfig['warehouse'];
 
-const RESEEDING_MEMBERS = ['noPkTablesToInclude', 'pkTablesToInclude', 'fromTime', 'toTime', 'repeatIntervalInMinutes'] as const;
+/** The groups an Alter merges member by member, and the member names its first setting must give, as the API spells them. */
+const RESEEDING_SCHEDULE = {
+  group: 'reseedingSchedule',
+  members: ['noPkTablesToInclude', 'pkTablesToInclude', 'fromTime', 'toTime', 'repeatIntervalInMinutes'],
+  named: 'NoPkTablesToInclude, PkTablesToInclude, FromTime, ToTime and RepeatIntervalInMinutes',
+  what: 'reseeding schedule',
+} as const;
+const VALIDATION_SCHEDULE = { group: 'validationSchedule', members: ['fromTime', 'toTime', 'repeatIntervalInMinutes'], named: 'FromTime, ToTime and RepeatIntervalInMinutes', what: 'validation schedule' } as const;
 
 /**
  * Each stored secret and what it was given for: when any of those changes, the secret must be given again in the
@@ -21,12 +28,13 @@ const SECRET_BINDINGS = [
  * Applies an Alter request to a stored configuration (seed §2.2: a field is passed only when it changes).
  * SourceConnectionString replaces source.connectionString; DestinationConnectionString replaces
  * staging.connectionString, because the seed's "destination (replica)" database is the staging database.
- * Warehouse and ReseedingSchedule are merged member by member; every other field replaces the stored one.
+ * Warehouse, ReseedingSchedule and ValidationSchedule are merged member by member; every other field replaces the stored one.
  * Cross-field rules of the result are checked afterwards (validateMergedConfig).
  */
 export function mergeAlterRequest(current: ReplicationConfig, request: AlterReplicationRequest): MergeResult {
-  const reseeding = mergeReseedingSchedule(current.reseedingSchedule, request.reseedingSchedule);
-  if (!reseeding.ok) return reseeding;
+  const reseeding = mergeCompleteGroup(RESEEDING_SCHEDULE, current.reseedingSchedule, request.reseedingSchedule);
+  const validating = mergeCompleteGroup(VALIDATION_SCHEDULE, current.validationSchedule, request.validationSchedule);
+  if (!reseeding.ok || !validating.ok) return { ok: false, messages: [...(reseeding.ok ? [] : reseeding.messages), ...(validating.ok ? [] : validating.messages)] };
   const redirected = secretsLeftBehind(current.warehouse, request.warehouse);
   if (redirected.length) return { ok: false, messages: redirected };
 
@@ -58,8 +66,10 @@ export function mergeAlterRequest(current: ReplicationConfig, request: AlterRepl
         : { ...current.staging, connectionString: request.destinationConnectionString },
     warehouse: mergeWarehouse(current.warehouse, request.warehouse),
   };
-  if (reseeding.schedule === undefined) delete config.reseedingSchedule;
-  else config.reseedingSchedule = reseeding.schedule;
+  if (reseeding.group === undefined) delete config.reseedingSchedule;
+  else config.reseedingSchedule = reseeding.group;
+  if (validating.group === undefined) delete config.validationSchedule;
+  else config.validationSchedule = validating.group;
   return { ok: true, config };
 }
 
@@ -94,23 +104,24 @@ function mergeWarehouse(current: StoredWarehouse, changes: AlterReplicationReque
   return { ...base, ...definedOnly(changes) };
 }
 
-function mergeReseedingSchedule(
-  current: ReseedingSchedule | undefined,
-  changes: Partial<ReseedingSchedule> | undefined,
-): { ok: true; schedule: ReseedingSchedule | undefined } | { ok: false; messages: string[] } {
-  if (changes === undefined) return { ok: true, schedule: current };
-  const merged: Partial<ReseedingSchedule> = { ...current, ...definedOnly(changes) };
-  const missing = RESEEDING_MEMBERS.filter((member) => merged[member] === undefined);
+/** Merges a group's members into the stored group; a group not stored yet must be given whole. */
+function mergeCompleteGroup<T extends object>(
+  shape: { group: string; members: readonly (keyof T & string)[]; named: string; what: string },
+  current: T | undefined,
+  changes: Partial<T> | undefined,
+): { ok: true; group: T | undefined } | { ok: false; messages: string[] } {
+  if (changes === undefined) return { ok: true, group: current };
+  const merged: Partial<T> = { ...current, ...definedOnly(changes) };
+  const missing = shape.members.filter((member) => merged[member] === undefined);
   if (missing.length) {
     return {
       ok: false,
       messages: missing.map(
-        (member) =>
-          `${fieldLabel(['reseedingSchedule', member])}: is required: the replication has no reseeding schedule yet, so the first one must give all of NoPkTablesToInclude, PkTablesToInclude, FromTime, ToTime and RepeatIntervalInMinutes`,
+        (member) => `${fieldLabel([shape.group, member])}: is required: the replication has no ${shape.what} yet, so the first one must give all of ${shape.named}`,
       ),
     };
   }
-  return { ok: true, schedule: merged as ReseedingSchedule };
+  return { ok: true, group: merged as T };
 }
 
 /** A copy without the keys whose value is undefined, so spreading it never erases a stored value. */

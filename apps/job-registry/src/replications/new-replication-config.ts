@@ -12,6 +12,7 @@ export function newReplicationConfig(request: CreateReplicationRequest, replicat
     addUpdateTimestamp: request.addUpdateTimestamp,
     tablesToInclude: request.tablesToInclude,
     ...(request.reseedingSchedule !== undefined && { reseedingSchedule: request.reseedingSchedule }),
+    ...(request.validationSchedule !== undefined && { validationSchedule: request.validationSchedule }),
     dataReplication: REPLICATION_DEFAULTS.dataReplication,
     schemaReplication: REPLICATION_DEFAULTS.schemaReplication,
     changeTrackingBatchLimit: REPLICATION_DEFAULTS.changeTrackingBatchLimit,

@@ -27,6 +27,7 @@ import type {
   ReplicationScope,
   ReplicationChange,
   ReplicationListing,
+  ScheduledValidationListing,
   ReplicationStore,
   ServiceConfigurationStore,
   StoredReplication,
@@ -75,6 +76,14 @@ export class InMemoryReplicationStore implements ReplicationStore {
       status: stored.status,
       dataReplication: stored.config.dataReplication,
     }));
+  }
+
+  async withValidationSchedule(): Promise<ScheduledValidationListing[]> {
+    return [...this.rows.values()].flatMap((stored) => {
+      const schedule = stored.config.validationSchedule;
+      if (schedule === undefined || schedule.repeatIntervalInMinutes === 0) return [];
+      return [{ replicationId: stored.replicationId, status: stored.status, dataReplication: stored.config.dataReplication, schedule: structuredClone(schedule) }];
+    });
   }
 
   async ownerOf(replicationId: string): Promise<string | null | undefined> {

@@ -41,13 +41,18 @@ function skipReason(table: StoredTableStatus): string | null {
   return `its phase is ${table.phase}: a table is compared once its seed has completed`;
 }
 
+function newValidationTable(table: StoredTableStatus): NewValidationTable {
+  const reason = skipReason(table);
+  return { tableName: table.name, state: reason === null ? 'Pending' : 'Skipped', reason };
+}
+
 /** StartReplicationValidation and DescribeReplicationValidation: validations stored per table, run by the extractors. */
 @Injectable()
 export class ValidationService extends ValidationOperations {
   constructor(
     @Inject(ReplicationRepository) private readonly replications: Pick<ReplicationStore, 'get'>,
     @Inject(TableStateRepository) private readonly tableStates: Pick<TableStateStore, 'listByReplication'>,
-    @Inject(ValidationRepository) private readonly validations: Pick<ValidationStore, 'create' | 'describe' | 'requestRepair'>,
+    @Inject(ValidationRepository) private readonly validations: Pick<ValidationStore, 'create' | 'createScheduled' | 'describe' | 'requestRepair'>,
     private readonly wake: ValidationWake,
     private readonly logger: JsonLogger,
   ) {
@@ -61,14 +66,24 @@ export class ValidationService extends ValidationOperations {
     const chosen = this.chosenTables(tables, request.tablesToInclude, replicationId);
     if ('problem' in chosen) return rpcError(chosen.code, [chosen.problem]);
     const validationId = randomUUID();
-    const entries: NewValidationTable[] = chosen.tables.map((table) => {
-      const reason = skipReason(table);
-      return { tableName: table.name, state: reason === null ? 'Pending' : 'Skipped', reason };
-    });
-    await this.validations.create(validationId, replicationId, entries, now, false);
-    this.logger.info('validation requested', { replicationId, validationId, tables: entries.length, requestId: caller.requestId });
+    await this.validations.create(validationId, replicationId, chosen.tables.map(newValidationTable), now, false);
+    this.logger.info('validation requested', { replicationId, validationId, tables: chosen.tables.length, requestId: caller.requestId });
     this.wake.wake();
     return rpcOk({ replicationId, validationId });
+  }
+
+  /**
+   * A scheduled validation of every table (ValidationSchedule), unless one is open or one was requested after `notSince`;
+   * its id, or null when none was started.
+   */
+  async startScheduled(replicationId: string, notSince: Date, now = new Date()): Promise<string | null> {
+    const tables = await this.tableStates.listByReplication(replicationId);
+    if (tables.length === 0) return null;
+    const validationId = randomUUID();
+    if (!(await this.validations.createScheduled(validationId, replicationId, tables.map(newValidationTable), now, notSince))) return null;
+    this.logger.info('scheduled validation started', { replicationId, validationId, tables: tables.length });
+    this.wake.wake();
+    return validationId;
   }
 
   async describe(request: DescribeValidationRequest): Promise<RpcReply<ValidationDescription>> {

@@ -7,15 +7,19 @@ import {
   type SourceConfig,
   type StagingConfig,
   type TableSelection,
+  type ValidationSchedule,
   type WarehouseConfig,
 } from '@svc/contracts';
 import { AccessCredential, Field, NotAllowed } from './decorators';
-import { booleanText, positiveInteger } from '../rules/scalar-rules';
+import { MAX_INTEGER, booleanText, integerBetween, positiveInteger } from '../rules/scalar-rules';
 import { clockTime } from '../rules/clock-time';
 import { tableSelection } from '../rules/table-selection';
 import * as rules from '../rules/field-rules';
 
 const reseedTables = tableSelection({ allowEmpty: true });
+/** 0 turns a validation schedule off. */
+const validationInterval = integerBetween(0, MAX_INTEGER);
+const VALIDATION_INTERVAL_NOTE = 'Minutes between the starts of two validations of every table; 0 turns the schedule off';
 
 export class SourceDto implements SourceConfig {
   @Field(rules.connectionString, 'required') connectionString!: string;
@@ -97,4 +101,17 @@ export class ReseedingScheduleChangesDto implements Partial<ReseedingSchedule> {
   @Field(clockTime, 'optional') fromTime?: string;
   @Field(clockTime, 'optional') toTime?: string;
   @Field(positiveInteger, 'optional') repeatIntervalInMinutes?: number;
+}
+
+/** Not in the seed (issue 24): when given on Create, or first given on Alter, it has all three members. */
+export class ValidationScheduleDto implements ValidationSchedule {
+  @Field(clockTime, 'required', { note: 'Start of the daily window in which a scheduled validation may start' }) fromTime!: string;
+  @Field(clockTime, 'required', { note: 'End of that window' }) toTime!: string;
+  @Field(validationInterval, 'required', { note: VALIDATION_INTERVAL_NOTE }) repeatIntervalInMinutes!: number;
+}
+
+export class ValidationScheduleChangesDto implements Partial<ValidationSchedule> {
+  @Field(clockTime, 'optional') fromTime?: string;
+  @Field(clockTime, 'optional') toTime?: string;
+  @Field(validationInterval, 'optional', { note: VALIDATION_INTERVAL_NOTE }) repeatIntervalInMinutes?: number;
 }

@@ -9,6 +9,8 @@ import { Field, Group, NotAllowed } from './decorators';
 import {
   ReseedingScheduleChangesDto,
   ReseedingScheduleDto,
+  ValidationScheduleChangesDto,
+  ValidationScheduleDto,
   SourceDto,
   StagingDto,
   StoredWarehouseDto,
@@ -40,6 +42,7 @@ export class CreateReplicationDto implements CreateReplicationRequest {
   @Field(booleanText, 'required') addUpdateTimestamp!: boolean;
   @Field(includedTables, 'required') tablesToInclude!: TableSelection;
   @Group(() => ReseedingScheduleDto, 'optional', { default: 'no scheduled reseeding' }) reseedingSchedule?: ReseedingScheduleDto;
+  @Group(() => ValidationScheduleDto, 'optional', { default: 'no scheduled validation' }) validationSchedule?: ValidationScheduleDto;
 
   // Settings of seed §2.2 that a Create cannot carry: named, so the caller learns where they belong.
   @NotAllowed(ALTER_ONLY) replicationName?: never;
@@ -86,6 +89,7 @@ export class AlterReplicationDto implements AlterReplicationRequest {
   @Field(includedTables, 'optional') tablesToInclude?: TableSelection;
   @Group(() => WarehouseChangesDto, 'optional') warehouse?: WarehouseChangesDto;
   @Group(() => ReseedingScheduleChangesDto, 'optional') reseedingSchedule?: ReseedingScheduleChangesDto;
+  @Group(() => ValidationScheduleChangesDto, 'optional') validationSchedule?: ValidationScheduleChangesDto;
 
   @NotAllowed(CREATE_ONLY) addUpdateTimestamp?: never;
   @NotAllowed(CREATE_ONLY) rebuildIndexes?: never;
@@ -107,6 +111,7 @@ export class ReplicationConfigDto implements ReplicationConfig {
   @Field(booleanText, 'required') addUpdateTimestamp!: boolean;
   @Field(includedTables, 'required') tablesToInclude!: TableSelection;
   @Group(() => ReseedingScheduleDto, 'optional') reseedingSchedule?: ReseedingScheduleDto;
+  @Group(() => ValidationScheduleDto, 'optional') validationSchedule?: ValidationScheduleDto;
   @Field(booleanText, 'required') dataReplication!: boolean;
   @Field(booleanText, 'required') schemaReplication!: boolean;
   @Field(positiveInteger, 'required') changeTrackingBatchLimit!: number;

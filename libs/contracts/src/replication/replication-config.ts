@@ -72,6 +72,17 @@ export interface ReseedingSchedule {
   repeatIntervalInMinutes: number;
 }
 
+/**
+ * When the registry validates the replication by itself (StartReplicationValidation of every table): every
+ * `repeatIntervalInMinutes` within the daily window `fromTime`–`toTime` (12-hour clock, like ReseedingSchedule).
+ * An interval of 0 turns it off. Not in the seed: validation is issue 24's addition.
+ */
+export interface ValidationSchedule {
+  fromTime: string;
+  toTime: string;
+  repeatIntervalInMinutes: number;
+}
+
 /** Body of CreateWarehouseReplication (seed §2.1), after decoding and validation. */
 export interface CreateReplicationRequest {
   parallelTablesLimit: number;
@@ -82,6 +93,7 @@ export interface CreateReplicationRequest {
   addUpdateTimestamp: boolean;
   tablesToInclude: TableSelection;
   reseedingSchedule?: ReseedingSchedule;
+  validationSchedule?: ValidationSchedule;
 }
 
 /** Body of AlterWarehouseReplication (seed §2.2): every field but replicationId is optional. */
@@ -107,6 +119,7 @@ export interface AlterReplicationRequest {
   tablesToInclude?: TableSelection;
   warehouse?: Partial<WarehouseConfig> & { timeoutInMins?: number };
   reseedingSchedule?: Partial<ReseedingSchedule>;
+  validationSchedule?: Partial<ValidationSchedule>;
 }
 
 /** Everything stored for a replication: the Create fields plus the Alter-only settings with their defaults. */
@@ -120,6 +133,7 @@ export interface ReplicationConfig {
   addUpdateTimestamp: boolean;
   tablesToInclude: TableSelection;
   reseedingSchedule?: ReseedingSchedule;
+  validationSchedule?: ValidationSchedule;
   dataReplication: boolean;
   schemaReplication: boolean;
   changeTrackingBatchLimit: number;
