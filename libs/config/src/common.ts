@@ -45,6 +45,8 @@ export interface S3ServiceSettings {
   serviceAccessKeyId?: string;
   serviceSecretAccessKey?: string;
   allowBucketCreation: boolean;
+  connectTimeoutMs: number;
+  socketTimeoutMs: number;
 }
 
 export function readS3Settings(env: EnvReader): S3ServiceSettings {
@@ -59,6 +61,8 @@ export function readS3Settings(env: EnvReader): S3ServiceSettings {
     ...(serviceAccessKeyId !== undefined && { serviceAccessKeyId }),
     ...(serviceSecretAccessKey !== undefined && { serviceSecretAccessKey }),
     allowBucketCreation: env.bool('S3_ALLOW_BUCKET_CREATION', endpoint !== undefined),
+    connectTimeoutMs: env.int('S3_CONNECT_TIMEOUT_SECONDS', 10, { min: 1, max: 600 }) * 1000,
+    socketTimeoutMs: env.int('S3_SOCKET_TIMEOUT_SECONDS', 300, { min: 1, max: 3600 }) * 1000,
   };
 }
 

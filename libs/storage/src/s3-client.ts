@@ -2,7 +2,7 @@ import { S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
 import type { RoleToAssume } from './assumed-role';
 import { roleSessionsOf, type RoleSessions } from './role-sessions';
 import { regionOf } from './s3-region';
-import type { BucketTarget, S3Settings } from './s3-settings';
+import { DEFAULT_S3_TIMEOUTS, type BucketTarget, type S3Settings } from './s3-settings';
 
 export { DEFAULT_S3_REGION, regionOf } from './s3-region';
 
@@ -24,6 +24,10 @@ export function s3ClientConfig(target: BucketTarget, settings: S3Settings, roles
   return {
     region: regionOf(target),
     credentials: credentialsFor(target, roles),
+    requestHandler: {
+      connectionTimeout: settings.connectTimeoutMs ?? DEFAULT_S3_TIMEOUTS.connectTimeoutMs,
+      socketTimeout: settings.socketTimeoutMs ?? DEFAULT_S3_TIMEOUTS.socketTimeoutMs,
+    },
     ...(settings.endpoint !== undefined && {
       endpoint: settings.endpoint,
       forcePathStyle: true,

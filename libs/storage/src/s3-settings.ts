@@ -14,7 +14,18 @@ export interface S3Settings {
   serviceSecretAccessKey?: string;
   /** Whether a missing bucket may be created (AccessType=AccessKey only: an IAMRole bucket is the customer's). */
   allowBucketCreation: boolean;
+  /** S3_CONNECT_TIMEOUT_SECONDS: a connection not made by then fails (and is retried). Default DEFAULT_S3_TIMEOUTS. */
+  connectTimeoutMs?: number;
+  /** S3_SOCKET_TIMEOUT_SECONDS: a request whose socket stays silent this long fails (and is retried). Default DEFAULT_S3_TIMEOUTS. */
+  socketTimeoutMs?: number;
 }
+
+/**
+ * Without them the SDK waits forever (its defaults are 0): a server that accepts and never answers held a batch, its
+ * heartbeats keeping the work alive. The silence allowed is minutes, not seconds: a loader's GET is paused by
+ * back-pressure while the warehouse's COPY waits.
+ */
+export const DEFAULT_S3_TIMEOUTS = { connectTimeoutMs: 10_000, socketTimeoutMs: 300_000 } as const;
 
 /** The bucket a replication writes to (the S3 fields of the request's Warehouse group). */
 export interface BucketTarget {

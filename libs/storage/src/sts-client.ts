@@ -75,7 +75,8 @@ export function stsClientConfig(settings: StsSettings, region: string): STSClien
   return {
     region,
     maxAttempts: 2,
-    requestHandler: { connectionTimeout: STS_REQUEST_TIMEOUT_MS, requestTimeout: STS_REQUEST_TIMEOUT_MS },
+    // requestTimeout alone only logs a warning (NodeHttpHandlerOptions.throwOnRequestTimeout): a silent STS held the caller for ever.
+    requestHandler: { connectionTimeout: STS_REQUEST_TIMEOUT_MS, requestTimeout: STS_REQUEST_TIMEOUT_MS, throwOnRequestTimeout: true, socketTimeout: STS_REQUEST_TIMEOUT_MS },
     ...(stsEndpoint !== undefined && { endpoint: stsEndpoint }),
     ...(serviceAccessKeyId && serviceSecretAccessKey && { credentials: { accessKeyId: serviceAccessKeyId, secretAccessKey: serviceSecretAccessKey } }),
   };
