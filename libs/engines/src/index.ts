@@ -98,6 +98,7 @@ export {
   MAX_BUCKETS,
   ROW_DIGEST_HEX_DIGITS,
   ROWS_PER_BUCKET,
+  ChecksumsUnsupportedError,
   bucketCount,
   segmentOf,
   type Segments,

@@ -11,6 +11,7 @@ import {
   type ValidationResultReport,
 } from '@svc/contracts';
 import {
+  ChecksumsUnsupportedError,
   TableTooBusyError,
   compareTable,
   type ChecksumReader,
@@ -30,6 +31,9 @@ import { projectOntoColumns } from '../extract/schema-projection';
 export const VALIDATION_HEARTBEAT_MS = 10_000;
 /** Differing keys a repair applies again one by one; a table with more is reseeded. */
 export const REPAIR_MAX_KEYS = 10_000;
+/** Why a repair reseeds a table whose source cannot mark keys changed (SourceChecksums.markChanged absent). */
+export const RESEED_WITHOUT_KEY_MARKS =
+  'its source records a change only when the row itself is written, and a repair never writes the source\'s rows, so the table is reseeded instead of repaired key by key';
 /** How long a repair waits for the change cycle that applies it. */
 const REPAIR_CYCLE_WAIT_MS = 10 * 60_000;
 const REPAIR_POLL_MS = 250;
@@ -149,6 +153,10 @@ export class ValidateService {
       else await this.repair(request, definition, checksums, comparison, compare, () => last);
     } catch (error) {
       if (error instanceof ValidationSupersededError || error instanceof WorkAbortedError) throw error;
+      if (error instanceof ChecksumsUnsupportedError) {
+        await this.report(request, { kind: 'failed', reason: error.message, unsupported: true });
+        return;
+      }
       await this.report(request, { kind: 'failed', reason: this.reasonOf(error, request), unsupported: false });
     } finally {
       clearInterval(heartbeat);
@@ -158,8 +166,8 @@ export class ValidateService {
   /**
    * RepairReplication: the differing keys are marked changed in the source, so that the table's next change cycle
    * re-reads and applies them (fenced like any cycle: a repair never races one); once the watermark has passed the
-   * marks the table is compared again. A table without a key, or with more differing keys than REPAIR_MAX_KEYS, is
-   * reseeded instead (the registry does it on this report).
+   * marks the table is compared again. A table without a key, with more differing keys than REPAIR_MAX_KEYS, or
+   * whose source cannot mark keys changed, is reseeded instead (the registry does it on this report).
    */
   private async repair(
     request: ValidateRequested,
@@ -176,8 +184,10 @@ export class ValidateService {
         ? 'it has no primary key, so its rows cannot be repaired one by one'
         : first.tooManyToRecheck || differing > REPAIR_MAX_KEYS
           ? `validation found ${differing} or more differing keys, more than the ${REPAIR_MAX_KEYS} repaired key by key`
-          : null;
-    if (reseed !== null || differing === 0) {
+          : checksums.markChanged === undefined && differing > 0
+            ? RESEED_WITHOUT_KEY_MARKS
+            : null;
+    if (reseed !== null || differing === 0 || checksums.markChanged === undefined) {
       await this.report(request, { ...resultReport(first, definition), repair: { keysApplied: 0, reseed } });
       return;
     }

@@ -33,6 +33,10 @@ export interface ChecksumDialect {
   hexPrefixValue(hex: string, digits: number): string;
   /** The nth (from 1) bound parameter. */
   parameter(index: number): string;
+  /** A DECIMAL(38,0) sum as the statement returns it: as its driver reads it exactly (a driver reading decimals as JavaScript numbers gets text). */
+  decimalSum(sum: string): string;
+  /** The words that make `SELECT DISTINCT … FROM … WHERE …` return at most `limit` rows: before the select list, and after the statement. */
+  distinctAtMost(limit: number): { select: string; after: string };
 }
 
 /** One table as a checksum statement reads it. */
@@ -100,7 +104,7 @@ function integerList(values: readonly number[], what: string): string {
 
 /** Per bucket: bucket, row_count, digest_sum (DECIMAL(38,0)). */
 export function bucketSumsSql(dialect: ChecksumDialect, table: ChecksumTable, buckets: number): string {
-  return `SELECT b.bucket, COUNT(*) AS row_count, SUM(CAST(b.digest AS DECIMAL(38,0))) AS digest_sum
+  return `SELECT b.bucket, COUNT(*) AS row_count, ${dialect.decimalSum('SUM(CAST(b.digest AS DECIMAL(38,0)))')} AS digest_sum
 FROM (
   SELECT ${bucketOf(dialect, table, buckets)} AS bucket, h.digest
   FROM (
@@ -116,7 +120,7 @@ function keyColumnsOut(table: ChecksumTable): string[] {
 
 /** Per segment of the chosen buckets: segment (as `bucket`), row_count, digest_sum: one read, whatever the number of buckets. */
 export function segmentSumsSql(dialect: ChecksumDialect, table: ChecksumTable, segments: Segments, chosenBuckets: readonly number[]): string {
-  return `SELECT b.segment AS bucket, COUNT(*) AS row_count, SUM(CAST(b.digest AS DECIMAL(38,0))) AS digest_sum
+  return `SELECT b.segment AS bucket, COUNT(*) AS row_count, ${dialect.decimalSum('SUM(CAST(b.digest AS DECIMAL(38,0)))')} AS digest_sum
 FROM (
   SELECT ${bucketOf(dialect, table, segments.buckets)} AS bucket, ${segmentOf(dialect, table, segments)} AS segment, h.digest
   FROM (
@@ -156,8 +160,8 @@ FROM (
 export function changedKeysSql(dialect: ChecksumDialect, from: string, keyColumns: readonly ChecksumColumn[], condition: string, limit: number): string {
   const keyHash = dialect.md5(canonicalRowText(dialect, keyColumns));
   const keyTexts = keyColumns.map((column, index) => `${dialect.keyText(column)} AS key_${index}`);
-  return `SELECT DISTINCT ${[`${keyHash} AS key_hash`, ...keyTexts].join(', ')}
+  const { select, after } = dialect.distinctAtMost(limit);
+  return `${select} ${[`${keyHash} AS key_hash`, ...keyTexts].join(', ')}
 FROM ${from}
-WHERE ${condition}
-LIMIT ${limit}`;
+WHERE ${condition}${after}`;
 }

@@ -68,9 +68,18 @@ export interface SourceChecksums {
   /**
    * Repair: records a change of each key, as if its row had been written, so that the next change cycle re-reads it
    * from the source and applies it (a row that is gone as a delete). Answers the version a watermark passes once that
-   * cycle has been applied.
+   * cycle has been applied. Absent on a source whose change tracking records a change only when the row itself is
+   * written (SQL Server): a repair never writes a user's rows, so such a source's table is reseeded instead.
    */
-  markChanged(keys: readonly TableKey[]): Promise<string>;
+  markChanged?(keys: readonly TableKey[]): Promise<string>;
+}
+
+/** The source cannot compute validation's checksums (its server lacks what they need): the table is Skipped with this reason. */
+export class ChecksumsUnsupportedError extends Error {
+  constructor(reason: string) {
+    super(reason);
+    this.name = 'ChecksumsUnsupportedError';
+  }
 }
 
 /** The warehouse side of a table's validation: a Type1 table's rows, a Type2 table's current rows, without system columns. */

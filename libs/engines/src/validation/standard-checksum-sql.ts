@@ -51,10 +51,13 @@ export function standardCanonicalText(value: string, type: PortableType): string
 const SEPARATOR_KINDS: ReadonlySet<PortableType['kind']> = new Set(['text', 'json', 'array', 'native']);
 
 /** The parts of a ChecksumDialect that standard SQL spells the same on PostgreSQL and Redshift. */
-export const STANDARD_CHECKSUM_SQL: Pick<ChecksumDialect, 'mayHoldSeparators' | 'keyFromText' | 'concat' | 'parameter'> = {
+export const STANDARD_CHECKSUM_SQL: Pick<ChecksumDialect, 'mayHoldSeparators' | 'keyFromText' | 'concat' | 'parameter' | 'decimalSum' | 'distinctAtMost'> = {
   /** Text, JSON, arrays and other engines' values may hold `\` and `|`. */
   mayHoldSeparators: (type) => SEPARATOR_KINDS.has(type.kind),
   keyFromText: (parameter: string, column: ChecksumColumn) => `CAST(${parameter} AS ${column.declaredType})`,
   concat: (parts) => (parts.length === 1 ? (parts[0] ?? "''") : `(${parts.join(' || ')})`),
   parameter: (index) => `$${index}`,
+  /** node-postgres reads NUMERIC as text: exact as it is. */
+  decimalSum: (sum) => sum,
+  distinctAtMost: (limit) => ({ select: 'SELECT DISTINCT', after: `\nLIMIT ${limit}` }),
 };
