@@ -14,3 +14,4 @@ export { mssqlDriver } from './mssql-driver';
 export type { TsqlDatabase, TsqlSession, TsqlParams, TsqlValue, TransactionOutcome } from './tsql-session';
 export { loginErrorNumbers, withLoginErrorNumbers } from './login-errors';
 export { APPLICATION_LOCK_OTHER_REFUSAL, APPLICATION_LOCK_REFUSALS, raiseApplicationLockRefusalSql, type ApplicationLockRefusal } from './application-lock';
+export { TSQL_CHECKSUM_DIALECT, UTF8_COLLATION, utf8HashingProblem } from './checksum-dialect';

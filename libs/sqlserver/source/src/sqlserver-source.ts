@@ -14,6 +14,7 @@ import {
   type PurgeOutcome,
   type ReadOptions,
   type SnapshotRead,
+  type SourceChecksums,
   type SourceConnector,
   type TableWatermark,
 } from '@svc/engines';
@@ -21,6 +22,7 @@ import { connectSqlServer, mssqlDriver, sqlServerConfig } from '@svc/sqlserver/c
 import type { ConnectionPool, config as MssqlConfig, Request, Transaction } from 'mssql';
 import { DISCOVER_COLUMNS_SQL } from './catalog-sql';
 import { changedTables } from './changed-tables';
+import { sqlServerChecksums } from './checksums';
 import { definitionsOf, type CatalogRow } from './catalog';
 import { qualifiedName, quoteName } from './identifiers';
 import { CURRENT_VERSION_SQL, changeWindowSql, netChangesSql, snapshotSelectSql } from './read-sql';
@@ -130,9 +132,8 @@ class SqlServerSource implements SourceConnector {
   }
 
   async readSnapshot(definition: TableDefinition, options: ReadOptions = {}): Promise<SnapshotRead> {
-    const transaction = await this.snapshotTransaction();
+    const { transaction, currentVersion: current } = await this.pinnedSnapshot();
     try {
-      const current = await this.currentVersion(transaction);
       await this.assertDefinitionCurrent(transaction, definition, options);
       const stream = streamRows(transaction, transaction.request(), snapshotSelectSql(definition));
       return { startVersion: startVersionOf(current).toString(), ...stream };
@@ -193,6 +194,10 @@ class SqlServerSource implements SourceConnector {
     return { purgedRows: 0, ...(said !== null && { retention: said }) };
   }
 
+  checksums(definition: TableDefinition): SourceChecksums {
+    return sqlServerChecksums({ request: () => this.request(), pinnedSnapshot: () => this.pinnedSnapshot() }, definition);
+  }
+
   async close(): Promise<void> {
     const pool = this.pool;
     this.pool = undefined;
@@ -220,6 +225,17 @@ class SqlServerSource implements SourceConnector {
     const transaction = (await this.connected()).transaction();
     await transaction.begin(mssqlDriver().ISOLATION_LEVEL.SNAPSHOT);
     return transaction;
+  }
+
+  /** A SNAPSHOT transaction and its version, read by its first statement: a seed's and a validation's. */
+  private async pinnedSnapshot(): Promise<{ transaction: Transaction; currentVersion: bigint | null }> {
+    const transaction = await this.snapshotTransaction();
+    try {
+      return { transaction, currentVersion: await this.currentVersion(transaction) };
+    } catch (error) {
+      await transaction.rollback().catch(() => undefined);
+      throw error;
+    }
   }
 
   /** The first statement of a read: the snapshot's version (see CURRENT_VERSION_SQL). */
