@@ -24,7 +24,8 @@ export function floatCanonicalText(value: string): string {
 export function standardCanonicalText(value: string, type: PortableType): string | null {
   switch (type.kind) {
     case 'boolean':
-      return `CASE WHEN ${value} THEN '1' ELSE '0' END`;
+      // NULL stays NULL (`\N`): an ELSE would make it equal to false.
+      return `CASE WHEN ${value} THEN '1' WHEN NOT ${value} THEN '0' END`;
     case 'date':
       return `TO_CHAR(${value}, 'YYYY-MM-DD')`;
     case 'time':

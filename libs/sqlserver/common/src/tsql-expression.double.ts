@@ -380,6 +380,7 @@ const FUNCTIONS: Readonly<Record<string, (parsed: Expression[]) => TsqlValue>> =
   NCHAR: strict(1, ([code]) => ({ type: 'text', text: String.fromCodePoint(count(code)), national: true })),
   SQL_VARIANT_PROPERTY: (parsed) => {
     const [variant, property] = parsed.map((argument) => argument());
+    if (variant?.type === 'null') return NULL;
     if (variant?.type !== 'sql_variant' || property?.type !== 'text' || property.text !== 'BaseType') throw new Error('only BaseType of a sql_variant is modelled');
     return { type: 'text', text: variant.base.type };
   },

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { ConnectionPool } from 'mssql';
 
 /**
@@ -12,6 +13,12 @@ import type { ConnectionPool } from 'mssql';
  *     reading changes needs VIEW CHANGE TRACKING on the table (the "Security" part of the first page).
  *   - HAS_PERMS_BY_NAME(securable, 'OBJECT', permission) is 1 or 0, NULL for a securable it cannot find
  *     (https://learn.microsoft.com/en-us/sql/t-sql/functions/has-perms-by-name-transact-sql).
+ *   - CHANGETABLE(CHANGES t, @last) returns one row per key changed after @last ("versions returned are strictly
+ *     greater than last_sync_version"), a deleted key too, from its key columns
+ *     (https://learn.microsoft.com/en-us/sql/relational-databases/system-functions/changetable-transact-sql); TOP (n)
+ *     returns at most n rows. The double answers `SELECT DISTINCT TOP (n) … FROM CHANGETABLE(CHANGES t, last)` with the
+ *     distinct keys of `changes` after `last`, their key_hash the MD5 of the key's text.
+ *   - SERVERPROPERTY('ProductVersion') and ('EngineEdition') (https://learn.microsoft.com/en-us/sql/t-sql/functions/serverproperty-transact-sql).
  * A statement it does not know fails, so a read that goes past these checks fails the test that did not expect it.
  * Its transactions keep mssql's rules (see MssqlTransactionDouble): one request at a time, no rollback or commit
  * while a request runs; `openTransactions` counts those begun and not ended (each holds a pooled connection).
@@ -23,10 +30,29 @@ export interface ChangeTrackingState {
   /** Whether the login holds VIEW CHANGE TRACKING on the table. */
   mayViewChangeTracking: boolean;
   userName: string;
+  /** SERVERPROPERTY: the major version of ProductVersion and EngineEdition (default SQL Server 2019, Enterprise). */
+  majorVersion?: number;
+  engineEdition?: number;
+  /** sys.partitions' row count of the table. */
+  rowsEstimate?: number;
+  /** Changes recorded by Change Tracking: a key's text and the version of its change. */
+  changes?: readonly { version: bigint; key: string }[];
+  /** Every statement sent inside a transaction, in order (filled by the double). */
+  transactionStatements?: string[];
 }
 
 export function changeTrackingDouble(state: ChangeTrackingState): ConnectionPool {
-  const answer = (statement: string): Record<string, unknown> => {
+  const answer = (statement: string): Record<string, unknown>[] => {
+    const changed = /^SELECT DISTINCT TOP \((\d+)\)[\s\S]*FROM CHANGETABLE\(CHANGES [^,]+, (\d+)\) AS t/.exec(statement);
+    if (changed) {
+      const keys = [...new Set((state.changes ?? []).filter((change) => change.version > BigInt(changed[2] ?? '0')).map((change) => change.key))];
+      return keys.slice(0, Number(changed[1])).map((key) => ({ key_hash: createHash('md5').update(key).digest('hex'), key_0: key }));
+    }
+    if (statement.includes("SERVERPROPERTY('ProductVersion')")) return [{ major_version: state.majorVersion ?? 15, engine_edition: state.engineEdition ?? 3 }];
+    if (statement.startsWith('SELECT CONVERT(varchar(20), COALESCE(SUM(p.rows), 0)) AS estimate')) return [{ estimate: String(state.rowsEstimate ?? 0) }];
+    return [answerOne(statement)];
+  };
+  const answerOne = (statement: string): Record<string, unknown> => {
     if (statement.includes('snapshot_isolation_state')) return { state: 1 };
     if (statement.includes('CHANGE_TRACKING_CURRENT_VERSION()')) return { current_version: state.currentVersion.toString() };
     if (statement.includes('CHANGE_TRACKING_MIN_VALID_VERSION(')) {
@@ -38,7 +64,7 @@ export function changeTrackingDouble(state: ChangeTrackingState): ConnectionPool
     }
     throw new Error(`the Change Tracking double does not answer ${statement.slice(0, 80)}`);
   };
-  const answered = (statement: string) => new Promise<{ recordset: Record<string, unknown>[] }>((resolve) => resolve({ recordset: [answer(statement)] }));
+  const answered = (statement: string) => new Promise<{ recordset: Record<string, unknown>[] }>((resolve) => resolve({ recordset: answer(statement) }));
   const request = () => ({ input: () => undefined, query: answered, batch: answered });
   let openTransactions = 0;
   const transaction = () => {
@@ -47,6 +73,7 @@ export function changeTrackingDouble(state: ChangeTrackingState): ConnectionPool
     const inTransaction = (statement: string) => {
       if (active) return Promise.reject(transactionError("Can't acquire connection for the request. There is another request in progress.", 'EREQINPROG'));
       active = true;
+      state.transactionStatements?.push(statement);
       return new Promise<{ recordset: Record<string, unknown>[] }>((resolve, reject) =>
         setImmediate(() => {
           active = false;
