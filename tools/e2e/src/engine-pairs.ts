@@ -31,6 +31,8 @@ export interface EnginePair {
   unavailable: string | null;
   /** Whether the source session can purge a table's changes on demand (SourceSession.expireChanges). */
   canExpireChanges: boolean;
+  /** Whether RepairReplication reseeds a differing table instead of applying its keys again (a source without SourceChecksums.markChanged). */
+  repairsByReseed: boolean;
   sourceConnectionString(stack: TestStack): string;
   stagingConnectionString(stack: TestStack): string;
   /** Warehouse fields of a Create; the S3 ones replace the suite's local S3 server when the warehouse cannot read it. */
@@ -63,13 +65,14 @@ export interface WarehouseFields {
 const postgresTableName = (schema: string, name: string) => tableKey({ schema, name });
 const sqlServerTableName = (schema: string, name: string) => tableKey({ schema: sqlServerSchema(schema), name });
 
-type SourceParts = Pick<EnginePair, 'canExpireChanges' | 'sourceConnectionString' | 'stagingConnectionString' | 'openSource' | 'tableName' | 'sourceLosses'>;
+type SourceParts = Pick<EnginePair, 'canExpireChanges' | 'repairsByReseed' | 'sourceConnectionString' | 'stagingConnectionString' | 'openSource' | 'tableName' | 'sourceLosses'>;
 type WarehouseParts = Pick<EnginePair, 'warehouse' | 'openWarehouse' | 'stackEnv' | 'bigTextCharacters' | 'warehouseLosses'>;
 type Parts<T> = { parts: T } | { reasons: string[] };
 
 /** The stack's own PostgreSQL databases as source and staging. */
 const POSTGRES_SOURCE: SourceParts = {
   canExpireChanges: true,
+  repairsByReseed: false,
   sourceConnectionString: (stack) => stack.source.url,
   stagingConnectionString: (stack) => stack.staging.url,
   openSource: (stack) => openPostgresSource(stack.source.url),
@@ -144,6 +147,8 @@ function sqlServerSource(env: NodeJS.ProcessEnv): Parts<SourceParts> {
   return {
     parts: {
       canExpireChanges: true,
+      // Change Tracking records a change only when the row is written, and a repair never writes a user's rows.
+      repairsByReseed: true,
       sourceConnectionString: (stack) => connectionStrings(stack).source,
       stagingConnectionString: (stack) => connectionStrings(stack).staging,
       openSource: async (stack) => {
@@ -269,6 +274,7 @@ function notRunnable(name: string, reasons: readonly string[], tableName: Engine
     name,
     unavailable: why,
     canExpireChanges: false,
+    repairsByReseed: false,
     sourceConnectionString: refuse,
     stagingConnectionString: refuse,
     warehouse: refuse,

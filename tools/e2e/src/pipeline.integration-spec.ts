@@ -478,15 +478,22 @@ describeEachPair('pipeline', (pair: EnginePair) => {
     expect(alerts.map((alert) => alert.message)).toEqual([expect.stringContaining(`${items} does not match its source (keys differ: 1 missing from the warehouse, 1 extra in the warehouse, 5 with different values)`)]);
     expect(JSON.stringify(alerts)).not.toContain('corrupted');
 
-    // RepairReplication applies the differing keys again through a change cycle and compares once more.
+    // RepairReplication applies the differing keys again through a change cycle and compares once more; a source that
+    // cannot mark keys changed (SQL Server) reseeds the table instead, saying why, and is compared once it has caught up.
     for (const [id, validationId] of [
       [type1Id, type1Validation],
       [type2Id, type2Validation],
     ] as const) {
       const repaired = await repairReplication(stack, id, validationId);
-      expect({ scdType: id === type1Id ? 'Type1' : 'Type2', ...named(repaired) }).toEqual({ scdType: id === type1Id ? 'Type1' : 'Type2', state: 'Repaired', unsettledKeys: 0, keys: [] });
+      const scdType = id === type1Id ? 'Type1' : 'Type2';
+      if (pair.repairsByReseed) {
+        const table = repaired.find((entry) => entry.name === items);
+        expect({ scdType, state: table?.state, reseeded: /^reseeded: its source records a change only when the row itself is written/.test(table?.reason ?? '') }).toEqual({ scdType, state: 'Repaired', reseeded: true });
+      } else {
+        expect({ scdType, ...named(repaired) }).toEqual({ scdType, state: 'Repaired', unsettledKeys: 0, keys: [] });
+      }
     }
-    await converged([current]);
+    await converged([current], pair.repairsByReseed ? 180000 : 90000);
     expect(named(await validateReplication(stack, type1Id, 120000, [items]))).toEqual({ state: 'Validated', unsettledKeys: 0, keys: [] });
     expect(named(await validateReplication(stack, type2Id, 120000, [items]))).toEqual({ state: 'Validated', unsettledKeys: 0, keys: [] });
   }, 300000);
