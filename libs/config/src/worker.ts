@@ -26,6 +26,8 @@ export interface WorkerConfig {
   seedPartBytes: number;
   /** Batches one instance works on at once. */
   concurrency: number;
+  /** VALIDATION_MAX_ROWS_PER_SECOND: rows a table's validation reads from the source per second at most (extractor; 0: no cap). */
+  validationMaxRowsPerSecond: number;
 }
 
 export function loadWorkerConfig(environment: Record<string, string | undefined>): WorkerConfig {
@@ -38,6 +40,7 @@ export function loadWorkerConfig(environment: Record<string, string | undefined>
     rowChunkBytes: env.int('ROW_CHUNK_BYTES', 512 * 1024, { min: 1024, max: 1024 * 1024 - 4096 }),
     seedPartBytes: env.int('SEED_PART_MB', 64, { min: 1, max: 4096 }) * 1024 * 1024,
     concurrency: env.int('WORKER_CONCURRENCY', 4, { min: 1, max: 64 }),
+    validationMaxRowsPerSecond: env.int('VALIDATION_MAX_ROWS_PER_SECOND', 0, { min: 0 }),
   };
   env.done();
   return config;

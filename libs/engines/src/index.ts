@@ -101,6 +101,7 @@ export {
   ChecksumsUnsupportedError,
   bucketCount,
   segmentOf,
+  type KeyRange,
   type Segments,
   type BucketSum,
   type ChecksumReader,
@@ -112,6 +113,7 @@ export {
 } from './validation/checksums';
 export {
   bucketSumsSql,
+  integerKeyBoundsSql,
   canonicalRowText,
   changedKeysSql,
   digestsOfKeysSql,
@@ -125,6 +127,7 @@ export {
   DEFAULT_COMPARISON_LIMITS,
   TableTooBusyError,
   compareTable,
+  keyRanges,
   type ComparisonHooks,
   type ComparisonLimits,
   type ComparisonProgress,

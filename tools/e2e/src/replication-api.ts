@@ -79,6 +79,8 @@ export interface TableValidationJson {
   rowsCompared: number;
   mismatchedKeys: number;
   unsettledKeys: number;
+  startedAt?: string;
+  endedAt?: string;
   /** Each key as its columns' names and values (a NULL column has no value). */
   differingKeys: { key: { name: string; value?: string }[]; difference: string }[];
 }

@@ -15,6 +15,7 @@ const items = {
 function oneRow(digest: bigint): ChecksumReader {
   const row: KeyDigest = { bucket: 0, keyHash: 'c4ca4238a0b923820dcc509a6f75849b', key: ['1'], digest };
   return {
+    integerKeyBounds: async () => ({ min: 1n, max: 1n }),
     bucketSums: async () => [{ bucket: 0, rows: 1, sum: digest }],
     segmentSums: async () => [{ bucket: 0, rows: 1, sum: digest }],
     keyDigestsInSegments: async () => [row],
@@ -35,7 +36,7 @@ function service(checksums: SourceChecksums): { validate(request: ValidateReques
     },
   } as unknown as NatsRequester;
   const logger = { warn: () => undefined, info: () => undefined } as unknown as JsonLogger;
-  const validator = new ValidateService(engines, configs, requester, logger, new AbortController());
+  const validator = new ValidateService(engines, configs, requester, logger, new AbortController(), { validationMaxRowsPerSecond: 0 });
   return { validate: (request) => validator.validate(request), reports };
 }
 

@@ -12,6 +12,7 @@ import {
 } from '@svc/contracts';
 import {
   ChecksumsUnsupportedError,
+  DEFAULT_COMPARISON_LIMITS,
   TableTooBusyError,
   compareTable,
   type ChecksumReader,
@@ -23,7 +24,8 @@ import {
 } from '@svc/engines';
 import { JsonLogger } from '@svc/logging';
 import { NatsRequester, WorkAbortedError, abortableSleep } from '@svc/messaging';
-import { WORKER_SHUTDOWN } from '@svc/pipeline-nest';
+import type { WorkerConfig } from '@svc/config';
+import { WORKER_CONFIG, WORKER_SHUTDOWN } from '@svc/pipeline-nest';
 import { EngineRegistry, RuntimeConfigClient, classifyFailure } from '@svc/pipeline-runtime';
 import { projectOntoColumns } from '../extract/schema-projection';
 
@@ -65,9 +67,10 @@ function warehouseSide(checksums: WarehouseChecksums): WarehouseChecksums {
     openSnapshot: async () => {
       const reader = await onWarehouseSide(() => checksums.openSnapshot());
       const wrapped: ChecksumReader = {
-        bucketSums: (buckets) => onWarehouseSide(() => reader.bucketSums(buckets)),
-        segmentSums: (segments, chosenBuckets) => onWarehouseSide(() => reader.segmentSums(segments, chosenBuckets)),
-        keyDigestsInSegments: (segments, chosen) => onWarehouseSide(() => reader.keyDigestsInSegments(segments, chosen)),
+        bucketSums: (buckets, range) => onWarehouseSide(() => reader.bucketSums(buckets, range)),
+        integerKeyBounds: () => onWarehouseSide(() => reader.integerKeyBounds()),
+        segmentSums: (segments, chosenBuckets, range) => onWarehouseSide(() => reader.segmentSums(segments, chosenBuckets, range)),
+        keyDigestsInSegments: (segments, chosen, range) => onWarehouseSide(() => reader.keyDigestsInSegments(segments, chosen, range)),
         digestsOfKeys: (buckets, keys) => onWarehouseSide(() => reader.digestsOfKeys(buckets, keys)),
         close: () => reader.close(),
       };
@@ -115,6 +118,7 @@ export class ValidateService {
     private readonly requester: NatsRequester,
     private readonly logger: JsonLogger,
     @Inject(WORKER_SHUTDOWN) private readonly shutdown: AbortController,
+    @Inject(WORKER_CONFIG) private readonly settings: Pick<WorkerConfig, 'validationMaxRowsPerSecond'>,
   ) {}
 
   async validate(request: ValidateRequested): Promise<void> {
@@ -146,7 +150,7 @@ export class ValidateService {
         },
         sleep: (ms) => abortableSleep(ms, this.shutdown.signal),
         now: () => Date.now(),
-      });
+      }, { ...DEFAULT_COMPARISON_LIMITS, maxRowsPerSecond: this.settings.validationMaxRowsPerSecond });
     try {
       const comparison = await compare();
       if (!request.repair) await this.report(request, resultReport(comparison, definition));

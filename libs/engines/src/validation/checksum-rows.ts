@@ -1,5 +1,14 @@
 import type { BucketSum, ChecksumReader, KeyDigest, TableKey } from './checksums';
-import { bucketSumsSql, digestsOfKeysSql, keyDigestsInSegmentsSql, segmentSumsSql, type ChecksumDialect, type ChecksumTable } from './checksum-sql';
+import {
+  bucketSumsSql,
+  digestsOfKeysSql,
+  integerKeyBoundsSql,
+  integerKeyColumn,
+  keyDigestsInSegmentsSql,
+  segmentSumsSql,
+  type ChecksumDialect,
+  type ChecksumTable,
+} from './checksum-sql';
 
 /** A result row as a driver answers it (PostgreSQL's protocol: BIGINT and DECIMAL as text). */
 export type ChecksumRow = Record<string, unknown>;
@@ -49,9 +58,15 @@ export type ChecksumQuery = (sql: string, parameters: readonly (string | null)[]
 export function checksumReader(dialect: ChecksumDialect, table: ChecksumTable, query: ChecksumQuery, close: () => Promise<void>): ChecksumReader {
   const width = table.keyColumns.length;
   return {
-    bucketSums: async (buckets) => bucketSumsOf(await query(bucketSumsSql(dialect, table, buckets), [])),
-    segmentSums: async (segments, chosenBuckets) => bucketSumsOf(await query(segmentSumsSql(dialect, table, segments, chosenBuckets), [])),
-    keyDigestsInSegments: async (segments, chosen) => keyDigestsOf(await query(keyDigestsInSegmentsSql(dialect, table, segments, chosen), []), width),
+    bucketSums: async (buckets, range) => bucketSumsOf(await query(bucketSumsSql(dialect, table, buckets, range), [])),
+    integerKeyBounds: async () => {
+      if (integerKeyColumn(table) === null) return null;
+      const [row] = await query(integerKeyBoundsSql(dialect, table), []);
+      if (row?.['min_key'] === null || row?.['min_key'] === undefined || row['max_key'] === null || row['max_key'] === undefined) return null;
+      return { min: integerOf(row['min_key'], 'min_key'), max: integerOf(row['max_key'], 'max_key') };
+    },
+    segmentSums: async (segments, chosenBuckets, range) => bucketSumsOf(await query(segmentSumsSql(dialect, table, segments, chosenBuckets, range), [])),
+    keyDigestsInSegments: async (segments, chosen, range) => keyDigestsOf(await query(keyDigestsInSegmentsSql(dialect, table, segments, chosen, range), []), width),
     digestsOfKeys: async (buckets, keys) => {
       if (keys.length === 0) return [];
       const parameters = keys.flatMap((key) => Array.from({ length: width }, (_, index) => key.key[index] ?? null));

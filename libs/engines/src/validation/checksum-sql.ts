@@ -1,5 +1,5 @@
 import type { PortableType } from '@svc/contracts';
-import { BUCKET_HEX_DIGITS, ROW_DIGEST_HEX_DIGITS, type Segments } from './checksums';
+import { BUCKET_HEX_DIGITS, ROW_DIGEST_HEX_DIGITS, type KeyRange, type Segments } from './checksums';
 
 /** A column as a checksum statement reads it: its value expression in the engine, and the source's portable type. */
 export interface ChecksumColumn {
@@ -102,13 +102,41 @@ function integerList(values: readonly number[], what: string): string {
   return values.join(', ');
 }
 
-/** Per bucket: bucket, row_count, digest_sum (DECIMAL(38,0)). */
-export function bucketSumsSql(dialect: ChecksumDialect, table: ChecksumTable, buckets: number): string {
+/** The single integer key column a comparison may read range by range (KeyRange); null for any other key. */
+export function integerKeyColumn(table: ChecksumTable): ChecksumColumn | null {
+  const [only, ...more] = table.keyColumns;
+  return only !== undefined && more.length === 0 && only.type.kind === 'integer' ? only : null;
+}
+
+/** The rows whose integer key is in the range, as a condition: integers are literals, ordered alike on every engine. */
+function keyRangeCondition(table: ChecksumTable, range: KeyRange): string | null {
+  const key = integerKeyColumn(table);
+  if (key === null) throw new Error('a key range needs a table whose key is one integer column');
+  const bounds = [range.from === undefined ? null : `${key.sql} >= ${range.from.toString()}`, range.to === undefined ? null : `${key.sql} < ${range.to.toString()}`];
+  const conditions = bounds.filter((condition): condition is string => condition !== null);
+  return conditions.length === 0 ? null : conditions.join(' AND ');
+}
+
+/** No range, or one open at both ends: every row. */
+function rangeCondition(table: ChecksumTable, range: KeyRange | undefined): string | null {
+  return range === undefined || (range.from === undefined && range.to === undefined) ? null : keyRangeCondition(table, range);
+}
+
+/** min_key, max_key (texts) of a table whose key is one integer column: where its key ranges are cut. */
+export function integerKeyBoundsSql(dialect: ChecksumDialect, table: ChecksumTable): string {
+  const key = integerKeyColumn(table);
+  if (key === null) throw new Error('key bounds need a table whose key is one integer column');
+  return `SELECT ${dialect.keyText({ ...key, sql: `MIN(${key.sql})` })} AS min_key, ${dialect.keyText({ ...key, sql: `MAX(${key.sql})` })} AS max_key
+FROM ${table.from}${table.where === null ? '' : `\nWHERE ${table.where}`}`;
+}
+
+/** Per bucket: bucket, row_count, digest_sum (DECIMAL(38,0)); of the rows whose integer key is in `range` when given. */
+export function bucketSumsSql(dialect: ChecksumDialect, table: ChecksumTable, buckets: number, range?: KeyRange): string {
   return `SELECT b.bucket, COUNT(*) AS row_count, ${dialect.decimalSum('SUM(CAST(b.digest AS DECIMAL(38,0)))')} AS digest_sum
 FROM (
   SELECT ${bucketOf(dialect, table, buckets)} AS bucket, h.digest
   FROM (
-  ${hashedRows(dialect, table, null, false)}
+  ${hashedRows(dialect, table, rangeCondition(table, range), false)}
   ) h
 ) b
 GROUP BY b.bucket`;
@@ -119,12 +147,12 @@ function keyColumnsOut(table: ChecksumTable): string[] {
 }
 
 /** Per segment of the chosen buckets: segment (as `bucket`), row_count, digest_sum: one read, whatever the number of buckets. */
-export function segmentSumsSql(dialect: ChecksumDialect, table: ChecksumTable, segments: Segments, chosenBuckets: readonly number[]): string {
+export function segmentSumsSql(dialect: ChecksumDialect, table: ChecksumTable, segments: Segments, chosenBuckets: readonly number[], range?: KeyRange): string {
   return `SELECT b.segment AS bucket, COUNT(*) AS row_count, ${dialect.decimalSum('SUM(CAST(b.digest AS DECIMAL(38,0)))')} AS digest_sum
 FROM (
   SELECT ${bucketOf(dialect, table, segments.buckets)} AS bucket, ${segmentOf(dialect, table, segments)} AS segment, h.digest
   FROM (
-  ${hashedRows(dialect, table, null, false)}
+  ${hashedRows(dialect, table, rangeCondition(table, range), false)}
   ) h
 ) b
 WHERE b.bucket IN (${integerList(chosenBuckets, 'chosen buckets')})
@@ -132,11 +160,11 @@ GROUP BY b.segment`;
 }
 
 /** segment (as `bucket`), key_hash, key_0…, digest of every row whose segment is one of `chosen`. */
-export function keyDigestsInSegmentsSql(dialect: ChecksumDialect, table: ChecksumTable, segments: Segments, chosen: readonly number[]): string {
+export function keyDigestsInSegmentsSql(dialect: ChecksumDialect, table: ChecksumTable, segments: Segments, chosen: readonly number[], range?: KeyRange): string {
   return `SELECT k.* FROM (
   SELECT ${segmentOf(dialect, table, segments)} AS bucket, h.key_hash, ${[...keyColumnsOut(table), 'h.digest'].join(', ')}
   FROM (
-  ${hashedRows(dialect, table, null, true)}
+  ${hashedRows(dialect, table, rangeCondition(table, range), true)}
   ) h
 ) k
 WHERE k.bucket IN (${integerList(chosen, 'chosen segments')})`;

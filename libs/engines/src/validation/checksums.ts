@@ -35,14 +35,22 @@ export interface Segments {
   subBuckets: number;
 }
 
+/** Keys of a single integer key column from `from` (inclusive) to `to` (exclusive); an absent end is open. */
+export interface KeyRange {
+  from?: bigint;
+  to?: bigint;
+}
+
 /** One consistent snapshot of one side of a table. */
 export interface ChecksumReader {
-  /** Every non-empty bucket of `buckets` (a table without a key has one bucket: 0). */
-  bucketSums(buckets: number): Promise<BucketSum[]>;
-  /** Every non-empty segment of the chosen buckets, its `bucket` the segment's number. */
-  segmentSums(segments: Segments, chosenBuckets: readonly number[]): Promise<BucketSum[]>;
-  /** Every row whose key falls in one of the chosen segments. */
-  keyDigestsInSegments(segments: Segments, chosen: readonly number[]): Promise<KeyDigest[]>;
+  /** Every non-empty bucket of `buckets` (a table without a key has one bucket: 0); of the rows whose key is in `range` when given. */
+  bucketSums(buckets: number, range?: KeyRange): Promise<BucketSum[]>;
+  /** The smallest and largest key of a table whose key is one integer column; null for another key, or no rows. */
+  integerKeyBounds(): Promise<{ min: bigint; max: bigint } | null>;
+  /** Every non-empty segment of the chosen buckets, its `bucket` the segment's number (of the key range when given). */
+  segmentSums(segments: Segments, chosenBuckets: readonly number[], range?: KeyRange): Promise<BucketSum[]>;
+  /** Every row whose key falls in one of the chosen segments (and in the key range when given). */
+  keyDigestsInSegments(segments: Segments, chosen: readonly number[], range?: KeyRange): Promise<KeyDigest[]>;
   /** The rows of these keys (a Type2 warehouse table may hold two current rows of one key, a broken copy none). */
   digestsOfKeys(buckets: number, keys: readonly TableKey[]): Promise<KeyDigest[]>;
   close(): Promise<void>;

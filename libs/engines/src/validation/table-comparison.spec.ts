@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { segmentOf, type BucketSum, type ChecksumReader, type KeyDigest, type SourceChecksumSnapshot, type SourceChecksums, type TableKey, type WarehouseChecksums } from './checksums';
-import { DEFAULT_COMPARISON_LIMITS, TableTooBusyError, compareTable, pagesOf, type ComparisonHooks } from './table-comparison';
+import { segmentOf, type BucketSum, type ChecksumReader, type KeyDigest, type KeyRange, type SourceChecksumSnapshot, type SourceChecksums, type TableKey, type WarehouseChecksums } from './checksums';
+import { DEFAULT_COMPARISON_LIMITS, TableTooBusyError, compareTable, keyRanges, pagesOf, type ComparisonHooks } from './table-comparison';
 
 const md5 = (text: string) => createHash('md5').update(text).digest('hex');
 const keyHashOf = (key: string) => md5(key);
@@ -10,16 +10,34 @@ const digestOf = (key: string, value: string) => BigInt(`0x${md5(`${key}|${value
 /** Rows as (key, value) pairs; a Type2 warehouse may hold a key twice. */
 type Rows = Array<[string, string]>;
 
-function reader(rows: () => Rows): ChecksumReader {
-  const frozen = rows();
+/** Keys of digits are an integer key (ranges and bounds apply); any other key is text. */
+const integerKey = (key: string) => (/^-?\d+$/.test(key) ? BigInt(key) : null);
+function inRange(key: string, range: KeyRange | undefined): boolean {
+  if (range === undefined || (range.from === undefined && range.to === undefined)) return true;
+  const value = integerKey(key);
+  if (value === null) throw new Error(`a key range read of a table with the text key '${key}'`);
+  return (range.from === undefined || value >= range.from) && (range.to === undefined || value < range.to);
+}
+
+function reader(rows: () => Rows, statements: string[] = []): ChecksumReader {
+  const all = rows();
   const digest = ([key, value]: [string, string], buckets: number): KeyDigest => ({
     bucket: bucketOf(key, buckets),
     keyHash: keyHashOf(key),
     key: [key],
     digest: digestOf(key, value),
   });
+  const within = (range: KeyRange | undefined) => all.filter(([key]) => inRange(key, range));
   return {
-    bucketSums: async (buckets) => {
+    integerKeyBounds: async () => {
+      const keys = all.map(([key]) => integerKey(key));
+      if (keys.length === 0 || keys.some((key) => key === null)) return null;
+      const values = keys as bigint[];
+      return { min: values.reduce((a, b) => (b < a ? b : a)), max: values.reduce((a, b) => (b > a ? b : a)) };
+    },
+    bucketSums: async (buckets, range) => {
+      statements.push(`bucketSums ${JSON.stringify(range ?? {}, (_, value: unknown) => (typeof value === 'bigint' ? value.toString() : value))}`);
+      const frozen = within(range);
       const sums = new Map<number, BucketSum>();
       for (const row of frozen) {
         const { bucket, digest: rowDigest } = digest(row, buckets);
@@ -28,7 +46,9 @@ function reader(rows: () => Rows): ChecksumReader {
       }
       return [...sums.values()];
     },
-    segmentSums: async (segments, chosenBuckets) => {
+    segmentSums: async (segments, chosenBuckets, range) => {
+      statements.push('segmentSums');
+      const frozen = within(range);
       const sums = new Map<number, BucketSum>();
       for (const row of frozen.map((entry) => digest(entry, segments.buckets)).filter((entry) => chosenBuckets.includes(entry.bucket))) {
         const segment = segmentOf(row.keyHash, segments);
@@ -37,11 +57,15 @@ function reader(rows: () => Rows): ChecksumReader {
       }
       return [...sums.values()];
     },
-    keyDigestsInSegments: async (segments, chosen) =>
-      frozen.map((row) => digest(row, segments.buckets)).filter((row) => chosen.includes(segmentOf(row.keyHash, segments))),
+    keyDigestsInSegments: async (segments, chosen, range) => {
+      statements.push('keyDigestsInSegments');
+      return within(range)
+        .map((row) => digest(row, segments.buckets))
+        .filter((row) => chosen.includes(segmentOf(row.keyHash, segments)));
+    },
     digestsOfKeys: async (buckets, keys) => {
       const wanted = new Set(keys.map((key) => key.key[0]));
-      return frozen.filter(([key]) => wanted.has(key)).map((row) => digest(row, buckets));
+      return all.filter(([key]) => wanted.has(key)).map((row) => digest(row, buckets));
     },
     close: async () => undefined,
   };
@@ -59,6 +83,9 @@ class Tables {
   onWarehouse: (count: number) => void = () => undefined;
   snapshots = 0;
   warehouseReads = 0;
+  /** The reads each side's snapshots were asked, in order. */
+  sourceStatements: string[] = [];
+  warehouseStatements: string[] = [];
 
   write(key: string, value: string | null): void {
     if (value === null) this.source.delete(key);
@@ -76,7 +103,7 @@ class Tables {
     return {
       openSnapshot: async (): Promise<SourceChecksumSnapshot> => {
         this.snapshots += 1;
-        const snapshot = { ...reader(() => [...this.source.entries()]), version: String(this.version), rowsEstimated: this.source.size };
+        const snapshot = { ...reader(() => [...this.source.entries()], this.sourceStatements), version: String(this.version), rowsEstimated: this.source.size };
         this.onSnapshot(this.snapshots);
         return snapshot;
       },
@@ -98,7 +125,7 @@ class Tables {
       openSnapshot: async () => {
         this.warehouseReads += 1;
         this.onWarehouse(this.warehouseReads);
-        return reader(() => [...this.warehouse]);
+        return reader(() => [...this.warehouse], this.warehouseStatements);
       },
     };
   }
@@ -259,5 +286,64 @@ describe('pagesOf', () => {
       { bucket: 4, rows: 10 },
     ];
     expect(pagesOf(buckets, 100)).toEqual([[1, 2], [3], [4]]);
+  });
+});
+
+describe('compareTable under a rows/s cap', () => {
+  /** A clock that only moves when the comparison sleeps. */
+  function pacedHooks(tables: Tables) {
+    let now = 0;
+    const sleeps: number[] = [];
+    const progress: number[] = [];
+    const clock: ComparisonHooks = {
+      watermark: async () => String(tables.version),
+      progress: async (report) => void progress.push(report.rowsCompared),
+      sleep: async (ms) => {
+        sleeps.push(ms);
+        now += ms;
+      },
+      now: () => now,
+    };
+    return { clock, sleeps, progress, elapsed: () => now };
+  }
+
+  it('reads an integer-keyed table range by range on both sides, no faster than the cap, and names the same keys as a whole read', async () => {
+    const tables = seeded(50_000);
+    tables.warehouse = tables.warehouse.filter(([key]) => key !== '17');
+    // A warehouse row beyond the source's largest key: the last range is open above.
+    tables.warehouse.push(['90000', 'not in the source']);
+    tables.warehouse = tables.warehouse.map(([key, value]): [string, string] => [key, key === '30000' ? 'stale' : value]);
+    const paced = pacedHooks(tables);
+    const result = await compareTable(tables.sourceSide(), tables.warehouseSide(), true, paced.clock, { ...DEFAULT_COMPARISON_LIMITS, maxRowsPerSecond: 2000 });
+    expect(result.differingKeys.map((found) => `${found.key[0]}:${found.difference}`).sort()).toEqual(['17:missing', '30000:different', '90000:extra']);
+    expect(result.rowsCompared).toBe(50_000);
+    // 10,000 rows a range (5 s at the cap): 5 ranges, the same on both sides, then the drill-down's passes range by range too.
+    const firstPass = tables.sourceStatements.filter((statement) => statement.startsWith('bucketSums'));
+    expect(firstPass).toEqual(['bucketSums {"to":"10001"}', 'bucketSums {"from":"10001","to":"20001"}', 'bucketSums {"from":"20001","to":"30001"}', 'bucketSums {"from":"30001","to":"40001"}', 'bucketSums {"from":"40001"}']);
+    expect(tables.warehouseStatements.filter((statement) => statement.startsWith('bucketSums'))).toEqual(firstPass);
+    // Every pass over the table is paced: at least the source's rows read by the passes, divided by the cap.
+    expect(paced.elapsed()).toBeGreaterThanOrEqual((50_000 / 2000) * 1000);
+    expect(paced.progress.filter((rows) => rows > 0 && rows < 50_000).length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('reads a table whose key is not one integer column whole, cap or no cap', async () => {
+    const tables = new Tables();
+    for (let id = 1; id <= 3000; id += 1) tables.source.set(`k${id}`, `value ${id}`);
+    tables.catchUp();
+    const paced = pacedHooks(tables);
+    const result = await compareTable(tables.sourceSide(), tables.warehouseSide(), true, paced.clock, { ...DEFAULT_COMPARISON_LIMITS, maxRowsPerSecond: 100 });
+    expect(result).toMatchObject({ rowsCompared: 3000, missing: 0, extra: 0, different: 0 });
+    expect(tables.sourceStatements).toEqual(['bucketSums {}']);
+    expect(paced.sleeps).toEqual([]);
+  });
+});
+
+describe('keyRanges', () => {
+  it('cuts [min, max] into ranges of equal width, open at both ends, and one open range when one is asked', () => {
+    expect(keyRanges({ min: 1n, max: 100n }, 4)).toEqual([{ to: 26n }, { from: 26n, to: 51n }, { from: 51n, to: 76n }, { from: 76n }]);
+    expect(keyRanges({ min: -5n, max: 5n }, 1)).toEqual([{}]);
+    // More ranges than keys: one key a range at most.
+    expect(keyRanges({ min: 7n, max: 9n }, 10)).toEqual([{ to: 8n }, { from: 8n, to: 9n }, { from: 9n }]);
+    expect(keyRanges({ min: 5n, max: 5n }, 3)).toEqual([{}]);
   });
 });

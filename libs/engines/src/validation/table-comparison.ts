@@ -1,5 +1,17 @@
 import type { DifferenceKind } from '@svc/contracts';
-import { bucketCount, segmentOf, type BucketSum, type ChecksumReader, type KeyDigest, type Segments, type SourceChecksums, type TableKey, type WarehouseChecksums } from './checksums';
+import {
+  bucketCount,
+  segmentOf,
+  type BucketSum,
+  type ChecksumReader,
+  type KeyDigest,
+  type KeyRange,
+  type Segments,
+  type SourceChecksumSnapshot,
+  type SourceChecksums,
+  type TableKey,
+  type WarehouseChecksums,
+} from './checksums';
 
 /** The most sub-buckets a differing bucket is cut into. */
 const MAX_SUB_BUCKETS = 4096;
@@ -38,6 +50,11 @@ export interface ComparisonLimits {
   recheckRounds: number;
   /** Differing keys kept to show. */
   keysShown: number;
+  /**
+   * Rows a comparison reads from the source per second at most (0: no cap). Honoured for a table keyed by one integer
+   * column, read range by range of its key with pauses; any other table is read in one statement per pass.
+   */
+  maxRowsPerSecond: number;
 }
 
 export const DEFAULT_COMPARISON_LIMITS: ComparisonLimits = {
@@ -50,7 +67,46 @@ export const DEFAULT_COMPARISON_LIMITS: ComparisonLimits = {
   watermarkPollMs: 250,
   recheckRounds: 3,
   keysShown: 20,
+  maxRowsPerSecond: 0,
 };
+
+/** Seconds of reading at the cap that one key range holds (at least MIN_RANGE_ROWS rows). */
+const RANGE_SECONDS_AT_CAP = 5;
+const MIN_RANGE_ROWS = 10_000;
+
+/**
+ * The key ranges a capped table is read in: `count` ranges of equal width over [min, max], the first open below and the
+ * last open above, so that a warehouse row with a key outside the source's bounds is still read.
+ */
+export function keyRanges(bounds: { min: bigint; max: bigint }, count: number): KeyRange[] {
+  const width = bounds.max - bounds.min + 1n;
+  const ranges = BigInt(Math.max(1, Math.min(count, Number.MAX_SAFE_INTEGER)));
+  const step = (width + ranges - 1n) / ranges;
+  if (ranges === 1n || step < 1n) return [{}];
+  const cuts: bigint[] = [];
+  for (let cut = bounds.min + step; cut <= bounds.max; cut += step) cuts.push(cut);
+  if (cuts.length === 0) return [{}];
+  return [{ to: cuts[0] }, ...cuts.slice(1).map((to, index) => ({ from: cuts[index], to })), { from: cuts.at(-1) }] as KeyRange[];
+}
+
+/** Paces reads to a rows/s cap: after each read, waits until the rows read so far are due. */
+class Pace {
+  private rows = 0;
+  private readonly startedAt: number;
+
+  constructor(
+    private readonly hooks: Pick<ComparisonHooks, 'now' | 'sleep'>,
+    private readonly rowsPerSecond: number,
+  ) {
+    this.startedAt = hooks.now();
+  }
+
+  async read(rows: number): Promise<void> {
+    this.rows += rows;
+    const wait = this.startedAt + (this.rows / this.rowsPerSecond) * 1000 - this.hooks.now();
+    if (wait > 0) await this.hooks.sleep(wait);
+  }
+}
 
 export interface DifferingKeyFound {
   keyHash: string;
@@ -163,11 +219,17 @@ class Comparison {
       await this.hooks.progress({ phase: 'source', rowsCompared: 0, rowsEstimated, sourceVersion: version });
       // The snapshot's version is known before its rows are read: both sides are read at once (two servers, two reads).
       const base = await this.settledBase(version);
+      const reads = await this.readsOf(snapshot);
       return await this.readWarehouse(async (reader) => {
-        const [sourceSums, warehouseSums] = (await Promise.all([snapshot.bucketSums(buckets), reader.bucketSums(buckets)])).map(sumsByBucket) as [
-          Map<number, BucketSum>,
-          Map<number, BucketSum>,
-        ];
+        const sourceSums = new Map<number, BucketSum>();
+        const warehouseSums = new Map<number, BucketSum>();
+        for (const range of reads.ranges) {
+          const [fromSource, fromWarehouse] = await Promise.all([snapshot.bucketSums(buckets, range), reader.bucketSums(buckets, range)]);
+          addSums(sourceSums, fromSource);
+          addSums(warehouseSums, fromWarehouse);
+          await reads.pace?.read(fromSource.reduce((rows, sum) => rows + sum.rows, 0));
+          if (reads.ranges.length > 1) await this.hooks.progress({ phase: 'source', rowsCompared: totalRows(sourceSums), rowsEstimated, sourceVersion: version });
+        }
         const rowsCompared = totalRows(sourceSums);
         await this.hooks.progress({ phase: 'warehouse', rowsCompared, rowsEstimated, sourceVersion: version });
         const changed = await this.changedSince(base);
@@ -176,7 +238,7 @@ class Comparison {
         subtract(sourceSums, setAside.source, bySegment);
         subtract(warehouseSums, setAside.warehouse, bySegment);
         await this.hooks.progress({ phase: 'keys', rowsCompared, rowsEstimated, sourceVersion: version });
-        const found = await this.differingKeys(snapshot, reader, buckets, differingBuckets(sourceSums, warehouseSums), setAside);
+        const found = await this.differingKeys(snapshot, reader, buckets, differingBuckets(sourceSums, warehouseSums), setAside, reads);
         const recheck = new Map<string, TableKey>(changed.map((key) => [key.keyHash, key]));
         for (const difference of found.differences.values()) recheck.set(difference.keyHash, difference);
         return { version, buckets, rowsCompared, rowsEstimated, recheck, differences: found.differences, tooMany: found.tooMany };
@@ -197,6 +259,7 @@ class Comparison {
     buckets: number,
     differing: Array<{ bucket: number; rows: number }>,
     setAside: { keys: ReadonlySet<string>; source: readonly KeyDigest[]; warehouse: readonly KeyDigest[] },
+    reads: TableReads,
   ): Promise<{ differences: Map<string, DifferingKeyFound>; tooMany: boolean }> {
     let segments: Segments = { buckets, subBuckets: 1 };
     let chosen = differing;
@@ -206,15 +269,27 @@ class Comparison {
       const chosenBuckets = differing.map((bucket) => bucket.bucket);
       const inChosen = new Set(chosenBuckets);
       const segmentOfRow = (row: KeyDigest) => (inChosen.has(row.bucket) ? segmentOf(row.keyHash, segments) : null);
-      const sourceSums = sumsByBucket(await snapshot.segmentSums(segments, chosenBuckets));
-      const warehouseSums = sumsByBucket(await reader.segmentSums(segments, chosenBuckets));
+      const sourceSums = new Map<number, BucketSum>();
+      const warehouseSums = new Map<number, BucketSum>();
+      for (const range of reads.ranges) {
+        const fromSource = await snapshot.segmentSums(segments, chosenBuckets, range);
+        addSums(sourceSums, fromSource);
+        addSums(warehouseSums, await reader.segmentSums(segments, chosenBuckets, range));
+        await reads.pace?.read(fromSource.reduce((rows, sum) => rows + sum.rows, 0));
+      }
       subtract(sourceSums, setAside.source, segmentOfRow);
       subtract(warehouseSums, setAside.warehouse, segmentOfRow);
       chosen = differingBuckets(sourceSums, warehouseSums);
     }
     const differences = new Map<string, DifferingKeyFound>();
     for (const page of pagesOf(chosen, this.limits.pageRows, this.limits.segmentsPerRead)) {
-      const [sourceRows, warehouseRows] = [await snapshot.keyDigestsInSegments(segments, page), await reader.keyDigestsInSegments(segments, page)];
+      const [sourceRows, warehouseRows]: [KeyDigest[], KeyDigest[]] = [[], []];
+      for (const range of reads.ranges) {
+        const fromSource = await snapshot.keyDigestsInSegments(segments, page, range);
+        sourceRows.push(...fromSource);
+        warehouseRows.push(...(await reader.keyDigestsInSegments(segments, page, range)));
+        await reads.pace?.read(fromSource.length);
+      }
       for (const difference of compareRows(sourceRows, warehouseRows, setAside.keys)) {
         differences.set(difference.keyHash, difference);
         if (differences.size > this.limits.maxRecheckKeys) return { differences, tooMany: true };
@@ -239,6 +314,20 @@ class Comparison {
     } finally {
       await snapshot.close();
     }
+  }
+
+  /**
+   * How the table's passes read it: whole (one statement a side) or, under a rows/s cap and for a table keyed by one
+   * integer column, range by range of its key — the same ranges on both sides, whose sums add up to the whole table's
+   * — paced to the cap. Pacing reads the source no faster; it also keeps both snapshots open longer.
+   */
+  private async readsOf(snapshot: SourceChecksumSnapshot): Promise<TableReads> {
+    const cap = this.limits.maxRowsPerSecond;
+    if (cap <= 0) return WHOLE_TABLE;
+    const bounds = await snapshot.integerKeyBounds();
+    if (bounds === null) return WHOLE_TABLE;
+    const rowsPerRange = Math.max(MIN_RANGE_ROWS, cap * RANGE_SECONDS_AT_CAP);
+    return { ranges: keyRanges(bounds, Math.ceil(snapshot.rowsEstimated / rowsPerRange)), pace: new Pace(this.hooks, cap) };
   }
 
   /**
@@ -311,8 +400,19 @@ function counted(
   };
 }
 
-function sumsByBucket(sums: readonly BucketSum[]): Map<number, BucketSum> {
-  return new Map(sums.map((sum) => [sum.bucket, { ...sum }]));
+/** The ranges a pass reads one after the other, and the pace it keeps; one open range and no pace: the whole table at once. */
+interface TableReads {
+  ranges: KeyRange[];
+  pace?: Pace;
+}
+
+const WHOLE_TABLE: TableReads = { ranges: [{}] };
+
+function addSums(total: Map<number, BucketSum>, sums: readonly BucketSum[]): void {
+  for (const sum of sums) {
+    const before = total.get(sum.bucket) ?? { bucket: sum.bucket, rows: 0, sum: 0n };
+    total.set(sum.bucket, { bucket: sum.bucket, rows: before.rows + sum.rows, sum: before.sum + sum.sum });
+  }
 }
 
 function totalRows(sums: ReadonlyMap<number, BucketSum>): number {
