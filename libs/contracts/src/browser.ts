@@ -14,3 +14,12 @@ export {
 } from './replication/operations';
 export { ACCESS_TYPES, RETENTION_PERIODS, SCD_TYPES, SECRET_FIELD_NAMES, SECRET_MASK } from './replication/replication-config';
 export type { AlertRecord, TableStatus } from './replication/replication-status';
+export {
+  FINAL_VALIDATION_STATES,
+  type DifferenceKind,
+  type RepairValidationResponse,
+  type StartValidationResponse,
+  type TableValidation,
+  type ValidationDescription,
+  type ValidationState,
+} from './replication/validation';

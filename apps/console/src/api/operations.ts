@@ -17,6 +17,8 @@ export const ACTION_OPERATIONS = [
   'StopReplicationService',
   'StartReplication',
   'AlterConfiguration',
+  'StartReplicationValidation',
+  'RepairReplication',
 ] as const satisfies readonly ConsoleOperation[];
 
 export type ActionOperation = (typeof ACTION_OPERATIONS)[number];

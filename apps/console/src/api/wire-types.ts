@@ -1,10 +1,15 @@
 import type {
   AlertRecord,
+  DifferenceKind,
   ListReplicationsResponse,
+  RepairValidationResponse,
   ReplicationDescription,
   ReplicationMetricsRequest,
   ReplicationMetricsResponse,
+  StartValidationResponse,
   TableStatus,
+  TableValidation,
+  ValidationDescription,
 } from '@svc/contracts/browser';
 
 /** The API's answers as the console reads them: the contracts' own types (libs/contracts), as JSON carries them. */
@@ -28,3 +33,18 @@ export type Alert = Wire<AlertRecord>;
 export type MetricsRequest = ReplicationMetricsRequest;
 export type MetricsHistory = Wire<ReplicationMetricsResponse>;
 export type MetricsPoint = MetricsHistory['tables'][number]['points'][number];
+
+/**
+ * DescribeReplicationValidation as the gateway renders it (libs/api-codec validation-wire.ts): a differing key is a
+ * list of its columns, since column names are data; a NULL column has no value.
+ */
+export interface KeyColumn {
+  name: string;
+  value: string | null;
+}
+type TableValidationOnWire = Omit<TableValidation, 'differingKeys'> & { differingKeys: { key: KeyColumn[]; difference: DifferenceKind }[] };
+export type DescribedValidation = Wire<Omit<ValidationDescription, 'tables'> & { tables: TableValidationOnWire[] }>;
+export type ValidatedTable = DescribedValidation['tables'][number];
+export type DifferingKeyShown = ValidatedTable['differingKeys'][number];
+export type ValidationStarted = Wire<StartValidationResponse>;
+export type RepairQueued = Wire<RepairValidationResponse>;

@@ -1,6 +1,7 @@
 /**
- * Runs `tick` now and then every `intervalMs` after the previous run ended (never two at once), until stopped.
- * The timer functions are injected so that tests can drive it.
+ * Runs `tick` now and then every `intervalMs` after the previous run ended (never two at once), until stopped;
+ * given as a function, the interval is asked after each run (faster while something moves). The timer functions
+ * are injected so that tests can drive it.
  */
 export class Poller {
   private timer: ReturnType<typeof setTimeout> | undefined;
@@ -8,7 +9,7 @@ export class Poller {
 
   constructor(
     private readonly tick: () => Promise<void>,
-    private readonly intervalMs: number,
+    private readonly intervalMs: number | (() => number),
     private readonly timers: { setTimeout: typeof setTimeout; clearTimeout: typeof clearTimeout } = globalThis,
   ) {}
 
@@ -35,6 +36,6 @@ export class Poller {
     } catch (error) {
       console.error('console refresh failed', error);
     }
-    if (!this.stopped) this.timer = this.timers.setTimeout(() => void this.run(), this.intervalMs);
+    if (!this.stopped) this.timer = this.timers.setTimeout(() => void this.run(), typeof this.intervalMs === 'number' ? this.intervalMs : this.intervalMs());
   }
 }

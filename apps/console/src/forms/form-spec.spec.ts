@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { h } from '../render/vnode.js';
 import { formBody, referenceHref } from './form-spec.js';
 import { ALTER_FIELDS, CREATE_FIELDS } from './replication-fields.js';
+import { VALIDATE_FIELDS } from './validation-fields.js';
 
 describe('form body', () => {
   it('builds the JSON request with lower camel names, typed values, and nothing for empty fields', () => {
@@ -51,6 +52,7 @@ describe('form body', () => {
     const forms = [
       ['CreateWarehouseReplication', CREATE_FIELDS],
       ['AlterWarehouseReplication', ALTER_FIELDS],
+      ['StartReplicationValidation', VALIDATE_FIELDS],
     ] as const;
     expect(referenceHref('CreateWarehouseReplication', { path: ['Warehouse', 'BucketName'] })).toBe(
       './api-reference.html#createwarehousereplication-warehouse-bucketname',

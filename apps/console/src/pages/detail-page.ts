@@ -8,6 +8,7 @@ import { chartsView } from '../views/charts-view.js';
 import { actionButton, link, noticeView, type Notice } from '../views/common.js';
 import { alertsView, configurationView, summaryView } from '../views/replication-views.js';
 import { tableDetailView, tablesView } from '../views/tables-view.js';
+import { showValidationPanel } from './validation-panel.js';
 
 /** How much of the ReplicationId a delete is confirmed with: enough to tell any two apart. */
 const DELETE_CONFIRMATION_LENGTH = 8;
@@ -17,8 +18,8 @@ const HISTORY_REFRESH_MS = 30_000;
 const HISTORY_MINUTES = 60;
 
 /**
- * One replication (or, with `focusTable`, one of its tables): status, tables with seeding progress, lag,
- * alerts, configuration, lag and throughput charts, and the actions the key may take.
+ * One replication (or, with `focusTable`, one of its tables): status, tables with seeding progress, lag, its latest
+ * validation, alerts, configuration, lag and throughput charts, and the actions the key may take.
  */
 export function showDetailPage(container: Element, context: PageContext, replicationId: string, focusTable: string | null): Page {
   const { client } = context;
@@ -31,10 +32,12 @@ export function showDetailPage(container: Element, context: PageContext, replica
     h('div#summary'),
     h('div#actions.actions'),
     focusTable === null
-      ? [section('tables', 'Tables'), section('history', 'Lag and throughput'), section('alerts', 'Alerts'), section('configuration', 'Configuration (secrets masked)'), h('section#delete')]
+      ? [section('tables', 'Tables'), h('section#validation'), section('history', 'Lag and throughput'), section('alerts', 'Alerts'), section('configuration', 'Configuration (secrets masked)'), h('section#delete')]
       : [section('table', null), section('history', 'Lag and throughput')],
   );
   const area = (selector: string) => container.querySelector(selector);
+  const validationSection = area('#validation');
+  const validation = validationSection === null ? null : showValidationPanel(validationSection, context, replicationId);
   let latest: DescribedReplication | null = null;
   let notice: Notice = null;
   let actionsKey = '';
@@ -165,6 +168,7 @@ export function showDetailPage(container: Element, context: PageContext, replica
     dispose: () => {
       poller.stop();
       history.stop();
+      validation?.dispose();
     },
   };
 }

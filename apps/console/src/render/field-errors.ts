@@ -8,6 +8,11 @@ export interface FieldErrors {
 
 const FIELD_MESSAGE = /^\{([^{}]+)\}:\s*(.*)$/s;
 
+/** The field a message names (`Warehouse\BucketName`), or null. */
+export function fieldNamed(message: string): string | null {
+  return FIELD_MESSAGE.exec(message)?.[1] ?? null;
+}
+
 export function splitFieldErrors(messages: readonly string[], knownFields: ReadonlySet<string>): FieldErrors {
   const byField = new Map<string, string[]>();
   const general: string[] = [];

@@ -7,22 +7,30 @@ export function link(route: Route, ...children: Child[]): VElement {
   return h('a', { attrs: { href: routeHash(route) } }, ...children);
 }
 
-export function badge(kind: 'status' | 'phase', value: string): VElement {
+export function badge(kind: 'status' | 'phase' | 'state', value: string): VElement {
   return h(`span.badge.${kind}-${value.toLowerCase().replace(/[^a-z]/g, '')}`, null, value);
 }
 
 /**
  * A button for an operation that changes something. A key that may not call it sees it disabled, with the
- * gateway's own refusal as the reason, next to it and as the tooltip.
+ * gateway's own refusal as the reason, next to it and as the tooltip; `unavailable` disables it for a reason of the
+ * moment (nothing to act on), shown as a hint.
  */
-export function actionButton(permissions: Permissions, operation: ActionOperation, label: string, onClick: Handler, options: { danger?: boolean; id?: string } = {}): VElement {
+export function actionButton(
+  permissions: Permissions,
+  operation: ActionOperation,
+  label: string,
+  onClick: Handler,
+  options: { danger?: boolean; id?: string; unavailable?: string | null } = {},
+): VElement {
   const permission = permissions[operation];
-  const reason = permission.allowed ? null : permission.reason;
+  const denied = permission.allowed ? null : permission.reason;
+  const reason = denied ?? options.unavailable ?? null;
   return h(
     'span.action',
     { attrs: { 'data-operation': operation } },
     h(`button${options.danger ? '.danger' : ''}`, { attrs: { type: 'button', id: options.id, disabled: reason !== null, title: reason ?? undefined }, on: reason === null ? { click: onClick } : {} }, label),
-    reason !== null ? h('span.denied', null, reason) : null,
+    denied !== null ? h('span.denied', null, denied) : reason !== null ? h('span.hint', null, reason) : null,
   );
 }
 

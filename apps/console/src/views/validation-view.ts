@@ -1,0 +1,69 @@
+import type { DescribedValidation, ValidatedTable } from '../api/wire-types.js';
+import { formatCount, formatTimestamp } from '../render/format.js';
+import { formatKey, progressText, validationProgress } from '../render/validation-format.js';
+import { h, type VElement } from '../render/vnode.js';
+import { badge } from './common.js';
+import { progressView } from './tables-view.js';
+
+const COLUMNS = ['Table', 'State', 'Progress', 'Missing', 'Extra', 'Different', 'Unsettled', 'First differing keys', 'Started', 'Ended'];
+
+/** The latest validation, a row per table: state and reason, progress, differences by kind and the first differing keys (keys only). */
+export function validationView(described: DescribedValidation, now: Date): VElement {
+  return h(
+    'div.validation',
+    { attrs: { 'data-validation-id': described.validationId } },
+    h(
+      'p.muted',
+      null,
+      described.scheduled ? 'Scheduled validation ' : 'Validation ',
+      h('code.validation-id', null, described.validationId),
+      ', requested ',
+      h('time', { attrs: { datetime: described.requestedAt } }, formatTimestamp(described.requestedAt)),
+      '.',
+    ),
+    h(
+      'table.validation-tables',
+      null,
+      h('thead', null, h('tr', null, COLUMNS.map((title) => h('th', null, title)))),
+      h('tbody', null, described.tables.map((table) => tableRow(table, now))),
+    ),
+  );
+}
+
+function tableRow(table: ValidatedTable, now: Date): VElement {
+  const progress = validationProgress(table, now);
+  return h(
+    'tr',
+    { attrs: { 'data-table': table.name, 'data-state': table.state } },
+    h('td.table-name', null, table.name),
+    h('td.validation-state', null, badge('state', table.state), table.reason !== undefined ? h('div.reason', null, table.reason) : null),
+    h('td.validation-progress', null, progress ? progressView(progress) : progressText(table)),
+    h('td.num.missing-keys', null, formatCount(table.missingKeys)),
+    h('td.num.extra-keys', null, formatCount(table.extraKeys)),
+    h('td.num.different-keys', null, formatCount(table.differentKeys)),
+    h('td.num.unsettled-keys', null, formatCount(table.unsettledKeys)),
+    h('td.differing-keys', null, differingKeysView(table)),
+    h('td', null, timeView(table.startedAt)),
+    h('td', null, timeView(table.endedAt)),
+  );
+}
+
+function differingKeysView(table: ValidatedTable): VElement | string {
+  if (table.differingKeys.length === 0) return table.mismatchedKeys > 0 ? `${formatCount(table.mismatchedKeys)} (no key to show)` : '—';
+  const more = table.mismatchedKeys - table.differingKeys.length;
+  return h(
+    'ul.keys',
+    null,
+    table.differingKeys.map((found) => h('li', { attrs: { 'data-difference': found.difference } }, h('code.key', null, formatKey(found.key)), ' ', h('span.difference', null, found.difference))),
+    more > 0 ? h('li.muted', null, `and ${formatCount(more)} more`) : null,
+  );
+}
+
+function timeView(iso: string | undefined): VElement | string {
+  return iso === undefined ? '—' : h('time', { attrs: { datetime: iso } }, formatTimestamp(iso));
+}
+
+/** The panel before any validation, or when the key may not read them. */
+export function noValidationView(): VElement {
+  return h('p.empty', null, 'Not validated yet. Validate compares each table of the warehouse with its source, keys only, while replication runs.');
+}
