@@ -19,7 +19,7 @@ interface PageElement {
   textContent: string | null;
   getAttribute(name: string): string | null;
 }
-declare const document: { querySelector(selector: string): PageElement | null; querySelectorAll(selector: string): { length: number } };
+declare const document: { querySelector(selector: string): PageElement | null; querySelectorAll(selector: string): ArrayLike<PageElement> };
 declare const window: { location: { hash: string }; sessionStorage: object; localStorage: { length: number } };
 
 /** Where the pages' screenshots go: docs/console when refreshing the README's pictures, else tmp/. */
@@ -28,6 +28,9 @@ const SCREENSHOT_DIR = resolve(process.env['CONSOLE_SCREENSHOT_DIR'] ?? join(__d
 const BIG_ROWS = 400_000;
 const BIG = `[public].[${BIG_TABLE}]`;
 const HOSTILE = `[public].[${HOSTILE_TABLE}]`;
+/** A value written into one warehouse row by hand: validation must name the row's key, and never show this. */
+const CORRUPTED_PAYLOAD = 'corrupted by the console test';
+const CORRUPTED_ID = 4242;
 
 /** GET (or another method) exactly as written: Node sends the path without normalising `..` or encodings. */
 function rawRequest(baseUrl: string, path: string, method = 'GET'): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
@@ -284,6 +287,100 @@ describe('operator console in Chromium', () => {
     await shot('replications');
   }, 60_000);
 
+  /** Each table of the validation panel by its state, once it shows a validation other than `previousId` in which `done` holds. */
+  async function validationStates(previousId: string | null, timeout: number, done: (states: Record<string, string>) => boolean): Promise<Record<string, string>> {
+    const read = () =>
+      page.evaluate(() => {
+        const shown = document.querySelector('#validation [data-validation-id]')?.getAttribute('data-validation-id') ?? null;
+        const rows = Array.from(document.querySelectorAll('#validation tr[data-table]'));
+        return { shown, states: Object.fromEntries(rows.map((row) => [row.getAttribute('data-table') ?? '', row.getAttribute('data-state') ?? ''])) };
+      });
+    let last = await read();
+    await waitUntil(
+      async () => {
+        last = await read();
+        return last.shown !== null && last.shown !== previousId && done(last.states);
+      },
+      timeout,
+      'the validation panel',
+    ).catch(async (error: unknown) => {
+      throw new Error(`${String(error)}; it shows ${JSON.stringify(last)}: ${(await page.textContent('#validation')) ?? ''}`);
+    });
+    return last.states;
+  }
+  const shownValidationId = () => page.getAttribute('#validation [data-validation-id]', 'data-validation-id').catch(() => null);
+  const allFinal = (states: Record<string, string>) => Object.keys(states).length > 0 && Object.values(states).every((state) => !/Pending|Running|Repairing/.test(state));
+
+  async function validateFromButton(tables: string): Promise<string | null> {
+    const previous = await shownValidationId();
+    await page.fill('#validate-form [name="tablesToInclude"]', tables);
+    await page.click('#validate-form button[type=submit]');
+    await page.waitForFunction(() => /^Validation [0-9a-f-]{36} started\.$/.test(document.querySelector('#validation .notice.ok')?.textContent ?? ''), null, { timeout: 20_000 });
+    return previous;
+  }
+
+  it('validates every table from the Validate button, and shows each one Validated with its rows compared', async () => {
+    await go(`#/replications/${replicationId}`);
+    await page.waitForSelector('#validation .empty');
+    expect(await page.textContent('#validation .empty')).toMatch(/^Not validated yet/);
+    expect(await page.isDisabled('#repair-validation')).toBe(true);
+    // A table still seeding would be Skipped: both are compared once they track changes.
+    await page.waitForFunction(
+      (names) => names.every((name) => document.querySelector(`#tables tr[data-table="${name}"] .badge`)?.textContent === 'Tracking'),
+      [BIG, HOSTILE],
+      { timeout: 240_000 },
+    );
+    const previous = await validateFromButton('');
+    expect(await validationStates(previous, 120_000, allFinal)).toEqual({ [BIG]: 'Validated', [HOSTILE]: 'Validated' });
+    expect(await page.textContent(`#validation tr[data-table="${BIG}"] td.validation-progress`)).toBe(`${BIG_ROWS.toLocaleString('en-US')} rows compared`);
+    expect(await page.textContent(`#validation tr[data-table="${BIG}"] td.differing-keys`)).toBe('—');
+    expect(await page.isDisabled('#repair-validation')).toBe(true);
+    await shot('validation');
+  }, 420_000);
+
+  it("shows the server's refusal of a table that is not replicated beside the TablesToInclude field, with its rule", async () => {
+    await page.fill('#validate-form [name="tablesToInclude"]', '[public].[nope]');
+    await page.click('#validate-form button[type=submit]');
+    const error = page.locator('#validate-form .field[data-field="TablesToInclude"] .field-error');
+    await error.waitFor({ timeout: 20_000 });
+    expect(await error.textContent()).toMatch(/\[public\]\.\[nope\].*is not part of replication/);
+    expect(await page.getAttribute('#validate-form .field[data-field="TablesToInclude"] a.reference-link', 'href')).toBe('./api-reference.html#startreplicationvalidation-tablestoinclude');
+  }, 60_000);
+
+  it('names the key of a warehouse row corrupted by hand, repairs it after confirmation, and validates it again', async () => {
+    const warehouse = await POSTGRES_TO_POSTGRES.openWarehouse(stack);
+    try {
+      await warehouse.query(`UPDATE dw.${BIG_TABLE} SET payload = $1 WHERE id = $2`, [CORRUPTED_PAYLOAD, CORRUPTED_ID]);
+    } finally {
+      await warehouse.close();
+    }
+    let previous = await validateFromButton(BIG);
+    expect(await validationStates(previous, 120_000, allFinal)).toEqual({ [BIG]: 'Mismatched' });
+    const row = `#validation tr[data-table="${BIG}"]`;
+    expect(await page.textContent(`${row} td.differing-keys`)).toBe(`id=${CORRUPTED_ID} different`);
+    expect([await page.textContent(`${row} td.missing-keys`), await page.textContent(`${row} td.extra-keys`), await page.textContent(`${row} td.different-keys`)]).toEqual(['0', '0', '1']);
+    // Keys only: the row's other values never reach the page.
+    expect(await page.textContent('main')).not.toContain(CORRUPTED_PAYLOAD);
+    await shot('validation-mismatched');
+
+    const repairedId = await shownValidationId();
+    await page.click('#repair-validation');
+    await page.waitForSelector('#repair-confirmation');
+    expect(await page.textContent('#repair-confirmation li')).toBe(BIG);
+    await page.click('#confirm-repair');
+    await page.waitForFunction(() => /^Repair queued for /.test(document.querySelector('#validation .notice.ok')?.textContent ?? ''), null, { timeout: 20_000 });
+    // Same validation, its table Repaired once its keys went through a change cycle and compared equal.
+    await waitUntil(async () => (await page.getAttribute(`${row}`, 'data-state')) === 'Repaired', 180_000, `${BIG} to be Repaired`).catch(async (error: unknown) => {
+      throw new Error(`${String(error)}: ${(await page.textContent('#validation')) ?? ''}`);
+    });
+    expect(await shownValidationId()).toBe(repairedId);
+    expect(await page.textContent(`${row} .reason`)).toMatch(/key\(s\) applied again through a change cycle, then compared equal/);
+    expect(await page.isDisabled('#repair-validation')).toBe(true);
+
+    previous = await validateFromButton('');
+    expect(await validationStates(previous, 120_000, allFinal)).toEqual({ [BIG]: 'Validated', [HOSTILE]: 'Validated' });
+  }, 420_000);
+
   it("shows a read-only key every action disabled with the gateway's reason", async () => {
     await page.click('#sign-out');
     await signIn(readOnlyKey);
@@ -299,6 +396,12 @@ describe('operator console in Chromium', () => {
     expect(await page.isDisabled('#toggle-data-replication')).toBe(true);
     expect(await page.textContent('[data-operation="AlterWarehouseReplication"] .denied')).toContain('is not allowed to call AlterWarehouseReplication');
     expect(await page.isDisabled('#delete-confirmation')).toBe(true);
+    expect(await page.isDisabled('#validate-form button[type=submit]')).toBe(true);
+    expect(await page.textContent('#validate-form .denied')).toContain('is not allowed to call StartReplicationValidation');
+    expect(await page.isDisabled('#repair-validation')).toBe(true);
+    expect(await page.textContent('[data-operation="RepairReplication"] .denied')).toContain('is not allowed to call RepairReplication');
+    await page.waitForSelector('#validation .denied');
+    expect(await page.textContent('#validation .denied')).toContain(`access key ${readOnlyKey.accessKeyId} is not allowed to call DescribeReplicationValidation`);
     await page.waitForSelector(`tr[data-table="${BIG}"]`);
     await shot('read-only');
 
