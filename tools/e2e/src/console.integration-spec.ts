@@ -308,7 +308,7 @@ describe('operator console in Chromium', () => {
     });
     return last.states;
   }
-  const shownValidationId = () => page.getAttribute('#validation [data-validation-id]', 'data-validation-id').catch(() => null);
+  const shownValidationId = () => page.evaluate(() => document.querySelector('#validation [data-validation-id]')?.getAttribute('data-validation-id') ?? null);
   const allFinal = (states: Record<string, string>) => Object.keys(states).length > 0 && Object.values(states).every((state) => !/Pending|Running|Repairing/.test(state));
 
   async function validateFromButton(tables: string): Promise<string | null> {
@@ -400,8 +400,8 @@ describe('operator console in Chromium', () => {
     expect(await page.textContent('#validate-form .denied')).toContain('is not allowed to call StartReplicationValidation');
     expect(await page.isDisabled('#repair-validation')).toBe(true);
     expect(await page.textContent('[data-operation="RepairReplication"] .denied')).toContain('is not allowed to call RepairReplication');
-    await page.waitForSelector('#validation .denied');
-    expect(await page.textContent('#validation .denied')).toContain(`access key ${readOnlyKey.accessKeyId} is not allowed to call DescribeReplicationValidation`);
+    await page.waitForSelector('#validation .body .denied');
+    expect(await page.textContent('#validation .body .denied')).toContain(`access key ${readOnlyKey.accessKeyId} is not allowed to call DescribeReplicationValidation`);
     await page.waitForSelector(`tr[data-table="${BIG}"]`);
     await shot('read-only');
 
