@@ -10,8 +10,8 @@ import { splitFieldErrors, type FieldErrors } from '../render/field-errors.js';
 import { mismatchedTableNames, validationIsLive } from '../render/validation-format.js';
 import { h, type Child } from '../render/vnode.js';
 import { apiErrorView } from '../views/api-errors.js';
-import { actionButton, noticeView, type Notice } from '../views/common.js';
-import { noValidationView, validationView } from '../views/validation-view.js';
+import { noticeView, type Notice } from '../views/common.js';
+import { noValidationView, repairView, validationView } from '../views/validation-view.js';
 
 /** While a table is compared or repaired the panel follows it as the page follows a seed; otherwise it looks now and then (a schedule or the CLI may start one). */
 const LIVE_REFRESH_MS = 2000;
@@ -113,37 +113,26 @@ export function showValidationPanel(section: Element, context: PageContext, repl
     if (key === repairKey) return;
     repairKey = key;
     if (validationId === null || tables.length === 0) confirmingRepair = false;
-    if (!confirmingRepair || validationId === null) {
-      renderInto(
-        '.repair',
-        actionButton(permissions, 'RepairReplication', tables.length > 0 ? `Repair ${tables.length} mismatched table(s)…` : 'Repair', () => {
-          confirmingRepair = true;
-          drawRepair();
-        }, { danger: true, id: 'repair-validation', unavailable: tables.length === 0 ? 'the latest validation found no Mismatched table' : null }),
-      );
-      return;
-    }
     renderInto(
       '.repair',
-      h(
-        'div.danger-zone#repair-confirmation',
-        { attrs: { role: 'group', 'aria-label': 'Confirm the repair' } },
-        h('p', null, 'Repair rewrites the differing rows of these tables in the warehouse from the source, through an ordinary change cycle, then compares them again:'),
-        h('ul', null, tables.map((table) => h('li.table-name', null, table))),
-        h('p.muted', null, 'A table whose difference is too large to repair key by key, or without a key, is reseeded instead, with a Reseed alert saying why.'),
-        h(
-          'div.actions',
-          null,
-          h('button.danger#confirm-repair', { attrs: { type: 'button', disabled: repairing }, on: { click: () => void repair(validationId, tables) } }, repairing ? 'Repairing…' : `Repair ${tables.length} table(s)`),
-          h('button#cancel-repair', { attrs: { type: 'button', disabled: repairing }, on: { click: cancelRepair } }, 'Cancel'),
-        ),
-      ),
+      repairView({
+        permissions,
+        tables,
+        confirming: confirmingRepair,
+        sending: repairing,
+        onAsk: () => {
+          confirmingRepair = true;
+          drawRepair();
+        },
+        onConfirm: () => {
+          if (validationId !== null) void repair(validationId, tables);
+        },
+        onCancel: () => {
+          confirmingRepair = false;
+          drawRepair();
+        },
+      }),
     );
-  }
-
-  function cancelRepair(): void {
-    confirmingRepair = false;
-    drawRepair();
   }
 
   drawValidate();

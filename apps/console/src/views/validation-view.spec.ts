@@ -2,7 +2,8 @@ import { encodeResponse } from '@svc/api-codec';
 import type { TableValidation } from '@svc/contracts';
 import type { DescribedValidation } from '../api/wire-types.js';
 import { findAll, textOf } from '../render/vnode.js';
-import { validationView } from './validation-view.js';
+import { ALL_ALLOWED, type Permissions } from '../api/permissions.js';
+import { repairView, validationView, type RepairViewOptions } from './validation-view.js';
 
 const NOW = new Date('2026-11-27T10:01:00.000Z');
 const base = { reason: null, rowsCompared: 0, rowsEstimated: null, mismatchedKeys: 0, missingKeys: 0, extraKeys: 0, differentKeys: 0, unsettledKeys: 0, differingKeys: [], sourceVersion: null, startedAt: null, endedAt: null };
@@ -71,5 +72,51 @@ describe('validation view', () => {
     expect(cells('[public].[seeding]')[1]).toBe('Skippedthe table is still seeding');
     expect(cells('[public].[moved]')[1]).toBe('Repairedreseeded: 12000 keys differ; validate it again once it is Tracking');
     expect(textOf(view)).toContain('9b2e7c1a-3d4f-4e5a-8b6c-7d8e9f0a1b2c');
+  });
+});
+
+describe('repair view', () => {
+  const calls: string[] = [];
+  const options = (overrides: Partial<RepairViewOptions>): RepairViewOptions => ({
+    permissions: ALL_ALLOWED,
+    tables: ['[public].[orders]', '[public].[lines]'],
+    confirming: false,
+    sending: false,
+    onAsk: () => calls.push('ask'),
+    onConfirm: () => calls.push('confirm'),
+    onCancel: () => calls.push('cancel'),
+    ...overrides,
+  });
+  const buttons = (view: ReturnType<typeof repairView>) => findAll(view, (element) => element.tag === 'button');
+  const click = (view: ReturnType<typeof repairView>, id: string) => buttons(view).find((button) => button.attrs['id'] === id)?.on['click']?.(new Event('click'));
+
+  beforeEach(() => (calls.length = 0));
+
+  it('offers Repair only while the latest validation has Mismatched tables', () => {
+    const none = repairView(options({ tables: [] }));
+    expect(buttons(none).map((button) => [textOf(button), button.attrs['disabled']])).toEqual([['Repair', '']]);
+    expect(textOf(none)).toContain('the latest validation found no Mismatched table');
+    const some = repairView(options({}));
+    expect(buttons(some).map((button) => [textOf(button), button.attrs['disabled']])).toEqual([['Repair 2 mismatched table(s)…', undefined]]);
+    click(some, 'repair-validation');
+    expect(calls).toEqual(['ask']);
+  });
+
+  it('asks first, naming the tables it rewrites, and sends only on confirmation', () => {
+    const asking = repairView(options({ confirming: true }));
+    expect(findAll(asking, (element) => element.tag === 'li').map(textOf)).toEqual(['[public].[orders]', '[public].[lines]']);
+    expect(textOf(asking)).toMatch(/reseeded instead/);
+    click(asking, 'cancel-repair');
+    click(asking, 'confirm-repair');
+    expect(calls).toEqual(['cancel', 'confirm']);
+    expect(buttons(repairView(options({ confirming: true, sending: true }))).map((button) => button.attrs['disabled'])).toEqual(['', '']);
+  });
+
+  it("shows a key that may not repair the button disabled with the gateway's reason", () => {
+    const permissions: Permissions = { ...ALL_ALLOWED, RepairReplication: { allowed: false, reason: 'access key K is not allowed to call RepairReplication' } };
+    const denied = repairView(options({ permissions }));
+    expect(buttons(denied)[0]?.attrs['disabled']).toBe('');
+    expect(buttons(denied)[0]?.on).toEqual({});
+    expect(findAll(denied, (element) => element.attrs['class'] === 'denied').map(textOf)).toEqual(['access key K is not allowed to call RepairReplication']);
   });
 });

@@ -2,7 +2,8 @@ import type { DescribedValidation, ValidatedTable } from '../api/wire-types.js';
 import { formatCount, formatTimestamp } from '../render/format.js';
 import { formatKey, progressText, validationProgress } from '../render/validation-format.js';
 import { h, type VElement } from '../render/vnode.js';
-import { badge } from './common.js';
+import type { Permissions } from '../api/permissions.js';
+import { actionButton, badge } from './common.js';
 import { progressView } from './tables-view.js';
 
 const COLUMNS = ['Table', 'State', 'Progress', 'Missing', 'Extra', 'Different', 'Unsettled', 'First differing keys', 'Started', 'Ended'];
@@ -66,4 +67,41 @@ function timeView(iso: string | undefined): VElement | string {
 /** The panel before any validation, or when the key may not read them. */
 export function noValidationView(): VElement {
   return h('p.empty', null, 'Not validated yet. Validate compares each table of the warehouse with its source, keys only, while replication runs.');
+}
+
+export interface RepairViewOptions {
+  permissions: Permissions;
+  /** The Mismatched tables of the latest validation: what Repair takes. */
+  tables: readonly string[];
+  /** Asked to confirm: the tables are named, with what repairing them does. */
+  confirming: boolean;
+  sending: boolean;
+  onAsk: () => void;
+  onConfirm: () => void;
+  onCancel: () => void;
+}
+
+/** Repair: a button while there are Mismatched tables, then a confirmation that names them, since it rewrites warehouse rows. */
+export function repairView(options: RepairViewOptions): VElement {
+  const { tables } = options;
+  if (!options.confirming || tables.length === 0) {
+    return actionButton(options.permissions, 'RepairReplication', tables.length > 0 ? `Repair ${tables.length} mismatched table(s)…` : 'Repair', () => options.onAsk(), {
+      danger: true,
+      id: 'repair-validation',
+      unavailable: tables.length === 0 ? 'the latest validation found no Mismatched table' : null,
+    });
+  }
+  return h(
+    'div.danger-zone#repair-confirmation',
+    { attrs: { role: 'group', 'aria-label': 'Confirm the repair' } },
+    h('p', null, 'Repair rewrites the differing rows of these tables in the warehouse from the source, through an ordinary change cycle, then compares them again:'),
+    h('ul', null, tables.map((table) => h('li.table-name', null, table))),
+    h('p.muted', null, 'A table whose difference is too large to repair key by key, or without a key, is reseeded instead, with a Reseed alert saying why.'),
+    h(
+      'div.actions',
+      null,
+      h('button.danger#confirm-repair', { attrs: { type: 'button', disabled: options.sending }, on: { click: () => options.onConfirm() } }, options.sending ? 'Repairing…' : `Repair ${tables.length} table(s)`),
+      h('button#cancel-repair', { attrs: { type: 'button', disabled: options.sending }, on: { click: () => options.onCancel() } }, 'Cancel'),
+    ),
+  );
 }
