@@ -379,6 +379,13 @@ describe('operator console in Chromium', () => {
 
     previous = await validateFromButton('');
     expect(await validationStates(previous, 120_000, allFinal)).toEqual({ [BIG]: 'Validated', [HOSTILE]: 'Validated' });
+
+    // A table's own page shows its row of the latest validation, and Validate there names the table.
+    await page.click(`#tables tr[data-table="${BIG}"] td.table-name a`);
+    await page.waitForSelector(`#table .table-detail`);
+    expect(await validationStates(null, 20_000, allFinal)).toEqual({ [BIG]: 'Validated' });
+    expect(await page.inputValue('#validate-form [name="tablesToInclude"]')).toBe(BIG);
+    await go(`#/replications/${replicationId}`);
   }, 420_000);
 
   it("shows a read-only key every action disabled with the gateway's reason", async () => {

@@ -33,11 +33,11 @@ export function showDetailPage(container: Element, context: PageContext, replica
     h('div#actions.actions'),
     focusTable === null
       ? [section('tables', 'Tables'), h('section#validation'), section('history', 'Lag and throughput'), section('alerts', 'Alerts'), section('configuration', 'Configuration (secrets masked)'), h('section#delete')]
-      : [section('table', null), section('history', 'Lag and throughput')],
+      : [section('table', null), h('section#validation'), section('history', 'Lag and throughput')],
   );
   const area = (selector: string) => container.querySelector(selector);
   const validationSection = area('#validation');
-  const validation = validationSection === null ? null : showValidationPanel(validationSection, context, replicationId);
+  const validation = validationSection === null ? null : showValidationPanel(validationSection, context, replicationId, focusTable);
   let latest: DescribedReplication | null = null;
   let notice: Notice = null;
   let actionsKey = '';

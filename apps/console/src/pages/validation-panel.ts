@@ -22,9 +22,10 @@ const NOT_VALIDATED = /has not been validated yet/;
 /**
  * The replication's latest validation (DescribeReplicationValidation without ValidationId), per table; Validate
  * (StartReplicationValidation, optionally some tables) and Repair of its Mismatched tables (RepairReplication),
- * confirmed first. Draws into `section`, which holds `.validate`, `.repair`, `.notice-area` and `.body`.
+ * confirmed first. Draws into `section`, which holds `.validate`, `.repair`, `.notice-area` and `.body`. With
+ * `onlyTable` (a table's page) it shows and repairs that table alone, and Validate names it.
  */
-export function showValidationPanel(section: Element, context: PageContext, replicationId: string): Page {
+export function showValidationPanel(section: Element, context: PageContext, replicationId: string, onlyTable: string | null = null): Page {
   const { client, permissions } = context;
   render(section, h('h3', null, 'Validation'), h('div.notice-area'), h('div.validate'), h('div.repair.actions'), h('div.body'));
   const area = (selector: string) => section.querySelector(selector);
@@ -33,7 +34,7 @@ export function showValidationPanel(section: Element, context: PageContext, repl
     if (target) render(target, ...nodes);
   };
   let latest: DescribedValidation | null = null;
-  let values = new Map<string, string>();
+  let values = new Map<string, string>(onlyTable === null ? [] : [['tablesToInclude', onlyTable]]);
   let validateErrors: FieldErrors | null = null;
   let starting = false;
   let confirmingRepair = false;
@@ -44,8 +45,8 @@ export function showValidationPanel(section: Element, context: PageContext, repl
     async () => {
       const described = await client.call<DescribedValidation>('DescribeReplicationValidation', { replicationId });
       if (described.ok) {
-        latest = described.value;
-        renderInto('.body', validationView(described.value, context.now()));
+        latest = onlyTable === null ? described.value : { ...described.value, tables: described.value.tables.filter((table) => table.name === onlyTable) };
+        renderInto('.body', validationView(latest, context.now()));
       } else {
         latest = null;
         const permission = permissionFrom(described);

@@ -73,6 +73,12 @@ describe('validation view', () => {
     expect(cells('[public].[moved]')[1]).toBe('Repairedreseeded: 12000 keys differ; validate it again once it is Tracking');
     expect(textOf(view)).toContain('9b2e7c1a-3d4f-4e5a-8b6c-7d8e9f0a1b2c');
   });
+
+  it("says so on a table's page when the latest validation did not compare that table", () => {
+    const other = validationView(described([]), NOW);
+    expect(textOf(other)).toMatch(/9b2e7c1a-3d4f-4e5a-8b6c-7d8e9f0a1b2c, requested 2026-11-27 10:00:00 UTC\.It did not compare this table\.$/);
+    expect(findAll(other, (element) => element.tag === 'table')).toEqual([]);
+  });
 });
 
 describe('repair view', () => {

@@ -22,12 +22,14 @@ export function validationView(described: DescribedValidation, now: Date): VElem
       h('time', { attrs: { datetime: described.requestedAt } }, formatTimestamp(described.requestedAt)),
       '.',
     ),
-    h(
-      'table.validation-tables',
-      null,
-      h('thead', null, h('tr', null, COLUMNS.map((title) => h('th', null, title)))),
-      h('tbody', null, described.tables.map((table) => tableRow(table, now))),
-    ),
+    described.tables.length === 0
+      ? h('p.empty', null, 'It did not compare this table.')
+      : h(
+          'table.validation-tables',
+          null,
+          h('thead', null, h('tr', null, COLUMNS.map((title) => h('th', null, title)))),
+          h('tbody', null, described.tables.map((table) => tableRow(table, now))),
+        ),
   );
 }
 
