@@ -282,4 +282,12 @@ ALTER TABLE alerts DROP CONSTRAINT IF EXISTS alerts_kind_check;
 ALTER TABLE alerts ADD CONSTRAINT alerts_kind_check CHECK (kind IN ('SchemaChange', 'Reseed', 'Failure', 'RetentionDanger', 'Validation'));
 `,
   },
+  {
+    version: 13,
+    name: 'validation_tables.revalidate_after: a table repaired by a reseed is validated again once the reseed has completed',
+    sql: `
+ALTER TABLE validation_tables ADD COLUMN revalidate_after timestamptz;
+CREATE INDEX validation_tables_revalidate ON validation_tables (replication_id) WHERE revalidate_after IS NOT NULL;
+`,
+  },
 ];

@@ -114,6 +114,40 @@ describe('validations against PostgreSQL', () => {
     expect(await validations.createScheduled(randomUUID(), replicationId, tables, later, sinceLater)).toBe(true);
   });
 
+  it('validates a table repaired by a reseed once that reseed has completed, once however many registries ask', async () => {
+    const replicationId = await newReplication();
+    const repairedAt = new Date('2026-11-27T12:00:00Z');
+    const setState = (table: string, phase: string, seededAt: Date | null) =>
+      pool.query(
+        `INSERT INTO table_states (replication_id, table_name, phase, last_seeded_at) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (replication_id, table_name) DO UPDATE SET phase = $3, last_seeded_at = $4`,
+        [replicationId, table, phase, seededAt],
+      );
+    await setState(ORDERS, 'Reseeding', new Date('2026-11-27T08:00:00Z'));
+    await setState(LINES, 'Tracking', new Date('2026-11-27T08:00:00Z'));
+    const repairId = randomUUID();
+    await validations.create(repairId, replicationId, [
+      { tableName: ORDERS, state: 'Pending', reason: null },
+      { tableName: LINES, state: 'Pending', reason: null },
+      { tableName: AUDIT, state: 'Pending', reason: null },
+    ], repairedAt, false);
+    await validations.revalidateAfterReseed(repairId, ORDERS, repairedAt);
+    // A table that left the replication since: its mark is dropped without a validation.
+    await validations.revalidateAfterReseed(repairId, AUDIT, repairedAt);
+    const ofThis = async (at: Date) => (await validations.startRevalidations(randomUUID, at)).filter((started) => started.replicationId === replicationId);
+
+    // Still reseeding, then Tracking again but from a seed older than the repair: not yet.
+    expect(await ofThis(new Date('2026-11-27T12:00:05Z'))).toEqual([]);
+    await setState(ORDERS, 'Tracking', new Date('2026-11-27T08:00:00Z'));
+    expect(await ofThis(new Date('2026-11-27T12:00:06Z'))).toEqual([]);
+    await setState(ORDERS, 'Tracking', new Date('2026-11-27T12:03:00Z'));
+    const attempts = await Promise.all([1, 2, 3].map(() => ofThis(new Date('2026-11-27T12:03:01Z'))));
+    const started = attempts.flat();
+    expect(started.map((entry) => ({ replicationId: entry.replicationId, tables: entry.tables }))).toEqual([{ replicationId, tables: [ORDERS] }]);
+    expect(await validations.describe(replicationId)).toMatchObject({ validationId: started[0]?.validationId, scheduled: true, tables: [{ name: ORDERS, state: 'Pending' }] });
+    expect(await ofThis(new Date('2026-11-27T12:04:00Z'))).toEqual([]);
+  });
+
   it('puts a silent table back to Pending once, by its work id, and describes the latest validation when none is named', async () => {
     const replicationId = await newReplication();
     const older = randomUUID();

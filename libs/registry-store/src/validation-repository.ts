@@ -72,6 +72,13 @@ export interface ValidationStore {
   failOpen(replicationId: string, reason: string, now: Date): Promise<number>;
   /** Each table's last finished comparison (Validated, Mismatched or Repaired), by replication and table name; of one replication when given. */
   lastByTable(replicationId?: string): Promise<Map<string, Map<string, LastValidation>>>;
+  /** The table was repaired by a reseed asked at `since`: it is validated again once a seed completes after it (startRevalidations). */
+  revalidateAfterReseed(validationId: string, tableName: string, since: Date): Promise<void>;
+  /**
+   * A validation of each replication's tables repaired by a reseed that has completed since (Tracking or Untracked
+   * again): started once however many registries ask, the tables' marks cleared in the same transaction.
+   */
+  startRevalidations(newValidationId: () => string, now: Date): Promise<Array<{ replicationId: string; validationId: string; tables: string[] }>>;
   /** The validation's Mismatched tables among `tableNames` are queued for repair; those that were. */
   requestRepair(validationId: string, tableNames: readonly string[], now: Date): Promise<string[]>;
 }
@@ -144,6 +151,39 @@ export class ValidationRepository implements ValidationStore {
       if ((recent.rowCount ?? 0) > 0) return false;
       await insertValidation(client, { validationId, replicationId, tables, requestedAt, scheduled: true });
       return true;
+    });
+  }
+
+  async revalidateAfterReseed(validationId: string, tableName: string, since: Date): Promise<void> {
+    await this.pool.query('UPDATE validation_tables SET revalidate_after = $3 WHERE validation_id = $1 AND table_name = $2', [validationId, tableName, since]);
+  }
+
+  async startRevalidations(newValidationId: () => string, now: Date): Promise<Array<{ replicationId: string; validationId: string; tables: string[] }>> {
+    return inTransaction(this.pool, async (client) => {
+      // A mark whose table left the replication is cleared too; SKIP LOCKED: another registry is taking those.
+      const due = await client.query<{ replication_id: string; table_name: string; reseeded: boolean }>(
+        `WITH due AS (
+           SELECT vt.validation_id, vt.table_name, vt.replication_id, ts.phase IS NOT NULL AS reseeded
+             FROM validation_tables vt
+             LEFT JOIN table_states ts ON ts.replication_id = vt.replication_id AND ts.table_name = vt.table_name
+            WHERE vt.revalidate_after IS NOT NULL
+              AND (ts.phase IS NULL OR (ts.phase IN ('Tracking', 'Untracked') AND ts.last_seeded_at >= vt.revalidate_after))
+              FOR UPDATE OF vt SKIP LOCKED
+         )
+         UPDATE validation_tables v SET revalidate_after = NULL FROM due
+          WHERE v.validation_id = due.validation_id AND v.table_name = due.table_name
+         RETURNING due.replication_id, due.table_name, due.reseeded`,
+      );
+      const byReplication = new Map<string, Set<string>>();
+      for (const row of due.rows.filter((entry) => entry.reseeded)) byReplication.set(row.replication_id, (byReplication.get(row.replication_id) ?? new Set()).add(row.table_name));
+      const started: Array<{ replicationId: string; validationId: string; tables: string[] }> = [];
+      for (const [replicationId, names] of byReplication) {
+        const validationId = newValidationId();
+        const tables = [...names].sort();
+        await insertValidation(client, { validationId, replicationId, tables: tables.map((tableName) => ({ tableName, state: 'Pending', reason: null })), requestedAt: now, scheduled: true });
+        started.push({ replicationId, validationId, tables });
+      }
+      return started;
     });
   }
 

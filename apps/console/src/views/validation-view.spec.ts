@@ -36,7 +36,7 @@ describe('validation view', () => {
       },
       { ...base, name: '[public].[big]', state: 'Running', rowsCompared: 100, rowsEstimated: 400, startedAt: '2026-11-27T10:00:50.000Z' },
       { ...base, name: '[public].[seeding]', state: 'Skipped', reason: 'the table is still seeding' },
-      { ...base, name: '[public].[moved]', state: 'Repaired', reason: 'reseeded: 12000 keys differ; validate it again once it is Tracking', endedAt: '2026-11-27T10:00:30.000Z' },
+      { ...base, name: '[public].[moved]', state: 'Repaired', reason: 'reseeded: 12000 keys differ; a validation of it starts by itself once the reseed has completed', endedAt: '2026-11-27T10:00:30.000Z' },
     ]),
     NOW,
   );
@@ -70,7 +70,7 @@ describe('validation view', () => {
 
   it('gives the reason of a Skipped table and of a repair that reseeded', () => {
     expect(cells('[public].[seeding]')[1]).toBe('Skippedthe table is still seeding');
-    expect(cells('[public].[moved]')[1]).toBe('Repairedreseeded: 12000 keys differ; validate it again once it is Tracking');
+    expect(cells('[public].[moved]')[1]).toBe('Repairedreseeded: 12000 keys differ; a validation of it starts by itself once the reseed has completed');
     expect(textOf(view)).toContain('9b2e7c1a-3d4f-4e5a-8b6c-7d8e9f0a1b2c');
   });
 

@@ -50,7 +50,7 @@ describe('validation outcomes', () => {
     expect(outcomeOfResult(result({ differentKeys: 2, repair: { keysApplied: 7, reseed: null } }))).toMatchObject({ state: 'Mismatched', reason: '2 key(s) still differ after 7 were applied again' });
     expect(outcomeOfResult(result({ missingKeys: 20000, repair: { keysApplied: 0, reseed: 'validation found 20000 or more differing keys' } }))).toMatchObject({
       state: 'Repaired',
-      reason: 'reseeded: validation found 20000 or more differing keys; validate it again once it is Tracking',
+      reason: 'reseeded: validation found 20000 or more differing keys; a validation of it starts by itself once the reseed has completed',
     });
   });
 });

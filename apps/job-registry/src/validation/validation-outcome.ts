@@ -23,7 +23,7 @@ export function outcomeOfResult(report: ValidationResultReport): ValidationOutco
 
 /** A repair's outcome: Repaired when nothing differs after it (or the table is reseeded), Mismatched with why otherwise. */
 function repairVerdict(repair: NonNullable<ValidationResultReport['repair']>, differs: boolean, mismatched: number): Pick<ValidationOutcome, 'state' | 'reason'> {
-  if (repair.reseed !== null) return { state: 'Repaired', reason: `reseeded: ${repair.reseed}; validate it again once it is Tracking` };
+  if (repair.reseed !== null) return { state: 'Repaired', reason: `reseeded: ${repair.reseed}; a validation of it starts by itself once the reseed has completed` };
   if (differs) return { state: 'Mismatched', reason: `${mismatched} key(s) still differ after ${repair.keysApplied} were applied again` };
   return { state: 'Repaired', reason: repair.keysApplied === 0 ? 'nothing differed any more when compared again' : `${repair.keysApplied} key(s) applied again through a change cycle, then compared equal` };
 }

@@ -10,7 +10,7 @@ import { mismatchAlert, outcomeOfFailure, outcomeOfResult } from './validation-o
 @Injectable()
 export class ValidationReportsService {
   constructor(
-    @Inject(ValidationRepository) private readonly validations: Pick<ValidationStore, 'recordProgress' | 'finish'>,
+    @Inject(ValidationRepository) private readonly validations: Pick<ValidationStore, 'recordProgress' | 'finish' | 'revalidateAfterReseed'>,
     @Inject(TableStateRepository) private readonly tableStates: Pick<TableStateStore, 'listByReplication'>,
     @Inject(AlertsService) private readonly alerts: Pick<AlertsService, 'raise'>,
     @Inject(PipelineLifecycle) private readonly lifecycle: Pick<PipelineLifecycle, 'reseedTable'>,
@@ -34,7 +34,11 @@ export class ValidationReportsService {
         return this.validations.recordProgress(validationId, tableName, workId, report, now);
       case 'result': {
         const finished = await this.finish(request, tableName, outcomeOfResult(report), now);
-        if (finished && report.repair?.reseed) await this.lifecycle.reseedTable(request.replicationId, tableName, report.repair.reseed);
+        if (finished && report.repair?.reseed) {
+          // Marked first: a reseed that starts is then always followed by a validation of its table (ValidationScheduler).
+          await this.validations.revalidateAfterReseed(request.validationId, tableName, now);
+          await this.lifecycle.reseedTable(request.replicationId, tableName, report.repair.reseed);
+        }
         return finished;
       }
       case 'failed':

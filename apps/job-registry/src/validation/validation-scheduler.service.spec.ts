@@ -32,19 +32,25 @@ describe('scheduledValidationMayStart', () => {
 describe('ValidationScheduler', () => {
   function scheduler(listings: ScheduledValidationListing[], minuteMs = MINUTE_MS) {
     const started: Array<{ replicationId: string; notSince: Date }> = [];
-    const service = { startScheduled: async (replicationId: string, notSince: Date) => (started.push({ replicationId, notSince }), 'v-1') };
+    let revalidations = 0;
+    const service = {
+      startScheduled: async (replicationId: string, notSince: Date) => (started.push({ replicationId, notSince }), 'v-1'),
+      startRevalidations: async () => ((revalidations += 1), []),
+    };
     const subject = new ValidationScheduler(
       { withValidationSchedule: async () => listings },
       service as unknown as ValidationService,
       new JsonLogger('job-registry', 'error', () => undefined),
       { pipeline: { minuteMs } } as never,
     );
-    return { subject, started };
+    return { subject, started, revalidations: () => revalidations };
   }
 
   it('asks for a validation of each replication whose window is open, none since its interval (in scheduler minutes)', async () => {
-    const { subject, started } = scheduler([listing(), listing({ replicationId: 'r-2' }, { repeatIntervalInMinutes: 5 }), listing({ replicationId: 'r-3', status: 'Stopped' })], 2000);
+    const { subject, started, revalidations } = scheduler([listing(), listing({ replicationId: 'r-2' }, { repeatIntervalInMinutes: 5 }), listing({ replicationId: 'r-3', status: 'Stopped' })], 2000);
     await subject.tick(NOON);
+    // And the validations that follow repairs by reseed, at every tick.
+    expect(revalidations()).toBe(1);
     expect(started).toEqual([
       { replicationId: 'r-1', notSince: new Date(NOON.getTime() - 60 * 2000) },
       { replicationId: 'r-2', notSince: new Date(NOON.getTime() - 5 * 2000) },
@@ -61,7 +67,7 @@ describe('ValidationScheduler', () => {
           return [];
         },
       },
-      { startScheduled: async () => null } as unknown as ValidationService,
+      { startScheduled: async () => null, startRevalidations: async () => [] } as unknown as ValidationService,
       new JsonLogger('job-registry', 'error', () => undefined),
       { pipeline: { minuteMs: MINUTE_MS } } as never,
     );

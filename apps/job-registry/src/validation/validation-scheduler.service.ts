@@ -19,7 +19,8 @@ export function scheduledValidationMayStart(listing: ScheduledValidationListing,
 
 /**
  * Starts the validations replications schedule (ValidationSchedule): every RepeatIntervalInMinutes within the daily
- * window, counted from the last validation of the replication, requested or scheduled; never while one is open.
+ * window, counted from the last validation of the replication, requested or scheduled; never while one is open. And the
+ * validation that follows a repair by reseed, once the reseed has completed.
  */
 @Injectable()
 export class ValidationScheduler implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -54,6 +55,7 @@ export class ValidationScheduler implements OnApplicationBootstrap, OnApplicatio
   }
 
   private async startDue(now: Date): Promise<void> {
+    await this.validations.startRevalidations(now);
     for (const listing of await this.replications.withValidationSchedule()) {
       if (!scheduledValidationMayStart(listing, now)) continue;
       const notSince = new Date(now.getTime() - listing.schedule.repeatIntervalInMinutes * this.minuteMs);

@@ -20,6 +20,7 @@ function service(tables: StoredTableStatus[], stored: ValidationDescription | nu
   const validations = {
     create: async (validationId: string, _replicationId: string, entries: readonly NewValidationTable[]) => void created.push({ validationId, tables: entries }),
     createScheduled: async (validationId: string, _replicationId: string, entries: readonly NewValidationTable[]) => (created.push({ validationId, tables: entries }), true),
+    startRevalidations: async () => [],
     describe: async () => stored,
     requestRepair: async (_validationId: string, names: readonly string[]) => {
       repairs.push([...names]);

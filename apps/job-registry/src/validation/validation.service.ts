@@ -52,7 +52,7 @@ export class ValidationService extends ValidationOperations {
   constructor(
     @Inject(ReplicationRepository) private readonly replications: Pick<ReplicationStore, 'get'>,
     @Inject(TableStateRepository) private readonly tableStates: Pick<TableStateStore, 'listByReplication'>,
-    @Inject(ValidationRepository) private readonly validations: Pick<ValidationStore, 'create' | 'createScheduled' | 'describe' | 'requestRepair'>,
+    @Inject(ValidationRepository) private readonly validations: Pick<ValidationStore, 'create' | 'createScheduled' | 'startRevalidations' | 'describe' | 'requestRepair'>,
     private readonly wake: ValidationWake,
     private readonly logger: JsonLogger,
   ) {
@@ -84,6 +84,14 @@ export class ValidationService extends ValidationOperations {
     this.logger.info('scheduled validation started', { replicationId, validationId, tables: tables.length });
     this.wake.wake();
     return validationId;
+  }
+
+  /** Validations of the tables repaired by a reseed that has completed since; their ids. */
+  async startRevalidations(now = new Date()): Promise<string[]> {
+    const started = await this.validations.startRevalidations(randomUUID, now);
+    for (const { replicationId, validationId, tables } of started) this.logger.info('validation after a repair by reseed started', { replicationId, validationId, tables: tables.length });
+    if (started.length > 0) this.wake.wake();
+    return started.map((validation) => validation.validationId);
   }
 
   async describe(request: DescribeValidationRequest): Promise<RpcReply<ValidationDescription>> {

@@ -94,7 +94,7 @@ const validation: Described<Omit<ValidationDescriptionOnWire, 'tables'>> = {
   replicationId: 'The replication',
   validationId: 'The validation (GUID)',
   requestedAt: 'When it was requested (ISO 8601, UTC)',
-  scheduled: 'true when a schedule of the replication started it rather than a request',
+  scheduled: 'true when the registry started it by itself (the replication\'s ValidationSchedule, or the comparison that follows a repair by reseed) rather than a request',
 };
 const tableValidation: Described<TableValidationOnWire> = {
   name: '[schema].[table]',
