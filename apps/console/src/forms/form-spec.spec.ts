@@ -41,9 +41,11 @@ describe('form body', () => {
     expect(labels(CREATE_FIELDS)).toEqual(
       expect.arrayContaining(['ParallelTablesLimit', 'RebuildIndexes', 'Source\\ChangeTrackingRetentionPeriod', 'Staging\\ReplicateCompatibilityLevel', 'Warehouse\\AccountId', 'Warehouse\\ScdType', 'AddUpdateTimestamp', 'TablesToInclude', 'ReseedingSchedule\\RepeatIntervalInMinutes']),
     );
-    // 2 top-level, Source 4 (with resetChangeTracking), Staging 3, Warehouse 15, AddUpdateTimestamp, TablesToInclude, ReseedingSchedule 5.
-    expect(CREATE_FIELDS).toHaveLength(31);
-    expect(labels(ALTER_FIELDS)).toEqual(expect.arrayContaining(['ReplicationName', 'DestinationConnectionString', 'AutoSerializedCtProcessTimeoutInMinutes', 'AlertOnSuccessfulTableSchemaChanges', 'Warehouse\\TimeoutInMins', 'ReseedingSchedule\\ToTime']));
+    // 2 top-level, Source 4 (with resetChangeTracking), Staging 3, Warehouse 15, AddUpdateTimestamp, TablesToInclude, ReseedingSchedule 5,
+    // ValidationSchedule 3.
+    expect(CREATE_FIELDS).toHaveLength(34);
+    expect(labels(CREATE_FIELDS)).toEqual(expect.arrayContaining(['ValidationSchedule\\FromTime', 'ValidationSchedule\\ToTime', 'ValidationSchedule\\RepeatIntervalInMinutes']));
+    expect(labels(ALTER_FIELDS)).toEqual(expect.arrayContaining(['ReplicationName', 'DestinationConnectionString', 'AutoSerializedCtProcessTimeoutInMinutes', 'AlertOnSuccessfulTableSchemaChanges', 'Warehouse\\TimeoutInMins', 'ReseedingSchedule\\ToTime', 'ValidationSchedule\\RepeatIntervalInMinutes']));
     expect(labels(ALTER_FIELDS)).not.toContain('AddUpdateTimestamp');
   });
 

@@ -41,7 +41,16 @@ function reseedingFields(): FieldSpec[] {
   ];
 }
 
-/** CreateWarehouseReplication, in the order of docs/API.md. ReseedingSchedule is sent only when one of its fields is filled. */
+/** Not in the original specification: the registry validates the replication by itself (README, "On a schedule"). */
+function validationScheduleFields(): FieldSpec[] {
+  return [
+    { path: ['ValidationSchedule', 'FromTime'], kind: 'text', hint: 'start of the daily window a scheduled validation may start in, hh:mm:ss AM (UTC)' },
+    { path: ['ValidationSchedule', 'ToTime'], kind: 'text', hint: 'end of that window, hh:mm:ss PM' },
+    { path: ['ValidationSchedule', 'RepeatIntervalInMinutes'], kind: 'integer', hint: 'minutes between validations of every table; 0 turns the schedule off' },
+  ];
+}
+
+/** CreateWarehouseReplication, in the order of docs/API.md. A schedule group is sent only when one of its fields is filled. */
 export const CREATE_FIELDS: readonly FieldSpec[] = [
   { path: ['ParallelTablesLimit'], kind: 'integer', hint: 'tables copied at once (10 suits a large managed instance or smaller)', initial: '4' },
   { path: ['RebuildIndexes'], kind: 'boolean', choices: BOOLEAN, hint: 'rebuild indexes in the destination', initial: 'false' },
@@ -56,6 +65,7 @@ export const CREATE_FIELDS: readonly FieldSpec[] = [
   { path: ['AddUpdateTimestamp'], kind: 'boolean', choices: BOOLEAN, hint: 'add svc_sys_update_timestamp to each warehouse table (only at creation)', initial: 'false' },
   { path: ['TablesToInclude'], kind: 'text', hint: '[schema].[table], comma-separated, or All', initial: 'All' },
   ...reseedingFields(),
+  ...validationScheduleFields(),
 ];
 
 /** AlterWarehouseReplication (docs/API.md): every field optional, sent only when filled. */
@@ -80,4 +90,5 @@ export const ALTER_FIELDS: readonly FieldSpec[] = [
   ...warehouseFields(true),
   { path: ['Warehouse', 'TimeoutInMins'], kind: 'integer', hint: 'warehouse statement timeout (default 60)' },
   ...reseedingFields(),
+  ...validationScheduleFields(),
 ];
