@@ -1,0 +1,2 @@
+export { MemoryParts, redshiftOnPostgres } from './redshift-on-postgres-warehouse';
+export { RedshiftOnPostgresClient } from '../redshift-on-postgres';

@@ -1,0 +1,165 @@
+import type { BatchDescriptor, TableDefinition } from '@svc/contracts';
+import type { ChecksumColumn, WarehouseConnector, WarehouseTableOptions } from '@svc/engines';
+import { REDSHIFT_CHECKSUM_DIALECT, RedshiftFileRows, RedshiftValueError, fileRowsLayout, redshiftColumnType } from '@svc/redshift/warehouse';
+import { MemoryParts, RedshiftOnPostgresClient, redshiftOnPostgres } from '@svc/redshift/warehouse/testing';
+import { planOfSourceType, type ColumnPlan } from '@svc/sqlserver/common';
+import type { TsqlValue } from '@svc/sqlserver/common/testing';
+import { createTempDatabase, type TempDatabase } from '@svc/testing';
+import type { Client } from 'pg';
+import { CASES, VALUES, interchangeText, tsqlCanonical, tsqlDigest } from './sqlserver-checksum-values';
+
+/*
+ * SQL Server → Redshift, our users' main pair: SQL Server's digests are only right if the T-SQL canonical text of every
+ * SQL Server type equals, value for value, what Redshift's dialect computes of the value as the Redshift warehouse holds
+ * it. SQL Server's side runs on the T-SQL expression double (tsql-expression.double.ts, Microsoft's pages cited there).
+ * Redshift's side is the Redshift warehouse connector itself on the Redshift-on-PostgreSQL double (redshift-on-postgres.ts:
+ * Redshift's functions PostgreSQL lacks, STRTOL and FROM_VARBYTE, as shims; names folded; trailing blanks insignificant
+ * to =): its DDL declares each column from the source's portable type (redshift-types.ts), the stager's rewrite for
+ * Redshift (RedshiftFileRows: NULL as `\N`, every value quoted, binary as bare hex) writes the file, COPY loads it and
+ * validation's own statements read the digests. Where the double holds a Redshift type as another type, it is PostgreSQL's
+ * nearest: VARBYTE as the hex text the file carries ("For CSV, the data is loaded from a file in hexadecimal
+ * representation of the VARBYTE data", https://docs.aws.amazon.com/redshift/latest/dg/copy-usage-varbyte.html), which
+ * FROM_VARBYTE(…, 'hex') returns; VARCHAR(n) counts characters where Redshift counts bytes (the rewriter refuses a value
+ * longer in bytes than its column before any file is written). No column is SUPER: JSON travels as VARCHAR text.
+ */
+
+const KEY_PLAN = planOfSourceType('k', 'int');
+const key = (value: number): TsqlValue => ({ type: 'int', value });
+
+/** A field of the row interchange format (row-format.ts): NULL an unquoted empty field, every other value quoted. */
+const csvField = (text: string | null) => (text === null ? '' : `"${text.replace(/"/g, '""')}"`);
+
+interface Row {
+  values: readonly TsqlValue[];
+}
+
+/** Redshift's side of one row: the canonical text of each value column and the row's digest (key column included). */
+interface RedshiftRow {
+  texts: (string | null)[];
+  digest: string;
+}
+
+let database: TempDatabase;
+let warehouse: WarehouseConnector;
+/** A session that behaves as Redshift (its shims on the search path): typed as pg's Client, whose query it keeps. */
+let session: Client;
+let tableCount = 0;
+const parts = new MemoryParts();
+const where: WarehouseTableOptions = { schema: 'rs_sqlserver', scdType: 'Type1', addUpdateTimestamp: false };
+
+beforeAll(async () => {
+  database = await createTempDatabase('rs_sqlserver_checksums');
+  warehouse = redshiftOnPostgres(database.url);
+  session = new RedshiftOnPostgresClient({ connectionString: database.url });
+  await session.connect();
+});
+
+afterAll(async () => {
+  await session.end();
+  await warehouse.close();
+  await database.drop();
+});
+
+function definitionOf(plans: readonly ColumnPlan[]): TableDefinition {
+  tableCount += 1;
+  const columns = [KEY_PLAN, ...plans].map((plan, index) => ({ name: index === 0 ? 'k' : `c${index - 1}`, sourceType: plan.sourceType, portableType: plan.portableType, nullable: index > 0 }));
+  return { table: { schema: 'dbo', name: `t${tableCount}` }, columns, primaryKey: ['k'], estimatedRows: 0 };
+}
+
+function seedOf(definition: TableDefinition): BatchDescriptor {
+  return { batchId: `${definition.table.name}:seed:A:0`, replicationId: 'r1', epoch: 1, definition, body: { kind: 'seed', seedId: 'A', part: 0, final: true, startVersion: '1' } };
+}
+
+/** The reader's CSV of the rows (key k = the row's index) rewritten for Redshift by the stager's rewriter. */
+function redshiftFile(batch: BatchDescriptor, plans: readonly ColumnPlan[], rows: readonly Row[]): Buffer {
+  const csv = rows.map((row, index) => `${[String(index), ...plans.map((plan, column) => interchangeText(plan, row.values[column] ?? { type: 'null' }))].map(csvField).join(',')}\n`).join('');
+  const rewriter = new RedshiftFileRows(fileRowsLayout(batch));
+  return Buffer.concat([...rewriter.push(Buffer.from(csv, 'utf8')), ...rewriter.end()]);
+}
+
+/** Why the stager refuses to write the value for Redshift (RedshiftValueError), null when it writes it. */
+function refusalOf(plan: ColumnPlan, value: TsqlValue): string | null {
+  try {
+    redshiftFile(seedOf(definitionOf([plan])), [plan], [{ values: [value] }]);
+    return null;
+  } catch (error) {
+    if (error instanceof RedshiftValueError) return error.message;
+    throw error;
+  }
+}
+
+/** Loads the rows into a new Redshift table of the plans' columns and reads, row by row, Redshift's canonical texts and digests. */
+async function redshiftSide(plans: readonly ColumnPlan[], rows: readonly Row[]): Promise<RedshiftRow[]> {
+  const definition = definitionOf(plans);
+  const batch = seedOf(definition);
+  const partKey = `files/${batch.batchId}/part-00000.csv.gz`;
+  parts.put(partKey, redshiftFile(batch, plans, rows));
+  await warehouse.ensureTable(definition, where);
+  expect(await warehouse.loadBatch(batch, { bucket: 'b', manifestKey: `files/${batch.batchId}/manifest.json`, partKeys: [partKey] }, parts, where)).toEqual({ applied: true, rowCount: rows.length });
+
+  const columns = plans.map((plan, index): ChecksumColumn => ({ sql: `t.c${index}`, type: plan.portableType, declaredType: redshiftColumnType(plan.portableType).type }));
+  const texts = columns.map((column, index) => `${REDSHIFT_CHECKSUM_DIALECT.canonicalText(column)} AS text_${index}`).join(', ');
+  const relation = `${where.schema}.${warehouse.targetTableName(definition.table)}`;
+  const read = await session.query<Record<string, string | null>>(`SELECT t.k, ${texts} FROM ${relation} AS t ORDER BY t.k`);
+
+  const reader = await warehouse.checksums(definition, where).openSnapshot();
+  const digests = new Map<string, string>();
+  try {
+    for (const row of await reader.keyDigestsInSegments({ buckets: 1, subBuckets: 1 }, [0])) digests.set(row.key[0] ?? '', row.digest.toString());
+  } finally {
+    await reader.close();
+  }
+  return read.rows.map((row) => ({ texts: columns.map((_, index) => row[`text_${index}`] ?? null), digest: digests.get(String(row['k'])) ?? 'no digest' }));
+}
+
+/** SQL Server's side of the same rows. */
+function sqlServerSide(plans: readonly ColumnPlan[], rows: readonly Row[]): RedshiftRow[] {
+  return rows.map((row, index) => ({
+    texts: plans.map((plan, column) => tsqlCanonical(plan, row.values[column] ?? { type: 'null' })),
+    digest: tsqlDigest([KEY_PLAN, ...plans], [key(index), ...row.values]),
+  }));
+}
+
+/** Values the stager refuses to write for Redshift: they stop their table and are never loaded, so never compared. */
+const REFUSED: readonly { sourceType: string; value: TsqlValue; because: RegExp }[] = [
+  // The file's NULL marker (null-marker.ts): Redshift would read it back as NULL.
+  { sourceType: 'nvarchar(max)', value: { type: 'text', text: '\\N' }, because: /the value \\N cannot be loaded into Redshift, which reads it as NULL/ },
+];
+const isRefused = (sourceType: string, value: TsqlValue) => REFUSED.some((refused) => refused.sourceType === sourceType && JSON.stringify(refused.value) === JSON.stringify(value));
+
+describe('SQL Server canonical texts equal Redshift warehouse canonical texts, value for value (T-SQL on the double, Redshift on the PostgreSQL double)', () => {
+  const bySourceType = new Map<string, Promise<{ expected: RedshiftRow[]; actual: RedshiftRow[] }>>();
+
+  /** One table per SQL Server type, all of its values (NULL last) loaded at once; indexes as CASES numbers them. */
+  function compared(sourceType: string): Promise<{ expected: RedshiftRow[]; actual: RedshiftRow[] }> {
+    const known = bySourceType.get(sourceType);
+    if (known !== undefined) return known;
+    const plan = planOfSourceType('c', sourceType);
+    const values = [...(VALUES[sourceType] ?? []), { type: 'null' } as const];
+    const rows = values.map((value) => ({ values: [isRefused(sourceType, value) ? ({ type: 'null' } as const) : value] }));
+    const loading = redshiftSide([plan], rows).then((actual) => ({ actual, expected: sqlServerSide([plan], rows) }));
+    bySourceType.set(sourceType, loading);
+    return loading;
+  }
+
+  it.each(CASES.filter((entry) => !isRefused(entry.sourceType, entry.value)).map((entry) => [`${entry.sourceType} #${entry.index}${entry.value.type === 'null' ? ' (NULL)' : ''}`, entry] as const))(
+    '%s',
+    async (_name, { sourceType, index }) => {
+      const { expected, actual } = await compared(sourceType);
+      expect(actual[index]).toEqual(expected[index]);
+    },
+  );
+
+  it.each(REFUSED.map((refused) => [refused.sourceType, refused] as const))('%s: a value Redshift cannot hold is refused before any file is written, so it is never compared', (_name, { sourceType, value, because }) => {
+    expect(refusalOf(planOfSourceType('c', sourceType), value)).toMatch(because);
+  });
+
+  it('digests a row of every type alike: fields, separators, escapes, NULLs and UTF-8 bytes', async () => {
+    const sourceTypes = Object.keys(VALUES);
+    const plans = sourceTypes.map((sourceType) => planOfSourceType('c', sourceType));
+    const rows = [0, 1].map((pick) => ({
+      values: sourceTypes.map((sourceType) => (VALUES[sourceType] ?? []).filter((value) => !isRefused(sourceType, value))[pick] ?? ({ type: 'null' } as const)),
+    }));
+    expect((await redshiftSide(plans, rows)).map((row) => row.digest)).toEqual(sqlServerSide(plans, rows).map((row) => row.digest));
+  });
+});
