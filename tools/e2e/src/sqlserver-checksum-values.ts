@@ -92,5 +92,15 @@ export function tsqlDigest(plans: readonly ColumnPlan[], values: readonly TsqlVa
   return digest.value.toString();
 }
 
+/** SQL Server's key text (what the warehouse casts back to its type) and key hash of the value as a one-column key. */
+export function tsqlKey(plan: ColumnPlan, value: TsqlValue): { keyText: string; keyHash: string } {
+  const column: ChecksumColumn = { sql: 'x', type: plan.portableType, declaredType: plan.sourceType };
+  const keyHash = evaluateTsql(TSQL_CHECKSUM_DIALECT.md5(canonicalRowText(TSQL_CHECKSUM_DIALECT, [column])), { x: value });
+  const keyText = evaluateTsql(TSQL_CHECKSUM_DIALECT.keyText(column), { x: value });
+  // tedious reads float and real as JavaScript numbers, which checksum-rows.ts writes as their shortest text.
+  const text = keyText.type === 'float' || keyText.type === 'real' ? String(keyText.value) : textOf(keyText);
+  return { keyText: text, keyHash: textOf(keyHash) };
+}
+
 /** Every value of VALUES and a NULL of each type, numbered within its type. */
 export const CASES = Object.entries(VALUES).flatMap(([sourceType, values]) => [...values, { type: 'null' } as const].map((value, index) => ({ sourceType, index, value })));

@@ -6,7 +6,7 @@ import { planOfSourceType, type ColumnPlan } from '@svc/sqlserver/common';
 import type { TsqlValue } from '@svc/sqlserver/common/testing';
 import { createTempDatabase, type TempDatabase } from '@svc/testing';
 import type { Client } from 'pg';
-import { CASES, VALUES, interchangeText, tsqlCanonical, tsqlDigest } from './sqlserver-checksum-values';
+import { CASES, VALUES, interchangeText, tsqlCanonical, tsqlDigest, tsqlKey } from './sqlserver-checksum-values';
 
 /*
  * SQL Server → Redshift, our users' main pair: SQL Server's digests are only right if the T-SQL canonical text of every
@@ -161,5 +161,46 @@ describe('SQL Server canonical texts equal Redshift warehouse canonical texts, v
       values: sourceTypes.map((sourceType) => (VALUES[sourceType] ?? []).filter((value) => !isRefused(sourceType, value))[pick] ?? ({ type: 'null' } as const)),
     }));
     expect((await redshiftSide(plans, rows)).map((row) => row.digest)).toEqual(sqlServerSide(plans, rows).map((row) => row.digest));
+  });
+});
+
+/** The SQL Server types a primary key may have (no LOB, xml, spatial or json column can be a key). */
+const KEY_TYPES = new Set(['int', 'bigint', 'smallint', 'tinyint', 'bit', 'decimal(38,10)', 'numeric(5,0)', 'money', 'smallmoney', 'float', 'real', 'date', 'time(7)', 'time(3)', 'time(0)', 'datetime2(7)', 'datetime2(3)', 'datetime2(0)', 'datetime', 'smalldatetime', 'datetimeoffset(7)', 'datetimeoffset(0)', 'char(10)', 'nchar(10)', 'varchar(40)', 'nvarchar(40)', 'binary(16)', 'varbinary(100)', 'rowversion', 'uniqueidentifier', 'sql_variant', 'hierarchyid']);
+
+describe('a SQL Server key is found in the Redshift warehouse by its key text, with the same key hash and digest', () => {
+  /** A table whose only column, its key, is of the plan's type, holding the one value. */
+  async function keyedTable(plan: ColumnPlan, value: TsqlValue): Promise<TableDefinition> {
+    tableCount += 1;
+    const definition: TableDefinition = {
+      table: { schema: 'dbo', name: `k${tableCount}` },
+      columns: [{ name: 'c0', sourceType: plan.sourceType, portableType: plan.portableType, nullable: false }],
+      primaryKey: ['c0'],
+      estimatedRows: 1,
+    };
+    const batch = seedOf(definition);
+    const rewriter = new RedshiftFileRows(fileRowsLayout(batch));
+    const partKey = `files/${batch.batchId}/part-00000.csv.gz`;
+    parts.put(partKey, Buffer.concat([...rewriter.push(Buffer.from(`${csvField(interchangeText(plan, value))}\n`, 'utf8')), ...rewriter.end()]));
+    await warehouse.ensureTable(definition, where);
+    await warehouse.loadBatch(batch, { bucket: 'b', manifestKey: `files/${batch.batchId}/manifest.json`, partKeys: [partKey] }, parts, where);
+    return definition;
+  }
+
+  const keyCases = CASES.filter((entry) => KEY_TYPES.has(entry.sourceType) && entry.value.type !== 'null');
+
+  it.each(keyCases.map((entry) => [`${entry.sourceType} #${entry.index}`, entry] as const))('%s', async (_name, { sourceType, value }) => {
+    const plan = planOfSourceType('c', sourceType);
+    const definition = await keyedTable(plan, value);
+    const source = tsqlKey(plan, value);
+    const reader = await warehouse.checksums(definition, where).openSnapshot();
+    try {
+      const found = await reader.digestsOfKeys(1, [{ keyHash: source.keyHash, key: [source.keyText] }]);
+      expect(found.map((row) => ({ keyHash: row.keyHash, digest: row.digest.toString() }))).toEqual([{ keyHash: source.keyHash, digest: tsqlDigest([plan], [value]) }]);
+      // The warehouse's key text (an extra row's) finds the row again.
+      const again = await reader.digestsOfKeys(1, found.map((row) => ({ keyHash: row.keyHash, key: row.key })));
+      expect(again.map((row) => row.keyHash)).toEqual([source.keyHash]);
+    } finally {
+      await reader.close();
+    }
   });
 });

@@ -18,7 +18,8 @@ import { redshiftColumnType } from './redshift-types';
  * Validation's checksums in Redshift's SQL (https://docs.aws.amazon.com/redshift/latest/dg/): MD5 returns the
  * 32-character hex digest of a string (r_MD5.html); STRTOL(num_string, base) its BIGINT value (r_STRTOL.html);
  * CHR, REPLACE, COALESCE and || (r_CHR.html, r_REPLACE.html); TO_CHAR with the US (microseconds) pattern
- * (r_FORMAT_strings.html); FROM_VARBYTE(varbyte, 'hex') (r_FROM_VARBYTE.html); LOG is base 10 (r_LOG.html).
+ * (r_FORMAT_strings.html); FROM_VARBYTE(varbyte, 'hex') and TO_VARBYTE(string, 'hex') (r_FROM_VARBYTE.html,
+ * r_TO_VARBYTE.html); LOG is base 10 (r_LOG.html).
  * Each canonical text matches PostgreSQL's (libs/postgres/common checksum-dialect.ts) for the values the type
  * tables say Redshift keeps: columns Redshift stores as VARCHAR hold the interchange text itself.
  */
@@ -61,9 +62,16 @@ export const REDSHIFT_CHECKSUM_DIALECT: ChecksumDialect = {
   },
   keyText({ sql, type }: ChecksumColumn): string {
     if (type.kind === 'text' || storedAsText(type)) return sql;
+    // A VARBYTE cast to VARCHAR is its bytes read as UTF-8 (r_TO_HEX.html): the interchange text is `\x` and the hex.
+    if (type.kind === 'binary') return `CHR(92) || 'x' || FROM_VARBYTE(${sql}, 'hex')`;
     if (type.kind === 'timestamp') return type.zone ? `TO_CHAR(${sql} AT TIME ZONE 'UTC', ${TIMESTAMP_TEXT_FORMAT}) || '+00'` : `TO_CHAR(${sql}, ${TIMESTAMP_TEXT_FORMAT})`;
     if (type.kind === 'uuid') return `LOWER(RTRIM(${sql}))`;
     return `CAST(${sql} AS VARCHAR)`;
+  },
+  /** A VARCHAR cast to VARBYTE is its UTF-8 bytes (r_VARBYTE_type.html): a binary key's `\x…` text is hex, read by TO_VARBYTE (r_TO_VARBYTE.html). */
+  keyFromText(parameter: string, column: ChecksumColumn): string {
+    if (column.type.kind === 'binary') return `TO_VARBYTE(SUBSTRING(${parameter}, 3), 'hex')`;
+    return STANDARD_CHECKSUM_SQL.keyFromText(parameter, column);
   },
   character(code: number): string {
     return `CHR(${code})`;

@@ -47,6 +47,10 @@ describe('RedshiftFileRows: the rows as Redshift COPY reads them', () => {
     expect(rewrite(layout, '1,,"",\n2,text,ab,\\x0aff\n')).toBe('"1",\\N,"",\\N\n"2","text","ab","0aff"\n');
   });
 
+  it('writes binary in lower-case hex whatever case the source wrote (SQL Server upper, PostgreSQL lower)', () => {
+    expect(rewrite(layout, '3,,,\\x00AbFf09\n')).toBe('"3",\\N,\\N,"00abff09"\n');
+  });
+
   it('keeps quotes, commas, newlines, carriage returns, backslashes and 4-byte characters', () => {
     const input = '3,"say ""hi"", then\r\nleave \\ 😀",,\n';
     expect(rewrite(layout, input)).toBe('"3","say ""hi"", then\r\nleave \\ 😀",\\N,\\N\n');

@@ -87,7 +87,7 @@ export function fileRowsLayout(batch: BatchDescriptor): FileRowsLayout {
 /**
  * The batch's rows, in the row interchange format (@svc/contracts row-format.ts: NULL an unquoted empty field, '' as
  * `""`), rewritten for Redshift's COPY (docs/REDSHIFT.md): NULL as the unquoted marker `\N`, every other value
- * quoted, binary as bare hex. A value Redshift would misread or cut is refused (RedshiftValueError): a value that
+ * quoted, binary as bare lower-case hex. A value Redshift would misread or cut is refused (RedshiftValueError): a value that
  * is exactly the marker, and one longer in bytes than its column. One row is held at a time.
  */
 export class RedshiftFileRows implements StagedRowsRewriter {
@@ -189,7 +189,7 @@ export class RedshiftFileRows implements StagedRowsRewriter {
     let bytes = value.length;
     if (column.form === 'hex') {
       if (value.length < 2 || value[0] !== BACKSLASH || value[1] !== 0x78) this.refuse(column, 'a binary value that is not PostgreSQL hex text (\\x…)');
-      written = value.subarray(2);
+      written = lowerCaseHex(value.subarray(2));
       bytes = Math.ceil(written.length / 2);
     }
     if (column.capacityBytes !== null && bytes > column.capacityBytes) {
@@ -261,6 +261,23 @@ export class RedshiftFileRows implements StagedRowsRewriter {
     this.outputBytes = 0;
     return [chunk];
   }
+}
+
+const UPPER_A = 0x41;
+const UPPER_F = 0x46;
+const TO_LOWER = 0x20;
+
+/**
+ * Hex digits in lower case (SQL Server writes them upper, PostgreSQL lower): one spelling of a value's bytes whatever
+ * the source, the one the Redshift-on-PostgreSQL double, which keeps VARBYTE as this text, compares keys in.
+ */
+function lowerCaseHex(hex: Buffer): Buffer {
+  const lower = Buffer.from(hex);
+  for (let index = 0; index < lower.length; index += 1) {
+    const byte = lower[index] ?? 0;
+    if (byte >= UPPER_A && byte <= UPPER_F) lower[index] = byte + TO_LOWER;
+  }
+  return lower;
 }
 
 /** A byte buffer that grows by doubling: the field being read. */

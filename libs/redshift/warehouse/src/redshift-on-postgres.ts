@@ -44,6 +44,11 @@ BEGIN
     CREATE FUNCTION ${DOUBLE_SCHEMA}.from_varbyte(bytes text, format text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE
       AS 'SELECT CASE WHEN format = ''hex'' THEN lower(bytes) END';
   END IF;
+  -- TO_VARBYTE(…, 'hex') is the VARBYTE of hex text: in the double, that text in the files' lower case (redshift-file-rows.ts).
+  IF to_regprocedure('${DOUBLE_SCHEMA}.to_varbyte(text,text)') IS NULL THEN
+    CREATE FUNCTION ${DOUBLE_SCHEMA}.to_varbyte(string text, format text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE
+      AS 'SELECT CASE WHEN format = ''hex'' THEN lower(string) END';
+  END IF;
 END $$`;
 
 /** public first, so that tables and GETDATE() are found and created there as before; the double's operators before pg_catalog's. */
