@@ -25,7 +25,11 @@ export const VALUES: Readonly<Record<string, readonly TsqlValue[]>> = {
   float: [0.1 + 0.2, 1 / 3, -1.7976931348623157e308, 1e21, 123456789.123, 100000000000.5, 100000000001.5, -2.5e-300, 0, 1000, 999999999999.5].map((value): TsqlValue => ({ type: 'float', value })),
   real: [0.1, 3.4028234663852886e38, -1.17549435e-38, 16777217, 0].map((value): TsqlValue => ({ type: 'real', value: Math.fround(value) })),
   date: [{ type: 'date', year: 1, month: 1, day: 1 }, { type: 'date', year: 9999, month: 12, day: 31 }],
-  'time(7)': ['0000005', '0000015', '0000025', '1234565', '1234575', '9999994', '9999995', '0000000'].map((fraction): TsqlValue => ({ type: 'time', ...at, fraction })),
+  'time(7)': [
+    ...['0000005', '0000015', '0000025', '1234565', '1234575', '9999994', '9999995', '0000000'].map((fraction): TsqlValue => ({ type: 'time', ...at, fraction })),
+    // Rounded to the microsecond, the last instant of a day is midnight.
+    { type: 'time', hour: 23, minute: 59, second: 59, fraction: '9999995' },
+  ],
   'time(3)': [{ type: 'time', ...at, fraction: '120' }],
   'time(0)': [{ type: 'time', ...at, fraction: '' }],
   'datetime2(7)': [
