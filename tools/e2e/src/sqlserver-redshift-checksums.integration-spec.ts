@@ -1,5 +1,5 @@
 import type { BatchDescriptor, TableDefinition } from '@svc/contracts';
-import type { ChecksumColumn, WarehouseConnector, WarehouseTableOptions } from '@svc/engines';
+import { canonicalRowText, type ChecksumColumn, type WarehouseConnector, type WarehouseTableOptions } from '@svc/engines';
 import { REDSHIFT_CHECKSUM_DIALECT, RedshiftFileRows, RedshiftValueError, fileRowsLayout, redshiftColumnType } from '@svc/redshift/warehouse';
 import { MemoryParts, RedshiftOnPostgresClient, redshiftOnPostgres } from '@svc/redshift/warehouse/testing';
 import { planOfSourceType, type ColumnPlan } from '@svc/sqlserver/common';
@@ -24,6 +24,8 @@ import { CASES, VALUES, interchangeText, tsqlCanonical, tsqlDigest, tsqlKey } fr
  */
 
 const KEY_PLAN = planOfSourceType('k', 'int');
+/** Redshift's widest VARCHAR, in bytes (https://docs.aws.amazon.com/redshift/latest/dg/r_Character_types.html). */
+const MAX_ROW_TEXT_BYTES = 65535;
 const key = (value: number): TsqlValue => ({ type: 'int', value });
 
 /** A field of the row interchange format (row-format.ts): NULL an unquoted empty field, every other value quoted. */
@@ -99,8 +101,13 @@ async function redshiftSide(plans: readonly ColumnPlan[], rows: readonly Row[]):
 
   const columns = plans.map((plan, index): ChecksumColumn => ({ sql: `t.c${index}`, type: plan.portableType, declaredType: redshiftColumnType(plan.portableType).type }));
   const texts = columns.map((column, index) => `${REDSHIFT_CHECKSUM_DIALECT.canonicalText(column)} AS text_${index}`).join(', ');
+  const keyColumn: ChecksumColumn = { sql: 't.k', type: KEY_PLAN.portableType, declaredType: redshiftColumnType(KEY_PLAN.portableType).type };
+  const rowText = canonicalRowText(REDSHIFT_CHECKSUM_DIALECT, [keyColumn, ...columns]);
   const relation = `${where.schema}.${warehouse.targetTableName(definition.table)}`;
-  const read = await session.query<Record<string, string | null>>(`SELECT t.k, ${texts} FROM ${relation} AS t ORDER BY t.k`);
+  const read = await session.query<Record<string, string | null>>(`SELECT t.k, ${texts}, OCTET_LENGTH(${rowText}) AS row_bytes FROM ${relation} AS t ORDER BY t.k`);
+  // The row text is a VARCHAR on Redshift, at most 65535 bytes (r_Character_types.html), which PostgreSQL does not bound:
+  // the proof holds for rows within it (README, "What it cannot see").
+  expect(read.rows.filter((row) => Number(row['row_bytes']) > MAX_ROW_TEXT_BYTES)).toEqual([]);
 
   const reader = await warehouse.checksums(definition, where).openSnapshot();
   const digests = new Map<string, string>();
