@@ -20,6 +20,8 @@ export const VALUES: Readonly<Record<string, readonly TsqlValue[]>> = {
   bit: [{ type: 'bit', value: 1 }, { type: 'bit', value: 0 }],
   'decimal(38,10)': [{ type: 'decimal', text: '12.3400000000' }, { type: 'decimal', text: '-0.0000000001' }, { type: 'decimal', text: '9999999999999999999999999999.9999999999' }],
   'numeric(5,0)': [{ type: 'decimal', text: '-12345' }],
+  // More decimals than Redshift's DECIMAL keeps (37): its exact text in a VARCHAR there (redshift-types.ts).
+  'decimal(38,38)': [{ type: 'decimal', text: '0.12345678901234567890123456789012345678' }, { type: 'decimal', text: '-0.00000000000000000000000000000000000001' }, { type: 'decimal', text: '0.00000000000000000000000000000000000000' }],
   money: [{ type: 'money', tenThousandths: -(2n ** 63n) }, { type: 'money', tenThousandths: 5000n }, { type: 'money', tenThousandths: 2n ** 63n - 1n }],
   smallmoney: [{ type: 'smallmoney', tenThousandths: -(2n ** 31n) }],
   float: [0.1 + 0.2, 1 / 3, -1.7976931348623157e308, 1e21, 123456789.123, 100000000000.5, 100000000001.5, -2.5e-300, 0, 1000, 999999999999.5].map((value): TsqlValue => ({ type: 'float', value })),

@@ -177,7 +177,7 @@ describe('SQL Server canonical texts equal Redshift warehouse canonical texts, v
 });
 
 /** The SQL Server types a primary key may have (no LOB, xml, spatial or json column can be a key). */
-const KEY_TYPES = new Set(['int', 'bigint', 'smallint', 'tinyint', 'bit', 'decimal(38,10)', 'numeric(5,0)', 'money', 'smallmoney', 'float', 'real', 'date', 'time(7)', 'time(3)', 'time(0)', 'datetime2(7)', 'datetime2(3)', 'datetime2(0)', 'datetime', 'smalldatetime', 'datetimeoffset(7)', 'datetimeoffset(0)', 'char(10)', 'nchar(10)', 'varchar(40)', 'nvarchar(40)', 'binary(16)', 'varbinary(100)', 'rowversion', 'uniqueidentifier', 'sql_variant', 'hierarchyid']);
+const KEY_TYPES = new Set(['int', 'bigint', 'smallint', 'tinyint', 'bit', 'decimal(38,10)', 'numeric(5,0)', 'decimal(38,38)', 'money', 'smallmoney', 'float', 'real', 'date', 'time(7)', 'time(3)', 'time(0)', 'datetime2(7)', 'datetime2(3)', 'datetime2(0)', 'datetime', 'smalldatetime', 'datetimeoffset(7)', 'datetimeoffset(0)', 'char(10)', 'nchar(10)', 'varchar(40)', 'nvarchar(40)', 'binary(16)', 'varbinary(100)', 'rowversion', 'uniqueidentifier', 'sql_variant', 'hierarchyid']);
 
 describe('a SQL Server key is found in the Redshift warehouse by its key text, with the same key hash and digest', () => {
   /** A table whose only column, its key, is of the plan's type, holding the one value. */
