@@ -13,14 +13,16 @@ import { CASES, VALUES, interchangeText, tsqlCanonical, tsqlDigest, tsqlKey } fr
  * SQL Server type equals, value for value, what Redshift's dialect computes of the value as the Redshift warehouse holds
  * it. SQL Server's side runs on the T-SQL expression double (tsql-expression.double.ts, Microsoft's pages cited there).
  * Redshift's side is the Redshift warehouse connector itself on the Redshift-on-PostgreSQL double (redshift-on-postgres.ts:
- * Redshift's functions PostgreSQL lacks, STRTOL and FROM_VARBYTE, as shims; names folded; trailing blanks insignificant
- * to =): its DDL declares each column from the source's portable type (redshift-types.ts), the stager's rewrite for
- * Redshift (RedshiftFileRows: NULL as `\N`, every value quoted, binary as bare hex) writes the file, COPY loads it and
- * validation's own statements read the digests. Where the double holds a Redshift type as another type, it is PostgreSQL's
+ * Redshift's functions PostgreSQL lacks, STRTOL, FROM_VARBYTE and TO_VARBYTE, as shims; names folded; trailing blanks
+ * insignificant to =): its DDL declares each column from the source's portable type (redshift-types.ts), the stager's
+ * rewrite for Redshift (RedshiftFileRows: NULL as `\N`, every value quoted, binary as bare lower-case hex) writes the
+ * file, COPY loads it and validation's own statements read the digests and look keys up by SQL Server's key texts. Where the double holds a Redshift type as another type, it is PostgreSQL's
  * nearest: VARBYTE as the hex text the file carries ("For CSV, the data is loaded from a file in hexadecimal
  * representation of the VARBYTE data", https://docs.aws.amazon.com/redshift/latest/dg/copy-usage-varbyte.html), which
  * FROM_VARBYTE(…, 'hex') returns; VARCHAR(n) counts characters where Redshift counts bytes (the rewriter refuses a value
  * longer in bytes than its column before any file is written). No column is SUPER: JSON travels as VARCHAR text.
+ * What the double cannot settle (ROUND's ties, COPY's 7th fractional digit, a row text over 65535 bytes…) is listed in
+ * docs/REDSHIFT.md, "What only a live cluster can confirm".
  */
 
 const KEY_PLAN = planOfSourceType('k', 'int');
