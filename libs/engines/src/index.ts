@@ -115,6 +115,7 @@ export {
   bucketSumsSql,
   integerKeyBoundsSql,
   canonicalRowText,
+  sourceChecksumColumns,
   changedKeysSql,
   digestsOfKeysSql,
   keyDigestsInSegmentsSql,

@@ -1,4 +1,4 @@
-import type { PortableType } from '@svc/contracts';
+import type { PortableType, TableDefinition } from '@svc/contracts';
 import { BUCKET_HEX_DIGITS, ROW_DIGEST_HEX_DIGITS, type KeyRange, type Segments } from './checksums';
 
 /** A column as a checksum statement reads it: its value expression in the engine, and the source's portable type. */
@@ -37,6 +37,21 @@ export interface ChecksumDialect {
   decimalSum(sum: string): string;
   /** The words that make `SELECT DISTINCT … FROM … WHERE …` return at most `limit` rows: before the select list, and after the statement. */
   distinctAtMost(limit: number): { select: string; after: string };
+}
+
+/**
+ * A source table's columns and key columns as checksum statements read them (`columnSql` spells a column's reference,
+ * quoted as the engine quotes), each declaring its source type.
+ */
+export function sourceChecksumColumns(definition: TableDefinition, columnSql: (name: string) => string): { columns: ChecksumColumn[]; keyColumns: ChecksumColumn[] } {
+  const columns = definition.columns.map((column): ChecksumColumn => ({ sql: columnSql(column.name), type: column.portableType, declaredType: column.sourceType }));
+  const byName = new Map(definition.columns.map((column, index) => [column.name, columns[index]]));
+  const keyColumns = definition.primaryKey.map((name) => {
+    const column = byName.get(name);
+    if (column === undefined) throw new Error(`key column ${name} is not a column of ${definition.table.schema}.${definition.table.name}`);
+    return column;
+  });
+  return { columns, keyColumns };
 }
 
 /** One table as a checksum statement reads it. */

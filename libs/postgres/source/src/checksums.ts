@@ -1,5 +1,5 @@
-import type { ColumnDefinition, TableDefinition } from '@svc/contracts';
-import { changedKeysSql, checksumReader, tableKeysOf, type ChecksumColumn, type ChecksumTable, type SourceChecksumSnapshot, type SourceChecksums } from '@svc/engines';
+import type { TableDefinition } from '@svc/contracts';
+import { changedKeysSql, checksumReader, sourceChecksumColumns, tableKeysOf, type ChecksumTable, type SourceChecksumSnapshot, type SourceChecksums } from '@svc/engines';
 import { INTERCHANGE_TEXT_SETTINGS_SQL, POSTGRES_CHECKSUM_DIALECT, openChecksumSession, quoteIdent } from '@svc/postgres/common';
 import type { Pool } from 'pg';
 import { inChangeSchema, qualifiedName, trackingNames } from './identifiers';
@@ -9,19 +9,6 @@ import { parseVersion, xid8Literal } from './versions';
 const ALIAS = 't';
 /** Keys marked changed per statement. */
 const MARKS_PER_STATEMENT = 500;
-
-function checksumColumn(column: ColumnDefinition): ChecksumColumn {
-  return { sql: `${ALIAS}.${quoteIdent(column.name)}`, type: column.portableType, declaredType: column.sourceType };
-}
-
-function keyColumnsOf(definition: TableDefinition): ChecksumColumn[] {
-  const byName = new Map(definition.columns.map((column) => [column.name, column]));
-  return definition.primaryKey.map((name) => {
-    const column = byName.get(name);
-    if (column === undefined) throw new Error(`key column ${name} is not a column of ${definition.table.schema}.${definition.table.name}`);
-    return checksumColumn(column);
-  });
-}
 
 /** The table's estimated rows: the planner's statistic, or its size over 100 bytes a row before it was ever analysed. */
 const ROWS_ESTIMATE_SQL = `select (case when c.reltuples >= 0 then c.reltuples else pg_relation_size(c.oid) / 100 end)::bigint::text as estimate
@@ -33,11 +20,11 @@ from pg_class c where c.oid = $1::regclass`;
  * records from a version on (svc_ct, trigger-captured: a deleted key is there too).
  */
 export function postgresChecksums(pool: Pool, definition: TableDefinition): SourceChecksums {
-  const keyColumns = keyColumnsOf(definition);
+  const { columns, keyColumns } = sourceChecksumColumns(definition, (name) => `${ALIAS}.${quoteIdent(name)}`);
   const table: ChecksumTable = {
     from: `${qualifiedName(definition.table)} AS ${ALIAS}`,
     where: null,
-    columns: definition.columns.map(checksumColumn),
+    columns,
     keyColumns,
   };
   return {

@@ -1,10 +1,10 @@
-import type { ColumnDefinition, TableDefinition } from '@svc/contracts';
+import type { TableDefinition } from '@svc/contracts';
 import {
   ChecksumsUnsupportedError,
   changedKeysSql,
   checksumReader,
+  sourceChecksumColumns,
   tableKeysOf,
-  type ChecksumColumn,
   type ChecksumQuery,
   type ChecksumTable,
   type SourceChecksumSnapshot,
@@ -29,19 +29,6 @@ export interface ChecksumAccess {
   pinnedSnapshot(): Promise<{ transaction: Transaction; currentVersion: bigint | null }>;
 }
 
-function checksumColumn(column: ColumnDefinition): ChecksumColumn {
-  return { sql: `${ALIAS}.${quoteName(column.name)}`, type: column.portableType, declaredType: column.sourceType };
-}
-
-function keyColumnsOf(definition: TableDefinition): ChecksumColumn[] {
-  const byName = new Map(definition.columns.map((column) => [column.name, column]));
-  return definition.primaryKey.map((name) => {
-    const column = byName.get(name);
-    if (column === undefined) throw new Error(`key column ${name} is not a column of ${qualifiedName(definition.table)}`);
-    return checksumColumn(column);
-  });
-}
-
 /** Runs a checksum statement on `request()`, its key texts bound as @p1, @p2… (nvarchar). */
 function queryOn(request: () => Request): ChecksumQuery {
   return async (sql, parameters) => {
@@ -60,11 +47,11 @@ function queryOn(request: () => Request): ChecksumQuery {
  * history), so a repair reseeds the table.
  */
 export function sqlServerChecksums(access: ChecksumAccess, definition: TableDefinition): SourceChecksums {
-  const keyColumns = keyColumnsOf(definition);
+  const { columns, keyColumns } = sourceChecksumColumns(definition, (name) => `${ALIAS}.${quoteName(name)}`);
   const table: ChecksumTable = {
     from: `${qualifiedName(definition.table)} AS ${ALIAS}`,
     where: null,
-    columns: definition.columns.map(checksumColumn),
+    columns,
     keyColumns,
   };
   let hashing: Promise<void> | undefined;
