@@ -1,4 +1,4 @@
-import { canonicalRowText, ROW_DIGEST_HEX_DIGITS, type ChecksumColumn } from '@svc/engines';
+import { canonicalRowText, rowDigestText, ROW_DIGEST_HEX_DIGITS, type ChecksumColumn } from '@svc/engines';
 import { TSQL_CHECKSUM_DIALECT, type ColumnPlan } from '@svc/sqlserver/common';
 import { evaluateTsql, textOf, type TsqlValue } from '@svc/sqlserver/common/testing';
 
@@ -93,7 +93,7 @@ export function tsqlCanonical(plan: ColumnPlan, value: TsqlValue): string | null
 export function tsqlDigest(plans: readonly ColumnPlan[], values: readonly TsqlValue[]): string {
   const columns = plans.map((plan, index): ChecksumColumn => ({ sql: `c${index}`, type: plan.portableType, declaredType: plan.sourceType }));
   const bindings = Object.fromEntries(values.map((value, index) => [`c${index}`, value]));
-  const digest = evaluateTsql(TSQL_CHECKSUM_DIALECT.hexPrefixValue(TSQL_CHECKSUM_DIALECT.md5(canonicalRowText(TSQL_CHECKSUM_DIALECT, columns)), ROW_DIGEST_HEX_DIGITS), bindings);
+  const digest = evaluateTsql(TSQL_CHECKSUM_DIALECT.hexPrefixValue(TSQL_CHECKSUM_DIALECT.md5(rowDigestText(TSQL_CHECKSUM_DIALECT, columns)), ROW_DIGEST_HEX_DIGITS), bindings);
   if (digest.type !== 'bigint') throw new Error(`a row digest is a bigint, not ${digest.type}`);
   return digest.value.toString();
 }

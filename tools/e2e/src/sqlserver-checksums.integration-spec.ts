@@ -1,4 +1,4 @@
-import { canonicalRowText, ROW_DIGEST_HEX_DIGITS, type ChecksumColumn } from '@svc/engines';
+import { rowDigestText, ROW_DIGEST_HEX_DIGITS, type ChecksumColumn } from '@svc/engines';
 import { INTERCHANGE_TEXT_SETTINGS_SQL, POSTGRES_CHECKSUM_DIALECT, postgresColumnType } from '@svc/postgres/common';
 import { SQLSERVER_TYPE_SAMPLES, columnPlan, planOfSourceType, type ColumnPlan } from '@svc/sqlserver/common';
 import { CASES, VALUES, interchangeText, tsqlCanonical, tsqlDigest } from './sqlserver-checksum-values';
@@ -35,7 +35,7 @@ describe('SQL Server canonical texts equal PostgreSQL warehouse canonical texts,
     });
     const loaded = columns.map((column, index) => `CAST($${index + 1}::text AS ${column.declaredType}) AS c${index}`).join(', ');
     const texts = columns.map((column, index) => `${POSTGRES_CHECKSUM_DIALECT.canonicalText(column)} AS text_${index}`).join(', ');
-    const digest = POSTGRES_CHECKSUM_DIALECT.hexPrefixValue(POSTGRES_CHECKSUM_DIALECT.md5(canonicalRowText(POSTGRES_CHECKSUM_DIALECT, columns)), ROW_DIGEST_HEX_DIGITS);
+    const digest = POSTGRES_CHECKSUM_DIALECT.hexPrefixValue(POSTGRES_CHECKSUM_DIALECT.md5(rowDigestText(POSTGRES_CHECKSUM_DIALECT, columns)), ROW_DIGEST_HEX_DIGITS);
     const [row] = (await postgres.query<Record<string, string | null>>(`SELECT ${texts}, (${digest})::text AS digest FROM (SELECT ${loaded}) t`, [...fields])).rows;
     if (row === undefined) throw new Error('PostgreSQL returned no row');
     return { texts: columns.map((_, index) => row[`text_${index}`] ?? null), digest: row['digest'] ?? '' };

@@ -1,5 +1,5 @@
 import type { BatchDescriptor, TableDefinition } from '@svc/contracts';
-import { canonicalRowText, type ChecksumColumn, type WarehouseConnector, type WarehouseTableOptions } from '@svc/engines';
+import { rowDigestText, type ChecksumColumn, type WarehouseConnector, type WarehouseTableOptions } from '@svc/engines';
 import { REDSHIFT_CHECKSUM_DIALECT, RedshiftFileRows, RedshiftValueError, fileRowsLayout, redshiftColumnType } from '@svc/redshift/warehouse';
 import { MemoryParts, RedshiftOnPostgresClient, redshiftOnPostgres } from '@svc/redshift/warehouse/testing';
 import { planOfSourceType, type ColumnPlan } from '@svc/sqlserver/common';
@@ -104,7 +104,7 @@ async function redshiftSide(plans: readonly ColumnPlan[], rows: readonly Row[]):
   const columns = plans.map((plan, index): ChecksumColumn => ({ sql: `t.c${index}`, type: plan.portableType, declaredType: redshiftColumnType(plan.portableType).type }));
   const texts = columns.map((column, index) => `${REDSHIFT_CHECKSUM_DIALECT.canonicalText(column)} AS text_${index}`).join(', ');
   const keyColumn: ChecksumColumn = { sql: 't.k', type: KEY_PLAN.portableType, declaredType: redshiftColumnType(KEY_PLAN.portableType).type };
-  const rowText = canonicalRowText(REDSHIFT_CHECKSUM_DIALECT, [keyColumn, ...columns]);
+  const rowText = rowDigestText(REDSHIFT_CHECKSUM_DIALECT, [keyColumn, ...columns]);
   const relation = `${where.schema}.${warehouse.targetTableName(definition.table)}`;
   const read = await session.query<Record<string, string | null>>(`SELECT t.k, ${texts}, OCTET_LENGTH(${rowText}) AS row_bytes FROM ${relation} AS t ORDER BY t.k`);
   // The row text is a VARCHAR on Redshift, at most 65535 bytes (r_Character_types.html), which PostgreSQL does not bound:

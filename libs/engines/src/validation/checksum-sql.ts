@@ -89,10 +89,68 @@ export function canonicalRowText(dialect: ChecksumDialect, columns: readonly Che
   return separated.length === 0 ? "''" : dialect.concat(separated);
 }
 
+/**
+ * The most bytes a row's text may take: Redshift's VARCHAR, which its row text is, holds 65535 (r_Character_types.html),
+ * and the separators and a little slack come on top.
+ */
+export const ROW_TEXT_BUDGET_BYTES = 60_000;
+/** A field carried as its MD5 (32 hex characters). */
+const DIGESTED_FIELD_BYTES = 32;
+/** Stands for an unbounded field: large, and finite so that sums stay numbers. */
+const UNBOUNDED_BYTES = 1e12;
+
+/** The most bytes a field's canonical text can take: 4 UTF-8 bytes a character, escaping doubling `\` and `|`, hex doubling bytes. */
+export function fieldTextBytesAtMost(type: PortableType): number {
+  switch (type.kind) {
+    case 'text':
+      return type.length === null ? UNBOUNDED_BYTES : 2 * (type.unit === 'bytes' ? type.length : 4 * type.length);
+    case 'binary':
+      return type.length === null ? UNBOUNDED_BYTES : 2 * type.length;
+    case 'json':
+    case 'array':
+    case 'native':
+      return UNBOUNDED_BYTES;
+    case 'integer':
+    case 'decimal':
+    case 'float':
+    case 'boolean':
+    case 'date':
+    case 'time':
+    case 'timestamp':
+    case 'interval':
+    case 'uuid':
+      return 80;
+  }
+}
+
+/**
+ * The fields a row text carries as their MD5 rather than their text: the largest first (ties by position), until the
+ * row's worst case fits ROW_TEXT_BUDGET_BYTES. Decided from the column types alone, so every engine decides alike.
+ */
+export function digestedFields(columns: readonly ChecksumColumn[]): ReadonlySet<number> {
+  const sizes = columns.map((column, index) => ({ index, bytes: fieldTextBytesAtMost(column.type) }));
+  let total = sizes.reduce((sum, field) => sum + field.bytes + 1, 0);
+  const digested = new Set<number>();
+  for (const field of [...sizes].sort((a, b) => b.bytes - a.bytes || a.index - b.index)) {
+    if (total <= ROW_TEXT_BUDGET_BYTES || field.bytes <= DIGESTED_FIELD_BYTES) break;
+    digested.add(field.index);
+    total -= field.bytes - DIGESTED_FIELD_BYTES;
+  }
+  return digested;
+}
+
+/** The text a row's digest is the MD5 of: its canonical text, with the fields digestedFields picks as their MD5. */
+export function rowDigestText(dialect: ChecksumDialect, columns: readonly ChecksumColumn[]): string {
+  const digested = digestedFields(columns);
+  const fields = columns.map((column, index) => (digested.has(index) ? dialect.md5(field(dialect, column)) : field(dialect, column)));
+  const separated = fields.flatMap((part, index) => (index === 0 ? [part] : [dialect.character(BAR), part]));
+  return separated.length === 0 ? "''" : dialect.concat(separated);
+}
+
 /** The inner select every statement reads from: bucket, key hash, key texts, row digest. */
 function hashedRows(dialect: ChecksumDialect, table: ChecksumTable, extraCondition: string | null, withKeys: boolean): string {
   const keyHash = table.keyColumns.length === 0 ? "''" : dialect.md5(canonicalRowText(dialect, table.keyColumns));
-  const rowDigest = dialect.hexPrefixValue(dialect.md5(canonicalRowText(dialect, table.columns)), ROW_DIGEST_HEX_DIGITS);
+  const rowDigest = dialect.hexPrefixValue(dialect.md5(rowDigestText(dialect, table.columns)), ROW_DIGEST_HEX_DIGITS);
   const keyTexts = withKeys ? table.keyColumns.map((column, index) => `${dialect.keyText(column)} AS key_${index}`) : [];
   const conditions = [table.where, extraCondition].filter((condition): condition is string => condition !== null);
   return `SELECT ${[`${keyHash} AS key_hash`, ...keyTexts, `${rowDigest} AS digest`].join(', ')}
