@@ -9,7 +9,7 @@ import { waitUntil } from '@svc/testing';
 import { launchChromium } from './console/browser';
 import { BIG_TABLE, createConsoleSource, HOSTILE_TABLE } from './console/source-tables';
 import { POSTGRES_TO_POSTGRES } from './engine-pairs';
-import { describeReplication } from './replication-api';
+import { describeReplication, recentWarnings } from './replication-api';
 
 /*
  * The page's globals, for the functions this spec runs inside the page (page.evaluate, waitForFunction): the Node
@@ -325,11 +325,16 @@ describe('operator console in Chromium', () => {
     expect(await page.textContent('#validation .empty')).toMatch(/^Not validated yet/);
     expect(await page.isDisabled('#repair-validation')).toBe(true);
     // A table still seeding would be Skipped: both are compared once they track changes.
-    await page.waitForFunction(
-      (names) => names.every((name) => document.querySelector(`#tables tr[data-table="${name}"] .badge`)?.textContent === 'Tracking'),
-      [BIG, HOSTILE],
-      { timeout: 240_000 },
-    );
+    await page
+      .waitForFunction(
+        (names) => names.every((name) => document.querySelector(`#tables tr[data-table="${name}"] .badge`)?.textContent === 'Tracking'),
+        [BIG, HOSTILE],
+        { timeout: 240_000 },
+      )
+      .catch(async (error: unknown) => {
+        const tables = (await describeReplication(stack, replicationId)).tables;
+        throw new Error(`${String(error)}\ntables: ${JSON.stringify(tables)}\n${recentWarnings(stack, 40).join('\n')}`);
+      });
     const previous = await validateFromButton('');
     expect(await validationStates(previous, 120_000, allFinal)).toEqual({ [BIG]: 'Validated', [HOSTILE]: 'Validated' });
     expect(await page.textContent(`#validation tr[data-table="${BIG}"] td.validation-progress`)).toBe(`${BIG_ROWS.toLocaleString('en-US')} rows compared`);
