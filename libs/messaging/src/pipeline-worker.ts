@@ -13,8 +13,7 @@ export interface WorkContext {
    * Lends the message's worker slot to other messages while its handler waits for something only another message can
    * bring (the batch before it): the message stays in hand (heartbeated, no delivery spent) and the slot can take the
    * very message it waits for. Returns the way back, which resolves once a slot is free again (before new messages are
-   * fetched); undefined only when this message already waits that way. Never refused otherwise: a message left to wait
-   * in its slot could hold the slot its own predecessor needs to take back (a deadlock until its wait timed out).
+   * fetched); undefined when maxLentSlots messages already wait that way, or this one does: then it waits in its slot.
    */
   lendSlot?: () => SlotReturn | undefined;
 }
@@ -28,17 +27,14 @@ export interface PipelineWorkerOptions<S extends PipelineSubject> {
   durableName: string;
   /**
    * Messages processed at once by this instance (its slots); it holds no more unacknowledged than this, plus those
-   * waiting outside a slot (bounded by maxLentSlots).
+   * waiting outside a slot (maxLentSlots).
    */
   concurrency: number;
   /** How long a delivery may go without an outcome or a heartbeat before it is redelivered. Default 30 s. */
   ackWaitMs?: number;
   /** Deliveries before a message is given up. Default 5. */
   maxDeliver?: number;
-  /**
-   * While this many messages wait outside their slots (WorkContext.lendSlot), no new message is fetched: what a worker
-   * holds stays bounded (at most maxLentSlots + concurrency waiting). Default 4 × concurrency.
-   */
+  /** Messages that may wait outside a worker slot at once (WorkContext.lendSlot). Default 4 × concurrency. */
   maxLentSlots?: number;
   guard: (payload: unknown) => payload is PipelinePayloadOf<S>;
   handle: (payload: PipelinePayloadOf<S>, context: WorkContext) => Promise<void>;
@@ -108,7 +104,7 @@ export class PipelineWorker<S extends PipelineSubject> {
     requirePositiveInteger('concurrency', options.concurrency);
     requirePositiveInteger('ackWaitMs', this.ackWaitMs);
     requirePositiveInteger('maxDeliver', this.maxDeliver);
-    requirePositiveInteger('maxLentSlots', this.maxLentSlots);
+    if (!Number.isSafeInteger(this.maxLentSlots) || this.maxLentSlots < 0) throw new Error(`PipelineWorker maxLentSlots must be an integer >= 0, got ${this.maxLentSlots}`);
   }
 
   /** Creates (or updates) the durable consumer and starts pulling. */
@@ -167,7 +163,7 @@ export class PipelineWorker<S extends PipelineSubject> {
     let consecutiveFailures = 0;
     while (this.state === 'running' && !this.connection.isClosed()) {
       const free = this.options.concurrency - this.slotsInUse() - this.retaking.length;
-      if (free <= 0 || this.lent >= this.maxLentSlots) {
+      if (free <= 0) {
         await this.nextChange();
         continue;
       }
@@ -245,7 +241,7 @@ export class PipelineWorker<S extends PipelineSubject> {
   }
 
   private lendSlot(loan: SlotLoan): SlotReturn | undefined {
-    if (loan.out) return undefined;
+    if (loan.out || this.lent >= this.maxLentSlots) return undefined;
     loan.out = true;
     this.lent += 1;
     this.notifyChange();
@@ -283,7 +279,6 @@ export class PipelineWorker<S extends PipelineSubject> {
     this.lent -= 1;
     loan.resume?.();
     loan.resume = undefined;
-    this.notifyChange();
   }
 
   /** Runs the handler while telling the server every ackWait/3 that the message is still being worked on. */

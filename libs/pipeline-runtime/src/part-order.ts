@@ -77,12 +77,13 @@ export interface PartWait {
 }
 
 /**
- * Waits for predecessors without letting them starve. A waiting part lends its worker slot (WorkContext.lendSlot): the
- * message stays in hand, no delivery spent, and the slot is free for the very predecessor it waits for, which after a
- * killed worker comes back only after the ack wait. Without a worker that lends (a part run outside a PipelineWorker)
- * it waits in its slot, and then were every slot taken by a waiting part the predecessor could not be taken there: such
- * a part waits the full time only while another slot of the process is free; a part in the last free slot waits at most
- * 30 s, then is retried later (JetStream hands redeliveries out first, so the predecessor gets that slot).
+ * Waits for predecessors without letting them starve. A waiting part first lends its worker slot (WorkContext.lendSlot):
+ * the message stays in hand, no delivery spent, and the slot is free for the very predecessor it waits for, which
+ * after a killed worker comes back only after the ack wait. Where the worker lends no more slots, the part waits in its
+ * slot, and then were every slot taken by a waiting part the predecessor could not be taken there, and the chain would
+ * stand still for the whole wait. So such a part waits the full time only while another slot of the process is free; a
+ * part in the last free slot waits at most 30 s, then is retried later (JetStream hands redeliveries out first, so the
+ * predecessor gets that slot).
  */
 export class SeedPartOrder {
   private waiting = 0;
