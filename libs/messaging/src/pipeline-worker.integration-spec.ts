@@ -394,6 +394,49 @@ describe('PipelineWorker on JetStream', () => {
     expect(events.slice(events.indexOf('busy done'))).toEqual(['busy done', 'waiting has its slot back', 'start later']);
   });
 
+  it('lends past maxLentSlots to a message holding the slot another waits to take back (no deadlock)', async () => {
+    const events: string[] = [];
+    const firstWaitOver = deferred();
+    const secondWaitOver = deferred();
+    await startWorker({
+      concurrency: 1,
+      maxLentSlots: 1,
+      handle: async (payload, { lendSlot }) => {
+        if (payload.workId === 'first') {
+          const slotBack = lendSlot?.();
+          events.push(`first lent: ${slotBack !== undefined}`);
+          await firstWaitOver.promise;
+          events.push('first wants its slot back');
+          await slotBack?.();
+          events.push('first has its slot back');
+          return;
+        }
+        // As SeedPartOrder does in a slot: ask for the loan again at every check until it is given or the wait is over.
+        let slotBack = lendSlot?.();
+        events.push(`second lent: ${slotBack !== undefined}`);
+        let waited = false;
+        void secondWaitOver.promise.then(() => (waited = true));
+        while (slotBack === undefined && !waited) {
+          await new Promise((done) => setTimeout(done, 50));
+          slotBack = lendSlot?.();
+          if (slotBack !== undefined) events.push('second lent while first waits to take a slot back');
+        }
+        await secondWaitOver.promise;
+        await slotBack?.();
+        events.push('second done');
+      },
+    });
+    await publisher.publish(subject, extractRequest('first'), 'first');
+    await waitUntil(async () => events.includes('first lent: true'), 5000, 'the first message lent its slot');
+    await publisher.publish(subject, extractRequest('second'), 'second');
+    await waitUntil(async () => events.includes('second lent: false'), 5000, 'the second message waiting in the slot');
+    firstWaitOver.resolve();
+    await waitUntil(async () => events.includes('first has its slot back'), 5000, 'the first message to get a slot back');
+    secondWaitOver.resolve();
+    await waitUntil(async () => await queueDrained(), 10000, 'every message handled');
+    expect(events).toEqual(['first lent: true', 'second lent: false', 'first wants its slot back', 'second lent while first waits to take a slot back', 'first has its slot back', 'second done']);
+  });
+
   it('stop() waits for the handler in flight and acknowledges its message', async () => {
     const started = deferred();
     const release = deferred();

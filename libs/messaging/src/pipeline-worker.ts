@@ -13,7 +13,9 @@ export interface WorkContext {
    * Lends the message's worker slot to other messages while its handler waits for something only another message can
    * bring (the batch before it): the message stays in hand (heartbeated, no delivery spent) and the slot can take the
    * very message it waits for. Returns the way back, which resolves once a slot is free again (before new messages are
-   * fetched); undefined when maxLentSlots messages already wait that way, or this one does: then it waits in its slot.
+   * fetched); undefined when maxLentSlots messages already wait that way and none waits to take a slot back, or this one
+   * already waits that way: then it waits in its slot, and should ask again (a handler queued to take a slot back may
+   * need the very one it holds, and is then lent past maxLentSlots).
    */
   lendSlot?: () => SlotReturn | undefined;
 }
@@ -240,10 +242,13 @@ export class PipelineWorker<S extends PipelineSubject> {
     return this.inFlight.size - this.lent;
   }
 
+  /** Past maxLentSlots a slot is still lent while another handler waits to take one back: it may be this very slot it needs. */
   private lendSlot(loan: SlotLoan): SlotReturn | undefined {
-    if (loan.out || this.lent >= this.maxLentSlots) return undefined;
+    if (loan.out || (this.lent >= this.maxLentSlots && this.retaking.length === 0)) return undefined;
     loan.out = true;
     this.lent += 1;
+    // The freed slot goes first to a handler waiting to take one back, then to new messages.
+    this.grantSlots();
     this.notifyChange();
     return () => this.retakeSlot(loan);
   }

@@ -1,4 +1,4 @@
-import { RetryableWorkError, abortableSleep, type WorkContext } from '@svc/messaging';
+import { RetryableWorkError, abortableSleep, type SlotReturn, type WorkContext } from '@svc/messaging';
 
 export interface PartOrderOptions {
   /** How long a part waits in its worker slot for the part before it; then it is retried later. */
@@ -21,18 +21,22 @@ export async function waitForPreviousPart(
   options: PartOrderOptions = {},
   /** Resolves when this process applied the predecessor: checked again at once instead of after the pause. */
   appliedHere?: Promise<void>,
-): Promise<void> {
+  /** Asked at every check: true ends the wait early ('stopped'), the predecessor not applied. */
+  stopEarly?: () => boolean,
+): Promise<'applied' | 'stopped'> {
   const timeoutMs = options.timeoutMs ?? 10 * 60 * 1000;
   const maxPollMs = options.maxPollMs ?? 2000;
   let pollMs = Math.min(options.pollMs ?? 250, maxPollMs);
   const deadline = Date.now() + timeoutMs;
   let nudge = appliedHere?.then(() => 'applied' as const);
   while (!(await isApplied())) {
+    if (stopEarly?.() === true) return 'stopped';
     if (Date.now() >= deadline) throw new RetryableWorkError(`batch ${previousBatchId} is still not applied; the batches of one unit of work are applied in order`);
     const pause = abortableSleep(Math.min(pollMs, deadline - Date.now()), options.shutdown);
     if ((await (nudge === undefined ? pause : Promise.race([pause, nudge]))) === 'applied') nudge = undefined;
     pollMs = Math.min(pollMs * 2, maxPollMs);
   }
+  return 'applied';
 }
 
 /** How long a table must stay missing before a waiting seed part counts it lost (see tableLoss). */
@@ -104,13 +108,17 @@ export class SeedPartOrder {
     waiting.add(wake);
     this.waiters.set(previousBatchId, waiting);
     try {
-      const slotBack = wait.lendSlot?.();
-      if (slotBack !== undefined) {
-        // On failure the worker ends the loan itself: a part that gives up needs no slot to be handed back.
-        await waitForPreviousPart(isApplied, previousBatchId, this.options, appliedHere);
-        return await slotBack();
+      const loan: { slotBack: SlotReturn | undefined } = { slotBack: wait.lendSlot?.() };
+      if (loan.slotBack === undefined) {
+        // The worker lends no more slots now, but lends again as soon as a part waits to take a slot back: the slot this
+        // part holds may be the one its predecessor needs. So the loan is asked for again at every check.
+        const lendSlot = wait.lendSlot;
+        const askAgain = lendSlot === undefined ? undefined : () => (loan.slotBack = lendSlot()) !== undefined;
+        if ((await this.waitInSlot(isApplied, previousBatchId, wait.lastSlotTimeoutMs, appliedHere, askAgain)) === 'applied') return;
       }
-      await this.waitInSlot(isApplied, previousBatchId, wait.lastSlotTimeoutMs, appliedHere);
+      // On failure the worker ends the loan itself: a part that gives up needs no slot to be handed back.
+      await waitForPreviousPart(isApplied, previousBatchId, this.options, appliedHere);
+      return await loan.slotBack?.();
     } finally {
       waiting.delete(wake);
       if (waiting.size === 0 && this.waiters.get(previousBatchId) === waiting) this.waiters.delete(previousBatchId);
@@ -122,12 +130,18 @@ export class SeedPartOrder {
     for (const wake of this.waiters.get(batchId) ?? []) wake();
   }
 
-  private async waitInSlot(isApplied: () => Promise<boolean>, previousBatchId: string, lastSlotTimeoutMs: number | undefined, appliedHere: Promise<void>): Promise<void> {
+  private async waitInSlot(
+    isApplied: () => Promise<boolean>,
+    previousBatchId: string,
+    lastSlotTimeoutMs: number | undefined,
+    appliedHere: Promise<void>,
+    lent?: () => boolean,
+  ): Promise<'applied' | 'stopped'> {
     const inLastSlot = this.waiting >= this.slots - 1;
     const timeoutMs = inLastSlot ? (lastSlotTimeoutMs ?? this.options.lastSlotTimeoutMs ?? LAST_SLOT_TIMEOUT_MS) : this.options.timeoutMs;
     this.waiting += 1;
     try {
-      await waitForPreviousPart(isApplied, previousBatchId, { ...this.options, ...(timeoutMs !== undefined && { timeoutMs }) }, appliedHere);
+      return await waitForPreviousPart(isApplied, previousBatchId, { ...this.options, ...(timeoutMs !== undefined && { timeoutMs }) }, appliedHere, lent);
     } finally {
       this.waiting -= 1;
     }
