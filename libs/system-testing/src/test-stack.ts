@@ -147,23 +147,15 @@ export class TestStack {
     this.processes.set(service, child);
     child.start();
     if (service === 'api-gateway') {
-      await waitUntil(async () => {
-        if (child.exited) throw new Error(`api-gateway exited:\n${child.logs()}`);
-        return (await send(this.baseUrl, 'GET', '/health', {}, '', { ...(this.options.gatewayCa !== undefined && { ca: this.options.gatewayCa }) })).status === 200;
-      }, 30000, 'api-gateway /health');
+      const health = async (): Promise<boolean> =>
+        (await send(this.baseUrl, 'GET', '/health', {}, '', { ...(this.options.gatewayCa !== undefined && { ca: this.options.gatewayCa }) })).status === 200;
+      await waitForService(child, health, 'api-gateway /health');
       return;
     }
     const connection = await this.connectNats('e2e-probe');
     try {
       const requester = new NatsRequester(connection, 1000);
-      await waitUntil(
-        async () => {
-          if (child.exited) throw new Error(`${service} exited:\n${child.logs()}`);
-          return requester.request(healthSubject(service), {}).then(() => true);
-        },
-        30000,
-        `${service} health`,
-      );
+      await waitForService(child, () => requester.request(healthSubject(service), {}).then(() => true), `${service} health`);
     } finally {
       await connection.close();
     }
@@ -205,4 +197,13 @@ export class TestStack {
       this.warehouse?.drop(),
     ]);
   }
+}
+
+/**
+ * Waits until `probe` answers, failing at once when the service exits: one that could not bind its port (taken
+ * meanwhile) must not pass as started because another process answers on that port.
+ */
+async function waitForService(child: ServiceProcess, probe: () => Promise<boolean>, what: string): Promise<void> {
+  await waitUntil(async () => child.exited || (await probe()), 30000, what);
+  if (child.exited) throw new Error(`${child.service} exited:\n${child.logs()}`);
 }

@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './free-port';
@@ -66,21 +65,29 @@ export class NatsServerProcess {
     return `${state}; last output: ${this.stderrTail.trim().split('\n').slice(-5).join(' | ') || '(none)'}`;
   }
 
+  /**
+   * Starts the server and waits until it says, on its own stderr, that it listens on its port and is ready. Probing
+   * the port instead would be fooled by another process that took the port after it was handed out (an S3 double,
+   * another test's server): the test would then talk NATS to it and time out (CI, 2026-11-27).
+   */
   async start(): Promise<void> {
     if (this.running) return;
     const child = spawn(this.binary, this.args, { stdio: ['ignore', 'ignore', 'pipe'] });
     this.child = child;
     this.stderrTail = '';
+    let ready = false;
+    const readyLine = new RegExp(`Listening for client connections on [^\\s]*:${this.port}\\s[\\s\\S]*Server is ready`);
     child.stderr?.on('data', (data: Buffer) => {
       this.stderrTail = (this.stderrTail + data.toString('utf8')).slice(-STDERR_TAIL_BYTES);
+      ready ||= readyLine.test(this.stderrTail);
     });
     const deadline = Date.now() + START_TIMEOUT_MS;
-    while (!(await tcpOpen(this.port))) {
+    while (!ready) {
       if (child.exitCode !== null || child.signalCode !== null) {
         throw new NatsServerExitedError(`nats-server for port ${this.port} exited before it listened: ${this.stderrTail.trim() || `exit ${child.exitCode ?? child.signalCode}`}`);
       }
       if (Date.now() > deadline) throw new Error(`timed out after ${START_TIMEOUT_MS} ms waiting for nats-server on port ${this.port}: ${this.stderrTail.trim()}`);
-      await new Promise((done) => setTimeout(done, 100));
+      await new Promise((done) => setTimeout(done, 50));
     }
   }
 
@@ -127,11 +134,25 @@ export async function startTestNats(options: TestNatsOptions = {}): Promise<Test
       stop: async () => undefined,
     };
   }
-  const port = await freePort();
-  const storeDir = mkdtempSync(join(tmpdir(), 'svc-test-nats-'));
-  const args = options.config ? ['-c', options.config({ name: 'n1', clientPort: port, storeDir })] : ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir];
-  const server = new NatsServerProcess(binary, args, port, options.scheme);
-  await server.start();
+  // A port handed out free may be taken before the server binds it: the server then exits, and starts anew on another.
+  for (let attempt = 1; ; attempt += 1) {
+    const port = await freePort();
+    const storeDir = mkdtempSync(join(tmpdir(), 'svc-test-nats-'));
+    const args = options.config ? ['-c', options.config({ name: 'n1', clientPort: port, storeDir })] : ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir];
+    const server = new NatsServerProcess(binary, args, port, options.scheme);
+    try {
+      await server.start();
+      return privateServer(server, storeDir);
+    } catch (error) {
+      rmSync(storeDir, { recursive: true, force: true });
+      if (!(error instanceof NatsServerExitedError) || attempt >= START_ATTEMPTS) throw error;
+    }
+  }
+}
+
+const START_ATTEMPTS = 3;
+
+function privateServer(server: NatsServerProcess, storeDir: string): TestNatsServer {
   return {
     url: server.url,
     restart: async () => {
@@ -145,15 +166,4 @@ export async function startTestNats(options: TestNatsOptions = {}): Promise<Test
       rmSync(storeDir, { recursive: true, force: true });
     },
   };
-}
-
-export function tcpOpen(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = createConnection({ host: '127.0.0.1', port });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
 }
