@@ -1,7 +1,7 @@
 import { RetryableWorkError, abortableSleep, type SlotReturn, type WorkContext } from '@svc/messaging';
 
 export interface PartOrderOptions {
-  /** How long a part waits in its worker slot for the part before it; then it is retried later. */
+  /** How long a part waits for the part before it, in its worker slot or lent (each wait counted anew); then it is retried later. Default 10 min. */
   timeoutMs?: number;
   /** The first pause between checks; it doubles up to maxPollMs (a part that waits long asks its database less often). */
   pollMs?: number;
@@ -84,10 +84,11 @@ export interface PartWait {
  * Waits for predecessors without letting them starve. A waiting part first lends its worker slot (WorkContext.lendSlot):
  * the message stays in hand, no delivery spent, and the slot is free for the very predecessor it waits for, which
  * after a killed worker comes back only after the ack wait. Where the worker lends no more slots, the part waits in its
- * slot, and then were every slot taken by a waiting part the predecessor could not be taken there, and the chain would
- * stand still for the whole wait. So such a part waits the full time only while another slot of the process is free; a
- * part in the last free slot waits at most 30 s, then is retried later (JetStream hands redeliveries out first, so the
- * predecessor gets that slot).
+ * slot and asks for the loan again at every check (the worker lends past its bound while a lent part waits to take a
+ * slot back: this very slot may be the one it needs). Were every slot taken by a waiting part, the predecessor could
+ * not be taken there, and the chain would stand still for the whole wait. So a part in its slot waits the full time
+ * only while another slot of the process is free; a part in the last free slot waits at most 30 s, then is retried
+ * later (JetStream hands redeliveries out first, so the predecessor gets that slot).
  */
 export class SeedPartOrder {
   private waiting = 0;

@@ -223,13 +223,11 @@ class Comparison {
       return await this.readWarehouse(async (reader) => {
         const sourceSums = new Map<number, BucketSum>();
         const warehouseSums = new Map<number, BucketSum>();
-        for (const range of reads.ranges) {
-          const [fromSource, fromWarehouse] = await Promise.all([snapshot.bucketSums(buckets, range), reader.bucketSums(buckets, range)]);
+        await readBothSides(reads, [snapshot, reader], (side, range) => side.bucketSums(buckets, range), sumOfRows, async (fromSource, fromWarehouse) => {
           addSums(sourceSums, fromSource);
           addSums(warehouseSums, fromWarehouse);
-          await reads.pace?.read(fromSource.reduce((rows, sum) => rows + sum.rows, 0));
           if (reads.ranges.length > 1) await this.hooks.progress({ phase: 'source', rowsCompared: totalRows(sourceSums), rowsEstimated, sourceVersion: version });
-        }
+        });
         const rowsCompared = totalRows(sourceSums);
         await this.hooks.progress({ phase: 'warehouse', rowsCompared, rowsEstimated, sourceVersion: version });
         const changed = await this.changedSince(base);
@@ -271,12 +269,10 @@ class Comparison {
       const segmentOfRow = (row: KeyDigest) => (inChosen.has(row.bucket) ? segmentOf(row.keyHash, segments) : null);
       const sourceSums = new Map<number, BucketSum>();
       const warehouseSums = new Map<number, BucketSum>();
-      for (const range of reads.ranges) {
-        const fromSource = await snapshot.segmentSums(segments, chosenBuckets, range);
+      await readBothSides(reads, [snapshot, reader], (side, range) => side.segmentSums(segments, chosenBuckets, range), sumOfRows, (fromSource, fromWarehouse) => {
         addSums(sourceSums, fromSource);
-        addSums(warehouseSums, await reader.segmentSums(segments, chosenBuckets, range));
-        await reads.pace?.read(fromSource.reduce((rows, sum) => rows + sum.rows, 0));
-      }
+        addSums(warehouseSums, fromWarehouse);
+      });
       subtract(sourceSums, setAside.source, segmentOfRow);
       subtract(warehouseSums, setAside.warehouse, segmentOfRow);
       chosen = differingBuckets(sourceSums, warehouseSums);
@@ -284,12 +280,10 @@ class Comparison {
     const differences = new Map<string, DifferingKeyFound>();
     for (const page of pagesOf(chosen, this.limits.pageRows, this.limits.segmentsPerRead)) {
       const [sourceRows, warehouseRows]: [KeyDigest[], KeyDigest[]] = [[], []];
-      for (const range of reads.ranges) {
-        const fromSource = await snapshot.keyDigestsInSegments(segments, page, range);
+      await readBothSides(reads, [snapshot, reader], (side, range) => side.keyDigestsInSegments(segments, page, range), (rows) => rows.length, (fromSource, fromWarehouse) => {
         sourceRows.push(...fromSource);
-        warehouseRows.push(...(await reader.keyDigestsInSegments(segments, page, range)));
-        await reads.pace?.read(fromSource.length);
-      }
+        warehouseRows.push(...fromWarehouse);
+      });
       for (const difference of compareRows(sourceRows, warehouseRows, setAside.keys)) {
         differences.set(difference.keyHash, difference);
         if (differences.size > this.limits.maxRecheckKeys) return { differences, tooMany: true };
@@ -407,6 +401,28 @@ interface TableReads {
 }
 
 const WHOLE_TABLE: TableReads = { ranges: [{}] };
+
+/**
+ * One pass over both sides: range after range, each range read on the source and the warehouse at once (two servers),
+ * then paced by the rows the source gave.
+ */
+async function readBothSides<T>(
+  reads: TableReads,
+  [source, warehouse]: [ChecksumReader, ChecksumReader],
+  read: (side: ChecksumReader, range: KeyRange) => Promise<T[]>,
+  rowsIn: (rows: T[]) => number,
+  take: (fromSource: T[], fromWarehouse: T[]) => Promise<void> | void,
+): Promise<void> {
+  for (const range of reads.ranges) {
+    const [fromSource, fromWarehouse] = await Promise.all([read(source, range), read(warehouse, range)]);
+    await take(fromSource, fromWarehouse);
+    await reads.pace?.read(rowsIn(fromSource));
+  }
+}
+
+function sumOfRows(sums: readonly BucketSum[]): number {
+  return sums.reduce((rows, sum) => rows + sum.rows, 0);
+}
 
 function addSums(total: Map<number, BucketSum>, sums: readonly BucketSum[]): void {
   for (const sum of sums) {
