@@ -437,6 +437,47 @@ describe('PipelineWorker on JetStream', () => {
     expect(events).toEqual(['first lent: true', 'second lent: false', 'first wants its slot back', 'second lent while first waits to take a slot back', 'first has its slot back', 'second done']);
   });
 
+  it('at stop, a message waiting to take its slot back is handed back at once instead of waiting to run', async () => {
+    const events: string[] = [];
+    const waitOver = deferred();
+    const busyDone = deferred();
+    const worker = await startWorker({
+      concurrency: 1,
+      handle: async (payload, { lendSlot }) => {
+        if (payload.workId === 'waiting') {
+          const slotBack = lendSlot?.();
+          await waitOver.promise;
+          events.push('waiting wants its slot back');
+          await slotBack?.().catch((error: unknown) => {
+            events.push(`waiting: ${(error as Error).name}`);
+            throw error;
+          });
+          events.push('waiting has its slot back');
+          return;
+        }
+        events.push('busy started');
+        await busyDone.promise;
+        events.push('busy done');
+      },
+    });
+    await publisher.publish(subject, extractRequest('waiting'), 'waiting');
+    await publisher.publish(subject, extractRequest('busy'), 'busy');
+    await waitUntil(async () => events.includes('busy started'), 5000, 'the lent slot taking the next message');
+    waitOver.resolve();
+    await waitUntil(async () => events.includes('waiting wants its slot back'), 5000, 'the wait ending');
+    const stopping = worker.stop();
+    try {
+      await waitUntil(async () => events.includes('waiting: WorkAbortedError'), 2000, 'the wait for a slot to end at stop');
+      expect(events).not.toContain('busy done');
+    } finally {
+      busyDone.resolve();
+      await stopping;
+    }
+    expect(events).not.toContain('waiting has its slot back');
+    // Handed back, not acknowledged: the next worker gets it.
+    expect(await workStreamMessageCount(manager)).toBe(1);
+  });
+
   it('stop() waits for the handler in flight and acknowledges its message', async () => {
     const started = deferred();
     const release = deferred();

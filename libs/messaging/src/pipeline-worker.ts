@@ -66,6 +66,8 @@ type Outcome = { ok: true } | { ok: false; error: unknown };
 interface SlotLoan {
   out: boolean;
   resume?: () => void;
+  /** Ends a wait to take a slot back at stop: the handler fails with WorkAbortedError and its message goes back. */
+  abandon?: (error: WorkAbortedError) => void;
 }
 
 /**
@@ -126,6 +128,7 @@ export class PipelineWorker<S extends PipelineSubject> {
     }
     if (this.state === 'running') {
       this.state = 'stopping';
+      this.abandonRetakes();
       this.notifyChange();
       await this.currentFetch?.close().catch((error: unknown) => this.report(error, 'closing the pull request'));
     }
@@ -255,11 +258,25 @@ export class PipelineWorker<S extends PipelineSubject> {
 
   private retakeSlot(loan: SlotLoan): Promise<void> {
     if (!loan.out || loan.resume !== undefined) return Promise.resolve();
-    return new Promise((resume) => {
+    if (this.state !== 'running') return Promise.reject(new WorkAbortedError());
+    return new Promise((resume, abandon) => {
       loan.resume = resume;
+      loan.abandon = abandon;
       this.retaking.push(loan);
       this.grantSlots();
     });
+  }
+
+  /**
+   * At stop, a handler waiting to take a slot back would otherwise wait for the handlers in flight to end and then do
+   * its whole work (a seed part) while the process is asked to exit: its message goes back instead.
+   */
+  private abandonRetakes(): void {
+    for (const loan of this.retaking.splice(0)) {
+      loan.resume = undefined;
+      loan.abandon?.(new WorkAbortedError());
+      loan.abandon = undefined;
+    }
   }
 
   /** Hands free slots to the handlers taking theirs back, in the order they asked. */
@@ -284,6 +301,7 @@ export class PipelineWorker<S extends PipelineSubject> {
     this.lent -= 1;
     loan.resume?.();
     loan.resume = undefined;
+    loan.abandon = undefined;
   }
 
   /** Runs the handler while telling the server every ackWait/3 that the message is still being worked on. */
