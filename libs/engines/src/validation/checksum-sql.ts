@@ -147,26 +147,46 @@ export function rowDigestText(dialect: ChecksumDialect, columns: readonly Checks
   return separated.length === 0 ? "''" : dialect.concat(separated);
 }
 
-/** The inner select every statement reads from: bucket, key hash, key texts, row digest. */
+/**
+ * The inner select every statement reads from: key hash and key texts (`withKeys`), the key itself for a table keyed by
+ * one integer column (its bucket), row digest. A pass that only sums buckets of such a table computes no key hash.
+ */
 function hashedRows(dialect: ChecksumDialect, table: ChecksumTable, extraCondition: string | null, withKeys: boolean): string {
+  const integerKey = integerKeyColumn(table);
   const keyHash = table.keyColumns.length === 0 ? "''" : dialect.md5(canonicalRowText(dialect, table.keyColumns));
   const rowDigest = dialect.hexPrefixValue(dialect.md5(rowDigestText(dialect, table.columns)), ROW_DIGEST_HEX_DIGITS);
   const keyTexts = withKeys ? table.keyColumns.map((column, index) => `${dialect.keyText(column)} AS key_${index}`) : [];
+  const columns = [
+    ...(withKeys || integerKey === null ? [`${keyHash} AS key_hash`] : []),
+    ...keyTexts,
+    // A warehouse that does not enforce its key (Redshift) may hold a NULL one: bucket 0, as keyDigestsOf says.
+    ...(integerKey === null ? [] : [`COALESCE(${integerKey.sql}, 0) AS key_number`]),
+    `${rowDigest} AS digest`,
+  ];
   const conditions = [table.where, extraCondition].filter((condition): condition is string => condition !== null);
-  return `SELECT ${[`${keyHash} AS key_hash`, ...keyTexts, `${rowDigest} AS digest`].join(', ')}
+  return `SELECT ${columns.join(', ')}
   FROM ${table.from}${conditions.length > 0 ? `\n  WHERE ${conditions.join(' AND ')}` : ''}`;
+}
+
+/** `value` modulo `divisor`, never negative: `%` takes the dividend's sign on every engine. */
+function nonNegativeModulo(value: string, divisor: number): string {
+  return `(((${value}) % ${divisor} + ${divisor}) % ${divisor})`;
 }
 
 function bucketOf(dialect: ChecksumDialect, table: ChecksumTable, buckets: number): string {
   if (table.keyColumns.length === 0 || buckets === 1) return '0';
+  if (integerKeyColumn(table) !== null) return nonNegativeModulo('h.key_number', buckets);
   return `(${dialect.hexPrefixValue('h.key_hash', BUCKET_HEX_DIGITS)} % ${buckets})`;
 }
 
-/** bucket × subBuckets + sub, the sub-bucket from the key hash's next 32 bits (checksums.ts segmentOf). */
+/** bucket × subBuckets + sub, the sub-bucket from the key hash's next 32 bits, or from the integer key (checksums.ts segmentOf). */
 function segmentOf(dialect: ChecksumDialect, table: ChecksumTable, segments: Segments): string {
   const bucket = bucketOf(dialect, table, segments.buckets);
   if (segments.subBuckets === 1) return bucket;
-  const sub = `(${dialect.hexPrefixValue(`SUBSTRING(h.key_hash, ${BUCKET_HEX_DIGITS + 1}, ${BUCKET_HEX_DIGITS})`, BUCKET_HEX_DIGITS)} % ${segments.subBuckets})`;
+  const sub =
+    integerKeyColumn(table) === null
+      ? `(${dialect.hexPrefixValue(`SUBSTRING(h.key_hash, ${BUCKET_HEX_DIGITS + 1}, ${BUCKET_HEX_DIGITS})`, BUCKET_HEX_DIGITS)} % ${segments.subBuckets})`
+      : nonNegativeModulo(`h.key_number / ${segments.buckets}`, segments.subBuckets);
   return `(${bucket} * ${segments.subBuckets} + ${sub})`;
 }
 

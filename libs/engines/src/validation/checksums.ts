@@ -1,6 +1,7 @@
 /**
  * What validation reads of one side of a table (source or warehouse), computed by the engine in SQL: rows are
- * hashed into buckets by their key, and each bucket summed; only buckets that differ are read key by key.
+ * hashed into buckets by their key (an integer key is its own hash), and each bucket summed; only buckets that differ
+ * are read key by key.
  * Keys travel as texts each engine can cast back to the column's type (the row interchange format's); rows are
  * matched across engines by `keyHash`, the MD5 of the key's canonical text, never by engine collation or order.
  */
@@ -18,6 +19,8 @@ export interface KeyDigest {
   keyHash: string;
   key: (string | null)[];
   digest: bigint;
+  /** A table keyed by one integer column: the key, which picks the row's bucket and segment (integerSegmentOf). */
+  keyNumber?: bigint;
 }
 
 /** A key of the table: the MD5 of its canonical text, and its columns as castable texts (for lookups). */
@@ -28,7 +31,8 @@ export interface TableKey {
 
 /**
  * Where a key falls when differing buckets are cut finer: bucket × subBuckets + sub, the sub-bucket picked by the next
- * 32 bits of the key's MD5. With one sub-bucket a segment is its bucket.
+ * 32 bits of the key's MD5 (of the key itself for a table keyed by one integer column: segmentOf). With one sub-bucket
+ * a segment is its bucket.
  */
 export interface Segments {
   buckets: number;
@@ -104,11 +108,24 @@ export const MAX_BUCKETS = 65536;
 /** About this many rows per bucket: a differing bucket costs this many rows read on each side. */
 export const ROWS_PER_BUCKET = 1000;
 
-/** The segment of a key hash (checksum-sql.ts computes the same in SQL). */
-export function segmentOf(keyHash: string, segments: Segments): number {
-  const bucket = Number.parseInt(keyHash.slice(0, BUCKET_HEX_DIGITS), 16) % segments.buckets;
+/**
+ * The segment of a row (checksum-sql.ts computes the same in SQL): from its key's MD5, or, for a table keyed by one
+ * integer column, from the key itself — the bucket the key modulo the buckets, the sub-bucket the key divided by the
+ * buckets modulo the sub-buckets, both made non-negative (every engine's integer `/` and `%` truncate toward zero, as
+ * BigInt's do). That spares every row of a first pass the MD5 of its key: a third of its CPU on PostgreSQL.
+ */
+export function segmentOf(row: Pick<KeyDigest, 'keyHash' | 'keyNumber'>, segments: Segments): number {
+  if (row.keyNumber !== undefined) return integerSegmentOf(row.keyNumber, segments);
+  const bucket = Number.parseInt(row.keyHash.slice(0, BUCKET_HEX_DIGITS), 16) % segments.buckets;
   if (segments.subBuckets === 1) return bucket;
-  return bucket * segments.subBuckets + (Number.parseInt(keyHash.slice(BUCKET_HEX_DIGITS, 2 * BUCKET_HEX_DIGITS), 16) % segments.subBuckets);
+  return bucket * segments.subBuckets + (Number.parseInt(row.keyHash.slice(BUCKET_HEX_DIGITS, 2 * BUCKET_HEX_DIGITS), 16) % segments.subBuckets);
+}
+
+function integerSegmentOf(key: bigint, { buckets, subBuckets }: Segments): number {
+  const modulo = (value: bigint, divisor: bigint) => ((value % divisor) + divisor) % divisor;
+  const bucket = Number(modulo(key, BigInt(buckets)));
+  if (subBuckets === 1) return bucket;
+  return bucket * subBuckets + Number(modulo(key / BigInt(buckets), BigInt(subBuckets)));
 }
 
 /** Buckets for a table of about `rows` rows: a power of two, 1 for a table without a key. */

@@ -4,7 +4,6 @@ import { DEFAULT_COMPARISON_LIMITS, TableTooBusyError, compareTable, keyRanges, 
 
 const md5 = (text: string) => createHash('md5').update(text).digest('hex');
 const keyHashOf = (key: string) => md5(key);
-const bucketOf = (key: string, buckets: number) => Number.parseInt(keyHashOf(key).slice(0, 8), 16) % buckets;
 const digestOf = (key: string, value: string) => BigInt(`0x${md5(`${key}|${value}`).slice(0, 15)}`);
 
 /** Rows as (key, value) pairs; a Type2 warehouse may hold a key twice. */
@@ -21,12 +20,12 @@ function inRange(key: string, range: KeyRange | undefined): boolean {
 
 function reader(rows: () => Rows, statements: string[] = []): ChecksumReader {
   const all = rows();
-  const digest = ([key, value]: [string, string], buckets: number): KeyDigest => ({
-    bucket: bucketOf(key, buckets),
-    keyHash: keyHashOf(key),
-    key: [key],
-    digest: digestOf(key, value),
-  });
+  // As the engines do: an integer key is its own bucket's hash, any other key its MD5's.
+  const digest = ([key, value]: [string, string], buckets: number): KeyDigest => {
+    const keyNumber = integerKey(key) ?? undefined;
+    const keyHash = keyHashOf(key);
+    return { bucket: segmentOf({ keyHash, keyNumber }, { buckets, subBuckets: 1 }), keyHash, key: [key], digest: digestOf(key, value), ...(keyNumber !== undefined && { keyNumber }) };
+  };
   const within = (range: KeyRange | undefined) => all.filter(([key]) => inRange(key, range));
   return {
     integerKeyBounds: async () => {
@@ -51,7 +50,7 @@ function reader(rows: () => Rows, statements: string[] = []): ChecksumReader {
       const frozen = within(range);
       const sums = new Map<number, BucketSum>();
       for (const row of frozen.map((entry) => digest(entry, segments.buckets)).filter((entry) => chosenBuckets.includes(entry.bucket))) {
-        const segment = segmentOf(row.keyHash, segments);
+        const segment = segmentOf(row, segments);
         const sum = sums.get(segment) ?? { bucket: segment, rows: 0, sum: 0n };
         sums.set(segment, { bucket: segment, rows: sum.rows + 1, sum: sum.sum + row.digest });
       }
@@ -61,7 +60,7 @@ function reader(rows: () => Rows, statements: string[] = []): ChecksumReader {
       statements.push('keyDigestsInSegments');
       return within(range)
         .map((row) => digest(row, segments.buckets))
-        .filter((row) => chosen.includes(segmentOf(row.keyHash, segments)));
+        .filter((row) => chosen.includes(segmentOf(row, segments)));
     },
     digestsOfKeys: async (buckets, keys) => {
       const wanted = new Set(keys.map((key) => key.key[0]));

@@ -266,7 +266,7 @@ class Comparison {
       segments = { buckets, subBuckets: subBucketCount(rows / differing.length) };
       const chosenBuckets = differing.map((bucket) => bucket.bucket);
       const inChosen = new Set(chosenBuckets);
-      const segmentOfRow = (row: KeyDigest) => (inChosen.has(row.bucket) ? segmentOf(row.keyHash, segments) : null);
+      const segmentOfRow = (row: KeyDigest) => (inChosen.has(row.bucket) ? segmentOf(row, segments) : null);
       const sourceSums = new Map<number, BucketSum>();
       const warehouseSums = new Map<number, BucketSum>();
       await readBothSides(reads, [snapshot, reader], (side, range) => side.segmentSums(segments, chosenBuckets, range), sumOfRows, (fromSource, fromWarehouse) => {

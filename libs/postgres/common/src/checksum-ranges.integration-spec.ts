@@ -1,6 +1,6 @@
 import { Pool } from 'pg';
 import { Portable } from '@svc/contracts';
-import { checksumReader, keyRanges, type BucketSum, type ChecksumTable } from '@svc/engines';
+import { checksumReader, keyRanges, segmentOf, type BucketSum, type ChecksumTable } from '@svc/engines';
 import { createTempDatabase, type TempDatabase } from '@svc/testing';
 import { POSTGRES_CHECKSUM_DIALECT } from './checksum-dialect';
 import { openChecksumSession } from './checksum-session';
@@ -36,6 +36,7 @@ describe('checksums of key ranges on PostgreSQL', () => {
     await pool.query(`CREATE TABLE ranged (id bigint PRIMARY KEY, v text);
       INSERT INTO ranged SELECT g, 'value ' || g FROM generate_series(-3000, 9000000000, 3000001) AS g;
       INSERT INTO ranged SELECT g, 'value ' || g FROM generate_series(1, 5000) AS g;
+      INSERT INTO ranged SELECT g, 'value ' || g FROM generate_series(-9000000000, -5000, 300007) AS g;
       CREATE TABLE texted (id text PRIMARY KEY, v text);
       INSERT INTO texted VALUES ('a', '1'), ('b', '2')`);
   });
@@ -51,7 +52,7 @@ describe('checksums of key ranges on PostgreSQL', () => {
     try {
       const bounds = await reader.integerKeyBounds();
       // Keys past 2^32 and below 0: bigint keys travel as text, and their ranges as integer literals.
-      expect(bounds).toEqual({ min: -3000n, max: 9_000_000_000n });
+      expect(bounds).toEqual({ min: -9_000_000_000n, max: 9_000_000_000n });
       const ranges = keyRanges(bounds ?? { min: 0n, max: 0n }, 7);
       expect(ranges).toHaveLength(7);
       const whole = added([await reader.bucketSums(64)]);
@@ -65,6 +66,25 @@ describe('checksums of key ranges on PostgreSQL', () => {
       expect(ranged.length).toBeGreaterThan(0);
     } finally {
       await reader.close();
+    }
+  });
+
+  it('puts each row in the segment segmentOf computes: from the key itself for an integer key (below 0, past 2^32), from its MD5 for a text key', async () => {
+    const segments = { buckets: 16, subBuckets: 8 };
+    const everySegment = Array.from({ length: segments.buckets * segments.subBuckets }, (_, index) => index);
+    for (const name of ['ranged', 'texted'] as const) {
+      const session = await openChecksumSession(pool);
+      const reader = checksumReader(POSTGRES_CHECKSUM_DIALECT, table(name, name === 'ranged' ? 'integer' : 'text'), session.query, session.close);
+      try {
+        const rows = await reader.keyDigestsInSegments(segments, everySegment);
+        expect(rows.length).toBe(Number((await pool.query<{ count: string }>(`SELECT count(*) FROM ${name}`)).rows[0]?.count));
+        expect(rows.filter((row) => segmentOf(row, segments) !== row.bucket)).toEqual([]);
+        const looked = await reader.digestsOfKeys(segments.buckets, rows.slice(0, 50));
+        expect(looked.filter((row) => segmentOf(row, { buckets: segments.buckets, subBuckets: 1 }) !== row.bucket)).toEqual([]);
+        expect(new Set(rows.map((row) => row.bucket)).size).toBeGreaterThan(name === 'ranged' ? 64 : 1);
+      } finally {
+        await reader.close();
+      }
     }
   });
 
