@@ -33,8 +33,11 @@ export interface ChecksumDialect {
   hexPrefixValue(hex: string, digits: number): string;
   /** The nth (from 1) bound parameter. */
   parameter(index: number): string;
-  /** A DECIMAL(38,0) sum as the statement returns it: as its driver reads it exactly (a driver reading decimals as JavaScript numbers gets text). */
-  decimalSum(sum: string): string;
+  /**
+   * The exact sum of a group's 60-bit row digests (BIGINT), as the statement returns it: as its driver reads it exactly
+   * (a driver reading decimals as JavaScript numbers gets text). Past 8 rows it overflows a BIGINT.
+   */
+  digestSum(digest: string): string;
   /** The words that make `SELECT DISTINCT … FROM … WHERE …` return at most `limit` rows: before the select list, and after the statement. */
   distinctAtMost(limit: number): { select: string; after: string };
 }
@@ -225,7 +228,7 @@ FROM ${table.from}${table.where === null ? '' : `\nWHERE ${table.where}`}`;
 
 /** Per bucket: bucket, row_count, digest_sum (DECIMAL(38,0)); of the rows whose integer key is in `range` when given. */
 export function bucketSumsSql(dialect: ChecksumDialect, table: ChecksumTable, buckets: number, range?: KeyRange): string {
-  return `SELECT b.bucket, COUNT(*) AS row_count, ${dialect.decimalSum('SUM(CAST(b.digest AS DECIMAL(38,0)))')} AS digest_sum
+  return `SELECT b.bucket, COUNT(*) AS row_count, ${dialect.digestSum('b.digest')} AS digest_sum
 FROM (
   SELECT ${bucketOf(dialect, table, buckets)} AS bucket, h.digest
   FROM (
@@ -241,7 +244,7 @@ function keyColumnsOut(table: ChecksumTable): string[] {
 
 /** Per segment of the chosen buckets: segment (as `bucket`), row_count, digest_sum: one read, whatever the number of buckets. */
 export function segmentSumsSql(dialect: ChecksumDialect, table: ChecksumTable, segments: Segments, chosenBuckets: readonly number[], range?: KeyRange): string {
-  return `SELECT b.segment AS bucket, COUNT(*) AS row_count, ${dialect.decimalSum('SUM(CAST(b.digest AS DECIMAL(38,0)))')} AS digest_sum
+  return `SELECT b.segment AS bucket, COUNT(*) AS row_count, ${dialect.digestSum('b.digest')} AS digest_sum
 FROM (
   SELECT ${bucketOf(dialect, table, segments.buckets)} AS bucket, ${segmentOf(dialect, table, segments)} AS segment, h.digest
   FROM (

@@ -14,7 +14,7 @@ const WORDS: ChecksumDialect = {
   md5: (text) => `md5[${text}]`,
   hexPrefixValue: (hex) => hex,
   parameter: (index) => `$${index}`,
-  decimalSum: (sum) => sum,
+  digestSum: (digest) => `SUM(${digest})`,
   distinctAtMost: (limit) => ({ select: 'SELECT DISTINCT', after: `LIMIT ${limit}` }),
 };
 

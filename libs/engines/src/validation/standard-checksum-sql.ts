@@ -52,13 +52,13 @@ export function standardCanonicalText(value: string, type: PortableType): string
 const SEPARATOR_KINDS: ReadonlySet<PortableType['kind']> = new Set(['text', 'json', 'array', 'native']);
 
 /** The parts of a ChecksumDialect that standard SQL spells the same on PostgreSQL and Redshift. */
-export const STANDARD_CHECKSUM_SQL: Pick<ChecksumDialect, 'mayHoldSeparators' | 'keyFromText' | 'concat' | 'parameter' | 'decimalSum' | 'distinctAtMost'> = {
+export const STANDARD_CHECKSUM_SQL: Pick<ChecksumDialect, 'mayHoldSeparators' | 'keyFromText' | 'concat' | 'parameter' | 'digestSum' | 'distinctAtMost'> = {
   /** Text, JSON, arrays and other engines' values may hold `\` and `|`. */
   mayHoldSeparators: (type) => SEPARATOR_KINDS.has(type.kind),
   keyFromText: (parameter: string, column: ChecksumColumn) => `CAST(${parameter} AS ${column.declaredType})`,
   concat: (parts) => (parts.length === 1 ? (parts[0] ?? "''") : `(${parts.join(' || ')})`),
   parameter: (index) => `$${index}`,
-  /** node-postgres reads NUMERIC as text: exact as it is. */
-  decimalSum: (sum) => sum,
+  /** In DECIMAL(38,0): 2^60 × 10^13 rows still fit. node-postgres reads NUMERIC as text, exact as it is. */
+  digestSum: (digest) => `SUM(CAST(${digest} AS DECIMAL(38,0)))`,
   distinctAtMost: (limit) => ({ select: 'SELECT DISTINCT', after: `\nLIMIT ${limit}` }),
 };

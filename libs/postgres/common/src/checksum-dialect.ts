@@ -47,6 +47,10 @@ export const POSTGRES_CHECKSUM_DIALECT: ChecksumDialect = {
         return `${sql}::text`;
     }
   },
+  /** PostgreSQL's sum of a bigint is a NUMERIC, exact (functions-aggregate.html), accumulated without a cast a row. */
+  digestSum(digest: string): string {
+    return `SUM(${digest})`;
+  },
   keyText({ sql }: ChecksumColumn): string {
     return `${sql}::text`;
   },

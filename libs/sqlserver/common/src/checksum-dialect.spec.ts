@@ -107,9 +107,13 @@ describe('the T-SQL checksum dialect: canonical texts as the warehouses compute 
 
   it('limits distinct rows with TOP and returns sums as text (tedious reads decimal as a JavaScript number)', () => {
     expect(TSQL_CHECKSUM_DIALECT.distinctAtMost(11)).toEqual({ select: 'SELECT DISTINCT TOP (11)', after: '' });
-    expect(evaluateTsql(TSQL_CHECKSUM_DIALECT.decimalSum('x'), { x: { type: 'decimal', text: '12345678901234567890123' } })).toEqual({
+    // SUM of a bigint is a bigint in T-SQL (sum-transact-sql: "bigint → bigint"): 60-bit digests must be summed as decimals.
+    const summed = TSQL_CHECKSUM_DIALECT.digestSum('x');
+    expect(summed).toMatch(/^CONVERT\(varchar\(40\), SUM\(CONVERT\(decimal\(38,0\), x\)\)\)$/);
+    // The expression double evaluates scalars: the sum of one row is its value, the largest digest here.
+    expect(evaluateTsql(summed.replace('SUM(', '('), { x: { type: 'bigint', value: 2n ** 60n - 1n } })).toEqual({
       type: 'text',
-      text: '12345678901234567890123',
+      text: '1152921504606846975',
       national: false,
     });
   });

@@ -122,8 +122,9 @@ export const TSQL_CHECKSUM_DIALECT: ChecksumDialect = {
     return `CONVERT(bigint, CONVERT(binary(8), '${'0'.repeat(16 - digits)}' + SUBSTRING(${hex}, 1, ${digits}), 2))`;
   },
   parameter: (index) => `@p${index}`,
-  // tedious reads decimal as a JavaScript number: the sum leaves as its exact text.
-  decimalSum: (sum) => `CONVERT(varchar(40), ${sum})`,
+  // SUM of a bigint is a bigint (it would overflow), and tedious reads decimal as a JavaScript number: the sum is taken
+  // in DECIMAL(38,0) and leaves as its exact text.
+  digestSum: (digest) => `CONVERT(varchar(40), SUM(CONVERT(decimal(38,0), ${digest})))`,
   distinctAtMost: (limit) => ({ select: `SELECT DISTINCT TOP (${limit})`, after: '' }),
 };
 

@@ -498,6 +498,13 @@ function convert(type: string, value: TsqlValue, style: number | undefined): Tsq
       const integer = integerOf(value);
       return target === 'int' ? { type: 'int', value: Number(integer) } : { type: 'bigint', value: integer };
     }
+    case 'decimal':
+    case 'numeric':
+      // An integer into decimal(p, 0) is exact while it fits: decimal(38, 0) holds every bigint (decimal-and-numeric-transact-sql).
+      if (style === undefined && (value.type === 'int' || value.type === 'bigint') && /^(decimal|numeric)\(38, ?0\)$/i.test(type.replace(/\s+/g, ' ').trim())) {
+        return { type: 'decimal', text: integerOf(value).toString() };
+      }
+      break;
     case 'binary':
       if (value.type === 'text' && style === 2) return { type: 'binary', bytes: hexBytes(value.text, type) };
       break;
