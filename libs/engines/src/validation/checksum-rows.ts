@@ -35,20 +35,15 @@ export function bucketSumsOf(rows: readonly ChecksumRow[]): BucketSum[] {
   }));
 }
 
-/** `integerKeyed`: the table is keyed by one integer column, whose text then gives each row its keyNumber. */
-export function keyDigestsOf(rows: readonly ChecksumRow[], keyColumns: number, integerKeyed = false): KeyDigest[] {
-  return rows.map((row) => {
-    const key = Array.from({ length: keyColumns }, (_, index) => textOf(row[`key_${index}`]));
-    const [keyText] = key;
-    return {
-      bucket: Number(integerOf(row['bucket'], 'bucket')),
-      keyHash: textOf(row['key_hash']) ?? '',
-      key,
-      digest: integerOf(row['digest'], 'digest'),
-      // A NULL key (a warehouse that does not enforce its key) counts as 0, as the statements' COALESCE does.
-      ...(integerKeyed && { keyNumber: keyText === null || keyText === undefined ? 0n : integerOf(keyText, 'key_0') }),
-    };
-  });
+/** `key_number` comes with the rows of a table keyed by one integer column: the key that picked their bucket. */
+export function keyDigestsOf(rows: readonly ChecksumRow[], keyColumns: number): KeyDigest[] {
+  return rows.map((row) => ({
+    bucket: Number(integerOf(row['bucket'], 'bucket')),
+    keyHash: textOf(row['key_hash']) ?? '',
+    key: Array.from({ length: keyColumns }, (_, index) => textOf(row[`key_${index}`])),
+    digest: integerOf(row['digest'], 'digest'),
+    ...(row['key_number'] !== undefined && { keyNumber: integerOf(row['key_number'], 'key_number') }),
+  }));
 }
 
 export function tableKeysOf(rows: readonly ChecksumRow[], keyColumns: number): TableKey[] {
@@ -64,7 +59,6 @@ export type ChecksumQuery = (sql: string, parameters: readonly (string | null)[]
 /** A ChecksumReader over one open snapshot of one table: the statements of checksum-sql.ts, run by `query`. */
 export function checksumReader(dialect: ChecksumDialect, table: ChecksumTable, query: ChecksumQuery, close: () => Promise<void>): ChecksumReader {
   const width = table.keyColumns.length;
-  const integerKeyed = integerKeyColumn(table) !== null;
   return {
     bucketSums: async (buckets, range) => bucketSumsOf(await query(bucketSumsSql(dialect, table, buckets, range), [])),
     integerKeyBounds: async () => {
@@ -74,11 +68,11 @@ export function checksumReader(dialect: ChecksumDialect, table: ChecksumTable, q
       return { min: integerOf(row['min_key'], 'min_key'), max: integerOf(row['max_key'], 'max_key') };
     },
     segmentSums: async (segments, chosenBuckets, range) => bucketSumsOf(await query(segmentSumsSql(dialect, table, segments, chosenBuckets, range), [])),
-    keyDigestsInSegments: async (segments, chosen, range) => keyDigestsOf(await query(keyDigestsInSegmentsSql(dialect, table, segments, chosen, range), []), width, integerKeyed),
+    keyDigestsInSegments: async (segments, chosen, range) => keyDigestsOf(await query(keyDigestsInSegmentsSql(dialect, table, segments, chosen, range), []), width),
     digestsOfKeys: async (buckets, keys) => {
       if (keys.length === 0) return [];
       const parameters = keys.flatMap((key) => Array.from({ length: width }, (_, index) => key.key[index] ?? null));
-      return keyDigestsOf(await query(digestsOfKeysSql(dialect, table, buckets, keys.length), parameters), width, integerKeyed);
+      return keyDigestsOf(await query(digestsOfKeysSql(dialect, table, buckets, keys.length), parameters), width);
     },
     close,
   };

@@ -162,7 +162,7 @@ function hashedRows(dialect: ChecksumDialect, table: ChecksumTable, extraConditi
   const columns = [
     ...(withKeys || integerKey === null ? [`${keyHash} AS key_hash`] : []),
     ...keyTexts,
-    // A warehouse that does not enforce its key (Redshift) may hold a NULL one: bucket 0, as keyDigestsOf says.
+    // A warehouse that does not enforce its key (Redshift) may hold a NULL one: bucket 0.
     ...(integerKey === null ? [] : [`COALESCE(${integerKey.sql}, 0) AS key_number`]),
     `${rowDigest} AS digest`,
   ];
@@ -226,7 +226,7 @@ export function integerKeyBoundsSql(dialect: ChecksumDialect, table: ChecksumTab
 FROM ${table.from}${table.where === null ? '' : `\nWHERE ${table.where}`}`;
 }
 
-/** Per bucket: bucket, row_count, digest_sum (DECIMAL(38,0)); of the rows whose integer key is in `range` when given. */
+/** Per bucket: bucket, row_count, digest_sum (exact: ChecksumDialect.digestSum); of the rows whose integer key is in `range` when given. */
 export function bucketSumsSql(dialect: ChecksumDialect, table: ChecksumTable, buckets: number, range?: KeyRange): string {
   return `SELECT b.bucket, COUNT(*) AS row_count, ${dialect.digestSum('b.digest')} AS digest_sum
 FROM (
@@ -238,8 +238,9 @@ FROM (
 GROUP BY b.bucket`;
 }
 
+/** The key texts, and the key itself where it picks the row's bucket (a table keyed by one integer column). */
 function keyColumnsOut(table: ChecksumTable): string[] {
-  return table.keyColumns.map((_, index) => `h.key_${index}`);
+  return [...table.keyColumns.map((_, index) => `h.key_${index}`), ...(integerKeyColumn(table) === null ? [] : ['h.key_number'])];
 }
 
 /** Per segment of the chosen buckets: segment (as `bucket`), row_count, digest_sum: one read, whatever the number of buckets. */
@@ -255,7 +256,7 @@ WHERE b.bucket IN (${integerList(chosenBuckets, 'chosen buckets')})
 GROUP BY b.segment`;
 }
 
-/** segment (as `bucket`), key_hash, key_0…, digest of every row whose segment is one of `chosen`. */
+/** segment (as `bucket`), key_hash, key_0…, key_number (an integer key), digest of every row whose segment is one of `chosen`. */
 export function keyDigestsInSegmentsSql(dialect: ChecksumDialect, table: ChecksumTable, segments: Segments, chosen: readonly number[], range?: KeyRange): string {
   return `SELECT k.* FROM (
   SELECT ${segmentOf(dialect, table, segments)} AS bucket, h.key_hash, ${[...keyColumnsOut(table), 'h.digest'].join(', ')}
@@ -266,7 +267,7 @@ export function keyDigestsInSegmentsSql(dialect: ChecksumDialect, table: Checksu
 WHERE k.bucket IN (${integerList(chosen, 'chosen segments')})`;
 }
 
-/** bucket, key_hash, key_0…, digest of the rows of `keyCount` keys, bound as parameters key by key, column by column. */
+/** bucket, key_hash, key_0…, key_number (an integer key), digest of the rows of `keyCount` keys, bound as parameters key by key, column by column. */
 export function digestsOfKeysSql(dialect: ChecksumDialect, table: ChecksumTable, buckets: number, keyCount: number): string {
   if (!Number.isSafeInteger(keyCount) || keyCount < 1) throw new RangeError('a key lookup needs at least one key');
   const width = table.keyColumns.length;
