@@ -28,10 +28,30 @@ export interface WorkerConfig {
   concurrency: number;
   /** VALIDATION_MAX_ROWS_PER_SECOND: rows a table's validation reads from the source per second at most (extractor; 0: no cap). */
   validationMaxRowsPerSecond: number;
+  /** The connection pools this instance keeps to each database it works on. */
+  pools: WorkerPools;
+}
+
+/**
+ * Connections per database (one pool per connection string and role) and how long a work waits for one. The
+ * defaults follow the work they serve: a work holds at most two connections of a pool at once (a validation's
+ * snapshot and its change reads), so `2 × WORKER_CONCURRENCY` lets every batch of the instance run without waiting.
+ */
+export interface WorkerPools {
+  /** SOURCE_MAX_CONNECTIONS (default 2 × WORKER_CONCURRENCY). */
+  sourceConnections: number;
+  /** STAGING_MAX_CONNECTIONS (default the larger of 10 and 2 × WORKER_CONCURRENCY). */
+  stagingConnections: number;
+  /** WAREHOUSE_MAX_CONNECTIONS (default 2 × WORKER_CONCURRENCY). */
+  warehouseConnections: number;
+  /** POOL_WAIT_SECONDS × 1000 (default 60 s): then the pool is reported busy and the work retried. */
+  waitMs: number;
 }
 
 export function loadWorkerConfig(environment: Record<string, string | undefined>): WorkerConfig {
   const env = new EnvReader(environment);
+  const concurrency = env.int('WORKER_CONCURRENCY', 4, { min: 1, max: 64 });
+  const perWork = 2 * concurrency;
   const config: WorkerConfig = {
     nats: readNatsSettings(env),
     logLevel: readLogLevel(env),
@@ -39,8 +59,14 @@ export function loadWorkerConfig(environment: Record<string, string | undefined>
     workerKey: readWorkerKey(env),
     rowChunkBytes: env.int('ROW_CHUNK_BYTES', 512 * 1024, { min: 1024, max: 1024 * 1024 - 4096 }),
     seedPartBytes: env.int('SEED_PART_MB', 64, { min: 1, max: 4096 }) * 1024 * 1024,
-    concurrency: env.int('WORKER_CONCURRENCY', 4, { min: 1, max: 64 }),
+    concurrency,
     validationMaxRowsPerSecond: env.int('VALIDATION_MAX_ROWS_PER_SECOND', 0, { min: 0 }),
+    pools: {
+      sourceConnections: env.int('SOURCE_MAX_CONNECTIONS', perWork, { min: 2, max: 1000 }),
+      stagingConnections: env.int('STAGING_MAX_CONNECTIONS', Math.max(10, perWork), { min: 2, max: 1000 }),
+      warehouseConnections: env.int('WAREHOUSE_MAX_CONNECTIONS', perWork, { min: 2, max: 1000 }),
+      waitMs: env.int('POOL_WAIT_SECONDS', 60, { min: 1, max: 3600 }) * 1000,
+    },
   };
   env.done();
   return config;

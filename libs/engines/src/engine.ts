@@ -1,5 +1,6 @@
 import type { BatchDescriptor, ReplicationConfig } from '@svc/contracts';
 import type { SourceConnector, StagingConnector, WarehouseConnector } from './capabilities';
+import type { PoolSizing } from './connection/pool-sizing';
 import type { DriverErrorMapper } from './errors';
 
 /**
@@ -10,6 +11,8 @@ import type { DriverErrorMapper } from './errors';
 export interface WarehouseContext {
   /** Schemas whose tables keep their bare name in the warehouse: every listed engine's default schema (DESIGN §6). */
   bareNameSchemas: ReadonlySet<string>;
+  /** The worker's sizing of the warehouse pool; absent: the engine's defaults. */
+  pool?: PoolSizing;
 }
 
 export interface PipelineEngine {
@@ -17,9 +20,9 @@ export interface PipelineEngine {
   displayName: string;
   errorKind: DriverErrorMapper;
   /** A source connector for Source.ConnectionString (EncryptDataInTransit given). */
-  openSource?: (connectionString: string, encrypt: boolean) => SourceConnector;
+  openSource?: (connectionString: string, encrypt: boolean, pool?: PoolSizing) => SourceConnector;
   /** A staging connector for Staging.ConnectionString. */
-  openStaging?: (connectionString: string, encrypt: boolean) => StagingConnector;
+  openStaging?: (connectionString: string, encrypt: boolean, pool?: PoolSizing) => StagingConnector;
   /** A warehouse connector for the replication's Warehouse group (and RebuildIndexes). */
   openWarehouse?: (config: ReplicationConfig, context: WarehouseContext) => WarehouseConnector;
   /**

@@ -141,3 +141,14 @@ export {
 } from './validation/table-comparison';
 export { bucketSumsOf, checksumReader, keyDigestsOf, tableKeysOf, type ChecksumQuery, type ChecksumRow } from './validation/checksum-rows';
 export { STANDARD_CHECKSUM_SQL, TIMESTAMP_TEXT_FORMAT, floatCanonicalText, standardCanonicalText } from './validation/standard-checksum-sql';
+export {
+  ConnectionGate,
+  NestedConnectionAcquireError,
+  PoolBusyError,
+  inConnectionScope,
+  type Checkout,
+  type CheckoutOptions,
+  type ConnectionGateOptions,
+} from './connection/connection-gate';
+export { GatedPgPool, withPoolConnections } from './connection/gated-pg-pool';
+export { DEFAULT_POOL_WAIT_MS, poolGateOptions, type PoolSizing } from './connection/pool-sizing';

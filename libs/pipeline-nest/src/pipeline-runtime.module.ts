@@ -4,10 +4,12 @@ import { Subjects, type PipelineSubject } from '@svc/contracts';
 import type { WorkerConfig } from '@svc/config';
 import { RuntimeConfigSeal } from '@svc/crypto';
 import { JsonLogger } from '@svc/logging';
-import { CancelledWork, NatsRequester, PipelinePublisher, PipelineWorker, RetryableWorkError, TerminalWorkError, WorkAbortedError, waitForPipelineStreams, type PipelineWorkerOptions } from '@svc/messaging';
+import { CancelledWork, NatsRequester, PipelinePublisher, PipelineWorker, waitForPipelineStreams, type PipelineWorkerOptions } from '@svc/messaging';
 import { NATS_CONNECTION, NatsRequesterModule } from '@svc/messaging-nest';
 import { EngineRegistry, RuntimeConfigClient } from '@svc/pipeline-runtime';
 import { skippingCancelledWork } from './cancelled-work-filter';
+import { inOwnConnectionScope, poolSizingsOf } from './connection-scope';
+import { loggingFailures } from './failure-logging';
 import { reportingProgress } from './work-heartbeat';
 
 export const WORKER_CONFIG = Symbol('WORKER_CONFIG');
@@ -50,9 +52,9 @@ export class PipelineConsumersHost implements OnApplicationBootstrap, OnApplicat
     await this.cancelled.start();
     for (const options of this.consumers) {
       const { subject } = options;
-      const live = skippingCancelledWork(options, this.cancelled, (workId) => this.logger.debug('dropped a message of cancelled work', { subject, workId }));
+      const live = skippingCancelledWork(inOwnConnectionScope(options), this.cancelled, (workId) => this.logger.debug('dropped a message of cancelled work', { subject, workId }));
       const heartbeating = reportingProgress(live, (progress) => this.requester.publish(Subjects.workProgress, progress));
-      const worker = new PipelineWorker(this.connection, { ...this.logged(heartbeating), ackWaitMs: this.config.nats.ackWaitMs });
+      const worker = new PipelineWorker(this.connection, { ...loggingFailures(heartbeating, this.logger), ackWaitMs: this.config.nats.ackWaitMs });
       await worker.start();
       this.workers.push(worker);
       this.logger.info('consuming', { subject: options.subject, durable: options.durableName, concurrency: options.concurrency });
@@ -66,29 +68,6 @@ export class PipelineConsumersHost implements OnApplicationBootstrap, OnApplicat
     await stopped;
     await this.cancelled.stop();
     await this.engines.closeAll();
-  }
-
-  /** Every failed attempt and every operational problem leaves a log line (reasons are secret-free). */
-  private logged(options: AnyPipelineWorkerOptions): AnyPipelineWorkerOptions {
-    const { subject } = options;
-    return {
-      ...options,
-      handle: async (payload, context) => {
-        try {
-          await options.handle(payload, context);
-        } catch (error) {
-          if (error instanceof WorkAbortedError) {
-            this.logger.info('work handed back: the worker is shutting down', { subject, delivery: context.deliveryCount });
-            throw error;
-          }
-          // The reason is classified; operators get what the server said too (the logger redacts credentials).
-          const detail = error instanceof RetryableWorkError || error instanceof TerminalWorkError ? error.detail : undefined;
-          this.logger.warn('work failed', { subject, delivery: context.deliveryCount, reason: error instanceof Error ? error.message : String(error), ...(detail !== undefined && { detail }) });
-          throw error;
-        }
-      },
-      onError: (error, activity) => this.logger.warn('consumer problem', { subject, activity, reason: error instanceof Error ? error.message : String(error) }),
-    };
   }
 }
 
@@ -104,7 +83,7 @@ export class PipelineRuntimeModule {
       providers: [
         { provide: WORKER_CONFIG, useValue: config },
         { provide: JsonLogger, useValue: logger },
-        { provide: EngineRegistry, useValue: new EngineRegistry() },
+        { provide: EngineRegistry, useValue: new EngineRegistry(undefined, poolSizingsOf(config)) },
         { provide: WORKER_SHUTDOWN, useValue: shutdown },
         { provide: RuntimeConfigClient, inject: [NatsRequester], useFactory: (requester: NatsRequester) => new RuntimeConfigClient(requester, new RuntimeConfigSeal(config.workerKey), undefined, { shutdown: shutdown.signal }) },
         // Publishes wait out a NATS outage in place (their handler keeps its message), and end at once on shutdown.

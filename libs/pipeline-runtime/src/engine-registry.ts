@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { DEFAULT_SCHEMAS, sourceEngineOf, warehouseEngineOf } from '@svc/engine-list';
 import type { BatchDescriptor, ReplicationConfig } from '@svc/contracts';
-import type { SourceConnector, StagedRowsRewriter, StagingConnector, WarehouseConnector } from '@svc/engines';
+import type { PoolSizing, SourceConnector, StagedRowsRewriter, StagingConnector, WarehouseConnector } from '@svc/engines';
 import { createS3Client, type S3Settings } from '@svc/storage';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { ENGINE_TABLE, type EngineTable } from './engine-table';
@@ -39,6 +39,9 @@ class ConnectorCache<T extends Closable> {
   }
 }
 
+/** How the worker sizes each role's pools; a role left out keeps its engine's defaults. */
+export type PoolSizings = Partial<Readonly<Record<'source' | 'staging' | 'warehouse', PoolSizing>>>;
+
 /**
  * Opens (and reuses) the engine connectors a replication's configuration names, from the engine table
  * (the build's engines by default; tests hand in fakes, see @svc/pipeline-runtime/testing).
@@ -49,14 +52,17 @@ export class EngineRegistry {
   private readonly warehouses = new ConnectorCache<WarehouseConnector>();
   private readonly buckets = new ConnectorCache<{ client: S3Client; close(): Promise<void> }>();
 
-  constructor(private readonly engines: EngineTable = ENGINE_TABLE) {}
+  constructor(
+    private readonly engines: EngineTable = ENGINE_TABLE,
+    private readonly pools: PoolSizings = {},
+  ) {}
 
   source(config: ReplicationConfig): SourceConnector {
     const { connectionString, encryptDataInTransit } = config.source;
     const engine = sourceEngineOf(connectionString);
     const open = engine ? this.engines[engine].openSource : undefined;
     if (!engine || !open) throw new UnsupportedEngineError('source', engine ?? 'unknown');
-    return this.sources.get(`${encryptDataInTransit}|${connectionString}`, () => open(connectionString, encryptDataInTransit));
+    return this.sources.get(`${encryptDataInTransit}|${connectionString}`, () => open(connectionString, encryptDataInTransit, this.pools.source));
   }
 
   staging(config: ReplicationConfig): StagingConnector {
@@ -64,7 +70,7 @@ export class EngineRegistry {
     const engine = sourceEngineOf(connectionString);
     const open = engine ? this.engines[engine].openStaging : undefined;
     if (!engine || !open) throw new UnsupportedEngineError('staging', engine ?? 'unknown');
-    return this.stagings.get(`${encryptDataInTransit}|${connectionString}`, () => open(connectionString, encryptDataInTransit));
+    return this.stagings.get(`${encryptDataInTransit}|${connectionString}`, () => open(connectionString, encryptDataInTransit, this.pools.staging));
   }
 
   warehouse(config: ReplicationConfig): WarehouseConnector {
@@ -73,7 +79,7 @@ export class EngineRegistry {
     const open = engine ? this.engines[engine].openWarehouse : undefined;
     if (!engine || !open) throw new UnsupportedEngineError('warehouse', engine ?? 'unknown');
     const identity = [warehouse.url, warehouse.databaseName, warehouse.username, warehouse.password, warehouse.timeoutInMins, config.rebuildIndexes].join('|');
-    return this.warehouses.get(identity, () => open(config, { bareNameSchemas: DEFAULT_SCHEMAS }));
+    return this.warehouses.get(identity, () => open(config, { bareNameSchemas: DEFAULT_SCHEMAS, ...(this.pools.warehouse && { pool: this.pools.warehouse }) }));
   }
 
   /** How the replication's warehouse wants the batch files' rows rewritten; null when written as carried. */

@@ -2,9 +2,10 @@ export { BATCH_LOG_RETENTION_MS, HOUSEKEEPING_INTERVAL_MS, IntervalGate, batchLo
 export { runBatchStep, type BatchStepOutcomes, type BatchStepTarget, type SchemaNotes } from './batch-step';
 export { batchFolderName, changeBatchId, previousBatchOfWork, seedBatchId, startsTable, workMessageId } from './batch-ids';
 export { CsvRowScanner, splitCsvParts, type CsvPart } from './csv-parts';
-export { EngineRegistry, UnsupportedEngineError } from './engine-registry';
+export { EngineRegistry, UnsupportedEngineError, type PoolSizings } from './engine-registry';
 export { ENGINE_TABLE, driverErrorMappers, type EngineTable } from './engine-table';
 export { classifyFailure, type FailureScope, type FailureVerdict, type WorkSubject } from './failure-classifier';
+export { WHERE_MAX_FRAMES, WHERE_MAX_FRAME_LENGTH, failureLogFields, type FailureLogFields } from './failure-log';
 export { ReplicationGoneError, RuntimeConfigClient } from './runtime-config.client';
 export { runClassified, type TerminalFailure } from './classified-work';
 // Engine errors the workers act on.

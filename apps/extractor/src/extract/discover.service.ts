@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ErrorCode, guardReplicationIdMessage, rpcError, rpcOk, type DiscoverTablesReply, type RpcReply } from '@svc/contracts';
-import { EngineRegistry, RuntimeConfigClient, classifyFailure } from '@svc/pipeline-runtime';
+import { JsonLogger } from '@svc/logging';
+import { EngineRegistry, RuntimeConfigClient, classifyFailure, failureLogFields } from '@svc/pipeline-runtime';
 
 /** Lists a replication's source tables for the registry, which selects and registers them. */
 @Injectable()
@@ -8,6 +9,7 @@ export class DiscoverService {
   constructor(
     private readonly engines: EngineRegistry,
     private readonly configs: RuntimeConfigClient,
+    private readonly logger: JsonLogger,
   ) {}
 
   async discover(message: unknown): Promise<RpcReply<DiscoverTablesReply>> {
@@ -18,7 +20,10 @@ export class DiscoverService {
       const config = await this.configs.configOf(replicationId);
       return rpcOk({ tables: await this.engines.source(config).discoverTables() });
     } catch (error) {
-      return rpcError(ErrorCode.Unavailable, [classifyFailure(error, { endpoint: 'Source' }).reason]);
+      const verdict = classifyFailure(error, { endpoint: 'Source' });
+      // The registry gets the classified reason; this service's log also says what the server said and where.
+      this.logger.warn('table discovery failed', { replicationId, ...failureLogFields(error, verdict) });
+      return rpcError(ErrorCode.Unavailable, [verdict.reason]);
     }
   }
 }

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { ErrorCode, guardChangedTablesRequest, parseTableKey, rpcError, rpcOk, tableKey, type ChangedTablesReply, type RpcReply } from '@svc/contracts';
 import type { TableWatermark } from '@svc/engines';
-import { EngineRegistry, RuntimeConfigClient, classifyFailure } from '@svc/pipeline-runtime';
+import { JsonLogger } from '@svc/logging';
+import { EngineRegistry, RuntimeConfigClient, classifyFailure, failureLogFields } from '@svc/pipeline-runtime';
 
 /** Tells the registry which tracked tables of a replication have changes past their watermark: one probe of the source for all. */
 @Injectable()
@@ -9,6 +10,7 @@ export class ChangedTablesService {
   constructor(
     private readonly engines: EngineRegistry,
     private readonly configs: RuntimeConfigClient,
+    private readonly logger: JsonLogger,
   ) {}
 
   async changedTables(message: unknown): Promise<RpcReply<ChangedTablesReply>> {
@@ -31,7 +33,10 @@ export class ChangedTablesService {
         schemaStamps: Object.fromEntries(schemaStamps.map(({ table, stamp }) => [tableKey(table), stamp])),
       });
     } catch (error) {
-      return rpcError(ErrorCode.Unavailable, [classifyFailure(error, { endpoint: 'Source' }).reason]);
+      const verdict = classifyFailure(error, { endpoint: 'Source' });
+      // The registry gets the classified reason; this service's log also says what the server said and where.
+      this.logger.warn('change probe failed', { replicationId, ...failureLogFields(error, verdict) });
+      return rpcError(ErrorCode.Unavailable, [verdict.reason]);
     }
   }
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ErrorCode, guardReleaseTablesRequest, rpcError, rpcOk, tableKey, type ReleaseTablesReply, type RpcReply, type TableRef } from '@svc/contracts';
 import { JsonLogger } from '@svc/logging';
-import { EngineRegistry, ReplicationGoneError, RuntimeConfigClient, classifyFailure } from '@svc/pipeline-runtime';
+import { EngineRegistry, ReplicationGoneError, RuntimeConfigClient, classifyFailure, failureLogFields } from '@svc/pipeline-runtime';
 
 /**
  * Removes change tracking (triggers, change table, bookkeeping) of tables no replication tracks any more
@@ -33,8 +33,10 @@ export class ReleaseService {
       return rpcOk({ released });
     } catch (error) {
       if (error instanceof ReplicationGoneError) return rpcError(ErrorCode.NotFound, [error.message]);
-      const reason = classifyFailure(error, { endpoint: 'Source', ...(current && { table: tableKey(current) }) }).reason;
-      return rpcError(ErrorCode.Unavailable, [current ? `${tableKey(current)}: ${reason}` : reason]);
+      const verdict = classifyFailure(error, { endpoint: 'Source', ...(current && { table: tableKey(current) }) });
+      // The registry gets the classified reason; this service's log also says what the server said and where.
+      this.logger.warn('releasing change tracking failed', { replicationId, ...(current && { table: tableKey(current) }), ...failureLogFields(error, verdict) });
+      return rpcError(ErrorCode.Unavailable, [current ? `${tableKey(current)}: ${verdict.reason}` : verdict.reason]);
     }
   }
 }

@@ -24,10 +24,19 @@ function oneRow(digest: bigint): ChecksumReader {
   };
 }
 
-function service(checksums: SourceChecksums): { validate(request: ValidateRequested): Promise<void>; reports: ValidationReportBody[] } {
+interface LoggedWarning {
+  message: string;
+  fields: Record<string, unknown>;
+}
+
+function service(
+  checksums: SourceChecksums,
+  warehouseSnapshot: () => Promise<ChecksumReader> = async () => oneRow(2n),
+): { validate(request: ValidateRequested): Promise<void>; reports: ValidationReportBody[]; warnings: LoggedWarning[] } {
   const reports: ValidationReportBody[] = [];
+  const warnings: LoggedWarning[] = [];
   const source = { checksums: () => checksums, describeTable: async () => items };
-  const engines = { source: () => source, warehouse: () => ({ checksums: () => ({ openSnapshot: async () => oneRow(2n) }) }) } as unknown as EngineRegistry;
+  const engines = { source: () => source, warehouse: () => ({ checksums: () => ({ openSnapshot: warehouseSnapshot }) }) } as unknown as EngineRegistry;
   const configs = { configOf: async () => ({ warehouse: { databaseSchema: 'dw', scdType: 'Type1' }, addUpdateTimestamp: false, schemaReplication: true }) } as unknown as RuntimeConfigClient;
   const requester = {
     request: async (_subject: string, message: { report: ValidationReportBody }) => {
@@ -35,9 +44,9 @@ function service(checksums: SourceChecksums): { validate(request: ValidateReques
       return { ok: true, value: { watermark: '100', current: true } };
     },
   } as unknown as NatsRequester;
-  const logger = { warn: () => undefined, info: () => undefined } as unknown as JsonLogger;
+  const logger = { warn: (message: string, fields: Record<string, unknown>) => void warnings.push({ message, fields }), info: () => undefined } as unknown as JsonLogger;
   const validator = new ValidateService(engines, configs, requester, logger, new AbortController(), { validationMaxRowsPerSecond: 0 });
-  return { validate: (request) => validator.validate(request), reports };
+  return { validate: (request) => validator.validate(request), reports, warnings };
 }
 
 const request = (repair: boolean): ValidateRequested => ({
@@ -50,8 +59,7 @@ const request = (repair: boolean): ValidateRequested => ({
 });
 
 const sourceSide = (more: Partial<SourceChecksums> = {}): SourceChecksums => ({
-  openSnapshot: async () => ({ ...oneRow(1n), version: '100', rowsEstimated: 1 }),
-  keysChangedSince: async () => [],
+  withSnapshot: async (work) => work({ ...oneRow(1n), version: '100', rowsEstimated: 1, keysChangedSince: async () => [] }),
   compareVersions: (left, right) => Number(BigInt(left) - BigInt(right)),
   ...more,
 });
@@ -83,8 +91,53 @@ describe('a repair on a source that cannot mark keys changed (SQL Server Change 
 
 describe('a source server that cannot compute the checksums', () => {
   it('makes the table Skipped with the server\'s reason, not Failed', async () => {
-    const validator = service(sourceSide({ openSnapshot: () => Promise.reject(new ChecksumsUnsupportedError('validation needs SQL Server 2019 or later')) }));
+    const validator = service(sourceSide({ withSnapshot: () => Promise.reject(new ChecksumsUnsupportedError('validation needs SQL Server 2019 or later')) }));
     await validator.validate(request(false));
     expect(validator.reports.at(-1)).toEqual({ kind: 'failed', reason: 'validation needs SQL Server 2019 or later', unsupported: true });
+  });
+});
+
+/** A driver's error thrown from a named function, so that its frame comes first in the stack. */
+function openChecksumSession(): Error {
+  return new Error('timeout exceeded when trying to connect to postgres://app:hunter2@db.internal/sales');
+}
+
+describe('a comparison that fails', () => {
+  it('reports the classified reason only, and logs what the driver said and where, redacted', async () => {
+    const validator = service(sourceSide({ withSnapshot: () => Promise.reject(openChecksumSession()) }));
+    await validator.validate(request(false));
+
+    const report = validator.reports.at(-1);
+    expect(report).toEqual({ kind: 'failed', reason: expect.stringMatching(/^Source: .*internal error/) as unknown, unsupported: false });
+    const [warning] = validator.warnings;
+    expect(warning).toMatchObject({
+      message: 'table validation failed',
+      fields: {
+        replicationId: 'r1',
+        validationId: 'v1',
+        table: '[dbo].[items]',
+        reason: (report as { reason: string }).reason,
+        detail: 'timeout exceeded when trying to connect to postgres://app:[redacted]@db.internal/sales',
+        errorName: 'Error',
+        where: expect.stringMatching(/^openChecksumSession \(.*validate\.service\.spec\.ts:\d+:\d+\) ← /) as unknown,
+      },
+    });
+    expect(JSON.stringify(validator.warnings)).not.toContain('hunter2');
+  });
+
+  it('logs the warehouse\'s own error, not its wrapper, when the warehouse side fails', async () => {
+    const failure = Object.assign(new Error('could not connect to server'), { code: 'ECONNRESET' });
+    const validator = service(sourceSide(), () => Promise.reject(failure));
+    await validator.validate(request(false));
+
+    expect(validator.reports.at(-1)).toMatchObject({ kind: 'failed', reason: expect.stringMatching(/^Warehouse: /) as unknown });
+    expect(validator.warnings[0]?.fields).toMatchObject({
+      reason: expect.stringMatching(/^Warehouse: /) as unknown,
+      detail: 'could not connect to server',
+      errorName: 'Error',
+      code: 'ECONNRESET',
+      wrappedIn: 'WarehouseSideError',
+      where: expect.stringContaining('validate.service.spec.ts') as unknown,
+    });
   });
 });

@@ -26,7 +26,7 @@ import { JsonLogger } from '@svc/logging';
 import { NatsRequester, WorkAbortedError, abortableSleep } from '@svc/messaging';
 import type { WorkerConfig } from '@svc/config';
 import { WORKER_CONFIG, WORKER_SHUTDOWN } from '@svc/pipeline-nest';
-import { EngineRegistry, RuntimeConfigClient, classifyFailure } from '@svc/pipeline-runtime';
+import { EngineRegistry, RuntimeConfigClient, classifyFailure, failureLogFields } from '@svc/pipeline-runtime';
 import { projectOntoColumns } from '../extract/schema-projection';
 
 /** A comparison tells the registry it is alive at least this often (the registry puts back one silent for a minute). */
@@ -48,10 +48,10 @@ export class ValidationSupersededError extends Error {
   }
 }
 
-/** A failure of the warehouse's side, told apart so that its reason names the warehouse. */
+/** A failure of the warehouse's side, told apart so that its reason names the warehouse; its cause is the failure (for the log). */
 class WarehouseSideError extends Error {
   constructor(readonly failure: unknown) {
-    super('the warehouse side of a comparison failed');
+    super('the warehouse side of a comparison failed', { cause: failure });
     this.name = 'WarehouseSideError';
   }
 }
@@ -226,7 +226,8 @@ export class ValidateService {
     if (error instanceof TableTooBusyError) return error.message;
     const warehouse = error instanceof WarehouseSideError;
     const verdict = classifyFailure(warehouse ? error.failure : error, { endpoint: warehouse ? 'Warehouse' : 'Source', table: tableKey(request.table) });
-    this.logger.warn('table validation failed', { replicationId: request.replicationId, validationId: request.validationId, table: tableKey(request.table), reason: verdict.reason });
+    // The report carries the classified reason only; the service's log also says what the server said and where.
+    this.logger.warn('table validation failed', { replicationId: request.replicationId, validationId: request.validationId, table: tableKey(request.table), ...failureLogFields(error, verdict) });
     return verdict.reason;
   }
 }

@@ -65,16 +65,22 @@ export interface SourceChecksumSnapshot extends ChecksumReader {
   version: string;
   /** The source's estimate of the table's rows (a catalog statistic), for sizing buckets and showing progress. */
   rowsEstimated: number;
+  /**
+   * The distinct keys with a change recorded at or after `version` (committed by now, which the snapshot itself cannot
+   * see: read on a session of its own, taken with the snapshot's), at most `limit` of them; null when there are more.
+   * A key deleted since has no row, so its hash comes from the change record's key.
+   */
+  keysChangedSince(version: string, limit: number): Promise<TableKey[] | null>;
 }
 
 /** The source side of a table's validation. */
 export interface SourceChecksums {
-  openSnapshot(): Promise<SourceChecksumSnapshot>;
   /**
-   * The distinct keys with a change recorded at or after `version` (committed by now), at most `limit` of them; null
-   * when there are more. A key deleted since has no row, so its hash comes from the change record's key.
+   * Runs `work` on a new snapshot, closed when it ends. Every source connection the work needs (the snapshot's, and
+   * one for keysChangedSince) is taken at once before it starts: a comparison never waits on the source's pool while
+   * holding one of its connections.
    */
-  keysChangedSince(version: string, limit: number): Promise<TableKey[] | null>;
+  withSnapshot<T>(work: (snapshot: SourceChecksumSnapshot) => Promise<T>): Promise<T>;
   /** Orders two versions of this source (negative, zero, positive). */
   compareVersions(left: string, right: string): number;
   /**

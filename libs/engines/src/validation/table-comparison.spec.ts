@@ -100,15 +100,23 @@ class Tables {
 
   sourceSide(): SourceChecksums {
     return {
-      openSnapshot: async (): Promise<SourceChecksumSnapshot> => {
+      withSnapshot: async (work) => {
         this.snapshots += 1;
-        const snapshot = { ...reader(() => [...this.source.entries()], this.sourceStatements), version: String(this.version), rowsEstimated: this.source.size };
+        const snapshot: SourceChecksumSnapshot = {
+          ...reader(() => [...this.source.entries()], this.sourceStatements),
+          version: String(this.version),
+          rowsEstimated: this.source.size,
+          keysChangedSince: async (version, limit) => {
+            const keys = [...new Set(this.changes.filter((change) => change.version >= Number(version)).map((change) => change.key))];
+            return keys.length > limit ? null : keys.map((key): TableKey => ({ keyHash: keyHashOf(key), key: [key] }));
+          },
+        };
         this.onSnapshot(this.snapshots);
-        return snapshot;
-      },
-      keysChangedSince: async (version, limit) => {
-        const keys = [...new Set(this.changes.filter((change) => change.version >= Number(version)).map((change) => change.key))];
-        return keys.length > limit ? null : keys.map((key): TableKey => ({ keyHash: keyHashOf(key), key: [key] }));
+        try {
+          return await work(snapshot);
+        } finally {
+          await snapshot.close();
+        }
       },
       compareVersions: (left, right) => Number(left) - Number(right),
       markChanged: async (keys) => {

@@ -179,8 +179,7 @@ class Comparison {
   ) {}
 
   async wholeTable(): Promise<TableComparison> {
-    const snapshot = await this.source.openSnapshot();
-    try {
+    return this.source.withSnapshot(async (snapshot) => {
       const progress = { rowsEstimated: snapshot.rowsEstimated, sourceVersion: snapshot.version };
       await this.hooks.progress({ phase: 'source', rowsCompared: 0, ...progress });
       const [sourceSum] = await snapshot.bucketSums(1);
@@ -193,9 +192,7 @@ class Comparison {
         ...emptyResult(snapshot.version, sourceRows, snapshot.rowsEstimated),
         wholeTable: { sourceRows, warehouseRows, checksumsEqual },
       };
-    } finally {
-      await snapshot.close();
-    }
+    });
   }
 
   async keyed(): Promise<TableComparison> {
@@ -212,13 +209,12 @@ class Comparison {
   }
 
   private async firstPass(): Promise<FirstPass> {
-    const snapshot = await this.source.openSnapshot();
-    try {
+    return this.source.withSnapshot(async (snapshot) => {
       const { version, rowsEstimated } = snapshot;
       const buckets = bucketCount(rowsEstimated, true);
       await this.hooks.progress({ phase: 'source', rowsCompared: 0, rowsEstimated, sourceVersion: version });
       // The snapshot's version is known before its rows are read: both sides are read at once (two servers, two reads).
-      const base = await this.settledBase(version);
+      const base = await this.settledBase(snapshot, version);
       const reads = await this.readsOf(snapshot);
       return await this.readWarehouse(async (reader) => {
         const sourceSums = new Map<number, BucketSum>();
@@ -230,7 +226,7 @@ class Comparison {
         });
         const rowsCompared = totalRows(sourceSums);
         await this.hooks.progress({ phase: 'warehouse', rowsCompared, rowsEstimated, sourceVersion: version });
-        const changed = await this.changedSince(base);
+        const changed = await this.changedSince(snapshot, base);
         const setAside = { keys: new Set(changed.map((key) => key.keyHash)), source: await this.lookUp(snapshot, buckets, changed), warehouse: await this.lookUp(reader, buckets, changed) };
         const bySegment = (row: KeyDigest) => row.bucket;
         subtract(sourceSums, setAside.source, bySegment);
@@ -241,9 +237,7 @@ class Comparison {
         for (const difference of found.differences.values()) recheck.set(difference.keyHash, difference);
         return { version, buckets, rowsCompared, rowsEstimated, recheck, differences: found.differences, tooMany: found.tooMany };
       });
-    } finally {
-      await snapshot.close();
-    }
+    });
   }
 
   /**
@@ -295,19 +289,16 @@ class Comparison {
   /** Compares `pending` keys in new snapshots; keys that did not change are settled here, the others come back. */
   private async recheck(buckets: number, pending: ReadonlyMap<string, TableKey>, confirmed: Map<string, DifferingKeyFound>): Promise<Map<string, TableKey>> {
     const keys = [...pending.values()];
-    const snapshot = await this.source.openSnapshot();
-    try {
+    return this.source.withSnapshot(async (snapshot) => {
       const sourceRows = await this.lookUp(snapshot, buckets, keys);
-      const base = await this.settledBase(snapshot.version);
+      const base = await this.settledBase(snapshot, snapshot.version);
       const warehouseRows = await this.readWarehouse((reader) => this.lookUp(reader, buckets, keys));
-      const moving = new Set((await this.changedSince(base)).map((key) => key.keyHash));
+      const moving = new Set((await this.changedSince(snapshot, base)).map((key) => key.keyHash));
       const next = new Map<string, TableKey>();
       for (const key of keys) if (moving.has(key.keyHash)) next.set(key.keyHash, key);
       for (const difference of compareRows(sourceRows, warehouseRows, moving)) confirmed.set(difference.keyHash, difference);
       return next;
-    } finally {
-      await snapshot.close();
-    }
+    });
   }
 
   /**
@@ -328,20 +319,20 @@ class Comparison {
    * The version from which source changes may be missing from the warehouse: the snapshot's, once the table's
    * watermark has passed it (waited for a while), else the watermark's. Keys changed from there are set aside.
    */
-  private async settledBase(version: string): Promise<string> {
+  private async settledBase(snapshot: SourceChecksumSnapshot, version: string): Promise<string> {
     const deadline = this.hooks.now() + this.limits.watermarkWaitMs;
     for (;;) {
       const watermark = await this.hooks.watermark();
       if (watermark === null) return version;
       if (this.source.compareVersions(watermark, version) >= 0) return version;
       // An idle table's watermark stays put (no cycle runs without a change): nothing since it, nothing to wait for.
-      if (this.hooks.now() >= deadline || (await this.source.keysChangedSince(watermark, 1))?.length === 0) return watermark;
+      if (this.hooks.now() >= deadline || (await snapshot.keysChangedSince(watermark, 1))?.length === 0) return watermark;
       await this.hooks.sleep(this.limits.watermarkPollMs);
     }
   }
 
-  private async changedSince(base: string): Promise<TableKey[]> {
-    const changed = await this.source.keysChangedSince(base, this.limits.maxChangedKeys);
+  private async changedSince(snapshot: SourceChecksumSnapshot, base: string): Promise<TableKey[]> {
+    const changed = await snapshot.keysChangedSince(base, this.limits.maxChangedKeys);
     if (changed === null) throw new TableTooBusyError(this.limits.maxChangedKeys);
     return changed;
   }

@@ -32,7 +32,7 @@ describe('createPool: connections that die under it', () => {
   });
 
   beforeEach(() => {
-    pool = createPool({ connectionString: database.url, max: 2 });
+    pool = createPool({ connectionString: database.url, max: 2 }, { owner: 'Source', waitMs: 5_000, sizeSetting: '' });
   });
 
   afterEach(async () => {

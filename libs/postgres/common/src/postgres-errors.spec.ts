@@ -9,6 +9,11 @@ describe('postgresErrorKind', () => {
     expect(postgresErrorKind(new Error(message))).toBe('unreachable');
   });
 
+  // pg-pool's own words when no client came free within connectionTimeoutMillis (index.js connect): a busy pool, retried.
+  it('a pool that gave no client in time is transient (busy), not an internal error', () => {
+    expect(postgresErrorKind(new Error('timeout exceeded when trying to connect'))).toBe('transient');
+  });
+
   it.each<[string, string, EngineErrorKind]>([
     ['connection failure', '08006', 'transient'],
     ['connection does not exist', '08003', 'transient'],

@@ -11,7 +11,14 @@ export function isPostgresMissingObject(error: unknown): boolean {
 }
 
 /**
+ * pg-pool's words for a checkout that waited connectionTimeoutMillis for a free client (pg-pool index.js `connect`):
+ * the pool was busy. The service's gate (GatedPgPool) keeps pg-pool from waiting; another pool may not.
+ */
+const POOL_WAIT_TIMEOUT = 'timeout exceeded when trying to connect';
+
+/**
  * The kind of a pg driver error, from its SQLSTATE, or 'unreachable' for pg's fixed texts of an attempt that reached
  * no PostgreSQL server; undefined for any other error (or a SQLSTATE no kind names).
  */
-export const postgresErrorKind: DriverErrorMapper = (error) => (isPostgresUnreachable(error) ? 'unreachable' : sqlStateErrorKind(error));
+export const postgresErrorKind: DriverErrorMapper = (error) =>
+  isPostgresUnreachable(error) ? 'unreachable' : error instanceof Error && error.message === POOL_WAIT_TIMEOUT ? 'transient' : sqlStateErrorKind(error);

@@ -1,5 +1,5 @@
 import type { TableDefinition } from '@svc/contracts';
-import { changedKeysSql, checksumReader, sourceChecksumColumns, tableKeysOf, type ChecksumTable, type SourceChecksumSnapshot, type SourceChecksums } from '@svc/engines';
+import { changedKeysSql, checksumReader, sourceChecksumColumns, tableKeysOf, withPoolConnections, type ChecksumTable, type SourceChecksums, type TableKey } from '@svc/engines';
 import { INTERCHANGE_TEXT_SETTINGS_SQL, POSTGRES_CHECKSUM_DIALECT, openChecksumSession, quoteIdent } from '@svc/postgres/common';
 import type { Pool } from 'pg';
 import { inChangeSchema, qualifiedName, trackingNames } from './identifiers';
@@ -27,33 +27,34 @@ export function postgresChecksums(pool: Pool, definition: TableDefinition): Sour
     columns,
     keyColumns,
   };
+  const keysChangedSince = async (version: string, limit: number): Promise<TableKey[] | null> => {
+    if (keyColumns.length === 0) return [];
+    const changeTable = `${inChangeSchema(trackingNames(definition.table).changeTable)} AS ${ALIAS}`;
+    const since = `${ALIAS}.svc_xid >= ${xid8Literal(parseVersion(version, 'version'))}`;
+    const session = await openChecksumSession(pool, `begin read only;\n${INTERCHANGE_TEXT_SETTINGS_SQL}`);
+    try {
+      const rows = await session.query(changedKeysSql(POSTGRES_CHECKSUM_DIALECT, changeTable, keyColumns, since, limit + 1), []);
+      return rows.length > limit ? null : tableKeysOf(rows, keyColumns.length);
+    } finally {
+      await session.close();
+    }
+  };
   return {
-    openSnapshot: async (): Promise<SourceChecksumSnapshot> => {
-      const session = await openChecksumSession(pool);
-      try {
-        // The snapshot is taken by the transaction's first statement: this one, so its xmin is the snapshot's.
-        const [versionRow] = await session.query(SNAPSHOT_VERSION_SQL, []);
-        const [estimateRow] = await session.query(ROWS_ESTIMATE_SQL, [qualifiedName(definition.table)]);
-        const version = parseVersion(String(versionRow?.['version']), 'snapshot xmin').toString();
-        const rowsEstimated = Number(estimateRow?.['estimate'] ?? 0);
-        return { ...checksumReader(POSTGRES_CHECKSUM_DIALECT, table, session.query, () => session.close()), version, rowsEstimated };
-      } catch (error) {
-        await session.close();
-        throw error;
-      }
-    },
-    keysChangedSince: async (version, limit) => {
-      if (keyColumns.length === 0) return [];
-      const changeTable = `${inChangeSchema(trackingNames(definition.table).changeTable)} AS ${ALIAS}`;
-      const since = `${ALIAS}.svc_xid >= ${xid8Literal(parseVersion(version, 'version'))}`;
-      const session = await openChecksumSession(pool, `begin read only;\n${INTERCHANGE_TEXT_SETTINGS_SQL}`);
-      try {
-        const rows = await session.query(changedKeysSql(POSTGRES_CHECKSUM_DIALECT, changeTable, keyColumns, since, limit + 1), []);
-        return rows.length > limit ? null : tableKeysOf(rows, keyColumns.length);
-      } finally {
-        await session.close();
-      }
-    },
+    // The snapshot's session and keysChangedSince's (a snapshot cannot see what was committed after it) at once.
+    withSnapshot: (work) =>
+      withPoolConnections(pool, keyColumns.length === 0 ? 1 : 2, async () => {
+        const session = await openChecksumSession(pool);
+        try {
+          // The snapshot is taken by the transaction's first statement: this one, so its xmin is the snapshot's.
+          const [versionRow] = await session.query(SNAPSHOT_VERSION_SQL, []);
+          const [estimateRow] = await session.query(ROWS_ESTIMATE_SQL, [qualifiedName(definition.table)]);
+          const version = parseVersion(String(versionRow?.['version']), 'snapshot xmin').toString();
+          const rowsEstimated = Number(estimateRow?.['estimate'] ?? 0);
+          return await work({ ...checksumReader(POSTGRES_CHECKSUM_DIALECT, table, session.query, () => session.close()), version, rowsEstimated, keysChangedSince });
+        } finally {
+          await session.close();
+        }
+      }),
     markChanged: async (keys) => {
       const names = keyColumns.map((_, index) => quoteIdent(definition.primaryKey[index] ?? ''));
       const changeTable = inChangeSchema(trackingNames(definition.table).changeTable);

@@ -1,4 +1,5 @@
 import type { RetentionPeriod, TableDefinition, TableRef } from '@svc/contracts';
+import { poolGateOptions, type PoolSizing } from '@svc/engines';
 import type { ChangeProbeOptions, ChangeRead, ChangedTables, ReadOptions, SnapshotRead, SourceChecksums, SourceConnector, TableWatermark } from '@svc/engines';
 import { createPool, postgresClientConfig } from '@svc/postgres/common';
 import type { Pool } from 'pg';
@@ -18,6 +19,8 @@ export interface PostgresSourceOptions {
   connectTimeoutMs?: number;
   /** Connections held at most (one per open snapshot or change read). Default 4. */
   maxConnections?: number;
+  /** The worker's sizing of the pool (overrides maxConnections). */
+  pool?: Partial<PoolSizing>;
   /** How long enableTracking (disableTracking) waits for the writers (readers and writers) in flight on the table. Default 10 s. */
   lockTimeoutMs?: number;
 }
@@ -35,7 +38,8 @@ export function createPostgresSource(connectionString: string, options: Postgres
     encrypt: options.encrypt,
     connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
   });
-  const pool = createPool({ ...config, max: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS });
+  const { max, gate } = poolGateOptions('Source', options, DEFAULT_MAX_CONNECTIONS);
+  const pool = createPool({ ...config, max }, gate);
   return new PostgresSource(pool, options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS);
 }
 

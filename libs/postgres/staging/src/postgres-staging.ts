@@ -1,4 +1,4 @@
-import { StagingProtocol, type StagingConnector, type StagingDialect, type TypedColumn } from '@svc/engines';
+import { StagingProtocol, poolGateOptions, type PoolSizing, type StagingConnector, type StagingDialect, type TypedColumn } from '@svc/engines';
 import { createPool, isPostgresMissingObject, postgresClientConfig } from '@svc/postgres/common';
 import type { Pool, PoolClient } from 'pg';
 import { copyIn } from './copy-in';
@@ -42,6 +42,8 @@ export interface PostgresStagingOptions {
   connectTimeoutMs?: number;
   /** Pool size; default 10. */
   maxConnections?: number;
+  /** The worker's sizing of the pool (overrides maxConnections). */
+  pool?: Partial<PoolSizing>;
 }
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
@@ -53,7 +55,8 @@ export function createPostgresStaging(connectionString: string, options: Postgre
     encrypt: options.encrypt,
     connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
   });
-  const pool = createPool({ ...clientConfig, max: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS });
+  const { max, gate } = poolGateOptions('Staging', options, DEFAULT_MAX_CONNECTIONS);
+  const pool = createPool({ ...clientConfig, max }, gate);
   return new StagingProtocol(postgresStagingDialect(pool));
 }
 

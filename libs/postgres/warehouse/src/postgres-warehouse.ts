@@ -1,4 +1,4 @@
-import { WarehouseProtocol, clientBoundMs, columnChangeNotes, isClientQueryTimeout, type ColumnTypeDrift, type TypedColumn, type WarehouseConnection, type WarehouseConnector, type WarehouseDialect } from '@svc/engines';
+import { WarehouseProtocol, clientBoundMs, poolGateOptions, type PoolSizing, columnChangeNotes, isClientQueryTimeout, type ColumnTypeDrift, type TypedColumn, type WarehouseConnection, type WarehouseConnector, type WarehouseDialect } from '@svc/engines';
 import { POSTGRES_CHECKSUM_DIALECT, createPool, inTransaction, isPostgresMissingObject, openChecksumSession, warehouseClientConfig } from '@svc/postgres/common';
 import { checksumTable } from './checksum-table';
 import type { Pool, PoolClient } from 'pg';
@@ -19,6 +19,8 @@ export interface PostgresWarehouseOptions {
   rebuildIndexes?: boolean;
   connectTimeoutMs?: number;
   maxConnections?: number;
+  /** The worker's sizing of the pool (overrides maxConnections). */
+  pool?: Partial<PoolSizing>;
 }
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
@@ -29,14 +31,15 @@ export function createPostgresWarehouse(connection: WarehouseConnection, options
   if (!Number.isInteger(options.statementTimeoutMs) || options.statementTimeoutMs <= 0) {
     throw new RangeError('statementTimeoutMs must be a positive integer');
   }
+  const { max, gate } = poolGateOptions('Warehouse', options, DEFAULT_MAX_CONNECTIONS);
   const pool = createPool({
     ...warehouseClientConfig(connection, options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS),
     statement_timeout: options.statementTimeoutMs,
     // The client's own bound: a server that stops answering (a dropped connection) fails the statement too.
     query_timeout: clientBoundMs(options.statementTimeoutMs),
     application_name: 'svc-warehouse-loader',
-    max: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS,
-  });
+    max,
+  }, gate);
   return new WarehouseProtocol(postgresDialect(pool, options.rebuildIndexes ?? false, options.bareNameSchemas));
 }
 

@@ -28,7 +28,7 @@ describe('createRedshiftPool against a server that stops answering', () => {
 
   it('rejects a statement within the client bound and discards its connection', async () => {
     const statementTimeoutMs = 300;
-    const pool = createRedshiftPool({ ...redshiftClientConfig(warehouse(server.port), { connectTimeoutMs: 2_000, tls: false }), max: 1 }, statementTimeoutMs);
+    const pool = createRedshiftPool({ ...redshiftClientConfig(warehouse(server.port), { connectTimeoutMs: 2_000, tls: false }), max: 1 }, statementTimeoutMs, { owner: 'Warehouse', waitMs: 5_000, sizeSetting: '' });
     try {
       const started = Date.now();
       const failure = await pool.query('SELECT 1').then(

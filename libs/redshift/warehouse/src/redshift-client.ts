@@ -1,5 +1,5 @@
-import { ConnectionStringError, UNSUPPORTED_WAREHOUSE_URL, clientBoundMs, warehouseEndpointOf, type WarehouseConnection } from '@svc/engines';
-import { Pool, type PoolConfig } from 'pg';
+import { ConnectionStringError, GatedPgPool, UNSUPPORTED_WAREHOUSE_URL, clientBoundMs, warehouseEndpointOf, type ConnectionGateOptions, type WarehouseConnection } from '@svc/engines';
+import type { PoolConfig } from 'pg';
 import type { ConnectionOptions } from 'node:tls';
 
 /** TCP keep-alive probes start after this long without traffic, so a connection a network element dropped fails. */
@@ -41,9 +41,9 @@ function redshiftTls(sslmode: string | undefined): ConnectionOptions {
  * query_timeout, clientBoundMs), and never crashes the process when the server drops it. A connection whose
  * statement timed out on the client is discarded: its statement may still be running, or the connection is dead.
  */
-export function createRedshiftPool(config: PoolConfig, statementTimeoutMs: number): Pool {
+export function createRedshiftPool(config: PoolConfig, statementTimeoutMs: number, gate: Omit<ConnectionGateOptions, 'size'>): GatedPgPool {
   if (!Number.isInteger(statementTimeoutMs) || statementTimeoutMs <= 0) throw new RangeError('statementTimeoutMs must be a positive integer');
-  const pool = new Pool({ ...config, query_timeout: clientBoundMs(statementTimeoutMs) });
+  const pool = new GatedPgPool({ ...config, query_timeout: clientBoundMs(statementTimeoutMs) }, gate);
   pool.on('error', () => undefined);
   pool.on('connect', (client) => {
     client.on('error', () => undefined);

@@ -26,6 +26,8 @@ import {
   type WarehouseDialect,
   type WarehouseOwnershipLedger,
   type WarehouseTableOptions,
+  poolGateOptions,
+  type PoolSizing,
 } from '@svc/engines';
 import type { Pool, PoolClient, QueryConfig } from 'pg';
 import { CopyFailedError, LOAD_ERRORS_SQL, loadErrorDetail, loadErrorFilePattern, type LoadErrorRow, type StagedFileLoader } from './file-loaders';
@@ -97,6 +99,8 @@ export interface RedshiftWarehouseOptions {
   tls?: boolean;
   connectTimeoutMs?: number;
   maxConnections?: number;
+  /** The worker's sizing of the pool (overrides maxConnections). */
+  pool?: Partial<PoolSizing>;
 }
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
@@ -120,7 +124,8 @@ function lostCreationRace(error: unknown): boolean {
 export function createRedshiftWarehouse(connection: WarehouseConnection, options: RedshiftWarehouseOptions): WarehouseConnector {
   const config = redshiftClientConfig(connection, { connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, ...(options.tls !== undefined && { tls: options.tls }) });
   const double = options.dialect === 'postgres' ? { Client: RedshiftOnPostgresClient } : {};
-  const pool = createRedshiftPool({ ...config, ...double, max: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS }, options.statementTimeoutMs);
+  const { max, gate } = poolGateOptions('Warehouse', options, DEFAULT_MAX_CONNECTIONS);
+  const pool = createRedshiftPool({ ...config, ...double, max }, options.statementTimeoutMs, gate);
   const bounds = { statementTimeoutMs: options.statementTimeoutMs, lockWaitMs: options.lockWaitMs ?? options.statementTimeoutMs * LOCK_WAIT_STATEMENTS };
   return redshiftWarehouseOnPool(pool, options.fileLoader, options.dialect ?? 'redshift', options.bareNameSchemas, bounds);
 }

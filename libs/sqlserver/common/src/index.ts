@@ -15,3 +15,4 @@ export type { TsqlDatabase, TsqlSession, TsqlParams, TsqlValue, TransactionOutco
 export { loginErrorNumbers, withLoginErrorNumbers } from './login-errors';
 export { APPLICATION_LOCK_OTHER_REFUSAL, APPLICATION_LOCK_REFUSALS, raiseApplicationLockRefusalSql, type ApplicationLockRefusal } from './application-lock';
 export { TSQL_CHECKSUM_DIALECT, UTF8_COLLATION, utf8HashingProblem } from './checksum-dialect';
+export { gateMssqlPool, mssqlPoolGate } from './gated-pool';

@@ -1,3 +1,5 @@
+import type { ConnectionGate } from '@svc/engines';
+import { gateMssqlPool } from './gated-pool';
 import { connectSqlServer } from './tls-fallback';
 import type { ConnectionPool, config as MssqlConfig, Request, Transaction } from 'mssql';
 import type { Connection as TediousConnection } from 'tedious';
@@ -18,7 +20,10 @@ interface ConnectionLender {
 export class MssqlDatabase implements TsqlDatabase {
   private pool: Promise<ConnectionPool> | undefined;
 
-  constructor(private readonly config: MssqlConfig) {}
+  constructor(
+    private readonly config: MssqlConfig,
+    private readonly gate: ConnectionGate,
+  ) {}
 
   async query<Row extends object>(text: string, params: TsqlParams = {}): Promise<Row[]> {
     return runQuery<Row>((await this.connected()).request(), text, params);
@@ -46,10 +51,13 @@ export class MssqlDatabase implements TsqlDatabase {
   }
 
   private connected(): Promise<ConnectionPool> {
-    this.pool ??= connectSqlServer(this.config).catch((error: unknown) => {
-      this.pool = undefined;
-      throw error;
-    });
+    this.pool ??= connectSqlServer(this.config).then(
+      (pool) => gateMssqlPool(pool, this.gate),
+      (error: unknown) => {
+        this.pool = undefined;
+        throw error;
+      },
+    );
     return this.pool;
   }
 }

@@ -21,6 +21,7 @@ import { sqlServerConfig, sqlServerDatabaseName } from './sql-server-config';
 import { sqlServerFailureReason } from './sql-server-failure';
 import { MssqlDatabase } from './mssql-session';
 import { prepareStagingDatabase } from './prepare-staging';
+import { mssqlPoolGate } from './gated-pool';
 import { connectSqlServer } from './tls-fallback';
 
 /** One row per key column (one row with a NULL key column for a table without a key), in key order; no STRING_AGG, which SQL Server 2016 lacks. */
@@ -81,7 +82,7 @@ async function prepareSqlServerStaging(request: StagingPreparationRequest): Prom
       ...sqlServerConfig(database.connectionString, { encrypt: database.encrypt, connectTimeoutMs: request.timeoutMs }),
       requestTimeout: request.timeoutMs,
       pool: { min: 0, max: 1 },
-    });
+    }, mssqlPoolGate(1, { owner: 'Source', waitMs: request.timeoutMs, sizeSetting: 'Create and Alter prepare the staging database on one connection.' }));
   const source = open(request.source);
   const staging = open(request.staging);
   try {

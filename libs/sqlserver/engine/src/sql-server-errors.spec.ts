@@ -14,6 +14,8 @@ describe('sqlServerErrorKind', () => {
     ['connection timeout', withCode('ETIMEOUT'), 'transient'],
     ['socket error', withCode('ESOCKET'), 'transient'],
     ['connection closed', withCode('ECONNCLOSED'), 'transient'],
+    // mssql (lib/base/connection-pool.js _acquire) prefixes tarn's TimeoutError, a plain Error without code or number.
+    ['pool acquire timeout', new Error('Failed to acquire a connection from the pool: operation timed out for an unknown reason'), 'transient'],
     ['connect timeout (ConnectionError ETIMEOUT)', connectionError('ETIMEOUT'), 'unreachable'],
     ['socket error (ConnectionError ESOCKET)', connectionError('ESOCKET'), 'unreachable'],
     ['instance lookup (ConnectionError EINSTLOOKUP)', connectionError('EINSTLOOKUP'), 'unreachable'],

@@ -8,6 +8,12 @@ import { APPLICATION_LOCK_REFUSALS, STAGING_VALUE_TOO_LONG, isSqlServerUnreachab
  */
 const TRANSIENT_CODES = new Set(['ETIMEOUT', 'ESOCKET', 'ECONNCLOSED']);
 
+/**
+ * mssql's words for a pool that gave no connection within tarn's acquireTimeoutMillis (lib/base/connection-pool.js
+ * `_acquire`): the pool was busy. The service's gate (gateMssqlPool) keeps tarn from waiting; another pool may not.
+ */
+const POOL_ACQUIRE_TIMEOUT = 'Failed to acquire a connection from the pool';
+
 /** Microsoft's lists of errors that heal by themselves, cited by the rows below. */
 const AZURE_TRANSIENT_ERRORS = 'Troubleshoot transient connection errors (https://learn.microsoft.com/azure/azure-sql/database/troubleshoot-common-connectivity-issues)';
 const SQLCLIENT_BASELINE = 'SqlConfigurableRetryFactory.BaselineTransientErrors (https://learn.microsoft.com/dotnet/api/microsoft.data.sqlclient.sqlconfigurableretryfactory.baselinetransienterrors)';
@@ -87,6 +93,7 @@ export function sqlServerErrorKind(error: unknown): EngineErrorKind | undefined 
   if (isSqlServerUnreachable(error)) return 'unreachable';
   if (typeof number === 'number') return KIND_OF_NUMBER.get(number) ?? 'statement-failed';
   if (typeof code === 'string' && TRANSIENT_CODES.has(code)) return 'transient';
+  if (error instanceof Error && error.message.startsWith(POOL_ACQUIRE_TIMEOUT)) return 'transient';
   return undefined;
 }
 

@@ -41,7 +41,13 @@ export interface ChangeTrackingState {
   transactionStatements?: string[];
 }
 
-export function changeTrackingDouble(state: ChangeTrackingState): ConnectionPool {
+/** The double's pool: tarn's `max` and `acquireTimeoutMillis` (mssql's config.pool). */
+export interface DoublePoolOptions {
+  max?: number;
+  acquireTimeoutMillis?: number;
+}
+
+export function changeTrackingDouble(state: ChangeTrackingState, options: DoublePoolOptions = {}): ConnectionPool {
   const answer = (statement: string): Record<string, unknown>[] => {
     const changed = /^SELECT DISTINCT TOP \((\d+)\)[\s\S]*FROM CHANGETABLE\(CHANGES [^,]+, (\d+)\) AS t/.exec(statement);
     if (changed) {
@@ -65,11 +71,61 @@ export function changeTrackingDouble(state: ChangeTrackingState): ConnectionPool
     throw new Error(`the Change Tracking double does not answer ${statement.slice(0, 80)}`);
   };
   const answered = (statement: string) => new Promise<{ recordset: Record<string, unknown>[] }>((resolve) => resolve({ recordset: answer(statement) }));
-  const request = () => ({ input: () => undefined, query: answered, batch: answered });
+  // mssql's pool: "Once you create a new Request/Transaction/Prepared Statement, a new TDS connection is acquired from
+  // the pool and reserved for desired action. Once the action is complete, connection is released back to the pool"
+  // (node-mssql, lib/base/connection-pool.js). Requests and transactions ask `acquire`/`release` of the pool object (as
+  // mssql's do, so a wrapper of those sees them); tarn gives at most `max` connections, and "acquire promises are
+  // rejected after [acquireTimeoutMillis] if a resource cannot be acquired" (tarn.js README; mssql sets no other
+  // default than tarn's 30000), mssql prefixing the message with "Failed to acquire a connection from the pool: ".
+  const limits = { max: 10, acquireTimeoutMillis: 30_000, ...options };
+  let inUse = 0;
+  let connectionIds = 0;
+  const waiting: Array<() => void> = [];
+  const lending = {
+    acquire: (_requester: unknown): Promise<{ id: number }> =>
+      new Promise((resolve, reject) => {
+        const give = () => {
+          inUse += 1;
+          connectionIds += 1;
+          resolve({ id: connectionIds });
+        };
+        if (inUse < limits.max) {
+          give();
+          return;
+        }
+        const waiter = () => {
+          clearTimeout(timer);
+          give();
+        };
+        const timer = setTimeout(() => {
+          waiting.splice(waiting.indexOf(waiter), 1);
+          reject(new Error('Failed to acquire a connection from the pool: operation timed out for an unknown reason'));
+        }, limits.acquireTimeoutMillis);
+        waiting.push(waiter);
+      }),
+    release: (_connection: unknown): void => {
+      inUse -= 1;
+      waiting.shift()?.();
+    },
+  };
+  const onConnection = async (requester: unknown, statement: string) => {
+    const connection = await pool.acquire(requester);
+    try {
+      // A statement takes a turn of the event loop, so that concurrent work interleaves as on a server.
+      await new Promise((resolve) => setImmediate(resolve));
+      return await answered(statement);
+    } finally {
+      pool.release(connection);
+    }
+  };
+  const request = () => {
+    const requester = { input: () => undefined, query: (statement: string) => onConnection(requester, statement), batch: (statement: string) => onConnection(requester, statement) };
+    return requester;
+  };
   let openTransactions = 0;
   const transaction = () => {
     let active = false;
-    let open = false;
+    let connection: unknown = null;
     const inTransaction = (statement: string) => {
       if (active) return Promise.reject(transactionError("Can't acquire connection for the request. There is another request in progress.", 'EREQINPROG'));
       active = true;
@@ -82,24 +138,26 @@ export function changeTrackingDouble(state: ChangeTrackingState): ConnectionPool
       );
     };
     const end = (call: string) => {
-      if (!open) return Promise.reject(transactionError('Transaction has not begun. Call begin() first.', 'ENOTBEGUN'));
+      if (connection === null) return Promise.reject(transactionError('Transaction has not begun. Call begin() first.', 'ENOTBEGUN'));
       if (active) return Promise.reject(transactionError(`Can't ${call} transaction. There is a request in progress.`, 'EREQINPROG'));
-      open = false;
+      pool.release(connection);
+      connection = null;
       openTransactions -= 1;
       return Promise.resolve();
     };
-    return {
-      begin: () => {
-        open = true;
+    const self = {
+      begin: async () => {
+        connection = await pool.acquire(self);
         openTransactions += 1;
-        return Promise.resolve();
       },
       rollback: () => end('rollback'),
       commit: () => end('commit'),
       request: () => ({ input: () => undefined, query: inTransaction, batch: inTransaction }),
     };
+    return self;
   };
-  return { request, transaction, close: () => Promise.resolve(), openTransactions: () => openTransactions } as unknown as ConnectionPool;
+  const pool = { ...lending, request, transaction, close: () => Promise.resolve(), openTransactions: () => openTransactions, connectionsInUse: () => inUse };
+  return pool as unknown as ConnectionPool & typeof lending;
 }
 
 /** mssql's TransactionError: its name and code. */

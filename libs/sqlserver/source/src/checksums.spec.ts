@@ -2,18 +2,19 @@ import { createHash } from 'node:crypto';
 import { Portable, type TableDefinition } from '@svc/contracts';
 import { ChecksumsUnsupportedError } from '@svc/engines';
 import type { ConnectionPool } from 'mssql';
-import { changeTrackingDouble, openTransactionsOf, type ChangeTrackingState } from './change-tracking.double';
+import { changeTrackingDouble, openTransactionsOf, type ChangeTrackingState, type DoublePoolOptions } from './change-tracking.double';
 import { CURRENT_VERSION_SQL } from './read-sql';
 import { createSqlServerSource } from './sqlserver-source';
 
-const double: { state: ChangeTrackingState; pool?: ConnectionPool } = {
+const double: { state: ChangeTrackingState; pool?: ConnectionPool; poolOptions?: DoublePoolOptions } = {
   state: { currentVersion: 0n, tableMinValidVersion: 0n, mayViewChangeTracking: true, userName: 'replicator' },
 };
 
 jest.mock('@svc/sqlserver/common', () => ({
   ...jest.requireActual<object>('@svc/sqlserver/common'),
-  connectSqlServer: () => {
-    double.pool = changeTrackingDouble(double.state);
+  connectSqlServer: (config: { pool?: { max?: number } }) => {
+    // The pool mssql makes from the source's config: tarn's max is config.pool.max.
+    double.pool = changeTrackingDouble(double.state, { ...(config.pool?.max !== undefined && { max: config.pool.max }), ...double.poolOptions });
     return Promise.resolve(double.pool);
   },
 }));
@@ -21,6 +22,7 @@ jest.mock('@svc/sqlserver/common', () => ({
 afterEach(() => {
   expect(double.pool === undefined ? 0 : openTransactionsOf(double.pool)).toBe(0);
   double.pool = undefined;
+  double.poolOptions = undefined;
 });
 
 const items: TableDefinition = {
@@ -55,19 +57,20 @@ describe('SQL Server validation, source side, on a double of Change Tracking as 
   it('opens its snapshot as a seed does: a SNAPSHOT transaction whose first statement reads the current version, at version current + 1', async () => {
     double.state = state([], { rowsEstimate: 1234 });
     const { source, checksums: side } = checksums();
-    const snapshot = await side.openSnapshot();
-    expect({ version: snapshot.version, rowsEstimated: snapshot.rowsEstimated }).toEqual({ version: '42', rowsEstimated: 1234 });
-    expect(double.state.transactionStatements?.[0]).toBe(CURRENT_VERSION_SQL);
-    expect(openTransactionsOf(double.pool as ConnectionPool)).toBe(1);
-    await snapshot.close();
-    await snapshot.close();
+    await side.withSnapshot(async (snapshot) => {
+      expect({ version: snapshot.version, rowsEstimated: snapshot.rowsEstimated }).toEqual({ version: '42', rowsEstimated: 1234 });
+      expect(double.state.transactionStatements?.[0]).toBe(CURRENT_VERSION_SQL);
+      expect(openTransactionsOf(double.pool as ConnectionPool)).toBe(1);
+      await snapshot.close();
+    });
+    expect(openTransactionsOf(double.pool as ConnectionPool)).toBe(0);
     await source.close();
   });
 
   it('is Skipped on SQL Server 2017 and older, saying why, before opening any transaction', async () => {
     double.state = state([], { majorVersion: 14 });
     const { source, checksums: side } = checksums();
-    const opened = side.openSnapshot();
+    const opened = side.withSnapshot(() => Promise.resolve());
     await expect(opened).rejects.toBeInstanceOf(ChecksumsUnsupportedError);
     await expect(opened).rejects.toThrow(/SQL Server 2019 or later, or Azure SQL/);
     expect(double.state.transactionStatements).toEqual([]);
@@ -77,7 +80,7 @@ describe('SQL Server validation, source side, on a double of Change Tracking as 
   it('validates on Azure SQL Database, whatever its ProductVersion says', async () => {
     double.state = state([], { majorVersion: 12, engineEdition: 5 });
     const { source, checksums: side } = checksums();
-    await (await side.openSnapshot()).close();
+    await side.withSnapshot(() => Promise.resolve());
     await source.close();
   });
 
@@ -91,12 +94,41 @@ describe('SQL Server validation, source side, on a double of Change Tracking as 
     ]);
     const { source, checksums: side } = checksums();
     const md5 = (text: string) => createHash('md5').update(text).digest('hex');
-    expect(await side.keysChangedSince('40', 2)).toEqual([
-      { keyHash: md5('2'), key: ['2'] },
-      { keyHash: md5('3'), key: ['3'] },
-    ]);
-    expect(await side.keysChangedSince('40', 1)).toBeNull();
-    expect(await side.keysChangedSince('42', 5)).toEqual([]);
+    await side.withSnapshot(async (snapshot) => {
+      expect(await snapshot.keysChangedSince('40', 2)).toEqual([
+        { keyHash: md5('2'), key: ['2'] },
+        { keyHash: md5('3'), key: ['3'] },
+      ]);
+      expect(await snapshot.keysChangedSince('40', 1)).toBeNull();
+      expect(await snapshot.keysChangedSince('42', 5)).toEqual([]);
+    });
+    await source.close();
+  });
+
+  // Issue 35: a comparison holds its snapshot while it reads the keys changed since (settledBase, changedSince), which the
+  // snapshot cannot see. Eight tables compared at once on the source's default pool of four: before, each took the
+  // snapshot's connection and then asked the pool for another, all four holders waited on each other, and the pool's
+  // acquire timeout ("Failed to acquire a connection from the pool", tarn) failed every one of them as an internal error.
+  it('compares eight tables at once on a pool of four: a snapshot and its change reads take their connections together, none waits holding one', async () => {
+    double.state = state([{ version: 40n, key: '2' }]);
+    double.poolOptions = { acquireTimeoutMillis: 2_000 };
+    const source = createSqlServerSource('Server=sql.example.com;Database=shop;User Id=replicator;Password=x', { encrypt: true });
+    const tables = Array.from({ length: 8 }, (_, index): TableDefinition => ({ ...items, table: { schema: 'dbo', name: `items_${index}` } }));
+    const md5 = (text: string) => createHash('md5').update(text).digest('hex');
+    const checksumsOf = source.checksums?.bind(source);
+    if (checksumsOf === undefined) throw new Error('the SQL Server source has no checksums');
+    const compared = await Promise.all(
+      tables.map((definition) =>
+        checksumsOf(definition).withSnapshot(async (snapshot) => {
+          // The snapshot's reads (bucket sums) take a while before the keys changed since are asked for.
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          const first = await snapshot.keysChangedSince('40', 10);
+          return [first, await snapshot.keysChangedSince(snapshot.version, 10)];
+        }),
+      ),
+    );
+    expect(compared).toEqual(tables.map(() => [[{ keyHash: md5('2'), key: ['2'] }], []]));
+    expect((double.pool as unknown as { connectionsInUse(): number }).connectionsInUse()).toBe(0);
     await source.close();
   });
 

@@ -7,8 +7,8 @@ import {
   tableKeysOf,
   type ChecksumQuery,
   type ChecksumTable,
-  type SourceChecksumSnapshot,
   type SourceChecksums,
+  type TableKey,
 } from '@svc/engines';
 import { SERVER_MAJOR_VERSION_SQL, TSQL_CHECKSUM_DIALECT, mssqlDriver, utf8HashingProblem } from '@svc/sqlserver/common';
 import type { Request, Transaction } from 'mssql';
@@ -27,6 +27,8 @@ export interface ChecksumAccess {
   request(): Promise<Request>;
   /** A SNAPSHOT transaction whose first statement read CHANGE_TRACKING_CURRENT_VERSION() (NULL: no change yet). */
   pinnedSnapshot(): Promise<{ transaction: Transaction; currentVersion: bigint | null }>;
+  /** Runs `work` with `count` of the pool's connections taken at once (its requests and transactions draw from them). */
+  withConnections<T>(count: number, work: () => Promise<T>): Promise<T>;
 }
 
 /** Runs a checksum statement on `request()`, its key texts bound as @p1, @p2… (nvarchar). */
@@ -67,31 +69,37 @@ export function sqlServerChecksums(access: ChecksumAccess, definition: TableDefi
     });
     return hashing;
   };
+  const keysChangedSince = async (version: string, limit: number): Promise<TableKey[] | null> => {
+    if (keyColumns.length === 0) return [];
+    const from = parseVersion(version, 'version');
+    const changes = `CHANGETABLE(CHANGES ${qualifiedName(definition.table)}, ${lastSyncVersionOf(from).toString()}) AS ${ALIAS}`;
+    const sql = changedKeysSql(TSQL_CHECKSUM_DIALECT, changes, keyColumns, `${ALIAS}.SYS_CHANGE_VERSION >= ${from.toString()}`, limit + 1);
+    const request = await access.request();
+    const rows = await queryOn(() => request)(sql, []);
+    return rows.length > limit ? null : tableKeysOf(rows, keyColumns.length);
+  };
   return {
-    openSnapshot: async (): Promise<SourceChecksumSnapshot> => {
-      await assertUtf8Hashing();
-      const estimate = await access.request();
-      estimate.input('table', mssqlDriver().NVarChar, qualifiedName(definition.table));
-      const rowsEstimated = Number((await estimate.query<{ estimate: string }>(ROWS_ESTIMATE_SQL)).recordset[0]?.estimate ?? 0);
-      const { transaction, currentVersion } = await access.pinnedSnapshot();
-      let closed = false;
-      const close = async () => {
-        if (closed) return;
-        closed = true;
-        await transaction.rollback();
-      };
-      const version = startVersionOf(currentVersion).toString();
-      return { ...checksumReader(TSQL_CHECKSUM_DIALECT, table, queryOn(() => transaction.request()), close), version, rowsEstimated };
-    },
-    keysChangedSince: async (version, limit) => {
-      if (keyColumns.length === 0) return [];
-      const from = parseVersion(version, 'version');
-      const changes = `CHANGETABLE(CHANGES ${qualifiedName(definition.table)}, ${lastSyncVersionOf(from).toString()}) AS ${ALIAS}`;
-      const sql = changedKeysSql(TSQL_CHECKSUM_DIALECT, changes, keyColumns, `${ALIAS}.SYS_CHANGE_VERSION >= ${from.toString()}`, limit + 1);
-      const request = await access.request();
-      const rows = await queryOn(() => request)(sql, []);
-      return rows.length > limit ? null : tableKeysOf(rows, keyColumns.length);
-    },
+    // The SNAPSHOT transaction's connection and keysChangedSince's (the snapshot cannot see later changes) at once.
+    withSnapshot: (work) =>
+      access.withConnections(keyColumns.length === 0 ? 1 : 2, async () => {
+        await assertUtf8Hashing();
+        const estimate = await access.request();
+        estimate.input('table', mssqlDriver().NVarChar, qualifiedName(definition.table));
+        const rowsEstimated = Number((await estimate.query<{ estimate: string }>(ROWS_ESTIMATE_SQL)).recordset[0]?.estimate ?? 0);
+        const { transaction, currentVersion } = await access.pinnedSnapshot();
+        let closed = false;
+        const close = async () => {
+          if (closed) return;
+          closed = true;
+          await transaction.rollback();
+        };
+        try {
+          const version = startVersionOf(currentVersion).toString();
+          return await work({ ...checksumReader(TSQL_CHECKSUM_DIALECT, table, queryOn(() => transaction.request()), close), version, rowsEstimated, keysChangedSince });
+        } finally {
+          await close();
+        }
+      }),
     compareVersions: (left, right) => {
       const [a, b] = [parseVersion(left, 'version'), parseVersion(right, 'version')];
       return a < b ? -1 : a > b ? 1 : 0;

@@ -8,6 +8,9 @@ import {
   TableNotTrackedError,
   columnMismatch,
   columnTypeMismatch,
+  poolGateOptions,
+  type ConnectionGate,
+  type PoolSizing,
   type ChangeRead,
   type ChangedTables,
   type ChangeProbeOptions,
@@ -18,7 +21,7 @@ import {
   type SourceConnector,
   type TableWatermark,
 } from '@svc/engines';
-import { connectSqlServer, mssqlDriver, sqlServerConfig } from '@svc/sqlserver/common';
+import { connectSqlServer, gateMssqlPool, mssqlDriver, mssqlPoolGate, sqlServerConfig } from '@svc/sqlserver/common';
 import type { ConnectionPool, config as MssqlConfig, Request, Transaction } from 'mssql';
 import { DISCOVER_COLUMNS_SQL } from './catalog-sql';
 import { changedTables } from './changed-tables';
@@ -46,6 +49,8 @@ export interface SqlServerSourceOptions {
   connectTimeoutMs?: number;
   /** Connections held at most (one per open snapshot or change read). Default 4. */
   maxConnections?: number;
+  /** The worker's sizing of the pool (overrides maxConnections). */
+  pool?: Partial<PoolSizing>;
   /** A statement that has not answered by then fails, and is retried; default 1 hour (a read's rows stream after its first answer). */
   requestTimeoutMs?: number;
   /** Retention Change Tracking gets when the database has none yet (the replication's own comes with purgeChanges). */
@@ -92,8 +97,9 @@ export class ChangeTrackingPermissionError extends EngineError {
  */
 export function createSqlServerSource(connectionString: string, options: SqlServerSourceOptions): SourceConnector {
   const config = sqlServerConfig(connectionString, { encrypt: options.encrypt, connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS });
-  const pool = { min: 0, max: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS };
-  return new SqlServerSource({ ...config, requestTimeout: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS, pool }, options.defaultRetention ?? '2 Days');
+  const { max, gate } = poolGateOptions('Source', options, DEFAULT_MAX_CONNECTIONS);
+  const pool = { min: 0, max };
+  return new SqlServerSource({ ...config, requestTimeout: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS, pool }, options.defaultRetention ?? '2 Days', mssqlPoolGate(max, gate));
 }
 
 class SqlServerSource implements SourceConnector {
@@ -103,6 +109,7 @@ class SqlServerSource implements SourceConnector {
   constructor(
     private readonly config: MssqlConfig,
     private readonly defaultRetention: RetentionPeriod,
+    private readonly gate: ConnectionGate,
   ) {}
 
   async discoverTables(): Promise<TableDefinition[]> {
@@ -195,7 +202,7 @@ class SqlServerSource implements SourceConnector {
   }
 
   checksums(definition: TableDefinition): SourceChecksums {
-    return sqlServerChecksums({ request: () => this.request(), pinnedSnapshot: () => this.pinnedSnapshot() }, definition);
+    return sqlServerChecksums({ request: () => this.request(), pinnedSnapshot: () => this.pinnedSnapshot(), withConnections: (count, work) => this.gate.withLease(count, work) }, definition);
   }
 
   async close(): Promise<void> {
@@ -205,10 +212,13 @@ class SqlServerSource implements SourceConnector {
   }
 
   private connected(): Promise<ConnectionPool> {
-    this.pool ??= connectSqlServer(this.config).catch((error: unknown) => {
-      this.pool = undefined;
-      throw error;
-    });
+    this.pool ??= connectSqlServer(this.config).then(
+      (pool) => gateMssqlPool(pool, this.gate),
+      (error: unknown) => {
+        this.pool = undefined;
+        throw error;
+      },
+    );
     return this.pool;
   }
 

@@ -1,6 +1,6 @@
 import type { TableDefinition, TableRef } from '@svc/contracts';
-import { StagingProtocol, type BatchRowsKind, type ColumnTypeDrift, type CsvChunks, type StagingConnector, type StagingDialect, type TypedColumn } from '@svc/engines';
-import { MssqlDatabase, columnPlan, csvRows, isSqlServerMissingObject, sqlServerConfig, stagingPlanOf, type TsqlDatabase, type TsqlSession } from '@svc/sqlserver/common';
+import { StagingProtocol, poolGateOptions, type PoolSizing, type BatchRowsKind, type ColumnTypeDrift, type CsvChunks, type StagingConnector, type StagingDialect, type TypedColumn } from '@svc/engines';
+import { MssqlDatabase, columnPlan, mssqlPoolGate, csvRows, isSqlServerMissingObject, sqlServerConfig, stagingPlanOf, type TsqlDatabase, type TsqlSession } from '@svc/sqlserver/common';
 import {
   APPLICATION_LOCK_SQL,
   BATCH_ROWS_TABLE,
@@ -42,6 +42,8 @@ export interface SqlServerStagingOptions {
   connectTimeoutMs?: number;
   /** Pool size; default 10. */
   maxConnections?: number;
+  /** The worker's sizing of the pool (overrides maxConnections). */
+  pool?: Partial<PoolSizing>;
   /** A statement (or a batch's bulk load) that has not answered by then fails, and is retried; default 1 hour. */
   requestTimeoutMs?: number;
 }
@@ -53,11 +55,8 @@ const DEFAULT_REQUEST_TIMEOUT_MS = 60 * 60_000;
 /** A staging database on SQL Server. Throws ConnectionStringError for a string that is not a SQL Server connection string. */
 export function createSqlServerStaging(connectionString: string, options: SqlServerStagingOptions): StagingConnector {
   const config = sqlServerConfig(connectionString, { encrypt: options.encrypt, connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS });
-  const database = new MssqlDatabase({
-    ...config,
-    requestTimeout: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
-    pool: { min: 0, max: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS },
-  });
+  const { max, gate } = poolGateOptions('Staging', options, DEFAULT_MAX_CONNECTIONS);
+  const database = new MssqlDatabase({ ...config, requestTimeout: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS, pool: { min: 0, max } }, mssqlPoolGate(max, gate));
   return new SqlServerStaging(database);
 }
 
