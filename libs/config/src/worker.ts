@@ -34,11 +34,14 @@ export interface WorkerConfig {
 
 /**
  * Connections per database (one pool per connection string and role) and how long a work waits for one. The
- * defaults follow the work they serve: a work holds at most two connections of a pool at once (a validation's
- * snapshot and its change reads), so `2 × WORKER_CONCURRENCY` lets every batch of the instance run without waiting.
+ * defaults follow the work they serve, so that no work of the instance waits on another for a connection: an
+ * extractor runs WORKER_CONCURRENCY extracts (one source connection each) and as many table validations (two each: a
+ * snapshot and its reads of the keys changed since), and a validation waits for change cycles to pass its snapshot,
+ * so validations must never take the connections those cycles need: 3 × WORKER_CONCURRENCY. Stagers and loaders hold
+ * one connection a batch.
  */
 export interface WorkerPools {
-  /** SOURCE_MAX_CONNECTIONS (default 2 × WORKER_CONCURRENCY). */
+  /** SOURCE_MAX_CONNECTIONS (default 3 × WORKER_CONCURRENCY). */
   sourceConnections: number;
   /** STAGING_MAX_CONNECTIONS (default the larger of 10 and 2 × WORKER_CONCURRENCY). */
   stagingConnections: number;
@@ -62,7 +65,7 @@ export function loadWorkerConfig(environment: Record<string, string | undefined>
     concurrency,
     validationMaxRowsPerSecond: env.int('VALIDATION_MAX_ROWS_PER_SECOND', 0, { min: 0 }),
     pools: {
-      sourceConnections: env.int('SOURCE_MAX_CONNECTIONS', perWork, { min: 2, max: 1000 }),
+      sourceConnections: env.int('SOURCE_MAX_CONNECTIONS', 3 * concurrency, { min: 2, max: 1000 }),
       stagingConnections: env.int('STAGING_MAX_CONNECTIONS', Math.max(10, perWork), { min: 2, max: 1000 }),
       warehouseConnections: env.int('WAREHOUSE_MAX_CONNECTIONS', perWork, { min: 2, max: 1000 }),
       waitMs: env.int('POOL_WAIT_SECONDS', 60, { min: 1, max: 3600 }) * 1000,

@@ -152,3 +152,4 @@ export {
 } from './connection/connection-gate';
 export { GatedPgPool, withPoolConnections } from './connection/gated-pg-pool';
 export { DEFAULT_POOL_WAIT_MS, poolGateOptions, type PoolSizing } from './connection/pool-sizing';
+export { abandonRowStream } from './row-stream';

@@ -1,3 +1,4 @@
+import { withPoolConnections } from '@svc/engines';
 import type { Pool, PoolClient } from 'pg';
 
 /*
@@ -12,9 +13,15 @@ export function quoteIdentifier(name: string): string {
 
 /**
  * Runs `work` in one transaction on a pooled client: commits when it returns, rolls back when it throws. A client
- * whose rollback failed (its session is broken) is discarded instead of going back to the pool.
+ * whose rollback failed (its session is broken) is discarded instead of going back to the pool. Inside `work` the
+ * control pool gives nothing more (its gate refuses): a transaction never waits on the pool while holding one of its
+ * connections.
  */
-export async function inTransaction<T>(pool: Pool, work: (client: PoolClient) => Promise<T>): Promise<T> {
+export function inTransaction<T>(pool: Pool, work: (client: PoolClient) => Promise<T>): Promise<T> {
+  return withPoolConnections(pool, 1, () => transactionOn(pool, work));
+}
+
+async function transactionOn<T>(pool: Pool, work: (client: PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   try {
     await client.query('BEGIN');

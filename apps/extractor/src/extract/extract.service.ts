@@ -12,7 +12,7 @@ import {
   type TableDefinition,
 } from '@svc/contracts';
 import type { WorkerConfig } from '@svc/config';
-import type { ChangeRead, ReadOptions, SourceConnector } from '@svc/engines';
+import { abandonRowStream, type ChangeRead, type ReadOptions, type SourceConnector } from '@svc/engines';
 import { JsonLogger, replicationLog } from '@svc/logging';
 import { CancelledWork, PipelinePublisher, publishRowChunks, purgeRows, rowsSubjectOf, type OutageWait } from '@svc/messaging';
 import { NATS_CONNECTION } from '@svc/messaging-nest';
@@ -184,33 +184,41 @@ export class ExtractService {
       return;
     }
     let after: string | undefined;
-    for (let batches = 1; ; batches += 1) {
-      const batchId = changeBatchId(request.replicationId, definition.table, fromVersion, read.toVersion);
-      const rowsSubject = rowsSubjectOf(batchId);
-      const { chunkCount } = await publishRowChunks(this.connection, rowsSubject, read.rows, { maxChunkBytes: this.settings.rowChunkBytes, outageWait: this.outageWait });
-      const { rowCount } = await read.finished;
-      const body: ChangeBatch = { kind: 'changes', fromVersion, toVersion: read.toVersion, ...(after !== undefined && { after }) };
-      const batch: BatchDescriptor = {
-        batchId,
-        replicationId: request.replicationId,
-        epoch: request.epoch,
-        ...(request.configVersion !== undefined && { configVersion: request.configVersion }),
-        definition,
-        body,
-      };
-      const part: PendingPart = { batch, rowsSubject, chunkCount, rowCount };
-      if (await this.stoppedAsCancelled(request, part)) return;
-      const nextExtractedAt = new Date().toISOString();
-      const next = read.limited && batches < CHANGE_BATCHES_PER_WORK ? await this.readFollowingChanges(request, source, definition, read.toVersion, readOptions) : null;
-      if (next === null) {
-        await this.announceLastChanges(request, part, body, extractedAt);
-        break;
+    /** A read whose rows were not read to the end yet: its connection is given back if the work ends before. */
+    let unread: ChangeRead | null = read;
+    try {
+      for (let batches = 1; ; batches += 1) {
+        const batchId = changeBatchId(request.replicationId, definition.table, fromVersion, read.toVersion);
+        const rowsSubject = rowsSubjectOf(batchId);
+        const { chunkCount } = await publishRowChunks(this.connection, rowsSubject, read.rows, { maxChunkBytes: this.settings.rowChunkBytes, outageWait: this.outageWait });
+        const { rowCount } = await read.finished;
+        unread = null;
+        const body: ChangeBatch = { kind: 'changes', fromVersion, toVersion: read.toVersion, ...(after !== undefined && { after }) };
+        const batch: BatchDescriptor = {
+          batchId,
+          replicationId: request.replicationId,
+          epoch: request.epoch,
+          ...(request.configVersion !== undefined && { configVersion: request.configVersion }),
+          definition,
+          body,
+        };
+        const part: PendingPart = { batch, rowsSubject, chunkCount, rowCount };
+        if (await this.stoppedAsCancelled(request, part)) return;
+        const nextExtractedAt = new Date().toISOString();
+        const next = read.limited && batches < CHANGE_BATCHES_PER_WORK ? await this.readFollowingChanges(request, source, definition, read.toVersion, readOptions) : null;
+        if (next === null) {
+          await this.announceLastChanges(request, part, body, extractedAt);
+          break;
+        }
+        unread = next;
+        await this.announce(request, part, extractedAt, false);
+        after = fromVersion;
+        fromVersion = read.toVersion;
+        read = next;
+        extractedAt = nextExtractedAt;
       }
-      await this.announce(request, part, extractedAt, false);
-      after = fromVersion;
-      fromVersion = read.toVersion;
-      read = next;
-      extractedAt = nextExtractedAt;
+    } finally {
+      if (unread !== null) abandonRowStream(unread);
     }
     await this.purgeWhenDue(source, config, definition);
   }

@@ -1,5 +1,6 @@
 import { Global, Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
-import { Pool } from 'pg';
+import type { Pool } from 'pg';
+import { GatedPgPool } from '@svc/engines';
 import { ExternalIdIssuer, SecretBox } from '@svc/crypto';
 import { JsonLogger } from '@svc/logging';
 import {
@@ -21,6 +22,10 @@ import { resealSecrets } from './sealed-secrets';
 
 export const REGISTRY_POOL = Symbol('REGISTRY_POOL');
 
+/** Connections to the control database (one of them the scheduler's leader lock while it leads). */
+const CONTROL_POOL_SIZE = 10;
+const CONTROL_POOL_WAIT_MS = 30_000;
+
 /**
  * Creates the control database if needed, opens the pool, brings the schema up to date, seals again any
  * secret in an older format or under a previous master key, and issues an ExternalId to any IAMRole replication
@@ -29,7 +34,12 @@ export const REGISTRY_POOL = Symbol('REGISTRY_POOL');
 async function openControlDatabase(config: RegistryConfig, logger: JsonLogger, box: SecretBox): Promise<Pool> {
   const { created } = await ensureDatabase(config.databaseUrl);
   // Keep-alive: a control database behind a network element that drops idle connections is noticed, not waited on.
-  const pool = new Pool({ connectionString: config.databaseUrl, max: 10, keepAlive: true, keepAliveInitialDelayMillis: 60_000 });
+  // Handed out through a gate (GatedPgPool): in line, a work waits CONTROL_POOL_WAIT_MS at most, then is told the control
+  // database is busy; a transaction asking for a second connection is refused at once instead of waiting on itself.
+  const pool = new GatedPgPool(
+    { connectionString: config.databaseUrl, max: CONTROL_POOL_SIZE, connectionTimeoutMillis: 10_000, keepAlive: true, keepAliveInitialDelayMillis: 60_000 },
+    { owner: 'Control database', waitMs: CONTROL_POOL_WAIT_MS, sizeSetting: `The registry keeps ${CONTROL_POOL_SIZE} connections to it.` },
+  );
   // A connection dying must not crash the process, idle (the pool's event) or checked out (the client's,
   // which pg-pool does not listen to): its query fails, the client is discarded, the next one reconnects.
   pool.on('error', (error) => logger.warn('idle control database connection failed', { error }));

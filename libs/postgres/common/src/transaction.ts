@@ -1,4 +1,4 @@
-import { isClientQueryTimeout } from '@svc/engines';
+import { isClientQueryTimeout, withPoolConnections } from '@svc/engines';
 import type { Pool, PoolClient } from 'pg';
 
 /** Lets a transaction's work end it with a rollback although it succeeded (it found nothing to do). */
@@ -9,9 +9,14 @@ export interface TransactionControl {
 /**
  * Runs `work` in one transaction on a pooled client: commits when it returns (unless it asked for a
  * rollback), rolls back when it throws. A client whose rollback failed (a session broken mid-COPY) is
- * discarded instead of going back to the pool.
+ * discarded instead of going back to the pool. Inside `work`, the pool gives nothing more (its gate refuses): the work
+ * uses the client it was given, and never waits on the pool while holding one of its connections.
  */
-export async function inTransaction<T>(pool: Pool, work: (client: PoolClient, control: TransactionControl) => Promise<T>): Promise<T> {
+export function inTransaction<T>(pool: Pool, work: (client: PoolClient, control: TransactionControl) => Promise<T>): Promise<T> {
+  return withPoolConnections(pool, 1, () => transactionOn(pool, work));
+}
+
+async function transactionOn<T>(pool: Pool, work: (client: PoolClient, control: TransactionControl) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   let commit = true;
   try {

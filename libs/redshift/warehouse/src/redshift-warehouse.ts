@@ -27,6 +27,7 @@ import {
   type WarehouseOwnershipLedger,
   type WarehouseTableOptions,
   poolGateOptions,
+  withPoolConnections,
   type PoolSizing,
 } from '@svc/engines';
 import type { Pool, PoolClient, QueryConfig } from 'pg';
@@ -457,7 +458,12 @@ class RedshiftWarehouseDialect implements WarehouseDialect<PoolClient, RedshiftL
    * session whose statement got no answer in time (the client's bound) is discarded without a ROLLBACK, which would
    * only wait behind that statement.
    */
-  async inTransaction<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
+  inTransaction<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
+    // Inside `work` the pool gives nothing more (its gate refuses): a load never waits on the pool holding a session.
+    return withPoolConnections(this.pool, 1, () => this.transactionOn(work));
+  }
+
+  private async transactionOn<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
     let broken: unknown;
     try {

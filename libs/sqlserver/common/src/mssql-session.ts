@@ -29,7 +29,12 @@ export class MssqlDatabase implements TsqlDatabase {
     return runQuery<Row>((await this.connected()).request(), text, params);
   }
 
-  async inTransaction<T>(work: (session: TsqlSession) => Promise<TransactionOutcome<T>>): Promise<T> {
+  /** One transaction; inside `work` the pool gives nothing more (its gate refuses): it never waits holding a connection. */
+  inTransaction<T>(work: (session: TsqlSession) => Promise<TransactionOutcome<T>>): Promise<T> {
+    return this.gate.withLease(1, () => this.transactionOn(work));
+  }
+
+  private async transactionOn<T>(work: (session: TsqlSession) => Promise<TransactionOutcome<T>>): Promise<T> {
     const transaction = (await this.connected()).transaction();
     await transaction.begin(mssqlDriver().ISOLATION_LEVEL.READ_COMMITTED);
     let outcome: TransactionOutcome<T>;
