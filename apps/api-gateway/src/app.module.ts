@@ -10,6 +10,7 @@ import { ApiService } from './api/api.service';
 import { RequestAuthenticator } from './api/request-authenticator';
 import { SigningKeySource } from './api/signing-key.source';
 import { compiledDecodeWorker, DECODE_WORKER_SOURCE, RequestDecoder } from './decode/request-decoder';
+import { KeyRateLimiter } from './edge/key-rate-limiter';
 import { ReplayGuard } from './edge/replay-guard';
 import { ConsoleController } from './console/console.controller';
 import { ConsoleFiles } from './console/console-files';
@@ -38,6 +39,7 @@ export class AppModule {
         ApiService,
         ApiMetrics,
         RequestAuthenticator,
+        KeyRateLimiter,
         ReplayGuard,
         SigningKeySource,
         HealthService,

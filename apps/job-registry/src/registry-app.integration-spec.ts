@@ -1,5 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { INestMicroservice } from '@nestjs/common';
 import type { NatsConnection } from 'nats';
 import { Client } from 'pg';
@@ -12,7 +15,7 @@ import {
   type ReplicationDescription,
   type RpcReply,
 } from '@svc/contracts';
-import { RuntimeConfigSeal, parseMasterKey } from '@svc/crypto';
+import { CertificateAuthority, RuntimeConfigSeal, parseMasterKey } from '@svc/crypto';
 import { NatsRequester, connectNats } from '@svc/messaging';
 import { SVC4_SCHEME, deriveSigningKey } from '@svc/signing';
 import { MIGRATIONS } from '@svc/registry-store';
@@ -20,6 +23,7 @@ import {
   TEST_WORKER_KEY,
   createTempDatabase,
   reserveTempDatabase,
+  startRecordingPostgresServer,
   startTestNats,
   startTestS3,
   waitUntil,
@@ -236,6 +240,35 @@ describe('job-registry over NATS', () => {
       await new Promise((closed) => server.close(closed));
     }
     expect((await describeReplication(replicationId)).configuration.warehouse.url).not.toBe(fakeUrl);
+  });
+
+  it("never sends the stored S3 secret key to a Redshift of the caller's: COPY would carry it there, so the Alter must give it again (issue 36)", async () => {
+    // A Redshift look-alike of the caller's (TLS, the password asked in clear text, every statement answered) that
+    // records every byte it is sent; the caller knows its own password, not the replication's S3 secret key.
+    const folder = mkdtempSync(join(tmpdir(), 'svc-registry-it-'));
+    const issued = CertificateAuthority.create(folder).issue({ name: 'server', hosts: ['127.0.0.1'] });
+    const server = await startRecordingPostgresServer({ tls: { key: readFileSync(issued.keyFile, 'utf8'), cert: readFileSync(issued.certFile, 'utf8') } });
+    const callersUrl = `redshift://127.0.0.1:${server.port}?sslmode=require`;
+    try {
+      const redirected = await operation('AlterWarehouseReplication', { replicationId, warehouse: { url: callersUrl, password: 'the-callers-own-password' } });
+      expect(redirected).toEqual({
+        ok: false,
+        error: {
+          code: ErrorCode.ValidationFailed,
+          messages: ['{Warehouse\\SecretKey}: is required when {Warehouse\\Url} changes: a stored secret is never sent anywhere but where it was given for'],
+        },
+      });
+      // With the key given again (a wrong one: the caller does not know it), the stored one is nowhere in what was sent.
+      await operation('AlterWarehouseReplication', { replicationId, warehouse: { url: callersUrl, password: 'the-callers-own-password', secretKey: 'the-callers-guess' } });
+      expect(server.passwords).toEqual(['the-callers-own-password']);
+      expect(server.received()).not.toContain(parts.secretKey);
+      expect(server.received()).not.toContain(SECRETS.warehouse);
+    } finally {
+      await server.stop();
+      rmSync(folder, { recursive: true, force: true });
+    }
+    const { warehouse: described } = (await describeReplication(replicationId)).configuration;
+    expect(described.url).toBe(parts.warehouseUrl);
   });
 
   it('hands the runtime configuration only to a holder of the worker key, sealed; others get nothing', async () => {

@@ -19,3 +19,10 @@ describe('loadWorkerConfig: connection pools', () => {
     );
   });
 });
+
+describe('loadWorkerConfig: the host policy at connect (issue 36)', () => {
+  it('refuses loopback unless ALLOW_LOOPBACK_TARGETS says otherwise, as job-registry does', () => {
+    expect(loadWorkerConfig(WORKER_KEY).allowLoopbackTargets).toBe(false);
+    expect(loadWorkerConfig({ ...WORKER_KEY, ALLOW_LOOPBACK_TARGETS: 'true' }).allowLoopbackTargets).toBe(true);
+  });
+});

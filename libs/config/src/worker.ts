@@ -30,6 +30,11 @@ export interface WorkerConfig {
   validationMaxRowsPerSecond: number;
   /** The connection pools this instance keeps to each database it works on. */
   pools: WorkerPools;
+  /**
+   * ALLOW_LOOPBACK_TARGETS (default false), as job-registry reads it: whether this worker's connections may reach
+   * loopback addresses. Every connect resolves the host again and is held to the host policy's address classes.
+   */
+  allowLoopbackTargets: boolean;
 }
 
 /**
@@ -70,6 +75,7 @@ export function loadWorkerConfig(environment: Record<string, string | undefined>
       warehouseConnections: env.int('WAREHOUSE_MAX_CONNECTIONS', perWork, { min: 2, max: 1000 }),
       waitMs: env.int('POOL_WAIT_SECONDS', 60, { min: 1, max: 3600 }) * 1000,
     },
+    allowLoopbackTargets: env.bool('ALLOW_LOOPBACK_TARGETS', false),
   };
   env.done();
   return config;

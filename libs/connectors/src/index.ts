@@ -8,6 +8,7 @@ export {
   UNSUPPORTED_WAREHOUSE_URL,
   databaseAccessOf,
   displayNameOf,
+  secretsSentToWarehouseServer,
   sourceEngineOf,
   warehouseEngineOf,
   type EngineName,
@@ -25,4 +26,4 @@ export {
 } from './reachability';
 export { listSourceTables } from './source-tables';
 export { STAGING_PREPARATION_FIELDS, prepareStaging, type PreparedStaging, type StagingPreparationTarget } from './staging-preparation';
-export { targetPolicyProblems, type ResolveHost, type TargetPolicy } from './target-policy';
+export { checkTargetPolicy, targetPolicyProblems, type ResolveHost, type TargetPolicy, type TargetPolicyVerdict } from './target-policy';

@@ -1,4 +1,4 @@
-import { UNSUPPORTED_WAREHOUSE_URL, redshiftServedByPostgresForTests, warehouseEngineOf, type ProbeOptions, type WarehouseConnection } from '@svc/engines';
+import { UNSUPPORTED_WAREHOUSE_URL, redshiftServedByPostgresForTests, warehouseEngineOf, type DialPolicy, type ProbeOptions, type WarehouseConnection } from '@svc/engines';
 import { probePostgres, warehouseClientConfig } from '@svc/postgres/common';
 import { UNSUPPORTED_CONNECTION_STRING, databaseAccessOf } from './engine';
 
@@ -19,10 +19,10 @@ export async function probeDatabase(connectionString: string, options: ProbeOpti
  * Same as probeDatabase for the warehouse (PostgreSQL or Redshift over the PostgreSQL protocol). Its database
  * name is the public DatabaseName field, so a reason may name it.
  */
-export async function probeWarehouse(warehouse: WarehouseConnection, timeoutMs: number): Promise<string | null> {
+export async function probeWarehouse(warehouse: WarehouseConnection, timeoutMs: number, dial?: DialPolicy): Promise<string | null> {
   const engine = warehouseEngineOf(warehouse.url);
   if (engine === null) return UNSUPPORTED_WAREHOUSE_URL;
-  const verified = warehouseClientConfig(warehouse, timeoutMs);
+  const verified = warehouseClientConfig(warehouse, timeoutMs, dial);
   const config = engine === 'redshift' && redshiftServedByPostgresForTests() ? { ...verified, ssl: false } : verified;
   return probePostgres(config, timeoutMs, config.database);
 }

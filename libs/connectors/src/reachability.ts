@@ -1,7 +1,7 @@
 import type { WarehouseConfig } from '@svc/contracts';
 import { S3_UNREACHABLE_REASON, probeBucket, roleTrustProblem, type S3Settings } from '@svc/storage';
 import { cannotReachText } from '@svc/contracts';
-import { UNREACHABLE_REASON, withinDeadline } from '@svc/engines';
+import { UNREACHABLE_REASON, withinDeadline, type DialPolicy } from '@svc/engines';
 import { UNSUPPORTED_CONNECTION_STRING, sourceEngineOf } from './engine';
 import { probeDatabase, probeWarehouse } from './probe';
 import { databaseAddressOf, warehouseAddressOf } from './target-address';
@@ -22,6 +22,8 @@ export interface ReachabilityOptions {
   /** One deadline for all probes together (DESIGN §4: 10 s). */
   timeoutMs: number;
   s3: S3Settings;
+  /** What the probes' connections may reach (dial-guard.ts): the registry's, with the answers its host policy checked. */
+  dial?: DialPolicy;
 }
 
 /** Where a bucket is reached: the operator's S3 endpoint or AWS, not an address the caller gave. */
@@ -50,17 +52,17 @@ interface Check {
  * An empty array means everything was reachable.
  */
 export async function checkReachability(target: ReachabilityTarget, options: ReachabilityOptions): Promise<string[]> {
-  const { timeoutMs } = options;
+  const { timeoutMs, dial } = options;
   const checks: Check[] = [];
-  if (target.source) checks.push(databaseCheck(REACHABILITY_FIELDS.source, target.source, timeoutMs));
-  if (target.staging) checks.push(databaseCheck(REACHABILITY_FIELDS.staging, target.staging, timeoutMs));
+  if (target.source) checks.push(databaseCheck(REACHABILITY_FIELDS.source, target.source, timeoutMs, dial));
+  if (target.staging) checks.push(databaseCheck(REACHABILITY_FIELDS.staging, target.staging, timeoutMs, dial));
   const warehouse = target.warehouse;
   if (warehouse) {
     const warehouseAddress = warehouseAddressOf(warehouse.url);
     checks.push({
       field: REACHABILITY_FIELDS.warehouse,
       address: warehouseAddress,
-      run: async () => cannotConnect(REACHABILITY_FIELDS.warehouse, await probeWarehouse(warehouse, timeoutMs), warehouseAddress),
+      run: async () => cannotConnect(REACHABILITY_FIELDS.warehouse, await probeWarehouse(warehouse, timeoutMs, dial), warehouseAddress),
     });
     checks.push({
       field: REACHABILITY_FIELDS.bucket,
@@ -79,14 +81,14 @@ export async function checkReachability(target: ReachabilityTarget, options: Rea
   return results.filter((message): message is string => message !== null);
 }
 
-function databaseCheck(field: string, database: DatabaseTarget, timeoutMs: number): Check {
+function databaseCheck(field: string, database: DatabaseTarget, timeoutMs: number, dial: DialPolicy | undefined): Check {
   const address = databaseAddressOf(database.connectionString);
   return {
     field,
     address,
     run: async () => {
       if (sourceEngineOf(database.connectionString) === null) return fieldMessage(field, UNSUPPORTED_CONNECTION_STRING);
-      const reason = await probeDatabase(database.connectionString, { encrypt: database.encryptDataInTransit, timeoutMs });
+      const reason = await probeDatabase(database.connectionString, { encrypt: database.encryptDataInTransit, timeoutMs, ...(dial && { dial }) });
       return cannotConnect(field, reason, address);
     },
   };

@@ -1,4 +1,4 @@
-import { withinDeadline, type StagingPreparationField } from '@svc/engines';
+import { withinDeadline, type DialPolicy, type StagingPreparationField } from '@svc/engines';
 import { databaseAccessOf } from './engine';
 import { REACHABILITY_FIELDS, type DatabaseTarget } from './reachability';
 
@@ -24,7 +24,7 @@ export interface PreparedStaging {
  * Readies the staging database as its engine needs before a replication is stored (DatabaseAccess.prepareStaging):
  * for SQL Server the source's compatibility level and its SQL logins. An engine that needs nothing answers at once.
  */
-export async function prepareStaging(target: StagingPreparationTarget, timeoutMs: number): Promise<PreparedStaging> {
+export async function prepareStaging(target: StagingPreparationTarget, timeoutMs: number, dial?: DialPolicy): Promise<PreparedStaging> {
   const access = databaseAccessOf(target.staging.connectionString);
   if (!access?.prepareStaging) return { problems: [], note: '' };
   const staging = `{${REACHABILITY_FIELDS.staging}}`;
@@ -35,6 +35,7 @@ export async function prepareStaging(target: StagingPreparationTarget, timeoutMs
         staging: { connectionString: target.staging.connectionString, encrypt: target.staging.encryptDataInTransit },
         replicateCompatibilityLevel: target.replicateCompatibilityLevel,
         timeoutMs,
+        ...(dial && { dial }),
       }),
       timeoutMs,
     );

@@ -1,17 +1,15 @@
-import { warehouseEndpointOf } from '@svc/engines';
+import { unlessUnparsable, warehouseDialEndpointOf } from '@svc/engines';
 import { databaseAccessOf } from './engine';
-import { endpointOfIdentity } from './target-policy';
 
-/** `host:port` (`[v6]:port`) of what a connection string connects to, as its engine reads it; undefined when unparsable. */
+/** `host:port` (`[v6]:port`) of what a connection string connects to, as its engine's driver dials it; undefined when unparsable. */
 export function databaseAddressOf(connectionString: string): string | undefined {
-  const identity = databaseAccessOf(connectionString)?.databaseIdentity(connectionString);
-  const endpoint = identity ? endpointOfIdentity(identity) : null;
-  return endpoint ? hostPort(endpoint.host, endpoint.port) : undefined;
+  const endpoint = unlessUnparsable(() => databaseAccessOf(connectionString)?.endpoint(connectionString));
+  return endpoint ? hostPort(endpoint.host, endpoint.port ?? 0) : undefined;
 }
 
 /** `host:port` of a Warehouse.Url; undefined when unparsable. */
 export function warehouseAddressOf(url: string): string | undefined {
-  const endpoint = warehouseEndpointOf(url);
+  const endpoint = unlessUnparsable(() => warehouseDialEndpointOf(url));
   return endpoint ? hostPort(endpoint.host, endpoint.port) : undefined;
 }
 

@@ -1,6 +1,18 @@
 import { lookup } from 'node:dns/promises';
-import { isIP } from 'node:net';
-import { warehouseEndpointOf } from '@svc/engines';
+import {
+  ADDRESS_CLASSES,
+  ConnectionStringError,
+  UnsafeHostError,
+  addressClassOf,
+  dialHostOf,
+  formatIpAddress,
+  parseIpAddress,
+  sameAddress,
+  warehouseDialEndpointOf,
+  type AddressClass,
+  type DatabaseEndpoint,
+  type IpAddress,
+} from '@svc/engines';
 import { databaseAccessOf } from './engine';
 import type { ReachabilityTarget } from './reachability';
 
@@ -15,91 +27,127 @@ export interface TargetPolicy {
 /** Resolves a host name to its addresses (the system resolver by default; tests give their own). */
 export type ResolveHost = (host: string) => Promise<string[]>;
 
-interface Endpoint {
+const REFUSALS: Record<AddressClass, string> = {
+  metadata: 'names a cloud metadata address, which this service never connects to',
+  'link-local': 'names a link-local address, which this service never connects to',
+  unspecified: 'names an unspecified address (0.0.0.0/8 or ::), which this service never connects to',
+  multicast: 'names a multicast, broadcast or reserved address, which this service never connects to',
+  loopback:
+    'names a loopback address, which this service does not connect to unless its operator allows it (ALLOW_LOOPBACK_TARGETS on job-registry, for a development setup)',
+};
+
+const CONTROL_DATABASE_REFUSAL = "names the replication service's own control database, which no replication may read or write";
+
+interface Endpoint extends DatabaseEndpoint {
   field: string;
-  host: string;
-  port: number;
-  database: string;
 }
 
-const METADATA_ADDRESSES = new Set(['169.254.169.254', 'fd00:ec2::254', '100.100.100.200']);
-
 /**
- * The field messages of every target that names what no replication may: the control database (whose sealed
- * secrets and access keys a Source would read and a Staging would write into), a cloud metadata or link-local
- * address, an unspecified address, or loopback unless allowed. Checked before anything is contacted. A name that
- * does not resolve is left to the reachability probe.
+ * The field messages of every target that names what no replication may: a host that is a path or socket or cannot be
+ * read, the control database (whose sealed secrets and access keys a Source would read and a Staging would write
+ * into), a cloud metadata, link-local, unspecified or multicast address (however spelled: `0x7f.1`, `::ffff:7f00:1`,
+ * NAT64 and 6to4 forms carry their IPv4 address's class), or loopback unless allowed. Checks what the engine's driver
+ * dials (DatabaseAccess.endpoint, warehouseDialEndpointOf), before anything is contacted; a name is resolved and
+ * every address it has is checked. A name that does not resolve is left to the reachability probe; a string of no
+ * engine to the reachability check's own message.
  */
 export async function targetPolicyProblems(target: ReachabilityTarget, policy: TargetPolicy, resolveHost: ResolveHost = systemResolve): Promise<string[]> {
+  return (await checkTargetPolicy(target, policy, resolveHost)).problems;
+}
+
+/** The policy's verdict, and what each name it checked resolved to: the answers the probes are to dial (DialPolicy.pinned). */
+export interface TargetPolicyVerdict {
+  problems: string[];
+  pinned: ReadonlyMap<string, readonly string[]>;
+}
+
+/** targetPolicyProblems, with the answers it checked, so that the probes that follow dial them instead of resolving again. */
+export async function checkTargetPolicy(target: ReachabilityTarget, policy: TargetPolicy, resolveHost: ResolveHost = systemResolve): Promise<TargetPolicyVerdict> {
+  const problems: string[] = [];
+  const pinned = new Map<string, string[]>();
   const endpoints: Endpoint[] = [];
+  const read = (field: string, endpointOf: () => DatabaseEndpoint | null) => {
+    try {
+      const endpoint = endpointOf();
+      if (endpoint !== null) endpoints.push({ field, ...endpoint });
+    } catch (error) {
+      // Any other ConnectionStringError is the probe's to word, as before: the driver cannot be configured, so nothing is dialled.
+      if (error instanceof UnsafeHostError) problems.push(`{${field}}: ${error.message}`);
+      else if (!(error instanceof ConnectionStringError)) throw error;
+    }
+  };
   const database = (field: string, connectionString: string | undefined) => {
-    if (connectionString === undefined) return;
-    const identity = databaseAccessOf(connectionString)?.databaseIdentity(connectionString);
-    const parsed = identity ? endpointOfIdentity(identity) : null;
-    if (parsed) endpoints.push({ field, ...parsed });
+    if (connectionString !== undefined) read(field, () => databaseAccessOf(connectionString)?.endpoint(connectionString) ?? null);
   };
   database('Source\\ConnectionString', target.source?.connectionString);
   database('Staging\\ConnectionString', target.staging?.connectionString);
-  if (target.warehouse) {
-    const endpoint = warehouseEndpointOf(target.warehouse.url);
-    if (endpoint) endpoints.push({ field: 'Warehouse\\Url', host: endpoint.host, port: endpoint.port, database: target.warehouse.databaseName.toLowerCase() });
+  const warehouse = target.warehouse;
+  if (warehouse) {
+    read('Warehouse\\Url', () => {
+      const endpoint = warehouseDialEndpointOf(warehouse.url);
+      return endpoint && { host: endpoint.host, port: endpoint.port, database: warehouse.databaseName };
+    });
   }
-  const controlAddresses = new Set(await resolveQuietly(resolveHost, policy.controlDatabase.host));
-  const problems: string[] = [];
+  if (endpoints.length === 0) return { problems, pinned };
+  const control = await controlServer(policy.controlDatabase.host, resolveHost);
   for (const endpoint of endpoints) {
-    const addresses = await resolveQuietly(resolveHost, endpoint.host);
+    const addresses = await addressesOf(endpoint.host, resolveHost);
+    if (dialHostOf(endpoint.host).kind === 'name' && addresses.length > 0) pinned.set(endpoint.host, addresses.map((address) => formatIpAddress(address)));
     const refusal = addressRefusal(addresses, policy.allowLoopback);
-    const sameServer = addresses.some((address) => controlAddresses.has(address) || (isLoopback(address) && [...controlAddresses].some(isLoopback)));
-    if (sameServer && endpoint.port === policy.controlDatabase.port && endpoint.database === policy.controlDatabase.database.toLowerCase()) {
-      problems.push(`{${endpoint.field}}: names the replication service's own control database, which no replication may read or write`);
+    if (namesControlDatabase(endpoint, addresses, control, policy.controlDatabase)) {
+      problems.push(`{${endpoint.field}}: ${CONTROL_DATABASE_REFUSAL}`);
     } else if (refusal !== null) {
       problems.push(`{${endpoint.field}}: ${refusal}`);
     }
   }
-  return problems;
+  return { problems, pinned };
 }
 
-function addressRefusal(addresses: string[], allowLoopback: boolean): string | null {
-  if (addresses.some((address) => METADATA_ADDRESSES.has(address.toLowerCase()))) return 'names a cloud metadata address, which this service never connects to';
-  if (addresses.some(isLinkLocal)) return 'names a link-local address, which this service never connects to';
-  if (addresses.some(isUnspecified)) return 'names an unspecified address (0.0.0.0 or ::), which this service never connects to';
-  if (!allowLoopback && addresses.some(isLoopback)) {
-    return 'names a loopback address, which this service does not connect to unless its operator allows it (ALLOW_LOOPBACK_TARGETS on job-registry, for a development setup)';
+/** The refusal for the most telling class among the addresses, or null when every one may be reached. */
+function addressRefusal(addresses: readonly IpAddress[], allowLoopback: boolean): string | null {
+  const classes = new Set(addresses.map(addressClassOf));
+  if (allowLoopback) classes.delete('loopback');
+  const refused = ADDRESS_CLASSES.find((addressClass) => classes.has(addressClass));
+  return refused === undefined ? null : REFUSALS[refused];
+}
+
+/** The control database's server: its addresses, and whether it is this machine (loopback, or a Unix socket). */
+interface ControlServer {
+  addresses: readonly IpAddress[];
+  local: boolean;
+}
+
+async function controlServer(host: string, resolveHost: ResolveHost): Promise<ControlServer> {
+  try {
+    const addresses = await addressesOf(host, resolveHost);
+    return { addresses, local: addresses.some((address) => addressClassOf(address) === 'loopback') };
+  } catch (error) {
+    // DATABASE_URL may name a Unix socket: the server is on this machine.
+    if (error instanceof UnsafeHostError) return { addresses: [], local: true };
+    throw error;
   }
-  return null;
 }
 
-/** `engine://host:port/database` (databaseIdentity's form; an IPv6 host is unbracketed, a SQL Server instance follows the port) as its parts. */
-export function endpointOfIdentity(identity: string): { host: string; port: number; database: string } | null {
-  const rest = identity.replace(/^[a-z]+:\/\//, '');
-  const slash = rest.indexOf('/');
-  if (slash === -1) return null;
-  const hostPort = rest.slice(0, slash).replace(/\\.*$/, '');
-  const match = /^(.*):(\d*)$/.exec(hostPort);
-  const host = (match ? (match[1] ?? '') : hostPort).replace(/^\[|\]$/g, '');
-  if (host === '') return null;
-  return { host, port: Number(match?.[2] || 0), database: rest.slice(slash + 1) };
+function namesControlDatabase(endpoint: Endpoint, addresses: readonly IpAddress[], control: ControlServer, controlDatabase: TargetPolicy['controlDatabase']): boolean {
+  if (endpoint.port !== controlDatabase.port || endpoint.database.toLowerCase() !== controlDatabase.database.toLowerCase()) return false;
+  return addresses.some(
+    (address) => control.addresses.some((controlAddress) => sameAddress(address, controlAddress)) || (control.local && addressClassOf(address) === 'loopback'),
+  );
 }
 
-async function resolveQuietly(resolveHost: ResolveHost, host: string): Promise<string[]> {
-  if (isIP(host)) return [host];
-  return resolveHost(host).catch(() => []);
+/**
+ * Every address a host stands for: an address literal itself, a name what the resolver answers (`localhost` and
+ * `*.localhost` are loopback whatever it answers, RFC 6761). Nothing for a name that does not resolve.
+ */
+async function addressesOf(host: string, resolveHost: ResolveHost): Promise<IpAddress[]> {
+  const dial = dialHostOf(host);
+  if (dial.kind === 'address') return [dial.address];
+  const name = dial.name.toLowerCase().replace(/\.$/, '');
+  const local = name === 'localhost' || name.endsWith('.localhost') ? [parseIpAddress('127.0.0.1'), parseIpAddress('::1')] : [];
+  const resolved = await resolveHost(dial.name).catch((): string[] => []);
+  return [...local, ...resolved.map(parseIpAddress)].filter((address): address is IpAddress => address !== null);
 }
 
 async function systemResolve(host: string): Promise<string[]> {
   return (await lookup(host, { all: true })).map((entry) => entry.address);
-}
-
-function isLoopback(address: string): boolean {
-  const lower = address.toLowerCase();
-  return lower === '::1' || lower.startsWith('127.') || lower.startsWith('::ffff:127.');
-}
-
-function isLinkLocal(address: string): boolean {
-  const lower = address.toLowerCase();
-  return lower.startsWith('169.254.') || lower.startsWith('::ffff:169.254.') || /^fe[89ab][0-9a-f]:/.test(lower);
-}
-
-function isUnspecified(address: string): boolean {
-  return address === '0.0.0.0' || address === '::' || address === '::ffff:0.0.0.0';
 }

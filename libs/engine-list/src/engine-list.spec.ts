@@ -46,6 +46,7 @@ describe('the engine list', () => {
       databaseAccess: engine.databaseAccess !== null,
       connectionStringForms: engine.connectionStringForms.length > 0,
       recognizesWarehouseUrl: 'recognizesWarehouseUrl' in engine,
+      saysWhatItsWarehouseServerReceives: 'warehouseServerReceives' in engine,
       readsTypes: engine.types.reads !== undefined,
       declaresTypes: engine.types.declares !== undefined,
     }).toEqual({
@@ -55,6 +56,7 @@ describe('the engine list', () => {
       databaseAccess: hasConnectionString,
       connectionStringForms: hasConnectionString,
       recognizesWarehouseUrl: plays('warehouse'),
+      saysWhatItsWarehouseServerReceives: plays('warehouse'),
       readsTypes: plays('source'),
       declaresTypes: plays('warehouse'),
     });

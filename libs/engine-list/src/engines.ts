@@ -1,4 +1,4 @@
-import type { DatabaseAccess, EngineModule, EngineRole } from '@svc/engines';
+import { WAREHOUSE_SECRETS, type DatabaseAccess, type EngineModule, type EngineRole, type WarehouseSecret } from '@svc/engines';
 import { ENGINES } from './engine-list';
 
 type ListedEngine = (typeof ENGINES)[number];
@@ -61,6 +61,16 @@ export function databaseAccessOf(connectionString: string): DatabaseAccess | nul
 export function warehouseEngineOf(url: string): WarehouseEngine | null {
   const engine = LISTED.find((listed) => listed.recognizesWarehouseUrl?.(url) === true);
   return engine === undefined ? null : (engine.name as WarehouseEngine);
+}
+
+/**
+ * The stored Warehouse secrets the engine's warehouse connector sends to the server Warehouse.Url names; for a URL of
+ * no engine, every secret any engine sends there. An engine that does not say is taken to send them all.
+ */
+export function secretsSentToWarehouseServer(engine: WarehouseEngine | null): readonly WarehouseSecret[] {
+  const engines = engine === null ? enginesPlaying('warehouse') : [engineNamed(engine)];
+  const sent = new Set(engines.flatMap((listed) => listed.warehouseServerReceives ?? WAREHOUSE_SECRETS));
+  return WAREHOUSE_SECRETS.filter((secret) => sent.has(secret));
 }
 
 /** The schemas whose tables keep their bare name in the warehouse (DESIGN §6): each engine's default schema. */

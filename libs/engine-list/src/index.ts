@@ -8,6 +8,7 @@ export {
   displayNameOf,
   engineNamed,
   enginesPlaying,
+  secretsSentToWarehouseServer,
   sourceEngineOf,
   warehouseEngineOf,
   type EngineName,

@@ -1,6 +1,11 @@
+import type { WarehouseConfig } from '@svc/contracts';
 import type { DatabaseAccess } from './connection/database-access';
 import type { PipelineEngine } from './engine';
 import type { EngineTypes } from './type-table';
+
+/** The secrets a replication stores in its Warehouse group. */
+export const WAREHOUSE_SECRETS = ['password', 'secretKey'] as const satisfies readonly (keyof WarehouseConfig)[];
+export type WarehouseSecret = (typeof WAREHOUSE_SECRETS)[number];
 
 /** The parts of the pipeline an engine can play: read from, stage into, load into. */
 export type EngineRole = 'source' | 'staging' | 'warehouse';
@@ -25,6 +30,14 @@ export interface EngineModule<Name extends string = string, Role extends EngineR
   databaseAccess: DatabaseAccess | null;
   /** Whether a Warehouse.Url names this engine; absent when it is no warehouse. */
   recognizesWarehouseUrl?: (url: string) => boolean;
+  /**
+   * The stored Warehouse secrets its warehouse connector sends to the server Warehouse.Url names, as whoever logs in
+   * as Username to DatabaseName there (Redshift's COPY carries the S3 key pair in its text). Alter keeps a stored
+   * secret only while every place it goes to stays the same, so a secret sent and not listed here could be redirected
+   * to a server of the caller's; the engine list's spec proves each list with a server that records what reaches it.
+   * Absent when it is no warehouse.
+   */
+  warehouseServerReceives?: readonly WarehouseSecret[];
   /** What it brings to the pipeline: the connectors of its roles and its driver-error mapper. */
   pipeline: PipelineEngine;
   /** The schema a table lands in when its name has none (`public`, `dbo`): its tables keep their bare name in the warehouse. */

@@ -1,5 +1,6 @@
 import type { BatchDescriptor, ReplicationConfig } from '@svc/contracts';
 import type { SourceConnector, StagingConnector, WarehouseConnector } from './capabilities';
+import type { DialPolicy } from './connection/dial-guard';
 import type { PoolSizing } from './connection/pool-sizing';
 import type { DriverErrorMapper } from './errors';
 
@@ -13,16 +14,18 @@ export interface WarehouseContext {
   bareNameSchemas: ReadonlySet<string>;
   /** The worker's sizing of the warehouse pool; absent: the engine's defaults. */
   pool?: PoolSizing;
+  /** What the warehouse's connections may reach: the worker's ALLOW_LOOPBACK_TARGETS (dial-guard.ts); DEFAULT_DIAL_POLICY when absent. */
+  dial?: DialPolicy;
 }
 
 export interface PipelineEngine {
   /** The engine's name as users know it, for messages (`SQL Server`, `PostgreSQL`). */
   displayName: string;
   errorKind: DriverErrorMapper;
-  /** A source connector for Source.ConnectionString (EncryptDataInTransit given). */
-  openSource?: (connectionString: string, encrypt: boolean, pool?: PoolSizing) => SourceConnector;
-  /** A staging connector for Staging.ConnectionString. */
-  openStaging?: (connectionString: string, encrypt: boolean, pool?: PoolSizing) => StagingConnector;
+  /** A source connector for Source.ConnectionString (EncryptDataInTransit given), its connections held to `dial`. */
+  openSource?: (connectionString: string, encrypt: boolean, pool?: PoolSizing, dial?: DialPolicy) => SourceConnector;
+  /** A staging connector for Staging.ConnectionString, its connections held to `dial`. */
+  openStaging?: (connectionString: string, encrypt: boolean, pool?: PoolSizing, dial?: DialPolicy) => StagingConnector;
   /** A warehouse connector for the replication's Warehouse group (and RebuildIndexes). */
   openWarehouse?: (config: ReplicationConfig, context: WarehouseContext) => WarehouseConnector;
   /**

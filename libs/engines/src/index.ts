@@ -51,7 +51,30 @@ export {
   timedOutReason,
   type FailureContext,
 } from './connection/connection-failure';
-export type { DatabaseAccess, StagingPreparation, StagingPreparationField, StagingPreparationRequest } from './connection/database-access';
+export type { DatabaseAccess, DatabaseEndpoint, StagingPreparation, StagingPreparationField, StagingPreparationRequest } from './connection/database-access';
+export { ADDRESS_CLASSES, addressClassOf, type AddressClass } from './connection/address-class';
+export {
+  QUERY_HOST_RULE,
+  SOCKET_HOST_RULE,
+  UNREADABLE_HOST_RULE,
+  UnsafeHostError,
+  dialHostOf,
+  driverHostOf,
+  refuseQueryHosts,
+  type DialHost,
+} from './connection/dial-host';
+export { formatIpAddress, parseIpAddress, sameAddress, unmapped, type IpAddress } from './connection/ip-address';
+export {
+  DEFAULT_DIAL_POLICY,
+  GuardedSocket,
+  HOST_POLICY_CODE,
+  RefusedAddressError,
+  dialRefusal,
+  guardedConnector,
+  guardedLookup,
+  guardedStream,
+  type DialPolicy,
+} from './connection/dial-guard';
 export { withinDeadline, type DeadlineOutcome } from './connection/deadline';
 export { isHostName, parsePort, stripBrackets } from './connection/host-port';
 export { settleProbe } from './connection/probe-settle';
@@ -62,6 +85,7 @@ export {
   REDSHIFT_DEFAULT_PORT,
   REDSHIFT_SCHEMES,
   UNSUPPORTED_WAREHOUSE_URL,
+  warehouseDialEndpointOf,
   warehouseEndpointOf,
   warehouseEngineOf,
   type WarehouseEndpoint,
@@ -86,7 +110,7 @@ export {
   type TypeDialect,
   type TypedColumn,
 } from './column-type-change';
-export { defineEngine, type EngineModule, type EngineRole } from './engine-module';
+export { WAREHOUSE_SECRETS, defineEngine, type EngineModule, type EngineRole, type WarehouseSecret } from './engine-module';
 export { PORTABLE_TYPE_SAMPLES, sourceTypeTable, warehouseTypeTable, type DeclaredType, type EngineTypes, type SourceTypeMapping } from './type-table';
 export { StagingProtocol } from './staging-protocol/staging-protocol';
 export type { BatchRowsKind, PresentColumns, SeedRecord, StagingDialect, TransactionStep } from './staging-protocol/staging-dialect';

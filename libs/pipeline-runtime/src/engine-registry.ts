@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { DEFAULT_SCHEMAS, sourceEngineOf, warehouseEngineOf } from '@svc/engine-list';
 import type { BatchDescriptor, ReplicationConfig } from '@svc/contracts';
-import type { PoolSizing, SourceConnector, StagedRowsRewriter, StagingConnector, WarehouseConnector } from '@svc/engines';
+import { DEFAULT_DIAL_POLICY, type DialPolicy, type PoolSizing, type SourceConnector, type StagedRowsRewriter, type StagingConnector, type WarehouseConnector } from '@svc/engines';
 import { createS3Client, type S3Settings } from '@svc/storage';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { ENGINE_TABLE, type EngineTable } from './engine-table';
@@ -55,6 +55,8 @@ export class EngineRegistry {
   constructor(
     private readonly engines: EngineTable = ENGINE_TABLE,
     private readonly pools: PoolSizings = {},
+    /** What every connection of every connector may reach: the worker's ALLOW_LOOPBACK_TARGETS (dial-guard.ts). */
+    private readonly dial: DialPolicy = DEFAULT_DIAL_POLICY,
   ) {}
 
   source(config: ReplicationConfig): SourceConnector {
@@ -62,7 +64,7 @@ export class EngineRegistry {
     const engine = sourceEngineOf(connectionString);
     const open = engine ? this.engines[engine].openSource : undefined;
     if (!engine || !open) throw new UnsupportedEngineError('source', engine ?? 'unknown');
-    return this.sources.get(`${encryptDataInTransit}|${connectionString}`, () => open(connectionString, encryptDataInTransit, this.pools.source));
+    return this.sources.get(`${encryptDataInTransit}|${connectionString}`, () => open(connectionString, encryptDataInTransit, this.pools.source, this.dial));
   }
 
   staging(config: ReplicationConfig): StagingConnector {
@@ -70,7 +72,7 @@ export class EngineRegistry {
     const engine = sourceEngineOf(connectionString);
     const open = engine ? this.engines[engine].openStaging : undefined;
     if (!engine || !open) throw new UnsupportedEngineError('staging', engine ?? 'unknown');
-    return this.stagings.get(`${encryptDataInTransit}|${connectionString}`, () => open(connectionString, encryptDataInTransit, this.pools.staging));
+    return this.stagings.get(`${encryptDataInTransit}|${connectionString}`, () => open(connectionString, encryptDataInTransit, this.pools.staging, this.dial));
   }
 
   warehouse(config: ReplicationConfig): WarehouseConnector {
@@ -79,7 +81,7 @@ export class EngineRegistry {
     const open = engine ? this.engines[engine].openWarehouse : undefined;
     if (!engine || !open) throw new UnsupportedEngineError('warehouse', engine ?? 'unknown');
     const identity = [warehouse.url, warehouse.databaseName, warehouse.username, warehouse.password, warehouse.timeoutInMins, config.rebuildIndexes].join('|');
-    return this.warehouses.get(identity, () => open(config, { bareNameSchemas: DEFAULT_SCHEMAS, ...(this.pools.warehouse && { pool: this.pools.warehouse }) }));
+    return this.warehouses.get(identity, () => open(config, { bareNameSchemas: DEFAULT_SCHEMAS, ...(this.pools.warehouse && { pool: this.pools.warehouse }), dial: this.dial }));
   }
 
   /** How the replication's warehouse wants the batch files' rows rewritten; null when written as carried. */

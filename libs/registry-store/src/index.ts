@@ -1,10 +1,10 @@
 export {
   AccessKeyRepository,
   BOOTSTRAP_KEY_DESCRIPTION,
-  takesOut,
-  type AccessKeyChange,
   type AccessKeyChangeOutcome,
   type AccessKeyListing, type AccessKeySecret, type AccessKeyStore, type NewAccessKey, type ReplicationScope } from './access-key-repository';
+export { judgeChange, type AccessKeyChange, type AccessKeyChangeRefusal, type KeyActor } from './key-change';
+export { chainOf, signs, standingOf, type DisabledBy, type KeyLink, type KeyStanding, type KeyWidth } from './key-chain';
 export { AlertRepository, type AlertStore, type NewAlert } from './alert-repository';
 export { changedConfigPaths, configLeaves } from './config-paths';
 export { maskConnectionString } from './connection-string-mask';

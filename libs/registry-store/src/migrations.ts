@@ -290,4 +290,16 @@ ALTER TABLE validation_tables ADD COLUMN revalidate_after timestamptz;
 CREATE INDEX validation_tables_revalidate ON validation_tables (replication_id) WHERE revalidate_after IS NOT NULL;
 `,
   },
+  {
+    version: 14,
+    name: 'access keys record who disabled them and how wide that key was: only a key at least as wide enables them again',
+    sql: `
+ALTER TABLE access_keys
+  -- NULL for an operator on the bus.
+  ADD COLUMN disabled_by_access_key_id text,
+  ADD COLUMN disabled_by_width text CHECK (disabled_by_width IN ('Own', 'All', 'Operator'));
+-- Who disabled the keys disabled before is not known: a key of scope All (or an operator) enables them again.
+UPDATE access_keys SET disabled_by_width = 'All' WHERE disabled;
+`,
+  },
 ];

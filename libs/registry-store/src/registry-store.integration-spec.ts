@@ -3,7 +3,7 @@ import { Client, Pool } from 'pg';
 import type { ReplicationConfig } from '@svc/contracts';
 import { ExternalIdIssuer, SecretBox } from '@svc/crypto';
 import { createTempDatabase, sampleReplicationConfig } from '@svc/testing';
-import { AccessKeyRepository } from './access-key-repository';
+import { AccessKeyRepository, type NewAccessKey } from './access-key-repository';
 import { AlertRepository } from './alert-repository';
 import { quoteIdentifier } from './control-database';
 import { ensureDatabase } from './ensure-database';
@@ -273,10 +273,55 @@ describe('registry store against PostgreSQL', () => {
   });
 
   describe('access keys', () => {
+    it('stops keys stored before issue 36 whose creator is disabled, expired or gone, and caps their expiry at their creators\' (issue 36)', async () => {
+      const database = await createTempDatabase('svc_registry_key_chain_upgrade');
+      const upgraded = new Pool({ connectionString: database.url });
+      try {
+        await migrate(upgraded, MIGRATIONS.filter((migration) => migration.version <= 13));
+        const soon = new Date(Date.now() + 60_000);
+        const rows: Array<[string, string | null, boolean, Date | null]> = [
+          ['SVCROOTOK', null, false, null],
+          ['SVCROOTOFF', null, true, null],
+          ['SVCROOTSOON', null, false, soon],
+          ['SVCUNDEROK', 'SVCROOTOK', false, null],
+          ['SVCUNDEROFF', 'SVCROOTOFF', false, null],
+          ['SVCUNDERSOON', 'SVCROOTSOON', false, null],
+          ['SVCORPHAN', 'SVCDELETEDLONGAGO', false, null],
+          ['SVCGRANDCHILD', 'SVCUNDEROFF', false, null],
+        ];
+        for (const [id, createdBy, disabled, expiresAt] of rows) {
+          await upgraded.query(
+            `INSERT INTO access_keys (access_key_id, secret, allowed_operations, replication_scope, created_by_access_key_id, disabled, expires_at) VALUES ($1, $2, '{ListWarehouseReplications}', 'Own', $3, $4, $5)`,
+            [id, box.seal(`secret-${id}`, accessKeySecretAt(id)), createdBy, disabled, expiresAt],
+          );
+        }
+        await migrate(upgraded);
+        const keys = new AccessKeyRepository(upgraded, box);
+        expect(await keys.scopeOf('SVCUNDEROK')).toBe('Own');
+        expect((await keys.find('SVCUNDEROK'))?.secretKey).toBe('secret-SVCUNDEROK');
+        for (const stopped of ['SVCUNDEROFF', 'SVCORPHAN', 'SVCGRANDCHILD']) {
+          expect({ stopped, scope: await keys.scopeOf(stopped), found: await keys.find(stopped), details: await keys.mayReadErrorDetails(stopped) }).toEqual({
+            stopped,
+            scope: null,
+            found: null,
+            details: false,
+          });
+        }
+        expect(await keys.get('SVCUNDERSOON')).toMatchObject({ expiresAt: null });
+        expect((await keys.list()).find((key) => key.accessKeyId === 'SVCUNDERSOON')).toMatchObject({ effective: { disabled: false, expiresAt: soon } });
+        expect((await keys.list()).find((key) => key.accessKeyId === 'SVCGRANDCHILD')).toMatchObject({ effective: { disabled: true } });
+        // Who disabled it is not known: taken as an All key, so an Own key cannot enable it again.
+        expect(await keys.get('SVCROOTOFF')).toMatchObject({ disabled: true, disabledBy: { accessKeyId: null, width: 'All' } });
+      } finally {
+        await upgraded.end();
+        await database.drop();
+      }
+    });
+
     it('disables, enables, expires, rotates with overlap and deletes a key (issue 19)', async () => {
       const keys = new AccessKeyRepository(pool, box);
       await keys.create({ accessKeyId: 'SVCLIFECYCLE', secretKey: 'first-secret-of-the-lifecycle-key', allowedOperations: ['*'], replicationScope: 'Own', description: 'lc' });
-      const free = { keepAnAllKey: false };
+      const free = { kind: 'operator' } as const;
       expect(await keys.change('SVCLIFECYCLE', { kind: 'status', disabled: true }, free)).toBe('changed');
       expect(await keys.find('SVCLIFECYCLE')).toBeNull();
       expect(await keys.scopeOf('SVCLIFECYCLE')).toBeNull();
@@ -301,25 +346,121 @@ describe('registry store against PostgreSQL', () => {
       expect(await keys.rotate('SVCLIFECYCLE', 'x', new Date())).toBe(false);
     });
 
-    it('keeps one usable All key when asked: the last one is neither disabled, expired nor deleted, and two such changes at once leave one (issue 19)', async () => {
+    it('keeps one usable All key for a key actor: the last one is neither disabled, expired nor deleted, and two such changes at once leave one (issue 19)', async () => {
       const keys = new AccessKeyRepository(pool, box);
-      const guarded = { keepAnAllKey: true };
       // Other tests' All keys step aside meanwhile, so that these two are the only usable ones.
       const others = await pool.query<{ access_key_id: string }>("UPDATE access_keys SET disabled = true WHERE replication_scope = 'All' AND NOT disabled RETURNING access_key_id");
-      const allKey = (id: string) => ({ accessKeyId: id, secretKey: `secret-${id}`, allowedOperations: ['*'], replicationScope: 'All' as const, description: '', createdBy: 'SVCCREATOR' });
+      await keys.create({ accessKeyId: 'SVCALLCREATOR', secretKey: 's', allowedOperations: ['*'], replicationScope: 'Own', description: '' });
+      const guarded = { kind: 'key', accessKeyId: 'SVCALLCREATOR' } as const;
+      const allKey = (id: string) => ({ accessKeyId: id, secretKey: `secret-${id}`, allowedOperations: ['*'], replicationScope: 'All' as const, description: '', createdBy: 'SVCALLCREATOR' });
       await keys.create(allKey('SVCALLONE'));
       await keys.create(allKey('SVCALLTWO'));
-      expect(await keys.get('SVCALLONE')).toMatchObject({ createdBy: 'SVCCREATOR', disabled: false });
+      expect(await keys.get('SVCALLONE')).toMatchObject({ createdBy: 'SVCALLCREATOR', disabled: false });
       const both = await Promise.all([
         keys.change('SVCALLONE', { kind: 'status', disabled: true }, guarded),
         keys.change('SVCALLTWO', { kind: 'delete' }, guarded),
       ]);
-      expect([...both].sort()).toEqual(['changed', 'lastAllKey']);
-      const survivor = both[0] === 'lastAllKey' ? 'SVCALLONE' : 'SVCALLTWO';
-      expect(await keys.change(survivor, { kind: 'expiry', expiresAt: new Date(Date.now() + 60_000) }, guarded)).toBe('lastAllKey');
+      const lastAll = { rule: 'lastAllKey', withCreated: false };
+      expect(both).toContainEqual('changed');
+      expect(both).toContainEqual(lastAll);
+      const survivor = both[0] === 'changed' ? 'SVCALLTWO' : 'SVCALLONE';
+      expect(await keys.change(survivor, { kind: 'expiry', expiresAt: new Date(Date.now() + 60_000) }, guarded)).toEqual(lastAll);
       expect(await keys.change(survivor, { kind: 'expiry', expiresAt: null }, guarded)).toBe('changed');
-      expect(await keys.change(survivor, { kind: 'status', disabled: true }, { keepAnAllKey: false })).toBe('changed');
+      // Its creator takes it out too: the keys created under a key count with it (issue 36).
+      expect(await keys.change('SVCALLCREATOR', { kind: 'status', disabled: true }, { kind: 'key', accessKeyId: survivor })).toEqual({ rule: 'lastAllKey', withCreated: true });
+      expect(await keys.change(survivor, { kind: 'status', disabled: true }, { kind: 'operator' })).toBe('changed');
       await pool.query('UPDATE access_keys SET disabled = false WHERE access_key_id = ANY($1)', [others.rows.map((row) => row.access_key_id)]);
+    });
+
+    describe('chains of creators (issue 36)', () => {
+      const key = (accessKeyId: string, rest: Partial<NewAccessKey> = {}): NewAccessKey => ({
+        accessKeyId,
+        secretKey: `secret-${accessKeyId}`,
+        allowedOperations: ['ListWarehouseReplications'],
+        replicationScope: 'Own',
+        description: '',
+        ...rest,
+      });
+      const operator = { kind: 'operator' } as const;
+      const by = (accessKeyId: string) => ({ kind: 'key', accessKeyId }) as const;
+
+      it('stops a key while a creator up its chain is disabled or expired, and deletes the keys created under a deleted one', async () => {
+        const keys = new AccessKeyRepository(pool, box);
+        await keys.create(key('SVCCHAINROOT'));
+        await keys.create(key('SVCCHAINMID', { createdBy: 'SVCCHAINROOT' }));
+        await keys.create(key('SVCCHAINLEAF', { createdBy: 'SVCCHAINMID' }));
+        expect(await keys.find('SVCCHAINLEAF')).toMatchObject({ secretKey: 'secret-SVCCHAINLEAF' });
+
+        await keys.change('SVCCHAINROOT', { kind: 'status', disabled: true }, operator);
+        expect([await keys.scopeOf('SVCCHAINLEAF'), await keys.find('SVCCHAINLEAF')]).toEqual([null, null]);
+        expect(await keys.get('SVCCHAINLEAF')).toMatchObject({ disabled: false, effective: { disabled: true } });
+        await keys.change('SVCCHAINROOT', { kind: 'status', disabled: false }, operator);
+        expect(await keys.scopeOf('SVCCHAINLEAF')).toBe('Own');
+
+        const soon = new Date(Date.now() + 60_000);
+        await keys.change('SVCCHAINMID', { kind: 'expiry', expiresAt: soon }, operator);
+        expect(await keys.get('SVCCHAINLEAF')).toMatchObject({ expiresAt: null, effective: { disabled: false, expiresAt: soon } });
+        await keys.change('SVCCHAINMID', { kind: 'expiry', expiresAt: new Date(Date.now() - 1000) }, operator);
+        expect(await keys.scopeOf('SVCCHAINLEAF')).toBeNull();
+
+        expect(await keys.change('SVCCHAINROOT', { kind: 'delete' }, operator)).toBe('changed');
+        expect([await keys.get('SVCCHAINMID'), await keys.get('SVCCHAINLEAF')]).toEqual([null, null]);
+      });
+
+      it('records who disabled a key and how wide it was: a narrower key neither enables it nor makes the disable its own', async () => {
+        const keys = new AccessKeyRepository(pool, box);
+        await keys.create(key('SVCWIDEALL', { replicationScope: 'All', allowedOperations: ['*'] }));
+        await keys.create(key('SVCWIDEOWN', { allowedOperations: ['*'] }));
+        await keys.create(key('SVCWIDECHILD', { createdBy: 'SVCWIDEOWN' }));
+        expect(await keys.change('SVCWIDECHILD', { kind: 'status', disabled: true }, by('SVCWIDEALL'))).toBe('changed');
+        expect(await keys.get('SVCWIDECHILD')).toMatchObject({ disabled: true, disabledBy: { accessKeyId: 'SVCWIDEALL', width: 'All' } });
+        const narrower = { rule: 'disabledByWider', width: 'All' };
+        expect(await keys.change('SVCWIDECHILD', { kind: 'status', disabled: false }, by('SVCWIDEOWN'))).toEqual(narrower);
+        expect(await keys.change('SVCWIDECHILD', { kind: 'status', disabled: true }, by('SVCWIDEOWN'))).toBe('changed');
+        expect(await keys.get('SVCWIDECHILD')).toMatchObject({ disabledBy: { accessKeyId: 'SVCWIDEALL', width: 'All' } });
+        expect(await keys.change('SVCWIDECHILD', { kind: 'status', disabled: false }, by('SVCWIDEOWN'))).toEqual(narrower);
+
+        expect(await keys.change('SVCWIDECHILD', { kind: 'status', disabled: true }, operator)).toBe('changed');
+        expect(await keys.change('SVCWIDECHILD', { kind: 'status', disabled: false }, by('SVCWIDEALL'))).toEqual({ rule: 'disabledByWider', width: 'Operator' });
+        expect(await keys.change('SVCWIDECHILD', { kind: 'status', disabled: false }, operator)).toBe('changed');
+        expect(await keys.get('SVCWIDECHILD')).toMatchObject({ disabled: false, disabledBy: null });
+      });
+
+      it('gives no key an expiry later than its actor\'s: a key only shortens its own lifetime', async () => {
+        const keys = new AccessKeyRepository(pool, box);
+        const inAnHour = new Date(Date.now() + 3_600_000);
+        await keys.create(key('SVCSHORTLIVED', { expiresAt: inAnHour }));
+        await keys.create(key('SVCSHORTCHILD', { createdBy: 'SVCSHORTLIVED', expiresAt: inAnHour }));
+        expect(await keys.change('SVCSHORTLIVED', { kind: 'expiry', expiresAt: null }, by('SVCSHORTLIVED'))).toEqual({ rule: 'outlivesActor', actorExpiresAt: inAnHour, own: true });
+        expect(await keys.change('SVCSHORTCHILD', { kind: 'expiry', expiresAt: new Date('2099-01-01T00:00:00Z') }, by('SVCSHORTLIVED'))).toEqual({
+          rule: 'outlivesActor',
+          actorExpiresAt: inAnHour,
+          own: false,
+        });
+        const sooner = new Date(Date.now() + 600_000);
+        expect(await keys.change('SVCSHORTLIVED', { kind: 'expiry', expiresAt: sooner }, by('SVCSHORTLIVED'))).toBe('changed');
+        expect(await keys.change('SVCSHORTLIVED', { kind: 'expiry', expiresAt: null }, operator)).toBe('changed');
+      });
+
+      it('moves the keys a replaced bootstrap key created to the new one, so that they keep working', async () => {
+        const database = await createTempDatabase('svc_registry_bootstrap_heirs');
+        const own = new Pool({ connectionString: database.url });
+        try {
+          await migrate(own);
+          const keys = new AccessKeyRepository(own, box);
+          await keys.upsertBootstrap('SVCBOOTOLD', 'old-secret');
+          await keys.create(key('SVCBOOTCHILD', { createdBy: 'SVCBOOTOLD' }));
+          await keys.create(key('SVCBOOTNEW', { createdBy: 'SVCBOOTCHILD' }));
+          await keys.upsertBootstrap('SVCBOOTNEW', 'new-secret');
+          expect(await keys.get('SVCBOOTOLD')).toBeNull();
+          expect(await keys.get('SVCBOOTNEW')).toMatchObject({ bootstrap: true, createdBy: null, replicationScope: 'All' });
+          expect(await keys.get('SVCBOOTCHILD')).toMatchObject({ createdBy: 'SVCBOOTNEW', effective: { disabled: false } });
+          expect(await keys.scopeOf('SVCBOOTCHILD')).toBe('Own');
+        } finally {
+          await own.end();
+          await database.drop();
+        }
+      });
     });
 
     it('creates, finds and refuses a duplicate id; the secret is sealed at rest', async () => {

@@ -15,6 +15,8 @@ export type HarnessWorkerEnvironment = {
   SVC_WORKER_KEY: string;
   NATS_REQUEST_TIMEOUT_MS: string;
   S3_ENDPOINT: string;
+  /** The specs' databases are on this machine's PostgreSQL (the workers hold every connect to the host policy). */
+  ALLOW_LOOPBACK_TARGETS: string;
 };
 
 export interface PipelineServiceHarnessOptions<S extends PipelineSubject> {
@@ -71,7 +73,13 @@ export async function startPipelineServiceHarness<S extends PipelineSubject>(opt
     serveRuntimeConfigs(connection, options.configs);
     await connection.flush();
 
-    const service = await options.startService({ NATS_URL: nats.url, SVC_WORKER_KEY: TEST_WORKER_KEY, NATS_REQUEST_TIMEOUT_MS: '5000', S3_ENDPOINT: s3.endpoint });
+    const service = await options.startService({
+      NATS_URL: nats.url,
+      SVC_WORKER_KEY: TEST_WORKER_KEY,
+      NATS_REQUEST_TIMEOUT_MS: '5000',
+      S3_ENDPOINT: s3.endpoint,
+      ALLOW_LOOPBACK_TARGETS: 'true',
+    });
     stoppers.push(() => service.close());
 
     const results: PipelinePayloadOf<S>[] = [];

@@ -5,6 +5,7 @@ export { startTestNatsCluster, type TestNatsCluster, type TestNatsClusterNode } 
 export { SAMPLE_PEOPLE_TABLE, sampleChangeBatch } from './sample-batches';
 export { scrambledKeys } from './scrambled-keys';
 export { startRecordingS3, type RecordedS3Request, type RecordingS3 } from './recording-s3';
+export { startRecordingPostgresServer, type RecordingPostgresOptions, type RecordingPostgresServer } from './recording-postgres-server';
 export { sampleReplicationConfig, type ReplicationConfigOverrides } from './sample-replication-config';
 export { startMutePostgresServer, type MutePostgresServer } from './mute-postgres-server';
 export { startSilentServer, type SilentServer } from './silent-server';
@@ -21,6 +22,14 @@ export { startTestSts, type IssuedSession, type StsCall, type TestSts, type Test
 export { typescriptWorker } from './typescript-worker';
 export { TEST_WORKER_KEY } from './worker-key';
 export { EMBEDDED_S3_CREDENTIALS_FILE, embeddedS3CredentialsPath, loadOrCreateS3Credentials, readS3Credentials } from './embedded-s3/credentials-file';
+export {
+  DEVELOPMENT_ACCESS_KEY_ID,
+  DEVELOPMENT_KEY_FILE,
+  developmentKeyPath,
+  loadOrCreateDevelopmentKey,
+  readDevelopmentKey,
+  type DevelopmentKey,
+} from './local-keys/development-key-file';
 export { checkS3Signature, type S3Account, type S3ErrorAnswer, type S3SignatureCheck } from './embedded-s3/s3-signature-check';
 export { startS3SignatureFront, type S3SignatureFront, type S3SignatureFrontOptions } from './embedded-s3/s3-signature-front';
 export { startSignedS3rver, type SignedS3rver, type SignedS3rverOptions } from './embedded-s3/signed-s3rver';

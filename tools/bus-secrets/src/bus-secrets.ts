@@ -20,6 +20,14 @@ const CLUSTER_NAME = 'svc';
 const CLIENT_PORT = 4222;
 const ROUTE_PORT = 6222;
 const MONITOR_PORT = 8222;
+/**
+ * The names the api-gateway's certificate is made for, and so the Host names it answers to (SVC_ALLOWED_HOSTS):
+ * loopback on the docker host, its compose service name, and the `--gateway-host` names.
+ */
+export function gatewayNames(gatewayHosts: readonly string[]): string[] {
+  return ['localhost', '127.0.0.1', 'api-gateway', ...gatewayHosts];
+}
+
 /** The roles that hold the worker key: the registry seals runtime configurations for the pipeline workers. */
 const WORKER_KEY_HOLDERS: readonly BusRole[] = ['job-registry', 'extractor', 'stager', 'loader'];
 
@@ -41,7 +49,7 @@ export function writeBusSecrets(options: BusSecretsOptions): string[] {
   const authority = CertificateAuthority.create(certsDir);
   const issued = [
     authority.issue({ name: 'nats', hosts: [...options.natsNodes, 'localhost', '127.0.0.1'] }),
-    authority.issue({ name: 'gateway', hosts: ['localhost', '127.0.0.1', 'api-gateway', ...options.gatewayHosts] }),
+    authority.issue({ name: 'gateway', hosts: gatewayNames(options.gatewayHosts) }),
   ];
   // Bind-mounted one by one into containers running as other users: readable there, guarded here by the 0700 folder.
   for (const file of [authority.certFile, ...issued.flatMap(({ certFile, keyFile }) => [certFile, keyFile])]) chmodSync(file, 0o644);

@@ -23,10 +23,11 @@ export function newComposeSecrets(): ComposeSecrets {
 
 /**
  * Writes `.env` next to docker-compose.yml (git-ignored, owner-only), so that `docker compose up` finds every secret
- * it requires and starts with an access key (without SVC_BOOTSTRAP_* no key would exist). An existing file is left
- * as it is (it may hold the master key that opens what is stored): returns null then.
+ * it requires and starts with an access key (without SVC_BOOTSTRAP_* no key would exist), and its gateway answers
+ * calls signed for `allowedHosts` only. An existing file is left as it is (it may hold the master key that opens what
+ * is stored): returns null then.
  */
-export function writeComposeEnv(file: string, secrets: ComposeSecrets = newComposeSecrets()): ComposeSecrets | null {
+export function writeComposeEnv(file: string, secrets: ComposeSecrets = newComposeSecrets(), allowedHosts?: readonly string[]): ComposeSecrets | null {
   if (existsSync(file)) return null;
   const lines = [
     '# docker compose reads this file for the variables docker-compose.yml requires. Made by npm run secrets. Secret: never commit.',
@@ -36,6 +37,9 @@ export function writeComposeEnv(file: string, secrets: ComposeSecrets = newCompo
     '# The first access key (allowed everything, every replication): sign API calls with it, then make narrower keys.',
     `SVC_BOOTSTRAP_ACCESS_KEY_ID=${secrets.bootstrapAccessKeyId}`,
     `SVC_BOOTSTRAP_SECRET_KEY=${secrets.bootstrapSecretKey}`,
+    ...(allowedHosts !== undefined
+      ? ['# The Host names clients sign for (the names of the gateway certificate): a call signed for another is refused.', `SVC_ALLOWED_HOSTS=${allowedHosts.join(',')}`]
+      : []),
     '',
   ];
   writeFileSync(file, lines.join('\n'), { mode: 0o600, flag: 'wx' });

@@ -1,7 +1,8 @@
 import { join, resolve } from 'node:path';
-import { writeBusSecrets } from './bus-secrets';
+import { gatewayNames, writeBusSecrets } from './bus-secrets';
 import { writeComposeEnv } from './compose-env';
 import { writeObjectStoreSecrets } from './object-store-secrets';
+import { secretsOutputs } from './output-paths';
 
 const USAGE = `usage: npm run secrets -- [--out DIR] [--gateway-host NAME]... [--object-store-only]
 Makes deploy/secrets (or DIR) once, for docker-compose.yml: a private CA, TLS certificates for NATS and the
@@ -10,7 +11,8 @@ services' own MinIO user. Refuses to overwrite. --object-store-only adds just th
 env/s3.env) to secrets made before they existed.`;
 
 function main(argv: string[]): number {
-  let dir = resolve(__dirname, '..', '..', '..', '..', 'deploy', 'secrets');
+  const outputs = secretsOutputs(resolve(__dirname, '..', '..', '..', '..'));
+  let dir = outputs.secretsDir;
   const gatewayHosts: string[] = [];
   let objectStoreOnly = false;
   for (let index = 0; index < argv.length; index += 1) {
@@ -33,8 +35,8 @@ function main(argv: string[]): number {
     return 0;
   }
   const written = writeBusSecrets({ dir, natsNodes: ['nats-1', 'nats-2', 'nats-3'], gatewayHosts });
-  const composeEnvFile = resolve(__dirname, '..', '..', '..', '..', '.env');
-  const composeSecrets = writeComposeEnv(composeEnvFile);
+  const composeEnvFile = outputs.composeEnvFile;
+  const composeSecrets = writeComposeEnv(composeEnvFile, undefined, gatewayNames(gatewayHosts));
   process.stdout.write(
     [
       `Wrote ${written.length} files under ${dir} (keep this folder secret; it is git-ignored).`,

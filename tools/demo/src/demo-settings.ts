@@ -1,11 +1,5 @@
 import { ConfigError, DEFAULT_REGION, EnvReader } from '@svc/config';
-import { EMBEDDED_S3_CREDENTIALS_FILE, embeddedS3CredentialsPath } from '@svc/testing';
-
-/**
- * The development access key `npm start` prints. Duplicated from tools/local-stack (LOCAL_DEFAULTS), which
- * another tool may not import; keep the two in step.
- */
-export const DEVELOPMENT_ACCESS_KEY = { accessKeyId: 'SVCLOCALDEVELOPMENT', secretKey: 'local-development-secret-key-change-me' } as const;
+import { DEVELOPMENT_KEY_FILE, EMBEDDED_S3_CREDENTIALS_FILE, developmentKeyPath, embeddedS3CredentialsPath, readDevelopmentKey, type DevelopmentKey } from '@svc/testing';
 
 export interface DemoDatabases {
   source: string;
@@ -40,7 +34,7 @@ export interface DemoSettings {
   secretKey: string;
   /** Server URL the demo administers databases through (its database part names the maintenance database). */
   postgresUrl: string;
-  /** True when the access key is the public development one. */
+  /** True when the access key is the development key of `npm start` in this checkout. */
   developmentKey: boolean;
   /** Names the live demo's databases (`<prefix>_source`, …). */
   liveDemoPrefix: string;
@@ -48,8 +42,15 @@ export interface DemoSettings {
   bucketCredentialsFile: string;
 }
 
-/** Reads the demo's environment; throws a ConfigError naming every bad value (never echoing one). */
-export function loadDemoSettings(environment: Record<string, string | undefined>, repoRoot: string): DemoSettings {
+/**
+ * Reads the demo's environment; throws a ConfigError naming every bad value (never echoing one). Without a key in
+ * the environment it signs with the installation's development key, read from the file `npm start` keeps it in.
+ */
+export function loadDemoSettings(
+  environment: Record<string, string | undefined>,
+  repoRoot: string,
+  readKeyFile: (path: string) => DevelopmentKey = readDevelopmentKey,
+): DemoSettings {
   const env = new EnvReader(environment);
   const accessKeyId = env.optionalString('SVC_ACCESS_KEY_ID');
   const secretKey = env.optionalString('SVC_SECRET_ACCESS_KEY');
@@ -57,11 +58,10 @@ export function loadDemoSettings(environment: Record<string, string | undefined>
     // Reported through the reader so it comes out with any other problem.
     env.string(accessKeyId === undefined ? 'SVC_ACCESS_KEY_ID' : 'SVC_SECRET_ACCESS_KEY');
   }
-  const settings: DemoSettings = {
+  const keyFile = developmentKeyPath({ [DEVELOPMENT_KEY_FILE]: env.optionalString(DEVELOPMENT_KEY_FILE) }, repoRoot);
+  const settings: Omit<DemoSettings, 'accessKeyId' | 'secretKey'> = {
     endpoint: env.url('SVC_ENDPOINT', 'http://127.0.0.1:8080', ['http', 'https']),
     region: env.string('SVC_REGION', DEFAULT_REGION),
-    accessKeyId: accessKeyId ?? DEVELOPMENT_ACCESS_KEY.accessKeyId,
-    secretKey: secretKey ?? DEVELOPMENT_ACCESS_KEY.secretKey,
     postgresUrl: env.url('DEMO_POSTGRES_URL', 'postgres://postgres@127.0.0.1:5432/postgres', ['postgres', 'postgresql']),
     developmentKey: accessKeyId === undefined,
     liveDemoPrefix: env.string('DEMO_DATABASE_PREFIX', DEFAULT_LIVE_DEMO_PREFIX),
@@ -71,7 +71,8 @@ export function loadDemoSettings(environment: Record<string, string | undefined>
     throw new ConfigError(['DEMO_DATABASE_PREFIX: must be 1 to 41 lower-case letters, digits or underscores, not starting with a digit']);
   }
   env.done();
-  return settings;
+  const key = accessKeyId !== undefined && secretKey !== undefined ? { accessKeyId, secretKey } : readKeyFile(keyFile);
+  return { ...settings, accessKeyId: key.accessKeyId, secretKey: key.secretKey };
 }
 
 /** The same server as `serverUrl`, database `database`. */

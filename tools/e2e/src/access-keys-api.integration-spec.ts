@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
 import { Events, type NatsConnection } from 'nats';
-import { Subjects } from '@svc/contracts';
+import { Subjects, type CreateAccessKeyRequest } from '@svc/contracts';
 import { NatsRequester, connectNats, type BusRole } from '@svc/messaging';
 import { ADMIN_KEY, TestStack, callSigned, send, signedHeaders, startSecureTestNats, type ApiResponse, type SecureBus, type SignOptions } from '@svc/system-testing';
 import { waitUntil } from '@svc/testing';
@@ -39,6 +39,8 @@ describe('access keys over the signed API', () => {
   const callXml = (operation: string, inner: string, key: Key = ADMIN_KEY): Promise<ApiResponse> =>
     callSigned(stack.baseUrl, operation, 'xml', `<?xml version="1.0" encoding="UTF-8"?><${operation}Request>${inner}</${operation}Request>`, signer(key));
   const json = (response: ApiResponse): Record<string, unknown> => JSON.parse(response.body) as Record<string, unknown>;
+  /** Status and errors; an empty 200 has none. */
+  const answerOf = (response: ApiResponse) => ({ status: response.status, errors: response.body === '' ? [] : json(response)['errors'] });
 
   async function createKey(body: Record<string, unknown>, by: Key = ADMIN_KEY): Promise<Key> {
     const response = await call('CreateAccessKey', body, by);
@@ -184,18 +186,98 @@ describe('access keys over the signed API', () => {
     expect(listed.filter((key) => key['description'] === 'replayed')).toHaveLength(1);
   });
 
-  it('keeps one enabled All key: the last one may not be disabled or deleted', async () => {
+  /** A key an operator makes on the bus: created by no key, so it follows none. */
+  async function operatorKey(request: CreateAccessKeyRequest): Promise<Key> {
+    const bus = (stack.nats as unknown as { bus: SecureBus }).bus;
+    const operator = await connectNats(stack.nats.url, 'keys-as-operator', bus.specOf('operator'));
+    opened.push(operator);
+    const created = await new NatsRequester(operator, 5000).request(Subjects.registryCreateAccessKey, request);
+    if (!created.ok) throw new Error(JSON.stringify(created.error));
+    return { accessKeyId: created.value.accessKeyId, secretKey: created.value.secretKey };
+  }
+
+  it('keeps one enabled All key: the last one may not be disabled or deleted, counting the keys that stop with it', async () => {
     const lastAll = await call('UpdateAccessKey', { accessKeyId: ADMIN_KEY.accessKeyId, status: 'Disabled' });
     expect({ status: lastAll.status, errors: json(lastAll)['errors'] }).toEqual({
       status: 400,
       errors: [`{AccessKeyId}: key '${ADMIN_KEY.accessKeyId}' is the last enabled key with ReplicationScope All: create or enable another All key first, so that keys can still be managed`],
     });
     expect((await call('DeleteAccessKey', { accessKeyId: ADMIN_KEY.accessKeyId })).status).toBe(400);
-    // With a second All key, the bootstrap key may be disabled (and enabled again by the other).
-    const second = await createKey({ allowedOperations: '*', replicationScope: 'All' });
+    // An All key the bootstrap key created stops with it (issue 36), so it does not count.
+    await createKey({ allowedOperations: '*', replicationScope: 'All' });
+    const withItsOwn = await call('UpdateAccessKey', { accessKeyId: ADMIN_KEY.accessKeyId, status: 'Disabled' });
+    expect(answerOf(withItsOwn)).toEqual({
+      status: 400,
+      errors: [
+        `{AccessKeyId}: key '${ADMIN_KEY.accessKeyId}' and the keys it created are the last enabled keys with ReplicationScope All (a key stops with the key that created it): create or enable an All key it did not create first (an operator's: svc keys create --operations '*' --replications all --over-bus), so that keys can still be managed`,
+      ],
+    });
+    // With a second All key of its own (an operator's), the bootstrap key may be disabled, and enabled again by the other.
+    const second = await operatorKey({ allowedOperations: ['*'], replicationScope: 'All' });
     expect((await call('UpdateAccessKey', { accessKeyId: ADMIN_KEY.accessKeyId, status: 'Disabled' })).status).toBe(200);
     expect((await call('UpdateAccessKey', { accessKeyId: ADMIN_KEY.accessKeyId, status: 'Enabled' }, second)).status).toBe(200);
     await waitUntil(async () => (await call('ListAccessKeys', {})).status === 200, 10000, 'the bootstrap key to sign again');
+  });
+
+  describe('issue 36, item 4: no key outlives, or undoes, what a key above it decided', () => {
+    const inAnHour = new Date(Date.now() + 3_600_000).toISOString();
+
+    it('refuses a key lengthening its own lifetime: ExpiresAt Never or later is 403, sooner is fine', async () => {
+      const temporary = await createKey({ allowedOperations: TEAM_OPERATIONS, expiresAt: inAnHour });
+      const never = await call('UpdateAccessKey', { accessKeyId: temporary.accessKeyId, expiresAt: 'Never' }, temporary);
+      expect(answerOf(never)).toEqual({
+        status: 403,
+        errors: [`{ExpiresAt}: a key may only shorten its own lifetime: this key expires at ${inAnHour}`],
+      });
+      const later = await callXml('UpdateAccessKey', `<AccessKeyId>${temporary.accessKeyId}</AccessKeyId><ExpiresAt>2099-01-01T00:00:00Z</ExpiresAt>`, temporary);
+      expect(later.status).toBe(403);
+      expect(later.body).toContain('{ExpiresAt}: a key may only shorten its own lifetime');
+      const sooner = new Date(Date.now() + 1_800_000).toISOString();
+      expect((await call('UpdateAccessKey', { accessKeyId: temporary.accessKeyId, expiresAt: sooner }, temporary)).status).toBe(200);
+      const listed = (json(await call('ListAccessKeys', {})) as { accessKeys: Array<Record<string, unknown>> }).accessKeys;
+      expect(listed.find((key) => key['accessKeyId'] === temporary.accessKeyId)).toMatchObject({ expiresAt: sooner });
+    });
+
+    it("caps a created key's expiry at its creator's: without one it gets the creator's, a later one is 403", async () => {
+      const temporary = await createKey({ allowedOperations: TEAM_OPERATIONS, expiresAt: inAnHour });
+      const capped = await call('CreateAccessKey', { allowedOperations: 'ListWarehouseReplications' }, temporary);
+      expect(capped.status).toBe(200);
+      expect(json(capped)['expiresAt']).toBe(inAnHour);
+      const longer = await call('CreateAccessKey', { allowedOperations: 'ListWarehouseReplications', expiresAt: '2099-01-01T00:00:00Z' }, temporary);
+      expect(answerOf(longer)).toEqual({
+        status: 403,
+        errors: [`{ExpiresAt}: this key expires at ${inAnHour}, so it cannot give a key a later expiry: a key grants a lifetime no longer than its own`],
+      });
+    });
+
+    it('stops a key whose creator is disabled, until it is enabled again, and for good once it is deleted', async () => {
+      const team = await createKey({ allowedOperations: TEAM_OPERATIONS });
+      const reader = await createKey({ allowedOperations: 'ListWarehouseReplications' }, team);
+      expect((await call('ListWarehouseReplications', {}, reader)).status).toBe(200);
+      expect((await call('UpdateAccessKey', { accessKeyId: team.accessKeyId, status: 'Disabled' })).status).toBe(200);
+      // The registry refuses it at once, whatever the gateway still remembers of its signing key.
+      expect((await call('ListWarehouseReplications', {}, reader)).status).toBe(403);
+      const listed = (json(await call('ListAccessKeys', {})) as { accessKeys: Array<Record<string, unknown>> }).accessKeys;
+      expect(listed.find((key) => key['accessKeyId'] === reader.accessKeyId)).toMatchObject({ status: 'Disabled' });
+      expect((await call('UpdateAccessKey', { accessKeyId: team.accessKeyId, status: 'Enabled' })).status).toBe(200);
+      await waitUntil(async () => (await call('ListWarehouseReplications', {}, reader)).status === 200, 10000, 'the reader to sign again');
+      expect((await call('DeleteAccessKey', { accessKeyId: team.accessKeyId })).status).toBe(200);
+      expect((await call('ListWarehouseReplications', {}, reader)).status).toBe(403);
+    });
+
+    it('lets only a key at least as wide enable a key an All key disabled', async () => {
+      const team = await createKey({ allowedOperations: TEAM_OPERATIONS });
+      const reader = await createKey({ allowedOperations: 'ListWarehouseReplications' }, team);
+      expect((await call('UpdateAccessKey', { accessKeyId: reader.accessKeyId, status: 'Disabled' })).status).toBe(200);
+      const undone = await call('UpdateAccessKey', { accessKeyId: reader.accessKeyId, status: 'Enabled' }, team);
+      expect(answerOf(undone)).toEqual({
+        status: 403,
+        errors: [`{Status}: key '${reader.accessKeyId}' was disabled by a key with ReplicationScope All: only a key of scope All enables it again`],
+      });
+      expect((await call('ListWarehouseReplications', {}, reader)).status).toBe(403);
+      expect((await call('UpdateAccessKey', { accessKeyId: reader.accessKeyId, status: 'Enabled' })).status).toBe(200);
+      await waitUntil(async () => (await call('ListWarehouseReplications', {}, reader)).status === 200, 10000, 'the reader to sign again');
+    });
   });
 
   it('svc keys works over the signed API with the caller\'s credentials, and over the bus as an operator', async () => {

@@ -110,6 +110,44 @@ describe('hostile input through the gateway and the registry (real processes, NA
     });
   });
 
+  describe('the host policy (issue 36): no spelling of the control database, and no socket, is reached', () => {
+    // The stack allows loopback (ALLOW_LOOPBACK_TARGETS=true), as npm start does; its control database is on 127.0.0.1:5432.
+    const createWithSource = (connectionString: string) => {
+      const body = JSON.parse(createJsonIamRole(stack)) as { source: Json };
+      body.source['connectionString'] = connectionString;
+      return callSigned(stack.baseUrl, 'CreateWarehouseReplication', 'json', JSON.stringify(body), ADMIN_KEY);
+    };
+    const cases: [string, () => string, RegExp][] = [
+      ['the control database as an IPv4-mapped address', () => `postgres://postgres@[::ffff:127.0.0.1]:5432/${stack.control.name}`, /own control database/],
+      ['the control database as a hex IPv4 address', () => `postgres://postgres@0x7f.1:5432/${stack.control.name}`, /own control database/],
+      ['the control database over its Unix socket', () => `postgres://postgres@%2Fvar%2Frun%2Fpostgresql/${stack.control.name}`, /path or socket/],
+      ['a socket directory in the query', () => `postgres://postgres@db.example.com/${stack.control.name}?host=%2Fvar%2Frun%2Fpostgresql`, /in its query/],
+      ['a cloud metadata address as NAT64', () => `postgres://postgres@[64:ff9b::a9fe:a9fe]:5432/x`, /cloud metadata/],
+    ];
+
+    it.each(cases)('Create refuses %s, naming the field and the rule', async (_name, connectionString, rule) => {
+      const response = await createWithSource(connectionString());
+      expect(response.status).toBe(400);
+      expect(errorsOf(response)).toEqual([expect.stringMatching(/^\{Source\\ConnectionString\}: names /)]);
+      expect(errorsOf(response)[0]).toMatch(rule);
+      expect(response.body).not.toContain(stack.control.name);
+    });
+
+    it.each(cases)('Alter refuses %s as SourceConnectionString', async (_name, connectionString, rule) => {
+      const response = await alterJson({ sourceConnectionString: connectionString() });
+      expect(response.status).toBe(400);
+      expect(errorsOf(response)).toEqual([expect.stringMatching(/^\{SourceConnectionString\}: names /)]);
+      expect(errorsOf(response)[0]).toMatch(rule);
+    });
+
+    it('Alter refuses a Warehouse.Url whose host is a socket directory', async () => {
+      // The password goes with a changed Url (a stored secret is never sent to another server).
+      const response = await alterJson({ warehouse: { url: 'postgres://%2Fvar%2Frun%2Fpostgresql:5432', password: 'postgres' } });
+      expect(response.status).toBe(400);
+      expect(errorsOf(response)).toEqual([expect.stringMatching(/^\{Warehouse\\Url\}: names a path or socket/)]);
+    });
+  });
+
   it.each(['toString', 'valueOf', 'hasOwnProperty', '__defineGetter__'])('refuses an unknown field named %s in JSON and XML', async (name) => {
     const json = await callSigned(stack.baseUrl, 'DescribeWarehouseReplication', 'json', JSON.stringify({ replicationId, [name]: 'x' }), ADMIN_KEY);
     expect(json.status).toBe(400);

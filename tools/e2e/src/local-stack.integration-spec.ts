@@ -1,6 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { CreateBucketCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
@@ -11,6 +11,7 @@ import { callSigned } from '@svc/system-testing';
 import {
   createTempDatabase,
   freePort,
+  readDevelopmentKey,
   readS3Credentials,
   reserveTempDatabase,
   startTestNats,
@@ -52,6 +53,7 @@ describe('npm start and the svc CLI, as the README says', () => {
         EMBEDDED_S3_PORT: String(s3Port),
         EMBEDDED_S3_DIR: join(workDir, 's3'),
         EMBEDDED_S3_CREDENTIALS_FILE: join(workDir, 's3-credentials.json'),
+        DEVELOPMENT_KEY_FILE: join(workDir, 'development-key.json'),
         SVC_MASTER_KEY: '',
         SVC_BOOTSTRAP_ACCESS_KEY_ID: '',
         SVC_BOOTSTRAP_SECRET_KEY: '',
@@ -141,6 +143,18 @@ describe('npm start and the svc CLI, as the README says', () => {
     await waitUntil(async () => (await ordersApplied()) > seeded, 60000, 'a live change to reach the warehouse');
     expect(output).toContain(`Demo replication ${replicationId} created from ${livePrefix}_source`);
   }, 180000);
+
+  it("runs on this installation's own development key, kept in a file only the user can read (issue 36: its secret was public)", async () => {
+    const keyFile = join(workDir, 'development-key.json');
+    expect(statSync(keyFile).mode & 0o777).toBe(0o600);
+    const installationKey = readDevelopmentKey(keyFile);
+    expect(developmentKey()).toEqual(installationKey);
+    expect(installationKey.secretKey).not.toBe('local-development-secret-key-change-me');
+    expect(output).toContain(`(this installation's own, kept in ${keyFile};`);
+    // The secret the README once printed opens nothing.
+    const publicSecret = { accessKeyId: 'SVCLOCALDEVELOPMENT', secretKey: 'local-development-secret-key-change-me' };
+    expect((await callSigned(`http://127.0.0.1:${port}`, 'ListWarehouseReplications', 'json', '{}', publicSecret)).status).toBe(403);
+  });
 
   it('keeps the embedded S3 server\'s credentials in a file only the user can read, and refuses anonymous requests', async () => {
     expect(statSync(join(workDir, 's3-credentials.json')).mode & 0o777).toBe(0o600);
@@ -244,6 +258,29 @@ describe('npm start and the svc CLI, as the README says', () => {
     } finally {
       blocker.close();
     }
+  });
+
+  it('refuses a HOST other machines reach while on the development key, naming HOST, before making or starting anything (issue 36)', () => {
+    const keyFile = join(workDir, 'exposed', 'development-key.json');
+    const run = spawnSync(process.execPath, [join(repoRoot, 'dist/tools/local-stack/src/main.js')], {
+      env: {
+        ...process.env,
+        NATS_URL: 'nats://127.0.0.1:1',
+        HOST: '0.0.0.0',
+        SVC_MASTER_KEY: '',
+        SVC_BOOTSTRAP_ACCESS_KEY_ID: '',
+        SVC_BOOTSTRAP_SECRET_KEY: '',
+        DEVELOPMENT_KEY_FILE: keyFile,
+        LOCAL_STACK_STATE_FILE: join(workDir, 'exposed', 'local-stack.json'),
+      },
+      encoding: 'utf8',
+      timeout: 30000,
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain("npm start failed: HOST is 0.0.0.0, not loopback: other machines would reach an API that npm start's development access key");
+    expect(run.stderr).toContain('Unset HOST (or set it to 127.0.0.1)');
+    expect(run.stderr).not.toContain('NATS is not answering');
+    expect(existsSync(keyFile)).toBe(false);
   });
 
   it('refuses an access key of the user own under the public development master key, before starting anything', () => {

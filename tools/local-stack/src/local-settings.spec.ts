@@ -1,4 +1,16 @@
-import { DEFAULT_EMBEDDED_S3_PORT, LOCAL_DEFAULTS, apiTransportNotice, developmentKeyProblem, liveDemoEnvironment, localEnvironment, withEmbeddedS3Account } from './local-settings';
+import {
+  DEFAULT_EMBEDDED_S3_PORT,
+  LOCAL_DEFAULTS,
+  apiTransportNotice,
+  developmentKeyProblem,
+  liveDemoEnvironment,
+  localEnvironment,
+  usesDevelopmentKey,
+  withDevelopmentKey,
+  withEmbeddedS3Account,
+} from './local-settings';
+
+const INSTALLATION_KEY = { accessKeyId: 'SVCLOCALDEVELOPMENT', secretKey: 'this-installation-own-random-secret-0123' };
 
 describe('localEnvironment', () => {
   it('fills development defaults and reports which', () => {
@@ -33,7 +45,7 @@ describe('localEnvironment', () => {
     expect(apiTransportNotice(local.env)).toBe(
       'The API is plain HTTP on 127.0.0.1 only, for development; to serve other machines, give the api-gateway TLS_CERT_FILE and TLS_KEY_FILE (HTTPS).',
     );
-    const everywhere = localEnvironment({ HOST: '0.0.0.0' });
+    const everywhere = localEnvironment({ HOST: '0.0.0.0', SVC_BOOTSTRAP_ACCESS_KEY_ID: 'MYKEY', SVC_BOOTSTRAP_SECRET_KEY: 'x'.repeat(40) });
     expect(everywhere.defaulted).not.toContain('HOST');
     expect(apiTransportNotice(everywhere.env)).toMatch(/^Warning: the API is plain HTTP on 0\.0\.0\.0, reachable from other machines/);
   });
@@ -48,8 +60,45 @@ describe('localEnvironment', () => {
   });
 });
 
+describe("the installation's development key (issue 36: its secret was public, so any user of the machine was admin)", () => {
+  it('is no public default: the bootstrap key is left to the installation key file', () => {
+    expect(Object.keys(LOCAL_DEFAULTS)).not.toEqual(expect.arrayContaining(['SVC_BOOTSTRAP_SECRET_KEY']));
+    expect(Object.values(LOCAL_DEFAULTS)).not.toContain('local-development-secret-key-change-me');
+    const local = localEnvironment({});
+    expect(local.env['SVC_BOOTSTRAP_SECRET_KEY']).toBeUndefined();
+    expect(local.defaulted).toEqual(expect.arrayContaining(['SVC_BOOTSTRAP_ACCESS_KEY_ID', 'SVC_BOOTSTRAP_SECRET_KEY']));
+  });
+
+  it('is used only when the user gives no bootstrap setting, empty ones counting as none', () => {
+    expect(usesDevelopmentKey(localEnvironment({}))).toBe(true);
+    expect(usesDevelopmentKey(localEnvironment({ SVC_BOOTSTRAP_ACCESS_KEY_ID: '', SVC_BOOTSTRAP_SECRET_KEY: '' }))).toBe(true);
+    expect(usesDevelopmentKey(localEnvironment({ SVC_BOOTSTRAP_ACCESS_KEY_ID: 'MYKEY', SVC_BOOTSTRAP_SECRET_KEY: 'x'.repeat(40) }))).toBe(false);
+    expect(usesDevelopmentKey(localEnvironment({ SVC_BOOTSTRAP_SECRET_KEY: 'x'.repeat(40) }))).toBe(false);
+  });
+
+  it('becomes the registry bootstrap key', () => {
+    expect(withDevelopmentKey(localEnvironment({}).env, INSTALLATION_KEY)).toMatchObject({
+      SVC_BOOTSTRAP_ACCESS_KEY_ID: 'SVCLOCALDEVELOPMENT',
+      SVC_BOOTSTRAP_SECRET_KEY: INSTALLATION_KEY.secretKey,
+    });
+  });
+});
+
 describe('developmentKeyProblem', () => {
   const ownKey = { SVC_BOOTSTRAP_ACCESS_KEY_ID: 'MYKEY', SVC_BOOTSTRAP_SECRET_KEY: 'my-own-secret-0123456789abcdefghij' };
+
+  it.each(['0.0.0.0', '::', '192.168.1.20', 'svc.example.com'])('refuses HOST=%s while the development key is in use, naming HOST and the ways out', (host) => {
+    expect(developmentKeyProblem(localEnvironment({ HOST: host }))).toBe(
+      `HOST is ${host}, not loopback: other machines would reach an API that npm start's development access key (allowed everything) opens. ` +
+        'Unset HOST (or set it to 127.0.0.1) to keep the API on this machine, or give SVC_BOOTSTRAP_ACCESS_KEY_ID, SVC_BOOTSTRAP_SECRET_KEY ' +
+        'and SVC_MASTER_KEY of your own (and TLS_CERT_FILE and TLS_KEY_FILE for HTTPS)',
+    );
+  });
+
+  it('accepts a loopback HOST on the development key, and any HOST with a key and a master key of the user own', () => {
+    for (const host of ['127.0.0.1', '127.0.0.2', 'localhost', '::1', '[::1]']) expect(developmentKeyProblem(localEnvironment({ HOST: host }))).toBeNull();
+    expect(developmentKeyProblem(localEnvironment({ ...ownKey, SVC_MASTER_KEY: 'b'.repeat(64), HOST: '0.0.0.0' }))).toBeNull();
+  });
 
   it('accepts the development defaults, and an own key with an own master key', () => {
     expect(developmentKeyProblem(localEnvironment({}))).toBeNull();
@@ -63,7 +112,7 @@ describe('developmentKeyProblem', () => {
     );
   });
 
-  it('refuses half an own bootstrap key: the other half would be the public default', () => {
+  it('refuses half an own bootstrap key: the other half would be the development key', () => {
     expect(developmentKeyProblem(localEnvironment({ SVC_BOOTSTRAP_ACCESS_KEY_ID: 'MYKEY', SVC_MASTER_KEY: 'b'.repeat(64) }))).toBe(
       'SVC_BOOTSTRAP_ACCESS_KEY_ID is set but SVC_BOOTSTRAP_SECRET_KEY is not: give both, or neither for the development key',
     );
@@ -75,10 +124,10 @@ describe('liveDemoEnvironment', () => {
   const local = localEnvironment({});
 
   it('runs the demo on the embedded defaults, signing with the development key on the stack own port', () => {
-    expect(liveDemoEnvironment(local)).toMatchObject({
+    expect(liveDemoEnvironment({ ...local, env: withDevelopmentKey(local.env, INSTALLATION_KEY) })).toMatchObject({
       SVC_ENDPOINT: 'http://127.0.0.1:8080',
       SVC_ACCESS_KEY_ID: 'SVCLOCALDEVELOPMENT',
-      SVC_SECRET_ACCESS_KEY: 'local-development-secret-key-change-me',
+      SVC_SECRET_ACCESS_KEY: INSTALLATION_KEY.secretKey,
       DEMO_POSTGRES_URL: 'postgres://postgres@127.0.0.1:5432/postgres',
     });
   });

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import type { S3Account } from '@svc/testing';
+import type { DevelopmentKey, S3Account } from '@svc/testing';
 import { DEFAULT_DATABASE_URL, DEFAULT_NATS_URL, DEVELOPMENT_FLAG, DEVELOPMENT_MASTER_KEY, isLoopbackHost } from '@svc/config';
 
 /**
  * Development-only defaults for `npm start`. A value already in the environment always wins; each
- * default that is used is reported, because these keys are public and must never guard real data.
+ * default that is used is reported, because the master key is public and must never guard real data. The
+ * bootstrap key is not among them: it is the installation's own (withDevelopmentKey).
  */
 export const LOCAL_DEFAULTS: Record<string, string> = {
   NATS_URL: DEFAULT_NATS_URL,
@@ -14,8 +15,6 @@ export const LOCAL_DEFAULTS: Record<string, string> = {
   HOST: '127.0.0.1',
   SVC_REGION: 'us-east-1',
   SVC_MASTER_KEY: DEVELOPMENT_MASTER_KEY,
-  SVC_BOOTSTRAP_ACCESS_KEY_ID: 'SVCLOCALDEVELOPMENT',
-  SVC_BOOTSTRAP_SECRET_KEY: 'local-development-secret-key-change-me',
   S3_ALLOW_BUCKET_CREATION: 'true',
   // The demo's databases are on this machine's PostgreSQL (issue 19's host policy refuses loopback otherwise).
   ALLOW_LOOPBACK_TARGETS: 'true',
@@ -23,9 +22,11 @@ export const LOCAL_DEFAULTS: Record<string, string> = {
 
 export const DEFAULT_EMBEDDED_S3_PORT = 4569;
 
+const BOOTSTRAP_SETTINGS = ['SVC_BOOTSTRAP_ACCESS_KEY_ID', 'SVC_BOOTSTRAP_SECRET_KEY'];
+
 export interface LocalEnvironment {
   env: Record<string, string>;
-  /** Names of the variables that fell back to a development default. */
+  /** Names of the variables that fell back to a development default (the bootstrap key's: to withDevelopmentKey's). */
   defaulted: string[];
   /** Port of the embedded S3 server to start, or null when S3_ENDPOINT names another server. */
   embeddedS3Port: number | null;
@@ -47,6 +48,12 @@ export function localEnvironment(base: Record<string, string | undefined>): Loca
       defaulted.push(name);
     }
   }
+  for (const name of BOOTSTRAP_SETTINGS) {
+    if (env[name] === undefined || env[name] === '') {
+      delete env[name];
+      defaulted.push(name);
+    }
+  }
   // Lets the registry accept the public defaults above; production never sets it.
   env[DEVELOPMENT_FLAG] = 'true';
   // Shared by the registry and the workers of this run only: a fresh one each start, never a public default.
@@ -62,14 +69,31 @@ export function withEmbeddedS3Account(env: Record<string, string>, account: S3Ac
   return { ...env, S3_ACCESS_KEY_ID: account.accessKeyId, S3_SECRET_ACCESS_KEY: account.secretAccessKey };
 }
 
-const BOOTSTRAP_SETTINGS = ['SVC_BOOTSTRAP_ACCESS_KEY_ID', 'SVC_BOOTSTRAP_SECRET_KEY'];
+/** Whether `npm start` runs on the installation's development key: the user gave no bootstrap setting. */
+export function usesDevelopmentKey({ defaulted }: Pick<LocalEnvironment, 'defaulted'>): boolean {
+  return BOOTSTRAP_SETTINGS.every((name) => defaulted.includes(name));
+}
+
+/** The environment of a stack on the development key: the registry makes it its bootstrap key, allowed everything. */
+export function withDevelopmentKey(env: Record<string, string>, key: DevelopmentKey): Record<string, string> {
+  return { ...env, SVC_BOOTSTRAP_ACCESS_KEY_ID: key.accessKeyId, SVC_BOOTSTRAP_SECRET_KEY: key.secretKey };
+}
 
 /**
  * Why `npm start` must not run with these settings, or null. An access key of the user's own means data worth
- * guarding, which the public development master key (or the public development secret) would not guard.
+ * guarding, which the public development master key would not guard. The development key is an admin key kept in a
+ * file of this machine, over plain HTTP: other machines must not reach an API it opens.
  */
-export function developmentKeyProblem({ defaulted }: Pick<LocalEnvironment, 'defaulted'>): string | null {
+export function developmentKeyProblem({ env, defaulted }: Pick<LocalEnvironment, 'env' | 'defaulted'>): string | null {
   const ownBootstrap = BOOTSTRAP_SETTINGS.filter((name) => !defaulted.includes(name));
+  const host = env['HOST'] ?? '';
+  if (ownBootstrap.length === 0 && !isLoopbackHost(host)) {
+    return (
+      `HOST is ${host}, not loopback: other machines would reach an API that npm start's development access key ` +
+      '(allowed everything) opens. Unset HOST (or set it to 127.0.0.1) to keep the API on this machine, or give ' +
+      'SVC_BOOTSTRAP_ACCESS_KEY_ID, SVC_BOOTSTRAP_SECRET_KEY and SVC_MASTER_KEY of your own (and TLS_CERT_FILE and TLS_KEY_FILE for HTTPS)'
+    );
+  }
   if (ownBootstrap.length === 0) return null;
   if (ownBootstrap.length === 1) {
     return `${ownBootstrap.join('')} is set but ${BOOTSTRAP_SETTINGS.find((name) => defaulted.includes(name)) ?? ''} is not: give both, or neither for the development key`;
@@ -90,8 +114,8 @@ export function apiTransportNotice(env: Record<string, string>): string {
 }
 
 /**
- * The live demo's environment, or null when it does not run: it runs on the development access key (the
- * stack's embedded defaults) unless SVC_DEMO=off, and with SVC_DEMO=on whatever the key. It signs with the
+ * The live demo's environment, or null when it does not run: it runs on the development access key (after
+ * withDevelopmentKey) unless SVC_DEMO=off, and with SVC_DEMO=on whatever the key. It signs with the
  * bootstrap key and keeps its databases on the control database's server unless DEMO_POSTGRES_URL says otherwise.
  */
 export function liveDemoEnvironment({ env, defaulted }: Pick<LocalEnvironment, 'env' | 'defaulted'>): Record<string, string> | null {

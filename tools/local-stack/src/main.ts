@@ -3,9 +3,17 @@ import { join, resolve } from 'node:path';
 import { EnvReader, readNatsSecurity } from '@svc/config';
 import { connectNats, NatsRequester, natsServerList } from '@svc/messaging';
 import { healthSubject, type ServiceName } from '@svc/contracts';
-import { EMBEDDED_S3_CREDENTIALS_FILE, embeddedS3CredentialsPath, loadOrCreateS3Credentials } from '@svc/testing';
+import { EMBEDDED_S3_CREDENTIALS_FILE, developmentKeyPath, embeddedS3CredentialsPath, loadOrCreateDevelopmentKey, loadOrCreateS3Credentials } from '@svc/testing';
 import { startEmbeddedS3 } from './embedded-s3';
-import { apiTransportNotice, developmentKeyProblem, liveDemoEnvironment, localEnvironment, withEmbeddedS3Account } from './local-settings';
+import {
+  apiTransportNotice,
+  developmentKeyProblem,
+  liveDemoEnvironment,
+  localEnvironment,
+  usesDevelopmentKey,
+  withDevelopmentKey,
+  withEmbeddedS3Account,
+} from './local-settings';
 import { outdatedNodeNotice, unsupportedNodeProblem, withoutRepeatedSdkWarning } from './node-runtime';
 import { tcpReachable } from './preflight';
 import { RestartPolicy } from './restart-policy';
@@ -69,9 +77,12 @@ async function start(stack: Stack): Promise<void> {
   if (tooOld) throw new Error(tooOld);
   const notice = outdatedNodeNotice(process.version);
   if (notice) process.stderr.write(`${notice}\n`);
+  const developmentKeyFile = developmentKeyPath(local.env, repoRoot);
+  const developmentKey = usesDevelopmentKey(local) ? loadOrCreateDevelopmentKey(developmentKeyFile) : null;
+  const keyedEnv = developmentKey !== null ? withDevelopmentKey(local.env, developmentKey) : local.env;
   const credentialsFile = embeddedS3CredentialsPath(local.env, repoRoot);
   const embeddedS3Account = embeddedS3Port !== null ? loadOrCreateS3Credentials(credentialsFile) : null;
-  const stackEnv = embeddedS3Account !== null ? withEmbeddedS3Account(local.env, embeddedS3Account) : local.env;
+  const stackEnv = embeddedS3Account !== null ? withEmbeddedS3Account(keyedEnv, embeddedS3Account) : keyedEnv;
   const env = notice ? withoutRepeatedSdkWarning(stackEnv) : stackEnv;
   const natsUrl = env['NATS_URL'] ?? '';
   const databaseUrl = env['DATABASE_URL'] ?? '';
@@ -112,8 +123,9 @@ async function start(stack: Stack): Promise<void> {
       embeddedS3Port !== null
         ? `Embedded S3 server at ${env['S3_ENDPOINT']}: it accepts only requests signed with the access key in ${credentialsFile} (yours alone, the same on every start).`
         : `S3 endpoint: ${env['S3_ENDPOINT']}`,
-      defaulted.includes('SVC_BOOTSTRAP_ACCESS_KEY_ID')
-        ? `Development access key: SVC_ACCESS_KEY_ID=${env['SVC_BOOTSTRAP_ACCESS_KEY_ID']} SVC_SECRET_ACCESS_KEY=${env['SVC_BOOTSTRAP_SECRET_KEY']} (npm run svc in this checkout uses it by itself while npm start runs)`
+      developmentKey !== null
+        ? `Development access key: SVC_ACCESS_KEY_ID=${developmentKey.accessKeyId} SVC_SECRET_ACCESS_KEY=${developmentKey.secretKey} ` +
+          `(this installation's own, kept in ${developmentKeyFile}; npm run svc in this checkout uses it by itself while npm start runs)`
         : 'Access key: the one in SVC_BOOTSTRAP_ACCESS_KEY_ID.',
       defaulted.length ? `Development defaults in use (never for real data): ${defaulted.join(', ')}` : '',
       natsSecurity.auth === undefined
@@ -128,10 +140,7 @@ async function start(stack: Stack): Promise<void> {
       .filter((line, index, lines) => line !== '' || index === 0 || index === lines.length - 1)
       .join('\n'),
   );
-  const developmentKey = defaulted.includes('SVC_BOOTSTRAP_ACCESS_KEY_ID')
-    ? { accessKeyId: env['SVC_BOOTSTRAP_ACCESS_KEY_ID'] ?? '', secretKey: env['SVC_BOOTSTRAP_SECRET_KEY'] ?? '' }
-    : undefined;
-  runningStackRecord.write(`http://127.0.0.1:${env['PORT'] ?? ''}`, developmentKey);
+  runningStackRecord.write(`http://127.0.0.1:${env['PORT'] ?? ''}`, developmentKey ?? undefined);
   const demoEnv = liveDemoEnvironment({ env, defaulted });
   if (demoEnv) stack.addChild('demo', spawnLiveDemo(distRoot, { ...demoEnv, [EMBEDDED_S3_CREDENTIALS_FILE]: credentialsFile }, outputSink));
 }

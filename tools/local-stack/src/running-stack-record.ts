@@ -10,7 +10,7 @@ import { dirname } from 'node:path';
 export class RunningStackRecord {
   constructor(private readonly path: string) {}
 
-  /** `developmentKey`: the access key npm start made up (its public development default), never one of the user's. */
+  /** `developmentKey`: the installation's development key npm start runs on, never one of the user's. */
   write(api: string, developmentKey?: { accessKeyId: string; secretKey: string }): void {
     mkdirSync(dirname(this.path), { recursive: true });
     const record = { pid: process.pid, api, startedAt: new Date().toISOString(), ...(developmentKey !== undefined && { developmentKey }) };

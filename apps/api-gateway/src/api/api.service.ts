@@ -7,6 +7,7 @@ import { JsonLogger } from '@svc/logging';
 import { NatsRequester } from '@svc/messaging';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config/gateway-config';
 import { RequestDecoder } from '../decode/request-decoder';
+import { KeyRateLimiter } from '../edge/key-rate-limiter';
 import { ReplayGuard } from '../edge/replay-guard';
 import { ApiError, NO_SUCH_RESOURCE_MESSAGE } from './api-error';
 import { readBody, refuseDeclaredOverLimit } from './body-reader';
@@ -32,14 +33,16 @@ export interface ApiReply {
 /**
  * One API call, in the order that gives the most useful answer: route (405/404), content type (415), headers
  * alone (413 by Content-Length, 403 without a well-formed signature, with a stale date or for a Host not served:
- * no body is read for any), size (413), signature and permission (403), body (400), replay of a call that changes
- * state (403), then the registry's verdict. A replay is judged after the body: a call refused for its body changed
- * nothing, so sending it again (the console's permission probes) gets the same 400.
+ * no body is read for any), size (413), signature and permission (403), the key's rate (429), body (400), replay of a
+ * call that changes state (403; 429 when the key's share of the replay cache is full), then the registry's verdict. A
+ * replay is judged after the body: a call refused for its body changed nothing, so sending it again (the console's
+ * permission probes) gets the same 400.
  */
 @Injectable()
 export class ApiService {
   constructor(
     private readonly authenticator: RequestAuthenticator,
+    private readonly rateLimiter: KeyRateLimiter,
     private readonly replayGuard: ReplayGuard,
     private readonly decoder: RequestDecoder,
     private readonly requester: NatsRequester,
@@ -122,6 +125,7 @@ export class ApiService {
   }
 
   private async execute({ operation, format, body, accessKeyId, signature }: AuthenticatedCall, requestId: number): Promise<ApiReply> {
+    this.rateLimiter.admit(accessKeyId, new Date());
     const payload = await this.decoder.decode(operation, format, body);
     this.replayGuard.admit(operation, signature, new Date());
     const reply = await this.requester

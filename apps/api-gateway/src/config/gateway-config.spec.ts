@@ -78,3 +78,30 @@ describe('loadGatewayConfig LOG_LEVEL (issue 20: LOG_LEVEL=loud was accepted sil
     expect(loadGatewayConfig({ LOG_LEVEL: 'WARN' }).logLevel).toBe('warn');
   });
 });
+
+describe('loadGatewayConfig MAX_CLOCK_SKEW_SECONDS (issue 36: it was unbounded)', () => {
+  const problemsOf = (env: Record<string, string>): string[] => {
+    try {
+      loadGatewayConfig(env);
+      return [];
+    } catch (error) {
+      return error instanceof ConfigError ? error.problems : ['not a ConfigError'];
+    }
+  };
+
+  it('allows 15 minutes by default and any window from 1 s up to 15 minutes', () => {
+    expect(loadGatewayConfig({}).maxClockSkewMs).toBe(900_000);
+    expect(loadGatewayConfig({ MAX_CLOCK_SKEW_SECONDS: '1' }).maxClockSkewMs).toBe(1000);
+    expect(loadGatewayConfig({ MAX_CLOCK_SKEW_SECONDS: '900' }).maxClockSkewMs).toBe(900_000);
+  });
+
+  it.each(['901', '86400', '315360000'])('refuses %s s, naming the rule: a captured signature would stay good that long', (seconds) => {
+    expect(problemsOf({ MAX_CLOCK_SKEW_SECONDS: seconds })).toEqual([
+      'MAX_CLOCK_SKEW_SECONDS: must be at most 900 (15 minutes, as AWS Signature Version 4): a signed request is accepted, and its signature kept against replays, for that long either side of the server clock',
+    ]);
+  });
+
+  it('refuses a window of nothing', () => {
+    expect(problemsOf({ MAX_CLOCK_SKEW_SECONDS: '0' })).toEqual(['MAX_CLOCK_SKEW_SECONDS: must be at least 1']);
+  });
+});

@@ -1,14 +1,16 @@
+import { EnvReader } from '@svc/config';
 import type { VerifiedHeaders } from '@svc/signing';
 import type { GatewayConfig } from '../config/gateway-config';
 import { ApiError } from '../api/api-error';
+import { REPLAY_CACHE_CAPACITY, readKeyLimits } from './key-limits';
 import { REPLAYED_MESSAGE, ReplayGuard } from './replay-guard';
 
 const SIGNED_AT = new Date(Date.UTC(2026, 10, 23, 10, 15, 0));
 const SKEW_MS = 15 * 60_000;
 
-function signature(hex: string): VerifiedHeaders {
+function signature(hex: string, accessKeyId = 'K'): VerifiedHeaders {
   return {
-    authorization: { accessKeyId: 'K', scope: { date: '20261123', region: 'us-east-1', service: 'replication' }, signedHeaders: ['host'], signature: hex },
+    authorization: { accessKeyId, scope: { date: '20261123', region: 'us-east-1', service: 'replication' }, signedHeaders: ['host'], signature: hex },
     signingDate: '20261123T101500Z',
     signedAt: SIGNED_AT,
   };
@@ -25,7 +27,7 @@ function refusal(action: () => void): ApiError | null {
 }
 
 describe('ReplayGuard', () => {
-  const guard = () => new ReplayGuard({ maxClockSkewMs: SKEW_MS } as GatewayConfig);
+  const guard = (env: Record<string, string> = {}) => new ReplayGuard({ maxClockSkewMs: SKEW_MS, keyLimits: readKeyLimits(new EnvReader(env)) } as GatewayConfig);
 
   it.each([
     'CreateWarehouseReplication',
@@ -56,5 +58,30 @@ describe('ReplayGuard', () => {
     replays.admit('DeleteWarehouseReplication', signature('d'.repeat(64)), SIGNED_AT);
     const stillValid = new Date(SIGNED_AT.getTime() + SKEW_MS);
     expect(refusal(() => replays.admit('DeleteWarehouseReplication', signature('d'.repeat(64)), stillValid))?.status).toBe(403);
+  });
+
+  it("gives each access key its own share (issue 36): a key that filled its share is refused with 429, another key is not", () => {
+    const replays = guard();
+    let refused: ApiError | null = null;
+    let sent = 0;
+    // Today's whole cache holds 100,000: one key sending as many calls as that must meet its own limit first.
+    while (refused === null && sent <= 100_000) {
+      refused = refusal(() => replays.admit('DeleteWarehouseReplication', signature(`flood-${sent}`, 'SVCFLOODER'), SIGNED_AT));
+      sent += 1;
+    }
+    expect(refused?.status).toBe(429);
+    expect(Number(refused?.headers['Retry-After'])).toBeGreaterThan(0);
+    expect(refusal(() => replays.admit('CreateWarehouseReplication', signature('e'.repeat(64), 'SVCBYSTANDER'), SIGNED_AT))).toBeNull();
+    expect(refusal(() => replays.admit('CreateWarehouseReplication', signature('e'.repeat(64), 'SVCBYSTANDER'), SIGNED_AT))?.status).toBe(403);
+  });
+
+  it('answers 503 when the keys together fill the whole cache, which no key alone can', () => {
+    const perKey = 1000;
+    const replays = guard({ REPLAY_ENTRIES_PER_KEY: String(perKey) });
+    for (let key = 0; key < REPLAY_CACHE_CAPACITY / perKey; key += 1) {
+      for (let call = 0; call < perKey; call += 1) replays.admit('StartReplication', signature(`${key}-${call}`, `SVCKEY${key}`), SIGNED_AT);
+    }
+    const refused = refusal(() => replays.admit('StartReplication', signature('one-more', 'SVCNEWCOMER'), SIGNED_AT));
+    expect({ status: refused?.status, retryAfter: refused?.headers['Retry-After'] }).toEqual({ status: 503, retryAfter: '60' });
   });
 });

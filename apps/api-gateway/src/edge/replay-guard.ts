@@ -3,32 +3,46 @@ import type { OperationName } from '@svc/contracts';
 import type { VerifiedHeaders } from '@svc/signing';
 import { ApiError } from '../api/api-error';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config/gateway-config';
+import { REPLAY_CACHE_CAPACITY } from './key-limits';
 import { ReplayCache } from './replay-cache';
 import { changesState } from './state-changing-operations';
-
-/**
- * Signatures of calls that change state, remembered at most (about 200 bytes each: some 20 MB). Reached only by
- * callers whose signature verified, at over a hundred such calls a second for the whole clock-skew window.
- */
-export const REPLAY_CACHE_CAPACITY = 100_000;
 
 export const REPLAYED_MESSAGE =
   'this signed request was already received: a signed request is accepted once. Sign the call again (a new X-Svc-Date or X-Svc-Nonce) to repeat it';
 
-/** Refuses a call that changes state when its signature was received before, in this gateway process. */
+/**
+ * Refuses a call that changes state when its signature was received before, in this gateway process. Reached only by
+ * callers whose signature verified; each access key holds at most its share of the cache (REPLAY_ENTRIES_PER_KEY), so
+ * that a key sending many such calls (404s count: the signature is remembered before the registry answers) is refused
+ * itself with 429, and other keys are not.
+ */
 @Injectable()
 export class ReplayGuard {
-  private readonly seen = new ReplayCache(REPLAY_CACHE_CAPACITY);
+  private readonly seen: ReplayCache;
 
-  constructor(@Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig) {}
+  constructor(@Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig) {
+    this.seen = new ReplayCache(REPLAY_CACHE_CAPACITY, config.keyLimits.replayEntriesPerKey);
+  }
 
   /** Called once the signature verified; a read-only operation may be sent again and is never recorded. */
   admit(operation: OperationName, headers: VerifiedHeaders, now: Date): void {
     if (!changesState(operation)) return;
+    const { accessKeyId, signature } = headers.authorization;
     // The signature stops being valid when its date leaves the skew window: remembered until then, no longer.
     const expiresAt = headers.signedAt.getTime() + this.config.maxClockSkewMs;
-    const verdict = this.seen.admit(headers.authorization.signature, expiresAt, now.getTime());
+    const verdict = this.seen.admit(accessKeyId, signature, expiresAt, now.getTime());
     if (verdict === 'replayed') throw new ApiError(403, [REPLAYED_MESSAGE]);
+    if (verdict === 'keyFull') {
+      const seconds = Math.max(1, Math.ceil(((this.seen.roomAt(accessKeyId) ?? now.getTime()) - now.getTime()) / 1000));
+      throw new ApiError(
+        429,
+        [
+          `too many calls that change state with this access key: the gateway holds ${this.config.keyLimits.replayEntriesPerKey} of one key's signatures at most, ` +
+            `each for ${Math.round(this.config.maxClockSkewMs / 60_000)} minutes after its X-Svc-Date, against replays; try again in ${seconds} s`,
+        ],
+        { 'Retry-After': String(seconds) },
+      );
+    }
     if (verdict === 'full') {
       throw new ApiError(503, ['the gateway is busy: too many calls that change state were received in the last minutes; try again shortly'], {
         'Retry-After': '60',

@@ -125,9 +125,151 @@ describe('AccessKeyOperations', () => {
   });
 
   it('refuses a caller that is disabled, or not allowed the operation by name', async () => {
-    await keys.change('SVCTEAM', { kind: 'status', disabled: true }, { keepAnAllKey: false });
+    await keys.change('SVCTEAM', { kind: 'status', disabled: true }, { kind: 'operator' });
     expect(await operations.callerFor('SVCTEAM', 'ListAccessKeys')).toEqual({ refusal: { ok: false, error: { code: ErrorCode.Forbidden, messages: ['the access key does not exist (any more)'] } } });
     await keys.create(key('SVCREADER', { allowedOperations: ['ListWarehouseReplications'] }));
     expect(await operations.callerFor('SVCREADER', 'CreateAccessKey')).toEqual({ refusal: { ok: false, error: { code: ErrorCode.Forbidden, messages: ['the access key is not allowed CreateAccessKey'] } } });
+  });
+});
+
+/** Issue 36, item 4: a key cannot outlive, out-enable or out-last the keys above it. */
+describe('AccessKeyOperations: key lifecycle escalation (issue 36)', () => {
+  let keys: InMemoryAccessKeyStore;
+  let operations: AccessKeyOperations;
+  const inAnHour = new Date(Date.now() + 3_600_000);
+  const KEY_OPERATIONS = ['CreateAccessKey', 'ListAccessKeys', 'UpdateAccessKey', 'DeleteAccessKey', 'ListWarehouseReplications'];
+
+  async function caller(accessKeyId: string): Promise<AccessKeyListing> {
+    const found = await operations.callerFor(accessKeyId, 'ListAccessKeys');
+    if ('refusal' in found) throw new Error(JSON.stringify(found.refusal));
+    return found.caller;
+  }
+
+  const forbidden = (...messages: string[]) => ({ ok: false, error: { code: ErrorCode.Forbidden, messages } });
+
+  beforeEach(async () => {
+    keys = new InMemoryAccessKeyStore();
+    const logger = new JsonLogger('job-registry', 'error', () => undefined);
+    operations = new AccessKeyOperations(new AccessKeysService(keys, new CredentialGenerator(), { region: 'us-east-1', bootstrapAccessKey: null }, logger), keys);
+    await keys.upsertBootstrap('SVCADMIN', 'admin-secret');
+    const base = { secretKey: 'secret', description: '', allowedOperations: KEY_OPERATIONS };
+    await keys.create({ ...base, accessKeyId: 'SVCTEMP', replicationScope: 'Own', createdBy: 'SVCADMIN', expiresAt: inAnHour });
+    await keys.create({ ...base, accessKeyId: 'SVCTEAM', replicationScope: 'Own', createdBy: 'SVCADMIN' });
+  });
+
+  it('refuses a key lengthening its own lifetime (a later ExpiresAt, or Never); shortening it is fine', async () => {
+    const temp = await caller('SVCTEMP');
+    const rule = `{ExpiresAt}: a key may only shorten its own lifetime: this key expires at ${inAnHour.toISOString()}`;
+    expect(await operations.update(temp, { accessKeyId: 'SVCTEMP', expiresAt: 'Never' })).toEqual(forbidden(rule));
+    expect(await operations.update(temp, { accessKeyId: 'SVCTEMP', expiresAt: '2099-01-01T00:00:00.000Z' })).toEqual(forbidden(rule));
+    expect((await keys.get('SVCTEMP'))?.expiresAt).toEqual(inAnHour);
+    const sooner = new Date(Date.now() + 600_000).toISOString();
+    expect(await operations.update(temp, { accessKeyId: 'SVCTEMP', expiresAt: sooner })).toEqual({ ok: true, value: null });
+    expect((await keys.get('SVCTEMP'))?.expiresAt?.toISOString()).toBe(sooner);
+  });
+
+  it("caps a created key's expiry at its creator's: none asked gets the creator's, a later one is refused", async () => {
+    const temp = await caller('SVCTEMP');
+    const capped = await operations.create(temp, { allowedOperations: ['ListWarehouseReplications'] });
+    expect(capped).toMatchObject({ ok: true, value: { expiresAt: inAnHour.toISOString() } });
+    expect(capped.ok && (await keys.get(capped.value.accessKeyId))?.expiresAt).toEqual(inAnHour);
+    expect(await operations.create(temp, { allowedOperations: ['ListWarehouseReplications'], expiresAt: '2099-01-01T00:00:00.000Z' })).toEqual(
+      forbidden(`{ExpiresAt}: this key expires at ${inAnHour.toISOString()}, so it cannot give a key a later expiry: a key grants a lifetime no longer than its own`),
+    );
+    // Nor give a key it manages a later one afterwards.
+    const child = capped.ok ? capped.value.accessKeyId : '';
+    expect(await operations.update(temp, { accessKeyId: child, expiresAt: 'Never' })).toMatchObject({ ok: false, error: { code: ErrorCode.Forbidden } });
+  });
+
+  it('stops a key whose creator, or a creator further up, is disabled, expired or deleted; it signs again when the creator is enabled', async () => {
+    const child = await operations.create(await caller('SVCTEAM'), { allowedOperations: KEY_OPERATIONS });
+    const childId = child.ok ? child.value.accessKeyId : '';
+    const grandchild = await operations.create(await caller(childId), { allowedOperations: ['ListWarehouseReplications'] });
+    const grandchildId = grandchild.ok ? grandchild.value.accessKeyId : '';
+    expect(await keys.scopeOf(grandchildId)).toBe('Own');
+
+    const admin = await caller('SVCADMIN');
+    expect(await operations.update(admin, { accessKeyId: 'SVCTEAM', status: 'Disabled' })).toEqual({ ok: true, value: null });
+    for (const id of [childId, grandchildId]) {
+      expect(await keys.scopeOf(id)).toBeNull();
+      expect(await keys.find(id)).toBeNull();
+      expect(await operations.callerFor(id, 'ListAccessKeys')).toHaveProperty('refusal');
+    }
+    const listed = await operations.list(admin);
+    expect(listed.ok && listed.value.accessKeys.find((key) => key.accessKeyId === grandchildId)).toMatchObject({ status: 'Disabled' });
+
+    expect(await operations.update(admin, { accessKeyId: 'SVCTEAM', status: 'Enabled' })).toEqual({ ok: true, value: null });
+    expect(await keys.scopeOf(grandchildId)).toBe('Own');
+
+    const soon = new Date(Date.now() + 60_000);
+    expect(await operations.update(admin, { accessKeyId: 'SVCTEAM', expiresAt: soon.toISOString() })).toEqual({ ok: true, value: null });
+    const expiring = await operations.list(admin);
+    expect(expiring.ok && expiring.value.accessKeys.find((key) => key.accessKeyId === grandchildId)).toMatchObject({ expiresAt: soon.toISOString() });
+
+    expect(await operations.delete(admin, { accessKeyId: childId })).toEqual({ ok: true, value: null });
+    expect(await keys.scopeOf(grandchildId)).toBeNull();
+    expect(await keys.find(grandchildId)).toBeNull();
+  });
+
+  it('stops a key whose creator has expired', async () => {
+    await keys.create({ accessKeyId: 'SVCCHILD', secretKey: 's', description: '', allowedOperations: ['ListWarehouseReplications'], replicationScope: 'Own', createdBy: 'SVCTEMP' });
+    expect(await keys.scopeOf('SVCCHILD')).toBe('Own');
+    await keys.change('SVCTEMP', { kind: 'expiry', expiresAt: new Date(Date.now() - 1000) }, { kind: 'operator' });
+    expect(await keys.scopeOf('SVCCHILD')).toBeNull();
+    expect(await keys.mayReadErrorDetails('SVCCHILD')).toBe(false);
+  });
+
+  it('lets a key disabled by an All key be enabled only by a key at least as wide', async () => {
+    const team = await caller('SVCTEAM');
+    const child = await operations.create(team, { allowedOperations: ['ListWarehouseReplications'] });
+    const childId = child.ok ? child.value.accessKeyId : '';
+    expect(await operations.update(await caller('SVCADMIN'), { accessKeyId: childId, status: 'Disabled' })).toEqual({ ok: true, value: null });
+    const rule = forbidden(`{Status}: key '${childId}' was disabled by a key with ReplicationScope All: only a key of scope All enables it again`);
+    expect(await operations.update(team, { accessKeyId: childId, status: 'Enabled' })).toEqual(rule);
+    // Disabling it again itself does not make the disable its own.
+    expect(await operations.update(team, { accessKeyId: childId, status: 'Disabled' })).toEqual({ ok: true, value: null });
+    expect(await operations.update(team, { accessKeyId: childId, status: 'Enabled' })).toEqual(rule);
+    expect(await keys.scopeOf(childId)).toBeNull();
+    expect(await operations.update(await caller('SVCADMIN'), { accessKeyId: childId, status: 'Enabled' })).toEqual({ ok: true, value: null });
+    expect(await keys.scopeOf(childId)).toBe('Own');
+    // A disable of its own, the creator undoes.
+    expect(await operations.update(team, { accessKeyId: childId, status: 'Disabled' })).toEqual({ ok: true, value: null });
+    expect(await operations.update(team, { accessKeyId: childId, status: 'Enabled' })).toEqual({ ok: true, value: null });
+    expect(await keys.scopeOf(childId)).toBe('Own');
+  });
+
+  it('refuses a key lengthening the lifetime of a creator its own lifetime follows', async () => {
+    const base = { secretKey: 's', description: '', allowedOperations: ['*'], replicationScope: 'All' as const };
+    // Stored before expiries were capped: the child's own expiry is none, its creator's an hour.
+    await keys.create({ ...base, accessKeyId: 'SVCPARENT', expiresAt: inAnHour });
+    await keys.create({ ...base, accessKeyId: 'SVCHEIR', createdBy: 'SVCPARENT' });
+    const heir = await caller('SVCHEIR');
+    expect(await operations.update(heir, { accessKeyId: 'SVCPARENT', expiresAt: 'Never' })).toMatchObject({ ok: false, error: { code: ErrorCode.Forbidden } });
+    expect((await keys.get('SVCPARENT'))?.expiresAt).toEqual(inAnHour);
+  });
+
+  it('counts the All keys a key created as stopping with it, for the last All key rule', async () => {
+    const admin = await caller('SVCADMIN');
+    const second = await operations.create(admin, { allowedOperations: ['*'], replicationScope: 'All' });
+    expect(second.ok).toBe(true);
+    expect(await operations.update(admin, { accessKeyId: 'SVCADMIN', status: 'Disabled' })).toEqual({
+      ok: false,
+      error: {
+        code: ErrorCode.Conflict,
+        messages: [
+          "{AccessKeyId}: key 'SVCADMIN' and the keys it created are the last enabled keys with ReplicationScope All (a key stops with the key that created it): create or enable an All key it did not create first (an operator's: svc keys create --operations '*' --replications all --over-bus), so that keys can still be managed",
+        ],
+      },
+    });
+    expect(await keys.scopeOf('SVCADMIN')).toBe('All');
+  });
+
+  it('leaves a key an operator disabled to an operator', async () => {
+    await keys.change('SVCTEAM', { kind: 'status', disabled: true }, { kind: 'operator' });
+    expect(await operations.update(await caller('SVCADMIN'), { accessKeyId: 'SVCTEAM', status: 'Enabled' })).toEqual(
+      forbidden("{Status}: key 'SVCTEAM' was disabled by an operator on the bus: only an operator enables it again (svc keys enable --access-key-id … --over-bus)"),
+    );
+    expect(await keys.change('SVCTEAM', { kind: 'status', disabled: false }, { kind: 'operator' })).toBe('changed');
+    expect(await keys.scopeOf('SVCTEAM')).toBe('Own');
   });
 });

@@ -16,12 +16,13 @@ import {
   type RpcReply,
   type UpdateAccessKeyRequest,
 } from '@svc/contracts';
-import { AccessKeyRepository, type AccessKeyChange, type AccessKeyListing, type AccessKeyStore } from '@svc/registry-store';
+import { AccessKeyRepository, type AccessKeyChange, type AccessKeyChangeRefusal, type AccessKeyListing, type AccessKeyStore } from '@svc/registry-store';
 import { AccessKeysService, keyStatusOf } from './access-keys.service';
 import { grantProblems, mayManage, rotationProblems } from './access-key-permissions';
 
 const ACCESS_KEY_ID = fieldLabel(['accessKeyId']);
 const EXPIRES_AT = fieldLabel(['expiresAt']);
+const STATUS = fieldLabel(['status']);
 
 /** The calling key as the registry has it now: usable, with its rights. */
 type Caller = AccessKeyListing;
@@ -51,8 +52,16 @@ export class AccessKeyOperations {
     const wanted = { allowedOperations: request.allowedOperations, replicationScope: request.replicationScope ?? 'Own' };
     const refused = grantProblems(caller, wanted);
     if (refused.length > 0) return rpcError(ErrorCode.Forbidden, refused);
-    const expiresAt = request.expiresAt === undefined ? null : new Date(request.expiresAt);
-    if (expiresAt !== null && expiresAt <= new Date()) return rpcError(ErrorCode.ValidationFailed, [`${EXPIRES_AT}: must be in the future`]);
+    const asked = request.expiresAt === undefined ? null : new Date(request.expiresAt);
+    if (asked !== null && asked <= new Date()) return rpcError(ErrorCode.ValidationFailed, [`${EXPIRES_AT}: must be in the future`]);
+    // A key lives no longer than its creator (it stops with it anyway): without an expiry of its own, it gets the creator's.
+    const ceiling = caller.effective.expiresAt;
+    if (asked !== null && ceiling !== null && asked > ceiling) {
+      return rpcError(ErrorCode.Forbidden, [
+        `${EXPIRES_AT}: this key expires at ${ceiling.toISOString()}, so it cannot give a key a later expiry: a key grants a lifetime no longer than its own`,
+      ]);
+    }
+    const expiresAt = asked ?? ceiling;
     const created = await this.lifecycle.issueKey({ ...wanted, description: request.description ?? '', createdBy: caller.accessKeyId, expiresAt });
     return rpcOk({
       accessKeyId: created.accessKeyId,
@@ -79,7 +88,7 @@ export class AccessKeyOperations {
     }
     if (request.status !== undefined) changes.push({ kind: 'status', disabled: request.status === 'Disabled' });
     for (const change of changes) {
-      const refusal = await this.apply(request.accessKeyId, change);
+      const refusal = await this.apply(caller, request.accessKeyId, change);
       if (refusal) return refusal;
     }
     return rpcOk(null);
@@ -87,7 +96,7 @@ export class AccessKeyOperations {
 
   async delete(caller: Caller, request: AccessKeyIdRequest): Promise<RpcReply<null>> {
     if ((await this.managed(caller, request.accessKeyId)) === null) return noSuchKey(request.accessKeyId);
-    return (await this.apply(request.accessKeyId, { kind: 'delete' })) ?? rpcOk(null);
+    return (await this.apply(caller, request.accessKeyId, { kind: 'delete' })) ?? rpcOk(null);
   }
 
   async rotate(caller: Caller, request: RotateAccessKeyRequest): Promise<RpcReply<RotateAccessKeyResponse>> {
@@ -106,15 +115,42 @@ export class AccessKeyOperations {
     return target !== null && mayManage(caller, target) ? target : null;
   }
 
-  private async apply(accessKeyId: string, change: AccessKeyChange): Promise<RpcReply<null> | null> {
-    const outcome = await this.lifecycle.changeKey(accessKeyId, change, { keepAnAllKey: true });
+  private async apply(caller: Caller, accessKeyId: string, change: AccessKeyChange): Promise<RpcReply<null> | null> {
+    const outcome = await this.lifecycle.changeKey(accessKeyId, change, { kind: 'key', accessKeyId: caller.accessKeyId });
+    if (outcome === 'changed') return null;
     if (outcome === 'missing') return noSuchKey(accessKeyId);
-    if (outcome === 'lastAllKey') {
-      return rpcError(ErrorCode.Conflict, [
-        `${ACCESS_KEY_ID}: key '${accessKeyId}' is the last enabled key with ReplicationScope All: create or enable another All key first, so that keys can still be managed`,
+    return refusalOf(accessKeyId, outcome);
+  }
+}
+
+/** Why a change the caller may otherwise make breaks a rule of the lifecycle (judgeChange). */
+function refusalOf(accessKeyId: string, refusal: AccessKeyChangeRefusal): RpcReply<null> {
+  switch (refusal.rule) {
+    case 'lastAllKey': {
+      const [which, remedy] = refusal.withCreated
+        ? [
+            `key '${accessKeyId}' and the keys it created are the last enabled keys with ReplicationScope All (a key stops with the key that created it)`,
+            "create or enable an All key it did not create first (an operator's: svc keys create --operations '*' --replications all --over-bus)",
+          ]
+        : [`key '${accessKeyId}' is the last enabled key with ReplicationScope All`, 'create or enable another All key first'];
+      return rpcError(ErrorCode.Conflict, [`${ACCESS_KEY_ID}: ${which}: ${remedy}, so that keys can still be managed`]);
+    }
+    case 'disabledByWider':
+      return rpcError(ErrorCode.Forbidden, [
+        refusal.width === 'Operator'
+          ? `${STATUS}: key '${accessKeyId}' was disabled by an operator on the bus: only an operator enables it again (svc keys enable --access-key-id … --over-bus)`
+          : `${STATUS}: key '${accessKeyId}' was disabled by a key with ReplicationScope ${refusal.width}: only a key of scope ${refusal.width} enables it again`,
+      ]);
+    case 'outlivesActor': {
+      const until = refusal.actorExpiresAt.toISOString();
+      return rpcError(ErrorCode.Forbidden, [
+        refusal.own
+          ? `${EXPIRES_AT}: a key may only shorten its own lifetime: this key expires at ${until}`
+          : `${EXPIRES_AT}: this key expires at ${until}, so it cannot give a key a later expiry, nor Never: a key grants a lifetime no longer than its own`,
       ]);
     }
-    return null;
+    case 'actorStopped':
+      return rpcError(ErrorCode.Forbidden, ['the access key does not exist (any more)']);
   }
 }
 
@@ -133,7 +169,8 @@ function descriptionOf(key: AccessKeyListing): AccessKeyDescription {
     bootstrap: key.bootstrap,
     createdAt: key.createdAt.toISOString(),
     createdBy: key.createdBy,
-    expiresAt: key.expiresAt?.toISOString() ?? null,
+    // When it stops signing: its own expiry or a creator's, whichever comes first.
+    expiresAt: key.effective.expiresAt?.toISOString() ?? null,
     previousSecretValidUntil: key.previousSecretValidUntil?.toISOString() ?? null,
   };
 }

@@ -21,6 +21,7 @@ import {
   type AccessKeyChangeOutcome,
   type AccessKeyListing,
   type AccessKeyStore,
+  type KeyActor,
   type NewAccessKey,
 } from '@svc/registry-store';
 import { SVC4_SCHEME, deriveSigningKey } from '@svc/signing';
@@ -106,9 +107,12 @@ export class AccessKeysService implements OnModuleInit {
     return this.keys.list();
   }
 
-  async changeKey(accessKeyId: string, change: AccessKeyChange, options: { keepAnAllKey: boolean }): Promise<AccessKeyChangeOutcome> {
-    const outcome = await this.keys.change(accessKeyId, change, options);
-    if (outcome === 'changed') this.logger.info('access key changed', { keyId: accessKeyId, change: change.kind, ...changeDetails(change) });
+  /** `actor`: a key over the signed API, held to its rules (judgeChange), or an operator on the bus. */
+  async changeKey(accessKeyId: string, change: AccessKeyChange, actor: KeyActor): Promise<AccessKeyChangeOutcome> {
+    const outcome = await this.keys.change(accessKeyId, change, actor);
+    if (outcome === 'changed') {
+      this.logger.info('access key changed', { keyId: accessKeyId, change: change.kind, ...changeDetails(change), by: actor.kind === 'key' ? actor.accessKeyId : 'operator' });
+    }
     return outcome;
   }
 
@@ -138,9 +142,9 @@ export class AccessKeysService implements OnModuleInit {
     const { accessKeyId } = request;
     if (accessKeyId === undefined) return rpcError(ErrorCode.ValidationFailed, [`accessKeyId: is required to ${request.action.toLowerCase()} a key`]);
     const unknown = rpcError<ManageAccessKeysReply>(ErrorCode.NotFound, [`accessKeyId: no access key '${accessKeyId}'`]);
-    // An operator on the bus is not held to the API's rule that one usable All key remains: the bus can always make another.
+    // An operator on the bus is not held to the API's rules (a usable All key remains, who may enable, how long a key lives): it is the way back in.
     const done = async (change: AccessKeyChange): Promise<RpcReply<ManageAccessKeysReply>> =>
-      (await this.changeKey(accessKeyId, change, { keepAnAllKey: false })) === 'changed' ? rpcOk({}) : unknown;
+      (await this.changeKey(accessKeyId, change, { kind: 'operator' })) === 'changed' ? rpcOk({}) : unknown;
     switch (request.action) {
       case 'Disable':
       case 'Enable':
@@ -164,10 +168,10 @@ function changeDetails(change: AccessKeyChange): Record<string, unknown> {
   return {};
 }
 
-/** Active, Disabled or Expired, as both the bus and the API list keys. */
+/** Active, Disabled or Expired, as both the bus and the API list keys: given its creators (a key stops with them). */
 export function keyStatusOf(key: AccessKeyListing, now = new Date()): AccessKeySummary['status'] {
-  if (key.disabled) return 'Disabled';
-  return key.expiresAt !== null && key.expiresAt <= now ? 'Expired' : 'Active';
+  if (key.effective.disabled) return 'Disabled';
+  return key.effective.expiresAt !== null && key.effective.expiresAt <= now ? 'Expired' : 'Active';
 }
 
 function summaryOf(key: AccessKeyListing): AccessKeySummary {
@@ -179,7 +183,7 @@ function summaryOf(key: AccessKeyListing): AccessKeySummary {
     bootstrap: key.bootstrap,
     status: keyStatusOf(key),
     createdAt: key.createdAt.toISOString(),
-    expiresAt: key.expiresAt?.toISOString() ?? null,
+    expiresAt: key.effective.expiresAt?.toISOString() ?? null,
     previousSecretValidUntil: key.previousSecretValidUntil?.toISOString() ?? null,
   };
 }

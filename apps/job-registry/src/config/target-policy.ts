@@ -6,7 +6,8 @@ export function targetPolicyOf(config: Pick<RegistryConfig, 'databaseUrl' | 'all
   const url = new URL(config.databaseUrl);
   const database = decodeURIComponent(url.pathname.replace(/^\//, '')) || decodeURIComponent(url.username) || 'postgres';
   return {
-    controlDatabase: { host: url.hostname.replace(/^\[|\]$/g, '') || 'localhost', port: Number(url.port || 5432), database },
+    // Decoded as pg reads it: `%2Fvar%2Frun%2Fpostgresql` is a Unix socket, which the policy takes as this machine.
+    controlDatabase: { host: decodeURIComponent(url.hostname).replace(/^\[|\]$/g, '') || 'localhost', port: Number(url.port || 5432), database },
     allowLoopback: config.allowLoopbackTargets,
   };
 }

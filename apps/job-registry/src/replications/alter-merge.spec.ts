@@ -53,7 +53,7 @@ describe('mergeAlterRequest', () => {
       [{ databaseName: 'other' }, '{Warehouse\\DatabaseName}'],
     ])('refuses %j without the password given again', (change, named) => {
       const result = merge({ warehouse: change });
-      expect(result).toEqual({ ok: false, messages: [expect.stringContaining(`{Warehouse\\Password}: is required when ${named} changes`) as unknown] });
+      expect(result).toEqual({ ok: false, messages: expect.arrayContaining([expect.stringContaining(`{Warehouse\\Password}: is required when ${named} changes`)]) as unknown });
     });
 
     it.each([[{ bucketName: 'attacker-bucket' }], [{ regionEndpoint: 'eu-west-1' }], [{ accessKey: 'AKIAOTHERKEY00000000' }]])(
@@ -65,8 +65,28 @@ describe('mergeAlterRequest', () => {
       },
     );
 
-    it('accepts the change with the secret given again, and a change that moves nothing', () => {
-      expect(merged({ warehouse: { url: 'other.example.com:5439', password: 'given-again' } }).warehouse).toMatchObject({ url: 'other.example.com:5439', password: 'given-again' });
+    it('refuses a new Redshift server with a password of the caller\'s but the stored S3 secret key, which COPY would carry there (issue 36)', () => {
+      const result = merge({ warehouse: { url: 'attacker.example.com:5439', password: 'the-callers-own-password' } });
+      expect(result).toEqual({ ok: false, messages: [expect.stringMatching(/^\{Warehouse\\SecretKey\}: is required when \{Warehouse\\Url\} changes/) as unknown] });
+    });
+
+    it('lets a PostgreSQL warehouse move with its password alone: its loader reads the bucket itself, so the S3 keys never reach it', () => {
+      const postgres = merged({ warehouse: { url: 'postgres://warehouse.internal:5432', password: 'given-again' } });
+      expect(merged({ warehouse: { url: 'postgres://other.example.com:5432', password: 'for-the-other' } }, postgres).warehouse).toMatchObject({
+        url: 'postgres://other.example.com:5432',
+        password: 'for-the-other',
+        secretKey: stored.warehouse.secretKey,
+      });
+      const toRedshift = merge({ warehouse: { url: 'other.example.com:5439', password: 'for-the-other' } }, postgres);
+      expect(toRedshift).toEqual({ ok: false, messages: [expect.stringMatching(/^\{Warehouse\\SecretKey\}: is required when \{Warehouse\\Url\} changes/) as unknown] });
+    });
+
+    it('accepts the change with the secrets given again, and a change that moves nothing', () => {
+      expect(merged({ warehouse: { url: 'other.example.com:5439', password: 'given-again', secretKey: 'key-again' } }).warehouse).toMatchObject({
+        url: 'other.example.com:5439',
+        password: 'given-again',
+        secretKey: 'key-again',
+      });
       expect(merged({ warehouse: { url: stored.warehouse.url, bucketName: stored.warehouse.bucketName } }).warehouse).toEqual(stored.warehouse);
       expect(merged({ warehouse: { databaseSchema: 'other_schema', bucketFolderName: '/elsewhere' } }).warehouse).toMatchObject({ databaseSchema: 'other_schema' });
     });

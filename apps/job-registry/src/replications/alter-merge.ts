@@ -1,5 +1,6 @@
 import type { AlterReplicationRequest, ReplicationConfig } from '@svc/contracts';
 import { fieldLabel } from '@svc/api-model';
+import { misdirectedSecrets } from './secret-recipients';
 
 export type MergeResult = { ok: true; config: ReplicationConfig } | { ok: false; messages: string[] };
 
@@ -15,28 +16,17 @@ const RESEEDING_SCHEDULE = {
 const VALIDATION_SCHEDULE = { group: 'validationSchedule', members: ['fromTime', 'toTime', 'repeatIntervalInMinutes'], named: 'FromTime, ToTime and RepeatIntervalInMinutes', what: 'validation schedule' } as const;
 
 /**
- * Each stored secret and what it was given for: when any of those changes, the secret must be given again in the
- * same call, or a caller allowed only Alter could send the stored password or S3 secret key to a server or bucket of
- * its own (the probe and the workers would use it there at once).
- */
-const SECRET_BINDINGS = [
-  { secret: 'password', boundTo: ['url', 'databaseName', 'username'] },
-  { secret: 'secretKey', boundTo: ['bucketName', 'regionEndpoint', 'accessKey'] },
-] as const;
-
-/**
  * Applies an Alter request to a stored configuration (seed §2.2: a field is passed only when it changes).
  * SourceConnectionString replaces source.connectionString; DestinationConnectionString replaces
  * staging.connectionString, because the seed's "destination (replica)" database is the staging database.
  * Warehouse, ReseedingSchedule and ValidationSchedule are merged member by member; every other field replaces the stored one.
- * Cross-field rules of the result are checked afterwards (validateMergedConfig).
+ * A stored secret the request leaves as it is may not go anywhere new (secret-recipients.ts). Cross-field rules of
+ * the result are checked afterwards (validateMergedConfig).
  */
 export function mergeAlterRequest(current: ReplicationConfig, request: AlterReplicationRequest): MergeResult {
   const reseeding = mergeCompleteGroup(RESEEDING_SCHEDULE, current.reseedingSchedule, request.reseedingSchedule);
   const validating = mergeCompleteGroup(VALIDATION_SCHEDULE, current.validationSchedule, request.validationSchedule);
   if (!reseeding.ok || !validating.ok) return { ok: false, messages: [...(reseeding.ok ? [] : reseeding.messages), ...(validating.ok ? [] : validating.messages)] };
-  const redirected = secretsLeftBehind(current.warehouse, request.warehouse);
-  if (redirected.length) return { ok: false, messages: redirected };
 
   const replaced = definedOnly({
     replicationName: request.replicationName,
@@ -66,23 +56,15 @@ export function mergeAlterRequest(current: ReplicationConfig, request: AlterRepl
         : { ...current.staging, connectionString: request.destinationConnectionString },
     warehouse: mergeWarehouse(current.warehouse, request.warehouse),
   };
+  // A caller allowed only Alter must not send a stored password or key to a server or bucket of its own: the probe
+  // and the workers would use it there at once.
+  const misdirected = misdirectedSecrets(current, config, request);
+  if (misdirected.length) return { ok: false, messages: misdirected };
   if (reseeding.group === undefined) delete config.reseedingSchedule;
   else config.reseedingSchedule = reseeding.group;
   if (validating.group === undefined) delete config.validationSchedule;
   else config.validationSchedule = validating.group;
   return { ok: true, config };
-}
-
-/** A message for each stored secret whose server, database, user, bucket or key id the request changes without giving it again. */
-function secretsLeftBehind(current: StoredWarehouse, changes: AlterReplicationRequest['warehouse']): string[] {
-  if (changes === undefined) return [];
-  return SECRET_BINDINGS.flatMap(({ secret, boundTo }) => {
-    if (changes[secret] !== undefined || current[secret] === undefined) return [];
-    const changed = boundTo.filter((member) => changes[member] !== undefined && changes[member] !== current[member]);
-    if (changed.length === 0) return [];
-    const names = changed.map((member) => fieldLabel(['warehouse', member])).join(', ');
-    return [`${fieldLabel(['warehouse', secret])}: is required when ${names} changes: a stored secret is never sent anywhere but where it was given for`];
-  });
 }
 
 /** Switching AccessType drops the other type's credentials; the request then supplies its own. */

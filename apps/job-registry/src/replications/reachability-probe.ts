@@ -2,15 +2,16 @@ import type { S3ServiceSettings } from '@svc/config';
 import type { ListedTable } from '@svc/contracts';
 import {
   checkReachability,
+  checkTargetPolicy,
   listSourceTables,
   prepareStaging,
-  targetPolicyProblems,
   type DatabaseTarget,
   type PreparedStaging,
   type ReachabilityTarget,
   type StagingPreparationTarget,
   type TargetPolicy,
 } from '@svc/connectors';
+import type { DialPolicy } from '@svc/engines';
 
 export type { DatabaseTarget, PreparedStaging, ReachabilityTarget, StagingPreparationTarget };
 
@@ -29,19 +30,27 @@ export const REACHABILITY_PROBE = Symbol('REACHABILITY_PROBE');
 export class ConnectorsReachabilityProbe implements ReachabilityProbe {
   constructor(private readonly options: { timeoutMs: number; s3: S3ServiceSettings; policy: TargetPolicy }) {}
 
-  /** The host policy first: a target it refuses is never contacted (no probe, no password sent). */
+  /**
+   * The host policy first: a target it refuses is never contacted (no probe, no password sent). The probes then dial
+   * the addresses the policy checked (pinned), not what a second resolution of the names would answer.
+   */
   async check(target: ReachabilityTarget): Promise<string[]> {
     if (!target.source && !target.staging && !target.warehouse) return [];
-    const refused = await targetPolicyProblems(target, this.options.policy);
-    if (refused.length) return refused;
-    return checkReachability(target, { timeoutMs: this.options.timeoutMs, s3: this.options.s3 });
+    const verdict = await checkTargetPolicy(target, this.options.policy);
+    if (verdict.problems.length) return verdict.problems;
+    return checkReachability(target, { timeoutMs: this.options.timeoutMs, s3: this.options.s3, dial: { ...this.dial, pinned: verdict.pinned } });
   }
 
+  /** Resolves again at connect, held to the same address classes (the control database is the check's alone). */
   listSourceTables(source: DatabaseTarget): Promise<ListedTable[]> {
-    return listSourceTables(source.connectionString, { encrypt: source.encryptDataInTransit, timeoutMs: this.options.timeoutMs });
+    return listSourceTables(source.connectionString, { encrypt: source.encryptDataInTransit, timeoutMs: this.options.timeoutMs, dial: this.dial });
   }
 
   prepareStaging(target: StagingPreparationTarget): Promise<PreparedStaging> {
-    return prepareStaging(target, this.options.timeoutMs);
+    return prepareStaging(target, this.options.timeoutMs, this.dial);
+  }
+
+  private get dial(): DialPolicy {
+    return { allowLoopback: this.options.policy.allowLoopback };
   }
 }

@@ -9,7 +9,7 @@ import {
   type ServiceConfiguration,
   type TableStatus,
 } from '@svc/contracts';
-import { takesOut } from '@svc/registry-store';
+import { chainOf, judgeChange, signs, standingOf } from '@svc/registry-store';
 import type {
   AccessKeyChange,
   AccessKeyChangeOutcome,
@@ -17,6 +17,9 @@ import type {
   AccessKeySecret,
   AccessKeyStore,
   AlertStore,
+  DisabledBy,
+  KeyActor,
+  KeyLink,
   ChangeAuthor,
   HistoryEntry,
   HistoryQuery,
@@ -243,16 +246,26 @@ export class InMemoryMetricsHistoryStore implements MetricsHistoryStore {
   }
 }
 
-type InMemoryKey = NewAccessKey & { disabled?: boolean; expiresAt?: Date | null; previous?: { secretKey: string; validUntil: Date }; createdAt?: Date };
+type InMemoryKey = NewAccessKey & {
+  disabled?: boolean;
+  disabledBy?: DisabledBy | null;
+  expiresAt?: Date | null;
+  previous?: { secretKey: string; validUntil: Date };
+  createdAt?: Date;
+};
 
 export class InMemoryAccessKeyStore implements AccessKeyStore {
   readonly keys = new Map<string, InMemoryKey>();
   private bootstrapKeyId: string | null = null;
 
   async upsertBootstrap(accessKeyId: string, secretKey: string): Promise<void> {
-    if (this.bootstrapKeyId !== null && this.bootstrapKeyId !== accessKeyId) this.keys.delete(this.bootstrapKeyId);
+    const replaced = this.bootstrapKeyId;
+    if (replaced !== null && replaced !== accessKeyId) {
+      for (const [id, key] of this.keys) if (key.createdBy === replaced) this.keys.set(id, { ...key, createdBy: accessKeyId });
+      this.keys.delete(replaced);
+    }
     this.bootstrapKeyId = accessKeyId;
-    this.keys.set(accessKeyId, { accessKeyId, secretKey, allowedOperations: ['*'], replicationScope: 'All', description: 'bootstrap' });
+    this.keys.set(accessKeyId, { ...this.keys.get(accessKeyId), accessKeyId, secretKey, allowedOperations: ['*'], replicationScope: 'All', description: 'bootstrap', createdBy: null });
   }
 
   async create(key: NewAccessKey): Promise<boolean> {
@@ -291,15 +304,14 @@ export class InMemoryAccessKeyStore implements AccessKeyStore {
     return key ? this.listingOf(key) : null;
   }
 
-  async change(accessKeyId: string, change: AccessKeyChange, options: { keepAnAllKey: boolean }): Promise<AccessKeyChangeOutcome> {
-    if (!this.keys.has(accessKeyId)) return 'missing';
-    if (options.keepAnAllKey && takesOut(change)) {
-      const allKeys = [...this.keys.keys()].filter((id) => this.usable(id)?.replicationScope === 'All');
-      if (allKeys.length === 1 && allKeys[0] === accessKeyId) return 'lastAllKey';
-    }
-    if (change.kind === 'delete') this.keys.delete(accessKeyId);
-    else if (change.kind === 'status') this.update(accessKeyId, (key) => ({ ...key, disabled: change.disabled }));
-    else this.update(accessKeyId, (key) => ({ ...key, expiresAt: change.expiresAt }));
+  async change(accessKeyId: string, change: AccessKeyChange, actor: KeyActor): Promise<AccessKeyChangeOutcome> {
+    const verdict = judgeChange(this.links(), accessKeyId, change, actor, new Date());
+    if (verdict.verdict === 'missing') return 'missing';
+    if (verdict.verdict === 'refused') return verdict.refusal;
+    const write = verdict.write;
+    if (write.kind === 'delete') for (const id of write.accessKeyIds) this.keys.delete(id);
+    else if (write.kind === 'status') this.update(accessKeyId, (key) => ({ ...key, disabled: write.disabled, disabledBy: write.disabledBy }));
+    else this.update(accessKeyId, (key) => ({ ...key, expiresAt: write.expiresAt }));
     return 'changed';
   }
 
@@ -309,8 +321,16 @@ export class InMemoryAccessKeyStore implements AccessKeyStore {
 
   private usable(accessKeyId: string): InMemoryKey | undefined {
     const key = this.keys.get(accessKeyId);
-    if (!key || key.disabled || (key.expiresAt && key.expiresAt <= new Date())) return undefined;
-    return key;
+    return key && signs(this.standingOf(accessKeyId), new Date()) ? key : undefined;
+  }
+
+  private links(): Map<string, KeyLink> {
+    return new Map([...this.keys.values()].map((key) => [key.accessKeyId, linkOf(key)]));
+  }
+
+  private standingOf(accessKeyId: string): AccessKeyListing['effective'] {
+    const links = this.links();
+    return standingOf(chainOf(accessKeyId, (id) => links.get(id)));
   }
 
   private listingOf(key: InMemoryKey): AccessKeyListing {
@@ -321,9 +341,11 @@ export class InMemoryAccessKeyStore implements AccessKeyStore {
       description: key.description,
       bootstrap: key.accessKeyId === this.bootstrapKeyId,
       disabled: key.disabled === true,
+      disabledBy: linkOf(key).disabledBy,
       createdAt: key.createdAt ?? new Date(0),
       createdBy: key.createdBy ?? null,
       expiresAt: key.expiresAt ?? null,
+      effective: this.standingOf(key.accessKeyId),
       previousSecretValidUntil: key.previous && key.previous.validUntil > new Date() ? key.previous.validUntil : null,
     };
   }
@@ -334,6 +356,18 @@ export class InMemoryAccessKeyStore implements AccessKeyStore {
     this.keys.set(accessKeyId, update(key));
     return true;
   }
+}
+
+function linkOf(key: InMemoryKey): KeyLink {
+  const disabled = key.disabled === true;
+  return {
+    accessKeyId: key.accessKeyId,
+    createdBy: key.createdBy ?? null,
+    replicationScope: key.replicationScope,
+    disabled,
+    disabledBy: disabled ? (key.disabledBy ?? null) : null,
+    expiresAt: key.expiresAt ?? null,
+  };
 }
 
 /** Records what it was asked to check and answers what the test decided. */

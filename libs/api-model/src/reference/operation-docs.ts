@@ -78,7 +78,7 @@ export const OPERATION_DOCS: Record<OperationName, OperationDoc> = {
       NOT_FOUND_REPLICATION,
       BEING_DELETED,
       CHANGED_CONCURRENTLY,
-      '400 `{Warehouse\\Password}: is required when {Warehouse\\Url} changes …`: a change of Url, DatabaseName or Username needs the Password again, and a change of BucketName, RegionEndpoint or AccessKey the SecretKey, in the same call (a stored secret only goes where it was given for)',
+      '400 `{Warehouse\\Password}: is required when {Warehouse\\Url} changes …`: a change of Url, DatabaseName or Username needs the Password again, a change of BucketName, RegionEndpoint or AccessKey the SecretKey, and so does a change of Url, DatabaseName or Username when the warehouse (after the change) is Redshift, whose COPY carries the S3 key pair to the cluster; all in the same call (a stored secret only goes where it was given for)',
       '400 when a changed connection, bucket or table list does not check out, as for a Create (named by field)',
     ],
     absent: 'unchanged',
@@ -155,7 +155,10 @@ export const OPERATION_DOCS: Record<OperationName, OperationDoc> = {
   },
   CreateAccessKey: {
     purpose: "Creates an access key within the calling key's own rights. Its secret is answered this once.",
-    errors: ['403 when the new key would be allowed more than the calling key (an operation it lacks, or scope All from an Own key)'],
+    errors: [
+      '403 when the new key would be allowed more than the calling key (an operation it lacks, or scope All from an Own key)',
+      "403 `{ExpiresAt}: this key expires at …, so it cannot give a key a later expiry …`: a key lives no longer than the key that created it (without ExpiresAt it gets the creator's), and stops when its creator is disabled, expires or is deleted",
+    ],
     example: {
       allowedOperations: 'DescribeWarehouseReplication, ListWarehouseReplications, GetReplicationMetrics',
       replicationScope: 'Own',
@@ -170,12 +173,17 @@ export const OPERATION_DOCS: Record<OperationName, OperationDoc> = {
   },
   UpdateAccessKey: {
     purpose: "Enables or disables a key, or changes when it expires.",
-    errors: [NOT_FOUND_KEY, "400 `{AccessKeyId}: key '…' is the last enabled key with ReplicationScope All …`"],
+    errors: [
+      NOT_FOUND_KEY,
+      "400 `{AccessKeyId}: key '…' is the last enabled key with ReplicationScope All …` (or `… and the keys it created are the last …`: they stop with it)",
+      '403 `{ExpiresAt}: a key may only shorten its own lifetime …`, and no key gives another an expiry later than its own (nor Never)',
+      "403 `{Status}: key '…' was disabled by a key with ReplicationScope All …`: only a key at least as wide as the one that disabled a key enables it again",
+    ],
     absent: 'unchanged',
     example: { accessKeyId: KEY_ID, status: 'Disabled' },
   },
   DeleteAccessKey: {
-    purpose: 'Deletes a key: it stops signing at once.',
+    purpose: 'Deletes a key, and the keys it created down the chain: they stop signing at once.',
     errors: [NOT_FOUND_KEY, "400 `{AccessKeyId}: key '…' is the last enabled key with ReplicationScope All …`"],
     example: { accessKeyId: KEY_ID },
   },

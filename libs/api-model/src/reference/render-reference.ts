@@ -58,6 +58,7 @@ function introduction(): string[] {
     '| 405 | Not POST |',
     '| 413 | Body over 1 MiB |',
     '| 415 | Neither XML nor JSON, or a charset other than UTF-8 |',
+    '| 429 | Too many calls with one access key: over its rate, or its share of the replay cache is full; `Retry-After` says when to try again |',
     '| 503 | The service cannot answer now (its registry, or the replay cache is full); try again |',
     '| 500 | Internal error: the `RequestId` is in the service log |',
     '',

@@ -1,4 +1,5 @@
 import { cannotReachText } from '@svc/contracts';
+import { HOST_POLICY_CODE } from './dial-guard';
 
 /**
  * Short, secret-free reasons for failed connection attempts. Each engine words its driver's errors (see its
@@ -28,6 +29,8 @@ export function timedOutReason(timeoutMs: number): string {
 
 /** Node's socket and DNS codes of an attempt that reached no server. */
 const UNREACHABLE_SOCKET_CODES = new Set([
+  // A connect the dial policy refused (dial-guard.ts): worded like any other, so that no answer tells what a name resolves to.
+  HOST_POLICY_CODE,
   'ECONNREFUSED',
   'ENOTFOUND',
   'EAI_AGAIN',

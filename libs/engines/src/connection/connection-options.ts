@@ -1,7 +1,11 @@
+import type { DialPolicy } from './dial-guard';
+
 export interface ConnectOptions {
   /** EncryptDataInTransit of the request. */
   encrypt: boolean;
   connectTimeoutMs: number;
+  /** What every connect of the driver may reach (dial-guard.ts); DEFAULT_DIAL_POLICY when absent. */
+  dial?: DialPolicy;
 }
 
 /** What the warehouse connection is made of (the Warehouse group of the request). */
@@ -16,4 +20,6 @@ export interface WarehouseConnection {
 export interface ProbeOptions {
   encrypt: boolean;
   timeoutMs: number;
+  /** The registry's dial policy: its ALLOW_LOOPBACK_TARGETS, and the answers its host policy checked; DEFAULT_DIAL_POLICY when absent. */
+  dial?: DialPolicy;
 }

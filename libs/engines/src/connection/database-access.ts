@@ -1,6 +1,7 @@
 import type { ListedTable } from '@svc/contracts';
 import type { FailureContext } from './connection-failure';
 import type { ProbeOptions } from './connection-options';
+import type { DialPolicy } from './dial-guard';
 
 /**
  * What Create and Alter need of an engine for a Source or Staging connection string, before any pipeline
@@ -13,6 +14,11 @@ export interface DatabaseAccess {
   databaseName(connectionString: string): string | null;
   /** `engine://host:port/database`, lower case: two strings naming the same database share it. Null when unparsable. */
   databaseIdentity(connectionString: string): string | null;
+  /**
+   * What the engine's driver connects to, read off the driver config it builds: the host policy checks this, so that
+   * it checks what is dialled. Throws ConnectionStringError (UnsafeHostError for a host no driver may dial).
+   */
+  endpoint(connectionString: string): DatabaseEndpoint;
   /** Connects and runs a trivial query: null on success, else a short reason that quotes nothing of the string. */
   probe(connectionString: string, options: ProbeOptions): Promise<string | null>;
   /** The user tables with their primary-key columns; throws when the database cannot be read. */
@@ -27,12 +33,22 @@ export interface DatabaseAccess {
   prepareStaging?(request: StagingPreparationRequest): Promise<StagingPreparation>;
 }
 
+/** Where a driver connects: the host as the driver is given it (driverHostOf), its port and the database. */
+export interface DatabaseEndpoint {
+  host: string;
+  /** Undefined when the driver finds it at connect time (a SQL Server named instance, through the SQL Browser). */
+  port: number | undefined;
+  database: string;
+}
+
 export interface StagingPreparationRequest {
   source: { connectionString: string; encrypt: boolean };
   staging: { connectionString: string; encrypt: boolean };
   /** Staging.ReplicateCompatibilityLevel */
   replicateCompatibilityLevel: boolean;
   timeoutMs: number;
+  /** The registry's dial policy (ProbeOptions.dial); DEFAULT_DIAL_POLICY when absent. */
+  dial?: DialPolicy;
 }
 
 /** Which request field a problem of preparing the staging database belongs to. */

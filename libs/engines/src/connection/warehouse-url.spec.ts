@@ -1,4 +1,5 @@
-import { warehouseEndpointOf, warehouseEngineOf } from './warehouse-url';
+import { UnsafeHostError } from './dial-host';
+import { warehouseDialEndpointOf, warehouseEndpointOf, warehouseEngineOf } from './warehouse-url';
 
 describe('warehouseEndpointOf: the one warehouse URL grammar (API checks and connections alike)', () => {
   it.each([
@@ -30,5 +31,13 @@ describe('warehouseEndpointOf: the one warehouse URL grammar (API checks and con
 
   it('keeps query parameters with lower-case names', () => {
     expect([...(warehouseEndpointOf('postgres://h/db?SSLMODE=require')?.params ?? [])]).toEqual([['sslmode', 'require']]);
+  });
+
+  it('gives drivers the address of any spelling, and refuses a host no driver may dial (warehouseDialEndpointOf, issue 36)', () => {
+    expect(warehouseDialEndpointOf('redshift://0x7f.1:5439')).toMatchObject({ engine: 'redshift', host: '127.0.0.1', port: 5439 });
+    expect(warehouseDialEndpointOf('[::ffff:169.254.169.254]:5439')).toMatchObject({ host: '::ffff:a9fe:a9fe' });
+    expect(warehouseDialEndpointOf('mysql://h:1')).toBeNull();
+    expect(() => warehouseDialEndpointOf('postgres://%2Ftmp:5432')).toThrow(UnsafeHostError);
+    expect(() => warehouseDialEndpointOf('postgres://h:5432?host=%2Ftmp')).toThrow(UnsafeHostError);
   });
 });

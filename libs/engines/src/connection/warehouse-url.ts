@@ -1,3 +1,4 @@
+import { driverHostOf, refuseQueryHosts } from './dial-host';
 import { isHostName, parsePort, stripBrackets } from './host-port';
 import { hasScheme, parseServerUrl } from './server-url';
 
@@ -49,6 +50,17 @@ export function warehouseEndpointOf(url: string): WarehouseEndpoint | null {
   const bracketsFit = written === host || host.includes(':');
   if (port === undefined || !isHostName(host) || !bracketsFit) return null;
   return { engine: 'redshift', host, port, params: new Map(), hasCredentials: false };
+}
+
+/**
+ * What a warehouse driver connects to for a Warehouse.Url: its endpoint, the host as the driver is given it
+ * (driverHostOf). Null when the URL is no warehouse URL; throws UnsafeHostError for a host no driver may dial.
+ */
+export function warehouseDialEndpointOf(url: string): WarehouseEndpoint | null {
+  const endpoint = warehouseEndpointOf(url);
+  if (endpoint === null) return null;
+  refuseQueryHosts(endpoint.params);
+  return { ...endpoint, host: driverHostOf(endpoint.host) };
 }
 
 /** Engine named by Warehouse.Url, or null. */

@@ -1,5 +1,6 @@
 import { Portable, type PortableType } from '@svc/contracts';
-import { portableTypeOfPostgres, postgresColumnType } from './portable-types';
+import { UnsupportedPostgresTypeError } from './built-in-types';
+import { declaredPostgresType, portableTypeOfPostgres, postgresColumnType } from './portable-types';
 
 describe('PostgreSQL types and portable types', () => {
   it.each<[string, PortableType]>([
@@ -26,6 +27,28 @@ describe('PostgreSQL types and portable types', () => {
     ['inet[]', Portable.array(Portable.native('postgres', 'inet'))],
   ])('reads %s as %j', (text, type) => {
     expect(portableTypeOfPostgres(text)).toEqual(type);
+  });
+
+  // A catalog's text is no type to declare unless it is a built-in one: whatever a hostile format_type wrote travels as text.
+  it.each<[string, PortableType]>([
+    ['integer default pg_sleep(86400)', Portable.text()],
+    ['integer generated always as identity', Portable.text()],
+    ['integer); drop table x; --', Portable.text()],
+    ['interval(3) default now', Portable.text()],
+    ['regclass', Portable.text()],
+    ['integer default pg_sleep(86400)[]', Portable.array(Portable.text())],
+  ])('reads %j, no built-in type, as %j', (text, type) => {
+    expect(portableTypeOfPostgres(text)).toEqual(type);
+  });
+
+  it.each<[string, PortableType]>([
+    ['a native type with a default', Portable.native('postgres', 'integer default pg_sleep(86400)')],
+    ['a native type with a statement', Portable.native('postgres', 'integer); drop table x; --')],
+    ['an array of a native type with a default', Portable.array(Portable.native('postgres', 'inet default pg_sleep(86400)'))],
+    ['a native type out of range', Portable.native('postgres', 'bit(0)')],
+  ])('refuses to declare %s, naming the column', (_name, portableType) => {
+    expect(() => postgresColumnType(portableType, 'c')).toThrow(UnsupportedPostgresTypeError);
+    expect(() => declaredPostgresType({ name: 'c', portableType })).toThrow(/^column "c" has a type PostgreSQL staging and warehouses do not declare/);
   });
 
   it.each<[PortableType, string, RegExp | null]>([

@@ -1,4 +1,5 @@
-import { Portable, type PortableType, type ScalarPortableType } from '@svc/contracts';
+import { Portable, type ColumnDefinition, type PortableType, type ScalarPortableType } from '@svc/contracts';
+import { checkedBuiltInType, isBuiltInScalarType } from './built-in-types';
 
 /** The engine name a PostgreSQL type without a portable kind travels under (PortableType `native`). */
 export const POSTGRES_ENGINE = 'postgres';
@@ -14,7 +15,9 @@ const TYPE_TEXT = /^([a-z ]+?)(?:\((\d+)(?:,(-?\d+))?\))?( with time zone| witho
  * The portable type of a column from PostgreSQL's spelling of it (format_type's text, which the source's
  * catalog query writes after following domains; user-defined types arrive as `text`). A built-in type the
  * model has no kind for (inet, money, point, bit(n), ranges, interval with fields…) is `native`: another
- * PostgreSQL declares it again, other engines store its text.
+ * PostgreSQL declares it again, other engines store its text. Any other text (a built-in type that names the
+ * source's own objects, such as regclass, or whatever a hostile catalog wrote) is no type to declare anywhere:
+ * it travels as text, as user-defined types do (built-in-types.ts).
  */
 export function portableTypeOfPostgres(typeText: string): PortableType {
   const text = typeText.trim();
@@ -24,7 +27,7 @@ export function portableTypeOfPostgres(typeText: string): PortableType {
 
 function scalarOf(text: string): ScalarPortableType {
   const match = TYPE_TEXT.exec(text);
-  if (match === null) return Portable.native(POSTGRES_ENGINE, text);
+  if (match === null) return nativeOrText(text);
   const [, name = '', first, second, zone] = match;
   const size = first === undefined ? undefined : Number(first);
   const zoned = zone === ' with time zone';
@@ -59,7 +62,7 @@ function scalarOf(text: string): ScalarPortableType {
       return Portable.timestamp(size ?? MAX_SECOND_DIGITS, zoned);
     case 'interval':
       // interval(3) or interval day to second keep their qualifiers between two PostgreSQL databases.
-      return size === undefined && zone === undefined ? Portable.interval() : Portable.native(POSTGRES_ENGINE, text);
+      return size === undefined && zone === undefined ? Portable.interval() : nativeOrText(text);
     case 'uuid':
       return Portable.uuid();
     case 'json':
@@ -67,8 +70,12 @@ function scalarOf(text: string): ScalarPortableType {
     case 'jsonb':
       return Portable.json(true);
     default:
-      return Portable.native(POSTGRES_ENGINE, text);
+      return nativeOrText(text);
   }
+}
+
+function nativeOrText(text: string): ScalarPortableType {
+  return isBuiltInScalarType(text) ? Portable.native(POSTGRES_ENGINE, text) : Portable.text();
 }
 
 /** How a PostgreSQL staging or warehouse table declares a column of a portable type, and what that loses. */
@@ -81,14 +88,22 @@ export interface PostgresColumnType {
 
 const exact = (type: string): PostgresColumnType => ({ type, lost: null });
 
-/** The PostgreSQL type of a portable type: nothing is declared narrower than the type allows. */
-export function postgresColumnType(type: PortableType): PostgresColumnType {
-  if (type.kind !== 'array') return scalarColumnType(type);
-  const element = scalarColumnType(type.element);
+/**
+ * The PostgreSQL type of a portable type: nothing is declared narrower than the type allows. A native PostgreSQL
+ * type is declared only when it is a built-in one (UnsupportedPostgresTypeError naming `column` otherwise).
+ */
+export function postgresColumnType(type: PortableType, column: string | null = null): PostgresColumnType {
+  if (type.kind !== 'array') return scalarColumnType(type, column);
+  const element = scalarColumnType(type.element, column);
   return { type: `${element.type}[]`, lost: element.lost };
 }
 
-function scalarColumnType(type: ScalarPortableType): PostgresColumnType {
+/** The type text a staging or warehouse column of this definition is declared with, checked whole (built-in-types.ts) before any DDL splices it. */
+export function declaredPostgresType(column: Pick<ColumnDefinition, 'name' | 'portableType'>): string {
+  return checkedBuiltInType(column.name, postgresColumnType(column.portableType, column.name).type);
+}
+
+function scalarColumnType(type: ScalarPortableType, column: string | null): PostgresColumnType {
   switch (type.kind) {
     case 'integer':
       return exact(type.bytes === 2 ? 'smallint' : type.bytes === 4 ? 'integer' : 'bigint');
@@ -111,7 +126,7 @@ function scalarColumnType(type: ScalarPortableType): PostgresColumnType {
     case 'json':
       return exact(type.parsed ? 'jsonb' : 'json');
     case 'native':
-      return type.engine === POSTGRES_ENGINE ? exact(type.type) : { type: 'text', lost: `its ${type.engine} text form (${type.type})` };
+      return type.engine === POSTGRES_ENGINE ? exact(checkedBuiltInType(column, type.type)) : { type: 'text', lost: `its ${type.engine} text form (${type.type})` };
   }
 }
 

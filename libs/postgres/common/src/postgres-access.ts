@@ -8,6 +8,7 @@ import {
   settleProbe,
   socketFailureReason,
   unlessUnparsable,
+  type ConnectOptions,
   type DatabaseAccess,
   type FailureContext,
   type ProbeOptions,
@@ -44,6 +45,11 @@ interface ListedRow {
   name: string;
   primary_key: string[];
   estimated_rows: number | string | null;
+}
+
+/** A probe's or listing's driver options: its encryption, its deadline as the connect timeout, its dial policy. */
+function connectOptionsOf(options: ProbeOptions): ConnectOptions {
+  return { encrypt: options.encrypt, connectTimeoutMs: options.timeoutMs, ...(options.dial && { dial: options.dial }) };
 }
 
 /** Only the driver config matters to identity; nothing connects. */
@@ -84,15 +90,19 @@ export const postgresAccess: DatabaseAccess = {
       return `postgres://${String(config.host)}:${String(config.port)}/${String(config.database)}`.toLowerCase();
     }),
 
+  endpoint: (connectionString) => {
+    const config = postgresClientConfig(connectionString, IDENTITY_OPTIONS);
+    return { host: String(config.host), port: config.port, database: String(config.database) };
+  },
+
   probe: (connectionString, options: ProbeOptions) =>
     probeOrReason(
-      () => probePostgres(postgresClientConfig(connectionString, { encrypt: options.encrypt, connectTimeoutMs: options.timeoutMs }), options.timeoutMs),
+      () => probePostgres(postgresClientConfig(connectionString, connectOptionsOf(options)), options.timeoutMs),
       (error) => postgresConnectionFailure(error, { timeoutMs: options.timeoutMs }),
     ),
 
   listTables: async (connectionString, options: ProbeOptions): Promise<ListedTable[]> => {
-    const connect = { encrypt: options.encrypt, connectTimeoutMs: options.timeoutMs };
-    const client = new Client({ ...postgresClientConfig(connectionString, connect), statement_timeout: options.timeoutMs });
+    const client = new Client({ ...postgresClientConfig(connectionString, connectOptionsOf(options)), statement_timeout: options.timeoutMs });
     client.on('error', () => undefined);
     await client.connect();
     try {

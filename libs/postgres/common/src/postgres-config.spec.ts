@@ -1,5 +1,5 @@
 import type { ClientConfig } from 'pg';
-import { ConnectionStringError } from '@svc/engines';
+import { ConnectionStringError, UnsafeHostError } from '@svc/engines';
 import { postgresClientConfig, warehouseClientConfig } from './postgres-config';
 
 async function passwordOf(config: ClientConfig): Promise<string | undefined> {
@@ -107,5 +107,29 @@ describe('TCP keep-alive', () => {
     const source = postgresClientConfig('postgres://u@db/sales', { encrypt: false, connectTimeoutMs: 1 });
     const target = warehouseClientConfig({ url: 'postgres://dw:5432', databaseName: 'dw', username: 'u', password: 'p' }, 1);
     for (const config of [source, target]) expect([config.keepAlive, config.keepAliveInitialDelayMillis]).toEqual([true, 60_000]);
+  });
+
+});
+
+describe('postgres host policy at the driver (issue 36)', () => {
+  const plain = { encrypt: false, connectTimeoutMs: 5000 };
+  it('hands pg the address however it is spelled, so pg dials what the host policy checked (issue 36)', () => {
+    expect(postgresClientConfig('postgres://u@0x7f.1/sales', plain).host).toBe('127.0.0.1');
+    expect(postgresClientConfig('postgres://u@[::ffff:127.0.0.1]/sales', plain).host).toBe('::ffff:7f00:1');
+    expect(warehouseClientConfig({ url: 'redshift://2130706433:5439', databaseName: 'dev', username: 'u', password: 'p' }, 1000).host).toBe('127.0.0.1');
+  });
+
+  it.each([
+    'postgres://u:hunter2@%2Fvar%2Frun%2Fpostgresql/sales',
+    'postgres://u:hunter2@db/sales?host=/tmp',
+    'postgres://u:hunter2@db/sales?hostaddr=127.0.0.1',
+    'postgres://u:hunter2@db.123/sales',
+  ])('never builds a config that pg would connect to a Unix socket or another host: %s', (url) => {
+    expect(() => postgresClientConfig(url, plain)).toThrow(UnsafeHostError);
+    expect(() => postgresClientConfig(url, plain)).not.toThrow(/hunter2|tmp|var/);
+  });
+
+  it('refuses a warehouse URL whose host is a path', () => {
+    expect(() => warehouseClientConfig({ url: 'redshift://%2Ftmp:5439', databaseName: 'dev', username: 'u', password: 'p' }, 1000)).toThrow(UnsafeHostError);
   });
 });

@@ -3,13 +3,18 @@ import type { ConnectionOptions } from 'node:tls';
 import type { ClientConfig } from 'pg';
 import {
   ConnectionStringError,
+  DEFAULT_DIAL_POLICY,
   POSTGRES_DEFAULT_PORT,
   POSTGRES_SCHEMES,
   UNSUPPORTED_WAREHOUSE_URL,
+  driverHostOf,
+  guardedStream,
   hasScheme,
   parseServerUrl,
-  warehouseEndpointOf,
+  refuseQueryHosts,
+  warehouseDialEndpointOf,
   type ConnectOptions,
+  type DialPolicy,
   type WarehouseConnection,
 } from '@svc/engines';
 
@@ -30,10 +35,11 @@ export function postgresClientConfig(connectionString: string, options: ConnectO
   if (!hasScheme(connectionString, POSTGRES_SCHEMES)) throw new ConnectionStringError('not a postgres:// connection string');
   const url = parseServerUrl(connectionString);
   if (url === null) throw new ConnectionStringError('malformed postgres:// connection string');
+  refuseQueryHosts(url.params);
   const user = url.user ?? defaultUser();
   const applicationName = url.params.get('application_name');
   return {
-    host: url.host === '' ? 'localhost' : url.host,
+    host: driverHostOf(url.host === '' ? 'localhost' : url.host),
     port: url.port ?? POSTGRES_DEFAULT_PORT,
     user,
     password: passwordOf(url.password ?? ''),
@@ -41,13 +47,23 @@ export function postgresClientConfig(connectionString: string, options: ConnectO
     ssl: postgresTls(url.params, options.encrypt),
     connectionTimeoutMillis: options.connectTimeoutMs,
     ...KEEP_ALIVE,
+    // Every connect through the dial guard: the name resolved and checked again, the checked address dialled.
+    stream: guardedStream(options.dial ?? DEFAULT_DIAL_POLICY),
     ...(applicationName !== undefined && { application_name: applicationName }),
   };
 }
 
+/**
+ * The startup options of a source session: pg_catalog is the only schema searched. The source role's own
+ * search_path (ALTER ROLE … SET, a database default) could otherwise put a schema before pg_catalog whose
+ * `format_type`, operators or types answer the catalog queries; an option sent at startup outranks those
+ * settings. User-defined types are then written schema-qualified by format_type (`public.mood`).
+ */
+export const SOURCE_SESSION_OPTIONS = '-c search_path=pg_catalog';
+
 /** pg config for the warehouse: PostgreSQL per the URL's sslmode; Redshift always over verified TLS. */
-export function warehouseClientConfig(warehouse: WarehouseConnection, connectTimeoutMs: number): ClientConfig {
-  const endpoint = warehouseEndpointOf(warehouse.url);
+export function warehouseClientConfig(warehouse: WarehouseConnection, connectTimeoutMs: number, dial: DialPolicy = DEFAULT_DIAL_POLICY): ClientConfig {
+  const endpoint = warehouseDialEndpointOf(warehouse.url);
   if (endpoint === null) throw new ConnectionStringError(UNSUPPORTED_WAREHOUSE_URL);
   return {
     host: endpoint.host,
@@ -58,6 +74,7 @@ export function warehouseClientConfig(warehouse: WarehouseConnection, connectTim
     ssl: postgresTls(endpoint.params, endpoint.engine === 'redshift'),
     connectionTimeoutMillis: connectTimeoutMs,
     ...KEEP_ALIVE,
+    stream: guardedStream(dial),
   };
 }
 

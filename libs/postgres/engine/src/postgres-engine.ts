@@ -6,15 +6,21 @@ import { createPostgresWarehouse, type PostgresWarehouseOptions } from '@svc/pos
 
 /** Warehouse.TimeoutInMins bounds every warehouse statement; RebuildIndexes reindexes after a seed. */
 export function postgresWarehouseOptions(config: { warehouse: { timeoutInMins: number }; rebuildIndexes: boolean }, context: WarehouseContext): PostgresWarehouseOptions {
-  return { statementTimeoutMs: config.warehouse.timeoutInMins * 60_000, rebuildIndexes: config.rebuildIndexes, bareNameSchemas: context.bareNameSchemas, ...(context.pool && { pool: context.pool }) };
+  return {
+    statementTimeoutMs: config.warehouse.timeoutInMins * 60_000,
+    rebuildIndexes: config.rebuildIndexes,
+    bareNameSchemas: context.bareNameSchemas,
+    ...(context.pool && { pool: context.pool }),
+    ...(context.dial && { dial: context.dial }),
+  };
 }
 
 /** PostgreSQL as source, staging and warehouse. */
 export const postgresEngine: PipelineEngine = {
   displayName: 'PostgreSQL',
   errorKind: postgresErrorKind,
-  openSource: (connectionString, encrypt, pool) => createPostgresSource(connectionString, { encrypt, ...(pool && { pool }) }),
-  openStaging: (connectionString, encrypt, pool) => createPostgresStaging(connectionString, { encrypt, ...(pool && { pool }) }),
+  openSource: (connectionString, encrypt, pool, dial) => createPostgresSource(connectionString, { encrypt, ...(pool && { pool }), ...(dial && { dial }) }),
+  openStaging: (connectionString, encrypt, pool, dial) => createPostgresStaging(connectionString, { encrypt, ...(pool && { pool }), ...(dial && { dial }) }),
   openWarehouse: (config, context) => {
     const { url, databaseName, username, password } = config.warehouse;
     return createPostgresWarehouse({ url, databaseName, username, password }, postgresWarehouseOptions(config, context));

@@ -8,7 +8,9 @@ import { CHANGE_COLUMNS } from './identifiers';
  *
  * portable_type: a type from pg_catalog keeps its text; a domain is followed down to its base type; an
  * array is judged by its element; whatever is still user-defined (enum, composite, extension type)
- * travels as text, so staging and warehouse need not know it.
+ * travels as text, so staging and warehouse need not know it. The text is not trusted for all that: the
+ * mapping (portableTypeOfPostgres) declares only built-in types again. format_type is named with its
+ * schema, and source sessions search pg_catalog alone (SOURCE_SESSION_OPTIONS).
  */
 export const DISCOVER_TABLES_SQL = `with recursive domain_chain as (
   select t.oid as domain_oid, t.typbasetype as base_oid, t.typtypmod as base_typmod
@@ -29,17 +31,17 @@ column_types as (
     a.attrelid,
     a.attnum,
     a.attname::text as name,
-    format_type(a.atttypid, a.atttypmod) as source_type,
+    pg_catalog.format_type(a.atttypid, a.atttypmod) as source_type,
     not a.attnotnull as nullable,
     a.atthasdef or a.attidentity <> '' or a.attgenerated <> '' as has_default,
     case
-      when col_type.typnamespace = 'pg_catalog'::regnamespace then format_type(a.atttypid, a.atttypmod)
+      when col_type.typnamespace = 'pg_catalog'::regnamespace then pg_catalog.format_type(a.atttypid, a.atttypmod)
       when base_type.typcategory = 'A' and base_type.typelem <> 0 then
         case when element_type.typnamespace = 'pg_catalog'::regnamespace
-          then format_type(element_type.oid, coalesce(element_domain.base_typmod, base.typmod)) || '[]'
+          then pg_catalog.format_type(element_type.oid, coalesce(element_domain.base_typmod, base.typmod)) || '[]'
           else 'text[]'
         end
-      when base_type.typnamespace = 'pg_catalog'::regnamespace then format_type(base_type.oid, base.typmod)
+      when base_type.typnamespace = 'pg_catalog'::regnamespace then pg_catalog.format_type(base_type.oid, base.typmod)
       else 'text'
     end as portable_type
   from pg_attribute a
@@ -84,7 +86,7 @@ where ${POSTGRES_USER_TABLES_FILTER}
 order by n.nspname, c.relname`;
 
 /** The primary-key columns of one table ($1: its quoted qualified name) in key order, with their types. */
-export const PRIMARY_KEY_COLUMNS_SQL = `select a.attname::text as name, format_type(a.atttypid, a.atttypmod) as type
+export const PRIMARY_KEY_COLUMNS_SQL = `select a.attname::text as name, pg_catalog.format_type(a.atttypid, a.atttypmod) as type
 from pg_index i
 cross join unnest(i.indkey) with ordinality as k(attnum, position)
 join pg_attribute a on a.attrelid = i.indrelid and a.attnum = k.attnum
@@ -92,7 +94,7 @@ where i.indrelid = to_regclass($1) and i.indisprimary
 order by k.position`;
 
 /** The key columns of a change table ($1: its quoted qualified name): all but the svc_ columns. Empty when it does not exist. */
-export const CHANGE_TABLE_KEY_COLUMNS_SQL = `select a.attname::text as name, format_type(a.atttypid, a.atttypmod) as type
+export const CHANGE_TABLE_KEY_COLUMNS_SQL = `select a.attname::text as name, pg_catalog.format_type(a.atttypid, a.atttypmod) as type
 from pg_attribute a
 where a.attrelid = to_regclass($1) and a.attnum > 0 and not a.attisdropped
   and a.attname not in (${CHANGE_COLUMNS.map((column) => `'${column}'`).join(', ')})

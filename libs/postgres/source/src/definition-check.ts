@@ -8,7 +8,7 @@ import { qualifiedName } from './identifiers';
  * added by a transaction the snapshot does not see is absent, one it sees is present.
  */
 const SNAPSHOT_COLUMNS_SQL = `select coalesce(array_agg(a.attname::text order by a.attnum), '{}') as columns,
-  coalesce(array_agg(format_type(a.atttypid, a.atttypmod) order by a.attnum), '{}') as types
+  coalesce(array_agg(pg_catalog.format_type(a.atttypid, a.atttypmod) order by a.attnum), '{}') as types
 from pg_attribute a
 where a.attrelid = to_regclass($1) and a.attnum > 0 and not a.attisdropped`;
 

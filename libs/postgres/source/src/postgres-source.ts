@@ -1,7 +1,7 @@
 import type { RetentionPeriod, TableDefinition, TableRef } from '@svc/contracts';
-import { poolGateOptions, type PoolSizing } from '@svc/engines';
+import { poolGateOptions, type DialPolicy, type PoolSizing } from '@svc/engines';
 import type { ChangeProbeOptions, ChangeRead, ChangedTables, ReadOptions, SnapshotRead, SourceChecksums, SourceConnector, TableWatermark } from '@svc/engines';
-import { createPool, postgresClientConfig } from '@svc/postgres/common';
+import { SOURCE_SESSION_OPTIONS, createPool, postgresClientConfig } from '@svc/postgres/common';
 import type { Pool } from 'pg';
 import { readTableDefinitions } from './catalog';
 import { readChanges } from './change-reader';
@@ -17,6 +17,8 @@ export interface PostgresSourceOptions {
   encrypt: boolean;
   /** Default 10 s. */
   connectTimeoutMs?: number;
+  /** What every connect of the pool may reach (dial-guard.ts): the worker's; DEFAULT_DIAL_POLICY when absent. */
+  dial?: DialPolicy;
   /** Connections held at most (one per open snapshot or change read). Default 4. */
   maxConnections?: number;
   /** The worker's sizing of the pool (overrides maxConnections). */
@@ -37,9 +39,10 @@ export function createPostgresSource(connectionString: string, options: Postgres
   const config = postgresClientConfig(connectionString, {
     encrypt: options.encrypt,
     connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+    ...(options.dial && { dial: options.dial }),
   });
   const { max, gate } = poolGateOptions('Source', options, DEFAULT_MAX_CONNECTIONS);
-  const pool = createPool({ ...config, max }, gate);
+  const pool = createPool({ ...config, options: SOURCE_SESSION_OPTIONS, max }, gate);
   return new PostgresSource(pool, options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS);
 }
 

@@ -1,2 +1,2 @@
-export { UnsupportedColumnTypeError } from './identifiers';
+export { UnsupportedPostgresTypeError } from './identifiers';
 export { createPostgresStaging, type PostgresStagingOptions } from './postgres-staging';

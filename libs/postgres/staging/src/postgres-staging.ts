@@ -1,4 +1,4 @@
-import { StagingProtocol, poolGateOptions, type PoolSizing, type StagingConnector, type StagingDialect, type TypedColumn } from '@svc/engines';
+import { StagingProtocol, poolGateOptions, type DialPolicy, type PoolSizing, type StagingConnector, type StagingDialect, type TypedColumn } from '@svc/engines';
 import { createPool, isPostgresMissingObject, postgresClientConfig } from '@svc/postgres/common';
 import type { Pool, PoolClient } from 'pg';
 import { copyIn } from './copy-in';
@@ -40,6 +40,8 @@ export interface PostgresStagingOptions {
   encrypt: boolean;
   /** Default 10 s. */
   connectTimeoutMs?: number;
+  /** What every connect of the pool may reach (dial-guard.ts): the worker's; DEFAULT_DIAL_POLICY when absent. */
+  dial?: DialPolicy;
   /** Pool size; default 10. */
   maxConnections?: number;
   /** The worker's sizing of the pool (overrides maxConnections). */
@@ -54,6 +56,7 @@ export function createPostgresStaging(connectionString: string, options: Postgre
   const clientConfig = postgresClientConfig(connectionString, {
     encrypt: options.encrypt,
     connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+    ...(options.dial && { dial: options.dial }),
   });
   const { max, gate } = poolGateOptions('Staging', options, DEFAULT_MAX_CONNECTIONS);
   const pool = createPool({ ...clientConfig, max }, gate);

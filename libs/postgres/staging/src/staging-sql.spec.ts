@@ -1,5 +1,5 @@
 import type { TableDefinition } from '@svc/contracts';
-import { UnsupportedColumnTypeError, checkedTypeText, portableTypeOf, quoteIdent } from './identifiers';
+import { UnsupportedPostgresTypeError, checkedTypeText, portableTypeOf, quoteIdent } from './identifiers';
 import {
   CONTROL_SCHEMA_SQL,
   FENCE_STALE_SQL,
@@ -101,7 +101,23 @@ describe('identifiers and types', () => {
     expect(portableTypeOf({ name: 'c', portableType: portableTypeOfPostgres(type) })).toBe(type.replace('[][]', '[]'));
   });
 
-  it.each(['integer; drop table x', 'text)--', 'public.mood', '"mood"', '', 'numeric(1,2,3)'])('refuses %j', (type) => {
-    expect(() => checkedTypeText('c', type)).toThrow(UnsupportedColumnTypeError);
+  it.each(['integer; drop table x', 'text)--', 'public.mood', '"mood"', '', 'numeric(1,2,3)', 'integer default pg_sleep(86400)', 'integer generated always as identity'])(
+    'refuses %j',
+    (type) => {
+      expect(() => checkedTypeText('c', type)).toThrow(UnsupportedPostgresTypeError);
+    },
+  );
+
+  // A definition whose native type a hostile source catalog wrote: no DDL is written, whichever statement would splice it.
+  it.each([
+    ['CREATE TABLE', createTableSql],
+    ['ADD COLUMN', (definition: TableDefinition) => addColumnsSql(definition.table, definition.columns)],
+    ['the batch table', createChangesTableSql],
+  ])('%s refuses a native type that is no built-in type, naming the column', (_name, sql) => {
+    const hostile: TableDefinition = {
+      ...events,
+      columns: [{ name: 'id', sourceType: 'integer', portableType: { kind: 'native', engine: 'postgres', type: 'integer default pg_sleep(86400)' }, nullable: false }],
+    };
+    expect(() => sql(hostile)).toThrow(/^column "id" has a type PostgreSQL staging and warehouses do not declare/);
   });
 });

@@ -1,4 +1,4 @@
-import { WarehouseProtocol, clientBoundMs, poolGateOptions, type PoolSizing, columnChangeNotes, isClientQueryTimeout, type ColumnTypeDrift, type TypedColumn, type WarehouseConnection, type WarehouseConnector, type WarehouseDialect } from '@svc/engines';
+import { WarehouseProtocol, clientBoundMs, poolGateOptions, type DialPolicy, type PoolSizing, columnChangeNotes, isClientQueryTimeout, type ColumnTypeDrift, type TypedColumn, type WarehouseConnection, type WarehouseConnector, type WarehouseDialect } from '@svc/engines';
 import { POSTGRES_CHECKSUM_DIALECT, createPool, inTransaction, isPostgresMissingObject, openChecksumSession, warehouseClientConfig } from '@svc/postgres/common';
 import { checksumTable } from './checksum-table';
 import type { Pool, PoolClient } from 'pg';
@@ -18,6 +18,8 @@ export interface PostgresWarehouseOptions {
   /** RebuildIndexes: REINDEX a table after a seed has been merged into it. */
   rebuildIndexes?: boolean;
   connectTimeoutMs?: number;
+  /** What every connect of the pool may reach (dial-guard.ts): the worker's; DEFAULT_DIAL_POLICY when absent. */
+  dial?: DialPolicy;
   maxConnections?: number;
   /** The worker's sizing of the pool (overrides maxConnections). */
   pool?: Partial<PoolSizing>;
@@ -33,7 +35,7 @@ export function createPostgresWarehouse(connection: WarehouseConnection, options
   }
   const { max, gate } = poolGateOptions('Warehouse', options, DEFAULT_MAX_CONNECTIONS);
   const pool = createPool({
-    ...warehouseClientConfig(connection, options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS),
+    ...warehouseClientConfig(connection, options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, options.dial),
     statement_timeout: options.statementTimeoutMs,
     // The client's own bound: a server that stops answering (a dropped connection) fails the statement too.
     query_timeout: clientBoundMs(options.statementTimeoutMs),

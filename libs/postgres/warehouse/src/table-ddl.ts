@@ -1,6 +1,6 @@
 import type { ColumnDefinition } from '@svc/contracts';
 import { WarehouseControlTables } from '@svc/engines';
-import { postgresColumnType } from '@svc/postgres/common';
+import { declaredPostgresType } from '@svc/postgres/common';
 import { quoteIdent } from './identifiers';
 import { columnList } from './sql-fragments';
 import { SystemColumns, type TableLayout } from './table-layout';
@@ -107,7 +107,7 @@ function createTable(qualifiedTable: string, lines: string[]): string {
   return `CREATE TABLE ${qualifiedTable} (\n  ${lines.join(',\n  ')}\n)`;
 }
 
-/** The PostgreSQL type a warehouse column of this source column has. */
-export function declaredType(column: Pick<ColumnDefinition, 'portableType'>): string {
-  return postgresColumnType(column.portableType).type;
+/** The PostgreSQL type a warehouse column of this source column has, checked to be a built-in type (UnsupportedPostgresTypeError). */
+export function declaredType(column: Pick<ColumnDefinition, 'name' | 'portableType'>): string {
+  return declaredPostgresType(column);
 }

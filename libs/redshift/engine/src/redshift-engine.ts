@@ -13,13 +13,13 @@ export function copyAuthorizationOf(warehouse: ReplicationConfig['warehouse']): 
 export const redshiftEngine: PipelineEngine = {
   displayName: 'Redshift',
   errorKind: redshiftErrorKind,
-  openWarehouse: (config, { bareNameSchemas, pool }) => {
+  openWarehouse: (config, { bareNameSchemas, pool, dial }) => {
     const { url, databaseName, username, password, timeoutInMins, regionEndpoint } = config.warehouse;
     const statementTimeoutMs = timeoutInMins * 60_000;
     const options: RedshiftWarehouseOptions = redshiftServedByPostgresForTests()
       ? { statementTimeoutMs, bareNameSchemas, fileLoader: stdinCopyLoader(), dialect: 'postgres', tls: false }
       : { statementTimeoutMs, bareNameSchemas, fileLoader: s3CopyLoader(copyAuthorizationOf(config.warehouse), regionEndpoint) };
-    return createRedshiftWarehouse({ url, databaseName, username, password }, { ...options, ...(pool && { pool }) });
+    return createRedshiftWarehouse({ url, databaseName, username, password }, { ...options, ...(pool && { pool }), ...(dial && { dial }) });
   },
   stagedFileRows: (batch) => new RedshiftFileRows(fileRowsLayout(batch)),
 };

@@ -10,6 +10,8 @@ export const redshiftModule = defineEngine({
   connectionStringForms: [],
   databaseAccess: null,
   recognizesWarehouseUrl: (url) => warehouseEngineOf(url) === 'redshift',
+  // COPY names the bucket's keys (AccessType=AccessKey) in its text, and Redshift reads the files with them.
+  warehouseServerReceives: ['password', 'secretKey'],
   pipeline: redshiftEngine,
   defaultSchema: 'public',
   types: {

@@ -1,4 +1,15 @@
-import { ConnectionStringError, GatedPgPool, UNSUPPORTED_WAREHOUSE_URL, clientBoundMs, warehouseEndpointOf, type ConnectionGateOptions, type WarehouseConnection } from '@svc/engines';
+import {
+  ConnectionStringError,
+  DEFAULT_DIAL_POLICY,
+  GatedPgPool,
+  UNSUPPORTED_WAREHOUSE_URL,
+  clientBoundMs,
+  guardedStream,
+  warehouseDialEndpointOf,
+  type ConnectionGateOptions,
+  type DialPolicy,
+  type WarehouseConnection,
+} from '@svc/engines';
 import type { PoolConfig } from 'pg';
 import type { ConnectionOptions } from 'node:tls';
 
@@ -12,8 +23,8 @@ export const KEEP_ALIVE_INITIAL_DELAY_MS = 60_000;
  * connection silently dropped between the service and the cluster (a NAT or load balancer forgetting it) is
  * found dead instead of waited on forever.
  */
-export function redshiftClientConfig(warehouse: WarehouseConnection, options: { connectTimeoutMs: number; tls?: boolean }): PoolConfig {
-  const endpoint = warehouseEndpointOf(warehouse.url);
+export function redshiftClientConfig(warehouse: WarehouseConnection, options: { connectTimeoutMs: number; tls?: boolean; dial?: DialPolicy }): PoolConfig {
+  const endpoint = warehouseDialEndpointOf(warehouse.url);
   if (endpoint === null) throw new ConnectionStringError(UNSUPPORTED_WAREHOUSE_URL);
   return {
     host: endpoint.host,
@@ -27,6 +38,8 @@ export function redshiftClientConfig(warehouse: WarehouseConnection, options: { 
     keepAlive: true,
     keepAliveInitialDelayMillis: KEEP_ALIVE_INITIAL_DELAY_MS,
     application_name: 'svc-warehouse-loader',
+    // Every connect through the dial guard (dial-guard.ts): the name resolved and checked again, TLS verified against it.
+    stream: guardedStream(options.dial ?? DEFAULT_DIAL_POLICY),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { BatchDescriptor, StagedFiles, TableDefinition, TableRef } from '@svc/contracts';
 import {
+  type DialPolicy,
   ColumnTypeChangeError,
   SystemColumns,
   WarehouseProtocol,
@@ -99,6 +100,8 @@ export interface RedshiftWarehouseOptions {
   dialect?: SqlDialect;
   tls?: boolean;
   connectTimeoutMs?: number;
+  /** What every connect of the pool may reach (dial-guard.ts): the worker's; DEFAULT_DIAL_POLICY when absent. */
+  dial?: DialPolicy;
   maxConnections?: number;
   /** The worker's sizing of the pool (overrides maxConnections). */
   pool?: Partial<PoolSizing>;
@@ -123,7 +126,11 @@ function lostCreationRace(error: unknown): boolean {
 }
 
 export function createRedshiftWarehouse(connection: WarehouseConnection, options: RedshiftWarehouseOptions): WarehouseConnector {
-  const config = redshiftClientConfig(connection, { connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, ...(options.tls !== undefined && { tls: options.tls }) });
+  const config = redshiftClientConfig(connection, {
+    connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+    ...(options.tls !== undefined && { tls: options.tls }),
+    ...(options.dial && { dial: options.dial }),
+  });
   const double = options.dialect === 'postgres' ? { Client: RedshiftOnPostgresClient } : {};
   const { max, gate } = poolGateOptions('Warehouse', options, DEFAULT_MAX_CONNECTIONS);
   const pool = createRedshiftPool({ ...config, ...double, max }, options.statementTimeoutMs, gate);

@@ -93,6 +93,11 @@ describe('SQL Server column plans: types on each side and the T-SQL that renders
     expect((refusal as Error).message).toBe('column embedding has type tensor, which the SQL Server source cannot read yet');
     expect(() => planOfSourceType('x', 'nvarchar(')).toThrow("'nvarchar(' is not a SQL Server type");
   });
+
+  // sys.types names a user CLR type as its creator wrote it: such a name must not become a definition's source type.
+  it.each(['Money2]; DROP TABLE t; --', 'Point (x int)', 'geo-point'])('refuses a user CLR type named %j, as a type it cannot read', (typeName) => {
+    expect(() => columnPlan({ ...column(typeName, { isClrType: true }), name: 'shape' })).toThrow(UnsupportedColumnTypeError);
+  });
 });
 
 /** What SQL Server returns for the column's read of one value (see tsql-expression.double.ts for the documented rules). */

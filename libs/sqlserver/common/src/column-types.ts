@@ -78,6 +78,9 @@ const variantText = (column: string) =>
     ({ baseType, as, style }) => `\n    WHEN '${baseType}' THEN CONVERT(nvarchar(max), CONVERT(${as}, ${column}), ${style})`,
   ).join('')}\n    ELSE CONVERT(nvarchar(max), ${column}) END`;
 
+/** A type name as a table definition's sourceType carries it (see planOfSourceType). */
+const CLR_TYPE_NAME = /^[A-Za-z_][\w.]*$/;
+
 /**
  * The plan of every SQL Server type a table can hold. Values are rendered by SQL Server itself in a
  * culture-independent style (CONVERT with an explicit style), never by the driver.
@@ -192,7 +195,8 @@ export function columnPlan(column: CatalogColumn): ColumnPlan {
         conversion: 'its JSON array text, one number per dimension; staging keeps it as nvarchar(max)',
       };
     default:
-      if (column.isClrType) {
+      // A user CLR type's name comes from the source's catalog: it becomes sourceType only when planOfSourceType reads it back as a name.
+      if (column.isClrType && CLR_TYPE_NAME.test(column.typeName)) {
         return { sourceType: column.typeName, portableType: Portable.text(), select: (c) => `${c}.ToString()`, conversion: 'a CLR user-defined type travels as its ToString() text' };
       }
       throw new UnsupportedColumnTypeError(column);

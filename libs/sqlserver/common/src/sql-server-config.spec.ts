@@ -1,4 +1,4 @@
-import { ConnectionStringError } from '@svc/engines';
+import { ConnectionStringError, UnsafeHostError } from '@svc/engines';
 import { sqlServerConfig } from './sql-server-config';
 
 describe('sqlServerConfig', () => {
@@ -13,7 +13,8 @@ describe('sqlServerConfig', () => {
       password: 'p;w',
       database: 'sales',
       connectionTimeout: 7000,
-      options: { encrypt: false, trustServerCertificate: true, cryptoCredentialsDetails: { minVersion: 'TLSv1.2' } },
+      // Every connect through the dial guard (dial-guard.ts).
+      options: { encrypt: false, trustServerCertificate: true, cryptoCredentialsDetails: { minVersion: 'TLSv1.2' }, connector: expect.any(Function) as unknown },
     });
   });
 
@@ -57,5 +58,12 @@ describe('sqlServerConfig', () => {
   it.each([['Server=np:\\\\h\\pipe'], ['Database=x'], ['Server="open'], ['mssql://h/a/b/c']])('rejects %s without quoting it', (text) => {
     expect(() => sqlServerConfig(`${text};Password=hunter2`, plain)).toThrow(ConnectionStringError);
     expect(() => sqlServerConfig(`${text};Password=hunter2`, plain)).not.toThrow(/hunter2/);
+  });
+
+  it('hands tedious the address however it is spelled, so it dials what the host policy checked (issue 36)', () => {
+    expect(sqlServerConfig('Server=tcp:0x7f.1,1433;Database=x', plain).server).toBe('127.0.0.1');
+    expect(sqlServerConfig('Data Source=[::FFFF:127.0.0.1]\\SQL;Database=x', plain).server).toBe('::ffff:7f00:1');
+    expect(sqlServerConfig('mssql://u:p@0177.0.0.1/x', plain).server).toBe('127.0.0.1');
+    expect(() => sqlServerConfig('Server=1.2.3.4.5;Password=hunter2', plain)).toThrow(UnsafeHostError);
   });
 });

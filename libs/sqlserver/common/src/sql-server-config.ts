@@ -1,7 +1,7 @@
 import type { config as MssqlConfig } from 'mssql';
 import { adoBoolean, adoValue, parseAdoConnectionString } from '@svc/logging';
 import { ADO_KEYS } from './ado-keys';
-import { ConnectionStringError, hasScheme, isHostName, parseServerUrl, type ConnectOptions } from '@svc/engines';
+import { ConnectionStringError, DEFAULT_DIAL_POLICY, driverHostOf, guardedConnector, hasScheme, isHostName, parseServerUrl, type ConnectOptions } from '@svc/engines';
 import { SQL_SERVER_DEFAULT_PORT, SQL_SERVER_SCHEMES, parseSqlServerAddress, type SqlServerAddress } from './sql-server-address';
 
 /** `Encrypt=` of SqlClient: on, off, or TDS 8 strict mode. */
@@ -34,7 +34,7 @@ export function sqlServerConfig(connectionString: string, options: ConnectOption
   const encrypt: EncryptSetting = options.encrypt ? (target.encrypt === 'strict' ? 'strict' : true) : (target.encrypt ?? false);
   const { host, port, instanceName } = target.address;
   return {
-    server: host,
+    server: driverHostOf(host),
     // A port wins over an instance name, as in SqlClient; without either the default port applies.
     ...(port !== undefined || instanceName === undefined ? { port: port ?? SQL_SERVER_DEFAULT_PORT } : {}),
     ...(target.user !== undefined && { user: target.user }),
@@ -47,6 +47,8 @@ export function sqlServerConfig(connectionString: string, options: ConnectOption
       ...(port === undefined && instanceName !== undefined && { instanceName }),
       ...(target.applicationName !== undefined && { appName: target.applicationName }),
       cryptoCredentialsDetails: { minVersion: 'TLSv1.2' },
+      // Every connect (a redirect's too) through the dial guard: the name resolved and checked again, the checked address dialled.
+      connector: guardedConnector(options.dial ?? DEFAULT_DIAL_POLICY),
     },
   };
 }

@@ -7,6 +7,7 @@ import {
   settleProbe,
   socketFailureReason,
   unlessUnparsable,
+  type ConnectOptions,
   type DatabaseAccess,
   type FailureContext,
   type ProbeOptions,
@@ -55,6 +56,11 @@ export function keyColumnsGathered(rows: readonly SqlServerRow[]): ListedTable[]
   return tables.map((table) => ({ table: { schema: table.schema, name: table.name }, primaryKey: table.primaryKey, estimatedRows: Math.round(Number(table.estimatedRows ?? 0)) }));
 }
 
+/** A probe's or listing's driver options: its encryption, its deadline as the connect timeout, its dial policy. */
+function connectOptionsOf(options: ProbeOptions): ConnectOptions {
+  return { encrypt: options.encrypt, connectTimeoutMs: options.timeoutMs, ...(options.dial && { dial: options.dial }) };
+}
+
 /** Only the driver config matters to identity; nothing connects. */
 const IDENTITY_OPTIONS = { encrypt: false, connectTimeoutMs: 1 };
 
@@ -79,7 +85,7 @@ async function probeSqlServer(config: MssqlConfig, timeoutMs: number): Promise<s
 async function prepareSqlServerStaging(request: StagingPreparationRequest): Promise<StagingPreparation> {
   const open = (database: { connectionString: string; encrypt: boolean }) =>
     new MssqlDatabase({
-      ...sqlServerConfig(database.connectionString, { encrypt: database.encrypt, connectTimeoutMs: request.timeoutMs }),
+      ...sqlServerConfig(database.connectionString, { encrypt: database.encrypt, connectTimeoutMs: request.timeoutMs, ...(request.dial && { dial: request.dial }) }),
       requestTimeout: request.timeoutMs,
       pool: { min: 0, max: 1 },
     }, mssqlPoolGate(1, { owner: 'Source', waitMs: request.timeoutMs, sizeSetting: 'Create and Alter prepare the staging database on one connection.' }));
@@ -115,14 +121,19 @@ export const sqlServerAccess: DatabaseAccess = {
       return `sqlserver://${config.server}:${String(config.port ?? '')}${instance}/${config.database ?? ''}`.toLowerCase();
     }),
 
+  endpoint: (connectionString) => {
+    const config = sqlServerConfig(connectionString, IDENTITY_OPTIONS);
+    return { host: config.server, port: config.port, database: config.database ?? '' };
+  },
+
   probe: (connectionString, options: ProbeOptions) =>
     probeOrReason(
-      () => probeSqlServer(sqlServerConfig(connectionString, { encrypt: options.encrypt, connectTimeoutMs: options.timeoutMs }), options.timeoutMs),
+      () => probeSqlServer(sqlServerConfig(connectionString, connectOptionsOf(options)), options.timeoutMs),
       (error) => sqlServerConnectionFailure(error, { timeoutMs: options.timeoutMs }),
     ),
 
   listTables: async (connectionString, options: ProbeOptions): Promise<ListedTable[]> => {
-    const config = sqlServerConfig(connectionString, { encrypt: options.encrypt, connectTimeoutMs: options.timeoutMs });
+    const config = sqlServerConfig(connectionString, connectOptionsOf(options));
     const pool = await connectSqlServer({ ...config, requestTimeout: options.timeoutMs, pool: { min: 0, max: 1 } });
     try {
       return keyColumnsGathered((await pool.request().query<SqlServerRow>(SQL_SERVER_LIST_SQL)).recordset);

@@ -7,6 +7,6 @@ import { sqlServerErrorKind } from './sql-server-errors';
 export const sqlServerEngine: PipelineEngine = {
   displayName: 'SQL Server',
   errorKind: sqlServerErrorKind,
-  openSource: (connectionString, encrypt, pool) => createSqlServerSource(connectionString, { encrypt, ...(pool && { pool }) }),
-  openStaging: (connectionString, encrypt, pool) => createSqlServerStaging(connectionString, { encrypt, ...(pool && { pool }) }),
+  openSource: (connectionString, encrypt, pool, dial) => createSqlServerSource(connectionString, { encrypt, ...(pool && { pool }), ...(dial && { dial }) }),
+  openStaging: (connectionString, encrypt, pool, dial) => createSqlServerStaging(connectionString, { encrypt, ...(pool && { pool }), ...(dial && { dial }) }),
 };

@@ -1,5 +1,6 @@
 import { hasPrimaryKey, retentionHours, tableKey, type RetentionPeriod, type TableDefinition, type TableRef } from '@svc/contracts';
 import {
+  type DialPolicy,
   ChangesPurgedError,
   EngineError,
   PrimaryKeyRequiredError,
@@ -47,6 +48,8 @@ export interface SqlServerSourceOptions {
   encrypt: boolean;
   /** Default 10 s. */
   connectTimeoutMs?: number;
+  /** What every connect of the pool may reach (dial-guard.ts): the worker's; DEFAULT_DIAL_POLICY when absent. */
+  dial?: DialPolicy;
   /** Connections held at most (one per open snapshot or change read). Default 4. */
   maxConnections?: number;
   /** The worker's sizing of the pool (overrides maxConnections). */
@@ -96,7 +99,11 @@ export class ChangeTrackingPermissionError extends EngineError {
  * The connection string is only handed to the driver, never kept in a message.
  */
 export function createSqlServerSource(connectionString: string, options: SqlServerSourceOptions): SourceConnector {
-  const config = sqlServerConfig(connectionString, { encrypt: options.encrypt, connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS });
+  const config = sqlServerConfig(connectionString, {
+    encrypt: options.encrypt,
+    connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+    ...(options.dial && { dial: options.dial }),
+  });
   const { max, gate } = poolGateOptions('Source', options, DEFAULT_MAX_CONNECTIONS);
   const pool = { min: 0, max };
   return new SqlServerSource({ ...config, requestTimeout: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS, pool }, options.defaultRetention ?? '2 Days', mssqlPoolGate(max, gate));

@@ -1,5 +1,5 @@
 import type { TableDefinition, TableRef } from '@svc/contracts';
-import { StagingProtocol, poolGateOptions, type PoolSizing, type BatchRowsKind, type ColumnTypeDrift, type CsvChunks, type StagingConnector, type StagingDialect, type TypedColumn } from '@svc/engines';
+import { StagingProtocol, poolGateOptions, type DialPolicy, type PoolSizing, type BatchRowsKind, type ColumnTypeDrift, type CsvChunks, type StagingConnector, type StagingDialect, type TypedColumn } from '@svc/engines';
 import { MssqlDatabase, columnPlan, mssqlPoolGate, csvRows, isSqlServerMissingObject, sqlServerConfig, stagingPlanOf, type TsqlDatabase, type TsqlSession } from '@svc/sqlserver/common';
 import {
   APPLICATION_LOCK_SQL,
@@ -40,6 +40,8 @@ export interface SqlServerStagingOptions {
   encrypt: boolean;
   /** Default 10 s. */
   connectTimeoutMs?: number;
+  /** What every connect of the pool may reach (dial-guard.ts): the worker's; DEFAULT_DIAL_POLICY when absent. */
+  dial?: DialPolicy;
   /** Pool size; default 10. */
   maxConnections?: number;
   /** The worker's sizing of the pool (overrides maxConnections). */
@@ -54,7 +56,11 @@ const DEFAULT_REQUEST_TIMEOUT_MS = 60 * 60_000;
 
 /** A staging database on SQL Server. Throws ConnectionStringError for a string that is not a SQL Server connection string. */
 export function createSqlServerStaging(connectionString: string, options: SqlServerStagingOptions): StagingConnector {
-  const config = sqlServerConfig(connectionString, { encrypt: options.encrypt, connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS });
+  const config = sqlServerConfig(connectionString, {
+    encrypt: options.encrypt,
+    connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+    ...(options.dial && { dial: options.dial }),
+  });
   const { max, gate } = poolGateOptions('Staging', options, DEFAULT_MAX_CONNECTIONS);
   const database = new MssqlDatabase({ ...config, requestTimeout: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS, pool: { min: 0, max } }, mssqlPoolGate(max, gate));
   return new SqlServerStaging(database);

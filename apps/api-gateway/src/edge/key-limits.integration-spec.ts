@@ -1,0 +1,64 @@
+import { randomUUID } from 'node:crypto';
+import { ADMIN_KEY, TestStack, callSigned, type ApiResponse } from '@svc/system-testing';
+
+interface Key {
+  accessKeyId: string;
+  secretKey: string;
+}
+
+const RATE_PER_SECOND = 1;
+const BURST = 30;
+const ENTRIES_PER_KEY = 10;
+
+/**
+ * Issue 36, item 6: one access key filling the replay cache, or flooding the gateway, denied every other key. Each key
+ * now has its own share of the replay cache and its own token bucket; small ones here, so that a test reaches them.
+ */
+describe('api-gateway: each access key its own share of the replay cache and its own rate (gateway and registry from dist/)', () => {
+  const stack = new TestStack({ env: { KEY_RATE_LIMIT_PER_SECOND: String(RATE_PER_SECOND), KEY_RATE_LIMIT_BURST: String(BURST), REPLAY_ENTRIES_PER_KEY: String(ENTRIES_PER_KEY) } });
+
+  beforeAll(() => stack.start(), 90_000);
+  afterAll(() => stack.stop(), 30_000);
+
+  const call = (operation: string, body: unknown, key: Key, format: 'json' | 'xml' = 'json'): Promise<ApiResponse> =>
+    callSigned(stack.baseUrl, operation, format, format === 'json' ? JSON.stringify(body) : String(body), key);
+  const errorsOf = (response: ApiResponse): unknown => (JSON.parse(response.body) as { errors?: unknown }).errors;
+
+  async function tenantKey(): Promise<Key> {
+    const created = await call('CreateAccessKey', { allowedOperations: ['DeleteWarehouseReplication', 'ListWarehouseReplications'] }, ADMIN_KEY);
+    expect(created.status).toBe(200);
+    const { accessKeyId, secretAccessKey } = JSON.parse(created.body) as { accessKeyId: string; secretAccessKey: string };
+    return { accessKeyId, secretKey: secretAccessKey };
+  }
+
+  it("refuses a key that filled its share of the replay cache with 429, and answers another key's calls that change state", async () => {
+    const [flooder, bystander] = [await tenantKey(), await tenantKey()];
+    // Deletes of replications that do not exist: 404 each, and each signature is remembered all the same.
+    const deleteSomething = (key: Key) => call('DeleteWarehouseReplication', { replicationId: randomUUID() }, key);
+    for (let sent = 0; sent < ENTRIES_PER_KEY; sent += 1) expect((await deleteSomething(flooder)).status).toBe(404);
+    const refused = await deleteSomething(flooder);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(errorsOf(refused)).toEqual([expect.stringMatching(/^too many calls that change state with this access key/)]);
+
+    const answered = await deleteSomething(bystander);
+    expect({ status: answered.status, errors: errorsOf(answered) }).toMatchObject({ status: 404 });
+  });
+
+  it('answers a key over its rate 429 with Retry-After, in the format it asked, while another key is served', async () => {
+    const [flooder, bystander] = [await tenantKey(), await tenantKey()];
+    const answers = await Promise.all(Array.from({ length: BURST + 10 }, () => call('ListWarehouseReplications', {}, flooder)));
+    const limited = answers.filter((answer) => answer.status === 429);
+    expect(answers.filter((answer) => answer.status === 200).length).toBeGreaterThanOrEqual(BURST - 2);
+    expect(limited.length).toBeGreaterThan(0);
+    expect(Number(limited[0]?.headers['retry-after'])).toBeGreaterThan(0);
+    expect(errorsOf(limited[0])).toEqual([expect.stringMatching(/^too many calls with this access key/)]);
+
+    const asXml = await call('ListWarehouseReplications', '<?xml version="1.0" encoding="UTF-8"?><ListWarehouseReplicationsRequest/>', flooder, 'xml');
+    expect(asXml.status).toBe(429);
+    expect(asXml.headers['content-type']).toMatch(/^application\/xml/);
+    expect(asXml.body).toMatch(/<ErrorResponse><RequestId>\d+<\/RequestId><Errors><Error>too many calls with this access key/);
+
+    expect((await call('ListWarehouseReplications', {}, bystander)).status).toBe(200);
+  });
+});
