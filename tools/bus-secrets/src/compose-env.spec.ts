@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gatewayNames } from './bus-secrets';
@@ -48,5 +48,39 @@ describe("the compose gateway's SVC_ALLOWED_HOSTS", () => {
     const file = join(dir, '.env');
     writeComposeEnv(file, undefined, gatewayNames(['replication.example.com']));
     expect(readFileSync(file, 'utf8')).toMatch(/^SVC_ALLOWED_HOSTS=localhost,127\.0\.0\.1,api-gateway,replication\.example\.com$/m);
+  });
+});
+
+/** The text of one service of docker-compose.yml: from its `  name:` line to the next service or top-level key. */
+function serviceBlock(name: string): string {
+  const start = composeFile.indexOf(`\n  ${name}:\n`, composeFile.indexOf('\nservices:\n'));
+  if (start < 0) throw new Error(`docker-compose.yml has no service ${name}`);
+  const rest = composeFile.slice(start + 1);
+  const end = rest.slice(1).search(/\n {0,2}[a-z][a-z0-9-]*:/);
+  return end < 0 ? rest : rest.slice(0, end + 1);
+}
+
+/** Issue 36: every compose service got the superuser's DATABASE_URL, and the registry ran as the superuser. */
+describe("compose's control database role", () => {
+  it('gives a DATABASE_URL to the job-registry alone, as the svc_registry role with its own password', () => {
+    const urls = [...composeFile.matchAll(/^\s*DATABASE_URL: (.*)$/gm)].map((match) => match[1]);
+    expect(urls).toEqual(['postgres://svc_registry:${SVC_REGISTRY_DB_PASSWORD:?set SVC_REGISTRY_DB_PASSWORD}@postgres:5432/svc_registry']);
+    expect(serviceBlock('job-registry')).toContain(`DATABASE_URL: ${urls[0]}`);
+  });
+
+  it("keeps the superuser's password with the postgres server and the postgres-init job", () => {
+    const servicesSection = composeFile.slice(composeFile.indexOf('\nservices:\n'), composeFile.indexOf('\nvolumes:\n'));
+    const services = [...servicesSection.matchAll(/^ {2}([a-z][a-z0-9-]*):$/gm)].map((match) => match[1] ?? '');
+    expect(services).toContain('job-registry');
+    const holders = services.filter((name) => serviceBlock(name).includes('POSTGRES_PASSWORD'));
+    expect(holders).toEqual(['postgres', 'postgres-init']);
+  });
+
+  it('has postgres-init run deploy/postgres/svc-registry.sql for the role and database svc_registry before the services start', () => {
+    const init = serviceBlock('postgres-init');
+    expect(init).toContain('./deploy/postgres/svc-registry.sql:/svc/svc-registry.sql:ro');
+    expect(init).toMatch(/psql .*-v ON_ERROR_STOP=1 -v role=svc_registry -v database=svc_registry -v password="\$\$SVC_REGISTRY_DB_PASSWORD" -f \/svc\/svc-registry\.sql/);
+    expect(existsSync(join(__dirname, '..', '..', '..', 'deploy', 'postgres', 'svc-registry.sql'))).toBe(true);
+    expect(composeFile).toMatch(/x-service: &service[\s\S]*?depends_on:[\s\S]*?postgres-init:\n\s+condition: service_completed_successfully/);
   });
 });

@@ -7,6 +7,8 @@ const UPPER_AND_DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 /** What the compose file takes from `.env` (compose's own variable file): made up once, all random. */
 export interface ComposeSecrets {
   postgresPassword: string;
+  /** The job-registry's own PostgreSQL role (svc_registry, owner of the control database, not a superuser). */
+  registryDatabasePassword: string;
   masterKey: string;
   bootstrapAccessKeyId: string;
   bootstrapSecretKey: string;
@@ -15,6 +17,7 @@ export interface ComposeSecrets {
 export function newComposeSecrets(): ComposeSecrets {
   return {
     postgresPassword: randomAlphanumeric(32),
+    registryDatabasePassword: randomAlphanumeric(32),
     masterKey: randomBytes(32).toString('hex'),
     bootstrapAccessKeyId: `SVC${randomAlphanumeric(17, UPPER_AND_DIGITS)}`,
     bootstrapSecretKey: randomAlphanumeric(40),
@@ -32,6 +35,8 @@ export function writeComposeEnv(file: string, secrets: ComposeSecrets = newCompo
   const lines = [
     '# docker compose reads this file for the variables docker-compose.yml requires. Made by npm run secrets. Secret: never commit.',
     `POSTGRES_PASSWORD=${secrets.postgresPassword}`,
+    "# The job-registry's role svc_registry: the control database's owner, not a superuser (compose's postgres-init makes it).",
+    `SVC_REGISTRY_DB_PASSWORD=${secrets.registryDatabasePassword}`,
     '# Seals every stored secret: losing it loses every replication; keep a copy offline. Rotation: README, Security.',
     `SVC_MASTER_KEY=${secrets.masterKey}`,
     '# The first access key (allowed everything, every replication): sign API calls with it, then make narrower keys.',

@@ -41,8 +41,8 @@ function main(argv: string[]): number {
     [
       `Wrote ${written.length} files under ${dir} (keep this folder secret; it is git-ignored).`,
       composeSecrets === null
-        ? `${composeEnvFile} exists and was left as it is: it must set POSTGRES_PASSWORD, SVC_MASTER_KEY, SVC_BOOTSTRAP_ACCESS_KEY_ID and SVC_BOOTSTRAP_SECRET_KEY.`
-        : `Wrote ${composeEnvFile} (owner-only, git-ignored): the PostgreSQL password, the master key (keep a copy offline) and the first access key, ` +
+        ? `${composeEnvFile} exists and was left as it is: it must set POSTGRES_PASSWORD, SVC_REGISTRY_DB_PASSWORD (add a random one of letters and digits if it is missing), SVC_MASTER_KEY, SVC_BOOTSTRAP_ACCESS_KEY_ID and SVC_BOOTSTRAP_SECRET_KEY.`
+        : `Wrote ${composeEnvFile} (owner-only, git-ignored): the PostgreSQL passwords, the master key (keep a copy offline) and the first access key, ` +
           `SVC_ACCESS_KEY_ID=${composeSecrets.bootstrapAccessKeyId} (its secret is in that file).`,
       `The api-gateway's certificate is signed by ${dir}/certs/ca.pem: give that file to clients (svc --ca-file, SVC_CA_FILE).`,
       'Now: docker compose up -d --build',
