@@ -1,4 +1,5 @@
 import { createServer, type Socket } from 'node:net';
+import { int32, message, nextTypedMessage } from './postgres-wire';
 
 export interface MutePostgresServer {
   port: number;
@@ -22,7 +23,7 @@ export async function startMutePostgresServer(answered: RegExp = /^SET /i): Prom
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => undefined);
-    let buffer = Buffer.alloc(0);
+    let buffer: Buffer = Buffer.alloc(0);
     let started = false;
     socket.on('data', (chunk: Buffer) => {
       buffer = Buffer.concat([buffer, chunk]);
@@ -37,13 +38,10 @@ export async function startMutePostgresServer(answered: RegExp = /^SET /i): Prom
           socket.write(Buffer.concat([message('R', int32(0)), message('Z', Buffer.from('I'))]));
           continue;
         }
-        // Any other message: Byte1 type, Int32 length (itself included, not the type byte).
-        if (buffer.length < 5) return;
-        const length = buffer.readInt32BE(1);
-        if (buffer.length < 1 + length) return;
-        const type = String.fromCharCode(buffer[0] ?? 0);
-        const body = buffer.subarray(5, 1 + length);
-        buffer = buffer.subarray(1 + length);
+        const next = nextTypedMessage(buffer);
+        if (next === null) return;
+        const { type, body } = next;
+        buffer = next.rest;
         if (type === 'X') {
           socket.end();
           return;
@@ -70,14 +68,4 @@ export async function startMutePostgresServer(answered: RegExp = /^SET /i): Prom
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
-}
-
-function int32(value: number): Buffer {
-  const buffer = Buffer.alloc(4);
-  buffer.writeInt32BE(value);
-  return buffer;
-}
-
-function message(type: string, body: Buffer): Buffer {
-  return Buffer.concat([Buffer.from(type), int32(body.length + 4), body]);
 }

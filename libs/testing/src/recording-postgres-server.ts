@@ -1,5 +1,6 @@
 import { createServer, type Socket } from 'node:net';
 import { TLSSocket } from 'node:tls';
+import { int16, int32, message, nextTypedMessage } from './postgres-wire';
 
 export interface RecordingPostgresServer {
   port: number;
@@ -67,7 +68,7 @@ interface Recorder {
 
 function serve(raw: Socket, recorder: Recorder): void {
   let stream: Socket | TLSSocket = raw;
-  let buffer = Buffer.alloc(0);
+  let buffer: Buffer = Buffer.alloc(0);
   let started = false;
   let copying = false;
   const send = (...messages: Buffer[]) => stream.write(Buffer.concat(messages));
@@ -100,13 +101,10 @@ function serve(raw: Socket, recorder: Recorder): void {
         send(message('R', int32(3)));
         continue;
       }
-      // Typed: Byte1 type, Int32 length (itself included, not the type byte).
-      if (buffer.length < 5) return;
-      const length = buffer.readInt32BE(1);
-      if (buffer.length < 1 + length) return;
-      const type = String.fromCharCode(buffer[0] ?? 0);
-      const body = buffer.subarray(5, 1 + length);
-      buffer = buffer.subarray(1 + length);
+      const next = nextTypedMessage(buffer);
+      if (next === null) return;
+      const { type, body } = next;
+      buffer = next.rest;
       if (type === 'X') {
         stream.end();
         return;
@@ -229,20 +227,4 @@ function ready(): Buffer {
 
 function error(code: string, text: string): Buffer {
   return message('E', Buffer.from(`SERROR\0C${code}\0M${text}\0\0`));
-}
-
-function int16(value: number): Buffer {
-  const buffer = Buffer.alloc(2);
-  buffer.writeInt16BE(value);
-  return buffer;
-}
-
-function int32(value: number): Buffer {
-  const buffer = Buffer.alloc(4);
-  buffer.writeInt32BE(value);
-  return buffer;
-}
-
-function message(type: string, body: Buffer): Buffer {
-  return Buffer.concat([Buffer.from(type), int32(body.length + 4), body]);
 }
