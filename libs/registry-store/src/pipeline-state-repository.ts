@@ -179,7 +179,20 @@ export class PipelineStateRepository {
    * Without it the claim counts as published at once. A claim the phase machine refuses (a table in Error,
    * a change cycle of a table not Tracking) claims nothing either.
    */
-  async claim(replicationId: string, tableName: string, workId: string, kind: WorkKind, now: Date, request?: Record<string, unknown>): Promise<number | null> {
+  /**
+   * Claims a table for one unit of work. With `configVersion`, only while the replication's configuration is still
+   * that version: an order planned before an Alter (a reseed that turns SchemaReplication on, changes ScdType or the
+   * warehouse) must not run under the configuration it replaced; the next pass plans it again under the new one.
+   */
+  async claim(
+    replicationId: string,
+    tableName: string,
+    workId: string,
+    kind: WorkKind,
+    now: Date,
+    request?: Record<string, unknown>,
+    configVersion?: number,
+  ): Promise<number | null> {
     const event = kind === 'seed' ? 'seed-claimed' : 'changes-claimed';
     const result = await this.pool.query<{ work_epoch: string }>(
       `UPDATE table_states
@@ -191,8 +204,9 @@ export class PipelineStateRepository {
               phase = ${phaseAfter(event)},
               rows_seeded = CASE WHEN $4 = 'seed' THEN 0 ELSE rows_seeded END
         WHERE replication_id = $1 AND table_name = $2 AND in_flight_work_id IS NULL AND ${phaseAllows(event)}
+          AND ($7::integer IS NULL OR EXISTS (SELECT 1 FROM replications WHERE id = $1 AND config_version = $7))
         RETURNING work_epoch`,
-      [replicationId, tableName, workId, kind, now, request === undefined ? null : JSON.stringify(request)],
+      [replicationId, tableName, workId, kind, now, request === undefined ? null : JSON.stringify(request), configVersion ?? null],
     );
     const row = result.rows[0];
     return row === undefined ? null : Number(row.work_epoch);

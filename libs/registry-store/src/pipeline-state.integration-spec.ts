@@ -92,6 +92,20 @@ describe('PipelineStateRepository against PostgreSQL', () => {
     expect(await tableState(id, '[public].[a]')).toMatchObject({ phase: 'Tracking', inFlightKind: 'changes', workEpoch: 3 });
   });
 
+  it('refuses a claim planned under a configuration an Alter has replaced, and takes it under the new one', async () => {
+    const table = '[public].[t]';
+    const id = await replicationWith([table]);
+    await seeded(id, table, '100', at(0));
+    // The scheduler listed the replication at version 1; an Alter (SchemaReplication on) then stored version 2 and asked for a reseed.
+    const altered = await replications.update(id, 1, { config: { ...config, schemaReplication: true }, status: 'Running', lastError: null, changedFields: ['schemaReplication'] }, author);
+    expect(altered?.version).toBe(2);
+    await state.reseedAll(id, 'SchemaReplication was turned on', at(10));
+
+    expect(await state.claim(id, table, randomUUID(), 'seed', at(11), { configVersion: 1 }, 1)).toBeNull();
+    expect(await tableState(id, table)).toMatchObject({ phase: 'Reseeding', inFlightWorkId: null });
+    expect(await state.claim(id, table, randomUUID(), 'seed', at(12), { configVersion: 2 }, 2)).not.toBeNull();
+  });
+
   it('walks the CtProcessTimeoutInMinutes levels 1, 2, 3, stays at 3, and returns to 0 after a completed cycle', async () => {
     const id = await replicationWith(['[public].[t]']);
     const table = '[public].[t]';

@@ -280,7 +280,7 @@ export class PipelineScheduler implements OnApplicationBootstrap, BeforeApplicat
       configVersion: order.configVersion,
       requestedAt: now.toISOString(),
     };
-    const epoch = await this.state.claim(order.replicationId, order.tableName, workId, order.kind, now, { ...unnumbered });
+    const epoch = await this.state.claim(order.replicationId, order.tableName, workId, order.kind, now, { ...unnumbered }, order.configVersion);
     if (epoch === null) return false;
     const request: ExtractRequested = { ...unnumbered, epoch };
     try {
