@@ -8,7 +8,7 @@ import { ApiExceptionFilter } from './api/api-exception.filter';
 import { ApiMetrics } from './api/api-metrics';
 import { ApiService } from './api/api.service';
 import { RequestAuthenticator } from './api/request-authenticator';
-import { SigningKeySource } from './api/signing-key.source';
+import { SignatureCheck } from './api/signature-check';
 import { compiledDecodeWorker, DECODE_WORKER_SOURCE, RequestDecoder } from './decode/request-decoder';
 import { KeyRateLimiter } from './edge/key-rate-limiter';
 import { ReplayGuard } from './edge/replay-guard';
@@ -41,7 +41,7 @@ export class AppModule {
         RequestAuthenticator,
         KeyRateLimiter,
         ReplayGuard,
-        SigningKeySource,
+        SignatureCheck,
         HealthService,
         MetricsEndpoint,
       ],

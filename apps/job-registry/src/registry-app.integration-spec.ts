@@ -17,12 +17,12 @@ import {
 } from '@svc/contracts';
 import { CertificateAuthority, RuntimeConfigSeal, parseMasterKey } from '@svc/crypto';
 import { NatsRequester, connectNats } from '@svc/messaging';
-import { SVC4_SCHEME, deriveSigningKey } from '@svc/signing';
 import { MIGRATIONS } from '@svc/registry-store';
 import {
   TEST_WORKER_KEY,
   createTempDatabase,
   reserveTempDatabase,
+  signedCallFor,
   startRecordingPostgresServer,
   startTestNats,
   startTestS3,
@@ -77,9 +77,9 @@ describe('job-registry over NATS', () => {
     requestCounter += 1;
     return requester.request(Subjects.registryOperation, {
       requestId: String(requestCounter),
-      accessKeyId: BOOTSTRAP_KEY_ID,
       operation: op,
       payload,
+      signed: signedCallFor(op, JSON.stringify(payload), { accessKeyId: BOOTSTRAP_KEY_ID, secretKey: SECRETS.bootstrap }),
     });
   }
 
@@ -149,7 +149,7 @@ describe('job-registry over NATS', () => {
       ok: false,
       error: { code: ErrorCode.ValidationFailed, messages: expect.arrayContaining(['operation: must name a known operation']) as unknown },
     });
-    expect(await requester.request(Subjects.registrySigningKey, { accessKeyId: BOOTSTRAP_KEY_ID } as never)).toMatchObject({
+    expect(await requester.request(Subjects.registryCheckSignature, { operation: 'ListAccessKeys' } as never)).toMatchObject({
       ok: false,
       error: { code: ErrorCode.ValidationFailed },
     });
@@ -351,29 +351,38 @@ describe('job-registry over NATS', () => {
     ]);
   });
 
-  it('serves signing keys for the bootstrap key and for a created key', async () => {
-    const scope = { date: '20250102', region: 'us-east-1', service: 'replication' };
-    expect(await requester.request(Subjects.registrySigningKey, { accessKeyId: BOOTSTRAP_KEY_ID, ...scope })).toEqual({
+  /** What the registry answers the gateway's signature check of a call signed with `key`. */
+  const checkSigned = (key: { accessKeyId: string; secretKey: string }, options: { now?: Date } = {}) =>
+    requester.request(Subjects.registryCheckSignature, { operation: 'ListWarehouseReplications', signed: signedCallFor('ListWarehouseReplications', '{}', key, options) });
+
+  it('checks signatures of the bootstrap key and of a created key, and hands out no key (issue 36 item 10)', async () => {
+    expect(await checkSigned({ accessKeyId: BOOTSTRAP_KEY_ID, secretKey: SECRETS.bootstrap })).toEqual({
       ok: true,
-      value: { signingKeyHex: deriveSigningKey(SVC4_SCHEME, SECRETS.bootstrap, scope).toString('hex'), allowedOperations: ['*'] },
+      value: { accessKeyId: BOOTSTRAP_KEY_ID, allowedOperations: ['*'] },
     });
 
     const created = await requester.request(Subjects.registryCreateAccessKey, { allowedOperations: ['ListWarehouseReplications'], description: 'it' });
     if (!created.ok) throw new Error(created.error.messages.join('; '));
     createdKey = created.value;
-    expect(await requester.request(Subjects.registrySigningKey, { accessKeyId: createdKey.accessKeyId, ...scope })).toEqual({
-      ok: true,
-      value: { signingKeyHex: deriveSigningKey(SVC4_SCHEME, createdKey.secretKey, scope).toString('hex'), allowedOperations: ['ListWarehouseReplications'] },
-    });
+    expect(await checkSigned(createdKey)).toEqual({ ok: true, value: { accessKeyId: createdKey.accessKeyId, allowedOperations: ['ListWarehouseReplications'] } });
 
-    expect(await requester.request(Subjects.registrySigningKey, { accessKeyId: 'SVCNOSUCHKEY', ...scope })).toEqual({
+    expect(await checkSigned({ accessKeyId: 'SVCNOSUCHKEY', secretKey: 'x' })).toMatchObject({ ok: false, error: { code: ErrorCode.Forbidden } });
+    // The subject that handed the gateway any key's derived signing key answers no more.
+    await expect(nats.request('svc.registry.v1.access-key.signing-key', JSON.stringify({ data: { accessKeyId: BOOTSTRAP_KEY_ID } }), { timeout: 1000 })).rejects.toThrow();
+  });
+
+  it('acts for no key on an operation message that its signature does not prove (issue 36 item 10)', async () => {
+    const asAdmin = (signed: unknown) => requester.request(Subjects.registryOperation, { requestId: 'forged', operation: 'StopReplicationService', payload: {}, signed } as never);
+    expect(await asAdmin(signedCallFor('StopReplicationService', '{}', { accessKeyId: BOOTSTRAP_KEY_ID, secretKey: 'guessed' }))).toMatchObject({
       ok: false,
-      error: { code: ErrorCode.Forbidden, messages: ['unknown access key'] },
+      error: { code: ErrorCode.Forbidden },
     });
+    // A key's own signature of a call it may make is not a licence for another call.
+    expect(await asAdmin(signedCallFor('ListWarehouseReplications', '{}', createdKey))).toMatchObject({ ok: false, error: { code: ErrorCode.Forbidden } });
+    expect(await queryControl('SELECT service_stopped FROM service_configuration')).toEqual([{ service_stopped: false }]);
   });
 
   it('manages access keys for an operator: list without secrets, rotate with overlap, disable (issue 19)', async () => {
-    const scope = { date: '20250102', region: 'us-east-1', service: 'replication' };
     const created = await requester.request(Subjects.registryCreateAccessKey, { allowedOperations: ['ListWarehouseReplications'], description: 'to rotate' });
     if (!created.ok) throw new Error(created.error.messages.join('; '));
     const { accessKeyId, secretKey } = created.value;
@@ -386,17 +395,10 @@ describe('job-registry over NATS', () => {
     const rotated = await requester.request(Subjects.registryManageAccessKeys, { action: 'Rotate', accessKeyId, overlapMinutes: 5 });
     if (!rotated.ok || rotated.value.secretKey === undefined) throw new Error(JSON.stringify(rotated));
     // Both secrets sign while the overlap lasts.
-    expect(await requester.request(Subjects.registrySigningKey, { accessKeyId, ...scope })).toEqual({
-      ok: true,
-      value: {
-        signingKeyHex: deriveSigningKey(SVC4_SCHEME, rotated.value.secretKey, scope).toString('hex'),
-        previousSigningKeyHex: deriveSigningKey(SVC4_SCHEME, secretKey, scope).toString('hex'),
-        allowedOperations: ['ListWarehouseReplications'],
-      },
-    });
+    for (const secret of [rotated.value.secretKey, secretKey]) expect(await checkSigned({ accessKeyId, secretKey: secret })).toMatchObject({ ok: true });
 
     expect(await requester.request(Subjects.registryManageAccessKeys, { action: 'Disable', accessKeyId })).toEqual({ ok: true, value: {} });
-    expect(await requester.request(Subjects.registrySigningKey, { accessKeyId, ...scope })).toMatchObject({ ok: false, error: { code: ErrorCode.Forbidden } });
+    expect(await checkSigned({ accessKeyId, secretKey: rotated.value.secretKey })).toMatchObject({ ok: false, error: { code: ErrorCode.Forbidden } });
     expect(await requester.request(Subjects.registryManageAccessKeys, { action: 'Delete', accessKeyId: 'SVCNOSUCHKEY' })).toMatchObject({ ok: false, error: { code: ErrorCode.NotFound } });
     expect(await requester.request(Subjects.registryManageAccessKeys, { action: 'Delete', accessKeyId })).toEqual({ ok: true, value: {} });
     expect(logLines.join('\n')).not.toContain(rotated.value.secretKey);
@@ -409,11 +411,7 @@ describe('job-registry over NATS', () => {
     await startApp();
 
     expect(await describeReplication(replicationId)).toEqual(before);
-    const scope = { date: '20250103', region: 'us-east-1', service: 'replication' };
-    expect(await requester.request(Subjects.registrySigningKey, { accessKeyId: createdKey.accessKeyId, ...scope })).toMatchObject({
-      ok: true,
-      value: { signingKeyHex: deriveSigningKey(SVC4_SCHEME, createdKey.secretKey, scope).toString('hex') },
-    });
+    expect(await checkSigned(createdKey)).toMatchObject({ ok: true, value: { accessKeyId: createdKey.accessKeyId } });
     expect(await queryControl('SELECT version FROM svc_schema_migrations')).toHaveLength(MIGRATIONS.length);
     expect(await queryControl('SELECT parallel_database_replications_limit FROM service_configuration')).toEqual([
       { parallel_database_replications_limit: 2 },

@@ -1,4 +1,5 @@
 export { ConfigError, EnvReader } from './env-reader';
+export { MAX_CLOCK_SKEW_LIMIT_SECONDS, readMaxClockSkewMs } from './clock-skew';
 export {
   DEFAULT_DATABASE_URL,
   DEFAULT_NATS_URL,

@@ -17,26 +17,45 @@ export function isUuid(value: string): boolean {
 
 const Guid = () => Matching(UUID, 'must be a GUID');
 
+/** Every value of each header or query parameter, as sent; bounded like any request line. */
+const Occurrences = () =>
+  Type.Record(Type.String({ maxLength: 256 }), Type.Array(Type.String({ maxLength: 16384 }), { maxItems: 16 }), {
+    maxProperties: 128,
+    problem: 'must map names to lists of values (at most 128 names, 16 values each)',
+  });
+
+/**
+ * An API call as its caller signed it, but for the body, which the gateway keeps after checking it against the signed
+ * content hash: the method, the path, the query and the headers the signature covers (Authorization with them). The
+ * registry verifies it itself, so that nothing on the bus can speak for an access key without that key's signature.
+ */
+export const SignedCallSchema = Struct({
+  method: Text(),
+  path: Text(),
+  query: Occurrences(),
+  headers: Occurrences(),
+});
+export type SignedCall = Static<typeof SignedCallSchema>;
+
 /** The fields every envelope has; the payload is checked by the API model of its operation afterwards. */
 export const OperationEnvelopeSchema = Struct({
   requestId: Text(),
-  accessKeyId: Text(),
   operation: OneOf(OPERATIONS, 'must name a known operation'),
   payload: Struct({}),
+  /** Who calls is what this signature proves, never a field the sender fills in. */
+  signed: SignedCallSchema,
 });
 
 /** Gateway → registry: an API call's envelope. Its payload is only known to be an object here (see above). */
 export const guardOperationEnvelope: (message: unknown) => Guarded<OperationEnvelope> = checkerOf(OperationEnvelopeSchema);
 
-/** Gateway → registry: fetch the SigV4-style signing key of an access key for one scope. */
-export const SigningKeyRequestSchema = Struct({
-  accessKeyId: Text(),
-  date: Matching(/^\d{8}$/, 'must be yyyymmdd'),
-  region: Text(),
-  service: Text(),
+/** Gateway → registry: is this call signed by a known key, and may that key call the operation? Asked before the body is decoded. */
+export const SignatureCheckRequestSchema = Struct({
+  operation: OneOf(OPERATIONS, 'must name a known operation'),
+  signed: SignedCallSchema,
 });
-export type SigningKeyRequest = Static<typeof SigningKeyRequestSchema>;
-export const guardSigningKeyRequest = checkerOf(SigningKeyRequestSchema);
+export type SignatureCheckRequest = Static<typeof SignatureCheckRequestSchema>;
+export const guardSignatureCheckRequest = checkerOf(SignatureCheckRequestSchema);
 
 export const CreateAccessKeyRequestSchema = Struct({
   /** Operation names, or `*` for all. */

@@ -123,8 +123,9 @@ export type {
   ManageAccessKeysRequest,
   HealthReply,
   OperationEnvelope,
-  SigningKeyReply,
-  SigningKeyRequest,
+  SignatureCheckReply,
+  SignatureCheckRequest,
+  SignedCall,
 } from './rpc/envelope';
 export {
   PipelineConsumers,
@@ -152,7 +153,7 @@ export {
   guardChangedTablesRequest,
   guardReleaseTablesRequest,
   guardReplicationIdMessage,
-  guardSigningKeyRequest,
+  guardSignatureCheckRequest,
   isUuid,
   type Guarded,
 } from './guards';

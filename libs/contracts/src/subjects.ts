@@ -8,8 +8,8 @@ import type {
   ManageAccessKeysRequest,
   HealthReply,
   OperationEnvelope,
-  SigningKeyReply,
-  SigningKeyRequest,
+  SignatureCheckReply,
+  SignatureCheckRequest,
 } from './rpc/envelope';
 import type { RpcReply } from './rpc/domain-error';
 import type { OperationResponse } from './replication/operations';
@@ -36,8 +36,9 @@ import type { ValidateRequested, ValidationReportReply, ValidationReportRequest 
  * Versioned NATS subjects. Never rename one in place: add a v2 beside it.
  */
 export const Subjects = {
-  registryOperation: 'svc.registry.v1.operation',
-  registrySigningKey: 'svc.registry.v1.access-key.signing-key',
+  /** v2: the envelope carries the signed call instead of an access key id the sender could choose. */
+  registryOperation: 'svc.registry.v2.operation',
+  registryCheckSignature: 'svc.registry.v1.access-key.check-signature',
   registryCreateAccessKey: 'svc.registry.v1.access-key.create',
   registryManageAccessKeys: 'svc.registry.v1.access-key.manage',
   registryRuntimeConfig: 'svc.registry.v1.replication.runtime-config',
@@ -111,8 +112,8 @@ export function healthSubject(service: ServiceName): `svc.${ServiceName}.v1.heal
 
 /** Request/reply subjects tied to their payload types so callers and handlers cannot disagree. */
 export interface RequestReplyContracts {
-  'svc.registry.v1.operation': { request: OperationEnvelope; reply: RpcReply<OperationResponse<OperationName>> };
-  'svc.registry.v1.access-key.signing-key': { request: SigningKeyRequest; reply: RpcReply<SigningKeyReply> };
+  'svc.registry.v2.operation': { request: OperationEnvelope; reply: RpcReply<OperationResponse<OperationName>> };
+  'svc.registry.v1.access-key.check-signature': { request: SignatureCheckRequest; reply: RpcReply<SignatureCheckReply> };
   'svc.registry.v1.access-key.create': { request: CreateAccessKeyRequest; reply: RpcReply<CreateAccessKeyReply> };
   'svc.registry.v1.access-key.manage': { request: ManageAccessKeysRequest; reply: RpcReply<ManageAccessKeysReply> };
   'svc.registry.v1.replication.runtime-config': { request: RuntimeConfigRequest; reply: RpcReply<RuntimeConfigReply> };

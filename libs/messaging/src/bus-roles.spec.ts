@@ -18,9 +18,9 @@ const maySubscribe = (role: BusRole, subject: string) => busPermissionsOf(role).
 const rolesThatPublish = (subject: string) => BUS_ROLES.filter((role) => mayPublish(role, subject));
 
 describe('the bus permission model', () => {
-  it('lets only the api-gateway run operations and fetch signing keys, and only an operator create access keys', () => {
+  it('lets only the api-gateway run operations and have signatures checked, and only an operator create access keys', () => {
     expect(rolesThatPublish(Subjects.registryOperation)).toEqual(['api-gateway']);
-    expect(rolesThatPublish(Subjects.registrySigningKey)).toEqual(['api-gateway']);
+    expect(rolesThatPublish(Subjects.registryCheckSignature)).toEqual(['api-gateway']);
     expect(rolesThatPublish(Subjects.registryCreateAccessKey)).toEqual(['operator']);
     expect(rolesThatPublish(Subjects.registryManageAccessKeys)).toEqual(['operator']);
   });

@@ -54,9 +54,10 @@ function joined(...parts: BusPermissions[]): BusPermissions {
 
 /**
  * The permission model of the bus: exactly what each role does, nothing more. Only the gateway asks the registry
- * to run operations and for signing keys; only pipeline workers ask for runtime configurations; only the registry
- * publishes work requests, cancellations and alerts, and manages the streams; each worker publishes only its own
- * stage's results, reads only its own consumer, and touches the rows stream only as its stage needs.
+ * to check signatures and run operations (each proved by its caller's signature, not by the gateway's word); only
+ * pipeline workers ask for runtime configurations; only the registry publishes work requests, cancellations and
+ * alerts, and manages the streams; each worker publishes only its own stage's results, reads only its own consumer,
+ * and touches the rows stream only as its stage needs.
  */
 export function busPermissionsOf(role: BusRole): BusPermissions {
   switch (role) {
@@ -76,11 +77,11 @@ export function busPermissionsOf(role: BusRole): BusPermissions {
           ...ownDurableConsumer(PipelineConsumers.registryLoaded),
           ...ownDurableConsumer(PipelineConsumers.registryFailed),
         ],
-        subscribe: ['svc.registry.v1.>', healthSubject('job-registry'), Subjects.workProgress, `${inboxPrefixOf(role)}.>`],
+        subscribe: ['svc.registry.v1.>', Subjects.registryOperation, healthSubject('job-registry'), Subjects.workProgress, `${inboxPrefixOf(role)}.>`],
       };
     case 'api-gateway':
       return {
-        publish: [Subjects.registryOperation, Subjects.registrySigningKey, Subjects.registryMetrics, healthSubject('job-registry')],
+        publish: [Subjects.registryOperation, Subjects.registryCheckSignature, Subjects.registryMetrics, healthSubject('job-registry')],
         subscribe: [healthSubject('api-gateway'), `${inboxPrefixOf(role)}.>`],
       };
     case 'extractor':

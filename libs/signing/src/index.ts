@@ -21,8 +21,11 @@ export { calculateSignature, deriveSigningKey, sha256Hex, stringToSign } from '.
 export { signRequest, type SignRequestOptions } from './sign-request';
 export {
   DEFAULT_MAX_SKEW_MS,
+  verifyBodyHash,
   verifyHeaders,
   verifyRequest,
+  verifyRequestWithoutBody,
+  type RequestWithoutBody,
   type SigningKeyLookup,
   type VerifiedHeaders,
   type VerifyHeadersResult,

@@ -1,7 +1,7 @@
 import { canonicalRequest, formatAuthorization, type RequestToSign as HttpRequestToSign, type SigningScope, SVC4_SCHEME } from './core';
 import { signRequest } from './sign-request';
 import { calculateSignature, deriveSigningKey, sha256Hex, stringToSign } from './signature';
-import { verifyHeaders, verifyRequest, type VerifyFailureReason, type VerifyOptions } from './verify-request';
+import { verifyHeaders, verifyRequest, verifyRequestWithoutBody, type VerifyFailureReason, type VerifyOptions } from './verify-request';
 
 const SECRET = 'verifier-test-SECRET/value+1';
 const ACCESS_KEY_ID = 'AKVERIFY';
@@ -241,5 +241,40 @@ describe('verifyHeaders', () => {
     ['a wrong region', () => signed(), 'WrongScope', { region: 'eu-west-1' }],
   ] as const)('refuses %s from the headers alone', (_case, request, reason, options: Partial<VerifyOptions> = {}) => {
     expect(verifyHeaders(SVC4_SCHEME, withoutBody(request()), { ...OPTIONS, ...options })).toMatchObject({ ok: false, failure: { reason } });
+  });
+});
+
+describe('verifyRequestWithoutBody (a request forwarded by the server that read its body)', () => {
+  const withoutBody = ({ body: _body, ...rest }: HttpRequestToSign) => rest;
+
+  it('accepts what verifyRequest accepts, the body stood for by its signed hash', async () => {
+    expect(await verifyRequestWithoutBody(SVC4_SCHEME, withoutBody(signed()), lookup, OPTIONS)).toEqual({ ok: true, accessKeyId: ACCESS_KEY_ID });
+  });
+
+  it('refuses a hash other than the one signed: a forwarder cannot swap the body', async () => {
+    const swapped = withHeaders(withoutBody(signed()) as HttpRequestToSign, (headers) => (headers['x-svc-content-sha256'] = sha256Hex('{"replicationId":"other"}')));
+    expect(await verifyRequestWithoutBody(SVC4_SCHEME, swapped, lookup, OPTIONS)).toMatchObject({ ok: false, failure: { reason: 'SignatureMismatch' } });
+  });
+
+  it('refuses another operation, key or date than the one signed', async () => {
+    const request = withoutBody(signed());
+    expect(await verifyRequestWithoutBody(SVC4_SCHEME, { ...request, path: '/api/DeleteWarehouseReplication' }, lookup, OPTIONS)).toMatchObject({
+      ok: false,
+      failure: { reason: 'SignatureMismatch' },
+    });
+    const otherKey = async (_id: string, scope: SigningScope) => deriveSigningKey(SVC4_SCHEME, 'another secret', scope);
+    expect(await verifyRequestWithoutBody(SVC4_SCHEME, request, otherKey, OPTIONS)).toMatchObject({ ok: false, failure: { reason: 'SignatureMismatch' } });
+    expect(await verifyRequestWithoutBody(SVC4_SCHEME, request, lookup, { ...OPTIONS, now: new Date(NOW.getTime() + 3_600_000) })).toMatchObject({
+      ok: false,
+      failure: { reason: 'ExpiredDate' },
+    });
+  });
+
+  it('needs the content hash signed and given once, even when the options would not require it', async () => {
+    const unsigned = signedManually({ signedHeaders: ['host', 'x-svc-date'], headers: { ...baseHeaders } });
+    const options = { ...OPTIONS, requiredSignedHeaders: ['host', 'x-svc-date'] };
+    expect(await verifyRequestWithoutBody(SVC4_SCHEME, withoutBody(unsigned), lookup, options)).toMatchObject({ ok: false, failure: { reason: 'UnsignedRequiredHeader' } });
+    const noHash = signedManually({ signedHeaders: ['host', 'x-svc-date'], headers: { host: baseHeaders.host, 'x-svc-date': AMZ_DATE } });
+    expect(await verifyRequestWithoutBody(SVC4_SCHEME, withoutBody(noHash), lookup, options)).toMatchObject({ ok: false, failure: { reason: 'UnsignedRequiredHeader' } });
   });
 });

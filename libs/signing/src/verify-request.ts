@@ -105,10 +105,45 @@ export async function verifyRequest(
   const payloadHash = checkContentHash(scheme, request);
   if (!payloadHash.ok) return payloadHash;
 
+  return checkSignature(scheme, request, { authorization, signingDate }, payloadHash.value, lookupSigningKey);
+}
+
+/** A request as one server forwards it to another that holds the keys: everything signed but the body, which its signed hash stands for. */
+export type RequestWithoutBody = Omit<HttpRequestToSign, 'body'>;
+
+/**
+ * Verifies a request whose body stayed with the server that received it (and checked it against the hash). The
+ * signature covers the body through the signed content-hash header, which must therefore be present, signed and
+ * one hex SHA-256 digest here whatever `requiredSignedHeaders` says: who verifies this way never sees the body.
+ */
+export async function verifyRequestWithoutBody(
+  scheme: SigningScheme,
+  request: RequestWithoutBody,
+  lookupSigningKey: SigningKeyLookup,
+  options: VerifyOptions,
+): Promise<VerifyResult> {
+  const headers = verifyHeaders(scheme, request, options);
+  if (!headers.ok) return headers;
+  const hashHeader = scheme.contentHashHeader.toLowerCase();
+  if (!headers.value.authorization.signedHeaders.map((name) => name.toLowerCase()).includes(hashHeader)) {
+    return fail('UnsignedRequiredHeader', `the ${hashHeader} header must be listed in SignedHeaders`);
+  }
+  const hashes = headerValues(request.headers, hashHeader);
+  if (hashes.length !== 1 || !HEX_SHA256.test(hashes[0])) return fail('ContentHashMismatch', `the ${hashHeader} header must be one hex SHA-256 digest`);
+  return checkSignature(scheme, request, headers.value, hashes[0], lookupSigningKey);
+}
+
+async function checkSignature(
+  scheme: SigningScheme,
+  request: RequestWithoutBody,
+  { authorization, signingDate }: Pick<VerifiedHeaders, 'authorization' | 'signingDate'>,
+  payloadHash: string,
+  lookupSigningKey: SigningKeyLookup,
+): Promise<VerifyResult> {
   const signingKey = await lookupSigningKey(authorization.accessKeyId, authorization.scope);
   if (!signingKey) return fail('UnknownAccessKey', 'the access key in the Credential is not known');
 
-  const canonical = canonicalRequest(scheme, request, authorization.signedHeaders, payloadHash.value);
+  const canonical = canonicalRequest(scheme, request, authorization.signedHeaders, payloadHash);
   const expected = Buffer.from(calculateSignature(signingKey, stringToSign(scheme, signingDate, authorization.scope, canonical)), 'hex');
   const provided = Buffer.from(authorization.signature, 'hex');
   if (provided.length !== expected.length || !timingSafeEqual(provided, expected)) {
@@ -150,6 +185,15 @@ function checkScope(
   if (scope.region !== options.region) return fail('WrongScope', `the Credential scope region must be ${options.region}`);
   if (scope.service !== options.service) return fail('WrongScope', `the Credential scope service must be ${options.service}`);
   return null;
+}
+
+/**
+ * The body against the content-hash header, when one is sent: what a server that forwards a request without its body
+ * (verifyRequestWithoutBody) checks itself before forwarding.
+ */
+export function verifyBodyHash(scheme: SigningScheme, request: HttpRequestToSign): { ok: true } | { ok: false; failure: VerifyFailure } {
+  const checked = checkContentHash(scheme, request);
+  return checked.ok ? { ok: true } : checked;
 }
 
 /** The payload hash for the canonical request: the header value as sent when present, else the body's hash. */

@@ -4,6 +4,7 @@ export { NatsServerProcess, natsServerBinary, startTestNats, type TestNats, type
 export { startTestNatsCluster, type TestNatsCluster, type TestNatsClusterNode } from './private-nats-cluster';
 export { SAMPLE_PEOPLE_TABLE, sampleChangeBatch } from './sample-batches';
 export { scrambledKeys } from './scrambled-keys';
+export { signedCallFor, type SigningKeyPair } from './signed-call';
 export { startRecordingS3, type RecordedS3Request, type RecordingS3 } from './recording-s3';
 export { startRecordingPostgresServer, type RecordingPostgresOptions, type RecordingPostgresServer } from './recording-postgres-server';
 export { sampleReplicationConfig, type ReplicationConfigOverrides } from './sample-replication-config';

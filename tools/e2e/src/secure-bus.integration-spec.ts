@@ -4,6 +4,7 @@ import { Events, JSONCodec, connect, nkeyAuthenticator, type ConnectionOptions, 
 import { PipelineStreams, PipelineSubjects, Subjects } from '@svc/contracts';
 import { connectNats, newUserNkey, type BusRole } from '@svc/messaging';
 import { ADMIN_KEY, TestStack, startSecureTestNats, type SecureBus } from '@svc/system-testing';
+import { signedCallFor } from '@svc/testing';
 import { POSTGRES_TO_POSTGRES, type SourceSession, type WarehouseSession } from './engine-pairs';
 import { LIVE_TABLES, ORDERS, orderRow } from './live-workload';
 import { ReplicationPair } from './replication-pair';
@@ -137,12 +138,27 @@ describe('the bus: every connection authenticated and encrypted, every subject a
       const outcome = await requestOutcome(connection, Subjects.registryRuntimeConfig, { replicationId });
       expect(outcome.kind).toBe('refused');
     }
-    // A worker may not ask for signing keys, run operations, or create access keys.
-    expect((await requestOutcome(loader, Subjects.registrySigningKey, { accessKeyId: ADMIN_KEY.accessKeyId, date: '20261126', region: 'us-east-1' })).kind).toBe('refused');
-    expect((await requestOutcome(loader, Subjects.registryOperation, { operation: 'ListWarehouseReplications', accessKeyId: ADMIN_KEY.accessKeyId, request: {} })).kind).toBe('refused');
+    // A worker may not have signatures checked, run operations, or create access keys.
+    const adminCall = { operation: 'ListWarehouseReplications', signed: signedCallFor('ListWarehouseReplications', '{}', ADMIN_KEY) };
+    expect((await requestOutcome(loader, Subjects.registryCheckSignature, adminCall)).kind).toBe('refused');
+    expect((await requestOutcome(loader, Subjects.registryOperation, { requestId: '1', payload: {}, ...adminCall })).kind).toBe('refused');
     expect((await requestOutcome(loader, Subjects.registryCreateAccessKey, { allowedOperations: ['*'] })).kind).toBe('refused');
     // Nor may the gateway create access keys (only an operator can).
     expect((await requestOutcome(gateway, Subjects.registryCreateAccessKey, { allowedOperations: ['*'] })).kind).toBe('refused');
+  });
+
+  it('the gateway’s own bus identity acts as no key: the registry verifies every call’s signature itself (issue 36 item 10)', async () => {
+    const gateway = await as('api-gateway');
+    // An operation as the admin, without the admin's signature: the registry answers, and refuses.
+    const unsigned = await requestOutcome(gateway, Subjects.registryOperation, { requestId: '1', operation: 'StopReplicationService', payload: {}, accessKeyId: ADMIN_KEY.accessKeyId });
+    expect(unsigned).toMatchObject({ kind: 'answered', text: expect.stringContaining('ValidationFailed') as unknown });
+    const guessed = signedCallFor('StopReplicationService', '{}', { accessKeyId: ADMIN_KEY.accessKeyId, secretKey: 'guessed' });
+    const forged = await requestOutcome(gateway, Subjects.registryOperation, { requestId: '2', operation: 'StopReplicationService', payload: {}, signed: guessed });
+    expect(forged).toMatchObject({ kind: 'answered', text: expect.stringContaining('Forbidden') as unknown });
+    // No key derived from a secret is handed out any more: the subject that did is neither allowed nor answered.
+    expect((await requestOutcome(gateway, 'svc.registry.v1.access-key.signing-key', { accessKeyId: ADMIN_KEY.accessKeyId, date: '20261126', region: 'us-east-1', service: 'replication' })).kind).toBe('refused');
+    // The service was not stopped: the pipeline still answers Describe as Running.
+    expect((await pair.type1.describe()).status).toBe('Running');
   });
 
   it('a role cannot read another role’s replies, publish another stage’s results, or manage streams', async () => {

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { Inject, Injectable } from '@nestjs/common';
 import { encodeError, encodeResponse, foreignCharsetOf, wireFormatOf, type WireFormat } from '@svc/api-codec';
-import { OPERATIONS, Subjects, isOperationName, type OperationName } from '@svc/contracts';
+import { OPERATIONS, Subjects, isOperationName, type OperationName, type SignedCall } from '@svc/contracts';
 import type { VerifiedHeaders } from '@svc/signing';
 import { JsonLogger } from '@svc/logging';
 import { NatsRequester } from '@svc/messaging';
@@ -22,6 +22,7 @@ interface AuthenticatedCall {
   body: Buffer;
   accessKeyId: string;
   signature: VerifiedHeaders;
+  signed: SignedCall;
 }
 
 export interface ApiReply {
@@ -124,12 +125,12 @@ export class ApiService {
     return { operation: operationSegment, format, body, ...caller };
   }
 
-  private async execute({ operation, format, body, accessKeyId, signature }: AuthenticatedCall, requestId: number): Promise<ApiReply> {
+  private async execute({ operation, format, body, accessKeyId, signature, signed }: AuthenticatedCall, requestId: number): Promise<ApiReply> {
     this.rateLimiter.admit(accessKeyId, new Date());
     const payload = await this.decoder.decode(operation, format, body);
     this.replayGuard.admit(operation, signature, new Date());
     const reply = await this.requester
-      .request(Subjects.registryOperation, { requestId: String(requestId), accessKeyId, operation, payload })
+      .request(Subjects.registryOperation, { requestId: String(requestId), operation, payload, signed })
       .catch(() => {
         throw new ApiError(503, ['the job registry is not answering; try again shortly']);
       });

@@ -1,25 +1,36 @@
 import type { IncomingMessage } from 'node:http';
 import { SIGNING_SERVICE_NAME } from '@svc/config';
-import type { OperationName } from '@svc/contracts';
-import { SVC4_SCHEME, deriveSigningKey, signRequest, type SigningScope } from '@svc/signing';
+import type { OperationName, SignatureCheckReply, SignedCall as ForwardedCall } from '@svc/contracts';
+import { SVC4_SCHEME, deriveSigningKey, signRequest, verifyRequestWithoutBody } from '@svc/signing';
 import type { GatewayConfig } from '../config/gateway-config';
 import { parseAllowedHosts } from '../edge/allowed-hosts';
 import { ApiError } from './api-error';
-import { RequestAuthenticator, SIGNATURE_REFUSED_MESSAGE } from './request-authenticator';
-import type { SigningKeySource } from './signing-key.source';
+import { RequestAuthenticator } from './request-authenticator';
+import type { SignatureCheck } from './signature-check';
 
 const KEY = { accessKeyId: 'SVCUNITKEY0000000001', secretKey: 'unit-secret-key-0123456789' };
 const REGION = 'us-east-1';
 const CONFIG = { region: REGION, maxClockSkewMs: 15 * 60_000 } as GatewayConfig;
 const AUTHORIZATION = 'SVC4-HMAC-SHA256 Credential=K/20240517/us-east-1/replication/svc4_request, SignedHeaders=host;x-svc-date, Signature=ab';
 
-const knownKeys: Pick<SigningKeySource, 'grantFor'> = {
-  grantFor: (accessKeyId: string, scope: SigningScope) =>
-    Promise.resolve(accessKeyId === KEY.accessKeyId ? { signingKey: deriveSigningKey(SVC4_SCHEME, KEY.secretKey, scope), allowedOperations: ['*'] } : null),
-};
+const REFUSED = 'refused by the registry';
 
-function authenticatorWith(config: GatewayConfig = CONFIG): RequestAuthenticator {
-  return new RequestAuthenticator(knownKeys as SigningKeySource, config);
+/** The registry's side of the check, as it does it: the forwarded call verified without its body, with the key's secret. */
+class RegistryDouble implements Pick<SignatureCheck, 'check'> {
+  readonly asked: ForwardedCall[] = [];
+
+  async check(_operation: OperationName, signed: ForwardedCall): Promise<SignatureCheckReply> {
+    this.asked.push(signed);
+    const lookup = async (accessKeyId: string, scope: Parameters<typeof deriveSigningKey>[2]) =>
+      accessKeyId === KEY.accessKeyId ? deriveSigningKey(SVC4_SCHEME, KEY.secretKey, scope) : null;
+    const verdict = await verifyRequestWithoutBody(SVC4_SCHEME, signed, lookup, { region: REGION, service: SIGNING_SERVICE_NAME, now: new Date() });
+    if (!verdict.ok) throw new ApiError(403, [REFUSED]);
+    return { accessKeyId: verdict.accessKeyId, allowedOperations: ['*'] };
+  }
+}
+
+function authenticatorWith(config: GatewayConfig = CONFIG, registry = new RegistryDouble()): RequestAuthenticator {
+  return new RequestAuthenticator(registry as unknown as SignatureCheck, config);
 }
 
 interface SignedCall {
@@ -27,7 +38,7 @@ interface SignedCall {
   body: Buffer;
 }
 
-function signedCall(operation: OperationName, options: { secretKey?: string; accessKeyId?: string; host?: string; body?: string; now?: Date } = {}): SignedCall {
+function signedCall(operation: OperationName, options: { secretKey?: string; accessKeyId?: string; host?: string; body?: string; now?: Date; sentBody?: string } = {}): SignedCall {
   const body = Buffer.from(options.body ?? '{}');
   const path = `/api/${operation}`;
   const headers = signRequest(
@@ -36,7 +47,8 @@ function signedCall(operation: OperationName, options: { secretKey?: string; acc
     { accessKeyId: options.accessKeyId ?? KEY.accessKeyId, secretKey: options.secretKey ?? KEY.secretKey },
     { region: REGION, service: SIGNING_SERVICE_NAME, ...(options.now && { now: options.now }) },
   );
-  return { request: { method: 'POST', url: path, rawHeaders: Object.entries(headers).flat() } as unknown as IncomingMessage, body };
+  const rawHeaders = [...Object.entries(headers).flat(), 'X-Unsigned-Extra', 'not for the registry'];
+  return { request: { method: 'POST', url: path, rawHeaders } as unknown as IncomingMessage, body: options.sentBody === undefined ? body : Buffer.from(options.sentBody) };
 }
 
 function refusalBeforeBody(rawHeaders: string[], authenticator = authenticatorWith()): ApiError | null {
@@ -97,43 +109,30 @@ describe('RequestAuthenticator.checkBeforeBody', () => {
 });
 
 describe('RequestAuthenticator.authenticate', () => {
-  it('gives an unknown access key and a wrong secret one and the same answer', async () => {
-    const authenticator = authenticatorWith();
-    const unknown = await refusalOf(authenticator, 'ListWarehouseReplications', signedCall('ListWarehouseReplications', { accessKeyId: 'SVCNOSUCHKEY00000000' }));
-    const wrongSecret = await refusalOf(authenticator, 'ListWarehouseReplications', signedCall('ListWarehouseReplications', { secretKey: 'not-the-secret' }));
-    expect(unknown).toEqual(new ApiError(403, [SIGNATURE_REFUSED_MESSAGE]));
-    expect(wrongSecret).toEqual(unknown);
-  });
-
-  it('names the access key and gives the verified signature and its date', async () => {
+  it('has the registry verify the call as signed, without the body, and names the key it answers', async () => {
+    const registry = new RegistryDouble();
     const call = signedCall('CreateWarehouseReplication');
-    const caller = await authenticatorWith().authenticate(call.request, call.body, 'CreateWarehouseReplication');
+    const caller = await authenticatorWith(CONFIG, registry).authenticate(call.request, call.body, 'CreateWarehouseReplication');
     expect(caller.accessKeyId).toBe(KEY.accessKeyId);
     expect(caller.signature.authorization.signature).toMatch(/^[0-9a-f]{64}$/);
     expect(Math.abs(caller.signature.signedAt.getTime() - Date.now())).toBeLessThan(2000);
+    expect(registry.asked).toEqual([caller.signed]);
+    // Authorization, the date and the signed headers only: nothing the signature does not cover travels.
+    expect(Object.keys(caller.signed.headers).sort()).toEqual(['authorization', ...caller.signature.authorization.signedHeaders].sort());
+    expect(caller.signed).toMatchObject({ method: 'POST', path: '/api/CreateWarehouseReplication', query: {} });
   });
 
-  describe('a key being rotated (issue 19)', () => {
-    const NEW_SECRET = 'rotated-secret-key-0123456789';
-    const rotating = (withPrevious: boolean): Pick<SigningKeySource, 'grantFor'> => ({
-      grantFor: (_accessKeyId: string, scope: SigningScope) =>
-        Promise.resolve({
-          signingKey: deriveSigningKey(SVC4_SCHEME, NEW_SECRET, scope),
-          allowedOperations: ['*'],
-          ...(withPrevious && { previousSigningKey: deriveSigningKey(SVC4_SCHEME, KEY.secretKey, scope) }),
-        }),
-    });
+  it("passes the registry's refusal on: an unknown key and a wrong secret", async () => {
+    const authenticator = authenticatorWith();
+    for (const options of [{ accessKeyId: 'SVCNOSUCHKEY00000000' }, { secretKey: 'not-the-secret' }]) {
+      expect(await refusalOf(authenticator, 'ListWarehouseReplications', signedCall('ListWarehouseReplications', options))).toEqual(new ApiError(403, [REFUSED]));
+    }
+  });
 
-    it('accepts the replaced secret while the overlap lasts, and the new one', async () => {
-      const authenticator = new RequestAuthenticator(rotating(true) as SigningKeySource, CONFIG);
-      expect(await refusalOf(authenticator, 'ListWarehouseReplications', signedCall('ListWarehouseReplications'))).toBeNull();
-      expect(await refusalOf(authenticator, 'ListWarehouseReplications', signedCall('ListWarehouseReplications', { secretKey: NEW_SECRET }))).toBeNull();
-    });
-
-    it('refuses the replaced secret once the overlap is over', async () => {
-      const authenticator = new RequestAuthenticator(rotating(false) as SigningKeySource, CONFIG);
-      expect((await refusalOf(authenticator, 'ListWarehouseReplications', signedCall('ListWarehouseReplications')))?.messages).toEqual([SIGNATURE_REFUSED_MESSAGE]);
-    });
+  it('refuses a body other than the one signed before asking the registry', async () => {
+    const registry = new RegistryDouble();
+    const refusal = await refusalOf(authenticatorWith(CONFIG, registry), 'ListWarehouseReplications', signedCall('ListWarehouseReplications', { sentBody: '{"x":1}' }));
+    expect(refusal).toEqual(new ApiError(403, ['the x-svc-content-sha256 header does not match the SHA-256 of the body']));
+    expect(registry.asked).toEqual([]);
   });
 });
-

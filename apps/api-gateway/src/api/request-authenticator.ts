@@ -1,36 +1,35 @@
-import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { Inject, Injectable } from '@nestjs/common';
 import { SIGNING_SERVICE_NAME } from '@svc/config';
-import type { OperationName } from '@svc/contracts';
-import { SVC4_SCHEME, verifyHeaders, verifyRequest, type SigningScope, type VerifiedHeaders, type VerifyFailure, type VerifyOptions } from '@svc/signing';
+import type { OperationName, SignedCall } from '@svc/contracts';
+import { SVC4_SCHEME, verifyBodyHash, verifyHeaders, type VerifiedHeaders, type VerifyOptions } from '@svc/signing';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config/gateway-config';
 import { hostIsAllowed } from '../edge/allowed-hosts';
 import { ApiError } from './api-error';
 import { headersAsSent, queryAsSent, repeatedSigningHeader } from './request-headers';
-import { SigningKeySource } from './signing-key.source';
+import { SignatureCheck } from './signature-check';
+import { signedCallOf } from './signed-call';
 
 /** Every header of the SVC4 scheme starts so (X-Svc-Date, X-Svc-Content-Sha256). */
 const SCHEME_HEADER_PREFIX = 'x-svc-';
-
-/** One answer for an unknown access key and a wrong signature, so that a caller cannot tell which key ids exist. */
-export const SIGNATURE_REFUSED_MESSAGE =
-  'the request signature does not match, or the access key is not known; check the access key id, the secret key and how the request is signed';
 
 export interface AuthenticatedCaller {
   accessKeyId: string;
   /** The verified signature and its date, which the replay guard remembers. */
   signature: VerifiedHeaders;
+  /** The call as signed, for the registry to verify again with each operation. */
+  signed: SignedCall;
 }
 
-/** Verifies the SVC4-HMAC-SHA256 signature and that the access key may call the operation (DESIGN §4). */
+/**
+ * Checks the SVC4-HMAC-SHA256 signature (DESIGN §4): what needs no key here (headers, date, scope, Host, the body
+ * against its signed hash), the signature itself and the key's right to the operation by the registry, which alone
+ * holds the secrets.
+ */
 @Injectable()
 export class RequestAuthenticator {
-  /** The key an unknown access key's signature is checked with: it costs the same HMAC as a known one and never matches. */
-  private readonly unknownKeyStandIn = randomBytes(32);
-
   constructor(
-    private readonly signingKeys: SigningKeySource,
+    private readonly signatures: SignatureCheck,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {}
 
@@ -51,33 +50,18 @@ export class RequestAuthenticator {
   }
 
   async authenticate(request: IncomingMessage, body: Buffer, operation: OperationName): Promise<AuthenticatedCaller> {
-    const now = new Date();
-    const signature = this.checkBeforeBody(request, now);
-    const url = new URL(request.url ?? '/', 'http://gateway.invalid');
-    const query = queryAsSent(request.url ?? '/');
-    const headers = headersAsSent(request.rawHeaders);
-
-    let allowedOperations: string[] = [];
-    let keyKnown = false;
-    let previousKey: Buffer | undefined;
-    const lookup = async (accessKeyId: string, scope: SigningScope) => {
-      const grant = await this.signingKeys.grantFor(accessKeyId, scope);
-      keyKnown = grant !== null;
-      allowedOperations = grant?.allowedOperations ?? [];
-      previousKey = grant?.previousSigningKey;
-      return grant?.signingKey ?? this.unknownKeyStandIn;
+    const signature = this.checkBeforeBody(request);
+    const received = {
+      method: request.method ?? 'POST',
+      path: new URL(request.url ?? '/', 'http://gateway.invalid').pathname,
+      query: queryAsSent(request.url ?? '/'),
+      headers: headersAsSent(request.rawHeaders),
     };
-    const signed = { method: request.method ?? 'POST', path: url.pathname, query, headers, body };
-    let verdict = await verifyRequest(SVC4_SCHEME, signed, lookup, this.verifyOptions(now));
-    // A key being rotated: a client not yet moved to the new secret still signs with the replaced one until the overlap ends.
-    const replaced = previousKey;
-    if (!verdict.ok && replaced !== undefined) verdict = await verifyRequest(SVC4_SCHEME, signed, async () => replaced, this.verifyOptions(now));
-    if (!verdict.ok) throw new ApiError(403, [messageFor(verdict.failure)]);
-    if (!keyKnown) throw new ApiError(403, [SIGNATURE_REFUSED_MESSAGE]);
-    if (!allowedOperations.includes('*') && !allowedOperations.includes(operation)) {
-      throw new ApiError(403, [`access key ${verdict.accessKeyId} is not allowed to call ${operation}`]);
-    }
-    return { accessKeyId: verdict.accessKeyId, signature };
+    const bodyHash = verifyBodyHash(SVC4_SCHEME, { ...received, body });
+    if (!bodyHash.ok) throw new ApiError(403, [bodyHash.failure.message]);
+    const signed = signedCallOf(received, signature);
+    const { accessKeyId } = await this.signatures.check(operation, signed);
+    return { accessKeyId, signature, signed };
   }
 
   private verifyOptions(now: Date): VerifyOptions {
@@ -89,8 +73,4 @@ export class RequestAuthenticator {
     if (allowed === undefined || hostIsAllowed(host, allowed)) return;
     throw new ApiError(403, [`the request is signed for Host '${(host ?? '').slice(0, 100)}', which is not one of the names this gateway answers to (SVC_ALLOWED_HOSTS)`]);
   }
-}
-
-function messageFor(failure: VerifyFailure): string {
-  return failure.reason === 'UnknownAccessKey' || failure.reason === 'SignatureMismatch' ? SIGNATURE_REFUSED_MESSAGE : failure.message;
 }

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { DEFAULT_REGION, EnvReader, readLogLevel, readNatsSettings, type LogLevelSetting, type NatsSettings } from '@svc/config';
+import { DEFAULT_REGION, EnvReader, readLogLevel, readMaxClockSkewMs, readNatsSettings, type LogLevelSetting, type NatsSettings } from '@svc/config';
 import { parseAllowedHosts, type HostAndPort } from '../edge/allowed-hosts';
 import { readKeyLimits, type KeyLimits } from '../edge/key-limits';
 
@@ -16,8 +16,6 @@ export interface GatewayConfig {
   decodeTimeoutMs: number;
   /** How far X-Svc-Date may be from the server clock. */
   maxClockSkewMs: number;
-  /** How long a signing key fetched from the registry is reused. */
-  signingKeyCacheMs: number;
   /** Each access key's rate and share of the replay cache (KEY_RATE_LIMIT_PER_SECOND, KEY_RATE_LIMIT_BURST, REPLAY_ENTRIES_PER_KEY). */
   keyLimits: KeyLimits;
   logLevel: LogLevelSetting;
@@ -30,12 +28,6 @@ export interface GatewayConfig {
   /** The bearer token /metrics asks for (METRICS_TOKEN); absent: /metrics is not served. */
   metricsToken?: string;
 }
-
-/**
- * The widest MAX_CLOCK_SKEW_SECONDS: a captured signature is good for that long either side of the clock, and the
- * replay cache holds each signature as long. AWS Signature Version 4 allows 15 minutes too.
- */
-export const MAX_CLOCK_SKEW_LIMIT_SECONDS = 15 * 60;
 
 /** A token shorter than this could be guessed by a scraper's patience. */
 export const METRICS_TOKEN_MIN_LENGTH = 16;
@@ -61,18 +53,11 @@ export function loadGatewayConfig(environment: Record<string, string | undefined
     maxBodyBytes: env.int('MAX_BODY_BYTES', 1024 * 1024, { min: 1024 }),
     decodeThreads: env.int('DECODE_THREADS', 2, { min: 1, max: 64 }),
     decodeTimeoutMs: env.int('DECODE_TIMEOUT_SECONDS', 10, { min: 1, max: 3600 }) * 1000,
-    maxClockSkewMs: env.int('MAX_CLOCK_SKEW_SECONDS', MAX_CLOCK_SKEW_LIMIT_SECONDS, { min: 1 }) * 1000,
-    signingKeyCacheMs: env.int('SIGNING_KEY_CACHE_SECONDS', 30, { min: 0 }) * 1000,
+    maxClockSkewMs: readMaxClockSkewMs(env),
     keyLimits: readKeyLimits(env),
     logLevel: readLogLevel(env),
     consoleDir: env.string('CONSOLE_DIR', BUILT_CONSOLE_DIR),
   };
-  if (config.maxClockSkewMs > MAX_CLOCK_SKEW_LIMIT_SECONDS * 1000) {
-    env.problem(
-      `MAX_CLOCK_SKEW_SECONDS: must be at most ${MAX_CLOCK_SKEW_LIMIT_SECONDS} (15 minutes, as AWS Signature Version 4): a signed request is ` +
-        'accepted, and its signature kept against replays, for that long either side of the server clock',
-    );
-  }
   const tlsFiles = env.optionalPair('TLS_CERT_FILE', 'TLS_KEY_FILE');
   if (tlsFiles !== undefined) config.tls = { certFile: tlsFiles[0], keyFile: tlsFiles[1] };
   const allowedHosts = env.optionalString('SVC_ALLOWED_HOSTS');

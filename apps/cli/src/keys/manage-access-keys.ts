@@ -26,7 +26,7 @@ export function renderKeyLifecycle(request: ManageAccessKeysRequest, reply: Mana
     ].join('\n');
   }
   const done = { Disable: 'disabled', Enable: 'enabled', Delete: 'deleted', Expire: request.expiresAt ? `set to expire at ${request.expiresAt}` : 'set never to expire' }[request.action];
-  return `Access key ${request.accessKeyId ?? ''} ${done}. Gateways may accept it for up to their signing-key cache time (30 s by default); the registry refuses it at once.\n`;
+  return `Access key ${request.accessKeyId ?? ''} ${done}; it takes effect at the next call (the registry checks every signature).\n`;
 }
 
 function renderKeyTable(keys: AccessKeySummary[]): string {

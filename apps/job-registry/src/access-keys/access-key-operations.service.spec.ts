@@ -30,7 +30,7 @@ describe('AccessKeyOperations', () => {
     keys = new InMemoryAccessKeyStore();
     logLines = [];
     const logger = new JsonLogger('job-registry', 'debug', (line) => logLines.push(line));
-    const lifecycle = new AccessKeysService(keys, new CredentialGenerator(), { region: 'us-east-1', bootstrapAccessKey: null }, logger);
+    const lifecycle = new AccessKeysService(keys, new CredentialGenerator(), { bootstrapAccessKey: null }, logger);
     operations = new AccessKeyOperations(lifecycle, keys);
     await keys.upsertBootstrap('SVCADMIN', 'admin-secret');
     await keys.create(key('SVCKEYADMIN', { allowedOperations: ['CreateAccessKey', 'ListAccessKeys', 'RotateAccessKey', 'UpdateAccessKey', 'DeleteAccessKey', 'ListWarehouseReplications'] }));
@@ -150,7 +150,7 @@ describe('AccessKeyOperations: key lifecycle escalation (issue 36)', () => {
   beforeEach(async () => {
     keys = new InMemoryAccessKeyStore();
     const logger = new JsonLogger('job-registry', 'error', () => undefined);
-    operations = new AccessKeyOperations(new AccessKeysService(keys, new CredentialGenerator(), { region: 'us-east-1', bootstrapAccessKey: null }, logger), keys);
+    operations = new AccessKeyOperations(new AccessKeysService(keys, new CredentialGenerator(), { bootstrapAccessKey: null }, logger), keys);
     await keys.upsertBootstrap('SVCADMIN', 'admin-secret');
     const base = { secretKey: 'secret', description: '', allowedOperations: KEY_OPERATIONS };
     await keys.create({ ...base, accessKeyId: 'SVCTEMP', replicationScope: 'Own', createdBy: 'SVCADMIN', expiresAt: inAnHour });

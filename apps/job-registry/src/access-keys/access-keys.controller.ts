@@ -2,14 +2,18 @@ import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { Subjects, type ReplyOf } from '@svc/contracts';
 import { AccessKeysService } from './access-keys.service';
+import { SignatureVerifier } from './signature-verifier';
 
 @Controller()
 export class AccessKeysController {
-  constructor(@Inject(AccessKeysService) private readonly accessKeys: AccessKeysService) {}
+  constructor(
+    @Inject(AccessKeysService) private readonly accessKeys: AccessKeysService,
+    @Inject(SignatureVerifier) private readonly signatures: SignatureVerifier,
+  ) {}
 
-  @MessagePattern(Subjects.registrySigningKey)
-  signingKey(@Payload() message: unknown): Promise<ReplyOf<typeof Subjects.registrySigningKey>> {
-    return this.accessKeys.signingKey(message);
+  @MessagePattern(Subjects.registryCheckSignature)
+  checkSignature(@Payload() message: unknown): Promise<ReplyOf<typeof Subjects.registryCheckSignature>> {
+    return this.signatures.checkSignature(message);
   }
 
   @MessagePattern(Subjects.registryManageAccessKeys)

@@ -1,6 +1,5 @@
 import { ErrorCode } from '@svc/contracts';
 import { JsonLogger } from '@svc/logging';
-import { SVC4_SCHEME, deriveSigningKey } from '@svc/signing';
 import { InMemoryAccessKeyStore } from '../testing/in-memory-stores';
 import { AccessKeysService } from './access-keys.service';
 import { CredentialGenerator } from './credential-generator';
@@ -16,14 +15,13 @@ class SequenceGenerator extends CredentialGenerator {
 }
 
 describe('AccessKeysService', () => {
-  const region = 'us-east-1';
   let keys: InMemoryAccessKeyStore;
   let logLines: string[];
 
   function serviceWith(generator: CredentialGenerator = new CredentialGenerator(), bootstrap: { accessKeyId: string; secretKey: string } | null = null) {
     logLines = [];
     const logger = new JsonLogger('job-registry', 'debug', (line) => logLines.push(line));
-    return new AccessKeysService(keys, generator, { region, bootstrapAccessKey: bootstrap }, logger);
+    return new AccessKeysService(keys, generator, { bootstrapAccessKey: bootstrap }, logger);
   }
 
   beforeEach(() => {
@@ -34,37 +32,6 @@ describe('AccessKeysService', () => {
     await serviceWith(undefined, { accessKeyId: 'SVCADMIN', secretKey: 'admin-secret-1' }).onModuleInit();
     expect(await keys.find('SVCADMIN')).toEqual({ secretKey: 'admin-secret-1', allowedOperations: ['*'], replicationScope: 'All' });
     expect(logLines.join('\n')).not.toContain('admin-secret-1');
-  });
-
-  it('answers the SVC4 signing key of the requested day, never the secret', async () => {
-    await keys.create({ accessKeyId: 'SVCREADER', secretKey: 'reader-secret', allowedOperations: ['ListWarehouseReplications'], replicationScope: 'Own', description: '' });
-    const reply = await serviceWith().signingKey({ accessKeyId: 'SVCREADER', date: '20250102', region, service: 'replication' });
-    const expected = deriveSigningKey(SVC4_SCHEME, 'reader-secret', { date: '20250102', region, service: 'replication' }).toString('hex');
-    expect(reply).toEqual({ ok: true, value: { signingKeyHex: expected, allowedOperations: ['ListWarehouseReplications'] } });
-    expect(JSON.stringify(reply)).not.toContain('reader-secret');
-  });
-
-  it('refuses an unknown access key', async () => {
-    expect(await serviceWith().signingKey({ accessKeyId: 'SVCNOBODY', date: '20250102', region, service: 'replication' })).toEqual({
-      ok: false,
-      error: { code: ErrorCode.Forbidden, messages: ['unknown access key'] },
-    });
-  });
-
-  it.each([
-    ['another region', { region: 'eu-west-1', service: 'replication' }],
-    ['another service', { region, service: 's3' }],
-  ])('refuses a scope naming %s', async (_label, scope) => {
-    await keys.upsertBootstrap('SVCADMIN', 'x');
-    const reply = await serviceWith().signingKey({ accessKeyId: 'SVCADMIN', date: '20250102', ...scope });
-    expect(reply).toMatchObject({ ok: false, error: { code: ErrorCode.Forbidden } });
-  });
-
-  it('refuses a malformed signing key request', async () => {
-    expect(await serviceWith().signingKey({ accessKeyId: 'SVCADMIN', date: '2025-01-02', region })).toEqual({
-      ok: false,
-      error: { code: ErrorCode.ValidationFailed, messages: ['date: must be yyyymmdd', 'service: must be a non-empty string'] },
-    });
   });
 
   it('creates a key, stores it and shows its secret once', async () => {
@@ -110,13 +77,5 @@ describe('AccessKeysService', () => {
       error: { code: ErrorCode.ValidationFailed, messages: ["allowedOperations[0]: must be '*', an operation name or DescribeReplicationErrorDetails"] },
     });
     expect(keys.keys.size).toBe(0);
-  });
-
-  it('answers an unexpected failure with a generic error', async () => {
-    keys.find = () => Promise.reject(new Error('sealed value cannot be opened: wrong key or altered data'));
-    expect(await serviceWith().signingKey({ accessKeyId: 'SVCADMIN', date: '20250102', region, service: 'replication' })).toEqual({
-      ok: false,
-      error: { code: ErrorCode.Internal, messages: ['internal error'] },
-    });
   });
 });

@@ -1,18 +1,15 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
-import { SIGNING_SERVICE_NAME } from '@svc/config';
 import {
   DEFAULT_ROTATION_OVERLAP_MINUTES,
   ErrorCode,
   guardCreateAccessKeyRequest,
   guardManageAccessKeysRequest,
-  guardSigningKeyRequest,
   rpcError,
   rpcOk,
   type AccessKeySummary,
   type CreateAccessKeyReply,
   type ManageAccessKeysReply,
   type RpcReply,
-  type SigningKeyReply,
 } from '@svc/contracts';
 import { JsonLogger } from '@svc/logging';
 import {
@@ -24,23 +21,19 @@ import {
   type KeyActor,
   type NewAccessKey,
 } from '@svc/registry-store';
-import { SVC4_SCHEME, deriveSigningKey } from '@svc/signing';
 import { REGISTRY_CONFIG, type RegistryConfig } from '../config/registry-config';
 import { replyingOnFailure } from '../rpc/unexpected-failure';
 import { CredentialGenerator } from './credential-generator';
 
 const CREATE_ATTEMPTS = 3;
 
-/**
- * Access keys: the bootstrap key at start, signing keys for the gateway (the secret itself never leaves
- * the registry), and new keys whose secret is shown once.
- */
+/** Access keys: the bootstrap key at start, and new keys whose secret is shown once (SignatureVerifier checks calls). */
 @Injectable()
 export class AccessKeysService implements OnModuleInit {
   constructor(
     @Inject(AccessKeyRepository) private readonly keys: AccessKeyStore,
     @Inject(CredentialGenerator) private readonly generator: CredentialGenerator,
-    @Inject(REGISTRY_CONFIG) private readonly config: Pick<RegistryConfig, 'region' | 'bootstrapAccessKey'>,
+    @Inject(REGISTRY_CONFIG) private readonly config: Pick<RegistryConfig, 'bootstrapAccessKey'>,
     @Inject(JsonLogger) private readonly logger: JsonLogger,
   ) {}
 
@@ -51,36 +44,12 @@ export class AccessKeysService implements OnModuleInit {
     this.logger.info('bootstrap access key ready', { keyId: bootstrap.accessKeyId });
   }
 
-  signingKey(message: unknown): Promise<RpcReply<SigningKeyReply>> {
-    return replyingOnFailure(this.logger, { request: 'signing key' }, () => this.deriveSigningKey(message));
-  }
-
   manageAccessKeys(message: unknown): Promise<RpcReply<ManageAccessKeysReply>> {
     return replyingOnFailure(this.logger, { request: 'manage access keys' }, () => this.manage(message));
   }
 
   createAccessKey(message: unknown): Promise<RpcReply<CreateAccessKeyReply>> {
     return replyingOnFailure(this.logger, { request: 'create access key' }, () => this.createKey(message));
-  }
-
-  private async deriveSigningKey(message: unknown): Promise<RpcReply<SigningKeyReply>> {
-    const guarded = guardSigningKeyRequest(message);
-    if (!guarded.ok) return rpcError(ErrorCode.ValidationFailed, guarded.problems);
-    const { accessKeyId, date, region, service } = guarded.value;
-    // Keys are derived only for this deployment's scope, so a leaked derived key is useless elsewhere.
-    if (region !== this.config.region || service !== SIGNING_SERVICE_NAME) {
-      return rpcError(ErrorCode.Forbidden, [`credential scope must name region '${this.config.region}' and service '${SIGNING_SERVICE_NAME}'`]);
-    }
-    const key = await this.keys.find(accessKeyId);
-    if (!key) return rpcError(ErrorCode.Forbidden, ['unknown access key']);
-    const signingKey = deriveSigningKey(SVC4_SCHEME, key.secretKey, { date, region, service });
-    // During a rotation's overlap the replaced secret still signs, so that clients can move to the new one.
-    const previous = key.previousSecretKey === undefined ? undefined : deriveSigningKey(SVC4_SCHEME, key.previousSecretKey, { date, region, service });
-    return rpcOk({
-      signingKeyHex: signingKey.toString('hex'),
-      allowedOperations: key.allowedOperations,
-      ...(previous !== undefined && { previousSigningKeyHex: previous.toString('hex') }),
-    });
   }
 
   /** A new key, stored with its secret sealed; the secret is in the answer only. Both the bus and the API create here. */

@@ -3,6 +3,7 @@ import {
   DEFAULT_DATABASE_URL,
   DEFAULT_REGION,
   EnvReader,
+  readMaxClockSkewMs,
   readNatsSettings,
   readS3Settings,
   readWorkerKey,
@@ -32,6 +33,8 @@ export interface RegistryConfig {
   bootstrapAccessKey: BootstrapAccessKey | null;
   /** The SVC4 region signing keys are derived for (SVC_REGION). */
   region: string;
+  /** How far a signed call's X-Svc-Date may be from this clock (MAX_CLOCK_SKEW_SECONDS, as the gateway). */
+  maxClockSkewMs: number;
   s3: S3ServiceSettings;
   /** One deadline for all reachability probes of a request. */
   reachabilityTimeoutMs: number;
@@ -83,6 +86,7 @@ export function readRegistryConfig(environment: Record<string, string | undefine
   const bootstrapId = env.optionalString('SVC_BOOTSTRAP_ACCESS_KEY_ID');
   const bootstrapSecret = env.optionalString('SVC_BOOTSTRAP_SECRET_KEY');
   const region = env.string('SVC_REGION', DEFAULT_REGION);
+  const maxClockSkewMs = readMaxClockSkewMs(env);
   const s3 = readS3Settings(env);
   const reachabilityTimeoutMs = env.int('REACHABILITY_TIMEOUT_MS', 10000, { min: 100, max: 120000 });
   const allowLoopbackTargets = env.bool('ALLOW_LOOPBACK_TARGETS', false);
@@ -130,6 +134,7 @@ export function readRegistryConfig(environment: Record<string, string | undefine
     bootstrapAccessKey:
       bootstrapId !== undefined && bootstrapSecret !== undefined ? { accessKeyId: bootstrapId, secretKey: bootstrapSecret } : null,
     region,
+    maxClockSkewMs,
     s3,
     reachabilityTimeoutMs,
     allowLoopbackTargets,

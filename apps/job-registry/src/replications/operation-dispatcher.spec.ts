@@ -3,7 +3,7 @@ import {
   ErrorCode,
   rpcOk,
   type DescribeValidationRequest,
-  type OperationEnvelope,
+  type OperationName,
   type RpcReply,
   type RepairValidationRequest,
   type RepairValidationResponse,
@@ -12,6 +12,7 @@ import {
   type ValidationDescription,
 } from '@svc/contracts';
 import { JsonLogger } from '@svc/logging';
+import { signedCallFor } from '@svc/testing';
 import {
   InMemoryAccessKeyStore,
   InMemoryAlertStore,
@@ -27,6 +28,7 @@ import { SAMPLE_PARTS, createRequestTree } from '../testing/requests';
 import { AccessKeyOperations } from '../access-keys/access-key-operations.service';
 import { AccessKeysService } from '../access-keys/access-keys.service';
 import { CredentialGenerator } from '../access-keys/credential-generator';
+import { SignatureVerifier } from '../access-keys/signature-verifier';
 import { OperationDispatcher } from './operation-dispatcher';
 import { ReplicationMetricsService } from './replication-metrics.service';
 import { ReplicationsService, type OperationCaller } from './replications.service';
@@ -90,7 +92,7 @@ describe('OperationDispatcher', () => {
     );
     keys = new InMemoryAccessKeyStore();
     void keys.create({ accessKeyId: 'SVCTESTKEY00000000000', secretKey: 's', allowedOperations: ['*'], replicationScope: 'All', description: '' });
-    const accessKeys = new AccessKeyOperations(new AccessKeysService(keys, new CredentialGenerator(), { region: 'us-east-1', bootstrapAccessKey: null }, logger), keys);
+    const accessKeys = new AccessKeyOperations(new AccessKeysService(keys, new CredentialGenerator(), { bootstrapAccessKey: null }, logger), keys);
     validations = new RecordingValidations();
     dispatcher = new OperationDispatcher(
         service,
@@ -101,11 +103,13 @@ describe('OperationDispatcher', () => {
         replications,
         accessKeys,
         validations,
+        new SignatureVerifier(keys, { region: 'us-east-1', maxClockSkewMs: 900_000 }, logger),
       );
   });
 
-  function envelope(operation: string, payload: unknown): Record<string, unknown> {
-    return { requestId: '42', accessKeyId: 'SVCTESTKEY00000000000', operation, payload };
+  /** An operation message as the gateway sends it: signed by `accessKeyId` (every key here has the secret 's'). */
+  function envelope(operation: string, payload: unknown, accessKeyId = 'SVCTESTKEY00000000000', requestId = '42'): Record<string, unknown> {
+    return { requestId, operation, payload, signed: signedCallFor(operation as OperationName, JSON.stringify(payload), { accessKeyId, secretKey: 's' }) };
   }
 
   it.each([
@@ -114,12 +118,25 @@ describe('OperationDispatcher', () => {
     [
       'an empty object',
       {},
-      ['requestId: must be a non-empty string', 'accessKeyId: must be a non-empty string', 'operation: must name a known operation', 'payload: must be an object'],
+      ['requestId: must be a non-empty string', 'operation: must name a known operation', 'payload: must be an object', 'signed: must be an object'],
     ],
-    ['an unknown operation', { requestId: '1', accessKeyId: 'K', operation: 'DropEverything', payload: {} }, ['operation: must name a known operation']],
-    ['a payload that is a list', { requestId: '1', accessKeyId: 'K', operation: 'ListWarehouseReplications', payload: [] }, ['payload: must be an object']],
+    ['an unknown operation', { ...envelope('ListWarehouseReplications', {}), operation: 'DropEverything' }, ['operation: must name a known operation']],
+    ['a payload that is a list', { ...envelope('ListWarehouseReplications', {}), payload: [] }, ['payload: must be an object']],
+    ['an access key id instead of a signature', { requestId: '1', accessKeyId: 'SVCTESTKEY00000000000', operation: 'ListWarehouseReplications', payload: {} }, ['signed: must be an object']],
   ])('refuses %s as a malformed envelope', async (_label, message, problems) => {
     expect(await dispatcher.handle(message)).toEqual({ ok: false, error: { code: ErrorCode.ValidationFailed, messages: problems } });
+  });
+
+  it('acts for no key whose signature the message does not carry: whoever sends on the bus (issue 36 item 10)', async () => {
+    const forged = { ...envelope('CreateWarehouseReplication', createRequestTree()), signed: signedCallFor('CreateWarehouseReplication', '{}', { accessKeyId: 'SVCTESTKEY00000000000', secretKey: 'guessed' }) };
+    expect(await dispatcher.handle(forged)).toMatchObject({ ok: false, error: { code: ErrorCode.Forbidden } });
+    const otherOperation = { ...envelope('ListWarehouseReplications', {}), operation: 'StopReplicationService' };
+    expect(await dispatcher.handle(otherOperation)).toEqual({
+      ok: false,
+      error: { code: ErrorCode.Forbidden, messages: ['the signed request is not a call of StopReplicationService'] },
+    });
+    expect(await replications.list()).toEqual([]);
+    expect(await settings.get()).toMatchObject({ serviceStopped: false });
   });
 
   it('re-validates the payload and reports every field problem', async () => {
@@ -292,12 +309,7 @@ describe('OperationDispatcher', () => {
 
   it('answers Unavailable when the control database cannot be reached', async () => {
     replications.get = () => Promise.reject(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }));
-    const message: OperationEnvelope = {
-      requestId: '43',
-      accessKeyId: 'SVCTESTKEY00000000000',
-      operation: 'DescribeWarehouseReplication',
-      payload: { replicationId: '0b4a3f4e-5a43-4b55-9a3b-1c2d3e4f5a6b' },
-    };
+    const message = envelope('DescribeWarehouseReplication', { replicationId: '0b4a3f4e-5a43-4b55-9a3b-1c2d3e4f5a6b' }, undefined, '43');
     expect(await dispatcher.handle(message)).toEqual({
       ok: false,
       error: { code: ErrorCode.Unavailable, messages: ['the registry database is not available; try again later'] },
@@ -307,7 +319,7 @@ describe('OperationDispatcher', () => {
   describe('a key acts only on the replications it may (issue 19)', () => {
     const OWN_A = 'SVCOWNKEYA0000000000';
     const OWN_B = 'SVCOWNKEYB0000000000';
-    const as = (accessKeyId: string, operation: string, payload: unknown) => dispatcher.handle({ requestId: '7', accessKeyId, operation, payload });
+    const as = (accessKeyId: string, operation: string, payload: unknown) => dispatcher.handle(envelope(operation, payload, accessKeyId, '7'));
 
     beforeEach(async () => {
       for (const accessKeyId of [OWN_A, OWN_B]) await keys.create({ accessKeyId, secretKey: 's', allowedOperations: ['*'], replicationScope: 'Own', description: '' });

@@ -20,12 +20,17 @@ import { ValidationOperations } from './validation-operations';
 import { replyingOnFailure } from '../rpc/unexpected-failure';
 import { replicationNotFound } from './replication-errors';
 import { AccessKeyOperations } from '../access-keys/access-key-operations.service';
+import { SignatureVerifier } from '../access-keys/signature-verifier';
 
 type OperationReply = RpcReply<OperationResponse<OperationName>>;
 
+/** An operation message whose signature the registry verified: the caller is the key that signed it. */
+type VerifiedCall = Omit<OperationEnvelope, 'signed'> & { accessKeyId: string };
+
 /**
- * Entry point of every operation message: checks the envelope, re-validates the payload (the registry does
- * not trust the wire), routes it, and turns any unexpected exception into a generic error reply.
+ * Entry point of every operation message: checks the envelope, verifies the caller's signature (the key acting is
+ * the one that signed the call, whoever sent the message), re-validates the payload (the registry does not trust the
+ * wire), routes it, and turns any unexpected exception into a generic error reply.
  */
 @Injectable()
 export class OperationDispatcher {
@@ -38,6 +43,7 @@ export class OperationDispatcher {
     @Inject(ReplicationRepository) private readonly owners: Pick<ReplicationStore, 'ownerOf'>,
     @Inject(AccessKeyOperations) private readonly accessKeys: AccessKeyOperations,
     @Inject(ValidationOperations) private readonly validations: ValidationOperations,
+    @Inject(SignatureVerifier) private readonly signatures: Pick<SignatureVerifier, 'verify'>,
   ) {}
 
   async handle(message: unknown): Promise<OperationReply> {
@@ -46,15 +52,21 @@ export class OperationDispatcher {
       this.logger.warn('malformed operation message', { problems: guarded.problems });
       return rpcError(ErrorCode.ValidationFailed, guarded.problems);
     }
-    const envelope = guarded.value;
-    // The access key id is not secret, but the logger redacts fields named like 'accessKey'; log it as the caller.
-    const context = { operation: envelope.operation, requestId: envelope.requestId, caller: envelope.accessKeyId };
-    return replyingOnFailure(this.logger, { ...context, replicationId: replicationIdOf(envelope) }, async () => {
+    const { signed, ...envelope } = guarded.value;
+    return replyingOnFailure(this.logger, { operation: envelope.operation, requestId: envelope.requestId, replicationId: replicationIdOf(envelope) }, async () => {
       const startedAt = Date.now();
-      const reply = await this.dispatch(envelope);
+      const verdict = await this.signatures.verify(envelope.operation, signed);
+      if (!verdict.ok) {
+        this.logger.warn('operation message refused: its signature does not prove a key allowed to call it', { operation: envelope.operation, requestId: envelope.requestId });
+        return rpcError(ErrorCode.Forbidden, verdict.messages);
+      }
+      const call: VerifiedCall = { ...envelope, accessKeyId: verdict.accessKeyId };
+      // The access key id is not secret, but the logger redacts fields named like 'accessKey'; log it as the caller.
+      const context = { operation: call.operation, requestId: call.requestId, caller: call.accessKeyId };
+      const reply = await this.dispatch(call);
       this.logger.info('operation handled', {
         ...context,
-        replicationId: replicationIdOf(envelope, reply),
+        replicationId: replicationIdOf(call, reply),
         outcome: reply.ok ? 'ok' : reply.error.code,
         durationMs: Date.now() - startedAt,
       });
@@ -68,7 +80,7 @@ export class OperationDispatcher {
    * ('Own', the default of created keys) sees and changes only the replications it created — another one is
    * answered exactly as one that does not exist — and cannot run the operations that act on every replication.
    */
-  private async dispatch(envelope: OperationEnvelope): Promise<OperationReply> {
+  private async dispatch(envelope: VerifiedCall): Promise<OperationReply> {
     const scope = await this.keys.scopeOf(envelope.accessKeyId);
     if (scope === null) return rpcError(ErrorCode.Forbidden, ['the access key does not exist (any more)']);
     const author: OperationCaller = { requestId: envelope.requestId, accessKeyId: envelope.accessKeyId, scope };
@@ -128,7 +140,7 @@ export class OperationDispatcher {
 
   /** Access key operations act for the calling key, within its rights. */
   private async asCaller<T>(
-    envelope: OperationEnvelope,
+    envelope: VerifiedCall,
     run: (caller: AccessKeyListing) => Promise<RpcReply<T>>,
   ): Promise<RpcReply<T>> {
     const found = await this.accessKeys.callerFor<T>(envelope.accessKeyId, envelope.operation as AccessKeyOperationName);
@@ -156,7 +168,7 @@ async function withRequest<Op extends OperationName>(
   return run(parsed.value);
 }
 
-function replicationIdOf(envelope: OperationEnvelope, reply?: OperationReply): string | undefined {
+function replicationIdOf(envelope: Pick<OperationEnvelope, 'payload'>, reply?: OperationReply): string | undefined {
   const fromRequest = (envelope.payload as { replicationId?: unknown }).replicationId;
   if (typeof fromRequest === 'string') return fromRequest;
   const value = reply?.ok ? reply.value : null;

@@ -8,7 +8,7 @@ import { Subjects, type RpcReply } from '@svc/contracts';
 import { masterKeyId } from '@svc/crypto';
 import { NatsRequester, connectNats } from '@svc/messaging';
 import { MIGRATIONS, migrate, splitSecrets } from '@svc/registry-store';
-import { TEST_WORKER_KEY, createTempDatabase, sampleReplicationConfig, startTestNats, waitUntil, type TempDatabase, type TestNats } from '@svc/testing';
+import { TEST_WORKER_KEY, createTempDatabase, sampleReplicationConfig, signedCallFor, startTestNats, waitUntil, type TempDatabase, type TestNats } from '@svc/testing';
 import { readRegistryConfig } from '../config/registry-config';
 import { createRegistryApp } from '../registry-app';
 
@@ -16,7 +16,13 @@ const repoRoot = resolve(__dirname, '..', '..', '..', '..');
 const rotateCommand = join(repoRoot, 'dist/apps/job-registry/src/rotate-master-key.js');
 const registryMain = join(repoRoot, 'dist/apps/job-registry/src/main.js');
 const config = sampleReplicationConfig();
-const SCOPE = { date: '20250102', region: 'us-east-1', service: 'replication' };
+/** The bootstrap secret registryEnv gives a key id. */
+const bootstrapSecretOf = (keyId: string) => `${keyId.toLowerCase()}-secret-0123456789abcdef`;
+/** What the registry answers the gateway's check of a call signed with this key. */
+const signatureCheck = (accessKeyId: string, secretKey: string) => ({
+  operation: 'ListWarehouseReplications' as const,
+  signed: signedCallFor('ListWarehouseReplications', '{}', { accessKeyId, secretKey }),
+});
 
 /** What SecretBox wrote before key ids and associated data (format 1). */
 function sealInFormat1(key: Buffer, plaintext: string): Buffer {
@@ -45,7 +51,7 @@ describe('job-registry: sealed secrets across an upgrade and a master key rotati
       SVC_MASTER_KEY_PREVIOUS: (keys.previous ?? []).map((key) => key.toString('hex')).join(','),
       SVC_WORKER_KEY: TEST_WORKER_KEY,
       SVC_BOOTSTRAP_ACCESS_KEY_ID: bootstrapKeyId,
-      SVC_BOOTSTRAP_SECRET_KEY: `${bootstrapKeyId.toLowerCase()}-secret-0123456789abcdef`,
+      SVC_BOOTSTRAP_SECRET_KEY: bootstrapSecretOf(bootstrapKeyId),
       SCHEDULER_ENABLED: 'false',
       LOG_LEVEL: 'error',
     };
@@ -62,11 +68,12 @@ describe('job-registry: sealed secrets across an upgrade and a master key rotati
   }
 
   function describe(): Promise<RpcReply<unknown>> {
+    const payload = { replicationId };
     return requester.request(Subjects.registryOperation, {
       requestId: randomBytes(4).toString('hex'),
-      accessKeyId: 'SVCSEALEDADMIN',
       operation: 'DescribeWarehouseReplication',
-      payload: { replicationId },
+      payload,
+      signed: signedCallFor('DescribeWarehouseReplication', JSON.stringify(payload), { accessKeyId: 'SVCSEALEDADMIN', secretKey: bootstrapSecretOf('SVCSEALEDADMIN') }),
     });
   }
 
@@ -157,8 +164,8 @@ describe('job-registry: sealed secrets across an upgrade and a master key rotati
     app = await createRegistryApp(readRegistryConfig(registryEnv({ current: newKey }, 'SVCNEXTADMIN')), { logSink: () => undefined });
     const keyIds = await pool.query<{ access_key_id: string }>('SELECT access_key_id FROM access_keys ORDER BY 1');
     expect(keyIds.rows.map((row) => row.access_key_id)).toEqual(['SVCCREATEDBEFORE', 'SVCNEXTADMIN']);
-    expect(await requester.request(Subjects.registrySigningKey, { accessKeyId: 'SVCSEALEDADMIN', ...SCOPE })).toMatchObject({ ok: false });
-    expect(await requester.request(Subjects.registrySigningKey, { accessKeyId: 'SVCCREATEDBEFORE', ...SCOPE })).toMatchObject({ ok: true });
+    expect(await requester.request(Subjects.registryCheckSignature, signatureCheck('SVCSEALEDADMIN', bootstrapSecretOf('SVCSEALEDADMIN')))).toMatchObject({ ok: false });
+    expect(await requester.request(Subjects.registryCheckSignature, signatureCheck('SVCCREATEDBEFORE', 'created-before-secret-0123456789abcdef'))).toMatchObject({ ok: true });
     await stopRegistry();
   });
 });

@@ -8,15 +8,12 @@ export type OperationEnvelope<Op extends OperationName = OperationName> = Omit<S
   payload: OperationRequest<Op>;
 };
 
-export type { CreateAccessKeyRequest, ManageAccessKeysRequest, SigningKeyRequest } from '../guards';
+export type { CreateAccessKeyRequest, ManageAccessKeysRequest, SignatureCheckRequest, SignedCall } from '../guards';
 
-/** The secret itself never leaves the registry: only the key derived for one day, region and service. */
-export interface SigningKeyReply {
-  signingKeyHex: string;
-  /** Operation names, or `*` for all. */
+/** The key whose signature a call carries, and what it may call (operation names, or `*` for all). */
+export interface SignatureCheckReply {
+  accessKeyId: string;
   allowedOperations: string[];
-  /** After a rotation, the key derived from the replaced secret, while it still signs. */
-  previousSigningKeyHex?: string;
 }
 
 /** An access key as an operator sees it: never a secret. */

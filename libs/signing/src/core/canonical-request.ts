@@ -87,7 +87,7 @@ export function normalizeSignedHeaders(signedHeaders: readonly string[]): string
 
 export function canonicalRequest(
   scheme: SigningScheme,
-  request: RequestToSign,
+  request: Omit<RequestToSign, 'body'>,
   signedHeaders: readonly string[],
   payloadHash: string,
 ): string {

@@ -79,7 +79,7 @@ export function checkS3Signature(request: S3RequestHead, account: S3Account, now
   }
   const canonical = canonicalRequest(
     S3_SCHEME,
-    { method: request.method, path: target.path, query: target.query, headers: request.headers, body: '' },
+    { method: request.method, path: target.path, query: target.query, headers: request.headers },
     parsed.value.signedHeaders,
     payload.kind === 'unsigned' ? 'UNSIGNED-PAYLOAD' : payload.hex,
   );
