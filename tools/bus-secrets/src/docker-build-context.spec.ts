@@ -40,7 +40,7 @@ describe('the Docker build context', () => {
 
   it("holds neither npm start's keys in tmp/, nor any .env, nor keys and env files put elsewhere (npm run secrets --out)", () => {
     const elsewhere = ['my-secrets/certs/ca-key.pem', 'my-secrets/env/operator.env', 'nats/user.creds', 'nats/user.nk', 'tls/server.key'];
-    for (const path of ['.env', '.env.local', 'tmp/development-key.json', 'tmp/embedded-s3-credentials.json', 'tmp/local-stack.json', ...elsewhere]) {
+    for (const path of ['.env', '.env.local', 'tmp/development-key.json', 'tmp/embedded-s3-credentials.json', 'tmp/local-stack.json', 'tmp/nats/keys/operator.env', ...elsewhere]) {
       expect([path, dockerignore.excludes(path)]).toEqual([path, true]);
     }
   });

@@ -1,12 +1,13 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { CreateBucketCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { Client } from 'pg';
+import { connect } from 'nats';
 import { healthSubject } from '@svc/contracts';
-import { connectNats, NatsRequester } from '@svc/messaging';
+import { BUS_ROLES, connectNats, NatsRequester } from '@svc/messaging';
 import { callSigned } from '@svc/system-testing';
 import {
   createTempDatabase,
@@ -14,18 +15,15 @@ import {
   readDevelopmentKey,
   readS3Credentials,
   reserveTempDatabase,
-  startTestNats,
   TEST_POSTGRES_URL,
   waitUntil,
   type TempDatabase,
-  type TestNats,
 } from '@svc/testing';
 
 const repoRoot = resolve(__dirname, '..', '..', '..');
 
 /** What the README promises: `npm start` brings the system up, then `svc create --file <example>` works. */
 describe('npm start and the svc CLI, as the README says', () => {
-  let nats: TestNats;
   let databases: TempDatabase[] = [];
   let control: TempDatabase;
   let stack: ChildProcess;
@@ -33,20 +31,24 @@ describe('npm start and the svc CLI, as the README says', () => {
   let port = 0;
   let workDir = '';
   let s3Port = 0;
+  let natsPort = 0;
   // The live demo makes its databases `<prefix>_source`, `<prefix>_staging` and `<prefix>_warehouse` itself.
   const livePrefix = reserveTempDatabase('svc_e2e_live').name;
 
   beforeAll(async () => {
-    nats = await startTestNats();
     control = reserveTempDatabase('svc_e2e_stack_registry');
     databases = await Promise.all(['svc_e2e_stack_src', 'svc_e2e_stack_stg', 'svc_e2e_stack_wh'].map((prefix) => createTempDatabase(prefix)));
     port = await freePort();
     workDir = mkdtempSync(join(tmpdir(), 'svc-e2e-stack-'));
     s3Port = await freePort();
+    natsPort = await freePort();
     stack = spawn(process.execPath, [join(repoRoot, 'dist/tools/local-stack/src/main.js')], {
       env: {
         ...process.env,
-        NATS_URL: nats.url,
+        // Unset, as in a fresh shell: npm start runs its own nats-server (on a port of the test's own, not 4322).
+        NATS_URL: '',
+        LOCAL_NATS_PORT: String(natsPort),
+        LOCAL_NATS_DIR: join(workDir, 'nats'),
         DATABASE_URL: control.url,
         PORT: String(port),
         HOST: '',
@@ -74,12 +76,15 @@ describe('npm start and the svc CLI, as the README says', () => {
 
   afterAll(async () => {
     if (stack && stack.exitCode === null) stack.kill('SIGKILL');
-    await Promise.allSettled([nats?.stop(), control?.drop(), ...databases.map((database) => database.drop())]);
+    await Promise.allSettled([control?.drop(), ...databases.map((database) => database.drop())]);
     await Promise.allSettled(['source', 'staging', 'warehouse'].map((suffix) => dropByName(`${livePrefix}_${suffix}`)));
     rmSync(workDir, { recursive: true, force: true });
   }, 30000);
 
   const embeddedS3Account = () => readS3Credentials(join(workDir, 's3-credentials.json'));
+  const natsUrl = () => `nats://127.0.0.1:${natsPort}`;
+  /** A role's seed, from the file npm start keeps it in (`set -a; .`-able, as compose's env files are). */
+  const seedOf = (role: string) => /^NATS_NKEY_SEED=(\S+)$/m.exec(readFileSync(join(workDir, 'nats', 'keys', `${role}.env`), 'utf8'))?.[1] ?? '';
 
   function developmentKey(): { accessKeyId: string; secretKey: string } {
     const keyLine = /SVC_ACCESS_KEY_ID=(\S+) SVC_SECRET_ACCESS_KEY=(\S+)/.exec(output);
@@ -165,6 +170,43 @@ describe('npm start and the svc CLI, as the README says', () => {
     expect(await anonymous.text()).toContain('<Code>AccessDenied</Code>');
   });
 
+  it('runs the services on a nats-server of its own that refuses anonymous clients, each service on its own identity (issue 36)', async () => {
+    expect(output).toContain(`NATS: npm start's own nats-server at ${natsUrl()} (JetStream in ${join(workDir, 'nats', 'store')})`);
+    expect(output).not.toContain('NATS: no credentials and no TLS');
+    const anonymous = await connect({ servers: natsUrl(), reconnect: false, timeout: 5000 }).then(
+      async (connection) => {
+        await connection.close();
+        return 'connected';
+      },
+      (error: unknown) => (error instanceof Error ? error.message : String(error)),
+    );
+    expect(anonymous).toMatch(/authori[sz]ation violation/i);
+    expect(statSync(join(workDir, 'nats', 'keys')).mode & 0o777).toBe(0o700);
+    expect(readdirSync(join(workDir, 'nats', 'keys')).sort()).toEqual(BUS_ROLES.map((role) => `${role}.env`).sort());
+    // Each service was given its own role's seed, and no other.
+    const environ = (pid: number) => readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+    const listing = spawnSync('ps', ['-o', 'pid=,args=', '--ppid', String(stack.pid)], { encoding: 'utf8' }).stdout.split('\n');
+    for (const service of ['job-registry', 'extractor', 'stager', 'loader', 'api-gateway']) {
+      const pid = Number(listing.find((line) => line.includes(`apps/${service}/src/main.js`))?.trim().split(/\s+/)[0]);
+      const seeds = environ(pid).filter((entry) => entry.startsWith('NATS_NKEY_SEED='));
+      expect({ service, seeds }).toEqual({ service, seeds: [`NATS_NKEY_SEED=${seedOf(service)}`] });
+    }
+  });
+
+  it("lets an operator manage keys over npm start's bus with the operator identity it keeps, as the README says, and nobody without it", () => {
+    const overBus = (identityFile: string | null) =>
+      spawnSync(
+        'bash',
+        ['-c', `${identityFile === null ? '' : 'set -a; . "$1"; set +a; '}exec "$2" "$3" keys list --over-bus --nats-url "$4"`, 'svc', identityFile ?? '', process.execPath, join(repoRoot, 'dist/apps/cli/src/main.js'), natsUrl()],
+        { env: { PATH: process.env['PATH'] ?? '', HOME: workDir }, encoding: 'utf8', timeout: 30000 },
+      );
+    const asOperator = overBus(join(workDir, 'nats', 'keys', 'operator.env'));
+    expect({ status: asOperator.status, stderr: asOperator.stderr }).toEqual({ status: 0, stderr: '' });
+    expect(asOperator.stdout).toContain(`${developmentKey().accessKeyId} (bootstrap)`);
+    expect(overBus(null).status).not.toBe(0);
+    expect(overBus(join(workDir, 'nats', 'keys', 'api-gateway.env')).status).not.toBe(0);
+  }, 60000);
+
   it('serves paged listings from the embedded S3 server (s3rver needs the legacy OpenSSL provider in its own process)', async () => {
     const s3 = new S3Client({ endpoint: `http://127.0.0.1:${s3Port}`, region: 'us-east-1', forcePathStyle: true, credentials: embeddedS3Account() });
     try {
@@ -194,7 +236,7 @@ describe('npm start and the svc CLI, as the README says', () => {
     process.kill(crashed ?? 0, 'SIGKILL');
 
     await waitUntil(async () => output.includes('stager stopped unexpectedly (signal SIGKILL); restarting it in 1 s'), 10000, 'the restart notice');
-    const connection = await connectNats(nats.url, 'e2e-local-stack');
+    const connection = await connectNats(natsUrl(), 'e2e-local-stack', { security: { auth: { kind: 'nkey', seed: seedOf('operator') } }, role: 'operator' });
     try {
       const requester = new NatsRequester(connection, 1000);
       await waitUntil(async () => requester.request(healthSubject('stager'), {}).then(() => true), 30000, 'the restarted stager');
@@ -243,6 +285,7 @@ describe('npm start and the svc CLI, as the README says', () => {
     stack.kill('SIGINT');
     expect(await exited).toBe(0);
     await expect(fetch(`http://127.0.0.1:${port}/health`)).rejects.toThrow();
+    await expect(connect({ servers: natsUrl(), reconnect: false, timeout: 2000 })).rejects.toThrow();
     // Stopped, it no longer holds a second npm start back.
     expect(alreadyRunningCheck(await freePort()).status).toBe(0);
   }, 30000);
@@ -281,6 +324,26 @@ describe('npm start and the svc CLI, as the README says', () => {
     expect(run.stderr).toContain('Unset HOST (or set it to 127.0.0.1)');
     expect(run.stderr).not.toContain('NATS is not answering');
     expect(existsSync(keyFile)).toBe(false);
+  });
+
+  it('stops, naming NATS_SERVER_BIN and how to install nats-server, when it cannot run its own bus; before making anything for it', () => {
+    const busDir = join(workDir, 'no-binary', 'nats');
+    const run = spawnSync(process.execPath, [join(repoRoot, 'dist/tools/local-stack/src/main.js')], {
+      env: {
+        ...process.env,
+        NATS_URL: '',
+        NATS_SERVER_BIN: join(workDir, 'no-binary', 'nats-server'),
+        LOCAL_NATS_DIR: busDir,
+        DEVELOPMENT_KEY_FILE: join(workDir, 'no-binary', 'development-key.json'),
+        LOCAL_STACK_STATE_FILE: join(workDir, 'no-binary', 'local-stack.json'),
+      },
+      encoding: 'utf8',
+      timeout: 30000,
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain(`npm start failed: NATS_SERVER_BIN is ${join(workDir, 'no-binary', 'nats-server')}, which is not an executable file`);
+    expect(existsSync(busDir)).toBe(false);
+    expect(existsSync(join(workDir, 'no-binary', 'development-key.json'))).toBe(false);
   });
 
   it('refuses an access key of the user own under the public development master key, before starting anything', () => {

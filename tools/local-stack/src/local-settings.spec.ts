@@ -1,5 +1,6 @@
 import {
   DEFAULT_EMBEDDED_S3_PORT,
+  DEFAULT_LOCAL_NATS_PORT,
   LOCAL_DEFAULTS,
   apiTransportNotice,
   developmentKeyProblem,
@@ -157,5 +158,37 @@ describe('withEmbeddedS3Account', () => {
   it('leaves no public S3 keys among the development defaults', () => {
     expect(Object.keys(LOCAL_DEFAULTS)).not.toEqual(expect.arrayContaining(['S3_ACCESS_KEY_ID']));
     expect(Object.values(LOCAL_DEFAULTS)).not.toContain('S3RVER');
+  });
+});
+
+describe("npm start's own bus (issue 36: the embedded default was an open NATS anyone on the machine could drive)", () => {
+  it('is run when NATS_URL is unset, on loopback beside the 4222 of a server the user runs', () => {
+    for (const base of [{}, { NATS_URL: '' }]) {
+      const { env, ownNats, defaulted } = localEnvironment(base);
+      expect(ownNats).toEqual({ port: DEFAULT_LOCAL_NATS_PORT, ignored: [] });
+      expect(DEFAULT_LOCAL_NATS_PORT).not.toBe(4222);
+      expect(env['NATS_URL']).toBe(`nats://127.0.0.1:${DEFAULT_LOCAL_NATS_PORT}`);
+      expect(defaulted).toContain('NATS_URL');
+    }
+    expect(localEnvironment({ LOCAL_NATS_PORT: '4999' })).toMatchObject({ ownNats: { port: 4999 }, env: { NATS_URL: 'nats://127.0.0.1:4999' } });
+  });
+
+  it('is not run when NATS_URL names a server: that one is used with the user NATS settings, as before', () => {
+    const seed = `SU${'A'.repeat(56)}`;
+    const { env, ownNats, defaulted } = localEnvironment({ NATS_URL: 'nats://127.0.0.1:4222', NATS_NKEY_SEED: seed, LOCAL_NATS_PORT: '4999' });
+    expect(ownNats).toBeNull();
+    expect(env['NATS_URL']).toBe('nats://127.0.0.1:4222');
+    expect(env['NATS_NKEY_SEED']).toBe(seed);
+    expect(defaulted).not.toContain('NATS_URL');
+  });
+
+  it('gives the services none of the NATS client settings meant for a server of the user, and says which it left out', () => {
+    const { env, ownNats } = localEnvironment({ NATS_USER: 'me', NATS_PASSWORD: 'hunter2', NATS_CA_FILE: '/etc/ca.pem', NATS_CREDS: '' });
+    expect(ownNats?.ignored).toEqual(['NATS_USER', 'NATS_PASSWORD', 'NATS_CA_FILE']);
+    for (const name of ['NATS_USER', 'NATS_PASSWORD', 'NATS_CA_FILE', 'NATS_CREDS']) expect(env[name]).toBeUndefined();
+  });
+
+  it.each(['0', '65536', 'abc', '4322.5'])('refuses LOCAL_NATS_PORT=%s, naming the setting', (port) => {
+    expect(() => localEnvironment({ LOCAL_NATS_PORT: port })).toThrow(`LOCAL_NATS_PORT must be a TCP port number (1 to 65535), got "${port}"`);
   });
 });

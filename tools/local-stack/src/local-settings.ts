@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { DevelopmentKey, S3Account } from '@svc/testing';
-import { DEFAULT_DATABASE_URL, DEFAULT_NATS_URL, DEVELOPMENT_FLAG, DEVELOPMENT_MASTER_KEY, isLoopbackHost } from '@svc/config';
+import { DEFAULT_DATABASE_URL, DEVELOPMENT_FLAG, DEVELOPMENT_MASTER_KEY, isLoopbackHost } from '@svc/config';
 
 /**
  * Development-only defaults for `npm start`. A value already in the environment always wins; each
@@ -8,7 +8,6 @@ import { DEFAULT_DATABASE_URL, DEFAULT_NATS_URL, DEVELOPMENT_FLAG, DEVELOPMENT_M
  * bootstrap key is not among them: it is the installation's own (withDevelopmentKey).
  */
 export const LOCAL_DEFAULTS: Record<string, string> = {
-  NATS_URL: DEFAULT_NATS_URL,
   DATABASE_URL: DEFAULT_DATABASE_URL,
   PORT: '8080',
   // Plain HTTP stays on this machine: bodies carry database passwords and S3 keys (issue 18).
@@ -21,6 +20,11 @@ export const LOCAL_DEFAULTS: Record<string, string> = {
 };
 
 export const DEFAULT_EMBEDDED_S3_PORT = 4569;
+/** Beside, not on, the 4222 of a nats-server the user (or CI) runs: npm start's own bus is another server. */
+export const DEFAULT_LOCAL_NATS_PORT = 4322;
+
+/** How a client authenticates to a NATS server the user names; npm start's own bus gives each service its identity. */
+const NATS_CLIENT_SETTINGS = ['NATS_CREDS', 'NATS_USER', 'NATS_PASSWORD', 'NATS_NKEY_SEED', 'NATS_CA_FILE', 'NATS_CERT_FILE', 'NATS_KEY_FILE'];
 
 const BOOTSTRAP_SETTINGS = ['SVC_BOOTSTRAP_ACCESS_KEY_ID', 'SVC_BOOTSTRAP_SECRET_KEY'];
 
@@ -30,6 +34,14 @@ export interface LocalEnvironment {
   defaulted: string[];
   /** Port of the embedded S3 server to start, or null when S3_ENDPOINT names another server. */
   embeddedS3Port: number | null;
+  /** npm start's own nats-server (NATS_URL unset), or null when NATS_URL names the user's server. */
+  ownNats: OwnNats | null;
+}
+
+export interface OwnNats {
+  port: number;
+  /** NATS client settings of the user's that the services do not get: they are for a server NATS_URL would name. */
+  ignored: string[];
 }
 
 export function localEnvironment(base: Record<string, string | undefined>): LocalEnvironment {
@@ -41,6 +53,14 @@ export function localEnvironment(base: Record<string, string | undefined>): Loca
     embeddedS3Port = Number(env['EMBEDDED_S3_PORT'] ?? DEFAULT_EMBEDDED_S3_PORT);
     env['S3_ENDPOINT'] = `http://127.0.0.1:${embeddedS3Port}`;
     defaulted.push('S3_ENDPOINT');
+  }
+  let ownNats: OwnNats | null = null;
+  if (!env['NATS_URL']) {
+    const port = portSetting(env, 'LOCAL_NATS_PORT', DEFAULT_LOCAL_NATS_PORT);
+    ownNats = { port, ignored: NATS_CLIENT_SETTINGS.filter((name) => env[name] !== undefined && env[name] !== '') };
+    for (const name of NATS_CLIENT_SETTINGS) delete env[name];
+    env['NATS_URL'] = `nats://127.0.0.1:${port}`;
+    defaulted.push('NATS_URL');
   }
   for (const [name, value] of Object.entries(LOCAL_DEFAULTS)) {
     if (env[name] === undefined || env[name] === '') {
@@ -58,7 +78,15 @@ export function localEnvironment(base: Record<string, string | undefined>): Loca
   env[DEVELOPMENT_FLAG] = 'true';
   // Shared by the registry and the workers of this run only: a fresh one each start, never a public default.
   if (!env['SVC_WORKER_KEY']) env['SVC_WORKER_KEY'] = randomBytes(32).toString('hex');
-  return { env, defaulted, embeddedS3Port };
+  return { env, defaulted, embeddedS3Port, ownNats };
+}
+
+function portSetting(env: Record<string, string>, name: string, fallback: number): number {
+  const text = env[name] ?? '';
+  if (text === '') return fallback;
+  const port = Number(text);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`${name} must be a TCP port number (1 to 65535), got ${JSON.stringify(text)}`);
+  return port;
 }
 
 /**

@@ -1,10 +1,12 @@
 import type { ChildProcess } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { EnvReader, readNatsSecurity } from '@svc/config';
-import { connectNats, NatsRequester, natsServerList } from '@svc/messaging';
+import { connectNats, NatsRequester, natsServerList, type NatsConnectionSpec } from '@svc/messaging';
 import { healthSubject, type ServiceName } from '@svc/contracts';
 import { EMBEDDED_S3_CREDENTIALS_FILE, developmentKeyPath, embeddedS3CredentialsPath, loadOrCreateDevelopmentKey, loadOrCreateS3Credentials } from '@svc/testing';
 import { startEmbeddedS3 } from './embedded-s3';
+import { prepareLocalBus, type LocalBus } from './local-bus';
+import { LocalNatsServer } from './local-nats-server';
 import {
   apiTransportNotice,
   developmentKeyProblem,
@@ -13,13 +15,15 @@ import {
   usesDevelopmentKey,
   withDevelopmentKey,
   withEmbeddedS3Account,
+  type OwnNats,
 } from './local-settings';
+import { findNatsServer } from './nats-server-binary';
 import { outdatedNodeNotice, unsupportedNodeProblem, withoutRepeatedSdkWarning } from './node-runtime';
 import { tcpReachable } from './preflight';
 import { RestartPolicy } from './restart-policy';
 import { RunningStackRecord } from './running-stack-record';
 import { outputFormatOf, ServiceLogFiles } from './service-output';
-import { START_ORDER, spawnLiveDemo, spawnService, type OutputSink } from './services';
+import { START_ORDER, spawnLiveDemo, spawnNatsServer, spawnService, type OutputSink } from './services';
 import { Stack } from './stack';
 
 const repoRoot = resolve(__dirname, '..', '..', '..', '..');
@@ -68,13 +72,33 @@ function supervise(stack: Stack, service: ServiceName, env: Record<string, strin
   return child;
 }
 
+/** The nats-server binary npm start's own bus runs; without one npm start stops, saying how to get one. */
+function requiredNatsServer(): string {
+  const found = findNatsServer(process.env);
+  if ('problem' in found) throw new Error(found.problem);
+  return found.binary;
+}
+
+/** npm start's own nats-server, up and supervised, stopped with the stack. */
+async function startOwnBus(stack: Stack, ownNats: OwnNats & { binary: string }, dir: string): Promise<LocalBus> {
+  if (ownNats.ignored.length > 0) {
+    process.stderr.write(`${ownNats.ignored.join(', ')}: not used, since NATS_URL is unset: npm start runs its own nats-server, with an identity per service (set NATS_URL to use your server)\n`);
+  }
+  const bus = prepareLocalBus({ dir, port: ownNats.port });
+  const server = new LocalNatsServer({ binary: ownNats.binary, bus, launch: (command, args) => spawnNatsServer(command, args, outputSink), report: (text) => process.stderr.write(`${text}\n`) });
+  stack.addBus(server);
+  await server.start();
+  return bus;
+}
+
 async function start(stack: Stack): Promise<void> {
   const local = localEnvironment(process.env);
-  const { defaulted, embeddedS3Port } = local;
+  const { defaulted, embeddedS3Port, ownNats } = local;
   const keyProblem = developmentKeyProblem(local);
   if (keyProblem) throw new Error(keyProblem);
   const tooOld = unsupportedNodeProblem(process.version);
   if (tooOld) throw new Error(tooOld);
+  const ownNatsServer = ownNats !== null ? { ...ownNats, binary: requiredNatsServer() } : null;
   const notice = outdatedNodeNotice(process.version);
   if (notice) process.stderr.write(`${notice}\n`);
   const developmentKeyFile = developmentKeyPath(local.env, repoRoot);
@@ -87,25 +111,26 @@ async function start(stack: Stack): Promise<void> {
   const natsUrl = env['NATS_URL'] ?? '';
   const databaseUrl = env['DATABASE_URL'] ?? '';
   for (const [name, url, port] of [
-    ['NATS', natsUrl, 4222],
-    ['PostgreSQL', databaseUrl, 5432],
-  ] as const) {
+    ...(ownNats === null ? [['NATS', natsUrl, 4222] as const] : []),
+    ['PostgreSQL', databaseUrl, 5432] as const,
+  ]) {
     const problem = await tcpReachable(url, port);
     if (problem) throw new Error(`${name} is not answering (${problem}); start it and run again (see README)`);
   }
 
+  const ownBus = ownNatsServer !== null ? await startOwnBus(stack, ownNatsServer, env['LOCAL_NATS_DIR'] || join(repoRoot, 'tmp', 'nats')) : null;
   if (embeddedS3Port !== null && embeddedS3Account !== null) {
     stack.addS3(await startEmbeddedS3(embeddedS3Port, env['EMBEDDED_S3_DIR'] ?? join(repoRoot, 'tmp', 's3rver'), embeddedS3Account));
   }
 
-  const natsEnv = new EnvReader(env);
-  const natsSecurity = readNatsSecurity(natsEnv, natsServerList(natsUrl));
-  natsEnv.done();
-  const connection = await connectNats(natsUrl, 'local-stack', { security: natsSecurity });
+  // On the own bus each service gets its role's identity only.
+  const serviceEnv = (service: ServiceName) => (ownBus !== null ? { ...env, NATS_NKEY_SEED: ownBus.seedOf(service) } : env);
+  const natsSpec = healthCheckIdentity(ownBus, env);
+  const connection = await connectNats(natsUrl, 'local-stack', natsSpec);
   const requester = new NatsRequester(connection, 2000);
   try {
     for (const service of START_ORDER) {
-      const child = supervise(stack, service, env);
+      const child = supervise(stack, service, serviceEnv(service));
       await waitForHealth(requester, service, child, 60000);
     }
   } finally {
@@ -128,9 +153,7 @@ async function start(stack: Stack): Promise<void> {
           `(this installation's own, kept in ${developmentKeyFile}; npm run svc in this checkout uses it by itself while npm start runs)`
         : 'Access key: the one in SVC_BOOTSTRAP_ACCESS_KEY_ID.',
       defaulted.length ? `Development defaults in use (never for real data): ${defaulted.join(', ')}` : '',
-      natsSecurity.auth === undefined
-        ? 'NATS: no credentials and no TLS: anyone who reaches that server can read and drive every replication; development only, keep it on loopback (README, Security).'
-        : '',
+      natsNotice(ownBus, natsSpec),
       outputSink.format === 'human'
         ? `Each service's log: ${outputSink.files.directory}/<service>.log; only warnings and errors are shown here (LOG_FORMAT=json shows every line).`
         : '',
@@ -145,6 +168,28 @@ async function start(stack: Stack): Promise<void> {
   if (demoEnv) stack.addChild('demo', spawnLiveDemo(distRoot, { ...demoEnv, [EMBEDDED_S3_CREDENTIALS_FILE]: credentialsFile }, outputSink));
 }
 
+/** Who npm start's health checks are on the bus: an operator on its own bus (allowed every service's health), else the user's NATS settings. */
+function healthCheckIdentity(ownBus: LocalBus | null, env: Record<string, string>): NatsConnectionSpec {
+  if (ownBus !== null) return { security: { auth: { kind: 'nkey', seed: ownBus.seedOf('operator') } }, role: 'operator' };
+  const natsEnv = new EnvReader(env);
+  const security = readNatsSecurity(natsEnv, natsServerList(env['NATS_URL'] ?? ''));
+  natsEnv.done();
+  return { security };
+}
+
+/** What npm start says of its bus: its own, closed to anyone without an identity; or the user's, when that one is open. */
+function natsNotice(ownBus: LocalBus | null, spec: NatsConnectionSpec): string {
+  if (ownBus !== null) {
+    return (
+      `NATS: npm start's own nats-server at ${ownBus.url} (JetStream in ${ownBus.storeDir}): each service signs in with its own role's nkey ` +
+      `(seeds in ${ownBus.keysDir}, yours alone) and may do only its part; anonymous clients are refused.`
+    );
+  }
+  return spec.security?.auth === undefined
+    ? 'NATS: no credentials and no TLS: anyone who reaches that server can read and drive every replication; development only, keep it on loopback (README, Security).'
+    : '';
+}
+
 const stack = new Stack();
 const outputSink: OutputSink = {
   format: outputFormatOf(process.env),
@@ -154,7 +199,7 @@ const runningStackRecord = new RunningStackRecord(process.env['LOCAL_STACK_STATE
 const shutdown = (code: number) =>
   void stack.stop().then(() => {
     runningStackRecord.remove();
-    if (code === 0) process.stdout.write('Stopped: every service, the embedded S3 server and the live demo.\n');
+    if (code === 0) process.stdout.write("Stopped: every service, npm start's nats-server, the embedded S3 server and the live demo.\n");
     process.exit(code);
   });
 const stopOnSignal = (signal: string) => {

@@ -31,6 +31,19 @@ export function terminalLine(line: string, format: OutputFormat): string | null 
   return [level.toUpperCase(), message, ...fields].join(' ');
 }
 
+/** nats-server's own log format: `[pid] date time [LVL] message`. */
+const NATS_SERVER_LINE = /^\[\d+\] \S+ \S+ \[([A-Z]{3})\] (.*)$/;
+const NATS_SERVER_SHOWN_LEVELS = new Set(['WRN', 'ERR', 'FTL']);
+
+/** What a line of npm start's nats-server becomes on the terminal: with `human`, its warnings and errors only, without pid and time. */
+export function natsServerTerminalLine(line: string, format: OutputFormat): string | null {
+  if (format === 'json') return line;
+  const match = NATS_SERVER_LINE.exec(line);
+  if (match === null) return line;
+  const [, level = '', message = ''] = match;
+  return NATS_SERVER_SHOWN_LEVELS.has(level) ? `${level} ${message}` : null;
+}
+
 export function outputFormatOf(env: Record<string, string | undefined>): OutputFormat {
   return env['LOG_FORMAT'] === 'json' ? 'json' : 'human';
 }

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import type { ServiceName } from '@svc/contracts';
-import { terminalLine, type OutputFormat, type ServiceLogFiles } from './service-output';
+import { natsServerTerminalLine, terminalLine, type OutputFormat, type ServiceLogFiles } from './service-output';
 
 /** Where a process's output lines go: the terminal (shortened unless `json`) and, under `human`, its log file. */
 export interface OutputSink {
@@ -13,17 +13,22 @@ export interface OutputSink {
 export const START_ORDER: ServiceName[] = ['job-registry', 'extractor', 'stager', 'loader', 'api-gateway'];
 
 export function spawnService(distRoot: string, service: ServiceName, env: Record<string, string>, sink: OutputSink): ChildProcess {
-  return spawnLabelled(service, [join(distRoot, 'apps', service, 'src', 'main.js')], env, sink);
+  return spawnLabelled(service, process.execPath, [join(distRoot, 'apps', service, 'src', 'main.js')], env, sink);
 }
 
 /** `npm run demo`'s live mode: the demo replication, and a change in its source every few seconds. */
 export function spawnLiveDemo(distRoot: string, env: Record<string, string>, sink: OutputSink): ChildProcess {
-  return spawnLabelled('demo', [join(distRoot, 'tools', 'demo', 'src', 'main.js'), '--live'], env, sink);
+  return spawnLabelled('demo', process.execPath, [join(distRoot, 'tools', 'demo', 'src', 'main.js'), '--live'], env, sink);
 }
 
-/** A Node process whose output lines are shown prefixed with its label (and kept in its log file). */
-function spawnLabelled(label: string, args: string[], env: Record<string, string>, sink: OutputSink): ChildProcess {
-  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+/** npm start's own nats-server: it needs no setting from the environment, so it is given none of the stack's secrets. */
+export function spawnNatsServer(binary: string, args: readonly string[], sink: OutputSink): ChildProcess {
+  return spawnLabelled('nats-server', binary, args, {}, sink, natsServerTerminalLine);
+}
+
+/** A process whose output lines are shown prefixed with its label (those `shown` keeps) and kept in its log file. */
+function spawnLabelled(label: string, command: string, args: readonly string[], env: Record<string, string>, sink: OutputSink, shown = terminalLine): ChildProcess {
+  const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   const prefix = `[${label}] `.padEnd(15);
   for (const stream of [child.stdout, child.stderr]) {
     let pending = '';
@@ -32,8 +37,8 @@ function spawnLabelled(label: string, args: string[], env: Record<string, string
       pending = lines.pop() ?? '';
       for (const line of lines) {
         if (sink.format === 'human') sink.files.append(label, line);
-        const shown = terminalLine(line, sink.format);
-        if (shown !== null) process.stdout.write(prefix + shown + '\n');
+        const text = shown(line, sink.format);
+        if (text !== null) process.stdout.write(prefix + text + '\n');
       }
     });
   }

@@ -1,11 +1,18 @@
 import type { ChildProcess } from 'node:child_process';
 import type { ServiceName } from '@svc/contracts';
 import type { EmbeddedS3 } from './embedded-s3';
+import { stopChild } from './stop-child';
+
+/** npm start's own nats-server: stopped after the services, so none of them sees the bus go first. */
+export interface StackBus {
+  stop(): Promise<void>;
+}
 
 /** What the local stack runs, and how to stop all of it. */
 export class Stack {
   private readonly children = new Map<ServiceName | 'demo', ChildProcess>();
   private s3: EmbeddedS3 | undefined;
+  private bus: StackBus | undefined;
   private stopping = false;
   private readonly pending = new Set<NodeJS.Timeout>();
 
@@ -15,6 +22,10 @@ export class Stack {
 
   addS3(s3: EmbeddedS3): void {
     this.s3 = s3;
+  }
+
+  addBus(bus: StackBus): void {
+    this.bus = bus;
   }
 
   addChild(service: ServiceName | 'demo', child: ChildProcess): void {
@@ -36,15 +47,7 @@ export class Stack {
     for (const timer of this.pending) clearTimeout(timer);
     this.pending.clear();
     await Promise.all([...this.children.values()].map((child) => stopChild(child)));
+    await this.bus?.stop();
     await this.s3?.close();
   }
-}
-
-function stopChild(child: ChildProcess): Promise<void> {
-  return new Promise<void>((done) => {
-    if (child.exitCode !== null || child.signalCode !== null) return done();
-    child.once('exit', () => done());
-    child.kill('SIGTERM');
-    setTimeout(() => child.kill('SIGKILL'), 5000).unref();
-  });
 }
