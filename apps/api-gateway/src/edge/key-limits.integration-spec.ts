@@ -55,10 +55,15 @@ describe('api-gateway: each access key its own share of the replay cache and its
     expect(Number(limited[0]?.headers['retry-after'])).toBeGreaterThan(0);
     expect(errorsOf(limited[0])).toEqual([expect.stringMatching(/^too many calls with this access key/)]);
 
-    const asXml = await call('ListWarehouseReplications', '<?xml version="1.0" encoding="UTF-8"?><ListWarehouseReplicationsRequest/>', flooder, 'xml');
-    expect(asXml.status).toBe(429);
-    expect(asXml.headers['content-type']).toMatch(/^application\/xml/);
-    expect(asXml.body).toMatch(/<ErrorResponse><RequestId>\d+<\/RequestId><Errors><Error>too many calls with this access key/);
+    // The bucket refills a token a second meanwhile: the first XML call may take it, the next ones find it empty.
+    const xmlCalls = [];
+    for (let attempt = 0; attempt < 5 && xmlCalls.at(-1)?.status !== 429; attempt += 1) {
+      xmlCalls.push(await call('ListWarehouseReplications', '<?xml version="1.0" encoding="UTF-8"?><ListWarehouseReplicationsRequest/>', flooder, 'xml'));
+    }
+    const asXml = xmlCalls.at(-1);
+    expect(asXml?.status).toBe(429);
+    expect(asXml?.headers['content-type']).toMatch(/^application\/xml/);
+    expect(asXml?.body).toMatch(/<ErrorResponse><RequestId>\d+<\/RequestId><Errors><Error>too many calls with this access key/);
 
     expect((await call('ListWarehouseReplications', {}, bystander)).status).toBe(200);
   });

@@ -3,7 +3,7 @@ import type { INestMicroservice } from '@nestjs/common';
 import { Client } from 'pg';
 import { ERROR_DETAILS_PERMISSION, failureText, type ReplicationDescription, type WorkFailed } from '@svc/contracts';
 import { AccessKeyRepository, PipelineStateRepository, ReplicationRepository } from '@svc/registry-store';
-import { TEST_WORKER_KEY, reserveTempDatabase, sampleReplicationConfig, startTestNats, type TempDatabase, type TestNats } from '@svc/testing';
+import { TEST_WORKER_KEY, reserveTempDatabase, sampleReplicationConfig, signedCallFor, startTestNats, type TempDatabase, type TestNats } from '@svc/testing';
 import { readRegistryConfig } from '../config/registry-config';
 import { createRegistryApp } from '../registry-app';
 import { OperationDispatcher } from '../replications/operation-dispatcher';
@@ -24,9 +24,12 @@ describe('error details in Describe, by permission', () => {
   let duplicateError = '';
   const table = '[public].[users]';
   const keys = { plain: 'SVCERRPLAIN0000001', details: 'SVCERRDETAIL000001', everything: 'SVCERRSTAR00000001' };
+  const secretOf = (accessKeyId: string) => `${accessKeyId.toLowerCase()}-error-details-secret`;
 
   async function describeAs(accessKeyId: string): Promise<ReplicationDescription> {
-    const reply = await dispatcher.handle({ requestId: randomUUID(), accessKeyId, operation: 'DescribeWarehouseReplication', payload: { replicationId } });
+    const payload = { replicationId };
+    const signed = signedCallFor('DescribeWarehouseReplication', JSON.stringify(payload), { accessKeyId, secretKey: secretOf(accessKeyId) });
+    const reply = await dispatcher.handle({ requestId: randomUUID(), operation: 'DescribeWarehouseReplication', payload, signed });
     if (!reply.ok) throw new Error(reply.error.messages.join('; '));
     return reply.value as ReplicationDescription;
   }
@@ -60,7 +63,7 @@ describe('error details in Describe, by permission', () => {
       [keys.details, ['DescribeWarehouseReplication', ERROR_DETAILS_PERMISSION]],
       [keys.everything, ['*']],
     ] as const) {
-      await accessKeys.create({ accessKeyId, secretKey: randomBytes(24).toString('hex'), allowedOperations: [...allowedOperations], replicationScope: 'All', description: 'error details test' });
+      await accessKeys.create({ accessKeyId, secretKey: secretOf(accessKeyId), allowedOperations: [...allowedOperations], replicationScope: 'All', description: 'error details test' });
     }
     const stored = await app.get(ReplicationRepository).insert({ status: 'Running', config: sampleReplicationConfig({ replicationName: 'errors' }) }, { requestId: 'it', accessKeyId: keys.everything });
     replicationId = stored.replicationId;
