@@ -11,6 +11,8 @@ interface FakeIo extends CliIo {
   stderr: string;
   sent: SendOperationInput[];
   registryUrls: string[];
+  /** The operator seed each registry connection was given (npm start's own bus). */
+  registrySeeds: (string | undefined)[];
   closed: number;
 }
 
@@ -30,6 +32,7 @@ function fakeIo(options: FakeIoOptions = {}): FakeIo {
     stderr: '',
     sent: [],
     registryUrls: [],
+    registrySeeds: [],
     closed: 0,
     env: options.env ?? { accessKeyId: 'AKENV', secretAccessKey: 'env-secret' },
     homeDir: '/home/ada',
@@ -48,8 +51,9 @@ function fakeIo(options: FakeIoOptions = {}): FakeIo {
       io.sent.push(input);
       return outcomes[Math.min(io.sent.length, outcomes.length) - 1] ?? { kind: 'response', status: 200, headers: {}, body: Buffer.alloc(0) };
     },
-    openRegistry: async (url) => {
+    openRegistry: async (url, operatorSeed) => {
       io.registryUrls.push(url);
+      io.registrySeeds.push(operatorSeed);
       if (options.requester === undefined) throw Object.assign(new Error('CONNECTION_REFUSED'), { code: 'CONNECTION_REFUSED' });
       return {
         requester: options.requester as AccessKeyRequester & KeyLifecycleRequester,
@@ -225,6 +229,27 @@ describe('runCli', () => {
     await expect(runCli(['keys', 'create', '--operations', '*', '--over-bus'], io)).resolves.toBe(ExitCode.Unreachable);
     expect(io.registryUrls).toEqual(['nats://user:pw-in-url@127.0.0.1:1']);
     expect(io.stderr).toBe('Error: cannot reach nats://127.0.0.1:1: connection refused\n');
+  });
+
+  it("keys --over-bus without a server named: npm start's own bus of this checkout, as its operator", async () => {
+    const seed = `SU${'A'.repeat(56)}`;
+    const files = {
+      '/repo/tmp/local-stack.json': JSON.stringify({ pid: 1, api: 'http://127.0.0.1:8080', bus: { natsUrl: 'nats://127.0.0.1:4322', operatorSeedFile: '/repo/tmp/nats/keys/operator.env' } }),
+      '/repo/tmp/nats/keys/operator.env': `# NATS identity of the operator role\nNATS_NKEY_SEED=${seed}\n`,
+    };
+    const io = fakeIo({ files, env: {} });
+    io.runningStackFile = '/repo/tmp/local-stack.json';
+    await expect(runCli(['keys', 'create', '--operations', '*', '--over-bus'], io)).resolves.toBe(ExitCode.Unreachable);
+    expect(io.registryUrls).toEqual(['nats://127.0.0.1:4322']);
+    expect(io.registrySeeds).toEqual([seed]);
+    expect(io.stderr).toContain("npm start's own bus at nats://127.0.0.1:4322");
+    expect(io.stderr).not.toContain(seed);
+
+    // A server named by the user is the user's: no record is read, no seed given.
+    const named = fakeIo({ files, env: { natsUrl: 'nats://mine:4222' } });
+    named.runningStackFile = '/repo/tmp/local-stack.json';
+    await runCli(['keys', 'create', '--operations', '*', '--over-bus'], named);
+    expect([named.registryUrls, named.registrySeeds]).toEqual([['nats://mine:4222'], [undefined]]);
   });
 
   it('keys create: NATS settings that cannot be used exit 78 with the problems, never a value', async () => {

@@ -23,7 +23,8 @@ export interface CliIo {
   writeStdout(chunk: string | Buffer): void;
   writeStderr(text: string): void;
   send(input: SendOperationInput): Promise<SendOutcome>;
-  openRegistry(natsUrl: string): Promise<RegistryConnection>;
+  /** `operatorSeed`: npm start's own bus's operator seed, used when the environment names no NATS identity. */
+  openRegistry(natsUrl: string, operatorSeed?: string): Promise<RegistryConnection>;
   /** For `svc describe --watch`: how stdout shows frames, the clock, and Ctrl-C. */
   terminal: StdoutTerminal;
   now(): Date;
@@ -116,13 +117,33 @@ async function runWatch(io: CliIo, command: DescribeWatchCommand): Promise<ExitC
 }
 
 async function openRegistry(io: CliIo, natsUrlFlag: string | undefined): Promise<RegistryConnection> {
-  const natsUrl = natsUrlFlag ?? io.env.natsUrl ?? DEFAULT_NATS_URL;
+  // No server named: the bus of this checkout's running npm start, as its operator, when it runs one of its own.
+  const stackBus = natsUrlFlag === undefined && io.env.natsUrl === undefined ? await runningStackBus(io) : undefined;
+  const natsUrl = natsUrlFlag ?? io.env.natsUrl ?? stackBus?.natsUrl ?? DEFAULT_NATS_URL;
+  if (stackBus !== undefined) io.writeStderr(`svc: npm start's own bus at ${stackBus.natsUrl}, as its operator (${stackBus.operatorSeedFile}) unless NATS_* names another identity\n`);
   try {
-    return await io.openRegistry(natsUrl);
+    return await io.openRegistry(natsUrl, stackBus?.operatorSeed);
   } catch (error) {
     if (error instanceof NatsSettingsError) throw new CliFailure(error.message, ExitCode.Configuration);
     throw new CliFailure(describeNetworkError(natsUrl, error), ExitCode.Unreachable);
   }
+}
+
+/** npm start's own bus from its running-stack record, with the operator seed read from the file the record names. */
+async function runningStackBus(io: CliIo): Promise<{ natsUrl: string; operatorSeedFile: string; operatorSeed: string } | undefined> {
+  if (io.runningStackFile === undefined) return undefined;
+  const recordText = await readTextFileIfPresent(io, io.runningStackFile).catch(() => undefined);
+  let bus: { natsUrl?: unknown; operatorSeedFile?: unknown } | undefined;
+  try {
+    bus = recordText === undefined ? undefined : (JSON.parse(recordText) as { bus?: typeof bus }).bus;
+  } catch {
+    return undefined;
+  }
+  if (typeof bus?.natsUrl !== 'string' || typeof bus.operatorSeedFile !== 'string') return undefined;
+  const seedText = await readTextFileIfPresent(io, bus.operatorSeedFile);
+  const operatorSeed = /^NATS_NKEY_SEED=(\S+)\s*$/m.exec(seedText ?? '')?.[1];
+  if (operatorSeed === undefined) throw new CliFailure(`${bus.operatorSeedFile} holds no NATS_NKEY_SEED line: restart npm start to make it again`, ExitCode.Configuration);
+  return { natsUrl: bus.natsUrl, operatorSeedFile: bus.operatorSeedFile, operatorSeed };
 }
 
 /** `svc keys` over the signed API: the same output as over the bus, an error answer exits 1 after its messages. */

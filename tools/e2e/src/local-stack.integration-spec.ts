@@ -205,6 +205,15 @@ describe('npm start and the svc CLI, as the README says', () => {
     expect(asOperator.stdout).toContain(`${developmentKey().accessKeyId} (bootstrap)`);
     expect(overBus(null).status).not.toBe(0);
     expect(overBus(join(workDir, 'nats', 'keys', 'api-gateway.env')).status).not.toBe(0);
+
+    // With no server and no identity named, the CLI of this checkout finds npm start's bus and its operator by itself.
+    const found = spawnSync(process.execPath, [join(repoRoot, 'dist/apps/cli/src/main.js'), 'keys', 'list', '--over-bus'], {
+      env: { PATH: process.env['PATH'] ?? '', HOME: workDir, LOCAL_STACK_STATE_FILE: join(workDir, 'local-stack.json') },
+      encoding: 'utf8',
+      timeout: 30000,
+    });
+    expect({ status: found.status, stderr: found.stderr }).toEqual({ status: 0, stderr: expect.stringContaining(`npm start's own bus at ${natsUrl()}`) as unknown });
+    expect(found.stdout).toContain(`${developmentKey().accessKeyId} (bootstrap)`);
   }, 60000);
 
   it('serves paged listings from the embedded S3 server (s3rver needs the legacy OpenSSL provider in its own process)', async () => {

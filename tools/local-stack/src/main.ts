@@ -5,6 +5,7 @@ import { connectNats, NatsRequester, natsServerList, type NatsConnectionSpec } f
 import { healthSubject, type ServiceName } from '@svc/contracts';
 import { EMBEDDED_S3_CREDENTIALS_FILE, developmentKeyPath, embeddedS3CredentialsPath, loadOrCreateDevelopmentKey, loadOrCreateS3Credentials } from '@svc/testing';
 import { startEmbeddedS3 } from './embedded-s3';
+import { identityFileOf } from './bus-identities';
 import { prepareLocalBus, type LocalBus } from './local-bus';
 import { LocalNatsServer } from './local-nats-server';
 import {
@@ -163,7 +164,8 @@ async function start(stack: Stack): Promise<void> {
       .filter((line, index, lines) => line !== '' || index === 0 || index === lines.length - 1)
       .join('\n'),
   );
-  runningStackRecord.write(`http://127.0.0.1:${env['PORT'] ?? ''}`, developmentKey ?? undefined);
+  const recordedBus = ownBus !== null ? { natsUrl: ownBus.url, operatorSeedFile: identityFileOf(ownBus.keysDir, 'operator') } : undefined;
+  runningStackRecord.write(`http://127.0.0.1:${env['PORT'] ?? ''}`, developmentKey ?? undefined, recordedBus);
   const demoEnv = liveDemoEnvironment({ env, defaulted });
   if (demoEnv) stack.addChild('demo', spawnLiveDemo(distRoot, { ...demoEnv, [EMBEDDED_S3_CREDENTIALS_FILE]: credentialsFile }, outputSink));
 }

@@ -10,10 +10,19 @@ import { dirname } from 'node:path';
 export class RunningStackRecord {
   constructor(private readonly path: string) {}
 
-  /** `developmentKey`: the installation's development key npm start runs on, never one of the user's. */
-  write(api: string, developmentKey?: { accessKeyId: string; secretKey: string }): void {
+  /**
+   * `developmentKey`: the installation's development key npm start runs on, never one of the user's. `bus`: npm start's
+   * own nats-server and the file of its operator seed, for `svc keys … --over-bus` of this checkout.
+   */
+  write(api: string, developmentKey?: { accessKeyId: string; secretKey: string }, bus?: { natsUrl: string; operatorSeedFile: string }): void {
     mkdirSync(dirname(this.path), { recursive: true });
-    const record = { pid: process.pid, api, startedAt: new Date().toISOString(), ...(developmentKey !== undefined && { developmentKey }) };
+    const record = {
+      pid: process.pid,
+      api,
+      startedAt: new Date().toISOString(),
+      ...(developmentKey !== undefined && { developmentKey }),
+      ...(bus !== undefined && { bus }),
+    };
     rmSync(this.path, { force: true });
     writeFileSync(this.path, `${JSON.stringify(record)}\n`, { mode: 0o600 });
   }

@@ -18,9 +18,20 @@ export class NatsSettingsError extends Error {
   }
 }
 
-/** Connects as the operator role: the only one the bus lets create access keys. */
-export async function openRegistryConnection(natsUrl: string, environment: Record<string, string | undefined> = process.env): Promise<RegistryConnection> {
-  const env = new EnvReader(environment);
+/** The settings by which a connection authenticates to NATS; any one set means the user chose who they are on the bus. */
+const NATS_AUTH_SETTINGS = ['NATS_CREDS', 'NATS_USER', 'NATS_PASSWORD', 'NATS_NKEY_SEED'];
+
+/**
+ * Connects as the operator role: the only one the bus lets create access keys. `operatorSeed`: the operator's seed of
+ * npm start's own bus, used only when the environment names no NATS identity of its own.
+ */
+export async function openRegistryConnection(
+  natsUrl: string,
+  operatorSeed?: string,
+  environment: Record<string, string | undefined> = process.env,
+): Promise<RegistryConnection> {
+  const ownIdentity = NATS_AUTH_SETTINGS.some((name) => (environment[name] ?? '').trim() !== '');
+  const env = new EnvReader(operatorSeed === undefined || ownIdentity ? environment : { ...environment, NATS_NKEY_SEED: operatorSeed });
   const security = readNatsSecurity(env, natsServerList(natsUrl));
   try {
     env.done();
