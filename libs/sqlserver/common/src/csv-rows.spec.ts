@@ -42,6 +42,18 @@ describe('csvRows: the pipeline CSV read back', () => {
     expect(await parse('"\\.",\\x0aff\n')).toEqual([['\\.', '\\x0aff']]);
   });
 
+  // "The definition of UTF-8 prohibits encoding character numbers between U+D800 and U+DFFF" (RFC 3629, section 3): bytes
+  // ED A0 80 and ED AF BF (the halves D800 and DBFF encoded on their own) are no UTF-8. Before, both read as U+FFFD
+  // three times: two keys of a batch became one in the staging table.
+  it('refuses bytes that are not UTF-8, with the line, rather than read them as U+FFFD', async () => {
+    await expect(parse('1,a\n', Buffer.from('2,a\xed\xa0\x80\n3,a\xed\xaf\xbf\n', 'latin1'))).rejects.toThrow(/^CSV line 2: bytes that are not UTF-8/);
+    await expect(parse(Buffer.from('1,\xf0\x9f', 'latin1'))).rejects.toThrow(CsvFormatError);
+  });
+
+  it('keeps a leading U+FEFF, which is data', async () => {
+    expect(await parse('\uFEFFa,b\n')).toEqual([['\uFEFFa', 'b']]);
+  });
+
   it('refuses a quoted field that never closes, or text after a closing quote, with the line', async () => {
     await expect(parse('1,"open\n')).rejects.toThrow(CsvFormatError);
     await expect(parse('1,ok\n2,"x"y\n')).rejects.toThrow('CSV line 2');

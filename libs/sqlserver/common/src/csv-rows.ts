@@ -1,4 +1,4 @@
-import { StringDecoder } from 'node:string_decoder';
+import { TextDecoder } from 'node:util';
 import type { CsvChunks } from '@svc/engines';
 
 /** A CSV field: text, or null for an unquoted empty field (the pipeline's NULL; `""` is the empty string). */
@@ -17,11 +17,21 @@ export class CsvFormatError extends Error {
  * time, so memory stays bounded by the largest row.
  */
 export async function* csvRows(chunks: CsvChunks): AsyncGenerator<CsvField[]> {
-  const decoder = new StringDecoder('utf8');
+  // fatal: bytes that are not UTF-8 (say, a surrogate half encoded on its own) stop the batch instead of becoming
+  // U+FFFD, which would make two values one; ignoreBOM keeps a leading U+FEFF, which is data.
+  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
   const parser = new CsvParser();
-  for await (const chunk of chunks) yield* parser.feed(decoder.write(chunk));
-  yield* parser.feed(decoder.end());
+  for await (const chunk of chunks) yield* parser.feed(decoded(decoder, parser, chunk));
+  yield* parser.feed(decoded(decoder, parser));
   yield* parser.end();
+}
+
+function decoded(decoder: TextDecoder, parser: CsvParser, chunk?: Buffer): string {
+  try {
+    return chunk === undefined ? decoder.decode() : decoder.decode(chunk, { stream: true });
+  } catch {
+    throw new CsvFormatError(parser.lineNumber, 'bytes that are not UTF-8, on this line or a later one of the same chunk');
+  }
 }
 
 class CsvParser {
@@ -34,6 +44,11 @@ class CsvParser {
   private quoteSeen = false;
   private fieldStarted = false;
   private line = 1;
+
+  /** The line being read. */
+  get lineNumber(): number {
+    return this.line;
+  }
 
   *feed(text: string): Generator<CsvField[]> {
     for (const character of text) {

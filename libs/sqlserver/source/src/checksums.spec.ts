@@ -5,6 +5,7 @@ import type { ConnectionPool } from 'mssql';
 import { changeTrackingDouble, openTransactionsOf, type ChangeTrackingState, type DoublePoolOptions } from './change-tracking.double';
 import { CURRENT_VERSION_SQL } from './read-sql';
 import { createSqlServerSource } from './sqlserver-source';
+import { UnpairedSurrogateError } from './unpaired-surrogates';
 
 const double: { state: ChangeTrackingState; pool?: ConnectionPool; poolOptions?: DoublePoolOptions } = {
   state: { currentVersion: 0n, tableMinValidVersion: 0n, mayViewChangeTracking: true, userName: 'replicator' },
@@ -44,11 +45,11 @@ const state = (changes: ChangeTrackingState['changes'] = [], more: Partial<Chang
   ...more,
 });
 
-function checksums() {
+function checksums(definition: TableDefinition = items) {
   const source = createSqlServerSource('Server=sql.example.com;Database=shop;User Id=replicator;Password=x', { encrypt: true });
   const checksumsOf = source.checksums;
   if (checksumsOf === undefined) throw new Error('the SQL Server source has no checksums');
-  return { source, checksums: checksumsOf.call(source, items) };
+  return { source, checksums: checksumsOf.call(source, definition) };
 }
 
 describe('SQL Server validation, source side, on a double of Change Tracking as Microsoft documents it', () => {
@@ -129,6 +130,25 @@ describe('SQL Server validation, source side, on a double of Change Tracking as 
     );
     expect(compared).toEqual(tables.map(() => [[{ keyHash: md5('2'), key: ['2'] }], []]));
     expect((double.pool as unknown as { connectionsInUse(): number }).connectionsInUse()).toBe(0);
+    await source.close();
+  });
+
+  // nvarchar keys may hold half of a surrogate pair ("The LEFT, RIGHT, SUBSTRING, STUFF, and REVERSE functions may split any
+  // surrogate pairs", Supplementary Characters, https://learn.microsoft.com/en-us/previous-versions/sql/sql-server-2008-r2/ms180942(v=sql.105)),
+  // and tedious reads them as they are (value-parser.js readNChars, `toString('ucs2')`). Before, both keys below came back,
+  // and a warehouse lookup of either (bound as UTF-8) found the row of 'a' + U+FFFD.
+  it('stops validation, naming table and key column, when a key it reads holds half of a surrogate pair', async () => {
+    const coded: TableDefinition = { ...items, columns: [{ name: 'code', sourceType: 'nvarchar(10)', portableType: Portable.varchar(10), nullable: false }], primaryKey: ['code'] };
+    const half = (unit: number) => Buffer.from(Uint16Array.from([0x61, unit]).buffer).toString('ucs2');
+    double.state = state([
+      { version: 40n, key: half(0xd800) },
+      { version: 41n, key: half(0xdbff) },
+    ]);
+    const { source, checksums: side } = checksums(coded);
+    const refusal = await side.withSnapshot((snapshot) => snapshot.keysChangedSince('40', 10)).catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(UnpairedSurrogateError);
+    expect(refusal).toMatchObject({ kind: 'invalid-data', valueDetail: '[dbo].[items]: the key (code=a\\uD800); column code holds U+D800 unpaired' });
+    expect((refusal as UnpairedSurrogateError).message).toMatch(/^Source: \[dbo\]\.\[items\], key column code holds half of a UTF-16 surrogate pair .*validation stops/);
     await source.close();
   });
 

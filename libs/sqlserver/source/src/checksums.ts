@@ -13,6 +13,7 @@ import {
 import { SERVER_MAJOR_VERSION_SQL, TSQL_CHECKSUM_DIALECT, mssqlDriver, utf8HashingProblem } from '@svc/sqlserver/common';
 import type { Request, Transaction } from 'mssql';
 import { qualifiedName, quoteName } from './identifiers';
+import { unpairedSurrogateInKeys } from './unpaired-surrogates';
 import { lastSyncVersionOf, parseVersion, startVersionOf } from './versions';
 
 const ALIAS = 't';
@@ -31,12 +32,18 @@ export interface ChecksumAccess {
   withConnections<T>(count: number, work: () => Promise<T>): Promise<T>;
 }
 
-/** Runs a checksum statement on `request()`, its key texts bound as @p1, @p2… (nvarchar). */
-function queryOn(request: () => Request): ChecksumQuery {
+/**
+ * Runs a checksum statement on `request()`, its key texts bound as @p1, @p2… (nvarchar). The key texts it answers are
+ * refused when one holds an unpaired surrogate (unpaired-surrogates.ts).
+ */
+function queryOn(definition: TableDefinition, request: () => Request): ChecksumQuery {
   return async (sql, parameters) => {
     const bound = request();
     parameters.forEach((value, index) => bound.input(`p${index + 1}`, mssqlDriver().NVarChar(mssqlDriver().MAX), value));
-    return (await bound.query<Record<string, unknown>>(sql)).recordset;
+    const rows = (await bound.query<Record<string, unknown>>(sql)).recordset;
+    const refused = unpairedSurrogateInKeys(definition.table, definition.primaryKey, rows);
+    if (refused !== null) throw refused;
+    return rows;
   };
 }
 
@@ -75,7 +82,7 @@ export function sqlServerChecksums(access: ChecksumAccess, definition: TableDefi
     const changes = `CHANGETABLE(CHANGES ${qualifiedName(definition.table)}, ${lastSyncVersionOf(from).toString()}) AS ${ALIAS}`;
     const sql = changedKeysSql(TSQL_CHECKSUM_DIALECT, changes, keyColumns, `${ALIAS}.SYS_CHANGE_VERSION >= ${from.toString()}`, limit + 1);
     const request = await access.request();
-    const rows = await queryOn(() => request)(sql, []);
+    const rows = await queryOn(definition, () => request)(sql, []);
     return rows.length > limit ? null : tableKeysOf(rows, keyColumns.length);
   };
   return {
@@ -95,7 +102,7 @@ export function sqlServerChecksums(access: ChecksumAccess, definition: TableDefi
         };
         try {
           const version = startVersionOf(currentVersion).toString();
-          return await work({ ...checksumReader(TSQL_CHECKSUM_DIALECT, table, queryOn(() => transaction.request()), close), version, rowsEstimated, keysChangedSince });
+          return await work({ ...checksumReader(TSQL_CHECKSUM_DIALECT, table, queryOn(definition, () => transaction.request()), close), version, rowsEstimated, keysChangedSince });
         } finally {
           await close();
         }

@@ -1,6 +1,17 @@
+import { Portable, type TableDefinition } from '@svc/contracts';
 import { MssqlPoolDouble, type MssqlRequestDouble, type MssqlTransactionDouble } from '@svc/sqlserver/common/testing';
 import type { Request, Transaction } from 'mssql';
 import { RowStreamAbandonedError, streamRows } from './row-stream';
+import { UnpairedSurrogateError, readLayout, type ReadLayout } from './unpaired-surrogates';
+
+const items: TableDefinition = {
+  table: { schema: 'dbo', name: 'items' },
+  columns: [
+    { name: 'code', sourceType: 'nvarchar(10)', portableType: Portable.varchar(10), nullable: false },
+    { name: 'name', sourceType: 'nvarchar(40)', portableType: Portable.varchar(40), nullable: true },
+  ],
+  primaryKey: ['code'],
+} as TableDefinition;
 
 /*
  * The transaction and request are mssql's as its source has them (see MssqlTransactionDouble): rollback() and
@@ -8,10 +19,10 @@ import { RowStreamAbandonedError, streamRows } from './row-stream';
  * transaction.js, _rollback: "Can't rollback transaction. There is a request in progress."), and a cancelled
  * request reports ECANCEL, gives the connection back and only then emits 'done' (lib/tedious/request.js).
  */
-async function open(pool = new MssqlPoolDouble(1)) {
+async function open(pool = new MssqlPoolDouble(1), layout: ReadLayout = readLayout(items, 'snapshot')) {
   const transaction = await pool.transaction().begin();
   const request = transaction.request();
-  const stream = streamRows(transaction as unknown as Transaction, request as unknown as Request, 'SELECT 1');
+  const stream = streamRows(transaction as unknown as Transaction, request as unknown as Request, 'SELECT 1', layout);
   await holdingConnection(request);
   return { pool, request, transaction, stream };
 }
@@ -118,6 +129,54 @@ describe('streamRows: a SQL Server result streamed as CSV', () => {
     await expect(stream.finished).rejects.toThrow(RowStreamAbandonedError);
     expect(ended(transaction)).toEqual({ ended: 'committed', endings: [{ call: 'commit', refused: null }] });
     expect(pool.inUse).toBe(0);
+  });
+});
+
+/** An nchar/nvarchar value as tedious reads it: its UTF-16LE code units decoded as they are (value-parser.js readNChars, `buf.toString('ucs2', …)`). */
+const nvarchar = (...codeUnits: number[]): string => Buffer.from(Uint16Array.from(codeUnits).buffer).toString('ucs2');
+
+/*
+ * nchar and nvarchar hold UTF-16 code units, and halves of pairs on their own: "The LEFT, RIGHT, SUBSTRING, STUFF, and
+ * REVERSE functions may split any surrogate pairs" (Supplementary Characters, https://learn.microsoft.com/en-us/previous-versions/sql/sql-server-2008-r2/ms180942(v=sql.105)),
+ * and NCHAR of 0 through 0xFFFF returns "only one character", a lone half too ("Do not construct a surrogate pair by using
+ * NCHAR(<High surrogate>) + NCHAR(<Low Surrogate>)", NCHAR (Transact-SQL)). Before, UTF-8 made both halves below U+FFFD:
+ * the two keys reached staging as one.
+ */
+describe('streamRows: a text holding half of a surrogate pair', () => {
+  it("stops the read at the row, naming table, column and key columns: 'a' + NCHAR(0xD800) and 'a' + NCHAR(0xDBFF) are never written as one key", async () => {
+    const { pool, request, transaction, stream } = await open();
+    const text = readAll(stream.rows);
+    request.sendRow([nvarchar(0x61, 0xd800), 'first']);
+    request.sendRow([nvarchar(0x61, 0xdbff), 'second']);
+    request.complete();
+    await expect(text).rejects.toThrow(UnpairedSurrogateError);
+    const refusal = await stream.finished.catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(UnpairedSurrogateError);
+    expect(refusal).toMatchObject({ kind: 'invalid-data', serviceWorded: true, valueDetail: '[dbo].[items]: the row of key (code=a\\uD800); column code holds U+D800 unpaired' });
+    const { message } = refusal as UnpairedSurrogateError;
+    expect(message).toMatch(/^Source: \[dbo\]\.\[items\], row of key \(code\), column code holds half of a UTF-16 surrogate pair without the other half .*the table stops/);
+    expect(message).not.toContain('a\uD800');
+    expect(ended(transaction)).toEqual({ ended: 'rolled back', endings: [{ call: 'rollback', refused: null }] });
+    expect(pool.inUse).toBe(0);
+  });
+
+  it('refuses a lone low half in a change row, naming its column after the operation; keeps whole pairs as they are', async () => {
+    const { request, stream } = await open(new MssqlPoolDouble(1), readLayout(items, 'changes'));
+    const text = readAll(stream.rows);
+    request.sendRow(['U', 'k1', nvarchar(0xd83d, 0xde00)]);
+    request.sendRow(['I', 'k2', nvarchar(0xde00, 0xd83d)]);
+    request.complete();
+    await expect(text).rejects.toThrow('Source: [dbo].[items], row of key (code), column name holds half of a UTF-16 surrogate pair');
+    await expect(stream.finished).rejects.toMatchObject({ valueDetail: '[dbo].[items]: the row of key (code=k2); column name holds U+DE00 unpaired' });
+  });
+
+  it('writes every row when no text holds a lone half', async () => {
+    const { request, stream } = await open();
+    const text = readAll(stream.rows);
+    request.sendRow([nvarchar(0x61, 0xd83d, 0xde00), null]);
+    request.complete();
+    expect(await text).toBe('a😀,\n');
+    expect(await stream.finished).toEqual({ rowCount: 1 });
   });
 });
 

@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import type { RowStream } from '@svc/engines';
 import type { Request, Transaction } from 'mssql';
 import { csvLine, type RowValue } from './csv';
+import { unpairedSurrogateInRow, type ReadLayout } from './unpaired-surrogates';
 
 /** CSV bytes gathered before they are handed on: one chunk per many small rows, not one per row. */
 const CHUNK_BYTES = 64 * 1024;
@@ -23,8 +24,11 @@ export class RowStreamAbandonedError extends Error {
  * mssql refuses to end a transaction while one of its requests holds the connection (EREQINPROG, and the
  * connection stays with the transaction), and a request holds it until its 'done': even its 'error' events,
  * a cancel's ECANCEL included, come while it still runs. So the transaction ends in 'done', never before.
+ *
+ * A text with an unpaired surrogate (unpaired-surrogates.ts) fails the read before its row is written: UTF-8 would
+ * turn it into U+FFFD.
  */
-export function streamRows(transaction: Transaction, request: Request, sql: string): RowStream {
+export function streamRows(transaction: Transaction, request: Request, sql: string, layout: ReadLayout): RowStream {
   request.stream = true;
   request.arrayRowMode = true;
   let rowCount = 0;
@@ -73,6 +77,11 @@ export function streamRows(transaction: Transaction, request: Request, sql: stri
 
   request.on('row', (row: RowValue[]) => {
     if (failure !== undefined) return;
+    const refused = unpairedSurrogateInRow(layout, row, rowCount + 1);
+    if (refused !== null) {
+      fail(refused);
+      return;
+    }
     const line = csvLine(row);
     rowCount += 1;
     pending.push(line);

@@ -31,6 +31,7 @@ import { definitionsOf, type CatalogRow } from './catalog';
 import { qualifiedName, quoteName } from './identifiers';
 import { CURRENT_VERSION_SQL, changeWindowSql, netChangesSql, snapshotSelectSql } from './read-sql';
 import { streamRows } from './row-stream';
+import { readLayout } from './unpaired-surrogates';
 import {
   ALLOW_SNAPSHOT_ISOLATION_SQL,
   MIN_VALID_VERSION_SQL,
@@ -149,7 +150,7 @@ class SqlServerSource implements SourceConnector {
     const { transaction, currentVersion: current } = await this.pinnedSnapshot();
     try {
       await this.assertDefinitionCurrent(transaction, definition, options);
-      const stream = streamRows(transaction, transaction.request(), snapshotSelectSql(definition));
+      const stream = streamRows(transaction, transaction.request(), snapshotSelectSql(definition), readLayout(definition, 'snapshot'));
       return { startVersion: startVersionOf(current).toString(), ...stream };
     } catch (error) {
       await transaction.rollback().catch(() => undefined);
@@ -181,7 +182,7 @@ class SqlServerSource implements SourceConnector {
       const changes = transaction.request();
       changes.input('last', mssqlDriver().BigInt, last.toString());
       changes.input('to', mssqlDriver().BigInt, to.toString());
-      return { toVersion: to.toString(), limited, ...streamRows(transaction, changes, netChangesSql(definition)) };
+      return { toVersion: to.toString(), limited, ...streamRows(transaction, changes, netChangesSql(definition), readLayout(definition, 'changes')) };
     } catch (error) {
       await transaction.rollback().catch(() => undefined);
       throw error;
