@@ -41,8 +41,12 @@ describe.each(enginesPlaying('warehouse').map((engine) => [engine.name, engine] 
     const issued = authority.issue({ name: 'server', hosts: ['127.0.0.1'] });
     server = await startRecordingPostgresServer({
       tls: { key: readFileSync(issued.keyFile, 'utf8'), cert: readFileSync(issued.certFile, 'utf8') },
-      // The batch's epoch fence, where the engine writes it with RETURNING: raised, so the load goes on to its COPY.
-      rowsFor: (statement) => (/\bRETURNING\b/i.test(statement) ? [{ epoch: String(batch.epoch) }] : []),
+      // The batch's epoch fence, where the engine writes it with RETURNING: raised; and the load's time, taken after
+      // the table's lock: so the load goes on to its COPY.
+      rowsFor: (statement) => {
+        if (/\bRETURNING\b/i.test(statement)) return [{ epoch: String(batch.epoch) }];
+        return /\bAS stamp\b/i.test(statement) ? [{ stamp: '2026-01-02 03:04:05.000000' }] : [];
+      },
     });
   });
 

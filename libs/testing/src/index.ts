@@ -1,5 +1,6 @@
 export { freePort, waitUntil } from './free-port';
 export { waitForLockWaiters } from './lock-waiters';
+export { holdStatement, type HeldStatement } from './held-statement';
 export { NatsServerProcess, natsServerBinary, startTestNats, type TestNats, type TestNatsNodeLayout, type TestNatsOptions, type TestNatsServer } from './private-nats';
 export { startTestNatsCluster, type TestNatsCluster, type TestNatsClusterNode } from './private-nats-cluster';
 export { SAMPLE_PEOPLE_TABLE, sampleChangeBatch } from './sample-batches';

@@ -23,6 +23,11 @@ export interface ChecksumDialect {
   keyText(column: ChecksumColumn): string;
   /** A bound key text cast back to the column's declared type. */
   keyFromText(parameter: string, column: ChecksumColumn): string;
+  /**
+   * That a key column holds `value` (keyFromText's), as the source compares keys; `column = value` when absent. For an
+   * engine whose `=` joins keys the source tells apart (Redshift: trailing blanks, case-insensitive collations).
+   */
+  keyEquals?(column: ChecksumColumn, value: string): string;
   /** Concatenation of text expressions. */
   concat(parts: readonly string[]): string;
   /** A one-character text from its code point (avoids each engine's backslash rules in literals). */
@@ -272,7 +277,10 @@ export function digestsOfKeysSql(dialect: ChecksumDialect, table: ChecksumTable,
   if (!Number.isSafeInteger(keyCount) || keyCount < 1) throw new RangeError('a key lookup needs at least one key');
   const width = table.keyColumns.length;
   const matches = Array.from({ length: keyCount }, (_, key) => {
-    const columns = table.keyColumns.map((column, index) => `${column.sql} = ${dialect.keyFromText(dialect.parameter(key * width + index + 1), column)}`);
+    const columns = table.keyColumns.map((column, index) => {
+      const value = dialect.keyFromText(dialect.parameter(key * width + index + 1), column);
+      return dialect.keyEquals?.(column, value) ?? `${column.sql} = ${value}`;
+    });
     return columns.length === 1 ? (columns[0] ?? '') : `(${columns.join(' AND ')})`;
   });
   return `SELECT ${bucketOf(dialect, table, buckets)} AS bucket, h.key_hash, ${[...keyColumnsOut(table), 'h.digest'].join(', ')}

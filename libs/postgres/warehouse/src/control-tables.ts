@@ -30,8 +30,9 @@ export async function isBatchLoaded(client: ClientBase, schema: string, batchId:
   return result.rowCount !== null && result.rowCount > 0;
 }
 
-export async function recordLoadedBatch(client: ClientBase, schema: string, batchId: string): Promise<void> {
-  await client.query(`INSERT INTO ${loadedBatches(schema)} (batch_id) VALUES ($1)`, [batchId]);
+/** `loadedAt` is the load's stamp (load-stamp.ts). */
+export async function recordLoadedBatch(client: ClientBase, schema: string, batchId: string, loadedAt: string): Promise<void> {
+  await client.query(`INSERT INTO ${loadedBatches(schema)} (batch_id, loaded_at) VALUES ($1, ${loadedAt})`, [batchId]);
 }
 
 /** Forgets batches loaded before `loadedBefore`; returns how many. */

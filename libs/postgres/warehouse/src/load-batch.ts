@@ -28,8 +28,9 @@ export async function loadChangeFiles(client: ClientBase, layout: TableLayout, f
   return rowCount;
 }
 
-export async function mergeChanges(client: ClientBase, layout: TableLayout): Promise<void> {
-  await runAll(client, mergeChangesSql(layout));
+/** `now` is the load's stamp (load-stamp.ts). */
+export async function mergeChanges(client: ClientBase, layout: TableLayout, now: string): Promise<void> {
+  await runAll(client, mergeChangesSql(layout, now));
 }
 
 /** Part 0: the shadow emptied and the seed recorded as the table's current one. */
@@ -48,13 +49,13 @@ export function loadSeedFiles(client: ClientBase, layout: TableLayout, files: St
  * plain INSERT). Either way in the part's transaction: a statement sees the target before or after the seed
  * (a swap, like TRUNCATE, is not MVCC-safe for a REPEATABLE READ snapshot taken before it: see the README).
  */
-export async function completeSeed(client: ClientBase, layout: TableLayout, options: LoadOptions): Promise<void> {
+export async function completeSeed(client: ClientBase, layout: TableLayout, options: LoadOptions, now: string): Promise<void> {
   await client.query(`ANALYZE ${layout.qualifiedShadow}`);
-  const first = firstSeedSql(layout);
+  const first = firstSeedSql(layout, now);
   const empty = first !== null && (await client.query<{ empty: boolean }>(targetIsEmptySql(layout))).rows[0]?.empty === true;
   // A swapped-in table's primary key was just built: there is nothing for RebuildIndexes to rebuild.
-  if (empty && (await swapShadowIntoTarget(client, layout))) return;
-  await runAll(client, empty && first ? first : mergeSeedSql(layout));
+  if (empty && (await swapShadowIntoTarget(client, layout, now))) return;
+  await runAll(client, empty && first ? first : mergeSeedSql(layout, now));
   if (options.rebuildIndexes) await client.query(`REINDEX TABLE ${layout.qualifiedTarget}`);
 }
 

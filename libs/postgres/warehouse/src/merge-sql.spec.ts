@@ -28,6 +28,9 @@ const keyOnly: TableDefinition = {
 
 const noKey: TableDefinition = { ...orders, table: { schema: 'public', name: 'events' }, primaryKey: [] };
 
+/** A load's stamp as the statement after its lock makes it (load-stamp.ts). */
+const STAMP = `'2024-05-22 12:34:56.789012+00'::timestamptz`;
+
 function options(scdType: WarehouseTableOptions['scdType'], addUpdateTimestamp = true): WarehouseTableOptions {
   return { schema: 'dwh', scdType, addUpdateTimestamp };
 }
@@ -42,30 +45,30 @@ describe('generated warehouse SQL', () => {
     const layout = tableLayout(orders, options(scdType), TEST_BARE_NAME_SCHEMAS);
     expect(script(createTargetSql(layout))).toMatchSnapshot('create target');
     expect(script([createShadowSql(layout)])).toMatchSnapshot('create shadow');
-    expect(script([createLoadTableSql(layout), copyChangesSql(layout), ...mergeChangesSql(layout)])).toMatchSnapshot('change batch');
-    expect(script([copySeedPartSql(layout), ...mergeSeedSql(layout)])).toMatchSnapshot('final seed part');
-    const first = firstSeedSql(layout);
+    expect(script([createLoadTableSql(layout), copyChangesSql(layout), ...mergeChangesSql(layout, STAMP)])).toMatchSnapshot('change batch');
+    expect(script([copySeedPartSql(layout), ...mergeSeedSql(layout, STAMP)])).toMatchSnapshot('final seed part');
+    const first = firstSeedSql(layout, STAMP);
     if (scdType === 'Type1') expect(script(first ?? [])).toMatchSnapshot('first seed into an empty target');
     else expect(first).toBeNull();
   });
 
   it('a first seed swapped in: the shadow becomes the target, keyed (Type1) or not', () => {
-    expect(script(swapShadowSql(tableLayout(orders, options('Type1'), TEST_BARE_NAME_SCHEMAS), { updateTimestamp: true }))).toMatchSnapshot('Type1');
-    expect(script(swapShadowSql(tableLayout(noKey, options('Type1', false), TEST_BARE_NAME_SCHEMAS), { updateTimestamp: false }))).toMatchSnapshot('no primary key');
+    expect(script(swapShadowSql(tableLayout(orders, options('Type1'), TEST_BARE_NAME_SCHEMAS), { updateTimestamp: true }, STAMP))).toMatchSnapshot('Type1');
+    expect(script(swapShadowSql(tableLayout(noKey, options('Type1', false), TEST_BARE_NAME_SCHEMAS), { updateTimestamp: false }, STAMP))).toMatchSnapshot('no primary key');
   });
 
   it('table without a primary key: plain table, replaced by a seed, no change merge', () => {
     const layout = tableLayout(noKey, options('Type2', false), TEST_BARE_NAME_SCHEMAS);
     expect(layout.history).toBe('plain');
     expect(script(createTargetSql(layout))).toMatchSnapshot('create target');
-    expect(script(mergeSeedSql(layout))).toMatchSnapshot('final seed part');
-    expect(() => mergeChangesSql(layout)).toThrow(/no primary key/);
+    expect(script(mergeSeedSql(layout, STAMP))).toMatchSnapshot('final seed part');
+    expect(() => mergeChangesSql(layout, STAMP)).toThrow(/no primary key/);
   });
 
   it('a table whose columns are all key columns has nothing to compare or update', () => {
-    const type1 = mergeSeedSql(tableLayout(keyOnly, options('Type1', false), TEST_BARE_NAME_SCHEMAS)).join(';\n');
+    const type1 = mergeSeedSql(tableLayout(keyOnly, options('Type1', false), TEST_BARE_NAME_SCHEMAS), STAMP).join(';\n');
     expect(type1).toContain('ON CONFLICT ("tag") DO NOTHING');
-    const type2 = [...mergeChangesSql(tableLayout(keyOnly, options('Type2', false), TEST_BARE_NAME_SCHEMAS)), ...mergeSeedSql(tableLayout(keyOnly, options('Type2', false), TEST_BARE_NAME_SCHEMAS))];
+    const type2 = [...mergeChangesSql(tableLayout(keyOnly, options('Type2', false), TEST_BARE_NAME_SCHEMAS), STAMP), ...mergeSeedSql(tableLayout(keyOnly, options('Type2', false), TEST_BARE_NAME_SCHEMAS), STAMP)];
     expect(type2.join(';\n')).not.toContain('IS DISTINCT FROM');
     expect(type2.join(';\n')).not.toContain('IS NOT DISTINCT FROM');
   });

@@ -32,13 +32,13 @@ export function copySeedPartSql(layout: TableLayout): string {
   return `COPY ${layout.qualifiedShadow} (${columnList(names(layout))}) FROM STDIN (FORMAT csv)`;
 }
 
-/** Applies the change rows in the load table to the target (each key appears once: net change per key). */
-export function mergeChangesSql(layout: TableLayout): string[] {
+/** Applies the change rows in the load table to the target (each key appears once: net change per key); `now` is the load's stamp (load-stamp.ts). */
+export function mergeChangesSql(layout: TableLayout, now: string): string[] {
   switch (layout.history) {
     case 'type1':
-      return type1Changes(layout);
+      return type1Changes(layout, now);
     case 'type2':
-      return type2Changes(layout);
+      return type2Changes(layout, now);
     case 'plain':
       throw new Error(`${layout.target} has no primary key: its changes are not tracked`);
   }
@@ -48,11 +48,11 @@ export function mergeChangesSql(layout: TableLayout): string[] {
  * A first seed of a Type1 or keyless table into an empty target: nothing to delete or compare, so a plain
  * INSERT…SELECT (about half the cost of INSERT…ON CONFLICT on millions of rows). Null when it does not apply.
  */
-export function firstSeedSql(layout: TableLayout): string[] | null {
+export function firstSeedSql(layout: TableLayout, now: string): string[] | null {
   if (layout.history === 'type2') return null;
   return [
     `INSERT INTO ${layout.qualifiedTarget} (${columnList(targetColumns(layout))})
-SELECT ${rowValues(layout, 's')}
+SELECT ${rowValues(layout, 's', now)}
 FROM ${layout.qualifiedShadow} AS s`,
     truncateShadow(layout),
   ];
@@ -63,15 +63,15 @@ export function targetIsEmptySql(layout: TableLayout): string {
   return `SELECT NOT EXISTS (SELECT 1 FROM ${layout.qualifiedTarget}) AS empty`;
 }
 
-/** Replaces the target's content by the completed seed in the shadow table. */
-export function mergeSeedSql(layout: TableLayout): string[] {
+/** Replaces the target's content by the completed seed in the shadow table; `now` is the load's stamp. */
+export function mergeSeedSql(layout: TableLayout, now: string): string[] {
   switch (layout.history) {
     case 'type1':
-      return type1Seed(layout);
+      return type1Seed(layout, now);
     case 'type2':
-      return type2Seed(layout);
+      return type2Seed(layout, now);
     case 'plain':
-      return plainSeed(layout);
+      return plainSeed(layout, now);
   }
 }
 
@@ -80,13 +80,13 @@ export function mergeSeedSql(layout: TableLayout): string[] {
  * (the target scanned in its physical order, not probed in the batch's) and the insert goes in key order (the
  * key's index filled page by page): the same shapes as staging's, for the same measured reasons (staging-sql.ts).
  */
-function type1Changes(layout: TableLayout): string[] {
+function type1Changes(layout: TableLayout, now: string): string[] {
   // The subquery's columns are qualified: a name it lacked would otherwise bind to the target and match every row.
   return [
     `DELETE FROM ${layout.qualifiedTarget}
 WHERE (${columnList(layout.keyColumns)}) IN (SELECT ${columnList(layout.keyColumns, 'l')} FROM ${LOAD} AS l)`,
     `INSERT INTO ${layout.qualifiedTarget} (${columnList(targetColumns(layout))})
-SELECT ${rowValues(layout, 'l')}
+SELECT ${rowValues(layout, 'l', now)}
 FROM ${LOAD} AS l
 WHERE l.${OP} <> 'D'
 ORDER BY ${columnList(layout.keyColumns, 'l')}`,
@@ -98,7 +98,7 @@ ORDER BY ${columnList(layout.keyColumns, 'l')}`,
  * change that changes nothing, e.g. an update back and forth within one batch window); then the current
  * row of every remaining key is closed (deletes mark it deleted) and inserts and updates become current.
  */
-function type2Changes(layout: TableLayout): string[] {
+function type2Changes(layout: TableLayout, now: string): string[] {
   const nonKey = nonKeyColumns(layout);
   const unchanged = nonKey.length > 0 ? `\n  AND ${sameValues('t', 'l', nonKey)}` : '';
   // Only a key's one current row makes a change "unchanged": a key with a second current row (a broken copy a repair
@@ -111,17 +111,17 @@ WHERE l.${OP} <> 'D'
   AND t.${IS_CURRENT}
   AND ${keysMatch('t', 'l', layout.keyColumns)}${unchanged}${alone}`,
     `UPDATE ${layout.qualifiedTarget} AS t
-SET ${closeAssignments(layout, `(l.${OP} = 'D')`)}
+SET ${closeAssignments(layout, now, `(l.${OP} = 'D')`)}
 FROM ${LOAD} AS l
 WHERE t.${IS_CURRENT}
   AND ${keysMatch('t', 'l', layout.keyColumns)}`,
-    `${insertCurrentRows(layout, LOAD, 'l', `l.${OP} <> 'D'`)}
+    `${insertCurrentRows(layout, now, LOAD, 'l', `l.${OP} <> 'D'`)}
 ORDER BY ${columnList(layout.keyColumns, 'l')}`,
   ];
 }
 
 /** Type1 seed: keys missing from the snapshot are deleted; the rest is upserted, touching only changed rows. */
-function type1Seed(layout: TableLayout): string[] {
+function type1Seed(layout: TableLayout, now: string): string[] {
   const nonKey = nonKeyColumns(layout);
   const updated = layout.addUpdateTimestamp ? [...nonKey, SystemColumns.updateTimestamp] : nonKey;
   const updates = updated.map((name) => `${quoteIdent(name)} = excluded.${quoteIdent(name)}`);
@@ -135,7 +135,7 @@ WHERE ${changedValues('t', 'excluded', nonKey)}`;
     `DELETE FROM ${layout.qualifiedTarget} AS t
 WHERE ${notExists(layout.qualifiedShadow, 's', [keysMatch('s', 't', layout.keyColumns, '    ')])}`,
     `INSERT INTO ${layout.qualifiedTarget} AS t (${columnList(targetColumns(layout))})
-SELECT ${rowValues(layout, 's')}
+SELECT ${rowValues(layout, 's', now)}
 FROM ${layout.qualifiedShadow} AS s
 ON CONFLICT (${columnList(layout.keyColumns)}) ${onConflict}`,
     truncateShadow(layout),
@@ -147,20 +147,21 @@ ON CONFLICT (${columnList(layout.keyColumns)}) ${onConflict}`,
  * differ are closed, and every snapshot row without a current row (new, changed or re-appeared keys)
  * becomes current. Unchanged keys keep their row.
  */
-function type2Seed(layout: TableLayout): string[] {
+function type2Seed(layout: TableLayout, now: string): string[] {
   const nonKey = nonKeyColumns(layout);
   const closeDeleted = `UPDATE ${layout.qualifiedTarget} AS t
-SET ${closeAssignments(layout, 'true')}
+SET ${closeAssignments(layout, now, 'true')}
 WHERE t.${IS_CURRENT}
   AND ${notExists(layout.qualifiedShadow, 's', [keysMatch('s', 't', layout.keyColumns, '    ')])}`;
   const closeChanged = `UPDATE ${layout.qualifiedTarget} AS t
-SET ${closeAssignments(layout)}
+SET ${closeAssignments(layout, now)}
 FROM ${layout.qualifiedShadow} AS s
 WHERE t.${IS_CURRENT}
   AND ${keysMatch('s', 't', layout.keyColumns)}
   AND ${changedValues('t', 's', nonKey)}`;
   const insertNew = insertCurrentRows(
     layout,
+    now,
     layout.qualifiedShadow,
     's',
     notExists(layout.qualifiedTarget, 't', [`t.${IS_CURRENT}`, keysMatch('t', 's', layout.keyColumns, '    ')]),
@@ -169,28 +170,28 @@ WHERE t.${IS_CURRENT}
 }
 
 /** Without a key a row has no identity: a reseed replaces the table's content. */
-function plainSeed(layout: TableLayout): string[] {
+function plainSeed(layout: TableLayout, now: string): string[] {
   return [
     `DELETE FROM ${layout.qualifiedTarget}`,
     `INSERT INTO ${layout.qualifiedTarget} (${columnList(targetColumns(layout))})
-SELECT ${rowValues(layout, 's')}
+SELECT ${rowValues(layout, 's', now)}
 FROM ${layout.qualifiedShadow} AS s`,
     truncateShadow(layout),
   ];
 }
 
 /** Closing a Type2 row: its validity ends now; `deleted` (an SQL expression) when given, marks it deleted. */
-function closeAssignments(layout: TableLayout, deleted?: string): string {
-  const assignments = [`${VALID_TO} = now()`, `${IS_CURRENT} = false`];
+function closeAssignments(layout: TableLayout, now: string, deleted?: string): string {
+  const assignments = [`${VALID_TO} = ${now}`, `${IS_CURRENT} = false`];
   if (deleted !== undefined) assignments.push(`${IS_DELETED} = ${deleted}`);
-  if (layout.addUpdateTimestamp) assignments.push(`${UPDATE_TIMESTAMP} = now()`);
+  if (layout.addUpdateTimestamp) assignments.push(`${UPDATE_TIMESTAMP} = ${now}`);
   return assignments.join(',\n    ');
 }
 
-function insertCurrentRows(layout: TableLayout, source: string, alias: string, condition: string): string {
+function insertCurrentRows(layout: TableLayout, now: string, source: string, alias: string, condition: string): string {
   const validity = [SystemColumns.validFrom, SystemColumns.validTo, SystemColumns.isCurrent, SystemColumns.isDeleted];
   return `INSERT INTO ${layout.qualifiedTarget} (${columnList(targetColumns(layout, validity))})
-SELECT ${rowValues(layout, alias, ['now()', 'NULL', 'true', 'false'])}
+SELECT ${rowValues(layout, alias, now, [now, 'NULL', 'true', 'false'])}
 FROM ${source} AS ${alias}
 WHERE ${condition}`;
 }
@@ -213,7 +214,7 @@ function targetColumns(layout: TableLayout, system: readonly string[] = []): str
   return [...names(layout), ...system, ...(layout.addUpdateTimestamp ? [SystemColumns.updateTimestamp] : [])];
 }
 
-/** The values for targetColumns: the row's columns from `alias`, the `system` values, the load time. */
-function rowValues(layout: TableLayout, alias: string, system: readonly string[] = []): string {
-  return [...names(layout).map((name) => `${alias}.${quoteIdent(name)}`), ...system, ...(layout.addUpdateTimestamp ? ['now()'] : [])].join(', ');
+/** The values for targetColumns: the row's columns from `alias`, the `system` values, the load's stamp. */
+function rowValues(layout: TableLayout, alias: string, now: string, system: readonly string[] = []): string {
+  return [...names(layout).map((name) => `${alias}.${quoteIdent(name)}`), ...system, ...(layout.addUpdateTimestamp ? [now] : [])].join(', ');
 }

@@ -6,6 +6,7 @@ import { currentSeedId, deleteLoadedBatchesBefore, isBatchLoaded, isFencedOut, l
 import { addMissingColumns, createTable, followColumnTypes, setAside, tableColumns } from './ensure-table';
 import { qualifiedName } from './identifiers';
 import { completeSeed, loadChangeFiles, loadSeedFiles, mergeChanges, startSeed } from './load-batch';
+import { takeLoadStamp } from './load-stamp';
 import { createControlTablesSql, createSchemaSql } from './table-ddl';
 import { tableLayout, type TableLayout } from './table-layout';
 import { targetTableName } from './table-names';
@@ -26,6 +27,12 @@ export interface PostgresWarehouseOptions {
 }
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+/**
+ * Every session in UTC, whatever time zone the role's or the database's settings give new sessions: sent at startup, it
+ * outranks them (load-time.integration-spec.ts). The warehouse's times are timestamptz, whose instants no zone changes;
+ * the zone still decides how a time is written as text and how a text without an offset is read.
+ */
+export const WAREHOUSE_SESSION_OPTIONS = '-c TimeZone=UTC';
 const DEFAULT_MAX_CONNECTIONS = 4;
 
 /** A PostgreSQL warehouse: loads staged batches by COPY and merges them set-based (SCD Type1 / Type2). */
@@ -40,6 +47,7 @@ export function createPostgresWarehouse(connection: WarehouseConnection, options
     // The client's own bound: a server that stops answering (a dropped connection) fails the statement too.
     query_timeout: clientBoundMs(options.statementTimeoutMs),
     application_name: 'svc-warehouse-loader',
+    options: WAREHOUSE_SESSION_OPTIONS,
     max,
   }, gate);
   return new WarehouseProtocol(postgresDialect(pool, options.rebuildIndexes ?? false, options.bareNameSchemas));
@@ -50,7 +58,21 @@ export function createPostgresWarehouse(connection: WarehouseConnection, options
  * tables of its own in each warehouse schema, COPY FROM STDIN, and a shadow swapped in or merged.
  */
 function postgresDialect(pool: Pool, rebuildIndexes: boolean, bareNameSchemas: ReadonlySet<string>): WarehouseDialect<PoolClient, TableLayout, Map<string, TypedColumn>, ColumnTypeDrift[]> {
-  const transaction = <T>(work: (client: PoolClient) => Promise<T>): Promise<T> => inTransaction(pool, work);
+  /** The stamp of the load each session runs, taken after its table's lock (load-stamp.ts). */
+  const stamps = new WeakMap<PoolClient, string>();
+  const stampOf = (client: PoolClient): string => {
+    const stamp = stamps.get(client);
+    if (stamp === undefined) throw new Error("a load stamps its rows only once it holds its table's lock");
+    return stamp;
+  };
+  const transaction = <T>(work: (client: PoolClient) => Promise<T>): Promise<T> =>
+    inTransaction(pool, async (client) => {
+      try {
+        return await work(client);
+      } finally {
+        stamps.delete(client);
+      }
+    });
   /** Runs `work` on a pooled session, outside a transaction. */
   const withSession = async <T>(work: (client: PoolClient) => Promise<T>): Promise<T> => {
     const client = await pool.connect();
@@ -76,16 +98,19 @@ function postgresDialect(pool: Pool, rebuildIndexes: boolean, bareNameSchemas: R
     isMissingObject: isPostgresMissingObject,
     // Control tables in their own short transaction, so that loads do not hold the schema's DDL lock.
     createControlObjects: (schema) => transaction((client) => createSchemaObjects(client, schema)),
-    lockTable,
+    async lockTable(client, layout) {
+      await lockTable(client, layout);
+      stamps.set(client, await takeLoadStamp(client));
+    },
     raiseFence: (client, layout, batch) => raiseFence(client, layout, batch.replicationId, batch.epoch),
     isLoaded: (client, layout, batchId) => isBatchLoaded(client, layout.schema, batchId),
-    recordLoaded: (client, layout, batchId) => recordLoadedBatch(client, layout.schema, batchId),
+    recordLoaded: (client, layout, batchId) => recordLoadedBatch(client, layout.schema, batchId, stampOf(client)),
     startSeed,
     currentSeedId,
     loadSeedFiles,
-    completeSeed: (client, layout) => completeSeed(client, layout, { rebuildIndexes }),
+    completeSeed: (client, layout) => completeSeed(client, layout, { rebuildIndexes }, stampOf(client)),
     loadChangeFiles,
-    mergeChanges,
+    mergeChanges: (client, layout) => mergeChanges(client, layout, stampOf(client)),
     async inEnsureTransaction(layout, controlObjects, work) {
       const ensured = await transaction(async (client) => {
         await createSchemaObjects(client, layout.schema);

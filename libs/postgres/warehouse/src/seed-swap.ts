@@ -26,7 +26,7 @@ export interface ShadowSwap {
  * ahead only when nothing but the service's own definition hangs on the target (see SWAPPABLE_SQL).
  * Otherwise the locks are given back and the caller merges, leaving the user's objects as they are.
  */
-export async function swapShadowIntoTarget(client: ClientBase, layout: TableLayout): Promise<boolean> {
+export async function swapShadowIntoTarget(client: ClientBase, layout: TableLayout, now: string): Promise<boolean> {
   if (layout.history === 'type2') return false;
   await client.query(`SAVEPOINT ${SWAP_SAVEPOINT}`);
   const swap = await lockAndPlan(client, layout).catch((error: unknown) => {
@@ -38,7 +38,7 @@ export async function swapShadowIntoTarget(client: ClientBase, layout: TableLayo
     return false;
   }
   await client.query(`RELEASE SAVEPOINT ${SWAP_SAVEPOINT}`);
-  for (const statement of swapShadowSql(layout, swap)) await client.query(statement);
+  for (const statement of swapShadowSql(layout, swap, now)) await client.query(statement);
   return true;
 }
 
@@ -64,11 +64,11 @@ async function lockAndPlan(client: ClientBase, layout: TableLayout): Promise<Sha
 /**
  * The shadow, holding every row of the seed, becomes the (empty) target without copying a row: one scan
  * checks the keys (Type1), the target is dropped, the shadow renamed, the update timestamp added as a
- * column whose value for every row is the load transaction's `now()` (stored once in the catalog, as the
+ * column whose value for every row is the load's stamp `now` (stored once in the catalog, as the
  * merge path would have written it row by row), the primary key built in one pass, and a new empty shadow
  * created. Nothing rewrites the table, and the target has no dropped column.
  */
-export function swapShadowSql(layout: TableLayout, swap: ShadowSwap): string[] {
+export function swapShadowSql(layout: TableLayout, swap: ShadowSwap, now: string): string[] {
   // The shadow's rows are not stamped with their seed, so nothing is checked (or dropped) per row here:
   // it holds the current seed's rows only, because part 0 emptied it and recorded the seed, and this final
   // part was loaded only after its seed was found still recorded in svc_sys_table_seeds, in this
@@ -76,7 +76,7 @@ export function swapShadowSql(layout: TableLayout, swap: ShadowSwap): string[] {
   // column of earlier versions is not swapped (SWAPPABLE_SQL): it would carry a dead column into the target.
   const verify = layout.keyColumns.map((key) => `ALTER COLUMN ${quoteIdent(key)} SET NOT NULL`);
   const reshape = [
-    ...(swap.updateTimestamp ? [`ADD COLUMN ${UPDATE_TIMESTAMP} timestamptz DEFAULT now()`] : []),
+    ...(swap.updateTimestamp ? [`ADD COLUMN ${UPDATE_TIMESTAMP} timestamptz DEFAULT ${now}`] : []),
     ...(layout.history === 'type1' ? [`ADD PRIMARY KEY (${columnList(layout.keyColumns)})`] : []),
   ];
   return [

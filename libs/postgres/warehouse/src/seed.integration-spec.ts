@@ -249,7 +249,7 @@ describe('a first seed into an empty target', () => {
     await expect(fixture.sql.query(`INSERT INTO ${schema}.customers (id, name) VALUES (1, 'Ann again')`)).rejects.toMatchObject({ code: '23505' });
     await expect(fixture.sql.query(`INSERT INTO ${schema}.customers (name) VALUES ('no key')`)).rejects.toMatchObject({ code: '23502' });
 
-    // Every row carries the load transaction's now(), which is also when the final part was recorded; no default is left.
+    // Every row carries the load's stamp, which is also when the final part was recorded; no default is left.
     const [stamp] = await fixture.rows<{ distinct: number; loaded: boolean; defaults: number }>(
       `SELECT count(DISTINCT svc_sys_update_timestamp)::int AS distinct,
               bool_and(svc_sys_update_timestamp = (SELECT loaded_at FROM ${schema}.svc_sys_loaded_batches WHERE batch_id = $1)) AS loaded,

@@ -7,6 +7,12 @@ describe('redshiftErrorKind', () => {
   it.each<[string, unknown, EngineErrorKind]>([
     ['serializable isolation violation (1023)', redshift('XX000', '1023 DETAIL: Serializable isolation violation on table - 123456, transactions forming the cycle are: 1, 2'), 'transient'],
     ['a serialization failure by SQLSTATE', redshift('40001', 'could not serialize access'), 'transient'],
+    // "ERROR:1023 DETAIL: Serializable isolation violation on table in Redshift" (c_serial_isolation-serializable-isolation-troubleshooting.html),
+    // under SERIALIZABLE and SNAPSHOT isolation alike: psql's rendering of the message 1023 with the words as DETAIL.
+    ['error 1023 with its words as DETAIL', Object.assign(redshift('XX000', '1023'), { detail: 'Serializable isolation violation on table - 123456, transactions forming the cycle are: 1, 2 (pid:42)' }), 'transient'],
+    // A write conflict under snapshot isolation in PostgreSQL's words ("could not serialize access due to concurrent update",
+    // https://www.postgresql.org/docs/current/transaction-iso.html#XACT-REPEATABLE-READ), should a cluster answer so as an internal error.
+    ['a snapshot write conflict in PostgreSQL\'s words, as an internal error', redshift('XX000', 'could not serialize access due to concurrent update'), 'transient'],
     ['disk full', redshift('53100', 'Disk Full'), 'transient'],
     ['disk full as an internal error', redshift('XX000', 'error:  Disk full'), 'transient'],
     ['too many connections', redshift('53300', 'connection limit "500" exceeded for non-bootstrap users'), 'transient'],

@@ -1,14 +1,13 @@
 import { sqlStateErrorKind, sqlStateOf, type EngineErrorKind } from '@svc/engines';
+import { isSerializationConflict } from '@svc/redshift/warehouse';
 
 /**
  * Redshift answers through PostgreSQL's protocol, but many of its own failures come as SQLSTATE XX000
  * (internal error) with a number or a known text in the message: those are read first, then the SQLSTATE.
- * Sources: Redshift's "Serializable isolation violation" (error 1023), COPY's S3 and load errors, and its
- * disk-full and out-of-memory messages.
+ * Sources: Redshift's "Serializable isolation violation" (error 1023, under either isolation level: isSerializationConflict),
+ * COPY's S3 and load errors, and its disk-full and out-of-memory messages.
  */
 const MESSAGE_KINDS: readonly [RegExp, EngineErrorKind][] = [
-  // Serializable isolation violation: another transaction won; the load runs again.
-  [/\b1023\b|serializable isolation violation/i, 'transient'],
   // Disk full on a node, out of memory, too many connections, the cluster resizing or restarting.
   [/disk full|out of memory|too many connections|cluster is (being )?(resized|rebooted|restarted)|connection limit/i, 'transient'],
   // COPY could not read the bucket: the key or role lacks s3:GetObject, or the bucket is another account's.
@@ -23,6 +22,8 @@ const MESSAGE_KINDS: readonly [RegExp, EngineErrorKind][] = [
 export function redshiftErrorKind(error: unknown): EngineErrorKind | undefined {
   const state = sqlStateOf(error);
   if (state === undefined) return undefined;
+  // Another transaction's concurrent work won: the step runs again.
+  if (isSerializationConflict(error)) return 'transient';
   const message = (error as { message?: unknown }).message;
   if (typeof message === 'string') {
     const known = MESSAGE_KINDS.find(([pattern]) => pattern.test(message));

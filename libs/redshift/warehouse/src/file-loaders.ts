@@ -5,6 +5,7 @@ import type { ClientBase } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { redactText } from '@svc/logging';
 import { copySql, type CopyAuthorization } from './redshift-copy';
+import { copyColumnsOf, RedshiftCopyInput } from './redshift-copy-on-postgres';
 import { quoteIdent } from './redshift-identifiers';
 import { REDSHIFT_NULL_MARKER } from './null-marker';
 
@@ -48,17 +49,27 @@ export function s3CopyLoader(authorization: CopyAuthorization, region: string): 
 }
 
 /**
- * The suite's Redshift-dialect pair on PostgreSQL, which cannot read S3: the same files, read by the loader
- * and streamed into COPY FROM STDIN with the same CSV options (NULL as the marker, values quoted).
+ * The suite's Redshift-dialect pair on PostgreSQL, which cannot read S3: the same files, read by the loader as
+ * Redshift's COPY is documented to read them (redshift-copy-on-postgres.ts: empty non-text fields NULL, only documented
+ * date and time forms) and streamed into COPY FROM STDIN (NULL as the marker, values quoted).
  */
 export function stdinCopyLoader(): StagedFileLoader {
   return {
     async load(client, table, columns, files, reader) {
       const copy = `COPY ${table} (${columns.map(quoteIdent).join(', ')}) FROM STDIN (FORMAT csv, NULL '${REDSHIFT_NULL_MARKER}')`;
+      const copyColumns = await copyColumnsOf(client, table, columns);
       let rowCount = 0;
       for (const key of files.partKeys) {
         const sink = client.query(copyFrom(copy));
-        await pipeline(await reader.readPart(key), sink);
+        const input = new RedshiftCopyInput(table, copyColumns);
+        await pipeline(
+          await reader.readPart(key),
+          async function* (chunks: AsyncIterable<Buffer>) {
+            for await (const chunk of chunks) yield* input.push(chunk);
+            yield* input.end();
+          },
+          sink,
+        );
         rowCount += sink.rowCount;
       }
       return rowCount;

@@ -5,3 +5,4 @@ export { REDSHIFT_NULL_MARKER } from './null-marker';
 export type { CopyAuthorization } from './redshift-copy';
 export { RedshiftFileRows, RedshiftValueError, fileRowsLayout } from './redshift-file-rows';
 export { REDSHIFT_CHECKSUM_DIALECT } from './redshift-checksums';
+export { isSerializationConflict } from './redshift-conflicts';

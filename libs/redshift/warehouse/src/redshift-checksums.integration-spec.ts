@@ -25,15 +25,32 @@ const blobs: TableDefinition = {
   estimatedRows: 2,
 };
 
+const codes: TableDefinition = {
+  table: { schema: 'public', name: 'codes' },
+  columns: [
+    { name: 'code', sourceType: 'text', portableType: Portable.text(), nullable: false },
+    { name: 'note', sourceType: 'text', portableType: Portable.text(), nullable: true },
+  ],
+  primaryKey: ['code'],
+  estimatedRows: 4,
+};
+
+/** Seeds `definition` with the rows of one CSV file as the source wrote it. */
+async function seed(definition: TableDefinition, csv: string): Promise<void> {
+  await warehouse.ensureTable(definition, where);
+  const batch: BatchDescriptor = { batchId: `${definition.table.name}:seed:A:0`, replicationId: 'r1', epoch: 1, definition, body: { kind: 'seed', seedId: 'A', part: 0, final: true, startVersion: '1' } };
+  const rewriter = new RedshiftFileRows(fileRowsLayout(batch));
+  const key = `${definition.table.name}/part`;
+  parts.put(key, Buffer.concat([...rewriter.push(Buffer.from(csv)), ...rewriter.end()]));
+  await warehouse.loadBatch(batch, { bucket: 'b', manifestKey: `${definition.table.name}/manifest`, partKeys: [key] }, parts, where);
+}
+
 beforeAll(async () => {
   database = await createTempDatabase('rs_checksums');
   warehouse = redshiftOnPostgres(database.url);
-  await warehouse.ensureTable(blobs, where);
-  const batch: BatchDescriptor = { batchId: 'blobs:seed:A:0', replicationId: 'r1', epoch: 1, definition: blobs, body: { kind: 'seed', seedId: 'A', part: 0, final: true, startVersion: '1' } };
-  const rewriter = new RedshiftFileRows(fileRowsLayout(batch));
   // SQL Server writes hex in upper case, PostgreSQL in lower.
-  parts.put('part', Buffer.concat([...rewriter.push(Buffer.from('\\x0AFF,upper\n\\x00ff,lower\n')), ...rewriter.end()]));
-  await warehouse.loadBatch(batch, { bucket: 'b', manifestKey: 'manifest', partKeys: ['part'] }, parts, where);
+  await seed(blobs, '\\x0AFF,upper\n\\x00ff,lower\n');
+  await seed(codes, 'john,lower\nJOHN,upper\na,plain\n"a ",blank\n');
 });
 
 afterAll(async () => {
@@ -53,6 +70,19 @@ describe("validation's key lookups on the Redshift dialect (on the PostgreSQL do
       ]);
       expect(byText.map((row) => [row.key[0], row.digest]).sort()).toEqual(all.map((row) => [row.key[0], row.digest]).sort());
       expect(await reader.digestsOfKeys(1, [{ keyHash: '', key: ['\\x0b'] }])).toEqual([]);
+    } finally {
+      await reader.close();
+    }
+  });
+
+  // The double's database is case-insensitive, as a database created COLLATE CASE_INSENSITIVE: "all CHAR or VARCHAR
+  // columns use case-insensitive collation" (https://docs.aws.amazon.com/redshift/latest/dg/r_CREATE_DATABASE.html), and
+  // "Trailing spaces in VARCHAR and CHAR values are treated as semantically insignificant when values are compared"
+  // (https://docs.aws.amazon.com/redshift/latest/dg/r_Character_types.html). The source tells these keys apart.
+  it.each([['john'], ['JOHN'], ['a'], ['a ']])('finds the text key %p only, not a key that differs in case or trailing blanks', async (code) => {
+    const reader = await warehouse.checksums(codes, where).openSnapshot();
+    try {
+      expect((await reader.digestsOfKeys(1, [{ keyHash: '', key: [code] }])).map((row) => row.key)).toEqual([[code]]);
     } finally {
       await reader.close();
     }

@@ -12,6 +12,7 @@ import {
 import type { Pool } from 'pg';
 import { quoteIdent } from './redshift-identifiers';
 import type { RedshiftLayout } from './redshift-layout';
+import { caseSensitive } from './redshift-sql';
 import { redshiftColumnType } from './redshift-types';
 
 /*
@@ -72,6 +73,15 @@ export const REDSHIFT_CHECKSUM_DIALECT: ChecksumDialect = {
   keyFromText(parameter: string, column: ChecksumColumn): string {
     if (column.type.kind === 'binary') return `TO_VARBYTE(SUBSTRING(${parameter}, 3), 'hex')`;
     return STANDARD_CHECKSUM_SQL.keyFromText(parameter, column);
+  },
+  /**
+   * A key held as text compares as the merges compare it (redshift-sql.ts, equalValues): case-sensitively whatever the
+   * database's collation, and with its length in bytes, since `=` ignores trailing blanks. A uuid's text is compared by
+   * `=`: its case is no part of the value.
+   */
+  keyEquals({ sql, type }: ChecksumColumn, value: string): string {
+    if (type.kind !== 'text' && !storedAsText(type)) return `${sql} = ${value}`;
+    return `(${caseSensitive(sql)} = ${caseSensitive(value)} AND OCTET_LENGTH(${sql}) = OCTET_LENGTH(${value}))`;
   },
   character(code: number): string {
     return `CHR(${code})`;

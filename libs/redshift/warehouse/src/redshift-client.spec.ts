@@ -13,6 +13,23 @@ describe('redshiftClientConfig', () => {
   });
 });
 
+describe('createRedshiftPool', () => {
+  it("sets every session to UTC before its first statement, whatever time zone the user's sessions start in", async () => {
+    // "To set the time zone for all sessions run by a specific database user, use the ALTER USER command. ALTER USER …
+    // SET TIMEZONE changes the time zone for subsequent sessions" (https://docs.aws.amazon.com/redshift/latest/dg/r_timezone_config.html);
+    // SYSDATE and GETDATE() answer "in the current session time zone" (r_SYSDATE.html, r_GETDATE.html).
+    const server = await startMutePostgresServer(/^(SET |SELECT 1$)/i);
+    const pool = createRedshiftPool({ ...redshiftClientConfig(warehouse(server.port), { connectTimeoutMs: 2_000, tls: false }), max: 1 }, 1_000, { owner: 'Warehouse', waitMs: 5_000, sizeSetting: '' });
+    try {
+      await pool.query('SELECT 1');
+      expect(server.queries).toEqual(['SET statement_timeout TO 1000', `SET timezone TO 'UTC'`, 'SELECT 1']);
+    } finally {
+      await pool.end();
+      await server.stop();
+    }
+  });
+});
+
 describe('createRedshiftPool against a server that stops answering', () => {
   let server: MutePostgresServer;
 
@@ -39,7 +56,7 @@ describe('createRedshiftPool against a server that stops answering', () => {
       expect(isClientQueryTimeout(failure)).toBe(true);
       expect(elapsed).toBeGreaterThanOrEqual(statementTimeoutMs);
       expect(elapsed).toBeLessThan(clientBoundMs(statementTimeoutMs) + 1_000);
-      expect(server.queries).toEqual([`SET statement_timeout TO ${statementTimeoutMs}`, 'SELECT 1']);
+      expect(server.queries).toEqual([`SET statement_timeout TO ${statementTimeoutMs}`, `SET timezone TO 'UTC'`, 'SELECT 1']);
       // The connection whose statement got no answer is not handed out again: the pool closed it.
       expect(pool.totalCount).toBe(0);
     } finally {

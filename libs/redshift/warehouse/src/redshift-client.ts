@@ -49,10 +49,21 @@ function redshiftTls(sslmode: string | undefined): ConnectionOptions {
 }
 
 /**
- * A pool whose every connection bounds its statements by Warehouse.TimeoutInMins on the server (Redshift takes no
- * statement_timeout startup parameter, so it is set once a connection opens) and on the client (pg's
- * query_timeout, clientBoundMs), and never crashes the process when the server drops it. A connection whose
- * statement timed out on the client is discarded: its statement may still be running, or the connection is dead.
+ * What every session runs before its first statement: the bound of its statements (Redshift takes no statement_timeout
+ * startup parameter), and UTC. A user's sessions start in the time zone ALTER USER … SET TIMEZONE gave them ("changes
+ * the time zone for subsequent sessions", https://docs.aws.amazon.com/redshift/latest/dg/r_timezone_config.html), and
+ * SYSDATE and GETDATE() answer "in the current session time zone (UTC by default)" (r_SYSDATE.html, r_GETDATE.html):
+ * the loads' stamps, the batch log's UTC cut-off and the text of TIMESTAMPTZ values would follow the user's zone.
+ */
+export function sessionSettingsSql(statementTimeoutMs: number): string[] {
+  return [`SET statement_timeout TO ${statementTimeoutMs}`, `SET timezone TO 'UTC'`];
+}
+
+/**
+ * A pool whose every connection bounds its statements by Warehouse.TimeoutInMins on the server and on the client
+ * (pg's query_timeout, clientBoundMs), runs in UTC (sessionSettingsSql), and never crashes the process when the server
+ * drops it. A connection whose settings failed is closed, so that no statement runs in it; one whose statement timed
+ * out on the client is discarded: its statement may still be running, or the connection is dead.
  */
 export function createRedshiftPool(config: PoolConfig, statementTimeoutMs: number, gate: Omit<ConnectionGateOptions, 'size'>): GatedPgPool {
   if (!Number.isInteger(statementTimeoutMs) || statementTimeoutMs <= 0) throw new RangeError('statementTimeoutMs must be a positive integer');
@@ -60,7 +71,8 @@ export function createRedshiftPool(config: PoolConfig, statementTimeoutMs: numbe
   pool.on('error', () => undefined);
   pool.on('connect', (client) => {
     client.on('error', () => undefined);
-    client.query(`SET statement_timeout TO ${statementTimeoutMs}`).catch(() => undefined);
+    // Queued ahead of the session's first statement.
+    void Promise.all(sessionSettingsSql(statementTimeoutMs).map((setting) => client.query(setting))).catch(() => client.end().catch(() => undefined));
   });
   return pool;
 }

@@ -90,6 +90,18 @@ describe('RedshiftFileRows: the rows as Redshift COPY reads them', () => {
     expect(rewrite(layout, '11,,,\\x\n')).toBe('"11",\\N,\\N,""\n');
   });
 
+  // The target's key columns are NOT NULL, and COPY loads an empty VARBYTE field as NULL (above): a zero-byte key would
+  // fail the merge on every retry. It is refused while the batch is staged, naming table, column and rule.
+  it('refuses an empty binary value in a key column, in a seed row and in a change row alike', () => {
+    const blobs: TableDefinition = { ...notes, columns: [{ name: 'hash', sourceType: 'varbinary(32)', portableType: Portable.binary(32), nullable: false }, ...notes.columns.slice(1)], primaryKey: ['hash'] };
+    const message =
+      'Warehouse: [dbo].[notes], row of key (hash), column hash: an empty binary value (zero bytes) in a key column cannot be loaded into Redshift, ' +
+      'whose COPY loads an empty VARBYTE field as NULL, and a key is never NULL';
+    expect(refusal(() => rewrite(fileRowsLayout({ ...seed, definition: blobs }), '\\x,,,\\x\n')).message).toBe(message);
+    expect(refusal(() => rewrite(fileRowsLayout({ ...changes, definition: blobs }), 'D,\\x,,,\n')).message).toBe(message);
+    expect(rewrite(fileRowsLayout({ ...seed, definition: blobs }), '\\x00,,,\\x\n')).toBe('"00",\\N,\\N,""\n');
+  });
+
   it('refuses rows with the wrong number of fields, and input that ends inside a row', () => {
     expect(() => rewrite(layout, '1,2\n')).toThrow('row 1 of the batch has 2 fields, not 4');
     expect(() => rewrite(layout, '1,"open')).toThrow('end inside row 1');
@@ -184,6 +196,41 @@ describe('RedshiftFileRows: the rows as Redshift COPY reads them', () => {
     it('loads the values those types hold, and NaN where the column is a float or exact text', () => {
       const row = '6,294276-12-31,2024-02-29 23:59:59.999999+00,-9999999999.99,NaN,NaN\n';
       expect(rewrite(layout, row)).toBe('"6","294276-12-31","2024-02-29 23:59:59.999999+00","-9999999999.99","NaN","NaN"\n');
+    });
+  });
+
+  // SQL Server's CONVERT style 121 writes datetime2(7) with seven fractional digits and datetimeoffset with a blank before
+  // its offset (docs/ROW-FORMAT.md allows both); COPY documents "fractional seconds up to a microsecond level of detail"
+  // and offsets right after the seconds (AWS, DATEFORMAT and TIMEFORMAT strings; Using automatic recognition with
+  // DATEFORMAT and TIMEFORMAT). The files carry the value rounded as docs/TYPES.md declares, the instant in UTC.
+  describe("SQL Server's dates and times", () => {
+    const readings: TableDefinition = {
+      table: { schema: 'dbo', name: 'readings' },
+      columns: [
+        { name: 'id', sourceType: 'int', portableType: Portable.integer(), nullable: false },
+        { name: 'at', sourceType: 'datetime2(7)', portableType: Portable.timestamp(7), nullable: true },
+        { name: 'at_local', sourceType: 'datetimeoffset(7)', portableType: Portable.timestamp(7, true), nullable: true },
+        { name: 'time_of_day', sourceType: 'time(7)', portableType: Portable.time(7), nullable: true },
+        { name: 'day', sourceType: 'date', portableType: Portable.date(), nullable: true },
+      ],
+      primaryKey: ['id'],
+      estimatedRows: 0,
+    };
+    const layout = fileRowsLayout({ ...seed, definition: readings });
+
+    it('writes them to the microsecond, the datetimeoffset as its instant in UTC, wherever the chunks are cut', () => {
+      const input = Buffer.from('1,2026-01-02 03:04:05.1234567,2026-01-02 03:04:05.1234567 +05:45,03:04:05.1234567,2026-01-02\n2,,,,\n');
+      const expected = '"1","2026-01-02 03:04:05.123457","2026-01-01 21:19:05.123457+00","03:04:05.123457","2026-01-02"\n"2",\\N,\\N,\\N,\\N\n';
+      for (let cut = 0; cut <= input.length; cut += 1) expect(rewrite(layout, input, [cut])).toBe(expected);
+    });
+
+    it('refuses an instant before year 1 in UTC as a BC value, naming the column and rule but not the value', () => {
+      const refused = refusal(() => rewrite(layout, '3,,0001-01-01 00:00:00.0000000 +05:45,,\n'));
+      expect(refused.message).toBe(
+        'Warehouse: [dbo].[readings], row of key (id), column at_local: an instant before 0001-01-01 in UTC is a BC timestamp, refused as every BC value is ' +
+          '(how COPY reads BC is undocumented)',
+      );
+      expect(refused.valueDetail).toBe('[dbo].[readings]: the row of key (id=3)');
     });
   });
 });

@@ -1,6 +1,8 @@
 import { CHANGE_OPERATION_COLUMN, tableKey, type BatchDescriptor } from '@svc/contracts';
 import { EngineError, type StagedRowsRewriter } from '@svc/engines';
+import { CsvRecordReader, type CsvField } from './csv-records';
 import { REDSHIFT_NULL_MARKER } from './null-marker';
+import { copyTimeText, type TimeForm } from './redshift-time-text';
 import { redshiftColumnType } from './redshift-types';
 
 /**
@@ -30,6 +32,8 @@ export interface FileColumn {
   form: 'text' | 'hex';
   /** Values the column's Redshift type cannot hold (redshiftColumnType's `finite`). */
   finite?: 'decimal' | 'datetime';
+  /** A date or time, rewritten in a form COPY documents (redshiftColumnType's `time`). */
+  time?: TimeForm;
 }
 
 export interface FileRowsLayout {
@@ -40,8 +44,6 @@ export interface FileRowsLayout {
 }
 
 const QUOTE = 0x22;
-const COMMA = 0x2c;
-const NEWLINE = 0x0a;
 const BACKSLASH = 0x5c;
 const OUTPUT_CHUNK_BYTES = 64 * 1024;
 const KEY_VALUE_CHARACTERS = 100;
@@ -74,8 +76,8 @@ const NEWLINE_BYTE = Buffer.from('\n');
 export function fileRowsLayout(batch: BatchDescriptor): FileRowsLayout {
   const { definition } = batch;
   const columns: FileColumn[] = definition.columns.map((column) => {
-    const { capacityBytes, form, finite } = redshiftColumnType(column.portableType);
-    return { name: column.name, capacityBytes, form, ...(finite !== undefined && { finite }) };
+    const { capacityBytes, form, finite, time } = redshiftColumnType(column.portableType);
+    return { name: column.name, capacityBytes, form, ...(finite !== undefined && { finite }), ...(time !== undefined && { time }) };
   });
   const withOperation = batch.body.kind === 'changes';
   const all = withOperation ? [{ name: CHANGE_OPERATION_COLUMN, capacityBytes: null, form: 'text' as const }, ...columns] : columns;
@@ -87,78 +89,37 @@ export function fileRowsLayout(batch: BatchDescriptor): FileRowsLayout {
 /**
  * The batch's rows, in the row interchange format (@svc/contracts row-format.ts: NULL an unquoted empty field, '' as
  * `""`), rewritten for Redshift's COPY (docs/REDSHIFT.md): NULL as the unquoted marker `\N`, every other value
- * quoted, binary as bare lower-case hex. A value Redshift would misread or cut is refused (RedshiftValueError): a value that
- * is exactly the marker, and one longer in bytes than its column. One row is held at a time.
+ * quoted, binary as bare lower-case hex, dates and times in forms COPY documents (redshift-time-text.ts). A value
+ * Redshift would misread, cut or load as NULL where NULL cannot go is refused (RedshiftValueError): a value that is
+ * exactly the marker, one longer in bytes than its column, an empty binary key. One row is held at a time.
  */
 export class RedshiftFileRows implements StagedRowsRewriter {
-  private readonly field = new GrowableBytes();
+  private readonly reader = new CsvRecordReader();
+  private readonly keys: ReadonlySet<number>;
   private fields: (Buffer | null)[] = [];
-  private quoted = false;
-  private inQuotes = false;
-  /** A quote inside quotes: a doubled quote or the closing one; the next byte decides. */
-  private quotePending = false;
   private rowNumber = 0;
   private output: Buffer[] = [];
   private outputBytes = 0;
   /** Bytes written of the row being written: COPY refuses a row over MAX_COPY_ROW_BYTES. */
   private rowBytes = 0;
 
-  constructor(private readonly layout: FileRowsLayout) {}
+  constructor(private readonly layout: FileRowsLayout) {
+    this.keys = new Set(layout.keyColumns);
+  }
 
   push(chunk: Buffer): Buffer[] {
-    for (let index = 0; index < chunk.length; index += 1) this.take(chunk[index] ?? 0);
+    this.reader.push(chunk, (fields) => this.writeRow(fields));
     return this.flush(false);
   }
 
   end(): Buffer[] {
-    if (this.quotePending) {
-      this.quotePending = false;
-      this.inQuotes = false;
-    }
-    if (this.inQuotes || this.fields.length > 0 || this.field.length > 0 || this.quoted) {
-      throw new Error(`${this.layout.table}: the batch's rows end inside row ${this.rowNumber + 1}`);
-    }
+    if (!this.reader.endsCleanly()) throw new Error(`${this.layout.table}: the batch's rows end inside row ${this.rowNumber + 1}`);
     return this.flush(true);
   }
 
-  private take(byte: number): void {
-    if (this.inQuotes) {
-      if (this.quotePending) {
-        this.quotePending = false;
-        if (byte === QUOTE) {
-          this.field.push(QUOTE);
-          return;
-        }
-        this.inQuotes = false;
-      } else if (byte === QUOTE) {
-        this.quotePending = true;
-        return;
-      } else {
-        this.field.push(byte);
-        return;
-      }
-    }
-    if (byte === QUOTE && !this.quoted && this.field.length === 0) {
-      this.quoted = true;
-      this.inQuotes = true;
-    } else if (byte === COMMA) {
-      this.endField();
-    } else if (byte === NEWLINE) {
-      this.endField();
-      this.endRow();
-    } else {
-      this.field.push(byte);
-    }
-  }
-
-  private endField(): void {
-    this.fields.push(this.quoted || this.field.length > 0 ? this.field.copy() : null);
-    this.field.clear();
-    this.quoted = false;
-  }
-
-  private endRow(): void {
+  private writeRow(fields: readonly CsvField[]): void {
     this.rowNumber += 1;
+    this.fields = fields.map(({ bytes, quoted }) => (quoted || bytes.length > 0 ? bytes : null));
     const { columns } = this.layout;
     if (this.fields.length !== columns.length) {
       throw new Error(`${this.layout.table}: row ${this.rowNumber} of the batch has ${this.fields.length} fields, not ${columns.length}`);
@@ -166,7 +127,7 @@ export class RedshiftFileRows implements StagedRowsRewriter {
     this.rowBytes = 0;
     this.fields.forEach((value, index) => {
       if (index > 0) this.emit(COMMA_BYTE);
-      this.emitField(value, columns[index] ?? { name: '?', capacityBytes: null, form: 'text' });
+      this.emitField(value, columns[index] ?? { name: '?', capacityBytes: null, form: 'text' }, this.keys.has(index));
     });
     this.emit(NEWLINE_BYTE);
     if (this.rowBytes > MAX_COPY_ROW_BYTES) {
@@ -178,19 +139,24 @@ export class RedshiftFileRows implements StagedRowsRewriter {
     this.fields = [];
   }
 
-  private emitField(value: Buffer | null, column: FileColumn): void {
+  private emitField(value: Buffer | null, column: FileColumn, isKey: boolean): void {
     if (value === null) {
       this.emit(NULL_MARKER);
       return;
     }
     if (value.equals(NULL_MARKER)) this.refuse(column, `the value ${REDSHIFT_NULL_MARKER} cannot be loaded into Redshift, which reads it as NULL`);
     if (column.finite !== undefined) this.checkFinite(value, column);
-    let written = value;
-    let bytes = value.length;
+    let written = column.time === undefined ? value : this.timeText(value, column, column.time);
+    let bytes = written.length;
     if (column.form === 'hex') {
       if (value.length < 2 || value[0] !== BACKSLASH || value[1] !== 0x78) this.refuse(column, 'a binary value that is not PostgreSQL hex text (\\x…)');
       written = lowerCaseHex(value.subarray(2));
       bytes = Math.ceil(written.length / 2);
+      // "Empty fields for other data types, such as INT, are always loaded with NULL" (AWS, COPY, Data conversion
+      // parameters): zero bytes are an empty hex field, NULL in Redshift, and the key columns are NOT NULL.
+      if (bytes === 0 && isKey) {
+        this.refuse(column, 'an empty binary value (zero bytes) in a key column cannot be loaded into Redshift, whose COPY loads an empty VARBYTE field as NULL, and a key is never NULL');
+      }
     }
     if (column.capacityBytes !== null && bytes > column.capacityBytes) {
       this.refuse(column, `a value of ${bytes} bytes does not fit Redshift's ${column.capacityBytes}-byte column`);
@@ -198,6 +164,13 @@ export class RedshiftFileRows implements StagedRowsRewriter {
     this.emit(QUOTE_BYTE);
     this.emitEscaped(written);
     this.emit(QUOTE_BYTE);
+  }
+
+  /** A date or time as COPY reads it (redshift-time-text.ts); the reason names the rule, never the value. */
+  private timeText(value: Buffer, column: FileColumn, form: TimeForm): Buffer {
+    const rewritten = copyTimeText(form, value.toString('latin1'));
+    if ('problem' in rewritten) this.refuse(column, rewritten.problem);
+    return rewritten.text === value.toString('latin1') ? value : Buffer.from(rewritten.text, 'latin1');
   }
 
   /** The value with every quote doubled. */
@@ -278,28 +251,4 @@ function lowerCaseHex(hex: Buffer): Buffer {
     if (byte >= UPPER_A && byte <= UPPER_F) lower[index] = byte + TO_LOWER;
   }
   return lower;
-}
-
-/** A byte buffer that grows by doubling: the field being read. */
-class GrowableBytes {
-  private bytes = Buffer.allocUnsafe(256);
-  length = 0;
-
-  push(byte: number): void {
-    if (this.length === this.bytes.length) {
-      const larger = Buffer.allocUnsafe(this.bytes.length * 2);
-      this.bytes.copy(larger, 0, 0, this.length);
-      this.bytes = larger;
-    }
-    this.bytes[this.length] = byte;
-    this.length += 1;
-  }
-
-  copy(): Buffer {
-    return Buffer.from(this.bytes.subarray(0, this.length));
-  }
-
-  clear(): void {
-    this.length = 0;
-  }
 }

@@ -1,4 +1,7 @@
 import { Client } from 'pg';
+import { CREATE_CASE_INSENSITIVE_COLLATION, DOUBLE_SCHEMA, translateCollations } from './redshift-on-postgres-collation';
+import { sqlTokens } from './redshift-on-postgres-tokens';
+import { DOUBLE_CLOCK_SETUP_SQL, isolateAsRedshift, redshiftErrorsOf, withRedshiftErrors } from './redshift-on-postgres-isolation';
 
 /**
  * The test hook's Redshift (SVC_TEST_HOOK_REDSHIFT_ON_POSTGRES=1, dialect 'postgres'): a PostgreSQL session made to
@@ -17,8 +20,12 @@ import { Client } from 'pg';
  *   search_path puts a schema before pg_catalog whose `=` and `<>` on text compare the values without their trailing
  *   blanks; PostgreSQL takes the operator found first in the path when two have the same argument types. The values
  *   themselves keep their blanks, as Redshift's VARCHAR does.
+ * - Collation: the database is case-insensitive, as one created `COLLATE CASE_INSENSITIVE` is: every CHAR and VARCHAR
+ *   column compares 'john' equal to 'JOHN' unless declared `COLLATE case_sensitive`, and `COLLATE(x, 'case_sensitive')`
+ *   compares byte for byte (redshift-on-postgres-collation.ts).
+ * - Transactions and clock: snapshot isolation unless the database chose serializable, serialization failures reported
+ *   as Redshift's error 1023, GETDATE() the statement's start in whole seconds (redshift-on-postgres-isolation.ts).
  */
-export const DOUBLE_SCHEMA = 'svc_redshift_double';
 
 /** Serialises the creation of the double's schema among the sessions of one database (advisory locks are per database). */
 const SETUP_LOCK_KEY = 0x5245_4453;
@@ -49,6 +56,17 @@ BEGIN
     CREATE FUNCTION ${DOUBLE_SCHEMA}.to_varbyte(string text, format text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE
       AS 'SELECT CASE WHEN format = ''hex'' THEN lower(string) END';
   END IF;
+  -- The database's case-insensitive collation (redshift-on-postgres-collation.ts).
+  IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_collation WHERE collnamespace = '${DOUBLE_SCHEMA}'::regnamespace AND collname = 'case_insensitive') THEN
+    ${CREATE_CASE_INSENSITIVE_COLLATION};
+  END IF;
+  -- REPLACE matches characters as they are: it is not among the operations that "support applicable collation semantics"
+  -- in a case-insensitive database (r_CREATE_DATABASE.html, "Database collation"). PostgreSQL 15's replace refuses a
+  -- nondeterministic collation ("not supported for substring searches").
+  IF to_regprocedure('${DOUBLE_SCHEMA}.replace(text,text,text)') IS NULL THEN
+    CREATE FUNCTION ${DOUBLE_SCHEMA}.replace(string text, search text, replacement text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE
+      AS 'SELECT pg_catalog.replace(string COLLATE "C", search COLLATE "C", replacement COLLATE "C")';
+  END IF;
 END $$`;
 
 /** public first, so that tables and GETDATE() are found and created there as before; the double's operators before pg_catalog's. */
@@ -57,95 +75,31 @@ const DOUBLE_SEARCH_PATH = `SET search_path TO public, ${DOUBLE_SCHEMA}, pg_cata
 /** Redshift's fold, written here apart from the connector's own (catalogName), so that the double does not share its defects. */
 const foldAsciiLetters = (text: string) => text.replace(/[A-Z]/g, (letter) => letter.toLowerCase());
 
-const isNameCharacter = (character: string | undefined) => character !== undefined && /[A-Za-z0-9_$\u0080-\uffff]/.test(character);
-
-/** The end (exclusive) of a quoted run starting at `start` with `quote`, doubled quotes inside it; `backslashes` for E'…'. */
-function endOfQuoted(sql: string, start: number, quote: string, backslashes: boolean): number {
-  let at = start + 1;
-  while (at < sql.length) {
-    const character = sql[at];
-    if (backslashes && character === '\\') at += 2;
-    else if (character === quote && sql[at + 1] === quote) at += 2;
-    else if (character === quote) return at + 1;
-    else at += 1;
-  }
-  return sql.length;
-}
-
-function endOfBlockComment(sql: string, start: number): number {
-  let depth = 0;
-  let at = start;
-  while (at < sql.length) {
-    if (sql.startsWith('/*', at)) {
-      depth += 1;
-      at += 2;
-    } else if (sql.startsWith('*/', at)) {
-      depth -= 1;
-      at += 2;
-      if (depth === 0) return at;
-    } else at += 1;
-  }
-  return sql.length;
-}
-
-/** `$tag$…$tag$` starting at `start`, or null when the `$` there opens no dollar quote (a parameter such as $1). */
-function endOfDollarQuoted(sql: string, start: number): number | null {
-  const opening = /^\$([A-Za-z_\u0080-\uffff][A-Za-z0-9_\u0080-\uffff]*)?\$/.exec(sql.slice(start));
-  if (opening === null) return null;
-  const closing = sql.indexOf(opening[0], start + opening[0].length);
-  return closing < 0 ? sql.length : closing + opening[0].length;
-}
-
 /**
  * The statement with the ASCII letters of every double-quoted identifier lower-cased, as Redshift folds them; string
  * literals (standard and E'…'), dollar-quoted text and comments are left as they are.
  */
 export function foldQuotedIdentifiers(sql: string): string {
-  let folded = '';
-  let at = 0;
-  while (at < sql.length) {
-    const character = sql[at] ?? '';
-    let end: number | null = null;
-    if (character === '"') {
-      end = endOfQuoted(sql, at, '"', false);
-      folded += foldAsciiLetters(sql.slice(at, end));
-      at = end;
-      continue;
-    }
-    if (character === "'") {
-      const escaped = (sql[at - 1] === 'E' || sql[at - 1] === 'e') && !isNameCharacter(sql[at - 2]);
-      end = endOfQuoted(sql, at, "'", escaped);
-    } else if (sql.startsWith('--', at)) {
-      const newline = sql.indexOf('\n', at);
-      end = newline < 0 ? sql.length : newline;
-    } else if (sql.startsWith('/*', at)) {
-      end = endOfBlockComment(sql, at);
-    } else if (character === '$' && !isNameCharacter(sql[at - 1])) {
-      end = endOfDollarQuoted(sql, at);
-    }
-    if (end === null) {
-      folded += character;
-      at += 1;
-    } else {
-      folded += sql.slice(at, end);
-      at = end;
-    }
-  }
-  return folded;
+  return sqlTokens(sql)
+    .map((token) => (token.kind === 'identifier' ? foldAsciiLetters(token.text) : token.text))
+    .join('');
 }
+
+/** A statement as Redshift would read it, in PostgreSQL's words: names folded, collations translated. */
+const asRedshiftReadsIt = (sql: string) => translateCollations(foldQuotedIdentifiers(sql));
 
 type QueryArgument = string | { text?: unknown; submit?: unknown };
 
-/** A statement as pg's Client.query takes it (text, config object or a submittable such as COPY FROM STDIN), with its identifiers folded. */
-function foldedQuery<T extends QueryArgument>(query: T): T {
-  if (typeof query === 'string') return foldQuotedIdentifiers(query) as T;
+/** A statement as pg's Client.query takes it (text, config object or a submittable such as COPY FROM STDIN), as Redshift would read it. */
+function redshiftQuery<T extends QueryArgument>(query: T): T {
+  if (typeof query === 'string') return asRedshiftReadsIt(query) as T;
   if (typeof query.text !== 'string') return query;
   if (typeof query.submit === 'function') {
-    // A submittable reads its own `text` when pg submits it: fold it in place.
-    query.text = foldQuotedIdentifiers(query.text);
+    // A submittable reads its own `text` when pg submits it: translate it in place.
+    query.text = asRedshiftReadsIt(query.text);
     return query;
   }
-  return Object.assign({}, query, { text: foldQuotedIdentifiers(query.text) });
+  return Object.assign({}, query, { text: asRedshiftReadsIt(query.text) });
 }
 
 /** The pool's Client for the hook: each connection gets the double's operators and search_path before its first statement. */
@@ -167,7 +121,18 @@ export class RedshiftOnPostgresClient extends Client {
   override query(...args: unknown[]): never {
     const [query, ...rest] = args;
     const call = super.query.bind(this) as (...callArgs: unknown[]) => never;
-    return call(query === null || query === undefined ? query : foldedQuery(query as QueryArgument), ...rest);
+    let translated: unknown;
+    try {
+      translated = query === null || query === undefined ? query : redshiftQuery(query as QueryArgument);
+    } catch (thrown) {
+      // A statement the double cannot read fails as the server would fail it: through the callback or the promise.
+      const error = thrown instanceof Error ? thrown : new Error(String(thrown));
+      const callback = rest.find((arg): arg is (error: Error) => void => typeof arg === 'function');
+      if (callback === undefined) return Promise.reject(error) as never;
+      process.nextTick(() => callback(error));
+      return undefined as never;
+    }
+    return redshiftErrorsOf(call(translated, ...withRedshiftErrors(rest)));
   }
 
   private async behaveAsRedshift(): Promise<void> {
@@ -176,8 +141,10 @@ export class RedshiftOnPostgresClient extends Client {
       await run('BEGIN');
       await run(`SELECT pg_advisory_xact_lock(${SETUP_LOCK_KEY})`);
       await run(DOUBLE_SETUP_SQL);
+      await run(DOUBLE_CLOCK_SETUP_SQL);
       await run('COMMIT');
       await run(DOUBLE_SEARCH_PATH);
+      await isolateAsRedshift(run);
     } catch (error) {
       await this.end().catch(() => undefined);
       throw error;

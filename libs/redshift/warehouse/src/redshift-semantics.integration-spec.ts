@@ -16,6 +16,10 @@ import { MemoryParts, redshiftOnPostgres } from './testing/redshift-on-postgres-
  *   (https://docs.aws.amazon.com/redshift/latest/dg/r_names.html,
  *   https://docs.aws.amazon.com/redshift/latest/dg/r_enable_case_sensitive_identifier.html): the catalog holds the
  *   lower-cased names, and a lookup by the mixed-case name finds nothing.
+ * - the database is case-insensitive, as one created `COLLATE CASE_INSENSITIVE`: "If CASE_INSENSITIVE is specified,
+ *   all CHAR or VARCHAR columns use case-insensitive collation" (https://docs.aws.amazon.com/redshift/latest/dg/r_CREATE_DATABASE.html,
+ *   "Database collation"); a column with 'john' and 'JOHN' returns both for `= 'john'`, and `COLLATE(col1,
+ *   'case_sensitive') = 'john'` returns john only (https://docs.aws.amazon.com/redshift/latest/dg/r_COLLATE.html).
  * - GETDATE() is the start of the statement in whole seconds: it "returns the start date or time of the current
  *   statement, even when it is within a transaction block", and its example shows `2008-12-04 16:10:43`
  *   (https://docs.aws.amazon.com/redshift/latest/dg/r_GETDATE.html); the warehouse must use SYSDATE instead.
@@ -79,6 +83,80 @@ describe('the Redshift dialect on a PostgreSQL that compares and names as Redshi
     } finally {
       await probe.end();
     }
+  });
+
+  it("the double is a case-insensitive database: r_COLLATE.html's tables T and A answer as the page shows", async () => {
+    const probe: Client = new RedshiftOnPostgresClient({ connectionString: database.url });
+    await probe.connect();
+    const values = async (query: string) => (await probe.query<{ col1: string }>(query)).rows.map((row) => row.col1).sort();
+    try {
+      await probe.query('CREATE TABLE probe_t ( col1 Varchar(20) COLLATE case_sensitive )');
+      await probe.query(`INSERT INTO probe_t VALUES ('john'),('JOHN')`);
+      expect(await values(`SELECT * FROM probe_t WHERE col1 = 'john'`)).toEqual(['john']);
+      expect(await values(`SELECT * FROM probe_t WHERE COLLATE(col1, 'case_insensitive') = 'john'`)).toEqual(['JOHN', 'john']);
+      await probe.query('CREATE TABLE probe_a ( col1 Varchar(20) COLLATE case_insensitive )');
+      await probe.query(`INSERT INTO probe_a VALUES ('john'),('JOHN')`);
+      expect(await values(`SELECT * FROM probe_a WHERE col1 = 'john'`)).toEqual(['JOHN', 'john']);
+      expect(await values(`SELECT * FROM probe_a WHERE COLLATE(col1, 'case_sensitive') = 'john'`)).toEqual(['john']);
+      // A column declared without COLLATE takes the database's: case-insensitive here.
+      await probe.query('CREATE TABLE probe_default ( col1 VARCHAR(20) )');
+      await probe.query(`INSERT INTO probe_default VALUES ('john'),('JOHN'),('john ')`);
+      expect(await values(`SELECT * FROM probe_default WHERE col1 = 'john'`)).toEqual(['JOHN', 'john', 'john ']);
+      expect(await values(`SELECT * FROM probe_default WHERE COLLATE(col1, 'case_sensitive') = COLLATE('john', 'case_sensitive')`)).toEqual(['john', 'john ']);
+      await expect(probe.query(`SELECT * FROM probe_default WHERE COLLATE(col1, 'de_DE') = 'john'`)).rejects.toThrow('the Redshift double cannot map');
+    } finally {
+      await probe.end();
+    }
+  });
+
+  it.each([
+    ['Type1', 'true'],
+    ['Type2', 'svc_sys_is_current'],
+  ] as const)('%s: a change of the key "john" leaves the key "JOHN" as it is', async (scdType, isCurrent) => {
+    const where: WarehouseTableOptions = { schema: `rs_case_keys_${scdType.toLowerCase()}`, scdType, addUpdateTimestamp: false };
+    await warehouse.ensureTable(codes, where);
+    await load({ kind: 'seed', seedId: 'A', part: 0, final: true, startVersion: '1' }, `"john","lower"\n"JOHN","upper"\n`, where);
+    await load({ kind: 'changes', fromVersion: '1', toVersion: '2' }, `"U","john","lower changed"\n`, where);
+    expect(await current(where, isCurrent)).toEqual([
+      ['john', 'lower changed'],
+      ['JOHN', 'upper'],
+    ]);
+    await load({ kind: 'changes', fromVersion: '2', toVersion: '3' }, `"D","john",\\N\n`, where);
+    expect(await current(where, scdType === 'Type1' ? 'true' : 'svc_sys_is_current AND NOT svc_sys_is_deleted')).toEqual([['JOHN', 'upper']]);
+  });
+
+  it('Type2: an update that changes only the case of a value closes the old version', async () => {
+    const where: WarehouseTableOptions = { schema: 'rs_case_values', scdType: 'Type2', addUpdateTimestamp: false };
+    await warehouse.ensureTable(codes, where);
+    await load({ kind: 'changes', fromVersion: '1', toVersion: '2' }, `"I","k","john"\n`, where);
+    await load({ kind: 'changes', fromVersion: '2', toVersion: '3' }, `"U","k","John"\n`, where);
+    expect(await current(where, 'svc_sys_is_current')).toEqual([['k', 'John']]);
+    expect(await current(where, 'NOT svc_sys_is_current')).toEqual([['k', 'john']]);
+  });
+
+  it.each([
+    ['Type1', 'true'],
+    ['Type2', 'svc_sys_is_current'],
+  ] as const)('%s: a reseed replaces a value whose case changed, and removes a key whose case twin stays', async (scdType, isCurrent) => {
+    const where: WarehouseTableOptions = { schema: `rs_case_reseed_${scdType.toLowerCase()}`, scdType, addUpdateTimestamp: false };
+    await warehouse.ensureTable(codes, where);
+    await load({ kind: 'seed', seedId: 'A', part: 0, final: true, startVersion: '1' }, `"k","john"\n"x","one"\n"X","one"\n`, where);
+    await load({ kind: 'seed', seedId: 'B', part: 0, final: true, startVersion: '2' }, `"k","John"\n"x","one"\n`, where);
+    expect(await current(where, isCurrent)).toEqual([
+      ['k', 'John'],
+      ['x', 'one'],
+    ]);
+  });
+
+  it("the schema's batch log tells apart two batch ids that differ only in case", async () => {
+    // Batch ids name the source table (`<replication>/<schema>.<table>/changes/<from>-<to>`): a PostgreSQL source's
+    // "dbo"."Orders" and "DBO"."orders" load into two tables of one schema, and one cycle's batches share their versions.
+    const where: WarehouseTableOptions = { schema: 'rs_case_batches', scdType: 'Type1', addUpdateTimestamp: false };
+    await warehouse.ensureTable(codes, where);
+    await load({ kind: 'changes', fromVersion: '1', toVersion: '2' }, `"I","k","one"\n`, where);
+    const loaded = `codes:${batchCount}`;
+    expect(await warehouse.hasLoaded(loaded, where)).toBe(true);
+    expect(await warehouse.hasLoaded(loaded.toUpperCase(), where)).toBe(false);
   });
 
   it.each([

@@ -37,6 +37,7 @@ import {
   tableControlName,
 } from './redshift-table-control';
 import { TEST_BARE_NAME_SCHEMAS } from '@svc/engines/testing';
+import { advanceClockSql, loadStampSql, stampLiteral } from './redshift-load-stamp';
 
 // Generated SQL is reviewed as text: these snapshots are the place to read it. No Redshift runs in CI.
 const orders: TableDefinition = {
@@ -61,6 +62,9 @@ const type2 = redshiftLayout(orders, { schema: 'hist', scdType: 'Type2', addUpda
 const plain = redshiftLayout(keyless, { schema: 'dw', scdType: 'Type1', addUpdateTimestamp: false }, TEST_BARE_NAME_SCHEMAS);
 const type2KeyOnly = redshiftLayout(keyOnly, { schema: 'hist', scdType: 'Type2', addUpdateTimestamp: true }, TEST_BARE_NAME_SCHEMAS);
 
+/** A load's stamp as the statement after its lock answers it (redshift-load-stamp.ts). */
+const STAMP = stampLiteral('2024-05-22 12:34:56.789012');
+
 const accessKey = { accessType: 'AccessKey', accessKeyId: 'AKIAEXAMPLEKEY000001', secretAccessKey: 'wJalr/Secret+Key\\with\'quote' } as const;
 const iamRole = { accessType: 'IAMRole', accountId: '123456789012', roleName: 'svc-loader' } as const;
 const files = { bucket: 'my-bucket', manifestKey: 'warehouse/r1/sales.Orders/b1/manifest.json', region: 'us-west-2' };
@@ -79,6 +83,7 @@ function tableControlStatements(layout: RedshiftLayout): string[] {
     forgetTableBatchesSql(layout.schema, tableControlName(layout.target)),
     currentSeedSql(layout),
     ...recordSeedStartSql(layout),
+    ...advanceClockSql(layout, STAMP),
     TABLE_CONTROLS_SQL,
   ];
 }
@@ -101,8 +106,8 @@ function everyStatement(layout: RedshiftLayout): string[] {
     addColumnSql(layout.qualifiedTarget, layout.columns[layout.columns.length - 1]),
     ...createLoadTableSql(layout),
     emptyShadowSql(layout),
-    ...(layout.history === 'plain' ? [] : mergeChangesSql(layout)),
-    ...mergeSeedSql(layout),
+    ...(layout.history === 'plain' ? [] : mergeChangesSql(layout, STAMP)),
+    ...mergeSeedSql(layout, STAMP),
     copySql('"svc_sys_load_rows"', ['svc_op', 'id'], files, accessKey).text,
     copySql(layout.qualifiedShadow, ['id'], files, iamRole).text,
   ];
@@ -113,7 +118,7 @@ const FORBIDDEN: readonly [RegExp, string][] = [
   [/\bON\s+CONFLICT\b/i, 'no upsert in Redshift'],
   [/\bIS\s+(NOT\s+)?DISTINCT\s+FROM\b/i, 'Redshift has no IS DISTINCT FROM'],
   [/\b(big)?serial\b/i, 'no serial types: IDENTITY(1,1)'],
-  [/\b(jsonb|bytea|uuid|interval|text\[\])\b(?!\s*\()/i, 'types Redshift lacks'],
+  [/\b(jsonb|bytea|uuid|text\[\])\b(?!\s*\()|\binterval\b(?!\s*')/i, 'types Redshift lacks (an interval literal is no type)'],
   [/\bpg_advisory|\bhashtext/i, 'no advisory locks'],
   [/\bTRUNCATE\b/i, 'TRUNCATE commits the transaction in Redshift'],
   [/\bADD\s+COLUMN\b[^;]*,\s*ADD\b/i, 'one column per ALTER TABLE ADD'],
@@ -121,7 +126,7 @@ const FORBIDDEN: readonly [RegExp, string][] = [
   [/\bRETURNING\b/i, 'no RETURNING'],
   [/\bFOR\s+UPDATE\b|\bSKIP\s+LOCKED\b/i, 'no row locks'],
   [/\bnow\(\)/i, 'SYSDATE is the load time'],
-  [/\bGETDATE\s*\(/i, "GETDATE() is the statement's start in whole seconds: SYSDATE is the transaction's, with microseconds"],
+  [/\bGETDATE\s*\(/i, "GETDATE() is the statement's start in whole seconds: a load's rows get its stamp (redshift-load-stamp.ts)"],
   [/\bCREATE\s+(UNIQUE\s+)?INDEX\b/i, 'no indexes'],
   [/\bGENERATED\b/i, 'no generated columns'],
   [/(DELETE\s+FROM|UPDATE)\s+"[^"]*"\."[^"]*"\s+AS\b/i, 'no alias on the target of DELETE or UPDATE'],
@@ -191,16 +196,52 @@ describe('generated Redshift SQL', () => {
   });
 
   it('merges change batches: Type1, Type2', () => {
-    expect(mergeChangesSql(type1).join(';\n\n')).toMatchSnapshot();
-    expect(mergeChangesSql(type2).join(';\n\n')).toMatchSnapshot();
-    expect(mergeChangesSql(type2KeyOnly).join(';\n\n')).toMatchSnapshot();
-    expect(() => mergeChangesSql(plain)).toThrow('has no primary key');
+    expect(mergeChangesSql(type1, STAMP).join(';\n\n')).toMatchSnapshot();
+    expect(mergeChangesSql(type2, STAMP).join(';\n\n')).toMatchSnapshot();
+    expect(mergeChangesSql(type2KeyOnly, STAMP).join(';\n\n')).toMatchSnapshot();
+    expect(() => mergeChangesSql(plain, STAMP)).toThrow('has no primary key');
   });
 
+  it('compares text keys and values case-sensitively, both sides, and by their length in bytes', () => {
+    // A database created COLLATE CASE_INSENSITIVE makes every CHAR and VARCHAR column case-insensitive (r_CREATE_DATABASE.html).
+    const codes: TableDefinition = { ...orders, table: { schema: 'dbo', name: 'codes' }, columns: [orders.columns[4], orders.columns[3], orders.columns[0]], primaryKey: ['code'] };
+    const layout = redshiftLayout(codes, { schema: 'dw', scdType: 'Type2', addUpdateTimestamp: false }, TEST_BARE_NAME_SCHEMAS);
+    const key = `(COLLATE(svc_sys_t."code", 'case_sensitive') = COLLATE("svc_sys_load_rows"."code", 'case_sensitive') AND OCTET_LENGTH(svc_sys_t."code") = OCTET_LENGTH("svc_sys_load_rows"."code"))`;
+    const [unchanged] = mergeChangesSql(layout, STAMP);
+    expect(unchanged).toContain(key);
+    expect(unchanged).toContain(`COLLATE(svc_sys_t."note", 'case_sensitive') = COLLATE("svc_sys_load_rows"."note", 'case_sensitive')`);
+    expect(unchanged).toContain(`svc_sys_t."id" = "svc_sys_load_rows"."id"`);
+    const merges = [...mergeChangesSql(layout, STAMP), ...mergeSeedSql(layout, STAMP)].join('\n');
+    expect(merges.match(/\S+\."(code|note)" =/g)).toBeNull();
+    expect(merges.match(/COLLATE\(\S+\."code", 'case_sensitive'\) = COLLATE\(\S+\."code", 'case_sensitive'\)/g)).toHaveLength(6);
+  });
+
+  it("stamps a load after its table's lock: the greatest of SYSDATE, GETDATE() and the table's last stamp plus a microsecond", () => {
+    const stamp = loadStampSql(type2, 'redshift');
+    const everywhereButGetdate = FORBIDDEN.filter(([pattern]) => !pattern.test('GETDATE()'));
+    for (const statement of [stamp, ...advanceClockSql(type2, STAMP)]) {
+      for (const [pattern, why] of everywhereButGetdate) {
+        if (pattern.test(statement)) throw new Error(`${why}:\n${statement}`);
+      }
+    }
+    expect([stamp, ...advanceClockSql(type2, STAMP)].join(';\n\n')).toMatchSnapshot();
+    expect(stamp).toContain(`GREATEST(SYSDATE, GETDATE(), MAX(recorded_at) + INTERVAL '1 microsecond')`);
+    expect(loadStampSql(type2, 'postgres')).toContain('GREATEST(LOCALTIMESTAMP, GETDATE(),');
+    expect(FORBIDDEN.some(([pattern]) => pattern.test(`SELECT caldate + interval '1 second'`))).toBe(false);
+    expect(FORBIDDEN.some(([pattern]) => pattern.test('CREATE TABLE t (d interval)'))).toBe(true);
+  });
+
+  it.each([[undefined], [''], ['2024-05-22 12:34:56'], ["2024-05-22 12:34:56.789012' AS TIMESTAMP); DROP TABLE t; --"], ['Wed May 22 12:34:56.789012 2024 UTC']])(
+    'takes no answer for the stamp but its own TO_CHAR text: %s',
+    (answer) => {
+      expect(() => stampLiteral(answer)).toThrow("for the load's time");
+    },
+  );
+
   it('merges a completed seed: Type1, Type2, keyless', () => {
-    expect([emptyShadowSql(type1), ...mergeSeedSql(type1)].join(';\n\n')).toMatchSnapshot();
-    expect(mergeSeedSql(type2).join(';\n\n')).toMatchSnapshot();
-    expect(mergeSeedSql(plain).join(';\n\n')).toMatchSnapshot();
+    expect([emptyShadowSql(type1), ...mergeSeedSql(type1, STAMP)].join(';\n\n')).toMatchSnapshot();
+    expect(mergeSeedSql(type2, STAMP).join(';\n\n')).toMatchSnapshot();
+    expect(mergeSeedSql(plain, STAMP).join(';\n\n')).toMatchSnapshot();
   });
 
   it('copies from the manifest with each access type, and only the redacted text holds no secret', () => {

@@ -7,8 +7,8 @@ import type { LayoutColumn, RedshiftLayout } from './redshift-layout';
  * Every statement the Redshift warehouse sends, in the SQL Redshift accepts: no ON CONFLICT, no IS DISTINCT
  * FROM, no advisory locks, no TRUNCATE inside a load (it commits), no aliases on the target of DELETE or
  * UPDATE, one column per ADD COLUMN. The merge, fence and batch-log statements also run on PostgreSQL (the
- * suite's Redshift-dialect pair); only the DDL and the load time have a PostgreSQL spelling (`dialect`), for VARBYTE,
- * IDENTITY and SYSDATE.
+ * suite's Redshift-dialect pair); only the DDL and the transaction's time have a PostgreSQL spelling (`dialect`), for
+ * VARBYTE, IDENTITY and SYSDATE. A load's rows are stamped with the time it takes after its lock (redshift-load-stamp.ts).
  *
  * Locks: a load locks its table's own control table only (redshift-table-control.ts); changes to the schema's tables
  * (ensureTable) lock the schema's fence table (lockSchemaDdlSql), which no load takes.
@@ -21,15 +21,14 @@ export const ControlTables = WarehouseControlTables;
 export const LOAD_TABLE = 'svc_sys_load_rows';
 
 /**
- * The load time, one value for the whole transaction with microseconds: Redshift's SYSDATE "returns the start date
- * and time for the current transaction, not for the start of the current statement", in the session's time zone,
- * UTC by default (https://docs.aws.amazon.com/redshift/latest/dg/r_SYSDATE.html). Not GETDATE(), which returns "the
- * start date or time of the current statement" in whole seconds (https://docs.aws.amazon.com/redshift/latest/dg/r_GETDATE.html):
- * two versions of a key loaded within one second would share their valid_from, and the close of a version and the
- * insert of the next could fall in two seconds. PostgreSQL's twin is transaction_timestamp(), in UTC without a zone.
+ * The transaction's time: Redshift's SYSDATE "returns the start date and time for the current transaction, not for the
+ * start of the current statement", with microseconds, "in the current session time zone (UTC by default)"
+ * (https://docs.aws.amazon.com/redshift/latest/dg/r_SYSDATE.html); every session is set to UTC (redshift-client.ts).
+ * PostgreSQL's twin is LOCALTIMESTAMP, the transaction's start in the session's time zone. A load stamps its rows
+ * with the time it takes after its table's lock instead (redshift-load-stamp.ts).
  */
 export function loadTime(dialect: SqlDialect): string {
-  return dialect === 'postgres' ? "(transaction_timestamp() AT TIME ZONE 'UTC')" : 'SYSDATE';
+  return dialect === 'postgres' ? 'LOCALTIMESTAMP' : 'SYSDATE';
 }
 const OP = quoteIdent(CHANGE_OPERATION_COLUMN);
 const LOAD = quoteIdent(LOAD_TABLE);
@@ -90,9 +89,12 @@ export function lockSchemaDdlSql(schema: string): string {
   return `LOCK ${control(schema, ControlTables.tableFences)}`;
 }
 
-/** $1 batch id: one row when it was loaded into a table of the schema (the schema's batch log, appended to by every load). */
+/**
+ * $1 batch id: one row when it was loaded into a table of the schema (the schema's batch log, appended to by every load).
+ * Compared case-sensitively (equalValues): the ids of two tables' batches may differ only in the case of the tables' names.
+ */
 export function batchLoadedSql(schema: string): string {
-  return `SELECT 1 AS loaded FROM ${control(schema, ControlTables.loadedBatches)} WHERE batch_id = $1`;
+  return `SELECT 1 AS loaded FROM ${control(schema, ControlTables.loadedBatches)} WHERE ${caseSensitive('batch_id')} = $1`;
 }
 
 /** $1 batch id. */
@@ -210,9 +212,8 @@ export function emptyShadowSql(layout: RedshiftLayout): string {
   return `DELETE FROM ${layout.qualifiedShadow}`;
 }
 
-/** Applies the change rows of the load table to the target (each key once: net change per key). */
-export function mergeChangesSql(layout: RedshiftLayout, dialect: SqlDialect = 'redshift'): string[] {
-  const now = loadTime(dialect);
+/** Applies the change rows of the load table to the target (each key once: net change per key); `now` is the load's stamp. */
+export function mergeChangesSql(layout: RedshiftLayout, now: string): string[] {
   switch (layout.history) {
     case 'type1':
       return type1Changes(layout, now);
@@ -223,9 +224,8 @@ export function mergeChangesSql(layout: RedshiftLayout, dialect: SqlDialect = 'r
   }
 }
 
-/** Replaces the target's content by the completed seed in the shadow, then empties the shadow. */
-export function mergeSeedSql(layout: RedshiftLayout, dialect: SqlDialect = 'redshift'): string[] {
-  const now = loadTime(dialect);
+/** Replaces the target's content by the completed seed in the shadow, then empties the shadow; `now` is the load's stamp. */
+export function mergeSeedSql(layout: RedshiftLayout, now: string): string[] {
   switch (layout.history) {
     case 'type1':
       return [...type1Seed(layout, now), emptyShadowSql(layout)];
@@ -354,9 +354,8 @@ function rowValues(layout: RedshiftLayout, alias: string, now: string, system: r
 }
 
 /**
- * `t."id" = l."id" AND …` (keys are never NULL); `indent` lines up the ANDs of a nested clause. Text keys also compare
- * their length in bytes: for Redshift's `=` 'a' and 'a ' are the same key (trailing blanks are insignificant,
- * https://docs.aws.amazon.com/redshift/latest/dg/r_Character_types.html), for the source they are two rows.
+ * `t."id" = l."id" AND …` (keys are never NULL); `indent` lines up the ANDs of a nested clause. Text keys compare as
+ * the source compares them (equalValues).
  */
 function keysMatch(left: string, right: string, layout: RedshiftLayout, indent = ''): string {
   const columns = new Map(layout.columns.map((column) => [column.name, column]));
@@ -369,10 +368,23 @@ function keysMatch(left: string, right: string, layout: RedshiftLayout, indent =
     .join(`\n${indent}  AND `);
 }
 
-/** `a = b`, for text with its length in bytes too (Redshift's `=` ignores trailing blanks). */
+/**
+ * `a = b`; for CHAR and VARCHAR, as the source compares text, where 'a', 'a ' and 'A' are three values. Redshift's `=`
+ * ignores trailing blanks ("Trailing spaces in VARCHAR and CHAR values are treated as semantically insignificant when
+ * values are compared", https://docs.aws.amazon.com/redshift/latest/dg/r_Character_types.html), so the lengths in bytes
+ * are compared too; and in a database created COLLATE CASE_INSENSITIVE every CHAR and VARCHAR column the service
+ * declared is case-insensitive ("The COLLATE clause specifies the default collation for all CHAR and VARCHAR columns in
+ * the database", r_CREATE_DATABASE.html), so both sides are compared under COLLATE(…, 'case_sensitive') (r_COLLATE.html),
+ * whatever the database, and whenever the table was created. Both sides: Redshift refuses to compare a case-sensitive
+ * value with a case-insensitive one ("Query with different collations is not supported yet", r_CREATE_DATABASE.html).
+ */
 function equalValues(a: string, b: string, column: LayoutColumn): string {
-  return column.redshift.capacityBytes !== null && column.redshift.form === 'text' ? `(${a} = ${b} AND OCTET_LENGTH(${a}) = OCTET_LENGTH(${b}))` : `${a} = ${b}`;
+  if (column.redshift.capacityBytes === null || column.redshift.form !== 'text') return `${a} = ${b}`;
+  return `(${caseSensitive(a)} = ${caseSensitive(b)} AND OCTET_LENGTH(${a}) = OCTET_LENGTH(${b}))`;
 }
+
+/** A CHAR or VARCHAR expression compared case-sensitively, whatever the column's or the database's collation. */
+export const caseSensitive = (text: string): string => `COLLATE(${text}, 'case_sensitive')`;
 
 function notExists(table: string, alias: string, conditions: readonly string[]): string {
   return `NOT EXISTS (
@@ -384,7 +396,7 @@ function notExists(table: string, alias: string, conditions: readonly string[]):
 /**
  * Every column holds the same value on both sides, NULL equal to NULL (Redshift has no IS NOT DISTINCT FROM). Never
  * NULL itself, so that `NOT (…)` is true for a NULL against a value.
- * Text also compares its length in bytes: Redshift's `=` ignores trailing blanks, and 'a' and 'a ' differ.
+ * Text compares as the source compares it (equalValues): 'a', 'a ' and 'A' differ.
  */
 function sameValues(left: string, right: string, columns: readonly LayoutColumn[]): string {
   if (columns.length === 0) return 'true';

@@ -3,23 +3,29 @@ import type { RedshiftLayout } from './redshift-layout';
 import { ControlTables, loadTime, type SqlDialect } from './redshift-sql';
 
 /**
- * Each warehouse table's own control table: its epoch fences (one row per replication), the seed its shadow collects
- * and the batches loaded into it. A load locks it and nothing of the schema's (docs/REDSHIFT.md, "Locks"):
+ * Each warehouse table's own control table: its epoch fences (one row per replication), the seed its shadow collects,
+ * the batches loaded into it and the stamp of its last load (redshift-load-stamp.ts). A load locks it and nothing of
+ * the schema's (docs/REDSHIFT.md, "Locks"):
  *
  * Redshift has table locks only, and LOCK takes one in ACCESS EXCLUSIVE mode that "causes reads and writes on the table
- * to wait" (https://docs.aws.amazon.com/redshift/latest/dg/r_LOCK.html); two transactions that both read and write one
- * table fail one another with a serializable isolation violation unless one waits for the other. So a load first
- * LOCKs this table (serialising the loads of its table only), then reads and writes its rows, its shadow and its
- * target; of the schema's shared tables it only appends to the batch log (a write no load reads: no cycle between
- * two loads). Loads of two tables of one schema never wait on each other, and a read of one table's control rows waits
- * only for a load of that table.
+ * to wait" (https://docs.aws.amazon.com/redshift/latest/dg/r_LOCK.html). Two transactions that both read and write one
+ * table, unless one waits for the other, fail one another with a serializable isolation violation (1023) under
+ * SERIALIZABLE isolation, and under SNAPSHOT isolation, the default of clusters created since May 2024, may both commit
+ * what each decided from a snapshot without the other's rows (two current versions of one key). So a load first LOCKs
+ * this table (serialising the loads of its table only) before any statement that takes its snapshot ("A database
+ * snapshot is created within a transaction on the first occurrence of most SELECT statements, DML commands ... and
+ * the following DDL commands", https://docs.aws.amazon.com/redshift/latest/dg/c_serial_isolation.html; LOCK is none of
+ * them), so it reads what the load before it committed under either level; then it reads and writes its rows, its
+ * shadow and its target; of the schema's shared tables it only appends to the batch log (a write no load reads: no
+ * cycle between two loads). Loads of two tables of one schema never wait on each other, and a read of one table's
+ * control rows waits only for a load of that table.
  *
  * Global lock order: (1) a table's control table; (2) the schema's DDL lock (svc_sys_table_fences), taken by
  * ensureTable only, never by a load; (3) the table's shadow and target, by the statements that write them. A control
  * table is made under (2) before any load can take it (1). Every LOCK waits under a bound of its own (lockWaitMs),
  * not the load's statement timeout.
  */
-export const TableControlKinds = { fence: 'fence', seed: 'seed', batch: 'batch' } as const;
+export const TableControlKinds = { fence: 'fence', seed: 'seed', batch: 'batch', clock: 'clock' } as const;
 
 const FENCE = `'${TableControlKinds.fence}'`;
 const SEED = `'${TableControlKinds.seed}'`;

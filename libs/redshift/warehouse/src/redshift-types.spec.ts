@@ -96,6 +96,16 @@ describe('redshiftColumnType: the Redshift column of each portable type', () => 
     expect(redshiftColumnType(Portable.decimal(40, 2)).lost).toContain('more than 38 digits');
   });
 
+  it('rewrites dates and times into forms COPY documents (redshift-time-text.ts), and no other values', () => {
+    expect(redshiftColumnType(Portable.date()).time).toBe('date');
+    expect(redshiftColumnType(Portable.time(7)).time).toBe('time');
+    expect(redshiftColumnType(Portable.time(6, true)).time).toBe('timetz');
+    expect(redshiftColumnType(Portable.timestamp(7)).time).toBe('timestamp');
+    expect(redshiftColumnType(Portable.timestamp(7, true)).time).toBe('timestamptz');
+    expect(redshiftColumnType(Portable.text()).time).toBeUndefined();
+    expect(redshiftColumnType(Portable.interval()).time).toBeUndefined();
+  });
+
   it('refuses values a DECIMAL, DATE or TIMESTAMP cannot hold, and no others', () => {
     expect(redshiftColumnType(Portable.decimal(12, 2)).finite).toBe('decimal');
     expect(redshiftColumnType(Portable.decimal()).finite).toBeUndefined();

@@ -1,4 +1,5 @@
 import { describePortableType, type PortableType, type PortableTypeOf, type ScalarPortableType } from '@svc/contracts';
+import type { TimeForm } from './redshift-time-text';
 
 /** Redshift's widest VARCHAR, in bytes. */
 export const MAX_VARCHAR_BYTES = 65535;
@@ -33,6 +34,8 @@ export interface RedshiftColumnType {
    * and ±Infinity, 'datetime' ±infinity, BC and years past Redshift's 294276 AD.
    */
   finite?: 'decimal' | 'datetime';
+  /** A date or time, written in a form COPY documents (redshift-time-text.ts). */
+  time?: TimeForm;
 }
 
 const TEXT_CAPACITY_NOTE = `VARCHAR(${MAX_VARCHAR_BYTES}): a value over ${MAX_VARCHAR_BYTES} bytes fails its batch with an error naming table, column and key, never truncated`;
@@ -63,9 +66,9 @@ function scalarColumnType(type: ScalarPortableType): RedshiftColumnType {
       if (type.precision === null) return text('decimal without precision: the source holds values NUMERIC(38,s) cannot, so it travels as its exact text');
       return decimal(type.precision, type.scale);
     case 'date':
-      return { ...exact('DATE'), finite: 'datetime' };
+      return { ...exact('DATE'), finite: 'datetime', time: 'date' };
     case 'time':
-      return exact(type.zone ? 'TIMETZ' : 'TIME', type.precision > MAX_SECOND_DIGITS ? ROUNDED_SECONDS : null);
+      return { ...exact(type.zone ? 'TIMETZ' : 'TIME', type.precision > MAX_SECOND_DIGITS ? ROUNDED_SECONDS : null), time: type.zone ? 'timetz' : 'time' };
     case 'timestamp':
       return { ...timestamp(type), finite: 'datetime' };
     case 'text':
@@ -79,7 +82,8 @@ function scalarColumnType(type: ScalarPortableType): RedshiftColumnType {
         form: 'hex',
         lost:
           `VARBYTE(${MAX_VARBYTE_BYTES}): a value over ${MAX_VARBYTE_BYTES} bytes fails its batch with an error naming table, column and key; ` +
-          'an empty value (zero bytes) is an empty CSV field, which COPY loads as NULL into every type but CHAR and VARCHAR',
+          'an empty value (zero bytes) is an empty CSV field, which COPY loads as NULL into every type but CHAR and VARCHAR; ' +
+          'in a key column, which is never NULL, it is refused (the table stops)',
       };
     case 'json':
       return text(`its JSON text (query it with JSON_PARSE or JSON_EXTRACT_PATH_TEXT); ${TEXT_CAPACITY_NOTE}`);
@@ -106,8 +110,9 @@ function decimal(precision: number, scale: number): RedshiftColumnType {
 
 function timestamp(type: PortableTypeOf<'timestamp'>): RedshiftColumnType {
   const rounded = type.precision > MAX_SECOND_DIGITS ? ROUNDED_SECONDS : null;
-  if (!type.zone) return exact('TIMESTAMP', rounded);
-  return exact('TIMESTAMPTZ', ['stored in UTC with microseconds: the original offset is not kept', rounded].filter((note) => note !== null).join('; '));
+  if (!type.zone) return { ...exact('TIMESTAMP', rounded), time: 'timestamp' };
+  const lost = ['stored in UTC with microseconds: the original offset is not kept', rounded].filter((note) => note !== null).join('; ');
+  return { ...exact('TIMESTAMPTZ', lost), time: 'timestamptz' };
 }
 
 /**

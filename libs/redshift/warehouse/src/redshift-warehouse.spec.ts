@@ -5,6 +5,7 @@ import { CopyFailedError, s3CopyLoader } from './file-loaders';
 import { createRedshiftWarehouse, redshiftWarehouseOnPool } from './redshift-warehouse';
 import { RedshiftSessionDouble } from './testing/redshift-session-double';
 import { TEST_BARE_NAME_SCHEMAS } from '@svc/engines/testing';
+import type { Pool } from 'pg';
 
 const items: TableDefinition = {
   table: { schema: 'public', name: 'items' },
@@ -82,4 +83,40 @@ describe('a Redshift that stops answering in a transaction', () => {
       await server.stop();
     }
   }, 15_000);
+});
+
+describe('two loaders making one new schema at once', () => {
+  // The slower one's CREATE fails once the faster one committed; the step runs again and finds everything made.
+  // Redshift's words for it under SERIALIZABLE and SNAPSHOT isolation alike: "ERROR:1023 DETAIL: Serializable isolation
+  // violation on table in Redshift" (https://docs.aws.amazon.com/redshift/latest/dg/c_serial_isolation-serializable-isolation-troubleshooting.html),
+  // psql's rendering of the message 1023 with the words as DETAIL. AWS documents no other wording for snapshot isolation;
+  // PostgreSQL's own is "could not serialize access due to concurrent update"
+  // (https://www.postgresql.org/docs/current/transaction-iso.html#XACT-REPEATABLE-READ).
+  it.each([
+    ['error 1023, its words in DETAIL', Object.assign(new Error('1023'), { code: 'XX000', detail: 'Serializable isolation violation on table - 4711, transactions forming the cycle are: 1, 2 (pid:42)' })],
+    ["PostgreSQL's words for a snapshot write conflict, as an internal error", Object.assign(new Error('could not serialize access due to concurrent update'), { code: 'XX000' })],
+  ])('runs the creation again after %s', async (_name, conflict) => {
+    const session = new RedshiftSessionDouble(4711, { message: 'no COPY here', logged: { file_name: '', line_number: 0, column_name: '', column_type: '', error_code: 0, error_message: '' } });
+    const pool = session.asPool();
+    let raced = false;
+    const racing = {
+      ...pool,
+      connect: async () => {
+        const client = await pool.connect();
+        const query = (text: string | { text: string }, values?: unknown[]) => {
+          if (!raced && typeof text === 'string' && text.startsWith('CREATE SCHEMA')) {
+            raced = true;
+            return Promise.reject(conflict);
+          }
+          return client.query(text, values);
+        };
+        return Object.assign({}, client, { query });
+      },
+    } as unknown as Pool;
+    const warehouse = redshiftWarehouseOnPool(racing, s3CopyLoader({ accessType: 'IAMRole', accountId: '123456789012', roleName: 'loader' }, 'eu-west-1'), 'redshift', TEST_BARE_NAME_SCHEMAS);
+
+    await expect(warehouse.hasLoaded('b1', where)).resolves.toBe(false);
+    expect(raced).toBe(true);
+    expect(session.sent.filter((text) => /^CREATE SCHEMA/.test(text))).toHaveLength(1);
+  });
 });

@@ -38,6 +38,8 @@ import { createRedshiftPool, redshiftClientConfig } from './redshift-client';
 import { columnSourceNameSql, tableSourceNameSql } from './redshift-column-names';
 import { missingColumns, redshiftLayout, type LayoutColumn, type RedshiftLayout } from './redshift-layout';
 import { RedshiftOnPostgresClient } from './redshift-on-postgres';
+import { lostCreationRace } from './redshift-conflicts';
+import { advanceClockSql, loadStampSql, stampLiteral } from './redshift-load-stamp';
 import { REDSHIFT_CHECKSUM_DIALECT, openRedshiftChecksumSession, redshiftChecksumTable } from './redshift-checksums';
 import {
   ControlTables,
@@ -116,14 +118,6 @@ const DEFAULT_MAX_CONNECTIONS = 4;
 /** SQLSTATEs of a missing schema or table: the warehouse database or schema was recreated. */
 const MISSING_OBJECT_STATES = new Set(['3F000', '42P01']);
 const CREATION_RACE_ATTEMPTS = 5;
-/** Unique violation (a catalog row another session just wrote), duplicate schema or table, serialization failure. */
-const CREATION_RACE_STATES = new Set(['23505', '42P06', '42P07', '40001']);
-
-/** The failure of a session that made the same schema or table as another at the same moment. */
-function lostCreationRace(error: unknown): boolean {
-  const { code, message } = error as { code?: unknown; message?: unknown };
-  return CREATION_RACE_STATES.has(String(code)) || /serializable isolation violation/i.test(String(message));
-}
 
 export function createRedshiftWarehouse(connection: WarehouseConnection, options: RedshiftWarehouseOptions): WarehouseConnector {
   const config = redshiftClientConfig(connection, {
@@ -175,6 +169,8 @@ export class RedshiftWarehouse extends WarehouseProtocol<PoolClient, RedshiftLay
 class RedshiftWarehouseDialect implements WarehouseDialect<PoolClient, RedshiftLayout, Set<string>, Lengthening[]> {
   /** Sessions whose statement_timeout is the lock wait's: set back after a rollback, in case the server keeps it. */
   private readonly waitingForLock = new WeakSet<PoolClient>();
+  /** The stamp (an SQL literal) of the load each session runs, taken after its table's lock (redshift-load-stamp.ts). */
+  private readonly stamps = new WeakMap<PoolClient, string>();
 
   constructor(
     private readonly pool: Pool,
@@ -390,9 +386,11 @@ class RedshiftWarehouseDialect implements WarehouseDialect<PoolClient, RedshiftL
     return missing.map((column) => column.sourceName ?? column.name);
   }
 
-  /** The first statement of every load: the table's control table, under its own lock-wait bound. */
+  /** The first statement of every load: the table's control table, under its own lock-wait bound; then the load's stamp. */
   async lockTable(client: PoolClient, layout: RedshiftLayout): Promise<void> {
     await this.lockWithin(client, lockTableControlSql(layout), this.bounds.lockWaitMs);
+    const stamp = await client.query<{ stamp: unknown }>(loadStampSql(layout, this.dialect));
+    this.stamps.set(client, stampLiteral(stamp.rows[0]?.stamp));
   }
 
   raiseFence(client: PoolClient, layout: RedshiftLayout, batch: BatchDescriptor): Promise<boolean> {
@@ -404,6 +402,8 @@ class RedshiftWarehouseDialect implements WarehouseDialect<PoolClient, RedshiftL
   }
 
   async recordLoaded(client: PoolClient, layout: RedshiftLayout, batchId: string): Promise<void> {
+    const [advance, start] = advanceClockSql(layout, this.stampOf(client));
+    if (((await client.query(advance)).rowCount ?? 0) === 0) await client.query(start);
     await client.query(recordTableBatchSql(layout, this.dialect), [batchId]);
     // The schema's batch log, for hasLoaded: appended to, never read in a load.
     await client.query(recordBatchSql(layout.schema, this.dialect), [batchId]);
@@ -426,7 +426,7 @@ class RedshiftWarehouseDialect implements WarehouseDialect<PoolClient, RedshiftL
   }
 
   async completeSeed(client: PoolClient, layout: RedshiftLayout): Promise<void> {
-    for (const statement of mergeSeedSql(layout, this.dialect)) await client.query(statement);
+    for (const statement of mergeSeedSql(layout, this.stampOf(client))) await client.query(statement);
   }
 
   async loadChangeFiles(client: PoolClient, layout: RedshiftLayout, files: StagedFiles, reader: StagedFileReader): Promise<number> {
@@ -435,14 +435,14 @@ class RedshiftWarehouseDialect implements WarehouseDialect<PoolClient, RedshiftL
   }
 
   async mergeChanges(client: PoolClient, layout: RedshiftLayout): Promise<void> {
-    for (const statement of mergeChangesSql(layout, this.dialect)) await client.query(statement);
+    for (const statement of mergeChangesSql(layout, this.stampOf(client))) await client.query(statement);
   }
 
   /**
    * Makes the schema and its control tables when missing. Loaders of two replications into one warehouse meet a new
    * schema at the same moment, and IF NOT EXISTS does not make concurrent creation safe: the slower one fails on the
-   * catalog (PostgreSQL: a unique violation on pg_namespace; Redshift: a serializable isolation violation) after the
-   * faster one committed. It then tries again, and finds everything made.
+   * catalog (PostgreSQL: a unique violation on pg_namespace; Redshift: a serializable isolation violation, under either
+   * isolation level, redshift-conflicts.ts) after the faster one committed. It then tries again, and finds everything made.
    */
   async createControlObjects(schema: string): Promise<void> {
     for (let attempt = 1; ; attempt += 1) {
@@ -498,8 +498,16 @@ class RedshiftWarehouseDialect implements WarehouseDialect<PoolClient, RedshiftL
       }
       throw error;
     } finally {
+      this.stamps.delete(client);
       client.release(broken === undefined ? undefined : true);
     }
+  }
+
+  /** The load's stamp; only a load that took its table's lock has one. */
+  private stampOf(client: PoolClient): string {
+    const stamp = this.stamps.get(client);
+    if (stamp === undefined) throw new Error("a load stamps its rows only once it holds its table's lock");
+    return stamp;
   }
 }
 
@@ -554,7 +562,7 @@ async function setAside(client: PoolClient, layout: RedshiftLayout, existing: Co
   return keptAs;
 }
 
-/** The load time (SYSDATE) is UTC without a zone: compare with the same. */
+/** The batch log's times are SYSDATE in the sessions' UTC (redshift-client.ts), without a zone: compare with the same. */
 function utcTimestamp(instant: Date): string {
   return instant.toISOString().replace('T', ' ').replace('Z', '');
 }

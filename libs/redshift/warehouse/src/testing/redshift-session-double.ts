@@ -29,7 +29,9 @@ export interface RefusedCopy {
  * - PG_LAST_COPY_ID() is not updated by a COPY whose transaction was rolled back: -1 in a session with no other COPY
  *   (https://docs.aws.amazon.com/redshift/latest/dg/PG_LAST_COPY_ID.html);
  * - STL_LOAD_ERRORS does not exist: Serverless has the SYS monitoring views only
- *   (https://docs.aws.amazon.com/redshift/latest/dg/c_intro_system_views.html, "System monitoring (provisioned only)").
+ *   (https://docs.aws.amazon.com/redshift/latest/dg/c_intro_system_views.html, "System monitoring (provisioned only)");
+ * - a load's stamp (redshift-load-stamp.ts) is one row, the time now in UTC: an aggregate without GROUP BY answers one
+ *   row, and GREATEST "ignores" the NULL of a table without a clock (r_GREATEST_LEAST.html).
  * Any other statement succeeds with no rows. Every statement received is kept in `sent`.
  */
 export class RedshiftSessionDouble {
@@ -80,6 +82,7 @@ export class RedshiftSessionDouble {
     }
     if (/\bSTL_/.test(statement)) return this.abort('42P01', `relation "${/\b(STL_\w+)/.exec(statement)?.[1]?.toLowerCase() ?? 'stl'}" does not exist`);
     if (/\bSYS_LOAD_ERROR_DETAIL\b/.test(statement)) return this.loadErrorDetail(statement, values);
+    if (statement.startsWith('SELECT TO_CHAR(GREATEST(SYSDATE, GETDATE()')) return ok([{ stamp: new Date().toISOString().replace('T', ' ').replace('Z', '000') }]);
     return ok([]);
   }
 
