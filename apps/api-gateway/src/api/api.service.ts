@@ -33,8 +33,9 @@ export interface ApiReply {
 
 /**
  * One API call, in the order that gives the most useful answer: route (405/404), content type (415), headers
- * alone (413 by Content-Length, 403 without a well-formed signature, with a stale date or for a Host not served:
- * no body is read for any), size (413), signature and permission (403), the key's rate (429), body (400), replay of a
+ * alone (413 by Content-Length, 403 without a well-formed signature, with a stale date or for a Host not served,
+ * 429 naming a key with no call left: no body is read for any, and the registry is not asked), size (413), signature
+ * and permission (403, the registry's verdict), the key's rate (429, spending a call), body (400), replay of a
  * call that changes state (403; 429 when the key's share of the replay cache is full), then the registry's verdict. A
  * replay is judged after the body: a call refused for its body changed nothing, so sending it again (the console's
  * permission probes) gets the same 400.
@@ -115,7 +116,8 @@ export class ApiService {
     }
     try {
       refuseDeclaredOverLimit(request.headers['content-length'], this.config.maxBodyBytes);
-      this.authenticator.checkBeforeBody(request);
+      const signature = this.authenticator.checkBeforeBody(request);
+      this.rateLimiter.refuseWhenSpent(signature.authorization.accessKeyId, new Date());
     } catch (error) {
       request.resume();
       throw error;

@@ -67,4 +67,19 @@ describe('api-gateway: each access key its own share of the replay cache and its
 
     expect((await call('ListWarehouseReplications', {}, bystander)).status).toBe(200);
   });
+
+  it('spends no call of a key that a forged call merely names, and refuses a spent key before asking the registry', async () => {
+    const [victim, flooder] = [await tenantKey(), await tenantKey()];
+    const forged = { ...victim, secretKey: 'not-the-secret' };
+    const forgedAnswers = await Promise.all(Array.from({ length: BURST + 10 }, () => call('ListWarehouseReplications', {}, forged)));
+    expect(new Set(forgedAnswers.map((answer) => answer.status))).toEqual(new Set([403]));
+    expect((await call('ListWarehouseReplications', {}, victim)).status).toBe(200);
+
+    await Promise.all(Array.from({ length: BURST + 40 }, () => call('ListWarehouseReplications', {}, flooder)));
+    // Spent to the last token (the bucket refills one a second meanwhile): a call answered 429 has just found it empty.
+    for (let attempt = 0; attempt < 10 && (await call('ListWarehouseReplications', {}, flooder)).status !== 429; attempt += 1);
+    // The flooder's bucket is empty: even a call with a wrong signature naming it is answered 429, not checked.
+    const spent = await call('ListWarehouseReplications', {}, { ...flooder, secretKey: 'not-the-secret' });
+    expect(spent.status).toBe(429);
+  });
 });

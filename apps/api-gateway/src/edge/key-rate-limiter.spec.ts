@@ -35,4 +35,17 @@ describe('KeyRateLimiter (issue 36)', () => {
     expect(refusal(() => limits.admit('SVCKEY', NOW))?.status).toBe(429);
     expect(refusal(() => limits.admit('SVCKEY', new Date(NOW.getTime() + 10)))).toBeNull();
   });
+
+  it('refuses a call naming a spent key before the registry is asked, and spends nothing doing so', () => {
+    const limits = limiter({ KEY_RATE_LIMIT_PER_SECOND: '1', KEY_RATE_LIMIT_BURST: '2' });
+    // Calls that merely name a key (their signature not yet checked) cannot spend its calls.
+    for (let call = 0; call < 50; call += 1) expect(refusal(() => limits.refuseWhenSpent('SVCKEY', NOW))).toBeNull();
+    expect(refusal(() => limits.admit('SVCKEY', NOW))).toBeNull();
+    expect(refusal(() => limits.admit('SVCKEY', NOW))).toBeNull();
+    // Spent: refused before any work, with the same answer as admit's.
+    expect(refusal(() => limits.refuseWhenSpent('SVCKEY', NOW))).toEqual(
+      new ApiError(429, ['too many calls with this access key: it may make 1 a second, 2 at once; try again in 1 s'], { 'Retry-After': '1' }),
+    );
+    expect(refusal(() => limits.refuseWhenSpent('SVCKEY', new Date(NOW.getTime() + 1000)))).toBeNull();
+  });
 });

@@ -16,8 +16,21 @@ export class KeyRateLimiter {
     this.buckets = new TokenBuckets(config.keyLimits.ratePerSecond, config.keyLimits.burst);
   }
 
+  /** Spends one of the key's calls: for a call whose signature the registry verified. */
   admit(accessKeyId: string, now: Date): void {
-    const waitMs = this.buckets.take(accessKeyId, now.getTime());
+    this.refuseAfter(this.buckets.take(accessKeyId, now.getTime()));
+  }
+
+  /**
+   * Refuses a call naming a key that has no call left, spending nothing: asked before the registry checks the
+   * signature, so that a key flooding past its rate costs the registry nothing more, while a call that merely names
+   * another key cannot spend that key's calls.
+   */
+  refuseWhenSpent(accessKeyId: string, now: Date): void {
+    this.refuseAfter(this.buckets.waitFor(accessKeyId, now.getTime()));
+  }
+
+  private refuseAfter(waitMs: number): void {
     if (waitMs === 0) return;
     const seconds = Math.max(1, Math.ceil(waitMs / 1000));
     const { ratePerSecond, burst } = this.config.keyLimits;

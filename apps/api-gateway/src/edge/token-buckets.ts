@@ -24,6 +24,12 @@ export class TokenBuckets {
     return this.buckets.size;
   }
 
+  /** The ms until `key`'s bucket has a token at `now` (epoch ms), 0 when it has one; takes nothing. */
+  waitFor(key: string, now: number): number {
+    const tokens = this.tokensAt(this.buckets.get(key), now);
+    return tokens >= 1 ? 0 : Math.ceil(((1 - tokens) * 1000) / this.ratePerSecond);
+  }
+
   /** Takes a token from `key`'s bucket at `now` (epoch ms): 0 when there was one, else the ms until there is. */
   take(key: string, now: number): number {
     if (now >= this.nextSweepAt) {
