@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { DeliverPolicy, type JetStreamManager, type NatsConnection } from 'nats';
 import { PipelineStreams } from '@svc/contracts';
 import { ensurePipelineStreams } from './pipeline-streams';
-import { publishRowChunks, readRowChunks, readRowChunksThrough, readerConsumer, rowsSubjectOf, type ReaderConsumerConfig } from './row-chunks';
+import { publishRowChunks, purgeRows, readRowChunks, readRowChunksThrough, readerConsumer, rowsSubjectOf, type ReaderConsumerConfig } from './row-chunks';
 import { startJetStreamTestServer, type JetStreamTestServer } from './testing/jetstream-test-kit';
 
 async function* piecesOf(data: Buffer, pieceBytes: number): AsyncGenerator<Buffer> {
@@ -111,6 +111,17 @@ describe('row chunks on JetStream', () => {
       if (chunks.length === 1) await new Promise((resume) => setTimeout(resume, 1500)); // a slow COPY into staging
     }
     expect(Buffer.concat(chunks).equals(data)).toBe(true);
+  });
+
+  it('fails at once, not after the idle deadline, when the stream holds none of the chunks (purged by a newer extraction)', async () => {
+    const subject = newSubject();
+    await publishRowChunks(connection, subject, piecesOf(Buffer.alloc(2000, 'a'), 1000), { maxChunkBytes: 1000 });
+    await purgeRows(connection, subject);
+    const startedAt = Date.now();
+    await expect(readAll(readRowChunks(connection, subject, 2, { idleTimeoutMs: 20000 }))).rejects.toThrow(
+      `expected 2 chunks on ${subject} but the rows stream holds none: they were purged or expired`,
+    );
+    expect(Date.now() - startedAt).toBeLessThan(5000);
   });
 
   it('purges the subject before publishing again, so a retry never appends to an earlier attempt', async () => {

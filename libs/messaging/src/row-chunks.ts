@@ -231,6 +231,11 @@ export async function* readRowChunksThrough(
     }
     pulled.push(data);
   };
+  // Chunks are stored and acknowledged before their batch is announced, so a reader that finds none on the leader
+  // will never see them (purged by a newer extraction of the same batch, or expired): say so now, not after the
+  // idle deadline, so that the batch is retried in seconds. A leader that cannot answer is waited for as below.
+  const first = await leaderChunkFrom(manager, subject, 1).catch(() => null);
+  if (first === undefined) throw new RowChunksGoneError(`expected ${chunkCount} chunks on ${subject} but the rows stream holds none: they were purged or expired`);
   try {
     while (index < chunkCount) {
       const cause = lastProblem === '' ? '' : ` (last problem: ${lastProblem})`;
@@ -302,6 +307,9 @@ class PullUnansweredError extends Error {}
 
 /** The chunks themselves are wrong (not a retry away from right). */
 class RowChunkSequenceError extends Error {}
+
+/** No chunk of the batch is left in the stream: waiting cannot bring them back; the batch's work must be retried. */
+class RowChunksGoneError extends Error {}
 
 function requireRowsSubject(subject: string): void {
   if (!ROWS_SUBJECT.test(subject)) {
