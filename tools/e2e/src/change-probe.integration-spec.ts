@@ -7,6 +7,8 @@ import { describeReplication } from './replication-api';
 const TABLES = 12;
 const name = (index: number) => `quiet${String(index).padStart(2, '0')}`;
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+const sameCycles = (left: ReadonlyMap<string, unknown>, right: ReadonlyMap<string, unknown>) =>
+  left.size === right.size && [...left].every(([table, at]) => right.get(table) === at);
 
 /**
  * Issue 23, goal 3: the registry asks the source which idle tracked tables have changes (one probe for all of them,
@@ -43,11 +45,22 @@ describe('the change probe (PostgreSQL → PostgreSQL): idle tables get no cycle
   }, 60_000);
 
   it('leaves idle tables without change cycles, then cycles the one table that changed, and only it', async () => {
-    // Let the cycles that follow the seeds settle and the first probe answer.
-    await sleep(3000);
-    const before = await lastCycles();
+    // Let the cycles that follow the seeds settle: each table's first cycle, then the one the replication's first
+    // probe gives every table (it has no schema stamps to compare with). On a slow machine the last seeds end seconds
+    // after every table reads Tracking, so settling is waited for, not slept: with cycles every 100 ms in turn
+    // (IDLE_CYCLE_DELAY_MS), each table would have had several in any 3 s and this would time out.
+    let before = await lastCycles();
+    let stillSince = Date.now();
+    await waitUntil(
+      async () => {
+        const now = await lastCycles();
+        if (!sameCycles(now, before)) [before, stillSince] = [now, Date.now()];
+        return Date.now() - stillSince >= 3000;
+      },
+      60_000,
+      'no table to get a cycle for 3 s after the seeds',
+    );
     expect([...before.values()].every((at) => typeof at === 'string')).toBe(true);
-    // With cycles every 100 ms in turn (IDLE_CYCLE_DELAY_MS), each table would have had several in these 3 s.
     await sleep(3000);
     expect(await lastCycles()).toEqual(before);
 
