@@ -90,10 +90,13 @@ export const ReleaseTablesRequestSchema = Struct({
 });
 export const guardReleaseTablesRequest = checkerOf(ReleaseTablesRequestSchema, undefined, { dropUnknownFields: true });
 
-/** Registry → extractor: the replication and each tracked table (`[schema].[name]`) with the version its next change read starts at. */
+/**
+ * Registry → extractor: the replication and each tracked table (`[schema].[name]`) with the version its next change
+ * read starts at and the source incarnation stored with it.
+ */
 export const ChangedTablesRequestSchema = Struct({
   replicationId: Guid(),
-  tables: Type.Array(Struct({ tableName: Text(), version: Text() }), { problem: 'must be a list' }),
+  tables: Type.Array(Struct({ tableName: Text(), version: Text(), incarnation: Type.Optional(Text()) }), { problem: 'must be a list' }),
   schemaStamps: Type.Optional(Flag()),
 });
 export const guardChangedTablesRequest = checkerOf(ChangedTablesRequestSchema, undefined, { dropUnknownFields: true });

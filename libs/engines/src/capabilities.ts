@@ -12,7 +12,16 @@ export interface RowStream {
 export interface SnapshotRead extends RowStream {
   /** Change-tracking version the snapshot starts at: changes at or after it are read by tracking. */
   startVersion: string;
+  /** The source database's incarnation the snapshot was read in (see SourceIncarnation); null when it cannot be read. */
+  sourceIncarnation: string | null;
 }
+
+/**
+ * An opaque text naming which life of the source database a version belongs to: it changes when the database is
+ * restored from a backup, restored to a point in time, failed over to a replica that may have been behind, or
+ * recreated. Stored with every watermark; a change read whose watermark names another incarnation reseeds.
+ */
+export type SourceIncarnation = string;
 
 /** How a read treats columns of the table that its definition does not name. */
 export interface ReadOptions {
@@ -22,6 +31,11 @@ export interface ReadOptions {
    * the definition is out of date, and the read fails with a stale-definition error instead of dropping it.
    */
   columnsProjected?: boolean;
+  /**
+   * A change read: the incarnation stored with its watermark (absent for a watermark stored before incarnations were).
+   * The read fails with SourceIncarnationChangedError when the source is another incarnation now.
+   */
+  incarnation?: SourceIncarnation;
 }
 
 export interface ChangeRead extends RowStream {
@@ -29,6 +43,8 @@ export interface ChangeRead extends RowStream {
   toVersion: string;
   /** The read stopped at the record limit: committed changes from toVersion on are waiting for the next read. */
   limited: boolean;
+  /** The source database's incarnation the changes were read in; null when it cannot be read. */
+  sourceIncarnation: SourceIncarnation | null;
 }
 
 export interface PurgeOutcome {
@@ -42,6 +58,8 @@ export interface PurgeOutcome {
 export interface TableWatermark {
   table: TableRef;
   version: string;
+  /** The incarnation stored with the watermark: a source that is another incarnation now puts the table in `unknown`. */
+  incarnation?: SourceIncarnation;
 }
 
 /** What SourceConnector.changedTables found; a table given and in neither list has no change past its watermark. */

@@ -167,6 +167,39 @@ export class SourceVersionsRewoundError extends EngineError {
   }
 }
 
+/**
+ * The source database is another incarnation than the one the watermark was read from: restored from a backup, a
+ * point-in-time restore, a failover to a replica that was behind, or a database recreated under the same name. Its
+ * versions may have passed the watermark again with other changes (Microsoft's example: restored to 70, updated to
+ * 130, a client at 100 reads 100–130 and never learns that 70–100 differ), so the changes after the watermark cannot
+ * be trusted and the table is reseeded.
+ */
+export class SourceIncarnationChangedError extends EngineError {
+  readonly kind = 'changes-purged';
+
+  constructor(
+    table: TableRef,
+    readonly watermarkIncarnation: string,
+    readonly currentIncarnation: string,
+  ) {
+    super(
+      `the source database of ${tableKey(table)} is not the one its watermark was read from (${watermarkIncarnation} then, ` +
+        `${currentIncarnation} now: a restore from a backup, a failover or a database recreated under its name), so changes ` +
+        `after the watermark cannot be trusted: the table is reseeded`,
+    );
+    this.name = 'SourceIncarnationChangedError';
+  }
+}
+
+/**
+ * Whether the watermark's incarnation and the source's current one say that the database is another one. Unknown on
+ * either side (a watermark stored before incarnations were, a login that may not read them) is not a move: the check
+ * that versions did not go back still holds there.
+ */
+export function incarnationMoved(watermarkIncarnation: string | undefined, currentIncarnation: string | null): boolean {
+  return watermarkIncarnation !== undefined && watermarkIncarnation !== '' && currentIncarnation !== null && watermarkIncarnation !== currentIncarnation;
+}
+
 function describeCause(cause: unknown): string {
   return cause instanceof Error ? cause.message : String(cause);
 }

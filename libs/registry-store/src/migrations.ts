@@ -302,4 +302,12 @@ ALTER TABLE access_keys
 UPDATE access_keys SET disabled_by_width = 'All' WHERE disabled;
 `,
   },
+  {
+    version: 15,
+    name: 'table_states.last_incarnation: the source database incarnation each watermark was read in (a restore past it reseeds)',
+    sql: `
+-- NULL for watermarks stored before: the first change read after the upgrade records the incarnation it reads in.
+ALTER TABLE table_states ADD COLUMN last_incarnation text;
+`,
+  },
 ];

@@ -26,6 +26,8 @@ export interface TableRuntimeState {
   phase: TablePhase;
   tracked: boolean;
   lastVersion: string | null;
+  /** The source incarnation `lastVersion` was read in (SourceIncarnation); null when unknown or stored before incarnations. */
+  lastIncarnation: string | null;
   inFlightWorkId: string | null;
   inFlightKind: WorkKind | null;
   inFlightSince: Date | null;
@@ -76,6 +78,7 @@ interface RuntimeRow {
   phase: TablePhase;
   tracked: boolean;
   last_version: string | null;
+  last_incarnation: string | null;
   in_flight_work_id: string | null;
   in_flight_kind: WorkKind | null;
   in_flight_since: Date | null;
@@ -95,7 +98,7 @@ interface RuntimeRow {
   updated_at: Date;
 }
 
-const RUNTIME_COLUMNS = `replication_id, table_name, phase, tracked, last_version, in_flight_work_id, in_flight_kind, in_flight_since,
+const RUNTIME_COLUMNS = `replication_id, table_name, phase, tracked, last_version, last_incarnation, in_flight_work_id, in_flight_kind, in_flight_since,
   in_flight_published_at, last_progress_at, last_seeded_at, last_cycle_at, last_cycle_rows, last_error, last_error_detail, work_epoch, ct_timeout_level, failure_count, retry_at,
   watermark_at, retention_alerted_at, updated_at`;
 
@@ -252,19 +255,28 @@ export class PipelineStateRepository {
     return result.rowCount === 1;
   }
 
-  /** The final seed part is loaded: tracked tables track from the snapshot's start version. */
-  async completeSeed(replicationId: string, tableName: string, workId: string, startVersion: string, rows: number, now: Date): Promise<boolean> {
+  /** The final seed part is loaded: tracked tables track from the snapshot's start version, read in `incarnation`. */
+  async completeSeed(
+    replicationId: string,
+    tableName: string,
+    workId: string,
+    startVersion: string,
+    rows: number,
+    now: Date,
+    incarnation: string | null = null,
+  ): Promise<boolean> {
     const result = await this.pool.query(
       `UPDATE table_states
           SET phase = ${phaseAfter('seed-loaded')},
               last_version = CASE WHEN tracked THEN $4 ELSE last_version END,
+              last_incarnation = CASE WHEN tracked THEN $7 ELSE last_incarnation END,
               rows_seeded = rows_seeded + $5,
               rows_estimated = GREATEST(rows_estimated, rows_seeded + $5),
               ${RELEASE}, ct_timeout_level = 0, failure_count = 0, retry_at = NULL,
               watermark_at = $6, retention_alerted_at = NULL,
               last_seeded_at = $6, last_cycle_at = $6, last_error = NULL, last_error_detail = NULL, lag_seconds = 0, updated_at = $6, last_progress_at = $6
         WHERE replication_id = $1 AND table_name = $2 AND in_flight_work_id = $3 AND ${phaseAllows('seed-loaded')}`,
-      [replicationId, tableName, workId, startVersion, rows, now],
+      [replicationId, tableName, workId, startVersion, rows, now, incarnation],
     );
     return result.rowCount === 1;
   }
@@ -273,7 +285,8 @@ export class PipelineStateRepository {
    * A change batch is in the warehouse: the watermark advances to its upper version, the timeout and the
    * failure backoff return to their start; with `reseedReason` the table is reseeded next (in the same
    * statement, so no change cycle slips in between) and its watermark is forgotten, so that a reseed that
-   * fails for good resumes as Pending, not as Tracking without the reseed. Null when the work was no longer in flight.
+   * fails for good resumes as Pending, not as Tracking without the reseed. The watermark's incarnation is the batch's,
+   * or stays as it was when the batch's source could not say. Null when the work was no longer in flight.
    */
   async completeChanges(
     replicationId: string,
@@ -284,6 +297,7 @@ export class PipelineStateRepository {
     lagSeconds: number,
     now: Date,
     reseedReason: string | null = null,
+    incarnation: string | null = null,
   ): Promise<CompletedCycle | null> {
     const event = reseedReason === null ? 'changes-loaded' : 'changes-loaded-reseed';
     const result = await this.pool.query<{ from_version: string | null; started_at: Date | null }>(
@@ -293,11 +307,12 @@ export class PipelineStateRepository {
        )
        UPDATE table_states
           SET last_version = CASE WHEN $8::text IS NULL THEN $4 END, last_error = $8, ${changesLoadedSet('$5', '$6', '$7')},
+              last_incarnation = CASE WHEN $8::text IS NULL THEN COALESCE($9, last_incarnation) END,
               phase = ${phaseAfter(event)}, ${RELEASE}
          FROM before
         WHERE replication_id = $1 AND table_name = $2 AND in_flight_work_id = $3 AND ${phaseAllows(event)}
         RETURNING before.last_version AS from_version, before.in_flight_since AS started_at`,
-      [replicationId, tableName, workId, version, rows, lagSeconds, now, reseedReason],
+      [replicationId, tableName, workId, version, rows, lagSeconds, now, reseedReason, incarnation],
     );
     const row = result.rows[0];
     return row === undefined ? null : { fromVersion: row.from_version, startedAt: row.started_at };
@@ -314,7 +329,7 @@ export class PipelineStateRepository {
     replicationId: string,
     tableName: string,
     workId: string,
-    batch: { fromVersion: string; toVersion: string },
+    batch: { fromVersion: string; toVersion: string; incarnation?: string | null },
     rows: number,
     lagSeconds: number,
     now: Date,
@@ -325,11 +340,11 @@ export class PipelineStateRepository {
           WHERE replication_id = $1 AND table_name = $2 AND in_flight_work_id = $3 FOR UPDATE
        )
        UPDATE table_states
-          SET last_version = $5, last_error = NULL, ${changesLoadedSet('$6', '$7', '$8')}, in_flight_since = $8
+          SET last_version = $5, last_incarnation = COALESCE($9, last_incarnation), last_error = NULL, ${changesLoadedSet('$6', '$7', '$8')}, in_flight_since = $8
          FROM before
         WHERE replication_id = $1 AND table_name = $2 AND in_flight_work_id = $3 AND last_version = $4 AND ${phaseAllows('changes-loaded')}
         RETURNING before.in_flight_since AS started_at`,
-      [replicationId, tableName, workId, batch.fromVersion, batch.toVersion, rows, lagSeconds, now],
+      [replicationId, tableName, workId, batch.fromVersion, batch.toVersion, rows, lagSeconds, now, batch.incarnation ?? null],
     );
     const row = result.rows[0];
     return row === undefined ? null : { fromVersion: batch.fromVersion, startedAt: row.started_at };
@@ -352,6 +367,7 @@ export class PipelineStateRepository {
       `UPDATE table_states
           SET last_error = $4, last_error_detail = $8, phase = ${phaseAfter(failure.event)}, last_cycle_at = $7, ${RELEASE},
               last_version = CASE WHEN $5 THEN NULL ELSE last_version END,
+              last_incarnation = CASE WHEN $5 THEN NULL ELSE last_incarnation END,
               failure_count = CASE WHEN $6::timestamptz IS NULL THEN failure_count ELSE failure_count + 1 END,
               retry_at = $6, updated_at = $7
         WHERE replication_id = $1 AND table_name = $2 AND in_flight_work_id = $3 AND ${phaseAllows(failure.event)}`,
@@ -398,7 +414,7 @@ export class PipelineStateRepository {
        UPDATE table_states t
           SET phase = ${phaseAfter('reseed-asked', 't.')}, ${RELEASE},
               -- Forgetting the old watermark and seed time makes a table that fails now resume as Pending: the reseed is not lost.
-              last_version = NULL, last_seeded_at = NULL,
+              last_version = NULL, last_incarnation = NULL, last_seeded_at = NULL,
               ct_timeout_level = 0, failure_count = 0, retry_at = NULL, last_error = $2, last_error_detail = NULL, updated_at = $3
          FROM before
         WHERE t.replication_id = $1 AND t.table_name = before.table_name AND ${phaseAllows('reseed-asked', 't.')}
@@ -467,6 +483,7 @@ function toRuntimeState(row: RuntimeRow): TableRuntimeState {
     phase: row.phase,
     tracked: row.tracked,
     lastVersion: row.last_version,
+    lastIncarnation: row.last_incarnation,
     inFlightWorkId: row.in_flight_work_id,
     inFlightKind: row.in_flight_kind,
     inFlightSince: row.in_flight_since,

@@ -161,6 +161,30 @@ describe('PipelineStateRepository against PostgreSQL', () => {
     expect(await tableState(id, table)).toMatchObject({ phase: 'Tracking', lastVersion: '190', inFlightWorkId: null });
   });
 
+  it('stores the source incarnation with every watermark, keeps it when a batch could not say, and forgets it with the watermark', async () => {
+    const id = await replicationWith(['[public].[t]']);
+    const table = '[public].[t]';
+    const seed = randomUUID();
+    expect(await state.claim(id, table, seed, 'seed', at(0))).not.toBeNull();
+    expect(await state.completeSeed(id, table, seed, '100', 10, at(1), 'cluster A timeline 1')).toBe(true);
+    expect(await tableState(id, table)).toMatchObject({ lastVersion: '100', lastIncarnation: 'cluster A timeline 1' });
+
+    const cycle = await claimChanges(id, table, at(10));
+    await state.recordChangesProgress(id, table, cycle, { fromVersion: '100', toVersion: '150', incarnation: 'cluster A timeline 2' }, 5, 0, at(11));
+    expect(await tableState(id, table)).toMatchObject({ lastVersion: '150', lastIncarnation: 'cluster A timeline 2' });
+    // A batch whose source could not say its incarnation (a login that may not read it) keeps the one stored.
+    await state.completeChanges(id, table, cycle, '170', 1, 0, at(12));
+    expect(await tableState(id, table)).toMatchObject({ lastVersion: '170', lastIncarnation: 'cluster A timeline 2' });
+
+    const failing = await claimChanges(id, table, at(20));
+    await state.failWork(id, table, failing, { message: 'restored', event: 'failed-reseed', retryAt: null }, at(21));
+    expect(await tableState(id, table)).toMatchObject({ lastVersion: null, lastIncarnation: null });
+    await seeded(id, table, '300', at(30));
+    expect(await tableState(id, table)).toMatchObject({ lastVersion: '300', lastIncarnation: null });
+    await state.reseedAll(id, 'asked', at(40));
+    expect(await tableState(id, table)).toMatchObject({ lastVersion: null, lastIncarnation: null });
+  });
+
   it('ignores a completion, failure or cancel of work no longer in flight', async () => {
     const id = await replicationWith(['[public].[t]']);
     const table = '[public].[t]';

@@ -35,3 +35,4 @@ export {
 export { checkS3Signature, type S3Account, type S3ErrorAnswer, type S3SignatureCheck } from './embedded-s3/s3-signature-check';
 export { startS3SignatureFront, type S3SignatureFront, type S3SignatureFrontOptions } from './embedded-s3/s3-signature-front';
 export { startSignedS3rver, type SignedS3rver, type SignedS3rverOptions } from './embedded-s3/signed-s3rver';
+export { postgresAccount, postgresBinDir } from './postgres-binaries';

@@ -1,10 +1,10 @@
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chownSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chownSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { freePort } from '@svc/testing';
+import { freePort, postgresAccount, postgresBinDir } from '@svc/testing';
 
 const run = promisify(execFile);
 
@@ -49,27 +49,10 @@ export async function startPasswordPostgres(): Promise<PasswordPostgres> {
   };
 }
 
-function postgresBinDir(): string {
-  const fromEnv = process.env['PG_BIN_DIR'];
-  if (fromEnv) return fromEnv;
-  try {
-    const dir = execFileSync('pg_config', ['--bindir'], { encoding: 'utf8' }).trim();
-    if (existsSync(join(dir, 'initdb'))) return dir;
-  } catch {
-    // No pg_config on the PATH: fall through to the usual places.
-  }
-  for (const version of ['17', '16', '15', '14', '13']) {
-    const dir = `/usr/lib/postgresql/${version}/bin`;
-    if (existsSync(join(dir, 'initdb'))) return dir;
-  }
-  throw new Error('initdb not found: set PG_BIN_DIR to the folder of the PostgreSQL server binaries');
-}
-
 /** Runs a server binary as the account that may own the data folder (itself, or `postgres` when root). */
 function serverOwnerCommand(folder: string, ...ownedFiles: string[]): (binary: string, args: string[]) => Promise<unknown> {
   if (process.getuid?.() !== 0) return (binary, args) => run(binary, args);
-  const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
-  const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
+  const { uid, gid } = postgresAccount();
   for (const path of [folder, ...ownedFiles]) chownSync(path, uid, gid);
   return (binary, args) => run('runuser', ['-u', 'postgres', '--', binary, ...args]);
 }

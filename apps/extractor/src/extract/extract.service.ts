@@ -23,6 +23,7 @@ import {
   TableNotTrackedError,
   IntervalGate,
   RuntimeConfigClient,
+  SourceIncarnationChangedError,
   SourceVersionsRewoundError,
   StaleDefinitionError,
   changeBatchId,
@@ -109,7 +110,7 @@ export class ExtractService {
     }
     const readOptions: ReadOptions = { columnsProjected: stagedColumns !== null };
     if (request.kind === 'seed') await this.seed(request, source, replicated, readOptions);
-    else await this.changes(request, config, source, replicated, readOptions);
+    else await this.changes(request, config, source, replicated, { ...readOptions, ...(request.fromIncarnation !== undefined && { incarnation: request.fromIncarnation }) });
   }
 
   private async seed(request: ExtractRequested, source: SourceConnector, definition: TableDefinition, readOptions: ReadOptions): Promise<void> {
@@ -133,7 +134,7 @@ export class ExtractService {
           epoch: request.epoch,
           ...(request.configVersion !== undefined && { configVersion: request.configVersion }),
           definition,
-          body: { kind: 'seed', seedId, part: part.index, final: false, startVersion: snapshot.startVersion },
+          body: { kind: 'seed', seedId, part: part.index, final: false, startVersion: snapshot.startVersion, ...incarnationField(snapshot.sourceIncarnation) },
         },
         rowsSubject,
         chunkCount,
@@ -193,7 +194,7 @@ export class ExtractService {
         const { chunkCount } = await publishRowChunks(this.connection, rowsSubject, read.rows, { maxChunkBytes: this.settings.rowChunkBytes, outageWait: this.outageWait });
         const { rowCount } = await read.finished;
         unread = null;
-        const body: ChangeBatch = { kind: 'changes', fromVersion, toVersion: read.toVersion, ...(after !== undefined && { after }) };
+        const body: ChangeBatch = { kind: 'changes', fromVersion, toVersion: read.toVersion, ...(after !== undefined && { after }), ...incarnationField(read.sourceIncarnation) };
         const batch: BatchDescriptor = {
           batchId,
           replicationId: request.replicationId,
@@ -205,7 +206,9 @@ export class ExtractService {
         const part: PendingPart = { batch, rowsSubject, chunkCount, rowCount };
         if (await this.stoppedAsCancelled(request, part)) return;
         const nextExtractedAt = new Date().toISOString();
-        const next = read.limited && batches < CHANGE_BATCHES_PER_WORK ? await this.readFollowingChanges(request, source, definition, read.toVersion, readOptions) : null;
+        // The next batch of the backlog continues from this one's watermark, read in this one's incarnation.
+        const followingOptions = read.sourceIncarnation === null ? readOptions : { ...readOptions, incarnation: read.sourceIncarnation };
+        const next = read.limited && batches < CHANGE_BATCHES_PER_WORK ? await this.readFollowingChanges(request, source, definition, read.toVersion, followingOptions) : null;
         if (next === null) {
           await this.announceLastChanges(request, part, body, extractedAt);
           break;
@@ -266,6 +269,7 @@ export class ExtractService {
         kind: 'changes',
         fromVersion: body.fromVersion,
         version: body.toVersion,
+        ...(body.sourceIncarnation !== undefined && { sourceIncarnation: body.sourceIncarnation }),
         rowCount: 0,
         addedColumns: [],
         extractedAt,
@@ -320,6 +324,11 @@ export class ExtractService {
   }
 }
 
+/** The batch's record of the incarnation its rows were read in: absent when the source could not say. */
+function incarnationField(incarnation: string | null): { sourceIncarnation?: string } {
+  return incarnation === null ? {} : { sourceIncarnation: incarnation };
+}
+
 /**
  * Why a failed change read means the table must be seeded again, or null. The read checks the watermark
  * against the minimum valid version, and that capture is in place, inside its own snapshot; a source
@@ -330,7 +339,7 @@ function reseedReason(error: unknown, fromVersion: string): string | null {
   if (error instanceof ChangesPurgedError) {
     return `watermark ${fromVersion} is below the minimum valid version ${error.minValidVersion}: changes were purged, so the table is reseeded`;
   }
-  if (error instanceof SourceVersionsRewoundError) return error.message;
+  if (error instanceof SourceVersionsRewoundError || error instanceof SourceIncarnationChangedError) return error.message;
   if (error instanceof TableNotTrackedError) return `${error.message}: the table is reseeded, which enables tracking again`;
   return null;
 }

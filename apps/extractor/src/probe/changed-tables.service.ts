@@ -19,10 +19,10 @@ export class ChangedTablesService {
     const { replicationId, tables, schemaStamps: withSchemaStamps = true } = guarded.value;
     const watermarks: TableWatermark[] = [];
     const unreadable: string[] = [];
-    for (const { tableName, version } of tables) {
+    for (const { tableName, version, incarnation } of tables) {
       const table = parseTableKey(tableName);
       if (table === null) unreadable.push(tableName);
-      else watermarks.push({ table, version });
+      else watermarks.push({ table, version, ...(incarnation !== undefined && { incarnation }) });
     }
     try {
       const config = await this.configs.configOf(replicationId);

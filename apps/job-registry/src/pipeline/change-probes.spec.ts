@@ -54,6 +54,15 @@ describe('ChangeProbes', () => {
     expect(probes.verdict({ ...tables[1], lastVersion: '21' })).toBeNull();
   });
 
+  it('sends each watermark with the source incarnation stored with it, when one is', async () => {
+    const { probes, asked } = probesAnswering(() => ({ changed: [], unknown: [], schemaStamps: {} }));
+    await probes.start('r1', [table('[public].[a]', { lastVersion: '10', lastIncarnation: 'fork F1' }), table('[public].[b]', { lastVersion: '20' })], failOnError);
+    expect(asked[0]?.tables).toEqual([
+      { tableName: '[public].[a]', version: '10', incarnation: 'fork F1' },
+      { tableName: '[public].[b]', version: '20' },
+    ]);
+  });
+
   it('resolves to whether it found a table to cycle, so the scheduler plans at once instead of at its next tick', async () => {
     let changed: string[] = [];
     const { probes } = probesAnswering(() => ({ changed, unknown: [], schemaStamps: { '[public].[a]': 's' } }));

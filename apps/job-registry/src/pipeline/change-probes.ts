@@ -95,7 +95,11 @@ export class ChangeProbes {
       idle.some((table) => !known.has(table.tableName)) ||
       at - (this.stampedAt.get(replicationId) ?? -Infinity) >= this.settings.schemaStampIntervalMs;
     for (let start = 0; start < idle.length; start += PROBE_TABLES_PER_REQUEST) {
-      const asked = idle.slice(start, start + PROBE_TABLES_PER_REQUEST).map((table) => ({ tableName: table.tableName, version: table.lastVersion ?? '' }));
+      const asked = idle.slice(start, start + PROBE_TABLES_PER_REQUEST).map((table) => ({
+        tableName: table.tableName,
+        version: table.lastVersion ?? '',
+        ...(table.lastIncarnation !== null && { incarnation: table.lastIncarnation }),
+      }));
       const reply = await this.ask({ replicationId, tables: asked, schemaStamps: withStamps });
       const changed = new Set([...reply.changed, ...reply.unknown]);
       for (const { tableName, version } of asked) {

@@ -82,6 +82,12 @@ describe('PipelineEventsService: a work of several change batches (issue 23, goa
     expect(wakes()).toBe(1);
   });
 
+  it('stores with each watermark the source incarnation its batch was read in (issue 37 item 2)', async () => {
+    const { service, calls } = serviceWith(false);
+    await service.batchLoaded({ ...loaded, fromVersion: '10', version: '20', final: false, sourceIncarnation: 'fork F1' });
+    expect(calls).toEqual(['recordChangesProgress ["work-1",{"fromVersion":"10","toVersion":"20","incarnation":"fork F1"},1]']);
+  });
+
   it('completes the work at a batch that more follow when its added columns ask for a reseed', async () => {
     const { service, calls } = serviceWith(false);
     await service.batchLoaded({ ...loaded, fromVersion: '10', version: '20', final: false, addedColumns: ['c'], filledColumns: ['c'] });

@@ -31,7 +31,7 @@ export class PipelineEventsService {
     if (event.kind === 'seed' && !event.final) {
       moved = await this.state.recordSeedProgress(replicationId, tableName, workId, event.rowCount, now);
     } else if (event.kind === 'seed') {
-      moved = await this.state.completeSeed(replicationId, tableName, workId, event.version, event.rowCount, now);
+      moved = await this.state.completeSeed(replicationId, tableName, workId, event.version, event.rowCount, now, event.sourceIncarnation ?? null);
       loaded = { kind: 'seed', rows: event.rowCount, startVersion: event.version };
     } else {
       const lagSeconds = Math.max(0, (Date.parse(event.loadedAt) - Date.parse(event.extractedAt)) / 1000);
@@ -39,8 +39,16 @@ export class PipelineEventsService {
       // A batch that more batches of its work follow moves the watermark and leaves the work in flight.
       const following = event.final === false && reseedReason === null ? event.fromVersion : undefined;
       const completed = following !== undefined
-        ? await this.state.recordChangesProgress(replicationId, tableName, workId, { fromVersion: following, toVersion: event.version }, event.rowCount, lagSeconds, now)
-        : await this.state.completeChanges(replicationId, tableName, workId, event.version, event.rowCount, lagSeconds, now, reseedReason);
+        ? await this.state.recordChangesProgress(
+            replicationId,
+            tableName,
+            workId,
+            { fromVersion: following, toVersion: event.version, ...(event.sourceIncarnation !== undefined && { incarnation: event.sourceIncarnation }) },
+            event.rowCount,
+            lagSeconds,
+            now,
+          )
+        : await this.state.completeChanges(replicationId, tableName, workId, event.version, event.rowCount, lagSeconds, now, reseedReason, event.sourceIncarnation ?? null);
       moved = completed !== null;
       if (completed && reseedReason) await this.alerts.raise({ replicationId, kind: 'Reseed', message: `${tableName}: ${reseedReason}` });
       const durationMs = completed?.startedAt ? now.getTime() - completed.startedAt.getTime() : null;

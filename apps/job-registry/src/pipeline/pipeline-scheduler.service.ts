@@ -276,6 +276,7 @@ export class PipelineScheduler implements OnApplicationBootstrap, BeforeApplicat
       kind: order.kind,
       track: order.track,
       ...(order.fromVersion !== undefined && { fromVersion: order.fromVersion }),
+      ...(order.fromIncarnation !== undefined && { fromIncarnation: order.fromIncarnation }),
       batchLimit: order.batchLimit,
       configVersion: order.configVersion,
       requestedAt: now.toISOString(),

@@ -10,6 +10,11 @@ describe('planWork', () => {
     ]);
   });
 
+  it('gives a change cycle the source incarnation stored with its watermark (a restore past the watermark reseeds)', () => {
+    const orders = planWork(NOW, [replication()], [table('[public].[a]', { lastIncarnation: 'recovery fork F1, database D1' }), table('[public].[b]')], settings);
+    expect(orders.map((order) => order.fromIncarnation)).toEqual(['recovery fork F1, database D1', undefined]);
+  });
+
   it('counts work already in flight against the limit', () => {
     const orders = planWork(NOW, [replication()], [table('[public].[a]', { inFlightWorkId: 'w' }), table('[public].[b]'), table('[public].[c]')], settings);
     expect(orders).toHaveLength(1);

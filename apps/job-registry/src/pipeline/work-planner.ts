@@ -10,6 +10,8 @@ export interface WorkOrder {
   /** Whether the table is tracked (a seed installs change tracking first). */
   track: boolean;
   fromVersion?: string;
+  /** Changes: the source incarnation stored with the watermark (absent when unknown). */
+  fromIncarnation?: string;
   batchLimit: number;
   /** The configuration version the order was planned under (workers use no older one). */
   configVersion: number;
@@ -84,7 +86,8 @@ function nextOrder(now: Date, replication: SchedulableReplication, table: TableR
       return { ...base, kind: 'seed' };
     case 'Tracking':
       if (table.lastVersion === null) return { ...base, kind: 'seed' };
-      return changeCycleDue(now, replication, table, settings) ? { ...base, kind: 'changes', fromVersion: table.lastVersion } : null;
+      if (!changeCycleDue(now, replication, table, settings)) return null;
+      return { ...base, kind: 'changes', fromVersion: table.lastVersion, ...(table.lastIncarnation !== null && { fromIncarnation: table.lastIncarnation }) };
     case 'Untracked':
       return reseedDue(now, replication, table, settings) ? { ...base, kind: 'seed' } : null;
     case 'Error':

@@ -25,6 +25,7 @@ export function table(name: string, overrides: Partial<TableRuntimeState> = {}):
     phase: 'Tracking',
     tracked: true,
     lastVersion: '100',
+    lastIncarnation: null,
     inFlightWorkId: null,
     inFlightKind: null,
     inFlightSince: null,

@@ -18,6 +18,8 @@ export const SeedBatchSchema = Struct({
   final: Flag(),
   /** The change-tracking version the snapshot starts at (tracking resumes from it). */
   startVersion: Text(),
+  /** The source database's incarnation the snapshot was read in (SourceIncarnation), stored with the watermark; absent when unknown. */
+  sourceIncarnation: Type.Optional(Text()),
 });
 export type SeedBatch = Static<typeof SeedBatchSchema>;
 
@@ -33,6 +35,8 @@ export const ChangeBatchSchema = Struct({
   toVersion: Text(),
   after: Type.Optional(Text()),
   final: Type.Optional(Flag()),
+  /** The source database's incarnation the changes were read in, stored with the new watermark; absent when unknown. */
+  sourceIncarnation: Type.Optional(Text()),
 });
 export type ChangeBatch = Static<typeof ChangeBatchSchema>;
 

@@ -19,6 +19,8 @@ export const ExtractRequestedSchema = Struct({
   track: Flag(),
   /** For `changes` (required there): the table's watermark. */
   fromVersion: Type.Optional(Text()),
+  /** For `changes`: the source database's incarnation stored with the watermark; a source that is another one now reseeds. */
+  fromIncarnation: Type.Optional(Text()),
   /** ChangeTrackingBatchLimit */
   batchLimit: PositiveCount(),
   /** The replication's configuration version when the work was issued: workers use no older one (a rotated password). */
@@ -75,6 +77,8 @@ export const BatchLoadedSchema = Struct({
   fromVersion: Type.Optional(Text()),
   /** Seed: the snapshot's start version; changes: the new watermark. */
   version: Text(),
+  /** The source database's incarnation `version` was read in, stored with the watermark; absent when unknown. */
+  sourceIncarnation: Type.Optional(Text()),
   rowCount: Count(),
   addedColumns: TextList(),
   /** Columns staging and warehouse widened (or kept wider) for the source's types, in words for the SchemaChange alert. */
@@ -172,7 +176,8 @@ export interface DiscoverTablesReply {
  */
 export interface ChangedTablesRequest {
   replicationId: string;
-  tables: { tableName: string; version: string }[];
+  /** `incarnation`: the one stored with the watermark (absent when unknown); a source that is another one now says `unknown`. */
+  tables: { tableName: string; version: string; incarnation?: string }[];
   /**
    * Whether the reply carries schema stamps (they cost the source a catalog read per table, so the registry asks for
    * them every few seconds, not at every probe). Absent (a registry before this field): true.

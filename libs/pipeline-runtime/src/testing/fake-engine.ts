@@ -1,5 +1,6 @@
 import { tableKey, warehouseTableName, type BatchDescriptor, type SeedBatch, type RetentionPeriod, type StagedFiles, type TableDefinition, type TableRef } from '@svc/contracts';
 import { DEFAULT_SCHEMAS, ENGINE_NAMES } from '@svc/engine-list';
+import { SourceIncarnationChangedError, incarnationMoved } from '@svc/engines';
 import type {
   ApplyOutcome,
   ChangeRead,
@@ -7,6 +8,7 @@ import type {
   ChangeProbeOptions,
   CsvChunks,
   PipelineEngine,
+  ReadOptions,
   SnapshotRead,
   SourceConnector,
   StagedFileReader,
@@ -141,6 +143,8 @@ export class FakeSource implements SourceConnector {
   readonly tables = new Map<string, { definition: TableDefinition; rows: string[] }>();
   readonly tracked = new Set<string>();
   version = 1;
+  /** The database's incarnation (a restore gives it another): a change read from a watermark of another one reseeds. */
+  incarnation: string | null = 'fake database, first life';
   closed = false;
 
   addTable(definition: TableDefinition, rows: string[] = []): void {
@@ -167,11 +171,12 @@ export class FakeSource implements SourceConnector {
 
   async readSnapshot(definition: TableDefinition): Promise<SnapshotRead> {
     const rows = this.tables.get(tableKey(definition.table))?.rows ?? [];
-    return { rows: chunksOf(rows), finished: Promise.resolve({ rowCount: rows.length }), startVersion: String(this.version) };
+    return { rows: chunksOf(rows), finished: Promise.resolve({ rowCount: rows.length }), startVersion: String(this.version), sourceIncarnation: this.incarnation };
   }
 
-  async readChanges(_definition: TableDefinition, fromVersion: string): Promise<ChangeRead> {
-    return { rows: chunksOf([]), finished: Promise.resolve({ rowCount: 0 }), toVersion: fromVersion, limited: false };
+  async readChanges(definition: TableDefinition, fromVersion: string, _limit: number, options: ReadOptions = {}): Promise<ChangeRead> {
+    if (incarnationMoved(options.incarnation, this.incarnation)) throw new SourceIncarnationChangedError(definition.table, options.incarnation ?? '', this.incarnation ?? '');
+    return { rows: chunksOf([]), finished: Promise.resolve({ rowCount: 0 }), toVersion: fromVersion, limited: false, sourceIncarnation: this.incarnation };
   }
 
   async minValidVersion(): Promise<string | null> {

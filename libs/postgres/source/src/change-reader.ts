@@ -4,12 +4,15 @@ import {
   ChangesPurgedError,
   PrimaryKeyRequiredError,
   type ReadOptions,
+  SourceIncarnationChangedError,
   SourceVersionsRewoundError,
   TableNotTrackedError,
+  incarnationMoved,
 } from '@svc/engines';
 import type { Pool, PoolClient } from 'pg';
 import { openTransaction, rollbackAndRelease, streamCopyOut } from '@svc/postgres/common';
 import { assertDefinitionCurrent } from './definition-check';
+import { readIncarnation } from './incarnation';
 import { trackedMinValidVersion } from './registry';
 import { READ_TRANSACTION_SQL, SNAPSHOT_VERSION_SQL, changeWindowEndSql, lockTrackedTableSql, netChangesCopySql } from './read-sql';
 import { CAPTURE_INTACT_SQL, CAPTURE_TRIGGERS, captureFunctionSignature } from './tracking-sql';
@@ -22,7 +25,8 @@ import { parseVersion } from './versions';
  * than `limit` records lie in between. toVersion advances to the snapshot's xmin even when nothing changed.
  * A snapshot's xmin never goes backwards on one server, and every watermark is such an xmin; one below
  * fromVersion means the cluster's transaction ids restarted lower (a restore into another cluster, a
- * failover to a replica that was behind), so the changes in between are unknown and the table is reseeded.
+ * failover to a replica that was behind), so the changes in between are unknown and the table is reseeded. A restore
+ * whose ids have already passed the watermark again is seen by the incarnation stored with it (incarnation.ts).
  */
 export async function readChanges(
   pool: Pool,
@@ -35,6 +39,8 @@ export async function readChanges(
   if (!hasPrimaryKey(definition)) throw new PrimaryKeyRequiredError(table);
   if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError(`the change record limit must be a positive integer, not ${limit}`);
   const from = parseVersion(fromVersion, 'fromVersion');
+  const sourceIncarnation = await readIncarnation(pool);
+  if (incarnationMoved(options.incarnation, sourceIncarnation)) throw new SourceIncarnationChangedError(table, options.incarnation ?? '', sourceIncarnation ?? '');
   const client = await openTransaction(pool, READ_TRANSACTION_SQL);
   try {
     await client.query(lockTrackedTableSql(definition));
@@ -45,7 +51,7 @@ export async function readChanges(
     if (horizon < from) throw new SourceVersionsRewoundError(table, fromVersion, horizon.toString());
     await assertDefinitionCurrent(client, definition, options);
     const to = from === horizon ? from : await windowEnd(client, definition, from, horizon, limit);
-    return { toVersion: to.toString(), limited: to < horizon, ...streamCopyOut(client, netChangesCopySql(definition, from, to)) };
+    return { toVersion: to.toString(), limited: to < horizon, sourceIncarnation, ...streamCopyOut(client, netChangesCopySql(definition, from, to)) };
   } catch (error) {
     await rollbackAndRelease(client);
     throw error;

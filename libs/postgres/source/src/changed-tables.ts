@@ -1,7 +1,8 @@
 import type { TableRef } from '@svc/contracts';
-import type { ChangedTables, ChangeProbeOptions, TableWatermark } from '@svc/engines';
+import { incarnationMoved, type ChangedTables, type ChangeProbeOptions, type TableWatermark } from '@svc/engines';
 import type { Pool } from 'pg';
 import { CHANGE_SCHEMA, TRACKED_TABLES, quoteIdent } from './identifiers';
+import { readIncarnation } from './incarnation';
 import { registryExists } from './registry';
 import { InvalidVersionError, parseVersion, xid8Literal } from './versions';
 
@@ -61,6 +62,8 @@ interface Probe {
 export async function changedTables(pool: Pool, watermarks: readonly TableWatermark[], options: ChangeProbeOptions): Promise<ChangedTables> {
   if (watermarks.length === 0) return { changed: [], unknown: [], schemaStamps: [] };
   if (!(await registryExists(pool))) return { changed: [], unknown: watermarks.map((watermark) => watermark.table), schemaStamps: [] };
+  // A table whose watermark was read in another incarnation of the cluster gets its cycle, which reseeds it.
+  const incarnation = watermarks.some((watermark) => watermark.incarnation !== undefined) ? await readIncarnation(pool) : null;
   const tracked = await pool.query<TrackedRow>(trackedSql(options.schemaStamps), [watermarks.map((watermark) => watermark.table.schema), watermarks.map((watermark) => watermark.table.name)]);
   const unknown: TableRef[] = [];
   const probes: Probe[] = [];
@@ -69,7 +72,7 @@ export async function changedTables(pool: Pool, watermarks: readonly TableWaterm
     const watermark = watermarks[row.index];
     if (watermark === undefined) continue;
     if (row.schema_stamp !== null) schemaStamps.push({ table: watermark.table, stamp: row.schema_stamp });
-    const probe = row.table_exists ? probeOf(row, watermark.version) : null;
+    const probe = row.table_exists && !incarnationMoved(watermark.incarnation, incarnation) ? probeOf(row, watermark.version) : null;
     if (probe === null) unknown.push(watermark.table);
     else probes.push(probe);
   }

@@ -3,6 +3,7 @@ import type { ReadOptions, SnapshotRead } from '@svc/engines';
 import type { Pool } from 'pg';
 import { openTransaction, rollbackAndRelease, streamCopyOut } from '@svc/postgres/common';
 import { assertDefinitionCurrent } from './definition-check';
+import { readIncarnation } from './incarnation';
 import { READ_TRANSACTION_SQL, SNAPSHOT_VERSION_SQL, snapshotCopySql } from './read-sql';
 
 /**
@@ -11,13 +12,14 @@ import { READ_TRANSACTION_SQL, SNAPSHOT_VERSION_SQL, snapshotCopySql } from './r
  * applying changes makes harmless. Tracking must be enabled before, so that nothing falls between.
  */
 export async function readSnapshot(pool: Pool, definition: TableDefinition, options: ReadOptions = {}): Promise<SnapshotRead> {
+  const sourceIncarnation = await readIncarnation(pool);
   const client = await openTransaction(pool, READ_TRANSACTION_SQL);
   try {
     const result = await client.query<{ version: string }>(SNAPSHOT_VERSION_SQL);
     const startVersion = result.rows[0]?.version;
     if (startVersion === undefined) throw new Error('the snapshot version query returned no row');
     await assertDefinitionCurrent(client, definition, options);
-    return { startVersion, ...streamCopyOut(client, snapshotCopySql(definition)) };
+    return { startVersion, sourceIncarnation, ...streamCopyOut(client, snapshotCopySql(definition)) };
   } catch (error) {
     await rollbackAndRelease(client);
     throw error;

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { ConnectionPool } from 'mssql';
 
 /**
@@ -19,6 +19,14 @@ import type { ConnectionPool } from 'mssql';
  *     returns at most n rows. The double answers `SELECT DISTINCT TOP (n) … FROM CHANGETABLE(CHANGES t, last)` with the
  *     distinct keys of `changes` after `last`, their key_hash the MD5 of the key's text.
  *   - SERVERPROPERTY('ProductVersion') and ('EngineEdition') (https://learn.microsoft.com/en-us/sql/t-sql/functions/serverproperty-transact-sql).
+ *   - The database's incarnation (incarnation.ts) from sys.database_recovery_status
+ *     (https://learn.microsoft.com/en-us/sql/relational-databases/system-catalog-views/sys-database-recovery-status-transact-sql:
+ *     recovery_fork_guid "identifies the current recovery fork"; database_guid is new when RESTORE restores a database
+ *     that does not yet exist; the row of another database than master or tempdb is visible to its owner or with VIEW
+ *     ANY DATABASE, else the LEFT JOIN gives NULLs and the concatenation NULL) and sys.databases (group_database_id,
+ *     "identical on every replica to which this database is joined"; create_date). The view "applies to SQL Server
+ *     and Azure SQL Managed Instance": on Azure SQL Database (EngineEdition 5) a statement that names it outside a
+ *     branch that does not run fails with error 208, Invalid object name.
  * A statement it does not know fails, so a read that goes past these checks fails the test that did not expect it.
  * Its transactions keep mssql's rules (see MssqlTransactionDouble): one request at a time, no rollback or commit
  * while a request runs; `openTransactions` counts those begun and not ended (each holds a pooled connection).
@@ -39,6 +47,43 @@ export interface ChangeTrackingState {
   changes?: readonly { version: bigint; key: string }[];
   /** Every statement sent inside a transaction, in order (filled by the double). */
   transactionStatements?: string[];
+  /** What the catalog says of the database's life (see restoreDatabase); default: one life, never restored. */
+  database?: DatabaseLife;
+}
+
+export interface DatabaseLife {
+  recoveryForkGuid: string;
+  databaseGuid: string;
+  /** sys.databases.group_database_id: set for a database joined to an availability group. */
+  groupDatabaseId?: string;
+  /** sys.databases.create_date (ISO 8601, style 126). */
+  createDate: string;
+  /** Whether the login sees the database's row of sys.database_recovery_status (owner, or VIEW ANY DATABASE). */
+  recoveryStatusVisible?: boolean;
+}
+
+const FIRST_LIFE: DatabaseLife = {
+  recoveryForkGuid: '6F9619FF-8B86-D011-B42D-00C04FC964FF',
+  databaseGuid: '0E984725-C51C-4BF4-9960-E1C80E27ABA0',
+  createDate: '2026-01-05T09:00:00.000',
+};
+
+/**
+ * The database restored from a backup taken at `toVersion` (Microsoft's "Change tracking and data restore"): changes
+ * after it are gone and the current version is the backup's. A restore over the database (or of a full backup alone,
+ * or to a point in time) starts a new recovery path ("Recovery Paths": a new recovery_fork_guid); restored as a
+ * database that did not exist, it also gets a new database_guid; on Azure SQL Database a point-in-time restore is a
+ * new database with its own create_date.
+ */
+export function restoreDatabase(state: ChangeTrackingState, toVersion: bigint, how: { asNewDatabase?: boolean } = {}): void {
+  const life = state.database ?? FIRST_LIFE;
+  state.database = {
+    ...life,
+    recoveryForkGuid: randomUUID().toUpperCase(),
+    ...(how.asNewDatabase && { databaseGuid: randomUUID().toUpperCase(), createDate: new Date().toISOString().replace('Z', '') }),
+  };
+  state.currentVersion = toVersion;
+  state.changes = (state.changes ?? []).filter((change) => change.version <= toVersion);
 }
 
 /** The double's pool: tarn's `max` and `acquireTimeoutMillis` (mssql's config.pool). */
@@ -60,6 +105,7 @@ export function changeTrackingDouble(state: ChangeTrackingState, options: Double
   };
   const answerOne = (statement: string): Record<string, unknown> => {
     if (statement.includes('snapshot_isolation_state')) return { state: 1 };
+    if (statement.includes('AS incarnation')) return { incarnation: incarnationAnswer(statement, state) };
     if (statement.includes('CHANGE_TRACKING_CURRENT_VERSION()')) return { current_version: state.currentVersion.toString() };
     if (statement.includes('CHANGE_TRACKING_MIN_VALID_VERSION(')) {
       const visible = state.mayViewChangeTracking ? state.tableMinValidVersion : null;
@@ -168,4 +214,18 @@ function transactionError(message: string, code: string): Error {
 /** Transactions of a Change Tracking double begun and not yet ended. */
 export function openTransactionsOf(pool: ConnectionPool): number {
   return (pool as unknown as { openTransactions: () => number }).openTransactions();
+}
+
+/** What the incarnation statement returns, as the catalog views named in the header answer it. */
+function incarnationAnswer(statement: string, state: ChangeTrackingState): string | null {
+  const life = state.database ?? FIRST_LIFE;
+  const edition = state.engineEdition ?? 3;
+  const guardedByEdition = /IF CONVERT\(int, SERVERPROPERTY\('EngineEdition'\)\) = 5\s+SELECT[^\n]*sys\.databases/.test(statement);
+  const viewOnlyInExec = !statement.replace(/EXEC \(N'[\s\S]*'\)/, '').includes('sys.database_recovery_status');
+  if (edition === 5) {
+    if (!guardedByEdition || !viewOnlyInExec) throw Object.assign(new Error("Invalid object name 'sys.database_recovery_status'."), { name: 'RequestError', number: 208 });
+    return `database created ${life.createDate}`;
+  }
+  if (life.recoveryStatusVisible === false) return null;
+  return `recovery fork ${life.recoveryForkGuid}, database ${life.groupDatabaseId ?? life.databaseGuid}`;
 }

@@ -28,11 +28,12 @@ describe('probeVerdict: what a change read from a watermark would do', () => {
 });
 
 /** A pool that answers the probe's two statements as the server would for the given tables. */
-function probePool(tables: Record<string, { minValid: bigint | null; changesAfter: bigint | null }>, options: { failSecond?: boolean } = {}) {
+function probePool(tables: Record<string, { minValid: bigint | null; changesAfter: bigint | null }>, options: { failSecond?: boolean; incarnation?: string } = {}) {
   const statements: string[] = [];
   const request = () => ({
     query: async (statement: string) => {
       statements.push(statement);
+      if (statement.includes('AS incarnation')) return { recordset: [{ incarnation: options.incarnation ?? 'recovery fork F1, database D1' }] };
       if (statement.includes('CHANGE_TRACKING_MIN_VALID_VERSION')) {
         const names = [...statement.matchAll(/\((\d+), N'([^']*)'\)/g)];
         return {
@@ -105,6 +106,25 @@ describe('changedTables on SQL Server', () => {
     const { pool, statements } = probePool({ '[dbo].[a]': { minValid: 1n, changesAfter: 50n } });
     expect(await changedTables(pool, [{ table: ref('a'), version: '11' }], { schemaStamps: false })).toEqual({ changed: [ref('a')], unknown: [], schemaStamps: [] });
     expect(statements[0]).not.toContain('sys.objects');
+  });
+
+  // Microsoft's "Change tracking and data restore": a database restored past the watermark answers versions a read
+  // would accept; an idle table with no change after the watermark would never get the cycle that reseeds it.
+  it('cannot judge a table whose watermark was read in another incarnation of the database (a restore): its cycle reseeds it', async () => {
+    const tables = { '[dbo].[idle]': { minValid: 1n, changesAfter: 5n }, '[dbo].[old]': { minValid: 1n, changesAfter: 5n } };
+    const { pool, statements } = probePool(tables, { incarnation: 'recovery fork F2, database D1' });
+    const result = await changedTables(pool, [
+      { table: ref('idle'), version: '11', incarnation: 'recovery fork F1, database D1' },
+      { table: ref('old'), version: '11' },
+    ], { schemaStamps: false });
+    expect(result).toEqual({ changed: [], unknown: [ref('idle')], schemaStamps: [] });
+    expect(statements).toHaveLength(3);
+  });
+
+  it('reads no incarnation when no watermark has one (a registry before incarnations)', async () => {
+    const { pool, statements } = probePool({ '[dbo].[a]': { minValid: 1n, changesAfter: 5n } });
+    await changedTables(pool, [{ table: ref('a'), version: '11' }], { schemaStamps: false });
+    expect(statements.some((statement) => statement.includes('AS incarnation'))).toBe(false);
   });
 
   it('reads as T-SQL a reviewer can check (names quoted, versions as plain integers)', () => {

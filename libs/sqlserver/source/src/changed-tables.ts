@@ -1,6 +1,7 @@
-import type { ChangedTables, ChangeProbeOptions, TableWatermark } from '@svc/engines';
+import { incarnationMoved, type ChangedTables, type ChangeProbeOptions, type TableWatermark } from '@svc/engines';
 import type { ConnectionPool } from 'mssql';
 import { PROBES_PER_STATEMENT, changeExistsSql, trackedVersionsSql } from './changed-tables-sql';
+import { readIncarnation } from './incarnation';
 import { InvalidVersionError, lastSyncVersionOf, parseVersion, versionsWentBack } from './versions';
 
 interface TrackedRow {
@@ -30,6 +31,8 @@ const versionOf = (value: string | number | null | undefined): bigint | null => 
 /** SourceConnector.changedTables for SQL Server: two statements per PROBES_PER_STATEMENT tables, whatever their number. */
 export async function changedTables(pool: ConnectionPool, watermarks: readonly TableWatermark[], options: ChangeProbeOptions): Promise<ChangedTables> {
   const result: ChangedTables = { changed: [], unknown: [], schemaStamps: [] };
+  // A table whose watermark was read in another incarnation of the database gets its cycle, which reseeds it.
+  const current = watermarks.some((watermark) => watermark.incarnation !== undefined) ? await readIncarnation(pool.request()) : null;
   for (let start = 0; start < watermarks.length; start += PROBES_PER_STATEMENT) {
     const chunk = watermarks.slice(start, start + PROBES_PER_STATEMENT);
     const tracked = (await pool.request().query<TrackedRow>(trackedVersionsSql(chunk.map((watermark) => watermark.table), options.schemaStamps))).recordset;
@@ -38,7 +41,7 @@ export async function changedTables(pool: ConnectionPool, watermarks: readonly T
       const watermark = chunk[row.index];
       if (watermark === undefined) continue;
       if (row.schema_stamp !== null) result.schemaStamps.push({ table: watermark.table, stamp: row.schema_stamp });
-      const verdict = probeVerdict(watermark.version, versionOf(row.min_valid_version), versionOf(row.current_version));
+      const verdict = incarnationMoved(watermark.incarnation, current) ? 'unknown' : probeVerdict(watermark.version, versionOf(row.min_valid_version), versionOf(row.current_version));
       if (verdict === 'unknown') result.unknown.push(watermark.table);
       else probes.push({ index: row.index, table: watermark.table, last: verdict.last });
     }

@@ -4,11 +4,13 @@ import {
   ChangesPurgedError,
   EngineError,
   PrimaryKeyRequiredError,
+  SourceIncarnationChangedError,
   SourceVersionsRewoundError,
   StaleDefinitionError,
   TableNotTrackedError,
   columnMismatch,
   columnTypeMismatch,
+  incarnationMoved,
   poolGateOptions,
   type ConnectionGate,
   type PoolSizing,
@@ -29,6 +31,7 @@ import { changedTables } from './changed-tables';
 import { sqlServerChecksums } from './checksums';
 import { definitionsOf, type CatalogRow } from './catalog';
 import { qualifiedName, quoteName } from './identifiers';
+import { readIncarnation } from './incarnation';
 import { CURRENT_VERSION_SQL, changeWindowSql, netChangesSql, snapshotSelectSql } from './read-sql';
 import { streamRows } from './row-stream';
 import { readLayout } from './unpaired-surrogates';
@@ -149,9 +152,10 @@ class SqlServerSource implements SourceConnector {
   async readSnapshot(definition: TableDefinition, options: ReadOptions = {}): Promise<SnapshotRead> {
     const { transaction, currentVersion: current } = await this.pinnedSnapshot();
     try {
+      const sourceIncarnation = await readIncarnation(transaction.request());
       await this.assertDefinitionCurrent(transaction, definition, options);
       const stream = streamRows(transaction, transaction.request(), snapshotSelectSql(definition), readLayout(definition, 'snapshot'));
-      return { startVersion: startVersionOf(current).toString(), ...stream };
+      return { startVersion: startVersionOf(current).toString(), sourceIncarnation, ...stream };
     } catch (error) {
       await transaction.rollback().catch(() => undefined);
       throw error;
@@ -167,6 +171,8 @@ class SqlServerSource implements SourceConnector {
     const transaction = await this.snapshotTransaction();
     try {
       const current = await this.currentVersion(transaction);
+      const sourceIncarnation = await readIncarnation(transaction.request());
+      if (incarnationMoved(options.incarnation, sourceIncarnation)) throw new SourceIncarnationChangedError(table, options.incarnation ?? '', sourceIncarnation ?? '');
       const minValid = await this.ctMinValidVersion(transaction.request(), table);
       if (current === null) throw new TableNotTrackedError(table);
       if (minValid === null) throw await this.untrackedOrDenied(transaction.request(), table);
@@ -182,7 +188,7 @@ class SqlServerSource implements SourceConnector {
       const changes = transaction.request();
       changes.input('last', mssqlDriver().BigInt, last.toString());
       changes.input('to', mssqlDriver().BigInt, to.toString());
-      return { toVersion: to.toString(), limited, ...streamRows(transaction, changes, netChangesSql(definition), readLayout(definition, 'changes')) };
+      return { toVersion: to.toString(), limited, sourceIncarnation, ...streamRows(transaction, changes, netChangesSql(definition), readLayout(definition, 'changes')) };
     } catch (error) {
       await transaction.rollback().catch(() => undefined);
       throw error;

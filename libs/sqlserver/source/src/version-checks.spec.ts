@@ -1,7 +1,8 @@
 import type { TableDefinition } from '@svc/contracts';
-import { SourceVersionsRewoundError, isEngineError, type EngineError } from '@svc/engines';
+import { SourceIncarnationChangedError, SourceVersionsRewoundError, isEngineError, type EngineError } from '@svc/engines';
 import type { ConnectionPool } from 'mssql';
-import { changeTrackingDouble, openTransactionsOf, type ChangeTrackingState } from './change-tracking.double';
+import { changeTrackingDouble, openTransactionsOf, restoreDatabase, type ChangeTrackingState } from './change-tracking.double';
+import { readIncarnation } from './incarnation';
 import { createSqlServerSource } from './sqlserver-source';
 
 const double: { state: ChangeTrackingState; pool?: ConnectionPool } = {
@@ -64,6 +65,78 @@ describe('a SQL Server change read checks the versions as the server answers the
     // permission-denied stops the table (the failure classifier's verdict); its own words are the reason Describe shows.
     expect((error as EngineError).serviceWorded).toBe(true);
     expect((error as Error).message).toContain('GRANT VIEW CHANGE TRACKING ON [dbo].[items] TO [replicator]');
+    await connector.close();
+  });
+});
+
+/** The incarnation the double's database answers now, read as the source reads it. */
+async function incarnationNow(): Promise<string> {
+  const incarnation = await readIncarnation(changeTrackingDouble(double.state).request());
+  if (incarnation === null) throw new Error('the double answered no incarnation');
+  return incarnation;
+}
+
+describe('a SQL Server change read reseeds when the database is another incarnation than its watermark\'s', () => {
+  // https://learn.microsoft.com/en-us/sql/relational-databases/track-changes/work-with-change-tracking-sql-server,
+  // "Change tracking and data restore": synchronised at 100, restored to 70, updated to 130; the client at 100
+  // "validates this number successfully because 100 is greater than 50" and "is not aware that the changes between
+  // 70 and 100 are not the same as before". Before incarnations, this read passed every check (130 is past 101).
+  it('reseeds after a restore to 70 and updates to 130, read from 101 (Microsoft\'s scenario)', async () => {
+    double.state = { currentVersion: 100n, tableMinValidVersion: 50n, mayViewChangeTracking: true, userName: 'replicator' };
+    const watermarkIncarnation = await incarnationNow();
+    restoreDatabase(double.state, 70n);
+    double.state.currentVersion = 130n;
+    const connector = source();
+    const error: unknown = await connector.readChanges(items, '101', 10, { incarnation: watermarkIncarnation }).catch((failure: unknown) => failure);
+    expect(error).toBeInstanceOf(SourceIncarnationChangedError);
+    expect(isEngineError(error, 'changes-purged')).toBe(true);
+    expect((error as Error).message).toMatch(/\[dbo\]\.\[items\] is not the one its watermark was read from \(recovery fork .* then, recovery fork .* now: a restore/);
+    await connector.close();
+  });
+
+  it('reseeds after a database lost and restored under its name (a new database_guid and recovery fork)', async () => {
+    double.state = { currentVersion: 100n, tableMinValidVersion: 50n, mayViewChangeTracking: true, userName: 'replicator' };
+    const watermarkIncarnation = await incarnationNow();
+    restoreDatabase(double.state, 120n, { asNewDatabase: true });
+    const connector = source();
+    await expect(connector.readChanges(items, '101', 10, { incarnation: watermarkIncarnation })).rejects.toBeInstanceOf(SourceIncarnationChangedError);
+    await connector.close();
+  });
+
+  // Azure SQL Database (EngineEdition 5): sys.database_recovery_status is documented for SQL Server and Managed
+  // Instance only; "a point-in-time restore always creates a new database" (Azure SQL Database, "Restore a database
+  // from a backup"), so the database's create_date names the incarnation there.
+  it('on Azure SQL Database, never names the recovery status view and reseeds after a point-in-time restore', async () => {
+    double.state = { currentVersion: 100n, tableMinValidVersion: 50n, mayViewChangeTracking: true, userName: 'replicator', engineEdition: 5 };
+    const watermarkIncarnation = await incarnationNow();
+    expect(watermarkIncarnation).toMatch(/^database created 2026-/);
+    restoreDatabase(double.state, 70n, { asNewDatabase: true });
+    double.state.currentVersion = 130n;
+    const connector = source();
+    await expect(connector.readChanges(items, '101', 10, { incarnation: watermarkIncarnation })).rejects.toBeInstanceOf(SourceIncarnationChangedError);
+    await connector.close();
+  });
+
+  it('reads on after a failover between availability-group replicas (group_database_id is the same, database_guid is not)', async () => {
+    const primary = { recoveryForkGuid: 'A1', databaseGuid: 'PRIMARY-GUID', groupDatabaseId: 'GROUP-DB', createDate: '2026-01-05T09:00:00.000' };
+    double.state = { currentVersion: 100n, tableMinValidVersion: 50n, mayViewChangeTracking: true, userName: 'replicator', database: primary };
+    const watermarkIncarnation = await incarnationNow();
+    double.state.database = { ...primary, databaseGuid: 'SECONDARY-GUID', createDate: '2026-01-06T10:00:00.000' };
+    const connector = source();
+    // Past the checks the double is asked for the columns, which it does not answer: the incarnation check passed.
+    await expect(connector.readChanges(items, '101', 10, { incarnation: watermarkIncarnation })).rejects.toThrow(/does not answer/);
+    await connector.close();
+  });
+
+  it('reads on when the login may not see the recovery status (the incarnation is unknown, not moved), and from a watermark stored without one', async () => {
+    double.state = { currentVersion: 100n, tableMinValidVersion: 50n, mayViewChangeTracking: true, userName: 'replicator' };
+    const watermarkIncarnation = await incarnationNow();
+    restoreDatabase(double.state, 120n);
+    double.state.database = { ...double.state.database!, recoveryStatusVisible: false };
+    const connector = source();
+    await expect(connector.readChanges(items, '101', 10, { incarnation: watermarkIncarnation })).rejects.toThrow(/does not answer/);
+    double.state.database = { ...double.state.database, recoveryStatusVisible: true };
+    await expect(connector.readChanges(items, '101', 10)).rejects.toThrow(/does not answer/);
     await connector.close();
   });
 });
