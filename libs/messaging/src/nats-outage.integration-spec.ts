@@ -47,7 +47,7 @@ describe('JetStream publishes while NATS is unreachable', () => {
   }, 60000);
 
   it('row chunks published across an outage are all stored once, in order', async () => {
-    const subject = rowsSubjectOf('batch-across-outage');
+    const subject = rowsSubjectOf('batch-across-outage', 'work-across-outage');
     await server.down();
     const publishing = publishRowChunks(connection, subject, chunksOf(12, 1000), { maxChunkBytes: 1000, maxInFlight: 4 });
     await pause(OUTAGE_MS);

@@ -108,7 +108,7 @@ describe('readRowChunks on a three-node NATS cluster', () => {
 
   /** Publishes 40 chunks of 1000 bytes, chunk i filled with byte i. */
   const publishBatch = async (batchId: string): Promise<string> => {
-    const subject = rowsSubjectOf(batchId);
+    const subject = rowsSubjectOf(batchId, 'cluster-work');
     async function* chunks() {
       for (let index = 0; index < 40; index += 1) yield Buffer.alloc(1000, index);
     }
@@ -196,7 +196,7 @@ describe('readRowChunks on a three-node NATS cluster', () => {
       async function* filler() {
         for (let index = 0; index < 400; index += 1) yield Buffer.alloc(64 * 1024, index);
       }
-      await publishRowChunks(connection, rowsSubjectOf(`cluster-filler-${round}`), filler(), { maxChunkBytes: 64 * 1024 });
+      await publishRowChunks(connection, rowsSubjectOf(`cluster-filler-${round}`, 'cluster-work'), filler(), { maxChunkBytes: 64 * 1024 });
       const subjects: string[] = [];
       for (let batch = 0; batch < 12; batch += 1) subjects.push(await publishBatch(`cluster-batch-behind-${round}-${batch}`));
       await follower.start();

@@ -31,7 +31,7 @@ describe('row chunks on JetStream', () => {
     await server?.stop();
   });
 
-  const newSubject = (): string => rowsSubjectOf(`replication-1/public.orders/${randomUUID()}`);
+  const newSubject = (): string => rowsSubjectOf(`replication-1/public.orders/${randomUUID()}`, randomUUID());
 
   async function storedChunks(subject: string): Promise<number> {
     const info = await manager.streams.info(PipelineStreams.rows.name, { subjects_filter: subject });

@@ -11,14 +11,15 @@ const unusedConnection = new Proxy({} as NatsConnection, {
 async function* nothing(): AsyncGenerator<Buffer> {}
 
 describe('rowsSubjectOf', () => {
-  it('is one hex token under the rows prefix, the same for the same batch', () => {
-    const subject = rowsSubjectOf('replication-1/[sales].[order lines]/changes/100-120/0');
+  it('is one hex token under the rows prefix, the same for the same batch of the same work', () => {
+    const subject = rowsSubjectOf('replication-1/[sales].[order lines]/changes/100-120/0', 'work-1');
     expect(subject).toMatch(/^svc\.pipeline\.v1\.rows\.[0-9a-f]{64}$/);
-    expect(rowsSubjectOf('replication-1/[sales].[order lines]/changes/100-120/0')).toBe(subject);
+    expect(rowsSubjectOf('replication-1/[sales].[order lines]/changes/100-120/0', 'work-1')).toBe(subject);
   });
 
-  it('differs between batches', () => {
-    expect(rowsSubjectOf('batch-a')).not.toBe(rowsSubjectOf('batch-b'));
+  it('differs between batches, and between two works that read the same batch id (the next one must not purge the rows of the last)', () => {
+    expect(rowsSubjectOf('batch-a', 'work-1')).not.toBe(rowsSubjectOf('batch-b', 'work-1'));
+    expect(rowsSubjectOf('batch-a', 'work-1')).not.toBe(rowsSubjectOf('batch-a', 'work-2'));
   });
 });
 
@@ -33,6 +34,6 @@ describe('rows subject checks', () => {
   );
 
   it('refuses a negative chunk count', async () => {
-    await expect(readRowChunks(unusedConnection, rowsSubjectOf('b'), -1).next()).rejects.toThrow('chunkCount must be an integer >= 0');
+    await expect(readRowChunks(unusedConnection, rowsSubjectOf('b', 'w'), -1).next()).rejects.toThrow('chunkCount must be an integer >= 0');
   });
 });

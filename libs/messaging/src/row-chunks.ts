@@ -30,9 +30,14 @@ const CHUNK_INDEX_HEADER = 'Svc-Chunk-Index';
 
 const ROWS_SUBJECT = new RegExp(`^${PipelineSubjects.rowsPrefix.replace(/\./g, '\\.')}\\.[^.*>\\s]+$`);
 
-/** The rows subject of a batch: one token, a hash of the batch id, so any batch id is safe in a subject. */
-export function rowsSubjectOf(batchId: string): string {
-  return `${PipelineSubjects.rowsPrefix}.${createHash('sha256').update(batchId, 'utf8').digest('hex')}`;
+/**
+ * The rows subject of a batch as one unit of work read it: one token, a hash of both ids, so any batch id is safe in a
+ * subject. Per work, because publishing purges the subject first (a read repeated after a crash replaces its partial
+ * chunks): a newer extraction of the same batch id (the table's next work, from the same watermark) must not purge
+ * the rows of a delivery of the older one that a stage is still reading, which then waited for chunks that were gone.
+ */
+export function rowsSubjectOf(batchId: string, workId: string): string {
+  return `${PipelineSubjects.rowsPrefix}.${createHash('sha256').update(`${workId}\n${batchId}`, 'utf8').digest('hex')}`;
 }
 
 /** Removes every chunk stored under `subject`, waiting out NATS being unreachable like a publish (see waitOutOutage). */

@@ -125,7 +125,7 @@ export class ExtractService {
       if (await this.stoppedAsCancelled(request, pending)) return;
       if (pending) await this.announce(request, pending, extractedAt, false);
       const batchId = seedBatchId(request.replicationId, definition.table, seedId, part.index);
-      const rowsSubject = rowsSubjectOf(batchId);
+      const rowsSubject = rowsSubjectOf(batchId, request.workId);
       const { chunkCount } = await publishRowChunks(this.connection, rowsSubject, part.chunks, { maxChunkBytes: this.settings.rowChunkBytes, outageWait: this.outageWait });
       pending = {
         batch: {
@@ -190,7 +190,7 @@ export class ExtractService {
     try {
       for (let batches = 1; ; batches += 1) {
         const batchId = changeBatchId(request.replicationId, definition.table, fromVersion, read.toVersion);
-        const rowsSubject = rowsSubjectOf(batchId);
+        const rowsSubject = rowsSubjectOf(batchId, request.workId);
         const { chunkCount } = await publishRowChunks(this.connection, rowsSubject, read.rows, { maxChunkBytes: this.settings.rowChunkBytes, outageWait: this.outageWait });
         const { rowCount } = await read.finished;
         unread = null;

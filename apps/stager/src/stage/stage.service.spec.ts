@@ -24,7 +24,7 @@ function purgeOnlyNats(purged: string[]): NatsConnection {
 const extracted = (batch: BatchDescriptor, workId: string): BatchExtracted => ({
   workId,
   batch,
-  rowsSubject: rowsSubjectOf(batch.batchId),
+  rowsSubject: rowsSubjectOf(batch.batchId, 'work-1'),
   chunkCount: 1,
   rowCount: 2,
   extractedAt: '2026-11-24T00:00:00.000Z',
@@ -69,6 +69,6 @@ describe('StageService with a fake engine', () => {
 
     expect(publisher.payloadsOn(PipelineSubjects.workFailed)).toEqual([expect.objectContaining({ workId: 'work-lost', stage: 'stage', reseed: true })]);
     expect(publisher.payloadsOn(PipelineSubjects.batchStaged)).toEqual([]);
-    expect(purged).toEqual([rowsSubjectOf(batch.batchId)]);
+    expect(purged).toEqual([rowsSubjectOf(batch.batchId, 'work-1')]);
   });
 });

@@ -132,16 +132,17 @@ export class StageService {
   }
 
   /**
-   * Neither forwarded nor reported: the registry has released its work. Its rows stay in the rows stream
-   * until they expire, since a newer batch of the same id reads the same rows subject.
+   * Neither forwarded nor reported: the registry has released its work. Its rows go from the rows stream: they are
+   * under its own work's subject (rowsSubjectOf), which no newer batch of the same id reads.
    */
-  private dropStale(event: BatchExtracted, config: ReplicationConfig): void {
+  private async dropStale(event: BatchExtracted, config: ReplicationConfig): Promise<void> {
     const { batch } = event;
     replicationLog(this.logger, config).debug('dropped a stale batch: newer work on its table has been applied', {
       workId: event.workId,
       batchId: batch.batchId,
       epoch: batch.epoch,
     });
+    await purgeRows(this.connection, event.rowsSubject, this.outageWait);
   }
 
   /**

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { NestFactory } from '@nestjs/core';
 import { loadWorkerConfig } from '@svc/config';
-import { PipelineSubjects, type BatchDescriptor, type ReplicationConfig } from '@svc/contracts';
+import { PipelineStreams, PipelineSubjects, type BatchDescriptor, type ReplicationConfig } from '@svc/contracts';
 import { JsonLogger } from '@svc/logging';
 import { publishRowChunks, rowsSubjectOf } from '@svc/messaging';
 import { listenOnNats, natsMicroserviceOptions } from '@svc/messaging-nest';
@@ -30,7 +30,7 @@ describe('stager: stale batches', () => {
 
   async function extracted(batch: BatchDescriptor, csv: string): Promise<string> {
     const workId = randomUUID();
-    const rowsSubject = rowsSubjectOf(batch.batchId);
+    const rowsSubject = rowsSubjectOf(batch.batchId, workId);
     const { chunkCount } = await publishRowChunks(harness.connection, rowsSubject, (async function* () {
       yield Buffer.from(csv);
     })());
@@ -83,6 +83,9 @@ describe('stager: stale batches', () => {
     expect(await peopleRows()).toEqual(['1:Ann', '2:Bob']);
     expect(objectEventsOf(stale)).toEqual([]);
     expect(logLines.some((line) => line.includes('dropped a stale batch') && line.includes(workId))).toBe(true);
+    // Its rows are its work's alone (rowsSubjectOf): they go with it instead of waiting in the stream to expire.
+    const stream = await (await harness.connection.jetstreamManager()).streams.info(PipelineStreams.rows.name, { subjects_filter: rowsSubjectOf(stale.batchId, workId) });
+    expect(stream.state.subjects ?? {}).toEqual({});
   });
 
   it('leaves the files of a newer batch of the same id alone (no overwrite, no delete)', async () => {
