@@ -173,20 +173,45 @@ export class LiveReplication {
 
   /** Waits until each compared warehouse table equals its source table, row for row; the last comparison is in the error. */
   async waitForWarehouseEqualsSource(deadlineMs: number): Promise<void> {
-    let last = '';
-    await this.waitFor(
-      async () => {
-        for (const spec of this.tables) {
-          const [expected, actual] = await Promise.all([this.sourceDigest(spec), this.warehouseDigest(spec)]);
-          last = `${tableLabel(spec)}: source ${JSON.stringify(expected)} warehouse ${JSON.stringify(actual)}`;
-          if (!sameDigest(expected, actual)) return false;
-        }
-        return true;
-      },
-      deadlineMs,
-      'the warehouse to equal the source',
-    ).catch((error: Error) => {
-      throw new Error(`${error.message}\nlast comparison: ${last}`);
+    const comparison = { last: '' };
+    await this.waitFor(() => this.warehouseEqualsSource(comparison), deadlineMs, 'the warehouse to equal the source').catch((error: Error) => {
+      throw new Error(`${error.message}\nlast comparison: ${comparison.last}`);
     });
+  }
+
+  /**
+   * Waits until each compared warehouse table equals its source table while the replication keeps moving: it fails
+   * when no watermark has moved for `stallMs` (a frozen table), or at `capMs` whatever happens. A backlog a slow
+   * machine takes long to apply passes; a table that stops does not.
+   */
+  async waitForWarehouseEqualsSourceWhileMoving(stallMs: number, capMs: number): Promise<void> {
+    const comparison = { last: '' };
+    const watermarks = async () => {
+      const state = await this.describe().catch(() => null);
+      if (state?.status === 'Failed') throw new Error(`the replication is Failed while waiting for the warehouse to equal the source\n${await this.diagnostics()}`);
+      return JSON.stringify(state?.tables.map((table) => table.lastVersion ?? null) ?? null);
+    };
+    const cap = Date.now() + capMs;
+    let seen = await watermarks();
+    let movedAt = Date.now();
+    while (!(await this.warehouseEqualsSource(comparison).catch(() => false))) {
+      const now = await watermarks();
+      if (now !== seen) [seen, movedAt] = [now, Date.now()];
+      const stalledFor = Date.now() - movedAt;
+      if (stalledFor >= stallMs || Date.now() >= cap) {
+        const why = stalledFor >= stallMs ? `no watermark moved for ${stalledFor} ms` : `still moving after ${capMs} ms`;
+        throw new Error(`${why} while waiting for the warehouse to equal the source\n${await this.diagnostics()}\nlast comparison: ${comparison.last}`);
+      }
+      await sleep(250);
+    }
+  }
+
+  private async warehouseEqualsSource(comparison: { last: string }): Promise<boolean> {
+    for (const spec of this.tables) {
+      const [expected, actual] = await Promise.all([this.sourceDigest(spec), this.warehouseDigest(spec)]);
+      comparison.last = `${tableLabel(spec)}: source ${JSON.stringify(expected)} warehouse ${JSON.stringify(actual)}`;
+      if (!sameDigest(expected, actual)) return false;
+    }
+    return true;
   }
 }

@@ -69,6 +69,15 @@ export class ReplicationPair {
     return true;
   }
 
+  /**
+   * Waits until both warehouse copies equal the source while their watermarks keep moving (see
+   * LiveReplication.waitForWarehouseEqualsSourceWhileMoving), within one cap for both.
+   */
+  async waitForConvergenceWhileMoving(stallMs: number, capMs: number): Promise<void> {
+    const cap = Date.now() + capMs;
+    for (const live of this.both) await live.waitForWarehouseEqualsSourceWhileMoving(stallMs, Math.max(1, cap - Date.now()));
+  }
+
   /** Waits until both warehouse copies equal the source (Type2: its current rows), within one deadline. */
   async waitForConvergence(deadlineMs: number): Promise<void> {
     const deadline = Date.now() + deadlineMs;
