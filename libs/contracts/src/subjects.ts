@@ -26,6 +26,8 @@ import type {
   ReleaseTablesRequest,
   RuntimeConfigReply,
   RuntimeConfigRequest,
+  WorkAttemptReply,
+  WorkAttemptRequest,
   WorkCancelled,
   WorkFailed,
   WorkProgress,
@@ -45,6 +47,8 @@ export const Subjects = {
   registryMetrics: 'svc.registry.v1.metrics',
   /** Core request/reply: an extractor's progress and result of a table's validation; the reply carries the table's watermark. */
   registryValidationReport: 'svc.registry.v1.validation.report',
+  /** Core request/reply: an extractor starts another attempt of a work delivered again; the reply is its epoch. */
+  registryWorkAttempt: 'svc.registry.v1.work.attempt',
   extractorDiscoverTables: 'svc.extractor.v1.discover-tables',
   extractorReleaseTables: 'svc.extractor.v1.release-tables',
   extractorChangedTables: 'svc.extractor.v1.changed-tables',
@@ -119,6 +123,7 @@ export interface RequestReplyContracts {
   'svc.registry.v1.replication.runtime-config': { request: RuntimeConfigRequest; reply: RpcReply<RuntimeConfigReply> };
   'svc.registry.v1.metrics': { request: Record<string, never>; reply: RpcReply<RegistryMetricsReply> };
   'svc.registry.v1.validation.report': { request: ValidationReportRequest; reply: RpcReply<ValidationReportReply> };
+  'svc.registry.v1.work.attempt': { request: WorkAttemptRequest; reply: RpcReply<WorkAttemptReply> };
   'svc.extractor.v1.discover-tables': { request: DiscoverTablesRequest; reply: RpcReply<DiscoverTablesReply> };
   'svc.extractor.v1.release-tables': { request: ReleaseTablesRequest; reply: RpcReply<ReleaseTablesReply> };
   'svc.extractor.v1.changed-tables': { request: ChangedTablesRequest; reply: RpcReply<ChangedTablesReply> };

@@ -50,6 +50,8 @@ describe('the bus permission model', () => {
   it('lets only the registry queue table validations, only extractors report on them, and only the registry hear the reports', () => {
     expect(rolesThatPublish(PipelineSubjects.validateRequested)).toEqual(['job-registry']);
     expect(rolesThatPublish(Subjects.registryValidationReport)).toEqual(['extractor']);
+    expect(rolesThatPublish(Subjects.registryWorkAttempt)).toEqual(['extractor']);
+    expect(BUS_ROLES.filter((role) => maySubscribe(role, Subjects.registryWorkAttempt))).toEqual(['job-registry']);
     expect(BUS_ROLES.filter((role) => maySubscribe(role, Subjects.registryValidationReport))).toEqual(['job-registry']);
   });
 

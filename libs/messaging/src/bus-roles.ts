@@ -92,6 +92,8 @@ export function busPermissionsOf(role: BusRole): BusPermissions {
           PipelineSubjects.batchLoaded,
           `${PipelineSubjects.rowsPrefix}.*`,
           `${JS_API}.STREAM.PURGE.${ROWS}`,
+          // A work delivered again starts a new attempt, with its own epoch (WorkAttemptRequest).
+          Subjects.registryWorkAttempt,
           // Validation: a table's comparison, and its progress and result told to the registry.
           ...ownDurableConsumer(PipelineConsumers.validator),
           Subjects.registryValidationReport,

@@ -36,6 +36,7 @@ export async function reportBatchFailure(
       scope: failure.scope,
       ...(failure.reseed && { reseed: true }),
       ...(event.batch.configVersion !== undefined && { configVersion: event.batch.configVersion }),
+      epoch: event.batch.epoch,
       failedAt: new Date().toISOString(),
     },
     `${event.workId}/${event.batch.batchId}/failed`,

@@ -32,6 +32,7 @@ export {
   type CompletedCycle,
   type DiscoveredTable,
   type ReleasedWork,
+  type ReportingWork,
   type SchedulableReplication,
   type TableRuntimeState,
   type UnpublishedWork,

@@ -60,6 +60,15 @@ export interface ReleasedWork {
   workId: string;
 }
 
+/**
+ * The work a report is about: its id, and the epoch of the attempt that reported (absent from a worker before
+ * attempts had epochs). A report of an attempt a later one replaced (WorkAttemptRequest) moves nothing.
+ */
+export type ReportingWork = string | { workId: string; epoch?: number };
+
+const workIdOf = (work: ReportingWork): string => (typeof work === 'string' ? work : work.workId);
+const epochOf = (work: ReportingWork): number | null => (typeof work === 'string' ? null : (work.epoch ?? null));
+
 /** What a finished change cycle moved, for the per-cycle log line. */
 export interface CompletedCycle {
   fromVersion: string | null;
@@ -246,11 +255,11 @@ export class PipelineStateRepository {
   }
 
   /** A seed part is loaded; progress keeps a long seed from being taken for stale. */
-  async recordSeedProgress(replicationId: string, tableName: string, workId: string, rows: number, now: Date): Promise<boolean> {
+  async recordSeedProgress(replicationId: string, tableName: string, work: ReportingWork, rows: number, now: Date): Promise<boolean> {
     const result = await this.pool.query(
       `UPDATE table_states SET rows_seeded = rows_seeded + $4, updated_at = $5, last_progress_at = $5
-        WHERE replication_id = $1 AND table_name = $2 AND in_flight_work_id = $3 AND ${phaseAllows('seed-part-loaded')}`,
-      [replicationId, tableName, workId, rows, now],
+        WHERE replication_id = $1 AND table_name = $2 AND in_flight_work_id = $3 AND ($6::bigint IS NULL OR work_epoch = $6) AND ${phaseAllows('seed-part-loaded')}`,
+      [replicationId, tableName, workIdOf(work), rows, now, epochOf(work)],
     );
     return result.rowCount === 1;
   }
@@ -259,7 +268,7 @@ export class PipelineStateRepository {
   async completeSeed(
     replicationId: string,
     tableName: string,
-    workId: string,
+    work: ReportingWork,
     startVersion: string,
     rows: number,
     now: Date,
@@ -275,8 +284,8 @@ export class PipelineStateRepository {
               ${RELEASE}, ct_timeout_level = 0, failure_count = 0, retry_at = NULL,
               watermark_at = $6, retention_alerted_at = NULL,
               last_seeded_at = $6, last_cycle_at = $6, last_error = NULL, last_error_detail = NULL, lag_seconds = 0, updated_at = $6, last_progress_at = $6
-        WHERE replication_id = $1 AND table_name = $2 AND in_flight_work_id = $3 AND ${phaseAllows('seed-loaded')}`,
-      [replicationId, tableName, workId, startVersion, rows, now, incarnation],
+        WHERE replication_id = $1 AND table_name = $2 AND in_flight_work_id = $3 AND ($8::bigint IS NULL OR work_epoch = $8) AND ${phaseAllows('seed-loaded')}`,
+      [replicationId, tableName, workIdOf(work), startVersion, rows, now, incarnation, epochOf(work)],
     );
     return result.rowCount === 1;
   }
@@ -291,7 +300,7 @@ export class PipelineStateRepository {
   async completeChanges(
     replicationId: string,
     tableName: string,
-    workId: string,
+    work: ReportingWork,
     version: string,
     rows: number,
     lagSeconds: number,
@@ -303,7 +312,7 @@ export class PipelineStateRepository {
     const result = await this.pool.query<{ from_version: string | null; started_at: Date | null }>(
       `WITH before AS (
          SELECT last_version, in_flight_since FROM table_states
-          WHERE replication_id = $1 AND table_name = $2 AND in_flight_work_id = $3 FOR UPDATE
+          WHERE replication_id = $1 AND table_name = $2 AND in_flight_work_id = $3 AND ($10::bigint IS NULL OR work_epoch = $10) FOR UPDATE
        )
        UPDATE table_states
           SET last_version = CASE WHEN $8::text IS NULL THEN $4 END, last_error = $8, ${changesLoadedSet('$5', '$6', '$7')},
@@ -312,7 +321,7 @@ export class PipelineStateRepository {
          FROM before
         WHERE replication_id = $1 AND table_name = $2 AND in_flight_work_id = $3 AND ${phaseAllows(event)}
         RETURNING before.last_version AS from_version, before.in_flight_since AS started_at`,
-      [replicationId, tableName, workId, version, rows, lagSeconds, now, reseedReason, incarnation],
+      [replicationId, tableName, workIdOf(work), version, rows, lagSeconds, now, reseedReason, incarnation, epochOf(work)],
     );
     const row = result.rows[0];
     return row === undefined ? null : { fromVersion: row.from_version, startedAt: row.started_at };
@@ -328,7 +337,7 @@ export class PipelineStateRepository {
   async recordChangesProgress(
     replicationId: string,
     tableName: string,
-    workId: string,
+    work: ReportingWork,
     batch: { fromVersion: string; toVersion: string; incarnation?: string | null },
     rows: number,
     lagSeconds: number,
@@ -337,14 +346,14 @@ export class PipelineStateRepository {
     const result = await this.pool.query<{ started_at: Date | null }>(
       `WITH before AS (
          SELECT in_flight_since FROM table_states
-          WHERE replication_id = $1 AND table_name = $2 AND in_flight_work_id = $3 FOR UPDATE
+          WHERE replication_id = $1 AND table_name = $2 AND in_flight_work_id = $3 AND ($10::bigint IS NULL OR work_epoch = $10) FOR UPDATE
        )
        UPDATE table_states
           SET last_version = $5, last_incarnation = COALESCE($9, last_incarnation), last_error = NULL, ${changesLoadedSet('$6', '$7', '$8')}, in_flight_since = $8
          FROM before
         WHERE replication_id = $1 AND table_name = $2 AND in_flight_work_id = $3 AND last_version = $4 AND ${phaseAllows('changes-loaded')}
         RETURNING before.in_flight_since AS started_at`,
-      [replicationId, tableName, workId, batch.fromVersion, batch.toVersion, rows, lagSeconds, now, batch.incarnation ?? null],
+      [replicationId, tableName, workIdOf(work), batch.fromVersion, batch.toVersion, rows, lagSeconds, now, batch.incarnation ?? null, epochOf(work)],
     );
     const row = result.rows[0];
     return row === undefined ? null : { fromVersion: batch.fromVersion, startedAt: row.started_at };
@@ -358,7 +367,7 @@ export class PipelineStateRepository {
   async failWork(
     replicationId: string,
     tableName: string,
-    workId: string,
+    work: ReportingWork,
     failure: { message: string; detail?: string; event: WorkFailureEvent; retryAt: Date | null },
     now: Date,
   ): Promise<boolean> {
@@ -370,10 +379,26 @@ export class PipelineStateRepository {
               last_incarnation = CASE WHEN $5 THEN NULL ELSE last_incarnation END,
               failure_count = CASE WHEN $6::timestamptz IS NULL THEN failure_count ELSE failure_count + 1 END,
               retry_at = $6, updated_at = $7
-        WHERE replication_id = $1 AND table_name = $2 AND in_flight_work_id = $3 AND ${phaseAllows(failure.event)}`,
-      [replicationId, tableName, workId, failure.message, forgetsWatermark, failure.retryAt, now, storedErrorDetail(failure.detail)],
+        WHERE replication_id = $1 AND table_name = $2 AND in_flight_work_id = $3 AND ($9::bigint IS NULL OR work_epoch = $9) AND ${phaseAllows(failure.event)}`,
+      [replicationId, tableName, workIdOf(work), failure.message, forgetsWatermark, failure.retryAt, now, storedErrorDetail(failure.detail), epochOf(work)],
     );
     return result.rowCount === 1;
+  }
+
+  /**
+   * A new attempt of the work in flight (its request delivered again): the table's epoch moves up and is the attempt's,
+   * so staging and warehouse refuse the batches of every earlier attempt once one of this one's is applied, and only
+   * this attempt's reports move the table. Null when the work is no longer in flight.
+   */
+  async newAttempt(replicationId: string, tableName: string, workId: string, now: Date): Promise<number | null> {
+    const result = await this.pool.query<{ work_epoch: string }>(
+      `UPDATE table_states SET work_epoch = work_epoch + 1, last_progress_at = $4, updated_at = $4
+        WHERE replication_id = $1 AND table_name = $2 AND in_flight_work_id = $3
+        RETURNING work_epoch`,
+      [replicationId, tableName, workId, now],
+    );
+    const epoch = result.rows[0]?.work_epoch;
+    return epoch === undefined ? null : Number(epoch);
   }
 
   /** When the work in flight was claimed; null when that work is no longer in flight. */

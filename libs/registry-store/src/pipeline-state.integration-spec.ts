@@ -185,6 +185,29 @@ describe('PipelineStateRepository against PostgreSQL', () => {
     expect(await tableState(id, table)).toMatchObject({ lastVersion: null, lastIncarnation: null });
   });
 
+  it('gives a work delivered again a new attempt with a higher epoch; only the latest attempt\'s reports move the table', async () => {
+    const id = await replicationWith(['[public].[t]']);
+    const table = '[public].[t]';
+    await seeded(id, table, '100', at(0));
+    const workId = randomUUID();
+    const claimed = await state.claim(id, table, workId, 'changes', at(10));
+    if (claimed === null) throw new Error('not claimed');
+    const second = await state.newAttempt(id, table, workId, at(11));
+    expect(second).toBe(claimed + 1);
+    expect((await tableState(id, table)).workEpoch).toBe(claimed + 1);
+
+    // The first attempt, still reading when the request came again, reports a window the second does not own.
+    expect(await state.recordChangesProgress(id, table, { workId, epoch: claimed }, { fromVersion: '100', toVersion: '140' }, 3, 0, at(12))).toBeNull();
+    expect(await state.completeChanges(id, table, { workId, epoch: claimed }, '140', 3, 0, at(12))).toBeNull();
+    expect(await state.failWork(id, table, { workId, epoch: claimed }, { message: 'late', event: 'failed-retryable', retryAt: at(60) }, at(12))).toBe(false);
+    expect(await tableState(id, table)).toMatchObject({ lastVersion: '100', inFlightWorkId: workId });
+
+    expect(await state.completeChanges(id, table, { workId, epoch: second ?? 0 }, '150', 4, 0, at(13))).not.toBeNull();
+    expect(await tableState(id, table)).toMatchObject({ lastVersion: '150', inFlightWorkId: null });
+    // No attempt of a work no longer in flight.
+    expect(await state.newAttempt(id, table, workId, at(14))).toBeNull();
+  });
+
   it('ignores a completion, failure or cancel of work no longer in flight', async () => {
     const id = await replicationWith(['[public].[t]']);
     const table = '[public].[t]';

@@ -11,8 +11,8 @@ export function extractConsumer(service: ExtractService, settings: WorkerConfig)
     ...PipelineConsumers.extractor,
     concurrency: settings.concurrency,
     guard: isExtractRequested,
-    handle: (request) =>
-      runClassified(() => service.extract(request), { endpoint: 'Source', table: tableKey(request.table) }, ({ reason, scope, detail }) =>
+    handle: (request, context) =>
+      runClassified(() => service.extract(request, context), { endpoint: 'Source', table: tableKey(request.table) }, ({ reason, scope, detail }) =>
         service.fail(request, reason, { retryable: false, scope, ...(detail !== undefined && { detail }) }),
       ),
     onGiveUp: async (payload, reason, detail) => {

@@ -3,6 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { NatsConnection } from 'nats';
 import {
   PipelineSubjects,
+  Subjects,
   hasPrimaryKey,
   tableKey,
   type BatchDescriptor,
@@ -14,7 +15,7 @@ import {
 import type { WorkerConfig } from '@svc/config';
 import { abandonRowStream, type ChangeRead, type ReadOptions, type SourceConnector } from '@svc/engines';
 import { JsonLogger, replicationLog } from '@svc/logging';
-import { CancelledWork, PipelinePublisher, publishRowChunks, purgeRows, rowsSubjectOf, type OutageWait } from '@svc/messaging';
+import { CancelledWork, NatsRequester, PipelinePublisher, publishRowChunks, purgeRows, rowsSubjectOf, type OutageWait, type WorkContext } from '@svc/messaging';
 import { NATS_CONNECTION } from '@svc/messaging-nest';
 import { WORKER_CONFIG, WORKER_SHUTDOWN } from '@svc/pipeline-nest';
 import {
@@ -73,6 +74,7 @@ export class ExtractService {
     private readonly publisher: PipelinePublisher,
     private readonly logger: JsonLogger,
     private readonly cancelled: CancelledWork,
+    private readonly requester: NatsRequester,
     @Inject(NATS_CONNECTION) private readonly connection: NatsConnection,
     @Inject(WORKER_CONFIG) private readonly settings: WorkerConfig,
     @Inject(WORKER_SHUTDOWN) shutdown: AbortController,
@@ -80,7 +82,9 @@ export class ExtractService {
     this.outageWait = { shutdown: shutdown.signal };
   }
 
-  async extract(request: ExtractRequested): Promise<void> {
+  async extract(delivered: ExtractRequested, context: Pick<WorkContext, 'deliveryCount'> = { deliveryCount: 1 }): Promise<void> {
+    const request = await this.attemptOf(delivered, context.deliveryCount);
+    if (request === null) return;
     for (let attempt = 1; ; attempt += 1) {
       try {
         await this.extractOnce(request);
@@ -91,6 +95,23 @@ export class ExtractService {
         this.logger.debug('table definition changed during the read: reading again', { workId: request.workId, table: tableKey(request.table) });
       }
     }
+  }
+
+  /**
+   * The work as this attempt reads it. A request delivered again (its ack deadline passed while another attempt may
+   * still be reading, a worker died, a retry) gets a new epoch from the registry (WorkAttemptRequest): two attempts
+   * read different windows at different times, and the fences let only the latest one's batches and reports count.
+   * Null when the work is no longer in flight: nothing is read.
+   */
+  private async attemptOf(request: ExtractRequested, deliveryCount: number): Promise<ExtractRequested | null> {
+    if (deliveryCount <= 1) return request;
+    const reply = await this.requester.request(Subjects.registryWorkAttempt, { workId: request.workId, replicationId: request.replicationId, table: request.table });
+    if (!reply.ok) throw new Error(`the registry refused a new attempt of work ${request.workId}: ${reply.error.messages.join('; ')}`);
+    if (reply.value.epoch === null) {
+      this.logger.info('work delivered again is no longer in flight: dropped', { workId: request.workId, table: tableKey(request.table), deliveryCount });
+      return null;
+    }
+    return { ...request, epoch: reply.value.epoch };
   }
 
   private async extractOnce(request: ExtractRequested): Promise<void> {
@@ -270,6 +291,7 @@ export class ExtractService {
         fromVersion: body.fromVersion,
         version: body.toVersion,
         ...(body.sourceIncarnation !== undefined && { sourceIncarnation: body.sourceIncarnation }),
+        epoch: request.epoch,
         rowCount: 0,
         addedColumns: [],
         extractedAt,
@@ -317,6 +339,7 @@ export class ExtractService {
         ...(options.reseed && { reseed: true }),
         scope: options.scope,
         ...(request.configVersion !== undefined && { configVersion: request.configVersion }),
+        epoch: request.epoch,
         failedAt: new Date().toISOString(),
       },
       `${request.workId}/failed`,

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { BatchLoaded, WorkFailed } from '@svc/contracts';
-import { guardWorkProgress, tableKey } from '@svc/contracts';
+import type { BatchLoaded, RpcReply, WorkAttemptReply, WorkFailed } from '@svc/contracts';
+import { ErrorCode, guardWorkAttempt, guardWorkProgress, rpcError, rpcOk, tableKey } from '@svc/contracts';
 import { JsonLogger, replicationLog } from '@svc/logging';
-import { PipelineStateRepository, ReplicationRepository, type ReplicationStore } from '@svc/registry-store';
+import { PipelineStateRepository, ReplicationRepository, type ReplicationStore, type ReportingWork } from '@svc/registry-store';
 import { AlertsService } from './alerts.service';
 import { TABLE_RETRY_BACKOFF, retryDelayMs } from './failure-backoff';
 import { MetricsHistoryService } from './metrics-history.service';
@@ -29,9 +29,9 @@ export class PipelineEventsService {
     let moved: boolean;
     let cycle: { lagSeconds: number; durationMs: number | null } | undefined;
     if (event.kind === 'seed' && !event.final) {
-      moved = await this.state.recordSeedProgress(replicationId, tableName, workId, event.rowCount, now);
+      moved = await this.state.recordSeedProgress(replicationId, tableName, reportingWork(event), event.rowCount, now);
     } else if (event.kind === 'seed') {
-      moved = await this.state.completeSeed(replicationId, tableName, workId, event.version, event.rowCount, now, event.sourceIncarnation ?? null);
+      moved = await this.state.completeSeed(replicationId, tableName, reportingWork(event), event.version, event.rowCount, now, event.sourceIncarnation ?? null);
       loaded = { kind: 'seed', rows: event.rowCount, startVersion: event.version };
     } else {
       const lagSeconds = Math.max(0, (Date.parse(event.loadedAt) - Date.parse(event.extractedAt)) / 1000);
@@ -42,13 +42,13 @@ export class PipelineEventsService {
         ? await this.state.recordChangesProgress(
             replicationId,
             tableName,
-            workId,
+            reportingWork(event),
             { fromVersion: following, toVersion: event.version, ...(event.sourceIncarnation !== undefined && { incarnation: event.sourceIncarnation }) },
             event.rowCount,
             lagSeconds,
             now,
           )
-        : await this.state.completeChanges(replicationId, tableName, workId, event.version, event.rowCount, lagSeconds, now, reseedReason, event.sourceIncarnation ?? null);
+        : await this.state.completeChanges(replicationId, tableName, reportingWork(event), event.version, event.rowCount, lagSeconds, now, reseedReason, event.sourceIncarnation ?? null);
       moved = completed !== null;
       if (completed && reseedReason) await this.alerts.raise({ replicationId, kind: 'Reseed', message: `${tableName}: ${reseedReason}` });
       const durationMs = completed?.startedAt ? now.getTime() - completed.startedAt.getTime() : null;
@@ -107,13 +107,26 @@ export class PipelineEventsService {
   }
 
   /**
+   * A work request delivered again starts a new attempt with a new epoch (WorkAttemptRequest); null when the work is
+   * no longer in flight. The extractor reads nothing then.
+   */
+  async workAttempt(message: unknown, now = new Date()): Promise<RpcReply<WorkAttemptReply>> {
+    const guarded = guardWorkAttempt(message);
+    if (!guarded.ok) return rpcError(ErrorCode.ValidationFailed, guarded.problems);
+    const { replicationId, workId, table } = guarded.value;
+    const epoch = await this.state.newAttempt(replicationId, tableKey(table), workId, now);
+    this.logger.info('work delivered again: a new attempt', { replicationId, table: tableKey(table), workId, epoch });
+    return rpcOk({ epoch });
+  }
+
+  /**
    * A retryable failure waits out a capped, jittered backoff before the table is tried again; a terminal
    * one stops the table (Error) or, when it concerns the whole source, staging, warehouse or bucket
    * (authentication, a missing database or bucket), the replication (Failed). StartReplication retries both.
    */
   async workFailed(event: WorkFailed, now = new Date()): Promise<void> {
     const tableName = tableKey(event.table);
-    const { replicationId, workId } = event;
+    const { replicationId } = event;
     if (!event.retryable && event.scope === 'replication' && (await this.configChangedSince(event, tableName))) {
       // Work that began before an Alter (say, a rotated password) may have used the old settings: try again with the new ones.
       event = { ...event, retryable: true, message: `${event.message} (with the settings before the last change; retried)` };
@@ -126,7 +139,7 @@ export class PipelineEventsService {
     }
     const detail = event.detail;
     const failure = { message: event.message, ...(detail !== undefined && { detail }), event: failureEvent(event), retryAt };
-    const moved = await this.state.failWork(replicationId, tableName, workId, failure, now);
+    const moved = await this.state.failWork(replicationId, tableName, reportingWork(event), failure, now);
     if (!moved) return;
     // The log keeps what the server said (the logger redacts credentials): operators need it, Describe shows it only to keys allowed to see it.
     this.logger.warn('pipeline work failed', { replicationId, table: tableName, stage: event.stage, retryable: event.retryable, scope: event.scope ?? 'table', reason: event.message, detail });
@@ -149,6 +162,11 @@ export class PipelineEventsService {
     const issuedUnder = event.configVersion;
     return (issuedUnder !== undefined && stored.version > issuedUnder) || stored.updatedAt > startedAt;
   }
+}
+
+/** The work a report is about, with the epoch of the attempt that made it when the worker says it. */
+function reportingWork(event: { workId: string; epoch?: number }): ReportingWork {
+  return event.epoch === undefined ? event.workId : { workId: event.workId, epoch: event.epoch };
 }
 
 /** Columns added with a value for existing rows (default, identity, generated) leave earlier rows NULL downstream: reseed. */

@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
-import { EventPattern, Payload } from '@nestjs/microservices';
-import { Subjects } from '@svc/contracts';
+import { EventPattern, MessagePattern, Payload } from '@nestjs/microservices';
+import { Subjects, type RpcReply, type WorkAttemptReply } from '@svc/contracts';
 import { PipelineEventsService } from './pipeline-events.service';
 
 @Controller()
@@ -10,5 +10,10 @@ export class WorkProgressController {
   @EventPattern(Subjects.workProgress)
   workProgress(@Payload() message: unknown): Promise<void> {
     return this.events.workProgress(message);
+  }
+
+  @MessagePattern(Subjects.registryWorkAttempt)
+  workAttempt(@Payload() message: unknown): Promise<RpcReply<WorkAttemptReply>> {
+    return this.events.workAttempt(message);
   }
 }

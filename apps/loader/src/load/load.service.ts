@@ -93,6 +93,7 @@ export class LoadService {
         ...(body.kind === 'seed' ? { part: body.part, final: body.final } : { fromVersion: body.fromVersion, ...(body.final === false && { final: false }) }),
         version: body.kind === 'seed' ? body.startVersion : body.toVersion,
         ...(body.sourceIncarnation !== undefined && { sourceIncarnation: body.sourceIncarnation }),
+        epoch: batch.epoch,
         rowCount: outcome.applied ? outcome.rowCount : event.rowCount,
         addedColumns: added,
         ...(changes.length > 0 && { schemaChanges: changes }),

@@ -6,6 +6,7 @@ import {
   BatchLoadedSchema,
   BatchStagedSchema,
   ExtractRequestedSchema,
+  WorkAttemptRequestSchema,
   WorkCancelledSchema,
   WorkFailedSchema,
   WorkProgressSchema,
@@ -34,6 +35,8 @@ export const guardValidateRequested = checkerOf(ValidateRequestedSchema);
 export const guardValidationReport = checkerOf(ValidationReportRequestSchema);
 /** The core-NATS heartbeat of a worker (Subjects.workProgress); not a JetStream pipeline payload. */
 export const guardWorkProgress = checkerOf(WorkProgressSchema);
+/** An extractor's request for a new attempt's epoch (Subjects.registryWorkAttempt); not a JetStream pipeline payload. */
+export const guardWorkAttempt = checkerOf(WorkAttemptRequestSchema);
 /** The core-NATS cancellation event (Subjects.workCancelled); not a JetStream pipeline payload. */
 export const guardWorkCancelled = checkerOf(WorkCancelledSchema);
 

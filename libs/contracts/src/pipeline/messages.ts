@@ -87,6 +87,8 @@ export const BatchLoadedSchema = Struct({
   suspectedRenames: Type.Optional(TextList()),
   /** Added columns whose existing source rows got a value (hasDefault): downstream they are NULL until a reseed. */
   filledColumns: Type.Optional(TextList()),
+  /** The epoch of the attempt that read the batch (BatchDescriptor.epoch): only the work's latest attempt moves its table. */
+  epoch: Type.Optional(Count()),
   extractedAt: Timestamp(),
   loadedAt: Timestamp(),
 });
@@ -112,9 +114,30 @@ export const WorkFailedSchema = Struct({
   scope: Type.Optional(OneOf(['table', 'replication'])),
   /** The configuration version the work was issued under (a replication-wide failure under an older one is retried). */
   configVersion: Type.Optional(Count()),
+  /** The epoch of the attempt that failed: a failure of an attempt a later one replaced moves nothing. */
+  epoch: Type.Optional(Count()),
   failedAt: Timestamp(),
 });
 export type WorkFailed = Static<typeof WorkFailedSchema>;
+
+/**
+ * Extractor → registry (request/reply): a work request delivered again (its ack deadline passed while an attempt may
+ * still be reading, a worker died, or a retry) starts a new attempt, which gets a new, higher epoch. Staging and
+ * warehouse refuse batches of lower epochs once one of the new attempt's is applied, and the registry moves the table
+ * only on the latest attempt's reports: two attempts of one work read different windows at different times, and the
+ * older one's rows applied after the newer one's would bring deleted rows back or take re-inserted ones away.
+ */
+export const WorkAttemptRequestSchema = Struct({
+  workId: Text(),
+  replicationId: Text(),
+  table: TableRefSchema,
+});
+export type WorkAttemptRequest = Static<typeof WorkAttemptRequestSchema>;
+
+export interface WorkAttemptReply {
+  /** The new attempt's epoch; null when the work is no longer in flight (done, failed, cancelled): nothing to do. */
+  epoch: number | null;
+}
 
 /**
  * Worker → registry (core NATS, best effort): a worker is handling a stage of this unit of work, sent when
