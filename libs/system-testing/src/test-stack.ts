@@ -1,5 +1,3 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { NatsConnection } from 'nats';
 import { connectNats, NatsRequester } from '@svc/messaging';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
@@ -100,7 +98,7 @@ export class TestStack {
       S3_SECRET_ACCESS_KEY: this.s3.secretAccessKey,
       STS_ENDPOINT: this.sts.endpoint,
       S3_ALLOW_BUCKET_CREATION: 'true',
-      LOG_LEVEL: process.env['TEST_STACK_LOG_LEVEL'] ?? 'info',
+      LOG_LEVEL: process.env['SVC_TEST_LOG_LEVEL'] ?? 'info',
       METRICS_TOKEN: TEST_METRICS_TOKEN,
       ...this.options.env,
     };
@@ -187,18 +185,10 @@ export class TestStack {
     return [...this.processes.values()].map((child) => child.logs()).join('');
   }
 
-  /**
-   * Stops everything and drops the databases. To look into a failure: TEST_STACK_LOG_DIR=<folder> writes each
-   * service's log there (TEST_STACK_LOG_LEVEL=debug for more), and TEST_STACK_KEEP_DATABASES=1 keeps the databases.
-   */
+  /** Stops everything and drops the databases (SVC_TEST_KEEP_DATABASES=1 keeps them, to look into a failure). */
   async stop(): Promise<void> {
     await Promise.allSettled([...this.processes.values()].map((child) => child.stop()));
-    const logDir = process.env['TEST_STACK_LOG_DIR'];
-    if (logDir) {
-      mkdirSync(logDir, { recursive: true });
-      for (const [service, child] of this.processes) writeFileSync(join(logDir, `${this.control?.name ?? 'stack'}-${service}.log`), child.logs());
-    }
-    const databases = process.env['TEST_STACK_KEEP_DATABASES'] === '1' ? [] : [this.control, this.source, this.staging, this.warehouse];
+    const databases = process.env['SVC_TEST_KEEP_DATABASES'] === '1' ? [] : [this.control, this.source, this.staging, this.warehouse];
     await Promise.allSettled([this.nats?.stop(), this.s3?.stop(), this.sts?.stop(), ...databases.map((database) => database?.drop())]);
   }
 }
