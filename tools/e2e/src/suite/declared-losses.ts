@@ -30,8 +30,9 @@ export const POSTGRES_WAREHOUSE_LOSSES: WarehouseLosses = { emptyBinary: 'kept' 
 export const SQL_SERVER_SOURCE_LOSSES: SourceLosses = { trailingBlanksInKeys: 'one key' };
 
 /**
- * A real Redshift: an empty VARBYTE arrives as NULL (issue 21, item 25, decided there; AWS does not document it, and
- * only a live cluster confirms it: docs/REDSHIFT.md). Change it here, and only here, when that item decides otherwise.
+ * A real Redshift: an empty VARBYTE arrives as NULL. AWS documents COPY so ("Empty fields for other data types, such as
+ * INT, are always loaded with NULL"), and an empty binary key is refused at the source instead (issue 37 item 5); that
+ * a cluster does the same for VARBYTE only a live one confirms (docs/REDSHIFT.md).
  */
 export const REDSHIFT_WAREHOUSE_LOSSES: WarehouseLosses = { emptyBinary: 'null' };
 
