@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -40,11 +40,22 @@ describe("npm start's own bus", () => {
     const found = findNatsServer(process.env);
     if ('problem' in found) throw new Error(`this test needs nats-server: ${found.problem}`);
     bus = prepareLocalBus({ dir, port });
-    server = new LocalNatsServer({ binary: found.binary, bus, launch: (command, args) => spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe'] }), report: (text) => reports.push(text) });
+    const launch = (command: string, args: readonly string[]) => {
+      const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+      child.stderr.on('data', (data: Buffer) => (serverSaid = (serverSaid + data.toString('utf8')).slice(-20_000)));
+      return child;
+    };
+    server = new LocalNatsServer({ binary: found.binary, bus, launch, report: (text) => reports.push(text) });
     await server.start();
   };
+  /** The server's last words (stderr), for a failure to say what the server was doing. */
+  let serverSaid = '';
   const as = async (role: BusRole): Promise<NatsConnection> => {
-    const connection = await connectNats(bus.url, `local-bus-${role}`, { security: { auth: { kind: 'nkey', seed: bus.seedOf(role) } }, role });
+    const connection = await connectNats(bus.url, `local-bus-${role}`, { security: { auth: { kind: 'nkey', seed: bus.seedOf(role) } }, role }).catch((error: unknown) => {
+      // Seen once in a CI run (a TIMEOUT connecting to the server restarted by the test before): say who listens there.
+      const listeners = spawnSync('ss', ['-ltnp', `sport = :${port}`], { encoding: 'utf8' }).stdout;
+      throw new Error(`${role} could not connect to ${bus.url}: ${String(error)}\nlisteners:\n${listeners}\nnats-server said:\n${serverSaid.slice(-4000)}`);
+    });
     opened.push(connection);
     return connection;
   };
