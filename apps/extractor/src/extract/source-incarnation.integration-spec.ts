@@ -73,7 +73,15 @@ describe('extractor: the source incarnation travels with every watermark', () =>
     const { startVersion, sourceIncarnation } = seed.batch.body;
     expect(sourceIncarnation).toMatch(new RegExp(`^${systemIdentifier} timeline [1-9][0-9]*$`));
 
-    await source.query('update orders set amount = 11 where id = 1');
+    const written = await source.query<{ xid: string }>('update orders set amount = 11 where id = 1 returning pg_current_xact_id()::text as xid');
+    // A change is read once every transaction older than it has ended, server-wide: another suite's open transaction
+    // on the shared server must not turn this read into an empty one (which the extractor reports loaded at once).
+    const xid = BigInt(written.rows[0]?.xid ?? '0');
+    await waitUntil(
+      async () => BigInt((await source.query<{ xmin: string }>('select pg_snapshot_xmin(pg_current_snapshot())::text as xmin')).rows[0]?.xmin ?? '0') > xid,
+      60000,
+      'older transactions on the server to end',
+    );
     const changes = await extracted(requestOf('changes', { version: startVersion, ...(sourceIncarnation !== undefined && { incarnation: sourceIncarnation }) }));
     expect(changes.batch.body).toMatchObject({ kind: 'changes', fromVersion: startVersion, sourceIncarnation });
     expect(changes.rowCount).toBe(1);
@@ -86,5 +94,5 @@ describe('extractor: the source incarnation travels with every watermark', () =>
     expect(failure).toMatchObject({ reseed: true, retryable: true, scope: 'table', stage: 'extract' });
     expect(failure?.message).toMatch(/\[public\]\.\[orders\] is not the one its watermark was read from \(7000000000000000001 timeline 1 then, \d+ timeline \d+ now/);
     expect(harness.resultsOf(elsewhere.workId)).toEqual([]);
-  });
+  }, 120000);
 });
