@@ -2,6 +2,7 @@ import { lookup } from 'node:dns/promises';
 import { BlockList, isIP, isIPv6 } from 'node:net';
 import { UnsafeHostError, dialHostOf, formatIpAddress, type IpAddress } from '@svc/engines';
 import { warehouseClientConfig } from '@svc/postgres/common';
+import { seededRandom } from '@svc/testing';
 import { databaseAccessOf } from './engine';
 import { targetPolicyProblems, type ResolveHost, type TargetPolicy } from './target-policy';
 
@@ -15,17 +16,6 @@ import { targetPolicyProblems, type ResolveHost, type TargetPolicy } from './tar
 const CASES = 10_000;
 const SEED = 0x36;
 
-/** mulberry32: small, seeded, good enough to spread spellings. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Class = 'metadata' | 'link-local' | 'unspecified' | 'multicast' | 'loopback' | null;
 
@@ -227,7 +217,7 @@ function target(embedded: Embedded) {
 
 describe('host policy fuzz (issue 36): every spelling of a refused address is refused, and is what the driver dials', () => {
   it(`${CASES} seeded spellings in every grammar`, async () => {
-    const next = random(SEED);
+    const next = seededRandom(SEED);
     const failures: string[] = [];
     const osChecks: Promise<void>[] = [];
     const seen = { refused: 0, allowed: 0, grammars: new Set<string>() };

@@ -36,3 +36,4 @@ export { checkS3Signature, type S3Account, type S3ErrorAnswer, type S3SignatureC
 export { startS3SignatureFront, type S3SignatureFront, type S3SignatureFrontOptions } from './embedded-s3/s3-signature-front';
 export { startSignedS3rver, type SignedS3rver, type SignedS3rverOptions } from './embedded-s3/signed-s3rver';
 export { postgresAccount, postgresBinDir } from './postgres-binaries';
+export { seededRandom } from './seeded-random';

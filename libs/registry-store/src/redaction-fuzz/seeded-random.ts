@@ -1,18 +1,16 @@
+import { seededRandom } from '@svc/testing';
+
 /** A small seeded generator (mulberry32): the same seed gives the same cases on every run. */
 export class SeededRandom {
-  private state: number;
+  private readonly draw: () => number;
 
   constructor(seed: number) {
-    this.state = seed >>> 0;
+    this.draw = seededRandom(seed);
   }
 
   /** A float in [0, 1). */
   next(): number {
-    this.state = (this.state + 0x6d2b79f5) >>> 0;
-    let mixed = this.state;
-    mixed = Math.imul(mixed ^ (mixed >>> 15), mixed | 1);
-    mixed ^= mixed + Math.imul(mixed ^ (mixed >>> 7), mixed | 61);
-    return ((mixed ^ (mixed >>> 14)) >>> 0) / 4294967296;
+    return this.draw();
   }
 
   below(limit: number): number {

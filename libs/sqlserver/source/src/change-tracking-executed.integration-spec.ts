@@ -1,7 +1,7 @@
 import type { TableDefinition } from '@svc/contracts';
 import { ChangesPurgedError, SourceVersionsRewoundError, TableNotTrackedError, isEngineError, type RowStream, type SourceConnector } from '@svc/engines';
 import { csvRows } from '@svc/sqlserver/common';
-import { createTempDatabase, type TempDatabase } from '@svc/testing';
+import { createTempDatabase, seededRandom, type TempDatabase } from '@svc/testing';
 import { Pool, type PoolClient } from 'pg';
 import { changeExistsSql, trackedVersionsSql } from './changed-tables-sql';
 import { CURRENT_VERSION_SQL } from './read-sql';
@@ -383,7 +383,7 @@ describe('the SQL Server source reads Change Tracking, executed against a model 
   // with the snapshot after the version read. Applied in order, the net changes must give the table.
   it('keeps a copy equal to the table through random concurrent transactions read with a small limit', async () => {
     const seedValue = Number(process.env['CT_EXECUTED_SEED'] ?? Date.now() % 1_000_000);
-    const random = mulberry32(seedValue);
+    const random = seededRandom(seedValue);
     const randomTable = await trackedTable(
       'random',
       Array.from({ length: 12 }, (_, index): [number, string] => [index + 1, `row ${index + 1}`]),
@@ -497,14 +497,3 @@ async function randomTransaction(client: PoolClient, random: () => number): Prom
   }
 }
 
-/** A small seeded generator (mulberry32), so that a failing run can be repeated with CT_EXECUTED_SEED. */
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}

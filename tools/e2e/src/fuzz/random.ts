@@ -1,9 +1,11 @@
+import { seededRandom } from '@svc/testing';
+
 /** A small seeded generator (mulberry32): the same seed gives the same cases on every machine. */
 export class Random {
-  private state: number;
+  private readonly draw: () => number;
 
   constructor(seed: number) {
-    this.state = seed >>> 0;
+    this.draw = seededRandom(seed);
   }
 
   /** The generator of case `index` of a run: each case can be replayed alone. */
@@ -13,11 +15,7 @@ export class Random {
 
   /** In [0, 1). */
   next(): number {
-    this.state = (this.state + 0x6d2b79f5) >>> 0;
-    let t = this.state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    return this.draw();
   }
 
   int(below: number): number {
