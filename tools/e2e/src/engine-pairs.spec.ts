@@ -1,6 +1,13 @@
 import { ENGINES } from '@svc/engine-list';
 import { defineEngine, type EngineModule } from '@svc/engines';
-import { ENGINE_PAIRS, POSTGRES_TO_POSTGRES, POSTGRES_TO_REDSHIFT_DIALECT, enginePairNamed, enginePairs, selectedPairs } from './engine-pairs';
+import { ENGINE_PAIRS, POSTGRES_TO_POSTGRES, POSTGRES_TO_REDSHIFT_DIALECT, enginePairNamed, enginePairs, selectedPairs, type EnginePair } from './engine-pairs';
+
+const SQLSERVER_MODEL_TO_POSTGRES = enginePairNamed('SQL Server modelled on PostgreSQL (not a real SQL Server) → PostgreSQL', ENGINE_PAIRS);
+const SQLSERVER_MODEL_TO_REDSHIFT_DIALECT = enginePairNamed(
+  'SQL Server modelled on PostgreSQL (not a real SQL Server) → Redshift dialect executed on PostgreSQL (not a real Redshift)',
+  ENGINE_PAIRS,
+);
+const names = (pairs: readonly EnginePair[]) => pairs.map((pair) => pair.name);
 
 const postgresToRedshift = (env: NodeJS.ProcessEnv) => enginePairNamed('PostgreSQL → Redshift', enginePairs(env));
 const sqlServerToRedshift = (env: NodeJS.ProcessEnv) => enginePairNamed('SQL Server → Redshift', enginePairs(env));
@@ -16,6 +23,10 @@ describe('engine pairs of the generic suites', () => {
       'PostgreSQL → Redshift dialect executed on PostgreSQL (not a real Redshift)',
       'SQL Server → PostgreSQL',
       'SQL Server → Redshift',
+      'SQL Server → Redshift dialect executed on PostgreSQL (not a real Redshift)',
+      'SQL Server modelled on PostgreSQL (not a real SQL Server) → PostgreSQL',
+      'SQL Server modelled on PostgreSQL (not a real SQL Server) → Redshift',
+      'SQL Server modelled on PostgreSQL (not a real SQL Server) → Redshift dialect executed on PostgreSQL (not a real Redshift)',
     ];
     const names = ENGINE_PAIRS.map((pair) => pair.name);
     expect(names.filter((name) => known.includes(name))).toEqual(known);
@@ -33,7 +44,10 @@ describe('engine pairs of the generic suites', () => {
     const pairs = enginePairs({}, [...ENGINES, toy]);
     const toyPairs = pairs.filter((pair) => pair.name.endsWith('→ Toy'));
     const sources = ENGINES.filter((engine) => (engine.roles as readonly string[]).includes('source'));
-    expect(toyPairs.map((pair) => pair.name)).toEqual(sources.map((source) => `${source.displayName} → Toy`));
+    expect(names(toyPairs).sort()).toEqual([...sources.map((source) => `${source.displayName} → Toy`), 'SQL Server modelled on PostgreSQL (not a real SQL Server) → Toy'].sort());
+    expect(toyPairs.find((pair) => pair.name === 'SQL Server modelled on PostgreSQL (not a real SQL Server) → Toy')?.unavailable).toBe(
+      'Toy has no suite fixture (SUITE_FIXTURES in tools/e2e/src/engine-pairs.ts)',
+    );
     for (const pair of toyPairs) expect(pair.unavailable?.endsWith('Toy has no suite fixture (SUITE_FIXTURES in tools/e2e/src/engine-pairs.ts)')).toBe(true);
     expect(toyPairs.find((pair) => pair.name === 'PostgreSQL → Toy')?.unavailable).toBe('Toy has no suite fixture (SUITE_FIXTURES in tools/e2e/src/engine-pairs.ts)');
     expect(toyPairs.find((pair) => pair.name === 'SQL Server → Toy')?.unavailable).toBe('MSSQL_URL is not set; Toy has no suite fixture (SUITE_FIXTURES in tools/e2e/src/engine-pairs.ts)');
@@ -81,13 +95,27 @@ describe('engine pairs of the generic suites', () => {
     expect(selectedPairs(ENGINE_PAIRS, { ENGINE_PAIRS: ' , ' })).toEqual(ENGINE_PAIRS);
     const chosen = selectedPairs(ENGINE_PAIRS, { ENGINE_PAIRS: 'Dialect' });
     expect(chosen.map((pair) => pair.name)).toEqual(ENGINE_PAIRS.map((pair) => pair.name));
-    expect(chosen.filter((pair) => pair.unavailable === null)).toEqual([POSTGRES_TO_REDSHIFT_DIALECT]);
+    expect(chosen.filter((pair) => pair.unavailable === null)).toEqual([POSTGRES_TO_REDSHIFT_DIALECT, SQLSERVER_MODEL_TO_REDSHIFT_DIALECT]);
     const left = chosen.find((pair) => pair.name === POSTGRES_TO_POSTGRES.name);
     expect(left?.unavailable).toBe('left out by ENGINE_PAIRS=Dialect');
     expect(() => left?.openSource({} as never)).toThrow('PostgreSQL → PostgreSQL does not run: left out by ENGINE_PAIRS=Dialect');
     const sqlServer = selectedPairs([sqlServerToPostgres({})], { ENGINE_PAIRS: 'dialect' })[0];
     expect(sqlServer?.unavailable).toBe('left out by ENGINE_PAIRS=dialect; MSSQL_URL is not set');
     const two = selectedPairs(ENGINE_PAIRS, { ENGINE_PAIRS: 'PostgreSQL → PostgreSQL, dialect' }).filter((pair) => pair.unavailable === null);
-    expect(two).toEqual([POSTGRES_TO_POSTGRES, POSTGRES_TO_REDSHIFT_DIALECT]);
+    expect(two).toEqual([POSTGRES_TO_POSTGRES, POSTGRES_TO_REDSHIFT_DIALECT, SQLSERVER_MODEL_TO_REDSHIFT_DIALECT]);
+  });
+
+  it('always runs SQL Server modelled on PostgreSQL, on the stack\'s own databases through the test hook, and says it is no real SQL Server', () => {
+    const stack = { source: { name: 'svc_e2e_source_x', url: 'postgres://postgres@127.0.0.1:5432/svc_e2e_source_x' }, staging: { name: 'svc_e2e_staging_x' } } as never;
+    for (const pair of [SQLSERVER_MODEL_TO_POSTGRES, SQLSERVER_MODEL_TO_REDSHIFT_DIALECT]) {
+      expect(pair.unavailable).toBeNull();
+      expect(pair.name).toContain('(not a real SQL Server)');
+      expect(pair.stackEnv?.['SVC_TEST_HOOK_SQLSERVER_ON_POSTGRES']).toMatch(/^postgres:\/\//);
+      expect(pair.sourceConnectionString(stack)).toContain('Database=svc_e2e_source_x;');
+      expect(pair.stagingConnectionString(stack)).toContain('Database=svc_e2e_staging_x;');
+      expect(pair.tableName('public', 'items')).toBe('[dbo].[items]');
+      expect(pair.repairsByReseed).toBe(true);
+    }
+    expect(SQLSERVER_MODEL_TO_REDSHIFT_DIALECT.stackEnv).toMatchObject({ SVC_TEST_HOOK_REDSHIFT_ON_POSTGRES: '1' });
   });
 });

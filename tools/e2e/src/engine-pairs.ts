@@ -17,6 +17,9 @@ import type { SourceSession, WarehouseSession } from './suite/engine-fixture';
 import { openPostgresSource, openPostgresWarehouse } from './suite/postgres-fixture';
 import { createRedshiftSuiteDatabase, openRedshiftWarehouse, redshiftStoredName, redshiftSuiteSettings, type RedshiftSuiteSettings } from './suite/redshift-fixture';
 import { openSqlServerSource, sqlServerSchema, sqlServerSuiteDatabases, suiteDatabaseNames, withDatabase } from './suite/sqlserver-fixture';
+import { modelConnectionString, openSqlServerModelSource } from './suite/sqlserver-model-fixture';
+import { SQLSERVER_ON_POSTGRES_HOOK } from '@svc/sqlserver/on-postgres';
+import { TEST_POSTGRES_URL } from '@svc/testing';
 
 export type { SourceSession, WarehouseSession } from './suite/engine-fixture';
 
@@ -41,8 +44,10 @@ export interface EnginePair {
   openWarehouse(stack: TestStack): Promise<WarehouseSession>;
   /** How the service names a source table of the suite (Describe, alerts, metrics): `[schema].[name]` in the source's schema. */
   tableName(schema: string, name: string): string;
-  /** Environment the pair's services need besides the suite's own. */
+  /** Environment the pair's services need besides the suite's own (the source's and the warehouse's). */
   stackEnv?: Readonly<Record<string, string>>;
+  /** Environment the source's side needs (merged into stackEnv). */
+  sourceEnv?: Readonly<Record<string, string>>;
   /** Characters of the suite's longest text values, when the warehouse holds less than 1 MiB of 4-byte UTF-8 in one value. */
   bigTextCharacters?: number;
   /** What the source engine cannot hold as the suite writes it (suite/declared-losses.ts). */
@@ -65,7 +70,7 @@ export interface WarehouseFields {
 const postgresTableName = (schema: string, name: string) => tableKey({ schema, name });
 const sqlServerTableName = (schema: string, name: string) => tableKey({ schema: sqlServerSchema(schema), name });
 
-type SourceParts = Pick<EnginePair, 'canExpireChanges' | 'repairsByReseed' | 'sourceConnectionString' | 'stagingConnectionString' | 'openSource' | 'tableName' | 'sourceLosses'>;
+type SourceParts = Pick<EnginePair, 'canExpireChanges' | 'repairsByReseed' | 'sourceConnectionString' | 'stagingConnectionString' | 'openSource' | 'tableName' | 'sourceLosses' | 'sourceEnv'>;
 type WarehouseParts = Pick<EnginePair, 'warehouse' | 'openWarehouse' | 'stackEnv' | 'bigTextCharacters' | 'warehouseLosses'>;
 type Parts<T> = { parts: T } | { reasons: string[] };
 
@@ -102,6 +107,24 @@ const REDSHIFT_DIALECT_WAREHOUSE: WarehouseParts = {
   // VARCHAR(65535) in bytes, with room for the suite's appends: 15000 four-byte characters.
   bigTextCharacters: 15000,
   warehouseLosses: REDSHIFT_DOUBLE_WAREHOUSE_LOSSES,
+};
+
+/**
+ * SQL Server's source and staging statements executed on the stack's PostgreSQL databases through the test hook
+ * SVC_TEST_HOOK_SQLSERVER_ON_POSTGRES: the PostgreSQL model of SQL Server (libs/sqlserver/on-postgres) serves every
+ * SQL Server connection of the services, Change Tracking included, translating their T-SQL. It is not a real SQL
+ * Server, and its name says so; what only a live one confirms is listed in docs/ENGINES.md.
+ */
+const SQLSERVER_MODEL_SOURCE: SourceParts = {
+  canExpireChanges: true,
+  // Change Tracking records a change only when the row is written, and a repair never writes a user's rows.
+  repairsByReseed: true,
+  sourceConnectionString: (stack) => modelConnectionString(stack.source.name),
+  stagingConnectionString: (stack) => modelConnectionString(stack.staging.name),
+  openSource: (stack) => openSqlServerModelSource(stack.source.url),
+  tableName: sqlServerTableName,
+  sourceLosses: SQL_SERVER_SOURCE_LOSSES,
+  sourceEnv: { [SQLSERVER_ON_POSTGRES_HOOK]: TEST_POSTGRES_URL },
 };
 
 /** One id per process, and one per stack within it: every stack gets source and staging databases of its own on the shared server. */
@@ -205,9 +228,16 @@ interface WarehouseVariant {
   onlyFrom?: readonly EngineName[];
 }
 
+/** One way the suites hold a source engine (and its staging), as WarehouseVariant does a warehouse. */
+interface SourceVariant {
+  /** The source's side of a pair's name; the engine's display name when absent. */
+  label?: string;
+  parts(env: NodeJS.ProcessEnv): Parts<SourceParts>;
+}
+
 /** What the suites hold of an engine, for each role it plays. */
 interface SuiteFixture {
-  source?(env: NodeJS.ProcessEnv): Parts<SourceParts>;
+  sources?: readonly SourceVariant[];
   /** How the service names a source table of the engine, also for a pair that does not run; `[schema].[name]` when absent. */
   tableName?: EnginePair['tableName'];
   warehouses?: readonly WarehouseVariant[];
@@ -218,12 +248,15 @@ interface SuiteFixture {
  * the list without one is still paired by its roles, and its pairs are reported as not run, with this as the reason.
  */
 const SUITE_FIXTURES: Partial<Record<EngineName, SuiteFixture>> = {
-  postgres: { source: () => ({ parts: POSTGRES_SOURCE }), warehouses: [{ parts: () => ({ parts: POSTGRES_WAREHOUSE }) }] },
-  sqlserver: { source: sqlServerSource, tableName: sqlServerTableName },
+  postgres: { sources: [{ parts: () => ({ parts: POSTGRES_SOURCE }) }], warehouses: [{ parts: () => ({ parts: POSTGRES_WAREHOUSE }) }] },
+  sqlserver: {
+    sources: [{ parts: sqlServerSource }, { label: 'SQL Server modelled on PostgreSQL (not a real SQL Server)', parts: () => ({ parts: SQLSERVER_MODEL_SOURCE }) }],
+    tableName: sqlServerTableName,
+  },
   redshift: {
     warehouses: [
       { parts: redshiftWarehouse },
-      { label: 'Redshift dialect executed on PostgreSQL (not a real Redshift)', parts: () => ({ parts: REDSHIFT_DIALECT_WAREHOUSE }), onlyFrom: ['postgres'] },
+      { label: 'Redshift dialect executed on PostgreSQL (not a real Redshift)', parts: () => ({ parts: REDSHIFT_DIALECT_WAREHOUSE }) },
     ],
   },
 };
@@ -235,7 +268,8 @@ const fixtureOf = (engine: EngineModule): SuiteFixture | undefined => SUITE_FIXT
 function pairOf(name: string, source: Parts<SourceParts>, warehouse: Parts<WarehouseParts>, tableName: EnginePair['tableName']): EnginePair {
   const reasons = [...('reasons' in source ? source.reasons : []), ...('reasons' in warehouse ? warehouse.reasons : [])];
   if ('reasons' in source || 'reasons' in warehouse) return notRunnable(name, reasons, tableName);
-  return { name, unavailable: null, ...source.parts, ...warehouse.parts };
+  const stackEnv = { ...source.parts.sourceEnv, ...warehouse.parts.stackEnv };
+  return { name, unavailable: null, ...source.parts, ...warehouse.parts, ...(Object.keys(stackEnv).length > 0 && { stackEnv }) };
 }
 
 /**
@@ -245,13 +279,18 @@ function pairOf(name: string, source: Parts<SourceParts>, warehouse: Parts<Wareh
 export function enginePairs(env: NodeJS.ProcessEnv = process.env, engines: readonly EngineModule[] = ENGINES): EnginePair[] {
   const playing = (role: 'source' | 'warehouse') => engines.filter((engine) => engine.roles.includes(role));
   return playing('source').flatMap((source) => {
-    const sourceParts = fixtureOf(source)?.source?.(env) ?? noFixture(source);
+    const sourceVariants = fixtureOf(source)?.sources ?? [{ parts: () => noFixture(source) }];
     const tableName = fixtureOf(source)?.tableName ?? postgresTableName;
-    return playing('warehouse').flatMap((warehouse) => {
-      const variants = fixtureOf(warehouse)?.warehouses ?? [{ parts: () => noFixture(warehouse) }];
-      return variants
-        .filter((variant) => variant.onlyFrom === undefined || variant.onlyFrom.includes(source.name as EngineName))
-        .map((variant) => pairOf(`${source.displayName} → ${variant.label ?? warehouse.displayName}`, sourceParts, variant.parts(env), tableName));
+    return sourceVariants.flatMap((sourceVariant) => {
+      const sourceParts = sourceVariant.parts(env);
+      return playing('warehouse').flatMap((warehouse) => {
+        const variants = fixtureOf(warehouse)?.warehouses ?? [{ parts: () => noFixture(warehouse) }];
+        return variants
+          .filter((variant) => variant.onlyFrom === undefined || variant.onlyFrom.includes(source.name as EngineName))
+          .map((variant) =>
+            pairOf(`${sourceVariant.label ?? source.displayName} → ${variant.label ?? warehouse.displayName}`, sourceParts, variant.parts(env), tableName),
+          );
+      });
     });
   });
 }

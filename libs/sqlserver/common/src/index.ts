@@ -2,10 +2,11 @@ export { adoBoolean, adoValue, parseAdoConnectionString, type AdoPairs } from '@
 export { SQL_SERVER_DEFAULT_PORT, SQL_SERVER_SCHEMES, parseSqlServerAddress, type SqlServerAddress } from './sql-server-address';
 export { sqlServerConfig, sqlServerDatabaseName } from './sql-server-config';
 export { isSqlServerUnreachable, sqlServerFailureReason } from './sql-server-failure';
-export { keyColumnsGathered, sqlServerAccess, sqlServerConnectionFailure } from './sqlserver-access';
+export { keyColumnsGathered, sqlServerAccess, sqlServerConnectionFailure, SQL_SERVER_LIST_SQL } from './sqlserver-access';
+export { ADD_ROLE_MEMBER_SQL, CREATE_CONTAINED_USER_SQL, CREATE_LOGIN_SQL, CREATE_USER_SQL, SOURCE_SEES_USERS_SQL, SOURCE_SQL_USERS_SQL } from './replicated-logins';
 export { columnPlan, planOfSourceType, stagingPlanOf, STAGING_VALUE_TOO_LONG, UnsupportedColumnTypeError, type CatalogColumn, type ColumnPlan, type StagingColumnPlan } from './column-types';
 export { SQLSERVER_TYPE_SAMPLES, sqlServerSourceTypes, type SqlServerTypeSample } from './source-types';
-export { connectSqlServer, isTlsVersionRefusal, withLegacyTls } from './tls-fallback';
+export { connectSqlServer, isTlsVersionRefusal, serveSqlServerConnectionsForTests, withLegacyTls } from './tls-fallback';
 export { isSqlServerMissingObject } from './missing-object';
 export { csvRows, CsvFormatError, type CsvField } from './csv-rows';
 export { compatibilityLevelProblem, compatibilityLevelsOf, setCompatibilityLevelSql, SERVER_MAJOR_VERSION_SQL, SOURCE_COMPATIBILITY_LEVEL_SQL } from './compatibility-level';

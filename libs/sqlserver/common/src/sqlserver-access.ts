@@ -26,7 +26,7 @@ import { mssqlPoolGate } from './gated-pool';
 import { connectSqlServer } from './tls-fallback';
 
 /** One row per key column (one row with a NULL key column for a table without a key), in key order; no STRING_AGG, which SQL Server 2016 lacks. */
-const SQL_SERVER_LIST_SQL = `SELECT s.name AS [schema], t.name AS [name], col.name AS key_column,
+export const SQL_SERVER_LIST_SQL = `SELECT s.name AS [schema], t.name AS [name], col.name AS key_column,
   (SELECT SUM(p.rows) FROM sys.partitions p WHERE p.object_id = t.object_id AND p.index_id IN (0, 1)) AS estimated_rows
 FROM sys.tables t
 JOIN sys.schemas s ON s.schema_id = t.schema_id

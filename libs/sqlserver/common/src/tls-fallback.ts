@@ -36,8 +36,17 @@ export function isTlsVersionRefusal(error: unknown): boolean {
   return false;
 }
 
+/** What serves every SQL Server connection instead of the driver: set only by a test hook (SVC_TEST_HOOK_SQLSERVER_ON_POSTGRES). */
+let testServer: ((config: MssqlConfig) => Promise<ConnectionPool>) | undefined;
+
+/** Test hook only: `connect` answers every connectSqlServer from now on (libs/sqlserver/on-postgres). */
+export function serveSqlServerConnectionsForTests(connect: (config: MssqlConfig) => Promise<ConnectionPool>): void {
+  testServer = connect;
+}
+
 /** A connected pool: TLS 1.2+ first, the legacy protocols only when the server refused those (see withLegacyTls). */
 export async function connectSqlServer(config: MssqlConfig): Promise<ConnectionPool> {
+  if (testServer !== undefined) return testServer(config);
   try {
     return await connected(config);
   } catch (error) {

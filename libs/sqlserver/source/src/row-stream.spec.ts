@@ -160,6 +160,31 @@ describe('streamRows: a text holding half of a surrogate pair', () => {
     expect(pool.inUse).toBe(0);
   });
 
+  it('keeps a failure that comes before anyone reads (a lone half in the first row, a server error) for the reader, instead of an unhandled error event that ends the process', async () => {
+    // Node emits 'error' on a destroyed stream on the next tick; with no listener yet, EventEmitter throws it (events,
+    // "error events": "If an EventEmitter does not have at least one listener registered for the 'error' event, and an
+    // 'error' event is emitted, the error is thrown"). The extractor reads the rows only after readSnapshot returns.
+    const unhandled: unknown[] = [];
+    const record = (error: unknown) => unhandled.push(error);
+    process.prependListener('uncaughtException', record);
+    try {
+      for (const failing of ['lone half', 'server error'] as const) {
+        const { pool, request, transaction, stream } = await open();
+        if (failing === 'lone half') request.sendRow([nvarchar(0x61, 0xd800), 'first']);
+        else request.serverError(new Error('deadlock victim'));
+        for (let turn = 0; turn < 5; turn += 1) await new Promise((resolve) => setImmediate(resolve));
+        request.complete();
+        await expect(readAll(stream.rows)).rejects.toThrow(failing === 'lone half' ? UnpairedSurrogateError : Error);
+        await expect(stream.finished).rejects.toThrow();
+        expect(ended(transaction)).toEqual({ ended: 'rolled back', endings: [{ call: 'rollback', refused: null }] });
+        expect(pool.inUse).toBe(0);
+      }
+    } finally {
+      process.removeListener('uncaughtException', record);
+    }
+    expect(unhandled).toEqual([]);
+  });
+
   it('refuses a lone low half in a change row, naming its column after the operation; keeps whole pairs as they are', async () => {
     const { request, stream } = await open(new MssqlPoolDouble(1), readLayout(items, 'changes'));
     const text = readAll(stream.rows);

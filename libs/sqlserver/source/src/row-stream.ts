@@ -74,6 +74,10 @@ export function streamRows(transaction: Transaction, request: Request, sql: stri
       callback(error);
     },
   });
+  // A failure can come before anyone reads (the first row refused, a server error while the caller is still setting up):
+  // Node emits it as 'error', which without a listener ends the process. The stream keeps it (a later read rejects with
+  // it) and `finished` rejects with it, so nothing is lost by listening here.
+  rows.on('error', () => undefined);
 
   request.on('row', (row: RowValue[]) => {
     if (failure !== undefined) return;

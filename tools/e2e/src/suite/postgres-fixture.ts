@@ -13,7 +13,21 @@ const CONFLICTS = new Set(['40P01', '40001', '23505']);
 /** Rows per INSERT: PostgreSQL takes at most 65535 parameters per statement. */
 const MAX_PARAMETERS = 30000;
 
-function sqlType(spec: TableSpec, column: ColumnSpec): string {
+/**
+ * How a source on PostgreSQL spells the suite's tables: PostgreSQL's own types (POSTGRES_DIALECT), or another engine's
+ * types as a model of it holds them in PostgreSQL (the SQL Server model's, sqlserver-model-fixture.ts).
+ */
+export interface SourceDialect {
+  sqlType(spec: TableSpec, column: ColumnSpec): string;
+  /** A value as the driver binds it for a column of that type. */
+  parameter(value: Value): unknown;
+  /** The schema a spec's schema is created in. */
+  schemaOf(schema: string): string;
+  /** CREATE TYPE … AS ENUM for `enum` columns (or none, when sqlType spells them otherwise). */
+  enumTypes: boolean;
+}
+
+function postgresType(spec: TableSpec, column: ColumnSpec): string {
   const types: Record<Exclude<NeutralType, 'enum'>, string> = {
     int: 'int',
     bigint: 'bigint',
@@ -31,12 +45,14 @@ function sqlType(spec: TableSpec, column: ColumnSpec): string {
   return column.type === 'enum' ? enumType(spec, column) : types[column.type];
 }
 
-function parameter(value: Value): unknown {
+function postgresParameter(value: Value): unknown {
   if (value instanceof Json) return JSON.stringify(value.document);
   if (value instanceof Date) return value.toISOString();
   if (typeof value === 'bigint') return value.toString();
   return value;
 }
+
+export const POSTGRES_DIALECT: SourceDialect = { sqlType: postgresType, parameter: postgresParameter, schemaOf: (schema) => schema, enumTypes: true };
 
 /**
  * The text PostgreSQL reads a column back as, before `canonical` (the same expressions serve source and
@@ -69,9 +85,16 @@ function canonicalText(type: NeutralType, column: string, storedAs?: string): st
 }
 
 /** `storedTypes`: each column's data_type, when the spec's types may not be the table's own (a warehouse). */
-async function readCanonical(client: Client, table: string, spec: TableSpec, filters: (Condition | string)[] = [], storedTypes?: ReadonlyMap<string, string>): Promise<CanonicalRow[]> {
+async function readCanonical(
+  client: Client,
+  table: string,
+  spec: TableSpec,
+  filters: (Condition | string)[] = [],
+  storedTypes?: ReadonlyMap<string, string>,
+  dialect: SourceDialect = POSTGRES_DIALECT,
+): Promise<CanonicalRow[]> {
   const columns = spec.columns.map((column, index) => `${canonicalText(column.type, column.name, storedTypes?.get(column.name))} AS c${index}`).join(', ');
-  const statement = new Statement();
+  const statement = new Statement(dialect);
   const where = filters.map((filter) => (typeof filter === 'string' ? filter : statement.condition(spec, filter)));
   const text = `SELECT ${columns} FROM ${table} WHERE ${where.length ? where.join(' AND ') : 'true'}`;
   const result = await client.query<Record<string, string | null>>({ text, values: statement.parameters, rowMode: 'array' } as never);
@@ -82,8 +105,10 @@ async function readCanonical(client: Client, table: string, spec: TableSpec, fil
 class Statement {
   readonly parameters: unknown[] = [];
 
+  constructor(private readonly dialect: SourceDialect = POSTGRES_DIALECT) {}
+
   bind(value: Value, cast: string): string {
-    this.parameters.push(parameter(value));
+    this.parameters.push(this.dialect.parameter(value));
     return `$${this.parameters.length}::${cast}`;
   }
 
@@ -92,7 +117,7 @@ class Statement {
     if ('any' in where) return where.any.length === 0 ? 'false' : `(${where.any.map((part) => this.condition(spec, part)).join(' OR ')})`;
     const column = spec.columns.find((candidate) => candidate.name === where.column);
     if (!column) throw new Error(`no column ${where.column} in ${spec.name}`);
-    const cast = sqlType(spec, column);
+    const cast = this.dialect.sqlType(spec, column);
     const name = quote(column.name);
     if ('equals' in where) return `${name} = ${this.bind(where.equals, cast)}`;
     if ('in' in where) return where.in.length === 0 ? 'false' : `${name} IN (${where.in.map((value) => this.bind(value, cast)).join(', ')})`;
@@ -105,31 +130,31 @@ class Statement {
     const column = spec.columns.find((candidate) => candidate.name === columnName);
     if (!column) throw new Error(`no column ${columnName} in ${spec.name}`);
     const name = quote(columnName);
-    const cast = sqlType(spec, column);
+    const cast = this.dialect.sqlType(spec, column);
     if (assignment instanceof Increment) return `${name} = ${name} + ${this.bind(assignment.by, cast)}`;
     if (assignment instanceof Append) return `${name} = coalesce(${name}, '') || ${this.bind(assignment.text, 'text')}`;
     return `${name} = ${this.bind(assignment, cast)}`;
   }
 }
 
-function changeStatements(change: Change): { text: string; values: unknown[] }[] {
+function changeStatements(change: Change, dialect: SourceDialect): { text: string; values: unknown[] }[] {
   const spec = change.table;
-  const table = qualified(spec.schema, spec.name);
+  const table = qualified(dialect.schemaOf(spec.schema), spec.name);
   if (change.kind === 'insert') {
     if (change.rows.length === 0) return [];
     const columns = spec.columns.filter((column) => change.rows.some((row) => column.name in row));
     const perStatement = Math.max(1, Math.floor(MAX_PARAMETERS / columns.length));
     const statements: { text: string; values: unknown[] }[] = [];
     for (let start = 0; start < change.rows.length; start += perStatement) {
-      const statement = new Statement();
+      const statement = new Statement(dialect);
       const tuples = change.rows
         .slice(start, start + perStatement)
-        .map((row) => `(${columns.map((column) => statement.bind(row[column.name] ?? null, sqlType(spec, column))).join(', ')})`);
+        .map((row) => `(${columns.map((column) => statement.bind(row[column.name] ?? null, dialect.sqlType(spec, column))).join(', ')})`);
       statements.push({ text: `INSERT INTO ${table} (${columns.map((column) => quote(column.name)).join(', ')}) VALUES ${tuples.join(', ')}`, values: statement.parameters });
     }
     return statements;
   }
-  const statement = new Statement();
+  const statement = new Statement(dialect);
   if (change.kind === 'update') {
     const set = Object.entries(change.set).map(([column, assignment]) => statement.assignment(spec, column, assignment));
     return [{ text: `UPDATE ${table} SET ${set.join(', ')} WHERE ${statement.condition(spec, change.where)}`, values: statement.parameters }];
@@ -144,25 +169,50 @@ async function connected(connectionString: string): Promise<Client> {
   return client;
 }
 
-/** The PostgreSQL source of the generic suite. */
-export async function openPostgresSource(connectionString: string): Promise<SourceSession> {
+/** What a source on PostgreSQL does differently from PostgreSQL's own: its dialect and how its changes expire. */
+export interface PostgresSourceOptions {
+  engine: string;
+  dialect: SourceDialect;
+  expireChanges(client: Client, spec: TableSpec): Promise<void>;
+  /** Whether readRows takes each column's stored type from the catalog (a model holding another engine's types). */
+  readsStoredTypes: boolean;
+}
+
+/** What the retention purge does once changes are older than ChangeTrackingRetentionPeriod (libs/postgres/source). */
+async function expirePostgresChanges(client: Client, spec: TableSpec): Promise<void> {
+  // The change records go, and the minimum valid version moves past the table's watermark.
+  await client.query(
+    `BEGIN;
+     DELETE FROM svc_ct.${quote(`${spec.schema}.${spec.name}`)};
+     UPDATE svc_ct.tracked_tables SET min_valid_version = (pg_current_xact_id()::text::bigint + 1)::text::xid8
+      WHERE schema = '${spec.schema.replace(/'/g, "''")}' AND name = '${spec.name.replace(/'/g, "''")}';
+     COMMIT;`,
+  );
+}
+
+const POSTGRES_SOURCE: PostgresSourceOptions = { engine: 'PostgreSQL', dialect: POSTGRES_DIALECT, expireChanges: expirePostgresChanges, readsStoredTypes: false };
+
+/** The PostgreSQL source of the generic suite (or, with `options`, another engine's source modelled in PostgreSQL). */
+export async function openPostgresSource(connectionString: string, options: PostgresSourceOptions = POSTGRES_SOURCE): Promise<SourceSession> {
+  const { dialect } = options;
   const client = await connected(connectionString);
+  const tableOf = (spec: Pick<TableSpec, 'schema' | 'name'>) => qualified(dialect.schemaOf(spec.schema), spec.name);
   const run = async (work: Transaction) => {
-    for (const change of work.changes) for (const statement of changeStatements(change)) await client.query(statement.text, statement.values);
+    for (const change of work.changes) for (const statement of changeStatements(change, dialect)) await client.query(statement.text, statement.values);
   };
   const session: SourceSession = {
-    engine: 'PostgreSQL',
+    engine: options.engine,
     async createTables(tables) {
       await client.query('BEGIN');
       try {
         for (const { spec } of tables) {
-          await client.query(`CREATE SCHEMA IF NOT EXISTS ${quote(spec.schema)}`);
-          for (const column of spec.columns.filter((candidate) => candidate.type === 'enum')) {
+          await client.query(`CREATE SCHEMA IF NOT EXISTS ${quote(dialect.schemaOf(spec.schema))}`);
+          for (const column of spec.columns.filter((candidate) => dialect.enumTypes && candidate.type === 'enum')) {
             await client.query(`CREATE TYPE ${enumType(spec, column)} AS ENUM (${(column.labels ?? []).map((label) => `'${label.replace(/'/g, "''")}'`).join(', ')})`);
           }
-          const columns = spec.columns.map((column) => `${quote(column.name)} ${sqlType(spec, column)}${column.nullable === false ? ' NOT NULL' : ''}`);
+          const columns = spec.columns.map((column) => `${quote(column.name)} ${dialect.sqlType(spec, column)}${column.nullable === false ? ' NOT NULL' : ''}`);
           const key = spec.primaryKey.length ? [`PRIMARY KEY (${spec.primaryKey.map(quote).join(', ')})`] : [];
-          await client.query(`CREATE TABLE ${qualified(spec.schema, spec.name)} (${[...columns, ...key].join(', ')})`);
+          await client.query(`CREATE TABLE ${tableOf(spec)} (${[...columns, ...key].join(', ')})`);
         }
         for (const { spec, rows } of tables) if (rows) await run({ changes: [{ kind: 'insert', table: spec, rows }] });
         await client.query('COMMIT');
@@ -186,25 +236,19 @@ export async function openPostgresSource(connectionString: string): Promise<Sour
       await client.query('COMMIT');
     },
     async addColumn(spec, column, fill) {
-      const definition = `${quote(column.name)} ${sqlType(spec, column)}${column.nullable === false ? ' NOT NULL' : ''}`;
+      const type = dialect.sqlType(spec, column);
+      const definition = `${quote(column.name)} ${type}${column.nullable === false ? ' NOT NULL' : ''}`;
       // A DEFAULT takes no parameter: the fill is written as a literal (the suite's own text).
-      const literal = fill === undefined ? '' : ` DEFAULT ${pgLiteral(fill)}::${sqlType(spec, column)}`;
-      await client.query(`ALTER TABLE ${qualified(spec.schema, spec.name)} ADD COLUMN ${definition}${literal}`);
+      const literal = fill === undefined ? '' : ` DEFAULT ${pgLiteral(dialect.parameter(fill) as Value)}::${type}`;
+      await client.query(`ALTER TABLE ${tableOf(spec)} ADD COLUMN ${definition}${literal}`);
     },
-    readRows: (spec, where) => readCanonical(client, qualified(spec.schema, spec.name), spec, where ? [where] : []),
+    readRows: async (spec, where) => {
+      const stored = options.readsStoredTypes ? await storedTypesOf(client, dialect.schemaOf(spec.schema), spec.name) : undefined;
+      return readCanonical(client, tableOf(spec), spec, where ? [where] : [], stored, dialect);
+    },
     digest: async (spec, where) => digestOf(await session.readRows(spec, where)),
     isConflict: (error) => CONFLICTS.has((error as { code?: string }).code ?? ''),
-    expireChanges: async (spec) => {
-      // What the retention purge does once changes are older than ChangeTrackingRetentionPeriod: the change
-      // records go, and the minimum valid version moves past the table's watermark (libs/postgres/source).
-      await client.query(
-        `BEGIN;
-         DELETE FROM svc_ct.${quote(`${spec.schema}.${spec.name}`)};
-         UPDATE svc_ct.tracked_tables SET min_valid_version = (pg_current_xact_id()::text::bigint + 1)::text::xid8
-          WHERE schema = '${spec.schema.replace(/'/g, "''")}' AND name = '${spec.name.replace(/'/g, "''")}';
-         COMMIT;`,
-      );
-    },
+    expireChanges: (spec) => options.expireChanges(client, spec),
     close: () => client.end(),
   };
   return session;

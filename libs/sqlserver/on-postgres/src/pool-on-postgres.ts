@@ -1,10 +1,29 @@
 import { EventEmitter } from 'node:events';
-import { mssqlDriver } from '@svc/sqlserver/common';
-import { MssqlDoubleError } from '@svc/sqlserver/common/testing';
+import { pipeline } from 'node:stream/promises';
+import { Readable } from 'node:stream';
+import { mssqlDriver, type CsvField } from '@svc/sqlserver/common';
+import { sourceSql } from '@svc/sqlserver/source';
 import type { ConnectionPool } from 'mssql';
-import { Pool, type PoolClient } from 'pg';
-import { CURRENT_VERSION_SQL } from '../read-sql';
+import { Pool, type PoolClient, type QueryResult } from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+import { installTsqlRuntime } from './tsql-runtime';
+import { answeredRow, storedText } from './unpaired-halves';
 import { translateTsql, type ParameterType, type PostgresStatement, type TsqlInput } from './tsql-to-postgres';
+
+/** An mssql error as the driver raises it: a name (RequestError, TransactionError, ConnectionError) and a code. */
+export class MssqlDoubleError extends Error {
+  constructor(
+    name: string,
+    message: string,
+    readonly code: string,
+    readonly number?: number,
+  ) {
+    super(message);
+    this.name = name;
+  }
+}
+
+const CURRENT_VERSION_SQL = sourceSql.CURRENT_VERSION_SQL;
 
 /**
  * An mssql ConnectionPool whose statements run, translated (tsql-to-postgres.ts), in a PostgreSQL database holding the
@@ -40,11 +59,13 @@ interface Recordset {
   output: Record<string, unknown>;
 }
 
-const ISOLATION_LEVELS: ReadonlyMap<number | undefined, string> = new Map([
-  [undefined, 'READ COMMITTED'],
-  [mssqlDriver().ISOLATION_LEVEL.READ_COMMITTED, 'READ COMMITTED'],
-  [mssqlDriver().ISOLATION_LEVEL.SNAPSHOT, 'REPEATABLE READ'],
-]);
+/** PostgreSQL's isolation level for mssql's (the driver is loaded on first use, as the services load it). */
+function isolationLevelOf(level: number | undefined): string | undefined {
+  const levels = mssqlDriver().ISOLATION_LEVEL;
+  if (level === undefined || level === levels.READ_COMMITTED) return 'READ COMMITTED';
+  if (level === levels.SNAPSHOT) return 'REPEATABLE READ';
+  return undefined;
+}
 
 /** How many rows a request emits in one turn of the event loop. */
 const ROWS_PER_TURN = 50;
@@ -62,7 +83,16 @@ export class MssqlPoolOnPostgres {
     databaseUrl: string,
     readonly settings: PoolOnPostgresSettings,
   ) {
-    this.postgres = new Pool({ connectionString: databaseUrl, max: 12 });
+    // tsql first on the path: its + on text (the functions and types are named with their schema).
+    this.postgres = new Pool({ connectionString: databaseUrl, max: 12, options: '-c search_path=tsql,public' });
+    // A connection that dies while idle must not crash the process (as connectSqlServer's pool).
+    this.postgres.on('error', () => undefined);
+  }
+
+  /** Connects once and installs the T-SQL runtime when the database has none (tsql-runtime.ts). */
+  async ready(): Promise<this> {
+    await installTsqlRuntime(this.postgres);
+    return this;
   }
 
   get connectionPool(): ConnectionPool {
@@ -102,10 +132,15 @@ export class MssqlPoolOnPostgres {
     }
     const target = outsideSnapshot ? this.postgres : client;
     try {
-      const result = arrays
-        ? await target.query<unknown[]>({ text: translated.text, values: translated.values, rowMode: 'array' })
-        : await target.query<Record<string, unknown>>({ text: translated.text, values: translated.values });
-      return { rows: result.rows, rowCount: result.rowCount ?? 0 };
+      const answered: unknown = arrays
+        ? await target.query({ text: translated.text, values: translated.values, rowMode: 'array' })
+        : translated.values.length === 0
+          ? await target.query(translated.text)
+          : await target.query({ text: translated.text, values: translated.values });
+      // Several statements (a translated batch without parameters) answer with the last one's rows, as a batch does.
+      const results = (Array.isArray(answered) ? answered : [answered]) as QueryResult[];
+      const result = results[results.length - 1];
+      return { rows: (result?.rows ?? []).map(answeredRow), rowCount: result?.rowCount ?? 0 };
     } catch (error) {
       throw requestError(error);
     }
@@ -115,7 +150,27 @@ export class MssqlPoolOnPostgres {
 /** mssql's RequestError for a failed statement. */
 function requestError(error: unknown): MssqlDoubleError {
   const message = error instanceof Error ? error.message : String(error);
-  return Object.assign(new MssqlDoubleError('RequestError', message, 'EREQUEST'), { cause: error });
+  return Object.assign(new MssqlDoubleError('RequestError', message, 'EREQUEST', sqlServerNumberOf(error)), { cause: error });
+}
+
+/**
+ * The SQL Server error number of a PostgreSQL failure, where the service classifies by it: a deadlock (1205), a
+ * primary-key violation (2627), an object that does not exist (208), a snapshot update conflict (3960).
+ */
+function sqlServerNumberOf(error: unknown): number | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  switch (code) {
+    case '40P01':
+      return 1205;
+    case '23505':
+      return 2627;
+    case '42P01':
+      return 208;
+    case '40001':
+      return 3960;
+    default:
+      return undefined;
+  }
 }
 
 export class TransactionOnPostgres {
@@ -127,7 +182,7 @@ export class TransactionOnPostgres {
 
   async begin(isolationLevel?: number): Promise<this> {
     if (this.client) throw new MssqlDoubleError('TransactionError', 'Transaction has already begun.', 'EALREADYBEGUN');
-    const level = ISOLATION_LEVELS.get(isolationLevel);
+    const level = isolationLevelOf(isolationLevel);
     if (level === undefined) throw new Error(`the PostgreSQL double has no isolation level ${isolationLevel}`);
     const client = await this.pool.acquire(this);
     try {
@@ -151,6 +206,21 @@ export class TransactionOnPostgres {
 
   rollback(): Promise<void> {
     return this.end('rollback');
+  }
+
+  /**
+   * mssql's Transaction.acquire, which MssqlDatabase's bulk load calls: lends the connection to `request`, as a tedious
+   * Connection whose newBulkLoad and execBulkLoad COPY the rows into the table (bulkLoadOnPostgres).
+   */
+  acquire(request: RequestOnPostgres, callback: (error: Error | null, connection?: BulkConnection) => void): void {
+    const lent = this.lend(request);
+    if (lent instanceof MssqlDoubleError) setImmediate(callback, lent);
+    else setImmediate(callback, null, bulkConnection(lent, () => this.giveBack(request)));
+  }
+
+  /** mssql's Transaction.release of a connection acquire lent. */
+  release(connection: BulkConnection): void {
+    connection.giveBack();
   }
 
   /** Transaction.acquire: the connection for `request`, or why not. */
@@ -200,8 +270,15 @@ export class RequestOnPostgres extends EventEmitter {
   }
 
   input(name: string, type: unknown, value: unknown): this {
-    if (value !== null && typeof value !== 'string' && typeof value !== 'number') throw new Error(`the PostgreSQL double takes text and numbers only, not ${typeof value}`);
-    this.inputs.set(name, { type: parameterType(type), value });
+    if (value instanceof Date) {
+      // tedious sends a Date as UTC (useUTC, the default).
+      this.inputs.set(name, { type: 'timestamp', value: value.toISOString().replace(/Z$/, '') });
+      return this;
+    }
+    if (value !== null && typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') {
+      throw new Error(`the PostgreSQL model of SQL Server takes text, numbers, booleans and dates only, not ${typeof value}`);
+    }
+    this.inputs.set(name, { type: parameterType(type), value: typeof value === 'string' ? storedText(value) : value });
     return this;
   }
 
@@ -256,7 +333,9 @@ export class RequestOnPostgres extends EventEmitter {
       const outsideSnapshot =
         this.transaction !== null && this.transaction.statementsRun === 0 && this.pool.settings.versionReadBeforeSnapshot === true && statement === CURRENT_VERSION_SQL;
       if (this.transaction) this.transaction.statementsRun += 1;
-      ({ rows, rowCount } = await this.pool.run(client, statement, this.inputs, this.stream && this.arrayRowMode, where, outsideSnapshot));
+      const answer = await this.pool.run(client, statement, this.inputs, this.stream && this.arrayRowMode, where, outsideSnapshot);
+      rows = answer.rows;
+      rowCount = answer.rowCount;
       await this.pool.settings.afterStatement?.(statement, where);
       if (this.stream) await this.emitRows(rows as unknown[][]);
     } catch (error) {
@@ -325,5 +404,55 @@ function parameterType(type: unknown): ParameterType {
   if (factory === driver.BigInt) return 'bigint';
   if (factory === driver.Int) return 'integer';
   if (factory === driver.NVarChar || factory === driver.VarChar) return 'text';
-  throw new Error('the PostgreSQL double takes BigInt, Int, NVarChar and VarChar inputs only');
+  if (factory === driver.Bit) return 'boolean';
+  if (factory === driver.DateTime2) return 'timestamp';
+  if (factory === driver.Float) return 'double precision';
+  throw new Error('the PostgreSQL model of SQL Server takes BigInt, Int, Bit, Float, DateTime2, NVarChar and VarChar inputs only');
+}
+
+/** What MssqlDatabase's bulk load uses of a tedious Connection (and mssql's Transaction.release of it). */
+export interface BulkConnection {
+  newBulkLoad(table: string, options: unknown, callback: (error: Error | null, rowCount?: number) => void): BulkLoadOnPostgres;
+  execBulkLoad(bulk: BulkLoadOnPostgres, rows: AsyncIterable<CsvField[]>): void;
+  giveBack(): void;
+}
+
+export interface BulkLoadOnPostgres {
+  table: string;
+  columns: string[];
+  callback: (error: Error | null, rowCount?: number) => void;
+  addColumn(name: string): void;
+}
+
+/** COPY's text format: \N for NULL, backslash escapes for the characters it separates by. */
+function copyField(field: CsvField): string {
+  if (field === null) return '\\N';
+  return storedText(field).replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r');
+}
+
+async function* copyLines(rows: AsyncIterable<CsvField[]>, counted: { rows: number }): AsyncGenerator<string> {
+  for await (const row of rows) {
+    counted.rows += 1;
+    yield `${row.map(copyField).join('\t')}\n`;
+  }
+}
+
+/** A tedious-shaped connection on `client` whose bulk load is a COPY FROM STDIN of the rows, as they stream in. */
+function bulkConnection(client: PoolClient, giveBack: () => void): BulkConnection {
+  return {
+    newBulkLoad: (table, _options, callback) => {
+      const columns: string[] = [];
+      return { table, columns, callback, addColumn: (name) => columns.push(name) };
+    },
+    execBulkLoad: (bulk, rows) => {
+      const table = bulk.table.startsWith('#') ? `pg_temp."${bulk.table}"` : bulk.table;
+      const counted = { rows: 0 };
+      const copy = client.query(copyFrom(`COPY ${table} (${bulk.columns.map((column) => `"${column}"`).join(', ')}) FROM STDIN`));
+      pipeline(Readable.from(copyLines(rows, counted)), copy).then(
+        () => bulk.callback(null, counted.rows),
+        (error: unknown) => bulk.callback(requestError(error)),
+      );
+    },
+    giveBack,
+  };
 }

@@ -1,31 +1,27 @@
 import type { TableDefinition } from '@svc/contracts';
 import { ChangesPurgedError, SourceVersionsRewoundError, TableNotTrackedError, isEngineError, type RowStream, type SourceConnector } from '@svc/engines';
-import { csvRows } from '@svc/sqlserver/common';
+import { csvRows, serveSqlServerConnectionsForTests } from '@svc/sqlserver/common';
+import { createSqlServerSource, sourceSql } from '@svc/sqlserver/source';
 import { createTempDatabase, seededRandom, type TempDatabase } from '@svc/testing';
 import { Pool, type PoolClient } from 'pg';
-import { changeExistsSql, trackedVersionsSql } from './changed-tables-sql';
-import { CURRENT_VERSION_SQL } from './read-sql';
-import { createSqlServerSource } from './sqlserver-source';
-import { cleanupChanges, currentVersion, enableTableTracking, installChangeTrackingModel, minValidVersion, restoreVersionsTo } from './testing/change-tracking-on-postgres';
-import { MssqlPoolOnPostgres, type PoolOnPostgresSettings } from './testing/mssql-pool-on-postgres';
-import { UntranslatedStatementError, translateTsql, type TsqlInput } from './testing/tsql-to-postgres';
-import { ALLOW_SNAPSHOT_ISOLATION_SQL, enableDatabaseTrackingSql, enableTableTrackingSql } from './tracking-sql';
+import { cleanupChanges, currentVersion, enableTableTracking, installChangeTrackingModel, minValidVersion, restoreVersionsTo } from './change-tracking-model';
+import { MssqlPoolOnPostgres, type PoolOnPostgresSettings } from './pool-on-postgres';
+import { UntranslatedStatementError, translateTsql, type TsqlInput } from './tsql-to-postgres';
+
+const { CURRENT_VERSION_SQL } = sourceSql;
 
 /*
  * The SQL Server source's seeds and change reads, executed: its statements run, translated, against a model of SQL Server
- * Change Tracking in PostgreSQL (testing/change-tracking-on-postgres.ts, whose header cites the Microsoft pages each rule
- * follows), through an mssql-shaped pool (testing/mssql-pool-on-postgres.ts) that connectSqlServer returns here.
+ * Change Tracking in PostgreSQL (change-tracking-model.ts, whose header cites the Microsoft pages each rule follows),
+ * through an mssql-shaped pool (pool-on-postgres.ts) that connectSqlServer returns here.
  */
 const double: { url: string; settings: PoolOnPostgresSettings; pools: MssqlPoolOnPostgres[] } = { url: '', settings: {}, pools: [] };
 
-jest.mock('@svc/sqlserver/common', () => ({
-  ...jest.requireActual<object>('@svc/sqlserver/common'),
-  connectSqlServer: () => {
-    const pool = new MssqlPoolOnPostgres(double.url, double.settings);
-    double.pools.push(pool);
-    return Promise.resolve(pool.connectionPool);
-  },
-}));
+serveSqlServerConnectionsForTests(() => {
+  const pool = new MssqlPoolOnPostgres(double.url, double.settings);
+  double.pools.push(pool);
+  return Promise.resolve(pool.connectionPool);
+});
 
 type Row = (string | null)[];
 
@@ -448,17 +444,16 @@ describe('the SQL Server source reads Change Tracking, executed against a model 
 
 describe('the PostgreSQL Change Tracking double', () => {
   it('refuses the statements it does not model instead of answering them', () => {
-    const table = { schema: 'dbo', name: 'items' };
     const inputs = new Map<string, TsqlInput>([['table', { type: 'text', value: '[dbo].[items]' }]]);
     const unknown = [
-      ALLOW_SNAPSHOT_ISOLATION_SQL,
-      enableDatabaseTrackingSql('2 Days'),
-      enableTableTrackingSql(table),
-      trackedVersionsSql([table], true),
-      changeExistsSql([{ index: 0, table, last: 5n }]),
-      'SELECT TOP (1) t.[id] FROM [dbo].[items] AS t',
-      "SELECT N'x' AS a",
-      'SELECT CONVERT(varchar(30), t.[at], 121) AS [at] FROM [dbo].[items] AS t',
+      // Statement forms the service does not send.
+      'EXEC sp_who',
+      "MERGE [dbo].[items] AS t USING (SELECT 1 AS id) AS s ON t.[id] = s.id WHEN MATCHED THEN DELETE;",
+      // A function, a conversion and a unit of DATEADD the model has no rule for.
+      'SELECT SOUNDEX(t.[name]) AS s FROM [dbo].[items] AS t',
+      'SELECT CONVERT(time(7), t.[at]) AS [at] FROM [dbo].[items] AS t',
+      'SELECT DATEADD(day, 1, t.[at]) AS [at] FROM [dbo].[items] AS t',
+      // A variable no input declares (SQL Server's error 137).
       'SELECT CHANGE_TRACKING_MIN_VALID_VERSION(OBJECT_ID(@other)) AS v',
     ];
     for (const statement of unknown) expect(() => translateTsql(statement, inputs)).toThrow(UntranslatedStatementError);

@@ -1,5 +1,6 @@
 import type { TableRef } from '@svc/contracts';
-import type { Pool, PoolClient } from 'pg';
+import type { Client, Pool, PoolClient } from 'pg';
+import { installTsqlRuntime } from './tsql-runtime';
 
 /**
  * SQL Server Change Tracking as Microsoft documents it, modelled in a PostgreSQL database (schema `ct_model`) so that
@@ -49,7 +50,9 @@ CREATE TABLE ct_model.database_state (
   only_row boolean PRIMARY KEY DEFAULT true CHECK (only_row),
   tracking_on boolean NOT NULL DEFAULT true,
   snapshot_isolation_state int NOT NULL DEFAULT 1,
-  incarnation text
+  incarnation text,
+  -- sys.change_tracking_databases: the retention, NULL before ALTER DATABASE … SET CHANGE_TRACKING = ON.
+  retention_hours int
 );
 
 CREATE SEQUENCE ct_model.versions;
@@ -218,13 +221,58 @@ BEGIN
   UPDATE ct_model.tracked_tables SET min_valid_version = least(min_valid_version, v);
   PERFORM setval('ct_model.versions', greatest(v, 1), v > 0);
 END $$;
+
+-- ALTER DATABASE … SET CHANGE_TRACKING = ON (CHANGE_RETENTION = n HOURS), or a longer retention for a database that has one.
+CREATE FUNCTION ct_model.enable_database_tracking(requested int, OUT retention_hours int, OUT previous_hours int) LANGUAGE plpgsql AS $$
+BEGIN
+  SELECT d.retention_hours INTO previous_hours FROM ct_model.database_state AS d;
+  retention_hours := greatest(coalesce(previous_hours, 0), requested);
+  UPDATE ct_model.database_state SET tracking_on = true, retention_hours = enable_database_tracking.retention_hours;
+END $$;
+
+-- IF NOT EXISTS (… sys.change_tracking_tables …) ALTER TABLE … ENABLE CHANGE_TRACKING.
+CREATE FUNCTION ct_model.ensure_table_tracking(target regclass) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+  IF NOT EXISTS (SELECT 1 FROM ct_model.tracked_tables WHERE object = target) THEN PERFORM ct_model.enable_table_tracking(target); END IF;
+END $$;
+
+-- ALTER TABLE … DISABLE CHANGE_TRACKING: the table's changes and its CHANGETABLE go (a table gone already is no error).
+CREATE FUNCTION ct_model.disable_table_tracking(target regclass) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+  IF target IS NULL OR NOT EXISTS (SELECT 1 FROM ct_model.tracked_tables WHERE object = target) THEN RETURN; END IF;
+  EXECUTE format('DROP TRIGGER ct_model_insert ON %s; DROP TRIGGER ct_model_update ON %s; DROP TRIGGER ct_model_delete ON %s; DROP TRIGGER ct_model_truncate ON %s',
+    target, target, target, target);
+  EXECUTE format('DROP FUNCTION ct_model.%I(bigint)', ct_model.changes_function_name(target));
+  DELETE FROM ct_model.change_log WHERE object = target;
+  DELETE FROM ct_model.tracked_tables WHERE object = target;
+END $$;
+
+-- sys.objects.modify_date: when the table was last created or altered ("also changes when an index on the table … is created or altered").
+CREATE TABLE ct_model.schema_changes (object oid PRIMARY KEY, modified timestamp(3) NOT NULL);
+CREATE FUNCTION ct_model.note_schema_change() RETURNS event_trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO ct_model.schema_changes (object, modified)
+  SELECT DISTINCT d.objid, clock_timestamp() AT TIME ZONE 'UTC' FROM pg_event_trigger_ddl_commands() AS d WHERE d.classid = 'pg_class'::regclass
+  ON CONFLICT (object) DO UPDATE SET modified = excluded.modified;
+END $$;
+CREATE EVENT TRIGGER ct_model_schema_changes ON ddl_command_end WHEN TAG IN ('CREATE TABLE', 'ALTER TABLE', 'CREATE INDEX', 'ALTER INDEX')
+  EXECUTE FUNCTION ct_model.note_schema_change();
+
+-- The two catalog views the change probe's schema stamp reads (changed-tables-sql.ts), over PostgreSQL's catalog.
+CREATE SCHEMA sys;
+CREATE VIEW sys.objects AS
+  SELECT c.oid AS object_id, c.relname::text AS name, coalesce(s.modified, timestamp '2000-01-01')::tsql.datetime2_3 AS modify_date
+  FROM pg_class AS c LEFT JOIN ct_model.schema_changes AS s ON s.object = c.oid WHERE c.relkind IN ('r', 'p');
+CREATE VIEW sys.columns AS
+  SELECT a.attrelid AS object_id, a.attnum::int AS column_id, a.attname::text AS name FROM pg_attribute AS a WHERE a.attnum > 0 AND NOT a.attisdropped;
 `;
 
 /** What the model's functions are called with: a pool or one of its clients. */
 export type ModelDatabase = Pick<Pool, 'query'> | Pick<PoolClient, 'query'>;
 
-/** Installs the model in an empty database, Change Tracking on and snapshot isolation ON (state 1). */
-export async function installChangeTrackingModel(database: ModelDatabase, incarnation: string | null): Promise<void> {
+/** Installs the T-SQL runtime and the model in an empty database, Change Tracking on and snapshot isolation ON (state 1). */
+export async function installChangeTrackingModel(database: Pool | PoolClient | Client, incarnation: string | null): Promise<void> {
+  await installTsqlRuntime(database);
   await database.query(MODEL_SQL);
   await database.query('INSERT INTO ct_model.database_state (incarnation) VALUES ($1)', [incarnation]);
 }
