@@ -192,6 +192,27 @@ export class SourceIncarnationChangedError extends EngineError {
 }
 
 /**
+ * Trigger capture failed inside a write to the source table (a renamed key column, a change table dropped by hand): the
+ * write went through, as capture never fails a user's write, but its change was not recorded, so the changes after the
+ * watermark are incomplete and the table is reseeded (which installs capture again).
+ */
+export class CaptureFailedError extends EngineError {
+  readonly kind = 'changes-purged';
+  override readonly serviceWorded = true;
+
+  constructor(
+    table: TableRef,
+    readonly reason: string,
+  ) {
+    super(
+      `capture of ${tableKey(table)}'s changes failed in the source (${reason}); the source's write went through, but its change was not ` +
+        `recorded, so the table is reseeded, which installs capture again`,
+    );
+    this.name = 'CaptureFailedError';
+  }
+}
+
+/**
  * Whether the watermark's incarnation and the source's current one say that the database is another one. Unknown on
  * either side (a watermark stored before incarnations were, a login that may not read them) is not a move: the check
  * that versions did not go back still holds there.

@@ -23,6 +23,7 @@ export {
   OwnObjectMissingError,
   PrimaryKeyRequiredError,
   SourceIncarnationChangedError,
+  CaptureFailedError,
   SourceVersionsRewoundError,
   StaleDefinitionError,
   TableNotTrackedError,

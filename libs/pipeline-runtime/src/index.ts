@@ -9,6 +9,6 @@ export { WHERE_MAX_FRAMES, WHERE_MAX_FRAME_LENGTH, failureLogFields, type Failur
 export { ReplicationGoneError, RuntimeConfigClient } from './runtime-config.client';
 export { runClassified, type TerminalFailure } from './classified-work';
 // Engine errors the workers act on.
-export { ChangesPurgedError, SourceIncarnationChangedError, SourceVersionsRewoundError, StaleDefinitionError, TableNotTrackedError, isEngineError } from '@svc/engines';
+export { CaptureFailedError, ChangesPurgedError, SourceIncarnationChangedError, SourceVersionsRewoundError, StaleDefinitionError, TableNotTrackedError, isEngineError } from '@svc/engines';
 export { SeedPartOrder, TABLE_LOSS_GRACE_MS, tableLoss, waitForPreviousPart, type PartOrderOptions } from './part-order';
 export { reportBatchFailure, type FailureReport } from './work-failure';

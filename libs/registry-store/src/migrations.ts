@@ -310,4 +310,12 @@ UPDATE access_keys SET disabled_by_width = 'All' WHERE disabled;
 ALTER TABLE table_states ADD COLUMN last_incarnation text;
 `,
   },
+  {
+    version: 16,
+    name: 'alerts of kind TableAdded: a table that appeared in the source after Create, found and seeded',
+    sql: `
+ALTER TABLE alerts DROP CONSTRAINT IF EXISTS alerts_kind_check;
+ALTER TABLE alerts ADD CONSTRAINT alerts_kind_check CHECK (kind IN ('SchemaChange', 'Reseed', 'Failure', 'RetentionDanger', 'Validation', 'TableAdded'));
+`,
+  },
 ];

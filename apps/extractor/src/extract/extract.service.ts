@@ -25,6 +25,7 @@ import {
   IntervalGate,
   RuntimeConfigClient,
   SourceIncarnationChangedError,
+  CaptureFailedError,
   SourceVersionsRewoundError,
   StaleDefinitionError,
   changeBatchId,
@@ -362,7 +363,7 @@ function reseedReason(error: unknown, fromVersion: string): string | null {
   if (error instanceof ChangesPurgedError) {
     return `watermark ${fromVersion} is below the minimum valid version ${error.minValidVersion}: changes were purged, so the table is reseeded`;
   }
-  if (error instanceof SourceVersionsRewoundError || error instanceof SourceIncarnationChangedError) return error.message;
+  if (error instanceof SourceVersionsRewoundError || error instanceof SourceIncarnationChangedError || error instanceof CaptureFailedError) return error.message;
   if (error instanceof TableNotTrackedError) return `${error.message}: the table is reseeded, which enables tracking again`;
   return null;
 }

@@ -57,6 +57,8 @@ export interface PipelineSchedulerSettings {
   changeProbeIntervalMs: number;
   /** A change probe reads schema stamps at most this often (SCHEMA_STAMP_INTERVAL_SECONDS): how soon a definition change without row changes is seen. */
   schemaStampIntervalMs: number;
+  /** Each running replication's source is listed again this often (TABLE_DISCOVERY_SECONDS): how soon a table created after Create is replicated. */
+  tableDiscoveryMs: number;
   /** Work in flight longer than this is released and planned again (its workers died or gave up). */
   staleWorkMs: number;
   /** The length of a scheduling "minute" (RepeatIntervalInMinutes): 60 s; shorter only for tests and demos. */
@@ -98,6 +100,7 @@ export function readRegistryConfig(environment: Record<string, string | undefine
     idleRecheckMs: env.int('IDLE_RECHECK_SECONDS', 300, { min: 1, max: 86400 }) * 1000,
     changeProbeIntervalMs: env.int('CHANGE_PROBE_INTERVAL_MS', 250, { min: 0, max: 600000 }),
     schemaStampIntervalMs: env.int('SCHEMA_STAMP_INTERVAL_SECONDS', 5, { min: 0, max: 86400 }) * 1000,
+    tableDiscoveryMs: env.int('TABLE_DISCOVERY_SECONDS', 60, { min: 1, max: 86400 }) * 1000,
     staleWorkMs: env.int('STALE_WORK_MINUTES', 15, { min: 1, max: 1440 }) * 60000,
     minuteMs: env.int('SCHEDULER_MINUTE_SECONDS', 60, { min: 1, max: 60 }) * 1000,
     stalledWorkMs: env.int('STALLED_WORK_SECONDS', 60, { min: 5, max: 86400 }) * 1000,

@@ -3,6 +3,7 @@ import type { INestMicroservice } from '@nestjs/common';
 import type { JetStreamManager, NatsConnection, Subscription } from 'nats';
 import { Client } from 'pg';
 import {
+  Portable,
   PipelineStreams,
   PipelineSubjects,
   Subjects,
@@ -16,6 +17,7 @@ import {
   type ExtractRequested,
   type ReleaseTablesRequest,
   type ReplicationDescription,
+  type TableDefinition,
   type WorkCancelled,
 } from '@svc/contracts';
 import { PipelinePublisher, connectNats, type NestReplyPacket, type NestRequestPacket } from '@svc/messaging';
@@ -747,6 +749,47 @@ describe('pipeline scheduler against PostgreSQL and NATS with a fake clock', () 
         await stopRegistry(registry);
       } finally {
         extractor.unsubscribe();
+      }
+    });
+  });
+
+  describe('tables that appear in the source after Create', () => {
+    const definition = (name: string): TableDefinition => ({
+      table: { schema: 'public', name },
+      columns: [{ name: 'id', sourceType: 'integer', portableType: Portable.integer(), nullable: false }],
+      primaryKey: ['id'],
+      estimatedRows: 0,
+    });
+
+    it('lists the source again every TABLE_DISCOVERY_SECONDS without an Alter, seeds a new table and says so in a TableAdded alert', async () => {
+      const registry = await startRegistry(newDatabase(), undefined, { TABLE_DISCOVERY_SECONDS: '120' });
+      const replicationId = await addReplication(registry, 'late-tables', ['[public].[orders]']);
+      const source = [definition('orders')];
+      const requests: unknown[] = [];
+      const subscription = answerAsExtractor(Subjects.extractorDiscoverTables, requests, () => ({ tables: source }));
+      try {
+        await pass(registry, at(0));
+        // Created in the source after Create: not seen before the interval has passed since the last listing.
+        source.push(definition('late_table'));
+        await pass(registry, at(60));
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        expect(requests).toEqual([]);
+        expect((await registry.state.listTables([replicationId])).map((table) => table.tableName)).toEqual(['[public].[orders]']);
+        await registry.scheduler.runOnce(at(121));
+        await waitUntil(async () => (await registry.state.listTables([replicationId])).some((table) => table.tableName === '[public].[late_table]'), 10000, 'the new table registered');
+        expect(requests).toEqual([{ replicationId }]);
+        await waitUntil(async () => (await registry.alerts.listByReplication(replicationId)).some((alert) => alert.kind === 'TableAdded'), 10000, 'a TableAdded alert');
+        const added = (await registry.alerts.listByReplication(replicationId)).filter((alert) => alert.kind === 'TableAdded');
+        expect(added.map((alert) => alert.message)).toEqual(['a new source table was found and is seeded: [public].[late_table]']);
+        // The next passes seed it.
+        const work = await pass(registry, at(122));
+        expect(work.map(workKey)).toContain(`${replicationId} [public].[late_table] seed`);
+        // A listing that finds nothing new raises nothing.
+        await registry.scheduler.runOnce(at(250));
+        await waitUntil(async () => requests.length === 2, 10000, 'the second listing');
+        expect((await registry.alerts.listByReplication(replicationId)).filter((alert) => alert.kind === 'TableAdded')).toHaveLength(1);
+      } finally {
+        subscription.unsubscribe();
       }
     });
   });

@@ -62,6 +62,8 @@ export class PipelineScheduler implements OnApplicationBootstrap, BeforeApplicat
   private readonly discovering = new Map<string, Promise<void>>();
   /** When discovery of a replication may be tried again after a failure. */
   private readonly discoveryRetryAt = new Map<string, number>();
+  /** When each replication's source was last listed by this instance: listed again every TABLE_DISCOVERY_SECONDS. */
+  private readonly discoveredAt = new Map<string, number>();
   private readonly collisionsAlerted = new Set<string>();
   private readonly deleteRetryAt = new Map<string, number>();
   private readonly lock: LeaderLock;
@@ -347,12 +349,21 @@ export class PipelineScheduler implements OnApplicationBootstrap, BeforeApplicat
     }
   }
 
+  /**
+   * Lists a replication's source tables when its configuration changed, and again every TABLE_DISCOVERY_SECONDS, so
+   * that a table created in the source after Create is found and seeded without an Alter (and one dropped is let go).
+   */
   private startDiscoveries(now: Date, eligible: SchedulableReplication[]): void {
     for (const replication of eligible) {
       const id = replication.replicationId;
       const due = (this.discoveryRetryAt.get(id) ?? 0) <= now.getTime();
-      if (replication.discoveredConfigVersion !== replication.configVersion && due && !this.discovering.has(id)) {
-        this.discovering.set(id, this.discover(replication).finally(() => this.discovering.delete(id)));
+      const changed = replication.discoveredConfigVersion !== replication.configVersion;
+      const lastListed = this.discoveredAt.get(id);
+      if (!changed && lastListed === undefined) this.discoveredAt.set(id, now.getTime());
+      const stale = lastListed !== undefined && now.getTime() - lastListed >= this.config.pipeline.tableDiscoveryMs;
+      if ((changed || stale) && due && !this.discovering.has(id)) {
+        this.discoveredAt.set(id, now.getTime());
+        this.discovering.set(id, this.discover(replication, changed ? 'configuration' : 'periodic').finally(() => this.discovering.delete(id)));
       }
     }
   }
@@ -361,7 +372,7 @@ export class PipelineScheduler implements OnApplicationBootstrap, BeforeApplicat
    * Asks an extractor for the source's tables and registers those the replication selects; tables it no
    * longer selects lose their change tracking in the source and their state (warehouse tables stay).
    */
-  private async discover(replication: SchedulableReplication): Promise<void> {
+  private async discover(replication: SchedulableReplication, why: 'configuration' | 'periodic'): Promise<void> {
     const log = replicationLog(this.logger, replication.config);
     try {
       const reply = await this.requester.request(Subjects.extractorDiscoverTables, { replicationId: replication.replicationId }, 60000);
@@ -382,7 +393,13 @@ export class PipelineScheduler implements OnApplicationBootstrap, BeforeApplicat
         removed.filter((table) => table.tracked).map((table) => table.tableName),
       );
       await this.state.registerTables(replication.replicationId, replication.configVersion, selected);
-      log.info('tables discovered', { replicationId: replication.replicationId, tables: selected.length, removed: removed.length });
+      const knownNames = new Set(known.map((table) => table.tableName.toLowerCase()));
+      const added = selected.filter((table) => !knownNames.has(table.tableName.toLowerCase())).map((table) => table.tableName);
+      // A table that appeared in the source since the last listing (not one a changed configuration selected).
+      if (why === 'periodic' && added.length > 0) await this.alerts.raise({ replicationId: replication.replicationId, kind: 'TableAdded', message: tablesAddedMessage(added) });
+      if (why === 'configuration' || added.length > 0 || removed.length > 0) {
+        log.info('tables discovered', { replicationId: replication.replicationId, tables: selected.length, added: added.length, removed: removed.length });
+      }
     } catch (error) {
       if (this.stopped) return;
       this.discoveryRetryAt.set(replication.replicationId, Date.now() + 5000);
@@ -447,4 +464,10 @@ export class PipelineScheduler implements OnApplicationBootstrap, BeforeApplicat
       }
     }
   }
+}
+
+/** The TableAdded alert: the tables that appeared in the source, now seeded. */
+export function tablesAddedMessage(tables: readonly string[]): string {
+  const listed = tables.length > 10 ? `${tables.slice(0, 10).join(', ')} and ${tables.length - 10} more` : tables.join(', ');
+  return `${tables.length === 1 ? 'a new source table was' : `${tables.length} new source tables were`} found and ${tables.length === 1 ? 'is' : 'are'} seeded: ${listed}`;
 }

@@ -61,7 +61,7 @@ const table: Described<TableStatus> = {
 const alert: Described<AlertRecord> = {
   alertId: 'The alert',
   replicationId: 'Its replication',
-  kind: 'SchemaChange, Reseed, Failure, RetentionDanger or Validation',
+  kind: 'SchemaChange, Reseed, Failure, RetentionDanger, Validation or TableAdded',
   message: 'What happened',
   createdAt: 'When (ISO 8601, UTC)',
 };

@@ -46,7 +46,7 @@ export interface TableLastValidation {
 export interface AlertRecord {
   alertId: string;
   replicationId: string;
-  kind: 'SchemaChange' | 'Reseed' | 'Failure' | 'RetentionDanger' | 'Validation';
+  kind: 'SchemaChange' | 'Reseed' | 'Failure' | 'RetentionDanger' | 'Validation' | 'TableAdded';
   message: string;
   createdAt: string;
 }

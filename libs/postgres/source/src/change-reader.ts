@@ -1,5 +1,6 @@
 import { hasPrimaryKey, type TableDefinition } from '@svc/contracts';
 import {
+  CaptureFailedError,
   type ChangeRead,
   ChangesPurgedError,
   PrimaryKeyRequiredError,
@@ -15,7 +16,7 @@ import { assertDefinitionCurrent } from './definition-check';
 import { readIncarnation } from './incarnation';
 import { trackedMinValidVersion } from './registry';
 import { READ_TRANSACTION_SQL, SNAPSHOT_VERSION_SQL, changeWindowEndSql, lockTrackedTableSql, netChangesCopySql } from './read-sql';
-import { CAPTURE_INTACT_SQL, CAPTURE_TRIGGERS, captureFunctionSignature } from './tracking-sql';
+import { CAPTURE_FAILED_SQL, CAPTURE_FAILURES_EXISTS_SQL, CAPTURE_INTACT_SQL, CAPTURE_TRIGGERS, captureFunctionSignature } from './tracking-sql';
 import { inChangeSchema, qualifiedName, trackingNames } from './identifiers';
 import { parseVersion } from './versions';
 
@@ -48,6 +49,8 @@ export async function readChanges(
     const minValid = await trackedMinValidVersion(client, table);
     if (minValid === null || !(await captureIntact(client, definition))) throw new TableNotTrackedError(table);
     if (from < parseVersion(minValid, 'min_valid_version')) throw new ChangesPurgedError(table, fromVersion, minValid);
+    const failure = await captureFailure(client, definition, from);
+    if (failure !== null) throw new CaptureFailedError(table, failure);
     if (horizon < from) throw new SourceVersionsRewoundError(table, fromVersion, horizon.toString());
     await assertDefinitionCurrent(client, definition, options);
     const to = from === horizon ? from : await windowEnd(client, definition, from, horizon, limit);
@@ -56,6 +59,14 @@ export async function readChanges(
     await rollbackAndRelease(client);
     throw error;
   }
+}
+
+/** Why capture of the table's writes failed at or after `from` (the latest failure); null when it has not. */
+async function captureFailure(client: PoolClient, definition: TableDefinition, from: bigint): Promise<string | null> {
+  const exists = await client.query<{ exists: boolean }>(CAPTURE_FAILURES_EXISTS_SQL);
+  if (exists.rows[0]?.exists !== true) return null;
+  const result = await client.query<{ reason: string }>(CAPTURE_FAILED_SQL, [definition.table.schema, definition.table.name, from.toString()]);
+  return result.rows[0]?.reason ?? null;
 }
 
 /** Whether the table's change table and capture triggers are all in place (see CAPTURE_INTACT_SQL). */

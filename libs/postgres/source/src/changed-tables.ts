@@ -1,7 +1,8 @@
 import type { TableRef } from '@svc/contracts';
 import { incarnationMoved, type ChangedTables, type ChangeProbeOptions, type TableWatermark } from '@svc/engines';
 import type { Pool } from 'pg';
-import { CHANGE_SCHEMA, TRACKED_TABLES, quoteIdent } from './identifiers';
+import { CAPTURE_FAILURES, CHANGE_SCHEMA, TRACKED_TABLES, quoteIdent } from './identifiers';
+import { CAPTURE_FAILURES_EXISTS_SQL } from './tracking-sql';
 import { readIncarnation } from './incarnation';
 import { registryExists } from './registry';
 import { InvalidVersionError, parseVersion, xid8Literal } from './versions';
@@ -24,8 +25,9 @@ const SCHEMA_STAMP_SQL = `(select concat_ws(':', c.xmin::text,
  * Each table's change table and minimum valid version from the registry of tracked tables, the horizon a change read
  * stops at, whether the table still exists and, when asked, its schema stamp.
  */
-function trackedSql(withSchemaStamps: boolean): string {
-  return `select t.ordinality::int - 1 as index, r.change_table, r.min_valid_version::text as min_valid,
+function trackedSql(withSchemaStamps: boolean, withFailures: boolean): string {
+  const failure = withFailures ? `(select max(f.failed_xid)::text from ${CAPTURE_FAILURES} f where f.schema = t.schema and f.name = t.name)` : 'null::text';
+  return `select t.ordinality::int - 1 as index, r.change_table, r.min_valid_version::text as min_valid, ${failure} as latest_failure,
   case when r.change_table is null then false
     else to_regclass(format('%I.%I', '${CHANGE_SCHEMA}', r.change_table)) is not null end as change_table_exists,
   rel.oid is not null as table_exists,
@@ -46,6 +48,8 @@ interface TrackedRow {
   horizon: string;
   /** Null when not asked for. */
   schema_stamp: string | null;
+  /** The latest failed capture of the table's writes; null when none. */
+  latest_failure: string | null;
 }
 
 interface Probe {
@@ -64,7 +68,8 @@ export async function changedTables(pool: Pool, watermarks: readonly TableWaterm
   if (!(await registryExists(pool))) return { changed: [], unknown: watermarks.map((watermark) => watermark.table), schemaStamps: [] };
   // A table whose watermark was read in another incarnation of the cluster gets its cycle, which reseeds it.
   const incarnation = watermarks.some((watermark) => watermark.incarnation !== undefined) ? await readIncarnation(pool) : null;
-  const tracked = await pool.query<TrackedRow>(trackedSql(options.schemaStamps), [watermarks.map((watermark) => watermark.table.schema), watermarks.map((watermark) => watermark.table.name)]);
+  const withFailures = (await pool.query<{ exists: boolean }>(CAPTURE_FAILURES_EXISTS_SQL)).rows[0]?.exists === true;
+  const tracked = await pool.query<TrackedRow>(trackedSql(options.schemaStamps, withFailures), [watermarks.map((watermark) => watermark.table.schema), watermarks.map((watermark) => watermark.table.name)]);
   const unknown: TableRef[] = [];
   const probes: Probe[] = [];
   const schemaStamps: ChangedTables['schemaStamps'] = [];
@@ -94,6 +99,8 @@ function probeOf(row: TrackedRow, version: string): Probe | null {
   try {
     const from = parseVersion(version, 'watermark');
     if (from < parseVersion(row.min_valid, 'min_valid_version') || from > parseVersion(row.horizon, 'horizon')) return null;
+    // A write whose capture failed left no change record: the table gets its cycle, which finds the failure and reseeds.
+    if (row.latest_failure !== null && parseVersion(row.latest_failure, 'failed capture') >= from) return null;
     return { index: row.index, changeTable: row.change_table, from };
   } catch (error) {
     if (error instanceof InvalidVersionError) return null;

@@ -12,6 +12,8 @@ export function qualifiedName(table: TableRef): string {
 /** The schema that holds change tables, capture functions and the tracking registry. */
 export const CHANGE_SCHEMA = CHANGE_TRACKING_SCHEMA;
 export const TRACKED_TABLES = `${CHANGE_SCHEMA}.tracked_tables`;
+/** Where a capture function that failed inside a user's write says so (the write goes on; the table is reseeded). */
+export const CAPTURE_FAILURES = `${CHANGE_SCHEMA}.capture_failures`;
 
 /** Columns a change table has besides the key; a key column may not use these names. */
 export const CHANGE_COLUMNS = ['svc_op', 'svc_xid', 'svc_seq', 'svc_changed_at'] as const;

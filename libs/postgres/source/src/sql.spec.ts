@@ -1,6 +1,6 @@
 import type { TableDefinition } from '@svc/contracts';
 import { DISCOVER_TABLES_SQL } from './catalog-sql';
-import { trackingNames } from './identifiers';
+import { qualifiedName, trackingNames } from './identifiers';
 import { purgeChangesSql } from './purge-sql';
 import { changeWindowEndSql, netChangesCopySql, snapshotCopySql } from './read-sql';
 import {
@@ -43,7 +43,7 @@ describe('generated SQL', () => {
 
   it('captures changes with one statement per event', () => {
     expect(captureFunctionSql(orderLines.table, names, keys)).toMatchSnapshot();
-    expect(captureTriggersSql(orderLines.table, names).join(';\n')).toMatchSnapshot();
+    expect(captureTriggersSql(qualifiedName(orderLines.table), names).join(';\n')).toMatchSnapshot();
   });
 
   it('releases change capture', () => {

@@ -1,5 +1,5 @@
 import type { TableRef } from '@svc/contracts';
-import { CHANGE_SCHEMA, TRACKED_TABLES, inChangeSchema, qualifiedName, quoteIdent, type TrackingNames } from './identifiers';
+import { CAPTURE_FAILURES, CHANGE_SCHEMA, TRACKED_TABLES, inChangeSchema, qualifiedName, quoteIdent, type TrackingNames } from './identifiers';
 
 /** A key column of a tracked table with its type as the source writes it (format_type). */
 export interface KeyColumn {
@@ -25,6 +25,16 @@ export const CHANGE_SCHEMA_SETUP_SQL: readonly string[] = [
   enabled_at timestamptz not null default now(),
   primary key (schema, name)
 )`,
+  // Written by a capture function that failed, in the writer's transaction (so only when the write commits).
+  `create table if not exists ${CAPTURE_FAILURES} (
+  schema text not null,
+  name text not null,
+  failed_xid xid8 not null default pg_current_xact_id(),
+  failed_at timestamptz not null default now(),
+  reason text not null
+)`,
+  `create index if not exists capture_failures_table on ${CAPTURE_FAILURES} (schema, name, failed_xid)`,
+  `grant insert on ${CAPTURE_FAILURES} to public`,
 ];
 
 /**
@@ -63,10 +73,16 @@ export function dropChangeTableSql(names: TrackingNames): string {
 }
 
 /**
- * One plpgsql function per table serves its four statement-level triggers: each statement costs one
- * INSERT … SELECT from its transition tables, whatever the number of rows. An UPDATE records 'U' for a
- * key that was there before the statement, 'I' for a key that was not, and 'D' for a key that is gone
- * (primary-key updates). TRUNCATE has no transition table; a BEFORE trigger records every key as 'D'.
+ * One plpgsql function per table serves its four statement-level triggers (on the table and on each of its
+ * partitions): each statement costs one INSERT … SELECT from its transition tables, whatever the number of rows. An
+ * UPDATE records 'U' for a key that was there before the statement, 'I' for a key that was not, and 'D' for a key that
+ * is gone (primary-key updates). TRUNCATE has no transition table; a BEFORE trigger records every key of the table it
+ * fires on (the table or one partition) as 'D'.
+ *
+ * Capture never fails the user's write: any error inside it (a key column renamed or dropped, the change table
+ * dropped by hand) is caught, recorded in CAPTURE_FAILURES in the writer's transaction, and the write goes on; the
+ * next change read finds the record and reseeds the table (CaptureFailedError). The EXCEPTION block costs one
+ * subtransaction per statement, not per row. A cancel (QUERY_CANCELED) is not caught: it still cancels the write.
  */
 export function captureFunctionSql(table: TableRef, names: TrackingNames, keys: readonly KeyColumn[]): string {
   const changeTable = inChangeSchema(names.changeTable);
@@ -75,8 +91,10 @@ export function captureFunctionSql(table: TableRef, names: TrackingNames, keys: 
   const columns = `(${keyNames.join(', ')}, svc_op)`;
   const keysOf = (alias: string) => keyNames.map((key) => `${alias}.${key}`).join(', ');
   const sameKey = (left: string, right: string) => keyNames.map((key) => `${left}.${key} = ${right}.${key}`).join(' and ');
+  const failureValues = `${literal(table.schema)}, ${literal(table.name)}`;
   const body = `
 begin
+  begin
   if tg_op = 'INSERT' then
     insert into ${changeTable} ${columns}
     select ${keysOf('new_row')}, 'I' from svc_new_rows new_row;
@@ -93,9 +111,15 @@ begin
     insert into ${changeTable} ${columns}
     select ${keysOf('old_row')}, 'D' from svc_old_rows old_row;
   elsif tg_op = 'TRUNCATE' then
-    insert into ${changeTable} ${columns}
-    select ${keysOf('old_row')}, 'D' from ${qualifiedName(table)} old_row;
+    execute format('insert into ${changeTable.replace(/%/g, '%%').replace(/'/g, "''")} ${columns} select ${keysOf('old_row').replace(/%/g, '%%').replace(/'/g, "''")}, ''D'' from %I.%I old_row', tg_table_schema, tg_table_name);
   end if;
+  exception when others then
+    begin
+      insert into ${CAPTURE_FAILURES} (schema, name, reason) values (${failureValues}, left(format('%s (SQLSTATE %s)', sqlerrm, sqlstate), 300));
+    exception when others then
+      null;
+    end;
+  end;
   return null;
 end
 `;
@@ -105,15 +129,27 @@ end
 export const CAPTURE_TRIGGERS = ['svc_ct_insert', 'svc_ct_update', 'svc_ct_delete', 'svc_ct_truncate'] as const;
 type CaptureTrigger = (typeof CAPTURE_TRIGGERS)[number];
 
-/** Drops and creates the triggers (CREATE OR REPLACE TRIGGER needs PostgreSQL 14; xid8 needs 13). */
-export function captureTriggersSql(table: TableRef, names: TrackingNames): string[] {
-  const target = qualifiedName(table);
+/**
+ * Drops and creates the triggers on the table or one of its partitions (`target`, qualified; CREATE OR REPLACE TRIGGER
+ * needs PostgreSQL 14; xid8 needs 13). They fire ALWAYS: also under session_replication_role = replica, which
+ * pg_restore, logical replication subscribers and many loading tools set, and under which ORIGIN triggers stay silent.
+ */
+export function captureTriggersSql(target: string, names: TrackingNames): string[] {
   const capture = captureFunctionSignature(names);
   return CAPTURE_TRIGGERS.flatMap((trigger) => [
     `drop trigger if exists ${trigger} on ${target}`,
     `create trigger ${trigger} ${triggerTiming(trigger)} on ${target}\n${transitionTables(trigger)}for each statement execute function ${capture}`,
+    `alter table ${target} enable always trigger ${trigger}`,
   ]);
 }
+
+/** $1 the table (qualified): every partition under it, at any depth, qualified; none for a table without partitions. */
+export const PARTITIONS_SQL = `select format('%I.%I', n.nspname, c.relname) as partition
+from pg_partition_tree(to_regclass($1)) p
+join pg_class c on c.oid = p.relid
+join pg_namespace n on n.oid = c.relnamespace
+where p.relid <> to_regclass($1)
+order by p.level, c.relname`;
 
 function triggerTiming(trigger: CaptureTrigger): string {
   switch (trigger) {
@@ -181,12 +217,33 @@ export const MIN_VALID_VERSION_SQL = `select min_valid_version::text as version 
  * table dropped by hand would make every write to the table fail.
  */
 export const CAPTURE_INTACT_SQL = `select to_regclass($1) is not null
-  and (select count(distinct t.tgname) from pg_trigger t
-       where t.tgrelid = to_regclass($2) and t.tgfoid = to_regprocedure($3) and t.tgenabled <> 'D'
-         and t.tgname = any ($4::text[])) = cardinality($4::text[]) as intact`;
+  and not exists (
+    select from (select to_regclass($2) as relid union select p.relid from pg_partition_tree(to_regclass($2)) p) part
+    where (select count(distinct t.tgname) from pg_trigger t
+           where t.tgrelid = part.relid and t.tgfoid = to_regprocedure($3) and t.tgenabled = 'A'
+             and t.tgname = any ($4::text[])) <> cardinality($4::text[])) as intact`;
+
+/**
+ * $1 schema, $2 name, $3 the watermark: the latest capture failure of the table's writes at or after it (visible once
+ * the failed write committed); no row when capture has not failed since.
+ */
+export const CAPTURE_FAILED_SQL = `select reason from ${CAPTURE_FAILURES}
+where schema = $1 and name = $2 and failed_xid >= $3::xid8
+order by failed_xid desc limit 1`;
+
+/** $1 schema, $2 name: forgets the table's capture failures that a new start of tracking has made moot. */
+export const FORGET_CAPTURE_FAILURES_SQL = `delete from ${CAPTURE_FAILURES} where schema = $1 and name = $2`;
+
+/** Whether the capture failure table exists (tracking installed before it did has none until it is enabled again). */
+export const CAPTURE_FAILURES_EXISTS_SQL = `select to_regclass('${CAPTURE_FAILURES}') is not null as exists`;
 
 /** Whether the registry exists (before anything was tracked it does not). */
 export const REGISTRY_EXISTS_SQL = `select to_regclass('${TRACKED_TABLES}') is not null as exists`;
+
+/** A text literal. */
+function literal(text: string): string {
+  return `'${text.replace(/'/g, "''")}'`;
+}
 
 /** `$tag$body$tag$` with a tag that does not occur in the body (identifiers in it are arbitrary text). */
 function dollarQuoted(body: string, tag: string): string {

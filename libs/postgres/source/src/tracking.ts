@@ -2,7 +2,7 @@ import { tableKey, type TableDefinition, type TableRef } from '@svc/contracts';
 import type { Pool, PoolClient } from 'pg';
 import { changeTableKeyColumns, primaryKeyColumns, tableExists } from './catalog';
 import { PrimaryKeyRequiredError, StaleDefinitionError } from '@svc/engines';
-import { RESERVED_KEY_NAMES, trackingNames } from './identifiers';
+import { RESERVED_KEY_NAMES, qualifiedName, trackingNames } from './identifiers';
 import { inTransaction } from '@svc/postgres/common';
 import {
   CHANGE_SCHEMA_SETUP_SQL,
@@ -11,6 +11,8 @@ import {
   UNREGISTER_TABLE_SQL,
   captureFunctionSql,
   DROP_CAPTURE_TRIGGERS_SQL,
+  FORGET_CAPTURE_FAILURES_SQL,
+  PARTITIONS_SQL,
   captureFunctionSignature,
   captureTriggersSql,
   createChangeTableSql,
@@ -47,7 +49,12 @@ export async function enableTracking(pool: Pool, definition: TableDefinition, lo
     }
     for (const statement of createChangeTableSql(names, keys)) await client.query(statement);
     await client.query(captureFunctionSql(table, names, keys));
-    for (const statement of captureTriggersSql(table, names)) await client.query(statement);
+    // The table's own triggers, and each partition's: statement triggers of a partitioned table do not fire for a
+    // write addressed to one of its partitions (LOCK TABLE above took the partitions too).
+    const partitions = (await client.query<{ partition: string }>(PARTITIONS_SQL, [qualifiedName(table)])).rows.map((row) => row.partition);
+    for (const target of [qualifiedName(table), ...partitions]) for (const statement of captureTriggersSql(target, names)) await client.query(statement);
+    // Failures of an earlier capture are moot: the table is (re)seeded from a snapshot taken after this.
+    await client.query(FORGET_CAPTURE_FAILURES_SQL, [table.schema, table.name]);
     await client.query(REGISTER_TABLE_SQL, [table.schema, table.name, names.changeTable]);
   });
 }
