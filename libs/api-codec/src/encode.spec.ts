@@ -52,14 +52,16 @@ describe('encodeResponse', () => {
   it('renders a list as a container with one element per item', () => {
     const response: ListReplicationsResponse = {
       replications: [
-        { replicationId: GUID, replicationName: 'Sales', status: 'Running' },
-        { replicationId: '11111111-2222-3333-4444-555555555555', replicationName: 'HR & Pay', status: 'Stopped' },
+        { replicationId: GUID, replicationName: 'Sales', status: 'Running', tableCount: 3, tablesInError: 3, statusDetail: 'every table (3) is in Error' },
+        { replicationId: '11111111-2222-3333-4444-555555555555', replicationName: 'HR & Pay', status: 'Stopped', tableCount: 1, tablesInError: 0 },
       ],
     };
     expect(encodeResponse('ListWarehouseReplications', 'xml', response).body).toBe(
       `${DECLARATION}<ListWarehouseReplicationsResponse><Replications>` +
-        `<Replication><ReplicationId>${GUID}</ReplicationId><ReplicationName>Sales</ReplicationName><Status>Running</Status></Replication>` +
-        '<Replication><ReplicationId>11111111-2222-3333-4444-555555555555</ReplicationId><ReplicationName>HR &amp; Pay</ReplicationName><Status>Stopped</Status></Replication>' +
+        `<Replication><ReplicationId>${GUID}</ReplicationId><ReplicationName>Sales</ReplicationName><Status>Running</Status>` +
+        '<TableCount>3</TableCount><TablesInError>3</TablesInError><StatusDetail>every table (3) is in Error</StatusDetail></Replication>' +
+        '<Replication><ReplicationId>11111111-2222-3333-4444-555555555555</ReplicationId><ReplicationName>HR &amp; Pay</ReplicationName><Status>Stopped</Status>' +
+        '<TableCount>1</TableCount><TablesInError>0</TablesInError></Replication>' +
         '</Replications></ListWarehouseReplicationsResponse>',
     );
     expect(JSON.parse(encodeResponse('ListWarehouseReplications', 'json', response).body)).toEqual(response);
@@ -72,6 +74,8 @@ describe('encodeResponse', () => {
     replicationId: GUID,
     replicationName: 'Sales',
     status: 'Running',
+    tableCount: 2,
+    tablesInError: 0,
     createdAt: '2024-05-01T10:00:00.000Z',
     updatedAt: '2024-05-02T10:00:00.000Z',
     configuration: {

@@ -61,6 +61,7 @@ export {
   METRICS_MAX_POINTS,
   OPERATIONS,
   isOperationName,
+  statusDetailOf,
   type AlterConfigurationRequest,
   type MetricsPoint,
   type ReplicationMetricsRequest,

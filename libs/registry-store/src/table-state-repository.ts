@@ -15,6 +15,13 @@ export interface TableStateStore {
   listByReplication(replicationId: string): Promise<StoredTableStatus[]>;
   /** Every replication's tables, by replication id (monitoring). */
   listAll(): Promise<Map<string, StoredTableStatus[]>>;
+  /** How many tables each replication has, and how many of them are in Error. */
+  errorCounts(): Promise<Map<string, TableErrorCount>>;
+}
+
+export interface TableErrorCount {
+  tableCount: number;
+  tablesInError: number;
 }
 
 const TABLE_STATE_COLUMNS =
@@ -55,6 +62,13 @@ export class TableStateRepository implements TableStateStore {
       byReplication.set(row.replication_id, tables);
     }
     return byReplication;
+  }
+
+  async errorCounts(): Promise<Map<string, TableErrorCount>> {
+    const result = await this.pool.query<{ replication_id: string; table_count: number; tables_in_error: number }>(
+      `SELECT replication_id, count(*)::int AS table_count, (count(*) FILTER (WHERE phase = 'Error'))::int AS tables_in_error FROM table_states GROUP BY replication_id`,
+    );
+    return new Map(result.rows.map((row) => [row.replication_id, { tableCount: row.table_count, tablesInError: row.tables_in_error }]));
   }
 }
 

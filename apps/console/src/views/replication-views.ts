@@ -9,6 +9,8 @@ export function summaryView(described: DescribedReplication): VElement {
     'section.summary',
     null,
     h('h2', null, described.replicationName, ' ', badge('status', described.status)),
+    // What the status alone hides: tables in Error under Running.
+    described.statusDetail ? h('p.status-detail.error-text', null, described.statusDetail) : null,
     h(
       'dl.facts',
       null,

@@ -35,7 +35,12 @@ export function replicationsTable(replications: readonly ListedReplication[]): V
           'tr',
           { attrs: { 'data-replication-id': replication.replicationId } },
           h('td', null, link({ page: 'detail', replicationId: replication.replicationId }, replication.replicationName), h('div.id', null, replication.replicationId)),
-          h('td', null, badge('status', described?.status ?? replication.status)),
+          h(
+            'td',
+            null,
+            badge('status', described?.status ?? replication.status),
+            described?.statusDetail ? h('div.status-detail.error-text', null, `${described.tablesInError} of ${described.tableCount} tables in Error`) : null,
+          ),
           h(
             'td.phases',
             null,

@@ -590,6 +590,27 @@ describe('ReplicationsService', () => {
     });
   });
 
+  describe('a replication whose tables are in Error (issue 38 item 5)', () => {
+    const table = (name: string, phase: 'Tracking' | 'Error') => ({ name, phase, rowsSeeded: 1, rowsEstimated: 1, lastVersion: null, lagSeconds: null, lastError: phase === 'Error' ? 'it failed' : null });
+
+    it('is not Running without qualification: Describe and the list say how many of its tables are in Error', async () => {
+      const id = await created();
+      tables.put(id, table('[dbo].[orders]', 'Error'));
+      tables.put(id, table('[dbo].[lines]', 'Error'));
+      const every = 'every table (2) is in Error: nothing is replicated until the causes (each table\'s LastError) are fixed';
+      expect(valueOf(await service.describe(id))).toMatchObject({ status: 'Running', tableCount: 2, tablesInError: 2, statusDetail: every });
+      expect(valueOf(await service.list()).replications).toEqual([
+        { replicationId: id, replicationName: expect.any(String) as unknown, status: 'Running', tableCount: 2, tablesInError: 2, statusDetail: every },
+      ]);
+      tables.put(id, table('[dbo].[lines]', 'Tracking'));
+      expect(valueOf(await service.describe(id)).statusDetail).toBe("1 of 2 tables are in Error (each table's LastError says why); the others are replicated");
+      tables.put(id, table('[dbo].[orders]', 'Tracking'));
+      const healthy = valueOf(await service.describe(id));
+      expect(healthy).toMatchObject({ tableCount: 2, tablesInError: 0 });
+      expect(healthy.statusDetail).toBeUndefined();
+    });
+  });
+
   describe('list, delete and start', () => {
     it('lists every replication with its reported status', async () => {
       const running = await created();
@@ -598,8 +619,8 @@ describe('ReplicationsService', () => {
       const { replications: listed } = valueOf(await service.list());
       expect(listed).toEqual(
         expect.arrayContaining([
-          { replicationId: running, replicationName: 'sales', status: 'Running' },
-          { replicationId: stopped, replicationName: 'paused', status: 'Stopped' },
+          { replicationId: running, replicationName: 'sales', status: 'Running', tableCount: 0, tablesInError: 0 },
+          { replicationId: stopped, replicationName: 'paused', status: 'Stopped', tableCount: 0, tablesInError: 0 },
         ]),
       );
       settings.current.serviceStopped = true;

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
   rpcOk,
+  statusDetailOf,
   type AlterReplicationRequest,
   type CreateReplicationRequest,
   type CreateReplicationResponse,
@@ -179,10 +180,15 @@ export class ReplicationsService {
       const last = validated.get(replicationId)?.get(name);
       return last && { lastValidation: { validationId: last.validationId, state: last.state, mismatchedKeys: last.mismatchedKeys, endedAt: last.endedAt.toISOString() } };
     };
+    const tablesInError = tables.filter((table) => table.phase === 'Error').length;
+    const statusDetail = statusDetailOf(tables.length, tablesInError);
     return rpcOk({
       replicationId: stored.replicationId,
       replicationName: stored.config.replicationName,
       status: effectiveStatus(statusInputs(stored), service),
+      tableCount: tables.length,
+      tablesInError,
+      ...(statusDetail !== undefined && { statusDetail }),
       createdAt: stored.createdAt.toISOString(),
       updatedAt: stored.updatedAt.toISOString(),
       configuration: maskConfigSecrets(stored.config),
@@ -199,13 +205,20 @@ export class ReplicationsService {
 
   /** Every replication, or those owned by one access key. */
   async list(ownedBy?: string): Promise<RpcReply<ListReplicationsResponse>> {
-    const [listing, service] = await Promise.all([this.replications.list(ownedBy), this.serviceConfiguration.get()]);
+    const [listing, service, counts] = await Promise.all([this.replications.list(ownedBy), this.serviceConfiguration.get(), this.tableStates.errorCounts()]);
     return rpcOk({
-      replications: listing.map((replication) => ({
-        replicationId: replication.replicationId,
-        replicationName: replication.replicationName,
-        status: effectiveStatus(replication, service),
-      })),
+      replications: listing.map((replication) => {
+        const { tableCount, tablesInError } = counts.get(replication.replicationId) ?? { tableCount: 0, tablesInError: 0 };
+        const statusDetail = statusDetailOf(tableCount, tablesInError);
+        return {
+          replicationId: replication.replicationId,
+          replicationName: replication.replicationName,
+          status: effectiveStatus(replication, service),
+          tableCount,
+          tablesInError,
+          ...(statusDetail !== undefined && { statusDetail }),
+        };
+      }),
     });
   }
 

@@ -173,6 +173,10 @@ export class InMemoryTableStateStore implements TableStateStore {
     return new Map(this.tables);
   }
 
+  async errorCounts(): Promise<Map<string, { tableCount: number; tablesInError: number }>> {
+    return new Map([...this.tables].map(([id, tables]) => [id, { tableCount: tables.length, tablesInError: tables.filter((table) => table.phase === 'Error').length }]));
+  }
+
   /** Test setup: puts a table in any state (the real store has no such write; phases move through the pipeline). */
   put(replicationId: string, table: TableStatus): void {
     const others = (this.tables.get(replicationId) ?? []).filter((existing) => existing.name !== table.name);

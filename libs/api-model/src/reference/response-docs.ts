@@ -37,6 +37,9 @@ const summary: Described<ReplicationSummary> = {
   replicationId: 'The replication (GUID)',
   replicationName: 'Its name',
   status: `One of ${REPLICATION_STATUSES.join(', ')}; Stopped: DataReplication is false or the service is stopped`,
+  tableCount: 'The tables it moves',
+  tablesInError: 'How many of them are in Error: their work is stopped until the cause (the table\'s LastError) is fixed',
+  statusDetail: 'What the status alone hides: that some or every table is in Error (a Running replication whose every table is in Error moves nothing); absent when none is',
 };
 
 const table: Described<TableStatus> = {

@@ -112,6 +112,21 @@ export interface ReplicationSummary {
   replicationId: string;
   replicationName: string;
   status: ReplicationStatus;
+  /** The tables it moves, and how many of them are in Error (their work stopped until the cause is fixed). */
+  tableCount: number;
+  tablesInError: number;
+  /** What the status alone would hide (tables in Error under Running); absent when nothing is. See statusDetailOf. */
+  statusDetail?: string;
+}
+
+/**
+ * What a Running (or Stopped) replication's status leaves out: that some or all of its tables are in Error. A
+ * replication whose every table is in Error moves nothing, whatever its status says.
+ */
+export function statusDetailOf(tableCount: number, tablesInError: number): string | undefined {
+  if (tablesInError === 0) return undefined;
+  if (tablesInError === tableCount) return `every table (${tableCount}) is in Error: nothing is replicated until the causes (each table's LastError) are fixed`;
+  return `${tablesInError} of ${tableCount} tables are in Error (each table's LastError says why); the others are replicated`;
 }
 
 export interface ReplicationDescription extends ReplicationSummary {

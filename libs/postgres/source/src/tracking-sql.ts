@@ -8,11 +8,17 @@ export interface KeyColumn {
 }
 
 /**
+ * The lock every change of the change-tracking schema's existence takes: its creation (CHANGE_SCHEMA_SETUP_SQL, in the
+ * transaction that then installs a table's capture) and its removal with the last tracked table (disableTracking).
+ */
+export const CHANGE_SCHEMA_LOCK_SQL = `select pg_advisory_xact_lock(hashtext('${CHANGE_SCHEMA} setup'))`;
+
+/**
  * Creates the change-tracking schema and registry once per database. The advisory lock serialises
  * concurrent first-time setups, which `if not exists` alone does not make safe.
  */
 export const CHANGE_SCHEMA_SETUP_SQL: readonly string[] = [
-  `select pg_advisory_xact_lock(hashtext('${CHANGE_SCHEMA} setup'))`,
+  CHANGE_SCHEMA_LOCK_SQL,
   `create schema if not exists ${CHANGE_SCHEMA}`,
   // Capture runs as whoever writes to a tracked table, so every role must reach the change tables.
   `grant usage on schema ${CHANGE_SCHEMA} to public`,
@@ -236,6 +242,18 @@ export const FORGET_CAPTURE_FAILURES_SQL = `delete from ${CAPTURE_FAILURES} wher
 
 /** Whether the capture failure table exists (tracking installed before it did has none until it is enabled again). */
 export const CAPTURE_FAILURES_EXISTS_SQL = `select to_regclass('${CAPTURE_FAILURES}') is not null as exists`;
+
+/**
+ * Drops the change-tracking schema when no table is tracked any more: what the service created in the source goes with
+ * the last table it released (Delete leaves nothing behind). Run under CHANGE_SCHEMA_LOCK_SQL.
+ */
+export const DROP_EMPTY_CHANGE_SCHEMA_SQL = `do $drop$
+begin
+  if to_regclass('${TRACKED_TABLES}') is not null and not exists (select from ${TRACKED_TABLES}) then
+    drop schema ${CHANGE_SCHEMA} cascade;
+  end if;
+end
+$drop$`;
 
 /** Whether the registry exists (before anything was tracked it does not). */
 export const REGISTRY_EXISTS_SQL = `select to_regclass('${TRACKED_TABLES}') is not null as exists`;

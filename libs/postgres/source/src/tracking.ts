@@ -5,7 +5,9 @@ import { PrimaryKeyRequiredError, StaleDefinitionError } from '@svc/engines';
 import { RESERVED_KEY_NAMES, qualifiedName, trackingNames } from './identifiers';
 import { inTransaction } from '@svc/postgres/common';
 import {
+  CHANGE_SCHEMA_LOCK_SQL,
   CHANGE_SCHEMA_SETUP_SQL,
+  DROP_EMPTY_CHANGE_SCHEMA_SQL,
   REGISTER_TABLE_SQL,
   REGISTRY_EXISTS_SQL,
   UNREGISTER_TABLE_SQL,
@@ -35,9 +37,8 @@ export async function enableTracking(pool: Pool, definition: TableDefinition, lo
   const { table } = definition;
   if (definition.primaryKey.length === 0) throw new PrimaryKeyRequiredError(table);
   await inTransaction(pool, async (client) => {
+    // In the same transaction as the capture: a disable that drops the schema with the last table cannot come between.
     for (const statement of CHANGE_SCHEMA_SETUP_SQL) await client.query(statement);
-  });
-  await inTransaction(pool, async (client) => {
     if (!(await tableExists(client, table))) throw new StaleDefinitionError(table, 'the table does not exist');
     for (const statement of lockTableSql(table, lockTimeoutMs)) await client.query(statement);
     const keys = await currentKey(client, definition);
@@ -78,7 +79,8 @@ function sameKeys(existing: readonly KeyColumn[], wanted: readonly KeyColumn[]):
 }
 
 /**
- * Removes the capture triggers, capture function, change table and registry row in one transaction.
+ * Removes the capture triggers, capture function, change table and registry row in one transaction, and the schema
+ * svc_ct itself with the last tracked table of the database.
  * Idempotent: a table never tracked, released before, or dropped meanwhile is fine, and one renamed since
  * it was tracked loses its triggers too (they are found through the function they call). Dropping a
  * trigger locks its table exclusively, waiting at most `lockTimeoutMs` for readers and writers in flight.
@@ -86,12 +88,16 @@ function sameKeys(existing: readonly KeyColumn[], wanted: readonly KeyColumn[]):
 export async function disableTracking(pool: Pool, table: TableRef, lockTimeoutMs: number): Promise<void> {
   const names = trackingNames(table);
   await inTransaction(pool, async (client) => {
+    await client.query(CHANGE_SCHEMA_LOCK_SQL);
     const registry = await client.query<{ exists: boolean }>(REGISTRY_EXISTS_SQL);
     await client.query(lockTimeoutSql(lockTimeoutMs));
     const triggers = await client.query<{ statement: string }>(DROP_CAPTURE_TRIGGERS_SQL, [captureFunctionSignature(names)]);
     for (const { statement } of triggers.rows) await client.query(statement);
     await client.query(dropCaptureFunctionSql(names));
     await client.query(dropChangeTableSql(names));
-    if (registry.rows[0]?.exists === true) await client.query(UNREGISTER_TABLE_SQL, [table.schema, table.name]);
+    if (registry.rows[0]?.exists === true) {
+      await client.query(UNREGISTER_TABLE_SQL, [table.schema, table.name]);
+      await client.query(DROP_EMPTY_CHANGE_SCHEMA_SQL);
+    }
   });
 }
