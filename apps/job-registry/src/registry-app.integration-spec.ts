@@ -298,7 +298,7 @@ describe('job-registry over NATS', () => {
 
   it('lists the replication', async () => {
     expect(await ok(operation('ListWarehouseReplications', {}))).toEqual({
-      replications: [{ replicationId, replicationName: source.name, status: 'Running' }],
+      replications: [{ replicationId, replicationName: source.name, status: 'Running', tableCount: 0, tablesInError: 0 }],
     });
   });
 
