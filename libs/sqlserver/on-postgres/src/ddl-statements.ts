@@ -1,3 +1,4 @@
+import { quoted } from './bracketed-names';
 import { CHANGE_TRACKING_MODEL_SCHEMA as MODEL } from './change-tracking-model';
 import { postgresTypeOf } from './tsql-runtime';
 
@@ -17,8 +18,6 @@ export function translatedDdl(statement: string, expression: (fragment: string) 
 const NAME = String.raw`\[(?:[^\]]|\]\])*\]`;
 const TABLE = String.raw`(${NAME})\.(${NAME})`;
 
-/** `[a]]b]` → `"a]b"`. */
-const quoted = (bracketed: string) => `"${bracketed.slice(1, -1).replace(/\]\]/g, ']').replace(/"/g, '""')}"`;
 const literal = (text: string) => `'${text.replace(/'/g, "''")}'`;
 const tableOf = (schema: string, name: string) => `${quoted(schema)}.${quoted(name)}`;
 const names = (list: string) => (list.match(new RegExp(NAME, 'g')) ?? []).map(quoted).join(', ');

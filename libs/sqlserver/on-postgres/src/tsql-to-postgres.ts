@@ -1,3 +1,4 @@
+import { quoted } from './bracketed-names';
 import { CHANGE_TRACKING_MODEL_SCHEMA as SCHEMA } from './change-tracking-model';
 import { FIXED_STATEMENTS } from './fixed-statements';
 import { translatedDdl } from './ddl-statements';
@@ -92,7 +93,7 @@ const TOKEN_PATTERNS: readonly [TokenKind, RegExp][] = [
   ['symbol', /<=|>=|<>|!=|[(),.*<>=+\-/%;]/y],
 ];
 
-export function tokens(statement: string): Token[] {
+function tokens(statement: string): Token[] {
   const found: Token[] = [];
   let at = 0;
   while (at < statement.length) {
@@ -108,10 +109,6 @@ export function tokens(statement: string): Token[] {
   return found;
 }
 
-/** `[a]]b]` → `"a]b"`. */
-export function quoted(bracketed: string): string {
-  return `"${bracketed.slice(1, -1).replace(/\]\]/g, ']').replace(/"/g, '""')}"`;
-}
 
 /** What a parenthesis opened by a rewritten construct closes with. */
 interface Closer {
