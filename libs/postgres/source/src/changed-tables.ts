@@ -2,9 +2,8 @@ import type { TableRef } from '@svc/contracts';
 import { incarnationMoved, type ChangedTables, type ChangeProbeOptions, type TableWatermark } from '@svc/engines';
 import type { Pool } from 'pg';
 import { CAPTURE_FAILURES, CHANGE_SCHEMA, TRACKED_TABLES, quoteIdent } from './identifiers';
-import { CAPTURE_FAILURES_EXISTS_SQL } from './tracking-sql';
+import { TRACKING_OBJECTS_SQL } from './tracking-sql';
 import { readIncarnation } from './incarnation';
-import { registryExists } from './registry';
 import { InvalidVersionError, parseVersion, xid8Literal } from './versions';
 
 /** EXISTS probes per statement: a few hundred keeps each statement's plan small. */
@@ -65,10 +64,11 @@ interface Probe {
  */
 export async function changedTables(pool: Pool, watermarks: readonly TableWatermark[], options: ChangeProbeOptions): Promise<ChangedTables> {
   if (watermarks.length === 0) return { changed: [], unknown: [], schemaStamps: [] };
-  if (!(await registryExists(pool))) return { changed: [], unknown: watermarks.map((watermark) => watermark.table), schemaStamps: [] };
+  const [objects] = (await pool.query<{ registry: boolean; failures: boolean }>(TRACKING_OBJECTS_SQL)).rows;
+  if (objects?.registry !== true) return { changed: [], unknown: watermarks.map((watermark) => watermark.table), schemaStamps: [] };
   // A table whose watermark was read in another incarnation of the cluster gets its cycle, which reseeds it.
   const incarnation = watermarks.some((watermark) => watermark.incarnation !== undefined) ? await readIncarnation(pool) : null;
-  const withFailures = (await pool.query<{ exists: boolean }>(CAPTURE_FAILURES_EXISTS_SQL)).rows[0]?.exists === true;
+  const withFailures = objects.failures;
   const tracked = await pool.query<TrackedRow>(trackedSql(options.schemaStamps, withFailures), [watermarks.map((watermark) => watermark.table.schema), watermarks.map((watermark) => watermark.table.name)]);
   const unknown: TableRef[] = [];
   const probes: Probe[] = [];

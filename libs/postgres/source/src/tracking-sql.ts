@@ -243,6 +243,9 @@ export const FORGET_CAPTURE_FAILURES_SQL = `delete from ${CAPTURE_FAILURES} wher
 /** Whether the capture failure table exists (tracking installed before it did has none until it is enabled again). */
 export const CAPTURE_FAILURES_EXISTS_SQL = `select to_regclass('${CAPTURE_FAILURES}') is not null as exists`;
 
+/** Whether the registry and the capture failure table exist, in one round trip (the change probe's first question). */
+export const TRACKING_OBJECTS_SQL = `select to_regclass('${TRACKED_TABLES}') is not null as registry, to_regclass('${CAPTURE_FAILURES}') is not null as failures`;
+
 /**
  * Drops the change-tracking schema when no table is tracked any more: what the service created in the source goes with
  * the last table it released (Delete leaves nothing behind). Run under CHANGE_SCHEMA_LOCK_SQL.
