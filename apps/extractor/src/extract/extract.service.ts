@@ -15,7 +15,7 @@ import {
 import type { WorkerConfig } from '@svc/config';
 import { abandonRowStream, type ChangeRead, type ReadOptions, type SourceConnector } from '@svc/engines';
 import { JsonLogger, replicationLog } from '@svc/logging';
-import { CancelledWork, NatsRequester, PipelinePublisher, publishRowChunks, purgeRows, rowsSubjectOf, type OutageWait, type WorkContext } from '@svc/messaging';
+import { CancelledWork, DEFAULT_OUTAGE_WAIT, NatsRequester, PipelinePublisher, publishRowChunks, purgeRows, rowsSubjectOf, type OutageWait, type WorkContext } from '@svc/messaging';
 import { NATS_CONNECTION } from '@svc/messaging-nest';
 import { WORKER_CONFIG, WORKER_SHUTDOWN } from '@svc/pipeline-nest';
 import {
@@ -34,6 +34,7 @@ import {
   workMessageId,
   type FailureScope,
 } from '@svc/pipeline-runtime';
+import { waitForRegistry } from './registry-wait';
 import { projectOntoColumns } from './schema-projection';
 import { SentDefinitions } from './sent-definitions';
 
@@ -47,6 +48,9 @@ const STALE_DEFINITION_ATTEMPTS = 3;
  * CtProcessTimeoutInMinutes clock, as a cycle of its own would.
  */
 export const CHANGE_BATCHES_PER_WORK = 8;
+
+/** A new attempt's epoch waits out a registry that does not answer (restarting) in place: pauses of 0.5–1 s, then 1–2 s. */
+const REGISTRY_WAIT_BACKOFF = { initialMs: 1000, maxMs: 2000 };
 
 /** How often one table's expired change records are purged. */
 const PURGE_INTERVAL_MS = 10 * 60 * 1000;
@@ -68,6 +72,8 @@ export class ExtractService {
   private readonly sentDefinitions = new SentDefinitions();
   /** Row chunks wait out a NATS outage in place, until the worker shuts down. */
   private readonly outageWait: Partial<OutageWait>;
+  /** A new attempt's epoch waits for the registry in place, up to 2 minutes, until the worker shuts down. */
+  private readonly registryWait: OutageWait;
 
   constructor(
     private readonly engines: EngineRegistry,
@@ -81,6 +87,7 @@ export class ExtractService {
     @Inject(WORKER_SHUTDOWN) shutdown: AbortController,
   ) {
     this.outageWait = { shutdown: shutdown.signal };
+    this.registryWait = { maxWaitMs: DEFAULT_OUTAGE_WAIT.maxWaitMs, backoff: REGISTRY_WAIT_BACKOFF, shutdown: shutdown.signal };
   }
 
   async extract(delivered: ExtractRequested, context: Pick<WorkContext, 'deliveryCount'> = { deliveryCount: 1 }): Promise<void> {
@@ -103,10 +110,15 @@ export class ExtractService {
    * still be reading, a worker died, a retry) gets a new epoch from the registry (WorkAttemptRequest): two attempts
    * read different windows at different times, and the fences let only the latest one's batches and reports count.
    * Null when the work is no longer in flight: nothing is read.
+   *
+   * A registry that does not answer (restarting) is waited for in place (see waitForRegistry) rather than sending the message
+   * into redelivery backoff, where an outage of a few backoffs would use up its deliveries; a refusal still fails at once.
+   * Asking again after a lost reply is safe: the registry gives each request a newer epoch, and only the latest counts.
    */
   private async attemptOf(request: ExtractRequested, deliveryCount: number): Promise<ExtractRequested | null> {
     if (deliveryCount <= 1) return request;
-    const reply = await this.requester.request(Subjects.registryWorkAttempt, { workId: request.workId, replicationId: request.replicationId, table: request.table });
+    const body = { workId: request.workId, replicationId: request.replicationId, table: request.table };
+    const reply = await waitForRegistry(() => this.requester.request(Subjects.registryWorkAttempt, body), this.registryWait);
     if (!reply.ok) throw new Error(`the registry refused a new attempt of work ${request.workId}: ${reply.error.messages.join('; ')}`);
     if (reply.value.epoch === null) {
       this.logger.info('work delivered again is no longer in flight: dropped', { workId: request.workId, table: tableKey(request.table), deliveryCount });

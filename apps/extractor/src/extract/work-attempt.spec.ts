@@ -1,7 +1,7 @@
-import { Subjects, rpcOk, type ExtractRequested, type WorkAttemptRequest } from '@svc/contracts';
+import { ErrorCode, Subjects, rpcError, rpcOk, type ExtractRequested, type RpcReply, type WorkAttemptReply, type WorkAttemptRequest } from '@svc/contracts';
 import type { WorkerConfig } from '@svc/config';
 import type { JsonLogger } from '@svc/logging';
-import type { CancelledWork, NatsRequester, PipelinePublisher } from '@svc/messaging';
+import { MessagingError, WorkAbortedError, type CancelledWork, type NatsRequester, type PipelinePublisher } from '@svc/messaging';
 import type { EngineRegistry, RuntimeConfigClient } from '@svc/pipeline-runtime';
 import type { NatsConnection } from 'nats';
 import { ExtractService } from './extract.service';
@@ -18,15 +18,22 @@ const request: ExtractRequested = {
   requestedAt: '2026-11-29T00:00:00.000Z',
 };
 
-/** The service with a registry that answers `epoch` to a new attempt, and a source it never gets to (the read stops at the configuration). */
-function serviceAnswering(epoch: number | null) {
+type Registry = (asked: number) => Promise<RpcReply<WorkAttemptReply>>;
+
+/** The registry as a restarting one answers: nobody, `failures` times, then `epoch`. */
+function registryAfter(failures: number, epoch: number, kind: MessagingError['kind'] = 'NoResponders'): Registry {
+  return (asked) => (asked <= failures ? Promise.reject(new MessagingError(`no service answers on ${Subjects.registryWorkAttempt}`, kind)) : Promise.resolve(rpcOk({ epoch })));
+}
+
+/** The service with a registry that answers a new attempt as `registry` says, and a source it never gets to (the read stops at the configuration). */
+function serviceWith(registry: Registry, shutdown = new AbortController()) {
   const asked: WorkAttemptRequest[] = [];
   const read: ExtractRequested[] = [];
   const requester = {
     request: (subject: string, body: WorkAttemptRequest) => {
       if (subject !== Subjects.registryWorkAttempt) throw new Error(`unexpected request to ${subject}`);
       asked.push(body);
-      return Promise.resolve(rpcOk({ epoch }));
+      return registry(asked.length);
     },
   } as unknown as NatsRequester;
   const configs = {
@@ -44,7 +51,7 @@ function serviceAnswering(epoch: number | null) {
     requester,
     {} as NatsConnection,
     {} as WorkerConfig,
-    new AbortController(),
+    shutdown,
   );
   // What the read would use: the request as this attempt reads it.
   const extractOnce = (service as unknown as { extractOnce: (attempt: ExtractRequested) => Promise<void> }).extractOnce.bind(service);
@@ -53,6 +60,10 @@ function serviceAnswering(epoch: number | null) {
     return extractOnce(attempt);
   };
   return { service, asked, read };
+}
+
+function serviceAnswering(epoch: number | null) {
+  return serviceWith(() => Promise.resolve(rpcOk({ epoch })));
 }
 
 describe('ExtractService: a work request delivered again is a new attempt with its own epoch', () => {
@@ -76,5 +87,95 @@ describe('ExtractService: a work request delivered again is a new attempt with i
     const { service, read } = serviceAnswering(null);
     await service.extract(request, { deliveryCount: 3 });
     expect(read).toEqual([]);
+  });
+});
+
+describe('ExtractService: a new attempt waits for a registry that does not answer', () => {
+  beforeEach(() => jest.useFakeTimers());
+  afterEach(() => {
+    jest.useRealTimers();
+    jest.restoreAllMocks();
+  });
+
+  // A registry restarting answers "no responders": failing the delivery would send the table into redelivery backoff, and
+  // an outage of a few backoffs would use up its deliveries and put it in Error.
+  it.each(['NoResponders', 'Timeout'] as const)('asks again in place while nobody answers (%s), then reads under the epoch it gives', async (kind) => {
+    const { service, asked, read } = serviceWith(registryAfter(2, 9, kind));
+    const outcome = expect(service.extract(request, { deliveryCount: 2 })).rejects.toThrow('read stops here');
+    await jest.advanceTimersByTimeAsync(5000);
+    await outcome;
+    expect(asked).toHaveLength(3);
+    expect(read.map((attempt) => attempt.epoch)).toEqual([9]);
+  });
+
+  it.each([
+    ['shortest', 0, [0, 500, 1500, 2500, 3500]],
+    ['longest', 1, [0, 1000, 3000, 5000, 7000]],
+  ])('asks again after 0.5–1 s, then every 1–2 s (%s pauses)', async (_pauses, jitter, askedAt) => {
+    jest.spyOn(Math, 'random').mockReturnValue(jitter);
+    const startedAt = Date.now();
+    const times: number[] = [];
+    const answer = registryAfter(4, 9);
+    const { service } = serviceWith((asked) => {
+      times.push(Date.now() - startedAt);
+      return answer(asked);
+    });
+    const outcome = expect(service.extract(request, { deliveryCount: 2 })).rejects.toThrow('read stops here');
+    await jest.advanceTimersByTimeAsync(10000);
+    await outcome;
+    expect(times).toEqual(askedAt);
+  });
+
+  it('gives up after 2 minutes with the registry error (the message is then retried by redelivery)', async () => {
+    const { service, asked, read } = serviceWith(registryAfter(Number.POSITIVE_INFINITY, 9));
+    const startedAt = Date.now();
+    let failedAt = 0;
+    const outcome = expect(
+      service.extract(request, { deliveryCount: 2 }).finally(() => {
+        failedAt = Date.now();
+      }),
+    ).rejects.toThrow('no service answers');
+    await jest.advanceTimersByTimeAsync(3 * 60000);
+    await outcome;
+    expect(failedAt - startedAt).toBe(2 * 60000);
+    expect(asked.length).toBeGreaterThan(50);
+    expect(read).toEqual([]);
+  });
+
+  it.each([
+    ['a refusal (ok: false)', () => Promise.resolve(rpcError<WorkAttemptReply>(ErrorCode.Conflict, ['work-1 is not claimed'])), 'the registry refused a new attempt of work work-1: work-1 is not claimed'],
+    ['a handler error', () => Promise.reject(new MessagingError(`handler for ${Subjects.registryWorkAttempt} failed`, 'RemoteError')), 'failed'],
+    ['a malformed reply', () => Promise.reject(new MessagingError(`malformed reply on ${Subjects.registryWorkAttempt}`, 'BadReply')), 'malformed reply'],
+    ['a closed connection', () => Promise.reject(Object.assign(new Error('CONNECTION_CLOSED'), { code: 'CONNECTION_CLOSED' })), 'CONNECTION_CLOSED'],
+  ] as const)('fails at once on %s', async (_answer, registry: Registry, error) => {
+    const { service, asked, read } = serviceWith(registry);
+    await expect(service.extract(request, { deliveryCount: 2 })).rejects.toThrow(error);
+    expect(asked).toHaveLength(1);
+    expect(read).toEqual([]);
+    expect(jest.getTimerCount()).toBe(0);
+  });
+
+  it('stops waiting at shutdown: the message goes back without counting as a failure', async () => {
+    const shutdown = new AbortController();
+    const { service, asked, read } = serviceWith(registryAfter(Number.POSITIVE_INFINITY, 9), shutdown);
+    const outcome = expect(service.extract(request, { deliveryCount: 2 })).rejects.toBeInstanceOf(WorkAbortedError);
+    await jest.advanceTimersByTimeAsync(3000);
+    const askedBeforeShutdown = asked.length;
+    expect(askedBeforeShutdown).toBeGreaterThan(1);
+    shutdown.abort();
+    await outcome;
+    await jest.advanceTimersByTimeAsync(60000);
+    expect(asked).toHaveLength(askedBeforeShutdown);
+    expect(read).toEqual([]);
+  });
+
+  it('stops waiting at shutdown for a request still in flight', async () => {
+    const shutdown = new AbortController();
+    const { service, asked } = serviceWith(() => new Promise<never>(() => undefined), shutdown);
+    const outcome = expect(service.extract(request, { deliveryCount: 2 })).rejects.toBeInstanceOf(WorkAbortedError);
+    await jest.advanceTimersByTimeAsync(0);
+    expect(asked).toHaveLength(1);
+    shutdown.abort();
+    await outcome;
   });
 });

@@ -1,0 +1,46 @@
+import { MessagingError, WorkAbortedError, abortableSleep, isNatsOutage, retryDelayMs, type OutageWait } from '@svc/messaging';
+
+/**
+ * Nobody answered the request: no registry instance listens (one restarting or failing over), none replied in time
+ * (a request lost while NATS reconnected included), or NATS itself is unreachable. Any reply — a refusal (`ok: false`),
+ * a handler's error, a malformed packet — is none of these, nor is a closed connection: the workers' connection
+ * reconnects for ever and is closed only at shutdown.
+ */
+export function registryUnavailable(error: unknown): boolean {
+  if (error instanceof MessagingError) return error.kind === 'NoResponders' || error.kind === 'Timeout';
+  return isNatsOutage(error);
+}
+
+/**
+ * `request`, attempted again with backoff while the registry is unavailable (see registryUnavailable), for up to
+ * `wait.maxWaitMs`; past that its last error is thrown (the message is then retried by redelivery). A reply ends the wait
+ * at once, and so does any other error. `wait.shutdown` ends it with WorkAbortedError, an attempt in flight included (a
+ * request may wait for its reply up to the requester's timeout). Each attempt must be safe to repeat.
+ *
+ * The worker keeps its message meanwhile: PipelineWorker extends its ack deadline while the handler runs.
+ */
+export async function waitForRegistry<T>(request: () => Promise<T>, wait: OutageWait): Promise<T> {
+  const startedAt = Date.now();
+  for (let failures = 1; ; failures += 1) {
+    try {
+      return await untilShutdown(request(), wait.shutdown);
+    } catch (error) {
+      if (!registryUnavailable(error)) throw error;
+      const waited = Date.now() - startedAt;
+      if (waited >= wait.maxWaitMs) throw error;
+      if (wait.shutdown?.aborted) throw new WorkAbortedError('the worker is shutting down while the registry does not answer', { cause: error });
+      await abortableSleep(Math.min(retryDelayMs(failures, wait.backoff), wait.maxWaitMs - waited), wait.shutdown);
+    }
+  }
+}
+
+/** `work`, or WorkAbortedError as soon as `signal` is aborted; an abandoned attempt settles unobserved. */
+function untilShutdown<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return work;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(new WorkAbortedError('the worker is shutting down while waiting for the registry'));
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
