@@ -34,6 +34,8 @@ export interface TestStackOptions {
   startNats?: () => Promise<TestNats>;
   /** With TLS_CERT_FILE in `env` the gateway serves HTTPS: the CA (PEM) that signed its certificate, for the stack's own health probe. */
   gatewayCa?: string;
+  /** The server of the source database (a URL to its `postgres` database); the test server when absent. */
+  sourceServer?: () => Promise<string>;
 }
 
 /**
@@ -75,7 +77,7 @@ export class TestStack {
       (this.options.startNats ?? startTestNats)(),
       startTestS3(),
       createTempDatabase('svc_e2e_registry'),
-      createTempDatabase('svc_e2e_source'),
+      this.options.sourceServer ? this.options.sourceServer().then((server) => createTempDatabase('svc_e2e_source', server)) : createTempDatabase('svc_e2e_source'),
       createTempDatabase('svc_e2e_staging'),
       createTempDatabase('svc_e2e_warehouse'),
     ]);

@@ -37,3 +37,5 @@ export { startS3SignatureFront, type S3SignatureFront, type S3SignatureFrontOpti
 export { startSignedS3rver, type SignedS3rver, type SignedS3rverOptions } from './embedded-s3/signed-s3rver';
 export { postgresAccount, postgresBinDir } from './postgres-binaries';
 export { seededRandom } from './seeded-random';
+export { PrivatePostgres, type PrivateCluster } from './private-postgres';
+export { createLogicalTempDatabase, logicalPostgresUrl } from './logical-postgres';

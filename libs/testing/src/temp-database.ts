@@ -19,9 +19,9 @@ export function databaseUrl(name: string, serverUrl = TEST_POSTGRES_URL): string
 export const TEST_POSTGRES_SERVER_URL = withoutDatabase(TEST_POSTGRES_URL);
 
 /** A fresh, uniquely named database on the test server; `drop` removes it even if sessions are open. */
-export async function createTempDatabase(prefix: string): Promise<TempDatabase> {
-  const database = reserveTempDatabase(prefix);
-  await withAdmin((admin) => admin.query(`create database "${database.name}"`));
+export async function createTempDatabase(prefix: string, serverUrl = TEST_POSTGRES_URL): Promise<TempDatabase> {
+  const database = reserveTempDatabase(prefix, serverUrl);
+  await withAdmin(serverUrl, (admin) => admin.query(`create database "${database.name}"`));
   return database;
 }
 
@@ -29,12 +29,12 @@ export async function createTempDatabase(prefix: string): Promise<TempDatabase> 
  * A unique database name for the code under test to create itself; `drop` removes the database if it
  * exists by then.
  */
-export function reserveTempDatabase(prefix: string): TempDatabase {
+export function reserveTempDatabase(prefix: string, serverUrl = TEST_POSTGRES_URL): TempDatabase {
   const name = `${prefix}_${randomBytes(5).toString('hex')}`.toLowerCase();
   return {
     name,
-    url: databaseUrl(name),
-    drop: () => withAdmin((admin) => dropWhenIdle(admin, name)),
+    url: databaseUrl(name, serverUrl),
+    drop: () => withAdmin(serverUrl, (admin) => dropWhenIdle(admin, name)),
   };
 }
 
@@ -53,6 +53,8 @@ async function dropWhenIdle(admin: Client, name: string): Promise<void> {
     if ((sessions.rows[0]?.n ?? 0) === 0) break;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+  // A logical replication slot of the database (log capture) would make the drop fail.
+  await admin.query('select pg_drop_replication_slot(slot_name) from pg_replication_slots where database = $1 and not active', [name]);
   await admin.query(`drop database if exists "${name}" with (force)`);
 }
 
@@ -62,8 +64,8 @@ function withoutDatabase(serverUrl: string): string {
   return url.toString();
 }
 
-async function withAdmin<T>(work: (client: Client) => Promise<T>): Promise<T> {
-  const client = new Client({ connectionString: TEST_POSTGRES_URL });
+async function withAdmin<T>(serverUrl: string, work: (client: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString: serverUrl });
   await client.connect();
   try {
     return await work(client);

@@ -19,7 +19,8 @@ import { createRedshiftSuiteDatabase, openRedshiftWarehouse, redshiftStoredName,
 import { openSqlServerSource, sqlServerSchema, sqlServerSuiteDatabases, suiteDatabaseNames, withDatabase } from './suite/sqlserver-fixture';
 import { modelConnectionString, openSqlServerModelSource } from './suite/sqlserver-model-fixture';
 import { SQLSERVER_ON_POSTGRES_HOOK } from '@svc/sqlserver/on-postgres';
-import { TEST_POSTGRES_URL } from '@svc/testing';
+import { TEST_POSTGRES_URL, logicalPostgresUrl } from '@svc/testing';
+import { Client } from 'pg';
 
 export type { SourceSession, WarehouseSession } from './suite/engine-fixture';
 
@@ -50,6 +51,8 @@ export interface EnginePair {
   sourceEnv?: Readonly<Record<string, string>>;
   /** Characters of the suite's longest text values, when the warehouse holds less than 1 MiB of 4-byte UTF-8 in one value. */
   bigTextCharacters?: number;
+  /** The server the stack's source database is made on (TestStackOptions.sourceServer); the test server when absent. */
+  sourceServer?: () => Promise<string>;
   /** What the source engine cannot hold as the suite writes it (suite/declared-losses.ts). */
   sourceLosses: SourceLosses;
   /** What the warehouse engine does not keep as the source holds it (suite/declared-losses.ts). */
@@ -70,12 +73,18 @@ export interface WarehouseFields {
 const postgresTableName = (schema: string, name: string) => tableKey({ schema, name });
 const sqlServerTableName = (schema: string, name: string) => tableKey({ schema: sqlServerSchema(schema), name });
 
-type SourceParts = Pick<EnginePair, 'canExpireChanges' | 'repairsByReseed' | 'sourceConnectionString' | 'stagingConnectionString' | 'openSource' | 'tableName' | 'sourceLosses' | 'sourceEnv'>;
+type SourceParts = Pick<
+  EnginePair,
+  'canExpireChanges' | 'repairsByReseed' | 'sourceConnectionString' | 'stagingConnectionString' | 'openSource' | 'tableName' | 'sourceLosses' | 'sourceEnv' | 'sourceServer'
+>;
 type WarehouseParts = Pick<EnginePair, 'warehouse' | 'openWarehouse' | 'stackEnv' | 'bigTextCharacters' | 'warehouseLosses'>;
 type Parts<T> = { parts: T } | { reasons: string[] };
 
-/** The stack's own PostgreSQL databases as source and staging. */
-const POSTGRES_SOURCE: SourceParts = {
+/**
+ * The stack's own PostgreSQL databases as source and staging, the source on a server with wal_level = logical (the test
+ * server when it is so configured, else a private one: logicalPostgresUrl), so that its changes are read from the log.
+ */
+const POSTGRES_SOURCE_ON_TEST_SERVER: SourceParts = {
   canExpireChanges: true,
   repairsByReseed: false,
   sourceConnectionString: (stack) => stack.source.url,
@@ -84,6 +93,32 @@ const POSTGRES_SOURCE: SourceParts = {
   tableName: postgresTableName,
   sourceLosses: POSTGRES_SOURCE_LOSSES,
 };
+const POSTGRES_SOURCE: SourceParts = { ...POSTGRES_SOURCE_ON_TEST_SERVER, sourceServer: logicalPostgresUrl };
+
+/** The source side of the trigger fallback's pairs' names. */
+export const TRIGGER_PAIR_PREFIX = 'PostgreSQL captured by triggers (wal_level replica)';
+
+/**
+ * The trigger fallback: the source on the test server, whose wal_level must not be logical (the machine's default,
+ * replica), where Create says so in its Note and capture is done by triggers.
+ */
+const POSTGRES_TRIGGER_SOURCE: SourceParts = {
+  ...POSTGRES_SOURCE_ON_TEST_SERVER,
+  openSource: async (stack) => {
+    if ((await walLevelOf(stack.source.url)) === 'logical') throw new Error('the trigger fallback pair needs a test server (TEST_POSTGRES_URL) with wal_level replica');
+    return openPostgresSource(stack.source.url);
+  },
+};
+
+async function walLevelOf(url: string): Promise<string> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<{ wal_level: string }>('show wal_level')).rows[0]?.wal_level ?? '';
+  } finally {
+    await client.end();
+  }
+}
 
 /** The stack's own PostgreSQL database as the warehouse. */
 const POSTGRES_WAREHOUSE: WarehouseParts = {
@@ -248,7 +283,13 @@ interface SuiteFixture {
  * the list without one is still paired by its roles, and its pairs are reported as not run, with this as the reason.
  */
 const SUITE_FIXTURES: Partial<Record<EngineName, SuiteFixture>> = {
-  postgres: { sources: [{ parts: () => ({ parts: POSTGRES_SOURCE }) }], warehouses: [{ parts: () => ({ parts: POSTGRES_WAREHOUSE }) }] },
+  postgres: {
+    sources: [
+      { parts: () => ({ parts: POSTGRES_SOURCE }) },
+      { label: TRIGGER_PAIR_PREFIX, parts: () => ({ parts: POSTGRES_TRIGGER_SOURCE }) },
+    ],
+    warehouses: [{ parts: () => ({ parts: POSTGRES_WAREHOUSE }) }],
+  },
   sqlserver: {
     sources: [{ parts: sqlServerSource }, { label: 'SQL Server modelled on PostgreSQL (not a real SQL Server)', parts: () => ({ parts: SQLSERVER_MODEL_SOURCE }) }],
     tableName: sqlServerTableName,
@@ -300,6 +341,11 @@ export function enginePairNamed(name: string, pairs: readonly EnginePair[] = eng
   const pair = pairs.find((candidate) => candidate.name === name);
   if (pair === undefined) throw new Error(`no engine pair is named ${name}`);
   return pair;
+}
+
+/** The pair, reported as not run by a suite for `reason` (it runs in other suites). */
+export function leftOut(pair: EnginePair, reason: string): EnginePair {
+  return pair.unavailable === null ? notRunnable(pair.name, [reason], (schema, name) => pair.tableName(schema, name)) : pair;
 }
 
 /** A pair that cannot run here: listed, reported as not run with the reasons, never green. */

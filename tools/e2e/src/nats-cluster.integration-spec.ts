@@ -21,6 +21,7 @@ const EXTRA_ORDERS = 100000;
 describe('replication through a three-node NATS cluster with R3 streams, losing a node', () => {
   let cluster: TestNatsCluster;
   const stack = new TestStack({
+    ...(POSTGRES_TO_POSTGRES.sourceServer && { sourceServer: POSTGRES_TO_POSTGRES.sourceServer }),
     workers: ['extractor', 'stager', 'loader'],
     // The production permission model, nkeys and TLS (client connections and routes): issue 18.
     startNats: async () => (cluster = await startSecureTestNatsCluster(3)),

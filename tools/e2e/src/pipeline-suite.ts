@@ -1,4 +1,5 @@
 import { connect } from 'nats';
+import { Client } from 'pg';
 import { PipelineStreams } from '@svc/contracts';
 import { ADMIN_KEY, TEST_METRICS_TOKEN, TestStack, callSigned } from '@svc/system-testing';
 import { waitUntil } from '@svc/testing';
@@ -31,6 +32,7 @@ const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
  */
 export function pipelineSuite(pair: EnginePair): void {
   const stack = new TestStack({
+    ...(pair.sourceServer && { sourceServer: pair.sourceServer }),
     workers: ['extractor', 'stager', 'loader'],
     env: { SCHEDULER_TICK_MS: '100', IDLE_CYCLE_DELAY_MS: '100', SCHEDULER_MINUTE_SECONDS: '2', WORKER_CONCURRENCY: '2', ROW_CHUNK_BYTES: '65536', ...pair.stackEnv },
   });
@@ -162,6 +164,27 @@ export function pipelineSuite(pair: EnginePair): void {
     expect(described.tables.find((table) => table.name === pair.tableName('public', 'items'))?.rowsSeeded).toBe(3000);
     await converged([ITEMS, ORDER_LINES, AUDIT_LOG, EDGE_CASES]);
   }, 180000);
+
+  if (pair.name.startsWith('PostgreSQL ')) {
+    // The pair's name promises a way of capture: a pair must not pass on the other one.
+    it(`captures the source's changes ${pair.sourceServer ? 'from the log (publication and slot, no trigger)' : 'by triggers (the fallback)'}`, async () => {
+      const client = new Client({ connectionString: stack.source.url });
+      await client.connect();
+      try {
+        const captures = await client.query<{ capture: string }>('select distinct capture from svc_ct.tracked_tables');
+        expect(captures.rows).toEqual([{ capture: pair.sourceServer ? 'log' : 'trigger' }]);
+        const objects = await client.query<{ slots: number; published: number; triggers: number }>(`select
+          (select count(*)::int from pg_replication_slots where database = current_database()) as slots,
+          (select count(*)::int from pg_publication_tables where pubname = 'svc_ct') as published,
+          (select count(*)::int from pg_trigger where tgname like 'svc_ct_%') as triggers`);
+        const found = objects.rows[0];
+        if (pair.sourceServer) expect({ slots: found?.slots, published: (found?.published ?? 0) > 0, triggers: found?.triggers }).toEqual({ slots: 1, published: true, triggers: 0 });
+        else expect({ slots: found?.slots, published: found?.published, triggers: (found?.triggers ?? 0) > 0 }).toEqual({ slots: 0, published: 0, triggers: true });
+      } finally {
+        await client.end();
+      }
+    });
+  }
 
   it('keeps mixed-case names, keys that differ only by a trailing blank, empty binary values and values at each type\'s limit', async () => {
     // Each change converges on its own: a merge that took 'a' and 'a ' for one key would change or delete both.

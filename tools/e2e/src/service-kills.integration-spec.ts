@@ -42,6 +42,7 @@ const between = (lowMs: number, highMs: number) => lowMs + Math.floor(Math.rando
  */
 describe('SIGKILL of a random service, round after round, under a concurrent workload (Type1 and Type2)', () => {
   const stack = new TestStack({
+    ...(POSTGRES_TO_POSTGRES.sourceServer && { sourceServer: POSTGRES_TO_POSTGRES.sourceServer }),
     workers: ['extractor', 'stager', 'loader'],
     // The production permission model, nkeys and TLS on the bus (issue 18): kills and the NATS restart with all of it on.
     startNats: startSecureTestNats,

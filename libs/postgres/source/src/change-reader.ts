@@ -14,7 +14,9 @@ import type { Pool, PoolClient } from 'pg';
 import { openTransaction, rollbackAndRelease, streamCopyOut } from '@svc/postgres/common';
 import { assertDefinitionCurrent } from './definition-check';
 import { readIncarnation } from './incarnation';
-import { trackedMinValidVersion } from './registry';
+import { trackedTable, type TrackedTable } from './registry';
+import { relayLog } from './log/log-relay';
+import { LOG_CAPTURE_INTACT_SQL, RELAYED_HORIZON_SQL } from './log/log-sql';
 import { READ_TRANSACTION_SQL, SNAPSHOT_VERSION_SQL, changeWindowEndSql, lockTrackedTableSql, netChangesCopySql } from './read-sql';
 import { CAPTURE_FAILED_SQL, CAPTURE_FAILURES_EXISTS_SQL, CAPTURE_INTACT_SQL, CAPTURE_TRIGGERS, captureFunctionSignature } from './tracking-sql';
 import { inChangeSchema, qualifiedName, trackingNames } from './identifiers';
@@ -42,18 +44,25 @@ export async function readChanges(
   const from = parseVersion(fromVersion, 'fromVersion');
   const sourceIncarnation = await readIncarnation(pool);
   if (incarnationMoved(options.incarnation, sourceIncarnation)) throw new SourceIncarnationChangedError(table, options.incarnation ?? '', sourceIncarnation ?? '');
+  // A log-captured table's records are in its change table once the log was relayed up to now.
+  if ((await trackedTable(pool, table))?.capture === 'log') await relayLog(pool);
   const client = await openTransaction(pool, READ_TRANSACTION_SQL);
   try {
     await client.query(lockTrackedTableSql(definition));
-    const horizon = parseVersion(await singleText(client.query<{ version: string }>(SNAPSHOT_VERSION_SQL), 'version'), 'snapshot xmin');
-    const minValid = await trackedMinValidVersion(client, table);
-    if (minValid === null || !(await captureIntact(client, definition))) throw new TableNotTrackedError(table);
-    if (from < parseVersion(minValid, 'min_valid_version')) throw new ChangesPurgedError(table, fromVersion, minValid);
+    const snapshotVersion = parseVersion(await singleText(client.query<{ version: string }>(SNAPSHOT_VERSION_SQL), 'version'), 'snapshot xmin');
+    const tracked = await trackedTable(client, table);
+    if (tracked === null) throw new TableNotTrackedError(table);
+    // Before the capture's objects: a capture that failed (and was taken down) says why.
     const failure = await captureFailure(client, definition, from);
     if (failure !== null) throw new CaptureFailedError(table, failure);
-    if (horizon < from) throw new SourceVersionsRewoundError(table, fromVersion, horizon.toString());
+    if (!(await captureIntact(client, definition, tracked))) throw new TableNotTrackedError(table);
+    if (from < parseVersion(tracked.minValidVersion, 'min_valid_version')) throw new ChangesPurgedError(table, fromVersion, tracked.minValidVersion);
+    if (snapshotVersion < from) throw new SourceVersionsRewoundError(table, fromVersion, snapshotVersion.toString());
     await assertDefinitionCurrent(client, definition, options);
-    const to = from === horizon ? from : await windowEnd(client, definition, from, horizon, limit);
+    // The log's records stop where its relay stopped; one that has not yet reached the watermark (a seed that read a
+    // newer snapshot) reads nothing.
+    const horizon = tracked.capture === 'log' ? minVersion(snapshotVersion, await relayedHorizon(client, from)) : snapshotVersion;
+    const to = from >= horizon ? from : await windowEnd(client, definition, from, horizon, limit);
     return { toVersion: to.toString(), limited: to < horizon, sourceIncarnation, ...streamCopyOut(client, netChangesCopySql(definition, from, to)) };
   } catch (error) {
     await rollbackAndRelease(client);
@@ -69,9 +78,26 @@ async function captureFailure(client: PoolClient, definition: TableDefinition, f
   return result.rows[0]?.reason ?? null;
 }
 
-/** Whether the table's change table and capture triggers are all in place (see CAPTURE_INTACT_SQL). */
-async function captureIntact(client: PoolClient, definition: TableDefinition): Promise<boolean> {
+/** Where the relay of the log stands (RELAYED_HORIZON_SQL); `from` when it has not relayed yet. */
+async function relayedHorizon(client: PoolClient, from: bigint): Promise<bigint> {
+  const row = (await client.query<{ horizon: string }>(RELAYED_HORIZON_SQL)).rows[0];
+  return row === undefined ? from : parseVersion(row.horizon, 'relayed horizon');
+}
+
+function minVersion(left: bigint, right: bigint): bigint {
+  return left < right ? left : right;
+}
+
+/**
+ * Whether the table's capture is all in place: its change table and capture triggers (CAPTURE_INTACT_SQL), or its
+ * publication under the relation it was registered as (LOG_CAPTURE_INTACT_SQL).
+ */
+async function captureIntact(client: PoolClient, definition: TableDefinition, tracked: TrackedTable): Promise<boolean> {
   const names = trackingNames(definition.table);
+  if (tracked.capture === 'log') {
+    const log = await client.query<{ intact: boolean }>(LOG_CAPTURE_INTACT_SQL, [qualifiedName(definition.table), tracked.relid, inChangeSchema(names.changeTable)]);
+    return log.rows[0]?.intact === true;
+  }
   const result = await client.query<{ intact: boolean }>(CAPTURE_INTACT_SQL, [
     inChangeSchema(names.changeTable),
     qualifiedName(definition.table),

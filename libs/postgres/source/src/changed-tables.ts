@@ -3,6 +3,8 @@ import { incarnationMoved, type ChangedTables, type ChangeProbeOptions, type Tab
 import type { Pool } from 'pg';
 import { CAPTURE_FAILURES, CHANGE_SCHEMA, TRACKED_TABLES, quoteIdent } from './identifiers';
 import { TRACKING_OBJECTS_SQL } from './tracking-sql';
+import { relayLog } from './log/log-relay';
+import { PUBLICATION, RELAYED_HORIZON_SQL } from './log/log-sql';
 import { readIncarnation } from './incarnation';
 import { InvalidVersionError, parseVersion, xid8Literal } from './versions';
 
@@ -24,9 +26,16 @@ const SCHEMA_STAMP_SQL = `(select concat_ws(':', c.xmin::text,
  * Each table's change table and minimum valid version from the registry of tracked tables, the horizon a change read
  * stops at, whether the table still exists and, when asked, its schema stamp.
  */
-function trackedSql(withSchemaStamps: boolean, withFailures: boolean): string {
+function trackedSql(withSchemaStamps: boolean, withFailures: boolean, withLog: boolean): string {
   const failure = withFailures ? `(select max(f.failed_xid)::text from ${CAPTURE_FAILURES} f where f.schema = t.schema and f.name = t.name)` : 'null::text';
+  // A log-captured table's records stop at the relay's horizon, and come only while the publication holds the relation.
+  const log = withLog
+    ? `case when r.capture = 'log' then coalesce((${RELAYED_HORIZON_SQL}), '0') end as relayed,
+  case when r.capture = 'log' then rel.oid is not null and rel.oid = r.relid and exists (
+    select from pg_publication_rel pr join pg_publication p on p.oid = pr.prpubid where p.pubname = '${PUBLICATION}' and pr.prrelid = rel.oid) end as published`
+    : 'null::text as relayed, null::boolean as published';
   return `select t.ordinality::int - 1 as index, r.change_table, r.min_valid_version::text as min_valid, ${failure} as latest_failure,
+  ${log},
   case when r.change_table is null then false
     else to_regclass(format('%I.%I', '${CHANGE_SCHEMA}', r.change_table)) is not null end as change_table_exists,
   rel.oid is not null as table_exists,
@@ -49,12 +58,18 @@ interface TrackedRow {
   schema_stamp: string | null;
   /** The latest failed capture of the table's writes; null when none. */
   latest_failure: string | null;
+  /** Log capture: where the relay of the log stands ('0' before it ran); null for triggers. */
+  relayed: string | null;
+  /** Log capture: whether the publication holds the table as registered; null for triggers. */
+  published: boolean | null;
 }
 
 interface Probe {
   index: number;
   changeTable: string;
   from: bigint;
+  /** Where a read would stop, when it is not the snapshot's xmin (log capture: the relay's horizon). */
+  to?: bigint;
 }
 
 /**
@@ -64,12 +79,14 @@ interface Probe {
  */
 export async function changedTables(pool: Pool, watermarks: readonly TableWatermark[], options: ChangeProbeOptions): Promise<ChangedTables> {
   if (watermarks.length === 0) return { changed: [], unknown: [], schemaStamps: [] };
-  const [objects] = (await pool.query<{ registry: boolean; failures: boolean }>(TRACKING_OBJECTS_SQL)).rows;
+  const [objects] = (await pool.query<{ registry: boolean; failures: boolean; log: boolean }>(TRACKING_OBJECTS_SQL)).rows;
   if (objects?.registry !== true) return { changed: [], unknown: watermarks.map((watermark) => watermark.table), schemaStamps: [] };
+  // The probe is also what moves an idle database's slot on: its WAL is released at every probe.
+  if (objects.log) await relayLog(pool);
   // A table whose watermark was read in another incarnation of the cluster gets its cycle, which reseeds it.
   const incarnation = watermarks.some((watermark) => watermark.incarnation !== undefined) ? await readIncarnation(pool) : null;
   const withFailures = objects.failures;
-  const tracked = await pool.query<TrackedRow>(trackedSql(options.schemaStamps, withFailures), [watermarks.map((watermark) => watermark.table.schema), watermarks.map((watermark) => watermark.table.name)]);
+  const tracked = await pool.query<TrackedRow>(trackedSql(options.schemaStamps, withFailures, objects.log), [watermarks.map((watermark) => watermark.table.schema), watermarks.map((watermark) => watermark.table.name)]);
   const unknown: TableRef[] = [];
   const probes: Probe[] = [];
   const schemaStamps: ChangedTables['schemaStamps'] = [];
@@ -79,7 +96,7 @@ export async function changedTables(pool: Pool, watermarks: readonly TableWaterm
     if (row.schema_stamp !== null) schemaStamps.push({ table: watermark.table, stamp: row.schema_stamp });
     const probe = row.table_exists && !incarnationMoved(watermark.incarnation, incarnation) ? probeOf(row, watermark.version) : null;
     if (probe === null) unknown.push(watermark.table);
-    else probes.push(probe);
+    else if (probe.to === undefined || probe.to > probe.from) probes.push(probe);
   }
   const changed: TableRef[] = [];
   for (let start = 0; start < probes.length; start += PROBES_PER_STATEMENT) {
@@ -101,6 +118,12 @@ function probeOf(row: TrackedRow, version: string): Probe | null {
     if (from < parseVersion(row.min_valid, 'min_valid_version') || from > parseVersion(row.horizon, 'horizon')) return null;
     // A write whose capture failed left no change record: the table gets its cycle, which finds the failure and reseeds.
     if (row.latest_failure !== null && parseVersion(row.latest_failure, 'failed capture') >= from) return null;
+    if (row.published === false) return null;
+    if (row.relayed !== null) {
+      const relayed = parseVersion(row.relayed, 'relayed horizon');
+      const horizon = parseVersion(row.horizon, 'horizon');
+      return { index: row.index, changeTable: row.change_table, from, to: relayed < horizon ? relayed : horizon };
+    }
     return { index: row.index, changeTable: row.change_table, from };
   } catch (error) {
     if (error instanceof InvalidVersionError) return null;
@@ -111,7 +134,7 @@ function probeOf(row: TrackedRow, version: string): Probe | null {
 function probeSql(probes: readonly Probe[]): string {
   const branches = probes.map(
     (probe) =>
-      `select ${probe.index} as index where exists (select 1 from ${CHANGE_SCHEMA}.${quoteIdent(probe.changeTable)} where svc_xid >= ${xid8Literal(probe.from)} and svc_xid < (select xmin from horizon))`,
+      `select ${probe.index} as index where exists (select 1 from ${CHANGE_SCHEMA}.${quoteIdent(probe.changeTable)} where svc_xid >= ${xid8Literal(probe.from)} and svc_xid < ${probe.to === undefined ? '(select xmin from horizon)' : xid8Literal(probe.to)})`,
   );
   return `with horizon as materialized (select pg_snapshot_xmin(pg_current_snapshot()) as xmin)\n${branches.join('\nunion all\n')}`;
 }

@@ -1,10 +1,9 @@
 import { tableKey, type TableDefinition } from '@svc/contracts';
 import { SourceIncarnationChangedError, isEngineError, type ReadOptions, type SourceConnector } from '@svc/engines';
-import { waitUntil } from '@svc/testing';
 import type { Client } from 'pg';
 import { createPostgresSource } from './postgres-source';
 import { commitAndGetXid } from './testing/change-feed';
-import { PrivatePostgres, type PrivateCluster } from './testing/private-postgres';
+import { PrivatePostgres, waitUntil, type PrivateCluster } from '@svc/testing';
 import { connect, parseCsv, readAll, sortedRows, withClient, type CsvField } from './testing/source-fixture';
 
 const TABLE = { schema: 'public', name: 'items' };

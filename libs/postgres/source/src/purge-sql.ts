@@ -8,14 +8,15 @@ import { TRACKED_TABLES, inChangeSchema, trackingNames } from './identifiers';
  * so while an older transaction is still open, a record above it may not have been read yet by anyone, and a
  * minimum valid version above the horizon would make every reader, and every reseed (whose start version is the
  * horizon), find its changes purged — a reseed loop for as long as that transaction stays open.
- * Returns the number purged and the newest purged transaction (null when nothing was old enough).
+ * $2 lowers the horizon for a log-captured table to where the relay of the log stands (null for triggers): a record
+ * above it may still be on its way. Returns the number purged and the newest purged transaction (null when nothing was old enough).
  */
 export function purgeChangesSql(table: TableRef): string {
   const changeTable = inChangeSchema(trackingNames(table).changeTable);
   return `with cutoff as (
   select svc_xid from ${changeTable}
   where svc_changed_at < now() - make_interval(hours => $1)
-    and svc_xid < pg_snapshot_xmin(pg_current_snapshot())
+    and svc_xid < least(pg_snapshot_xmin(pg_current_snapshot()), coalesce($2::xid8, pg_snapshot_xmin(pg_current_snapshot())))
   order by svc_xid desc limit 1
 ),
 purged as (

@@ -1,7 +1,9 @@
 import type { RetentionPeriod, TableRef } from '@svc/contracts';
 import type { Pool } from 'pg';
 import { LOCK_TRACKED_TABLE_SQL, RAISE_MIN_VALID_VERSION_SQL, purgeChangesSql } from './purge-sql';
-import { registryExists } from './registry';
+import { registryExists, trackedTable } from './registry';
+import { RELAYED_HORIZON_SQL } from './log/log-sql';
+import { relayLog } from './log/log-relay';
 import { retentionHours } from './retention';
 import { inTransaction } from '@svc/postgres/common';
 import { parseVersion } from './versions';
@@ -14,12 +16,17 @@ import { parseVersion } from './versions';
  * time, which does not follow xid order.)
  */
 export async function purgeChanges(pool: Pool, table: TableRef, retention: RetentionPeriod): Promise<{ purgedRows: number }> {
+  // What the log holds below now is in the change tables first, so the purge's horizon is the read horizon.
+  if ((await trackedTable(pool, table))?.capture === 'log') await relayLog(pool);
   return inTransaction(pool, async (client) => {
     if (!(await registryExists(client))) return { purgedRows: 0 };
     const tracked = await client.query(LOCK_TRACKED_TABLE_SQL, [table.schema, table.name]);
     if (tracked.rowCount === 0) return { purgedRows: 0 };
+    const logCaptured = (await trackedTable(client, table))?.capture === 'log';
+    const relayed = logCaptured ? ((await client.query<{ horizon: string }>(RELAYED_HORIZON_SQL)).rows[0]?.horizon ?? '0') : null;
     const purged = await client.query<{ purged_rows: number; newest_purged: string | null }>(purgeChangesSql(table), [
       retentionHours(retention),
+      relayed,
     ]);
     const row = purged.rows[0];
     if (row?.newest_purged == null) return { purgedRows: 0 };

@@ -1,6 +1,6 @@
 import type { TableRef } from '@svc/contracts';
 import type { Pool, PoolClient } from 'pg';
-import { MIN_VALID_VERSION_SQL, REGISTRY_EXISTS_SQL } from './tracking-sql';
+import { MIN_VALID_VERSION_SQL, REGISTRY_EXISTS_SQL, TRACKED_TABLE_SQL } from './tracking-sql';
 
 type Queryable = Pool | PoolClient;
 
@@ -15,4 +15,20 @@ export async function trackedMinValidVersion(db: Queryable, table: TableRef): Pr
   if (!(await registryExists(db))) return null;
   const result = await db.query<{ version: string }>(MIN_VALID_VERSION_SQL, [table.schema, table.name]);
   return result.rows[0]?.version ?? null;
+}
+
+/** How a tracked table's changes are captured, as the registry has it. */
+export interface TrackedTable {
+  minValidVersion: string;
+  capture: 'trigger' | 'log';
+  /** The relation the log names it by (log capture), as text. */
+  relid: string | null;
+}
+
+/** The table's registry row; null when it is not tracked. A registry made before log capture has triggers only. */
+export async function trackedTable(db: Queryable, table: TableRef): Promise<TrackedTable | null> {
+  if (!(await registryExists(db))) return null;
+  const row = (await db.query<{ row: { min_valid_version: string; capture?: string; relid?: number | null } }>(TRACKED_TABLE_SQL, [table.schema, table.name])).rows[0]?.row;
+  if (row === undefined) return null;
+  return { minValidVersion: row.min_valid_version, capture: row.capture === 'log' ? 'log' : 'trigger', relid: row.relid == null ? null : String(row.relid) };
 }

@@ -1,4 +1,5 @@
 import type { TableRef } from '@svc/contracts';
+import { LOG_REGISTRY_SETUP_SQL } from './log/log-sql';
 import { CAPTURE_FAILURES, CHANGE_SCHEMA, TRACKED_TABLES, inChangeSchema, qualifiedName, quoteIdent, type TrackingNames } from './identifiers';
 
 /** A key column of a tracked table with its type as the source writes it (format_type). */
@@ -41,6 +42,7 @@ export const CHANGE_SCHEMA_SETUP_SQL: readonly string[] = [
 )`,
   `create index if not exists capture_failures_table on ${CAPTURE_FAILURES} (schema, name, failed_xid)`,
   `grant insert on ${CAPTURE_FAILURES} to public`,
+  ...LOG_REGISTRY_SETUP_SQL,
 ];
 
 /**
@@ -205,13 +207,20 @@ export function dropCaptureFunctionSql(names: TrackingNames): string {
   return `drop function if exists ${captureFunctionSignature(names)}`;
 }
 
-/** $1 schema, $2 name, $3 change table. Tracking starts at the current horizon: nothing before it was captured. */
-export const REGISTER_TABLE_SQL = `insert into ${TRACKED_TABLES} (schema, name, change_table, min_valid_version)
-values ($1, $2, $3, pg_snapshot_xmin(pg_current_snapshot()))
-on conflict (schema, name) do nothing`;
+/**
+ * $1 schema, $2 name, $3 change table, $4 capture ('trigger' or 'log'), $5 the table (qualified). Tracking starts at
+ * the current horizon: nothing before it was captured. Enabling a tracked table again keeps its minimum valid version
+ * (its change records go on) and records how it is captured now.
+ */
+export const REGISTER_TABLE_SQL = `insert into ${TRACKED_TABLES} (schema, name, change_table, min_valid_version, capture, relid)
+values ($1, $2, $3, pg_snapshot_xmin(pg_current_snapshot()), $4, case when $4 = 'log' then to_regclass($5)::oid end)
+on conflict (schema, name) do update set capture = excluded.capture, relid = excluded.relid`;
 
 /** $1 schema, $2 name */
 export const UNREGISTER_TABLE_SQL = `delete from ${TRACKED_TABLES} where schema = $1 and name = $2`;
+
+/** $1 schema, $2 name: the registry row as JSON (a registry made before log capture lacks its columns). */
+export const TRACKED_TABLE_SQL = `select to_jsonb(t) as row from ${TRACKED_TABLES} t where schema = $1 and name = $2`;
 
 /** $1 schema, $2 name */
 export const MIN_VALID_VERSION_SQL = `select min_valid_version::text as version from ${TRACKED_TABLES} where schema = $1 and name = $2`;
@@ -243,17 +252,20 @@ export const FORGET_CAPTURE_FAILURES_SQL = `delete from ${CAPTURE_FAILURES} wher
 /** Whether the capture failure table exists (tracking installed before it did has none until it is enabled again). */
 export const CAPTURE_FAILURES_EXISTS_SQL = `select to_regclass('${CAPTURE_FAILURES}') is not null as exists`;
 
-/** Whether the registry and the capture failure table exist, in one round trip (the change probe's first question). */
-export const TRACKING_OBJECTS_SQL = `select to_regclass('${TRACKED_TABLES}') is not null as registry, to_regclass('${CAPTURE_FAILURES}') is not null as failures`;
+/** Whether the registry, the capture failure table and log capture's registry columns exist, in one round trip (the change probe's first question). */
+export const TRACKING_OBJECTS_SQL = `select to_regclass('${TRACKED_TABLES}') is not null as registry, to_regclass('${CAPTURE_FAILURES}') is not null as failures,
+  exists (select from pg_attribute where attrelid = to_regclass('${TRACKED_TABLES}') and attname = 'capture' and not attisdropped) as log`;
 
 /**
- * Drops the change-tracking schema when no table is tracked any more: what the service created in the source goes with
- * the last table it released (Delete leaves nothing behind). Run under CHANGE_SCHEMA_LOCK_SQL.
+ * Drops the change-tracking schema and the publication (named like it) when no table is tracked any more: what the
+ * service created in the source goes with the last table it released (Delete leaves nothing behind; the slot is dropped
+ * after the transaction, dropUnusedSlot). Run under CHANGE_SCHEMA_LOCK_SQL.
  */
 export const DROP_EMPTY_CHANGE_SCHEMA_SQL = `do $drop$
 begin
   if to_regclass('${TRACKED_TABLES}') is not null and not exists (select from ${TRACKED_TABLES}) then
     drop schema ${CHANGE_SCHEMA} cascade;
+    drop publication if exists ${CHANGE_SCHEMA};
   end if;
 end
 $drop$`;

@@ -1,9 +1,11 @@
 import { tableKey, type TableDefinition, type TableRef } from '@svc/contracts';
 import type { Pool, PoolClient } from 'pg';
 import { changeTableKeyColumns, primaryKeyColumns, tableExists } from './catalog';
-import { PrimaryKeyRequiredError, StaleDefinitionError } from '@svc/engines';
-import { RESERVED_KEY_NAMES, qualifiedName, trackingNames } from './identifiers';
+import { PrimaryKeyRequiredError, StaleDefinitionError, withPoolConnections } from '@svc/engines';
+import { RESERVED_KEY_NAMES, qualifiedName, trackingNames, type TrackingNames } from './identifiers';
 import { inTransaction } from '@svc/postgres/common';
+import { dropUnusedSlot, ensureSlot, slotName } from './log/log-relay';
+import { CREATE_PUBLICATION_SQL, LOG_CAPTURE_READINESS_SQL, PUBLICATION, PUBLISHED_SQL, TABLE_LOG_CAPTURABLE_SQL } from './log/log-sql';
 import {
   CHANGE_SCHEMA_LOCK_SQL,
   CHANGE_SCHEMA_SETUP_SQL,
@@ -36,6 +38,8 @@ import {
 export async function enableTracking(pool: Pool, definition: TableDefinition, lockTimeoutMs: number): Promise<void> {
   const { table } = definition;
   if (definition.primaryKey.length === 0) throw new PrimaryKeyRequiredError(table);
+  // The slot exists before the table is published and registered: every write after that is in it.
+  const capture = (await logCaptureAvailable(pool, table)) && (await prepareSlot(pool, lockTimeoutMs)) ? 'log' : 'trigger';
   await inTransaction(pool, async (client) => {
     // In the same transaction as the capture: a disable that drops the schema with the last table cannot come between.
     for (const statement of CHANGE_SCHEMA_SETUP_SQL) await client.query(statement);
@@ -49,15 +53,86 @@ export async function enableTracking(pool: Pool, definition: TableDefinition, lo
       await client.query(UNREGISTER_TABLE_SQL, [table.schema, table.name]);
     }
     for (const statement of createChangeTableSql(names, keys)) await client.query(statement);
-    await client.query(captureFunctionSql(table, names, keys));
-    // The table's own triggers, and each partition's: statement triggers of a partitioned table do not fire for a
-    // write addressed to one of its partitions (LOCK TABLE above took the partitions too).
-    const partitions = (await client.query<{ partition: string }>(PARTITIONS_SQL, [qualifiedName(table)])).rows.map((row) => row.partition);
-    for (const target of [qualifiedName(table), ...partitions]) for (const statement of captureTriggersSql(target, names)) await client.query(statement);
+    if (capture === 'log') {
+      await dropTriggerCapture(client, names);
+      await publish(client, table);
+    } else {
+      await unpublish(client, table);
+      await installTriggerCapture(client, table, names, keys);
+    }
     // Failures of an earlier capture are moot: the table is (re)seeded from a snapshot taken after this.
     await client.query(FORGET_CAPTURE_FAILURES_SQL, [table.schema, table.name]);
-    await client.query(REGISTER_TABLE_SQL, [table.schema, table.name, names.changeTable]);
+    await client.query(REGISTER_TABLE_SQL, [table.schema, table.name, names.changeTable, capture, qualifiedName(table)]);
   });
+  // A table moved from the log to triggers may have been the last one the slot served.
+  if (capture === 'trigger') await dropUnusedSlot(pool, lockTimeoutMs);
+}
+
+async function installTriggerCapture(client: PoolClient, table: TableRef, names: TrackingNames, keys: readonly KeyColumn[]): Promise<void> {
+  await client.query(captureFunctionSql(table, names, keys));
+  // The table's own triggers, and each partition's: statement triggers of a partitioned table do not fire for a
+  // write addressed to one of its partitions (LOCK TABLE above took the partitions too).
+  const partitions = (await client.query<{ partition: string }>(PARTITIONS_SQL, [qualifiedName(table)])).rows.map((row) => row.partition);
+  for (const target of [qualifiedName(table), ...partitions]) for (const statement of captureTriggersSql(target, names)) await client.query(statement);
+}
+
+/** Removes the triggers and capture function, wherever they are (see DROP_CAPTURE_TRIGGERS_SQL); none is fine. */
+async function dropTriggerCapture(client: PoolClient, names: TrackingNames): Promise<void> {
+  const triggers = await client.query<{ statement: string }>(DROP_CAPTURE_TRIGGERS_SQL, [captureFunctionSignature(names)]);
+  for (const { statement } of triggers.rows) await client.query(statement);
+  await client.query(dropCaptureFunctionSql(names));
+}
+
+/** Adds the table to the publication (created with the first), unless it is in it. */
+async function publish(client: PoolClient, table: TableRef): Promise<void> {
+  await client.query(CREATE_PUBLICATION_SQL);
+  const published = await client.query<{ published: boolean }>(PUBLISHED_SQL, [qualifiedName(table)]);
+  if (published.rows[0]?.published !== true) await client.query(`alter publication ${PUBLICATION} add table ${qualifiedName(table)}`);
+}
+
+/** Takes the table out of the publication when it is in it (and the table still exists). */
+async function unpublish(client: PoolClient, table: TableRef): Promise<void> {
+  const published = await client.query<{ published: boolean }>(PUBLISHED_SQL, [qualifiedName(table)]);
+  if (published.rows[0]?.published === true) await client.query(`alter publication ${PUBLICATION} drop table ${qualifiedName(table)}`);
+}
+
+/**
+ * Whether this table's changes can be read from the log: wal_level logical, a login that may use a replication slot
+ * and create (or own) the publication, and owns the table, whose replica identity gives a deleted row's key.
+ */
+async function logCaptureAvailable(pool: Pool, table: TableRef): Promise<boolean> {
+  const [readiness] = (await pool.query<LogReadiness>(LOG_CAPTURE_READINESS_SQL)).rows;
+  if (readiness?.wal_level !== 'logical' || !readiness.can_replicate || !readiness.can_publish) return false;
+  const [capturable] = (await pool.query<{ capturable: boolean | null }>(TABLE_LOG_CAPTURABLE_SQL, [qualifiedName(table)])).rows;
+  return capturable?.capturable === true;
+}
+
+/**
+ * Makes sure the database's slot exists (creating it waits for the transactions running then, at most
+ * `lockTimeoutMs`); false when the server refuses one (no free slot, max_replication_slots; no right): triggers then.
+ */
+async function prepareSlot(pool: Pool, lockTimeoutMs: number): Promise<boolean> {
+  return withPoolConnections(pool, 1, async () => {
+    const client = await pool.connect();
+    try {
+      await ensureSlot(client, await slotName(client), lockTimeoutMs);
+      client.release();
+      return true;
+    } catch (error) {
+      client.release();
+      if (SLOT_REFUSALS.has(String((error as { code?: unknown }).code))) return false;
+      throw error;
+    }
+  });
+}
+
+/** configuration_limit_exceeded (max_replication_slots), insufficient_privilege, object_not_in_prerequisite_state (wal_level). */
+const SLOT_REFUSALS: ReadonlySet<string> = new Set(['53400', '42501', '55000']);
+
+interface LogReadiness {
+  wal_level: string;
+  can_replicate: boolean;
+  can_publish: boolean;
 }
 
 async function currentKey(client: PoolClient, definition: TableDefinition): Promise<KeyColumn[]> {
@@ -91,13 +166,13 @@ export async function disableTracking(pool: Pool, table: TableRef, lockTimeoutMs
     await client.query(CHANGE_SCHEMA_LOCK_SQL);
     const registry = await client.query<{ exists: boolean }>(REGISTRY_EXISTS_SQL);
     await client.query(lockTimeoutSql(lockTimeoutMs));
-    const triggers = await client.query<{ statement: string }>(DROP_CAPTURE_TRIGGERS_SQL, [captureFunctionSignature(names)]);
-    for (const { statement } of triggers.rows) await client.query(statement);
-    await client.query(dropCaptureFunctionSql(names));
+    await dropTriggerCapture(client, names);
+    await unpublish(client, table);
     await client.query(dropChangeTableSql(names));
     if (registry.rows[0]?.exists === true) {
       await client.query(UNREGISTER_TABLE_SQL, [table.schema, table.name]);
       await client.query(DROP_EMPTY_CHANGE_SCHEMA_SQL);
     }
   });
+  await dropUnusedSlot(pool, lockTimeoutMs);
 }

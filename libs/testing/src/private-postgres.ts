@@ -3,7 +3,8 @@ import { appendFileSync, chownSync, mkdtempSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { freePort, postgresAccount, postgresBinDir } from '@svc/testing';
+import { freePort } from './free-port';
+import { postgresAccount, postgresBinDir } from './postgres-binaries';
 
 const run = promisify(execFile);
 

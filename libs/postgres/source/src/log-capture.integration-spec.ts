@@ -1,0 +1,137 @@
+import type { TableDefinition } from '@svc/contracts';
+import { CaptureFailedError, ChangesPurgedError, type SourceConnector } from '@svc/engines';
+import { createLogicalTempDatabase, type TempDatabase } from '@svc/testing';
+import type { Client } from 'pg';
+import { createPostgresSource } from './postgres-source';
+import { ChangeFeed, commitAndGetXid } from './testing/change-feed';
+import { connect } from './testing/source-fixture';
+
+/*
+ * Changes read from the write-ahead log (issue 38): on a server with wal_level = logical and a login that may use a
+ * replication slot, tracking publishes the table (publication svc_ct) and the database's slot (svc_ct_<oid>) is relayed
+ * into the change tables; nothing runs inside the user's writes. PostgreSQL's documentation, "Logical Decoding" and
+ * "Logical Replication Message Formats", describes what the log gives: a deleted row's key (REPLICA IDENTITY DEFAULT),
+ * TOASTed values the change left alone as "unchanged" (not sent), TRUNCATE as a message without keys, and changes to a
+ * partition as its root's with publish_via_partition_root.
+ */
+describe('PostgreSQL source: capture from the log', () => {
+  let database: TempDatabase;
+  let source: SourceConnector;
+  let writer: Client;
+
+  beforeAll(async () => {
+    database = await createLogicalTempDatabase('svc_srcpg_log');
+    writer = await connect(database.url);
+    source = createPostgresSource(database.url, { encrypt: false });
+  });
+
+  afterAll(async () => {
+    await writer?.end();
+    await source?.close();
+    await database?.drop();
+  });
+
+  const write = (sql: string) => commitAndGetXid(writer, sql);
+  const tracked = async (name: string): Promise<{ definition: TableDefinition; feed: ChangeFeed }> => {
+    const definition = (await source.describeTable({ schema: 'public', name }))!;
+    await source.enableTracking(definition);
+    return { definition, feed: new ChangeFeed(source, definition, (await source.minValidVersion(definition.table))!) };
+  };
+  const captureOf = async (name: string): Promise<string | undefined> =>
+    (await writer.query<{ capture: string }>('select capture from svc_ct.tracked_tables where name = $1', [name])).rows[0]?.capture;
+
+  it('publishes the table instead of installing triggers, and reads inserts, updates, key changes and deletes', async () => {
+    await writer.query('create table orders (id integer primary key, status text)');
+    const { feed } = await tracked('orders');
+    expect(await captureOf('orders')).toBe('log');
+    expect((await writer.query("select count(*)::int as n from pg_trigger where tgrelid = 'orders'::regclass")).rows[0]).toEqual({ n: 0 });
+    expect((await writer.query("select tablename from pg_publication_tables where pubname = 'svc_ct'")).rows).toEqual([{ tablename: 'orders' }]);
+    const inserted = await write("insert into orders values (1, 'new'), (2, 'new'), (3, 'new')");
+    expect((await feed.readThrough(inserted)).rows).toEqual([
+      ['I', '1', 'new'],
+      ['I', '2', 'new'],
+      ['I', '3', 'new'],
+    ]);
+    const changed = await write("update orders set status = 'paid' where id = 1; update orders set id = 20 where id = 2; delete from orders where id = 3");
+    expect((await feed.readThrough(changed)).rows).toEqual([
+      ['D', '2', null],
+      ['D', '3', null],
+      ['I', '20', 'new'],
+      ['U', '1', 'paid'],
+    ]);
+  });
+
+  it('never writes NULL for a TOASTed value an update left unchanged (the log does not send it)', async () => {
+    await writer.query('create table documents (id integer primary key, title text, body text)');
+    await writer.query('alter table documents alter column body set storage external');
+    const { feed } = await tracked('documents');
+    const body = 'x'.repeat(100_000);
+    await feed.readThrough(await write(`insert into documents values (1, 'draft', '${body}')`));
+    const xid = await write("update documents set title = 'final' where id = 1");
+    const read = await feed.readThrough(xid);
+    expect(read.rows).toEqual([['U', '1', 'final', body]]);
+  });
+
+  it('captures writes under session_replication_role = replica and writes addressed to a partition', async () => {
+    await writer.query(`create table events (id integer, region text, v text, primary key (id, region)) partition by list (region);
+      create table events_eu partition of events for values in ('eu');
+      create table events_us partition of events for values in ('us')`);
+    const { feed } = await tracked('events');
+    const xid = await write(`set local session_replication_role = replica;
+      insert into events values (1, 'us', 'restored');
+      insert into events_eu values (2, 'eu', 'into the partition')`);
+    expect((await feed.readThrough(xid)).rows).toEqual([
+      ['I', '1', 'us', 'restored'],
+      ['I', '2', 'eu', 'into the partition'],
+    ]);
+    // A partition made after tracking began is published through its root too: no reseed needed.
+    await writer.query("create table events_ap partition of events for values in ('ap')");
+    const later = await write("insert into events_ap values (3, 'ap', 'new partition')");
+    expect((await feed.readThrough(later)).rows).toEqual([['I', '3', 'ap', 'new partition']]);
+  });
+
+  it('lets every write through a renamed key column, and reseeds the table rather than reading past keys it cannot name', async () => {
+    await writer.query('create table renamed (id integer primary key, name text)');
+    const { feed } = await tracked('renamed');
+    await feed.readThrough(await write("insert into renamed values (1, 'before')"));
+    await writer.query('alter table renamed rename column id to code');
+    await write("insert into renamed values (2, 'after the rename')");
+    const refusal = await feed.read().catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(CaptureFailedError);
+    expect((refusal as Error).message).toContain('key column id');
+  });
+
+  it('reseeds a truncated table', async () => {
+    await writer.query('create table emptied (id integer primary key)');
+    const { feed } = await tracked('emptied');
+    await feed.readThrough(await write('insert into emptied values (1), (2)'));
+    await write('truncate emptied');
+    await expect(feed.read()).rejects.toBeInstanceOf(CaptureFailedError);
+  });
+
+  it('takes a table whose replica identity is gone out of the publication (its UPDATEs would fail), reseeds it and captures it by triggers', async () => {
+    await writer.query('create table loose (id integer primary key, v text)');
+    const { feed } = await tracked('loose');
+    await feed.readThrough(await write("insert into loose values (1, 'a')"));
+    await writer.query('alter table loose replica identity nothing');
+    // The next relay (any read or probe) unpublishes it; until then PostgreSQL refuses its UPDATEs.
+    await expect(feed.read()).rejects.toBeInstanceOf(CaptureFailedError);
+    await write("update loose set v = 'b' where id = 1");
+    const { feed: again } = await tracked('loose');
+    expect(await captureOf('loose')).toBe('trigger');
+    // Reads go on from the reseed's snapshot.
+    again.watermark = (await writer.query<{ v: string }>('select pg_snapshot_xmin(pg_current_snapshot())::text as v')).rows[0].v;
+    const xid = await write("update loose set v = 'c' where id = 1");
+    expect((await again.readThrough(xid)).rows).toEqual([['U', '1', 'c']]);
+  });
+
+  it('reseeds every log-captured table when the slot was dropped, never reading across the gap', async () => {
+    await writer.query('create table survivors (id integer primary key)');
+    const { feed } = await tracked('survivors');
+    await feed.readThrough(await write('insert into survivors values (1)'));
+    await writer.query('select pg_drop_replication_slot(slot_name) from pg_replication_slots where database = current_database()');
+    await write('insert into survivors values (2)');
+    await expect(feed.read()).rejects.toBeInstanceOf(ChangesPurgedError);
+    expect((await writer.query('select count(*)::int as n from pg_replication_slots where database = current_database()')).rows[0]).toEqual({ n: 1 });
+  });
+});
