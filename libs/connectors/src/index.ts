@@ -24,6 +24,6 @@ export {
   type ReachabilityOptions,
   type ReachabilityTarget,
 } from './reachability';
-export { listSourceTables } from './source-tables';
+export { checkSourceCapture, listSourceTables } from './source-tables';
 export { STAGING_PREPARATION_FIELDS, prepareStaging, type PreparedStaging, type StagingPreparationTarget } from './staging-preparation';
 export { checkTargetPolicy, targetPolicyProblems, type ResolveHost, type TargetPolicy, type TargetPolicyVerdict } from './target-policy';

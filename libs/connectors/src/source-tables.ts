@@ -1,5 +1,5 @@
-import type { ListedTable } from '@svc/contracts';
-import type { ProbeOptions } from '@svc/engines';
+import type { ListedTable, TableRef } from '@svc/contracts';
+import type { CaptureCheck, ProbeOptions } from '@svc/engines';
 import { UNSUPPORTED_CONNECTION_STRING, databaseAccessOf } from './engine';
 
 /** The source's user tables with their primary-key columns; throws when the source cannot be read. */
@@ -7,4 +7,14 @@ export async function listSourceTables(connectionString: string, options: ProbeO
   const access = databaseAccessOf(connectionString);
   if (access === null) throw new Error(UNSUPPORTED_CONNECTION_STRING);
   return access.listTables(connectionString, options);
+}
+
+/**
+ * Whether the changes of these (keyed, replicated) tables can be captured with the connection string's login, and how
+ * (CaptureCheck); nothing to say for an engine without the check. Throws when the source cannot be read.
+ */
+export async function checkSourceCapture(connectionString: string, options: ProbeOptions, tables: readonly TableRef[]): Promise<CaptureCheck> {
+  const access = databaseAccessOf(connectionString);
+  if (access === null) throw new Error(UNSUPPORTED_CONNECTION_STRING);
+  return access.checkCapture ? access.checkCapture(connectionString, options, tables) : { problems: [], note: '' };
 }

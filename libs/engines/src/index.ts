@@ -55,7 +55,7 @@ export {
   timedOutReason,
   type FailureContext,
 } from './connection/connection-failure';
-export type { DatabaseAccess, DatabaseEndpoint, StagingPreparation, StagingPreparationField, StagingPreparationRequest } from './connection/database-access';
+export type { CaptureCheck, DatabaseAccess, DatabaseEndpoint, StagingPreparation, StagingPreparationField, StagingPreparationRequest } from './connection/database-access';
 export { ADDRESS_CLASSES, addressClassOf, type AddressClass } from './connection/address-class';
 export {
   QUERY_HOST_RULE,

@@ -1,7 +1,8 @@
 import type { S3ServiceSettings } from '@svc/config';
-import type { ListedTable } from '@svc/contracts';
+import type { ListedTable, TableRef } from '@svc/contracts';
 import {
   checkReachability,
+  checkSourceCapture,
   checkTargetPolicy,
   listSourceTables,
   prepareStaging,
@@ -11,7 +12,7 @@ import {
   type StagingPreparationTarget,
   type TargetPolicy,
 } from '@svc/connectors';
-import type { DialPolicy } from '@svc/engines';
+import type { CaptureCheck, DialPolicy } from '@svc/engines';
 
 export type { DatabaseTarget, PreparedStaging, ReachabilityTarget, StagingPreparationTarget };
 
@@ -22,6 +23,8 @@ export interface ReachabilityProbe {
   listSourceTables(source: DatabaseTarget): Promise<ListedTable[]>;
   /** Readies the staging database before the replication is stored (compatibility level, replicated logins); problems as field messages. */
   prepareStaging(target: StagingPreparationTarget): Promise<PreparedStaging>;
+  /** Whether (and how) the changes of these keyed tables can be captured; throws when the source cannot be read. */
+  checkCapture(source: DatabaseTarget, tables: readonly TableRef[]): Promise<CaptureCheck>;
 }
 
 export const REACHABILITY_PROBE = Symbol('REACHABILITY_PROBE');
@@ -48,6 +51,10 @@ export class ConnectorsReachabilityProbe implements ReachabilityProbe {
 
   prepareStaging(target: StagingPreparationTarget): Promise<PreparedStaging> {
     return prepareStaging(target, this.options.timeoutMs, this.dial);
+  }
+
+  checkCapture(source: DatabaseTarget, tables: readonly TableRef[]): Promise<CaptureCheck> {
+    return checkSourceCapture(source.connectionString, { encrypt: source.encryptDataInTransit, timeoutMs: this.options.timeoutMs, dial: this.dial }, tables);
   }
 
   private get dial(): DialPolicy {

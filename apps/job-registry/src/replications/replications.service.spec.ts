@@ -65,7 +65,10 @@ describe('ReplicationsService', () => {
   }
 
   describe('create', () => {
+    const listed = (schema: string, name: string, keyed = true) => ({ table: { schema, name }, primaryKey: keyed ? ['id'] : [], estimatedRows: 0 });
+
     it('checks source, staging and warehouse, then stores the configuration with its defaults', async () => {
+      probe.sourceTables = [listed('public', 'orders')];
       const request = sampleCreateRequest();
       const reply = valueOf(await service.create(request, author));
 
@@ -105,6 +108,7 @@ describe('ReplicationsService', () => {
     it('readies the staging database after the checks and returns its Note (replicated logins)', async () => {
       const note = 'Random passwords are assigned to replicated logins and users for security; …';
       probe.preparation = { problems: [], note };
+      probe.sourceTables = [listed('public', 'orders')];
       const reply = valueOf(await service.create(sampleCreateRequest(), author));
       expect(reply.note).toBe(note);
       expect(probe.preparedTargets).toEqual([
@@ -114,6 +118,30 @@ describe('ReplicationsService', () => {
           replicateCompatibilityLevel: true,
         },
       ]);
+    });
+
+    it('says in its Note how the source’s changes are captured, before the staging database’s words, and asks only about the tracked tables', async () => {
+      probe.sourceTables = [listed('public', 'orders'), listed('public', 'audit', false)];
+      probe.capture = { problems: [], note: 'Changes are captured by triggers on the source’s tables, because logical decoding is not available.' };
+      probe.preparation = { problems: [], note: 'Random passwords are assigned.' };
+      const reply = valueOf(await service.create(sampleCreateRequest(), author));
+      expect(reply.note).toBe('Changes are captured by triggers on the source’s tables, because logical decoding is not available. Random passwords are assigned.');
+      expect(probe.captureChecks).toEqual([[{ schema: 'public', name: 'orders' }]]);
+    });
+
+    it('refuses a login that cannot capture the changes, naming the field, and stores nothing', async () => {
+      probe.sourceTables = [listed('public', 'orders')];
+      probe.capture = { problems: ['the login reader can capture the changes of [public].[orders] neither from the log nor by triggers: make it their owner'], note: '' };
+      expect(errorOf(await service.create(sampleCreateRequest(), author)).messages).toEqual([
+        '{Source\\ConnectionString}: the login reader can capture the changes of [public].[orders] neither from the log nor by triggers: make it their owner',
+      ]);
+      expect(replications.rows.size).toBe(0);
+    });
+
+    it('says in its Note that a source without tables has none yet, and that later ones are picked up', async () => {
+      probe.sourceTables = [];
+      const reply = valueOf(await service.create(sampleCreateRequest(), author));
+      expect(reply.note).toMatch(/^The source has no tables yet: tables created in it later are found within a minute/);
     });
 
     it('stores nothing when the staging database cannot be readied (a compatibility level it cannot take)', async () => {

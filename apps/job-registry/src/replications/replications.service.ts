@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import {
   rpcOk,
   statusDetailOf,
+  tableKey,
   type AlterReplicationRequest,
   type CreateReplicationRequest,
   type CreateReplicationResponse,
@@ -14,6 +15,7 @@ import {
 } from '@svc/contracts';
 import { fieldLabel, validateMergedConfig } from '@svc/api-model';
 import { databaseNameOf } from '@svc/connectors';
+import type { CaptureCheck } from '@svc/engines';
 import { ExternalIdIssuer } from '@svc/crypto';
 import { redactText } from '@svc/logging';
 import {
@@ -98,15 +100,19 @@ export class ReplicationsService {
     const problems = [...unreachable, ...(tableProblems ?? [`{Source\\ConnectionString}: cannot list the source's tables`])];
     if (problems.length) return validationFailed(problems);
 
+    const capture = await this.captureCheck(request);
+    if (capture.problems.length) return validationFailed(capture.problems);
     const prepared = await this.probe.prepareStaging(stagingPreparationOf(request));
     if (prepared.problems.length) return validationFailed(prepared.problems);
 
     const name = databaseNameOf(request.source.connectionString) ?? FALLBACK_REPLICATION_NAME;
     const stored = await this.replications.insert({ status: 'Running', config: newReplicationConfig(request, name) }, author);
     // Seed §4.1: a new replication is reported as Running (Describe shows Stopped while the service is stopped).
-    // The Note says what preparing the staging database did to logins (SQL Server), else it is empty.
+    // The Note says how the source's changes are captured (PostgreSQL: from the log, or by triggers and why), that a
+    // source has no table yet, and what preparing the staging database did to logins (SQL Server); else it is empty.
     const { externalId } = request.warehouse;
-    return rpcOk({ replicationId: stored.replicationId, status: 'Running', note: prepared.note, ...(externalId !== undefined && { warehouse: { externalId } }) });
+    const note = [capture.note, prepared.note].filter((part) => part !== '').join(' ');
+    return rpcOk({ replicationId: stored.replicationId, status: 'Running', note, ...(externalId !== undefined && { warehouse: { externalId } }) });
   }
 
   /**
@@ -245,6 +251,23 @@ export class ReplicationsService {
    * move, tables of the whole selection that would share a warehouse table (DESIGN §6), and tables whose warehouse
    * table another replication already writes. Null when the source's tables cannot be listed.
    */
+  /**
+   * Whether the source's login can capture the changes of the keyed tables the request replicates, and how (the Note's
+   * first words); a source without tables gets a Note that says so and when later tables are picked up.
+   */
+  private async captureCheck(request: CreateReplicationRequest): Promise<CaptureCheck> {
+    const tables = await this.probe.listSourceTables(request.source).catch(() => null);
+    if (tables === null) return { problems: [], note: '' };
+    if (tables.length === 0) {
+      return { problems: [], note: 'The source has no tables yet: tables created in it later are found within a minute and replicated as they appear.' };
+    }
+    const tracked = new Set(selectTables(request, tables).filter((table) => table.tracked).map((table) => table.tableName));
+    const keyed = tables.filter((listed) => tracked.has(tableKey(listed.table))).map((listed) => listed.table);
+    const check = await this.probe.checkCapture(request.source, keyed).catch(() => null);
+    if (check === null) return { problems: [`{Source\\ConnectionString}: cannot read what the login may do to capture changes`], note: '' };
+    return { problems: check.problems.map((problem) => `{Source\\ConnectionString}: ${problem}`), note: check.note };
+  }
+
   private async tableProblems(
     selection: Pick<ReplicationConfig, 'tablesToInclude' | 'reseedingSchedule'> & { warehouse: Pick<WarehouseConfig, 'url' | 'databaseName' | 'databaseSchema'> },
     source: DatabaseTarget,

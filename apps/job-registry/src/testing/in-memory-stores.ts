@@ -7,6 +7,7 @@ import {
   type ReplicationConfig,
   type ReplicationStatus,
   type ServiceConfiguration,
+  type TableRef,
   type TableStatus,
 } from '@svc/contracts';
 import { chainOf, judgeChange, signs, standingOf } from '@svc/registry-store';
@@ -40,7 +41,8 @@ import type {
   WarehouseClaimStore,
   WarehouseTableClaim,
 } from '@svc/registry-store';
-import type { PreparedStaging, ReachabilityProbe, ReachabilityTarget, StagingPreparationTarget } from '../replications/reachability-probe';
+import type { CaptureCheck } from '@svc/engines';
+import type { DatabaseTarget, PreparedStaging, ReachabilityProbe, ReachabilityTarget, StagingPreparationTarget } from '../replications/reachability-probe';
 import type { ReplicationLifecycle } from '../replications/replication-lifecycle';
 
 /** Test doubles of the registry-store repositories, with the same contracts and no database. */
@@ -398,6 +400,15 @@ export class ScriptedReachabilityProbe implements ReachabilityProbe {
   async prepareStaging(target: StagingPreparationTarget): Promise<PreparedStaging> {
     this.preparedTargets.push(structuredClone(target));
     return structuredClone(this.preparation);
+  }
+
+  /** What checkCapture answers, and the tables it was asked about. */
+  capture: CaptureCheck = { problems: [], note: '' };
+  readonly captureChecks: TableRef[][] = [];
+
+  async checkCapture(_source: DatabaseTarget, tables: readonly TableRef[]): Promise<CaptureCheck> {
+    this.captureChecks.push(structuredClone([...tables]));
+    return structuredClone(this.capture);
   }
 }
 

@@ -1,4 +1,4 @@
-import type { ListedTable } from '@svc/contracts';
+import type { ListedTable, TableRef } from '@svc/contracts';
 import type { FailureContext } from './connection-failure';
 import type { ProbeOptions } from './connection-options';
 import type { DialPolicy } from './dial-guard';
@@ -23,6 +23,11 @@ export interface DatabaseAccess {
   probe(connectionString: string, options: ProbeOptions): Promise<string | null>;
   /** The user tables with their primary-key columns; throws when the database cannot be read. */
   listTables(connectionString: string, options: ProbeOptions): Promise<ListedTable[]>;
+  /**
+   * Create's check that the changes of these (keyed, replicated) tables can be captured with this login: problems
+   * refuse the Create (reasons for Source.ConnectionString), the note goes into its Note. Absent: nothing to check.
+   */
+  checkCapture?(connectionString: string, options: ProbeOptions, tables: readonly TableRef[]): Promise<CaptureCheck>;
   /** How this engine's driver words a failed connection attempt; undefined for an error of another driver. */
   failureReason(error: unknown, context: FailureContext): string | undefined;
   /**
@@ -53,6 +58,14 @@ export interface StagingPreparationRequest {
 
 /** Which request field a problem of preparing the staging database belongs to. */
 export type StagingPreparationField = 'sourceConnectionString' | 'stagingConnectionString' | 'replicateCompatibilityLevel';
+
+/** What Create learnt about capturing a source's changes (DatabaseAccess.checkCapture). */
+export interface CaptureCheck {
+  /** Why the source's changes cannot be captured, each naming the tables and the fix; empty when they can. */
+  problems: string[];
+  /** How they are captured, for Create's Note; '' when there is nothing to say. */
+  note: string;
+}
 
 export interface StagingPreparation {
   /** Why the replication cannot be stored as requested, each with its field; empty when the staging database is ready. */

@@ -8,6 +8,7 @@ import {
   settleProbe,
   socketFailureReason,
   unlessUnparsable,
+  type CaptureCheck,
   type ConnectOptions,
   type DatabaseAccess,
   type FailureContext,
@@ -16,6 +17,7 @@ import {
 import { Client, type ClientConfig } from 'pg';
 import { postgresClientConfig } from './postgres-config';
 import { postgresFailureReason } from './postgres-failure';
+import { checkPostgresCapture } from './capture-check';
 
 /**
  * The user tables of a PostgreSQL database (alias `c` for pg_class, `n` for pg_namespace): ordinary and
@@ -108,6 +110,17 @@ export const postgresAccess: DatabaseAccess = {
     try {
       const rows = (await client.query<ListedRow>(POSTGRES_LIST_SQL)).rows;
       return rows.map((row) => ({ table: { schema: row.schema, name: row.name }, primaryKey: row.primary_key, estimatedRows: Math.round(Number(row.estimated_rows ?? 0)) }));
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+  },
+
+  checkCapture: async (connectionString, options: ProbeOptions, tables): Promise<CaptureCheck> => {
+    const client = new Client({ ...postgresClientConfig(connectionString, connectOptionsOf(options)), statement_timeout: options.timeoutMs });
+    client.on('error', () => undefined);
+    await client.connect();
+    try {
+      return await checkPostgresCapture(client, tables);
     } finally {
       await client.end().catch(() => undefined);
     }

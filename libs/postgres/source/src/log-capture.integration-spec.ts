@@ -134,4 +134,35 @@ describe('PostgreSQL source: capture from the log', () => {
     await expect(feed.read()).rejects.toBeInstanceOf(ChangesPurgedError);
     expect((await writer.query('select count(*)::int as n from pg_replication_slots where database = current_database()')).rows[0]).toEqual({ n: 1 });
   });
+
+  it('leaves nothing of itself in the source once every table is released: schema, publication, slot, triggers, functions', async () => {
+    const fresh = await createLogicalTempDatabase('svc_srcpg_log_delete');
+    const client = await connect(fresh.url);
+    const own = createPostgresSource(fresh.url, { encrypt: false });
+    try {
+      await client.query('create table a (id integer primary key); create table b (id integer primary key, v text)');
+      const before = await catalogOf(client);
+      for (const name of ['a', 'b']) await own.enableTracking((await own.describeTable({ schema: 'public', name }))!);
+      expect(await catalogOf(client)).not.toEqual(before);
+      await own.changedTables([{ table: { schema: 'public', name: 'a' }, version: '1' }], { schemaStamps: false });
+      for (const name of ['a', 'b']) await own.disableTracking({ schema: 'public', name });
+      expect(await catalogOf(client)).toEqual(before);
+    } finally {
+      await own.close();
+      await client.end();
+      await fresh.drop();
+    }
+  });
 });
+
+/** What a service could leave in a database: schemas, publications, its slots, triggers and functions outside pg_catalog. */
+async function catalogOf(client: Client): Promise<Record<string, string[]>> {
+  const list = async (sql: string) => (await client.query<{ item: string }>(sql)).rows.map((row) => row.item);
+  return {
+    schemas: await list("select nspname::text as item from pg_namespace where nspname not like 'pg\\_%' order by 1"),
+    publications: await list('select pubname::text as item from pg_publication order by 1'),
+    slots: await list('select slot_name::text as item from pg_replication_slots where database = current_database() order by 1'),
+    triggers: await list('select tgname::text as item from pg_trigger where not tgisinternal order by 1'),
+    functions: await list("select p.proname::text as item from pg_proc p join pg_namespace n on n.oid = p.pronamespace where n.nspname not in ('pg_catalog', 'information_schema') order by 1"),
+  };
+}
