@@ -8,6 +8,9 @@ import { PUBLICATION, RELAYED_HORIZON_SQL } from './log/log-sql';
 import { readIncarnation } from './incarnation';
 import { InvalidVersionError, parseVersion, xid8Literal } from './versions';
 
+/** A probe right after a relay (a change read's, another replication's probe) does not relay again. */
+const PROBE_RELAY_INTERVAL_MS = 100;
+
 /** EXISTS probes per statement: a few hundred keeps each statement's plan small. */
 const PROBES_PER_STATEMENT = 500;
 
@@ -82,7 +85,7 @@ export async function changedTables(pool: Pool, watermarks: readonly TableWaterm
   const [objects] = (await pool.query<{ registry: boolean; failures: boolean; log: boolean }>(TRACKING_OBJECTS_SQL)).rows;
   if (objects?.registry !== true) return { changed: [], unknown: watermarks.map((watermark) => watermark.table), schemaStamps: [] };
   // The probe is also what moves an idle database's slot on: its WAL is released at every probe.
-  if (objects.log) await relayLog(pool);
+  if (objects.log) await relayLog(pool, { minIntervalMs: PROBE_RELAY_INTERVAL_MS });
   // A table whose watermark was read in another incarnation of the cluster gets its cycle, which reseeds it.
   const incarnation = watermarks.some((watermark) => watermark.incarnation !== undefined) ? await readIncarnation(pool) : null;
   const withFailures = objects.failures;

@@ -1,7 +1,8 @@
 import type { TableDefinition } from '@svc/contracts';
 import { CaptureFailedError, ChangesPurgedError, type SourceConnector } from '@svc/engines';
 import { createLogicalTempDatabase, type TempDatabase } from '@svc/testing';
-import type { Client } from 'pg';
+import { Pool, type Client } from 'pg';
+import { relayLog } from './log/log-relay';
 import { createPostgresSource } from './postgres-source';
 import { ChangeFeed, commitAndGetXid } from './testing/change-feed';
 import { connect } from './testing/source-fixture';
@@ -133,6 +134,26 @@ describe('PostgreSQL source: capture from the log', () => {
     await write('insert into survivors values (2)');
     await expect(feed.read()).rejects.toBeInstanceOf(ChangesPurgedError);
     expect((await writer.query('select count(*)::int as n from pg_replication_slots where database = current_database()')).rows[0]).toEqual({ n: 1 });
+  });
+
+  it('relays a backlog in rounds smaller than it (whole transactions each), losing and repeating nothing', async () => {
+    await writer.query('create table backlog (id integer primary key, v text)');
+    const { feed } = await tracked('backlog');
+    let last = 0n;
+    for (let round = 0; round < 10; round += 1) {
+      last = await write(`insert into backlog select g, 'r${round}' from generate_series(${round * 3 + 1}, ${round * 3 + 3}) g`);
+    }
+    const pool = new Pool({ connectionString: database.url, max: 1 });
+    try {
+      await relayLog(pool, { chunkMessages: 4 });
+      const relayed = await pool.query<{ n: number; xids: number }>('select count(*)::int as n, count(distinct svc_xid)::int as xids from svc_ct."public.backlog"');
+      expect(relayed.rows[0]).toEqual({ n: 30, xids: 10 });
+    } finally {
+      await pool.end();
+    }
+    const read = await feed.readThrough(last);
+    expect(read.rowCount).toBe(30);
+    expect(new Set(read.rows.map((row) => row[1])).size).toBe(30);
   });
 
   it('leaves nothing of itself in the source once every table is released: schema, publication, slot, triggers, functions', async () => {

@@ -67,6 +67,13 @@ export class ChangeRecordBuilder {
     }
   }
 
+  /** Records built and not yet taken. */
+  pendingRecords(): number {
+    let count = 0;
+    for (const records of this.records.values()) count += records.ops.length;
+    return count;
+  }
+
   /** What was built, by change table; the builder starts empty again. */
   take(): { records: TableRecords[]; failures: LogFailure[] } {
     const taken = { records: [...this.records.values()], failures: [...this.failures.values()] };

@@ -1,7 +1,6 @@
 import { withPoolConnections } from '@svc/engines';
 import type { Pool, PoolClient } from 'pg';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { CHANGE_TABLE_KEY_COLUMNS_SQL } from '../catalog-sql';
 import { inChangeSchema, quoteIdent } from '../identifiers';
 import { parseVersion } from '../versions';
 import { ChangeRecordBuilder, fullTransactionId, type LogFailure, type LogTable, type TableRecords } from './change-records';
@@ -11,7 +10,7 @@ import {
   DROP_SLOT_SQL,
   IDENTITY_LOST_SQL,
   LOG_TABLES_SQL,
-  PEEK_CHANGES_SQL,
+  peekChangesSql,
   PUBLICATION,
   RECORD_LOG_FAILURE_SQL,
   RELAY_LOCK_SQL,
@@ -31,11 +30,17 @@ import {
 import { decodePgOutput } from './pgoutput';
 
 export interface RelayOptions {
-  /** Messages decoded per round (whole transactions: a larger one is taken whole). Default 20,000. */
+  /** A relay that ended less than this ago is not repeated (the horizon it published stands); always relays when absent. */
+  minIntervalMs?: number;
+  /** Messages decoded per round, one transaction each (whole source transactions: a larger one is taken whole). Default 100,000. */
   chunkMessages?: number;
 }
 
-const DEFAULT_CHUNK_MESSAGES = 20_000;
+const DEFAULT_CHUNK_MESSAGES = 100_000;
+const FETCH_MESSAGES = 500;
+/** When this process's last relay of each source's database ended. */
+const lastRelayEnded = new WeakMap<Pool, number>();
+const FLUSH_RECORDS = 50_000;
 /** An asynchronous commit reaches the disk within three wal_writer_delay (200 ms by default); waited for at most this. */
 const WAL_FLUSH_WAIT_MS = 2_000;
 const WAL_FLUSH_POLL_MS = 20;
@@ -53,6 +58,9 @@ const SLOT_CREATION_TIMEOUT_MS = 30_000;
  * database's slot still advances (its WAL is released) whenever the service probes it.
  */
 export async function relayLog(pool: Pool, options: RelayOptions = {}): Promise<void> {
+  // A relay that ended a moment ago moved the horizon already (the change probe asks this: it runs every 250 ms).
+  const last = lastRelayEnded.get(pool);
+  if (last !== undefined && options.minIntervalMs !== undefined && Date.now() - last < options.minIntervalMs) return;
   await withPoolConnections(pool, 1, async () => {
     const client = await pool.connect();
     let locked = false;
@@ -60,6 +68,7 @@ export async function relayLog(pool: Pool, options: RelayOptions = {}): Promise<
       locked = (await client.query<{ locked: boolean }>(TRY_RELAY_LOCK_SQL)).rows[0]?.locked === true;
       if (locked) await relayLocked(client, options.chunkMessages ?? DEFAULT_CHUNK_MESSAGES);
       if (locked) await client.query(RELAY_UNLOCK_SQL);
+      if (locked) lastRelayEnded.set(pool, Date.now());
       client.release();
     } catch (error) {
       // The session lock goes with the discarded session.
@@ -82,20 +91,45 @@ async function relayLocked(client: PoolClient, chunkMessages: number): Promise<v
   const horizon = parseVersion(target.horizon, 'relay horizon');
   const builder = new ChangeRecordBuilder(tables, (xid) => fullTransactionId(xid, horizon));
   for (;;) {
-    const messages = await client.query<{ data: Buffer }>(PEEK_CHANGES_SQL, [slot, target.lsn, chunkMessages]);
-    if (messages.rows.length === 0) break;
-    let end: bigint | null = null;
-    for (const row of messages.rows) {
-      const message = decodePgOutput(row.data);
-      if (message.type === 'commit') end = message.endLsn;
-      builder.add(message);
-    }
-    await writeRecords(client, builder.take());
-    if (end !== null) await client.query(ADVANCE_SLOT_SQL, [slot, lsnText(end)]);
-    if (messages.rows.length < chunkMessages) break;
+    const round = await relayRound(client, slot, target.lsn, chunkMessages, builder);
+    if (round.end !== null) await client.query(ADVANCE_SLOT_SQL, [slot, lsnText(round.end)]);
+    if (round.messages < chunkMessages) break;
   }
   await client.query(ADVANCE_SLOT_SQL, [slot, target.lsn]);
   await client.query(SAVE_RELAY_POSITION_SQL, [slot, target.horizon, target.lsn]);
+}
+
+/**
+ * One peek of at most about `chunkMessages` messages (whole transactions), read through a cursor FETCH_MESSAGES at a
+ * time (the server keeps the decoded messages, so a round of wide rows holds only one fetch in memory here), and its
+ * key records written in the same transaction, every FLUSH_RECORDS records. Returns the number of messages and the
+ * end of the last transaction: the slot may move there once this has committed.
+ */
+async function relayRound(client: PoolClient, slot: string, upTo: string, chunkMessages: number, builder: ChangeRecordBuilder): Promise<{ messages: number; end: bigint | null }> {
+  let messages = 0;
+  let end: bigint | null = null;
+  await client.query('begin');
+  try {
+    await client.query(`declare svc_relay no scroll cursor for ${peekChangesSql(slot, upTo, chunkMessages)}`);
+    for (;;) {
+      const rows = (await client.query<{ data: Buffer }>(`fetch ${FETCH_MESSAGES} from svc_relay`)).rows;
+      if (rows.length === 0) break;
+      for (const row of rows) {
+        const message = decodePgOutput(row.data);
+        if (message.type === 'commit') end = message.endLsn;
+        builder.add(message);
+      }
+      messages += rows.length;
+      if (builder.pendingRecords() >= FLUSH_RECORDS) await writeRecords(client, builder.take());
+    }
+    await client.query('close svc_relay');
+    await writeRecords(client, builder.take());
+    await client.query('commit');
+  } catch (error) {
+    await client.query('rollback').catch(() => undefined);
+    throw error;
+  }
+  return { messages, end };
 }
 
 /** The database's slot: `svc_ct_<database oid>`. */
@@ -159,11 +193,10 @@ async function unpublishLostIdentities(client: PoolClient): Promise<void> {
 }
 
 async function logTables(client: PoolClient): Promise<Map<number, LogTable>> {
-  const rows = (await client.query<{ schema: string; name: string; change_table: string; relid: string }>(LOG_TABLES_SQL)).rows;
+  const rows = (await client.query<{ schema: string; name: string; change_table: string; relid: string; keys: { name: string; type: string }[] }>(LOG_TABLES_SQL)).rows;
   const tables = new Map<number, LogTable>();
   for (const row of rows) {
-    const keys = (await client.query<{ name: string; type: string }>(CHANGE_TABLE_KEY_COLUMNS_SQL, [inChangeSchema(row.change_table)])).rows;
-    if (keys.length > 0) tables.set(Number(row.relid), { schema: row.schema, name: row.name, changeTable: row.change_table, keys });
+    if (row.keys.length > 0) tables.set(Number(row.relid), { schema: row.schema, name: row.name, changeTable: row.change_table, keys: row.keys });
   }
   return tables;
 }
@@ -176,21 +209,13 @@ async function walFlushed(client: PoolClient, lsn: string): Promise<boolean> {
   }
 }
 
-/** One transaction: every change table's records of the round (one INSERT each), and the failures found in it. */
+/** Every change table's records (one INSERT each) and the failures found, in the caller's transaction. */
 async function writeRecords(client: PoolClient, built: { records: TableRecords[]; failures: LogFailure[] }): Promise<void> {
-  if (built.records.length === 0 && built.failures.length === 0) return;
-  await client.query('begin');
-  try {
-    for (const records of built.records) {
-      const { sql, values } = insertRecordsSql(records);
-      await client.query(sql, values);
-    }
-    for (const failure of built.failures) await client.query(RECORD_LOG_FAILURE_SQL, [failure.table.schema, failure.table.name, failure.xid, failure.reason]);
-    await client.query('commit');
-  } catch (error) {
-    await client.query('rollback').catch(() => undefined);
-    throw error;
+  for (const records of built.records) {
+    const { sql, values } = insertRecordsSql(records);
+    await client.query(sql, values);
   }
+  for (const failure of built.failures) await client.query(RECORD_LOG_FAILURE_SQL, [failure.table.schema, failure.table.name, failure.xid, failure.reason]);
 }
 
 function insertRecordsSql(records: TableRecords): { sql: string; values: string[][] } {

@@ -1,4 +1,5 @@
-import { CAPTURE_FAILURES, CHANGE_SCHEMA, TRACKED_TABLES } from '../identifiers';
+import { quoteLiteral } from '@svc/postgres/common';
+import { CAPTURE_FAILURES, CHANGE_COLUMNS, CHANGE_SCHEMA, TRACKED_TABLES } from '../identifiers';
 
 /**
  * Log capture's objects in a source database: one publication (per database, as publications are) and one logical
@@ -92,8 +93,12 @@ $columns$`,
 )`,
 ];
 
-/** The log-captured tables of the registry, by relation oid. */
-export const LOG_TABLES_SQL = `select t.schema, t.name, t.change_table, t.relid::int8::text as relid
+/** The log-captured tables of the registry, by relation oid, each with its change table's key columns (name, type). */
+export const LOG_TABLES_SQL = `select t.schema, t.name, t.change_table, t.relid::int8::text as relid,
+  coalesce((select json_agg(json_build_object('name', a.attname::text, 'type', pg_catalog.format_type(a.atttypid, a.atttypmod)) order by a.attnum)
+    from pg_attribute a
+    where a.attrelid = to_regclass(format('%I.%I', '${CHANGE_SCHEMA}', t.change_table)) and a.attnum > 0 and not a.attisdropped
+      and a.attname not in (${CHANGE_COLUMNS.map((column) => `'${column}'`).join(', ')})), '[]') as keys
 from ${TRACKED_TABLES} t where t.capture = 'log' and t.relid is not null`;
 
 /** Where every transaction committed before now is in the WAL, and the horizon below which every transaction has ended. */
@@ -101,11 +106,14 @@ export const RELAY_TARGET_SQL = `select pg_snapshot_xmin(pg_current_snapshot()):
 export const WAL_FLUSHED_SQL = `select pg_current_wal_flush_lsn() >= $1::pg_lsn as flushed`;
 
 /**
- * $1 slot, $2 decode up to (transactions committing before it), $3 at most about this many messages (whole
- * transactions). Peek, not get: the slot moves only after the records are committed (ADVANCE_SLOT_SQL).
+ * Decodes the slot up to `upTo` (transactions committing before it), at most about `messages` messages (whole
+ * transactions). Peek, not get: the slot moves only after the records are committed (ADVANCE_SLOT_SQL). Literals, as
+ * it is the query of a cursor.
  */
-export const PEEK_CHANGES_SQL = `select data from pg_logical_slot_peek_binary_changes($1, $2::pg_lsn, $3,
+export function peekChangesSql(slot: string, upTo: string, messages: number): string {
+  return `select data from pg_logical_slot_peek_binary_changes(${quoteLiteral(slot)}, ${quoteLiteral(upTo)}::pg_lsn, ${Math.max(1, Math.floor(messages))},
   'proto_version', '1', 'publication_names', '${PUBLICATION}')`;
+}
 
 /** $1 slot, $2 LSN: only forward (advancing to a position before the slot's is an error). */
 export const ADVANCE_SLOT_SQL = `select pg_replication_slot_advance($1, $2::pg_lsn)
