@@ -8,6 +8,7 @@ import { ReplicationsModule } from './replications/replications.module';
 import { StoreModule } from './store/store.module';
 import { PipelineModule } from './pipeline/pipeline.module';
 import { RegistryMetricsModule } from './metrics/registry-metrics.module';
+import { SourceWalHeld } from './metrics/source-wal-held';
 import { ValidationModule } from './validation/validation.module';
 
 /** The parsed configuration and the logger, shared by every module. */
@@ -20,8 +21,9 @@ class CoreModule {
       providers: [
         { provide: REGISTRY_CONFIG, useValue: config },
         { provide: JsonLogger, useValue: logger },
+        { provide: SourceWalHeld, useValue: new SourceWalHeld() },
       ],
-      exports: [REGISTRY_CONFIG, JsonLogger],
+      exports: [REGISTRY_CONFIG, JsonLogger, SourceWalHeld],
     };
   }
 }

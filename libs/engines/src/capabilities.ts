@@ -72,6 +72,8 @@ export interface ChangedTables {
    * cycle, which describes it again. Opaque; equal stamps mean no change seen.
    */
   schemaStamps: { table: TableRef; stamp: string }[];
+  /** Bytes of WAL the source keeps for this service's change capture (a replication slot), when it has one. */
+  walHeldBytes?: number;
 }
 
 export interface ChangeProbeOptions {

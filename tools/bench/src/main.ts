@@ -13,6 +13,7 @@ import { loadGatewayLoadSettings } from './gateway-load-settings';
 import { loadManyTablesSettings, runManyTablesBenchmark } from './many-tables-bench';
 import { loadValidationBenchSettings, runValidationBenchmark } from './validation-bench';
 import { runCatchUpBenchmark } from './catch-up-bench';
+import { runCaptureOverheadBenchmark } from './capture-overhead-bench';
 import { waitUntilConsistent } from './consistency';
 import { cpuSnapshot, cpuSpent } from './cpu-usage';
 import { PROBE_TABLE_SQL, ProbeWatcher, ProbeWriter, parsePgbenchReport } from './lag-measurement';
@@ -224,7 +225,8 @@ async function run(settings: BenchSettings): Promise<void> {
 /**
  * `npm run bench` measures the pipeline; `npm run bench -- gateway-load` the gateway's responsiveness under hostile bodies;
  * `npm run bench -- many-tables` the lag of one change among many idle tables; `npm run bench -- catch-up` a backlog's
- * catch-up against PostgreSQL's native logical replication; `npm run bench -- validation` a table's validation against a plain read.
+ * catch-up against PostgreSQL's native logical replication; `npm run bench -- validation` a table's validation against a plain read;
+ * `npm run bench -- capture-overhead` what capturing changes (from the log, by triggers) costs the source's writes.
  */
 function main(command: string | undefined): Promise<void> {
   const reportFile = join(repoRoot, 'BENCHMARKS.md');
@@ -238,10 +240,12 @@ function main(command: string | undefined): Promise<void> {
       return runCatchUpBenchmark(loadBenchSettings(process.env, reportFile), join(repoRoot, 'tmp', 'bench-catch-up-services.log'), log);
     case 'many-tables':
       return runManyTablesBenchmark(loadManyTablesSettings(process.env, reportFile), join(repoRoot, 'tmp', 'bench-many-tables-services.log'), log);
+    case 'capture-overhead':
+      return runCaptureOverheadBenchmark(loadBenchSettings(process.env, reportFile), log);
     case 'validation':
       return runValidationBenchmark(loadValidationBenchSettings(process.env, reportFile), log);
     default:
-      return Promise.reject(new ConfigError([`unknown benchmark '${command}'; choose pipeline (the default), catch-up, gateway-load, many-tables or validation`]));
+      return Promise.reject(new ConfigError([`unknown benchmark '${command}'; choose pipeline (the default), capture-overhead, catch-up, gateway-load, many-tables or validation`]));
   }
 }
 

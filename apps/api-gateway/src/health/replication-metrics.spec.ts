@@ -7,6 +7,7 @@ const SNAPSHOT: RegistryMetricsReply = {
       replicationId: '1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d',
       replicationName: 'sales "eu"',
       status: 'Running',
+      sourceWalHeldBytes: 16777216,
       tables: [
         {
           name: '[public].[items]',
@@ -74,6 +75,12 @@ describe('replicationMetricsRegistry', () => {
     expect(series).toContain(`svc_table_validation_mismatched_keys{${key}} 7`);
     expect(series).toContain(`svc_table_last_validation_timestamp_seconds{${key}} ${Date.parse('2026-11-23T04:00:00.000Z') / 1000}`);
     expect(series.filter((line) => line.includes('[public].[log]') && line.includes('validation'))).toEqual([]);
+  });
+
+  it('gives the WAL its source keeps for the replication slot, and nothing for a replication without a figure', async () => {
+    expect(series).toContain('svc_source_wal_held_bytes{replication_id="1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d"} 16777216');
+    const without = await seriesOf({ ...SNAPSHOT, replications: SNAPSHOT.replications.map((replication) => ({ ...replication, sourceWalHeldBytes: null })) });
+    expect(without.filter((line) => line.startsWith('svc_source_wal_held_bytes'))).toEqual([]);
   });
 
   it('counts alerts by kind', () => {

@@ -33,6 +33,15 @@ export function replicationMetricsRegistry(snapshot: RegistryMetricsReply | null
     }
   }
 
+  const walHeld = gauge(
+    'svc_source_wal_held_bytes',
+    "Bytes of WAL the replication's source keeps for its replication slot (PostgreSQL log capture; absent without one): alert before it fills the source's disk.",
+    ['replication_id'],
+  );
+  for (const replication of snapshot.replications) {
+    if (replication.sourceWalHeldBytes != null) walHeld.set({ replication_id: replication.replicationId }, replication.sourceWalHeldBytes);
+  }
+
   const tables: TableSeries[] = snapshot.replications.flatMap((replication) =>
     replication.tables.map((table) => ({ table, key: { replication_id: replication.replicationId, table: table.name } })),
   );

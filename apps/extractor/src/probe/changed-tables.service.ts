@@ -26,11 +26,12 @@ export class ChangedTablesService {
     }
     try {
       const config = await this.configs.configOf(replicationId);
-      const { changed, unknown, schemaStamps } = await this.engines.source(config).changedTables(watermarks, { schemaStamps: withSchemaStamps });
+      const { changed, unknown, schemaStamps, walHeldBytes } = await this.engines.source(config).changedTables(watermarks, { schemaStamps: withSchemaStamps });
       return rpcOk({
         changed: changed.map(tableKey),
         unknown: [...unknown.map(tableKey), ...unreadable],
         schemaStamps: Object.fromEntries(schemaStamps.map(({ table, stamp }) => [tableKey(table), stamp])),
+        ...(walHeldBytes !== undefined && { walHeldBytes }),
       });
     } catch (error) {
       const verdict = classifyFailure(error, { endpoint: 'Source' });

@@ -1,6 +1,7 @@
 import { sampleReplicationConfig, type ReplicationConfigOverrides } from '@svc/testing';
 import { InMemoryAlertStore, InMemoryReplicationStore, InMemoryServiceConfigurationStore, InMemoryTableStateStore } from '../testing/in-memory-stores';
 import { RegistryMetricsService } from './registry-metrics.service';
+import { SourceWalHeld } from './source-wal-held';
 
 const AUTHOR = { requestId: '1', accessKeyId: 'AKTEST' };
 
@@ -32,7 +33,9 @@ describe('RegistryMetricsService', () => {
     await alerts.record({ replicationId: running, kind: 'Reseed', message: 'r2' });
     await alerts.record({ replicationId: idle, kind: 'Failure', message: 'f' });
 
-    const reply = await new RegistryMetricsService(replications, service, tables, alerts, { lastByTable: async () => new Map([[running, new Map([['[public].[items]', { validationId: 'v-1', state: 'Validated', mismatchedKeys: 0, endedAt: new Date('2030-01-01T00:00:10.000Z') }]])]]) }).snapshot(new Date('2030-01-01T00:02:30.900Z'));
+    const walHeld = new SourceWalHeld();
+    walHeld.record(running, 7340032);
+    const reply = await new RegistryMetricsService(replications, service, tables, alerts, { lastByTable: async () => new Map([[running, new Map([['[public].[items]', { validationId: 'v-1', state: 'Validated', mismatchedKeys: 0, endedAt: new Date('2030-01-01T00:00:10.000Z') }]])]]) }, walHeld).snapshot(new Date('2030-01-01T00:02:30.900Z'));
 
     expect(reply).toEqual({
       ok: true,
@@ -42,6 +45,8 @@ describe('RegistryMetricsService', () => {
             replicationId: running,
             replicationName: 'sales',
             status: 'Running',
+            // The WAL its source's slot keeps, as the last change probe heard it.
+            sourceWalHeldBytes: 7340032,
             tables: [
               // In flight for 150 s, last progress 90 s ago.
               {
@@ -58,7 +63,7 @@ describe('RegistryMetricsService', () => {
               { name: '[public].[log]', phase: 'Error', rowsSeeded: 0, lagSeconds: null, lastCycleAt: null, failing: true, inFlightSeconds: null, lastProgressAt: null, lastValidation: null },
             ],
           },
-          { replicationId: idle, replicationName: 'idle', status: 'Stopped', tables: [] },
+          { replicationId: idle, replicationName: 'idle', status: 'Stopped', sourceWalHeldBytes: null, tables: [] },
         ],
         alertsRaised: { Reseed: 2, Failure: 1 },
       },
@@ -70,7 +75,7 @@ describe('RegistryMetricsService', () => {
     const service = new InMemoryServiceConfigurationStore();
     await insertRunning(replications, { replicationName: 'sales' });
     await service.update({ serviceStopped: true });
-    const reply = await new RegistryMetricsService(replications, service, new InMemoryTableStateStore(), new InMemoryAlertStore(), { lastByTable: async () => new Map() }).snapshot();
+    const reply = await new RegistryMetricsService(replications, service, new InMemoryTableStateStore(), new InMemoryAlertStore(), { lastByTable: async () => new Map() }, new SourceWalHeld()).snapshot();
     expect(reply.ok && reply.value.replications.map((replication) => replication.status)).toEqual(['Stopped']);
   });
 });

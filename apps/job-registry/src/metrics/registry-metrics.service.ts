@@ -15,6 +15,7 @@ import {
 } from '@svc/registry-store';
 import { effectiveStatus } from '../replications/replication-status';
 import { secondsInFlight } from '../replications/seconds-in-flight';
+import { SourceWalHeld } from './source-wal-held';
 
 /** Every replication's status and tables in four queries, whatever their number: what /metrics shows. */
 @Injectable()
@@ -25,6 +26,7 @@ export class RegistryMetricsService {
     @Inject(TableStateRepository) private readonly tableStates: TableStateStore,
     @Inject(AlertRepository) private readonly alerts: AlertStore,
     @Inject(ValidationRepository) private readonly validations: Pick<ValidationStore, 'lastByTable'>,
+    private readonly walHeld: SourceWalHeld,
   ) {}
 
   async snapshot(now = new Date()): Promise<RpcReply<RegistryMetricsReply>> {
@@ -41,6 +43,7 @@ export class RegistryMetricsService {
         replicationName: replication.replicationName,
         status: effectiveStatus(replication, service),
         tables: (tables.get(replication.replicationId) ?? []).map((table) => tableMetrics(table, now, validated.get(replication.replicationId)?.get(table.name))),
+        sourceWalHeldBytes: this.walHeld.bytesOf(replication.replicationId),
       })),
       alertsRaised,
     });

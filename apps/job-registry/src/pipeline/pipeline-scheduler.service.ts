@@ -31,6 +31,7 @@ import { claimedElsewhereReason, warehouseClaimsOf, warehouseIdentity } from './
 import { workIsAlive } from './work-liveness';
 import { BEFORE_WORK_PUBLISH, type BeforeWorkPublish } from './work-publication';
 import { planWork, unservedTables, type PlanningSettings, type WorkOrder } from './work-planner';
+import { SourceWalHeld } from '../metrics/source-wal-held';
 
 /** How often the removal of a Deleting replication's change tracking is tried again. */
 const DELETE_RETRY_MS = 60000;
@@ -85,6 +86,7 @@ export class PipelineScheduler implements OnApplicationBootstrap, BeforeApplicat
     @Inject(BEFORE_WORK_PUBLISH) private readonly beforePublish: BeforeWorkPublish,
     @Inject(WarehouseClaimRepository) private readonly claims: WarehouseClaimStore,
     schedulerWake: SchedulerWake,
+    walHeld: SourceWalHeld,
   ) {
     schedulerWake.listen(() => this.wake());
     this.lock = new LeaderLock(pool);
@@ -92,6 +94,7 @@ export class PipelineScheduler implements OnApplicationBootstrap, BeforeApplicat
     this.probes = new ChangeProbes(async (request) => {
       const reply = await this.requester.request(Subjects.extractorChangedTables, request, 30000);
       if (!reply.ok) throw new Error(reply.error.messages.join('; '));
+      walHeld.record(request.replicationId, reply.value.walHeldBytes);
       return reply.value;
     }, { probeIntervalMs: config.pipeline.changeProbeIntervalMs, schemaStampIntervalMs: config.pipeline.schemaStampIntervalMs });
   }

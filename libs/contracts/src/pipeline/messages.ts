@@ -215,6 +215,8 @@ export interface ChangedTablesReply {
   unknown: string[];
   /** By table: a text that changes whenever the table's definition does (SourceConnector.changedTables); empty unless asked. */
   schemaStamps: Record<string, string>;
+  /** Bytes of WAL the source keeps for the service's replication slot (PostgreSQL log capture); absent without one. */
+  walHeldBytes?: number;
 }
 
 /**

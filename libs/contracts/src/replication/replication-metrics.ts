@@ -25,6 +25,8 @@ export interface ReplicationMetrics {
   replicationName: string;
   status: ReplicationStatus;
   tables: TableMetrics[];
+  /** Bytes of WAL the source keeps for the replication's slot (PostgreSQL log capture); null when unknown or none. */
+  sourceWalHeldBytes?: number | null;
 }
 
 /** Registry → gateway: every replication's state, and alerts raised so far by kind. */

@@ -4,7 +4,7 @@ import type { Pool } from 'pg';
 import { CAPTURE_FAILURES, CHANGE_SCHEMA, TRACKED_TABLES, quoteIdent } from './identifiers';
 import { TRACKING_OBJECTS_SQL } from './tracking-sql';
 import { relayLog } from './log/log-relay';
-import { PUBLICATION, RELAYED_HORIZON_SQL } from './log/log-sql';
+import { PUBLICATION, RELAYED_HORIZON_SQL, SLOT_WAL_HELD_SQL } from './log/log-sql';
 import { readIncarnation } from './incarnation';
 import { InvalidVersionError, parseVersion, xid8Literal } from './versions';
 
@@ -110,7 +110,14 @@ export async function changedTables(pool: Pool, watermarks: readonly TableWaterm
       if (watermark !== undefined) changed.push(watermark.table);
     }
   }
-  return { changed, unknown, schemaStamps };
+  const walHeldBytes = objects.log ? await slotWalHeld(pool) : null;
+  return { changed, unknown, schemaStamps, ...(walHeldBytes !== null && { walHeldBytes }) };
+}
+
+/** Bytes of WAL the database's slot keeps (from its restart LSN to now); null without a slot. */
+async function slotWalHeld(pool: Pool): Promise<number | null> {
+  const row = (await pool.query<{ bytes: string | null }>(SLOT_WAL_HELD_SQL)).rows[0];
+  return row?.bytes == null ? null : Number(row.bytes);
 }
 
 /** The probe of one table; null when a change read from `version` would fail (not tracked, purged, rewound, malformed). */

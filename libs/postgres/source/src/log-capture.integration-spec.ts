@@ -165,7 +165,9 @@ describe('PostgreSQL source: capture from the log', () => {
       const before = await catalogOf(client);
       for (const name of ['a', 'b']) await own.enableTracking((await own.describeTable({ schema: 'public', name }))!);
       expect(await catalogOf(client)).not.toEqual(before);
-      await own.changedTables([{ table: { schema: 'public', name: 'a' }, version: '1' }], { schemaStamps: false });
+      // The probe relays, and says how much WAL the slot keeps (the svc_source_wal_held_bytes metric).
+      const probe = await own.changedTables([{ table: { schema: 'public', name: 'a' }, version: '1' }], { schemaStamps: false });
+      expect(probe.walHeldBytes).toEqual(expect.any(Number));
       for (const name of ['a', 'b']) await own.disableTracking({ schema: 'public', name });
       expect(await catalogOf(client)).toEqual(before);
     } finally {

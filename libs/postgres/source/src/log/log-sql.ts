@@ -43,6 +43,11 @@ from pg_class c where c.oid = to_regclass($1)`;
 export const SLOT_STATE_SQL = `select s.slot_name, s.wal_status, s.confirmed_flush_lsn::text as confirmed
 from pg_replication_slots s where s.slot_name = $1`;
 
+/** The WAL the database's slot keeps, in bytes: what a stopped or lagging service costs the source's disk. */
+export const SLOT_WAL_HELD_SQL = `select pg_wal_lsn_diff(pg_current_wal_lsn(), s.restart_lsn)::text as bytes
+from pg_replication_slots s
+where s.slot_name = (select '${CHANGE_SCHEMA}_' || oid::text from pg_database where datname = current_database())`;
+
 /** $1 slot: it exists and no session uses it now. */
 export const SLOT_IDLE_SQL = `select exists (select from pg_replication_slots where slot_name = $1 and not active) as idle`;
 
