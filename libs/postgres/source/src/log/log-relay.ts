@@ -45,6 +45,8 @@ const FLUSH_RECORDS = 50_000;
 const WAL_FLUSH_WAIT_MS = 2_000;
 const WAL_FLUSH_POLL_MS = 20;
 const DUPLICATE_OBJECT = '42710';
+/** statement_timeout */
+const QUERY_CANCELED = '57014';
 /** A new slot waits for the transactions running when it is made; a relay that recreates a lost one waits this long. */
 const SLOT_CREATION_TIMEOUT_MS = 30_000;
 
@@ -156,8 +158,15 @@ export async function ensureSlot(client: PoolClient, slot: string, timeoutMs = S
     await client.query('commit');
   } catch (error) {
     await client.query('rollback').catch(() => undefined);
+    const code = (error as { code?: unknown }).code;
     // Created meanwhile by a concurrent enableTracking: that one moved the versions.
-    if ((error as { code?: unknown }).code === DUPLICATE_OBJECT) return false;
+    if (code === DUPLICATE_OBJECT) return false;
+    if (code === QUERY_CANCELED) {
+      throw new Error(
+        `creating replication slot ${slot} waited more than ${timeoutMs} ms for the transactions running on the server to end: end long-running or idle-in-transaction sessions (pg_stat_activity), and it is tried again`,
+        { cause: error },
+      );
+    }
     throw error;
   }
   // The first slot of the database is made before its registry: nothing to restart then.
