@@ -15,7 +15,7 @@ import { openTransaction, rollbackAndRelease, streamCopyOut } from '@svc/postgre
 import { assertDefinitionCurrent } from './definition-check';
 import { readIncarnation } from './incarnation';
 import { trackedTable, type TrackedTable } from './registry';
-import { relayLog } from './log/log-relay';
+import { relayLog, type RelayOptions } from './log/log-relay';
 import { LOG_CAPTURE_INTACT_SQL, RELAYED_HORIZON_SQL } from './log/log-sql';
 import { READ_TRANSACTION_SQL, SNAPSHOT_VERSION_SQL, changeWindowEndSql, lockTrackedTableSql, netChangesCopySql } from './read-sql';
 import { CAPTURE_FAILED_SQL, CAPTURE_FAILURES_EXISTS_SQL, CAPTURE_INTACT_SQL, CAPTURE_TRIGGERS, captureFunctionSignature } from './tracking-sql';
@@ -37,6 +37,7 @@ export async function readChanges(
   fromVersion: string,
   limit: number,
   options: ReadOptions = {},
+  relay: RelayOptions = {},
 ): Promise<ChangeRead> {
   const { table } = definition;
   if (!hasPrimaryKey(definition)) throw new PrimaryKeyRequiredError(table);
@@ -45,7 +46,7 @@ export async function readChanges(
   const sourceIncarnation = await readIncarnation(pool);
   if (incarnationMoved(options.incarnation, sourceIncarnation)) throw new SourceIncarnationChangedError(table, options.incarnation ?? '', sourceIncarnation ?? '');
   // A log-captured table's records are in its change table once the log was relayed up to now.
-  if ((await trackedTable(pool, table))?.capture === 'log') await relayLog(pool);
+  if ((await trackedTable(pool, table))?.capture === 'log') await relayLog(pool, relay);
   const client = await openTransaction(pool, READ_TRANSACTION_SQL);
   try {
     await client.query(lockTrackedTableSql(definition));

@@ -3,13 +3,10 @@ import { incarnationMoved, type ChangedTables, type ChangeProbeOptions, type Tab
 import type { Pool } from 'pg';
 import { CAPTURE_FAILURES, CHANGE_SCHEMA, TRACKED_TABLES, quoteIdent } from './identifiers';
 import { TRACKING_OBJECTS_SQL } from './tracking-sql';
-import { relayLog } from './log/log-relay';
+import { relayLog, type RelayOptions } from './log/log-relay';
 import { PUBLICATION, RELAYED_HORIZON_SQL, SLOT_WAL_HELD_SQL } from './log/log-sql';
 import { readIncarnation } from './incarnation';
 import { InvalidVersionError, parseVersion, xid8Literal } from './versions';
-
-/** A probe right after a relay (a change read's, another replication's probe) does not relay again. */
-const PROBE_RELAY_INTERVAL_MS = 100;
 
 /** EXISTS probes per statement: a few hundred keeps each statement's plan small. */
 const PROBES_PER_STATEMENT = 500;
@@ -80,12 +77,12 @@ interface Probe {
  * then one statement per PROBES_PER_STATEMENT tables asks each change table whether a record lies in the window a
  * change read would take now, [watermark, snapshot xmin), using the change table's svc_xid index.
  */
-export async function changedTables(pool: Pool, watermarks: readonly TableWatermark[], options: ChangeProbeOptions): Promise<ChangedTables> {
+export async function changedTables(pool: Pool, watermarks: readonly TableWatermark[], options: ChangeProbeOptions, relay: RelayOptions = {}): Promise<ChangedTables> {
   if (watermarks.length === 0) return { changed: [], unknown: [], schemaStamps: [] };
   const [objects] = (await pool.query<{ registry: boolean; failures: boolean; log: boolean }>(TRACKING_OBJECTS_SQL)).rows;
   if (objects?.registry !== true) return { changed: [], unknown: watermarks.map((watermark) => watermark.table), schemaStamps: [] };
   // The probe is also what moves an idle database's slot on: its WAL is released at every probe.
-  if (objects.log) await relayLog(pool, { minIntervalMs: PROBE_RELAY_INTERVAL_MS });
+  if (objects.log) await relayLog(pool, relay);
   // A table whose watermark was read in another incarnation of the cluster gets its cycle, which reseeds it.
   const incarnation = watermarks.some((watermark) => watermark.incarnation !== undefined) ? await readIncarnation(pool) : null;
   const withFailures = objects.failures;

@@ -23,7 +23,8 @@ describe('PostgreSQL source: capture from the log', () => {
   beforeAll(async () => {
     database = await createLogicalTempDatabase('svc_srcpg_log');
     writer = await connect(database.url);
-    source = createPostgresSource(database.url, { encrypt: false });
+    // Every read relays the log first (no interval), so a read right after a write sees it.
+    source = createPostgresSource(database.url, { encrypt: false, relayIntervalMs: 0 });
   });
 
   afterAll(async () => {
@@ -159,7 +160,7 @@ describe('PostgreSQL source: capture from the log', () => {
   it('leaves nothing of itself in the source once every table is released: schema, publication, slot, triggers, functions', async () => {
     const fresh = await createLogicalTempDatabase('svc_srcpg_log_delete');
     const client = await connect(fresh.url);
-    const own = createPostgresSource(fresh.url, { encrypt: false });
+    const own = createPostgresSource(fresh.url, { encrypt: false, relayIntervalMs: 0 });
     try {
       await client.query('create table a (id integer primary key); create table b (id integer primary key, v text)');
       const before = await catalogOf(client);

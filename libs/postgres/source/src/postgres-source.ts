@@ -11,6 +11,7 @@ import { purgeChanges } from './purge';
 import { trackedMinValidVersion } from './registry';
 import { readSnapshot } from './snapshot-reader';
 import { disableTracking, enableTracking } from './tracking';
+import type { RelayOptions } from './log/log-relay';
 
 export interface PostgresSourceOptions {
   /** Source.EncryptDataInTransit */
@@ -25,11 +26,18 @@ export interface PostgresSourceOptions {
   pool?: Partial<PoolSizing>;
   /** How long enableTracking (disableTracking) waits for the writers (readers and writers) in flight on the table. Default 10 s. */
   lockTimeoutMs?: number;
+  /**
+   * Log capture: a change read or probe does not relay the log again when this process's last relay of the database
+   * ended less than this ago (its horizon stands; the next read goes further). Each relay decodes the slot from its
+   * restart point, so reads back to back during a catch-up would decode the same WAL again and again. Default 250 ms.
+   */
+  relayIntervalMs?: number;
 }
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 const DEFAULT_MAX_CONNECTIONS = 4;
 const DEFAULT_LOCK_TIMEOUT_MS = 10_000;
+const DEFAULT_RELAY_INTERVAL_MS = 250;
 
 /**
  * A PostgreSQL source (DESIGN §5.2): trigger-based change capture into schema svc_ct, snapshots and net
@@ -43,13 +51,14 @@ export function createPostgresSource(connectionString: string, options: Postgres
   });
   const { max, gate } = poolGateOptions('Source', options, DEFAULT_MAX_CONNECTIONS);
   const pool = createPool({ ...config, options: SOURCE_SESSION_OPTIONS, max }, gate);
-  return new PostgresSource(pool, options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS);
+  return new PostgresSource(pool, options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS, { minIntervalMs: options.relayIntervalMs ?? DEFAULT_RELAY_INTERVAL_MS });
 }
 
 class PostgresSource implements SourceConnector {
   constructor(
     private readonly pool: Pool,
     private readonly lockTimeoutMs: number,
+    private readonly relay: RelayOptions,
   ) {}
 
   discoverTables(): Promise<TableDefinition[]> {
@@ -74,7 +83,7 @@ class PostgresSource implements SourceConnector {
   }
 
   readChanges(definition: TableDefinition, fromVersion: string, limit: number, options?: ReadOptions): Promise<ChangeRead> {
-    return readChanges(this.pool, definition, fromVersion, limit, options);
+    return readChanges(this.pool, definition, fromVersion, limit, options, this.relay);
   }
 
   /** Changes below it are gone (purged, or from before tracking was enabled); null when the table is not tracked. */
@@ -83,7 +92,7 @@ class PostgresSource implements SourceConnector {
   }
 
   changedTables(watermarks: readonly TableWatermark[], options: ChangeProbeOptions): Promise<ChangedTables> {
-    return changedTables(this.pool, watermarks, options);
+    return changedTables(this.pool, watermarks, options, this.relay);
   }
 
   purgeChanges(table: TableRef, retention: RetentionPeriod): Promise<{ purgedRows: number }> {
