@@ -38,4 +38,4 @@ export { startSignedS3rver, type SignedS3rver, type SignedS3rverOptions } from '
 export { postgresAccount, postgresBinDir } from './postgres-binaries';
 export { seededRandom } from './seeded-random';
 export { PrivatePostgres, type PrivateCluster } from './private-postgres';
-export { createLogicalTempDatabase, logicalPostgresUrl } from './logical-postgres';
+export { createLogicalTempDatabase, logicalPostgresUrl, walLevelOf } from './logical-postgres';

@@ -26,7 +26,7 @@ export async function createLogicalTempDatabase(prefix: string): Promise<TempDat
 
 async function findOrStart(): Promise<string> {
   if (FROM_ENV !== undefined && FROM_ENV !== '') return FROM_ENV;
-  if ((await walLevel(TEST_POSTGRES_URL)) === 'logical') return TEST_POSTGRES_URL;
+  if ((await walLevelOf(TEST_POSTGRES_URL)) === 'logical') return TEST_POSTGRES_URL;
   const clusters = PrivatePostgres.create('svc-pg-logical-');
   const cluster = await clusters.initdb('logical');
   clusters.configure(cluster, { wal_level: 'logical', max_replication_slots: '20', max_wal_senders: '10', max_connections: '100' });
@@ -35,7 +35,8 @@ async function findOrStart(): Promise<string> {
   return cluster.url();
 }
 
-async function walLevel(url: string): Promise<string> {
+/** The server's wal_level (`replica`, `logical`, …). */
+export async function walLevelOf(url: string): Promise<string> {
   const client = new Client({ connectionString: url });
   await client.connect();
   try {

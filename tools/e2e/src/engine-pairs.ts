@@ -19,8 +19,7 @@ import { createRedshiftSuiteDatabase, openRedshiftWarehouse, redshiftStoredName,
 import { openSqlServerSource, sqlServerSchema, sqlServerSuiteDatabases, suiteDatabaseNames, withDatabase } from './suite/sqlserver-fixture';
 import { modelConnectionString, openSqlServerModelSource } from './suite/sqlserver-model-fixture';
 import { SQLSERVER_ON_POSTGRES_HOOK } from '@svc/sqlserver/on-postgres';
-import { TEST_POSTGRES_URL, logicalPostgresUrl } from '@svc/testing';
-import { Client } from 'pg';
+import { TEST_POSTGRES_URL, logicalPostgresUrl, walLevelOf } from '@svc/testing';
 
 export type { SourceSession, WarehouseSession } from './suite/engine-fixture';
 
@@ -110,15 +109,6 @@ const POSTGRES_TRIGGER_SOURCE: SourceParts = {
   },
 };
 
-async function walLevelOf(url: string): Promise<string> {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query<{ wal_level: string }>('show wal_level')).rows[0]?.wal_level ?? '';
-  } finally {
-    await client.end();
-  }
-}
 
 /** The stack's own PostgreSQL database as the warehouse. */
 const POSTGRES_WAREHOUSE: WarehouseParts = {

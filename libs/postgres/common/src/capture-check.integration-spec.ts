@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createLogicalTempDatabase, createTempDatabase, type TempDatabase } from '@svc/testing';
+import { createLogicalTempDatabase, createTempDatabase, walLevelOf, type TempDatabase } from '@svc/testing';
 import { Client } from 'pg';
 import { postgresAccess } from './postgres-access';
 
@@ -53,7 +53,7 @@ describe('PostgreSQL source: what Create says about capturing changes', () => {
   it('captures by triggers where logical decoding is off, and says what would move it to the log', async () => {
     const database = await createTempDatabase('svc_capture_triggers');
     databases.push(database);
-    const level = await walLevel(database.url);
+    const level = await walLevelOf(database.url);
     const owner = await sourceWith(database, (role) => [`alter table orders owner to ${role}`, `grant create on database "${database.name}" to ${role}`]);
     const check = await postgresAccess.checkCapture!(owner, options, orders);
     expect(check.problems).toEqual([]);
@@ -68,13 +68,3 @@ describe('PostgreSQL source: what Create says about capturing changes', () => {
     expect(check).toEqual({ problems: [], note: expect.stringMatching(/^Changes are read from the write-ahead log through replication slot svc_ct_\d+ and publication svc_ct\./) as unknown });
   });
 });
-
-async function walLevel(url: string): Promise<string> {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query<{ wal_level: string }>('show wal_level')).rows[0]?.wal_level ?? '';
-  } finally {
-    await client.end();
-  }
-}
