@@ -61,10 +61,16 @@ describe('PostgreSQL source: what Create says about capturing changes', () => {
     else expect(check.note).toMatch(new RegExp(`^Changes are captured by triggers .*set wal_level = logical and restart the server \\(it is ${level};.*ALTER ROLE svc_capture_\\w+ WITH REPLICATION`));
   });
 
-  it('reads from the log where the server and the login allow it, and names the slot', async () => {
+  it('reads from the log where the server and the login allow it, names the slot, and the tables whose replica identity keeps them on triggers', async () => {
     const database = await createLogicalTempDatabase('svc_capture_log');
     databases.push(database);
+    const admin = new Client({ connectionString: database.url });
+    await admin.connect();
+    await admin.query('create table orders (id integer primary key); create table loose (id integer primary key); alter table loose replica identity nothing');
+    await admin.end();
     const check = await postgresAccess.checkCapture!(database.url, options, orders);
     expect(check).toEqual({ problems: [], note: expect.stringMatching(/^Changes are read from the write-ahead log through replication slot svc_ct_\d+ and publication svc_ct\./) as unknown });
+    const mixed = await postgresAccess.checkCapture!(database.url, options, [...orders, { schema: 'public', name: 'loose' }]);
+    expect(mixed.note).toMatch(/ The changes of \[public\]\.\[loose\] are captured by triggers instead: a replica identity of NOTHING/);
   });
 });

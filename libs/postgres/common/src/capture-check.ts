@@ -18,7 +18,8 @@ const CAPTURE_RIGHTS_SQL = `select current_setting('wal_level') as wal_level, cu
   coalesce((select json_agg(json_build_object('schema', t.schema, 'name', t.name,
       'owned', pg_has_role(current_user, c.relowner, 'usage'),
       'trigger', has_table_privilege(c.oid, 'TRIGGER'),
-      'select', has_table_privilege(c.oid, 'SELECT')) order by t.ordinality)
+      'select', has_table_privilege(c.oid, 'SELECT'),
+      'identity', c.relreplident = 'f' or (c.relreplident = 'd' and exists (select from pg_index i where i.indrelid = c.oid and i.indisprimary))) order by t.ordinality)
     from unnest($1::text[], $2::text[]) with ordinality as t(schema, name, ordinality)
     join pg_class c on c.oid = to_regclass(format('%I.%I', t.schema, t.name))), '[]') as tables`;
 
@@ -29,7 +30,8 @@ interface CaptureRights {
   can_create: boolean;
   schema_exists: boolean;
   slot: string;
-  tables: { schema: string; name: string; owned: boolean; trigger: boolean; select: boolean }[];
+  /** `identity`: the replica identity gives a deleted row's key (DEFAULT with a primary key, or FULL). */
+  tables: { schema: string; name: string; owned: boolean; trigger: boolean; select: boolean; identity: boolean }[];
 }
 
 /** How many table names a message lists before "and N more". */
@@ -48,7 +50,7 @@ export async function checkPostgresCapture(client: Client, tables: readonly Tabl
   if (unreadable.length > 0) problems.push(`the login ${rights.login} cannot read ${named(unreadable)}: GRANT SELECT on them`);
   const logReady = rights.wal_level === 'logical' && rights.can_replicate && rights.can_create;
   const byLog = logReady && rights.tables.every((table) => table.owned);
-  if (byLog || tables.length === 0) return { problems, note: byLog ? logNote(rights) : '' };
+  if (byLog || tables.length === 0) return { problems, note: byLog ? logNote(rights) + identityNote(rights) : '' };
   const noTriggers = rights.tables.filter((table) => !table.owned && !table.trigger);
   if (noTriggers.length > 0) {
     problems.push(`the login ${rights.login} can capture the changes of ${named(noTriggers)} neither from the log nor by triggers: make it their owner (or GRANT TRIGGER on them)${logReady ? '' : `, and for the log ${logFixes(rights).join('; ')}`}`);
@@ -65,6 +67,13 @@ export async function checkPostgresCapture(client: Client, tables: readonly Tabl
 
 function logNote(rights: CaptureRights): string {
   return `Changes are read from the write-ahead log through replication slot ${rights.slot} and publication ${CHANGE_TRACKING_SCHEMA}. The slot keeps WAL while the service is stopped: bound it with max_slot_wal_keep_size.`;
+}
+
+/** The tables the log cannot give a deleted row's key for: captured by triggers even where the log is available. */
+function identityNote(rights: CaptureRights): string {
+  const without = rights.tables.filter((table) => !table.identity);
+  if (without.length === 0) return '';
+  return ` The changes of ${named(without)} are captured by triggers instead: a replica identity of NOTHING or of another index than the primary key does not give a deleted row's key (ALTER TABLE … REPLICA IDENTITY DEFAULT moves a table to the log at its next reseed).`;
 }
 
 function logFixes(rights: CaptureRights): string[] {
