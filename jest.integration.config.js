@@ -5,4 +5,7 @@ module.exports = {
   ...baseJestConfig,
   testMatch: ['<rootDir>/{apps,libs,tools}/**/*.integration-spec.ts'],
   testTimeout: 60000,
+  // A PostgreSQL with wal_level=logical for the whole run, unless the test server is one (jest.logical-postgres.js).
+  globalSetup: '<rootDir>/jest.logical-postgres.setup.js',
+  globalTeardown: '<rootDir>/jest.logical-postgres.teardown.js',
 };

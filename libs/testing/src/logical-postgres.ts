@@ -11,8 +11,9 @@ const FROM_ENV = process.env['TEST_LOGICAL_POSTGRES_URL'];
 let server: Promise<string> | null = null;
 
 /**
- * The URL (database `postgres`) of a server whose wal_level is logical: TEST_LOGICAL_POSTGRES_URL, else the test server
- * when it is so configured, else a private cluster this process starts once (initdb, ~2 s) and stops when it exits.
+ * The URL (database `postgres`) of a server whose wal_level is logical: TEST_LOGICAL_POSTGRES_URL (the integration run
+ * sets it: jest.logical-postgres.js starts one cluster for all its workers), else the test server when it is so
+ * configured, else a private cluster this process starts once (initdb, ~2 s) and stops when it exits normally.
  */
 export function logicalPostgresUrl(): Promise<string> {
   server ??= findOrStart();
