@@ -74,8 +74,6 @@ $publication$`;
 export const PUBLISHED_SQL = `select exists (select from pg_publication_rel pr join pg_publication p on p.oid = pr.prpubid
   where p.pubname = '${PUBLICATION}' and pr.prrelid = to_regclass($1)) as published`;
 
-export const DROP_PUBLICATION_SQL = `drop publication if exists ${PUBLICATION}`;
-
 /**
  * Log capture's columns of the registry and its relay position, added to a registry made before them (checked first:
  * ALTER TABLE locks the registry exclusively even when the column exists).
