@@ -87,6 +87,16 @@ describe('extractor: a table altered while its changes are read', () => {
 
     const { event, csv } = await resultOf(changesRequest);
     expect(event.batch.definition.columns.map((column) => column.name)).toEqual(['id', 'name', 'mood']);
-    expect(csv.split('\n').filter((line) => line !== '')).toEqual(['U,2,Bob,calm']);
+    const lines = csv.split('\n').filter((line) => line !== '');
+    // A rare CI failure read nothing here; say what the read and the change table held when it does.
+    if (lines.length !== 1) throw new Error(`read ${JSON.stringify(lines)} for the update in transaction ${xid}: ${await readDiagnostics(event)}`);
+    expect(lines).toEqual(['U,2,Bob,calm']);
   }, 120000);
+
+  async function readDiagnostics(event: BatchExtracted): Promise<string> {
+    const records = await source.query("select svc_op, svc_xid::text as xid, id from svc_ct.\"public.people\" order by svc_seq").catch((error: Error) => ({ rows: error.message }));
+    const tracked = await source.query('select to_jsonb(t) as row from svc_ct.tracked_tables t').catch((error: Error) => ({ rows: error.message }));
+    const failures = await source.query('select to_jsonb(f) as row from svc_ct.capture_failures f').catch((error: Error) => ({ rows: error.message }));
+    return JSON.stringify({ body: event.batch.body, records: records.rows, tracked: tracked.rows, failures: failures.rows });
+  }
 });
