@@ -53,7 +53,15 @@ async function dropWhenIdle(admin: Client, name: string): Promise<void> {
     if ((sessions.rows[0]?.n ?? 0) === 0) break;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  // A logical replication slot of the database (log capture) would make the drop fail.
+  // A logical replication slot of the database (log capture) would make the drop fail, and a relay still streaming it
+  // (a walsender, which FORCE does not end) keeps it active: its session is ended first.
+  await admin.query("select pg_terminate_backend(active_pid) from pg_replication_slots where database = $1 and active_pid is not null", [name]);
+  const slotsDeadline = Date.now() + SESSIONS_END_WAIT_MS;
+  while (Date.now() < slotsDeadline) {
+    const active = await admin.query<{ n: number }>('select count(*)::int as n from pg_replication_slots where database = $1 and active', [name]);
+    if ((active.rows[0]?.n ?? 0) === 0) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
   await admin.query('select pg_drop_replication_slot(slot_name) from pg_replication_slots where database = $1 and not active', [name]);
   await admin.query(`drop database if exists "${name}" with (force)`);
 }

@@ -11,7 +11,7 @@ import { purgeChanges } from './purge';
 import { trackedMinValidVersion } from './registry';
 import { readSnapshot } from './snapshot-reader';
 import { disableTracking, enableTracking } from './tracking';
-import type { RelayOptions } from './log/log-relay';
+import { stopRelay, type RelayOptions } from './log/log-relay';
 
 export interface PostgresSourceOptions {
   /** Source.EncryptDataInTransit */
@@ -27,9 +27,9 @@ export interface PostgresSourceOptions {
   /** How long enableTracking (disableTracking) waits for the writers (readers and writers) in flight on the table. Default 10 s. */
   lockTimeoutMs?: number;
   /**
-   * Log capture: a change read or probe does not relay the log again when this process's last relay of the database
-   * ended less than this ago (its horizon stands; the next read goes further). Each relay decodes the slot from its
-   * restart point, so reads back to back during a catch-up would decode the same WAL again and again. Default 250 ms.
+   * Log capture: a change read or probe does not ask for another relay round when this process's last one ended less
+   * than this ago (its horizon stands; the next read goes further), so that reads back to back during a catch-up do not
+   * each wait for a round of their own. Default 250 ms.
    */
   relayIntervalMs?: number;
 }
@@ -103,7 +103,8 @@ class PostgresSource implements SourceConnector {
     return postgresChecksums(this.pool, definition);
   }
 
-  close(): Promise<void> {
-    return this.pool.end();
+  async close(): Promise<void> {
+    await stopRelay(this.pool);
+    await this.pool.end();
   }
 }

@@ -35,16 +35,32 @@ export class ChangeRecordBuilder {
   private readonly records = new Map<number, TableRecords>();
   private readonly failures = new Map<number, LogFailure>();
   private xid = '';
+  private inTransaction = false;
 
   constructor(
-    private readonly tables: ReadonlyMap<number, LogTable>,
-    private readonly toXid8: (xid: number) => bigint,
+    private tables: ReadonlyMap<number, LogTable>,
+    private toXid8: (xid: number) => bigint,
   ) {}
+
+  /**
+   * The tables and transaction ids of the next round of one stream: relation messages stay known (a walsender sends a
+   * relation once per session), the tables captured and the horizon near which xids are widened may have moved.
+   */
+  nextRound(tables: ReadonlyMap<number, LogTable>, toXid8: (xid: number) => bigint): void {
+    this.tables = tables;
+    this.toXid8 = toXid8;
+  }
+
+  /** Between a Begin and its Commit: a round never ends there. */
+  insideTransaction(): boolean {
+    return this.inTransaction;
+  }
 
   add(message: PgOutputMessage): void {
     switch (message.type) {
       case 'begin':
         this.xid = this.toXid8(message.xid).toString();
+        this.inTransaction = true;
         return;
       case 'relation':
         this.relations.set(message.relid, message.columns);
@@ -62,6 +78,8 @@ export class ChangeRecordBuilder {
         for (const relid of message.relids) this.fail(relid, 'the table was truncated (read from the log)');
         return;
       case 'commit':
+        this.inTransaction = false;
+        return;
       case 'other':
         return;
     }

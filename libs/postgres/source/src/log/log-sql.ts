@@ -1,4 +1,3 @@
-import { quoteLiteral } from '@svc/postgres/common';
 import { CAPTURE_FAILURES, CHANGE_COLUMNS, CHANGE_SCHEMA, TRACKED_TABLES } from '../identifiers';
 
 /**
@@ -15,6 +14,10 @@ export const RELAY_LOCK_KEY_SQL = `hashtext('${CHANGE_SCHEMA} relay')`;
 export const TRY_RELAY_LOCK_SQL = `select pg_try_advisory_lock(${RELAY_LOCK_KEY_SQL}) as locked`;
 export const RELAY_LOCK_SQL = `select pg_advisory_lock(${RELAY_LOCK_KEY_SQL})`;
 export const RELAY_UNLOCK_SQL = `select pg_advisory_unlock(${RELAY_LOCK_KEY_SQL})`;
+
+/** The channel a process that needs a fresh horizon notifies; the database's relay leader listens on it. */
+export const RELAY_CHANNEL = `${CHANGE_SCHEMA}_relay`;
+export const REQUEST_RELAY_SQL = `select pg_notify('${CHANGE_SCHEMA}_relay', '')`;
 
 export const SLOT_NAME_SQL = `select '${CHANGE_SCHEMA}_' || oid::text as slot from pg_database where datname = current_database()`;
 
@@ -40,16 +43,13 @@ export const TABLE_LOG_CAPTURABLE_SQL = `select (pg_has_role(current_user, c.rel
   and (c.relreplident = 'f' or (c.relreplident = 'd' and exists (select from pg_index i where i.indrelid = c.oid and i.indisprimary))) as capturable
 from pg_class c where c.oid = to_regclass($1)`;
 
-export const SLOT_STATE_SQL = `select s.slot_name, s.wal_status, s.confirmed_flush_lsn::text as confirmed
+export const SLOT_STATE_SQL = `select s.slot_name, s.wal_status, s.confirmed_flush_lsn::text as confirmed, s.active
 from pg_replication_slots s where s.slot_name = $1`;
 
 /** The WAL the database's slot keeps, in bytes: what a stopped or lagging service costs the source's disk. */
 export const SLOT_WAL_HELD_SQL = `select pg_wal_lsn_diff(pg_current_wal_lsn(), s.restart_lsn)::text as bytes
 from pg_replication_slots s
 where s.slot_name = (select '${CHANGE_SCHEMA}_' || oid::text from pg_database where datname = current_database())`;
-
-/** $1 slot: it exists and no session uses it now. */
-export const SLOT_IDLE_SQL = `select exists (select from pg_replication_slots where slot_name = $1 and not active) as idle`;
 
 /** Whether the registry knows log capture (its capture column exists). */
 export const LOG_REGISTRY_EXISTS_SQL = `select exists (select from pg_attribute
@@ -107,20 +107,6 @@ from ${TRACKED_TABLES} t where t.capture = 'log' and t.relid is not null`;
 /** Where every transaction committed before now is in the WAL, and the horizon below which every transaction has ended. */
 export const RELAY_TARGET_SQL = `select pg_snapshot_xmin(pg_current_snapshot())::text as horizon, pg_current_wal_insert_lsn()::text as lsn`;
 export const WAL_FLUSHED_SQL = `select pg_current_wal_flush_lsn() >= $1::pg_lsn as flushed`;
-
-/**
- * Decodes the slot up to `upTo` (transactions committing before it), at most about `messages` messages (whole
- * transactions). Peek, not get: the slot moves only after the records are committed (ADVANCE_SLOT_SQL). Literals, as
- * it is the query of a cursor.
- */
-export function peekChangesSql(slot: string, upTo: string, messages: number): string {
-  return `select data from pg_logical_slot_peek_binary_changes(${quoteLiteral(slot)}, ${quoteLiteral(upTo)}::pg_lsn, ${Math.max(1, Math.floor(messages))},
-  'proto_version', '1', 'publication_names', '${PUBLICATION}')`;
-}
-
-/** $1 slot, $2 LSN: only forward (advancing to a position before the slot's is an error). */
-export const ADVANCE_SLOT_SQL = `select pg_replication_slot_advance($1, $2::pg_lsn)
-where $2::pg_lsn > (select confirmed_flush_lsn from pg_replication_slots where slot_name = $1)`;
 
 /** $1 slot, $2 horizon, $3 LSN: the relay's position never moves back. */
 export const SAVE_RELAY_POSITION_SQL = `insert into ${LOG_POSITION} (slot, relayed_horizon, relayed_lsn) values ($1, $2::xid8, $3::pg_lsn)

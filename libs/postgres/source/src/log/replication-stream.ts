@@ -1,0 +1,138 @@
+import type { Duplex, DuplexOptions } from 'node:stream';
+import { Client, type ClientConfig, type Submittable } from 'pg';
+import * as copyStreams from 'pg-copy-streams';
+
+/**
+ * A message of the streaming replication protocol (PostgreSQL's "Streaming Replication Protocol", START_REPLICATION
+ * … LOGICAL): XLogData carrying one pgoutput message, or a primary keepalive telling how far the server has decoded.
+ */
+export type WalMessage = { kind: 'data'; walStart: bigint; payload: Buffer } | { kind: 'keepalive'; walEnd: bigint; replyRequested: boolean };
+
+type CopyBoth = (text: string, options?: DuplexOptions & { alignOnCopyDataFrame?: boolean }) => Duplex & Submittable;
+/** pg-copy-streams' CopyBoth query (its published typings leave it out). */
+const copyBoth = (copyStreams as unknown as { both: CopyBoth }).both;
+
+/** Frames buffered here before the socket is paused and the walsender waits (TCP backpressure). */
+const BUFFERED_FRAMES = 2_000;
+/** Microseconds between the Unix epoch and PostgreSQL's, 2000-01-01. */
+const POSTGRES_EPOCH_MICROS = 946_684_800_000_000n;
+
+/**
+ * A logical replication slot read over a walsender connection: the server decodes each WAL record once and keeps its
+ * decoding state between messages, where every call of the SQL interface decoded again from the slot's restart point.
+ * The slot advances only when `confirm` says a position is processed; a connection that ends before resumes, on the next
+ * stream, at the last confirmed position.
+ */
+export class ReplicationStream {
+  private failure: Error | null = null;
+  private ended = false;
+  private wake: (() => void) | null = null;
+  private confirmed: bigint;
+
+  private constructor(
+    private readonly client: Client,
+    private readonly frames: Duplex,
+    confirmed: bigint,
+  ) {
+    this.confirmed = confirmed;
+    frames.on('readable', () => this.notify());
+    frames.on('end', () => this.finish(null));
+    frames.on('error', (error: Error) => this.finish(error));
+    client.on('error', (error: Error) => this.finish(error));
+    client.on('end', () => this.finish(null));
+  }
+
+  /** Starts streaming `slot` from its confirmed position (`confirmed`), pgoutput protocol 1 over `publication`. */
+  static async open(config: ClientConfig, slot: string, publication: string, confirmed: bigint): Promise<ReplicationStream> {
+    // pg passes `replication` to the server as a startup parameter (its typings leave it out): a walsender session.
+    const client = new Client({ ...config, replication: 'database' } as ClientConfig);
+    const early = (error: Error) => void error;
+    client.on('error', early);
+    try {
+      await client.connect();
+    } catch (error) {
+      await client.end().catch(() => undefined);
+      throw error;
+    }
+    // The replication grammar takes plain identifiers and '…' strings only (no E'…'): both names are the service's own.
+    if (!/^[a-z0-9_]+$/.test(slot) || !/^[a-z0-9_]+$/.test(publication)) throw new Error(`unexpected slot or publication name: ${slot}, ${publication}`);
+    const command = `START_REPLICATION SLOT ${slot} LOGICAL 0/0 (proto_version '1', publication_names '${publication}')`;
+    const frames = client.query(copyBoth(command, { alignOnCopyDataFrame: true, readableObjectMode: true, readableHighWaterMark: BUFFERED_FRAMES }));
+    client.removeListener('error', early);
+    return new ReplicationStream(client, frames, confirmed);
+  }
+
+  /** The next message, or null when none came within `timeoutMs`. Throws when the stream failed or ended. */
+  async next(timeoutMs: number): Promise<WalMessage | null> {
+    for (;;) {
+      if (this.failure !== null) throw this.failure;
+      const frame = this.frames.read() as Buffer | null;
+      if (frame !== null) return parseFrame(frame);
+      if (this.ended) throw new Error('the replication stream ended');
+      if (!(await this.waitForFrame(timeoutMs))) return null;
+    }
+  }
+
+  /**
+   * Tells the server every transaction committed before `lsn` is processed (Standby status update): the slot may move
+   * there. Never moves back. With `replyRequested`, the server answers at once with a keepalive saying how far it decoded.
+   */
+  confirm(lsn: bigint, replyRequested = false): void {
+    if (lsn > this.confirmed) this.confirmed = lsn;
+    const update = Buffer.alloc(34);
+    update.write('r', 0, 'ascii');
+    update.writeBigUInt64BE(this.confirmed, 1);
+    update.writeBigUInt64BE(this.confirmed, 9);
+    update.writeBigUInt64BE(this.confirmed, 17);
+    update.writeBigUInt64BE(BigInt(Date.now()) * 1000n - POSTGRES_EPOCH_MICROS, 25);
+    update.writeUInt8(replyRequested ? 1 : 0, 33);
+    this.frames.write(update);
+  }
+
+  get confirmedLsn(): bigint {
+    return this.confirmed;
+  }
+
+  /** The stream failed or ended: nothing more will come. */
+  failed(): boolean {
+    return this.ended;
+  }
+
+  /** Ends the walsender session; the slot keeps the last confirmed position. */
+  async close(): Promise<void> {
+    this.finish(new Error('the replication stream was closed'));
+    await this.client.end().catch(() => undefined);
+  }
+
+  private waitForFrame(timeoutMs: number): Promise<boolean> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.wake = null;
+        resolve(false);
+      }, timeoutMs);
+      this.wake = () => {
+        clearTimeout(timer);
+        this.wake = null;
+        resolve(true);
+      };
+    });
+  }
+
+  private notify(): void {
+    this.wake?.();
+  }
+
+  private finish(error: Error | null): void {
+    if (error !== null && this.failure === null) this.failure = error;
+    this.ended = true;
+    this.notify();
+  }
+}
+
+/** XLogData ('w': start, end, clock, payload) or a primary keepalive ('k': end, clock, reply requested). */
+export function parseFrame(frame: Buffer): WalMessage {
+  const tag = String.fromCharCode(frame.readUInt8(0));
+  if (tag === 'w' && frame.length >= 25) return { kind: 'data', walStart: frame.readBigUInt64BE(1), payload: frame.subarray(25) };
+  if (tag === 'k' && frame.length >= 18) return { kind: 'keepalive', walEnd: frame.readBigUInt64BE(1), replyRequested: frame.readUInt8(17) === 1 };
+  throw new Error(`unexpected replication message '${tag}' of ${frame.length} bytes`);
+}
