@@ -2,6 +2,7 @@ import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Client, Pool } from 'pg';
+import { holdLogRelay, releaseLogRelay } from '@svc/postgres/source';
 import { TestStack } from '@svc/system-testing';
 import { createTempDatabase, type TempDatabase } from '@svc/testing';
 import { call } from './bench-api';
@@ -41,6 +42,8 @@ export interface CatchUpResult {
   seedSeconds: number;
   /** One transaction updating every pgbench_accounts row, applied by each alone (goal 2: ≤ 1.5× the seed). */
   bigTransaction: { rows: number; native: { seconds: number; cpu: CpuSpent }; pipeline: { seconds: number; cpu: CpuSpent } };
+  /** A second backlog built with the relay of the log held too (as with every extractor stopped), caught up as the first. */
+  heldBacklog: { pgbench: { tps: number; transactions: number }; native: { seconds: number; cpu: CpuSpent }; pipeline: { seconds: number; cpu: CpuSpent } };
   /** VmHWM of each service and the private nats-server at the end of the run. */
   peakRss: { service: string; bytes: number | null }[];
   warnings: number;
@@ -115,19 +118,21 @@ function renderSection(result: CatchUpResult): string {
     `(initdb, wal_level=logical); the native subscriber and the pipeline's staging and warehouse are databases of the server on 5432.`,
     `Services: ${Object.entries(result.stackEnv).map(([name, value]) => `${name}=${value}`).join(', ')}.`,
     '',
-    `Backlog: pgbench ${result.pgbench.transactions.toLocaleString('en-US')} transactions (${result.pgbench.tps.toFixed(0)} tps) while both were paused,`,
-    `${result.trackedChanges.toLocaleString('en-US')} tracked row changes. Each then caught up alone (native first), timed until the`,
+    `Backlog: pgbench ${result.pgbench.transactions.toLocaleString('en-US')} transactions (${result.pgbench.tps.toFixed(0)} tps) while both were paused`,
+    `(the subscription disabled; StopReplicationService, while the extractor's relay of the log went on),`,
+    `${result.trackedChanges.toLocaleString('en-US')} tracked row changes written meanwhile. Each then caught up alone (native first), timed until the`,
     'pgbench tables\' counts and balance sums (pgbench_history: count and sum of delta, with a surrogate key `hid` added so both track it) equalled the source\'s.',
     '',
     '| Replication | caught up in | native s / this s |',
     '| --- | --: | --: |',
     `| PostgreSQL logical replication (publication + subscription, re-enabled) | ${native.seconds.toFixed(2)} s | 1.00 |`,
-    `| this pipeline (StopReplicationService, then StartReplication) | ${pipeline.seconds.toFixed(2)} s | ${ratio.toFixed(2)} (target ≥ 2: ${ratio >= 2 ? 'met' : '**missed**'}) |`,
+    `| this pipeline (StartReplication) | ${pipeline.seconds.toFixed(2)} s | ${ratio.toFixed(2)} (target ≥ 2: ${ratio >= 2 ? 'met' : '**missed**'}) |`,
     '',
     `CPU seconds, native catch-up: ${cpuLine(native.cpu, machine.cpus)}.`,
     '',
     `CPU seconds, pipeline catch-up: ${cpuLine(pipeline.cpu, machine.cpus)}.`,
     '',
+    ...heldBacklogLines(result),
     ...bigTransactionLines(result),
     `Peak RSS (VmHWM): ${result.peakRss.map((entry) => `${entry.service} ${entry.bytes === null ? 'n/a' : `${(entry.bytes / 2 ** 20).toFixed(0)} MiB`}`).join(', ')}.`,
     '',
@@ -136,11 +141,30 @@ function renderSection(result: CatchUpResult): string {
   ].join('\n');
 }
 
+function heldBacklogLines(result: CatchUpResult): string[] {
+  const { heldBacklog, machine } = result;
+  const ratio = heldBacklog.native.seconds / heldBacklog.pipeline.seconds;
+  return [
+    `**A second backlog with the relay of the log held too** (holdLogRelay, as with every extractor stopped: the changes wait in the WAL for`,
+    `both): pgbench ${heldBacklog.pgbench.transactions.toLocaleString('en-US')} transactions (${heldBacklog.pgbench.tps.toFixed(0)} tps); the relay released with StartReplication.`,
+    '',
+    '| Replication | caught up in | native s / this s |',
+    '| --- | --: | --: |',
+    `| PostgreSQL logical replication | ${heldBacklog.native.seconds.toFixed(2)} s | 1.00 |`,
+    `| this pipeline, relaying the backlog first | ${heldBacklog.pipeline.seconds.toFixed(2)} s | ${ratio.toFixed(2)} |`,
+    '',
+    `CPU seconds, native catch-up: ${cpuLine(heldBacklog.native.cpu, machine.cpus)}.`,
+    '',
+    `CPU seconds, pipeline catch-up: ${cpuLine(heldBacklog.pipeline.cpu, machine.cpus)}.`,
+    '',
+  ];
+}
+
 function bigTransactionLines(result: CatchUpResult): string[] {
   const { bigTransaction, seedSeconds, machine } = result;
   const toSeed = bigTransaction.pipeline.seconds / seedSeconds;
   return [
-    `**One transaction updating all ${bigTransaction.rows.toLocaleString('en-US')} accounts** (\`UPDATE pgbench_accounts SET abalance = abalance + 1\`), both paused`,
+    `**One transaction updating all ${bigTransaction.rows.toLocaleString('en-US')} accounts** (\`UPDATE pgbench_accounts SET abalance = abalance + 1\`), both paused and the relay held`,
     'while it ran, then each applied it alone, timed as above; against the pipeline\'s seed of the same tables in this run:',
     '',
     '| Replication | applied in | this s / the seed s |',
@@ -180,7 +204,7 @@ export async function runCatchUpBenchmark(settings: BenchSettings, logFile: stri
   const stack = new TestStack({ workers: ['extractor', 'stager', 'loader'], env: stackEnv });
   let cluster: PrivateCluster | undefined;
   let subscriber: TempDatabase | undefined;
-  const pools: Pool[] = [];
+  const pools: Array<{ end: () => Promise<void> }> = [];
   const cleanUp = async () => {
     await Promise.allSettled(pools.map((pool) => pool.end()));
     if (subscriber) {
@@ -238,11 +262,21 @@ export async function runCatchUpBenchmark(settings: BenchSettings, logFile: stri
       await call(stack, 'AlterWarehouseReplication', { replicationId: seed.replicationId, changeTrackingBatchLimit: String(settings.batchLimit) });
     }
 
-    log('pausing both: ALTER SUBSCRIPTION … DISABLE, StopReplicationService');
-    await subscriberPool.query(`ALTER SUBSCRIPTION ${SUBSCRIPTION} DISABLE`);
-    await call(stack, 'StopReplicationService', {});
-    // Work handed out before the stop finishes; the source is quiet, so there is none left after a moment.
-    await sleep(2000);
+    // The extractors' relay of the log goes on while the service is stopped; held, the backlog waits in the WAL for both.
+    const relayHolder = new Client({ connectionString: cluster.url(SOURCE_DATABASE) });
+    await relayHolder.connect();
+    pools.push({ end: () => relayHolder.end() });
+    let relayHeld = false;
+    const pauseBoth = async (holdRelay: boolean) => {
+      await subscriberPool.query(`ALTER SUBSCRIPTION ${SUBSCRIPTION} DISABLE`);
+      await call(stack, 'StopReplicationService', {});
+      // Work handed out before the stop finishes; the source is quiet, so there is none left after a moment.
+      await sleep(2000);
+      if (holdRelay) await holdLogRelay(relayHolder);
+      relayHeld = holdRelay;
+    };
+    log('pausing both: ALTER SUBSCRIPTION … DISABLE, StopReplicationService (the extractor still relays the log)');
+    await pauseBoth(false);
     const changesBefore = await trackedChangeCount(source);
     log(`pgbench -c ${settings.clients} -T ${settings.durationSeconds} builds the backlog`);
     const report = await runCommand(tools.pgbench, ['-c', String(settings.clients), '-T', String(settings.durationSeconds), ...connection.args, connection.database], connection.env);
@@ -259,16 +293,25 @@ export async function runCatchUpBenchmark(settings: BenchSettings, logFile: stri
       log(`  ${nativeApply.seconds.toFixed(2)} s`);
       await subscriberPool.query(`ALTER SUBSCRIPTION ${SUBSCRIPTION} DISABLE`);
       await sleep(1000);
-      log(`${what}, pipeline: StartReplication`);
-      const pipelineApply = await timedApply(source, warehouse, BENCH_WAREHOUSE_SCHEMA, pids, () => call(stack, 'StartReplication', {}));
+      log(`${what}, pipeline: StartReplication${relayHeld ? ', the relay released' : ''}`);
+      const pipelineApply = await timedApply(source, warehouse, BENCH_WAREHOUSE_SCHEMA, pids, async () => {
+        if (relayHeld) await releaseLogRelay(relayHolder);
+        await call(stack, 'StartReplication', {});
+      });
       log(`  ${pipelineApply.seconds.toFixed(2)} s`);
       return { native: nativeApply, pipeline: pipelineApply };
     };
     const { native, pipeline } = await eachAlone('catch-up');
 
-    log('one transaction updating every account, both paused');
-    await call(stack, 'StopReplicationService', {});
-    await sleep(2000);
+    log('pausing both, the relay of the log held too (as with every extractor stopped)');
+    await pauseBoth(true);
+    log(`pgbench -c ${settings.clients} -T ${settings.durationSeconds} builds a second backlog`);
+    const heldReport = await runCommand(tools.pgbench, ['-c', String(settings.clients), '-T', String(settings.durationSeconds), ...connection.args, connection.database], connection.env);
+    await source.query('CHECKPOINT');
+    const held = await eachAlone('catch-up with the relay held');
+
+    log('one transaction updating every account, both paused, the relay held');
+    await pauseBoth(true);
     const updated = await source.query('UPDATE public.pgbench_accounts SET abalance = abalance + 1');
     await source.query('CHECKPOINT');
     const big = await eachAlone('the big transaction');
@@ -286,6 +329,7 @@ export async function runCatchUpBenchmark(settings: BenchSettings, logFile: stri
       pipeline,
       seedSeconds: seed.seconds,
       bigTransaction: { rows: updated.rowCount ?? 0, ...big },
+      heldBacklog: { pgbench: parsePgbenchReport(heldReport.stdout), ...held },
       peakRss: Object.entries(pids).map(([service, pid]) => ({ service, bytes: peakRssBytes(pid) })),
       warnings,
     });

@@ -2,3 +2,4 @@ export { createPostgresSource, type PostgresSourceOptions } from './postgres-sou
 export { RowStreamAbandonedError } from '@svc/postgres/common';
 export { InvalidVersionError } from './versions';
 export { CHANGE_SCHEMA, TRACKED_TABLES, trackingNames, type TrackingNames } from './identifiers';
+export { holdLogRelay, releaseLogRelay } from './log/log-relay';

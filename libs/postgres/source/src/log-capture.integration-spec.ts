@@ -2,7 +2,7 @@ import type { TableDefinition } from '@svc/contracts';
 import { CaptureFailedError, ChangesPurgedError, type SourceConnector } from '@svc/engines';
 import { createLogicalTempDatabase, waitUntil, type TempDatabase } from '@svc/testing';
 import { Pool, type Client } from 'pg';
-import { relayLog, stopRelay } from './log/log-relay';
+import { holdLogRelay, relayLog, releaseLogRelay, stopRelay } from './log/log-relay';
 import { createPostgresSource } from './postgres-source';
 import { ChangeFeed, commitAndGetXid } from './testing/change-feed';
 import { connect } from './testing/source-fixture';
@@ -162,6 +162,23 @@ describe('PostgreSQL source: capture from the log', () => {
     const read = await new ChangeFeed(source, definition, feed.watermark).readThrough(last);
     expect(read.rowCount).toBe(30);
     expect(new Set(read.rows.map((row) => row[1])).size).toBe(30);
+  });
+
+  it('lets an operator hold the relay: the leader is ended, nothing is relayed meanwhile, and the changes follow once released', async () => {
+    await writer.query('create table held (id integer primary key)');
+    const { feed } = await tracked('held');
+    await feed.readThrough(await write('insert into held values (1)'));
+    const holder = await connect(database.url);
+    try {
+      await holdLogRelay(holder);
+      await waitUntil(async () => (await writer.query('select from pg_replication_slots where database = current_database() and active')).rowCount === 0, 10000, 'the walsender to end');
+      const xid = await write('insert into held values (2)');
+      expect((await writer.query<{ n: number }>('select count(*)::int as n from svc_ct."public.held"')).rows[0]).toEqual({ n: 1 });
+      await releaseLogRelay(holder);
+      expect((await feed.readThrough(xid)).rows).toEqual([['I', '2']]);
+    } finally {
+      await holder.end();
+    }
   });
 
   it('leaves nothing of itself in the source once every table is released: schema, publication, slot, triggers, functions', async () => {

@@ -1,10 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { withPoolConnections } from '@svc/engines';
-import type { ClientConfig, Pool, PoolClient } from 'pg';
+import type { ClientBase, ClientConfig, Pool, PoolClient } from 'pg';
 import { parseVersion } from '../versions';
 import {
   ANY_LOG_TABLE_SQL,
   DROP_SLOT_SQL,
+  END_RELAY_SESSIONS_SQL,
   LOG_REGISTRY_EXISTS_SQL,
   RELAYED_HORIZON_SQL,
   RELAY_LOCK_SQL,
@@ -27,7 +28,7 @@ export interface RelayOptions {
 }
 
 const DEFAULT_CHUNK_MESSAGES = 100_000;
-/** How long a read waits for another process's leader to publish the horizon it asked for before reading with what there is. */
+/** How long a read waits for a relay round (of this process's leader, or another's) before reading with the published horizon. */
 const FOLLOWER_WAIT_MS = 5_000;
 const FOLLOWER_POLL_MS = 25;
 /** How long a dropped slot's last walsender may take to end. */
@@ -52,7 +53,7 @@ export async function relayLog(pool: Pool, options: RelayOptions = {}): Promise<
   for (let attempt = 1; ; attempt += 1) {
     const leader = await leaderOf(pool, options);
     try {
-      if (leader !== null) await leader.relay();
+      if (leader !== null) await roundWithin(leader, FOLLOWER_WAIT_MS);
       else await followLeader(pool);
       lastRelayEnded.set(pool, Date.now());
       return;
@@ -60,6 +61,21 @@ export async function relayLog(pool: Pool, options: RelayOptions = {}): Promise<
       // A leader whose stream or session went away (the server ended it, a slot dropped by hand) is replaced once.
       if (attempt >= 2 || leader === null || !leader.isClosed()) throw error;
     }
+  }
+}
+
+/**
+ * A round of this process's leader, waited for at most `limitMs`: one may have to wait for a long round in progress
+ * (a transaction of millions of rows), and a read or probe then goes as far as the published horizon.
+ */
+async function roundWithin(leader: RelayLeader, limitMs: number): Promise<void> {
+  const round = leader.relay();
+  round.catch(() => undefined);
+  const timer = new AbortController();
+  try {
+    await Promise.race([round, sleep(limitMs, undefined, { signal: timer.signal })]);
+  } finally {
+    timer.abort();
   }
 }
 
@@ -169,4 +185,23 @@ async function logRegistryExists(client: Pool | PoolClient): Promise<boolean> {
 async function anyLogTable(client: Pool | PoolClient): Promise<boolean> {
   if (!(await logRegistryExists(client))) return false;
   return (await client.query<{ any: boolean }>(ANY_LOG_TABLE_SQL)).rows[0]?.any === true;
+}
+
+/**
+ * Takes the database's relay over and holds it on `client` (its session lock) until `releaseLogRelay` or the session
+ * ends: the leader's sessions are ended, and no process relays meanwhile — changes wait in the WAL, as they would with
+ * every extractor stopped. For maintenance and for measuring a catch-up that includes reading the log.
+ */
+export async function holdLogRelay(client: ClientBase, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if ((await client.query<{ locked: boolean }>(TRY_RELAY_LOCK_SQL)).rows[0]?.locked === true) return;
+    if (Date.now() >= deadline) throw new Error(`the relay lock was not free within ${timeoutMs} ms`);
+    await client.query(END_RELAY_SESSIONS_SQL);
+    await sleep(50);
+  }
+}
+
+export async function releaseLogRelay(client: ClientBase): Promise<void> {
+  await client.query(RELAY_UNLOCK_SQL);
 }

@@ -146,3 +146,17 @@ where not (c.relreplident = 'f' or (c.relreplident = 'd' and exists (select from
 export const LOG_CAPTURE_INTACT_SQL = `select to_regclass($3) is not null and to_regclass($1) = $2::int8::oid and exists (
   select from pg_publication_rel pr join pg_publication p on p.oid = pr.prpubid
   where p.pubname = '${PUBLICATION}' and pr.prrelid = to_regclass($1)) as intact`;
+
+/**
+ * Ends the sessions of the database's relay leader, wherever it runs: the one holding the relay lock (an advisory lock
+ * on a bigint, which pg_locks splits into classid and objid) and the walsender of the database's slot.
+ */
+export const END_RELAY_SESSIONS_SQL = `select pg_terminate_backend(pid) from (
+  select l.pid from pg_locks l
+  where l.locktype = 'advisory' and l.granted and l.objsubid = 1 and l.pid <> pg_backend_pid()
+    and l.database = (select oid from pg_database where datname = current_database())
+    and ((l.classid::int8 << 32) | l.objid::int8) = ${RELAY_LOCK_KEY_SQL}::int8
+  union
+  select s.active_pid from pg_replication_slots s
+  where s.slot_name = (select '${CHANGE_SCHEMA}_' || oid::text from pg_database where datname = current_database()) and s.active_pid is not null
+) relay`;

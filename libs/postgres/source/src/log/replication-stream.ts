@@ -12,8 +12,8 @@ type CopyBoth = (text: string, options?: DuplexOptions & { alignOnCopyDataFrame?
 /** pg-copy-streams' CopyBoth query (its published typings leave it out). */
 const copyBoth = (copyStreams as unknown as { both: CopyBoth }).both;
 
-/** Frames buffered here before the socket is paused and the walsender waits (TCP backpressure). */
-const BUFFERED_FRAMES = 2_000;
+/** Bytes of frames held here before the stream is paused and the walsender waits (TCP backpressure): memory stays bounded. */
+const BUFFERED_BYTES = 16 * 1024 * 1024;
 /** Microseconds between the Unix epoch and PostgreSQL's, 2000-01-01. */
 const POSTGRES_EPOCH_MICROS = 946_684_800_000_000n;
 
@@ -26,6 +26,10 @@ const POSTGRES_EPOCH_MICROS = 946_684_800_000_000n;
 export class ReplicationStream {
   private failure: Error | null = null;
   private ended = false;
+  /** Frames received and not yet read: `queue` from `head` on (shifting a long array costs its length each time). */
+  private queue: Buffer[] = [];
+  private head = 0;
+  private queuedBytes = 0;
   private wake: (() => void) | null = null;
   private confirmed: bigint;
 
@@ -35,7 +39,7 @@ export class ReplicationStream {
     confirmed: bigint,
   ) {
     this.confirmed = confirmed;
-    frames.on('readable', () => this.notify());
+    frames.on('data', (frame: Buffer) => this.hold(frame));
     frames.on('end', () => this.finish(null));
     frames.on('error', (error: Error) => this.finish(error));
     client.on('error', (error: Error) => this.finish(error));
@@ -57,7 +61,7 @@ export class ReplicationStream {
     // The replication grammar takes plain identifiers and '…' strings only (no E'…'): both names are the service's own.
     if (!/^[a-z0-9_]+$/.test(slot) || !/^[a-z0-9_]+$/.test(publication)) throw new Error(`unexpected slot or publication name: ${slot}, ${publication}`);
     const command = `START_REPLICATION SLOT ${slot} LOGICAL 0/0 (proto_version '1', publication_names '${publication}')`;
-    const frames = client.query(copyBoth(command, { alignOnCopyDataFrame: true, readableObjectMode: true, readableHighWaterMark: BUFFERED_FRAMES }));
+    const frames = client.query(copyBoth(command, { alignOnCopyDataFrame: true, readableObjectMode: true, readableHighWaterMark: 1 }));
     client.removeListener('error', early);
     return new ReplicationStream(client, frames, confirmed);
   }
@@ -66,8 +70,8 @@ export class ReplicationStream {
   async next(timeoutMs: number): Promise<WalMessage | null> {
     for (;;) {
       if (this.failure !== null) throw this.failure;
-      const frame = this.frames.read() as Buffer | null;
-      if (frame !== null) return parseFrame(frame);
+      const frame = this.take();
+      if (frame !== undefined) return parseFrame(frame);
       if (this.ended) throw new Error('the replication stream ended');
       if (!(await this.waitForFrame(timeoutMs))) return null;
     }
@@ -116,6 +120,29 @@ export class ReplicationStream {
         resolve(true);
       };
     });
+  }
+
+  private hold(frame: Buffer): void {
+    this.queue.push(frame);
+    this.queuedBytes += frame.length;
+    if (this.queuedBytes >= BUFFERED_BYTES) this.frames.pause();
+    this.notify();
+  }
+
+  private take(): Buffer | undefined {
+    const frame = this.queue[this.head];
+    if (frame === undefined) return undefined;
+    this.head += 1;
+    if (this.head === this.queue.length) {
+      this.queue = [];
+      this.head = 0;
+    } else if (this.head >= 4096 && this.head * 2 >= this.queue.length) {
+      this.queue = this.queue.slice(this.head);
+      this.head = 0;
+    }
+    this.queuedBytes -= frame.length;
+    if (this.frames.isPaused() && this.queuedBytes < BUFFERED_BYTES / 2) this.frames.resume();
+    return frame;
   }
 
   private notify(): void {
