@@ -9,7 +9,7 @@ function result(overrides: Partial<BenchResult> = {}): BenchResult {
   return {
     startedAt: new Date('2026-11-23T01:30:00Z'),
     machine: { cpus: 2, cpuModel: 'Test CPU', memoryBytes: 8 * 1024 * MIB, os: 'Linux 6.1', node: 'v20.20.2', postgres: '15.20', loadAverage: { start: 0.5, end: 1.25 } },
-    settings: { scale: 20, durationSeconds: 60, clients: 4, reportFile: 'x', stagers: 1, loaders: 1, batchLimit: null },
+    settings: { scale: 20, durationSeconds: 60, clients: 4, reportFile: 'x', stagers: 1, loaders: 1, batchLimit: null, repeats: 2 },
     stackEnv: { WORKER_CONCURRENCY: '4' },
     parallelTables: 8,
     initSeconds: 30,

@@ -3,13 +3,13 @@ import { BENCH_STACK_ENV, benchStackEnv, loadBenchSettings } from './bench-setti
 
 describe('loadBenchSettings', () => {
   it('defaults to scale 20, 60 s and 4 clients', () => {
-    expect(loadBenchSettings({}, '/repo/BENCHMARKS.md')).toEqual({ scale: 20, durationSeconds: 60, clients: 4, reportFile: '/repo/BENCHMARKS.md', stagers: 1, loaders: 1, batchLimit: null });
+    expect(loadBenchSettings({}, '/repo/BENCHMARKS.md')).toEqual({ scale: 20, durationSeconds: 60, clients: 4, reportFile: '/repo/BENCHMARKS.md', stagers: 1, loaders: 1, batchLimit: null, repeats: 2 });
   });
 
-  it('reads BENCH_SCALE, BENCH_DURATION_S, BENCH_CLIENTS, BENCH_REPORT_FILE, BENCH_STAGERS, BENCH_LOADERS and BENCH_BATCH_LIMIT', () => {
+  it('reads BENCH_SCALE, BENCH_DURATION_S, BENCH_CLIENTS, BENCH_REPORT_FILE, BENCH_STAGERS, BENCH_LOADERS, BENCH_BATCH_LIMIT and BENCH_REPEATS', () => {
     expect(
       loadBenchSettings(
-        { BENCH_SCALE: '5', BENCH_DURATION_S: '30', BENCH_CLIENTS: '2', BENCH_REPORT_FILE: '/tmp/b.md', BENCH_STAGERS: '3', BENCH_LOADERS: '2', BENCH_BATCH_LIMIT: '20000' },
+        { BENCH_SCALE: '5', BENCH_DURATION_S: '30', BENCH_CLIENTS: '2', BENCH_REPORT_FILE: '/tmp/b.md', BENCH_STAGERS: '3', BENCH_LOADERS: '2', BENCH_BATCH_LIMIT: '20000', BENCH_REPEATS: '3' },
         'x',
       ),
     ).toEqual({
@@ -20,6 +20,7 @@ describe('loadBenchSettings', () => {
       stagers: 3,
       loaders: 2,
       batchLimit: 20000,
+      repeats: 3,
     });
   });
 

@@ -14,6 +14,8 @@ export interface BenchSettings {
   loaders: number;
   /** BENCH_BATCH_LIMIT: the replication's ChangeTrackingBatchLimit (catch-up mode); null leaves the default. */
   batchLimit: number | null;
+  /** BENCH_REPEATS: rounds of captured runs, each followed by an uncaptured one (capture-overhead mode). Default 2. */
+  repeats: number;
 }
 
 /** How the probe lag is sampled. */
@@ -61,6 +63,7 @@ export function loadBenchSettings(environment: Record<string, string | undefined
     stagers: env.int('BENCH_STAGERS', 1, { min: 1, max: 8 }),
     loaders: env.int('BENCH_LOADERS', 1, { min: 1, max: 8 }),
     batchLimit: environment['BENCH_BATCH_LIMIT'] === undefined ? null : env.int('BENCH_BATCH_LIMIT', 500000, { min: 1, max: 2147483647 }),
+    repeats: env.int('BENCH_REPEATS', 2, { min: 1, max: 20 }),
   };
   env.done();
   return settings;

@@ -9,7 +9,11 @@ describe('locateServerPrograms', () => {
       isExecutable: installed(['/usr/bin/initdb', '/usr/bin/postgres', '/usr/lib/postgresql/16/bin/initdb', '/usr/lib/postgresql/15/bin/initdb', '/usr/lib/postgresql/15/bin/postgres']),
       listVersions: () => ['15', '16'],
     });
-    expect(found).toEqual({ initdb: '/usr/lib/postgresql/15/bin/initdb', postgres: '/usr/lib/postgresql/15/bin/postgres' });
+    expect(found).toEqual({
+      initdb: '/usr/lib/postgresql/15/bin/initdb',
+      postgres: '/usr/lib/postgresql/15/bin/postgres',
+      recvlogical: '/usr/lib/postgresql/15/bin/pg_recvlogical',
+    });
   });
 
   it('falls back to PATH, and says what is missing', () => {

@@ -40,6 +40,8 @@ export function locatePostgresTools(search: ToolSearch): Record<PostgresTool, st
 export interface ServerPrograms {
   initdb: string;
   postgres: string;
+  /** pg_recvlogical, beside them in the server's bin folder (Debian's postgresql-NN). */
+  recvlogical: string;
 }
 
 /**
@@ -51,7 +53,7 @@ export function locateServerPrograms(search: ToolSearch): ServerPrograms {
   const pathDirs = (search.path ?? '').split(delimiter).filter(Boolean);
   const folder = [...versionedBinDirs(search), ...pathDirs].find((dir) => isExecutable(join(dir, 'initdb')) && isExecutable(join(dir, 'postgres')));
   if (!folder) throw new Error(`cannot find initdb and postgres under ${VERSIONED_ROOT}/*/bin or on PATH; install the PostgreSQL server programs`);
-  return { initdb: join(folder, 'initdb'), postgres: join(folder, 'postgres') };
+  return { initdb: join(folder, 'initdb'), postgres: join(folder, 'postgres'), recvlogical: join(folder, 'pg_recvlogical') };
 }
 
 /** `<root>/<version>/bin` of every versioned install folder, newest version first (compared as numbers). */

@@ -1,6 +1,6 @@
 /**
- * Decoding of pgoutput's logical replication messages, protocol version 1, as the slot SQL interface returns them
- * (pg_logical_slot_peek_binary_changes: one message per row). Only what change capture needs is kept: a relation's
+ * Decoding of pgoutput's logical replication messages, protocol version 1, one per XLogData message of the replication
+ * stream (replication-stream.ts). Only what change capture needs is kept: a relation's
  * columns and which of them are its replica identity, the values of a changed row's columns as text, and the end of
  * each transaction. PostgreSQL's documentation, "Logical Replication Message Formats", gives every layout read here.
  */
