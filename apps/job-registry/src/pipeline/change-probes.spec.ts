@@ -27,7 +27,7 @@ const failOnError = (error: unknown) => {
 };
 
 describe('ChangeProbes', () => {
-  it('asks about the idle tracked tables only, each at its watermark, and answers for that watermark', async () => {
+  it('asks about the tracked tables with nothing in flight only (whether their last cycle moved rows or not), each at its watermark, and answers for that watermark', async () => {
     const stamps = { '[public].[a]': 's', '[public].[b]': 's', '[public].[gone]': 's' };
     const { probes, asked } = probesAnswering(() => ({ changed: ['[public].[a]'], unknown: ['[public].[gone]'], schemaStamps: stamps }));
     // The first probe sees every table for the first time: each gets a cycle, which describes it.
@@ -43,13 +43,24 @@ describe('ChangeProbes', () => {
     ];
     await probes.start('r1', tables, failOnError);
     expect(asked).toEqual([
-      { replicationId: 'r1', tables: [{ tableName: '[public].[a]', version: '10' }, { tableName: '[public].[b]', version: '20' }, { tableName: '[public].[gone]', version: '30' }], schemaStamps: true },
+      {
+        replicationId: 'r1',
+        tables: [
+          { tableName: '[public].[a]', version: '10' },
+          { tableName: '[public].[b]', version: '20' },
+          { tableName: '[public].[gone]', version: '30' },
+          { tableName: '[public].[busy]', version: '100' },
+        ],
+        schemaStamps: true,
+      },
     ]);
     expect(probes.verdict(tables[0])).toBe('changed');
     expect(probes.verdict(tables[1])).toBe('unchanged');
     // A table the probe could not judge gets its cycle, which says what is wrong.
     expect(probes.verdict(tables[2])).toBe('changed');
-    expect(probes.verdict(tables[3])).toBeNull();
+    // A table whose last cycle moved rows is judged like the others (issue 39); the reply has no stamp for it: changed.
+    expect(probes.verdict(tables[3])).toBe('changed');
+    expect(probes.verdict(tables[4])).toBeNull();
     // The watermark moved since the question: the answer no longer holds.
     expect(probes.verdict({ ...tables[1], lastVersion: '21' })).toBeNull();
   });

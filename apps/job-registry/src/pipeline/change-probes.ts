@@ -17,7 +17,7 @@ export interface ChangeProbeSettings {
 }
 
 /**
- * Asks the source, through an extractor, which idle tracked tables have changes past their watermark (one probe of
+ * Asks the source, through an extractor, which tracked tables with nothing in flight have changes past their watermark (one probe of
  * the source per request, for all of them), so that the planner gives change cycles only to those (issue 23, goal 3).
  * One probe per replication at a time; its answers hold for the watermark each table had when it was asked, so a
  * table whose cycle moved its watermark since is judged by the planner's ordinary rule until the next probe.
@@ -30,7 +30,7 @@ export class ChangeProbes {
    * replication → table → the schema stamp the last probe saw. A schema change records no row change: a stamp that
    * differs from the last one makes the table `changed`, so its cycle describes it. A replication's first probe (after
    * this registry started, or after a failed probe) has nothing to compare with: every table counts as changed, once.
-   * A table new to a replication already probed has just been read (seeded, or its busy cycles ended): its stamp is
+   * A table new to a replication already probed has just been read (seeded): its stamp is
    * taken as it is.
    */
   private readonly stamps = new Map<string, Map<string, string>>();
@@ -45,7 +45,7 @@ export class ChangeProbes {
   ) {}
 
   /**
-   * Starts a probe of the replication's idle tracked tables unless one is running; resolves when it has answered (true
+   * Starts a probe of the replication's tracked tables with nothing in flight unless one is running; resolves when it has answered (true
    * when it found a table to cycle) or failed (false).
    */
   start(replicationId: string, tables: readonly TableRuntimeState[], onError: (error: unknown) => void): Promise<boolean> | null {
@@ -88,7 +88,7 @@ export class ChangeProbes {
     const earlier = this.answers.get(replicationId);
     const known = this.stamps.get(replicationId);
     const seen = known ?? new Map<string, string>();
-    // A table new to the stamps (just seeded, or its busy cycles ended) takes the stamp it has at its first probe as
+    // A table new to the stamps (just seeded) takes the stamp it has at its first probe as
     // its baseline, so that probe must read stamps: a definition change after it would otherwise be taken as the baseline.
     const withStamps =
       known === undefined ||
@@ -121,7 +121,7 @@ export class ChangeProbes {
   }
 }
 
-/** A tracked table with a watermark, nothing in flight, whose last cycle found nothing: the probe decides whether it gets the next. */
+/** A tracked table with a watermark and nothing in flight: the probe decides whether it gets the next cycle. */
 function isProbeable(table: TableRuntimeState): boolean {
-  return table.phase === 'Tracking' && table.lastVersion !== null && table.inFlightWorkId === null && table.lastCycleRows === 0;
+  return table.phase === 'Tracking' && table.lastVersion !== null && table.inFlightWorkId === null;
 }

@@ -28,10 +28,12 @@ describe('planWork', () => {
     expect(planWork(NOW, [subject], [table('[public].[a]')], settings)).toEqual([]);
   });
 
-  it('waits the idle delay after an empty cycle but not after a busy one (continuous)', () => {
+  it('cycles again at once after a cycle that moved a whole batch (a backlog is left), and waits the idle delay after a smaller one (continuous)', () => {
     const recent = new Date(NOW.getTime() - 200);
-    expect(planWork(NOW, [replication()], [table('[public].[a]', { lastCycleAt: recent, lastCycleRows: 0 })], settings)).toEqual([]);
-    expect(planWork(NOW, [replication()], [table('[public].[a]', { lastCycleAt: recent, lastCycleRows: 5 })], settings)).toHaveLength(1);
+    const limited = replication({ changeTrackingBatchLimit: 1000 });
+    expect(planWork(NOW, [limited], [table('[public].[a]', { lastCycleAt: recent, lastCycleRows: 0 })], settings)).toEqual([]);
+    expect(planWork(NOW, [limited], [table('[public].[a]', { lastCycleAt: recent, lastCycleRows: 5 })], settings)).toEqual([]);
+    expect(planWork(NOW, [limited], [table('[public].[a]', { lastCycleAt: recent, lastCycleRows: 1000 })], settings)).toHaveLength(1);
   });
 
   describe('with the source\'s change probe (ChangeProbes)', () => {
@@ -56,9 +58,22 @@ describe('planWork', () => {
       expect(planWork(NOW, [replication()], [idle('[public].[a]', 1000)], probed({}))).toHaveLength(1);
     });
 
-    it('keeps cycling a busy table whatever the probe said', () => {
+    it('lets the probe judge a table whose last cycle moved rows, as an idle one (issue 39: no empty cycle after each change)', () => {
       const busy = table('[public].[a]', { lastCycleAt: new Date(NOW.getTime() - 10), lastCycleRows: 7 });
-      expect(planWork(NOW, [replication()], [busy], probed({ '[public].[a]': 'unchanged' }))).toHaveLength(1);
+      expect(planWork(NOW, [replication()], [busy], probed({ '[public].[a]': 'unchanged' }))).toEqual([]);
+      expect(planWork(NOW, [replication()], [busy], probed({ '[public].[a]': 'changed' }))).toHaveLength(1);
+    });
+
+    it('keeps cycling a table whose last cycle moved a whole batch, whatever the probe said', () => {
+      const backlog = table('[public].[a]', { lastCycleAt: new Date(NOW.getTime() - 10), lastCycleRows: 1000 });
+      expect(planWork(NOW, [replication({ changeTrackingBatchLimit: 1000 })], [backlog], probed({ '[public].[a]': 'unchanged' }))).toHaveLength(1);
+    });
+
+    it('after a burst of one change in each of 1,000 tables, gives the capacity to the table that changed again, not to 1,000 empty cycles', () => {
+      const justCycled = Array.from({ length: 1000 }, (_, index) => table(`[public].[t${index}]`, { lastCycleAt: new Date(NOW.getTime() - 100 - index), lastCycleRows: 1 }));
+      const verdicts = { ...Object.fromEntries(justCycled.map((t) => [t.tableName, 'unchanged' as const])), '[public].[t500]': 'changed' as const };
+      const orders = planWork(NOW, [replication({ parallelTablesLimit: 10 })], justCycled, probed(verdicts));
+      expect(orders.map((order) => order.tableName)).toEqual(['[public].[t500]']);
     });
 
     it('gives the capacity to the changed tables among many idle ones', () => {

@@ -21,7 +21,7 @@ export interface PlanningSettings {
   /** After a cycle that found nothing, wait this long before asking an idle source again (when no probe has answered). */
   idleCycleDelayMs: number;
   /**
-   * What the source's change probe (ChangeProbes) last said of an idle table at its current watermark: `changed` gets
+   * What the source's change probe (ChangeProbes) last said of a table at its current watermark: `changed` gets
    * it a cycle at once, `unchanged` none until idleRecheckMs has passed; null (no answer) leaves it to idleCycleDelayMs.
    */
   changeVerdict?: (table: TableRuntimeState) => ChangeVerdict | null;
@@ -106,7 +106,10 @@ function changeCycleDue(now: Date, replication: SchedulableReplication, table: T
   if (last === undefined) return true;
   const idleFor = now.getTime() - last;
   if (!config.isContinuous) return idleFor >= (config.repeatIntervalInMinutes ?? 0) * settings.minuteMs;
-  if (table.lastCycleRows > 0) return true;
+  // A cycle that moved a whole batch or more left a backlog behind it: the next at once. Any other table, busy or idle,
+  // is the probe's to judge: after a burst of small changes across many tables, an empty cycle for each would queue
+  // ahead of the one change that matters.
+  if (table.lastCycleRows >= config.changeTrackingBatchLimit) return true;
   switch (settings.changeVerdict?.(table) ?? null) {
     case 'changed':
       return true;

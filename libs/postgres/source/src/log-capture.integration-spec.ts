@@ -164,6 +164,28 @@ describe('PostgreSQL source: capture from the log', () => {
     expect(new Set(read.rows.map((row) => row[1])).size).toBe(30);
   });
 
+  it('relays for every process: one leads, another asks it (NOTIFY) and reads at once, and takes over when it stops', async () => {
+    await writer.query('create table shared (id integer primary key)');
+    const { definition, feed } = await tracked('shared');
+    await feed.readThrough(await write('insert into shared values (1)'));
+    // `source` leads (its reads relayed); a second process's connector follows.
+    const other = createPostgresSource(database.url, { encrypt: false, relayIntervalMs: 0 });
+    try {
+      const follower = new ChangeFeed(other, definition, feed.watermark);
+      const started = Date.now();
+      expect((await follower.readThrough(await write('insert into shared values (2)'))).rows).toEqual([['I', '2']]);
+      // Asked, the leader relays at once: well inside the 5 s a follower waits at most, or the 5 s of an idle round.
+      expect(Date.now() - started).toBeLessThan(4000);
+      await source.close();
+      source = createPostgresSource(database.url, { encrypt: false, relayIntervalMs: 0 });
+      expect((await follower.readThrough(await write('insert into shared values (3)'))).rows).toEqual([['I', '3']]);
+      const leaders = await writer.query("select count(*)::int as n from pg_stat_activity where datname = current_database() and backend_type = 'walsender'");
+      expect(leaders.rows[0]).toEqual({ n: 1 });
+    } finally {
+      await other.close();
+    }
+  });
+
   it('lets an operator hold the relay: the leader is ended, nothing is relayed meanwhile, and the changes follow once released', async () => {
     await writer.query('create table held (id integer primary key)');
     const { feed } = await tracked('held');
