@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, type ClientConfig } from 'pg';
+import { copyIn } from '@svc/postgres/common';
 import { inChangeSchema, quoteIdent } from '../identifiers';
 import { parseVersion } from '../versions';
 import { ChangeRecordBuilder, fullTransactionId, type LogFailure, type LogTable, type TableRecords } from './change-records';
@@ -287,23 +288,30 @@ async function walFlushed(client: Client, lsn: string): Promise<boolean> {
   }
 }
 
-/** Every change table's records (one INSERT each) and the failures found, in the caller's transaction. */
+/** Every change table's records (one COPY each) and the failures found, in the caller's transaction. */
 async function writeRecords(client: Client, built: { records: TableRecords[]; failures: LogFailure[] }): Promise<void> {
   for (const records of built.records) {
-    const { sql, values } = insertRecordsSql(records);
-    await client.query(sql, values);
+    const keys = records.table.keys.map((key) => quoteIdent(key.name)).join(', ');
+    await copyIn(client, `copy ${inChangeSchema(records.table.changeTable)} (${keys}, svc_op, svc_xid) from stdin (format csv)`, chunksOf(recordsCsv(records)));
   }
   for (const failure of built.failures) await client.query(RECORD_LOG_FAILURE_SQL, [failure.table.schema, failure.table.name, failure.xid, failure.reason]);
 }
 
-function insertRecordsSql(records: TableRecords): { sql: string; values: string[][] } {
-  const keys = records.table.keys;
-  const columns = keys.map((_, index) => `k${index}`);
-  const parameters = [...columns, 'op', 'xid'].map((_, index) => `$${index + 1}::text[]`);
-  const sql = `insert into ${inChangeSchema(records.table.changeTable)} (${keys.map((key) => quoteIdent(key.name)).join(', ')}, svc_op, svc_xid)
-select ${keys.map((key, index) => `u.k${index}::${key.type}`).join(', ')}, u.op, u.xid::xid8
-from unnest(${parameters.join(', ')}) as u(${[...columns, 'op', 'xid'].join(', ')})`;
-  return { sql, values: [...records.keyValues, records.ops, records.xids] };
+/**
+ * The records as CSV: each key value quoted (the log gives every value as its type's text output, which the column's
+ * input function reads back as an INSERT's cast from text did; quoted, an empty string stays one), then op and xid.
+ */
+export function recordsCsv(records: TableRecords): Buffer {
+  const lines: string[] = [];
+  for (let row = 0; row < records.ops.length; row += 1) {
+    const keys = records.keyValues.map((values) => `"${(values[row] ?? '').replace(/"/g, '""')}"`);
+    lines.push(`${keys.join(',')},${records.ops[row] ?? ''},${records.xids[row] ?? ''}\n`);
+  }
+  return Buffer.from(lines.join(''), 'utf8');
+}
+
+async function* chunksOf(buffer: Buffer): AsyncIterable<Buffer> {
+  yield buffer;
 }
 
 /** A pg_lsn's text ('16/B374D848') as a number. */
