@@ -225,6 +225,31 @@ describe('PostgreSQL source: capture from the log', () => {
   });
 });
 
+describe('PostgreSQL source: Delete while another process leads the relay', () => {
+  it('asks the other leader to stop (NOTIFY), waits for its walsender to end, and leaves nothing behind', async () => {
+    const fresh = await createLogicalTempDatabase('svc_srcpg_log_delete_led');
+    const client = await connect(fresh.url);
+    const releasing = createPostgresSource(fresh.url, { encrypt: false, relayIntervalMs: 0 });
+    const leading = createPostgresSource(fresh.url, { encrypt: false, relayIntervalMs: 0 });
+    try {
+      await client.query('create table a (id integer primary key)');
+      const before = await catalogOf(client);
+      const definition = (await releasing.describeTable({ schema: 'public', name: 'a' }))!;
+      await releasing.enableTracking(definition);
+      // The other process's reads make it the leader: its walsender holds the slot.
+      const feed = new ChangeFeed(leading, definition, (await leading.minValidVersion(definition.table))!);
+      await feed.readThrough(await commitAndGetXid(client, 'insert into a values (1)'));
+      expect((await client.query("select count(*)::int as n from pg_stat_activity where datname = current_database() and backend_type = 'walsender'")).rows[0]).toEqual({ n: 1 });
+      await releasing.disableTracking({ schema: 'public', name: 'a' });
+      expect(await catalogOf(client)).toEqual(before);
+    } finally {
+      await Promise.allSettled([releasing.close(), leading.close()]);
+      await client.end();
+      await fresh.drop();
+    }
+  });
+});
+
 /** What a service could leave in a database: schemas, publications, its slots, triggers and functions outside pg_catalog. */
 async function catalogOf(client: Client): Promise<Record<string, string[]>> {
   const list = async (sql: string) => (await client.query<{ item: string }>(sql)).rows.map((row) => row.item);
