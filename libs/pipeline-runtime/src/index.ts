@@ -7,6 +7,7 @@ export { ENGINE_TABLE, driverErrorMappers, type EngineTable } from './engine-tab
 export { classifyFailure, type FailureScope, type FailureVerdict, type WorkSubject } from './failure-classifier';
 export { WHERE_MAX_FRAMES, WHERE_MAX_FRAME_LENGTH, failureLogFields, type FailureLogFields } from './failure-log';
 export { ReplicationGoneError, RuntimeConfigClient } from './runtime-config.client';
+export { DEFAULT_REGISTRY_WAIT, registryUnavailable, waitForRegistry, type RegistryWait } from './registry-wait';
 export { runClassified, type TerminalFailure } from './classified-work';
 // Engine errors the workers act on.
 export { CaptureFailedError, ChangesPurgedError, SourceIncarnationChangedError, SourceVersionsRewoundError, StaleDefinitionError, TableNotTrackedError, isEngineError } from '@svc/engines';

@@ -1,37 +1,13 @@
 import { ErrorCode, Subjects, type ReplicationConfig, type ReplyOf } from '@svc/contracts';
 import type { RuntimeConfigSeal } from '@svc/crypto';
-import { MessagingError, WorkAbortedError, abortableSleep, retryDelayMs, type NatsRequester, type RetryBackoff } from '@svc/messaging';
+import type { NatsRequester } from '@svc/messaging';
+import { DEFAULT_REGISTRY_WAIT, waitForRegistry, type RegistryWait } from './registry-wait';
 
 export class ReplicationGoneError extends Error {
   constructor(replicationId: string) {
     super(`replication ${replicationId} no longer exists`);
     this.name = 'ReplicationGoneError';
   }
-}
-
-/** How long a worker waits for an unreachable registry before its work fails (and is retried by redelivery). */
-export interface RegistryWait {
-  /** Waiting longer than this gives up. Default 5 minutes. */
-  maxWaitMs: number;
-  /** Pause between attempts: 250 ms doubling to 5 s, jittered. */
-  backoff: RetryBackoff;
-  /** Rejects with WorkAbortedError once `signal` is aborted. */
-  sleep: (ms: number, signal: AbortSignal) => Promise<void>;
-  now: () => number;
-  /** Aborted when the worker shuts down: a wait for the registry then ends at once (WorkAbortedError). */
-  shutdown?: AbortSignal;
-}
-
-const DEFAULT_REGISTRY_WAIT: RegistryWait = {
-  maxWaitMs: 5 * 60000,
-  backoff: { initialMs: 250, maxMs: 5000 },
-  sleep: abortableSleep,
-  now: () => Date.now(),
-};
-
-/** No registry instance answers (none running, or one restarting) or none answered in time. */
-function registryUnavailable(error: unknown): error is MessagingError {
-  return error instanceof MessagingError && (error.kind === 'NoResponders' || error.kind === 'Timeout');
 }
 
 /**
@@ -75,18 +51,10 @@ export class RuntimeConfigClient {
   }
 
   /** Each attempt with a proof of its own: a wait for the registry may last longer than a proof is valid. */
-  private async requestWaitingForRegistry(replicationId: string): Promise<{ reply: ReplyOf<typeof Subjects.registryRuntimeConfig>; nonce: string }> {
-    const startedAt = this.wait.now();
-    for (let attempt = 1; ; attempt += 1) {
-      try {
-        const proof = this.seal.prove(replicationId);
-        return { reply: await this.requester.request(Subjects.registryRuntimeConfig, { replicationId, proof }), nonce: proof.nonce };
-      } catch (error) {
-        const waited = this.wait.now() - startedAt;
-        if (!registryUnavailable(error) || waited >= this.wait.maxWaitMs) throw error;
-        if (this.shutdown.aborted) throw new WorkAbortedError('the worker is shutting down while the registry does not answer', { cause: error });
-        await this.wait.sleep(Math.min(retryDelayMs(attempt, this.wait.backoff), this.wait.maxWaitMs - waited), this.shutdown);
-      }
-    }
+  private requestWaitingForRegistry(replicationId: string): Promise<{ reply: ReplyOf<typeof Subjects.registryRuntimeConfig>; nonce: string }> {
+    return waitForRegistry(async () => {
+      const proof = this.seal.prove(replicationId);
+      return { reply: await this.requester.request(Subjects.registryRuntimeConfig, { replicationId, proof }), nonce: proof.nonce };
+    }, { ...this.wait, shutdown: this.shutdown });
   }
 }

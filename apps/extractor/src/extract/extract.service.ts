@@ -32,9 +32,11 @@ import {
   seedBatchId,
   splitCsvParts,
   workMessageId,
+  DEFAULT_REGISTRY_WAIT,
+  waitForRegistry,
   type FailureScope,
+  type RegistryWait,
 } from '@svc/pipeline-runtime';
-import { waitForRegistry } from './registry-wait';
 import { projectOntoColumns } from './schema-projection';
 import { SentDefinitions } from './sent-definitions';
 
@@ -73,7 +75,7 @@ export class ExtractService {
   /** Row chunks wait out a NATS outage in place, until the worker shuts down. */
   private readonly outageWait: Partial<OutageWait>;
   /** A new attempt's epoch waits for the registry in place, up to 2 minutes, until the worker shuts down. */
-  private readonly registryWait: OutageWait;
+  private readonly registryWait: RegistryWait;
 
   constructor(
     private readonly engines: EngineRegistry,
@@ -87,7 +89,7 @@ export class ExtractService {
     @Inject(WORKER_SHUTDOWN) shutdown: AbortController,
   ) {
     this.outageWait = { shutdown: shutdown.signal };
-    this.registryWait = { maxWaitMs: DEFAULT_OUTAGE_WAIT.maxWaitMs, backoff: REGISTRY_WAIT_BACKOFF, shutdown: shutdown.signal };
+    this.registryWait = { ...DEFAULT_REGISTRY_WAIT, maxWaitMs: DEFAULT_OUTAGE_WAIT.maxWaitMs, backoff: REGISTRY_WAIT_BACKOFF, shutdown: shutdown.signal };
   }
 
   async extract(delivered: ExtractRequested, context: Pick<WorkContext, 'deliveryCount'> = { deliveryCount: 1 }): Promise<void> {

@@ -1,4 +1,24 @@
-import { MessagingError, WorkAbortedError, abortableSleep, isNatsOutage, retryDelayMs, type OutageWait } from '@svc/messaging';
+import { MessagingError, WorkAbortedError, abortableSleep, isNatsOutage, retryDelayMs, type RetryBackoff } from '@svc/messaging';
+
+/** How long a worker waits for an unreachable registry before its work fails (and is retried by redelivery). */
+export interface RegistryWait {
+  /** Waiting longer than this gives up. Default 5 minutes. */
+  maxWaitMs: number;
+  /** Pause between attempts: 250 ms doubling to 5 s, jittered. */
+  backoff: RetryBackoff;
+  /** Rejects with WorkAbortedError once `signal` is aborted. */
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  now: () => number;
+  /** Aborted when the worker shuts down: a wait for the registry then ends at once (WorkAbortedError). */
+  shutdown?: AbortSignal;
+}
+
+export const DEFAULT_REGISTRY_WAIT: RegistryWait = {
+  maxWaitMs: 5 * 60000,
+  backoff: { initialMs: 250, maxMs: 5000 },
+  sleep: abortableSleep,
+  now: () => Date.now(),
+};
 
 /**
  * Nobody answered the request: no registry instance listens (one restarting or failing over), none replied in time
@@ -19,17 +39,17 @@ export function registryUnavailable(error: unknown): boolean {
  *
  * The worker keeps its message meanwhile: PipelineWorker extends its ack deadline while the handler runs.
  */
-export async function waitForRegistry<T>(request: () => Promise<T>, wait: OutageWait): Promise<T> {
-  const startedAt = Date.now();
+export async function waitForRegistry<T>(request: () => Promise<T>, wait: RegistryWait): Promise<T> {
+  const startedAt = wait.now();
   for (let failures = 1; ; failures += 1) {
     try {
       return await untilShutdown(request(), wait.shutdown);
     } catch (error) {
       if (!registryUnavailable(error)) throw error;
-      const waited = Date.now() - startedAt;
+      const waited = wait.now() - startedAt;
       if (waited >= wait.maxWaitMs) throw error;
       if (wait.shutdown?.aborted) throw new WorkAbortedError('the worker is shutting down while the registry does not answer', { cause: error });
-      await abortableSleep(Math.min(retryDelayMs(failures, wait.backoff), wait.maxWaitMs - waited), wait.shutdown);
+      await wait.sleep(Math.min(retryDelayMs(failures, wait.backoff), wait.maxWaitMs - waited), wait.shutdown);
     }
   }
 }
