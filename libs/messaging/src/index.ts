@@ -6,7 +6,7 @@ export { ROWS_MAX_MESSAGE_BYTES, ensurePipelineStreams, pipelineStreamConfigs, w
 export { PipelinePublisher } from './pipeline-publisher';
 export { PipelineWorker, type PipelineWorkerOptions, type SlotReturn, type WorkContext } from './pipeline-worker';
 export { RetryableWorkError, TerminalWorkError, WorkAbortedError, abortableSleep, type WorkErrorOptions } from './work-errors';
-export { DEFAULT_OUTAGE_WAIT, NO_OUTAGE_WAIT, isNatsOutage, waitOutOutage, type OutageWait } from './nats-outage';
+export { DEFAULT_OUTAGE_WAIT, NO_OUTAGE_WAIT, isNatsOutage, untilAborted, waitOutOutage, type OutageWait } from './nats-outage';
 export { DEFAULT_RETRY_BACKOFF, retryDelayMs, type RandomSource, type RetryBackoff } from './retry-backoff';
 export { DEFAULT_MAX_CHUNK_BYTES, DEFAULT_MAX_IN_FLIGHT, publishRowChunks, purgeRows, readRowChunks, rowsSubjectOf } from './row-chunks';
 export { BUS_ROLES, busPermissionsOf, inboxPrefixOf, type BusPermissions, type BusRole } from './bus-roles';

@@ -64,10 +64,10 @@ export async function waitOutOutage<T>(attempt: () => Promise<T>, wait: OutageWa
  * `work`, or WorkAbortedError as soon as `signal` is aborted: an attempt waiting on an unreachable server
  * (up to its own timeout) must not hold up a shutdown. The abandoned attempt is left to settle unobserved.
  */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+export function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined, waitingFor = 'NATS is unreachable'): Promise<T> {
   if (signal === undefined) return work;
   return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(new WorkAbortedError('the worker is shutting down while NATS is unreachable'));
+    const onAbort = (): void => reject(new WorkAbortedError(`the worker is shutting down while ${waitingFor}`));
     if (signal.aborted) onAbort();
     else signal.addEventListener('abort', onAbort, { once: true });
     work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));

@@ -1,4 +1,4 @@
-import { MessagingError, WorkAbortedError, abortableSleep, isNatsOutage, retryDelayMs, type RetryBackoff } from '@svc/messaging';
+import { MessagingError, WorkAbortedError, abortableSleep, isNatsOutage, retryDelayMs, untilAborted, type RetryBackoff } from '@svc/messaging';
 
 /** How long a worker waits for an unreachable registry before its work fails (and is retried by redelivery). */
 export interface RegistryWait {
@@ -43,7 +43,7 @@ export async function waitForRegistry<T>(request: () => Promise<T>, wait: Regist
   const startedAt = wait.now();
   for (let failures = 1; ; failures += 1) {
     try {
-      return await untilShutdown(request(), wait.shutdown);
+      return await untilAborted(request(), wait.shutdown, 'waiting for the registry');
     } catch (error) {
       if (!registryUnavailable(error)) throw error;
       const waited = wait.now() - startedAt;
@@ -52,15 +52,4 @@ export async function waitForRegistry<T>(request: () => Promise<T>, wait: Regist
       await wait.sleep(Math.min(retryDelayMs(failures, wait.backoff), wait.maxWaitMs - waited), wait.shutdown);
     }
   }
-}
-
-/** `work`, or WorkAbortedError as soon as `signal` is aborted; an abandoned attempt settles unobserved. */
-function untilShutdown<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (signal === undefined) return work;
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(new WorkAbortedError('the worker is shutting down while waiting for the registry'));
-    if (signal.aborted) onAbort();
-    else signal.addEventListener('abort', onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }
