@@ -9,6 +9,7 @@ import type { Client } from 'pg';
  * create triggers on it, and read it.
  */
 const CAPTURE_RIGHTS_SQL = `select current_setting('wal_level') as wal_level, current_user::text as login,
+  current_setting('max_wal_senders')::int as max_wal_senders,
   (select r.rolsuper or r.rolreplication
       or exists (select from pg_roles g where g.rolname = 'rds_replication' and pg_has_role(current_user, g.oid, 'member'))
     from pg_roles r where r.rolname = current_user) as can_replicate,
@@ -26,6 +27,8 @@ const CAPTURE_RIGHTS_SQL = `select current_setting('wal_level') as wal_level, cu
 interface CaptureRights {
   wal_level: string;
   login: string;
+  /** The log is streamed through a walsender: none allowed, none to stream with. */
+  max_wal_senders: number;
   can_replicate: boolean;
   can_create: boolean;
   schema_exists: boolean;
@@ -48,7 +51,7 @@ export async function checkPostgresCapture(client: Client, tables: readonly Tabl
   const unreadable = rights.tables.filter((table) => !table.select);
   const problems: string[] = [];
   if (unreadable.length > 0) problems.push(`the login ${rights.login} cannot read ${named(unreadable)}: GRANT SELECT on them`);
-  const logReady = rights.wal_level === 'logical' && rights.can_replicate && rights.can_create;
+  const logReady = rights.wal_level === 'logical' && rights.max_wal_senders > 0 && rights.can_replicate && rights.can_create;
   const byLog = logReady && rights.tables.every((table) => table.owned);
   if (byLog || tables.length === 0) return { problems, note: byLog ? logNote(rights) + identityNote(rights) : '' };
   const noTriggers = rights.tables.filter((table) => !table.owned && !table.trigger);
@@ -83,6 +86,7 @@ function logFixes(rights: CaptureRights): string[] {
       `set wal_level = logical and restart the server (it is ${rights.wal_level}; Amazon RDS and Aurora: rds.logical_replication = 1; Azure: azure.replication_support = logical; Cloud SQL: cloudsql.logical_decoding = on)`,
     );
   }
+  if (rights.max_wal_senders <= 0) fixes.push('set max_wal_senders to at least 1 (the service streams the log through one walsender per source database) and restart the server');
   if (!rights.can_replicate) fixes.push(`ALTER ROLE ${rights.login} WITH REPLICATION (Amazon RDS: GRANT rds_replication TO ${rights.login})`);
   if (!rights.can_create) fixes.push(`GRANT CREATE ON DATABASE to ${rights.login} (for the publication)`);
   return fixes;

@@ -102,7 +102,7 @@ async function unpublish(client: PoolClient, table: TableRef): Promise<void> {
  */
 async function logCaptureAvailable(pool: Pool, table: TableRef): Promise<boolean> {
   const [readiness] = (await pool.query<LogReadiness>(LOG_CAPTURE_READINESS_SQL)).rows;
-  if (readiness?.wal_level !== 'logical' || !readiness.can_replicate || !readiness.can_publish) return false;
+  if (readiness?.wal_level !== 'logical' || readiness.max_wal_senders <= 0 || !readiness.can_replicate || !readiness.can_publish) return false;
   const [capturable] = (await pool.query<{ capturable: boolean | null }>(TABLE_LOG_CAPTURABLE_SQL, [qualifiedName(table)])).rows;
   return capturable?.capturable === true;
 }
@@ -131,6 +131,7 @@ const SLOT_REFUSALS: ReadonlySet<string> = new Set(['53400', '42501', '55000']);
 
 interface LogReadiness {
   wal_level: string;
+  max_wal_senders: number;
   can_replicate: boolean;
   can_publish: boolean;
 }

@@ -22,11 +22,12 @@ export const REQUEST_RELAY_SQL = `select pg_notify('${CHANGE_SCHEMA}_relay', '')
 export const SLOT_NAME_SQL = `select '${CHANGE_SCHEMA}_' || oid::text as slot from pg_database where datname = current_database()`;
 
 /**
- * Whether this login can capture from the log here, and why not: wal_level must be logical; the login needs the
+ * Whether this login can capture from the log here, and why not: wal_level must be logical and a walsender allowed
+ * (max_wal_senders, the relay streams the slot through one); the login needs the
  * REPLICATION attribute (or superuser, or on Amazon RDS/Aurora membership of rds_replication) to use a slot, CREATE on
  * the database for the publication (unless it exists) and ownership of the tables it publishes (checked per table).
  */
-export const LOG_CAPTURE_READINESS_SQL = `select current_setting('wal_level') as wal_level,
+export const LOG_CAPTURE_READINESS_SQL = `select current_setting('wal_level') as wal_level, current_setting('max_wal_senders')::int as max_wal_senders,
   (r.rolsuper or r.rolreplication
     or exists (select from pg_roles g where g.rolname = 'rds_replication' and pg_has_role(current_user, g.oid, 'member'))) as can_replicate,
   (has_database_privilege(current_database(), 'CREATE')
