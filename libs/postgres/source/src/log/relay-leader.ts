@@ -19,7 +19,7 @@ import {
   WAL_FLUSHED_SQL,
 } from './log-sql';
 import { decodePgOutput } from './pgoutput';
-import { ReplicationStream } from './replication-stream';
+import { ReplicationStream, endClient } from './replication-stream';
 import { ensureSlot, slotName } from './slot';
 
 export interface LeaderOptions {
@@ -80,7 +80,12 @@ export class RelayLeader {
   static async lead(config: ClientConfig, options: LeaderOptions, onClose: () => void): Promise<RelayLeader | null> {
     const writer = new Client(config);
     writer.on('error', () => undefined);
-    await writer.connect();
+    try {
+      await writer.connect();
+    } catch (error) {
+      await endClient(writer);
+      throw error;
+    }
     let stream: ReplicationStream | null = null;
     try {
       if ((await writer.query<{ locked: boolean }>(TRY_RELAY_LOCK_SQL)).rows[0]?.locked !== true) throw new NotLeading();
@@ -93,7 +98,7 @@ export class RelayLeader {
       return new RelayLeader(writer, stream, slot, options, onClose);
     } catch (error) {
       await stream?.close();
-      await writer.end().catch(() => undefined);
+      await endClient(writer);
       if (error instanceof NotLeading) return null;
       throw error;
     }
@@ -126,7 +131,7 @@ export class RelayLeader {
     this.onClose();
     await this.stream.close();
     await this.writer.query(RELAY_UNLOCK_SQL).catch(() => undefined);
-    await this.writer.end().catch(() => undefined);
+    await endClient(this.writer);
   }
 
   private tick(): void {

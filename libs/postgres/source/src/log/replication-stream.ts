@@ -36,13 +36,14 @@ export class ReplicationStream {
   private constructor(
     private readonly client: Client,
     private readonly frames: Duplex,
+    slot: string,
     confirmed: bigint,
   ) {
     this.confirmed = confirmed;
     frames.on('data', (frame: Buffer) => this.hold(frame));
     frames.on('end', () => this.finish(null));
-    frames.on('error', (error: Error) => this.finish(error));
-    client.on('error', (error: Error) => this.finish(error));
+    frames.on('error', (error: Error) => this.finish(streamFailure(slot, error)));
+    client.on('error', (error: Error) => this.finish(streamFailure(slot, error)));
     client.on('end', () => this.finish(null));
   }
 
@@ -55,15 +56,15 @@ export class ReplicationStream {
     try {
       await client.connect();
     } catch (error) {
-      await client.end().catch(() => undefined);
-      throw error;
+      await endClient(client);
+      throw error instanceof Error ? streamFailure(slot, error) : error;
     }
     // The replication grammar takes plain identifiers and '…' strings only (no E'…'): both names are the service's own.
     if (!/^[a-z0-9_]+$/.test(slot) || !/^[a-z0-9_]+$/.test(publication)) throw new Error(`unexpected slot or publication name: ${slot}, ${publication}`);
     const command = `START_REPLICATION SLOT ${slot} LOGICAL 0/0 (proto_version '1', publication_names '${publication}')`;
     const frames = client.query(copyBoth(command, { alignOnCopyDataFrame: true, readableObjectMode: true, readableHighWaterMark: 1 }));
     client.removeListener('error', early);
-    return new ReplicationStream(client, frames, confirmed);
+    return new ReplicationStream(client, frames, slot, confirmed);
   }
 
   /** The next message, or null when none came within `timeoutMs`. Throws when the stream failed or ended. */
@@ -105,7 +106,7 @@ export class ReplicationStream {
   /** Ends the walsender session; the slot keeps the last confirmed position. */
   async close(): Promise<void> {
     this.finish(new Error('the replication stream was closed'));
-    await this.client.end().catch(() => undefined);
+    await endClient(this.client);
   }
 
   private waitForFrame(timeoutMs: number): Promise<boolean> {
@@ -154,6 +155,38 @@ export class ReplicationStream {
     this.ended = true;
     this.notify();
   }
+}
+
+/** How long ending a session may take before its socket is simply closed. */
+const END_WAIT_MS = 2_000;
+
+/**
+ * Ends a pg client's session, closing its socket if that does not happen soon: after a refused connection or a
+ * server-ended session, pg's `end()` may wait for an 'end' event that has already passed.
+ */
+export async function endClient(client: Client): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const closed = new Promise<void>((resolve) => {
+    timer = setTimeout(() => {
+      (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+      resolve();
+    }, END_WAIT_MS);
+  });
+  try {
+    await Promise.race([client.end().catch(() => undefined), closed]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** too_many_connections: every walsender place (max_wal_senders) taken. */
+const TOO_MANY_CONNECTIONS = '53300';
+
+/** The server's or the connection's error, saying which slot's stream it ended and, where it helps, what to do. */
+function streamFailure(slot: string, error: Error): Error {
+  const code = (error as { code?: unknown }).code;
+  const advice = code === TOO_MANY_CONNECTIONS ? ' (raise max_wal_senders, or end walsenders that are not needed: pg_stat_replication)' : '';
+  return new Error(`the stream of replication slot ${slot} failed: ${error.message}${advice}`, { cause: error });
 }
 
 /** XLogData ('w': start, end, clock, payload) or a primary keepalive ('k': end, clock, reply requested). */
