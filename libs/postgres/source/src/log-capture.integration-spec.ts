@@ -225,6 +225,35 @@ describe('PostgreSQL source: capture from the log', () => {
   });
 });
 
+describe('PostgreSQL source: tracking enabled while the database is written', () => {
+  it('relays once the first table is tracked though other tables were written between the slot and the publication (pgoutput would fail for good)', async () => {
+    const fresh = await createLogicalTempDatabase('svc_srcpg_log_busy');
+    const client = await connect(fresh.url);
+    const noise = await connect(fresh.url);
+    const own = createPostgresSource(fresh.url, { encrypt: false, relayIntervalMs: 0 });
+    let writing = true;
+    try {
+      await client.query('create table busy (id integer primary key, v text); create table noise (id serial primary key, at timestamptz default now())');
+      // Writes every millisecond or so, before, during and after the slot and the publication are made.
+      const writes = (async () => {
+        while (writing) await noise.query('insert into noise default values');
+      })();
+      const definition = (await own.describeTable({ schema: 'public', name: 'busy' }))!;
+      await own.enableTracking(definition);
+      const feed = new ChangeFeed(own, definition, (await own.minValidVersion(definition.table))!);
+      const inserted = await commitAndGetXid(client, "insert into busy values (1, 'a')");
+      expect((await feed.readThrough(inserted)).rows).toEqual([['I', '1', 'a']]);
+      writing = false;
+      await writes;
+    } finally {
+      writing = false;
+      await own.close();
+      await Promise.allSettled([client.end(), noise.end()]);
+      await fresh.drop();
+    }
+  });
+});
+
 describe('PostgreSQL source: Delete while another process leads the relay', () => {
   it('asks the other leader to stop (NOTIFY), waits for its walsender to end, and leaves nothing behind', async () => {
     const fresh = await createLogicalTempDatabase('svc_srcpg_log_delete_led');

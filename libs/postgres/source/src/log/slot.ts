@@ -1,5 +1,6 @@
 import type { ClientBase, Pool } from 'pg';
 import {
+  CREATE_PUBLICATION_SQL,
   CREATE_SLOT_SQL,
   DROP_SLOT_SQL,
   LOG_REGISTRY_EXISTS_SQL,
@@ -34,6 +35,9 @@ export async function ensureSlot(client: ClientBase, slot: string, timeoutMs = S
   const state = (await client.query<{ wal_status: string | null }>(SLOT_STATE_SQL, [slot])).rows[0];
   if (state !== undefined && state.wal_status !== 'lost') return false;
   if (state !== undefined) await client.query(DROP_SLOT_SQL, [slot]);
+  // pgoutput looks the publication up as of each change it decodes: a change between the slot's start and the
+  // publication's creation fails the stream for good ("publication does not exist"). So it exists first.
+  await client.query(CREATE_PUBLICATION_SQL);
   try {
     await client.query('begin');
     await client.query(`set local statement_timeout = ${Math.max(1, Math.round(timeoutMs))}`);
