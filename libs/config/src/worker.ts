@@ -24,6 +24,8 @@ export interface WorkerConfig {
   rowChunkBytes: number;
   /** Seeds are cut into parts of about this many bytes, each a batch of its own. */
   seedPartBytes: number;
+  /** A keyed, tracked table bigger than this is seeded in key-range chunks of about this size (0: never). */
+  seedChunkBytes: number;
   /** Batches one instance works on at once. */
   concurrency: number;
   /** VALIDATION_MAX_ROWS_PER_SECOND: rows a table's validation reads from the source per second at most (extractor; 0: no cap). */
@@ -67,6 +69,7 @@ export function loadWorkerConfig(environment: Record<string, string | undefined>
     workerKey: readWorkerKey(env),
     rowChunkBytes: env.int('ROW_CHUNK_BYTES', 512 * 1024, { min: 1024, max: 1024 * 1024 - 4096 }),
     seedPartBytes: env.int('SEED_PART_MB', 64, { min: 1, max: 4096 }) * 1024 * 1024,
+    seedChunkBytes: env.int('SEED_CHUNK_KB', 128 * 1024, { min: 0, max: 1024 * 1024 * 1024 }) * 1024,
     concurrency,
     validationMaxRowsPerSecond: env.int('VALIDATION_MAX_ROWS_PER_SECOND', 0, { min: 0 }),
     pools: {

@@ -28,6 +28,8 @@ import type {
   RuntimeConfigRequest,
   WorkAttemptReply,
   WorkAttemptRequest,
+  SeedPlanReply,
+  SeedPlanRequest,
   WorkCancelled,
   WorkFailed,
   WorkProgress,
@@ -49,6 +51,8 @@ export const Subjects = {
   registryValidationReport: 'svc.registry.v1.validation.report',
   /** Core request/reply: an extractor starts another attempt of a work delivered again; the reply is its epoch. */
   registryWorkAttempt: 'svc.registry.v1.work.attempt',
+  /** Core request/reply: an extractor asks for (or offers) the plan of a chunked seed; the registry publishes its chunks. */
+  registrySeedPlan: 'svc.registry.v1.seed.plan',
   extractorDiscoverTables: 'svc.extractor.v1.discover-tables',
   extractorReleaseTables: 'svc.extractor.v1.release-tables',
   extractorChangedTables: 'svc.extractor.v1.changed-tables',
@@ -124,6 +128,7 @@ export interface RequestReplyContracts {
   'svc.registry.v1.metrics': { request: Record<string, never>; reply: RpcReply<RegistryMetricsReply> };
   'svc.registry.v1.validation.report': { request: ValidationReportRequest; reply: RpcReply<ValidationReportReply> };
   'svc.registry.v1.work.attempt': { request: WorkAttemptRequest; reply: RpcReply<WorkAttemptReply> };
+  'svc.registry.v1.seed.plan': { request: SeedPlanRequest; reply: RpcReply<SeedPlanReply> };
   'svc.extractor.v1.discover-tables': { request: DiscoverTablesRequest; reply: RpcReply<DiscoverTablesReply> };
   'svc.extractor.v1.release-tables': { request: ReleaseTablesRequest; reply: RpcReply<ReleaseTablesReply> };
   'svc.extractor.v1.changed-tables': { request: ChangedTablesRequest; reply: RpcReply<ChangedTablesReply> };

@@ -36,6 +36,26 @@ export interface ReadOptions {
    * The read fails with SourceIncarnationChangedError when the source is another incarnation now.
    */
   incarnation?: SourceIncarnation;
+  /** A snapshot read: only the rows whose key is in this range (a chunk of a chunked seed). */
+  keyRange?: SeedKeyRange;
+}
+
+/** Rows whose key is at or above `lower` and below `upper` (key texts, one per key column, as planSeedChunks gave them; null: unbounded). */
+export interface SeedKeyRange {
+  lower: readonly string[] | null;
+  upper: readonly string[] | null;
+}
+
+/** How a chunked seed of a table is cut (SourceConnector.planSeedChunks). */
+export interface SeedChunkPlan {
+  /**
+   * The capture horizon, taken before any chunk is read: a change read from it finds every change a snapshot opened
+   * later may have missed or seen, so applying its changes over the chunks leaves the table exactly the source's.
+   */
+  startVersion: string;
+  sourceIncarnation: SourceIncarnation | null;
+  /** Inner bounds in key order (each the key's column texts): n bounds cut the table into n + 1 chunks; none, one. */
+  bounds: string[][];
 }
 
 export interface ChangeRead extends RowStream {
@@ -94,6 +114,11 @@ export interface SourceConnector {
    * Both reads check the definition against the table as their snapshot sees it (see ReadOptions).
    */
   readSnapshot(definition: TableDefinition, options?: ReadOptions): Promise<SnapshotRead>;
+  /**
+   * Cuts a keyed table's seed into key ranges of about `chunkBytes` each, for readSnapshot's `keyRange`; tracking must be
+   * enabled before. Absent on an engine that seeds a table as one snapshot.
+   */
+  planSeedChunks?(definition: TableDefinition, chunkBytes: number): Promise<SeedChunkPlan>;
   /**
    * Net change per key with version in [fromVersion, toVersion), joined to the current row (a key whose
    * row is gone reads as a delete). At most about `limit` change records; a transaction is never split.

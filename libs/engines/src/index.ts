@@ -6,6 +6,8 @@ export type {
   ChangeRead,
   RowStream,
   ReadOptions,
+  SeedChunkPlan,
+  SeedKeyRange,
   SnapshotRead,
   SourceConnector,
   SourceIncarnation,

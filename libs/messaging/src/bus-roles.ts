@@ -94,6 +94,8 @@ export function busPermissionsOf(role: BusRole): BusPermissions {
           `${JS_API}.STREAM.PURGE.${ROWS}`,
           // A work delivered again starts a new attempt, with its own epoch (WorkAttemptRequest).
           Subjects.registryWorkAttempt,
+          // A chunked seed's plan, asked for or offered: the registry publishes its chunks (SeedPlanRequest).
+          Subjects.registrySeedPlan,
           // Validation: a table's comparison, and its progress and result told to the registry.
           ...ownDurableConsumer(PipelineConsumers.validator),
           Subjects.registryValidationReport,

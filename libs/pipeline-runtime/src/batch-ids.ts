@@ -23,12 +23,25 @@ export function previousBatchOfWork(batch: BatchDescriptor): string | null {
   const { body, replicationId } = batch;
   const { table } = batch.definition;
   if (body.kind === 'changes') return body.after === undefined ? null : changeBatchId(replicationId, table, body.after, body.fromVersion);
-  return body.part === 0 ? null : seedBatchId(replicationId, table, body.seedId, body.part - 1);
+  // The chunks of a chunked seed apply in any order.
+  return body.part === 0 || body.chunked === true ? null : seedBatchId(replicationId, table, body.seedId, body.part - 1);
 }
 
-/** Part 0 of a seed fills its table from nothing; every other batch adds to what is already there. */
+/**
+ * Part 0 of a seed, or any chunk of a chunked seed (whichever arrives first starts it), fills its table from nothing;
+ * every other batch adds to what is already there. A chunked seed's table lost after some chunks were in is found by
+ * its close (chunkBatchIdsOf: every chunk must be in the batch log).
+ */
 export function startsTable(batch: BatchDescriptor): boolean {
-  return batch.body.kind === 'seed' && batch.body.part === 0;
+  return batch.body.kind === 'seed' && (batch.body.part === 0 || batch.body.chunked === true);
+}
+
+/** The batch ids of every chunk of the seed a close's first batch closes; empty for any other batch. */
+export function chunkBatchIdsOf(batch: BatchDescriptor): string[] {
+  const { body } = batch;
+  if (body.kind !== 'changes' || body.closesSeed === undefined || body.after !== undefined) return [];
+  const { seedId, chunkCount } = body.closesSeed;
+  return Array.from({ length: chunkCount }, (_, index) => seedBatchId(batch.replicationId, batch.definition.table, seedId, index));
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { BatchDescriptor } from '@svc/contracts';
 import type { ApplyOutcome, TableEnsured } from '@svc/engines';
 import type { WorkContext } from '@svc/messaging';
-import { previousBatchOfWork, startsTable } from './batch-ids';
+import { chunkBatchIdsOf, previousBatchOfWork, startsTable } from './batch-ids';
 import { CHANGE_BATCH_LAST_SLOT_WAIT_MS, tableLoss, type SeedPartOrder } from './part-order';
 
 /** What a stage's database (staging or warehouse) is asked while one batch goes through the step. */
@@ -59,6 +59,8 @@ export async function runBatchStep(
     });
   }
   if (await target.isStale()) return outcomes.stale();
+  // A chunked seed's close applies over every chunk: one missing here was lost with its table (database recreated).
+  if (!(await allDone(chunkBatchIdsOf(batch), (batchId) => target.hasDone(batchId)))) return outcomes.tableLost();
   const { created, addedColumns, schemaChanges, suspectedRenames, keptAs } = await target.ensureTable();
   // After an ScdType change the table kept aside is replaced by a new one, which the reseed that follows fills.
   if (created && keptAs === undefined && !startsTable(batch)) return outcomes.tableLost();
@@ -66,4 +68,15 @@ export async function runBatchStep(
   if (outcome.stale) return outcomes.stale();
   partOrder.applied(batch.batchId);
   await outcomes.done(outcome, addedColumns, { schemaChanges: schemaChanges ?? [], suspectedRenames: suspectedRenames ?? [] });
+}
+
+/** Lookups of the batch log at once while checking a close's chunks. */
+const CHUNK_CHECKS_AT_ONCE = 8;
+
+async function allDone(batchIds: readonly string[], hasDone: (batchId: string) => Promise<boolean>): Promise<boolean> {
+  for (let start = 0; start < batchIds.length; start += CHUNK_CHECKS_AT_ONCE) {
+    const found = await Promise.all(batchIds.slice(start, start + CHUNK_CHECKS_AT_ONCE).map(hasDone));
+    if (found.includes(false)) return false;
+  }
+  return true;
 }

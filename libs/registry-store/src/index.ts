@@ -12,6 +12,7 @@ export { issueMissingExternalIds } from './external-id-backfill';
 export { DatabaseUrlError, ensureDatabase } from './ensure-database';
 export { MetricsHistoryRepository, type HistoryQuery, type MetricSample, type MetricsHistoryStore } from './metrics-history-repository';
 export { migrate, type MigrationReport } from './migrate';
+export { SeedPlanRepository, type ChunkRecorded, type ChunkWork, type SeedPlan, type SeedPlanProgress, type SeedPlanState } from './seed-plan-repository';
 export { MIGRATIONS, type Migration } from './migrations';
 export {
   ReplicationRepository,
@@ -34,6 +35,7 @@ export {
   type ReleasedWork,
   type ReportingWork,
   type SchedulableReplication,
+  type SeedPlanSummary,
   type TableRuntimeState,
   type UnpublishedWork,
   type WorkFailureEvent,

@@ -318,4 +318,35 @@ ALTER TABLE alerts DROP CONSTRAINT IF EXISTS alerts_kind_check;
 ALTER TABLE alerts ADD CONSTRAINT alerts_kind_check CHECK (kind IN ('SchemaChange', 'Reseed', 'Failure', 'RetentionDanger', 'Validation', 'TableAdded'));
 `,
   },
+  {
+    version: 17,
+    name: 'seed_plans and seed_chunks: a big table is seeded in key-range chunks, and a seed resumes from the chunks loaded',
+    sql: `
+CREATE TABLE seed_plans (
+  replication_id uuid NOT NULL,
+  table_name text NOT NULL,
+  seed_id text NOT NULL,
+  -- The capture horizon: the seed's close applies the changes from here over the chunks.
+  start_version text NOT NULL,
+  source_incarnation text,
+  key_columns text[] NOT NULL,
+  -- Inner key bounds in key order (each a list of the key's column texts): n bounds, n + 1 chunks.
+  bounds jsonb NOT NULL,
+  chunk_count integer NOT NULL CHECK (chunk_count >= 1),
+  created_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (replication_id, table_name),
+  FOREIGN KEY (replication_id, table_name) REFERENCES table_states (replication_id, table_name) ON DELETE CASCADE
+);
+CREATE TABLE seed_chunks (
+  replication_id uuid NOT NULL,
+  table_name text NOT NULL,
+  seed_id text NOT NULL,
+  chunk integer NOT NULL,
+  row_count bigint NOT NULL,
+  loaded_at timestamptz NOT NULL,
+  PRIMARY KEY (replication_id, table_name, seed_id, chunk),
+  FOREIGN KEY (replication_id, table_name) REFERENCES seed_plans (replication_id, table_name) ON DELETE CASCADE
+);
+`,
+  },
 ];

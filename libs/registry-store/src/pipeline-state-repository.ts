@@ -51,6 +51,17 @@ export interface TableRuntimeState {
   retentionAlertedAt: Date | null;
   /** Last change of the row: a loaded seed part counts as progress. */
   updatedAt: Date;
+  /** The table's chunked seed, while one is kept (seed_plans): how far it is, and where its close reads from. */
+  seedPlan?: SeedPlanSummary | null;
+}
+
+/** A kept chunked seed plan as the scheduler and Describe see it. */
+export interface SeedPlanSummary {
+  seedId: string;
+  startVersion: string;
+  sourceIncarnation: string | null;
+  chunkCount: number;
+  chunksLoaded: number;
 }
 
 /** Work taken away from a table: its workers are told to drop it. */
@@ -105,6 +116,11 @@ interface RuntimeRow {
   watermark_at: Date | null;
   retention_alerted_at: Date | null;
   updated_at: Date;
+  plan_seed_id?: string | null;
+  plan_start_version?: string | null;
+  plan_source_incarnation?: string | null;
+  plan_chunk_count?: number | null;
+  plan_chunks_loaded?: string | null;
 }
 
 const RUNTIME_COLUMNS = `replication_id, table_name, phase, tracked, last_version, last_incarnation, in_flight_work_id, in_flight_kind, in_flight_since,
@@ -119,6 +135,9 @@ export interface UnpublishedWork {
   /** The work message as claimed, epoch included. */
   request: Record<string, unknown>;
 }
+
+/** A WITH item dropping the seed plan of the tables in `updated` (a CTE of the statement returning table_name): their seeds are done or given up. */
+const DROP_SEED_PLAN = 'dropped AS (DELETE FROM seed_plans WHERE replication_id = $1 AND table_name IN (SELECT table_name FROM updated))';
 
 /** Clears the unit of work in flight (SET fragment). */
 const RELEASE = 'in_flight_work_id = NULL, in_flight_kind = NULL, in_flight_since = NULL, in_flight_request = NULL, in_flight_published_at = NULL';
@@ -158,7 +177,11 @@ export class PipelineStateRepository {
   async listTables(replicationIds: string[]): Promise<TableRuntimeState[]> {
     if (replicationIds.length === 0) return [];
     const result = await this.pool.query<RuntimeRow>(
-      `SELECT ${RUNTIME_COLUMNS} FROM table_states WHERE replication_id = ANY($1::uuid[]) ORDER BY replication_id, table_name`,
+      `SELECT ${RUNTIME_COLUMNS}, p.seed_id AS plan_seed_id, p.start_version AS plan_start_version, p.source_incarnation AS plan_source_incarnation,
+              p.chunk_count AS plan_chunk_count,
+              (SELECT count(*) FROM seed_chunks AS c WHERE c.replication_id = p.replication_id AND c.table_name = p.table_name AND c.seed_id = p.seed_id) AS plan_chunks_loaded
+         FROM table_states LEFT JOIN seed_plans AS p USING (replication_id, table_name)
+        WHERE replication_id = ANY($1::uuid[]) ORDER BY replication_id, table_name`,
       [replicationIds],
     );
     return result.rows.map(toRuntimeState);
@@ -214,7 +237,10 @@ export class PipelineStateRepository {
               last_progress_at = $5,
               work_epoch = work_epoch + 1,
               phase = ${phaseAfter(event)},
-              rows_seeded = CASE WHEN $4 = 'seed' THEN 0 ELSE rows_seeded END
+              -- A chunked seed resumed (or closed) keeps the rows of its chunks loaded.
+              rows_seeded = CASE WHEN $4 = 'seed' THEN (
+                SELECT COALESCE(sum(c.row_count), 0) FROM seed_chunks AS c JOIN seed_plans AS p USING (replication_id, table_name, seed_id)
+                 WHERE c.replication_id = $1 AND c.table_name = $2) ELSE rows_seeded END
         WHERE replication_id = $1 AND table_name = $2 AND in_flight_work_id IS NULL AND ${phaseAllows(event)}
           AND ($7::integer IS NULL OR EXISTS (SELECT 1 FROM replications WHERE id = $1 AND config_version = $7))
         RETURNING work_epoch`,
@@ -264,7 +290,7 @@ export class PipelineStateRepository {
     return result.rowCount === 1;
   }
 
-  /** The final seed part is loaded: tracked tables track from the snapshot's start version, read in `incarnation`. */
+  /** The seed is loaded (its final part, or a chunked seed's close): tracked tables track from `startVersion`, read in `incarnation`; its plan goes. */
   async completeSeed(
     replicationId: string,
     tableName: string,
@@ -274,8 +300,9 @@ export class PipelineStateRepository {
     now: Date,
     incarnation: string | null = null,
   ): Promise<boolean> {
-    const result = await this.pool.query(
-      `UPDATE table_states
+    const result = await this.pool.query<{ moved: number }>(
+      `WITH updated AS (
+       UPDATE table_states
           SET phase = ${phaseAfter('seed-loaded')},
               last_version = CASE WHEN tracked THEN $4 ELSE last_version END,
               last_incarnation = CASE WHEN tracked THEN $7 ELSE last_incarnation END,
@@ -284,10 +311,13 @@ export class PipelineStateRepository {
               ${RELEASE}, ct_timeout_level = 0, failure_count = 0, retry_at = NULL,
               watermark_at = $6, retention_alerted_at = NULL,
               last_seeded_at = $6, last_cycle_at = $6, last_error = NULL, last_error_detail = NULL, lag_seconds = 0, updated_at = $6, last_progress_at = $6
-        WHERE replication_id = $1 AND table_name = $2 AND in_flight_work_id = $3 AND ($8::bigint IS NULL OR work_epoch = $8) AND ${phaseAllows('seed-loaded')}`,
+        WHERE replication_id = $1 AND table_name = $2 AND in_flight_work_id = $3 AND ($8::bigint IS NULL OR work_epoch = $8) AND ${phaseAllows('seed-loaded')}
+       RETURNING table_name
+       ), ${DROP_SEED_PLAN}
+       SELECT count(*)::integer AS moved FROM updated`,
       [replicationId, tableName, workIdOf(work), startVersion, rows, now, incarnation, epochOf(work)],
     );
-    return result.rowCount === 1;
+    return result.rows[0]?.moved === 1;
   }
 
   /**
@@ -372,17 +402,24 @@ export class PipelineStateRepository {
     now: Date,
   ): Promise<boolean> {
     const forgetsWatermark = failure.event === 'failed-reseed';
-    const result = await this.pool.query(
-      `UPDATE table_states
+    const result = await this.pool.query<{ moved: number }>(
+      `WITH updated AS (
+       UPDATE table_states
           SET last_error = $4, last_error_detail = $8, phase = ${phaseAfter(failure.event)}, last_cycle_at = $7, ${RELEASE},
               last_version = CASE WHEN $5 THEN NULL ELSE last_version END,
               last_incarnation = CASE WHEN $5 THEN NULL ELSE last_incarnation END,
               failure_count = CASE WHEN $6::timestamptz IS NULL THEN failure_count ELSE failure_count + 1 END,
               retry_at = $6, updated_at = $7
-        WHERE replication_id = $1 AND table_name = $2 AND in_flight_work_id = $3 AND ($9::bigint IS NULL OR work_epoch = $9) AND ${phaseAllows(failure.event)}`,
+        WHERE replication_id = $1 AND table_name = $2 AND in_flight_work_id = $3 AND ($9::bigint IS NULL OR work_epoch = $9) AND ${phaseAllows(failure.event)}
+       RETURNING table_name
+       ), dropped AS (
+         -- A reseed asked for plans anew: the chunks loaded were read for a seed that is given up.
+         DELETE FROM seed_plans WHERE $5 AND replication_id = $1 AND table_name IN (SELECT table_name FROM updated)
+       )
+       SELECT count(*)::integer AS moved FROM updated`,
       [replicationId, tableName, workIdOf(work), failure.message, forgetsWatermark, failure.retryAt, now, storedErrorDetail(failure.detail), epochOf(work)],
     );
-    return result.rowCount === 1;
+    return result.rows[0]?.moved === 1;
   }
 
   /**
@@ -399,6 +436,15 @@ export class PipelineStateRepository {
     );
     const epoch = result.rows[0]?.work_epoch;
     return epoch === undefined ? null : Number(epoch);
+  }
+
+  /** The work message of the work in flight as it was claimed (epoch of the claim included); null when that work is no longer in flight. */
+  async inFlightRequest(replicationId: string, tableName: string, workId: string): Promise<Record<string, unknown> | null> {
+    const result = await this.pool.query<{ in_flight_request: Record<string, unknown> | null }>(
+      'SELECT in_flight_request FROM table_states WHERE replication_id = $1 AND table_name = $2 AND in_flight_work_id = $3',
+      [replicationId, tableName, workId],
+    );
+    return result.rows[0]?.in_flight_request ?? null;
   }
 
   /** When the work in flight was claimed; null when that work is no longer in flight. */
@@ -436,6 +482,7 @@ export class PipelineStateRepository {
       `WITH before AS (
          SELECT table_name, in_flight_work_id FROM table_states WHERE replication_id = $1 AND ($4::text IS NULL OR table_name = $4) FOR UPDATE
        )
+       , updated AS (
        UPDATE table_states t
           SET phase = ${phaseAfter('reseed-asked', 't.')}, ${RELEASE},
               -- Forgetting the old watermark and seed time makes a table that fails now resume as Pending: the reseed is not lost.
@@ -443,7 +490,9 @@ export class PipelineStateRepository {
               ct_timeout_level = 0, failure_count = 0, retry_at = NULL, last_error = $2, last_error_detail = NULL, updated_at = $3
          FROM before
         WHERE t.replication_id = $1 AND t.table_name = before.table_name AND ${phaseAllows('reseed-asked', 't.')}
-        RETURNING t.table_name, before.in_flight_work_id AS work_id`,
+        RETURNING t.table_name, before.in_flight_work_id AS work_id
+       ), ${DROP_SEED_PLAN}
+       SELECT table_name, work_id FROM updated`,
       [replicationId, reason, now, tableName],
     );
     return releasedWork(replicationId, result.rows);
@@ -526,5 +575,15 @@ function toRuntimeState(row: RuntimeRow): TableRuntimeState {
     watermarkAt: row.watermark_at,
     retentionAlertedAt: row.retention_alerted_at,
     updatedAt: row.updated_at,
+    seedPlan:
+      row.plan_seed_id === undefined || row.plan_seed_id === null
+        ? null
+        : {
+            seedId: row.plan_seed_id,
+            startVersion: row.plan_start_version ?? '0',
+            sourceIncarnation: row.plan_source_incarnation ?? null,
+            chunkCount: row.plan_chunk_count ?? 1,
+            chunksLoaded: Number(row.plan_chunks_loaded ?? 0),
+          },
   };
 }

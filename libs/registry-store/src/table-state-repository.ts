@@ -24,8 +24,11 @@ export interface TableErrorCount {
   tablesInError: number;
 }
 
-const TABLE_STATE_COLUMNS =
-  'replication_id, table_name, phase, rows_seeded, rows_estimated, last_version, lag_seconds, last_error, last_error_detail, last_cycle_at, retry_at, ct_timeout_level, in_flight_since, last_progress_at';
+const TABLE_STATE_COLUMNS = `replication_id, table_name, phase, rows_seeded, rows_estimated, last_version, lag_seconds, last_error, last_error_detail, last_cycle_at, retry_at,
+  ct_timeout_level, in_flight_since, last_progress_at,
+  (SELECT p.chunk_count FROM seed_plans AS p WHERE p.replication_id = table_states.replication_id AND p.table_name = table_states.table_name) AS seed_chunks,
+  (SELECT count(*) FROM seed_plans AS p JOIN seed_chunks AS c USING (replication_id, table_name, seed_id)
+    WHERE p.replication_id = table_states.replication_id AND p.table_name = table_states.table_name) AS seed_chunks_loaded`;
 
 interface TableStateRow {
   replication_id: string;
@@ -42,6 +45,8 @@ interface TableStateRow {
   ct_timeout_level: number;
   in_flight_since: Date | null;
   last_progress_at: Date | null;
+  seed_chunks: number | null;
+  seed_chunks_loaded: string;
 }
 
 export class TableStateRepository implements TableStateStore {
@@ -79,6 +84,7 @@ function toStoredStatus(row: TableStateRow): StoredTableStatus {
     // bigint arrives as text; row counts stay far below 2^53.
     rowsSeeded: Number(row.rows_seeded),
     rowsEstimated: Number(row.rows_estimated),
+    ...(row.seed_chunks !== null && { seedChunks: row.seed_chunks, seedChunksLoaded: Number(row.seed_chunks_loaded) }),
     lastVersion: row.last_version,
     lagSeconds: row.lag_seconds,
     lastError: row.last_error,

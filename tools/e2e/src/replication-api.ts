@@ -4,6 +4,9 @@ export interface TableStatusJson {
   name: string;
   phase: string;
   rowsSeeded: number;
+  /** While a chunked seed is under way. */
+  seedChunksLoaded?: number | null;
+  seedChunks?: number | null;
   lastVersion: string | null;
   /** Absent or null when the table has no error. */
   lastError?: string | null;

@@ -10,6 +10,9 @@ import {
   type ChangeBatch,
   type ExtractRequested,
   type ReplicationConfig,
+  type SeedChunk,
+  type SeedClose,
+  type SeedPlanRequest,
   type TableDefinition,
 } from '@svc/contracts';
 import type { WorkerConfig } from '@svc/config';
@@ -118,7 +121,9 @@ export class ExtractService {
    * Asking again after a lost reply is safe: the registry gives each request a newer epoch, and only the latest counts.
    */
   private async attemptOf(request: ExtractRequested, deliveryCount: number): Promise<ExtractRequested | null> {
-    if (deliveryCount <= 1) return request;
+    // A chunk read again keeps its seed's epoch: a new one would fence out every other chunk of the seed in flight. Its
+    // batch applies at most once (its id is the chunk's), and any snapshot after the horizon serves (the close mends it).
+    if (deliveryCount <= 1 || request.chunk !== undefined) return request;
     const body = { workId: request.workId, replicationId: request.replicationId, table: request.table };
     const reply = await waitForRegistry(() => this.requester.request(Subjects.registryWorkAttempt, body), this.registryWait);
     if (!reply.ok) throw new Error(`the registry refused a new attempt of work ${request.workId}: ${reply.error.messages.join('; ')}`);
@@ -145,12 +150,15 @@ export class ExtractService {
       return;
     }
     const readOptions: ReadOptions = { columnsProjected: stagedColumns !== null };
-    if (request.kind === 'seed') await this.seed(request, source, replicated, readOptions);
+    if (request.kind === 'seed' && request.seedClose !== undefined) await this.closeSeed(request, request.seedClose, config, source, replicated, readOptions);
+    else if (request.kind === 'seed' && request.chunk !== undefined) await this.seedChunk(request, request.chunk, source, replicated, readOptions);
+    else if (request.kind === 'seed') await this.seed(request, source, replicated, readOptions);
     else await this.changes(request, config, source, replicated, { ...readOptions, ...(request.fromIncarnation !== undefined && { incarnation: request.fromIncarnation }) });
   }
 
   private async seed(request: ExtractRequested, source: SourceConnector, definition: TableDefinition, readOptions: ReadOptions): Promise<void> {
     if (request.track && hasPrimaryKey(definition)) await source.enableTracking(definition);
+    if (await this.seedInChunks(request, source, definition)) return;
     const extractedAt = new Date().toISOString();
     const snapshot = await source.readSnapshot(definition, readOptions);
     const seedId = randomUUID();
@@ -183,6 +191,88 @@ export class ExtractService {
   }
 
   /**
+   * A keyed, tracked table over SEED_CHUNK_KB on an engine that can cut it is seeded in key-range chunks: the registry
+   * keeps the plan (made here, or kept from an earlier attempt of the seed, when only the chunks not loaded are read
+   * again) and publishes each chunk as work any extractor takes. False when the table is seeded as one snapshot.
+   */
+  private async seedInChunks(request: ExtractRequested, source: SourceConnector, definition: TableDefinition): Promise<boolean> {
+    if (!request.track || !hasPrimaryKey(definition) || source.planSeedChunks === undefined || this.settings.seedChunkBytes <= 0) return false;
+    const ask = async (proposal?: SeedPlanRequest['proposal']) => {
+      const body: SeedPlanRequest = {
+        workId: request.workId,
+        epoch: request.epoch,
+        replicationId: request.replicationId,
+        table: request.table,
+        keyColumns: definition.primaryKey,
+        ...(proposal !== undefined && { proposal }),
+      };
+      const reply = await waitForRegistry(() => this.requester.request(Subjects.registrySeedPlan, body), this.registryWait);
+      if (!reply.ok) throw new Error(`the registry refused the seed plan of ${tableKey(request.table)}: ${reply.error.messages.join('; ')}`);
+      return reply.value;
+    };
+    const kept = await ask();
+    if (kept.status !== 'needed') return true;
+    const plan = await source.planSeedChunks(definition, this.settings.seedChunkBytes);
+    if (plan.bounds.length === 0) return false;
+    const proposal = { seedId: randomUUID(), startVersion: plan.startVersion, ...incarnationField(plan.sourceIncarnation), bounds: plan.bounds };
+    const offered = await ask(proposal);
+    if (offered.status === 'needed') throw new Error(`the registry kept no seed plan of ${tableKey(request.table)}`);
+    this.logger.info('seed cut into chunks', { workId: request.workId, table: tableKey(request.table), chunks: offered.count, published: offered.published });
+    return true;
+  }
+
+  /**
+   * One chunk of a chunked seed: its key range in a snapshot of its own, as one batch (a chunk applies whole or not at
+   * all, so one read again after a crash never mixes with a part of an earlier read). Its rows go under a subject of
+   * this read alone: an earlier read of the same chunk may have left rows under the work's.
+   */
+  private async seedChunk(request: ExtractRequested, chunk: SeedChunk, source: SourceConnector, definition: TableDefinition, readOptions: ReadOptions): Promise<void> {
+    const extractedAt = new Date().toISOString();
+    const snapshot = await source.readSnapshot(definition, { ...readOptions, keyRange: { lower: chunk.lower, upper: chunk.upper } });
+    const batchId = seedBatchId(request.replicationId, definition.table, chunk.seedId, chunk.index);
+    const rowsSubject = rowsSubjectOf(batchId, `${request.workId}/${randomUUID()}`);
+    const { chunkCount } = await publishRowChunks(this.connection, rowsSubject, snapshot.rows, { maxChunkBytes: this.settings.rowChunkBytes, outageWait: this.outageWait });
+    const { rowCount } = await snapshot.finished;
+    const pending: PendingPart = {
+      batch: {
+        batchId,
+        replicationId: request.replicationId,
+        epoch: request.epoch,
+        ...(request.configVersion !== undefined && { configVersion: request.configVersion }),
+        definition,
+        body: { kind: 'seed', seedId: chunk.seedId, part: chunk.index, final: false, chunked: true, startVersion: chunk.startVersion, ...incarnationField(chunk.sourceIncarnation ?? null) },
+      },
+      rowsSubject,
+      chunkCount,
+      rowCount,
+    };
+    if (await this.stoppedAsCancelled(request, pending)) return;
+    await this.announce(request, pending, extractedAt, false);
+  }
+
+  /**
+   * The close of a chunked seed: the changes from its capture horizon, read as a change work is (batches of the
+   * backlog in order, a transaction never split) but to its end, applied over the chunks in staging and in the
+   * warehouse's shadow; the last batch makes the shadow the table's. A horizon purged meanwhile reseeds.
+   */
+  private async closeSeed(
+    request: ExtractRequested,
+    close: SeedClose,
+    config: ReplicationConfig,
+    source: SourceConnector,
+    definition: TableDefinition,
+    readOptions: ReadOptions,
+  ): Promise<void> {
+    const changeRequest: ExtractRequested = {
+      ...request,
+      fromVersion: close.fromVersion,
+      ...(close.fromIncarnation !== undefined && { fromIncarnation: close.fromIncarnation }),
+    };
+    const options = close.fromIncarnation === undefined ? readOptions : { ...readOptions, incarnation: close.fromIncarnation };
+    await this.changes(changeRequest, config, source, definition, options, { seedId: close.seedId, chunkCount: close.chunkCount });
+  }
+
+  /**
    * Work cancelled by the registry (it ran past its timeout) stops between a seed's parts or a backlog's change
    * batches: the batch read last is not announced and its rows go. Batches announced before are dropped
    * downstream (their work id is cancelled) or, should a worker have missed the broadcast, refused by the epoch
@@ -207,6 +297,7 @@ export class ExtractService {
     source: SourceConnector,
     definition: TableDefinition,
     readOptions: ReadOptions,
+    closesSeed?: ChangeBatch['closesSeed'],
   ): Promise<void> {
     let fromVersion = request.fromVersion ?? '0';
     /** When the read of the current batch began: its rows' lag is counted from here. */
@@ -230,7 +321,14 @@ export class ExtractService {
         const { chunkCount } = await publishRowChunks(this.connection, rowsSubject, read.rows, { maxChunkBytes: this.settings.rowChunkBytes, outageWait: this.outageWait });
         const { rowCount } = await read.finished;
         unread = null;
-        const body: ChangeBatch = { kind: 'changes', fromVersion, toVersion: read.toVersion, ...(after !== undefined && { after }), ...incarnationField(read.sourceIncarnation) };
+        const body: ChangeBatch = {
+          kind: 'changes',
+          fromVersion,
+          toVersion: read.toVersion,
+          ...(after !== undefined && { after }),
+          ...incarnationField(read.sourceIncarnation),
+          ...(closesSeed !== undefined && { closesSeed }),
+        };
         const batch: BatchDescriptor = {
           batchId,
           replicationId: request.replicationId,
@@ -244,7 +342,8 @@ export class ExtractService {
         const nextExtractedAt = new Date().toISOString();
         // The next batch of the backlog continues from this one's watermark, read in this one's incarnation.
         const followingOptions = read.sourceIncarnation === null ? readOptions : { ...readOptions, incarnation: read.sourceIncarnation };
-        const next = read.limited && batches < CHANGE_BATCHES_PER_WORK ? await this.readFollowingChanges(request, source, definition, read.toVersion, followingOptions) : null;
+        // A seed's close reads its backlog to the end: the table is the seed's only once all of it is applied.
+        const next = read.limited && (closesSeed !== undefined || batches < CHANGE_BATCHES_PER_WORK) ? await this.readFollowingChanges(request, source, definition, read.toVersion, followingOptions) : null;
         if (next === null) {
           await this.announceLastChanges(request, part, body, extractedAt);
           break;
@@ -289,7 +388,7 @@ export class ExtractService {
   /** The work's last change batch; when it is its only one and empty, with nothing new to tell downstream, the watermark moves at once. */
   private async announceLastChanges(request: ExtractRequested, part: PendingPart, body: ChangeBatch, extractedAt: string): Promise<void> {
     const { batch } = part;
-    const only = body.after === undefined;
+    const only = body.after === undefined && body.closesSeed === undefined;
     if (!only || part.rowCount > 0 || !this.sentDefinitions.isDelivered(request.replicationId, batch.definition, body.fromVersion)) {
       await this.announce(request, part, extractedAt, true);
       return;

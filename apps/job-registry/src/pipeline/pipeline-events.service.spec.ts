@@ -5,6 +5,7 @@ import type { AlertsService } from './alerts.service';
 import type { MetricsHistoryService } from './metrics-history.service';
 import { PipelineEventsService } from './pipeline-events.service';
 import { SchedulerWake } from './scheduler-wake';
+import type { SeedPlansService } from './seed-plans.service';
 
 const loaded: BatchLoaded = {
   workId: 'work-1',
@@ -35,7 +36,7 @@ function serviceWith(alertOnSuccessfulTableSchemaChanges: boolean) {
   const wake = new SchedulerWake();
   let wakes = 0;
   wake.listen(() => (wakes += 1));
-  return { service: new PipelineEventsService(state, alerts, logger, replications, metrics, wake), raised, calls, wakes: () => wakes };
+  return { service: new PipelineEventsService(state, alerts, logger, replications, metrics, wake, {} as SeedPlansService), raised, calls, wakes: () => wakes };
 }
 
 describe('PipelineEventsService: SchemaChange alerts for column type changes and renames (issue 21, item 13)', () => {

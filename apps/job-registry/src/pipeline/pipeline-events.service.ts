@@ -7,6 +7,7 @@ import { AlertsService } from './alerts.service';
 import { TABLE_RETRY_BACKOFF, retryDelayMs } from './failure-backoff';
 import { MetricsHistoryService } from './metrics-history.service';
 import { SchedulerWake } from './scheduler-wake';
+import { SeedPlansService } from './seed-plans.service';
 import { failureEvent } from './work-failure-event';
 
 /** Completions and failures reported by the pipeline move table state; the watermark moves only here. */
@@ -19,6 +20,7 @@ export class PipelineEventsService {
     @Inject(ReplicationRepository) private readonly replications: ReplicationStore,
     private readonly metricsHistory: MetricsHistoryService,
     private readonly schedulerWake: SchedulerWake,
+    private readonly seedPlans: SeedPlansService,
   ) {}
 
   async batchLoaded(event: BatchLoaded, now = new Date()): Promise<void> {
@@ -28,7 +30,11 @@ export class PipelineEventsService {
     let loaded: Record<string, unknown> | null = null;
     let moved: boolean;
     let cycle: { lagSeconds: number; durationMs: number | null } | undefined;
-    if (event.kind === 'seed' && !event.final) {
+    if (event.kind === 'seed' && event.seedChunkOf !== undefined) {
+      moved =
+        event.epoch !== undefined &&
+        (await this.seedPlans.chunkLoaded({ replicationId, tableName, workId, epoch: event.epoch, seedId: event.seedChunkOf, chunk: event.part ?? 0, rows: event.rowCount }, now));
+    } else if (event.kind === 'seed' && !event.final) {
       moved = await this.state.recordSeedProgress(replicationId, tableName, reportingWork(event), event.rowCount, now);
     } else if (event.kind === 'seed') {
       moved = await this.state.completeSeed(replicationId, tableName, reportingWork(event), event.version, event.rowCount, now, event.sourceIncarnation ?? null);

@@ -283,6 +283,7 @@ export class PipelineScheduler implements OnApplicationBootstrap, BeforeApplicat
       ...(order.fromVersion !== undefined && { fromVersion: order.fromVersion }),
       ...(order.fromIncarnation !== undefined && { fromIncarnation: order.fromIncarnation }),
       batchLimit: order.batchLimit,
+      ...(order.seedClose !== undefined && { seedClose: order.seedClose }),
       configVersion: order.configVersion,
       requestedAt: now.toISOString(),
     };

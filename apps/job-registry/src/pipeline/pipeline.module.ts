@@ -11,6 +11,7 @@ import { MetricsHistoryService } from './metrics-history.service';
 import { PipelineEventsService } from './pipeline-events.service';
 import { PipelineScheduler } from './pipeline-scheduler.service';
 import { SchedulerWake } from './scheduler-wake';
+import { SeedPlansService } from './seed-plans.service';
 import { PipelineLifecycle } from './replication-lifecycle.service';
 import { REPLICATION_LIFECYCLE } from '../replications/replication-lifecycle';
 import { RuntimeConfigController } from './runtime-config.controller';
@@ -43,6 +44,7 @@ export class PipelineModule {
         MetricsHistoryService,
         SchedulerWake,
         PipelineEventsService,
+        SeedPlansService,
         PipelineEventsConsumers,
         PipelineScheduler,
         PipelineLifecycle,

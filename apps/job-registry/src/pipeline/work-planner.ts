@@ -1,3 +1,4 @@
+import type { SeedClose } from '@svc/contracts';
 import type { SchedulableReplication, TableRuntimeState, WorkKind } from '@svc/registry-store';
 import type { ChangeVerdict } from './change-probes';
 import { withinDailyWindow } from './daily-window';
@@ -13,6 +14,8 @@ export interface WorkOrder {
   /** Changes: the source incarnation stored with the watermark (absent when unknown). */
   fromIncarnation?: string;
   batchLimit: number;
+  /** Seed: the close of a chunked seed whose chunks are all loaded. */
+  seedClose?: SeedClose;
   /** The configuration version the order was planned under (workers use no older one). */
   configVersion: number;
 }
@@ -82,8 +85,9 @@ function nextOrder(now: Date, replication: SchedulableReplication, table: TableR
     case 'Pending':
     case 'Seeding':
     case 'Reseeding':
-      // Seeding with nothing in flight: the seed's worker gave up or died; start the seed again.
-      return { ...base, kind: 'seed' };
+      // Seeding with nothing in flight: the seed's worker gave up or died; start the seed again (a chunked one resumes from
+      // its chunks loaded), or, every chunk loaded, close it.
+      return { ...base, kind: 'seed', ...seedCloseOf(table) };
     case 'Tracking':
       if (table.lastVersion === null) return { ...base, kind: 'seed' };
       if (!changeCycleDue(now, replication, table, settings)) return null;
@@ -97,6 +101,20 @@ function nextOrder(now: Date, replication: SchedulableReplication, table: TableR
       throw new Error(`unknown phase ${String(unreachable)}`);
     }
   }
+}
+
+/** The close of the table's chunked seed when every chunk of it is loaded. */
+function seedCloseOf(table: TableRuntimeState): { seedClose?: SeedClose } {
+  const plan = table.seedPlan;
+  if (plan === undefined || plan === null || plan.chunksLoaded < plan.chunkCount) return {};
+  return {
+    seedClose: {
+      seedId: plan.seedId,
+      chunkCount: plan.chunkCount,
+      fromVersion: plan.startVersion,
+      ...(plan.sourceIncarnation !== null && { fromIncarnation: plan.sourceIncarnation }),
+    },
+  };
 }
 
 function changeCycleDue(now: Date, replication: SchedulableReplication, table: TableRuntimeState, settings: PlanningSettings): boolean {

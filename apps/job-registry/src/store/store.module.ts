@@ -8,6 +8,7 @@ import {
   AlertRepository,
   MetricsHistoryRepository,
   PipelineStateRepository,
+  SeedPlanRepository,
   ReplicationRepository,
   ServiceConfigurationRepository,
   TableStateRepository,
@@ -86,11 +87,12 @@ class PoolCloser implements OnApplicationShutdown {
     { provide: TableStateRepository, inject: [REGISTRY_POOL], useFactory: (pool: Pool) => new TableStateRepository(pool) },
     { provide: AlertRepository, inject: [REGISTRY_POOL], useFactory: (pool: Pool) => new AlertRepository(pool) },
     { provide: PipelineStateRepository, inject: [REGISTRY_POOL], useFactory: (pool: Pool) => new PipelineStateRepository(pool) },
+    { provide: SeedPlanRepository, inject: [REGISTRY_POOL], useFactory: (pool: Pool) => new SeedPlanRepository(pool) },
     { provide: MetricsHistoryRepository, inject: [REGISTRY_POOL], useFactory: (pool: Pool) => new MetricsHistoryRepository(pool) },
     { provide: WarehouseClaimRepository, inject: [REGISTRY_POOL], useFactory: (pool: Pool) => new WarehouseClaimRepository(pool) },
     { provide: ValidationRepository, inject: [REGISTRY_POOL], useFactory: (pool: Pool) => new ValidationRepository(pool) },
     PoolCloser,
   ],
-  exports: [REGISTRY_POOL, ReplicationRepository, AccessKeyRepository, ServiceConfigurationRepository, TableStateRepository, AlertRepository, PipelineStateRepository, MetricsHistoryRepository, WarehouseClaimRepository, ValidationRepository],
+  exports: [REGISTRY_POOL, ReplicationRepository, AccessKeyRepository, ServiceConfigurationRepository, TableStateRepository, AlertRepository, PipelineStateRepository, SeedPlanRepository, MetricsHistoryRepository, WarehouseClaimRepository, ValidationRepository],
 })
 export class StoreModule {}

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { PipelineSubjects, tableKey, type BatchStaged, type ReplicationConfig } from '@svc/contracts';
+import { PipelineSubjects, tableKey, type BatchLoaded, type BatchStaged, type ReplicationConfig } from '@svc/contracts';
 import type { WorkerConfig } from '@svc/config';
 import type { ApplyOutcome, WarehouseTableOptions } from '@svc/engines';
 import { JsonLogger, replicationLog } from '@svc/logging';
@@ -89,8 +89,7 @@ export class LoadService {
         batchId: batch.batchId,
         replicationId: batch.replicationId,
         table: batch.definition.table,
-        kind: body.kind,
-        ...(body.kind === 'seed' ? { part: body.part, final: body.final } : { fromVersion: body.fromVersion, ...(body.final === false && { final: false }) }),
+        ...reportedKind(body),
         version: body.kind === 'seed' ? body.startVersion : body.toVersion,
         ...(body.sourceIncarnation !== undefined && { sourceIncarnation: body.sourceIncarnation }),
         epoch: batch.epoch,
@@ -141,4 +140,14 @@ export class LoadService {
   async fail(event: BatchStaged, failure: FailureReport): Promise<void> {
     await reportBatchFailure(this.publisher, event, 'load', failure);
   }
+}
+
+/**
+ * What a loaded batch is to the registry: a seed part (a chunk of a chunked seed names its seed), a change batch, or a
+ * batch of a chunked seed's close, which is the seed's to the registry (its last batch completes the seed).
+ */
+function reportedKind(body: BatchStaged['batch']['body']): Pick<BatchLoaded, 'kind' | 'part' | 'final' | 'fromVersion' | 'seedChunkOf'> {
+  if (body.kind === 'seed') return { kind: 'seed', part: body.part, final: body.final, ...(body.chunked === true && { seedChunkOf: body.seedId }) };
+  if (body.closesSeed !== undefined) return { kind: 'seed', final: body.final !== false, fromVersion: body.fromVersion };
+  return { kind: 'changes', fromVersion: body.fromVersion, ...(body.final === false && { final: false }) };
 }

@@ -101,6 +101,10 @@ export class StageService {
           );
           await purgeRows(this.connection, event.rowsSubject, this.outageWait);
           if (!outcome.applied) replicationLog(this.logger, config).debug('batch was already in staging', { batchId: batch.batchId });
+          else if (batch.body.kind === 'seed' && batch.body.chunked === true) {
+            // Whatever IsLogErrorsOnly says: which instance applied which chunk is how an operator sees a seed spread out.
+            this.logger.info('seed chunk staged', { batchId: batch.batchId, chunk: batch.body.part, rows: outcome.rowCount });
+          }
           if (this.housekeeping.due(batch.replicationId)) await this.keepHouse(batch.replicationId, config);
         },
       },

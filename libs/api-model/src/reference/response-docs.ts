@@ -47,6 +47,8 @@ const table: Described<TableStatus> = {
   phase: `One of ${TABLE_PHASES.join(', ')}`,
   rowsSeeded: 'Rows copied by the current or last seed',
   rowsEstimated: "The source's estimate of the table's rows",
+  seedChunksLoaded: 'While the table is seeded in key-range chunks: the chunks in the warehouse (a seed interrupted resumes from them)',
+  seedChunks: 'While the table is seeded in key-range chunks: how many it was cut into (its close follows the last)',
   lastVersion: 'The last change-tracking version applied; absent before the first',
   lagSeconds: 'Seconds between the newest change applied and now; absent without one',
   lastError: 'Why its last work failed, as a classified reason; absent when none',

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Count, Flag, Struct, Text, TextList, Variants } from '../schema/kinds';
+import { Count, Flag, PositiveCount, Struct, Text, TextList, Variants } from '../schema/kinds';
 import { TableDefinitionSchema } from './table';
 
 /** The first column of every change row: what happened to the key since the last version. */
@@ -20,6 +20,11 @@ export const SeedBatchSchema = Struct({
   startVersion: Text(),
   /** The source database's incarnation the snapshot was read in (SourceIncarnation), stored with the watermark; absent when unknown. */
   sourceIncarnation: Type.Optional(Text()),
+  /**
+   * A chunk of a chunked seed: `part` is the chunk's index, every chunk is one batch, and chunks apply in any order, the
+   * first to arrive starting the seed; none is `final` (the seed's close ends it).
+   */
+  chunked: Type.Optional(Flag()),
 });
 export type SeedBatch = Static<typeof SeedBatchSchema>;
 
@@ -37,6 +42,11 @@ export const ChangeBatchSchema = Struct({
   final: Type.Optional(Flag()),
   /** The source database's incarnation the changes were read in, stored with the new watermark; absent when unknown. */
   sourceIncarnation: Type.Optional(Text()),
+  /**
+   * The close of the chunked seed `closesSeed`: the warehouse applies the changes to the seed's shadow, not to the
+   * target, and the work's last batch makes the shadow the table's.
+   */
+  closesSeed: Type.Optional(Struct({ seedId: Text(), chunkCount: PositiveCount() })),
 });
 export type ChangeBatch = Static<typeof ChangeBatchSchema>;
 

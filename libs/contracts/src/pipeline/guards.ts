@@ -7,6 +7,7 @@ import {
   BatchStagedSchema,
   ExtractRequestedSchema,
   WorkAttemptRequestSchema,
+  SeedPlanRequestSchema,
   WorkCancelledSchema,
   WorkFailedSchema,
   WorkProgressSchema,
@@ -37,6 +38,8 @@ export const guardValidationReport = checkerOf(ValidationReportRequestSchema);
 export const guardWorkProgress = checkerOf(WorkProgressSchema);
 /** An extractor's request for a new attempt's epoch (Subjects.registryWorkAttempt); not a JetStream pipeline payload. */
 export const guardWorkAttempt = checkerOf(WorkAttemptRequestSchema);
+/** An extractor's request for (or offer of) a chunked seed's plan (Subjects.registrySeedPlan); not a JetStream pipeline payload. */
+export const guardSeedPlan = checkerOf(SeedPlanRequestSchema);
 /** The core-NATS cancellation event (Subjects.workCancelled); not a JetStream pipeline payload. */
 export const guardWorkCancelled = checkerOf(WorkCancelledSchema);
 

@@ -5,6 +5,34 @@ import { BatchDescriptorSchema, StagedFilesSchema } from './batch';
 import { TableRefSchema, type TableDefinition, type TableRef } from './table';
 
 const WORK_KINDS = ['seed', 'changes'] as const;
+
+/** A key bound of a seed chunk: the texts of the key's columns as the source wrote them (an empty text is a value); null: unbounded. */
+const KeyBound = () => Type.Union([Type.Array(AnyText(), { minItems: 1, problem: 'must be a non-empty list' }), Type.Null()], { problem: 'must be a list of key texts or null' });
+
+/**
+ * One key range of a chunked seed (docs/PIPELINE.md, "Chunked seeds"): the rows whose key is at or above `lower` and
+ * below `upper`, read in a snapshot of their own. Every chunk of one seed shares its capture horizon `startVersion`,
+ * taken before the first chunk was read: the seed's close applies the changes from there over the chunks.
+ */
+export const SeedChunkSchema = Struct({
+  seedId: Text(),
+  index: Count(),
+  count: PositiveCount(),
+  startVersion: Text(),
+  sourceIncarnation: Type.Optional(Text()),
+  lower: KeyBound(),
+  upper: KeyBound(),
+});
+export type SeedChunk = Static<typeof SeedChunkSchema>;
+
+/** The close of a chunked seed: the changes from its capture horizon, applied over the chunks before the seed is made the table's. */
+export const SeedCloseSchema = Struct({
+  seedId: Text(),
+  chunkCount: PositiveCount(),
+  fromVersion: Text(),
+  fromIncarnation: Type.Optional(Text()),
+});
+export type SeedClose = Static<typeof SeedCloseSchema>;
 const WORK_STAGES = ['extract', 'stage', 'load'] as const;
 const ROWS_SUBJECT = new RegExp(`^${PipelineSubjects.rowsPrefix.replace(/\./g, '\\.')}\\.`);
 
@@ -23,6 +51,10 @@ export const ExtractRequestedSchema = Struct({
   fromIncarnation: Type.Optional(Text()),
   /** ChangeTrackingBatchLimit */
   batchLimit: PositiveCount(),
+  /** Seed: one chunk of a chunked seed (published by the registry for the seed's plan); absent for the seed's planning work. */
+  chunk: Type.Optional(SeedChunkSchema),
+  /** Seed: the close of a chunked seed whose chunks are all loaded. */
+  seedClose: Type.Optional(SeedCloseSchema),
   /** The replication's configuration version when the work was issued: workers use no older one (a rotated password). */
   configVersion: Type.Optional(Count()),
   /**
@@ -69,8 +101,10 @@ export const BatchLoadedSchema = Struct({
   replicationId: Text(),
   table: TableRefSchema,
   kind: OneOf(WORK_KINDS),
-  /** Seed: the part loaded. */
+  /** Seed: the part loaded (of a chunked seed: the chunk). */
   part: Type.Optional(Count()),
+  /** Seed: the chunked seed the part is a chunk of. */
+  seedChunkOf: Type.Optional(Text()),
   /** Whether the batch was the last of its work (a seed's final part; changes: absent means the last). */
   final: Type.Optional(Flag()),
   /** Changes: the version the batch starts at (a watermark moves from it to `version` only while it still stands there). */
@@ -137,6 +171,41 @@ export type WorkAttemptRequest = Static<typeof WorkAttemptRequestSchema>;
 export interface WorkAttemptReply {
   /** The new attempt's epoch; null when the work is no longer in flight (done, failed, cancelled): nothing to do. */
   epoch: number | null;
+}
+
+/**
+ * Extractor → registry (request/reply): the plan of a chunked seed. Without `proposal` it asks whether the table has a
+ * plan already (a seed resumed after a crash, a restart or a failure: only its chunks not loaded are read again);
+ * with one, the extractor offers the plan it made, which the registry keeps unless another was kept first. Either way,
+ * once a plan is kept the registry publishes the chunk work of every chunk not loaded yet, under the work's epoch.
+ */
+export const SeedPlanRequestSchema = Struct({
+  workId: Text(),
+  epoch: Count(),
+  replicationId: Text(),
+  table: TableRefSchema,
+  /** The table's key columns now: a kept plan over other ones (the key changed since) is dropped. */
+  keyColumns: TextList(),
+  proposal: Type.Optional(
+    Struct({
+      seedId: Text(),
+      startVersion: Text(),
+      sourceIncarnation: Type.Optional(Text()),
+      /** Inner bounds, ascending: n bounds make n + 1 chunks. */
+      bounds: Type.Array(Type.Array(AnyText(), { minItems: 1, problem: 'must be a non-empty list' }), { problem: 'must be a list' }),
+    }),
+  ),
+});
+export type SeedPlanRequest = Static<typeof SeedPlanRequestSchema>;
+
+export interface SeedPlanReply {
+  /**
+   * `published`: a plan is kept and its chunks not loaded yet were published (`published` of `count`); `needed`: no
+   * plan (or one over other key columns, now dropped), propose one; `gone`: the work is no longer in flight.
+   */
+  status: 'published' | 'needed' | 'gone';
+  published?: number;
+  count?: number;
 }
 
 /**

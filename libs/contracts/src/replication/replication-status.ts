@@ -10,6 +10,9 @@ export interface TableStatus {
   phase: TablePhase;
   rowsSeeded: number;
   rowsEstimated: number;
+  /** While a chunked seed is under way: its chunks loaded of all (the seed's close follows once all are). */
+  seedChunksLoaded?: number | null;
+  seedChunks?: number | null;
   lastVersion: string | null;
   lagSeconds: number | null;
   /** Why the table's last work failed, as a classified reason (FailureClass's texts) or the service's own words. */

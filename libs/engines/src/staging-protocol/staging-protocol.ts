@@ -131,8 +131,8 @@ export class StagingProtocol<Session, Column extends TypedColumn = TypedColumn> 
   }
 
   /**
-   * Part 0 starts the replication's seed of the table; a later part of another seed of the same replication is
-   * stale. A table no other replication writes is emptied at part 0 and its parts appended. A keyed table another
+   * Part 0 (of a chunked seed: whichever chunk comes first) starts the replication's seed of the table; a later part of
+   * another seed of the same replication is stale (a chunk of an older seed is refused by the epoch fence before this). A table no other replication writes is emptied at part 0 and its parts appended. A keyed table another
    * replication writes too (docs/PIPELINE.md, "Staging tables shared by replications") is never emptied: that would
    * take the other replication's rows, which nothing would bring back were this seed abandoned; the seed's rows are
    * merged by key instead. A keyless table has no key to merge by: it is emptied at part 0 and holds the newest
@@ -145,12 +145,13 @@ export class StagingProtocol<Session, Column extends TypedColumn = TypedColumn> 
     const keyed = hasPrimaryKey(definition);
     const shared = await dialect.isShared(session, replicationId, table);
     let truncated: boolean;
-    if (seed.part === 0) {
+    // The first chunk of a chunked seed to arrive starts it, as part 0 starts a seed read as one snapshot.
+    const own = seed.part === 0 && seed.chunked !== true ? undefined : await dialect.currentSeed(session, replicationId, table);
+    if ((seed.part === 0 && seed.chunked !== true) || (seed.chunked === true && own?.seedId !== seed.seedId)) {
       truncated = !keyed || !shared;
       await dialect.startSeed(session, replicationId, table, seed.seedId, truncated);
       if (truncated) await dialect.truncate(session, table);
     } else {
-      const own = await dialect.currentSeed(session, replicationId, table);
       if (own?.seedId !== seed.seedId) return SKIP;
       if (!keyed && own.superseded) return APPLIED_BEFORE;
       truncated = own.truncated;

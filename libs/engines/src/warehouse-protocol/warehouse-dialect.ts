@@ -70,7 +70,7 @@ export interface WarehouseDialect<Session, Layout extends WarehouseLayout, Colum
   isLoaded(session: Session, layout: Layout, batchId: string): Promise<boolean>;
   recordLoaded(session: Session, layout: Layout, batchId: string): Promise<void>;
 
-  /** Part 0 of a seed: the shadow emptied for it, and the seed recorded as the table's current one. */
+  /** Part 0 of a seed (a chunked seed's first chunk to arrive): the shadow emptied for it, and the seed recorded as the table's current one. */
   startSeed(session: Session, layout: Layout, seedId: string): Promise<void>;
   /** The seed the table's shadow collects; null before its first seed. */
   currentSeedId(session: Session, layout: Layout): Promise<string | null>;
@@ -82,6 +82,8 @@ export interface WarehouseDialect<Session, Layout extends WarehouseLayout, Colum
   loadChangeFiles(session: Session, layout: Layout, files: StagedFiles, reader: StagedFileReader): Promise<number>;
   /** The load table's changes merged into the target (Type1 or Type2). */
   mergeChanges(session: Session, layout: Layout): Promise<void>;
+  /** A chunked seed's close: the load table's changes applied to the shadow (its rows replaced by key; no history). */
+  mergeChangesIntoShadow(session: Session, layout: Layout): Promise<void>;
 
   /**
    * Runs ensureTable's `work` in one transaction, after the table's lock and whatever control objects the engine

@@ -68,6 +68,7 @@ function recordingDialect(answers: Answers, withOutsideRecord = false): { dialec
     completeSeed: async () => step('completeSeed'),
     loadChangeFiles: async (_session, _layout, files) => (step('loadChangeFiles'), files.partKeys.length),
     mergeChanges: async () => step('mergeChanges'),
+    mergeChangesIntoShadow: async () => step('mergeChangesIntoShadow'),
     inEnsureTransaction: async (layout, controlObjects, work) => {
       const ensured = await dialect.inTransaction(async (session) => (step('lockTable'), work(session)));
       controlObjects.markReady(layout.schema);

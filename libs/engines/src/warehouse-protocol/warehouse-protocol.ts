@@ -95,10 +95,22 @@ export class WarehouseProtocol<Session, Layout extends WarehouseLayout, Columns 
         if (loadedBefore || (await dialect.isLoaded(session, layout, batch.batchId))) return NOT_APPLIED;
         let rowCount: number;
         switch (batch.body.kind) {
-          case 'changes':
+          case 'changes': {
+            const close = batch.body.closesSeed;
+            if (close !== undefined && (await dialect.currentSeedId(session, layout)) !== close.seedId) {
+              throw new Error(`the shadow of ${layout.qualifiedTarget} does not hold seed ${close.seedId} any more: its close cannot apply`);
+            }
             rowCount = await dialect.loadChangeFiles(session, layout, files, reader);
-            await dialect.mergeChanges(session, layout);
+            if (close === undefined) {
+              await dialect.mergeChanges(session, layout);
+              break;
+            }
+            // A chunked seed's close: the changes from its horizon go over the chunks in the shadow, and its last batch
+            // makes the shadow the table's, so the target never shows a seed whose chunks were read at different times.
+            await dialect.mergeChangesIntoShadow(session, layout);
+            if (batch.body.final !== false) await dialect.completeSeed(session, layout);
             break;
+          }
           case 'seed': {
             const loaded = await this.loadSeedPart(session, layout, batch.body, files, reader);
             if (loaded === null) return NOT_APPLIED;
@@ -141,6 +153,11 @@ export class WarehouseProtocol<Session, Layout extends WarehouseLayout, Columns 
    */
   private async loadSeedPart(session: Session, layout: Layout, seed: SeedBatch, files: StagedFiles, reader: StagedFileReader): Promise<number | null> {
     const { dialect } = this;
+    if (seed.chunked === true) {
+      // Whichever chunk of a chunked seed comes first starts it; none completes it (its close does).
+      if ((await dialect.currentSeedId(session, layout)) !== seed.seedId) await dialect.startSeed(session, layout, seed.seedId);
+      return dialect.loadSeedFiles(session, layout, files, reader);
+    }
     if (seed.part === 0) await dialect.startSeed(session, layout, seed.seedId);
     else if ((await dialect.currentSeedId(session, layout)) !== seed.seedId) return null;
     const rowCount = await dialect.loadSeedFiles(session, layout, files, reader);

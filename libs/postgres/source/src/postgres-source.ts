@@ -1,6 +1,6 @@
 import type { RetentionPeriod, TableDefinition, TableRef } from '@svc/contracts';
 import { poolGateOptions, type DialPolicy, type PoolSizing } from '@svc/engines';
-import type { ChangeProbeOptions, ChangeRead, ChangedTables, ReadOptions, SnapshotRead, SourceChecksums, SourceConnector, TableWatermark } from '@svc/engines';
+import type { ChangeProbeOptions, ChangeRead, ChangedTables, ReadOptions, SeedChunkPlan, SnapshotRead, SourceChecksums, SourceConnector, TableWatermark } from '@svc/engines';
 import { SOURCE_SESSION_OPTIONS, createPool, postgresClientConfig } from '@svc/postgres/common';
 import type { Pool } from 'pg';
 import { readTableDefinitions } from './catalog';
@@ -9,6 +9,7 @@ import { changedTables } from './changed-tables';
 import { postgresChecksums } from './checksums';
 import { purgeChanges } from './purge';
 import { trackedMinValidVersion } from './registry';
+import { planSeedChunks } from './seed-chunks';
 import { readSnapshot } from './snapshot-reader';
 import { disableTracking, enableTracking } from './tracking';
 import { stopRelay, type RelayOptions } from './log/log-relay';
@@ -80,6 +81,10 @@ class PostgresSource implements SourceConnector {
 
   readSnapshot(definition: TableDefinition, options?: ReadOptions): Promise<SnapshotRead> {
     return readSnapshot(this.pool, definition, options);
+  }
+
+  planSeedChunks(definition: TableDefinition, chunkBytes: number): Promise<SeedChunkPlan> {
+    return planSeedChunks(this.pool, definition, chunkBytes);
   }
 
   readChanges(definition: TableDefinition, fromVersion: string, limit: number, options?: ReadOptions): Promise<ChangeRead> {

@@ -21,10 +21,10 @@ export function lockTrackedTableSql(definition: TableDefinition): string {
   return `lock table ${qualifiedName(definition.table)} in access share mode`;
 }
 
-/** Every row of the table, columns in definition order, as CSV. */
-export function snapshotCopySql(definition: TableDefinition): string {
+/** Every row of the table (or those `where` selects: a seed chunk's key range), columns in definition order, as CSV. */
+export function snapshotCopySql(definition: TableDefinition, where: string | null = null): string {
   const columns = definition.columns.map((column) => quoteIdent(column.name)).join(', ');
-  return `copy (select ${columns} from ${qualifiedName(definition.table)}) to stdout (format csv)`;
+  return `copy (select ${columns} from ${qualifiedName(definition.table)}${where === null ? '' : ` where ${where}`}) to stdout (format csv)`;
 }
 
 /**

@@ -4,6 +4,7 @@ import type { Pool } from 'pg';
 import { openTransaction, rollbackAndRelease, streamCopyOut } from '@svc/postgres/common';
 import { assertDefinitionCurrent } from './definition-check';
 import { readIncarnation } from './incarnation';
+import { keyRangeCondition } from './seed-chunks';
 import { READ_TRANSACTION_SQL, SNAPSHOT_VERSION_SQL, snapshotCopySql } from './read-sql';
 
 /**
@@ -19,7 +20,8 @@ export async function readSnapshot(pool: Pool, definition: TableDefinition, opti
     const startVersion = result.rows[0]?.version;
     if (startVersion === undefined) throw new Error('the snapshot version query returned no row');
     await assertDefinitionCurrent(client, definition, options);
-    return { startVersion, sourceIncarnation, ...streamCopyOut(client, snapshotCopySql(definition)) };
+    const where = options.keyRange === undefined ? null : keyRangeCondition(definition, options.keyRange);
+    return { startVersion, sourceIncarnation, ...streamCopyOut(client, snapshotCopySql(definition, where)) };
   } catch (error) {
     await rollbackAndRelease(client);
     throw error;

@@ -4,7 +4,7 @@ import type { ClientBase } from 'pg';
 import { recordSeedStart } from './control-tables';
 import { copyIn } from './copy-in';
 import { quoteIdent } from './identifiers';
-import { LOAD_TABLE, copyChangesSql, copySeedPartSql, createLoadTableSql, firstSeedSql, mergeChangesSql, mergeSeedSql, targetIsEmptySql } from './merge-sql';
+import { LOAD_TABLE, copyChangesSql, copySeedPartSql, createLoadTableSql, firstSeedSql, mergeChangesIntoShadowSql, mergeChangesSql, mergeSeedSql, targetIsEmptySql } from './merge-sql';
 import { swapShadowIntoTarget } from './seed-swap';
 import { startSeedShadow } from './seed-shadow';
 import type { TableLayout } from './table-layout';
@@ -31,6 +31,11 @@ export async function loadChangeFiles(client: ClientBase, layout: TableLayout, f
 /** `now` is the load's stamp (load-stamp.ts). */
 export async function mergeChanges(client: ClientBase, layout: TableLayout, now: string): Promise<void> {
   await runAll(client, mergeChangesSql(layout, now));
+}
+
+/** A chunked seed's close: the load table's changes applied to the seed's shadow. */
+export async function mergeChangesIntoShadow(client: ClientBase, layout: TableLayout): Promise<void> {
+  await runAll(client, mergeChangesIntoShadowSql(layout));
 }
 
 /** Part 0: the shadow emptied and the seed recorded as the table's current one. */

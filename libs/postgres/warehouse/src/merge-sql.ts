@@ -45,6 +45,22 @@ export function mergeChangesSql(layout: TableLayout, now: string): string[] {
 }
 
 /**
+ * A chunked seed's close: the load table's changes applied to the shadow, which holds the seed's rows as its files do
+ * (the source's columns, no history, no index): every key of the batch loses its row (one scan of the shadow against the
+ * batch's keys), and inserts and updates bring the new one.
+ */
+export function mergeChangesIntoShadowSql(layout: TableLayout): string[] {
+  return [
+    `DELETE FROM ${layout.qualifiedShadow}
+WHERE (${columnList(layout.keyColumns)}) IN (SELECT ${columnList(layout.keyColumns, 'l')} FROM ${LOAD} AS l)`,
+    `INSERT INTO ${layout.qualifiedShadow} (${columnList(names(layout))})
+SELECT ${columnList(names(layout), 'l')}
+FROM ${LOAD} AS l
+WHERE l.${OP} <> 'D'`,
+  ];
+}
+
+/**
  * A first seed of a Type1 or keyless table into an empty target: nothing to delete or compare, so a plain
  * INSERT…SELECT (about half the cost of INSERT…ON CONFLICT on millions of rows). Null when it does not apply.
  */

@@ -5,7 +5,7 @@ import type { Pool, PoolClient } from 'pg';
 import { currentSeedId, deleteLoadedBatchesBefore, isBatchLoaded, isFencedOut, lockSchemaDdl, lockTable, ownershipLedger, raiseFence, recordLoadedBatch } from './control-tables';
 import { addMissingColumns, createTable, followColumnTypes, setAside, tableColumns } from './ensure-table';
 import { qualifiedName } from './identifiers';
-import { completeSeed, loadChangeFiles, loadSeedFiles, mergeChanges, startSeed } from './load-batch';
+import { completeSeed, loadChangeFiles, loadSeedFiles, mergeChanges, mergeChangesIntoShadow, startSeed } from './load-batch';
 import { takeLoadStamp } from './load-stamp';
 import { createControlTablesSql, createSchemaSql } from './table-ddl';
 import { tableLayout, type TableLayout } from './table-layout';
@@ -111,6 +111,7 @@ function postgresDialect(pool: Pool, rebuildIndexes: boolean, bareNameSchemas: R
     completeSeed: (client, layout) => completeSeed(client, layout, { rebuildIndexes }, stampOf(client)),
     loadChangeFiles,
     mergeChanges: (client, layout) => mergeChanges(client, layout, stampOf(client)),
+    mergeChangesIntoShadow,
     async inEnsureTransaction(layout, controlObjects, work) {
       const ensured = await transaction(async (client) => {
         await createSchemaObjects(client, layout.schema);

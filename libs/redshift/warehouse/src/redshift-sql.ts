@@ -224,6 +224,24 @@ export function mergeChangesSql(layout: RedshiftLayout, now: string): string[] {
   }
 }
 
+/**
+ * A chunked seed's close: the load table's changes applied to the shadow, which holds the seed's rows as its files do
+ * (the source's columns, no history): every key of the batch loses its row, and inserts and updates bring the new one.
+ */
+export function mergeChangesIntoShadowSql(layout: RedshiftLayout): string[] {
+  return [
+    `DELETE FROM ${layout.qualifiedShadow}
+USING ${LOAD} AS ${L}
+WHERE ${keysMatch(quoteIdent(layout.shadow), L, layout)}`,
+    `INSERT INTO ${layout.qualifiedShadow} (${columnList(names(layout))})
+SELECT ${names(layout)
+      .map((name) => `${L}.${quoteIdent(name)}`)
+      .join(', ')}
+FROM ${LOAD} AS ${L}
+WHERE ${L}.${OP} <> 'D'`,
+  ];
+}
+
 /** Replaces the target's content by the completed seed in the shadow, then empties the shadow; `now` is the load's stamp. */
 export function mergeSeedSql(layout: RedshiftLayout, now: string): string[] {
   switch (layout.history) {

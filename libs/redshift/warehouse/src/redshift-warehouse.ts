@@ -58,6 +58,7 @@ import {
   emptyShadowSql,
   forgetBatchesSql,
   lockSchemaDdlSql,
+  mergeChangesIntoShadowSql,
   mergeChangesSql,
   mergeSeedSql,
   namedByEarlierVersionSql,
@@ -436,6 +437,10 @@ class RedshiftWarehouseDialect implements WarehouseDialect<PoolClient, RedshiftL
 
   async mergeChanges(client: PoolClient, layout: RedshiftLayout): Promise<void> {
     for (const statement of mergeChangesSql(layout, this.stampOf(client))) await client.query(statement);
+  }
+
+  async mergeChangesIntoShadow(client: PoolClient, layout: RedshiftLayout): Promise<void> {
+    for (const statement of mergeChangesIntoShadowSql(layout)) await client.query(statement);
   }
 
   /**
