@@ -192,30 +192,30 @@ export class ExtractService {
 
   /**
    * A keyed, tracked table over SEED_CHUNK_KB on an engine that can cut it is seeded in key-range chunks: the registry
-   * keeps the plan (made here, or kept from an earlier attempt of the seed, when only the chunks not loaded are read
+   * keeps the plan (this one, or one kept from an earlier attempt of the seed, when only the chunks not loaded are read
    * again) and publishes each chunk as work any extractor takes. False when the table is seeded as one snapshot.
    */
   private async seedInChunks(request: ExtractRequested, source: SourceConnector, definition: TableDefinition): Promise<boolean> {
     if (!request.track || !hasPrimaryKey(definition) || source.planSeedChunks === undefined || this.settings.seedChunkBytes <= 0) return false;
-    const ask = async (proposal?: SeedPlanRequest['proposal']) => {
+    const ask = async (proposal: SeedPlanRequest['proposal']) => {
       const body: SeedPlanRequest = {
         workId: request.workId,
         epoch: request.epoch,
         replicationId: request.replicationId,
         table: request.table,
         keyColumns: definition.primaryKey,
-        ...(proposal !== undefined && { proposal }),
+        proposal,
       };
       const reply = await waitForRegistry(() => this.requester.request(Subjects.registrySeedPlan, body), this.registryWait);
       if (!reply.ok) throw new Error(`the registry refused the seed plan of ${tableKey(request.table)}: ${reply.error.messages.join('; ')}`);
       return reply.value;
     };
-    const kept = await ask();
-    if (kept.status !== 'needed') return true;
+    // Planned here first (a catalog read and a sample): a table under SEED_CHUNK_KB never asks the registry. A plan the
+    // registry kept from an earlier attempt of this seed wins over this one, and only its chunks not loaded are read.
     const plan = await source.planSeedChunks(definition, this.settings.seedChunkBytes);
     if (plan.bounds.length === 0) return false;
-    const proposal = { seedId: randomUUID(), startVersion: plan.startVersion, ...incarnationField(plan.sourceIncarnation), bounds: plan.bounds };
-    const offered = await ask(proposal);
+    const offered = await ask({ seedId: randomUUID(), startVersion: plan.startVersion, ...incarnationField(plan.sourceIncarnation), bounds: plan.bounds });
+    if (offered.status === 'gone') return true;
     if (offered.status === 'needed') throw new Error(`the registry kept no seed plan of ${tableKey(request.table)}`);
     this.logger.info('seed cut into chunks', { workId: request.workId, table: tableKey(request.table), chunks: offered.count, published: offered.published });
     return true;

@@ -40,19 +40,17 @@ export class SeedPlansService {
     const tableName = tableKey(request.table);
     const work = await this.workMessage(request, tableName);
     if (work === null) return rpcOk({ status: 'gone' });
-    let plan: SeedPlan | null;
-    let loaded: ReadonlySet<number> = new Set();
-    if (request.proposal === undefined) {
-      const kept = await this.plans.planOf(request.replicationId, tableName);
-      if (kept !== null && !sameColumns(kept.plan.keyColumns, request.keyColumns)) {
-        // The key changed since the plan was made: its bounds mean nothing now.
-        this.logger.info('seed plan over another key dropped', { replicationId: request.replicationId, table: tableName, seedId: kept.plan.seedId });
-        await this.plans.drop(request.replicationId, tableName);
-        return rpcOk({ status: 'needed' });
-      }
-      if (kept === null) return rpcOk({ status: 'needed' });
-      ({ plan, loaded } = kept);
-    } else {
+    let kept = await this.plans.planOf(request.replicationId, tableName);
+    if (kept !== null && !sameColumns(kept.plan.keyColumns, request.keyColumns)) {
+      // The key changed since the plan was made: its bounds mean nothing now.
+      this.logger.info('seed plan over another key dropped', { replicationId: request.replicationId, table: tableName, seedId: kept.plan.seedId });
+      await this.plans.drop(request.replicationId, tableName);
+      kept = null;
+    }
+    let plan: SeedPlan | null = kept?.plan ?? null;
+    const loaded: ReadonlySet<number> = kept?.loaded ?? new Set();
+    if (plan === null) {
+      if (request.proposal === undefined) return rpcOk({ status: 'needed' });
       const { proposal } = request;
       plan = await this.plans.keep(request.replicationId, tableName, request, {
         seedId: proposal.seedId,
@@ -63,7 +61,6 @@ export class SeedPlansService {
         chunkCount: proposal.bounds.length + 1,
       });
       if (plan === null) return rpcOk({ status: 'gone' });
-      if (plan.seedId !== proposal.seedId) loaded = (await this.plans.planOf(request.replicationId, tableName))?.loaded ?? new Set();
     }
     const published = await this.publishChunks(work, request, plan, loaded, now);
     this.logger.info('seed chunks published', { replicationId: request.replicationId, table: tableName, seedId: plan.seedId, chunks: plan.chunkCount, published, epoch: request.epoch });

@@ -15,6 +15,14 @@ describe('planWork', () => {
     expect(orders.map((order) => order.fromIncarnation)).toEqual(['recovery fork F1, database D1', undefined]);
   });
 
+  it('resumes a chunked seed whose chunks are not all loaded, and closes it from its horizon once they are', () => {
+    const plan = { seedId: 's1', startVersion: '42', sourceIncarnation: 'fork F1', chunkCount: 8 };
+    const resumed = planWork(NOW, [replication()], [table('[public].[a]', { phase: 'Seeding', lastVersion: null, seedPlan: { ...plan, chunksLoaded: 5 } })], settings);
+    expect(resumed).toEqual([{ replicationId: 'r1', tableName: '[public].[a]', kind: 'seed', track: true, batchLimit: 500, configVersion: 1 }]);
+    const closed = planWork(NOW, [replication()], [table('[public].[a]', { phase: 'Reseeding', lastVersion: null, seedPlan: { ...plan, chunksLoaded: 8 } })], settings);
+    expect(closed.map((order) => order.seedClose)).toEqual([{ seedId: 's1', chunkCount: 8, fromVersion: '42', fromIncarnation: 'fork F1' }]);
+  });
+
   it('counts work already in flight against the limit', () => {
     const orders = planWork(NOW, [replication()], [table('[public].[a]', { inFlightWorkId: 'w' }), table('[public].[b]'), table('[public].[c]')], settings);
     expect(orders).toHaveLength(1);
