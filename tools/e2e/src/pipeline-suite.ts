@@ -23,6 +23,9 @@ interface MetricsJson {
 
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
+/** Chunks of about 16 KiB of table: every pair with a source that can cut a seed seeds its keyed tables in chunks. */
+const SUITE_CHUNK_KB = '16';
+
 /**
  * The generic pipeline suite (CONVENTIONS: one suite for every engine pair), driven through the signed
  * API against the real services as processes, NATS JetStream, an S3 server and real databases. Tables,
@@ -34,7 +37,7 @@ export function pipelineSuite(pair: EnginePair): void {
   const stack = new TestStack({
     ...(pair.sourceServer && { sourceServer: pair.sourceServer }),
     workers: ['extractor', 'stager', 'loader'],
-    env: { SCHEDULER_TICK_MS: '100', IDLE_CYCLE_DELAY_MS: '100', SCHEDULER_MINUTE_SECONDS: '2', WORKER_CONCURRENCY: '2', ROW_CHUNK_BYTES: '65536', ...pair.stackEnv },
+    env: { SCHEDULER_TICK_MS: '100', IDLE_CYCLE_DELAY_MS: '100', SCHEDULER_MINUTE_SECONDS: '2', WORKER_CONCURRENCY: '2', ROW_CHUNK_BYTES: '65536', SEED_CHUNK_KB: SUITE_CHUNK_KB, ...pair.stackEnv },
   });
   let source: SourceSession;
   let warehouse: WarehouseSession;

@@ -46,7 +46,7 @@ describe('SIGKILL of a random service, round after round, under a concurrent wor
     workers: ['extractor', 'stager', 'loader'],
     // The production permission model, nkeys and TLS on the bus (issue 18): kills and the NATS restart with all of it on.
     startNats: startSecureTestNats,
-    env: { SCHEDULER_TICK_MS: '100', IDLE_CYCLE_DELAY_MS: '100', SCHEDULER_MINUTE_SECONDS: '2', WORKER_CONCURRENCY: '2', ROW_CHUNK_BYTES: '65536' },
+    env: { SCHEDULER_TICK_MS: '100', IDLE_CYCLE_DELAY_MS: '100', SCHEDULER_MINUTE_SECONDS: '2', WORKER_CONCURRENCY: '2', ROW_CHUNK_BYTES: '65536', SEED_CHUNK_KB: '16' },
   });
   const kills: string[] = [];
   const claimKills: ClaimKill[] = [];

@@ -37,6 +37,13 @@ describe('renderFrame', () => {
     ]);
   });
 
+  it('shows a chunked seed\'s chunks loaded of all beside its rows', () => {
+    const chunked = snapshot([table({ name: '[public].[big]', phase: 'Seeding', rowsSeeded: 4_000, rowsEstimated: 10_000, inFlightSeconds: 4, seedChunks: { loaded: 5, total: 12 } })]);
+    expect(renderFrame({ snapshot: chunked, observedAt: AT }, PLAIN)[1]).toBe(
+      '  [public].[big]  Seeding    [############------------------] 40%  4,000/10,000 rows  chunks 5/12  1,000 rows/s  ETA 6s',
+    );
+  });
+
   it('draws block bars on a terminal; on a narrow one it narrows them, then leaves out the rate, the rows, the ETA', () => {
     const seeding = snapshot([table({ name: '[public].[t]', phase: 'Seeding', rowsSeeded: 1, rowsEstimated: 2, inFlightSeconds: 1 })]);
     const lineAt = (width: number) => renderFrame({ snapshot: seeding, observedAt: AT }, { width, unicodeBars: true })[1];

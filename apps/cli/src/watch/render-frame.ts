@@ -44,7 +44,8 @@ function seedingNumberChoices(table: TableSnapshot): string[][] {
     progress.fraction === null ? `${formatCount(progress.rowsSeeded)} rows` : `${formatCount(progress.rowsSeeded)}/${formatCount(progress.rowsEstimated)} rows`;
   const rate = progress.rowsPerSecond === null ? [] : [formatRate(progress.rowsPerSecond)];
   const eta = progress.etaSeconds === null ? [] : [`ETA ${formatDuration(progress.etaSeconds)}`];
-  return [[percent, rows, ...rate, ...eta], [percent, rows, ...eta], [percent, ...eta], [percent]];
+  const chunks = table.seedChunks === undefined || table.seedChunks === null ? [] : [`chunks ${formatCount(table.seedChunks.loaded)}/${formatCount(table.seedChunks.total)}`];
+  return [[percent, rows, ...chunks, ...rate, ...eta], [percent, rows, ...chunks, ...eta], [percent, ...chunks, ...eta], [percent, ...eta], [percent]];
 }
 
 function seedingDetail(table: TableSnapshot, room: number, unicode: boolean): string {

@@ -8,6 +8,8 @@ import type { AlertRecord, ReplicationDescription, TableStatus } from '@svc/cont
 export interface TableSnapshot extends Pick<TableStatus, 'name' | 'rowsSeeded' | 'rowsEstimated' | 'lagSeconds' | 'lastError'> {
   phase: string;
   inFlightSeconds: number | null;
+  /** A chunked seed under way: its chunks loaded of all (absent without one). */
+  seedChunks?: { loaded: number; total: number } | null;
 }
 
 export type AlertSnapshot = Pick<AlertRecord, 'message' | 'createdAt'> & { kind: string };
@@ -48,6 +50,7 @@ function tableSnapshot(value: unknown): TableSnapshot | undefined {
     lagSeconds: optionalSeconds(value['lagSeconds']),
     lastError: text(value['lastError']),
     inFlightSeconds: optionalSeconds(value['inFlightSeconds']),
+    ...(typeof value['seedChunks'] === 'number' && { seedChunks: { loaded: count(value['seedChunksLoaded']), total: count(value['seedChunks']) } }),
   };
 }
 

@@ -33,7 +33,7 @@ export function tablesView(replicationId: string, tables: readonly DescribedTabl
           { attrs: { 'data-table': table.name } },
           h('td.table-name', null, link({ page: 'table', replicationId, tableName: table.name }, table.name)),
           h('td', null, badge('phase', table.phase)),
-          h('td', null, copying ? progressView(copying) : `${formatCount(table.rowsSeeded)} rows seeded`),
+          h('td', null, copying ? [progressView(copying), chunksView(table)] : `${formatCount(table.rowsSeeded)} rows seeded`),
           h('td.num', null, formatLag(table.lagSeconds)),
           h('td', null, table.lastCycleAt ? h('time', { attrs: { datetime: table.lastCycleAt, title: formatTimestamp(table.lastCycleAt) } }, formatAgo(table.lastCycleAt, now)) : '—'),
           h('td.error-text', null, table.lastError ?? ''),
@@ -43,11 +43,23 @@ export function tablesView(replicationId: string, tables: readonly DescribedTabl
   );
 }
 
+/** A chunked seed's chunks loaded of all, in words; null when the table has no chunked seed under way. */
+export function chunksText(table: DescribedTable): string | null {
+  if (table.seedChunks === undefined || table.seedChunks === null) return null;
+  return `${formatCount(table.seedChunksLoaded ?? 0)} of ${formatCount(table.seedChunks)} chunks loaded`;
+}
+
+function chunksView(table: DescribedTable): VElement | null {
+  const text = chunksText(table);
+  return text === null ? null : h('span.progress-chunks', null, text);
+}
+
 /** Everything Describe says about one table. */
 export function tableDetailView(table: DescribedTable, progress: SeedProgress | undefined, now: Date): VElement {
   const rows: [string, string | VElement][] = [
     ['Phase', badge('phase', table.phase)],
     ['Rows seeded', `${formatCount(table.rowsSeeded)} of about ${formatCount(table.rowsEstimated)}`],
+    ...(chunksText(table) === null ? [] : ([['Seed chunks', chunksText(table) ?? '']] as [string, string][])),
     ['Lag', formatLag(table.lagSeconds)],
     ['Last cycle', table.lastCycleAt ? `${formatTimestamp(table.lastCycleAt)} (${formatAgo(table.lastCycleAt, now)})` : '—'],
     ['Last change-tracking version', table.lastVersion ?? '—'],

@@ -45,6 +45,10 @@ export interface StagingDialect<Session, Column extends TypedColumn = TypedColum
   createControlObjects(session: Session): Promise<void>;
   /** The table's own lock: batches of one table, and changes of its definition, run one at a time. */
   lockTable(session: Session, table: TableRef): Promise<void>;
+  /** The same lock in shared mode: chunks of one seed, which write apart, hold it together; lockTable waits for them all. */
+  lockTableShared(session: Session, table: TableRef): Promise<void>;
+  /** The table's fence for the replication as `session` reads it; null before the table's first batch. */
+  fenceEpoch(session: Session, replicationId: string, table: TableRef): Promise<number | null>;
 
   /** Raises the table's fence for the replication to the batch's epoch; false when the fence is above it (stale). */
   raiseFence(session: Session, batch: BatchDescriptor): Promise<boolean>;

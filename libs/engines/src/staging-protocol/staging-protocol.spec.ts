@@ -51,6 +51,8 @@ function recordingDialect(answers: Answers): { dialect: StagingDialect<null>; st
     lockDdl: async () => step('lockDdl'),
     createControlObjects: async () => step('createControlObjects'),
     lockTable: async () => step('lockTable'),
+    lockTableShared: async () => step('lockTableShared'),
+    fenceEpoch: async () => (step('fenceEpoch'), null),
     raiseFence: async () => (step('raiseFence'), answers.fenceAbove !== true),
     isStale: async () => (step('isStale'), answers.fenceAbove === true),
     recordBatch: async () => (step('recordBatch'), answers.recordedBefore !== true),

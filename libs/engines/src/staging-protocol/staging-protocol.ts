@@ -89,6 +89,7 @@ export class StagingProtocol<Session, Column extends TypedColumn = TypedColumn> 
       throw new Error(`changes for ${schema}.${name}: a table without a primary key is never tracked`);
     }
     const reading = new ReadOnce(rows);
+    if (body.kind === 'seed' && body.chunked === true) return this.applyChunk(batch, body, reading);
     // Tried again only while no row has been read: the rows can be read once.
     const outcome = await this.withControlSchema(
       `staging batch of ${schema}.${name}`,
@@ -106,6 +107,68 @@ export class StagingProtocol<Session, Column extends TypedColumn = TypedColumn> 
         }),
       () => !reading.started,
     );
+    return this.outcomeOf(outcome, reading);
+  }
+
+  /**
+   * A chunk of a chunked seed, applied beside the seed's other chunks: under the table's lock in shared mode, which
+   * every change batch and definition change takes exclusively. Only reads and the batch's own log row are written
+   * under it, so chunks do not wait for one another. When the seed has not started here (this chunk came first) or
+   * the fence is below the seed's epoch, it is started first under the exclusive lock (table emptied, fence raised),
+   * and the chunk applied after.
+   */
+  private async applyChunk(batch: BatchDescriptor, seed: SeedBatch, reading: ReadOnce): Promise<ApplyOutcome> {
+    const { dialect } = this;
+    const { definition, replicationId } = batch;
+    const { table } = definition;
+    const keyed = hasPrimaryKey(definition);
+    const what = `staging chunk of ${table.schema}.${table.name}`;
+    for (let round = 1; ; round += 1) {
+      const outcome = await this.withControlSchema(
+        what,
+        () =>
+          dialect.inTransaction<ApplyResult | 'start'>(async (session) => {
+            await dialect.lockTableShared(session, table);
+            const fence = await dialect.fenceEpoch(session, replicationId, table);
+            if (fence !== null && fence > batch.epoch) return STALE;
+            const own = await dialect.currentSeed(session, replicationId, table);
+            if (fence !== batch.epoch || own?.seedId !== seed.seedId) return { commit: false, result: 'start' };
+            if (!(await dialect.recordBatch(session, batch.batchId))) return SKIP;
+            const shared = await dialect.isShared(session, replicationId, table);
+            if (keyed && (shared || !own.truncated)) return { commit: true, result: await this.mergeRows(session, definition, reading, 'seed') };
+            return { commit: true, result: await dialect.appendRows(session, definition, reading) };
+          }),
+        () => !reading.started,
+      );
+      if (outcome !== 'start') return this.outcomeOf(outcome, reading);
+      // Two rounds suffice unless a newer seed or epoch keeps coming in between: then this chunk's turn has passed.
+      if (round >= 3) throw new Error(`${what}: its seed ${seed.seedId} was started here but did not stay the table's current one`);
+      if ((await this.startChunkedSeed(batch, seed)) === 'stale') return this.outcomeOf('stale', reading);
+    }
+  }
+
+  /** Starts a chunked seed here (its first chunk to arrive) and raises the fence to its epoch, under the exclusive lock. */
+  private startChunkedSeed(batch: BatchDescriptor, seed: SeedBatch): Promise<'started' | 'stale'> {
+    const { dialect } = this;
+    const { definition, replicationId } = batch;
+    const { table } = definition;
+    return this.withControlSchema(`start of the chunked seed of ${table.schema}.${table.name}`, () =>
+      dialect.inTransaction<'started' | 'stale'>(async (session) => {
+        await dialect.lockTable(session, table);
+        if (!(await dialect.raiseFence(session, batch))) return { commit: false, result: 'stale' };
+        const own = await dialect.currentSeed(session, replicationId, table);
+        if (own?.seedId !== seed.seedId) {
+          const truncated = !hasPrimaryKey(definition) || !(await dialect.isShared(session, replicationId, table));
+          await dialect.startSeed(session, replicationId, table, seed.seedId, truncated);
+          if (truncated) await dialect.truncate(session, table);
+        }
+        return { commit: true, result: 'started' };
+      }),
+    );
+  }
+
+  /** What an apply's transaction result means to the caller; rows not read by it are drained (see applyBatch). */
+  private async outcomeOf(outcome: ApplyResult, reading: ReadOnce): Promise<ApplyOutcome> {
     if (outcome === 'stale') return { applied: false, rowCount: 0, stale: true };
     if (outcome === null) {
       for await (const chunk of reading) void chunk;

@@ -44,6 +44,12 @@ export function seedPart(definition: TableDefinition, seedId: string, part: numb
   };
 }
 
+/** Chunk `index` of a chunked seed (any order; none final). */
+export function seedChunk(definition: TableDefinition, seedId: string, index: number, epoch = 1, replicationId = CONTRACT_REPLICATION_ID): BatchDescriptor {
+  const part = seedPart(definition, seedId, index, false, epoch, replicationId);
+  return { ...part, body: { kind: 'seed', seedId, part: index, final: false, chunked: true, startVersion: '100' } };
+}
+
 export function changes(definition: TableDefinition, fromVersion: number, toVersion: number, epoch = 1, replicationId = CONTRACT_REPLICATION_ID): BatchDescriptor {
   return {
     batchId: `${replicationId}/${tableId(definition)}/changes/${fromVersion}-${toVersion}`,

@@ -1,4 +1,5 @@
 import type { TableDefinition, TableRef } from '@svc/contracts';
+import type { CsvChunks } from '../batch';
 import type { StagingConnector } from '../capabilities';
 import {
   OTHER_REPLICATION_ID,
@@ -10,6 +11,7 @@ import {
   hostileNames,
   nameSize,
   pipelineCsv,
+  seedChunk,
   seedPart,
   sortedRows,
   withColumn,
@@ -19,6 +21,20 @@ import {
 } from './contract-batches';
 
 const MINUTE_MS = 60_000;
+/** How long a chunk may take beside another whose rows are held: far more than it needs, far less than forever. */
+const CHUNK_WAIT_MS = 15_000;
+
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+/** Rows whose first bytes come at once and the rest once `gate` opens: a chunk still being read. */
+function heldRows(text: string, gate: Promise<void>): CsvChunks {
+  const bytes = Buffer.from(text, 'utf8');
+  return (async function* () {
+    yield bytes.subarray(0, 2);
+    await gate;
+    yield bytes.subarray(2);
+  })();
+}
 const HOUR_MS = 60 * MINUTE_MS;
 
 /** One staging database opened for one test. */
@@ -37,6 +53,8 @@ export type StagingContractCase =
   | 'redelivery'
   | 'stale epochs'
   | 'seed parts'
+  | 'seed chunks'
+  | 'seed chunks at once'
   | 'recreated database'
   | 'added column'
   | 'null and empty'
@@ -56,7 +74,15 @@ export interface StagingContractEngine {
    * the reason in its title: a loss is declared here, never skipped silently.
    */
   declaredLosses?: Partial<Record<StagingContractCase, string>>;
+  /**
+   * Set when the database under test runs one transaction at a time (a double without sessions), with why: the cases
+   * that need two sessions at once show as skipped with the reason in their title.
+   */
+  oneSessionAtATime?: string;
 }
+
+/** The cases that need two sessions in flight at once. */
+const CONCURRENT_CASES: ReadonlySet<StagingContractCase> = new Set(['seed chunks at once']);
 
 /** Registers the staging contract (docs/PIPELINE.md, "Staging"; capabilities.ts StagingConnector) for each engine. */
 export function describeStagingContract(engines: readonly StagingContractEngine[]): void {
@@ -75,8 +101,9 @@ export function describeStagingContract(engines: readonly StagingContractEngine[
 
     const contractCase = (name: StagingContractCase, title: string, test: () => Promise<void>) => {
       const loss = engine.declaredLosses?.[name];
-      if (loss === undefined) it(`${name}: ${title}`, test);
-      else it.skip(`${name}: declared loss of ${engine.name}: ${loss}`, test);
+      if (loss !== undefined) it.skip(`${name}: declared loss of ${engine.name}: ${loss}`, test);
+      else if (engine.oneSessionAtATime !== undefined && CONCURRENT_CASES.has(name)) it.skip(`${name}: not run on ${engine.name}: ${engine.oneSessionAtATime}`, test);
+      else it(`${name}: ${title}`, test);
     };
 
     const apply = async (definition: TableDefinition, batch: Parameters<StagingConnector['applyBatch']>[0], rows: readonly Row[]) => {
@@ -140,6 +167,32 @@ export function describeStagingContract(engines: readonly StagingContractEngine[
       expect(await apply(people, seedPart(people, 'T', 0, false), [['7', 'Tom']])).toEqual({ applied: true, rowCount: 1 });
       expect(await apply(people, part2, [['4', 'Dan']])).toMatchObject({ applied: false });
       expect(sortedRows(await staging.rows(people.table))).toEqual([['7', 'Tom']]);
+    });
+
+    contractCase('seed chunks', 'chunks of a seed apply in any order, the first starting it; a redelivered chunk adds nothing; a newer seed fences the older one out', async () => {
+      expect(await apply(people, seedPart(people, 'OLD', 0, true), [['9', 'Old']])).toEqual({ applied: true, rowCount: 1 });
+      // Chunk 2 arrives first: it starts the seed (the rows of the one before go).
+      expect(await apply(people, seedChunk(people, 'S', 2, 2), [['5', 'Eve']])).toEqual({ applied: true, rowCount: 1 });
+      expect(await apply(people, seedChunk(people, 'S', 0, 2), [['1', 'Ann']])).toEqual({ applied: true, rowCount: 1 });
+      expect(await apply(people, seedChunk(people, 'S', 1, 2), [['3', 'Cid']])).toEqual({ applied: true, rowCount: 1 });
+      expect(await apply(people, seedChunk(people, 'S', 1, 2), [['3', 'Cid']])).toMatchObject({ applied: false });
+      expect(sortedRows(await staging.rows(people.table))).toEqual([['1', 'Ann'], ['3', 'Cid'], ['5', 'Eve']]);
+      // A newer seed (a higher epoch) starts: the older seed's chunks are stale from then on.
+      expect(await apply(people, seedChunk(people, 'T', 0, 3), [['7', 'Tom']])).toEqual({ applied: true, rowCount: 1 });
+      expect(await apply(people, seedChunk(people, 'S', 3, 2), [['8', 'Ned']])).toEqual({ applied: false, rowCount: 0, stale: true });
+      expect(sortedRows(await staging.rows(people.table))).toEqual([['7', 'Tom']]);
+    });
+
+    contractCase('seed chunks at once', "one chunk whose rows are still coming holds up no other chunk of its seed", async () => {
+      expect(await apply(people, seedChunk(people, 'S', 2, 2), [['5', 'Eve']])).toEqual({ applied: true, rowCount: 1 });
+      let release = (): void => undefined;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      const held = staging.connector.applyBatch(seedChunk(people, 'S', 0, 2), heldRows(pipelineCsv([['1', 'Ann']]), gate));
+      const beside = await Promise.race([apply(people, seedChunk(people, 'S', 1, 2), [['3', 'Cid']]), sleep(CHUNK_WAIT_MS).then(() => 'held up' as const)]);
+      release();
+      expect(beside).toEqual({ applied: true, rowCount: 1 });
+      expect(await held).toEqual({ applied: true, rowCount: 1 });
+      expect(sortedRows(await staging.rows(people.table))).toEqual([['1', 'Ann'], ['3', 'Cid'], ['5', 'Eve']]);
     });
 
     contractCase('forgotten batches', 'the log forgets batches applied before the time given, and only those', async () => {

@@ -269,7 +269,12 @@ class SeedRecords {
 
   /** False for a part that must change nothing. */
   accepts(key: string, seed: SeedBatch): boolean {
-    return seed.part === 0 || this.current.get(key) === seed.seedId;
+    return seed.part === 0 || seed.chunked === true || this.current.get(key) === seed.seedId;
+  }
+
+  /** Part 0 starts a seed; so does a chunked seed's first chunk to arrive. */
+  starts(key: string, seed: SeedBatch): boolean {
+    return seed.chunked === true ? this.current.get(key) !== seed.seedId : seed.part === 0;
   }
 
   start(key: string, seedId: string): void {
@@ -328,7 +333,7 @@ export class FakeStaging implements StagingConnector {
     const table = this.data.get(key) ?? new RowTable();
     this.data.set(key, table);
     const withOperation = batch.body.kind === 'changes';
-    if (batch.body.kind === 'seed' && batch.body.part === 0) {
+    if (batch.body.kind === 'seed' && this.seeds.starts(seedKey, batch.body)) {
       this.seeds.start(seedKey, batch.body.seedId);
       // A keyed table another replication writes is never emptied: the seed merges by key.
       if (batch.definition.primaryKey.length === 0 || !this.applied.sharedWith(batch)) table.clear();

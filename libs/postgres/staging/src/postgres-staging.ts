@@ -18,6 +18,8 @@ import {
   RECORD_BATCH_SQL,
   SHARED_TABLE_SQL,
   TABLE_LOCK_SQL,
+  TABLE_LOCK_SHARED_SQL,
+  FENCE_EPOCH_SQL,
   START_SEED_SQL,
   TABLE_COLUMNS_SQL,
   TABLE_COLUMN_TYPES_SQL,
@@ -78,6 +80,13 @@ function postgresStagingDialect(pool: Pool): StagingDialect<PoolClient> {
     },
     lockTable: async (client, table) => {
       await client.query(TABLE_LOCK_SQL, [table.schema, table.name]);
+    },
+    lockTableShared: async (client, table) => {
+      await client.query(TABLE_LOCK_SHARED_SQL, [table.schema, table.name]);
+    },
+    fenceEpoch: async (client, replicationId, table) => {
+      const fence = (await client.query<{ epoch: string }>(FENCE_EPOCH_SQL, [replicationId, table.schema, table.name])).rows[0];
+      return fence === undefined ? null : Number(fence.epoch);
     },
     raiseFence: async (client, { replicationId, definition: { table }, epoch }) =>
       affected(await client.query(RAISE_FENCE_SQL, [replicationId, table.schema, table.name, epoch])) > 0,

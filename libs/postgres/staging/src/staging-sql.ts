@@ -85,6 +85,12 @@ $$`,
  */
 export const TABLE_LOCK_SQL = `SELECT pg_advisory_xact_lock(hashtext('${CONTROL_SCHEMA}.table:' || $1 || '.' || $2))`;
 
+/** The same lock in shared mode (chunks of one seed hold it together; TABLE_LOCK_SQL waits for all of them). */
+export const TABLE_LOCK_SHARED_SQL = `SELECT pg_advisory_xact_lock_shared(hashtext('${CONTROL_SCHEMA}.table:' || $1 || '.' || $2))`;
+
+/** $1 replication, $2 schema, $3 name: the table's fence, or no row before its first batch. */
+export const FENCE_EPOCH_SQL = `SELECT epoch FROM ${CONTROL_SCHEMA}.table_fences WHERE replication_id = $1 AND schema = $2 AND name = $3`;
+
 /**
  * $1 replication, $2 schema, $3 name, $4 the batch's epoch. Raises the table's fence to the epoch and
  * returns a row; returns none, changing nothing, when the fence is above it (the batch is stale).

@@ -108,6 +108,7 @@ const ENTRIES: readonly [string, FixedStatement][] = [
   ['select 1', fixed('select 1')],
   // The staging protocol.
   [stagingSql.APPLICATION_LOCK_SQL, fixed('SELECT tsql.getapplock($1::text) AS granted', 'resource')],
+  [stagingSql.APPLICATION_LOCK_SHARED_SQL, fixed('SELECT tsql.getapplock_shared($1::text) AS granted', 'resource')],
   ...stagingSql.CONTROL_SCHEMA_SQL.map((statement, index): [string, FixedStatement] => [statement, fixed(CONTROL_TABLES[index] ?? '')]),
   [stagingSql.RAISE_FENCE_SQL, fixed('SELECT tsql.raise_fence($1::text, $2::text, $3::text, $4::bigint) AS stale', 'replication', 'schema', 'name', 'epoch')],
   [stagingSql.RECORD_BATCH_SQL, fixed('SELECT tsql.record_batch($1::text) AS recorded', 'batch_id')],

@@ -153,6 +153,13 @@ BEGIN
   RETURN 0;
 END $$;
 
+-- sp_getapplock @LockMode = 'Shared': held with other shared holders; an exclusive request waits for them all.
+CREATE FUNCTION tsql.getapplock_shared(resource text) RETURNS integer LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM pg_advisory_xact_lock_shared(hashtextextended(resource, 0));
+  RETURN 0;
+END $$;
+
 -- The staging protocol's statements with IF/ELSE (libs/sqlserver/staging staging-sql.ts), over its control tables.
 CREATE FUNCTION tsql.raise_fence(replication text, schema_name text, table_name text, new_epoch bigint) RETURNS integer LANGUAGE plpgsql AS $$
 BEGIN

@@ -3,6 +3,7 @@ import {
   CONTROL_SCHEMA_SQL,
   CURRENT_SEED_SQL,
   FENCE_STALE_SQL,
+  FENCE_EPOCH_SQL,
   FORGET_APPLIED_BATCHES_SQL,
   HAS_APPLIED_SQL,
   NAMED_BY_EARLIER_VERSION_SQL,
@@ -234,6 +235,10 @@ export class CollationStagingDouble implements TsqlDatabase {
       case FENCE_STALE_SQL: {
         const fence = ownFence();
         return fence === undefined ? [] : [{ stale: fence.epoch > epoch ? 1 : 0 }];
+      }
+      case FENCE_EPOCH_SQL: {
+        const fence = ownFence();
+        return fence === undefined ? [] : [{ epoch: fence.epoch }];
       }
       case RECORD_BATCH_SQL: {
         const batchId = String(params['batch_id']);

@@ -3,6 +3,8 @@ import { StagingProtocol, poolGateOptions, type DialPolicy, type PoolSizing, typ
 import { MssqlDatabase, columnPlan, mssqlPoolGate, csvRows, isSqlServerMissingObject, sqlServerConfig, stagingPlanOf, type TsqlDatabase, type TsqlSession } from '@svc/sqlserver/common';
 import {
   APPLICATION_LOCK_SQL,
+  APPLICATION_LOCK_SHARED_SQL,
+  FENCE_EPOCH_SQL,
   BATCH_ROWS_TABLE,
   CONTROL_SCHEMA_SQL,
   CURRENT_SEED_SQL,
@@ -144,6 +146,13 @@ function sqlServerStagingDialect(database: TsqlDatabase): StagingDialect<TsqlSes
     },
     lockTable: async (session, table) => {
       await session.query(APPLICATION_LOCK_SQL, { resource: tableLockResource(table) });
+    },
+    lockTableShared: async (session, table) => {
+      await session.query(APPLICATION_LOCK_SHARED_SQL, { resource: tableLockResource(table) });
+    },
+    fenceEpoch: async (session, replicationId, table) => {
+      const [fence] = await session.query<{ epoch: number | string }>(FENCE_EPOCH_SQL, { replication: replicationId, ...named(table) });
+      return fence === undefined ? null : Number(fence.epoch);
     },
     raiseFence: async (session, { replicationId, definition: { table }, epoch }) => {
       const [fence] = await session.query<{ stale: number }>(RAISE_FENCE_SQL, { replication: replicationId, ...named(table), epoch });

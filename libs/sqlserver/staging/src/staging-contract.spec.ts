@@ -8,6 +8,13 @@ import { SqlServerStaging } from './sqlserver-staging';
  * (collation.double.ts: control tables, transactions rolled back, names and collations as SQL Server documents them).
  * Whether a live server runs the same statements the same way: docs/ENGINES.md, "what only a live server can confirm".
  */
+/**
+ * The double keeps one copy of the database and restores it when a transaction rolls back, so it runs one transaction
+ * at a time; its #svc_batch_rows is one table, where SQL Server gives each session its own ("Local temporary tables are
+ * visible only in the current session", CREATE TABLE, https://learn.microsoft.com/sql/t-sql/statements/create-table-transact-sql).
+ */
+const ONE_SESSION = 'the double runs one transaction at a time (one database copy restored on rollback, one #svc_batch_rows)';
+
 const columnTypes: ContractColumnTypes = {
   integer: { sourceType: 'int', portableType: Portable.integer() },
   text: { sourceType: 'nvarchar(200)', portableType: Portable.varchar(200) },
@@ -20,6 +27,7 @@ describeStagingContract([
     // "Both regular and delimited identifiers must contain from 1 through 128 characters"; names compare under the
     // database's collation, so a _CI_ database holds 'Mixed Case' and 'mixed case' as one name ("Database identifiers").
     naming: { longest: { characters: 128 }, caseSensitive: false },
+    oneSessionAtATime: ONE_SESSION,
     open: async () => {
       const database = new CollationStagingDouble({ tempdbCollation: 'SQL_Latin1_General_CP1_CI_AS', databaseCollation: 'Latin1_General_100_CI_AS' });
       const connector = new SqlServerStaging(database);
@@ -35,6 +43,7 @@ describeStagingContract([
     name: 'SQL Server (double, case-sensitive database collation)',
     columnTypes,
     naming: { longest: { characters: 128 }, caseSensitive: true },
+    oneSessionAtATime: ONE_SESSION,
     open: async () => {
       const database = new CollationStagingDouble({ tempdbCollation: 'SQL_Latin1_General_CP1_CI_AS', databaseCollation: 'Latin1_General_100_CS_AS' });
       const connector = new SqlServerStaging(database);

@@ -26,6 +26,15 @@ export const APPLICATION_LOCK_SQL = `DECLARE @granted int;
 EXEC @granted = sp_getapplock @Resource = @resource, @LockMode = 'Exclusive', @LockOwner = 'Transaction', @LockTimeout = -1;
 ${raiseApplicationLockRefusalSql('@granted', 'the staging lock')}`;
 
+/**
+ * APPLICATION_LOCK_SQL in shared mode: chunks of one seed hold a table's lock together, and an exclusive request waits
+ * for all of them (sp_getapplock lock modes: "Shared, Update, IntentShared, IntentExclusive, or Exclusive",
+ * https://learn.microsoft.com/sql/relational-databases/system-stored-procedures/sp-getapplock-transact-sql).
+ */
+export const APPLICATION_LOCK_SHARED_SQL = `DECLARE @granted int;
+EXEC @granted = sp_getapplock @Resource = @resource, @LockMode = 'Shared', @LockOwner = 'Transaction', @LockTimeout = -1;
+${raiseApplicationLockRefusalSql('@granted', 'the staging lock')}`;
+
 export const DDL_LOCK_RESOURCE = `${CONTROL_SCHEMA}.ddl`;
 
 /** The lock of one staging table: names can be longer than a lock resource (255) may be, so they are hashed. */
@@ -92,6 +101,9 @@ BEGIN
 END`;
 
 /** @replication, @schema, @name, @epoch: one row with `stale`, or none before the table's first batch. */
+/** @replication, @schema, @name: the table's fence, or no row before its first batch. */
+export const FENCE_EPOCH_SQL = `SELECT epoch FROM ${control('table_fences')} WHERE ${ownRow}`;
+
 export const FENCE_STALE_SQL = `SELECT CAST(CASE WHEN epoch > @epoch THEN 1 ELSE 0 END AS int) AS stale FROM ${control('table_fences')} WHERE ${ownRow}`;
 
 /** @batch_id: one row, `recorded` 1 when the batch is new (under the table's lock: a twin waits for the first). */
