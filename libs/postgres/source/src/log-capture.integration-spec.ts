@@ -254,6 +254,36 @@ describe('PostgreSQL source: tracking enabled while the database is written', ()
   });
 });
 
+describe('PostgreSQL source: a slot that cannot be read past a change from before the publication', () => {
+  it('is dropped and made anew: its tables reseed instead of every read failing for ever', async () => {
+    const fresh = await createLogicalTempDatabase('svc_srcpg_log_stuck');
+    const client = await connect(fresh.url);
+    const own = createPostgresSource(fresh.url, { encrypt: false, relayIntervalMs: 0 });
+    try {
+      await client.query('create table stuck (id integer primary key); create table noise (id serial primary key)');
+      // As the version before this one left it: the slot made first, a write, and only then the publication.
+      const slot = (await client.query<{ slot: string }>("select 'svc_ct_' || oid as slot from pg_database where datname = current_database()")).rows[0]?.slot;
+      await client.query("select pg_create_logical_replication_slot($1, 'pgoutput')", [slot]);
+      await client.query('insert into noise default values');
+      const definition = (await own.describeTable({ schema: 'public', name: 'stuck' }))!;
+      await own.enableTracking(definition);
+      const feed = new ChangeFeed(own, definition, (await own.minValidVersion(definition.table))!);
+      await commitAndGetXid(client, 'insert into stuck values (1)');
+      // The relay drops the slot it cannot read and makes it anew (its retry): the table's changes before are gone.
+      await expect(feed.read()).rejects.toBeInstanceOf(ChangesPurgedError);
+      // The new slot reads: after the reseed's tracking, changes come through.
+      await own.enableTracking(definition);
+      const reseeded = new ChangeFeed(own, definition, (await own.minValidVersion(definition.table))!);
+      const inserted = await commitAndGetXid(client, 'insert into stuck values (2)');
+      expect((await reseeded.readThrough(inserted)).rows).toEqual([['I', '2']]);
+    } finally {
+      await own.close();
+      await client.end();
+      await fresh.drop();
+    }
+  });
+});
+
 describe('PostgreSQL source: Delete while another process leads the relay', () => {
   it('asks the other leader to stop (NOTIFY), waits for its walsender to end, and leaves nothing behind', async () => {
     const fresh = await createLogicalTempDatabase('svc_srcpg_log_delete_led');

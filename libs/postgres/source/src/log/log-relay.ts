@@ -12,11 +12,10 @@ import {
   RELAY_TARGET_SQL,
   RELAY_UNLOCK_SQL,
   REQUEST_RELAY_SQL,
-  SLOT_STATE_SQL,
   TRY_RELAY_LOCK_SQL,
 } from './log-sql';
 import { RelayLeader } from './relay-leader';
-import { slotName } from './slot';
+import { slotIdle, slotName } from './slot';
 
 export { ensureSlot, slotName } from './slot';
 
@@ -32,7 +31,6 @@ const DEFAULT_CHUNK_MESSAGES = 100_000;
 const FOLLOWER_WAIT_MS = 5_000;
 const FOLLOWER_POLL_MS = 25;
 /** How long a dropped slot's last walsender may take to end. */
-const SLOT_IDLE_WAIT_MS = 5_000;
 
 /** This process's relay leader of each source's database, and one being started. */
 const leaders = new WeakMap<Pool, RelayLeader>();
@@ -164,18 +162,6 @@ export async function dropUnusedSlot(pool: Pool, lockTimeoutMs: number): Promise
       throw error;
     }
   });
-}
-
-/** Whether the slot exists and no walsender holds it, waiting a little for the last one to end. */
-async function slotIdle(client: PoolClient, slot: string): Promise<boolean> {
-  const deadline = Date.now() + SLOT_IDLE_WAIT_MS;
-  for (;;) {
-    const state = (await client.query<{ active: boolean }>(SLOT_STATE_SQL, [slot])).rows[0];
-    if (state === undefined) return false;
-    if (!state.active) return true;
-    if (Date.now() >= deadline) return false;
-    await sleep(50);
-  }
 }
 
 async function logRegistryExists(client: Pool | PoolClient): Promise<boolean> {

@@ -5,6 +5,7 @@ import { inChangeSchema, quoteIdent } from '../identifiers';
 import { parseVersion } from '../versions';
 import { ChangeRecordBuilder, fullTransactionId, type LogFailure, type LogTable, type TableRecords } from './change-records';
 import {
+  DROP_SLOT_SQL,
   IDENTITY_LOST_SQL,
   LOG_REGISTRY_EXISTS_SQL,
   LOG_TABLES_SQL,
@@ -20,7 +21,7 @@ import {
 } from './log-sql';
 import { decodePgOutput } from './pgoutput';
 import { ReplicationStream, endClient } from './replication-stream';
-import { ensureSlot, slotName } from './slot';
+import { ensureSlot, isPublicationMissing, slotIdle, slotName } from './slot';
 
 export interface LeaderOptions {
   /** Messages relayed per source transaction of this connection (whole source transactions: a larger one is taken whole). */
@@ -153,11 +154,22 @@ export class RelayLeader {
       await this.relayOnce();
       this.lastRoundAt = Date.now();
     } catch (error) {
+      if (isPublicationMissing(error)) await this.dropUnreadableSlot();
       await this.close();
       throw error;
     } finally {
       this.running = null;
     }
+  }
+
+  /**
+   * A slot whose stream can never get past a change decoded before the publication existed is dropped (its walsender
+   * ended first): the next leader makes it anew, which restarts every log-captured table (each reseeded with its
+   * alert), as a lost slot does, instead of failing every read for ever.
+   */
+  private async dropUnreadableSlot(): Promise<void> {
+    await this.stream.close();
+    if (await slotIdle(this.writer, this.slot)) await this.writer.query(DROP_SLOT_SQL, [this.slot]).catch(() => undefined);
   }
 
   private async relayOnce(): Promise<void> {

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { ClientBase, Pool } from 'pg';
 import {
   CREATE_PUBLICATION_SQL,
@@ -17,6 +18,33 @@ const DUPLICATE_OBJECT = '42710';
 const QUERY_CANCELED = '57014';
 /** A new slot waits for the transactions running when it is made; a relay that recreates a lost one waits this long. */
 const SLOT_CREATION_TIMEOUT_MS = 30_000;
+
+/** How long a drop waits for the slot's last walsender to end. */
+const SLOT_IDLE_WAIT_MS = 5_000;
+
+/** Whether the slot exists and no walsender holds it, waiting a little for the last one to end. */
+export async function slotIdle(client: ClientBase, slot: string, waitMs = SLOT_IDLE_WAIT_MS): Promise<boolean> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const state = (await client.query<{ active: boolean }>(SLOT_STATE_SQL, [slot])).rows[0];
+    if (state === undefined) return false;
+    if (!state.active) return true;
+    if (Date.now() >= deadline) return false;
+    await sleep(50);
+  }
+}
+
+/**
+ * Whether a stream failed because pgoutput found no publication as of a change it decoded (undefined_object): the
+ * slot's WAL holds changes from before the publication existed (a slot made by an earlier version before the
+ * publication, or the publication dropped and made again while the slot lived). Such a slot can never be read past them.
+ */
+export function isPublicationMissing(error: unknown): boolean {
+  for (let cause: unknown = error; cause instanceof Error; cause = cause.cause) {
+    if ((cause as { code?: unknown }).code === '42704' && /publication/.test(cause.message)) return true;
+  }
+  return false;
+}
 
 /** The database's slot: `svc_ct_<database oid>`. */
 export async function slotName(client: ClientBase | Pool): Promise<string> {
