@@ -62,7 +62,7 @@ export class StageService {
         ensureTable: () => staging.ensureTable(batch.definition),
         apply: async () => {
           const client = this.engines.bucket(config, this.settings.s3);
-          const prefix = batchKeyPrefix(config.warehouse.bucketFolderName, batch.replicationId, batch.definition.table, batchFolderName(batch.batchId));
+          const prefix = batchKeyPrefix(config.warehouse.bucketFolderName, batch.replicationId, batch.definition.table, filesFolderOf(event));
           const plain = new BatchFileWriter(client, config.warehouse.bucketName, prefix);
           // The files hold the rows as the warehouse reads them (Redshift: its own NULL marker, binary as hex).
           const rewriter = this.engines.stagedFileRows(config, batch);
@@ -170,4 +170,15 @@ export class StageService {
   async fail(event: BatchExtracted, failure: FailureReport): Promise<void> {
     await reportBatchFailure(this.publisher, event, 'stage', failure);
   }
+}
+
+/**
+ * The folder of a batch's files. A chunk of a chunked seed read again (a worker died mid-chunk) is the same batch read
+ * at another time, under the seed's same epoch: its files go to a folder of that read's own (its rows subject names
+ * the read), so that a loader still reading the earlier read's parts never meets the later read's.
+ */
+function filesFolderOf(event: BatchExtracted): string {
+  const folder = batchFolderName(event.batch.batchId);
+  const { body } = event.batch;
+  return body.kind === 'seed' && body.chunked === true ? `${folder}-${event.rowsSubject.slice(-12)}` : folder;
 }

@@ -115,7 +115,8 @@ export class StagingProtocol<Session, Column extends TypedColumn = TypedColumn> 
    * every change batch and definition change takes exclusively. Only reads and the batch's own log row are written
    * under it, so chunks do not wait for one another. When the seed has not started here (this chunk came first) or
    * the fence is below the seed's epoch, it is started first under the exclusive lock (table emptied, fence raised),
-   * and the chunk applied after.
+   * and the chunk applied after. A table another replication writes too (its keys are the same) is written by one
+   * batch at a time, chunks included: a merge beside another's insert of the same key would fail or lose one.
    */
   private async applyChunk(batch: BatchDescriptor, seed: SeedBatch, reading: ReadOnce): Promise<ApplyOutcome> {
     const { dialect } = this;
@@ -123,26 +124,35 @@ export class StagingProtocol<Session, Column extends TypedColumn = TypedColumn> 
     const { table } = definition;
     const keyed = hasPrimaryKey(definition);
     const what = `staging chunk of ${table.schema}.${table.name}`;
+    /** Chunks of one seed write apart (their key ranges do not meet) and share the lock; beside another replication's writes of the table, a chunk takes it alone. */
+    let exclusive = false;
     for (let round = 1; ; round += 1) {
       const outcome = await this.withControlSchema(
         what,
         () =>
-          dialect.inTransaction<ApplyResult | 'start'>(async (session) => {
-            await dialect.lockTableShared(session, table);
+          dialect.inTransaction<ApplyResult | 'start' | 'alone'>(async (session) => {
+            if (exclusive) await dialect.lockTable(session, table);
+            else await dialect.lockTableShared(session, table);
             const fence = await dialect.fenceEpoch(session, replicationId, table);
             if (fence !== null && fence > batch.epoch) return STALE;
             const own = await dialect.currentSeed(session, replicationId, table);
             if (fence !== batch.epoch || own?.seedId !== seed.seedId) return { commit: false, result: 'start' };
-            if (!(await dialect.recordBatch(session, batch.batchId))) return SKIP;
+            // Another replication's batches write the same keys: beside them this chunk applies alone, as any batch does.
             const shared = await dialect.isShared(session, replicationId, table);
+            if (shared && !exclusive) return { commit: false, result: 'alone' };
+            if (!(await dialect.recordBatch(session, batch.batchId))) return SKIP;
             if (keyed && (shared || !own.truncated)) return { commit: true, result: await this.mergeRows(session, definition, reading, 'seed') };
             return { commit: true, result: await dialect.appendRows(session, definition, reading) };
           }),
         () => !reading.started,
       );
+      if (outcome === 'alone') {
+        exclusive = true;
+        continue;
+      }
       if (outcome !== 'start') return this.outcomeOf(outcome, reading);
-      // Two rounds suffice unless a newer seed or epoch keeps coming in between: then this chunk's turn has passed.
-      if (round >= 3) throw new Error(`${what}: its seed ${seed.seedId} was started here but did not stay the table's current one`);
+      // A few rounds suffice unless a newer seed or epoch keeps coming in between: then this chunk's turn has passed.
+      if (round >= 4) throw new Error(`${what}: its seed ${seed.seedId} was started here but did not stay the table's current one`);
       if ((await this.startChunkedSeed(batch, seed)) === 'stale') return this.outcomeOf('stale', reading);
     }
   }

@@ -24,8 +24,6 @@ const MINUTE_MS = 60_000;
 /** How long a chunk may take beside another whose rows are held: far more than it needs, far less than forever. */
 const CHUNK_WAIT_MS = 15_000;
 
-const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
-
 /** Rows whose first bytes come at once and the rest once `gate` opens: a chunk still being read. */
 function heldRows(text: string, gate: Promise<void>): CsvChunks {
   const bytes = Buffer.from(text, 'utf8');
@@ -55,6 +53,7 @@ export type StagingContractCase =
   | 'seed parts'
   | 'seed chunks'
   | 'seed chunks at once'
+  | 'seed chunks beside another replication'
   | 'recreated database'
   | 'added column'
   | 'null and empty'
@@ -82,7 +81,9 @@ export interface StagingContractEngine {
 }
 
 /** The cases that need two sessions in flight at once. */
-const CONCURRENT_CASES: ReadonlySet<StagingContractCase> = new Set(['seed chunks at once']);
+const CONCURRENT_CASES: ReadonlySet<StagingContractCase> = new Set(['seed chunks at once', 'seed chunks beside another replication']);
+/** Long enough for a chunk that is not held up to be applied. */
+const NOT_HELD_UP_MS = 2_000;
 
 /** Registers the staging contract (docs/PIPELINE.md, "Staging"; capabilities.ts StagingConnector) for each engine. */
 export function describeStagingContract(engines: readonly StagingContractEngine[]): void {
@@ -188,11 +189,33 @@ export function describeStagingContract(engines: readonly StagingContractEngine[
       let release = (): void => undefined;
       const gate = new Promise<void>((resolve) => (release = resolve));
       const held = staging.connector.applyBatch(seedChunk(people, 'S', 0, 2), heldRows(pipelineCsv([['1', 'Ann']]), gate));
-      const beside = await Promise.race([apply(people, seedChunk(people, 'S', 1, 2), [['3', 'Cid']]), sleep(CHUNK_WAIT_MS).then(() => 'held up' as const)]);
+      let timer: NodeJS.Timeout | undefined;
+      const heldUp = new Promise<'held up'>((resolve) => (timer = setTimeout(() => resolve('held up'), CHUNK_WAIT_MS)));
+      const beside = await Promise.race([apply(people, seedChunk(people, 'S', 1, 2), [['3', 'Cid']]), heldUp]);
+      clearTimeout(timer);
       release();
       expect(beside).toEqual({ applied: true, rowCount: 1 });
       expect(await held).toEqual({ applied: true, rowCount: 1 });
       expect(sortedRows(await staging.rows(people.table))).toEqual([['1', 'Ann'], ['3', 'Cid'], ['5', 'Eve']]);
+    });
+
+    contractCase('seed chunks beside another replication', "a table two replications write takes their chunks one at a time: a merge beside the other's write of the same key would fail or lose one", async () => {
+      expect(await apply(people, seedChunk(people, 'A', 0, 1), [['1', 'Ann']])).toEqual({ applied: true, rowCount: 1 });
+      const other = (index: number) => seedChunk(people, 'B', index, 1, OTHER_REPLICATION_ID);
+      expect(await apply(people, other(0), [['1', 'Ann']])).toEqual({ applied: true, rowCount: 1 });
+      let release = (): void => undefined;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      const held = staging.connector.applyBatch(seedChunk(people, 'A', 1, 1), heldRows(pipelineCsv([['5', 'Eve']]), gate));
+      await new Promise((done) => setTimeout(done, 200));
+      let besideDone = false;
+      const beside = apply(people, other(1), [['5', 'Eve']]).then((outcome) => ((besideDone = true), outcome));
+      await new Promise((done) => setTimeout(done, NOT_HELD_UP_MS));
+      const appliedBeside = besideDone;
+      release();
+      expect(await held).toEqual({ applied: true, rowCount: 1 });
+      expect(await beside).toEqual({ applied: true, rowCount: 1 });
+      expect(appliedBeside).toBe(false);
+      expect(sortedRows(await staging.rows(people.table))).toEqual([['1', 'Ann'], ['5', 'Eve']]);
     });
 
     contractCase('forgotten batches', 'the log forgets batches applied before the time given, and only those', async () => {

@@ -286,6 +286,29 @@ class SeedRecords {
   }
 }
 
+/**
+ * The staging table lock as the staging protocol takes it: a chunk of a seed of a table no other replication writes
+ * shares it with the other chunks; every other batch holds it alone.
+ */
+class TableLocks {
+  private readonly holders = new Map<string, { shared: number; exclusive: boolean; waiting: (() => void)[] }>();
+
+  async hold<T>(table: string, shared: boolean, work: () => Promise<T>): Promise<T> {
+    const lock = this.holders.get(table) ?? { shared: 0, exclusive: false, waiting: [] };
+    this.holders.set(table, lock);
+    while (lock.exclusive || (!shared && lock.shared > 0)) await new Promise<void>((resolve) => lock.waiting.push(resolve));
+    if (shared) lock.shared += 1;
+    else lock.exclusive = true;
+    try {
+      return await work();
+    } finally {
+      if (shared) lock.shared -= 1;
+      else lock.exclusive = false;
+      for (const wake of lock.waiting.splice(0)) wake();
+    }
+  }
+}
+
 /** An in-memory staging database: tables as column lists, applied batches with their rows. */
 export class FakeStaging implements StagingConnector {
   readonly faults = new Faults();
@@ -321,8 +344,15 @@ export class FakeStaging implements StagingConnector {
     return this.tables.get(tableKey(table)) ?? null;
   }
 
+  private readonly locks = new TableLocks();
+
   async applyBatch(batch: BatchDescriptor, rows: CsvChunks): Promise<ApplyOutcome> {
     this.faults.check('applyBatch');
+    const shared = batch.body.kind === 'seed' && batch.body.chunked === true && !this.applied.sharedWith(batch);
+    return this.locks.hold(tableKey(batch.definition.table), shared, () => this.applyHeld(batch, rows));
+  }
+
+  private async applyHeld(batch: BatchDescriptor, rows: CsvChunks): Promise<ApplyOutcome> {
     const key = tableKey(batch.definition.table);
     if (this.applied.peek(batch) === 'stale') return { applied: false, rowCount: 0, stale: true };
     const text = await textOf(rows);
