@@ -44,6 +44,8 @@ export const BENCH_STACK_ENV: Record<string, string> = {
   IDLE_CYCLE_DELAY_MS: '100',
   WORKER_CONCURRENCY: '1',
   SEED_PART_MB: '64',
+  // The services' default: pgbench_accounts is cut into key-range chunks from scale 10 on (128 MiB each).
+  SEED_CHUNK_KB: String(128 * 1024),
   ROW_CHUNK_BYTES: String(512 * 1024),
   LOG_LEVEL: 'info',
 };

@@ -33,8 +33,8 @@ describe('replication through a three-node NATS cluster with R3 streams, losing 
       WORKER_CONCURRENCY: '2',
       ROW_CHUNK_BYTES: '65536',
       SEED_PART_MB: '1',
-      // Every keyed table over 16 KiB is seeded in chunks: the node is lost while chunks of one seed are in flight.
-      SEED_CHUNK_KB: '16',
+      // Every keyed table over 64 KiB is seeded in chunks: the node is lost while chunks of one seed are in flight.
+      SEED_CHUNK_KB: '64',
     },
   });
   let source: SourceSession;

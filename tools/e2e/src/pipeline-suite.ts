@@ -23,8 +23,8 @@ interface MetricsJson {
 
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
-/** Chunks of about 16 KiB of table: every pair with a source that can cut a seed seeds its keyed tables in chunks. */
-const SUITE_CHUNK_KB = '16';
+/** Chunks of about 64 KiB of table: every pair whose source can cut a seed seeds its bigger keyed tables in chunks (items, grown, in tens). */
+const SUITE_CHUNK_KB = '64';
 
 /**
  * The generic pipeline suite (CONVENTIONS: one suite for every engine pair), driven through the signed

@@ -1,18 +1,14 @@
 import type { TableDefinition } from '@svc/contracts';
-import { boundsOf, keyRangeCondition } from './seed-chunks';
+import { distinctBounds, keyRangeCondition } from './seed-chunks';
 
 const definition = (primaryKey: string[]): TableDefinition =>
   ({ table: { schema: 'public', name: 'orders' }, columns: primaryKey.map((name) => ({ name })), primaryKey }) as unknown as TableDefinition;
 
-describe('chunked seeds: bounds from a sample of the key', () => {
-  it('takes chunks - 1 bounds evenly from the sorted sample', () => {
-    const sample = Array.from({ length: 100 }, (_, index) => [String(index)]);
-    expect(boundsOf(sample, 4)).toEqual([['25'], ['50'], ['75']]);
-  });
-
-  it('gives a repeated key one bound, and none from an empty sample (one chunk)', () => {
-    expect(boundsOf([['1'], ['1'], ['1'], ['2']], 4)).toEqual([['1'], ['2']]);
-    expect(boundsOf([], 8)).toEqual([]);
+describe('chunked seeds: bounds from the sample\'s bucket starts', () => {
+  it('keeps the bucket starts in order, a repeated key once, and none from an empty sample (one chunk)', () => {
+    expect(distinctBounds([['1', 'a'], ['1', 'b'], ['2', 'a']])).toEqual([['1', 'a'], ['1', 'b'], ['2', 'a']]);
+    expect(distinctBounds([['1'], ['1'], ['2']])).toEqual([['1'], ['2']]);
+    expect(distinctBounds([])).toEqual([]);
   });
 });
 
