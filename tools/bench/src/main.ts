@@ -106,9 +106,10 @@ async function measureLag(stack: TestStack, tools: Record<PostgresTool, string>,
   }
 }
 
-function saveServiceLogs(stack: TestStack): void {
+/** Every service's log, the extra stagers' and loaders' (BENCH_STAGERS, BENCH_LOADERS) included. */
+function saveServiceLogs(stack: TestStack, extraWorkers: ReadonlyMap<string, ServiceProcess>): void {
   mkdirSync(dirname(SERVICE_LOG_FILE), { recursive: true });
-  writeFileSync(SERVICE_LOG_FILE, stack.logs());
+  writeFileSync(SERVICE_LOG_FILE, [stack.logs(), ...[...extraWorkers.values()].map((child) => child.logs())].join(''));
 }
 
 /** BENCH_STAGERS / BENCH_LOADERS beyond the stack's one of each: more processes of the same service on the same bus. */
@@ -138,7 +139,7 @@ async function run(settings: BenchSettings): Promise<void> {
   const interrupted = (signal: NodeJS.Signals) => {
     log(`${signal}: stopping the services and removing the temporary databases`);
     void Promise.allSettled([scratch?.drop(), ...(floorScratches ?? []).map((database) => database.drop()), ...[...extraWorkers.values()].map((child) => child.stop()), stack.stop()]).then(() => {
-      saveServiceLogs(stack);
+      saveServiceLogs(stack, extraWorkers);
       process.exit(130);
     });
   };
@@ -218,7 +219,7 @@ async function run(settings: BenchSettings): Promise<void> {
     await Promise.allSettled([source?.end(), warehouse?.end(), scratch?.drop(), ...(floorScratches ?? []).map((database) => database.drop())]);
     await Promise.allSettled([...extraWorkers.values()].map((child) => child.stop()));
     await stack.stop();
-    saveServiceLogs(stack);
+    saveServiceLogs(stack, extraWorkers);
   }
 }
 
