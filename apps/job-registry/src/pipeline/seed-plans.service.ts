@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import type { NatsConnection } from 'nats';
 import {
   ErrorCode,
   PipelineSubjects,
@@ -14,7 +15,8 @@ import {
   type SeedPlanRequest,
 } from '@svc/contracts';
 import { JsonLogger } from '@svc/logging';
-import { PipelinePublisher } from '@svc/messaging';
+import { PipelinePublisher, type OutageWait } from '@svc/messaging';
+import { NATS_CONNECTION } from '@svc/messaging-nest';
 import { PipelineStateRepository, SeedPlanRepository, type SeedPlan } from '@svc/registry-store';
 import { SchedulerWake } from './scheduler-wake';
 
@@ -23,15 +25,28 @@ import { SchedulerWake } from './scheduler-wake';
  * chunks the registry publishes as work of their own under the seed's work id and epoch; and each chunk's load, which
  * the registry records, releasing the work once all are in so that the scheduler gives the table its close.
  */
+/**
+ * A plan's chunks are published within the extractor's request, which it asks again while the registry does not answer
+ * (its registry wait): a NATS blip (a node of the cluster lost, a stream leader failing over) is waited out here, for
+ * far less than that wait, rather than failing the request half published. Failing it made the seed's work start a new
+ * attempt (a new epoch fencing out every chunk in flight), and the failures counted towards the table's backoff: a seed
+ * stalled for minutes after a node was lost (seen in the nats-cluster suite).
+ */
+const CHUNK_PUBLISH_WAIT: Partial<OutageWait> = { maxWaitMs: 30_000, backoff: { initialMs: 250, maxMs: 2_000 } };
+
 @Injectable()
 export class SeedPlansService {
+  private readonly publisher: PipelinePublisher;
+
   constructor(
     private readonly plans: SeedPlanRepository,
     private readonly state: PipelineStateRepository,
-    private readonly publisher: PipelinePublisher,
+    @Inject(NATS_CONNECTION) connection: NatsConnection,
     private readonly schedulerWake: SchedulerWake,
     private readonly logger: JsonLogger,
-  ) {}
+  ) {
+    this.publisher = new PipelinePublisher(connection, CHUNK_PUBLISH_WAIT);
+  }
 
   async seedPlan(message: unknown, now = new Date()): Promise<RpcReply<SeedPlanReply>> {
     const guarded = guardSeedPlan(message);
