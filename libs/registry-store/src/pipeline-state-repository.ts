@@ -140,7 +140,7 @@ export interface UnpublishedWork {
 const DROP_SEED_PLAN = 'dropped AS (DELETE FROM seed_plans WHERE replication_id = $1 AND table_name IN (SELECT table_name FROM updated))';
 
 /** Clears the unit of work in flight (SET fragment). */
-const RELEASE = 'in_flight_work_id = NULL, in_flight_kind = NULL, in_flight_since = NULL, in_flight_request = NULL, in_flight_published_at = NULL';
+export const RELEASE = 'in_flight_work_id = NULL, in_flight_kind = NULL, in_flight_since = NULL, in_flight_request = NULL, in_flight_published_at = NULL';
 
 /**
  * What a loaded change batch records and resets (SET fragment), whether its work ends with it or goes on: its rows,

@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import { RELEASE } from './pipeline-state-repository';
 
 /** How a chunked seed of a table is cut, as the registry keeps it until the seed completes or is given up. */
 export interface SeedPlan {
@@ -131,7 +132,7 @@ export class SeedPlanRepository {
       ]);
       const complete = Number(loaded.rows[0]?.loaded ?? 0) >= chunkCount;
       await client.query(
-        `UPDATE table_states SET updated_at = $3, last_progress_at = $3, rows_seeded = rows_seeded + $4${complete ? ', in_flight_work_id = NULL, in_flight_kind = NULL, in_flight_since = NULL, in_flight_request = NULL, in_flight_published_at = NULL' : ''}
+        `UPDATE table_states SET updated_at = $3, last_progress_at = $3, rows_seeded = rows_seeded + $4${complete ? `, ${RELEASE}` : ''}
           WHERE replication_id = $1 AND table_name = $2`,
         [replicationId, tableName, now, rows],
       );
@@ -144,41 +145,6 @@ export class SeedPlanRepository {
       client.release();
     }
   }
-
-  /** Every kept plan's progress, by replication and table (Describe, the scheduler's closes). */
-  async progress(replicationIds: readonly string[]): Promise<SeedPlanProgress[]> {
-    if (replicationIds.length === 0) return [];
-    const result = await this.pool.query<PlanRow & { replication_id: string; table_name: string; chunks_loaded: string; rows_loaded: string }>(
-      `SELECT p.replication_id, p.table_name, p.seed_id, p.start_version, p.source_incarnation, p.key_columns, p.bounds, p.chunk_count,
-              count(c.chunk) AS chunks_loaded, COALESCE(sum(c.row_count), 0) AS rows_loaded
-         FROM seed_plans AS p LEFT JOIN seed_chunks AS c ON c.replication_id = p.replication_id AND c.table_name = p.table_name AND c.seed_id = p.seed_id
-        WHERE p.replication_id = ANY($1::uuid[])
-        GROUP BY p.replication_id, p.table_name`,
-      [replicationIds],
-    );
-    return result.rows.map((row) => ({
-      replicationId: row.replication_id,
-      tableName: row.table_name,
-      seedId: row.seed_id,
-      startVersion: row.start_version,
-      sourceIncarnation: row.source_incarnation,
-      chunkCount: row.chunk_count,
-      chunksLoaded: Number(row.chunks_loaded),
-      rowsLoaded: Number(row.rows_loaded),
-    }));
-  }
-}
-
-/** A kept plan's progress. */
-export interface SeedPlanProgress {
-  replicationId: string;
-  tableName: string;
-  seedId: string;
-  startVersion: string;
-  sourceIncarnation: string | null;
-  chunkCount: number;
-  chunksLoaded: number;
-  rowsLoaded: number;
 }
 
 function planOf(row: PlanRow): SeedPlan {

@@ -172,14 +172,14 @@ export class ExtractService {
       const rowsSubject = rowsSubjectOf(batchId, request.workId);
       const { chunkCount } = await publishRowChunks(this.connection, rowsSubject, part.chunks, { maxChunkBytes: this.settings.rowChunkBytes, outageWait: this.outageWait });
       pending = {
-        batch: {
-          batchId,
-          replicationId: request.replicationId,
-          epoch: request.epoch,
-          ...(request.configVersion !== undefined && { configVersion: request.configVersion }),
-          definition,
-          body: { kind: 'seed', seedId, part: part.index, final: false, startVersion: snapshot.startVersion, ...incarnationField(snapshot.sourceIncarnation) },
-        },
+        batch: batchOf(request, batchId, definition, {
+          kind: 'seed',
+          seedId,
+          part: part.index,
+          final: false,
+          startVersion: snapshot.startVersion,
+          ...incarnationField(snapshot.sourceIncarnation),
+        }),
         rowsSubject,
         chunkCount,
         rowCount: part.rowCount(),
@@ -234,14 +234,15 @@ export class ExtractService {
     const { chunkCount } = await publishRowChunks(this.connection, rowsSubject, snapshot.rows, { maxChunkBytes: this.settings.rowChunkBytes, outageWait: this.outageWait });
     const { rowCount } = await snapshot.finished;
     const pending: PendingPart = {
-      batch: {
-        batchId,
-        replicationId: request.replicationId,
-        epoch: request.epoch,
-        ...(request.configVersion !== undefined && { configVersion: request.configVersion }),
-        definition,
-        body: { kind: 'seed', seedId: chunk.seedId, part: chunk.index, final: false, chunked: true, startVersion: chunk.startVersion, ...incarnationField(chunk.sourceIncarnation ?? null) },
-      },
+      batch: batchOf(request, batchId, definition, {
+        kind: 'seed',
+        seedId: chunk.seedId,
+        part: chunk.index,
+        final: false,
+        chunked: true,
+        startVersion: chunk.startVersion,
+        ...incarnationField(chunk.sourceIncarnation ?? null),
+      }),
       rowsSubject,
       chunkCount,
       rowCount,
@@ -329,15 +330,7 @@ export class ExtractService {
           ...incarnationField(read.sourceIncarnation),
           ...(closesSeed !== undefined && { closesSeed }),
         };
-        const batch: BatchDescriptor = {
-          batchId,
-          replicationId: request.replicationId,
-          epoch: request.epoch,
-          ...(request.configVersion !== undefined && { configVersion: request.configVersion }),
-          definition,
-          body,
-        };
-        const part: PendingPart = { batch, rowsSubject, chunkCount, rowCount };
+        const part: PendingPart = { batch: batchOf(request, batchId, definition, body), rowsSubject, chunkCount, rowCount };
         if (await this.stoppedAsCancelled(request, part)) return;
         const nextExtractedAt = new Date().toISOString();
         // The next batch of the backlog continues from this one's watermark, read in this one's incarnation.
@@ -459,6 +452,18 @@ export class ExtractService {
       `${request.workId}/failed`,
     );
   }
+}
+
+/** A batch read for `request`: its work's epoch and configuration version go with it to staging and the warehouse. */
+function batchOf(request: ExtractRequested, batchId: string, definition: TableDefinition, body: BatchDescriptor['body']): BatchDescriptor {
+  return {
+    batchId,
+    replicationId: request.replicationId,
+    epoch: request.epoch,
+    ...(request.configVersion !== undefined && { configVersion: request.configVersion }),
+    definition,
+    body,
+  };
 }
 
 /** The batch's record of the incarnation its rows were read in: absent when the source could not say. */

@@ -167,11 +167,7 @@ export class StagingProtocol<Session, Column extends TypedColumn = TypedColumn> 
         await dialect.lockTable(session, table);
         if (!(await dialect.raiseFence(session, batch))) return { commit: false, result: 'stale' };
         const own = await dialect.currentSeed(session, replicationId, table);
-        if (own?.seedId !== seed.seedId) {
-          const truncated = !hasPrimaryKey(definition) || !(await dialect.isShared(session, replicationId, table));
-          await dialect.startSeed(session, replicationId, table, seed.seedId, truncated);
-          if (truncated) await dialect.truncate(session, table);
-        }
+        if (own?.seedId !== seed.seedId) await this.startSeedHere(session, batch, seed, await dialect.isShared(session, replicationId, table));
         return { commit: true, result: 'started' };
       }),
     );
@@ -221,9 +217,7 @@ export class StagingProtocol<Session, Column extends TypedColumn = TypedColumn> 
     // The first chunk of a chunked seed to arrive starts it, as part 0 starts a seed read as one snapshot.
     const own = seed.part === 0 && seed.chunked !== true ? undefined : await dialect.currentSeed(session, replicationId, table);
     if ((seed.part === 0 && seed.chunked !== true) || (seed.chunked === true && own?.seedId !== seed.seedId)) {
-      truncated = !keyed || !shared;
-      await dialect.startSeed(session, replicationId, table, seed.seedId, truncated);
-      if (truncated) await dialect.truncate(session, table);
+      truncated = await this.startSeedHere(session, batch, seed, shared);
     } else {
       if (own?.seedId !== seed.seedId) return SKIP;
       if (!keyed && own.superseded) return APPLIED_BEFORE;
@@ -232,6 +226,18 @@ export class StagingProtocol<Session, Column extends TypedColumn = TypedColumn> 
     // Seed rows merged by key like inserts of a change batch: a row another replication wrote is replaced, not duplicated.
     if (keyed && (shared || !truncated)) return { commit: true, result: await this.mergeRows(session, definition, rows, 'seed') };
     return { commit: true, result: await dialect.appendRows(session, definition, rows) };
+  }
+
+  /**
+   * Records `seed` as the replication's current seed of the table; the table is emptied unless it is keyed and another
+   * replication writes it too (then the seed merges by key). Whether it was emptied.
+   */
+  private async startSeedHere(session: Session, batch: BatchDescriptor, seed: SeedBatch, shared: boolean): Promise<boolean> {
+    const { table } = batch.definition;
+    const truncated = !hasPrimaryKey(batch.definition) || !shared;
+    await this.dialect.startSeed(session, batch.replicationId, table, seed.seedId, truncated);
+    if (truncated) await this.dialect.truncate(session, table);
+    return truncated;
   }
 
   /** Set-based: every key the batch names goes from the table (deletes, and the old rows of updates), then the rows of inserts and updates come in. */
