@@ -55,6 +55,11 @@ describe('the bus permission model', () => {
     expect(BUS_ROLES.filter((role) => maySubscribe(role, Subjects.registryValidationReport))).toEqual(['job-registry']);
   });
 
+  it('lets only extractors ask for (or offer) a chunked seed\'s plan, and only the registry answer', () => {
+    expect(rolesThatPublish(Subjects.registrySeedPlan)).toEqual(['extractor']);
+    expect(BUS_ROLES.filter((role) => maySubscribe(role, Subjects.registrySeedPlan))).toEqual(['job-registry']);
+  });
+
   it('lets each worker publish only its own stage’s results', () => {
     expect(rolesThatPublish(PipelineSubjects.batchExtracted)).toEqual(['extractor']);
     expect(rolesThatPublish(PipelineSubjects.batchStaged)).toEqual(['stager']);
