@@ -18,6 +18,7 @@ export type {
   WarehouseConnector,
   WarehouseTableOptions,
 } from './capabilities';
+export { MAX_SEED_CHUNKS, SAMPLED_PAGES_PER_CHUNK, distinctBounds, seedChunkCount, seedSamplePercent } from './seed-chunks';
 export {
   ChangesPurgedError,
   EngineError,

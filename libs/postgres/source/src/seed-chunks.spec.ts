@@ -1,16 +1,8 @@
 import type { TableDefinition } from '@svc/contracts';
-import { distinctBounds, keyRangeCondition } from './seed-chunks';
+import { keyRangeCondition } from './seed-chunks';
 
 const definition = (primaryKey: string[]): TableDefinition =>
   ({ table: { schema: 'public', name: 'orders' }, columns: primaryKey.map((name) => ({ name })), primaryKey }) as unknown as TableDefinition;
-
-describe('chunked seeds: bounds from the sample\'s bucket starts', () => {
-  it('keeps the bucket starts in order, a repeated key once, and none from an empty sample (one chunk)', () => {
-    expect(distinctBounds([['1', 'a'], ['1', 'b'], ['2', 'a']])).toEqual([['1', 'a'], ['1', 'b'], ['2', 'a']]);
-    expect(distinctBounds([['1'], ['1'], ['2']])).toEqual([['1'], ['2']]);
-    expect(distinctBounds([])).toEqual([]);
-  });
-});
 
 describe('chunked seeds: the condition of a chunk', () => {
   it('compares one key column as itself and several as a row, bounds as escaped literals', () => {

@@ -1,19 +1,11 @@
 import type { TableDefinition } from '@svc/contracts';
-import type { SeedChunkPlan, SeedKeyRange } from '@svc/engines';
+import { distinctBounds, seedChunkCount, seedSamplePercent, type SeedChunkPlan, type SeedKeyRange } from '@svc/engines';
 import type { Pool } from 'pg';
 import { openTransaction, quoteLiteral, rollbackAndRelease } from '@svc/postgres/common';
 import { readIncarnation } from './incarnation';
 import { qualifiedName, quoteIdent } from './identifiers';
 import { READ_TRANSACTION_SQL, SNAPSHOT_VERSION_SQL } from './read-sql';
 
-/** A seed is cut into at most this many chunks, however large its table: the registry keeps a row per chunk. */
-export const MAX_SEED_CHUNKS = 4096;
-/**
- * Sampled pages per chunk the bounds are picked from. TABLESAMPLE SYSTEM takes whole pages, whose keys sit close
- * together when rows went in in key order: bounds from a few pages would cut a few narrow key ranges and leave the rest
- * to one chunk (seen: 25 rows in one chunk, 35,100 in the next). Pages spread over the table spread the bounds.
- */
-const SAMPLED_PAGES_PER_CHUNK = 10;
 const PAGE_BYTES = 8192;
 
 /** `$1` the table (qualified, quoted): its size on disk and its main fork's pages. */
@@ -22,7 +14,7 @@ const TABLE_SIZE_SQL = `select pg_catalog.pg_table_size($1::regclass)::float8 as
 /**
  * The capture horizon first (the version of a snapshot opened before any chunk's), then key bounds that cut the table
  * into chunks of about `chunkBytes` of its size on disk: the first keys of equal buckets of a sample of its keys
- * (TABLESAMPLE SYSTEM reads whole pages at random, SAMPLED_PAGES_PER_CHUNK per chunk: cheap on any size, and bounds need
+ * (TABLESAMPLE SYSTEM reads whole pages at random, SAMPLED_PAGES_PER_CHUNK per chunk (@svc/engines): cheap on any size, and bounds need
  * not be exact, only ordered). A table under `chunkBytes` is one chunk (no bounds).
  */
 export async function planSeedChunks(pool: Pool, definition: TableDefinition, chunkBytes: number): Promise<SeedChunkPlan> {
@@ -34,9 +26,9 @@ export async function planSeedChunks(pool: Pool, definition: TableDefinition, ch
     const table = qualifiedName(definition.table);
     const size = (await client.query<{ bytes: number; pages: number }>(TABLE_SIZE_SQL, [table])).rows[0];
     const bytes = size?.bytes ?? 0;
-    const chunks = Math.min(MAX_SEED_CHUNKS, Math.ceil(bytes / Math.max(1, chunkBytes)));
+    const chunks = seedChunkCount(bytes, chunkBytes);
     if (chunks <= 1) return { startVersion: version, sourceIncarnation, bounds: [] };
-    const percent = Math.min(100, (100 * chunks * SAMPLED_PAGES_PER_CHUNK) / Math.max(1, size?.pages ?? 1));
+    const percent = seedSamplePercent(chunks, size?.pages ?? 1);
     const sample = await client.query<Record<string, string>>({ text: bucketStartsSql(definition, table, percent, chunks) });
     const starts = sample.rows.map((row) => definition.primaryKey.map((_, index) => String(row[`k${index}`])));
     return { startVersion: version, sourceIncarnation, bounds: distinctBounds(starts) };
@@ -58,16 +50,6 @@ function bucketStartsSql(definition: TableDefinition, table: string, percent: nu
          order by bucket, ${keys.join(', ')}) as starts
   where bucket > 1
   order by bucket`;
-}
-
-/** The bucket starts as bounds: ascending already, a key repeated (a bucket of one key) giving one bound. */
-export function distinctBounds(starts: readonly string[][]): string[][] {
-  const bounds: string[][] = [];
-  for (const key of starts) {
-    const last = bounds[bounds.length - 1];
-    if (last === undefined || last.some((text, index) => text !== key[index])) bounds.push([...key]);
-  }
-  return bounds;
 }
 
 /**

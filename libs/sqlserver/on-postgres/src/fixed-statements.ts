@@ -100,6 +100,14 @@ const ENTRIES: readonly [string, FixedStatement][] = [
     sourceSql.ROWS_ESTIMATE_SQL,
     fixed(`SELECT coalesce((SELECT greatest(c.reltuples, 0)::bigint FROM pg_class AS c WHERE c.oid = ${MODEL}.object_id($1::text)), 0)::text AS estimate`, 'table'),
   ],
+  // The heap's pages for both: PostgreSQL keeps no clustered index, and TABLESAMPLE SYSTEM samples the heap's pages.
+  [
+    sourceSql.TABLE_SIZE_SQL,
+    fixed(
+      `SELECT coalesce(pg_table_size(o.oid), 0)::text AS bytes, coalesce(pg_relation_size(o.oid) / 8192, 0)::text AS pages FROM (SELECT ${MODEL}.object_id($1::text)::regclass AS oid) AS o`,
+      'table',
+    ),
+  ],
   [SQL_SERVER_LIST_SQL, fixed(LIST_SQL)],
   [SERVER_MAJOR_VERSION_SQL, fixed('SELECT 16 AS major_version, 3 AS engine_edition')],
   [SOURCE_COMPATIBILITY_LEVEL_SQL, fixed('SELECT 160 AS compatibility_level')],

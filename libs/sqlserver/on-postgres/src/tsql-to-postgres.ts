@@ -58,7 +58,7 @@ const STATEMENT_HEADS: ReadonlySet<string> = new Set(['SELECT', 'INSERT', 'DELET
 /** T-SQL functions PostgreSQL has under the same name and rules. */
 const SAME_FUNCTIONS: ReadonlySet<string> = new Set([
   'LOWER', 'UPPER', 'LEFT', 'RIGHT', 'REPLACE', 'RTRIM', 'LTRIM', 'NULLIF', 'COALESCE', 'ABS', 'FLOOR', 'CEILING', 'POWER',
-  'SUM', 'COUNT', 'MIN', 'MAX', 'AVG', 'EXISTS', 'IN', 'VALUES', 'AND', 'OR', 'NOT', 'ON', 'WHERE', 'AS', 'FROM', 'SELECT', 'THEN', 'ELSE', 'WHEN', 'IS',
+  'SUM', 'COUNT', 'MIN', 'MAX', 'AVG', 'NTILE', 'ROW_NUMBER', 'OVER', 'EXISTS', 'IN', 'VALUES', 'AND', 'OR', 'NOT', 'ON', 'WHERE', 'AS', 'FROM', 'SELECT', 'THEN', 'ELSE', 'WHEN', 'IS',
 ]);
 const RENAMED_FUNCTIONS: ReadonlyMap<string, string> = new Map([
   ['CHANGE_TRACKING_CURRENT_VERSION', `${SCHEMA}.change_tracking_current_version`],
@@ -225,6 +225,7 @@ class Rewrite {
       return;
     }
     if (upper === 'TOP') return this.top();
+    if (upper === 'TABLESAMPLE') return this.tableSample();
     if (upper === 'COLLATE') {
       // The model compares text by code point whatever the collation says.
       this.take();
@@ -311,6 +312,18 @@ class Rewrite {
     const level = this.closers[this.closers.length - 1];
     if (level === undefined) this.topLimit = countText;
     else level.limit = countText;
+  }
+
+  /** TABLESAMPLE [SYSTEM] (n PERCENT) → PostgreSQL's TABLESAMPLE SYSTEM (n): both take each page or not, n percent of them. */
+  private tableSample(): void {
+    if (this.peek()?.text.toUpperCase() === 'SYSTEM') this.take();
+    this.expect('(');
+    const percent = this.take();
+    if (percent.kind !== 'number') throw this.refuse('a TABLESAMPLE other than a number');
+    const unit = this.take();
+    if (unit.text.toUpperCase() !== 'PERCENT') throw this.refuse(`TABLESAMPLE in ${unit.text}`);
+    this.expect(')');
+    this.out += `TABLESAMPLE SYSTEM (${percent.text})`;
   }
 
   /** DATEADD(MICROSECOND, n, x): the only unit the service's statements add in an expression. */

@@ -21,10 +21,10 @@ function renderedColumns(definition: TableDefinition, rowAlias: string, keyAlias
     .join(',\n  ');
 }
 
-/** Every row of the table, in no particular order. */
-export function snapshotSelectSql(definition: TableDefinition): string {
+/** Every row of the table (or those a chunk's condition keeps, alias `t`), in no particular order. */
+export function snapshotSelectSql(definition: TableDefinition, condition: string | null = null): string {
   return `SELECT ${renderedColumns(definition, 't')}
-FROM ${qualifiedName(definition.table)} AS t`;
+FROM ${qualifiedName(definition.table)} AS t${condition === null ? '' : `\nWHERE ${condition}`}`;
 }
 
 /**

@@ -6,3 +6,4 @@ export { CURRENT_VERSION_SQL } from './read-sql';
 export { ALLOW_SNAPSHOT_ISOLATION_SQL, MIN_VALID_VERSION_SQL, SNAPSHOT_ISOLATION_STATE_SQL, VIEW_CHANGE_TRACKING_PERMISSION_SQL } from './tracking-sql';
 export { changeExistsSql, trackedVersionsSql } from './changed-tables-sql';
 export { enableDatabaseTrackingSql, enableTableTrackingSql, disableTableTrackingSql } from './tracking-sql';
+export { TABLE_SIZE_SQL } from './seed-chunks';

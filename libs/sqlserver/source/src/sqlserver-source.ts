@@ -10,8 +10,11 @@ import {
   TableNotTrackedError,
   columnMismatch,
   columnTypeMismatch,
+  distinctBounds,
   incarnationMoved,
   poolGateOptions,
+  seedChunkCount,
+  seedSamplePercent,
   type ConnectionGate,
   type PoolSizing,
   type ChangeRead,
@@ -19,6 +22,7 @@ import {
   type ChangeProbeOptions,
   type PurgeOutcome,
   type ReadOptions,
+  type SeedChunkPlan,
   type SnapshotRead,
   type SourceChecksums,
   type SourceConnector,
@@ -34,6 +38,7 @@ import { qualifiedName, quoteName } from './identifiers';
 import { readIncarnation } from './incarnation';
 import { CURRENT_VERSION_SQL, changeWindowSql, netChangesSql, snapshotSelectSql } from './read-sql';
 import { streamRows } from './row-stream';
+import { TABLE_SIZE_SQL, bucketStartsSql, keyCutsIntoRanges, keyRangeFilter } from './seed-chunks';
 import { readLayout } from './unpaired-surrogates';
 import {
   ALLOW_SNAPSHOT_ISOLATION_SQL,
@@ -154,11 +159,39 @@ class SqlServerSource implements SourceConnector {
     try {
       const sourceIncarnation = await readIncarnation(transaction.request());
       await this.assertDefinitionCurrent(transaction, definition, options);
-      const stream = streamRows(transaction, transaction.request(), snapshotSelectSql(definition), readLayout(definition, 'snapshot'));
+      const filter = options.keyRange === undefined ? null : keyRangeFilter(definition, options.keyRange);
+      const rows = transaction.request();
+      for (const [name, text] of filter?.parameters ?? []) rows.input(name, mssqlDriver().NVarChar, text);
+      const stream = streamRows(transaction, rows, snapshotSelectSql(definition, filter?.condition ?? null), readLayout(definition, 'snapshot'));
       return { startVersion: startVersionOf(current).toString(), sourceIncarnation, ...stream };
     } catch (error) {
       await transaction.rollback().catch(() => undefined);
       throw error;
+    }
+  }
+
+  /**
+   * The capture horizon first (startVersionOf the version a SNAPSHOT transaction reads first, as a seed's), then key
+   * bounds cutting the table into chunks of about `chunkBytes` of its pages: the first keys of equal buckets of a page
+   * sample of its keys (seed-chunks.ts). A table under `chunkBytes`, or whose key cannot be cut into ranges, is one chunk.
+   */
+  async planSeedChunks(definition: TableDefinition, chunkBytes: number): Promise<SeedChunkPlan> {
+    if (!hasPrimaryKey(definition)) throw new PrimaryKeyRequiredError(definition.table);
+    const { transaction, currentVersion: current } = await this.pinnedSnapshot();
+    try {
+      const sourceIncarnation = await readIncarnation(transaction.request());
+      const whole: SeedChunkPlan = { startVersion: startVersionOf(current).toString(), sourceIncarnation, bounds: [] };
+      if (!keyCutsIntoRanges(definition)) return whole;
+      const sizeRequest = transaction.request();
+      sizeRequest.input('table', mssqlDriver().NVarChar, qualifiedName(definition.table));
+      const size = (await sizeRequest.query<{ bytes: string; pages: string }>(TABLE_SIZE_SQL)).recordset[0];
+      const chunks = seedChunkCount(Number(size?.bytes ?? 0), chunkBytes);
+      if (chunks <= 1) return whole;
+      const sample = transaction.request();
+      const starts = (await sample.query<Record<string, string | null>>(bucketStartsSql(definition, seedSamplePercent(chunks, Number(size?.pages ?? 0)), chunks))).recordset;
+      return { ...whole, bounds: distinctBounds(starts.map((row) => definition.primaryKey.map((_, index) => String(row[`k${index}`] ?? '')))) };
+    } finally {
+      await transaction.rollback().catch(() => undefined);
     }
   }
 
