@@ -102,6 +102,8 @@ export class TestStack {
       S3_ALLOW_BUCKET_CREATION: 'true',
       LOG_LEVEL: process.env['SVC_TEST_LOG_LEVEL'] ?? 'info',
       METRICS_TOKEN: TEST_METRICS_TOKEN,
+      // Work a killed worker held is delivered again after this (15 s by default): the kill tests wait it out each time.
+      NATS_ACK_WAIT_SECONDS: '5',
       ...this.options.env,
     };
     await this.startService('job-registry');

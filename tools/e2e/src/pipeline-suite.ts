@@ -536,6 +536,15 @@ export function pipelineSuite(pair: EnginePair): void {
     expect(named(await validateReplication(stack, type2Id, 120000, [items]))).toEqual({ state: 'Validated', unsettledKeys: 0, keys: [] });
   }, 300000);
 
+  // Every source engine of the suite can cut a keyed table into key ranges: the grown items table was reseeded so.
+  it('cut the grown items table into key-range chunks when it was seeded again', () => {
+    const cuts = stack
+      .logs()
+      .split('\n')
+      .filter((line) => line.includes('"seed cut into chunks"') && line.includes(JSON.stringify(pair.tableName('public', 'items'))));
+    expect(cuts.length).toBeGreaterThan(0);
+  });
+
   it('never logs a secret', () => {
     expect(stack.logs()).not.toContain(ADMIN_KEY.secretKey);
   });
