@@ -192,6 +192,7 @@ export {
 export type {
   BatchExtracted,
   BatchLoaded,
+  BatchStagingApplied,
   BatchStaged,
   ChangedTablesReply,
   ChangedTablesRequest,
@@ -216,6 +217,7 @@ export {
   PIPELINE_PAYLOAD_GUARDS,
   guardBatchExtracted,
   guardBatchLoaded,
+  guardBatchStagingApplied,
   guardBatchStaged,
   guardColumnDefinition,
   guardExtractRequested,
@@ -226,6 +228,7 @@ export {
   guardWorkProgress,
   isBatchExtracted,
   isBatchLoaded,
+  isBatchStagingApplied,
   isBatchStaged,
   isExtractRequested,
   isPipelinePayload,

@@ -17,6 +17,7 @@ import type {
   BatchExtracted,
   BatchLoaded,
   BatchStaged,
+  BatchStagingApplied,
   ChangedTablesReply,
   ChangedTablesRequest,
   DiscoverTablesReply,
@@ -69,6 +70,8 @@ export const PipelineSubjects = {
   batchExtracted: 'svc.pipeline.v1.batch.extracted',
   batchStaged: 'svc.pipeline.v1.batch.staged',
   batchLoaded: 'svc.pipeline.v1.batch.loaded',
+  /** Stager → registry: staging committed a batch whose files the loader took before (BatchStaged.awaitsStaging). */
+  batchStagingApplied: 'svc.pipeline.v1.batch.staging-applied',
   workFailed: 'svc.pipeline.v1.work.failed',
   /** Compare one table with its source (captured by the work stream's `extract.>`). */
   validateRequested: 'svc.pipeline.v1.extract.validate',
@@ -96,6 +99,7 @@ export const PipelineConsumers = {
   stager: { durableName: 'stager', subject: PipelineSubjects.batchExtracted },
   loader: { durableName: 'loader', subject: PipelineSubjects.batchStaged },
   registryLoaded: { durableName: 'job-registry-loaded', subject: PipelineSubjects.batchLoaded },
+  registryStagingApplied: { durableName: 'job-registry-staging-applied', subject: PipelineSubjects.batchStagingApplied },
   registryFailed: { durableName: 'job-registry-failed', subject: PipelineSubjects.workFailed },
 } as const;
 
@@ -105,6 +109,7 @@ export interface PipelineContracts {
   'svc.pipeline.v1.batch.extracted': BatchExtracted;
   'svc.pipeline.v1.batch.staged': BatchStaged;
   'svc.pipeline.v1.batch.loaded': BatchLoaded;
+  'svc.pipeline.v1.batch.staging-applied': BatchStagingApplied;
   'svc.pipeline.v1.work.failed': WorkFailed;
   'svc.pipeline.v1.extract.validate': ValidateRequested;
 }

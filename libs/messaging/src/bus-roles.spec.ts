@@ -65,6 +65,8 @@ describe('the bus permission model', () => {
     expect(rolesThatPublish(PipelineSubjects.batchStaged)).toEqual(['stager']);
     // The extractor reports a change cycle that found nothing as loaded at once.
     expect(rolesThatPublish(PipelineSubjects.batchLoaded)).toEqual(['extractor', 'loader']);
+    // Staging's commit of a batch the loaders took before it.
+    expect(rolesThatPublish(PipelineSubjects.batchStagingApplied)).toEqual(['stager']);
     expect(rolesThatPublish(PipelineSubjects.workFailed)).toEqual(['extractor', 'stager', 'loader']);
     expect(rolesThatPublish(`${PipelineSubjects.rowsPrefix}.abc`)).toEqual(['extractor']);
   });
@@ -76,6 +78,7 @@ describe('the bus permission model', () => {
       ['stager', PipelineConsumers.stager],
       ['loader', PipelineConsumers.loader],
       ['job-registry', PipelineConsumers.registryLoaded],
+      ['job-registry', PipelineConsumers.registryStagingApplied],
     ] as const) {
       expect(rolesThatPublish(`$JS.API.CONSUMER.CREATE.SVC_PIPELINE_V1.${consumer.durableName}.${consumer.subject}`)).toEqual([owner]);
       expect(rolesThatPublish(`$JS.API.CONSUMER.MSG.NEXT.SVC_PIPELINE_V1.${consumer.durableName}`)).toEqual([owner]);

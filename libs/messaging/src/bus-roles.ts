@@ -75,6 +75,7 @@ export function busPermissionsOf(role: BusRole): BusPermissions {
           `${JS_API}.STREAM.*.${WORK}`,
           `${JS_API}.STREAM.*.${ROWS}`,
           ...ownDurableConsumer(PipelineConsumers.registryLoaded),
+          ...ownDurableConsumer(PipelineConsumers.registryStagingApplied),
           ...ownDurableConsumer(PipelineConsumers.registryFailed),
         ],
         subscribe: ['svc.registry.v1.>', Subjects.registryOperation, healthSubject('job-registry'), Subjects.workProgress, `${inboxPrefixOf(role)}.>`],
@@ -106,6 +107,8 @@ export function busPermissionsOf(role: BusRole): BusPermissions {
       return joined(pipelineWorker('stager'), {
         publish: [
           PipelineSubjects.batchStaged,
+          // Staging's commit of a batch the loaders took before it (staging and warehouse apply at once).
+          PipelineSubjects.batchStagingApplied,
           // Reading a batch's rows: a consumer of its own on the rows stream, or single reads from the stream leader.
           `${JS_API}.CONSUMER.CREATE.${ROWS}`,
           `${JS_API}.CONSUMER.CREATE.${ROWS}.>`,

@@ -47,8 +47,11 @@ export function chunkBatchIdsOf(batch: BatchDescriptor): string[] {
 /**
  * JetStream de-duplication id of a stage's message about a batch. Scoped by the unit of work: an idle
  * table yields the same (empty) batch id cycle after cycle, and each cycle's completion must still count;
- * a redelivered message of the same work is still dropped.
+ * and by its attempt (epoch): a work delivered again reads under a new epoch batches that may bear the ids of the
+ * earlier attempt's (the same change range; a chunked seed's chunks, published again at the new epoch), and these
+ * must reach the next stage, where the earlier attempt's are refused. A redelivered message of the same attempt is
+ * still dropped.
  */
-export function workMessageId(workId: string, batchId: string): string {
-  return `${workId}/${batchId}`;
+export function workMessageId(workId: string, batchId: string, epoch: number): string {
+  return `${workId}/${batchId}/${epoch}`;
 }

@@ -12,6 +12,7 @@ export { issueMissingExternalIds } from './external-id-backfill';
 export { DatabaseUrlError, ensureDatabase } from './ensure-database';
 export { MetricsHistoryRepository, type HistoryQuery, type MetricSample, type MetricsHistoryStore } from './metrics-history-repository';
 export { migrate, type MigrationReport } from './migrate';
+export { BatchHalvesRepository, type BatchHalfKey } from './batch-halves-repository';
 export { SeedPlanRepository, type ChunkRecorded, type ChunkWork, type SeedPlan, type SeedPlanState } from './seed-plan-repository';
 export { MIGRATIONS, type Migration } from './migrations';
 export {

@@ -349,4 +349,21 @@ CREATE TABLE seed_chunks (
 );
 `,
   },
+  {
+    version: 18,
+    name: 'batch_halves: staging and the warehouse apply a batch at once; it is complete when both have reported',
+    sql: `
+CREATE TABLE batch_halves (
+  work_id text NOT NULL,
+  batch_id text NOT NULL,
+  epoch bigint NOT NULL,
+  staging_applied_at timestamptz,
+  -- The loader's BatchLoaded, kept until staging's report completes the batch with it.
+  loaded jsonb,
+  recorded_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (work_id, batch_id, epoch)
+);
+CREATE INDEX batch_halves_recorded_at ON batch_halves (recorded_at);
+`,
+  },
 ];

@@ -39,4 +39,19 @@ describe('tapChunks', () => {
     };
     await expect(read()).rejects.toThrow('upload failed');
   });
+
+  it('runs afterLast once the sink has every chunk, before the reader sees the end; not when the reader stops early', async () => {
+    const events: string[] = [];
+    const sink = { write: async (chunk: Buffer): Promise<void> => void events.push(`sink ${chunk.toString()}`) };
+    const afterLast = async (): Promise<void> => void events.push('after last');
+    for await (const chunk of tapChunks(chunks('a', 'b'), sink, afterLast)) events.push(`read ${chunk.toString()}`);
+    events.push('end seen');
+    expect(events).toEqual(['sink a', 'read a', 'sink b', 'read b', 'after last', 'end seen']);
+    events.length = 0;
+    for await (const chunk of tapChunks(chunks('a', 'b'), sink, afterLast)) {
+      events.push(`read ${chunk.toString()}`);
+      break;
+    }
+    expect(events).toEqual(['sink a', 'read a']);
+  });
 });

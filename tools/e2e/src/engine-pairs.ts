@@ -52,6 +52,11 @@ export interface EnginePair {
   bigTextCharacters?: number;
   /** The server the stack's source database is made on (TestStackOptions.sourceServer); the test server when absent. */
   sourceServer?: () => Promise<string>;
+  /**
+   * The staging table of a suite table as PostgreSQL names it, when staging is a database of this machine's PostgreSQL
+   * (PostgreSQL staging, and the model of SQL Server): a test session can then hold staging's writes with a table lock.
+   */
+  stagingTableOnPostgres?: (schema: string, name: string) => string;
   /** What the source engine cannot hold as the suite writes it (suite/declared-losses.ts). */
   sourceLosses: SourceLosses;
   /** What the warehouse engine does not keep as the source holds it (suite/declared-losses.ts). */
@@ -71,10 +76,20 @@ export interface WarehouseFields {
 
 const postgresTableName = (schema: string, name: string) => tableKey({ schema, name });
 const sqlServerTableName = (schema: string, name: string) => tableKey({ schema: sqlServerSchema(schema), name });
+const quotedOnPostgres = (schema: string, name: string) => `"${schema.replace(/"/g, '""')}"."${name.replace(/"/g, '""')}"`;
 
 type SourceParts = Pick<
   EnginePair,
-  'canExpireChanges' | 'repairsByReseed' | 'sourceConnectionString' | 'stagingConnectionString' | 'openSource' | 'tableName' | 'sourceLosses' | 'sourceEnv' | 'sourceServer'
+  | 'canExpireChanges'
+  | 'repairsByReseed'
+  | 'sourceConnectionString'
+  | 'stagingConnectionString'
+  | 'openSource'
+  | 'tableName'
+  | 'sourceLosses'
+  | 'sourceEnv'
+  | 'sourceServer'
+  | 'stagingTableOnPostgres'
 >;
 type WarehouseParts = Pick<EnginePair, 'warehouse' | 'openWarehouse' | 'stackEnv' | 'bigTextCharacters' | 'warehouseLosses'>;
 type Parts<T> = { parts: T } | { reasons: string[] };
@@ -90,6 +105,7 @@ const POSTGRES_SOURCE_ON_TEST_SERVER: SourceParts = {
   stagingConnectionString: (stack) => stack.staging.url,
   openSource: (stack) => openPostgresSource(stack.source.url),
   tableName: postgresTableName,
+  stagingTableOnPostgres: quotedOnPostgres,
   sourceLosses: POSTGRES_SOURCE_LOSSES,
 };
 const POSTGRES_SOURCE: SourceParts = { ...POSTGRES_SOURCE_ON_TEST_SERVER, sourceServer: logicalPostgresUrl };
@@ -148,6 +164,7 @@ const SQLSERVER_MODEL_SOURCE: SourceParts = {
   stagingConnectionString: (stack) => modelConnectionString(stack.staging.name),
   openSource: (stack) => openSqlServerModelSource(stack.source.url),
   tableName: sqlServerTableName,
+  stagingTableOnPostgres: (schema, name) => quotedOnPostgres(sqlServerSchema(schema), name),
   sourceLosses: SQL_SERVER_SOURCE_LOSSES,
   sourceEnv: { [SQLSERVER_ON_POSTGRES_HOOK]: TEST_POSTGRES_URL },
 };

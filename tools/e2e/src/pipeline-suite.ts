@@ -319,6 +319,51 @@ export function pipelineSuite(pair: EnginePair): void {
     }
   }, 180000);
 
+  // Where a test session can hold staging's writes (staging on this machine's PostgreSQL); listed as not run elsewhere.
+  const stagingOnPostgres = pair.stagingTableOnPostgres;
+  const whereStagingCanBeHeld = stagingOnPostgres ? it : it.skip;
+  whereStagingCanBeHeld(
+    `applies a batch to the warehouse while staging still applies it, and moves the watermark once both have (issue 39, item 2)${stagingOnPostgres ? '' : ' (not run: staging is not on this machine\'s PostgreSQL)'}`,
+    async () => {
+      if (!stagingOnPostgres) throw new Error('staging is not on PostgreSQL');
+      const stagingItems = stagingOnPostgres('public', 'items');
+      const staging = new Client({ connectionString: stack.staging.url });
+      const control = new Client({ connectionString: stack.control.url });
+      await Promise.all([staging.connect(), control.connect()]);
+      const watermarks = async () =>
+        (
+          await control.query<{ last_version: string | null }>('SELECT last_version FROM table_states WHERE replication_id = ANY($1::uuid[]) AND table_name = $2 ORDER BY replication_id', [
+            [type1Id, type2Id],
+            pair.tableName('public', 'items'),
+          ])
+        ).rows.map((row) => row.last_version);
+      const named = async (schema: string) => (await warehouse.query<{ name: string | null }>(`SELECT name FROM ${schema}.items WHERE id = 42${schema === 'hist' ? ' AND svc_sys_is_current' : ''}`))[0]?.name;
+      try {
+        await converged([ITEMS]);
+        const before = await watermarks();
+        // Staging's merge into its items table waits behind this lock; reading the batch's rows and writing its files do
+        // not. Both replications stage into the one items table, one batch at a time: the second waits for the first.
+        await staging.query('BEGIN');
+        await staging.query(`LOCK TABLE ${stagingItems} IN SHARE MODE`);
+        await source.apply(transaction(update(ITEMS, { name: 'while staging waits' }, keyIs('id', 42))));
+        await waitExplained(
+          async () => (await named('dw')) === 'while staging waits' || (await named('hist')) === 'while staging waits',
+          60000,
+          'a warehouse to apply the batch while staging waits',
+        );
+        expect((await staging.query<{ name: string }>(`SELECT name FROM ${stagingItems} WHERE id = 42`)).rows[0]?.name).not.toBe('while staging waits');
+        expect(await watermarks()).toEqual(before);
+        await staging.query('COMMIT');
+        await waitExplained(async () => (await watermarks()).every((version, index) => version !== before[index]), 60000, 'the watermarks to move once staging has applied the batch');
+        expect((await staging.query<{ name: string }>(`SELECT name FROM ${stagingItems} WHERE id = 42`)).rows[0]?.name).toBe('while staging waits');
+      } finally {
+        await staging.query('ROLLBACK').catch(() => undefined);
+        await Promise.allSettled([staging.end(), control.end()]);
+      }
+    },
+    120000,
+  );
+
   it('refreshes the table without a key on its reseeding schedule', async () => {
     const now = new Date();
     await source.apply(transaction(insert(AUDIT_LOG, Array.from({ length: 25 }, (_, index) => ({ at: now, message: `later event ${index + 1}` })))));

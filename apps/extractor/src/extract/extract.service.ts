@@ -404,7 +404,7 @@ export class ExtractService {
         extractedAt,
         loadedAt: new Date().toISOString(),
       },
-      workMessageId(request.workId, batch.batchId),
+      workMessageId(request.workId, batch.batchId, request.epoch),
     );
   }
 
@@ -416,7 +416,7 @@ export class ExtractService {
     await this.publisher.publish(
       PipelineSubjects.batchExtracted,
       { workId: request.workId, batch, rowsSubject: part.rowsSubject, chunkCount: part.chunkCount, rowCount: part.rowCount, extractedAt },
-      workMessageId(request.workId, batch.batchId),
+      workMessageId(request.workId, batch.batchId, request.epoch),
     );
     // A seed leaves the watermark at its start version.
     this.sentDefinitions.remember(request.replicationId, batch.definition, body.kind === 'seed' ? body.startVersion : body.toVersion);

@@ -1,6 +1,6 @@
 import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import type { NatsConnection } from 'nats';
-import { PipelineConsumers, isBatchLoaded, isWorkFailed, type PipelineSubject } from '@svc/contracts';
+import { PipelineConsumers, isBatchLoaded, isBatchStagingApplied, isWorkFailed, type PipelineSubject } from '@svc/contracts';
 import { JsonLogger } from '@svc/logging';
 import { PipelineWorker, ensurePipelineStreams } from '@svc/messaging';
 import { NATS_CONNECTION } from '@svc/messaging-nest';
@@ -29,6 +29,14 @@ export class PipelineEventsConsumers implements OnApplicationBootstrap, BeforeAp
       handle: (event) => this.events.batchLoaded(event),
       onGiveUp: async (_payload, reason) => this.logger.error('a completion could not be recorded', { reason }),
     });
+    const stagingApplied = new PipelineWorker(this.connection, {
+      ...PipelineConsumers.registryStagingApplied,
+      ackWaitMs: this.config.nats.ackWaitMs,
+      concurrency: 8,
+      guard: isBatchStagingApplied,
+      handle: (event) => this.events.batchStagingApplied(event),
+      onGiveUp: async (_payload, reason) => this.logger.error('a staging commit could not be recorded', { reason }),
+    });
     const failed = new PipelineWorker(this.connection, {
       ...PipelineConsumers.registryFailed,
       ackWaitMs: this.config.nats.ackWaitMs,
@@ -37,7 +45,7 @@ export class PipelineEventsConsumers implements OnApplicationBootstrap, BeforeAp
       handle: (event) => this.events.workFailed(event),
       onGiveUp: async (_payload, reason) => this.logger.error('a failure report could not be recorded', { reason }),
     });
-    for (const worker of [loaded, failed] as PipelineWorker<PipelineSubject>[]) {
+    for (const worker of [loaded, stagingApplied, failed] as PipelineWorker<PipelineSubject>[]) {
       await worker.start();
       this.workers.push(worker);
     }

@@ -1,6 +1,6 @@
 import type { BatchLoaded } from '@svc/contracts';
 import type { JsonLogger } from '@svc/logging';
-import type { PipelineStateRepository, ReplicationStore } from '@svc/registry-store';
+import type { BatchHalfKey, BatchHalvesRepository, PipelineStateRepository, ReplicationStore } from '@svc/registry-store';
 import type { AlertsService } from './alerts.service';
 import type { MetricsHistoryService } from './metrics-history.service';
 import { PipelineEventsService } from './pipeline-events.service';
@@ -36,7 +36,21 @@ function serviceWith(alertOnSuccessfulTableSchemaChanges: boolean) {
   const wake = new SchedulerWake();
   let wakes = 0;
   wake.listen(() => (wakes += 1));
-  return { service: new PipelineEventsService(state, alerts, logger, replications, metrics, wake, {} as SeedPlansService), raised, calls, wakes: () => wakes };
+  // Halves as batch_halves keeps them: the loader's report until staging's comes, and the other way round.
+  const kept = new Map<string, { staged: boolean; loaded: unknown }>();
+  const halfOf = (key: BatchHalfKey) => {
+    const id = `${key.workId}/${key.batchId}/${key.epoch}`;
+    const half = kept.get(id) ?? { staged: false, loaded: null };
+    kept.set(id, half);
+    return half;
+  };
+  const halves = {
+    loaded: (key: BatchHalfKey, report: unknown) => Promise.resolve(Object.assign(halfOf(key), { loaded: report }).staged),
+    stagingApplied: (key: BatchHalfKey) => Promise.resolve(Object.assign(halfOf(key), { staged: true }).loaded),
+    forget: (key: BatchHalfKey) => Promise.resolve(void kept.delete(`${key.workId}/${key.batchId}/${key.epoch}`)),
+  } as unknown as BatchHalvesRepository;
+  const service = new PipelineEventsService(state, alerts, logger, replications, metrics, wake, {} as SeedPlansService, halves);
+  return { service, raised, calls, wakes: () => wakes, kept };
 }
 
 describe('PipelineEventsService: SchemaChange alerts for column type changes and renames (issue 21, item 13)', () => {
@@ -93,5 +107,40 @@ describe('PipelineEventsService: a work of several change batches (issue 23, goa
     const { service, calls } = serviceWith(false);
     await service.batchLoaded({ ...loaded, fromVersion: '10', version: '20', final: false, addedColumns: ['c'], filledColumns: ['c'] });
     expect(calls).toEqual(['completeChanges ["work-1","20",1]']);
+  });
+});
+
+describe('PipelineEventsService: a batch staging and the warehouse apply at once (issue 39, item 2)', () => {
+  const atOnce: BatchLoaded = { ...loaded, epoch: 4, awaitsStaging: true };
+  const staged = { workId: 'work-1', batchId: 'batch-1', replicationId: 'r1', table: loaded.table, epoch: 4, appliedAt: '2026-11-26T10:00:01.500Z' };
+
+  it('moves the watermark when the loader reports after staging, not before', async () => {
+    const { service, calls, kept } = serviceWith(false);
+    await service.batchStagingApplied(staged);
+    expect(calls).toEqual([]);
+    await service.batchLoaded(atOnce);
+    expect(calls).toEqual(['completeChanges [{"workId":"work-1","epoch":4},"20",1]']);
+    expect(kept.size).toBe(0);
+  });
+
+  it('moves it when staging reports after the loader, with the loader\'s report', async () => {
+    const { service, calls } = serviceWith(false);
+    await service.batchLoaded(atOnce);
+    expect(calls).toEqual([]);
+    await service.batchStagingApplied(staged);
+    expect(calls).toEqual(['completeChanges [{"workId":"work-1","epoch":4},"20",1]']);
+  });
+
+  it('does not pair halves of another attempt of the batch', async () => {
+    const { service, calls } = serviceWith(false);
+    await service.batchLoaded(atOnce);
+    await service.batchStagingApplied({ ...staged, epoch: 5 });
+    expect(calls).toEqual([]);
+  });
+
+  it('completes a batch of a loader report without the flag (a stager that applied before handing off) at once', async () => {
+    const { service, calls } = serviceWith(false);
+    await service.batchLoaded(loaded);
+    expect(calls).toHaveLength(1);
   });
 });

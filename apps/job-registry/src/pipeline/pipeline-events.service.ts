@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { BatchLoaded, RpcReply, WorkAttemptReply, WorkFailed } from '@svc/contracts';
-import { ErrorCode, guardWorkAttempt, guardWorkProgress, rpcError, rpcOk, tableKey } from '@svc/contracts';
+import type { BatchLoaded, BatchStagingApplied, RpcReply, WorkAttemptReply, WorkFailed } from '@svc/contracts';
+import { ErrorCode, guardBatchLoaded, guardWorkAttempt, guardWorkProgress, rpcError, rpcOk, tableKey } from '@svc/contracts';
 import { JsonLogger, replicationLog } from '@svc/logging';
-import { PipelineStateRepository, ReplicationRepository, type ReplicationStore, type ReportingWork } from '@svc/registry-store';
+import { BatchHalvesRepository, PipelineStateRepository, ReplicationRepository, type ReplicationStore, type ReportingWork } from '@svc/registry-store';
 import { AlertsService } from './alerts.service';
 import { TABLE_RETRY_BACKOFF, retryDelayMs } from './failure-backoff';
 import { MetricsHistoryService } from './metrics-history.service';
@@ -21,9 +21,37 @@ export class PipelineEventsService {
     private readonly metricsHistory: MetricsHistoryService,
     private readonly schedulerWake: SchedulerWake,
     private readonly seedPlans: SeedPlansService,
+    private readonly halves: BatchHalvesRepository,
   ) {}
 
+  /**
+   * The loader's report. A batch staging applies at the same time (awaitsStaging) is complete only when staging's
+   * report is in too: until then the loader's is kept (batch_halves) and nothing moves.
+   */
   async batchLoaded(event: BatchLoaded, now = new Date()): Promise<void> {
+    if (event.awaitsStaging !== true) return this.batchApplied(event, now);
+    const key = { workId: event.workId, batchId: event.batchId, epoch: event.epoch ?? 0 };
+    if (!(await this.halves.loaded(key, event))) return;
+    await this.batchApplied(event, now);
+    await this.halves.forget(key);
+  }
+
+  /** Staging's report of a batch the loaders took before its commit: completes the batch when the loader's is in. */
+  async batchStagingApplied(event: BatchStagingApplied, now = new Date()): Promise<void> {
+    const key = { workId: event.workId, batchId: event.batchId, epoch: event.epoch };
+    const loaded = await this.halves.stagingApplied(key);
+    if (loaded === null) return;
+    const report = guardBatchLoaded(loaded);
+    if (!report.ok) {
+      this.logger.error('a kept loader report does not read as one; the batch is left to its work\'s timeout', { workId: event.workId, batchId: event.batchId, problems: report.problems });
+      return;
+    }
+    await this.batchApplied(report.value, now);
+    await this.halves.forget(key);
+  }
+
+  /** A batch in staging and in the warehouse: the table's state moves. */
+  private async batchApplied(event: BatchLoaded, now: Date): Promise<void> {
     const tableName = tableKey(event.table);
     const { replicationId, workId } = event;
     /** What the per-cycle log line says; null while a seed is still loading parts. */

@@ -9,6 +9,7 @@ import {
   MetricsHistoryRepository,
   PipelineStateRepository,
   SeedPlanRepository,
+  BatchHalvesRepository,
   ReplicationRepository,
   ServiceConfigurationRepository,
   TableStateRepository,
@@ -88,11 +89,12 @@ class PoolCloser implements OnApplicationShutdown {
     { provide: AlertRepository, inject: [REGISTRY_POOL], useFactory: (pool: Pool) => new AlertRepository(pool) },
     { provide: PipelineStateRepository, inject: [REGISTRY_POOL], useFactory: (pool: Pool) => new PipelineStateRepository(pool) },
     { provide: SeedPlanRepository, inject: [REGISTRY_POOL], useFactory: (pool: Pool) => new SeedPlanRepository(pool) },
+    { provide: BatchHalvesRepository, inject: [REGISTRY_POOL], useFactory: (pool: Pool) => new BatchHalvesRepository(pool) },
     { provide: MetricsHistoryRepository, inject: [REGISTRY_POOL], useFactory: (pool: Pool) => new MetricsHistoryRepository(pool) },
     { provide: WarehouseClaimRepository, inject: [REGISTRY_POOL], useFactory: (pool: Pool) => new WarehouseClaimRepository(pool) },
     { provide: ValidationRepository, inject: [REGISTRY_POOL], useFactory: (pool: Pool) => new ValidationRepository(pool) },
     PoolCloser,
   ],
-  exports: [REGISTRY_POOL, ReplicationRepository, AccessKeyRepository, ServiceConfigurationRepository, TableStateRepository, AlertRepository, PipelineStateRepository, SeedPlanRepository, MetricsHistoryRepository, WarehouseClaimRepository, ValidationRepository],
+  exports: [REGISTRY_POOL, ReplicationRepository, AccessKeyRepository, ServiceConfigurationRepository, TableStateRepository, AlertRepository, PipelineStateRepository, SeedPlanRepository, BatchHalvesRepository, MetricsHistoryRepository, WarehouseClaimRepository, ValidationRepository],
 })
 export class StoreModule {}

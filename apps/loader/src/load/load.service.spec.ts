@@ -55,7 +55,7 @@ describe('LoadService with a fake engine', () => {
 
     expect(engine.warehouse.loaded.batchIds).toEqual(new Set([batch.batchId]));
     expect(publisher.published).toEqual([
-      expect.objectContaining({ subject: PipelineSubjects.batchLoaded, messageId: `work-1/${batch.batchId}` }),
+      expect.objectContaining({ subject: PipelineSubjects.batchLoaded, messageId: `work-1/${batch.batchId}/${batch.epoch}` }),
     ]);
     expect(publisher.payloadsOn(PipelineSubjects.batchLoaded)[0]).toMatchObject({ workId: 'work-1', batchId: batch.batchId, kind: 'changes', version: '20', addedColumns: [] });
   });

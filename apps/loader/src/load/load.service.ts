@@ -93,6 +93,7 @@ export class LoadService {
         version: body.kind === 'seed' ? body.startVersion : body.toVersion,
         ...(body.sourceIncarnation !== undefined && { sourceIncarnation: body.sourceIncarnation }),
         epoch: batch.epoch,
+        ...(event.awaitsStaging === true && { awaitsStaging: true }),
         rowCount: outcome.applied ? outcome.rowCount : event.rowCount,
         addedColumns: added,
         ...(changes.length > 0 && { schemaChanges: changes }),
@@ -101,7 +102,7 @@ export class LoadService {
         extractedAt: event.extractedAt,
         loadedAt: new Date().toISOString(),
       },
-      workMessageId(event.workId, batch.batchId),
+      workMessageId(event.workId, batch.batchId, batch.epoch),
     );
   }
 

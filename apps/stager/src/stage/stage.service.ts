@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { NatsConnection } from 'nats';
-import { PipelineSubjects, tableKey, type BatchExtracted, type ReplicationConfig } from '@svc/contracts';
+import { PipelineSubjects, tableKey, type BatchExtracted, type BatchStagingApplied, type ReplicationConfig, type StagedFiles } from '@svc/contracts';
+import type { TableEnsured } from '@svc/engines';
 import type { WorkerConfig } from '@svc/config';
 import { JsonLogger, replicationLog } from '@svc/logging';
 import { PipelinePublisher, purgeRows, readRowChunks, type OutageWait, type WorkContext } from '@svc/messaging';
@@ -46,12 +47,25 @@ export class StageService {
     this.outageWait = { shutdown: shutdown.signal };
   }
 
-  /** `context`: the worker's offer to hold the message outside its slot while it waits for the batch before it. */
+  /**
+   * Staging and the warehouse apply the batch at once: the files are handed to the loaders (BatchStaged, awaitsStaging)
+   * as soon as the last row is in them, while staging still merges and commits; staging's commit is reported apart
+   * (BatchStagingApplied), and the registry completes the batch when the loader has reported too. Files handed on are
+   * never deleted here: a loader may be reading them (a failure after it leaves them to the bucket's retention).
+   *
+   * `context`: the worker's offer to hold the message outside its slot while it waits for the batch before it.
+   */
   async stage(event: BatchExtracted, context?: Pick<WorkContext, 'lendSlot'>): Promise<void> {
     const { batch } = event;
     const config = await this.configs.configOf(batch.replicationId, batch.configVersion);
     const staging = this.engines.staging(config);
     let writer: BatchFileWriter | RewritingFileWriter | undefined;
+    let ensured: TableEnsured | undefined;
+    let handedOn = false;
+    const handOn = async (files: BatchFileWriter | RewritingFileWriter): Promise<void> => {
+      await this.publishStaged(event, await files.finish(), ensured, true);
+      handedOn = true;
+    };
     await runBatchStep(
       batch,
       this.partOrder,
@@ -59,7 +73,7 @@ export class StageService {
         hasDone: (batchId) => staging.hasApplied(batchId),
         isStale: () => staging.isStale(batch),
         tableExists: async () => (await staging.existingColumns(batch.definition.table)) !== null,
-        ensureTable: () => staging.ensureTable(batch.definition),
+        ensureTable: async () => (ensured = await staging.ensureTable(batch.definition)),
         apply: async () => {
           const client = this.engines.bucket(config, this.settings.s3);
           const prefix = batchKeyPrefix(config.warehouse.bucketFolderName, batch.replicationId, batch.definition.table, filesFolderOf(event));
@@ -68,13 +82,13 @@ export class StageService {
           const rewriter = this.engines.stagedFileRows(config, batch);
           const files = rewriter === null ? plain : new RewritingFileWriter(plain, rewriter);
           try {
-            const outcome = await staging.applyBatch(batch, tapChunks(this.rowsOf(event, config), files));
+            const outcome = await staging.applyBatch(batch, tapChunks(this.rowsOf(event, config), files, () => handOn(files)));
             // A stale outcome read none of the rows, so nothing was written; the writer is not aborted either:
             // abort deletes the batch's keys (its manifest), which the newer batch may own.
             writer = files;
             return outcome;
           } catch (error) {
-            await files.abort().catch(() => undefined);
+            if (!handedOn) await files.abort().catch(() => undefined);
             throw error;
           }
         },
@@ -82,23 +96,21 @@ export class StageService {
       {
         stale: () => this.dropStale(event, config),
         tableLost: () => this.reseedLostTable(event, config),
-        done: async (outcome, addedColumns, { schemaChanges, suspectedRenames }) => {
+        done: async (outcome) => {
           if (writer === undefined) throw new Error('the batch was applied without a file writer');
-          const files = await writer.finish();
-          await this.publisher.publish(
-            PipelineSubjects.batchStaged,
-            {
+          if (handedOn) {
+            const report: BatchStagingApplied = {
               workId: event.workId,
-              batch,
-              files,
-              rowCount: event.rowCount,
-              addedColumns,
-              ...(schemaChanges.length > 0 && { schemaChanges }),
-              ...(suspectedRenames.length > 0 && { suspectedRenames }),
-              extractedAt: event.extractedAt,
-            },
-            workMessageId(event.workId, batch.batchId),
-          );
+              batchId: batch.batchId,
+              replicationId: batch.replicationId,
+              table: batch.definition.table,
+              epoch: batch.epoch,
+              appliedAt: new Date().toISOString(),
+            };
+            await this.publisher.publish(PipelineSubjects.batchStagingApplied, report, workMessageId(event.workId, batch.batchId, batch.epoch));
+          } else {
+            await this.publishStaged(event, await writer.finish(), ensured, false);
+          }
           await purgeRows(this.connection, event.rowsSubject, this.outageWait);
           if (!outcome.applied) replicationLog(this.logger, config).debug('batch was already in staging', { batchId: batch.batchId });
           else if (batch.body.kind === 'seed' && batch.body.chunked === true) {
@@ -109,6 +121,27 @@ export class StageService {
         },
       },
       context,
+    );
+  }
+
+  /** Hands the batch's files to the loaders, with what staging's table check found (its columns added, widened, renamed). */
+  private async publishStaged(event: BatchExtracted, files: StagedFiles, ensured: TableEnsured | undefined, awaitsStaging: boolean): Promise<void> {
+    const { batch } = event;
+    const { addedColumns, schemaChanges, suspectedRenames } = schemaNotesOf(ensured);
+    await this.publisher.publish(
+      PipelineSubjects.batchStaged,
+      {
+        workId: event.workId,
+        batch,
+        files,
+        rowCount: event.rowCount,
+        ...(awaitsStaging && { awaitsStaging: true }),
+        addedColumns,
+        ...(schemaChanges.length > 0 && { schemaChanges }),
+        ...(suspectedRenames.length > 0 && { suspectedRenames }),
+        extractedAt: event.extractedAt,
+      },
+      workMessageId(event.workId, batch.batchId, batch.epoch),
     );
   }
 
@@ -181,4 +214,9 @@ function filesFolderOf(event: BatchExtracted): string {
   const folder = batchFolderName(event.batch.batchId);
   const { body } = event.batch;
   return body.kind === 'seed' && body.chunked === true ? `${folder}-${event.rowsSubject.slice(-12)}` : folder;
+}
+
+/** What staging's table check found, for the loaders and the SchemaChange alert (nothing when it did not run). */
+function schemaNotesOf(ensured: TableEnsured | undefined): { addedColumns: string[]; schemaChanges: string[]; suspectedRenames: string[] } {
+  return { addedColumns: ensured?.addedColumns ?? [], schemaChanges: ensured?.schemaChanges ?? [], suspectedRenames: ensured?.suspectedRenames ?? [] };
 }

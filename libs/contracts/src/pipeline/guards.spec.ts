@@ -13,7 +13,7 @@ import {
   isPipelinePayload,
   pipelinePayloadProblems,
 } from './guards';
-import type { BatchExtracted, BatchLoaded, BatchStaged, ExtractRequested, WorkCancelled, WorkFailed, WorkProgress } from './messages';
+import type { BatchExtracted, BatchLoaded, BatchStaged, BatchStagingApplied, ExtractRequested, WorkCancelled, WorkFailed, WorkProgress } from './messages';
 
 const table = { schema: 'public', name: 'orders' };
 
@@ -84,6 +84,14 @@ const valid: { [S in PipelineSubject]: () => PipelinePayloadOf<S> } = {
     addedColumns: ['added'],
     extractedAt: '2024-05-01T10:00:00.000Z',
     loadedAt: '2024-05-01T10:00:05.000Z',
+  }),
+  'svc.pipeline.v1.batch.staging-applied': (): BatchStagingApplied => ({
+    workId: 'w-1',
+    batchId: 'b-1',
+    replicationId: 'r-1',
+    table,
+    epoch: 3,
+    appliedAt: '2024-05-01T10:00:04.000Z',
   }),
   'svc.pipeline.v1.work.failed': (): WorkFailed => ({
     workId: 'w-1',

@@ -5,6 +5,7 @@ import {
   BatchExtractedSchema,
   BatchLoadedSchema,
   BatchStagedSchema,
+  BatchStagingAppliedSchema,
   ExtractRequestedSchema,
   WorkAttemptRequestSchema,
   SeedPlanRequestSchema,
@@ -30,6 +31,7 @@ export const guardExtractRequested = checkerOf(ExtractRequestedSchema, (message)
 export const guardBatchExtracted = checkerOf(BatchExtractedSchema, batchKeyProblems);
 export const guardBatchStaged = checkerOf(BatchStagedSchema, batchKeyProblems);
 export const guardBatchLoaded = checkerOf(BatchLoadedSchema);
+export const guardBatchStagingApplied = checkerOf(BatchStagingAppliedSchema);
 export const guardWorkFailed = checkerOf(WorkFailedSchema);
 export const guardValidateRequested = checkerOf(ValidateRequestedSchema);
 /** A worker's report of a table's validation (Subjects.registryValidationReport); not a JetStream pipeline payload. */
@@ -52,6 +54,7 @@ export const PIPELINE_PAYLOAD_GUARDS: { readonly [S in PipelineSubject]: (messag
   'svc.pipeline.v1.batch.extracted': guardBatchExtracted,
   'svc.pipeline.v1.batch.staged': guardBatchStaged,
   'svc.pipeline.v1.batch.loaded': guardBatchLoaded,
+  'svc.pipeline.v1.batch.staging-applied': guardBatchStagingApplied,
   'svc.pipeline.v1.work.failed': guardWorkFailed,
   'svc.pipeline.v1.extract.validate': guardValidateRequested,
 };
@@ -72,5 +75,6 @@ export const isExtractRequested = isPipelinePayload('svc.pipeline.v1.extract.req
 export const isBatchExtracted = isPipelinePayload('svc.pipeline.v1.batch.extracted');
 export const isBatchStaged = isPipelinePayload('svc.pipeline.v1.batch.staged');
 export const isBatchLoaded = isPipelinePayload('svc.pipeline.v1.batch.loaded');
+export const isBatchStagingApplied = isPipelinePayload('svc.pipeline.v1.batch.staging-applied');
 export const isWorkFailed = isPipelinePayload('svc.pipeline.v1.work.failed');
 export const isValidateRequested = isPipelinePayload('svc.pipeline.v1.extract.validate');

@@ -78,12 +78,17 @@ export const BatchExtractedSchema = Struct({
 });
 export type BatchExtracted = Static<typeof BatchExtractedSchema>;
 
-/** Stager → loader: the batch is applied to staging and its files are in the bucket. */
+/**
+ * Stager → loader: the batch's files are in the bucket. Without `awaitsStaging` (a stager before it) the batch was also
+ * applied to staging; with it, staging is applying it now, and its commit is reported apart (BatchStagingApplied).
+ */
 export const BatchStagedSchema = Struct({
   workId: Text(),
   batch: BatchDescriptorSchema,
   files: StagedFilesSchema,
   rowCount: Count(),
+  /** Staging and the warehouse apply the batch at once: the registry completes it when both have reported. */
+  awaitsStaging: Type.Optional(Flag()),
   /** Columns added to the staging table by this batch (schema evolution). */
   addedColumns: TextList(),
   /** Columns staging widened (or kept wider) for this batch's source types, in words for the SchemaChange alert. */
@@ -123,10 +128,23 @@ export const BatchLoadedSchema = Struct({
   filledColumns: Type.Optional(TextList()),
   /** The epoch of the attempt that read the batch (BatchDescriptor.epoch): only the work's latest attempt moves its table. */
   epoch: Type.Optional(Count()),
+  /** BatchStaged.awaitsStaging: the batch is complete when staging's BatchStagingApplied is in too. */
+  awaitsStaging: Type.Optional(Flag()),
   extractedAt: Timestamp(),
   loadedAt: Timestamp(),
 });
 export type BatchLoaded = Static<typeof BatchLoadedSchema>;
+
+/** Stager → registry: staging committed a batch it handed to the loaders before (BatchStaged.awaitsStaging). */
+export const BatchStagingAppliedSchema = Struct({
+  workId: Text(),
+  batchId: Text(),
+  replicationId: Text(),
+  table: TableRefSchema,
+  epoch: Count(),
+  appliedAt: Timestamp(),
+});
+export type BatchStagingApplied = Static<typeof BatchStagingAppliedSchema>;
 
 /** Any worker → registry: a unit of work failed for good (terminal) or after its retries. */
 export const WorkFailedSchema = Struct({
