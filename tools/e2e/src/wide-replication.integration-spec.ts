@@ -33,6 +33,12 @@ const literal = (spec: TableSpec, id: number): string => (typeof keyOf(spec, id)
  * validated again. Before issue 35, four comparisons at once each held a source connection and waited for another on
  * a pool of four: every table that differed came back Failed, "Source: the operation failed (internal error)".
  */
+/** Pairs whose source fixture and warehouse dialect the other runnable pairs of this suite already cover. */
+const WIDE_COVERED_BY_OTHERS: ReadonlySet<string> = new Set([
+  'PostgreSQL → Redshift dialect executed on PostgreSQL (not a real Redshift)',
+  'SQL Server modelled on PostgreSQL (not a real SQL Server) → PostgreSQL',
+]);
+
 describeEachPair('wide replication', (pair: EnginePair) => {
   const stack = new TestStack({
     ...(pair.sourceServer && { sourceServer: pair.sourceServer }),
@@ -163,6 +169,12 @@ describeEachPair('wide replication', (pair: EnginePair) => {
     expect(keysOf(again)).toEqual(Object.fromEntries(names.map((name) => [name, { state: 'Validated', reason: null, keys: [] }])));
   }, 900000);
 },
-  // The trigger fallback runs the pipeline suite; here the log's capture and the SQL Server model carry the load.
-  selectedPairs(ENGINE_PAIRS).map((pair) => (pair.name.startsWith(TRIGGER_PAIR_PREFIX) ? leftOut(pair, 'the trigger fallback runs in the pipeline suite only') : pair)),
+  // The trigger fallback runs the pipeline suite; here the log's capture and the SQL Server model carry the load. Of the
+  // four pairs of doubles and this machine's PostgreSQL, two cover both source fixtures and both warehouse dialects (the
+  // other two ran here until npm test outgrew its ten minutes; every pair still runs the pipeline suite).
+  selectedPairs(ENGINE_PAIRS).map((pair) => {
+    if (pair.name.startsWith(TRIGGER_PAIR_PREFIX)) return leftOut(pair, 'the trigger fallback runs in the pipeline suite only');
+    if (WIDE_COVERED_BY_OTHERS.has(pair.name)) return leftOut(pair, 'its source and warehouse dialect run here in the other pairs of doubles (npm test\'s time budget)');
+    return pair;
+  }),
 );

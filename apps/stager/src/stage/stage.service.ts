@@ -51,20 +51,23 @@ export class StageService {
    * Staging and the warehouse apply the batch at once: the files are handed to the loaders (BatchStaged, awaitsStaging)
    * as soon as the last row is in them, while staging still merges and commits; staging's commit is reported apart
    * (BatchStagingApplied), and the registry completes the batch when the loader has reported too. Files handed on are
-   * never deleted here: a loader may be reading them (a failure after it leaves them to the bucket's retention).
+   * never deleted here: a loader may be reading them. A failed delivery deletes what it wrote only when no delivery
+   * before it can have handed the same files on (its first); otherwise they stay for the bucket's retention.
    *
-   * `context`: the worker's offer to hold the message outside its slot while it waits for the batch before it.
+   * `context`: the worker's offer to hold the message outside its slot while it waits for the batch before it, and
+   * which delivery of the message this is.
    */
-  async stage(event: BatchExtracted, context?: Pick<WorkContext, 'lendSlot'>): Promise<void> {
+  async stage(event: BatchExtracted, context?: Pick<WorkContext, 'lendSlot' | 'deliveryCount'>): Promise<void> {
     const { batch } = event;
     const config = await this.configs.configOf(batch.replicationId, batch.configVersion);
     const staging = this.engines.staging(config);
     let writer: BatchFileWriter | RewritingFileWriter | undefined;
     let ensured: TableEnsured | undefined;
+    /** Set before the files are handed on, not after: staging may fail while the hand-off is under way, and a loader may have them then. */
     let handedOn = false;
     const handOn = async (files: BatchFileWriter | RewritingFileWriter): Promise<void> => {
-      await this.publishStaged(event, await files.finish(), ensured, true);
       handedOn = true;
+      await this.publishStaged(event, await files.finish(), ensured, true);
     };
     await runBatchStep(
       batch,
@@ -88,7 +91,8 @@ export class StageService {
             writer = files;
             return outcome;
           } catch (error) {
-            if (!handedOn) await files.abort().catch(() => undefined);
+            const handedOnBefore = (context?.deliveryCount ?? 1) > 1;
+            if (!handedOn && !handedOnBefore) await files.abort().catch(() => undefined);
             throw error;
           }
         },

@@ -28,7 +28,7 @@ export interface RelayOptions {
 
 const DEFAULT_CHUNK_MESSAGES = 100_000;
 /** How long a read waits for a relay round (of this process's leader, or another's) before reading with the published horizon. */
-const FOLLOWER_WAIT_MS = 5_000;
+const ROUND_WAIT_MS = 5_000;
 const FOLLOWER_POLL_MS = 25;
 /** How long a dropped slot's last walsender may take to end. */
 
@@ -42,7 +42,7 @@ const lastRelayEnded = new WeakMap<Pool, number>();
  * Brings the database's change tables up to now: every transaction committed before this call is in them, and the
  * horizon below which every transaction is (log_position.relayed_horizon) has moved past it — the horizon a change
  * read of a log-captured table stops at. One leader per database relays (relay-leader.ts): in this process, a round
- * of it; in another, it is asked (NOTIFY) and waited for, at most FOLLOWER_WAIT_MS (a read then goes as far as the
+ * of it; in another, it is asked (NOTIFY) and waited for, at most ROUND_WAIT_MS (a read then goes as far as the
  * published horizon, and the next one further).
  */
 export async function relayLog(pool: Pool, options: RelayOptions = {}): Promise<void> {
@@ -51,7 +51,7 @@ export async function relayLog(pool: Pool, options: RelayOptions = {}): Promise<
   for (let attempt = 1; ; attempt += 1) {
     const leader = await leaderOf(pool, options);
     try {
-      if (leader !== null) await roundWithin(leader, FOLLOWER_WAIT_MS);
+      if (leader !== null) await roundWithin(leader, ROUND_WAIT_MS);
       else await followLeader(pool);
       lastRelayEnded.set(pool, Date.now());
       return;
@@ -130,7 +130,7 @@ async function followLeader(pool: Pool): Promise<void> {
   if (target === undefined) return;
   const wanted = parseVersion(target.horizon, 'relay target');
   await pool.query(REQUEST_RELAY_SQL);
-  const deadline = Date.now() + FOLLOWER_WAIT_MS;
+  const deadline = Date.now() + ROUND_WAIT_MS;
   while (Date.now() < deadline) {
     const row = (await pool.query<{ horizon: string }>(RELAYED_HORIZON_SQL)).rows[0];
     if (row !== undefined && parseVersion(row.horizon, 'relayed horizon') >= wanted) return;
