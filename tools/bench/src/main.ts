@@ -14,6 +14,7 @@ import { loadManyTablesSettings, runManyTablesBenchmark } from './many-tables-be
 import { loadValidationBenchSettings, runValidationBenchmark } from './validation-bench';
 import { runCatchUpBenchmark } from './catch-up-bench';
 import { runCaptureOverheadBenchmark } from './capture-overhead-bench';
+import { runSeedKillBenchmark } from './seed-kill-bench';
 import { waitUntilConsistent } from './consistency';
 import { cpuSnapshot, cpuSpent } from './cpu-usage';
 import { PROBE_TABLE_SQL, ProbeWatcher, ProbeWriter, parsePgbenchReport } from './lag-measurement';
@@ -227,7 +228,8 @@ async function run(settings: BenchSettings): Promise<void> {
  * `npm run bench` measures the pipeline; `npm run bench -- gateway-load` the gateway's responsiveness under hostile bodies;
  * `npm run bench -- many-tables` the lag of one change among many idle tables; `npm run bench -- catch-up` a backlog's
  * catch-up against PostgreSQL's native logical replication; `npm run bench -- validation` a table's validation against a plain read;
- * `npm run bench -- capture-overhead` what capturing changes (from the log, by triggers) costs the source's writes.
+ * `npm run bench -- capture-overhead` what capturing changes (from the log, by triggers) costs the source's writes;
+ * `npm run bench -- seed-kill` a chunked seed under writes, uninterrupted, with the workers killed at half, and with NATS restarted at half.
  */
 function main(command: string | undefined): Promise<void> {
   const reportFile = join(repoRoot, 'BENCHMARKS.md');
@@ -245,8 +247,10 @@ function main(command: string | undefined): Promise<void> {
       return runCaptureOverheadBenchmark(loadBenchSettings(process.env, reportFile), log);
     case 'validation':
       return runValidationBenchmark(loadValidationBenchSettings(process.env, reportFile), log);
+    case 'seed-kill':
+      return runSeedKillBenchmark(loadBenchSettings(process.env, reportFile), join(repoRoot, 'tmp', 'bench-seed-kill-services.log'), log);
     default:
-      return Promise.reject(new ConfigError([`unknown benchmark '${command}'; choose pipeline (the default), capture-overhead, catch-up, gateway-load, many-tables or validation`]));
+      return Promise.reject(new ConfigError([`unknown benchmark '${command}'; choose pipeline (the default), capture-overhead, catch-up, gateway-load, many-tables, seed-kill or validation`]));
   }
 }
 

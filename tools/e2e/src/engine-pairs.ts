@@ -57,6 +57,12 @@ export interface EnginePair {
    * (PostgreSQL staging, and the model of SQL Server): a test session can then hold staging's writes with a table lock.
    */
   stagingTableOnPostgres?: (schema: string, name: string) => string;
+  /**
+   * Whether the suite may cut staging's sessions (pg_terminate_backend) and expect staging to apply again by itself:
+   * PostgreSQL staging. Not the model of SQL Server: its mssql-shaped pool does not fail a request whose session was
+   * cut as the driver fails one on a KILLed session (seen: the stager's apply hung), so the suite would test the double.
+   */
+  stagingSessionsCanBeCut?: boolean;
   /** What the source engine cannot hold as the suite writes it (suite/declared-losses.ts). */
   sourceLosses: SourceLosses;
   /** What the warehouse engine does not keep as the source holds it (suite/declared-losses.ts). */
@@ -90,6 +96,7 @@ type SourceParts = Pick<
   | 'sourceEnv'
   | 'sourceServer'
   | 'stagingTableOnPostgres'
+  | 'stagingSessionsCanBeCut'
 >;
 type WarehouseParts = Pick<EnginePair, 'warehouse' | 'openWarehouse' | 'stackEnv' | 'bigTextCharacters' | 'warehouseLosses'>;
 type Parts<T> = { parts: T } | { reasons: string[] };
@@ -106,6 +113,7 @@ const POSTGRES_SOURCE_ON_TEST_SERVER: SourceParts = {
   openSource: (stack) => openPostgresSource(stack.source.url),
   tableName: postgresTableName,
   stagingTableOnPostgres: quotedOnPostgres,
+  stagingSessionsCanBeCut: true,
   sourceLosses: POSTGRES_SOURCE_LOSSES,
 };
 const POSTGRES_SOURCE: SourceParts = { ...POSTGRES_SOURCE_ON_TEST_SERVER, sourceServer: logicalPostgresUrl };

@@ -355,11 +355,12 @@ export function pipelineSuite(pair: EnginePair): void {
         expect(await watermarks()).toEqual(before);
         // Staging fails after the hand-off (its sessions cut, as a failover or a recreated database does): it applies the
         // batch again by itself, the files the loaders took stay where they are, and the watermark waits for it.
-        const cut = await control.query<{ cut: number }>(
-          `SELECT count(pg_terminate_backend(pid))::int AS cut FROM pg_stat_activity WHERE datname = $1 AND wait_event_type IN ('Lock', 'advisory')`,
-          [stack.staging.name],
-        );
-        expect(cut.rows[0]?.cut).toBeGreaterThan(0);
+        if (pair.stagingSessionsCanBeCut === true) {
+          const cut = await control.query<{ cut: number }>(`SELECT count(pg_terminate_backend(pid))::int AS cut FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock'`, [
+            stack.staging.name,
+          ]);
+          expect(cut.rows[0]?.cut).toBeGreaterThan(0);
+        }
         await staging.query('COMMIT');
         await waitExplained(async () => (await watermarks()).every((version, index) => version !== before[index]), 60000, 'the watermarks to move once staging has applied the batch');
         expect((await staging.query<{ name: string }>(`SELECT name FROM ${stagingItems} WHERE id = 42`)).rows[0]?.name).toBe('while staging waits');
