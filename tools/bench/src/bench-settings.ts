@@ -47,6 +47,8 @@ export const BENCH_STACK_ENV: Record<string, string> = {
   // The services' default: pgbench_accounts is cut into key-range chunks from scale 10 on (128 MiB each).
   SEED_CHUNK_KB: String(128 * 1024),
   ROW_CHUNK_BYTES: String(512 * 1024),
+  // The services' default, stated: test stacks deliver a killed worker's work again after 5 s.
+  NATS_ACK_WAIT_SECONDS: '15',
   LOG_LEVEL: 'info',
 };
 

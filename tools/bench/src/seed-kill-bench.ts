@@ -5,6 +5,7 @@ import { dirname } from 'node:path';
 import { Pool } from 'pg';
 import type { ReplicationDescription } from '@svc/contracts';
 import { TestStack } from '@svc/system-testing';
+import { createTempDatabase, type TempDatabase } from '@svc/testing';
 import { benchCreateRequest, call, describeReplication } from './bench-api';
 import { appendSection } from './bench-report';
 import { benchStackEnv, type BenchSettings } from './bench-settings';
@@ -45,10 +46,12 @@ export async function runSeedKillBenchmark(settings: BenchSettings, logFile: str
   const stackEnv = { ...benchStackEnv(process.env), SEED_CHUNK_KB: process.env['SEED_CHUNK_KB']?.trim() || DEFAULT_CHUNK_KB };
   const stack = new TestStack({ workers: ['extractor', 'stager', 'loader'], env: stackEnv });
   const pools: Pool[] = [];
+  const stagings: TempDatabase[] = [];
   let writer: ChildProcess | undefined;
   const cleanUp = async () => {
     writer?.kill('SIGTERM');
     await Promise.allSettled(pools.map((pool) => pool.end()));
+    await Promise.allSettled(stagings.map((database) => database.drop()));
     await stack.stop();
     mkdirSync(dirname(logFile), { recursive: true });
     writeFileSync(logFile, stack.logs());
@@ -76,7 +79,11 @@ export async function runSeedKillBenchmark(settings: BenchSettings, logFile: str
       const schema = `bench_seed_${interruption}`;
       log(`seed into ${schema} (${interruption === 'none' ? 'uninterrupted' : interruption === 'workers' ? 'extractor, stager and loader killed at half' : 'nats-server restarted at half'}), pgbench -c ${settings.clients} writing`);
       writer = spawn(tools.pgbench, ['-n', '-c', String(settings.clients), '-T', '3600', ...connection.args, connection.database], { env: { ...process.env, ...connection.env }, stdio: 'ignore' });
-      const run = await seedOnce(stack, schema, interruption, log);
+      // A staging database of its own: a deleted replication's fences would make the next one's tables look shared
+      // (merged, one chunk at a time) for a week.
+      const staging = await createTempDatabase(`svc_bench_staging_${interruption}`);
+      stagings.push(staging);
+      const run = await seedOnce(stack, staging, schema, interruption, log);
       writer.kill('SIGTERM');
       await new Promise((done) => writer?.once('exit', done));
       writer = undefined;
@@ -96,6 +103,7 @@ export async function runSeedKillBenchmark(settings: BenchSettings, logFile: str
 
 async function seedOnce(
   stack: TestStack,
+  staging: TempDatabase,
   schema: string,
   interruption: Interruption,
   log: (line: string) => void,
@@ -105,6 +113,7 @@ async function seedOnce(
   const elapsed = () => (performance.now() - started) / 1000;
   const { replicationId } = await call<{ replicationId: string }>(stack, 'CreateWarehouseReplication', {
     ...request,
+    staging: { ...(request['staging'] as Record<string, unknown>), connectionString: staging.url },
     warehouse: { ...(request['warehouse'] as Record<string, unknown>), databaseSchema: schema, bucketFolderName: `/${schema}` },
   });
   let chunks = 0;
@@ -112,7 +121,11 @@ async function seedOnce(
   let interruptedAfter: number | null = null;
   for (;;) {
     if (elapsed() * 1000 > DEADLINE_MS) throw new Error('the seed did not finish within an hour');
-    const described: ReplicationDescription = await describeReplication(stack, replicationId);
+    const described = await describedWhileAnswering(stack, replicationId);
+    if (described === null) {
+      await sleep(POLL_MS);
+      continue;
+    }
     const failed = described.tables.find((table) => table.phase === 'Error');
     if (failed) throw new Error(`seeding failed: ${failed.name}: ${failed.lastError ?? 'no error recorded'}`);
     const accounts = described.tables.find((table) => table.name === TABLE);
@@ -129,6 +142,16 @@ async function seedOnce(
     await sleep(POLL_MS);
   }
   return { replicationId, started, result: { interruption, schema, trackingAfter: elapsed(), chunks, chunksAtInterruption, interruptedAfter } };
+}
+
+/** Describe, or null while the gateway answers 503 (the registry unreachable during a NATS restart). */
+async function describedWhileAnswering(stack: TestStack, replicationId: string): Promise<ReplicationDescription | null> {
+  try {
+    return await describeReplication(stack, replicationId);
+  } catch (error) {
+    if (error instanceof Error && error.message.includes('answered 503')) return null;
+    throw error;
+  }
 }
 
 /** Seconds from `started` until the warehouse's pgbench fingerprints equal the source's (the writes have stopped). */

@@ -3,7 +3,7 @@ import { Client } from 'pg';
 import { PipelineStreams } from '@svc/contracts';
 import { ADMIN_KEY, TEST_METRICS_TOKEN, TestStack, callSigned } from '@svc/system-testing';
 import { waitUntil } from '@svc/testing';
-import type { EnginePair, SourceSession, WarehouseSession } from './engine-pairs';
+import { TRIGGER_PAIR_PREFIX, type EnginePair, type SourceSession, type WarehouseSession } from './engine-pairs';
 import { alterReplication, describeReplication as describeThroughApi, recentWarnings, repairReplication, startValidation, validateReplication, waitForValidation } from './replication-api';
 import { insert, keyIs, transaction, update } from './suite/changes';
 import { asWarehouseHolds } from './suite/declared-losses';
@@ -428,7 +428,9 @@ export function pipelineSuite(pair: EnginePair): void {
     }
   };
 
-  it.each([['stager'], ['loader']] as const)('loses nothing and duplicates nothing when the %s is killed mid-batch', async (service) => {
+  // Idempotent stages do not depend on how the source captures: the trigger fallback leaves this to the log's pairs.
+  const whereCapturedFromTheLog = pair.name.startsWith(TRIGGER_PAIR_PREFIX) ? it.skip : it;
+  whereCapturedFromTheLog.each([['stager'], ['loader']] as const)(`loses nothing and duplicates nothing when the %s is killed mid-batch${pair.name.startsWith(TRIGGER_PAIR_PREFIX) ? ' (not run: the log\'s pairs run it)' : ''}`, async (service) => {
     // A batch of every row with a few MB more text, so that it is in flight long enough to be caught.
     await source.apply(GROW_EVERY_ITEM);
     await killMidBatch(service);
