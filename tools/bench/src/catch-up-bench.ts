@@ -6,6 +6,7 @@ import { holdLogRelay, releaseLogRelay } from '@svc/postgres/source';
 import { TestStack } from '@svc/system-testing';
 import { createTempDatabase, type TempDatabase } from '@svc/testing';
 import { call } from './bench-api';
+import { cleanUpOnInterrupt } from './interrupt';
 import { appendSection, cpuLine } from './bench-report';
 import { BENCH_WAREHOUSE_SCHEMA, PGBENCH_TABLES, benchStackEnv, type BenchSettings } from './bench-settings';
 import { measuredPids } from './measured-pids';
@@ -216,13 +217,7 @@ export async function runCatchUpBenchmark(settings: BenchSettings, logFile: stri
     mkdirSync(dirname(logFile), { recursive: true });
     writeFileSync(logFile, stack.logs());
   };
-  // Ctrl-C or a kill: the subscription, the temporary databases, the services and the private cluster go too.
-  const interrupted = (signal: NodeJS.Signals) => {
-    log(`${signal}: cleaning up`);
-    void cleanUp().finally(() => process.exit(130));
-  };
-  process.once('SIGINT', interrupted);
-  process.once('SIGTERM', interrupted);
+  const stopWatchingSignals = cleanUpOnInterrupt(cleanUp, log);
   try {
     log('starting a private PostgreSQL cluster (wal_level=logical) for the source');
     const statementLogging: Record<string, string> = statementLogMs !== null
@@ -337,8 +332,7 @@ export async function runCatchUpBenchmark(settings: BenchSettings, logFile: stri
     appendSection(settings.reportFile, section);
     log(`appended to ${settings.reportFile}`);
   } finally {
-    process.off('SIGINT', interrupted);
-    process.off('SIGTERM', interrupted);
+    stopWatchingSignals();
     await cleanUp();
   }
 }

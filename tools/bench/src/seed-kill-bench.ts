@@ -7,9 +7,10 @@ import type { ReplicationDescription } from '@svc/contracts';
 import { TestStack } from '@svc/system-testing';
 import { createTempDatabase, type TempDatabase } from '@svc/testing';
 import { benchCreateRequest, call, describeReplication } from './bench-api';
+import { cleanUpOnInterrupt } from './interrupt';
 import { appendSection } from './bench-report';
 import { benchStackEnv, type BenchSettings } from './bench-settings';
-import { fingerprints } from './consistency';
+import { fingerprints, waitUntilConsistent } from './consistency';
 import { machineInfo } from './machine-info';
 import { libpqArguments, locatePostgresTools, runCommand } from './postgres-tools';
 
@@ -56,12 +57,7 @@ export async function runSeedKillBenchmark(settings: BenchSettings, logFile: str
     mkdirSync(dirname(logFile), { recursive: true });
     writeFileSync(logFile, stack.logs());
   };
-  const interrupted = (signal: NodeJS.Signals) => {
-    log(`${signal}: cleaning up`);
-    void cleanUp().finally(() => process.exit(130));
-  };
-  process.once('SIGINT', interrupted);
-  process.once('SIGTERM', interrupted);
+  const stopWatchingSignals = cleanUpOnInterrupt(cleanUp, log);
   try {
     log('starting the services, a private nats-server, an S3 server and temporary databases');
     await stack.start();
@@ -97,6 +93,7 @@ export async function runSeedKillBenchmark(settings: BenchSettings, logFile: str
     appendSection(settings.reportFile, section);
     log(`appended to ${settings.reportFile}`);
   } finally {
+    stopWatchingSignals();
     await cleanUp();
   }
 }
@@ -154,14 +151,13 @@ async function describedWhileAnswering(stack: TestStack, replicationId: string):
   }
 }
 
-/** Seconds from `started` until the warehouse's pgbench fingerprints equal the source's (the writes have stopped). */
+/** Seconds from `started` until the warehouse's pgbench fingerprints equal the (quiet: the writes have stopped) source's. */
 async function equalAfter(source: Pool, warehouse: Pool, schema: string, started: number): Promise<number> {
-  for (;;) {
-    const [expected, actual] = await Promise.all([fingerprints(source, 'public'), fingerprints(warehouse, schema).catch(() => null)]);
-    if (actual !== null && JSON.stringify(actual) === JSON.stringify(expected)) return (performance.now() - started) / 1000;
-    if (performance.now() - started > DEADLINE_MS) throw new Error(`${schema} never equalled the source: ${JSON.stringify({ expected, actual })}`);
-    await sleep(POLL_MS);
+  const remainingMs = DEADLINE_MS - (performance.now() - started);
+  if (!(await waitUntilConsistent(source, warehouse, schema, remainingMs))) {
+    throw new Error(`${schema} never equalled the source: ${JSON.stringify({ expected: await fingerprints(source, 'public'), actual: await fingerprints(warehouse, schema) })}`);
   }
+  return (performance.now() - started) / 1000;
 }
 
 function renderSeedKill(result: {
