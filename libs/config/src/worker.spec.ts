@@ -20,6 +20,15 @@ describe('loadWorkerConfig: connection pools', () => {
   });
 });
 
+describe('loadWorkerConfig: when a change batch rebuilds its table (issue 39)', () => {
+  it('rebuilds for 30 % of the rows and 10,000 rows by default; 0 % never', () => {
+    expect(loadWorkerConfig(WORKER_KEY).rebuild).toEqual({ share: 0.3, minRows: 10_000 });
+    expect(loadWorkerConfig({ ...WORKER_KEY, REBUILD_PERCENT: '0', REBUILD_MIN_ROWS: '1' }).rebuild).toEqual({ share: 0, minRows: 1 });
+    expect(() => loadWorkerConfig({ ...WORKER_KEY, REBUILD_PERCENT: '101' })).toThrow(/REBUILD_PERCENT: must be at most 100/);
+    expect(() => loadWorkerConfig({ ...WORKER_KEY, REBUILD_MIN_ROWS: '0' })).toThrow(/REBUILD_MIN_ROWS: must be at least 1/);
+  });
+});
+
 describe('loadWorkerConfig: the host policy at connect (issue 36)', () => {
   it('refuses loopback unless ALLOW_LOOPBACK_TARGETS says otherwise, as job-registry does', () => {
     expect(loadWorkerConfig(WORKER_KEY).allowLoopbackTargets).toBe(false);

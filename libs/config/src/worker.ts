@@ -37,6 +37,12 @@ export interface WorkerConfig {
    * loopback addresses. Every connect resolves the host again and is held to the host policy's address classes.
    */
   allowLoopbackTargets: boolean;
+  /**
+   * REBUILD_PERCENT (default 30; 0: never) and REBUILD_MIN_ROWS (default 10000): a change batch that changes at least
+   * that share of its table's rows, and at least that many, rebuilds the table where the engine can (PostgreSQL staging
+   * and Type1 warehouse tables) instead of deleting and inserting each key.
+   */
+  rebuild: { share: number; minRows: number };
 }
 
 /**
@@ -79,6 +85,10 @@ export function loadWorkerConfig(environment: Record<string, string | undefined>
       waitMs: env.int('POOL_WAIT_SECONDS', 60, { min: 1, max: 3600 }) * 1000,
     },
     allowLoopbackTargets: env.bool('ALLOW_LOOPBACK_TARGETS', false),
+    rebuild: {
+      share: env.int('REBUILD_PERCENT', 30, { min: 0, max: 100 }) / 100,
+      minRows: env.int('REBUILD_MIN_ROWS', 10_000, { min: 1 }),
+    },
   };
   env.done();
   return config;

@@ -3,6 +3,7 @@ import type { SourceConnector, StagingConnector, WarehouseConnector } from './ca
 import type { DialPolicy } from './connection/dial-guard';
 import type { PoolSizing } from './connection/pool-sizing';
 import type { DriverErrorMapper } from './errors';
+import type { RebuildThreshold } from './rebuild-threshold';
 
 /**
  * What one engine brings to the pipeline, as its engine folder exports it and the engine table lists it:
@@ -16,6 +17,8 @@ export interface WarehouseContext {
   pool?: PoolSizing;
   /** What the warehouse's connections may reach: the worker's ALLOW_LOOPBACK_TARGETS (dial-guard.ts); DEFAULT_DIAL_POLICY when absent. */
   dial?: DialPolicy;
+  /** When a change batch rebuilds its table, on an engine that can; DEFAULT_REBUILD_THRESHOLD when absent. */
+  rebuild?: RebuildThreshold;
 }
 
 export interface PipelineEngine {
@@ -25,7 +28,7 @@ export interface PipelineEngine {
   /** A source connector for Source.ConnectionString (EncryptDataInTransit given), its connections held to `dial`. */
   openSource?: (connectionString: string, encrypt: boolean, pool?: PoolSizing, dial?: DialPolicy) => SourceConnector;
   /** A staging connector for Staging.ConnectionString, its connections held to `dial`. */
-  openStaging?: (connectionString: string, encrypt: boolean, pool?: PoolSizing, dial?: DialPolicy) => StagingConnector;
+  openStaging?: (connectionString: string, encrypt: boolean, pool?: PoolSizing, dial?: DialPolicy, rebuild?: RebuildThreshold) => StagingConnector;
   /** A warehouse connector for the replication's Warehouse group (and RebuildIndexes). */
   openWarehouse?: (config: ReplicationConfig, context: WarehouseContext) => WarehouseConnector;
   /**

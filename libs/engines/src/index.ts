@@ -184,3 +184,4 @@ export {
 export { GatedPgPool, withPoolConnections } from './connection/gated-pg-pool';
 export { DEFAULT_POOL_WAIT_MS, poolGateOptions, type PoolSizing } from './connection/pool-sizing';
 export { abandonRowStream } from './row-stream';
+export { DEFAULT_REBUILD_THRESHOLD, type RebuildThreshold } from './rebuild-threshold';

@@ -83,7 +83,7 @@ export class PipelineRuntimeModule {
       providers: [
         { provide: WORKER_CONFIG, useValue: config },
         { provide: JsonLogger, useValue: logger },
-        { provide: EngineRegistry, useValue: new EngineRegistry(undefined, poolSizingsOf(config), { allowLoopback: config.allowLoopbackTargets }) },
+        { provide: EngineRegistry, useValue: new EngineRegistry(undefined, poolSizingsOf(config), { allowLoopback: config.allowLoopbackTargets }, config.rebuild) },
         { provide: WORKER_SHUTDOWN, useValue: shutdown },
         { provide: RuntimeConfigClient, inject: [NatsRequester], useFactory: (requester: NatsRequester) => new RuntimeConfigClient(requester, new RuntimeConfigSeal(config.workerKey), undefined, { shutdown: shutdown.signal }) },
         // Publishes wait out a NATS outage in place (their handler keeps its message), and end at once on shutdown.

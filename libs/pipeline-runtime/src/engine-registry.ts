@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { DEFAULT_SCHEMAS, sourceEngineOf, warehouseEngineOf } from '@svc/engine-list';
 import type { BatchDescriptor, ReplicationConfig } from '@svc/contracts';
-import { DEFAULT_DIAL_POLICY, type DialPolicy, type PoolSizing, type SourceConnector, type StagedRowsRewriter, type StagingConnector, type WarehouseConnector } from '@svc/engines';
+import { DEFAULT_DIAL_POLICY, DEFAULT_REBUILD_THRESHOLD, type DialPolicy, type RebuildThreshold, type PoolSizing, type SourceConnector, type StagedRowsRewriter, type StagingConnector, type WarehouseConnector } from '@svc/engines';
 import { createS3Client, type S3Settings } from '@svc/storage';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { ENGINE_TABLE, type EngineTable } from './engine-table';
@@ -57,6 +57,8 @@ export class EngineRegistry {
     private readonly pools: PoolSizings = {},
     /** What every connection of every connector may reach: the worker's ALLOW_LOOPBACK_TARGETS (dial-guard.ts). */
     private readonly dial: DialPolicy = DEFAULT_DIAL_POLICY,
+    /** When a change batch rebuilds its table (the worker's REBUILD_PERCENT and REBUILD_MIN_ROWS). */
+    private readonly rebuild: RebuildThreshold = DEFAULT_REBUILD_THRESHOLD,
   ) {}
 
   source(config: ReplicationConfig): SourceConnector {
@@ -72,7 +74,7 @@ export class EngineRegistry {
     const engine = sourceEngineOf(connectionString);
     const open = engine ? this.engines[engine].openStaging : undefined;
     if (!engine || !open) throw new UnsupportedEngineError('staging', engine ?? 'unknown');
-    return this.stagings.get(`${encryptDataInTransit}|${connectionString}`, () => open(connectionString, encryptDataInTransit, this.pools.staging, this.dial));
+    return this.stagings.get(`${encryptDataInTransit}|${connectionString}`, () => open(connectionString, encryptDataInTransit, this.pools.staging, this.dial, this.rebuild));
   }
 
   warehouse(config: ReplicationConfig): WarehouseConnector {
@@ -81,7 +83,7 @@ export class EngineRegistry {
     const open = engine ? this.engines[engine].openWarehouse : undefined;
     if (!engine || !open) throw new UnsupportedEngineError('warehouse', engine ?? 'unknown');
     const identity = [warehouse.url, warehouse.databaseName, warehouse.username, warehouse.password, warehouse.timeoutInMins, config.rebuildIndexes].join('|');
-    return this.warehouses.get(identity, () => open(config, { bareNameSchemas: DEFAULT_SCHEMAS, ...(this.pools.warehouse && { pool: this.pools.warehouse }), dial: this.dial }));
+    return this.warehouses.get(identity, () => open(config, { bareNameSchemas: DEFAULT_SCHEMAS, ...(this.pools.warehouse && { pool: this.pools.warehouse }), dial: this.dial, rebuild: this.rebuild }));
   }
 
   /** How the replication's warehouse wants the batch files' rows rewritten; null when written as carried. */

@@ -49,6 +49,8 @@ export const BENCH_STACK_ENV: Record<string, string> = {
   ROW_CHUNK_BYTES: String(512 * 1024),
   // The services' default, stated: test stacks deliver a killed worker's work again after 5 s.
   NATS_ACK_WAIT_SECONDS: '15',
+  // The services' default, stated: `REBUILD_PERCENT=0 npm run bench -- catch-up` measures big batches merged key by key.
+  REBUILD_PERCENT: '30',
   LOG_LEVEL: 'info',
 };
 

@@ -26,6 +26,9 @@ const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 /** Chunks of about 1 MiB of table: every pair whose source can cut a seed reseeds the grown items table in a few chunks (hundreds at 16 KiB made the suite take 579 s in CI; tools/e2e/src/chunked-seed.integration-spec.ts cuts finer). */
 const SUITE_CHUNK_KB = '1024';
 
+/** Rows a change batch must carry before it rebuilds its table (30 % of it, where the engine can): the grown items table's batches do. */
+const SUITE_REBUILD_MIN_ROWS = '500';
+
 /**
  * The generic pipeline suite (CONVENTIONS: one suite for every engine pair), driven through the signed
  * API against the real services as processes, NATS JetStream, an S3 server and real databases. Tables,
@@ -37,7 +40,7 @@ export function pipelineSuite(pair: EnginePair): void {
   const stack = new TestStack({
     ...(pair.sourceServer && { sourceServer: pair.sourceServer }),
     workers: ['extractor', 'stager', 'loader'],
-    env: { SCHEDULER_TICK_MS: '100', IDLE_CYCLE_DELAY_MS: '100', SCHEDULER_MINUTE_SECONDS: '2', WORKER_CONCURRENCY: '2', ROW_CHUNK_BYTES: '65536', SEED_CHUNK_KB: SUITE_CHUNK_KB, ...pair.stackEnv },
+    env: { SCHEDULER_TICK_MS: '100', IDLE_CYCLE_DELAY_MS: '100', SCHEDULER_MINUTE_SECONDS: '2', WORKER_CONCURRENCY: '2', ROW_CHUNK_BYTES: '65536', SEED_CHUNK_KB: SUITE_CHUNK_KB, REBUILD_MIN_ROWS: SUITE_REBUILD_MIN_ROWS, ...pair.stackEnv },
   });
   let source: SourceSession;
   let warehouse: WarehouseSession;

@@ -70,6 +70,11 @@ export interface StagingDialect<Session, Column extends TypedColumn = TypedColum
   appendRows(session: Session, definition: TableDefinition, rows: CsvChunks): Promise<number>;
   /** The batch's rows loaded into the transaction's batch table; the row count. */
   loadBatchRows(session: Session, definition: TableDefinition, rows: CsvChunks, kind: BatchRowsKind): Promise<number>;
+  /**
+   * Where the engine can: applies the batch table's rows by rebuilding the table when they change a large share of it
+   * (the engine's measured threshold) and returns true; false, having changed nothing, to have them merged by key.
+   */
+  rebuildWithBatch?(session: Session, definition: TableDefinition, rowCount: number): Promise<boolean>;
   /** Deletes from the table every key the batch table names. */
   deleteBatchKeys(session: Session, definition: TableDefinition): Promise<void>;
   /** Inserts the batch table's rows (of a change batch: those of inserts and updates). */

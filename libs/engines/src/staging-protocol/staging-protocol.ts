@@ -240,9 +240,13 @@ export class StagingProtocol<Session, Column extends TypedColumn = TypedColumn> 
     return truncated;
   }
 
-  /** Set-based: every key the batch names goes from the table (deletes, and the old rows of updates), then the rows of inserts and updates come in. */
+  /**
+   * Set-based: every key the batch names goes from the table (deletes, and the old rows of updates), then the rows of
+   * inserts and updates come in; a batch that rewrites most of the table rebuilds it instead, where the engine can.
+   */
   private async mergeRows(session: Session, definition: TableDefinition, rows: CsvChunks, kind: 'seed' | 'changes'): Promise<number> {
     const rowCount = await this.dialect.loadBatchRows(session, definition, rows, kind);
+    if ((await this.dialect.rebuildWithBatch?.(session, definition, rowCount)) === true) return rowCount;
     await this.dialect.deleteBatchKeys(session, definition);
     await this.dialect.insertBatchRows(session, definition, kind);
     return rowCount;

@@ -80,8 +80,8 @@ export interface WarehouseDialect<Session, Layout extends WarehouseLayout, Colum
   completeSeed(session: Session, layout: Layout): Promise<void>;
   /** A change batch's files loaded into the transaction's load table; the row count. */
   loadChangeFiles(session: Session, layout: Layout, files: StagedFiles, reader: StagedFileReader): Promise<number>;
-  /** The load table's changes merged into the target (Type1 or Type2). */
-  mergeChanges(session: Session, layout: Layout): Promise<void>;
+  /** The load table's `rowCount` changes merged into the target (Type1 or Type2), or the target rebuilt with them where the engine can. */
+  mergeChanges(session: Session, layout: Layout, rowCount: number): Promise<void>;
   /** A chunked seed's close: the load table's changes applied to the shadow (its rows replaced by key; no history). */
   mergeChangesIntoShadow(session: Session, layout: Layout): Promise<void>;
 
@@ -119,7 +119,11 @@ export interface WarehouseDialect<Session, Layout extends WarehouseLayout, Colum
   readonly checksumDialect: ChecksumDialect;
   /** Validation reads the target: a Type1 table's rows, a Type2 table's current rows, the source's columns only. */
   checksumTable(layout: Layout, definition: TableDefinition): ChecksumTable;
-  /** One read-only snapshot (a transaction on one session) for validation's statements; `close` ends it. */
-  openChecksumSession(): Promise<{ query: ChecksumQuery; close(): Promise<void> }>;
+  /**
+   * One read-only snapshot (a transaction on one session) for validation's statements on the layout's table; `close`
+   * ends it. Where a load can empty and refill the table in one transaction (a rebuild), the snapshot is taken only once
+   * the table's lock is held, so it never sees the table as empty.
+   */
+  openChecksumSession(layout: Layout): Promise<{ query: ChecksumQuery; close(): Promise<void> }>;
   close(): Promise<void>;
 }

@@ -36,10 +36,11 @@ export class WarehouseProtocol<Session, Layout extends WarehouseLayout, Columns 
 
   checksums(definition: TableDefinition, options: WarehouseTableOptions): WarehouseChecksums {
     const { dialect } = this;
-    const table = dialect.checksumTable(dialect.layout(definition, options), definition);
+    const layout = dialect.layout(definition, options);
+    const table = dialect.checksumTable(layout, definition);
     return {
       openSnapshot: async () => {
-        const session = await dialect.openChecksumSession();
+        const session = await dialect.openChecksumSession(layout);
         return checksumReader(dialect.checksumDialect, table, session.query, () => session.close());
       },
     };
@@ -102,7 +103,7 @@ export class WarehouseProtocol<Session, Layout extends WarehouseLayout, Columns 
             }
             rowCount = await dialect.loadChangeFiles(session, layout, files, reader);
             if (close === undefined) {
-              await dialect.mergeChanges(session, layout);
+              await dialect.mergeChanges(session, layout, rowCount);
               break;
             }
             // A chunked seed's close: the changes from its horizon go over the chunks in the shadow, and its last batch

@@ -11,3 +11,4 @@ export { POSTGRES_ENGINE, declaredPostgresType, portableTypeOfPostgres, postgres
 export { UnsupportedPostgresTypeError, checkedBuiltInType } from './built-in-types';
 export { INTERCHANGE_TEXT_SETTINGS_SQL, POSTGRES_CHECKSUM_DIALECT, READ_ONLY_SNAPSHOT_SQL } from './checksum-dialect';
 export { openChecksumSession } from './checksum-session';
+export { REBUILD_LOCK_TIMEOUT_MS, rebuildWithChanges, type TableRebuild } from './table-rebuild';

@@ -12,6 +12,7 @@ export function postgresWarehouseOptions(config: { warehouse: { timeoutInMins: n
     bareNameSchemas: context.bareNameSchemas,
     ...(context.pool && { pool: context.pool }),
     ...(context.dial && { dial: context.dial }),
+    ...(context.rebuild && { rebuild: context.rebuild }),
   };
 }
 
@@ -20,7 +21,8 @@ export const postgresEngine: PipelineEngine = {
   displayName: 'PostgreSQL',
   errorKind: postgresErrorKind,
   openSource: (connectionString, encrypt, pool, dial) => createPostgresSource(connectionString, { encrypt, ...(pool && { pool }), ...(dial && { dial }) }),
-  openStaging: (connectionString, encrypt, pool, dial) => createPostgresStaging(connectionString, { encrypt, ...(pool && { pool }), ...(dial && { dial }) }),
+  openStaging: (connectionString, encrypt, pool, dial, rebuild) =>
+    createPostgresStaging(connectionString, { encrypt, ...(pool && { pool }), ...(dial && { dial }), ...(rebuild && { rebuild }) }),
   openWarehouse: (config, context) => {
     const { url, databaseName, username, password } = config.warehouse;
     return createPostgresWarehouse({ url, databaseName, username, password }, postgresWarehouseOptions(config, context));

@@ -1,5 +1,5 @@
-import { StagingProtocol, poolGateOptions, type DialPolicy, type PoolSizing, type StagingConnector, type StagingDialect, type TypedColumn } from '@svc/engines';
-import { createPool, isPostgresMissingObject, postgresClientConfig } from '@svc/postgres/common';
+import { DEFAULT_REBUILD_THRESHOLD, StagingProtocol, poolGateOptions, type RebuildThreshold, type DialPolicy, type PoolSizing, type StagingConnector, type StagingDialect, type TypedColumn } from '@svc/engines';
+import { createPool, isPostgresMissingObject, postgresClientConfig, rebuildWithChanges } from '@svc/postgres/common';
 import type { Pool, PoolClient } from 'pg';
 import { copyIn } from './copy-in';
 import { portableTypeOf } from './identifiers';
@@ -33,6 +33,7 @@ import {
   createTableSql,
   deleteChangedKeysSql,
   insertChangedRowsSql,
+  tableRebuildOf,
   truncateSql,
 } from './staging-sql';
 import { inTransaction } from './transaction';
@@ -48,6 +49,8 @@ export interface PostgresStagingOptions {
   maxConnections?: number;
   /** The worker's sizing of the pool (overrides maxConnections). */
   pool?: Partial<PoolSizing>;
+  /** When a change batch rebuilds its table instead of merging (DEFAULT_REBUILD_THRESHOLD). */
+  rebuild?: RebuildThreshold;
 }
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
@@ -62,11 +65,11 @@ export function createPostgresStaging(connectionString: string, options: Postgre
   });
   const { max, gate } = poolGateOptions('Staging', options, DEFAULT_MAX_CONNECTIONS);
   const pool = createPool({ ...clientConfig, max }, gate);
-  return new StagingProtocol(postgresStagingDialect(pool));
+  return new StagingProtocol(postgresStagingDialect(pool, options.rebuild ?? DEFAULT_REBUILD_THRESHOLD));
 }
 
 /** The staging protocol's steps in PostgreSQL (staging-sql.ts): advisory locks, and batch rows COPYed into a temporary table. */
-function postgresStagingDialect(pool: Pool): StagingDialect<PoolClient> {
+function postgresStagingDialect(pool: Pool, rebuild: RebuildThreshold): StagingDialect<PoolClient> {
   const affected = (result: { rowCount: number | null }): number => result.rowCount ?? 0;
   return {
     typeDialect: 'postgres',
@@ -115,6 +118,7 @@ function postgresStagingDialect(pool: Pool): StagingDialect<PoolClient> {
       await client.query(ANALYZE_CHANGES_SQL);
       return rowCount;
     },
+    rebuildWithBatch: (client, definition, rowCount) => rebuildWithChanges(client, tableRebuildOf(definition), rowCount, rebuild),
     deleteBatchKeys: async (client, definition) => {
       await client.query(deleteChangedKeysSql(definition));
     },

@@ -1,4 +1,5 @@
 import { CHANGE_OPERATION_COLUMN, type ColumnDefinition, type TableDefinition, type TableRef } from '@svc/contracts';
+import type { TableRebuild } from '@svc/postgres/common';
 import { checkedTypeText, columnList, portableTypeOf, qualifiedName, quoteIdent } from './identifiers';
 
 /** Schema of the stager's own bookkeeping in the staging database. */
@@ -258,12 +259,29 @@ WHERE (${columnList(definition.primaryKey)}) IN (SELECT ${columnList(definition.
  * arriving in hash order: 11.3 s unsorted, 3.8 s sorted, BENCHMARKS.md 2026-11-27).
  */
 export function insertChangedRowsSql(definition: TableDefinition): string {
-  const columns = columnList(columnNames(definition));
-  return `INSERT INTO ${qualifiedName(definition.table)} (${columns})
-SELECT ${columns}
-FROM ${CHANGES_TABLE}
-WHERE ${quoteIdent(CHANGE_OPERATION_COLUMN)} <> 'D'
-ORDER BY ${columnList(definition.primaryKey)}`;
+  return `${unorderedInsertSql(definition)}
+ORDER BY ${columnList(definition.primaryKey, CHANGED_ALIAS)}`;
+}
+
+const CHANGED_ALIAS = 'changed';
+
+function unorderedInsertSql(definition: TableDefinition): string {
+  const columns = columnNames(definition);
+  return `INSERT INTO ${qualifiedName(definition.table)} (${columnList(columns)})
+SELECT ${columnList(columns, CHANGED_ALIAS)}
+FROM ${CHANGES_TABLE} AS ${CHANGED_ALIAS}
+WHERE ${CHANGED_ALIAS}.${quoteIdent(CHANGE_OPERATION_COLUMN)} <> 'D'`;
+}
+
+/** The staging table rebuilt with the batch in the changes table (rebuildWithChanges), when the batch rewrites most of it. */
+export function tableRebuildOf(definition: TableDefinition): TableRebuild {
+  return {
+    qualifiedTable: qualifiedName(definition.table),
+    keyColumns: definition.primaryKey,
+    changesTable: CHANGES_TABLE,
+    insertChangedRows: unorderedInsertSql(definition),
+    changesAlias: CHANGED_ALIAS,
+  };
 }
 
 function columnDefinition(column: ColumnDefinition, notNull: boolean): string {

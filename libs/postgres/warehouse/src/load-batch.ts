@@ -1,10 +1,11 @@
 import type { StagedFiles } from '@svc/contracts';
-import type { StagedFileReader } from '@svc/engines';
+import type { RebuildThreshold, StagedFileReader } from '@svc/engines';
+import { rebuildWithChanges } from '@svc/postgres/common';
 import type { ClientBase } from 'pg';
 import { recordSeedStart } from './control-tables';
 import { copyIn } from './copy-in';
 import { quoteIdent } from './identifiers';
-import { LOAD_TABLE, copyChangesSql, copySeedPartSql, createLoadTableSql, firstSeedSql, mergeChangesIntoShadowSql, mergeChangesSql, mergeSeedSql, targetIsEmptySql } from './merge-sql';
+import { LOAD_TABLE, targetRebuildOf, copyChangesSql, copySeedPartSql, createLoadTableSql, firstSeedSql, mergeChangesIntoShadowSql, mergeChangesSql, mergeSeedSql, targetIsEmptySql } from './merge-sql';
 import { swapShadowIntoTarget } from './seed-swap';
 import { startSeedShadow } from './seed-shadow';
 import type { TableLayout } from './table-layout';
@@ -12,6 +13,8 @@ import type { TableLayout } from './table-layout';
 export interface LoadOptions {
   /** REINDEX the target after a seed has been merged into it. */
   rebuildIndexes: boolean;
+  /** When a change batch rebuilds a Type1 target instead of merging. */
+  rebuild: RebuildThreshold;
 }
 
 /*
@@ -28,8 +31,10 @@ export async function loadChangeFiles(client: ClientBase, layout: TableLayout, f
   return rowCount;
 }
 
-/** `now` is the load's stamp (load-stamp.ts). */
-export async function mergeChanges(client: ClientBase, layout: TableLayout, now: string): Promise<void> {
+/** `now` is the load's stamp (load-stamp.ts); a batch of `rowCount` changes that rewrites most of a Type1 target rebuilds it. */
+export async function mergeChanges(client: ClientBase, layout: TableLayout, now: string, rowCount: number, threshold: RebuildThreshold): Promise<void> {
+  const rebuild = targetRebuildOf(layout, now);
+  if (rebuild !== null && (await rebuildWithChanges(client, rebuild, rowCount, threshold))) return;
   await runAll(client, mergeChangesSql(layout, now));
 }
 

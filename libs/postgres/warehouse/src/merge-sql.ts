@@ -1,4 +1,5 @@
 import { CHANGE_OPERATION_COLUMN } from '@svc/contracts';
+import type { TableRebuild } from '@svc/postgres/common';
 import { quoteIdent } from './identifiers';
 import { changedValues, columnList, keysMatch, notExists, sameValues } from './sql-fragments';
 import { declaredType } from './table-ddl';
@@ -101,12 +102,31 @@ function type1Changes(layout: TableLayout, now: string): string[] {
   return [
     `DELETE FROM ${layout.qualifiedTarget}
 WHERE (${columnList(layout.keyColumns)}) IN (SELECT ${columnList(layout.keyColumns, 'l')} FROM ${LOAD} AS l)`,
-    `INSERT INTO ${layout.qualifiedTarget} (${columnList(targetColumns(layout))})
-SELECT ${rowValues(layout, 'l', now)}
-FROM ${LOAD} AS l
-WHERE l.${OP} <> 'D'
+    `${type1InsertSql(layout, now)}
 ORDER BY ${columnList(layout.keyColumns, 'l')}`,
   ];
+}
+
+function type1InsertSql(layout: TableLayout, now: string): string {
+  return `INSERT INTO ${layout.qualifiedTarget} (${columnList(targetColumns(layout))})
+SELECT ${rowValues(layout, 'l', now)}
+FROM ${LOAD} AS l
+WHERE l.${OP} <> 'D'`;
+}
+
+/**
+ * A Type1 target rebuilt with the load table's changes (rebuildWithChanges), when they rewrite most of it; null for a
+ * Type2 target, whose history keeps every row: its changes close rows and add new ones whatever their share.
+ */
+export function targetRebuildOf(layout: TableLayout, now: string): TableRebuild | null {
+  if (layout.history !== 'type1') return null;
+  return {
+    qualifiedTable: layout.qualifiedTarget,
+    keyColumns: layout.keyColumns,
+    changesTable: `pg_temp.${LOAD}`,
+    insertChangedRows: type1InsertSql(layout, now),
+    changesAlias: 'l',
+  };
 }
 
 /**

@@ -1,11 +1,11 @@
-import { WarehouseProtocol, clientBoundMs, poolGateOptions, type DialPolicy, type PoolSizing, columnChangeNotes, isClientQueryTimeout, type ColumnTypeDrift, type TypedColumn, type WarehouseConnection, type WarehouseConnector, type WarehouseDialect } from '@svc/engines';
-import { POSTGRES_CHECKSUM_DIALECT, createPool, inTransaction, isPostgresMissingObject, openChecksumSession, warehouseClientConfig } from '@svc/postgres/common';
+import { DEFAULT_REBUILD_THRESHOLD, WarehouseProtocol, type RebuildThreshold, clientBoundMs, poolGateOptions, type DialPolicy, type PoolSizing, columnChangeNotes, isClientQueryTimeout, type ColumnTypeDrift, type TypedColumn, type WarehouseConnection, type WarehouseConnector, type WarehouseDialect } from '@svc/engines';
+import { POSTGRES_CHECKSUM_DIALECT, READ_ONLY_SNAPSHOT_SQL, createPool, inTransaction, isPostgresMissingObject, openChecksumSession, warehouseClientConfig } from '@svc/postgres/common';
 import { checksumTable } from './checksum-table';
 import type { Pool, PoolClient } from 'pg';
 import { currentSeedId, deleteLoadedBatchesBefore, isBatchLoaded, isFencedOut, lockSchemaDdl, lockTable, ownershipLedger, raiseFence, recordLoadedBatch } from './control-tables';
 import { addMissingColumns, createTable, followColumnTypes, setAside, tableColumns } from './ensure-table';
 import { qualifiedName } from './identifiers';
-import { completeSeed, loadChangeFiles, loadSeedFiles, mergeChanges, mergeChangesIntoShadow, startSeed } from './load-batch';
+import { completeSeed, loadChangeFiles, loadSeedFiles, mergeChanges, mergeChangesIntoShadow, startSeed, type LoadOptions } from './load-batch';
 import { takeLoadStamp } from './load-stamp';
 import { createControlTablesSql, createSchemaSql } from './table-ddl';
 import { tableLayout, type TableLayout } from './table-layout';
@@ -18,6 +18,8 @@ export interface PostgresWarehouseOptions {
   bareNameSchemas: ReadonlySet<string>;
   /** RebuildIndexes: REINDEX a table after a seed has been merged into it. */
   rebuildIndexes?: boolean;
+  /** When a change batch rebuilds a Type1 target instead of merging (DEFAULT_REBUILD_THRESHOLD). */
+  rebuild?: RebuildThreshold;
   connectTimeoutMs?: number;
   /** What every connect of the pool may reach (dial-guard.ts): the worker's; DEFAULT_DIAL_POLICY when absent. */
   dial?: DialPolicy;
@@ -50,14 +52,14 @@ export function createPostgresWarehouse(connection: WarehouseConnection, options
     options: WAREHOUSE_SESSION_OPTIONS,
     max,
   }, gate);
-  return new WarehouseProtocol(postgresDialect(pool, options.rebuildIndexes ?? false, options.bareNameSchemas));
+  return new WarehouseProtocol(postgresDialect(pool, { rebuildIndexes: options.rebuildIndexes ?? false, rebuild: options.rebuild ?? DEFAULT_REBUILD_THRESHOLD }, options.bareNameSchemas));
 }
 
 /**
  * How the PostgreSQL warehouse does each step of WarehouseProtocol: advisory locks per schema and table, control
  * tables of its own in each warehouse schema, COPY FROM STDIN, and a shadow swapped in or merged.
  */
-function postgresDialect(pool: Pool, rebuildIndexes: boolean, bareNameSchemas: ReadonlySet<string>): WarehouseDialect<PoolClient, TableLayout, Map<string, TypedColumn>, ColumnTypeDrift[]> {
+function postgresDialect(pool: Pool, loadOptions: LoadOptions, bareNameSchemas: ReadonlySet<string>): WarehouseDialect<PoolClient, TableLayout, Map<string, TypedColumn>, ColumnTypeDrift[]> {
   /** The stamp of the load each session runs, taken after its table's lock (load-stamp.ts). */
   const stamps = new WeakMap<PoolClient, string>();
   const stampOf = (client: PoolClient): string => {
@@ -108,9 +110,9 @@ function postgresDialect(pool: Pool, rebuildIndexes: boolean, bareNameSchemas: R
     startSeed,
     currentSeedId,
     loadSeedFiles,
-    completeSeed: (client, layout) => completeSeed(client, layout, { rebuildIndexes }, stampOf(client)),
+    completeSeed: (client, layout) => completeSeed(client, layout, loadOptions, stampOf(client)),
     loadChangeFiles,
-    mergeChanges: (client, layout) => mergeChanges(client, layout, stampOf(client)),
+    mergeChanges: (client, layout, rowCount) => mergeChanges(client, layout, stampOf(client), rowCount, loadOptions.rebuild),
     mergeChangesIntoShadow,
     async inEnsureTransaction(layout, controlObjects, work) {
       const ensured = await transaction(async (client) => {
@@ -139,7 +141,9 @@ function postgresDialect(pool: Pool, rebuildIndexes: boolean, bareNameSchemas: R
     forgetLoadedBatches: (schema, loadedBefore) => withSession((client) => deleteLoadedBatchesBefore(client, schema, loadedBefore)),
     checksumDialect: POSTGRES_CHECKSUM_DIALECT,
     checksumTable,
-    openChecksumSession: () => openChecksumSession(pool),
+    // LOCK takes no snapshot: the first query's is taken after any rebuild of the table in progress has committed
+    // (TRUNCATE is not MVCC-safe: a snapshot taken before its commit would find the table empty).
+    openChecksumSession: (layout) => openChecksumSession(pool, `${READ_ONLY_SNAPSHOT_SQL};\nLOCK TABLE ${layout.qualifiedTarget} IN ACCESS SHARE MODE`),
     close: () => pool.end(),
   };
 }
