@@ -87,6 +87,8 @@ export const guardReplicationIdMessage = checkerOf(ReplicationIdMessageSchema, u
 export const ReleaseTablesRequestSchema = Struct({
   replicationId: Guid(),
   tables: Type.Array(TableRefSchema, { problem: 'must be a list' }),
+  forgetStagingRecords: Type.Optional(Type.Array(TableRefSchema, { problem: 'must be a list' })),
+  forgetAllStagingRecords: Type.Optional(Flag()),
 });
 export const guardReleaseTablesRequest = checkerOf(ReleaseTablesRequestSchema, undefined, { dropUnknownFields: true });
 

@@ -178,6 +178,12 @@ export interface StagingConnector {
   isStale(batch: BatchDescriptor): Promise<boolean>;
   /** Forgets batches applied before `appliedBefore` (they can no longer arrive again); returns how many. */
   forgetAppliedBatches(appliedBefore: Date): Promise<number>;
+  /**
+   * Forgets a replication's fences and seed records, of `tables` or of every table (the replication is deleted, or the
+   * tables left it): another replication writing those tables no longer treats them as shared. Records a batch in
+   * flight holds are skipped (they age out in a week). Returns how many went.
+   */
+  forgetReplication(replicationId: string, tables?: readonly TableRef[]): Promise<number>;
   close(): Promise<void>;
 }
 

@@ -14,6 +14,7 @@ import { loadManyTablesSettings, runManyTablesBenchmark } from './many-tables-be
 import { loadValidationBenchSettings, runValidationBenchmark } from './validation-bench';
 import { runCatchUpBenchmark } from './catch-up-bench';
 import { runCaptureOverheadBenchmark } from './capture-overhead-bench';
+import { runRebuildThresholdBenchmark } from './rebuild-threshold-bench';
 import { runSeedKillBenchmark } from './seed-kill-bench';
 import { waitUntilConsistent } from './consistency';
 import { cpuSnapshot, cpuSpent } from './cpu-usage';
@@ -229,7 +230,8 @@ async function run(settings: BenchSettings): Promise<void> {
  * `npm run bench -- many-tables` the lag of one change among many idle tables; `npm run bench -- catch-up` a backlog's
  * catch-up against PostgreSQL's native logical replication; `npm run bench -- validation` a table's validation against a plain read;
  * `npm run bench -- capture-overhead` what capturing changes (from the log, by triggers) costs the source's writes;
- * `npm run bench -- seed-kill` a chunked seed under writes, uninterrupted, with the workers killed at half, and with NATS restarted at half.
+ * `npm run bench -- seed-kill` a chunked seed under writes, uninterrupted, with the workers killed at half, and with NATS restarted at half;
+ * `npm run bench -- rebuild-threshold` one change batch merged against the same batch rebuilding its table, by share of the rows.
  */
 function main(command: string | undefined): Promise<void> {
   const reportFile = join(repoRoot, 'BENCHMARKS.md');
@@ -249,8 +251,10 @@ function main(command: string | undefined): Promise<void> {
       return runValidationBenchmark(loadValidationBenchSettings(process.env, reportFile), log);
     case 'seed-kill':
       return runSeedKillBenchmark(loadBenchSettings(process.env, reportFile), join(repoRoot, 'tmp', 'bench-seed-kill-services.log'), log);
+    case 'rebuild-threshold':
+      return runRebuildThresholdBenchmark(loadBenchSettings(process.env, reportFile), log);
     default:
-      return Promise.reject(new ConfigError([`unknown benchmark '${command}'; choose pipeline (the default), capture-overhead, catch-up, gateway-load, many-tables, seed-kill or validation`]));
+      return Promise.reject(new ConfigError([`unknown benchmark '${command}'; choose pipeline (the default), capture-overhead, catch-up, gateway-load, many-tables, rebuild-threshold, seed-kill or validation`]));
   }
 }
 

@@ -12,6 +12,9 @@ const REPLICATION_ID = '0b7f5a52-3d4c-4e8f-9a61-2c5d7e8f9a10';
 const UNREACHABLE_REPLICATION_ID = '5e2d1c0b-9a8f-4e7d-8c6b-5a4f3e2d1c0b';
 const UNKNOWN_REPLICATION_ID = '9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a';
 const SECRET = 'Tr4ck1ng-S3cret';
+const OTHER_REPLICATION_ID = '7c6b5a49-3827-4615-8a4b-3c2d1e0f9a8b';
+/** Records listed as `own:…` before `other:…`, each by table name. */
+const byReplication = (a: string, b: string) => (a.startsWith('own') === b.startsWith('own') ? a.localeCompare(b) : a.startsWith('own') ? -1 : 1);
 
 describe('extractor: releasing change tracking (svc.extractor.v1.release-tables)', () => {
   let nats: TestNats;
@@ -60,7 +63,7 @@ describe('extractor: releasing change tracking (svc.extractor.v1.release-tables)
     serveRuntimeConfigs(
       connection,
       new Map([
-        [REPLICATION_ID, sampleReplicationConfig({ source: { connectionString: database.url } })],
+        [REPLICATION_ID, sampleReplicationConfig({ source: { connectionString: database.url }, staging: { connectionString: database.url, encryptDataInTransit: false } })],
         [UNREACHABLE_REPLICATION_ID, sampleReplicationConfig({ source: { connectionString: unreachable } })],
       ]),
     );
@@ -113,6 +116,36 @@ describe('extractor: releasing change tracking (svc.extractor.v1.release-tables)
     const reply = await release(malformed);
     expect(reply).toEqual({ ok: false, error: { code: ErrorCode.ValidationFailed, messages: ['tables[0]: must be an object'] } });
     expect(await triggerCount('kept')).toBe(4);
+  });
+
+  it("forgets the replication's staging records when asked (of some tables, or all), leaving another replication's", async () => {
+    const engines = new EngineRegistry();
+    const config = sampleReplicationConfig({ source: { connectionString: database.url }, staging: { connectionString: database.url, encryptDataInTransit: false } });
+    try {
+      const staging = engines.staging(config);
+      const source = engines.source(config);
+      for (const name of ['kept', 'lines']) {
+        const definition = (await source.describeTable({ schema: 'public', name }))!;
+        await staging.ensureTable(definition);
+        for (const replicationId of [REPLICATION_ID, OTHER_REPLICATION_ID]) {
+          const seed = { batchId: `${replicationId}/${name}/seed`, replicationId, epoch: 1, definition, body: { kind: 'seed', seedId: 's', part: 0, final: true, startVersion: '1' } } as const;
+          await staging.applyBatch(seed, (async function* () {})());
+        }
+      }
+    } finally {
+      await engines.closeAll();
+    }
+    const records = async () =>
+      (await db.query<{ replication_id: string; name: string }>('select replication_id, name from svc_staging.table_fences union all select replication_id, name from svc_staging.table_seeds order by 1, 2')).rows.map(
+        (row) => `${row.replication_id === REPLICATION_ID ? 'own' : 'other'}:${row.name}`,
+      );
+    expect(await records()).toEqual(['own:kept', 'own:kept', 'own:lines', 'own:lines', 'other:kept', 'other:kept', 'other:lines', 'other:lines'].sort(byReplication));
+
+    expect(await release({ replicationId: REPLICATION_ID, tables: [], forgetStagingRecords: [{ schema: 'public', name: 'lines' }] })).toEqual({ ok: true, value: { released: [], stagingRecordsForgotten: 2 } });
+    expect(await records()).toEqual(['own:kept', 'own:kept', 'other:kept', 'other:kept', 'other:lines', 'other:lines'].sort(byReplication));
+    expect(await release({ replicationId: REPLICATION_ID, tables: [], forgetAllStagingRecords: true })).toEqual({ ok: true, value: { released: [], stagingRecordsForgotten: 2 } });
+    expect(await records()).toEqual(['other:kept', 'other:kept', 'other:lines', 'other:lines']);
+    expect(logLines.some((line) => line.includes("forgot the replication's staging records"))).toBe(true);
   });
 
   it('answers NotFound for a replication the registry does not know', async () => {

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Subjects, parseTableKey, type ReplicationConfig } from '@svc/contracts';
+import { Subjects, parseTableKey, type ReleaseTablesRequest, type ReplicationConfig } from '@svc/contracts';
 import { databaseIdentityOf } from '@svc/connectors';
 import { JsonLogger } from '@svc/logging';
 import { NatsRequester } from '@svc/messaging';
@@ -47,7 +47,9 @@ export class PipelineLifecycle implements ReplicationLifecycle {
       tables.flatMap((table) => (table.inFlightWorkId === null ? [] : [{ replicationId, tableName: table.tableName, workId: table.inFlightWorkId }])),
       'the replication is being deleted',
     );
-    await this.releaseFromSource(replicationId, tables.filter((table) => table.tracked).map((table) => table.tableName), timeoutMs);
+    // A table that ever got work may have fences and seed records in staging: they go too.
+    const staged = tables.some((table) => table.tracked || table.phase !== 'Pending' || table.lastSeededAt !== null);
+    await this.releaseFromSource(replicationId, tables.filter((table) => table.tracked).map((table) => table.tableName), timeoutMs, staged ? { forgetAllStagingRecords: true } : {});
     await this.replications.delete(replicationId);
     this.logger.info('replication deleted', { replicationId, tables: tables.length });
   }
@@ -55,7 +57,7 @@ export class PipelineLifecycle implements ReplicationLifecycle {
   /** Tables dropped from TablesToInclude: tracking removed from the source, state forgotten, warehouse tables kept. */
   async removeTables(replicationId: string, tableNames: string[], trackedNames: string[]): Promise<void> {
     if (tableNames.length === 0) return;
-    await this.releaseFromSource(replicationId, trackedNames);
+    await this.releaseFromSource(replicationId, trackedNames, RELEASE_TIMEOUT_MS, { forgetStagingRecords: tableNames.flatMap((name) => parseTableKey(name) ?? []) });
     const released = await this.state.removeTables(replicationId, tableNames);
     this.cancel(released, 'the table was removed from TablesToInclude');
     this.logger.info('tables removed from the replication; their warehouse tables stay', { replicationId, tables: tableNames });
@@ -71,14 +73,36 @@ export class PipelineLifecycle implements ReplicationLifecycle {
     }
   }
 
-  /** Removes triggers and change tables, except those another live replication of the same source database tracks. */
-  private async releaseFromSource(replicationId: string, tableNames: string[], timeoutMs = RELEASE_TIMEOUT_MS): Promise<void> {
-    if (tableNames.length === 0) return;
-    const shared = await this.sharedTables(replicationId);
+  /**
+   * Removes triggers and change tables, except those another live replication of the same source database tracks; and
+   * has the replication's staging records forgotten as `staging` says (docs/PIPELINE.md, "Staging tables shared by
+   * replications": another replication's seed would otherwise merge into those tables for a week).
+   */
+  private async releaseFromSource(
+    replicationId: string,
+    tableNames: string[],
+    timeoutMs: number,
+    staging: Pick<ReleaseTablesRequest, 'forgetStagingRecords' | 'forgetAllStagingRecords'>,
+  ): Promise<void> {
+    const shared = tableNames.length === 0 ? new Set<string>() : await this.sharedTables(replicationId);
     const tables = tableNames.filter((name) => !shared.has(name.toLowerCase())).flatMap((name) => parseTableKey(name) ?? []);
-    if (tables.length === 0) return;
-    const reply = await this.requester.request(Subjects.extractorReleaseTables, { replicationId, tables }, timeoutMs);
+    const request: ReleaseTablesRequest = { replicationId, tables, ...staging };
+    if (tables.length === 0) {
+      if (staging.forgetAllStagingRecords === true || (staging.forgetStagingRecords ?? []).length > 0) await this.forgetStagingRecords(request, timeoutMs);
+      return;
+    }
+    const reply = await this.requester.request(Subjects.extractorReleaseTables, request, timeoutMs);
     if (!reply.ok) throw new Error(reply.error.messages.join('; '));
+  }
+
+  /** Only staging records to forget: best effort, as the extractor makes it; a failure (no extractor) is logged, never thrown. */
+  private async forgetStagingRecords(request: ReleaseTablesRequest, timeoutMs: number): Promise<void> {
+    try {
+      const reply = await this.requester.request(Subjects.extractorReleaseTables, request, timeoutMs);
+      if (!reply.ok) throw new Error(reply.error.messages.join('; '));
+    } catch (error) {
+      this.logger.warn("could not have the replication's staging records forgotten; they age out after a week", { replicationId: request.replicationId, error });
+    }
   }
 
   private async sharedTables(replicationId: string): Promise<Set<string>> {

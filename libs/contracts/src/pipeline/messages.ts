@@ -313,9 +313,19 @@ export interface ChangedTablesReply {
 export interface ReleaseTablesRequest {
   replicationId: string;
   tables: TableRef[];
+  /**
+   * Also forget the replication's records in its staging database (its fences and seed records, by which another
+   * replication writing the same staging tables would go on treating them as shared for a week): of these tables
+   * (dropped from TablesToInclude), or of every table when `forgetAllStagingRecords` (the replication is deleted).
+   * Best effort: a staging database that cannot be reached fails nothing (the records age out after a week).
+   */
+  forgetStagingRecords?: TableRef[];
+  forgetAllStagingRecords?: boolean;
 }
 
 export interface ReleaseTablesReply {
   /** `tableKey()` of every table released, in request order. */
   released: string[];
+  /** How many staging records were forgotten; absent when none were asked for or the staging database failed. */
+  stagingRecordsForgotten?: number;
 }

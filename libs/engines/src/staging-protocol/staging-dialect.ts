@@ -59,6 +59,8 @@ export interface StagingDialect<Session, Column extends TypedColumn = TypedColum
   hasApplied(batchId: string): Promise<boolean>;
   /** Forgets batches recorded before `appliedBefore`; how many. */
   forgetAppliedBatches(appliedBefore: Date): Promise<number>;
+  /** Deletes the replication's fence and seed records of the table, or of every table; rows others hold are skipped. How many went. */
+  forgetReplication(replicationId: string, table?: TableRef): Promise<number>;
 
   /** True when another replication writes the table too. */
   isShared(session: Session, replicationId: string, table: TableRef): Promise<boolean>;

@@ -58,6 +58,7 @@ function recordingDialect(answers: Answers): { dialect: StagingDialect<null>; st
     recordBatch: async () => (step('recordBatch'), answers.recordedBefore !== true),
     hasApplied: async () => (step('hasApplied'), answers.recordedBefore === true),
     forgetAppliedBatches: async () => (step('forgetAppliedBatches'), 0),
+    forgetReplication: async () => (step('forgetReplication'), 0),
     isShared: async () => (step('isShared'), answers.shared === true),
     startSeed: async (_session, _replication, _table, _seed, truncated) => step(`startSeed truncated=${String(truncated)}`),
     currentSeed: async () => (step('currentSeed'), answers.currentSeed),

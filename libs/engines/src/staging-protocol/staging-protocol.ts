@@ -195,6 +195,15 @@ export class StagingProtocol<Session, Column extends TypedColumn = TypedColumn> 
     return this.withControlSchema('staging batch log', () => this.dialect.forgetAppliedBatches(appliedBefore));
   }
 
+  forgetReplication(replicationId: string, tables?: readonly TableRef[]): Promise<number> {
+    return this.withControlSchema('staging fences and seed records', async () => {
+      if (tables === undefined) return this.dialect.forgetReplication(replicationId);
+      let forgotten = 0;
+      for (const table of tables) forgotten += await this.dialect.forgetReplication(replicationId, table);
+      return forgotten;
+    });
+  }
+
   async close(): Promise<void> {
     await this.dialect.close();
   }

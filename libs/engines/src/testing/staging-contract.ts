@@ -59,7 +59,8 @@ export type StagingContractCase =
   | 'null and empty'
   | 'hostile names'
   | 'forgotten batches'
-  | 'replications apart';
+  | 'replications apart'
+  | 'forgotten replication';
 
 export interface StagingContractEngine {
   /** As the suite's titles show it: `PostgreSQL`, `SQL Server (double)`. */
@@ -239,6 +240,24 @@ export function describeStagingContract(engines: readonly StagingContractEngine[
       expect(await staging.connector.isStale(changes(people, 100, 110, 4))).toBe(true);
       expect(await apply(people, changes(people, 100, 120, 4), [['U', '1', 'stale']])).toEqual({ applied: false, rowCount: 0, stale: true });
       expect(sortedRows(await staging.rows(people.table))).toEqual([['1', 'Ann'], ['2', 'Bobby']]);
+    });
+
+    contractCase('forgotten replication', "a replication's records forgotten (it was deleted): the table is no longer shared, and the next replication's seed empties it", async () => {
+      const orders = contractTable({ schema: 'contract', name: 'orders' }, types, 'id', ['name']);
+      expect(await apply(people, seedPart(people, 'S', 0, true, 3, OTHER_REPLICATION_ID), [['1', 'Ann'], ['2', 'Bob']])).toEqual({ applied: true, rowCount: 2 });
+      expect(await apply(orders, seedPart(orders, 'S', 0, true, 3, OTHER_REPLICATION_ID), [['1', 'first']])).toEqual({ applied: true, rowCount: 1 });
+      // One table left the replication: its fence and seed record go, the other table's stay.
+      expect(await staging.connector.forgetReplication(OTHER_REPLICATION_ID, [orders.table])).toBe(2);
+      expect(await apply(orders, seedPart(orders, 'N', 0, true), [['2', 'second']])).toEqual({ applied: true, rowCount: 1 });
+      expect(sortedRows(await staging.rows(orders.table))).toEqual([['2', 'second']]);
+      // Deleted: every record goes; a second forget finds nothing, another replication's records stay.
+      expect(await apply(people, changes(people, 100, 110), [['I', '9', 'kept apart']])).toEqual({ applied: true, rowCount: 1 });
+      expect(await staging.connector.forgetReplication(OTHER_REPLICATION_ID)).toBe(2);
+      expect(await staging.connector.forgetReplication(OTHER_REPLICATION_ID)).toBe(0);
+      expect(await staging.connector.isStale(changes(people, 100, 110, 0))).toBe(true);
+      const reseed = seedPart(people, 'N', 0, true, 2);
+      expect(await apply(people, reseed, [['3', 'Cid']])).toEqual({ applied: true, rowCount: 1 });
+      expect(sortedRows(await staging.rows(people.table))).toEqual([['3', 'Cid']]);
     });
 
     contractCase('recreated database', 'the database recreated under the open connector: control objects are created again and the next seed applies', async () => {

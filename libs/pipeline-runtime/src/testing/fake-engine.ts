@@ -254,10 +254,25 @@ class AppliedBatches {
     return this.batchIds.has(batch.batchId) ? 'before' : 'new';
   }
 
+  /** Forgets the replication's fences (of `table`, or of every table); how many. */
+  forgetFences(replicationId: string, table?: TableRef): number {
+    return forgetKeys(this.fences, replicationId, table);
+  }
+
   clear(): void {
     this.batchIds.clear();
     this.fences.clear();
   }
+}
+
+/** Deletes a map's entries keyed by fenceKey of the replication (and table, when given); how many. */
+function forgetKeys(map: Map<string, unknown>, replicationId: string, table?: TableRef): number {
+  const gone = [...map.keys()].filter((key) => {
+    const [replication, fenced] = JSON.parse(key) as [string, string];
+    return replication === replicationId && (table === undefined || fenced === tableKey(table));
+  });
+  for (const key of gone) map.delete(key);
+  return gone.length;
 }
 
 /**
@@ -279,6 +294,10 @@ class SeedRecords {
 
   start(key: string, seedId: string): void {
     this.current.set(key, seedId);
+  }
+
+  forget(replicationId: string, table?: TableRef): number {
+    return forgetKeys(this.current, replicationId, table);
   }
 
   clear(): void {
@@ -388,6 +407,12 @@ export class FakeStaging implements StagingConnector {
 
   async forgetAppliedBatches(appliedBefore: Date): Promise<number> {
     return this.applied.forget(appliedBefore);
+  }
+
+  async forgetReplication(replicationId: string, tables?: readonly TableRef[]): Promise<number> {
+    let forgotten = 0;
+    for (const table of tables ?? [undefined]) forgotten += this.applied.forgetFences(replicationId, table) + this.seeds.forget(replicationId, table);
+    return forgotten;
   }
 
   async close(): Promise<void> {}

@@ -32,6 +32,7 @@ import {
   createSchemaSql,
   createTableSql,
   deleteChangedKeysSql,
+  forgetRecordsSql,
   insertChangedRowsSql,
   tableRebuildOf,
   truncateSql,
@@ -98,6 +99,13 @@ function postgresStagingDialect(pool: Pool, rebuild: RebuildThreshold): StagingD
     recordBatch: async (client, batchId) => affected(await client.query(RECORD_BATCH_SQL, [batchId])) > 0,
     hasApplied: async (batchId) => affected(await pool.query(HAS_APPLIED_SQL, [batchId])) > 0,
     forgetAppliedBatches: async (appliedBefore) => affected(await pool.query(FORGET_APPLIED_BATCHES_SQL, [appliedBefore])),
+    forgetReplication: async (replicationId, table) => {
+      let forgotten = 0;
+      for (const records of ['table_fences', 'table_seeds'] as const) {
+        forgotten += affected(await pool.query(forgetRecordsSql(records), [replicationId, table?.schema ?? null, table?.name ?? null]));
+      }
+      return forgotten;
+    },
     isShared: async (client, replicationId, table) =>
       (await client.query<{ shared: boolean }>(SHARED_TABLE_SQL, [replicationId, table.schema, table.name])).rows[0]?.shared === true,
     startSeed: async (client, replicationId, table, seedId, truncated) => {

@@ -119,6 +119,20 @@ export const FORGET_APPLIED_BATCHES_SQL = `DELETE FROM ${CONTROL_SCHEMA}.applied
 WHERE batch_id IN (SELECT batch_id FROM ${CONTROL_SCHEMA}.applied_batches WHERE applied_at < $1 FOR UPDATE SKIP LOCKED)`;
 
 /**
+ * $1 replication, $2 schema and $3 name of one table or both null for every table: deletes the replication's fence or
+ * seed records (a deleted replication's, a table's that left it). Rows another session holds are skipped, never waited
+ * for (as FORGET_APPLIED_BATCHES_SQL): they age out after a week.
+ */
+export function forgetRecordsSql(records: 'table_fences' | 'table_seeds'): string {
+  return `DELETE FROM ${CONTROL_SCHEMA}.${records}
+WHERE (replication_id, schema, name) IN (
+  SELECT replication_id, schema, name FROM ${CONTROL_SCHEMA}.${records}
+  WHERE replication_id = $1 AND ($2::text IS NULL OR (schema = $2 AND name = $3))
+  FOR UPDATE SKIP LOCKED
+)`;
+}
+
+/**
  * Each replication writing a staging table keeps its own seed record, fence and batch log: two replications of one
  * source may share a staging database, and so its tables (docs/PIPELINE.md, "Staging tables shared by replications").
  */

@@ -11,6 +11,7 @@ import {
   DDL_LOCK_RESOURCE,
   FENCE_STALE_SQL,
   FORGET_APPLIED_BATCHES_SQL,
+  forgetRecordsSql,
   HAS_APPLIED_SQL,
   NAMED_BY_EARLIER_VERSION_SQL,
   OWNED_TABLE_SQL,
@@ -164,6 +165,14 @@ function sqlServerStagingDialect(database: TsqlDatabase): StagingDialect<TsqlSes
     hasApplied: async (batchId) => (await database.query(HAS_APPLIED_SQL, { batch_id: batchId })).length > 0,
     forgetAppliedBatches: async (appliedBefore) =>
       (await database.query<{ forgotten: number }>(`${FORGET_APPLIED_BATCHES_SQL};\nSELECT @@ROWCOUNT AS forgotten`, { before: appliedBefore }))[0]?.forgotten ?? 0,
+    forgetReplication: async (replicationId, table) => {
+      let forgotten = 0;
+      for (const records of ['table_fences', 'table_seeds'] as const) {
+        const parameters = { replication: replicationId, ...(table && named(table)) };
+        forgotten += (await database.query<{ forgotten: number }>(forgetRecordsSql(records, table !== undefined), parameters))[0]?.forgotten ?? 0;
+      }
+      return forgotten;
+    },
     isShared: async (session, replicationId, table) =>
       (await session.query<{ shared: number }>(SHARED_TABLE_SQL, { replication: replicationId, ...named(table) }))[0]?.shared === 1,
     startSeed: async (session, replicationId, table, seedId, truncated) => {

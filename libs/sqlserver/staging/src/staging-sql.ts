@@ -121,6 +121,16 @@ export const HAS_APPLIED_SQL = `SELECT 1 AS applied FROM ${control('applied_batc
 /** @before: forgets batches applied before it; rows other sessions hold are skipped (READPAST), never waited for. */
 export const FORGET_APPLIED_BATCHES_SQL = `DELETE FROM ${control('applied_batches')} WITH (READPAST, ROWLOCK) WHERE applied_at < @before`;
 
+/**
+ * A deleted replication's (or a table's that left it) fence and seed record, as two statements each followed by
+ * `forgotten` (@@ROWCOUNT): @replication, and @schema, @name for one table or none for every table.
+ * Rows other sessions hold are skipped (READPAST), never waited for.
+ */
+export function forgetRecordsSql(records: 'table_fences' | 'table_seeds', oneTable: boolean): string {
+  return `DELETE FROM ${control(records)} WITH (READPAST, ROWLOCK) WHERE ${oneTable ? ownRow : 'replication_id = @replication'};
+SELECT @@ROWCOUNT AS forgotten`;
+}
+
 /** @replication, @schema, @name: one row with `shared` 1 when another replication applied a batch to the table within the last week. */
 export const SHARED_TABLE_SQL = `SELECT CAST(CASE WHEN EXISTS (
   SELECT 1 FROM ${control('table_fences')} WHERE ${tableMatch} AND replication_id <> @replication AND raised_at > DATEADD(day, -7, SYSUTCDATETIME())
