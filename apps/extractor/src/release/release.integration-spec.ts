@@ -19,6 +19,7 @@ const byReplication = (a: string, b: string) => (a.startsWith('own') === b.start
 describe('extractor: releasing change tracking (svc.extractor.v1.release-tables)', () => {
   let nats: TestNats;
   let database: TempDatabase;
+  let stagingDatabase: TempDatabase;
   let db: Client;
   let app: INestMicroservice;
   let connection: NatsConnection;
@@ -36,6 +37,7 @@ describe('extractor: releasing change tracking (svc.extractor.v1.release-tables)
   beforeAll(async () => {
     nats = await startTestNats();
     database = await createTempDatabase('svc_extract_release');
+    stagingDatabase = await createTempDatabase('svc_extract_release_stg');
     db = new Client({ connectionString: database.url });
     await db.connect();
     await db.query(`
@@ -63,7 +65,7 @@ describe('extractor: releasing change tracking (svc.extractor.v1.release-tables)
     serveRuntimeConfigs(
       connection,
       new Map([
-        [REPLICATION_ID, sampleReplicationConfig({ source: { connectionString: database.url }, staging: { connectionString: database.url, encryptDataInTransit: false } })],
+        [REPLICATION_ID, sampleReplicationConfig({ source: { connectionString: database.url }, staging: { connectionString: stagingDatabase.url, encryptDataInTransit: false } })],
         [UNREACHABLE_REPLICATION_ID, sampleReplicationConfig({ source: { connectionString: unreachable } })],
       ]),
     );
@@ -77,6 +79,7 @@ describe('extractor: releasing change tracking (svc.extractor.v1.release-tables)
     await connection?.close();
     await db?.end();
     await database?.drop();
+    await stagingDatabase?.drop();
     await nats?.stop();
   });
 
@@ -120,7 +123,7 @@ describe('extractor: releasing change tracking (svc.extractor.v1.release-tables)
 
   it("forgets the replication's staging records when asked (of some tables, or all), leaving another replication's", async () => {
     const engines = new EngineRegistry();
-    const config = sampleReplicationConfig({ source: { connectionString: database.url }, staging: { connectionString: database.url, encryptDataInTransit: false } });
+    const config = sampleReplicationConfig({ source: { connectionString: database.url }, staging: { connectionString: stagingDatabase.url, encryptDataInTransit: false } });
     try {
       const staging = engines.staging(config);
       const source = engines.source(config);
@@ -135,10 +138,18 @@ describe('extractor: releasing change tracking (svc.extractor.v1.release-tables)
     } finally {
       await engines.closeAll();
     }
-    const records = async () =>
-      (await db.query<{ replication_id: string; name: string }>('select replication_id, name from svc_staging.table_fences union all select replication_id, name from svc_staging.table_seeds order by 1, 2')).rows.map(
-        (row) => `${row.replication_id === REPLICATION_ID ? 'own' : 'other'}:${row.name}`,
-      );
+    const records = async () => {
+      const staged = new Client({ connectionString: stagingDatabase.url });
+      await staged.connect();
+      try {
+        const { rows } = await staged.query<{ replication_id: string; name: string }>(
+          'select replication_id, name from svc_staging.table_fences union all select replication_id, name from svc_staging.table_seeds order by 1, 2',
+        );
+        return rows.map((row) => `${row.replication_id === REPLICATION_ID ? 'own' : 'other'}:${row.name}`);
+      } finally {
+        await staged.end();
+      }
+    };
     expect(await records()).toEqual(['own:kept', 'own:kept', 'own:lines', 'own:lines', 'other:kept', 'other:kept', 'other:lines', 'other:lines'].sort(byReplication));
 
     expect(await release({ replicationId: REPLICATION_ID, tables: [], forgetStagingRecords: [{ schema: 'public', name: 'lines' }] })).toEqual({ ok: true, value: { released: [], stagingRecordsForgotten: 2 } });

@@ -816,7 +816,7 @@ describe('pipeline scheduler against PostgreSQL and NATS with a fake clock', () 
         await pass(registry, at(1));
         expect(released).toEqual([]);
         await pass(registry, at(61));
-        expect(released).toEqual([{ replicationId, tables: [{ schema: 'public', name: 'orders' }] }]);
+        expect(released).toEqual([{ replicationId, tables: [{ schema: 'public', name: 'orders' }], forgetAllStagingRecords: true }]);
         expect(await registry.replications.get(replicationId)).toBeNull();
       } finally {
         extractor.unsubscribe();

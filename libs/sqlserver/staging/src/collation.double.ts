@@ -5,6 +5,7 @@ import {
   FENCE_STALE_SQL,
   FENCE_EPOCH_SQL,
   FORGET_APPLIED_BATCHES_SQL,
+  forgetRecordsSql,
   HAS_APPLIED_SQL,
   NAMED_BY_EARLIER_VERSION_SQL,
   OWNED_TABLE_SQL,
@@ -100,6 +101,14 @@ const BATCH_ROWS = '#svc_batch_rows';
 const NAME = String.raw`\[(?:[^\]]|\]\])*\]`;
 const TABLE_NAME = `(#svc_batch_rows|${NAME}\\.${NAME})`;
 const MAX_IDENTIFIER_CHARACTERS = 128;
+
+/** Removes the array's items that `matches` says; how many went. */
+function removeWhere<T>(items: T[], matches: (item: T) => boolean): number {
+  const kept = items.filter((item) => !matches(item));
+  const removed = items.length - kept.length;
+  items.splice(0, items.length, ...kept);
+  return removed;
+}
 
 interface Fence {
   replication: string;
@@ -223,6 +232,12 @@ export class CollationStagingDouble implements TsqlDatabase {
     const table = this.keyOf(String(params['schema']), String(params['name']));
     const epoch = Number(params['epoch']);
     const ownFence = () => this.fences().find((fence) => fence.replication === replication && fence.table === table);
+    for (const oneTable of [true, false]) {
+      // DELETE … WITH (READPAST): a double of one session never meets a row another holds.
+      const forgets = (record: { replication: string; table: string }) => record.replication === replication && (!oneTable || record.table === table);
+      if (text === forgetRecordsSql('table_fences', oneTable)) return [{ forgotten: removeWhere(this.fences(), forgets) }];
+      if (text === forgetRecordsSql('table_seeds', oneTable)) return [{ forgotten: removeWhere(this.seeds(), forgets) }];
+    }
     switch (text) {
       case RAISE_FENCE_SQL: {
         const fence = ownFence();
