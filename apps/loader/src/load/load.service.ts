@@ -13,6 +13,8 @@ import {
   batchLogCutoff,
   reportBatchFailure,
   runBatchStep,
+  EnsuredTables,
+  definitionShape,
   SeedPartOrder,
   workMessageId,
   type FailureReport,
@@ -29,6 +31,7 @@ import { S3StagedFileReader } from '@svc/storage';
 export class LoadService {
   private readonly housekeeping = new IntervalGate(HOUSEKEEPING_INTERVAL_MS);
   private readonly partOrder: SeedPartOrder;
+  private readonly ensuredTables = new EnsuredTables();
 
   constructor(
     private readonly engines: EngineRegistry,
@@ -51,6 +54,8 @@ export class LoadService {
       scdType: config.warehouse.scdType,
       addUpdateTimestamp: config.addUpdateTimestamp,
     };
+    const { url, databaseName, username } = config.warehouse;
+    const ensuredKey = EnsuredTables.keyOf('warehouse', url, databaseName, username, config.rebuildIndexes, options, definitionShape(batch.definition));
     await runBatchStep(
       batch,
       this.partOrder,
@@ -58,8 +63,20 @@ export class LoadService {
         hasDone: (batchId) => warehouse.hasLoaded(batchId, options),
         isStale: () => warehouse.isStale(batch, options),
         tableExists: () => warehouse.hasTable(batch.definition.table, options),
-        ensureTable: () => warehouse.ensureTable(batch.definition, options),
-        apply: () => warehouse.loadBatch(batch, event.files, new S3StagedFileReader(this.engines.bucket(config, this.settings.s3), event.files.bucket), options),
+        ensureTable: () =>
+          this.ensuredTables.ensure(
+            ensuredKey,
+            () => warehouse.ensureTable(batch.definition, options),
+            () => warehouse.hasTable(batch.definition.table, options),
+          ),
+        apply: async () => {
+          try {
+            return await warehouse.loadBatch(batch, event.files, new S3StagedFileReader(this.engines.bucket(config, this.settings.s3), event.files.bucket), options);
+          } catch (error) {
+            this.ensuredTables.failed(ensuredKey);
+            throw error;
+          }
+        },
       },
       {
         stale: () => this.dropStale(event, config),

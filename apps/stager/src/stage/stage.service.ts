@@ -16,6 +16,8 @@ import {
   batchLogCutoff,
   reportBatchFailure,
   runBatchStep,
+  EnsuredTables,
+  definitionShape,
   SeedPartOrder,
   workMessageId,
   type FailureReport,
@@ -31,6 +33,7 @@ import { BatchFileWriter, RewritingFileWriter, batchKeyPrefix, deleteExpiredFile
 export class StageService {
   private readonly housekeeping = new IntervalGate(HOUSEKEEPING_INTERVAL_MS);
   private readonly partOrder: SeedPartOrder;
+  private readonly ensuredTables = new EnsuredTables();
   /** Purges of row chunks wait out a NATS outage in place, until the worker shuts down. */
   private readonly outageWait: Partial<OutageWait>;
 
@@ -63,6 +66,7 @@ export class StageService {
     const staging = this.engines.staging(config);
     let writer: BatchFileWriter | RewritingFileWriter | undefined;
     let ensured: TableEnsured | undefined;
+    const ensuredKey = EnsuredTables.keyOf('staging', config.staging.connectionString, definitionShape(batch.definition));
     /** Set before the files are handed on, not after: staging may fail while the hand-off is under way, and a loader may have them then. */
     let handedOn = false;
     const handOn = async (files: BatchFileWriter | RewritingFileWriter): Promise<void> => {
@@ -76,7 +80,12 @@ export class StageService {
         hasDone: (batchId) => staging.hasApplied(batchId),
         isStale: () => staging.isStale(batch),
         tableExists: async () => (await staging.existingColumns(batch.definition.table)) !== null,
-        ensureTable: async () => (ensured = await staging.ensureTable(batch.definition)),
+        ensureTable: async () =>
+          (ensured = await this.ensuredTables.ensure(
+            ensuredKey,
+            () => staging.ensureTable(batch.definition),
+            async () => (await staging.existingColumns(batch.definition.table)) !== null,
+          )),
         apply: async () => {
           const client = this.engines.bucket(config, this.settings.s3);
           const prefix = batchKeyPrefix(config.warehouse.bucketFolderName, batch.replicationId, batch.definition.table, filesFolderOf(event));
@@ -91,6 +100,7 @@ export class StageService {
             writer = files;
             return outcome;
           } catch (error) {
+            this.ensuredTables.failed(ensuredKey);
             const handedOnBefore = (context?.deliveryCount ?? 1) > 1;
             if (!handedOn && !handedOnBefore) await files.abort().catch(() => undefined);
             throw error;
