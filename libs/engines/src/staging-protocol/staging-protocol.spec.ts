@@ -14,6 +14,8 @@ interface Answers {
   missingOnce?: string;
   /** The step that fails after reading the rows, as on a missing relation. */
   missingAfterRows?: boolean;
+  /** The engine rebuilds the table with a change batch (it changes a large share of it). */
+  rebuilds?: boolean;
 }
 
 class MissingObject extends Error {}
@@ -65,6 +67,7 @@ function recordingDialect(answers: Answers): { dialect: StagingDialect<null>; st
     truncate: async () => step('truncate'),
     appendRows: async (_session, _definition, rows) => (step('appendRows'), readRows(rows)),
     loadBatchRows: async (_session, _definition, rows, kind) => (step(`loadBatchRows ${kind}`), readRows(rows)),
+    rebuildWithBatch: async (_session, _definition, rowCount) => (step(`rebuildWithBatch ${rowCount}`), answers.rebuilds === true),
     deleteBatchKeys: async () => step('deleteBatchKeys'),
     insertBatchRows: async (_session, _definition, kind) => step(`insertBatchRows ${kind}`),
     presentColumns: async () => (step('presentColumns'), { names: [], typed: async () => [] }),
@@ -113,7 +116,13 @@ describe('StagingProtocol', () => {
   it('merges a change batch by key under the table lock, after the fence and the batch log', async () => {
     const { dialect, steps } = recordingDialect({});
     expect(await new StagingProtocol(dialect).applyBatch(changes, rows('I,1\nD,2\n'))).toEqual({ applied: true, rowCount: 2 });
-    expect(steps).toEqual(['begin', 'lockDdl', 'createControlObjects', 'commit', 'begin', 'lockTable', 'raiseFence', 'recordBatch', 'loadBatchRows changes', 'deleteBatchKeys', 'insertBatchRows changes', 'commit']);
+    expect(steps).toEqual(['begin', 'lockDdl', 'createControlObjects', 'commit', 'begin', 'lockTable', 'raiseFence', 'recordBatch', 'loadBatchRows changes', 'rebuildWithBatch 2', 'deleteBatchKeys', 'insertBatchRows changes', 'commit']);
+  });
+
+  it('lets the engine rebuild the table with a change batch that rewrites most of it, instead of deleting and inserting', async () => {
+    const { dialect, steps } = recordingDialect({ rebuilds: true });
+    expect(await new StagingProtocol(dialect).applyBatch(changes, rows('U,1\nU,2\nD,3\n'))).toEqual({ applied: true, rowCount: 3 });
+    expect(batchSteps(steps)).toEqual(['begin', 'lockTable', 'raiseFence', 'recordBatch', 'loadBatchRows changes', 'rebuildWithBatch 3', 'commit']);
   });
 
   it('refuses a batch below the fence without reading its rows', async () => {
@@ -138,8 +147,8 @@ describe('StagingProtocol', () => {
     expect(batchSteps(steps)).toEqual(['begin', 'lockTable', 'raiseFence', 'recordBatch', 'isShared', 'startSeed truncated=true', 'truncate', 'appendRows', 'commit']);
   });
 
-  it('merges the seed of a keyed table another replication writes, never emptying it', async () => {
-    const { dialect, steps } = recordingDialect({ shared: true });
+  it('merges the seed of a keyed table another replication writes, never emptying it (nor rebuilding it: only change batches do)', async () => {
+    const { dialect, steps } = recordingDialect({ shared: true, rebuilds: true });
     await new StagingProtocol(dialect).applyBatch(seedPart(0), rows('1\n'));
     expect(batchSteps(steps)).toEqual(['begin', 'lockTable', 'raiseFence', 'recordBatch', 'isShared', 'startSeed truncated=false', 'loadBatchRows seed', 'deleteBatchKeys', 'insertBatchRows seed', 'commit']);
   });

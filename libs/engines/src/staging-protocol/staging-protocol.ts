@@ -255,7 +255,8 @@ export class StagingProtocol<Session, Column extends TypedColumn = TypedColumn> 
    */
   private async mergeRows(session: Session, definition: TableDefinition, rows: CsvChunks, kind: 'seed' | 'changes'): Promise<number> {
     const rowCount = await this.dialect.loadBatchRows(session, definition, rows, kind);
-    if ((await this.dialect.rebuildWithBatch?.(session, definition, rowCount)) === true) return rowCount;
+    // Change batches only: they hold the table's lock alone, where chunks of a seed merging beside each other share it.
+    if (kind === 'changes' && (await this.dialect.rebuildWithBatch?.(session, definition, rowCount)) === true) return rowCount;
     await this.dialect.deleteBatchKeys(session, definition);
     await this.dialect.insertBatchRows(session, definition, kind);
     return rowCount;
