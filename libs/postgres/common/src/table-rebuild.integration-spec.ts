@@ -133,6 +133,18 @@ describe('rebuildWithChanges: a change batch that rewrites most of a table rebui
     }
   }, 15_000);
 
+  it('leaves a table with triggers of its own to the merge (they would fire for every row put back)', async () => {
+    await pool.query(`CREATE FUNCTION public.noted() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NEW; END $$;
+      CREATE TRIGGER audit BEFORE INSERT ON public.items FOR EACH ROW EXECUTE FUNCTION public.noted()`);
+    try {
+      const nodeBefore = await fileNode();
+      expect(await withBatch(async (client) => rebuildWithChanges(client, items, await changedRows(client), REBUILD))).toBe(false);
+      expect(await fileNode()).toBe(nodeBefore);
+    } finally {
+      await pool.query('DROP TRIGGER audit ON public.items; DROP FUNCTION public.noted()');
+    }
+  });
+
   it("gives up when another table's foreign key forbids TRUNCATE", async () => {
     await pool.query(`CREATE TABLE public.notes (id int, part text, FOREIGN KEY (id, part) REFERENCES public.items (id, part))`);
     const rebuilt = await withBatch(async (client) => rebuildWithChanges(client, items, await changedRows(client), REBUILD));

@@ -30,11 +30,14 @@ const MERGE_INSTEAD = new Set(['55P03', '0A000']);
  * remove), its primary key dropped, the kept rows and the batch's new ones inserted, the key built again in one pass.
  * All inside the caller's transaction, so a reader sees the table before or after (TRUNCATE is not MVCC-safe for a
  * REPEATABLE READ snapshot taken before the commit: see docs/PIPELINE.md). True when it rebuilt; false, having
- * changed nothing, when the batch is too small, the table's readers hold it past REBUILD_LOCK_TIMEOUT_MS, or another
- * table's foreign key forbids TRUNCATE: the caller then deletes and inserts.
+ * changed nothing, when the batch is too small, the table has triggers of its own (they would fire for every row put
+ * back), its readers hold it past REBUILD_LOCK_TIMEOUT_MS, or another table's foreign key forbids TRUNCATE: the caller
+ * then deletes and inserts.
  */
 export async function rebuildWithChanges(client: ClientBase, rebuild: TableRebuild, changedRows: number, threshold: RebuildThreshold): Promise<boolean> {
   if (threshold.share <= 0 || changedRows < threshold.minRows) return false;
+  // A user's row trigger would fire for every row put back, where the merge fires it for the changed ones only.
+  if (await hasUserTriggers(client, rebuild.qualifiedTable)) return false;
   if (!(await holdsAtMost(client, rebuild.qualifiedTable, Math.floor(changedRows / threshold.share)))) return false;
   await client.query(`SAVEPOINT ${SAVEPOINT}`);
   try {
@@ -69,6 +72,14 @@ WHERE NOT EXISTS (SELECT 1 FROM ${rebuild.changesTable} AS c WHERE ${keysMatch('
 async function holdsAtMost(client: ClientBase, qualifiedTable: string, limit: number): Promise<boolean> {
   const counted = await client.query<{ rows: string }>(`SELECT count(*) AS rows FROM (SELECT FROM ${qualifiedTable} LIMIT $1) AS bounded`, [limit + 1]);
   return Number(counted.rows[0]?.rows) <= limit;
+}
+
+async function hasUserTriggers(client: ClientBase, qualifiedTable: string): Promise<boolean> {
+  const result = await client.query<{ triggered: boolean }>(
+    'SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_trigger WHERE tgrelid = to_regclass($1) AND NOT tgisinternal) AS triggered',
+    [qualifiedTable],
+  );
+  return result.rows[0]?.triggered === true;
 }
 
 async function lockWithin(client: ClientBase, qualifiedTable: string, timeoutMs: number): Promise<void> {
