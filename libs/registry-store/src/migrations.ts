@@ -366,4 +366,11 @@ CREATE TABLE batch_halves (
 CREATE INDEX batch_halves_recorded_at ON batch_halves (recorded_at);
 `,
   },
+  {
+    version: 19,
+    name: 'table_states.leaving: a table being removed from its replication gets no work while its source is released',
+    sql: `
+ALTER TABLE table_states ADD COLUMN leaving boolean NOT NULL DEFAULT false;
+`,
+  },
 ];

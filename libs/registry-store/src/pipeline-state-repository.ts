@@ -174,15 +174,16 @@ export class PipelineStateRepository {
     }));
   }
 
-  async listTables(replicationIds: string[]): Promise<TableRuntimeState[]> {
+  /** The tables of the replications; those leaving their replication (detachTables) only with `includeLeaving`. */
+  async listTables(replicationIds: string[], { includeLeaving = false }: { includeLeaving?: boolean } = {}): Promise<TableRuntimeState[]> {
     if (replicationIds.length === 0) return [];
     const result = await this.pool.query<RuntimeRow>(
       `SELECT ${RUNTIME_COLUMNS}, p.seed_id AS plan_seed_id, p.start_version AS plan_start_version, p.source_incarnation AS plan_source_incarnation,
               p.chunk_count AS plan_chunk_count,
               (SELECT count(*) FROM seed_chunks AS c WHERE c.replication_id = p.replication_id AND c.table_name = p.table_name AND c.seed_id = p.seed_id) AS plan_chunks_loaded
          FROM table_states LEFT JOIN seed_plans AS p USING (replication_id, table_name)
-        WHERE replication_id = ANY($1::uuid[]) ORDER BY replication_id, table_name`,
-      [replicationIds],
+        WHERE replication_id = ANY($1::uuid[]) AND ($2 OR NOT leaving) ORDER BY replication_id, table_name`,
+      [replicationIds, includeLeaving],
     );
     return result.rows.map(toRuntimeState);
   }
@@ -199,7 +200,7 @@ export class PipelineStateRepository {
          INSERT INTO table_states (replication_id, table_name, phase, tracked, rows_estimated)
          SELECT $1, table_name, $6, tracked, rows_estimated FROM discovered
          ON CONFLICT (replication_id, table_name) DO UPDATE
-           SET tracked = EXCLUDED.tracked, rows_estimated = EXCLUDED.rows_estimated, updated_at = now(),
+           SET tracked = EXCLUDED.tracked, rows_estimated = EXCLUDED.rows_estimated, updated_at = now(), leaving = false,
                phase = CASE WHEN EXCLUDED.tracked AND NOT table_states.tracked AND ${phaseAllows('tracking-granted', 'table_states.')} THEN ${phaseAfter('tracking-granted', 'table_states.')} ELSE table_states.phase END
        )
        UPDATE replications SET discovered_config_version = $5 WHERE id = $1`,
@@ -241,7 +242,7 @@ export class PipelineStateRepository {
               rows_seeded = CASE WHEN $4 = 'seed' THEN (
                 SELECT COALESCE(sum(c.row_count), 0) FROM seed_chunks AS c JOIN seed_plans AS p USING (replication_id, table_name, seed_id)
                  WHERE c.replication_id = $1 AND c.table_name = $2) ELSE rows_seeded END
-        WHERE replication_id = $1 AND table_name = $2 AND in_flight_work_id IS NULL AND ${phaseAllows(event)}
+        WHERE replication_id = $1 AND table_name = $2 AND in_flight_work_id IS NULL AND NOT leaving AND ${phaseAllows(event)}
           AND ($7::integer IS NULL OR EXISTS (SELECT 1 FROM replications WHERE id = $1 AND config_version = $7))
         RETURNING work_epoch`,
       [replicationId, tableName, workId, kind, now, request === undefined ? null : JSON.stringify(request), configVersion ?? null],
@@ -510,6 +511,27 @@ export class PipelineStateRepository {
     return result.rowCount ?? 0;
   }
 
+  /**
+   * Marks tables (every table of the replication when `tableNames` is null) as leaving it: no work is claimed for them
+   * any more and the work they had in flight, returned, is released, so none of its reports (a failed read asking for a
+   * reseed, whose seed would enable tracking again) moves them while their source is released. Undone by registerTables.
+   */
+  async detachTables(replicationId: string, tableNames: string[] | null): Promise<ReleasedWork[]> {
+    if (tableNames?.length === 0) return [];
+    const result = await this.pool.query<{ table_name: string; work_id: string | null }>(
+      `WITH before AS (
+         SELECT table_name, in_flight_work_id FROM table_states
+          WHERE replication_id = $1 AND ($2::text[] IS NULL OR table_name = ANY($2::text[])) FOR UPDATE
+       )
+       UPDATE table_states t SET leaving = true, ${RELEASE}, updated_at = now()
+         FROM before
+        WHERE t.replication_id = $1 AND t.table_name = before.table_name
+        RETURNING t.table_name, before.in_flight_work_id AS work_id`,
+      [replicationId, tableNames],
+    );
+    return releasedWork(replicationId, result.rows);
+  }
+
   /** Forgets tables no longer selected (their warehouse tables stay); returns the work they had in flight. */
   async removeTables(replicationId: string, tableNames: string[]): Promise<ReleasedWork[]> {
     if (tableNames.length === 0) return [];
@@ -525,7 +547,7 @@ export class PipelineStateRepository {
   async trackedTablesOfOthers(replicationId: string): Promise<{ replicationId: string; tableName: string }[]> {
     const result = await this.pool.query<{ replication_id: string; table_name: string }>(
       `SELECT t.replication_id, t.table_name FROM table_states t JOIN replications r ON r.id = t.replication_id
-        WHERE t.replication_id <> $1 AND t.tracked AND r.status <> 'Deleting'`,
+        WHERE t.replication_id <> $1 AND t.tracked AND NOT t.leaving AND r.status <> 'Deleting'`,
       [replicationId],
     );
     return result.rows.map((row) => ({ replicationId: row.replication_id, tableName: row.table_name }));

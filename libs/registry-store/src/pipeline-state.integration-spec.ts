@@ -439,6 +439,36 @@ describe('PipelineStateRepository against PostgreSQL', () => {
     expect((await state.listTables([id])).map((table) => table.tableName)).toEqual(['[public].[c]']);
   });
 
+  it('detaches leaving tables: their work released and fenced, no claim, hidden from planning, shared with no one, back when registered again', async () => {
+    const id = await replicationWith(['[public].[a]', '[public].[b]']);
+    const other = await replicationWith(['[public].[a]']);
+    const table = '[public].[a]';
+    const cycle = randomUUID();
+    await seeded(id, table, '100', at(0));
+    expect(await state.claim(id, table, cycle, 'changes', at(1))).not.toBeNull();
+    expect(await state.detachTables(id, [])).toEqual([]);
+    expect(await state.detachTables(id, [table])).toEqual([{ replicationId: id, tableName: table, workId: cycle }]);
+    // The cycle's read fails on the released source asking for a reseed: fenced out, the table does not move.
+    expect(await state.failWork(id, table, cycle, { message: 'not tracked', event: 'failed-reseed', retryAt: null }, at(2))).toBe(false);
+    expect(await state.claim(id, table, randomUUID(), 'changes', at(3))).toBeNull();
+    expect((await state.listTables([id])).map((row) => row.tableName)).toEqual(['[public].[b]']);
+    expect((await state.listTables([id], { includeLeaving: true })).map((row) => [row.tableName, row.phase, row.inFlightWorkId])).toEqual([
+      [table, 'Tracking', null],
+      ['[public].[b]', 'Pending', null],
+    ]);
+    // Leaving here, it no longer keeps the other replication from releasing the source's tracking of it.
+    const othersOf = async () => (await state.trackedTablesOfOthers(other)).flatMap((row) => (row.replicationId === id ? [row.tableName] : [])).sort();
+    expect(await othersOf()).toEqual(['[public].[b]']);
+    // Selected again before its source was released: it gets work as before.
+    await state.registerTables(id, 2, [{ tableName: table, tracked: true, rowsEstimated: 10 }]);
+    expect(await state.claim(id, table, randomUUID(), 'changes', at(4))).not.toBeNull();
+    expect(await othersOf()).toEqual([table, '[public].[b]']);
+    // Every table of a replication being deleted.
+    expect((await state.detachTables(id, null)).map((work) => work.tableName)).toEqual([table]);
+    expect(await othersOf()).toEqual([]);
+    expect(await state.listTables([id])).toEqual([]);
+  });
+
   it('releases work without counting a failure or changing the timeout level', async () => {
     const id = await replicationWith(['[public].[t]']);
     const table = '[public].[t]';

@@ -157,6 +157,8 @@ export class ExtractService {
   }
 
   private async seed(request: ExtractRequested, source: SourceConnector, definition: TableDefinition, readOptions: ReadOptions): Promise<void> {
+    // Work cancelled before it started (its table left the replication, whose source is being released) tracks nothing.
+    if (await this.stoppedAsCancelled(request, null)) return;
     if (request.track && hasPrimaryKey(definition)) await source.enableTracking(definition);
     if (await this.seedInChunks(request, source, definition)) return;
     const extractedAt = new Date().toISOString();

@@ -232,7 +232,7 @@ describe('pipeline scheduler against PostgreSQL and NATS with a fake clock', () 
     return registry.events.workProgress({ workId: work.workId, replicationId: work.replicationId, table: work.table, stage: 'extract', at: now.toISOString() }, now);
   }
 
-  function failed(registry: Registry, work: ExtractRequested, now: Date, failure: { retryable: boolean; message: string; scope?: 'table' | 'replication' }): Promise<void> {
+  function failed(registry: Registry, work: ExtractRequested, now: Date, failure: { retryable: boolean; message: string; scope?: 'table' | 'replication'; reseed?: boolean }): Promise<void> {
     const issuedUnder = work.configVersion === undefined ? {} : { configVersion: work.configVersion };
     return registry.events.workFailed(
       { workId: work.workId, replicationId: work.replicationId, table: work.table, stage: 'load', failedAt: now.toISOString(), ...issuedUnder, ...failure },
@@ -792,6 +792,66 @@ describe('pipeline scheduler against PostgreSQL and NATS with a fake clock', () 
         expect((await registry.alerts.listByReplication(replicationId)).filter((alert) => alert.kind === 'TableAdded')).toHaveLength(1);
       } finally {
         subscription.unsubscribe();
+      }
+    });
+  });
+
+  describe('a table removed from TablesToInclude while its change cycle is in flight', () => {
+    it('leaves before its source is released: the cycle, failing on the released source and asking for a reseed, moves nothing and no seed tracks it again', async () => {
+      const registry = await startRegistry(newDatabase());
+      const [orders, customers] = ['[public].[orders]', '[public].[customers]'];
+      const replicationId = await addReplication(registry, 'removing', [orders, customers]);
+      await seedAll(registry, at(0));
+      const cycles = await pass(registry, at(5));
+      const cycle = cycles.find((work) => tableKey(work.table) === customers);
+      if (!cycle) throw new Error(`no change cycle of ${customers}: ${cycles.map(workKey).join(', ')}`);
+
+      const definitionOf = (name: string): TableDefinition => ({
+        table: { schema: 'public', name },
+        columns: [{ name: 'id', sourceType: 'integer', portableType: Portable.integer(), nullable: false }],
+        primaryKey: ['id'],
+        estimatedRows: 0,
+      });
+      const discoveries = answerAsExtractor(Subjects.extractorDiscoverTables, [], () => ({ tables: [definitionOf('orders'), definitionOf('customers')] }));
+      /** What the registry did while the extractor released the source: the cycle's report and a pass in between. */
+      const duringRelease: { request: ReleaseTablesRequest; stateOfCycle: string | null; issued: string[] }[] = [];
+      const releases = nats.subscribe(Subjects.extractorReleaseTables, {
+        callback: (error, message) => {
+          if (error) return;
+          void (async () => {
+            const packet = message.json<NestRequestPacket<ReleaseTablesRequest>>();
+            // The cycle's read now finds the table untracked and fails asking for a reseed (extract.service.ts, reseedReason).
+            await failed(registry, cycle, at(7), { retryable: true, reseed: true, scope: 'table', message: `${customers} is not tracked` });
+            const state = (await registry.state.listTables([replicationId], { includeLeaving: true })).find((table) => table.tableName === customers);
+            const issued = await registry.scheduler.runOnce(at(8));
+            duringRelease.push({ request: packet.data, stateOfCycle: state?.phase ?? null, issued: issued.map((order) => `${order.tableName} ${order.kind}`) });
+            const reply: NestReplyPacket = { id: packet.id, response: rpcOk({ released: packet.data.tables.map(tableKey) }), isDisposed: true };
+            message.respond(JSON.stringify(reply));
+          })();
+        },
+      });
+      try {
+        await nats.flush();
+        // As the Alter stores it (the Alter checks the tables against a source this test does not have).
+        const stored = await registry.replications.get(replicationId);
+        if (!stored) throw new Error('the replication is gone');
+        const change = { config: { ...stored.config, tablesToInclude: [orders] }, status: stored.status, lastError: null, changedFields: ['tablesToInclude'] };
+        expect(await registry.replications.update(replicationId, stored.version, change, author)).not.toBeNull();
+        await registry.scheduler.runOnce(at(6));
+        await waitUntil(async () => !(await registry.state.listTables([replicationId], { includeLeaving: true })).some((table) => table.tableName === customers), 10000, `${customers} forgotten`);
+        expect(duringRelease).toEqual([
+          {
+            request: { replicationId, tables: [{ schema: 'public', name: 'customers' }], forgetStagingRecords: [{ schema: 'public', name: 'customers' }] },
+            stateOfCycle: 'Tracking',
+            issued: [],
+          },
+        ]);
+        expect(cancellations.map((cancelled) => cancelled.workId)).toContain(cycle.workId);
+        expect((await publishedWork()).filter((work) => tableKey(work.table) === customers)).toEqual([]);
+      } finally {
+        discoveries.unsubscribe();
+        releases.unsubscribe();
+        await stopRegistry(registry);
       }
     });
   });

@@ -382,7 +382,7 @@ export class PipelineScheduler implements OnApplicationBootstrap, BeforeApplicat
       const reply = await this.requester.request(Subjects.extractorDiscoverTables, { replicationId: replication.replicationId }, 60000);
       if (!reply.ok) throw new Error(reply.error.messages.join('; '));
       if (this.stopped) return;
-      const known = await this.state.listTables([replication.replicationId]);
+      const known = await this.state.listTables([replication.replicationId], { includeLeaving: true });
       const admitted = admitWithoutCollisions(
         selectTables(replication.config, reply.value.tables),
         known.map((table) => table.tableName),

@@ -42,11 +42,8 @@ export class PipelineLifecycle implements ReplicationLifecycle {
   }
 
   async remove(replicationId: string, timeoutMs = RELEASE_TIMEOUT_MS): Promise<void> {
-    const tables = await this.state.listTables([replicationId]);
-    this.cancel(
-      tables.flatMap((table) => (table.inFlightWorkId === null ? [] : [{ replicationId, tableName: table.tableName, workId: table.inFlightWorkId }])),
-      'the replication is being deleted',
-    );
+    const tables = await this.state.listTables([replicationId], { includeLeaving: true });
+    this.cancel(await this.state.detachTables(replicationId, null), 'the replication is being deleted');
     // A table that ever got work may have fences and seed records in staging: they go too.
     const staged = tables.some((table) => table.tracked || table.phase !== 'Pending' || table.lastSeededAt !== null);
     await this.releaseFromSource(replicationId, tables.filter((table) => table.tracked).map((table) => table.tableName), timeoutMs, staged ? { forgetAllStagingRecords: true } : {});
@@ -54,12 +51,17 @@ export class PipelineLifecycle implements ReplicationLifecycle {
     this.logger.info('replication deleted', { replicationId, tables: tables.length });
   }
 
-  /** Tables dropped from TablesToInclude: tracking removed from the source, state forgotten, warehouse tables kept. */
+  /**
+   * Tables dropped from TablesToInclude: tracking removed from the source, state forgotten, warehouse tables kept. The
+   * tables get no work from the moment they leave (detachTables): a change read of one failing on the released source
+   * would otherwise reseed it, and the seed enable tracking again. Their rows stay until the source is released, so a
+   * release that fails is asked again by the next discovery.
+   */
   async removeTables(replicationId: string, tableNames: string[], trackedNames: string[]): Promise<void> {
     if (tableNames.length === 0) return;
+    this.cancel(await this.state.detachTables(replicationId, tableNames), 'the table was removed from TablesToInclude');
     await this.releaseFromSource(replicationId, trackedNames, RELEASE_TIMEOUT_MS, { forgetStagingRecords: tableNames.flatMap((name) => parseTableKey(name) ?? []) });
-    const released = await this.state.removeTables(replicationId, tableNames);
-    this.cancel(released, 'the table was removed from TablesToInclude');
+    await this.state.removeTables(replicationId, tableNames);
     this.logger.info('tables removed from the replication; their warehouse tables stay', { replicationId, tables: tableNames });
   }
 
