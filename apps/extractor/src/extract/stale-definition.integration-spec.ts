@@ -84,12 +84,15 @@ describe('extractor: a table altered while its changes are read', () => {
       (await source.query<{ n: number }>('select count(*)::int as n from pg_snapshot_xip(pg_current_snapshot()) open where open < $1::xid8', [xid])).rows[0]?.n;
     await waitUntil(async () => (await olderOpen()) === 0, 60000, 'older transactions on the server to end');
     await locker.query('commit');
+    const afterCommit = await source.query<{ snapshot: string }>('select pg_current_snapshot()::text as snapshot');
 
     const { event, csv } = await resultOf(changesRequest);
     expect(event.batch.definition.columns.map((column) => column.name)).toEqual(['id', 'name', 'mood']);
     const lines = csv.split('\n').filter((line) => line !== '');
     // A rare CI failure read nothing here; say what the read and the change table held when it does.
-    if (lines.length !== 1) throw new Error(`read ${JSON.stringify(lines)} for the update in transaction ${xid}: ${await readDiagnostics(event)}`);
+    if (lines.length !== 1) {
+      throw new Error(`read ${JSON.stringify(lines)} for the update in transaction ${xid} (snapshot ${afterCommit.rows[0]?.snapshot ?? '?'} after its commit): ${await readDiagnostics(event)}`);
+    }
     expect(lines).toEqual(['U,2,Bob,calm']);
   }, 120000);
 
@@ -97,6 +100,11 @@ describe('extractor: a table altered while its changes are read', () => {
     const records = await source.query("select svc_op, svc_xid::text as xid, id from svc_ct.\"public.people\" order by svc_seq").catch((error: Error) => ({ rows: error.message }));
     const tracked = await source.query('select to_jsonb(t) as row from svc_ct.tracked_tables t').catch((error: Error) => ({ rows: error.message }));
     const failures = await source.query('select to_jsonb(f) as row from svc_ct.capture_failures f').catch((error: Error) => ({ rows: error.message }));
-    return JSON.stringify({ body: event.batch.body, records: records.rows, tracked: tracked.rows, failures: failures.rows });
+    // Which sessions of the shared server held back the read's horizon (an xid or snapshot older than the update's).
+    const holders = await source.query(
+      `select datname, state, backend_xid::text as xid, backend_xmin::text as xmin, left(query, 120) as query, now() - xact_start as age
+         from pg_stat_activity where backend_xid is not null or backend_xmin is not null`,
+    );
+    return JSON.stringify({ body: event.batch.body, records: records.rows, tracked: tracked.rows, failures: failures.rows, holders: holders.rows });
   }
 });
