@@ -34,7 +34,18 @@ function run(program, args) {
   execFileSync(file, rest, { stdio: ['ignore', 'ignore', 'pipe'] });
 }
 
-function freePort() {
+/** A port nothing listens on, below the range outgoing connections take local ports from (as @svc/testing's freePort). */
+async function freePort() {
+  let start = 32768;
+  try {
+    start = Number(require('node:fs').readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]) || start;
+  } catch {
+    // Not Linux: the default range.
+  }
+  for (let attempt = 0; start - 20000 > 1000 && attempt < 50; attempt += 1) {
+    const port = 20000 + Math.floor(Math.random() * (start - 20000));
+    if (port !== 25672 && (await bindable(port))) return port;
+  }
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -42,6 +53,14 @@ function freePort() {
       const { port } = server.address();
       server.close(() => resolve(port));
     });
+  });
+}
+
+function bindable(port) {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
 }
 

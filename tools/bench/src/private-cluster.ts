@@ -1,9 +1,9 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { chownSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
+import { freePort } from '@svc/testing';
 import type { ServerPrograms } from './postgres-tools';
 
 /** initdb and postgres refuse to run as root: as root, they run as this user (and it owns the data folder). */
@@ -12,18 +12,6 @@ const SERVER_USER = 'postgres';
 function serverUser(): { uid: number; gid: number } {
   const id = (flag: string) => Number(execFileSync('id', [flag, SERVER_USER], { encoding: 'utf8' }).trim());
   return { uid: id('-u'), gid: id('-g') };
-}
-
-/** A free TCP port on 127.0.0.1, as the kernel hands it out. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 /**
