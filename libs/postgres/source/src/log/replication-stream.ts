@@ -1,6 +1,7 @@
 import type { Duplex, DuplexOptions } from 'node:stream';
 import { Client, type ClientConfig, type Submittable } from 'pg';
 import * as copyStreams from 'pg-copy-streams';
+import { FrameQueue, type FrameLimits } from './frame-queue';
 
 /**
  * A message of the streaming replication protocol (PostgreSQL's "Streaming Replication Protocol", START_REPLICATION
@@ -12,8 +13,8 @@ type CopyBoth = (text: string, options?: DuplexOptions & { alignOnCopyDataFrame?
 /** pg-copy-streams' CopyBoth query (its published typings leave it out). */
 const copyBoth = (copyStreams as unknown as { both: CopyBoth }).both;
 
-/** Bytes of frames held here before the stream is paused and the walsender waits (TCP backpressure): memory stays bounded. */
-const BUFFERED_BYTES = 16 * 1024 * 1024;
+/** Frames held here before the stream is paused and the walsender waits (TCP backpressure): memory stays bounded. */
+const BUFFERED: FrameLimits = { bytes: 16 * 1024 * 1024, frames: 4096 };
 /** Microseconds between the Unix epoch and PostgreSQL's, 2000-01-01. */
 const POSTGRES_EPOCH_MICROS = 946_684_800_000_000n;
 
@@ -26,10 +27,8 @@ const POSTGRES_EPOCH_MICROS = 946_684_800_000_000n;
 export class ReplicationStream {
   private failure: Error | null = null;
   private ended = false;
-  /** Frames received and not yet read: `queue` from `head` on (shifting a long array costs its length each time). */
-  private queue: Buffer[] = [];
-  private head = 0;
-  private queuedBytes = 0;
+  /** Frames received and not yet read. */
+  private readonly queue: FrameQueue;
   private wake: (() => void) | null = null;
   private confirmed: bigint;
 
@@ -40,6 +39,7 @@ export class ReplicationStream {
     confirmed: bigint,
   ) {
     this.confirmed = confirmed;
+    this.queue = new FrameQueue(BUFFERED, frames);
     frames.on('data', (frame: Buffer) => this.hold(frame));
     frames.on('end', () => this.finish(null));
     frames.on('error', (error: Error) => this.finish(streamFailure(slot, error)));
@@ -125,25 +125,11 @@ export class ReplicationStream {
 
   private hold(frame: Buffer): void {
     this.queue.push(frame);
-    this.queuedBytes += frame.length;
-    if (this.queuedBytes >= BUFFERED_BYTES) this.frames.pause();
     this.notify();
   }
 
   private take(): Buffer | undefined {
-    const frame = this.queue[this.head];
-    if (frame === undefined) return undefined;
-    this.head += 1;
-    if (this.head === this.queue.length) {
-      this.queue = [];
-      this.head = 0;
-    } else if (this.head >= 4096 && this.head * 2 >= this.queue.length) {
-      this.queue = this.queue.slice(this.head);
-      this.head = 0;
-    }
-    this.queuedBytes -= frame.length;
-    if (this.frames.isPaused() && this.queuedBytes < BUFFERED_BYTES / 2) this.frames.resume();
-    return frame;
+    return this.queue.shift();
   }
 
   private notify(): void {
