@@ -58,7 +58,8 @@ const COLUMNS = [
 
 function build(messages: Buffer[], tables = new Map([[16384, ORDERS]])) {
   const builder = new ChangeRecordBuilder(tables, (xid) => fullTransactionId(xid, 1000n));
-  for (const message of messages) builder.add(decodePgOutput(message));
+  // As the relay decodes: only the columns the builder reads.
+  for (const message of messages) builder.add(decodePgOutput(message, (relid) => builder.wantedColumns(relid)));
   return builder.take();
 }
 
@@ -88,6 +89,17 @@ describe('change records from pgoutput messages', () => {
     const truncated = build([begin(1002), relation(16384, COLUMNS), insert(16384, ['1', 'a']), commit(10n), begin(1003), truncate([16384]), commit(20n), begin(1004), insert(16384, ['2', 'b'])]);
     expect(truncated.failures).toEqual([{ table: ORDERS, xid: '1003', reason: 'the table was truncated (read from the log)' }]);
     expect(truncated.records[0]?.ops).toEqual(['I', 'I']);
+  });
+
+  it('decodes only the key columns of a captured table, none of one it does not capture, and follows a relation sent again with its columns moved', () => {
+    const builder = new ChangeRecordBuilder(new Map([[16384, ORDERS]]), (xid) => fullTransactionId(xid, 1000n));
+    const decode = (message: Buffer) => decodePgOutput(message, (relid) => builder.wantedColumns(relid));
+    builder.add(decode(relation(16384, COLUMNS)));
+    expect(decode(insert(16384, ['1', 'a note']))).toEqual({ type: 'insert', relid: 16384, newTuple: [{ kind: 'text', text: '1' }, { kind: 'skipped' }] });
+    expect(decode(insert(99, ['1', null]))).toEqual({ type: 'insert', relid: 99, newTuple: [{ kind: 'skipped' }, { kind: 'null' }] });
+    expect(decodePgOutput(insert(16384, ['1', 'a note']))).toEqual({ type: 'insert', relid: 16384, newTuple: [{ kind: 'text', text: '1' }, { kind: 'text', text: 'a note' }] });
+    const moved = build([begin(7), relation(16384, COLUMNS), insert(16384, ['1', 'a']), relation(16384, [COLUMNS[1], COLUMNS[0]]), insert(16384, ['b', '2'])]);
+    expect(moved).toEqual({ records: [{ table: ORDERS, keyValues: [['1', '2']], ops: ['I', 'I'], xids: ['7', '7'] }], failures: [] });
   });
 
   it('widens a 32-bit xid to the full id nearest the relay horizon, across an epoch boundary', () => {

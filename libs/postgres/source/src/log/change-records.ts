@@ -34,6 +34,8 @@ export class ChangeRecordBuilder {
   private readonly relations = new Map<number, RelationColumn[]>();
   private readonly records = new Map<number, TableRecords>();
   private readonly failures = new Map<number, LogFailure>();
+  /** Where each relation's tuples carry the table's key columns (KeyPositions), until its relation or the tables change. */
+  private readonly keyPositions = new Map<number, KeyPositions>();
   private xid = '';
   private inTransaction = false;
 
@@ -49,6 +51,16 @@ export class ChangeRecordBuilder {
   nextRound(tables: ReadonlyMap<number, LogTable>, toXid8: (xid: number) => bigint): void {
     this.tables = tables;
     this.toXid8 = toXid8;
+    this.keyPositions.clear();
+  }
+
+  /**
+   * The columns of a relation's tuples whose values the builder reads (ColumnsWanted): its key columns; none for a
+   * relation not captured here; every column while the relation or a key column is unknown (the change then fails).
+   */
+  wantedColumns(relid: number): ReadonlySet<number> | null {
+    const positions = this.positionsOf(relid);
+    return positions.kind === 'found' ? positions.wanted : positions.kind === 'not captured' ? NO_COLUMNS : null;
   }
 
   /** Between a Begin and its Commit: a round never ends there. */
@@ -64,6 +76,7 @@ export class ChangeRecordBuilder {
         return;
       case 'relation':
         this.relations.set(message.relid, message.columns);
+        this.keyPositions.delete(message.relid);
         return;
       case 'insert':
         this.record(message.relid, message.newTuple, 'I');
@@ -123,26 +136,28 @@ export class ChangeRecordBuilder {
    * failed already), null when a key value is missing from the tuple.
    */
   private keyOf(relid: number, tuple: TupleValue[], fallback: string[] | null = null): string[] | null | undefined {
-    const table = this.tables.get(relid);
-    if (table === undefined) return undefined;
-    const columns = this.relations.get(relid);
-    if (columns === undefined) {
-      this.fail(relid, 'a change came before its relation message');
+    const positions = this.positionsOf(relid);
+    if (positions.kind === 'not captured') return undefined;
+    if (positions.kind === 'failed') {
+      this.fail(relid, positions.reason);
       return undefined;
     }
     const values: string[] = [];
-    for (const [index, key] of table.keys.entries()) {
-      const position = columns.findIndex((column) => column.name === key.name);
-      if (position < 0) {
-        this.fail(relid, `key column ${key.name} is no longer in the table as the log has it (renamed or dropped)`);
-        return undefined;
-      }
+    for (const [index, position] of positions.keys.entries()) {
       const value = tuple[position];
       if (value?.kind === 'text') values.push(value.text);
       else if (value?.kind === 'unchanged' && fallback?.[index] !== undefined) values.push(fallback[index]);
       else return null;
     }
     return values;
+  }
+
+  private positionsOf(relid: number): KeyPositions {
+    const known = this.keyPositions.get(relid);
+    if (known !== undefined) return known;
+    const positions = keyPositionsOf(this.tables.get(relid), this.relations.get(relid));
+    this.keyPositions.set(relid, positions);
+    return positions;
   }
 
   private push(relid: number, key: string[], op: 'I' | 'U' | 'D'): void {
@@ -167,6 +182,26 @@ export class ChangeRecordBuilder {
     if (table === undefined) return;
     this.failures.set(relid, { table, xid: this.xid, reason });
   }
+}
+
+/** Where a relation's tuples carry its table's key columns, in the change table's key order. */
+type KeyPositions =
+  | { kind: 'found'; keys: readonly number[]; wanted: ReadonlySet<number> }
+  | { kind: 'not captured' }
+  | { kind: 'failed'; reason: string };
+
+const NO_COLUMNS: ReadonlySet<number> = new Set();
+
+function keyPositionsOf(table: LogTable | undefined, columns: RelationColumn[] | undefined): KeyPositions {
+  if (table === undefined) return { kind: 'not captured' };
+  if (columns === undefined) return { kind: 'failed', reason: 'a change came before its relation message' };
+  const keys: number[] = [];
+  for (const key of table.keys) {
+    const position = columns.findIndex((column) => column.name === key.name);
+    if (position < 0) return { kind: 'failed', reason: `key column ${key.name} is no longer in the table as the log has it (renamed or dropped)` };
+    keys.push(position);
+  }
+  return { kind: 'found', keys, wanted: new Set(keys) };
 }
 
 function sameKey(left: readonly string[], right: readonly string[]): boolean {

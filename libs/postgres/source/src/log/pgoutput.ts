@@ -12,8 +12,23 @@ export interface RelationColumn {
   inIdentity: boolean;
 }
 
-/** A column value of a tuple: text, SQL NULL, or a TOASTed value the change left unchanged (not sent). */
-export type TupleValue = { kind: 'text'; text: string } | { kind: 'null' } | { kind: 'unchanged' };
+/**
+ * A column value of a tuple: text, SQL NULL, a TOASTed value the change left unchanged (not sent), or a value sent but
+ * not decoded because the caller did not ask for its column (ColumnsWanted).
+ */
+export type TupleValue = { kind: 'text'; text: string } | { kind: 'null' } | { kind: 'unchanged' } | { kind: 'skipped' };
+
+/**
+ * The columns (positions in the relation's tuples) whose text a decode builds, by relation; null for every column. Change
+ * capture needs only a row's key: building the text of every other column of millions of rows was most of the relay's
+ * allocations.
+ */
+export type ColumnsWanted = (relid: number) => ReadonlySet<number> | null;
+
+const NULL_VALUE: TupleValue = Object.freeze({ kind: 'null' });
+const UNCHANGED_VALUE: TupleValue = Object.freeze({ kind: 'unchanged' });
+const SKIPPED_VALUE: TupleValue = Object.freeze({ kind: 'skipped' });
+const EVERY_COLUMN: ColumnsWanted = () => null;
 
 export type PgOutputMessage =
   | { type: 'begin'; finalLsn: bigint; xid: number }
@@ -34,7 +49,7 @@ export class PgOutputDecodeError extends Error {
   }
 }
 
-export function decodePgOutput(message: Buffer): PgOutputMessage {
+export function decodePgOutput(message: Buffer, wanted: ColumnsWanted = EVERY_COLUMN): PgOutputMessage {
   const reader = new MessageReader(message);
   const tag = String.fromCharCode(reader.byte());
   switch (tag) {
@@ -53,25 +68,26 @@ export function decodePgOutput(message: Buffer): PgOutputMessage {
     case 'I': {
       const relid = reader.uint32();
       reader.expectTag('N');
-      return { type: 'insert', relid, newTuple: reader.tuple() };
+      return { type: 'insert', relid, newTuple: reader.tuple(wanted(relid)) };
     }
     case 'U': {
       const relid = reader.uint32();
+      const columns = wanted(relid);
       let tupleTag = String.fromCharCode(reader.byte());
       let oldTuple: TupleValue[] | null = null;
       const oldIsKey = tupleTag === 'K';
       if (tupleTag === 'K' || tupleTag === 'O') {
-        oldTuple = reader.tuple();
+        oldTuple = reader.tuple(columns);
         tupleTag = String.fromCharCode(reader.byte());
       }
       if (tupleTag !== 'N') throw new PgOutputDecodeError(`update of relation ${relid}: expected 'N', found '${tupleTag}'`);
-      return { type: 'update', relid, oldTuple, oldIsKey, newTuple: reader.tuple() };
+      return { type: 'update', relid, oldTuple, oldIsKey, newTuple: reader.tuple(columns) };
     }
     case 'D': {
       const relid = reader.uint32();
       const tupleTag = String.fromCharCode(reader.byte());
       if (tupleTag !== 'K' && tupleTag !== 'O') throw new PgOutputDecodeError(`delete of relation ${relid}: expected 'K' or 'O', found '${tupleTag}'`);
-      return { type: 'delete', relid, oldTuple: reader.tuple(), oldIsKey: tupleTag === 'K' };
+      return { type: 'delete', relid, oldTuple: reader.tuple(wanted(relid)), oldIsKey: tupleTag === 'K' };
     }
     case 'T': {
       const count = reader.uint32();
@@ -148,17 +164,18 @@ class MessageReader {
     if (found !== tag) throw new PgOutputDecodeError(`expected '${tag}', found '${found}'`);
   }
 
-  tuple(): TupleValue[] {
+  /** A TupleData: the text of the columns in `wanted` (every column when null), the others SKIPPED_VALUE. */
+  tuple(wanted: ReadonlySet<number> | null): TupleValue[] {
     const count = this.int16();
     const values: TupleValue[] = [];
     for (let index = 0; index < count; index += 1) {
       const kind = String.fromCharCode(this.byte());
-      if (kind === 'n') values.push({ kind: 'null' });
-      else if (kind === 'u') values.push({ kind: 'unchanged' });
+      if (kind === 'n') values.push(NULL_VALUE);
+      else if (kind === 'u') values.push(UNCHANGED_VALUE);
       else if (kind === 't') {
         const length = this.uint32();
         this.need(length);
-        values.push({ kind: 'text', text: this.buffer.toString('utf8', this.offset, this.offset + length) });
+        values.push(wanted === null || wanted.has(index) ? { kind: 'text', text: this.buffer.toString('utf8', this.offset, this.offset + length) } : SKIPPED_VALUE);
         this.offset += length;
       } else throw new PgOutputDecodeError(`unknown column value kind '${kind}'`);
     }

@@ -60,6 +60,8 @@ export class RelayLeader {
   private lastRoundAt = Date.now();
   private readonly heartbeat: NodeJS.Timeout;
   private readonly builder = new ChangeRecordBuilder(new Map(), (xid) => BigInt(xid));
+  /** Only key columns are decoded from the log: the records keep nothing else. */
+  private readonly wantedColumns = (relid: number) => this.builder.wantedColumns(relid);
 
   private constructor(
     private readonly writer: Client,
@@ -213,7 +215,7 @@ export class RelayLeader {
         if (message.replyRequested) this.ask();
         continue;
       }
-      const decoded = decodePgOutput(message.payload);
+      const decoded = decodePgOutput(message.payload, this.wantedColumns);
       this.builder.add(decoded);
       messages += 1;
       if (decoded.type !== 'commit') {
