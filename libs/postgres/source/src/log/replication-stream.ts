@@ -71,7 +71,7 @@ export class ReplicationStream {
   async next(timeoutMs: number): Promise<WalMessage | null> {
     for (;;) {
       if (this.failure !== null) throw this.failure;
-      const frame = this.take();
+      const frame = this.queue.shift();
       if (frame !== undefined) return parseFrame(frame);
       if (this.ended) throw new Error('the replication stream ended');
       if (!(await this.waitForFrame(timeoutMs))) return null;
@@ -126,10 +126,6 @@ export class ReplicationStream {
   private hold(frame: Buffer): void {
     this.queue.push(frame);
     this.notify();
-  }
-
-  private take(): Buffer | undefined {
-    return this.queue.shift();
   }
 
   private notify(): void {
