@@ -22,6 +22,8 @@ export interface TestNatsCluster extends TestNats {
   nodes: TestNatsClusterNode[];
   /** Waits until every running node names the same running node as JetStream meta leader; returns its name. */
   waitForMetaLeader(deadlineMs?: number): Promise<string>;
+  /** The permission violations every node logged, each line prefixed with its node's name. */
+  violations(): string[];
 }
 
 interface JszAnswer {
@@ -109,6 +111,7 @@ async function startClusterOnFreshPorts(binary: string, size: number, options: T
   }
   return {
     url: servers.map((server) => server.process.url).join(','),
+    violations: () => servers.flatMap((server) => server.process.violations.map((line) => `${server.name}: ${line}`)),
     nodes: servers.map((server) => ({
       name: server.name,
       url: server.process.url,

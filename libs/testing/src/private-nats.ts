@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './free-port';
@@ -17,6 +17,8 @@ export interface TestNats {
 
 /** One server: an outage can also be held open, to act while NATS is down. */
 export interface TestNatsServer extends TestNats {
+  /** The permission violations the server logged (Publish/Subscription Violation lines, with the client's name and subject). */
+  violations(): string[];
   /** Stops the server (SIGTERM) and leaves it down, keeping its store, until `up`. Only for a private server. */
   down(): Promise<void>;
   /** Starts a server stopped by `down` again on the same port and store. */
@@ -34,6 +36,13 @@ const START_TIMEOUT_MS = 30000;
 /** The end of a server's stderr kept for the error of a start that failed. */
 const STDERR_TAIL_BYTES = 2048;
 
+/** How nats-server logs a client's publish or subscribe outside its permissions (at error level, whatever the log level). */
+const VIOLATION_LINE = /\b(Publish|Subscription) Violation\b/;
+const VIOLATIONS_KEPT = 100;
+
+/** When set, every private nats-server's log is also appended to <dir>/nats-server-<port>.log (permission violations, elections). */
+const LOG_DIR = process.env['SVC_TEST_LOG_DIR'];
+
 /** A nats-server exited before it listened (a port taken meanwhile, a bad store): starting anew on other ports may work. */
 export class NatsServerExitedError extends Error {
   override readonly name = 'NatsServerExitedError';
@@ -43,6 +52,9 @@ export class NatsServerExitedError extends Error {
 export class NatsServerProcess {
   private child: ChildProcess | undefined;
   private stderrTail = '';
+  private partialLine = '';
+  /** Every Publish/Subscription Violation line logged since the process was made (across restarts), at most VIOLATIONS_KEPT. */
+  readonly violations: string[] = [];
 
   constructor(
     private readonly binary: string,
@@ -76,9 +88,12 @@ export class NatsServerProcess {
     this.child = child;
     this.stderrTail = '';
     let ready = false;
+    if (LOG_DIR) mkdirSync(LOG_DIR, { recursive: true });
     const readyLine = new RegExp(`Listening for client connections on [^\\s]*:${this.port}\\s[\\s\\S]*Server is ready`);
     child.stderr?.on('data', (data: Buffer) => {
       this.stderrTail = (this.stderrTail + data.toString('utf8')).slice(-STDERR_TAIL_BYTES);
+      if (LOG_DIR) appendFileSync(join(LOG_DIR, `nats-server-${String(this.port)}.log`), data);
+      this.keepViolations(data.toString('utf8'));
       ready ||= readyLine.test(this.stderrTail);
     });
     const deadline = Date.now() + START_TIMEOUT_MS;
@@ -88,6 +103,14 @@ export class NatsServerProcess {
       }
       if (Date.now() > deadline) throw new Error(`timed out after ${START_TIMEOUT_MS} ms waiting for nats-server on port ${this.port}: ${this.stderrTail.trim()}`);
       await new Promise((done) => setTimeout(done, 50));
+    }
+  }
+
+  private keepViolations(text: string): void {
+    const lines = (this.partialLine + text).split('\n');
+    this.partialLine = lines.pop() ?? '';
+    for (const line of lines) {
+      if (VIOLATION_LINE.test(line) && this.violations.length < VIOLATIONS_KEPT) this.violations.push(line.trim());
     }
   }
 
@@ -131,6 +154,8 @@ export async function startTestNats(options: TestNatsOptions = {}): Promise<Test
       restart: () => Promise.reject(new Error('restart needs a private nats-server (none is installed)')),
       down: () => Promise.reject(new Error('down needs a private nats-server (none is installed)')),
       up: () => Promise.reject(new Error('up needs a private nats-server (none is installed)')),
+      // The shared server's log is not this process's to read.
+      violations: () => [],
       stop: async () => undefined,
     };
   }
@@ -159,6 +184,7 @@ function privateServer(server: NatsServerProcess, storeDir: string): TestNatsSer
       await server.stop('SIGTERM');
       await server.start();
     },
+    violations: () => [...server.violations],
     down: () => server.stop('SIGTERM'),
     up: () => server.start(),
     stop: async () => {

@@ -210,4 +210,9 @@ describe('replication through a three-node NATS cluster with R3 streams, losing 
     await victim.start();
     await quorumUpToDate(120000, 'every stream and consumer to have an up-to-date quorum again');
   }, 420000);
+
+  it('never refused a service a subject while nodes were lost and clients moved between them (the roles of bus-roles.ts)', () => {
+    // CI once saw the job-registry told PERMISSIONS_VIOLATION right after a node was killed: each node's log says which subject.
+    expect(cluster.violations()).toEqual([]);
+  });
 });

@@ -4,7 +4,7 @@ import { Events, JSONCodec, connect, nkeyAuthenticator, type ConnectionOptions, 
 import { PipelineStreams, PipelineSubjects, Subjects } from '@svc/contracts';
 import { connectNats, newUserNkey, type BusRole } from '@svc/messaging';
 import { ADMIN_KEY, TestStack, startSecureTestNats, type SecureBus } from '@svc/system-testing';
-import { signedCallFor } from '@svc/testing';
+import { signedCallFor, type TestNatsServer } from '@svc/testing';
 import { POSTGRES_TO_POSTGRES, type SourceSession, type WarehouseSession } from './engine-pairs';
 import { LIVE_TABLES, ORDERS, orderRow } from './live-workload';
 import { ReplicationPair } from './replication-pair';
@@ -63,9 +63,10 @@ async function connectOutcome(options: ConnectionOptions): Promise<Outcome> {
 describe('the bus: every connection authenticated and encrypted, every subject authorised', () => {
   const stack = new TestStack({
     workers: ['extractor', 'stager', 'loader'],
-    startNats: startSecureTestNats,
+    startNats: async () => (server = await startSecureTestNats()),
     env: { SCHEDULER_TICK_MS: '100', IDLE_CYCLE_DELAY_MS: '100', SCHEDULER_MINUTE_SECONDS: '2', WORKER_CONCURRENCY: '2' },
   });
+  let server: TestNatsServer;
   let bus: SecureBus;
   let source: SourceSession;
   let warehouse: WarehouseSession;
@@ -210,4 +211,11 @@ describe('the bus: every connection authenticated and encrypted, every subject a
     await source.apply(transaction(insert(ORDERS, [orderRow(900002, 'after-restart')])));
     await pair.waitForConvergence(90000);
   }, 150000);
+
+  it('never refused a service anything: only the attacks above were told PERMISSIONS_VIOLATION', () => {
+    const violations = server.violations();
+    // Proof that the server's refusals are seen at all: the attacks of the tests above were each logged.
+    expect(violations.some((line) => line.includes('attack-as-'))).toBe(true);
+    expect(violations.filter((line) => !line.includes('attack-as-'))).toEqual([]);
+  });
 });
