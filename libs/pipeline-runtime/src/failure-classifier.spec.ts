@@ -1,6 +1,6 @@
 import { ChangesPurgedError, EngineError, ForeignTableError, OwnObjectMissingError, StaleDefinitionError, type DriverErrorMapper } from '@svc/engines';
 import { RetryableWorkError } from '@svc/messaging';
-import { classifyFailure, type FailureVerdict } from './failure-classifier';
+import { BUS_FAILURE_REASON, classifyFailure, type FailureVerdict } from './failure-classifier';
 
 const withCode = (code: string | number, message = 'failed') => Object.assign(new Error(message), { code });
 const mssql = (number: number, message = 'failed') => Object.assign(new Error(message), { number });
@@ -85,6 +85,8 @@ describe('classifyFailure', () => {
     ['S3 denied', s3('AccessDenied', 403), 'Bucket: permission denied'],
     ['S3 no bucket', s3('NoSuchBucket', 404), 'Bucket: the bucket does not exist'],
     ['S3 throttled', s3('SlowDown', 503), 'Bucket: the server is busy or did not answer in time'],
+    ['a NATS request timeout (the rows stream during an election), as the bus\'s, not staging\'s', withCode('TIMEOUT', 'TIMEOUT'), BUS_FAILURE_REASON],
+    ['NATS no responders', withCode('503', '503'), BUS_FAILURE_REASON],
     ['unknown', new Error('something odd'), 'Staging: the operation failed (internal error)'],
     ['a string', 'plain text', 'Staging: the operation failed (internal error)'],
   ])('words %s by its class, without the server\'s words', (_name, error, reason) => {

@@ -58,8 +58,12 @@ const VERDICT_OF_KIND: Record<EngineErrorKind, Verdict> = {
   'foreign-table': 'stopTable',
 };
 
-/** NATS codes of a bus request that timed out or found no responder: retried, worded as the service's own failure. */
+/**
+ * NATS codes of a bus request that timed out or found no responder (a node lost, JetStream electing a leader): retried,
+ * and worded as the bus's, not as the stage's database's (CI saw "Staging: … (internal error)" for a rows-stream timeout).
+ */
 const RETRYABLE_BUS_CODES = new Set(['TIMEOUT', '503']);
+export const BUS_FAILURE_REASON = 'the message bus (NATS) did not answer in time; retried (a restarting node or a JetStream leader election answers so for a few seconds)';
 
 /** S3 error names, with what they mean for the work and how lastError words them. */
 const S3_NAMES: Readonly<Record<string, readonly [Verdict, FailureClass]>> = {
@@ -120,7 +124,7 @@ export function classifyFailure(error: unknown, subject: WorkSubject, mappers: r
     const reason = kind === 'database-missing' ? worded(failure, subject.endpoint, 'the database') : ofTheWork(failure);
     return verdict(VERDICT_OF_KIND[kind], reason, detail);
   }
-  if (RETRYABLE_BUS_CODES.has(code)) return verdict('retry', ofTheWork('internal'), detail);
+  if (RETRYABLE_BUS_CODES.has(code)) return verdict('retry', BUS_FAILURE_REASON, detail);
   // The customer's role could not be assumed: the service's own words (the role it was given, a classified reason).
   // A refusal (403, any 4xx) stops the replication until the trust policy is fixed; anything else is tried again.
   if (name === 'RoleAssumptionError') {
