@@ -136,13 +136,33 @@ describe('row chunks on JetStream', () => {
     expect(Buffer.concat(await readAll(readRowChunks(connection, subject, 2))).equals(retry)).toBe(true);
   });
 
-  it('fails when fewer chunks than expected arrive in time', async () => {
+  it('fails at once when the stream leader holds fewer chunks than expected: chunks are stored before their batch is announced', async () => {
     const subject = newSubject();
     await publishRowChunks(connection, subject, piecesOf(randomBytes(3000), 1000), { maxChunkBytes: 1000 });
     const startedAt = Date.now();
-    await expect(readAll(readRowChunks(connection, subject, 5, { idleTimeoutMs: 1500 }))).rejects.toThrow(
-      `expected 5 chunks on ${subject} but got 3: nothing more arrived within 1500 ms`,
+    await expect(readAll(readRowChunks(connection, subject, 5, { idleTimeoutMs: 30000 }))).rejects.toThrow(
+      `expected 5 chunks on ${subject} but got 3: the rows stream holds no more`,
     );
+    // Two pulls that wait out their 5-s expiry (the first for the two chunks it asked beyond the three), against the 30-s idle deadline.
+    expect(Date.now() - startedAt).toBeLessThan(15000);
+    expect(await readersOf(subject)).toEqual([]);
+  });
+
+  it('fails at once, not after the idle deadline, when the rest is purged while it reads (an earlier delivery of the batch finished it)', async () => {
+    const subject = newSubject();
+    await publishRowChunks(connection, subject, piecesOf(randomBytes(10 * 1000), 1000), { maxChunkBytes: 1000 });
+    const read: Buffer[] = [];
+    const startedAt = Date.now();
+    const reading = (async () => {
+      for await (const chunk of readRowChunks(connection, subject, 10, { idleTimeoutMs: 20000 })) {
+        read.push(chunk);
+        if (read.length === 1) await purgeRows(connection, subject);
+      }
+    })();
+    await expect(reading).rejects.toThrow(/^expected 10 chunks on .* but got \d+: the rows stream holds no more/);
+    // The reader's first pull may have brought a few chunks before the purge; never all of them.
+    expect(read.length).toBeLessThan(10);
+    // One empty pull (its 5-s expiry) and a question to the leader, against the 20-s idle deadline.
     expect(Date.now() - startedAt).toBeLessThan(10000);
     expect(await readersOf(subject)).toEqual([]);
   });
@@ -202,10 +222,10 @@ describe('row chunks on JetStream', () => {
     await expect(readAll(readRowChunksThrough(blindConsumer, connection, subject, 2, { idleTimeoutMs: 3000 }))).rejects.toThrow(`${subject} holds more than the 2 chunks expected`);
   });
 
-  it('still fails when neither its consumer nor the leader has the next chunk in time', async () => {
+  it('still fails, at once, when neither its consumer nor the leader has the next chunk', async () => {
     const subject = newSubject();
     await publishRowChunks(connection, subject, piecesOf(randomBytes(2000), 1000), { maxChunkBytes: 1000 });
 
-    await expect(readAll(readRowChunksThrough(blindConsumer, connection, subject, 3, { idleTimeoutMs: 1500 }))).rejects.toThrow(/expected 3 chunks on .* but got 2: nothing more arrived within 1500 ms/);
+    await expect(readAll(readRowChunksThrough(blindConsumer, connection, subject, 3, { idleTimeoutMs: 20000 }))).rejects.toThrow(/expected 3 chunks on .* but got 2: the rows stream holds no more/);
   });
 });

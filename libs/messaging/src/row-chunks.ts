@@ -184,6 +184,13 @@ export async function* readRowChunksThrough(
   /** Since the last chunk: time spent while NATS served the stream, and while it did not. */
   let idleMs = 0;
   let unavailableMs = 0;
+  /**
+   * Chunks are stored before their batch is announced, so the next chunk missing on the stream leader was purged: most
+   * often by an earlier delivery of the same batch that outlived its ack deadline (a NATS node lost) and finished the
+   * batch while this one read (CI). Said at once, not after the idle deadline: the next delivery finds the batch applied.
+   */
+  const noMoreChunks = (): string =>
+    `expected ${chunkCount} chunks on ${subject} but got ${index}: the rows stream holds no more (purged by another delivery of the batch that finished it, or expired)`;
   /** Deletes the reader's consumer; the promise settles (never fails) once NATS answered or gave up. */
   const forgetConsumer = async (): Promise<void> => {
     const name = consumerName;
@@ -215,7 +222,8 @@ export async function* readRowChunksThrough(
     } finally {
       clearTimeout(overdue);
     }
-    if (pulled.length === 0 && (await leaderChunkFrom(manager, subject, resumeAt ?? 1)) !== undefined) {
+    if (pulled.length === 0) {
+      if ((await leaderChunkFrom(manager, subject, resumeAt ?? 1)) === undefined) throw new RowChunksGoneError(noMoreChunks());
       fromLeader = true;
       lastProblem = `the reader's consumer was behind the stream leader`;
       void forgetConsumer();
@@ -225,10 +233,7 @@ export async function* readRowChunksThrough(
   /** The next chunk as the stream leader has it; after the last one, makes sure the leader holds no more. */
   const readFromLeader = async (pulled: Buffer[]): Promise<void> => {
     const stored = await leaderChunkFrom(manager, subject, resumeAt ?? 1);
-    if (stored === undefined) {
-      await new Promise((done) => setTimeout(done, RECOVERY_PAUSE_MS));
-      return;
-    }
+    if (stored === undefined) throw new RowChunksGoneError(noMoreChunks());
     const data = accept(stored.seq, stored.header, stored.data, undefined);
     if (index === chunkCount) {
       const extra = await leaderChunkFrom(manager, subject, stored.seq + 1);
@@ -257,7 +262,7 @@ export async function* readRowChunksThrough(
       try {
         await (fromLeader ? readFromLeader(pulled) : pullFromConsumer(pulled));
       } catch (error) {
-        if (error instanceof RowChunkSequenceError) throw error;
+        if (error instanceof RowChunkSequenceError || error instanceof RowChunksGoneError) throw error;
         // The consumer or its node is gone, or NATS is failing over: go on from the last chunk on a new consumer.
         lastProblem = errorText(error);
         unavailable = error instanceof PullUnansweredError || isClusterUnavailable(error);
