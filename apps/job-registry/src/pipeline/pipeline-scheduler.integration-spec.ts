@@ -450,6 +450,41 @@ describe('pipeline scheduler against PostgreSQL and NATS with a fake clock', () 
     });
   });
 
+  describe('a bus that refuses the work', () => {
+    it('stops the pass at the first refused publish instead of claiming and releasing every other table, and issues all once NATS is back', async () => {
+      const ownNats = await startTestNats();
+      let started: Registry | undefined;
+      try {
+        const logLines: Record<string, unknown>[] = [];
+        const registry = await startRegistry(newDatabase(), logLines, { NATS_URL: ownNats.url });
+        started = registry;
+        const tables = ['[public].[a]', '[public].[b]', '[public].[c]'];
+        const replicationId = await addReplication(registry, 'bus-down', tables);
+        const epochs = async () => Promise.all(tables.map(async (table) => (await tableState(registry, replicationId, table)).workEpoch));
+        const before = await epochs();
+
+        await ownNats.down();
+        expect(await registry.scheduler.runOnce(at(0))).toEqual([]);
+        expect(await registry.scheduler.runOnce(at(1))).toEqual([]);
+        // Each pass claimed one table (and released it), not all three.
+        const claimed = (await epochs()).map((epoch, index) => epoch - (before[index] ?? 0));
+        expect(claimed.reduce((sum, count) => sum + count, 0)).toBe(2);
+        for (const table of tables) expect(await tableState(registry, replicationId, table)).toMatchObject({ inFlightWorkId: null });
+        expect(logLines.filter((line) => line['level'] === 'error' && String(line['msg']).startsWith('could not publish work'))).toHaveLength(1);
+
+        await ownNats.up();
+        await waitUntil(async () => (await registry.scheduler.runOnce(at(2))).length > 0, 30000, 'work published once NATS is back');
+        await waitUntil(async () => (await Promise.all(tables.map((table) => tableState(registry, replicationId, table)))).every((table) => table.inFlightWorkId !== null), 30000, 'every table issued');
+        expect(logLines.filter((line) => line['msg'] === 'publishing work again')).toHaveLength(1);
+      } finally {
+        // The registry first, with its NATS up: closed while NATS is gone, its connection waits for a server that never comes.
+        await ownNats.up();
+        if (started) await stopRegistry(started);
+        await ownNats.stop();
+      }
+    }, 90000);
+  });
+
   describe('a scheduler stopped between claim and publish', () => {
     /** The scheduler holds each claim (committed) before publishing it: stopping it then is a crash at that point. */
     const holdBeforePublish = { SVC_TEST_HOOK_HOLD_CLAIM_BEFORE_PUBLISH_MS: '600000' };

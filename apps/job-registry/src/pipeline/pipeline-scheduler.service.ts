@@ -22,6 +22,7 @@ import { ChangeProbes } from './change-probes';
 import { SchedulerWake } from './scheduler-wake';
 import { ctTimeoutMinutes, levelAfterCancel, overdueVerdict, type OverdueSettings } from './ct-timeout';
 import { LeaderLock } from './leader-lock';
+import { PublishOutage } from './publish-outage';
 import { ReplicationRuns } from './replication-runs';
 import { PipelineLifecycle } from './replication-lifecycle.service';
 import { retentionInDanger } from './retention-danger';
@@ -72,6 +73,7 @@ export class PipelineScheduler implements OnApplicationBootstrap, BeforeApplicat
   private readonly probes: ChangeProbes;
   /** When a replication's change probe may be tried again after a failure. */
   private readonly probeRetryAt = new Map<string, number>();
+  private readonly publishOutage: PublishOutage;
 
   constructor(
     private readonly state: PipelineStateRepository,
@@ -89,6 +91,7 @@ export class PipelineScheduler implements OnApplicationBootstrap, BeforeApplicat
     walHeld: SourceWalHeld,
   ) {
     schedulerWake.listen(() => this.wake());
+    this.publishOutage = new PublishOutage(logger);
     this.lock = new LeaderLock(pool);
     this.runs = new ReplicationRuns(config.pipeline.minuteMs);
     this.probes = new ChangeProbes(async (request) => {
@@ -184,7 +187,10 @@ export class PipelineScheduler implements OnApplicationBootstrap, BeforeApplicat
 
     const issued: WorkOrder[] = [];
     for (const order of this.plan(now, eligible, tables, settings)) {
-      if (await this.issue(order, now)) issued.push(order);
+      const outcome = await this.issue(order, now);
+      if (outcome === 'issued') issued.push(order);
+      // The bus did not take the work: the rest of the pass would fail the same way, each claim released again.
+      else if (outcome === 'unpublished') break;
     }
     return issued;
   }
@@ -270,9 +276,9 @@ export class PipelineScheduler implements OnApplicationBootstrap, BeforeApplicat
    * marked published once JetStream confirmed it: a scheduler that dies in between leaves a claim the next
    * pass of whichever instance leads publishes again (publishUnconfirmedClaims).
    */
-  private async issue(order: WorkOrder, now: Date): Promise<boolean> {
+  private async issue(order: WorkOrder, now: Date): Promise<'issued' | 'skipped' | 'unpublished'> {
     const table = parseTableKey(order.tableName);
-    if (!table) return false;
+    if (!table) return 'skipped';
     const workId = randomUUID();
     const unnumbered: Omit<ExtractRequested, 'epoch'> = {
       workId,
@@ -288,19 +294,20 @@ export class PipelineScheduler implements OnApplicationBootstrap, BeforeApplicat
       requestedAt: now.toISOString(),
     };
     const epoch = await this.state.claim(order.replicationId, order.tableName, workId, order.kind, now, { ...unnumbered }, order.configVersion);
-    if (epoch === null) return false;
+    if (epoch === null) return 'skipped';
     const request: ExtractRequested = { ...unnumbered, epoch };
     try {
       await this.beforePublish(request);
       await this.publisher.publish(PipelineSubjects.extractRequested, request, workId);
     } catch (error) {
       await this.state.releaseWork(order.replicationId, order.tableName, workId, 'could not queue the work; retrying', new Date());
-      this.logger.error('could not publish work', { replicationId: order.replicationId, table: order.tableName, error });
-      return false;
+      this.publishOutage.failed(order, error);
+      return 'unpublished';
     }
+    this.publishOutage.succeeded();
     // Should this fail, the next pass publishes the claim again; JetStream drops the duplicate (message id = work id).
     await this.state.markPublished(order.replicationId, order.tableName, workId, new Date());
-    return true;
+    return 'issued';
   }
 
   /**
