@@ -88,6 +88,14 @@ describe('the bus permission model', () => {
     expect(rolesThatPublish('$JS.API.CONSUMER.DURABLE.CREATE.SVC_PIPELINE_V1.loader')).toEqual([]);
   });
 
+  it('lets the registry answer every other role, and the extractor the registry, after a move to another NATS node (nothing else writes to inboxes)', () => {
+    // allow_responses covers only a request delivered through the node the responder is on now (nats-cluster test).
+    for (const requester of ['extractor', 'stager', 'loader', 'api-gateway', 'operator'] as const) {
+      expect(rolesThatPublish(`${inboxPrefixOf(requester)}.abc.1`)).toEqual(['job-registry']);
+    }
+    expect(rolesThatPublish(`${inboxPrefixOf('job-registry')}.abc.1`)).toEqual(['extractor']);
+  });
+
   it('gives every role inboxes of its own, which no other role may read', () => {
     for (const role of BUS_ROLES) {
       const reply = `${inboxPrefixOf(role)}.abc.1`;

@@ -22,6 +22,17 @@ export function inboxPrefixOf(role: BusRole): string {
   return `_INBOX.${role}`;
 }
 
+/**
+ * Replies a responder may send to its requesters' inboxes whatever NATS node the request came through. `allow_responses`
+ * alone lets a client answer only a request delivered to it by the node it is connected to now: a responder that moved
+ * to another node (its node lost, a cluster rolling) between request and reply was refused (Publish Violation, nats-cluster
+ * test) and the requester waited out its timeout. Only the registry (answering every other role) and the extractor
+ * (answering the registry) get this; health answers keep to allow_responses, where a lost one costs nothing.
+ */
+function repliesTo(...requesters: BusRole[]): string[] {
+  return requesters.map((requester) => `${inboxPrefixOf(requester)}.>`);
+}
+
 /** Create (the filter is part of the subject, so no other filter can be chosen), look up, pull from and acknowledge one durable consumer. */
 function ownDurableConsumer(consumer: { durableName: string; subject: string }): string[] {
   return [
@@ -77,6 +88,7 @@ export function busPermissionsOf(role: BusRole): BusPermissions {
           ...ownDurableConsumer(PipelineConsumers.registryLoaded),
           ...ownDurableConsumer(PipelineConsumers.registryStagingApplied),
           ...ownDurableConsumer(PipelineConsumers.registryFailed),
+          ...repliesTo('extractor', 'stager', 'loader', 'api-gateway', 'operator'),
         ],
         subscribe: ['svc.registry.v1.>', Subjects.registryOperation, healthSubject('job-registry'), Subjects.workProgress, `${inboxPrefixOf(role)}.>`],
       };
@@ -100,6 +112,7 @@ export function busPermissionsOf(role: BusRole): BusPermissions {
           // Validation: a table's comparison, and its progress and result told to the registry.
           ...ownDurableConsumer(PipelineConsumers.validator),
           Subjects.registryValidationReport,
+          ...repliesTo('job-registry'),
         ],
         subscribe: [Subjects.extractorDiscoverTables, Subjects.extractorReleaseTables, Subjects.extractorChangedTables],
       });
