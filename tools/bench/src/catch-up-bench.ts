@@ -14,6 +14,7 @@ import { fingerprints } from './consistency';
 import { cpuSnapshot, cpuSpent, type CpuSpent } from './cpu-usage';
 import { parsePgbenchReport } from './lag-measurement';
 import { peakRssBytes } from './peak-memory';
+import { RssPhases, describePhasePeaks, type PhasePeak } from './rss-phases';
 import { machineInfo } from './machine-info';
 import { libpqArguments, locatePostgresTools, locateServerPrograms, runCommand } from './postgres-tools';
 import { PrivateCluster } from './private-cluster';
@@ -47,6 +48,8 @@ export interface CatchUpResult {
   heldBacklog: { pgbench: { tps: number; transactions: number }; native: { seconds: number; cpu: CpuSpent }; pipeline: { seconds: number; cpu: CpuSpent } };
   /** VmHWM of each service and the private nats-server at the end of the run. */
   peakRss: { service: string; bytes: number | null }[];
+  /** Each process's highest RSS sampled every 250 ms from the seed on, with the phase it was seen in. */
+  phasePeaks: PhasePeak[];
   warnings: number;
 }
 
@@ -136,6 +139,8 @@ function renderSection(result: CatchUpResult): string {
     ...heldBacklogLines(result),
     ...bigTransactionLines(result),
     `Peak RSS (VmHWM): ${result.peakRss.map((entry) => `${entry.service} ${entry.bytes === null ? 'n/a' : `${(entry.bytes / 2 ** 20).toFixed(0)} MiB`}`).join(', ')}.`,
+    '',
+    `Highest RSS sampled (every 250 ms from the seed on), with the phase it was seen in: ${describePhasePeaks(result.phasePeaks)}.`,
     '',
     `Warn/error lines logged by the services: ${result.warnings}.`,
     '',
@@ -250,6 +255,9 @@ export async function runCatchUpBenchmark(settings: BenchSettings, logFile: stri
     const startedAt = new Date();
     const warehouse = new Pool({ connectionString: stack.warehouse.url, max: 2 });
     pools.push(warehouse);
+    const rss = new RssPhases(measuredPids(stack));
+    rss.start();
+    rss.phase('the seed');
     const seed = await measureSeed(stack, source, warehouse, PGBENCH_TABLES, { sourceUrl: cluster.url(SOURCE_DATABASE) });
     log(`  seeded in ${seed.seconds.toFixed(1)} s`);
     if (settings.batchLimit !== null) {
@@ -272,6 +280,7 @@ export async function runCatchUpBenchmark(settings: BenchSettings, logFile: stri
     };
     log('pausing both: ALTER SUBSCRIPTION … DISABLE, StopReplicationService (the extractor still relays the log)');
     await pauseBoth(false);
+    rss.phase('the backlog built, the relay of the log running');
     const changesBefore = await trackedChangeCount(source);
     log(`pgbench -c ${settings.clients} -T ${settings.durationSeconds} builds the backlog`);
     const report = await runCommand(tools.pgbench, ['-c', String(settings.clients), '-T', String(settings.durationSeconds), ...connection.args, connection.database], connection.env);
@@ -284,11 +293,13 @@ export async function runCatchUpBenchmark(settings: BenchSettings, logFile: stri
     /** Native first, then the pipeline, each alone: the subscription is disabled again before the pipeline resumes. */
     const eachAlone = async (what: string) => {
       log(`${what}, native: ALTER SUBSCRIPTION … ENABLE`);
+      rss.phase(`${what}, native`);
       const nativeApply = await timedApply(source, subscriberPool, 'public', pids, () => subscriberPool.query(`ALTER SUBSCRIPTION ${SUBSCRIPTION} ENABLE`));
       log(`  ${nativeApply.seconds.toFixed(2)} s`);
       await subscriberPool.query(`ALTER SUBSCRIPTION ${SUBSCRIPTION} DISABLE`);
       await sleep(1000);
       log(`${what}, pipeline: StartReplication${relayHeld ? ', the relay released' : ''}`);
+      rss.phase(`${what}, pipeline`);
       const pipelineApply = await timedApply(source, warehouse, BENCH_WAREHOUSE_SCHEMA, pids, async () => {
         if (relayHeld) await releaseLogRelay(relayHolder);
         await call(stack, 'StartReplication', {});
@@ -300,6 +311,7 @@ export async function runCatchUpBenchmark(settings: BenchSettings, logFile: stri
 
     log('pausing both, the relay of the log held too (as with every extractor stopped)');
     await pauseBoth(true);
+    rss.phase('the second backlog built, the relay held');
     log(`pgbench -c ${settings.clients} -T ${settings.durationSeconds} builds a second backlog`);
     const heldReport = await runCommand(tools.pgbench, ['-c', String(settings.clients), '-T', String(settings.durationSeconds), ...connection.args, connection.database], connection.env);
     await source.query('CHECKPOINT');
@@ -307,6 +319,7 @@ export async function runCatchUpBenchmark(settings: BenchSettings, logFile: stri
 
     log('one transaction updating every account, both paused, the relay held');
     await pauseBoth(true);
+    rss.phase('the big transaction written, the relay held');
     const updated = await source.query('UPDATE public.pgbench_accounts SET abalance = abalance + 1');
     await source.query('CHECKPOINT');
     const big = await eachAlone('the big transaction');
@@ -326,6 +339,7 @@ export async function runCatchUpBenchmark(settings: BenchSettings, logFile: stri
       bigTransaction: { rows: updated.rowCount ?? 0, ...big },
       heldBacklog: { pgbench: parsePgbenchReport(heldReport.stdout), ...held },
       peakRss: Object.entries(pids).map(([service, pid]) => ({ service, bytes: peakRssBytes(pid) })),
+      phasePeaks: rss.stop(),
       warnings,
     });
     process.stdout.write(`\n${section}\n`);
