@@ -130,8 +130,9 @@ export async function publishRowChunks(
 
 /**
  * Reads exactly `chunkCount` chunks of `subject` in order, a few at a time, through a consumer of the reader's
- * own (in memory, on one node). Fails when fewer arrive with no progress for `idleTimeoutMs` while NATS serves the
- * rows stream, when the subject holds more than `chunkCount`, or when the chunks are not the sequence one
+ * own (in memory, on one node). Fails at once when the stream leader holds no next chunk (purged or expired: chunks are
+ * stored before their batch is announced), when fewer arrive with no progress for `idleTimeoutMs` while NATS serves
+ * the rows stream, when the subject holds more than `chunkCount`, or when the chunks are not the sequence one
  * publishRowChunks call wrote.
  *
  * In a NATS cluster the node holding the reader's consumer may die mid-read: the reader then makes a new
