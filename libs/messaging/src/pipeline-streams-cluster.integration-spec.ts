@@ -141,13 +141,14 @@ describe('readRowChunks on a three-node NATS cluster', () => {
    * leaders are elected after that): the reader must not count the failover as idleness. The failover itself gets
    * the default deadline, generous for a loaded machine.
    */
-  const readAll = async (subject: string, killAfterFirstChunk: () => Promise<TestNatsClusterNode>): Promise<{ read: number; killed: TestNatsClusterNode }> => {
+  const readAll = async (subject: string, killMidRead: () => Promise<TestNatsClusterNode>): Promise<{ read: number; killed: TestNatsClusterNode }> => {
     let read = 0;
     let killed: TestNatsClusterNode | undefined;
     for await (const chunk of readRowChunks(connection, subject, 40, { idleTimeoutMs: 5000 })) {
       expect(chunk).toEqual(Buffer.alloc(1000, read));
       read += 1;
-      if (read === 1) killed = await killAfterFirstChunk();
+      // The first chunk comes from the stream leader; the reader's consumer reads from the second on.
+      if (read === 2) killed = await killMidRead();
     }
     if (!killed) throw new Error('no node was killed');
     return { read, killed };

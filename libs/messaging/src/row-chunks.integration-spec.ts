@@ -200,7 +200,12 @@ describe('row chunks on JetStream', () => {
    * A consumer on a node whose copy of the stream is behind sees nothing that the leader holds (see the cluster
    * spec, which makes one for real). Here the reader's consumer starts at "new messages only", which it sees the same way.
    */
-  const blindConsumer: ReaderConsumerConfig = (subject, resumeAt, idleTimeoutMs) => ({ ...readerConsumer(subject, resumeAt, idleTimeoutMs), deliver_policy: DeliverPolicy.New });
+  const blindConsumer: ReaderConsumerConfig = (subject, resumeAt, idleTimeoutMs) => ({
+    ...readerConsumer(subject, resumeAt, idleTimeoutMs),
+    deliver_policy: DeliverPolicy.New,
+    // The reader resumes after the chunk it took from the leader; "new only" takes no start sequence.
+    opt_start_seq: undefined,
+  });
 
   it('reads the rest from the stream leader when its consumer sees less than the leader holds', async () => {
     const subject = newSubject();
@@ -211,8 +216,34 @@ describe('row chunks on JetStream', () => {
     const chunks = await readAll(readRowChunksThrough(blindConsumer, connection, subject, published.chunkCount, { idleTimeoutMs: 3000, onConsumerBehind: (index) => behindAt.push(index) }));
 
     expect(Buffer.concat(chunks).equals(data)).toBe(true);
-    expect(behindAt).toEqual([0]);
+    // Chunk 0 comes from the leader (the reader asks it first); its consumer is found behind at chunk 1.
+    expect(behindAt).toEqual([1]);
     expect(await readersOf(subject)).toEqual([]);
+  });
+
+  /** A consumer that starts before the start sequence asked for, as nats-server makes one on a copy that is behind. */
+  const replayingConsumer: ReaderConsumerConfig = (subject, _resumeAt, idleTimeoutMs) => readerConsumer(subject, undefined, idleTimeoutMs);
+
+  it('skips chunks its consumer delivers again from before the last one taken (a consumer on a copy that is behind)', async () => {
+    const subject = newSubject();
+    const data = randomBytes(5 * 1000);
+    const published = await publishRowChunks(connection, subject, piecesOf(data, 1000), { maxChunkBytes: 1000 });
+
+    const chunks = await readAll(readRowChunksThrough(replayingConsumer, connection, subject, published.chunkCount, { idleTimeoutMs: 3000 }));
+
+    expect(Buffer.concat(chunks).equals(data)).toBe(true);
+  });
+
+  it('takes a one-chunk batch from the stream leader alone: no consumer is made', async () => {
+    const subject = newSubject();
+    await publishRowChunks(connection, subject, piecesOf(Buffer.alloc(500, 'x'), 500), { maxChunkBytes: 1000 });
+    const consumersBefore = (await manager.streams.info(PipelineStreams.rows.name)).state.consumer_count;
+    let consumersWhileReading = -1;
+    for await (const chunk of readRowChunks(connection, subject, 1)) {
+      expect(chunk).toEqual(Buffer.alloc(500, 'x'));
+      consumersWhileReading = (await manager.streams.info(PipelineStreams.rows.name)).state.consumer_count;
+    }
+    expect(consumersWhileReading).toBe(consumersBefore);
   });
 
   it('fails when the leader holds more chunks than expected', async () => {

@@ -219,7 +219,12 @@ export async function* readRowChunksThrough(
     const messages = await consumer.fetch({ max_messages: Math.min(READ_BATCH, chunkCount - index), expires });
     const overdue = setTimeout(() => messages.stop(new PullUnansweredError(`no answer to a pull within ${expires + FETCH_GRACE_MS} ms`)), expires + FETCH_GRACE_MS);
     try {
-      for await (const message of messages) pulled.push(accept(message.seq, message.headers, message.data, message.info.pending));
+      for await (const message of messages) {
+        // A chunk before the last one taken: a consumer on a copy of the stream that is behind starts at that copy's end,
+        // not at the start sequence asked for (nats-server clamps it), and then delivers what it catches up on.
+        if (resumeAt !== undefined && message.seq < resumeAt) continue;
+        pulled.push(accept(message.seq, message.headers, message.data, message.info.pending));
+      }
     } finally {
       clearTimeout(overdue);
     }
@@ -231,16 +236,20 @@ export async function* readRowChunksThrough(
       options.onConsumerBehind?.(index);
     }
   };
-  /** The next chunk as the stream leader has it; after the last one, makes sure the leader holds no more. */
-  const readFromLeader = async (pulled: Buffer[]): Promise<void> => {
-    const stored = await leaderChunkFrom(manager, subject, resumeAt ?? 1);
-    if (stored === undefined) throw new RowChunksGoneError(noMoreChunks());
+  /** A chunk the stream leader answered with, as the next one; after the last one, makes sure the leader holds no more. */
+  const takeFromLeader = async (stored: StoredMsg): Promise<Buffer> => {
     const data = accept(stored.seq, stored.header, stored.data, undefined);
     if (index === chunkCount) {
       const extra = await leaderChunkFrom(manager, subject, stored.seq + 1);
       if (extra !== undefined) throw new RowChunkSequenceError(`${subject} holds more than the ${chunkCount} chunks expected`);
     }
-    pulled.push(data);
+    return data;
+  };
+  /** The next chunk as the stream leader has it. */
+  const readFromLeader = async (pulled: Buffer[]): Promise<void> => {
+    const stored = await leaderChunkFrom(manager, subject, resumeAt ?? 1);
+    if (stored === undefined) throw new RowChunksGoneError(noMoreChunks());
+    pulled.push(await takeFromLeader(stored));
   };
   // Chunks are stored and acknowledged before their batch is announced, so a reader that finds none on the leader
   // will never see them (purged by a newer extraction of the same batch, or expired): say so now, not after the
@@ -248,6 +257,10 @@ export async function* readRowChunksThrough(
   const first = await leaderChunkFrom(manager, subject, 1).catch(() => null);
   if (first === undefined) throw new RowChunksGoneError(`expected ${chunkCount} chunks on ${subject} but the rows stream holds none: they were purged or expired`);
   try {
+    // The leader's answer is the first chunk itself: taken, not read again through a consumer. A small change batch is
+    // one chunk, and its consumer's creation, pull and deletion were most of a one-row batch's time in the stager,
+    // inside staging's open COPY (many-tables bench, 2026-11-30).
+    if (first !== null) yield await takeFromLeader(first);
     while (index < chunkCount) {
       const cause = lastProblem === '' ? '' : ` (last problem: ${lastProblem})`;
       if (idleMs >= idleTimeoutMs) {
