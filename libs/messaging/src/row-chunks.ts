@@ -211,6 +211,15 @@ export async function* readRowChunksThrough(
     }
     return Buffer.from(data);
   };
+  /** A chunk the stream leader answered with, as the next one; after the last one, makes sure the leader holds no more. */
+  const takeFromLeader = async (stored: StoredMsg): Promise<Buffer> => {
+    const data = accept(stored.seq, stored.header, stored.data, undefined);
+    if (index === chunkCount) {
+      const extra = await leaderChunkFrom(manager, subject, stored.seq + 1);
+      if (extra !== undefined) throw new RowChunkSequenceError(`${subject} holds more than the ${chunkCount} chunks expected`);
+    }
+    return data;
+  };
   /** Up to READ_BATCH chunks through the reader's consumer (made when there is none). */
   const pullFromConsumer = async (pulled: Buffer[]): Promise<void> => {
     consumerName ??= (await manager.consumers.add(PipelineStreams.rows.name, consumerConfig(subject, resumeAt, idleTimeoutMs))).name;
@@ -229,21 +238,15 @@ export async function* readRowChunksThrough(
       clearTimeout(overdue);
     }
     if (pulled.length === 0) {
-      if ((await leaderChunkFrom(manager, subject, resumeAt ?? 1)) === undefined) throw new RowChunksGoneError(noMoreChunks());
+      const stored = await leaderChunkFrom(manager, subject, resumeAt ?? 1);
+      if (stored === undefined) throw new RowChunksGoneError(noMoreChunks());
       fromLeader = true;
       lastProblem = `the reader's consumer was behind the stream leader`;
       void forgetConsumer();
       options.onConsumerBehind?.(index);
+      // The leader's answer is the next chunk: taken, not asked for again.
+      pulled.push(await takeFromLeader(stored));
     }
-  };
-  /** A chunk the stream leader answered with, as the next one; after the last one, makes sure the leader holds no more. */
-  const takeFromLeader = async (stored: StoredMsg): Promise<Buffer> => {
-    const data = accept(stored.seq, stored.header, stored.data, undefined);
-    if (index === chunkCount) {
-      const extra = await leaderChunkFrom(manager, subject, stored.seq + 1);
-      if (extra !== undefined) throw new RowChunkSequenceError(`${subject} holds more than the ${chunkCount} chunks expected`);
-    }
-    return data;
   };
   /** The next chunk as the stream leader has it. */
   const readFromLeader = async (pulled: Buffer[]): Promise<void> => {
@@ -272,7 +275,6 @@ export async function* readRowChunksThrough(
       const pulled: Buffer[] = [];
       const attemptStartedAt = Date.now();
       let unavailable = false;
-      const wasFromLeader: boolean = fromLeader;
       try {
         await (fromLeader ? readFromLeader(pulled) : pullFromConsumer(pulled));
       } catch (error) {
@@ -289,8 +291,6 @@ export async function* readRowChunksThrough(
         unavailableMs = 0;
       } else if (unavailable) {
         unavailableMs += Date.now() - attemptStartedAt;
-      } else if (fromLeader !== wasFromLeader) {
-        // The empty pull showed that the next chunk is there, on the leader: not idle time.
       } else {
         idleMs += Date.now() - attemptStartedAt;
       }
