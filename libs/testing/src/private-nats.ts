@@ -91,9 +91,10 @@ export class NatsServerProcess {
     if (LOG_DIR) mkdirSync(LOG_DIR, { recursive: true });
     const readyLine = new RegExp(`Listening for client connections on [^\\s]*:${this.port}\\s[\\s\\S]*Server is ready`);
     child.stderr?.on('data', (data: Buffer) => {
-      this.stderrTail = (this.stderrTail + data.toString('utf8')).slice(-STDERR_TAIL_BYTES);
+      const text = data.toString('utf8');
+      this.stderrTail = (this.stderrTail + text).slice(-STDERR_TAIL_BYTES);
       if (LOG_DIR) appendFileSync(join(LOG_DIR, `nats-server-${String(this.port)}.log`), data);
-      this.keepViolations(data.toString('utf8'));
+      this.keepViolations(text);
       ready ||= readyLine.test(this.stderrTail);
     });
     const deadline = Date.now() + START_TIMEOUT_MS;

@@ -14,7 +14,7 @@ import { fingerprints } from './consistency';
 import { cpuSnapshot, cpuSpent, type CpuSpent } from './cpu-usage';
 import { parsePgbenchReport } from './lag-measurement';
 import { peakRssBytes } from './peak-memory';
-import { RssPhases, describePhasePeaks, type PhasePeak } from './rss-phases';
+import { RssPhases, describePhasePeaks, mebibytes, type PhasePeak } from './rss-phases';
 import { machineInfo } from './machine-info';
 import { libpqArguments, locatePostgresTools, locateServerPrograms, runCommand } from './postgres-tools';
 import { PrivateCluster } from './private-cluster';
@@ -138,7 +138,7 @@ function renderSection(result: CatchUpResult): string {
     '',
     ...heldBacklogLines(result),
     ...bigTransactionLines(result),
-    `Peak RSS (VmHWM): ${result.peakRss.map((entry) => `${entry.service} ${entry.bytes === null ? 'n/a' : `${(entry.bytes / 2 ** 20).toFixed(0)} MiB`}`).join(', ')}.`,
+    `Peak RSS (VmHWM): ${result.peakRss.map((entry) => `${entry.service} ${entry.bytes === null ? 'n/a' : mebibytes(entry.bytes)}`).join(', ')}.`,
     '',
     `Highest RSS sampled (every 250 ms from the seed on), with the phase it was seen in: ${describePhasePeaks(result.phasePeaks)}.`,
     '',

@@ -66,7 +66,12 @@ export class RssPhases {
   }
 }
 
+/** `212 MiB` */
+export function mebibytes(bytes: number): string {
+  return `${(bytes / 2 ** 20).toFixed(0)} MiB`;
+}
+
 /** `extractor 212 MiB (the big transaction, pipeline)`, … */
 export function describePhasePeaks(peaks: readonly PhasePeak[]): string {
-  return peaks.map((peak) => `${peak.service} ${(peak.bytes / 2 ** 20).toFixed(0)} MiB (${peak.phase})`).join(', ');
+  return peaks.map((peak) => `${peak.service} ${mebibytes(peak.bytes)} (${peak.phase})`).join(', ');
 }
