@@ -6,6 +6,7 @@ import { POSTGRES_TO_POSTGRES, type SourceSession, type WarehouseSession } from 
 import { LIVE_TABLES } from './live-workload';
 import { ReplicationPair } from './replication-pair';
 import { alterReplication } from './replication-api';
+import { workDiagnostics } from './work-diagnostics';
 
 /**
  * Kill rounds: the CI size by default; `npm run test:kill` (KILL_TEST_ROUNDS=200) is the long run of the same
@@ -109,7 +110,8 @@ describe('SIGKILL of a random service, round after round, under a concurrent wor
         kills.push('nats (restart)');
       } else if (round % CLAIM_ROUND_EVERY === 0) {
         const kill = await claimKiller.killAtNextClaim().catch(async (error: Error) => {
-          throw new Error(`${error.message}\n${story()}\n${await pair.type1.diagnostics()}`);
+          const [type1, type2, work] = await Promise.all([pair.type1.diagnostics(), pair.type2.diagnostics(), workDiagnostics(stack)]);
+          throw new Error(`${error.message}\n${story()}\nType1: ${type1}\nType2: ${type2}\n${work}`);
         });
         claimKills.push(kill);
         kills.push(`job-registry at a claim${kill.inWindow ? ' (before its publish)' : ''}`);
@@ -123,8 +125,8 @@ describe('SIGKILL of a random service, round after round, under a concurrent wor
     expect(workload.unexpected).toEqual([]);
     expect(workload.committed).toBeGreaterThan(ROUNDS * 5);
 
-    await pair.waitForConvergenceWhileMoving(STALL_MS, CATCH_UP_CAP_MS).catch((error: Error) => {
-      throw new Error(`${error.message}\n${story()}`);
+    await pair.waitForConvergenceWhileMoving(STALL_MS, CATCH_UP_CAP_MS).catch(async (error: Error) => {
+      throw new Error(`${error.message}\n${story()}\n${await workDiagnostics(stack)}`);
     });
     expect(await pair.duplicates()).toEqual([]);
   }, (ROUNDS * 8 + 60) * 1000 + CATCH_UP_CAP_MS);
