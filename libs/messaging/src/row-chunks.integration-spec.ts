@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { DeliverPolicy, type JetStreamManager, type NatsConnection } from 'nats';
+import { DeliverPolicy, ErrorCode, NatsError, type JetStreamManager, type NatsConnection } from 'nats';
 import { PipelineStreams } from '@svc/contracts';
 import { ensurePipelineStreams } from './pipeline-streams';
 import { publishRowChunks, purgeRows, readRowChunks, readRowChunksThrough, readerConsumer, rowsSubjectOf, type ReaderConsumerConfig } from './row-chunks';
@@ -13,6 +13,36 @@ async function readAll(chunks: AsyncIterable<Buffer>): Promise<Buffer[]> {
   const result: Buffer[] = [];
   for await (const chunk of chunks) result.push(chunk);
   return result;
+}
+
+/**
+ * The connection, except that the stream leader does not answer (a NATS request timeout, as nats.js reports one) the
+ * `failing`-th STREAM.MSG.GET the reader sends: a leader lost for a moment, in one exact place of the read.
+ */
+function leaderSilentAt(connection: NatsConnection, failing: number): NatsConnection {
+  let gets = 0;
+  const managerOf = (manager: JetStreamManager): JetStreamManager =>
+    new Proxy(manager, {
+      get: (target, property) =>
+        property !== 'streams'
+          ? (Reflect.get(target, property) as unknown)
+          : new Proxy(target.streams, {
+              get: (streams, name) =>
+                name !== 'getMessage'
+                  ? (Reflect.get(streams, name) as unknown)
+                  : (...args: Parameters<typeof streams.getMessage>) => {
+                      gets += 1;
+                      return gets === failing ? Promise.reject(NatsError.errorForCode(ErrorCode.Timeout)) : streams.getMessage(...args);
+                    },
+            }),
+    });
+  return new Proxy(connection, {
+    get: (target, property) => {
+      if (property === 'jetstreamManager') return async (...args: Parameters<NatsConnection['jetstreamManager']>) => managerOf(await target.jetstreamManager(...args));
+      const value: unknown = Reflect.get(target, property);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
 }
 
 describe('row chunks on JetStream', () => {
@@ -244,6 +274,27 @@ describe('row chunks on JetStream', () => {
       consumersWhileReading = (await manager.streams.info(PipelineStreams.rows.name)).state.consumer_count;
     }
     expect(consumersWhileReading).toBe(consumersBefore);
+  });
+
+  it('waits out a leader that does not answer whether a one-chunk batch holds more, instead of failing the read', async () => {
+    const subject = newSubject();
+    await publishRowChunks(connection, subject, piecesOf(Buffer.alloc(500, 'y'), 500), { maxChunkBytes: 1000 });
+
+    // The reader's first get finds the chunk; its second, whether another follows, gets no answer.
+    const chunks = await readAll(readRowChunks(leaderSilentAt(connection, 2), subject, 1, { idleTimeoutMs: 3000 }));
+
+    expect(chunks).toEqual([Buffer.alloc(500, 'y')]);
+  });
+
+  it('hands out the last chunk taken from the leader even when the check after it gets no answer at first', async () => {
+    const subject = newSubject();
+    const data = randomBytes(2 * 1000);
+    const published = await publishRowChunks(connection, subject, piecesOf(data, 1000), { maxChunkBytes: 1000 });
+
+    // Gets: 1 chunk 0 (first), 2 chunk 1 from the leader (the consumer sees nothing), 3 "any more after chunk 1?" unanswered.
+    const chunks = await readAll(readRowChunksThrough(blindConsumer, leaderSilentAt(connection, 3), subject, published.chunkCount, { idleTimeoutMs: 3000 }));
+
+    expect(Buffer.concat(chunks).equals(data)).toBe(true);
   });
 
   it('fails when the leader holds more chunks than expected', async () => {

@@ -211,14 +211,17 @@ export async function* readRowChunksThrough(
     }
     return Buffer.from(data);
   };
-  /** A chunk the stream leader answered with, as the next one; after the last one, makes sure the leader holds no more. */
+  /**
+   * A chunk the stream leader answered with, as the next one; for the last one, first makes sure the leader holds no
+   * more. Checked before the chunk is taken: a check that fails (NATS unavailable) must leave it to be read again, not
+   * counted as read and never handed out (the read would end one chunk short).
+   */
   const takeFromLeader = async (stored: StoredMsg): Promise<Buffer> => {
-    const data = accept(stored.seq, stored.header, stored.data, undefined);
-    if (index === chunkCount) {
+    if (index + 1 === chunkCount) {
       const extra = await leaderChunkFrom(manager, subject, stored.seq + 1);
       if (extra !== undefined) throw new RowChunkSequenceError(`${subject} holds more than the ${chunkCount} chunks expected`);
     }
-    return data;
+    return accept(stored.seq, stored.header, stored.data, undefined);
   };
   /** Up to READ_BATCH chunks through the reader's consumer (made when there is none). */
   const pullFromConsumer = async (pulled: Buffer[]): Promise<void> => {
@@ -257,13 +260,19 @@ export async function* readRowChunksThrough(
   // Chunks are stored and acknowledged before their batch is announced, so a reader that finds none on the leader
   // will never see them (purged by a newer extraction of the same batch, or expired): say so now, not after the
   // idle deadline, so that the batch is retried in seconds. A leader that cannot answer is waited for as below.
-  const first = await leaderChunkFrom(manager, subject, 1).catch(() => null);
+  /**
+   * The leader's answer is the first chunk itself: taken in the loop below, not read again through a consumer. A small
+   * change batch is one chunk, and its consumer's creation, pull and deletion were most of a one-row batch's time in the
+   * stager, inside staging's open COPY (many-tables bench, 2026-11-30).
+   */
+  let first = await leaderChunkFrom(manager, subject, 1).catch(() => null);
   if (first === undefined) throw new RowChunksGoneError(`expected ${chunkCount} chunks on ${subject} but the rows stream holds none: they were purged or expired`);
+  const takeFirst = async (stored: StoredMsg, pulled: Buffer[]): Promise<void> => {
+    // Taken once whatever happens: should its check fail, the chunk is read again like any other (a consumer from the start).
+    first = null;
+    pulled.push(await takeFromLeader(stored));
+  };
   try {
-    // The leader's answer is the first chunk itself: taken, not read again through a consumer. A small change batch is
-    // one chunk, and its consumer's creation, pull and deletion were most of a one-row batch's time in the stager,
-    // inside staging's open COPY (many-tables bench, 2026-11-30).
-    if (first !== null) yield await takeFromLeader(first);
     while (index < chunkCount) {
       const cause = lastProblem === '' ? '' : ` (last problem: ${lastProblem})`;
       if (idleMs >= idleTimeoutMs) {
@@ -276,7 +285,7 @@ export async function* readRowChunksThrough(
       const attemptStartedAt = Date.now();
       let unavailable = false;
       try {
-        await (fromLeader ? readFromLeader(pulled) : pullFromConsumer(pulled));
+        await (first !== null ? takeFirst(first, pulled) : fromLeader ? readFromLeader(pulled) : pullFromConsumer(pulled));
       } catch (error) {
         if (error instanceof RowChunkSequenceError || error instanceof RowChunksGoneError) throw error;
         // The consumer or its node is gone, or NATS is failing over: go on from the last chunk on a new consumer.
