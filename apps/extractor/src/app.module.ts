@@ -2,7 +2,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import type { WorkerConfig } from '@svc/config';
 import { JsonLogger } from '@svc/logging';
 import { createHealthController } from '@svc/messaging-nest';
-import { PIPELINE_CONSUMERS, PipelineConsumersHost, PipelineRuntimeModule, WORKER_CONFIG } from '@svc/pipeline-nest';
+import { PIPELINE_CONSUMERS, PipelineConsumersHost, PipelineRuntimeModule, WORKER_CONFIG, workerProbes } from '@svc/pipeline-nest';
 import { DiscoverController } from './extract/discover.controller';
 import { DiscoverService } from './extract/discover.service';
 import { extractConsumer } from './extract/extract.consumer';
@@ -33,6 +33,7 @@ export class AppModule {
           useFactory: (extract: ExtractService, validate: ValidateService, settings: WorkerConfig) => [extractConsumer(extract, settings), validateConsumer(validate, settings)],
         },
         PipelineConsumersHost,
+        workerProbes('extractor', config),
       ],
     };
   }

@@ -2,7 +2,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import type { WorkerConfig } from '@svc/config';
 import { JsonLogger } from '@svc/logging';
 import { createHealthController } from '@svc/messaging-nest';
-import { PIPELINE_CONSUMERS, PipelineConsumersHost, PipelineRuntimeModule, WORKER_CONFIG } from '@svc/pipeline-nest';
+import { PIPELINE_CONSUMERS, PipelineConsumersHost, PipelineRuntimeModule, WORKER_CONFIG, workerProbes } from '@svc/pipeline-nest';
 import { stageConsumer } from './stage/stage.consumer';
 import { StageService } from './stage/stage.service';
 
@@ -17,6 +17,7 @@ export class AppModule {
         StageService,
         { provide: PIPELINE_CONSUMERS, inject: [StageService, WORKER_CONFIG], useFactory: (service: StageService, settings: WorkerConfig) => [stageConsumer(service, settings)] },
         PipelineConsumersHost,
+        workerProbes('stager', config),
       ],
     };
   }

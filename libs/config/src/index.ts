@@ -15,4 +15,5 @@ export {
 export { readNatsSecurity, type NatsAuth, type NatsSecurity, type NatsTls } from './nats-security';
 export { loadWorkerConfig, readLogLevel, type LogLevelSetting, type WorkerConfig } from './worker';
 export { isLoopbackHost } from './loopback-host';
+export { readProbeSettings, type ProbeSettings } from './probes';
 export { DEVELOPMENT_FLAG, DEVELOPMENT_MASTER_KEY } from './development';

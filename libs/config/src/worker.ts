@@ -1,5 +1,6 @@
 import { EnvReader } from './env-reader';
 import { readNatsSettings, readS3Settings, readWorkerKey, type NatsSettings, type S3ServiceSettings } from './common';
+import { readProbeSettings, type ProbeSettings } from './probes';
 
 export type LogLevelSetting = 'debug' | 'info' | 'warn' | 'error';
 
@@ -43,6 +44,8 @@ export interface WorkerConfig {
    * and Type1 warehouse tables) instead of deleting and inserting each key.
    */
   rebuild: { share: number; minRows: number };
+  /** PROBE_PORT / PROBE_HOST: the process's /health, /live and /ready (null: not served). */
+  probes: ProbeSettings | null;
 }
 
 /**
@@ -89,6 +92,7 @@ export function loadWorkerConfig(environment: Record<string, string | undefined>
       share: env.int('REBUILD_PERCENT', 30, { min: 0, max: 100 }) / 100,
       minRows: env.int('REBUILD_MIN_ROWS', 10_000, { min: 1 }),
     },
+    probes: readProbeSettings(env),
   };
   env.done();
   return config;

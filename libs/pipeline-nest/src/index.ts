@@ -1,1 +1,1 @@
-export { PIPELINE_CONSUMERS, PipelineConsumersHost, PipelineRuntimeModule, WORKER_CONFIG, WORKER_SHUTDOWN, type AnyPipelineWorkerOptions } from './pipeline-runtime.module';
+export { PIPELINE_CONSUMERS, PipelineConsumersHost, PipelineRuntimeModule, WORKER_CONFIG, WORKER_SHUTDOWN, workerProbes, type AnyPipelineWorkerOptions } from './pipeline-runtime.module';

@@ -1,11 +1,11 @@
-import { Inject, Injectable, Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown, type Provider } from '@nestjs/common';
 import type { NatsConnection } from 'nats';
-import { Subjects, type PipelineSubject } from '@svc/contracts';
+import { PipelineStreams, Subjects, type PipelineSubject } from '@svc/contracts';
 import type { WorkerConfig } from '@svc/config';
 import { RuntimeConfigSeal } from '@svc/crypto';
 import { JsonLogger } from '@svc/logging';
 import { CancelledWork, NatsRequester, PipelinePublisher, PipelineWorker, waitForPipelineStreams, type PipelineWorkerOptions } from '@svc/messaging';
-import { NATS_CONNECTION, NatsRequesterModule } from '@svc/messaging-nest';
+import { NATS_CONNECTION, NatsRequesterModule, natsReachable, probeHostProvider, type ReadinessCheck } from '@svc/messaging-nest';
 import { EngineRegistry, RuntimeConfigClient } from '@svc/pipeline-runtime';
 import { skippingCancelledWork } from './cancelled-work-filter';
 import { inOwnConnectionScope, poolSizingsOf } from './connection-scope';
@@ -28,6 +28,8 @@ export type AnyPipelineWorkerOptions = PipelineWorkerOptions<PipelineSubject>;
 @Injectable()
 export class PipelineConsumersHost implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly workers: PipelineWorker<PipelineSubject>[] = [];
+  /** Every consumer was started (the pipeline streams existed and the consumers were made). */
+  private consuming = false;
 
   constructor(
     @Inject(NATS_CONNECTION) private readonly connection: NatsConnection,
@@ -59,9 +61,24 @@ export class PipelineConsumersHost implements OnApplicationBootstrap, OnApplicat
       this.workers.push(worker);
       this.logger.info('consuming', { subject: options.subject, durable: options.durableName, concurrency: options.concurrency });
     }
+    this.consuming = true;
   }
 
+  /**
+   * Readiness: every consumer was started and JetStream still answers for each (its info). Rejects while the app waits
+   * for the registry to create the pipeline streams, and while JetStream cannot serve them.
+   */
+  readonly consumersCheck: ReadinessCheck = {
+    name: 'consumers',
+    check: async () => {
+      if (!this.consuming) throw new Error('the consumers have not started');
+      const manager = await this.connection.jetstreamManager();
+      await Promise.all(this.consumers.map((options) => manager.consumers.info(PipelineStreams.work.name, options.durableName)));
+    },
+  };
+
   async onApplicationShutdown(): Promise<void> {
+    this.consuming = false;
     // No new messages are taken; then waits in flight (registry outage, seed part order) end, handing theirs back.
     const stopped = Promise.allSettled(this.workers.map((worker) => worker.stop()));
     this.shutdown.abort();
@@ -101,4 +118,12 @@ export class PipelineRuntimeModule {
       exports: [WORKER_CONFIG, WORKER_SHUTDOWN, JsonLogger, EngineRegistry, RuntimeConfigClient, PipelinePublisher, CancelledWork],
     };
   }
+}
+
+/** The worker's health probes (PROBE_PORT): NATS answers, and its consumers run. List it beside PipelineConsumersHost. */
+export function workerProbes(service: 'extractor' | 'stager' | 'loader', config: Pick<WorkerConfig, 'probes'>): Provider {
+  return probeHostProvider(service, config.probes, [NATS_CONNECTION, PipelineConsumersHost], (connection: NatsConnection, host: PipelineConsumersHost) => [
+    natsReachable(connection),
+    host.consumersCheck,
+  ]);
 }

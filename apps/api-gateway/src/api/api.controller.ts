@@ -12,7 +12,7 @@ export class ApiController {
   }
 }
 
-/** Anything outside /api/<Operation>, /health and /metrics, the root included: the API's own 404 body, not the framework's. */
+/** Anything outside /api/<Operation>, /health, /live, /ready and /metrics, the root included: the API's own 404 body, not the framework's. */
 @Controller()
 export class FallbackController {
   constructor(private readonly api: ApiService) {}

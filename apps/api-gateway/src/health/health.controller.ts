@@ -17,6 +17,19 @@ export class HttpHealthController {
     response.status(report.status === 'ok' ? 200 : 503).json(report);
   }
 
+  /** Liveness: the gateway's event loop answers (whatever NATS and the registry do). */
+  @Get('live')
+  live(@Res() response: Response): void {
+    response.status(200).json({ service: 'api-gateway', status: 'alive' });
+  }
+
+  /** Readiness: NATS and the registry answer and the gateway is not stopping; 503 naming the check that failed. */
+  @Get('ready')
+  async ready(@Res() response: Response): Promise<void> {
+    const report = await this.health.ready();
+    response.status(report.status === 'ready' ? 200 : 503).set('cache-control', 'no-store').json(report);
+  }
+
   @Get('metrics')
   async metricsText(@Req() request: Request, @Res() response: Response): Promise<void> {
     const answer = await this.metrics.answer(request.headers.authorization);

@@ -6,8 +6,10 @@ import {
   readMaxClockSkewMs,
   readNatsSettings,
   readS3Settings,
+  readProbeSettings,
   readWorkerKey,
   type NatsSettings,
+  type ProbeSettings,
   type S3ServiceSettings,
 } from '@svc/config';
 import type { LogLevel } from '@svc/logging';
@@ -42,6 +44,8 @@ export interface RegistryConfig {
   allowLoopbackTargets: boolean;
   logLevel: LogLevel;
   pipeline: PipelineSchedulerSettings;
+  /** PROBE_PORT / PROBE_HOST: the registry's /health, /live and /ready (null: not served). */
+  probes: ProbeSettings | null;
 }
 
 /** How the scheduler turns stored state into work (DESIGN §7). */
@@ -92,6 +96,7 @@ export function readRegistryConfig(environment: Record<string, string | undefine
   const s3 = readS3Settings(env);
   const reachabilityTimeoutMs = env.int('REACHABILITY_TIMEOUT_MS', 10000, { min: 100, max: 120000 });
   const allowLoopbackTargets = env.bool('ALLOW_LOOPBACK_TARGETS', false);
+  const probes = readProbeSettings(env);
   const logLevelText = env.string('LOG_LEVEL', 'info').toLowerCase();
   const pipeline: PipelineSchedulerSettings = {
     enabled: env.bool('SCHEDULER_ENABLED', true),
@@ -143,5 +148,6 @@ export function readRegistryConfig(environment: Record<string, string | undefine
     allowLoopbackTargets,
     logLevel: logLevel ?? 'info',
     pipeline,
+    probes,
   };
 }

@@ -3,7 +3,10 @@ import type { NatsConnection } from 'nats';
 import { RuntimeConfigSeal } from '@svc/crypto';
 import { JsonLogger } from '@svc/logging';
 import { NO_OUTAGE_WAIT, PipelinePublisher } from '@svc/messaging';
-import { NATS_CONNECTION, NatsRequesterModule } from '@svc/messaging-nest';
+import { NATS_CONNECTION, NatsRequesterModule, natsReachable, probeHostProvider } from '@svc/messaging-nest';
+import type { Pool } from 'pg';
+import { PipelineStreams } from '@svc/contracts';
+import { REGISTRY_POOL } from '../store/store.module';
 import type { RegistryConfig } from '../config/registry-config';
 import { AlertsService } from './alerts.service';
 import { PipelineEventsConsumers } from './pipeline-events.consumers';
@@ -49,6 +52,18 @@ export class PipelineModule {
         PipelineScheduler,
         PipelineLifecycle,
         { provide: REPLICATION_LIFECYCLE, useExisting: PipelineLifecycle },
+        // The registry's probes (PROBE_PORT): NATS answers, the control database answers, the pipeline streams exist.
+        probeHostProvider('job-registry', config.probes, [NATS_CONNECTION, REGISTRY_POOL], (connection: NatsConnection, pool: Pool) => [
+          natsReachable(connection),
+          { name: 'controlDatabase', check: async () => void (await pool.query('SELECT 1')) },
+          {
+            name: 'streams',
+            check: async () => {
+              const manager = await connection.jetstreamManager();
+              await Promise.all(Object.values(PipelineStreams).map((stream) => manager.streams.info(stream.name)));
+            },
+          },
+        ]),
       ],
       exports: [PipelineScheduler, REPLICATION_LIFECYCLE, PipelinePublisher, AlertsService, PipelineLifecycle],
     };
