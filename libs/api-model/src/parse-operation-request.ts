@@ -19,6 +19,7 @@ export const REQUEST_MODELS: { [Op in OperationName]: new () => OperationRequest
   DeleteWarehouseReplication: ReplicationIdDto,
   StopReplicationService: EmptyRequestDto,
   StartReplication: StartReplicationDto,
+  StopReplication: ReplicationIdDto,
   AlterConfiguration: AlterConfigurationDto,
   GetReplicationMetrics: ReplicationMetricsDto,
   StartReplicationValidation: StartValidationDto,

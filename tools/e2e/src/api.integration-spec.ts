@@ -21,6 +21,7 @@ interface DescribeJson {
   replicationId: string;
   replicationName: string;
   status: string;
+  stoppedReason?: string;
   configuration: {
     parallelTablesLimit: number;
     changeTrackingBatchLimit: number;
@@ -386,9 +387,23 @@ describe('signed API end to end (gateway and registry processes, NATS, PostgreSQ
 
   it('service-wide stop and start change every status', async () => {
     expect((await callSigned(stack.baseUrl, 'StopReplicationService', 'json', '{}', ADMIN_KEY)).status).toBe(200);
-    expect((await describeJson(xmlReplicationId)).status).toBe('Stopped');
+    const stoppedService = await describeJson(xmlReplicationId);
+    expect(stoppedService.status).toBe('Stopped');
+    expect(stoppedService.stoppedReason).toContain('the replication service is stopped');
+    // One replication cannot be started while the service is stopped: refused (400, as the seed answers every rejected
+    // request; issue 40 asked for 409), saying what to call, and nothing changes.
+    const refused = await callSigned(
+      stack.baseUrl,
+      'StartReplication',
+      'xml',
+      `<StartReplicationRequest><ReplicationId>${xmlReplicationId}</ReplicationId></StartReplicationRequest>`,
+      ADMIN_KEY,
+    );
+    expect(refused.status).toBe(400);
+    expect(refused.body).toContain('call StartReplication without a ReplicationId to resume the service');
     expect((await callSigned(stack.baseUrl, 'StartReplication', 'xml', '<StartReplicationRequest/>', ADMIN_KEY)).status).toBe(200);
     expect((await describeJson(xmlReplicationId)).status).toBe('Running');
+    expect((await describeJson(xmlReplicationId)).stoppedReason).toBeUndefined();
     const configured = await callSigned(
       stack.baseUrl,
       'AlterConfiguration',
@@ -397,6 +412,21 @@ describe('signed API end to end (gateway and registry processes, NATS, PostgreSQ
       ADMIN_KEY,
     );
     expect(configured.status).toBe(200);
+  });
+
+  it('stops one replication with StopReplication, says why in Describe (XML too), and StartReplication with its id resumes it', async () => {
+    const stopped = await callSigned(stack.baseUrl, 'StopReplication', 'xml', `<StopReplicationRequest><ReplicationId>${xmlReplicationId}</ReplicationId></StopReplicationRequest>`, ADMIN_KEY);
+    expect({ status: stopped.status, body: stopped.body }).toEqual({ status: 200, body: '' });
+    const described = await describeJson(xmlReplicationId);
+    expect({ status: described.status, dataReplication: described.configuration.dataReplication }).toEqual({ status: 'Stopped', dataReplication: false });
+    expect(described.stoppedReason).toContain('DataReplication is false (StopReplication or AlterWarehouseReplication)');
+    const xml = await callSigned(stack.baseUrl, 'DescribeWarehouseReplication', 'xml', `<DescribeWarehouseReplicationRequest><ReplicationId>${xmlReplicationId}</ReplicationId></DescribeWarehouseReplicationRequest>`, ADMIN_KEY);
+    expect(xml.body).toMatch(/<StoppedReason>DataReplication is false/);
+    const missing = await callSigned(stack.baseUrl, 'StopReplication', 'json', '{}', ADMIN_KEY);
+    expect(missing.status).toBe(400);
+    expect(missing.body).toContain('ReplicationId');
+    expect((await callSigned(stack.baseUrl, 'StartReplication', 'json', JSON.stringify({ replicationId: xmlReplicationId }), ADMIN_KEY)).status).toBe(200);
+    expect((await describeJson(xmlReplicationId)).status).toBe('Running');
   });
 
   it('never logs a secret', () => {

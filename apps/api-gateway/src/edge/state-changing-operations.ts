@@ -10,6 +10,7 @@ const CHANGES_STATE: Readonly<Record<OperationName, boolean>> = {
   DeleteWarehouseReplication: true,
   StopReplicationService: true,
   StartReplication: true,
+  StopReplication: true,
   AlterConfiguration: true,
   DescribeWarehouseReplication: false,
   ListWarehouseReplications: false,

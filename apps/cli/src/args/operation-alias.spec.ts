@@ -26,13 +26,18 @@ describe('resolveOperation', () => {
     }
   });
 
+  it('stops one replication with stop, as start starts one; the whole service only with stop-service', () => {
+    expect(resolveOperation('stop')).toBe('StopReplication');
+    expect(resolveOperation('stop-service')).toBe('StopReplicationService');
+  });
+
   it('has an alias for every operation', () => {
     expect(new Set(Object.values(OPERATION_ALIASES))).toEqual(new Set(OPERATIONS));
   });
 
   it('returns undefined for anything else', () => {
     expect(resolveOperation('CreateReplication')).toBeUndefined();
-    expect(resolveOperation('stop')).toBeUndefined();
+    expect(resolveOperation('stop-all')).toBeUndefined();
     expect(resolveOperation('')).toBeUndefined();
   });
 });

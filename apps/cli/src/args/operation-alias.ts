@@ -9,6 +9,7 @@ export const OPERATION_ALIASES: Readonly<Record<string, OperationName>> = {
   delete: 'DeleteWarehouseReplication',
   'stop-service': 'StopReplicationService',
   start: 'StartReplication',
+  stop: 'StopReplication',
   'alter-configuration': 'AlterConfiguration',
   metrics: 'GetReplicationMetrics',
   validate: 'StartReplicationValidation',

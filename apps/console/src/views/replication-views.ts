@@ -11,6 +11,8 @@ export function summaryView(described: DescribedReplication): VElement {
     h('h2', null, described.replicationName, ' ', badge('status', described.status)),
     // What the status alone hides: tables in Error under Running.
     described.statusDetail ? h('p.status-detail.error-text', null, described.statusDetail) : null,
+    // Why it moves no data, and which call resumes it.
+    described.stoppedReason ? h('p.stopped-reason', null, described.stoppedReason) : null,
     h(
       'dl.facts',
       null,

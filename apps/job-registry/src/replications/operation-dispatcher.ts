@@ -111,6 +111,8 @@ export class OperationDispatcher {
             ? serviceWide(() => this.serviceControl.startService())
             : owned(replicationId, () => this.replications.start(replicationId, author));
         });
+      case 'StopReplication':
+        return withRequest('StopReplication', payload, (request) => owned(request.replicationId, () => this.replications.stop(request.replicationId, author)));
       case 'AlterConfiguration':
         return withRequest('AlterConfiguration', payload, (request) => serviceWide(() => this.serviceControl.alterConfiguration(request)));
       case 'GetReplicationMetrics':

@@ -11,6 +11,13 @@ export function replicationBeingDeleted<T>(replicationId: string): RpcReply<T> {
   return rpcError(ErrorCode.Conflict, [`${REPLICATION_ID}: replication '${replicationId}' is being deleted`]);
 }
 
+/** StartReplication of one replication while StopReplicationService holds every one: nothing is changed. */
+export function serviceStoppedRefusal<T>(replicationId: string): RpcReply<T> {
+  return rpcError(ErrorCode.Conflict, [
+    `${REPLICATION_ID}: the replication service is stopped (StopReplicationService), so replication '${replicationId}' would not run; call StartReplication without a ReplicationId to resume the service`,
+  ]);
+}
+
 export function replicationChangedConcurrently<T>(replicationId: string): RpcReply<T> {
   return rpcError(ErrorCode.Conflict, [
     `${REPLICATION_ID}: replication '${replicationId}' was changed by another request at the same time; send the change again`,

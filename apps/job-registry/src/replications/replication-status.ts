@@ -19,6 +19,24 @@ export function effectiveStatus(
   }
 }
 
+/**
+ * Why a replication moves no data and which call resumes it (Describe and List: StoppedReason), every reason that holds;
+ * undefined while it runs, and while it is being deleted (its status says so).
+ */
+export function stoppedReasonOf(
+  replication: { status: ReplicationStatus; dataReplication: boolean },
+  service: Pick<ServiceConfiguration, 'serviceStopped'>,
+): string | undefined {
+  if (replication.status === 'Deleting') return undefined;
+  const reasons: string[] = [];
+  if (replication.status === 'Failed') reasons.push('it failed (LastError says why): StartReplication with its ReplicationId tries it again');
+  if (service.serviceStopped) reasons.push('the replication service is stopped (StopReplicationService): StartReplication without a ReplicationId resumes it');
+  if (!replication.dataReplication || replication.status === 'Stopped') {
+    reasons.push('DataReplication is false (StopReplication or AlterWarehouseReplication): StartReplication with its ReplicationId resumes it');
+  }
+  return reasons.length === 0 ? undefined : reasons.join('; ');
+}
+
 /** Settings a replication-wide failure can be about: changing one of them is an attempt to fix it. */
 const CONNECTION_FIELDS = /^(source\.connectionString|staging\.connectionString|warehouse\.(accessType|accessKey|secretKey|accountId|roleName|bucketName|regionEndpoint|url|databaseName|username|password))$/;
 

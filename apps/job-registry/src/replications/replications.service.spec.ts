@@ -648,11 +648,59 @@ describe('ReplicationsService', () => {
       expect(listed).toEqual(
         expect.arrayContaining([
           { replicationId: running, replicationName: 'sales', status: 'Running', tableCount: 0, tablesInError: 0 },
-          { replicationId: stopped, replicationName: 'paused', status: 'Stopped', tableCount: 0, tablesInError: 0 },
+          {
+            replicationId: stopped,
+            replicationName: 'paused',
+            status: 'Stopped',
+            stoppedReason: 'DataReplication is false (StopReplication or AlterWarehouseReplication): StartReplication with its ReplicationId resumes it',
+            tableCount: 0,
+            tablesInError: 0,
+          },
         ]),
       );
       settings.current.serviceStopped = true;
-      expect(valueOf(await service.list()).replications.map((item) => item.status)).toEqual(['Stopped', 'Stopped']);
+      const listed2 = valueOf(await service.list()).replications;
+      expect(listed2.map((item) => item.status)).toEqual(['Stopped', 'Stopped']);
+      expect(listed2.find((item) => item.replicationId === running)?.stoppedReason).toBe(
+        'the replication service is stopped (StopReplicationService): StartReplication without a ReplicationId resumes it',
+      );
+    });
+
+    it('tells a stopped service, DataReplication off and a failure apart in Describe, each with the call that resumes it', async () => {
+      const id = await created();
+      expect(valueOf(await service.describe(id)).stoppedReason).toBeUndefined();
+      await replications.setStatus(id, 'Failed', 'boom');
+      expect(valueOf(await service.describe(id)).stoppedReason).toMatch(/^it failed \(LastError says why\): StartReplication with its ReplicationId/);
+      settings.current.serviceStopped = true;
+      expect(valueOf(await service.describe(id)).stoppedReason).toMatch(/LastError.*; the replication service is stopped \(StopReplicationService\)/);
+    });
+
+    it('refuses to start one replication while the service is stopped (a Conflict), changing nothing', async () => {
+      const id = await created();
+      valueOf(await alter({ replicationId: id, dataReplication: 'false' }));
+      settings.current.serviceStopped = true;
+      const refused = errorOf(await service.start(id, author));
+      expect(refused.code).toBe(ErrorCode.Conflict);
+      expect(refused.messages).toEqual([expect.stringContaining('the replication service is stopped (StopReplicationService)')]);
+      expect(refused.messages[0]).toContain('call StartReplication without a ReplicationId');
+      expect(await replications.get(id)).toMatchObject({ status: 'Stopped', config: { dataReplication: false } });
+      expect(lifecycle.calls.filter((call) => call.kind === 'resumed')).toEqual([]);
+    });
+
+    it('stops one replication (DataReplication off) and leaves the others running', async () => {
+      const stopped = await created();
+      const other = await created();
+      expect(valueOf(await service.stop(stopped, author))).toBeNull();
+      expect(await replications.get(stopped)).toMatchObject({ status: 'Stopped', config: { dataReplication: false } });
+      const described = valueOf(await service.describe(stopped));
+      expect(described.status).toBe('Stopped');
+      expect(described.stoppedReason).toContain('DataReplication is false');
+      expect(valueOf(await service.describe(other)).status).toBe('Running');
+      // Stopping again changes nothing; StartReplication brings it back.
+      expect(valueOf(await service.stop(stopped, author))).toBeNull();
+      valueOf(await service.start(stopped, author));
+      expect(await replications.get(stopped)).toMatchObject({ status: 'Running', config: { dataReplication: true } });
+      expect(errorOf(await service.stop('0b4a3f4e-5a43-4b55-9a3b-1c2d3e4f5a6b', author)).code).toBe(ErrorCode.NotFound);
     });
 
     it('deletes a replication; it is then unknown', async () => {

@@ -46,8 +46,8 @@ import { FALLBACK_REPLICATION_NAME, newReplicationConfig } from './new-replicati
 import { REACHABILITY_PROBE, type DatabaseTarget, type ReachabilityProbe } from './reachability-probe';
 import { DELETE_RELEASE_TIMEOUT_MS, REPLICATION_LIFECYCLE, type ReplicationLifecycle } from './replication-lifecycle';
 import { inAlterTerms, reachabilityTargetForChanges, stagingPreparationNeeded, stagingPreparationOf } from './reachability-scope';
-import { replicationBeingDeleted, replicationChangedConcurrently, replicationNotFound, validationFailed } from './replication-errors';
-import { effectiveStatus, statusAfterAlter } from './replication-status';
+import { replicationBeingDeleted, replicationChangedConcurrently, replicationNotFound, serviceStoppedRefusal, validationFailed } from './replication-errors';
+import { effectiveStatus, statusAfterAlter, stoppedReasonOf } from './replication-status';
 import { warehouseNameCollisions } from '../pipeline/table-collisions';
 import { TABLE_LIST_FIELDS, tableListProblems, type TableListField } from '../pipeline/table-existence';
 import { selectTables } from '../pipeline/table-selection';
@@ -188,6 +188,7 @@ export class ReplicationsService {
     };
     const tablesInError = tables.filter((table) => table.phase === 'Error').length;
     const statusDetail = statusDetailOf(tables.length, tablesInError);
+    const stoppedReason = stoppedReasonOf(statusInputs(stored), service);
     return rpcOk({
       replicationId: stored.replicationId,
       replicationName: stored.config.replicationName,
@@ -195,6 +196,7 @@ export class ReplicationsService {
       tableCount: tables.length,
       tablesInError,
       ...(statusDetail !== undefined && { statusDetail }),
+      ...(stoppedReason !== undefined && { stoppedReason }),
       createdAt: stored.createdAt.toISOString(),
       updatedAt: stored.updatedAt.toISOString(),
       configuration: maskConfigSecrets(stored.config),
@@ -216,6 +218,7 @@ export class ReplicationsService {
       replications: listing.map((replication) => {
         const { tableCount, tablesInError } = counts.get(replication.replicationId) ?? { tableCount: 0, tablesInError: 0 };
         const statusDetail = statusDetailOf(tableCount, tablesInError);
+        const stoppedReason = stoppedReasonOf(replication, service);
         return {
           replicationId: replication.replicationId,
           replicationName: replication.replicationName,
@@ -223,6 +226,7 @@ export class ReplicationsService {
           tableCount,
           tablesInError,
           ...(statusDetail !== undefined && { statusDetail }),
+          ...(stoppedReason !== undefined && { stoppedReason }),
         };
       }),
     });
@@ -284,11 +288,16 @@ export class ReplicationsService {
     return [...tableListProblems(selection, tables, lists), ...warehouseNameCollisions(selection, tables), ...claimConflictMessages(conflicts, mayName)];
   }
 
-  /** StartReplication with an id: turns DataReplication on and clears a failure. */
+  /**
+   * StartReplication with an id: turns DataReplication on and clears a failure. Refused (a Conflict: HTTP 400, as the seed
+   * answers every rejected request; nothing changed) while the whole service is stopped: the replication would still
+   * move nothing, and an OK would say otherwise.
+   */
   async start(replicationId: string, author: ChangeAuthor): Promise<RpcReply<null>> {
     const current = await this.replications.get(replicationId);
     if (!current) return replicationNotFound(replicationId);
     if (current.status === 'Deleting') return replicationBeingDeleted(replicationId);
+    if ((await this.serviceConfiguration.get()).serviceStopped) return serviceStoppedRefusal(replicationId);
 
     const config = { ...current.config, dataReplication: true };
     const changedFields = changedConfigPaths(current.config, config);
@@ -300,6 +309,23 @@ export class ReplicationsService {
     }
     // Tables in Error and tables waiting out a backoff are tried again now.
     await this.lifecycle.resumed(replicationId);
+    return rpcOk(null);
+  }
+
+  /** StopReplication: turns DataReplication off (as AlterWarehouseReplication DataReplication=false does); the others go on. */
+  async stop(replicationId: string, author: ChangeAuthor): Promise<RpcReply<null>> {
+    const current = await this.replications.get(replicationId);
+    if (!current) return replicationNotFound(replicationId);
+    if (current.status === 'Deleting') return replicationBeingDeleted(replicationId);
+    const config = { ...current.config, dataReplication: false };
+    const changedFields = changedConfigPaths(current.config, config);
+    if (changedFields.length === 0) return rpcOk(null);
+    const status = statusAfterAlter(current.status, false, changedFields);
+    // As an Alter that leaves Failed: the error that caused it goes with it.
+    const lastError = current.status === 'Failed' ? null : current.lastError;
+    const updated = await this.replications.update(replicationId, current.version, { config, status, lastError, changedFields }, author);
+    if (!updated) return replicationChangedConcurrently(replicationId);
+    await this.lifecycle.altered(replicationId, current.config, config, changedFields);
     return rpcOk(null);
   }
 }

@@ -114,8 +114,15 @@ export const OPERATION_DOCS: Record<OperationName, OperationDoc> = {
     example: {},
   },
   StartReplication: {
-    purpose: 'Without a ReplicationId, resumes the whole service; with one, resumes that replication (a Failed one too).',
-    errors: [NOT_FOUND_REPLICATION, `${SERVICE_WIDE} (without a ReplicationId)`],
+    purpose:
+      'Without a ReplicationId, resumes the whole service; with one, resumes that replication (a Failed one too). A replication is not started while the service is stopped: StartReplication without a ReplicationId first.',
+    errors: [NOT_FOUND_REPLICATION, `${SERVICE_WIDE} (without a ReplicationId)`, '400 with ReplicationId while the service is stopped (StopReplicationService), saying so: nothing is changed', BEING_DELETED],
+    example: { replicationId: REPLICATION_ID },
+  },
+  StopReplication: {
+    purpose:
+      'Stops one replication (DataReplication becomes false) until StartReplication with its ReplicationId; the others go on. Work in flight finishes; nothing is lost.',
+    errors: [NOT_FOUND_REPLICATION, BEING_DELETED],
     example: { replicationId: REPLICATION_ID },
   },
   AlterConfiguration: {

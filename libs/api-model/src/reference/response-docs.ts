@@ -40,6 +40,7 @@ const summary: Described<ReplicationSummary> = {
   tableCount: 'The tables it moves',
   tablesInError: 'How many of them are in Error: their work is stopped until the cause (the table\'s LastError) is fixed',
   statusDetail: 'What the status alone hides: that some or every table is in Error (a Running replication whose every table is in Error moves nothing); absent when none is',
+  stoppedReason: 'Why a Stopped or Failed replication moves no data, and which call resumes it: the service is stopped (StartReplication without a ReplicationId), DataReplication is false (StartReplication with its ReplicationId), or it failed (LastError says why); absent while it runs',
 };
 
 const table: Described<TableStatus> = {
@@ -154,6 +155,7 @@ export const RESPONSE_DOCS: ResponseDocs = {
   ListWarehouseReplications: fields(['replications', '[replication]'], summary),
   DeleteWarehouseReplication: null,
   StopReplicationService: null,
+  StopReplication: null,
   StartReplication: null,
   AlterConfiguration: null,
   GetReplicationMetrics: [

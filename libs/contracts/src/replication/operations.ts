@@ -28,6 +28,7 @@ export const OPERATIONS = [
   'DeleteWarehouseReplication',
   'StopReplicationService',
   'StartReplication',
+  'StopReplication',
   'AlterConfiguration',
   'GetReplicationMetrics',
   'StartReplicationValidation',
@@ -117,6 +118,8 @@ export interface ReplicationSummary {
   tablesInError: number;
   /** What the status alone would hide (tables in Error under Running); absent when nothing is. See statusDetailOf. */
   statusDetail?: string;
+  /** Why a replication moves no data, and what resumes it (the service stopped, DataReplication off, a failure); absent while it runs. */
+  stoppedReason?: string;
 }
 
 /**
@@ -160,6 +163,7 @@ export interface OperationTypes {
   DeleteWarehouseReplication: { request: ReplicationIdRequest; response: null };
   StopReplicationService: { request: EmptyRequest; response: null };
   StartReplication: { request: StartReplicationRequest; response: null };
+  StopReplication: { request: ReplicationIdRequest; response: null };
   AlterConfiguration: { request: AlterConfigurationRequest; response: null };
   GetReplicationMetrics: { request: ReplicationMetricsRequest; response: ReplicationMetricsResponse };
   StartReplicationValidation: { request: StartValidationRequest; response: StartValidationResponse };

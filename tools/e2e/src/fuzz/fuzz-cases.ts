@@ -119,6 +119,9 @@ function baseBody(operation: OperationName, context: FuzzContext, random: Random
       return { replicationId: '00000000-0000-4000-8000-00000000dead' };
     case 'StartReplication':
       return random.chance(0.5) ? { replicationId: context.replicationId } : {};
+    // Never the replication the other cases change: stopped, it would stay stopped for the rest of the run.
+    case 'StopReplication':
+      return { replicationId: '00000000-0000-4000-8000-00000000dead' };
     case 'AlterConfiguration':
       return random.chance(0.5) ? { serializeReplications: 'false' } : { parallelDatabaseReplicationsLimit: '5' };
     case 'ListWarehouseReplications':
