@@ -10,6 +10,7 @@ import {
   type TempDatabase,
   type TestS3,
 } from '@svc/testing';
+import { Client } from 'pg';
 import { mssqlDriver } from '@svc/sqlserver/common';
 import { UNSUPPORTED_CONNECTION_STRING } from './engine';
 import { checkReachability, type ReachabilityOptions } from './reachability';
@@ -81,11 +82,26 @@ describe('checkReachability end to end', () => {
     );
     expect(messages).toEqual([
       `{Source\\ConnectionString}: cannot reach 127.0.0.1:${closedPort} (refused, timed out, unknown host or TLS failed)`,
-      `{Warehouse\\Url}: cannot connect: database "${dw.name}_missing" does not exist`,
+      `{Warehouse\\DatabaseName}: cannot connect: database "${dw.name}_missing" does not exist`,
       '{Warehouse\\BucketName}: cannot write to bucket: bucket does not exist',
     ]);
     expect(messages.join('\n')).not.toContain(SECRET);
     expect(messages.join('\n')).not.toContain(s3.secretAccessKey);
+  });
+
+  it('puts a login the warehouse refuses on {Warehouse\\Password}, not on the address that answered (issue 40)', async () => {
+    // The shared test server trusts every password; a role that may not log in is refused all the same (SQLSTATE 28000).
+    const admin = new Client({ connectionString: dw.url });
+    await admin.connect();
+    try {
+      await admin.query('DROP ROLE IF EXISTS svc_reach_no_login');
+      await admin.query('CREATE ROLE svc_reach_no_login NOLOGIN');
+      const messages = await checkReachability({ warehouse: warehouse({ username: 'svc_reach_no_login' }) }, options);
+      expect(messages).toEqual(['{Warehouse\\Password}: cannot connect: authentication failed: the warehouse refused {Warehouse\\Username} with this {Warehouse\\Password}']);
+    } finally {
+      await admin.query('DROP ROLE IF EXISTS svc_reach_no_login').catch(() => undefined);
+      await admin.end();
+    }
   });
 
   it('reports an unsupported connection string and a refused bucket credential', async () => {

@@ -1,7 +1,7 @@
 import type { WarehouseConfig } from '@svc/contracts';
 import { S3_UNREACHABLE_REASON, probeBucket, roleTrustProblem, type S3Settings } from '@svc/storage';
 import { cannotReachText } from '@svc/contracts';
-import { UNREACHABLE_REASON, withinDeadline, type DialPolicy } from '@svc/engines';
+import { AUTHENTICATION_FAILED_REASON, UNREACHABLE_REASON, withinDeadline, type DialPolicy } from '@svc/engines';
 import { UNSUPPORTED_CONNECTION_STRING, sourceEngineOf } from './engine';
 import { probeDatabase, probeWarehouse } from './probe';
 import { databaseAddressOf, warehouseAddressOf } from './target-address';
@@ -26,6 +26,9 @@ export interface ReachabilityOptions {
   dial?: DialPolicy;
 }
 
+/** How the PostgreSQL-protocol probe words a database the server does not have (postgres-failure.ts, 3D000). */
+const MISSING_DATABASE = /^database (".*" )?does not exist$/;
+
 /** Where a bucket is reached: the operator's S3 endpoint or AWS, not an address the caller gave. */
 const S3_ENDPOINT = 'the S3 endpoint';
 
@@ -33,6 +36,8 @@ export const REACHABILITY_FIELDS = {
   source: 'Source\\ConnectionString',
   staging: 'Staging\\ConnectionString',
   warehouse: 'Warehouse\\Url',
+  warehouseCredentials: 'Warehouse\\Password',
+  warehouseDatabase: 'Warehouse\\DatabaseName',
   bucket: 'Warehouse\\BucketName',
   role: 'Warehouse\\RoleName',
 } as const;
@@ -62,7 +67,15 @@ export async function checkReachability(target: ReachabilityTarget, options: Rea
     checks.push({
       field: REACHABILITY_FIELDS.warehouse,
       address: warehouseAddress,
-      run: async () => cannotConnect(REACHABILITY_FIELDS.warehouse, await probeWarehouse(warehouse, timeoutMs, dial), warehouseAddress),
+      run: async () => {
+        const reason = await probeWarehouse(warehouse, timeoutMs, dial);
+        // A refused login or a missing database is said on the field to change, not on the address that answered.
+        if (reason === AUTHENTICATION_FAILED_REASON) {
+          return fieldMessage(REACHABILITY_FIELDS.warehouseCredentials, `cannot connect: ${reason}: the warehouse refused {Warehouse\\Username} with this {Warehouse\\Password}`);
+        }
+        if (reason !== null && MISSING_DATABASE.test(reason)) return fieldMessage(REACHABILITY_FIELDS.warehouseDatabase, `cannot connect: ${reason}`);
+        return cannotConnect(REACHABILITY_FIELDS.warehouse, reason, warehouseAddress);
+      },
     });
     checks.push({
       field: REACHABILITY_FIELDS.bucket,

@@ -49,6 +49,7 @@ export {
 export { ConnectionStringError, probeOrReason, unlessUnparsable } from './connection/connection-string-error';
 export type { ConnectOptions, ProbeOptions, WarehouseConnection } from './connection/connection-options';
 export {
+  AUTHENTICATION_FAILED_REASON,
   UNREACHABLE_REASON,
   errorChain,
   isRecord,

@@ -27,6 +27,11 @@ export interface AccessKeySecret {
   replicationScope: ReplicationScope;
   /** The secret a rotation replaced, while its overlap lasts: it still signs. */
   previousSecretKey?: string;
+  /**
+   * Why the key no longer signs, when it does not (it, or a key it was created under, was disabled, or expired): its
+   * signature is still checked, so that only its holder learns why it is refused.
+   */
+  stopped?: 'Disabled' | 'Expired';
 }
 
 /** A key as operators see it: never a secret. */
@@ -60,7 +65,8 @@ export interface AccessKeyStore {
   upsertBootstrap(accessKeyId: string, secretKey: string): Promise<void>;
   /** false when the id is already taken. */
   create(key: NewAccessKey): Promise<boolean>;
-  find(accessKeyId: string): Promise<AccessKeySecret | null>;
+  /** The secret of a key that signs; null for one that does not exist or (unless `withStopped`) no longer signs. */
+  find(accessKeyId: string, options?: { withStopped?: boolean }): Promise<AccessKeySecret | null>;
   /** The replications the key may act on; null for a key that does not exist (any more), is disabled or expired, or whose creators are. */
   scopeOf(accessKeyId: string): Promise<ReplicationScope | null>;
   /** Whether a usable key is allowed ERROR_DETAILS_PERMISSION (or `*`): it may read what servers said of failures. */
@@ -122,8 +128,11 @@ export class AccessKeyRepository implements AccessKeyStore {
     }
   }
 
-  async find(accessKeyId: string): Promise<AccessKeySecret | null> {
-    if ((await this.signing(accessKeyId)) === null) return null;
+  async find(accessKeyId: string, options: { withStopped?: boolean } = {}): Promise<AccessKeySecret | null> {
+    const key = await this.get(accessKeyId);
+    if (key === null) return null;
+    const stopped = stoppedOf(key.effective);
+    if (stopped !== undefined && options.withStopped !== true) return null;
     const result = await this.pool.query<{ secret: Buffer; allowed_operations: string[]; replication_scope: ReplicationScope; previous_secret: Buffer | null }>(
       `SELECT secret, allowed_operations, replication_scope,
               CASE WHEN previous_valid_until > now() THEN previous_secret END AS previous_secret
@@ -137,6 +146,7 @@ export class AccessKeyRepository implements AccessKeyStore {
       allowedOperations: row.allowed_operations,
       replicationScope: row.replication_scope,
       ...(row.previous_secret !== null && { previousSecretKey: this.box.open(row.previous_secret, accessKeyPreviousSecretAt(accessKeyId)) }),
+      ...(stopped !== undefined && { stopped }),
     };
   }
 
@@ -292,4 +302,10 @@ function listingOf(row: ListingRow, effective: KeyStanding): AccessKeyListing {
     effective,
     previousSecretValidUntil: row.previous_valid_until,
   };
+}
+
+/** Why a key's standing keeps it from signing now; undefined while it signs. */
+export function stoppedOf(standing: KeyStanding, now = new Date()): AccessKeySecret['stopped'] {
+  if (signs(standing, now)) return undefined;
+  return standing.disabled ? 'Disabled' : 'Expired';
 }

@@ -1,6 +1,7 @@
 export {
   AccessKeyRepository,
   BOOTSTRAP_KEY_DESCRIPTION,
+  stoppedOf,
   type AccessKeyChangeOutcome,
   type AccessKeyListing, type AccessKeySecret, type AccessKeyStore, type NewAccessKey, type ReplicationScope } from './access-key-repository';
 export { judgeChange, type AccessKeyChange, type AccessKeyChangeRefusal, type KeyActor } from './key-change';

@@ -324,6 +324,8 @@ describe('registry store against PostgreSQL', () => {
       const free = { kind: 'operator' } as const;
       expect(await keys.change('SVCLIFECYCLE', { kind: 'status', disabled: true }, free)).toBe('changed');
       expect(await keys.find('SVCLIFECYCLE')).toBeNull();
+      // Its signature can still be checked, so that its holder is told it is disabled (issue 40).
+      expect(await keys.find('SVCLIFECYCLE', { withStopped: true })).toMatchObject({ secretKey: 'first-secret-of-the-lifecycle-key', stopped: 'Disabled' });
       expect(await keys.scopeOf('SVCLIFECYCLE')).toBeNull();
       expect((await keys.list()).find((key) => key.accessKeyId === 'SVCLIFECYCLE')).toMatchObject({ disabled: true, description: 'lc' });
       await keys.change('SVCLIFECYCLE', { kind: 'status', disabled: false }, free);
@@ -331,6 +333,7 @@ describe('registry store against PostgreSQL', () => {
 
       await keys.change('SVCLIFECYCLE', { kind: 'expiry', expiresAt: new Date(Date.now() - 1000) }, free);
       expect(await keys.find('SVCLIFECYCLE')).toBeNull();
+      expect((await keys.find('SVCLIFECYCLE', { withStopped: true }))?.stopped).toBe('Expired');
       await keys.change('SVCLIFECYCLE', { kind: 'expiry', expiresAt: null }, free);
 
       expect(await keys.rotate('SVCLIFECYCLE', 'second-secret-of-the-lifecycle-key', new Date(Date.now() + 60_000))).toBe(true);

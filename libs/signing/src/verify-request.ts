@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import {
   canonicalRequest,
+  formatSigningDate,
   headerValues,
   parseAuthorization,
   parseSigningDate,
@@ -79,7 +80,10 @@ export function verifyHeaders(scheme: SigningScheme, request: Omit<HttpRequestTo
   if (!signedAt) return fail('MalformedAuthorization', `the ${scheme.dateHeader} header must be one timestamp of the form yyyymmddThhmmssZ`);
   const maxSkewMs = options.maxSkewMs ?? DEFAULT_MAX_SKEW_MS;
   if (Math.abs(signedAt.getTime() - options.now.getTime()) > maxSkewMs) {
-    return fail('ExpiredDate', `the ${scheme.dateHeader} ${signingDate} is more than ${describeMs(maxSkewMs)} away from the server time`);
+    return fail(
+      'ExpiredDate',
+      `the ${scheme.dateHeader} ${signingDate} is more than ${describeMs(maxSkewMs)} away from the server time ${formatSigningDate(options.now)}: set the caller's clock (NTP), then sign again`,
+    );
   }
 
   const scopeProblem = checkScope(scheme, authorization.scope, signingDate, options);

@@ -121,10 +121,15 @@ describe('IAMRole: S3 work runs as the assumed role', () => {
       expect(problem).not.toContain('service-own-secret');
     });
 
-    it('says when STS cannot be reached, without any credential', async () => {
+    it('says when STS cannot be reached, where it was asked (STS_ENDPOINT) and the ExternalId the role must trust, without any credential', async () => {
       await sts.stop();
-      const problem = await roleTrustProblem(iamTarget(), settings, roles);
-      expect(problem).toBe(`cannot assume ${ROLE_ARN}: cannot reach STS (refused, timed out, unknown host or TLS failed)`);
+      const target = iamTarget();
+      const problem = await roleTrustProblem(target, settings, roles);
+      expect(problem).toBe(
+        `cannot assume ${ROLE_ARN}: cannot reach STS (refused, timed out, unknown host or TLS failed): the service asks STS at STS_ENDPOINT when that ` +
+          "setting is set, else the STS of the bucket's region; check that setting and that the service reaches it. The role's trust policy must also " +
+          `allow sts:ExternalId "${target.externalId ?? ''}" (this access key's for this role)`,
+      );
     });
   });
 

@@ -19,7 +19,14 @@ export async function roleTrustProblem(target: BucketTarget, settings: S3Setting
   } catch (error) {
     if (error instanceof S3TargetError) return error.message;
     if (!(error instanceof RoleAssumptionError)) throw error;
-    if (!error.trustRefused || role === undefined) return error.message;
+    if (role === undefined) return error.message;
+    if (!error.trustRefused) {
+      // Not the trust policy's answer: STS could not be asked, or refused for another reason. Say where it was asked.
+      return (
+        `${error.message}: the service asks STS at STS_ENDPOINT when that setting is set, else the STS of the bucket's region; ` +
+        `check that setting and that the service reaches it. The role's trust policy must also allow sts:ExternalId "${role.externalId}" (this access key's for this role)`
+      );
+    }
     const principal = (await roles.sts.serviceIdentity(role.region)) ?? "the service's AWS identity (S3_ACCESS_KEY_ID or its default credentials)";
     return (
       `the service cannot assume ${iamRoleArn(role, role.region)} (STS: access denied): the role's trust policy must allow ` +

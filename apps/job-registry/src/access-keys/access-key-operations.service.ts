@@ -19,6 +19,7 @@ import {
 import { AccessKeyRepository, type AccessKeyChange, type AccessKeyChangeRefusal, type AccessKeyListing, type AccessKeyStore } from '@svc/registry-store';
 import { AccessKeysService, keyStatusOf } from './access-keys.service';
 import { grantProblems, mayManage, rotationProblems } from './access-key-permissions';
+import { refusalOfKey, stoppedKeyMessage } from './key-refusals';
 
 const ACCESS_KEY_ID = fieldLabel(['accessKeyId']);
 const EXPIRES_AT = fieldLabel(['expiresAt']);
@@ -41,7 +42,8 @@ export class AccessKeyOperations {
   /** The caller, or a refusal: the registry checks the operation by name too, whatever the gateway let through. */
   async callerFor<T>(accessKeyId: string, operation: AccessKeyOperationName): Promise<{ caller: Caller } | { refusal: RpcReply<T> }> {
     const caller = await this.keys.get(accessKeyId);
-    if (caller === null || keyStatusOf(caller) !== 'Active') return { refusal: rpcError(ErrorCode.Forbidden, ['the access key does not exist (any more)']) };
+    const stopped = refusalOfKey(accessKeyId, caller);
+    if (caller === null || stopped !== undefined) return { refusal: rpcError(ErrorCode.Forbidden, [stopped ?? stoppedKeyMessage(accessKeyId, null)]) };
     if (!caller.allowedOperations.includes('*') && !caller.allowedOperations.includes(operation)) {
       return { refusal: rpcError(ErrorCode.Forbidden, [`the access key is not allowed ${operation}`]) };
     }
@@ -150,7 +152,7 @@ function refusalOf(accessKeyId: string, refusal: AccessKeyChangeRefusal): RpcRep
       ]);
     }
     case 'actorStopped':
-      return rpcError(ErrorCode.Forbidden, ['the access key does not exist (any more)']);
+      return rpcError(ErrorCode.Forbidden, ['the calling access key was disabled, expired or deleted meanwhile: it may not act']);
   }
 }
 

@@ -32,6 +32,22 @@ describe('SignatureVerifier: the registry proves who calls, with secrets that ne
     }
   });
 
+  it('tells the holder of a disabled key, and only its holder, that it is disabled (issue 40)', async () => {
+    await keys.change('SVCREADER', { kind: 'status', disabled: true }, { kind: 'operator' });
+    expect(await check('ListWarehouseReplications', signedCallFor('ListWarehouseReplications', '{}', reader))).toEqual({
+      ok: false,
+      error: {
+        code: ErrorCode.Forbidden,
+        messages: ['access key SVCREADER is disabled (itself, or the key it was created under): a key allowed UpdateAccessKey sets its Status to Active again'],
+      },
+    });
+    // A wrong secret learns nothing of the key's state.
+    expect(await check('ListWarehouseReplications', signedCallFor('ListWarehouseReplications', '{}', { ...reader, secretKey: 'guessed' }))).toEqual({
+      ok: false,
+      error: { code: ErrorCode.Forbidden, messages: [SIGNATURE_REFUSED_MESSAGE] },
+    });
+  });
+
   it('refuses an operation the key may not call, and a signature of another operation than the one asked', async () => {
     expect(await check('DeleteWarehouseReplication', signedCallFor('DeleteWarehouseReplication', '{}', reader))).toEqual({
       ok: false,

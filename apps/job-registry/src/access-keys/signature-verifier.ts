@@ -7,6 +7,7 @@ import { AccessKeyRepository, type AccessKeySecret, type AccessKeyStore } from '
 import { SVC4_SCHEME, deriveSigningKey, verifyRequestWithoutBody, type SigningScope, type VerifyFailure, type VerifyOptions } from '@svc/signing';
 import { REGISTRY_CONFIG, type RegistryConfig } from '../config/registry-config';
 import { replyingOnFailure } from '../rpc/unexpected-failure';
+import { stoppedKeyMessage } from './key-refusals';
 
 /** One answer for an unknown access key and a wrong signature, so that a caller cannot tell which key ids exist. */
 export const SIGNATURE_REFUSED_MESSAGE =
@@ -59,7 +60,7 @@ export class SignatureVerifier {
     if (operationOfPath(signed.path) !== operation) return { ok: false, messages: [`the signed request is not a call of ${operation}`] };
     const looked: { key?: AccessKeySecret | null } = {};
     const lookup = (secretOf: (key: AccessKeySecret) => string | undefined) => async (accessKeyId: string, scope: SigningScope) => {
-      looked.key ??= await this.keys.find(accessKeyId);
+      looked.key ??= await this.keys.find(accessKeyId, { withStopped: true });
       const secret = looked.key === null ? undefined : secretOf(looked.key);
       return secret === undefined ? this.unknownKeyStandIn : deriveSigningKey(SVC4_SCHEME, secret, scope);
     };
@@ -71,6 +72,8 @@ export class SignatureVerifier {
       verdict = await verifyRequestWithoutBody(SVC4_SCHEME, request, lookup((key) => key.previousSecretKey), options);
     }
     if (!verdict.ok) return { ok: false, messages: [messageFor(verdict.failure)] };
+    // The signature held: its holder may learn that the key no longer acts, and why.
+    if (looked.key?.stopped !== undefined) return { ok: false, messages: [stoppedKeyMessage(verdict.accessKeyId, looked.key.stopped)] };
     const allowed = looked.key?.allowedOperations;
     if (allowed === undefined) return { ok: false, messages: [SIGNATURE_REFUSED_MESSAGE] };
     if (!allowed.includes('*') && !allowed.includes(operation)) {

@@ -21,6 +21,7 @@ import { replyingOnFailure } from '../rpc/unexpected-failure';
 import { replicationNotFound } from './replication-errors';
 import { AccessKeyOperations } from '../access-keys/access-key-operations.service';
 import { SignatureVerifier } from '../access-keys/signature-verifier';
+import { refusalOfKey, stoppedKeyMessage } from '../access-keys/key-refusals';
 
 type OperationReply = RpcReply<OperationResponse<OperationName>>;
 
@@ -39,7 +40,7 @@ export class OperationDispatcher {
     @Inject(ServiceControlService) private readonly serviceControl: ServiceControlService,
     @Inject(ReplicationMetricsService) private readonly metrics: ReplicationMetricsService,
     @Inject(JsonLogger) private readonly logger: JsonLogger,
-    @Inject(AccessKeyRepository) private readonly keys: Pick<AccessKeyStore, 'scopeOf' | 'mayReadErrorDetails'>,
+    @Inject(AccessKeyRepository) private readonly keys: Pick<AccessKeyStore, 'scopeOf' | 'mayReadErrorDetails' | 'get'>,
     @Inject(ReplicationRepository) private readonly owners: Pick<ReplicationStore, 'ownerOf'>,
     @Inject(AccessKeyOperations) private readonly accessKeys: AccessKeyOperations,
     @Inject(ValidationOperations) private readonly validations: ValidationOperations,
@@ -82,7 +83,11 @@ export class OperationDispatcher {
    */
   private async dispatch(envelope: VerifiedCall): Promise<OperationReply> {
     const scope = await this.keys.scopeOf(envelope.accessKeyId);
-    if (scope === null) return rpcError(ErrorCode.Forbidden, ['the access key does not exist (any more)']);
+    if (scope === null) {
+      // Its signature held (the gateway checked it, perhaps from its cache): say why the key may not act now.
+      const key = await this.keys.get(envelope.accessKeyId);
+      return rpcError(ErrorCode.Forbidden, [refusalOfKey(envelope.accessKeyId, key) ?? stoppedKeyMessage(envelope.accessKeyId, null)]);
+    }
     const author: OperationCaller = { requestId: envelope.requestId, accessKeyId: envelope.accessKeyId, scope };
     const owned = <T>(replicationId: string, run: () => Promise<RpcReply<T>>): Promise<RpcReply<T>> =>
       this.mayActOn(scope, envelope.accessKeyId, replicationId).then((may) => (may ? run() : replicationNotFound<T>(replicationId)));

@@ -10,7 +10,7 @@ import {
   type TableRef,
   type TableStatus,
 } from '@svc/contracts';
-import { chainOf, judgeChange, signs, standingOf } from '@svc/registry-store';
+import { chainOf, judgeChange, signs, standingOf, stoppedOf } from '@svc/registry-store';
 import type {
   AccessKeyChange,
   AccessKeyChangeOutcome,
@@ -280,15 +280,18 @@ export class InMemoryAccessKeyStore implements AccessKeyStore {
     return true;
   }
 
-  async find(accessKeyId: string): Promise<AccessKeySecret | null> {
-    const key = this.usable(accessKeyId);
+  async find(accessKeyId: string, options: { withStopped?: boolean } = {}): Promise<AccessKeySecret | null> {
+    const key = this.keys.get(accessKeyId);
     if (!key) return null;
+    const stopped = stoppedOf(this.standingOf(accessKeyId));
+    if (stopped !== undefined && options.withStopped !== true) return null;
     const previous = key.previous && key.previous.validUntil > new Date() ? key.previous.secretKey : undefined;
     return {
       secretKey: key.secretKey,
       allowedOperations: [...key.allowedOperations],
       replicationScope: key.replicationScope,
       ...(previous !== undefined && { previousSecretKey: previous }),
+      ...(stopped !== undefined && { stopped }),
     };
   }
 

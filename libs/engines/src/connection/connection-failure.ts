@@ -21,6 +21,9 @@ export interface FailureContext {
  */
 export const UNREACHABLE_REASON = cannotReachText();
 
+/** The server refused the login (user or password): Create and Alter put it on the credentials' field, not the address's. */
+export const AUTHENTICATION_FAILED_REASON = 'authentication failed';
+
 /** "timed out after 10 s": for a deadline of the service's own, not a connection attempt's. */
 export function timedOutReason(timeoutMs: number): string {
   const seconds = Math.round(timeoutMs / 100) / 10;

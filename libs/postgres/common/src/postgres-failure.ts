@@ -1,4 +1,4 @@
-import { UNREACHABLE_REASON, isRecord, messageOf, type FailureContext } from '@svc/engines';
+import { AUTHENTICATION_FAILED_REASON, UNREACHABLE_REASON, isRecord, messageOf, type FailureContext } from '@svc/engines';
 
 /** How PostgreSQL (pg) words a failed connection attempt: SQLSTATEs, then the driver's fixed texts; undefined for other errors. */
 export function postgresFailureReason(error: unknown, context: FailureContext): string | undefined {
@@ -13,7 +13,7 @@ function postgresServerReason(error: unknown, context: FailureContext): string |
   switch (code) {
     case '28P01':
     case '28000':
-      return 'authentication failed';
+      return AUTHENTICATION_FAILED_REASON;
     case '3D000':
       return context.database === undefined ? 'database does not exist' : `database "${context.database}" does not exist`;
     case '42501':

@@ -1,4 +1,4 @@
-import { UNREACHABLE_REASON, isRecord, messageOf, type FailureContext } from '@svc/engines';
+import { AUTHENTICATION_FAILED_REASON, UNREACHABLE_REASON, isRecord, messageOf, type FailureContext } from '@svc/engines';
 import { loginErrorNumbers } from './login-errors';
 
 /**
@@ -32,7 +32,7 @@ export function sqlServerFailureReason(error: unknown, context: FailureContext):
     if (loginErrorNumbers(error).includes(4060) || /cannot open database/i.test(messageOf(error))) {
       return context.database === undefined ? 'cannot open database' : `cannot open database "${context.database}"`;
     }
-    return 'authentication failed';
+    return AUTHENTICATION_FAILED_REASON;
   }
   return isSqlServerUnreachable(error) ? UNREACHABLE_REASON : undefined;
 }
