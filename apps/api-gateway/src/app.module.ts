@@ -1,5 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { createHealthController, NatsRequesterModule } from '@svc/messaging-nest';
+import type { NatsConnection } from 'nats';
+import { SharedReplayRecords } from '@svc/messaging';
+import { createHealthController, NATS_CONNECTION, NatsRequesterModule } from '@svc/messaging-nest';
 import { JsonLogger } from '@svc/logging';
 import { GATEWAY_CONFIG, type GatewayConfig } from './config/gateway-config';
 import { APP_FILTER } from '@nestjs/core';
@@ -41,6 +43,7 @@ export class AppModule {
         RequestAuthenticator,
         KeyRateLimiter,
         ReplayGuard,
+        { provide: SharedReplayRecords, inject: [NATS_CONNECTION], useFactory: (connection: NatsConnection) => new SharedReplayRecords(connection) },
         SignatureCheck,
         HealthService,
         MetricsEndpoint,

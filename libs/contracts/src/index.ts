@@ -131,6 +131,7 @@ export type {
 export {
   PipelineConsumers,
   PipelineStreams,
+  ReplayRecords,
   PipelineSubjects,
   SERVICE_NAMES,
   Subjects,

@@ -90,6 +90,13 @@ export const PipelineStreams = {
 } as const;
 
 /**
+ * The signatures of calls that changed state, shared by every gateway replica (a JetStream key-value bucket, entries
+ * expiring by themselves): a call replayed to another replica behind a load balancer is refused as one replayed to the
+ * same replica. The registry makes the bucket; a gateway only writes entries (`$KV.<bucket>.<key>`).
+ */
+export const ReplayRecords = { bucket: 'SVC_REPLAY_V1', stream: 'KV_SVC_REPLAY_V1', subjectPrefix: '$KV.SVC_REPLAY_V1' } as const;
+
+/**
  * The durable consumers of the work stream: which service takes which subject under which name. The bus's
  * permissions let each service create, read and acknowledge its own consumers only.
  */

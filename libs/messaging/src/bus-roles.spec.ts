@@ -1,4 +1,4 @@
-import { PipelineConsumers, PipelineSubjects, Subjects } from '@svc/contracts';
+import { PipelineConsumers, PipelineSubjects, ReplayRecords, Subjects } from '@svc/contracts';
 import { BUS_ROLES, busPermissionsOf, inboxPrefixOf, type BusRole } from './bus-roles';
 import { generateBusCredentials, natsServerConfig } from './bus-server-config';
 
@@ -23,6 +23,14 @@ describe('the bus permission model', () => {
     expect(rolesThatPublish(Subjects.registryCheckSignature)).toEqual(['api-gateway']);
     expect(rolesThatPublish(Subjects.registryCreateAccessKey)).toEqual(['operator']);
     expect(rolesThatPublish(Subjects.registryManageAccessKeys)).toEqual(['operator']);
+  });
+
+  it('lets only the registry make the gateways\' shared replay records, and only gateways write an entry, which nobody reads, lists or deletes', () => {
+    for (const verb of ['CREATE', 'UPDATE', 'INFO']) expect(rolesThatPublish(`$JS.API.STREAM.${verb}.${ReplayRecords.stream}`)).toEqual(['job-registry']);
+    for (const verb of ['DELETE', 'PURGE', 'MSG.GET', 'MSG.DELETE']) expect(rolesThatPublish(`$JS.API.STREAM.${verb}.${ReplayRecords.stream}`)).toEqual([]);
+    expect(rolesThatPublish(`$JS.API.DIRECT.GET.${ReplayRecords.stream}`)).toEqual([]);
+    expect(rolesThatPublish(`${ReplayRecords.subjectPrefix}.0123abcd`)).toEqual(['api-gateway']);
+    expect(BUS_ROLES.filter((role) => maySubscribe(role, `${ReplayRecords.subjectPrefix}.0123abcd`))).toEqual([]);
   });
 
   it('lets only pipeline workers ask for runtime configuration (with its secrets)', () => {

@@ -1,4 +1,4 @@
-import { PipelineConsumers, PipelineStreams, PipelineSubjects, Subjects, healthSubject } from '@svc/contracts';
+import { PipelineConsumers, PipelineStreams, PipelineSubjects, ReplayRecords, Subjects, healthSubject } from '@svc/contracts';
 
 /** Who may be on the bus: the five services, and operators (the CLI's key creation, health checks). */
 export const BUS_ROLES = ['job-registry', 'api-gateway', 'extractor', 'stager', 'loader', 'operator'] as const;
@@ -85,6 +85,10 @@ export function busPermissionsOf(role: BusRole): BusPermissions {
           `${JS_API}.INFO`,
           `${JS_API}.STREAM.*.${WORK}`,
           `${JS_API}.STREAM.*.${ROWS}`,
+          // The gateways' shared replay records: made (and kept as configured) by the registry alone.
+          `${JS_API}.STREAM.CREATE.${ReplayRecords.stream}`,
+          `${JS_API}.STREAM.INFO.${ReplayRecords.stream}`,
+          `${JS_API}.STREAM.UPDATE.${ReplayRecords.stream}`,
           ...ownDurableConsumer(PipelineConsumers.registryLoaded),
           ...ownDurableConsumer(PipelineConsumers.registryStagingApplied),
           ...ownDurableConsumer(PipelineConsumers.registryFailed),
@@ -94,7 +98,15 @@ export function busPermissionsOf(role: BusRole): BusPermissions {
       };
     case 'api-gateway':
       return {
-        publish: [Subjects.registryOperation, Subjects.registryCheckSignature, Subjects.registryMetrics, healthSubject('job-registry')],
+        publish: [
+          Subjects.registryOperation,
+          Subjects.registryCheckSignature,
+          Subjects.registryMetrics,
+          healthSubject('job-registry'),
+          // The shared replay records: a new entry (one key token) written with "no earlier revision"; never read, listed or deleted.
+          `${JS_API}.INFO`,
+          `${ReplayRecords.subjectPrefix}.*`,
+        ],
         subscribe: [healthSubject('api-gateway'), `${inboxPrefixOf(role)}.>`],
       };
     case 'extractor':

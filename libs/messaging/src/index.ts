@@ -3,6 +3,7 @@ export { MessagingError, NatsRequester } from './nats-requester';
 export { connectNats, natsConnectionOptions, natsServerList, type NatsConnectionSpec } from './nats-connection';
 export { isNestReplyPacket, type NestReplyPacket, type NestRequestPacket } from './nest-wire';
 export { ROWS_MAX_MESSAGE_BYTES, ensurePipelineStreams, pipelineStreamConfigs, waitForPipelineStreams } from './pipeline-streams';
+export { ReplayRecordsUnavailableError, SharedReplayRecords, ensureReplayRecords } from './replay-records';
 export { PipelinePublisher } from './pipeline-publisher';
 export { PipelineWorker, type PipelineWorkerOptions, type SlotReturn, type WorkContext } from './pipeline-worker';
 export { RetryableWorkError, TerminalWorkError, WorkAbortedError, abortableSleep, type WorkErrorOptions } from './work-errors';

@@ -116,6 +116,30 @@ describe('the edge of the gateway: replays, Host, key enumeration, unsigned bodi
       expect((await callSigned(stack.baseUrl, 'AlterWarehouseReplication', 'json', body, ADMIN_KEY)).status).toBe(200);
     }, 60_000);
 
+    it('refuses a call replayed to another gateway replica, through the replay records the replicas share (issue 40)', async () => {
+      const port = await freePort();
+      const second = new ServiceProcess('api-gateway', { ...stack.envOf('api-gateway'), PORT: String(port) });
+      second.start();
+      try {
+        // Behind a load balancer the replay reaches the other replica; SVC_ALLOWED_HOSTS (no port) lets both answer the Host.
+        const secondUrl = `http://127.0.0.1:${port}`;
+        await waitUntil(async () => (await fetch(`${secondUrl}/health`).catch(() => null))?.status === 200, 30_000, 'the second gateway');
+        const body = alterJsonUnquotedGuid(replicationId);
+        for (const [firstUrl, thenUrl] of [
+          [stack.baseUrl, secondUrl],
+          [secondUrl, stack.baseUrl],
+        ] as const) {
+          const headers = signedHeaders(firstUrl, 'AlterWarehouseReplication', 'application/json', body, ADMIN_KEY);
+          expect((await replay(firstUrl, 'AlterWarehouseReplication', headers, body)).status).toBe(200);
+          const elsewhere = await replay(thenUrl, 'AlterWarehouseReplication', headers, body);
+          expect(elsewhere.status).toBe(403);
+          expect(errorBodyOf(elsewhere).errors).toEqual([expect.stringMatching(/^this signed request was already received: a signed request is accepted once/)]);
+        }
+      } finally {
+        await second.stop();
+      }
+    }, 60_000);
+
     it('answers a replayed Describe and List as often as they are sent', async () => {
       const body = JSON.stringify({ replicationId });
       const headers = signedHeaders(stack.baseUrl, 'DescribeWarehouseReplication', 'application/json', body, ADMIN_KEY);

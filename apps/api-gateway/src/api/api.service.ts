@@ -131,6 +131,7 @@ export class ApiService {
     this.rateLimiter.admit(accessKeyId, new Date());
     const payload = await this.decoder.decode(operation, format, body);
     this.replayGuard.admit(operation, signature, new Date());
+    await this.replayGuard.confirmFirst(operation, signature);
     const reply = await this.requester
       .request(Subjects.registryOperation, { requestId: String(requestId), operation, payload, signed })
       .catch(() => {

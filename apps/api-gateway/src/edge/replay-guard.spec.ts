@@ -1,9 +1,10 @@
 import { EnvReader } from '@svc/config';
+import { ReplayRecordsUnavailableError, type SharedReplayRecords } from '@svc/messaging';
 import type { VerifiedHeaders } from '@svc/signing';
 import type { GatewayConfig } from '../config/gateway-config';
 import { ApiError } from '../api/api-error';
 import { REPLAY_CACHE_CAPACITY, readKeyLimits } from './key-limits';
-import { REPLAYED_MESSAGE, ReplayGuard } from './replay-guard';
+import { REPLAYED_MESSAGE, REPLAY_CHECK_UNAVAILABLE_MESSAGE, ReplayGuard } from './replay-guard';
 
 const SIGNED_AT = new Date(Date.UTC(2026, 10, 23, 10, 15, 0));
 const SKEW_MS = 15 * 60_000;
@@ -26,8 +27,23 @@ function refusal(action: () => void): ApiError | null {
   }
 }
 
+/** The shared records' logic (first claim wins) in memory; tools/e2e/src/edge.integration-spec.ts runs them on NATS. */
+class RecordsOfOneProcess implements Pick<SharedReplayRecords, 'claim'> {
+  private readonly claimed = new Set<string>();
+  unavailable = false;
+
+  async claim(accessKeyId: string, signature: string): Promise<'first' | 'replayed'> {
+    if (this.unavailable) throw new ReplayRecordsUnavailableError('NATS does not answer');
+    const key = `${accessKeyId}/${signature}`;
+    if (this.claimed.has(key)) return 'replayed';
+    this.claimed.add(key);
+    return 'first';
+  }
+}
+
 describe('ReplayGuard', () => {
-  const guard = (env: Record<string, string> = {}) => new ReplayGuard({ maxClockSkewMs: SKEW_MS, keyLimits: readKeyLimits(new EnvReader(env)) } as GatewayConfig);
+  const guard = (env: Record<string, string> = {}, shared: Pick<SharedReplayRecords, 'claim'> = new RecordsOfOneProcess()) =>
+    new ReplayGuard({ maxClockSkewMs: SKEW_MS, keyLimits: readKeyLimits(new EnvReader(env)) } as GatewayConfig, shared);
 
   it.each([
     'CreateWarehouseReplication',
@@ -83,5 +99,28 @@ describe('ReplayGuard', () => {
     }
     const refused = refusal(() => replays.admit('StartReplication', signature('one-more', 'SVCNEWCOMER'), SIGNED_AT));
     expect({ status: refused?.status, retryAfter: refused?.headers['Retry-After'] }).toEqual({ status: 503, retryAfter: '60' });
+  });
+
+  describe('across replicas (confirmFirst, through the shared records)', () => {
+    it('refuses a signature another replica received first, and lets reads through unrecorded', async () => {
+      const shared = new RecordsOfOneProcess();
+      const [first, second] = [guard({}, shared), guard({}, shared)];
+      first.admit('AlterWarehouseReplication', signature('f'.repeat(64)), SIGNED_AT);
+      await first.confirmFirst('AlterWarehouseReplication', signature('f'.repeat(64)));
+      // The second replica's own cache never saw it: only the shared records know.
+      second.admit('AlterWarehouseReplication', signature('f'.repeat(64)), SIGNED_AT);
+      await expect(second.confirmFirst('AlterWarehouseReplication', signature('f'.repeat(64)))).rejects.toEqual(new ApiError(403, [REPLAYED_MESSAGE]));
+      await second.confirmFirst('DescribeWarehouseReplication', signature('f'.repeat(64)));
+      await second.confirmFirst('DescribeWarehouseReplication', signature('f'.repeat(64)));
+    });
+
+    it('refuses a call that changes state with 503 when the shared records cannot be asked, rather than let it through unchecked', async () => {
+      const shared = new RecordsOfOneProcess();
+      shared.unavailable = true;
+      await expect(guard({}, shared).confirmFirst('DeleteWarehouseReplication', signature('9'.repeat(64)))).rejects.toEqual(
+        new ApiError(503, [REPLAY_CHECK_UNAVAILABLE_MESSAGE], { 'Retry-After': '5' }),
+      );
+      await guard({}, shared).confirmFirst('ListWarehouseReplications', signature('9'.repeat(64)));
+    });
   });
 });

@@ -2,7 +2,8 @@ import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationB
 import type { NatsConnection } from 'nats';
 import { PipelineConsumers, isBatchLoaded, isBatchStagingApplied, isWorkFailed, type PipelineSubject } from '@svc/contracts';
 import { JsonLogger } from '@svc/logging';
-import { PipelineWorker, ensurePipelineStreams } from '@svc/messaging';
+import { MAX_CLOCK_SKEW_LIMIT_SECONDS } from '@svc/config';
+import { PipelineWorker, ensurePipelineStreams, ensureReplayRecords } from '@svc/messaging';
 import { NATS_CONNECTION } from '@svc/messaging-nest';
 import { REGISTRY_CONFIG, type RegistryConfig } from '../config/registry-config';
 import { PipelineEventsService } from './pipeline-events.service';
@@ -21,6 +22,9 @@ export class PipelineEventsConsumers implements OnApplicationBootstrap, BeforeAp
 
   async onApplicationBootstrap(): Promise<void> {
     await ensurePipelineStreams(this.connection, { replicas: this.config.nats.streamReplicas });
+    // Every gateway replica's replay records: a signature is valid while its date is within the skew of now, so up to
+    // twice the longest skew any gateway may accept.
+    await ensureReplayRecords(this.connection, { ttlMs: 2 * MAX_CLOCK_SKEW_LIMIT_SECONDS * 1000, replicas: this.config.nats.streamReplicas });
     const loaded = new PipelineWorker(this.connection, {
       ...PipelineConsumers.registryLoaded,
       ackWaitMs: this.config.nats.ackWaitMs,
