@@ -320,3 +320,30 @@ async function catalogOf(client: Client): Promise<Record<string, string[]>> {
     functions: await list("select p.proname::text as item from pg_proc p join pg_namespace n on n.oid = p.pronamespace where n.nspname not in ('pg_catalog', 'information_schema') order by 1"),
   };
 }
+
+describe('PostgreSQL source: the first tables of a database tracked at once', () => {
+  it('makes the publication once when several processes set capture up together (two seeds starting at the same time)', async () => {
+    const fresh = await createLogicalTempDatabase('svc_srcpg_log_race');
+    const names = ['t1', 't2', 't3', 't4', 't5', 't6'];
+    // Each a process of its own: the setup's advisory lock serialises what runs inside its transaction, not the slot's making before it.
+    const sources = names.map(() => createPostgresSource(fresh.url, { encrypt: false, relayIntervalMs: 0 }));
+    const client = await connect(fresh.url);
+    try {
+      for (const name of names) await client.query(`create table ${name} (id integer primary key)`);
+      const outcomes = await Promise.allSettled(
+        sources.map(async (own, index) => {
+          const definition = await own.describeTable({ schema: 'public', name: names[index] ?? '' });
+          if (!definition) throw new Error(`table ${names[index] ?? ''} not found`);
+          await own.enableTracking(definition);
+        }),
+      );
+      expect(outcomes.filter((outcome) => outcome.status === 'rejected')).toEqual([]);
+      const published = await client.query<{ name: string }>("select tablename as name from pg_publication_tables where pubname = 'svc_ct' order by 1");
+      expect(published.rows.map((row) => row.name)).toEqual(names);
+    } finally {
+      await Promise.allSettled(sources.map((source) => source.close()));
+      await client.end();
+      await fresh.drop();
+    }
+  });
+});

@@ -40,6 +40,36 @@ export async function enableTracking(pool: Pool, definition: TableDefinition, lo
   if (definition.primaryKey.length === 0) throw new PrimaryKeyRequiredError(table);
   // The slot exists before the table is published and registered: every write after that is in it.
   const capture = (await logCaptureAvailable(pool, table)) && (await prepareSlot(pool, lockTimeoutMs)) ? 'log' : 'trigger';
+  await againAfterLostCreationRace(() => installCapture(pool, definition, capture, lockTimeoutMs));
+  // A table moved from the log to triggers may have been the last one the slot served.
+  if (capture === 'trigger') await dropUnusedSlot(pool, lockTimeoutMs);
+}
+
+/** SQLSTATEs of a CREATE … IF NOT EXISTS that lost to a concurrent one (PostgreSQL checks, then inserts the catalog row). */
+const CREATION_RACE_CODES = new Set(['23505', '42710', '42P06', '42P07']);
+const CREATION_RACE_ATTEMPTS = 3;
+
+/**
+ * Runs the setup again when it lost a creation race to another process setting up the same database (the schema, its
+ * tables or the publication made meanwhile): with six processes tracking the first tables of a database at once, the
+ * setup failed on pg_namespace's and pg_publication's unique indexes although its advisory lock serialises the
+ * transactions (likely catalog caches from before the wait: an advisory lock, unlike a relation's, makes a backend read
+ * no catalog invalidations). A new transaction sees what the other made. The service-kills test met it as a table left
+ * in Error ("publication svc_ct already exists") by the two replications' first seeds.
+ */
+async function againAfterLostCreationRace(setup: () => Promise<void>): Promise<void> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await setup();
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      if (attempt >= CREATION_RACE_ATTEMPTS || typeof code !== 'string' || !CREATION_RACE_CODES.has(code)) throw error;
+    }
+  }
+}
+
+async function installCapture(pool: Pool, definition: TableDefinition, capture: 'log' | 'trigger', lockTimeoutMs: number): Promise<void> {
+  const { table } = definition;
   await inTransaction(pool, async (client) => {
     // In the same transaction as the capture: a disable that drops the schema with the last table cannot come between.
     for (const statement of CHANGE_SCHEMA_SETUP_SQL) await client.query(statement);
@@ -64,8 +94,6 @@ export async function enableTracking(pool: Pool, definition: TableDefinition, lo
     await client.query(FORGET_CAPTURE_FAILURES_SQL, [table.schema, table.name]);
     await client.query(REGISTER_TABLE_SQL, [table.schema, table.name, names.changeTable, capture, qualifiedName(table)]);
   });
-  // A table moved from the log to triggers may have been the last one the slot served.
-  if (capture === 'trigger') await dropUnusedSlot(pool, lockTimeoutMs);
 }
 
 async function installTriggerCapture(client: PoolClient, table: TableRef, names: TrackingNames, keys: readonly KeyColumn[]): Promise<void> {

@@ -68,6 +68,10 @@ begin
   if not exists (select from pg_publication where pubname = '${PUBLICATION}') then
     create publication ${PUBLICATION} with (publish = 'insert, update, delete, truncate', publish_via_partition_root = true);
   end if;
+exception when duplicate_object or unique_violation then
+  -- Made meanwhile by a setup running at the same time (two seeds starting at once: ensureSlot runs outside the
+  -- setup lock): "if not exists" alone saw it missing in both.
+  null;
 end
 $publication$`;
 
