@@ -124,7 +124,7 @@ describe('encodeResponse', () => {
       { name: '[dbo].[AuditLog]', phase: 'Untracked', rowsSeeded: 10, rowsEstimated: 10, lastVersion: null, lagSeconds: null, lastError: null },
     ],
     lastError: null,
-    alerts: [{ alertId: 'a1', replicationId: GUID, kind: 'SchemaChange', message: 'column added', createdAt: '2024-05-02T09:00:00.000Z' }],
+    alerts: [{ alertId: 'a1', replicationId: GUID, kind: 'SchemaChange', message: 'column added', createdAt: '2024-05-02T09:00:00.000Z', state: 'Active' }],
   };
 
   it('renders Describe with nested groups, lists, table selections as text and booleans as true/false', () => {
@@ -154,6 +154,7 @@ describe('encodeResponse', () => {
       Kind: 'SchemaChange',
       Message: 'column added',
       CreatedAt: '2024-05-02T09:00:00.000Z',
+      State: 'Active',
     });
   });
 

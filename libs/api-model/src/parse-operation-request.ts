@@ -5,7 +5,7 @@ import {
 } from '@svc/contracts';
 import { AccessKeyIdDto, CreateAccessKeyDto, RotateAccessKeyDto, UpdateAccessKeyDto } from './dto/access-key-requests.dto';
 import { AlterReplicationDto, CreateReplicationDto, ReplicationConfigDto } from './dto/replication.dto';
-import { AlterConfigurationDto, EmptyRequestDto, ReplicationIdDto, ReplicationMetricsDto, StartReplicationDto } from './dto/simple-requests.dto';
+import { AcknowledgeAlertsDto, AlterConfigurationDto, EmptyRequestDto, ReplicationIdDto, ReplicationMetricsDto, StartReplicationDto } from './dto/simple-requests.dto';
 import { DescribeValidationDto, RepairValidationDto, StartValidationDto } from './dto/validation-requests.dto';
 import { type ParseResult } from './parse-result';
 import { validateModel } from './validate-model';
@@ -20,6 +20,7 @@ export const REQUEST_MODELS: { [Op in OperationName]: new () => OperationRequest
   StopReplicationService: EmptyRequestDto,
   StartReplication: StartReplicationDto,
   StopReplication: ReplicationIdDto,
+  AcknowledgeAlerts: AcknowledgeAlertsDto,
   AlterConfiguration: AlterConfigurationDto,
   GetReplicationMetrics: ReplicationMetricsDto,
   StartReplicationValidation: StartValidationDto,

@@ -25,6 +25,21 @@ describe.each(FORMATS)('operations beyond Create and Alter (%s)', (format) => {
     expect(parse(operation, format, { replicationId: GUID })).toEqual({ ok: false, messages: ['{ReplicationId}: unknown field'] });
   });
 
+  it('AcknowledgeAlerts takes a ReplicationId and, optionally, AlertIds separated by commas (issue 40)', () => {
+    const other = '6f1c2b7a-0d4e-4f8a-9b3c-2e5d7a1f0c9b';
+    expect(parse('AcknowledgeAlerts', format, { replicationId: GUID })).toEqual({ ok: true, value: { replicationId: GUID } });
+    expect(parse('AcknowledgeAlerts', format, { replicationId: GUID, alertIds: `${GUID.toUpperCase()}, {${other}}` })).toEqual({
+      ok: true,
+      value: { replicationId: GUID, alertIds: [GUID, other] },
+    });
+    expect(parse('AcknowledgeAlerts', format, { replicationId: GUID, alertIds: `${GUID},7` })).toEqual({
+      ok: false,
+      messages: ["{AlertIds}: invalid value '7'. An AlertId is a GUID like 3f2504e0-4f89-11d3-9a0c-0305e82c3301"],
+    });
+    expect(parse('AcknowledgeAlerts', format, { replicationId: GUID, alertIds: ' , ' })).toEqual({ ok: false, messages: ['{AlertIds}: must name at least one AlertId'] });
+    expect(parse('AcknowledgeAlerts', format, { alertIds: GUID })).toEqual({ ok: false, messages: ['{ReplicationId}: is required'] });
+  });
+
   it('StartReplication takes an optional ReplicationId', () => {
     expect(parse('StartReplication', format, {})).toEqual({ ok: true, value: {} });
     expect(parse('StartReplication', format, { replicationId: `{${GUID}}` })).toEqual({ ok: true, value: { replicationId: GUID } });

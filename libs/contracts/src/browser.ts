@@ -13,7 +13,8 @@ export {
   type ReplicationMetricsResponse,
 } from './replication/operations';
 export { ACCESS_TYPES, RETENTION_PERIODS, SCD_TYPES, SECRET_FIELD_NAMES, SECRET_MASK } from './replication/replication-config';
-export type { AlertRecord, TableStatus } from './replication/replication-status';
+export { ALERT_STATES } from './replication/replication-status';
+export type { AlertRecord, AlertState, TableStatus } from './replication/replication-status';
 export {
   FINAL_VALIDATION_STATES,
   type DifferenceKind,

@@ -32,9 +32,11 @@ export {
   type FailureSubject,
 } from './replication/failure-reason';
 export {
+  ALERT_STATES,
   REPLICATION_STATUSES,
   TABLE_PHASES,
   type AlertRecord,
+  type AlertState,
   type TableLastValidation,
   type ReplicationStatus,
   type TablePhase,
@@ -79,6 +81,8 @@ export {
   type ReplicationSummary,
   type ServiceConfiguration,
   type StartReplicationRequest,
+  type AcknowledgeAlertsRequest,
+  type AcknowledgeAlertsResponse,
 } from './replication/operations';
 export {
   ACCESS_KEY_OPERATIONS,

@@ -6,7 +6,7 @@ export {
   type AccessKeyListing, type AccessKeySecret, type AccessKeyStore, type NewAccessKey, type ReplicationScope } from './access-key-repository';
 export { judgeChange, type AccessKeyChange, type AccessKeyChangeRefusal, type KeyActor } from './key-change';
 export { chainOf, signs, standingOf, type DisabledBy, type KeyLink, type KeyStanding, type KeyWidth } from './key-chain';
-export { AlertRepository, type AlertStore, type NewAlert } from './alert-repository';
+export { AlertRepository, type ActiveAlertCount, type AlertStore, type NewAlert, type ResolvedCondition } from './alert-repository';
 export { changedConfigPaths, configLeaves } from './config-paths';
 export { maskConnectionString } from './connection-string-mask';
 export { issueMissingExternalIds } from './external-id-backfill';

@@ -373,4 +373,17 @@ CREATE INDEX batch_halves_recorded_at ON batch_halves (recorded_at);
 ALTER TABLE table_states ADD COLUMN leaving boolean NOT NULL DEFAULT false;
 `,
   },
+  {
+    version: 20,
+    name: 'alerts: the table an alert is about, acknowledgement, and resolution when its condition ends',
+    sql: `
+ALTER TABLE alerts
+  ADD COLUMN table_name text,
+  ADD COLUMN acknowledged_at timestamptz,
+  ADD COLUMN acknowledged_by text,
+  ADD COLUMN resolved_at timestamptz,
+  ADD COLUMN resolution text;
+CREATE INDEX alerts_unresolved ON alerts (replication_id, kind) WHERE resolved_at IS NULL;
+`,
+  },
 ];

@@ -257,18 +257,41 @@ describe('registry store against PostgreSQL', () => {
       expect((await tables.listAll()).get(replicationId)).toEqual(await tables.listByReplication(replicationId));
 
       const alerts = new AlertRepository(pool);
-      const countedBefore = await alerts.countByKind();
+      const activeOf = async () => (await alerts.activeCounts()).filter((count) => count.replicationId === replicationId);
       const first = await alerts.record({ replicationId, kind: 'SchemaChange', message: 'column added' });
-      expect(first).toMatchObject({ replicationId, kind: 'SchemaChange', message: 'column added' });
+      expect(first).toMatchObject({ replicationId, kind: 'SchemaChange', message: 'column added', state: 'Active' });
       expect(first.createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T/);
       expect(await alerts.listByReplication(replicationId)).toEqual([first]);
-      await alerts.record({ replicationId, kind: 'Reseed', message: 'reseeding' });
+      const reseed = await alerts.record({ replicationId, kind: 'Reseed', message: 'reseeding' });
       await alerts.record({ replicationId, kind: 'Reseed', message: 'reseeding again' });
-      expect(await alerts.countByKind()).toEqual({
-        ...countedBefore,
-        SchemaChange: (countedBefore.SchemaChange ?? 0) + 1,
-        Reseed: (countedBefore.Reseed ?? 0) + 2,
-      });
+      const failure = await alerts.record({ replicationId, kind: 'Failure', message: '[dbo].[a]: failed', tableName: '[dbo].[a]' });
+      await alerts.record({ replicationId, kind: 'Failure', message: '[dbo].[b]: failed', tableName: '[dbo].[b]' });
+      expect(await activeOf()).toEqual([
+        { replicationId, kind: 'Failure', count: 2 },
+        { replicationId, kind: 'Reseed', count: 2 },
+        { replicationId, kind: 'SchemaChange', count: 1 },
+      ]);
+
+      // Issue 40: acknowledged (some, then all), and resolved when the condition of one table ends.
+      const at = new Date();
+      expect(await alerts.acknowledge(replicationId, [reseed.alertId], 'SVCOPERATOR', at)).toBe(1);
+      const ended = [
+        { kind: 'Failure', tableName: '[dbo].[a]' },
+        { kind: 'RetentionDanger', tableName: '[dbo].[a]' },
+        { kind: 'Failure', tableName: null },
+      ] as const;
+      expect(await alerts.resolve(replicationId, ended, 'the table works again', at)).toBe(1);
+      expect(await activeOf()).toEqual([
+        { replicationId, kind: 'Failure', count: 1 },
+        { replicationId, kind: 'Reseed', count: 1 },
+        { replicationId, kind: 'SchemaChange', count: 1 },
+      ]);
+      const listed = await alerts.listByReplication(replicationId);
+      expect(listed.find((alert) => alert.alertId === reseed.alertId)).toMatchObject({ state: 'Acknowledged', acknowledgedBy: 'SVCOPERATOR', acknowledgedAt: at.toISOString() });
+      expect(listed.find((alert) => alert.alertId === failure.alertId)).toMatchObject({ state: 'Resolved', resolution: 'the table works again', tableName: '[dbo].[a]' });
+      expect(await alerts.acknowledge(replicationId, null, 'SVCOPERATOR', at)).toBe(3);
+      expect(await activeOf()).toEqual([]);
+      expect(await alerts.acknowledge(replicationId, null, 'SVCOPERATOR', at)).toBe(0);
     });
   });
 

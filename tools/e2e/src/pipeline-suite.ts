@@ -605,6 +605,15 @@ export function pipelineSuite(pair: EnginePair): void {
     await converged([current], pair.repairsByReseed ? 180000 : 90000);
     expect(named(await validateReplication(stack, type1Id, 120000, [items]))).toEqual({ state: 'Validated', unsettledKeys: 0, keys: [] });
     expect(named(await validateReplication(stack, type2Id, 120000, [items]))).toEqual({ state: 'Validated', unsettledKeys: 0, keys: [] });
+
+    // Issue 40: the Validation alert resolved itself once the table was found equal again; what is left can be acknowledged.
+    const resolved = (await describeReplication(type1Id)).alerts.filter((alert) => alert.kind === 'Validation');
+    expect(resolved.map(({ state, tableName }) => ({ state, tableName }))).toEqual([{ state: 'Resolved', tableName: items }]);
+    const acknowledged = await callSigned(stack.baseUrl, 'AcknowledgeAlerts', 'json', JSON.stringify({ replicationId: type1Id }), ADMIN_KEY);
+    expect(acknowledged.status).toBe(200);
+    expect((await describeReplication(type1Id)).alerts.filter((alert) => alert.state === 'Active')).toEqual([]);
+    const metrics = await (await fetch(`${stack.baseUrl}/metrics`, { headers: { authorization: `Bearer ${TEST_METRICS_TOKEN}` } })).text();
+    expect(metrics.split('\n').filter((line) => line.startsWith(`svc_alerts{replication_id="${type1Id}"`))).toEqual([]);
   }, 300000);
 
   // Every source engine of the suite can cut a keyed table into key ranges: the grown items table was reseeded so.

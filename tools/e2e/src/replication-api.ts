@@ -30,7 +30,7 @@ export interface DescribeJson {
     tablesToInclude: unknown;
   };
   tables: TableStatusJson[];
-  alerts: { kind: string; message: string }[];
+  alerts: { alertId: string; kind: string; message: string; state: string; tableName?: string; resolution?: string }[];
 }
 
 /** DescribeWarehouseReplication through the signed API (JSON), whatever it answers. */

@@ -11,6 +11,7 @@ const CHANGES_STATE: Readonly<Record<OperationName, boolean>> = {
   StopReplicationService: true,
   StartReplication: true,
   StopReplication: true,
+  AcknowledgeAlerts: true,
   AlterConfiguration: true,
   DescribeWarehouseReplication: false,
   ListWarehouseReplications: false,

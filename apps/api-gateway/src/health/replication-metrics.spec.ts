@@ -24,7 +24,7 @@ const SNAPSHOT: RegistryMetricsReply = {
       ],
     },
   ],
-  alertsRaised: { Reseed: 2 },
+  activeAlerts: [{ replicationId: '1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d', kind: 'Reseed', count: 2 }],
 };
 
 async function seriesOf(snapshot: RegistryMetricsReply | null): Promise<string[]> {
@@ -84,7 +84,7 @@ describe('replicationMetricsRegistry', () => {
   });
 
   it('counts alerts by kind', () => {
-    expect(series).toContain('svc_alerts{kind="Reseed"} 2');
+    expect(series).toContain('svc_alerts{replication_id="1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d",kind="Reseed"} 2');
   });
 
   it('says only svc_registry_up 0 when the registry did not answer', async () => {
@@ -92,7 +92,7 @@ describe('replicationMetricsRegistry', () => {
   });
 
   it('escapes backslashes and newlines in label values', async () => {
-    const hostile: RegistryMetricsReply = { replications: [{ ...SNAPSHOT.replications[0], replicationName: 'a\\b\nc"d', tables: [] }], alertsRaised: {} };
+    const hostile: RegistryMetricsReply = { replications: [{ ...SNAPSHOT.replications[0], replicationName: 'a\\b\nc"d', tables: [] }], activeAlerts: [] };
     expect(await seriesOf(hostile)).toContain(
       'svc_replication_status{replication_id="1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d",replication_name="a\\\\b\\nc\\"d",status="Running"} 1',
     );
@@ -107,6 +107,6 @@ describe('replicationMetricsRegistry', () => {
   });
 
   it('forgets a replication that is gone from the next snapshot', async () => {
-    expect(await seriesOf({ replications: [], alertsRaised: {} })).toEqual(['svc_registry_up 1']);
+    expect(await seriesOf({ replications: [], activeAlerts: [] })).toEqual(['svc_registry_up 1']);
   });
 });

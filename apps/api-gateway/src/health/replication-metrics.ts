@@ -80,7 +80,8 @@ export function replicationMetricsRegistry(snapshot: RegistryMetricsReply | null
   const validatedAt = gauge('svc_table_last_validation_timestamp_seconds', "Unix time at which the table's last validation ended.", tableLabels);
   for (const { table, key } of tables) if (table.lastValidation) validatedAt.set(key, secondsSinceEpoch(table.lastValidation.endedAt));
 
-  const alerts = gauge('svc_alerts', 'Alerts on record, by kind.', ['kind']);
-  for (const [kind, count] of Object.entries(snapshot.alertsRaised)) alerts.set({ kind }, count);
+  // Active only (neither acknowledged nor resolved): a rule on it stops firing once the condition ends or someone has seen it.
+  const alerts = gauge('svc_alerts', 'Active alerts (neither acknowledged nor resolved), by replication and kind.', ['replication_id', 'kind']);
+  for (const { replicationId, kind, count } of snapshot.activeAlerts) alerts.set({ replication_id: replicationId, kind }, count);
   return registry;
 }

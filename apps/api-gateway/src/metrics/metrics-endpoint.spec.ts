@@ -24,12 +24,12 @@ async function scrapedLines(endpoint: MetricsEndpoint): Promise<string[]> {
 
 describe('MetricsEndpoint /metrics', () => {
   it("shows the API calls, the process and the registry's replications in one exposition", async () => {
-    const { endpoint, apiMetrics } = endpointWith({ replications: [], alertsRaised: { Reseed: 1 } });
+    const { endpoint, apiMetrics } = endpointWith({ replications: [], activeAlerts: [{ replicationId: 'r1', kind: 'Reseed', count: 1 }] });
     apiMetrics.record('DescribeWarehouseReplication', 200, 7);
     const lines = await scrapedLines(endpoint);
     expect(lines).toContain('svc_api_requests_total{operation="DescribeWarehouseReplication",status="200"} 1');
     expect(lines).toContain('svc_registry_up 1');
-    expect(lines).toContain('svc_alerts{kind="Reseed"} 1');
+    expect(lines).toContain('svc_alerts{replication_id="r1",kind="Reseed"} 1');
     for (const processFamily of ['process_cpu_user_seconds_total', 'process_start_time_seconds', 'nodejs_heap_size_used_bytes', 'nodejs_eventloop_lag_seconds']) {
       expect(lines.some((line) => line.startsWith(`${processFamily} `))).toBe(true);
     }
@@ -49,7 +49,7 @@ describe('MetricsEndpoint /metrics', () => {
     ['no Authorization', undefined],
     ['another token', 'Bearer metrics-unit-token-0123456780'],
   ])('answers 401 asking for the bearer token, naming nothing, with %s', async (_case, authorization) => {
-    const { endpoint } = endpointWith({ replications: [], alertsRaised: {} });
+    const { endpoint } = endpointWith({ replications: [], activeAlerts: [] });
     const answer = await endpoint.answer(authorization);
     expect(answer.status).toBe(401);
     expect(answer.headers['WWW-Authenticate']).toBe('Bearer realm="metrics"');
@@ -57,7 +57,7 @@ describe('MetricsEndpoint /metrics', () => {
   });
 
   it('answers the 404 of an unknown path when METRICS_TOKEN is not set, whatever the caller sends', async () => {
-    const { endpoint } = endpointWith({ replications: [], alertsRaised: {} }, null);
+    const { endpoint } = endpointWith({ replications: [], activeAlerts: [] }, null);
     const answer = await endpoint.answer(`Bearer ${TOKEN}`);
     expect(answer.status).toBe(404);
     expect(JSON.parse(answer.body)).toMatchObject({ errors: [NO_SUCH_RESOURCE_MESSAGE] });

@@ -10,6 +10,7 @@ export const OPERATION_ALIASES: Readonly<Record<string, OperationName>> = {
   'stop-service': 'StopReplicationService',
   start: 'StartReplication',
   stop: 'StopReplication',
+  'ack-alerts': 'AcknowledgeAlerts',
   'alter-configuration': 'AlterConfiguration',
   metrics: 'GetReplicationMetrics',
   validate: 'StartReplicationValidation',

@@ -16,6 +16,7 @@ export const ACTION_OPERATIONS = [
   'DeleteWarehouseReplication',
   'StopReplicationService',
   'StartReplication',
+  'AcknowledgeAlerts',
   'AlterConfiguration',
   'StartReplicationValidation',
   'RepairReplication',

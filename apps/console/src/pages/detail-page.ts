@@ -81,7 +81,7 @@ export function showDetailPage(container: Element, context: PageContext, replica
     if (target) render(target, ...nodes);
   }
 
-  async function act(operation: 'AlterWarehouseReplication' | 'StartReplication', body: object, done: string): Promise<void> {
+  async function act(operation: 'AlterWarehouseReplication' | 'StartReplication' | 'AcknowledgeAlerts', body: object, done: string): Promise<void> {
     const result = await client.call(operation, { replicationId, ...body });
     notice = result.ok ? { kind: 'ok', messages: [done] } : { kind: 'error', messages: result.messages };
     actionsKey = '';
@@ -93,7 +93,8 @@ export function showDetailPage(container: Element, context: PageContext, replica
   function drawActions(): void {
     if (latest === null) return;
     const dataReplication = latest.configuration.dataReplication;
-    const key = `${latest.status}|${dataReplication}`;
+    const activeAlerts = latest.alerts.filter((alert) => alert.state === 'Active').length;
+    const key = `${latest.status}|${dataReplication}|${activeAlerts}`;
     if (key === actionsKey) return;
     actionsKey = key;
     const { permissions } = context;
@@ -111,6 +112,11 @@ export function showDetailPage(container: Element, context: PageContext, replica
         ),
         latest.status === 'Failed'
           ? actionButton(permissions, 'StartReplication', 'Start this replication again', () => void act('StartReplication', {}, 'StartReplication sent: the replication is retried.'), { id: 'start-replication' })
+          : null,
+        activeAlerts > 0
+          ? actionButton(permissions, 'AcknowledgeAlerts', `Acknowledge ${activeAlerts} active alert${activeAlerts === 1 ? '' : 's'}`, () => void act('AcknowledgeAlerts', {}, 'The active alerts are acknowledged.'), {
+              id: 'acknowledge-alerts',
+            })
           : null,
         h('span.action', null, link({ page: 'alter', replicationId }, h('span.button-link', null, 'Alter settings'))),
       ),

@@ -38,7 +38,19 @@ export function alertsView(alerts: readonly Alert[]): VElement {
   return h(
     'ul.alerts',
     null,
-    newestFirst.map((alert) => h('li', null, badge('phase', alert.kind), ' ', h('time', { attrs: { datetime: alert.createdAt } }, formatTimestamp(alert.createdAt)), ' ', h('span.alert-message', null, alert.message))),
+    newestFirst.map((alert) =>
+      h(
+        `li.alert-${alert.state.toLowerCase()}`,
+        null,
+        badge('phase', alert.kind),
+        ' ',
+        h('time', { attrs: { datetime: alert.createdAt } }, formatTimestamp(alert.createdAt)),
+        ' ',
+        h('span.alert-message', null, alert.message),
+        // Active alerts are the ones to look at; the others say why they are not any more.
+        alert.state === 'Active' ? null : h('span.alert-state', null, ` (${alert.state}${alert.resolution ? `: ${alert.resolution}` : ''})`),
+      ),
+    ),
   );
 }
 

@@ -56,7 +56,8 @@ export function replicationsTable(replications: readonly ListedReplication[]): V
 }
 
 function alertSummary(described: DescribedReplication): string {
-  if (described.alerts.length === 0) return 'none';
-  const latest = described.alerts.reduce((newest, alert) => (alert.createdAt > newest.createdAt ? alert : newest));
-  return `${described.alerts.length} (latest: ${latest.kind})`;
+  const active = described.alerts.filter((alert) => alert.state === 'Active');
+  if (active.length === 0) return described.alerts.length === 0 ? 'none' : 'none active';
+  const latest = active.reduce((newest, alert) => (alert.createdAt > newest.createdAt ? alert : newest));
+  return `${active.length} active (latest: ${latest.kind})`;
 }

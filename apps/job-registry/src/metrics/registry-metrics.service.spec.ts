@@ -65,7 +65,10 @@ describe('RegistryMetricsService', () => {
           },
           { replicationId: idle, replicationName: 'idle', status: 'Stopped', sourceWalHeldBytes: null, tables: [] },
         ],
-        alertsRaised: { Reseed: 2, Failure: 1 },
+        activeAlerts: [
+          { replicationId: running, kind: 'Reseed', count: 2 },
+          { replicationId: idle, kind: 'Failure', count: 1 },
+        ],
       },
     });
   });

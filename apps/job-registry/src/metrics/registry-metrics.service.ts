@@ -30,11 +30,11 @@ export class RegistryMetricsService {
   ) {}
 
   async snapshot(now = new Date()): Promise<RpcReply<RegistryMetricsReply>> {
-    const [listing, service, tables, alertsRaised, validated] = await Promise.all([
+    const [listing, service, tables, activeAlerts, validated] = await Promise.all([
       this.replications.list(),
       this.serviceConfiguration.get(),
       this.tableStates.listAll(),
-      this.alerts.countByKind(),
+      this.alerts.activeCounts(),
       this.validations.lastByTable(),
     ]);
     return rpcOk({
@@ -45,7 +45,7 @@ export class RegistryMetricsService {
         tables: (tables.get(replication.replicationId) ?? []).map((table) => tableMetrics(table, now, validated.get(replication.replicationId)?.get(table.name))),
         sourceWalHeldBytes: this.walHeld.bytesOf(replication.replicationId),
       })),
-      alertsRaised,
+      activeAlerts,
     });
   }
 }

@@ -29,7 +29,10 @@ function serviceWith(alertOnSuccessfulTableSchemaChanges: boolean) {
     recordChangesProgress: (...args: unknown[]) =>
       Promise.resolve(void calls.push(`recordChangesProgress ${JSON.stringify(args.slice(2, 5))}`)).then(() => ({ fromVersion: '10', startedAt: null })),
   } as unknown as PipelineStateRepository;
-  const alerts = { raise: (alert: { kind: string; message: string }) => Promise.resolve(void raised.push({ kind: alert.kind, message: alert.message })) } as unknown as AlertsService;
+  const alerts = {
+    raise: (alert: { kind: string; message: string }) => Promise.resolve(void raised.push({ kind: alert.kind, message: alert.message })),
+    resolveWorking: () => Promise.resolve(),
+  } as unknown as AlertsService;
   const logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined } as unknown as JsonLogger;
   const replications = { get: () => Promise.resolve({ config: { isLogErrorsOnly: true, alertOnSuccessfulTableSchemaChanges } }) } as unknown as ReplicationStore;
   const metrics = { record: () => Promise.resolve() } as unknown as MetricsHistoryService;

@@ -84,7 +84,7 @@ export class PipelineEventsService {
           )
         : await this.state.completeChanges(replicationId, tableName, reportingWork(event), event.version, event.rowCount, lagSeconds, now, reseedReason, event.sourceIncarnation ?? null);
       moved = completed !== null;
-      if (completed && reseedReason) await this.alerts.raise({ replicationId, kind: 'Reseed', message: `${tableName}: ${reseedReason}` });
+      if (completed && reseedReason) await this.alerts.raise({ replicationId, kind: 'Reseed', message: `${tableName}: ${reseedReason}`, tableName });
       const durationMs = completed?.startedAt ? now.getTime() - completed.startedAt.getTime() : null;
       cycle = { lagSeconds, durationMs };
       loaded = { kind: 'changes', rows: event.rowCount, fromVersion: completed?.fromVersion ?? null, toVersion: event.version, durationMs, lagSeconds, ...(following !== undefined && { more: true }) };
@@ -93,6 +93,8 @@ export class PipelineEventsService {
       this.logger.debug('completion of work no longer in flight ignored', { replicationId, table: tableName, workId });
       return;
     }
+    // Work of the table moved data: its failure and retention alerts, and the replication's own failure, are over.
+    await this.alerts.resolveWorking(replicationId, tableName, now);
     // A cycle that carried rows is followed at once: its table's next cycle is due now, not at the scheduler's next tick.
     // (Not after seeds: a thousand finishing would only multiply passes, measured as registry CPU in a 1,000-table seed.)
     if (event.kind === 'changes' && event.rowCount > 0 && event.final !== false) this.schedulerWake.request();
@@ -111,13 +113,14 @@ export class PipelineEventsService {
         replicationId,
         kind: 'SchemaChange',
         message: `${tableName}: added column(s) ${event.addedColumns.join(', ')} in staging and warehouse`,
+        tableName,
       });
     }
     if (schemaChanges.length > 0 && stored.config.alertOnSuccessfulTableSchemaChanges) {
-      await this.alerts.raise({ replicationId, kind: 'SchemaChange', message: `${tableName}: ${schemaChanges.join('; ')}` });
+      await this.alerts.raise({ replicationId, kind: 'SchemaChange', message: `${tableName}: ${schemaChanges.join('; ')}`, tableName });
     }
     // A suspected rename leaves a column stale without failing anything: said whatever the setting.
-    if (suspectedRenames.length > 0) await this.alerts.raise({ replicationId, kind: 'SchemaChange', message: `${tableName}: ${suspectedRenames.join('; ')}` });
+    if (suspectedRenames.length > 0) await this.alerts.raise({ replicationId, kind: 'SchemaChange', message: `${tableName}: ${suspectedRenames.join('; ')}`, tableName });
   }
 
   /**
@@ -178,14 +181,14 @@ export class PipelineEventsService {
     // The log keeps what the server said (the logger redacts credentials): operators need it, Describe shows it only to keys allowed to see it.
     this.logger.warn('pipeline work failed', { replicationId, table: tableName, stage: event.stage, retryable: event.retryable, scope: event.scope ?? 'table', reason: event.message, detail });
     if (event.reseed) {
-      await this.alerts.raise({ replicationId, kind: 'Reseed', message: `${tableName}: reseeding: ${event.message}` });
+      await this.alerts.raise({ replicationId, kind: 'Reseed', message: `${tableName}: reseeding: ${event.message}`, tableName });
     } else if (replicationWide) {
       const reason = `${event.stage} of ${tableName} failed: ${event.message}`;
       // A replication being deleted or stopped meanwhile keeps that status.
       if ((await this.replications.get(replicationId))?.status === 'Running') await this.replications.setStatus(replicationId, 'Failed', reason, detail ?? null);
       await this.alerts.raise({ replicationId, kind: 'Failure', message: `replication failed: ${reason}` });
     } else if (!event.retryable) {
-      await this.alerts.raise({ replicationId, kind: 'Failure', message: `${tableName}: ${event.message}` });
+      await this.alerts.raise({ replicationId, kind: 'Failure', message: `${tableName}: ${event.message}`, tableName });
     }
   }
 

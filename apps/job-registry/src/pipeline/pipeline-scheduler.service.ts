@@ -267,6 +267,7 @@ export class PipelineScheduler implements OnApplicationBootstrap, BeforeApplicat
         replicationId: table.replicationId,
         kind: 'RetentionDanger',
         message: `${table.tableName}: changes not consumed since ${since}; the source purges them after ${retention} and the table would have to be reseeded`,
+        tableName: table.tableName,
       });
     }
   }
@@ -455,7 +456,7 @@ export class PipelineScheduler implements OnApplicationBootstrap, BeforeApplicat
       const key = `${replication.replicationId}:${tableName.toLowerCase()}`;
       if (this.collisionsAlerted.has(key)) continue;
       this.collisionsAlerted.add(key);
-      await this.alerts.raise({ replicationId: replication.replicationId, kind: 'Failure', message: reason });
+      await this.alerts.raise({ replicationId: replication.replicationId, kind: 'Failure', message: reason, tableName });
     }
   }
 

@@ -34,7 +34,7 @@ export class PipelineLifecycle implements ReplicationLifecycle {
   async reseedTable(replicationId: string, tableName: string, reason: string): Promise<void> {
     const released = await this.state.reseedAll(replicationId, reason, new Date(), tableName);
     this.cancel(released, reason);
-    await this.alerts.raise({ replicationId, kind: 'Reseed', message: `${tableName} is reseeded: ${reason}` });
+    await this.alerts.raise({ replicationId, kind: 'Reseed', message: `${tableName} is reseeded: ${reason}`, tableName });
   }
 
   async resumed(replicationId: string): Promise<void> {

@@ -118,6 +118,10 @@ export class OperationDispatcher {
         });
       case 'StopReplication':
         return withRequest('StopReplication', payload, (request) => owned(request.replicationId, () => this.replications.stop(request.replicationId, author)));
+      case 'AcknowledgeAlerts':
+        return withRequest('AcknowledgeAlerts', payload, (request) =>
+          owned(request.replicationId, () => this.replications.acknowledgeAlerts(request.replicationId, request.alertIds ?? null, envelope.accessKeyId)),
+        );
       case 'AlterConfiguration':
         return withRequest('AlterConfiguration', payload, (request) => serviceWide(() => this.serviceControl.alterConfiguration(request)));
       case 'GetReplicationMetrics':

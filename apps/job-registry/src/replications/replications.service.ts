@@ -5,6 +5,7 @@ import {
   tableKey,
   type AlterReplicationRequest,
   type CreateReplicationRequest,
+  type AcknowledgeAlertsResponse,
   type CreateReplicationResponse,
   type ListReplicationsResponse,
   type ReplicationConfig,
@@ -310,6 +311,12 @@ export class ReplicationsService {
     // Tables in Error and tables waiting out a backoff are tried again now.
     await this.lifecycle.resumed(replicationId);
     return rpcOk(null);
+  }
+
+  /** AcknowledgeAlerts: the named active alerts of the replication, or all of them, leave the active count. */
+  async acknowledgeAlerts(replicationId: string, alertIds: readonly string[] | null, by: string): Promise<RpcReply<AcknowledgeAlertsResponse>> {
+    if (!(await this.replications.get(replicationId))) return replicationNotFound(replicationId);
+    return rpcOk({ acknowledged: await this.alerts.acknowledge(replicationId, alertIds, by, new Date()) });
   }
 
   /** StopReplication: turns DataReplication off (as AlterWarehouseReplication DataReplication=false does); the others go on. */

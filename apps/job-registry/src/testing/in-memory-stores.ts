@@ -18,6 +18,8 @@ import type {
   AccessKeySecret,
   AccessKeyStore,
   AlertStore,
+  ActiveAlertCount,
+  ResolvedCondition,
   DisabledBy,
   KeyActor,
   KeyLink,
@@ -193,16 +195,41 @@ export class InMemoryAlertStore implements AlertStore {
     return this.alerts.filter((alert) => alert.replicationId === replicationId);
   }
 
-  async countByKind(): Promise<Partial<Record<AlertRecord['kind'], number>>> {
-    const counts: Partial<Record<AlertRecord['kind'], number>> = {};
-    for (const { kind } of this.alerts) counts[kind] = (counts[kind] ?? 0) + 1;
-    return counts;
+  async activeCounts(): Promise<ActiveAlertCount[]> {
+    const counts = new Map<string, ActiveAlertCount>();
+    for (const { replicationId, kind, state } of this.alerts) {
+      if (state !== 'Active') continue;
+      const key = `${replicationId}/${kind}`;
+      counts.set(key, { replicationId, kind, count: (counts.get(key)?.count ?? 0) + 1 });
+    }
+    return [...counts.values()];
   }
 
   async record(alert: NewAlert): Promise<AlertRecord> {
-    const stored = { ...alert, alertId: randomUUID(), createdAt: new Date().toISOString() };
+    const stored: AlertRecord = { ...alert, alertId: randomUUID(), createdAt: new Date().toISOString(), state: 'Active' };
     this.alerts.push(stored);
     return stored;
+  }
+
+  async acknowledge(replicationId: string, alertIds: readonly string[] | null, by: string, at: Date): Promise<number> {
+    let count = 0;
+    for (const alert of this.alerts) {
+      if (alert.replicationId !== replicationId || alert.state !== 'Active' || (alertIds !== null && !alertIds.includes(alert.alertId))) continue;
+      Object.assign(alert, { state: 'Acknowledged', acknowledgedAt: at.toISOString(), acknowledgedBy: by });
+      count += 1;
+    }
+    return count;
+  }
+
+  async resolve(replicationId: string, conditions: readonly ResolvedCondition[], resolution: string, at: Date): Promise<number> {
+    let count = 0;
+    for (const alert of this.alerts) {
+      if (alert.replicationId !== replicationId || alert.state === 'Resolved') continue;
+      if (!conditions.some((condition) => condition.kind === alert.kind && condition.tableName === (alert.tableName ?? null))) continue;
+      Object.assign(alert, { state: 'Resolved', resolvedAt: at.toISOString(), resolution });
+      count += 1;
+    }
+    return count;
   }
 }
 

@@ -32,7 +32,7 @@ function service() {
       revalidateAfterReseed: async (_validationId, table) => void calls.push(`revalidate ${table} after its reseed`),
     },
     { listByReplication: async () => [] },
-    { raise: async () => undefined } as never,
+    { raise: async () => undefined, resolve: async () => undefined } as never,
     { reseedTable: async (_replicationId: string, table: string) => void calls.push(`reseed ${table}`) },
     new JsonLogger('job-registry', 'error', () => undefined),
   );

@@ -12,7 +12,7 @@ export class ValidationReportsService {
   constructor(
     @Inject(ValidationRepository) private readonly validations: Pick<ValidationStore, 'recordProgress' | 'finish' | 'revalidateAfterReseed'>,
     @Inject(TableStateRepository) private readonly tableStates: Pick<TableStateStore, 'listByReplication'>,
-    @Inject(AlertsService) private readonly alerts: Pick<AlertsService, 'raise'>,
+    @Inject(AlertsService) private readonly alerts: Pick<AlertsService, 'raise' | 'resolve'>,
     @Inject(PipelineLifecycle) private readonly lifecycle: Pick<PipelineLifecycle, 'reseedTable'>,
     private readonly logger: JsonLogger,
   ) {}
@@ -51,7 +51,11 @@ export class ValidationReportsService {
     const finished = await this.validations.finish(validationId, tableName, workId, outcome, now);
     if (!finished) return false;
     this.logger.info('table validated', { replicationId, validationId, table: tableName, state: outcome.state, mismatchedKeys: outcome.missingKeys + outcome.extraKeys + outcome.differentKeys });
-    if (outcome.state === 'Mismatched') await this.alerts.raise({ replicationId, kind: 'Validation', message: mismatchAlert(tableName, validationId, outcome) });
+    if (outcome.state === 'Mismatched') await this.alerts.raise({ replicationId, kind: 'Validation', message: mismatchAlert(tableName, validationId, outcome), tableName });
+    else if (outcome.state === 'Validated' || outcome.state === 'Repaired') {
+      const found = outcome.state === 'Repaired' ? 'repaired' : 'equal to the source';
+      await this.alerts.resolve(replicationId, [{ kind: 'Validation', tableName }], `validation ${validationId} found the table ${found}`, now);
+    }
     return true;
   }
 }

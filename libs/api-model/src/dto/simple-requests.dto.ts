@@ -7,9 +7,10 @@ import {
   type ReplicationMetricsRequest,
   type ReplicationIdRequest,
   type StartReplicationRequest,
+  type AcknowledgeAlertsRequest,
 } from '@svc/contracts';
 import { Field } from './decorators';
-import { guid } from '../rules/guid';
+import { guid, guidList } from '../rules/guid';
 import { booleanText, integerBetween, positiveInteger } from '../rules/scalar-rules';
 import { textRule } from '../rules/text-rules';
 
@@ -21,6 +22,13 @@ export class ReplicationIdDto implements ReplicationIdRequest {
 /** Without an id it resumes the whole service; with one, that replication. */
 export class StartReplicationDto implements StartReplicationRequest {
   @Field(guid, 'optional', { default: 'every replication, and the service as a whole, resume' }) replicationId?: string;
+}
+
+/** AcknowledgeAlerts: the replication's active alerts named, or all of them. */
+export class AcknowledgeAlertsDto implements AcknowledgeAlertsRequest {
+  @Field(guid, 'required') replicationId!: string;
+  @Field(guidList('AlertId'), 'optional', { default: "every active alert of the replication", note: 'The alerts to acknowledge, as Describe lists them (AlertId)' })
+  alertIds?: string[];
 }
 
 /** List and StopReplicationService take no fields: every field given is unknown. */

@@ -125,6 +125,12 @@ export const OPERATION_DOCS: Record<OperationName, OperationDoc> = {
     errors: [NOT_FOUND_REPLICATION, BEING_DELETED],
     example: { replicationId: REPLICATION_ID },
   },
+  AcknowledgeAlerts: {
+    purpose:
+      "Acknowledges a replication's active alerts (those named, or every one): they stay in Describe as Acknowledged and leave the svc_alerts gauge. Failure, RetentionDanger and Validation alerts also resolve by themselves when their condition ends.",
+    errors: [NOT_FOUND_REPLICATION],
+    example: { replicationId: REPLICATION_ID, alertIds: '6f1c2b7a-0d4e-4f8a-9b3c-2e5d7a1f0c9b' },
+  },
   AlterConfiguration: {
     purpose: 'Changes service-wide settings.',
     errors: [SERVICE_WIDE],

@@ -70,6 +70,13 @@ const alert: Described<AlertRecord> = {
   kind: 'SchemaChange, Reseed, Failure, RetentionDanger, Validation or TableAdded',
   message: 'What happened',
   createdAt: 'When (ISO 8601, UTC)',
+  tableName: 'The table it is about; absent for one about the whole replication',
+  state:
+    'Active, Acknowledged (AcknowledgeAlerts) or Resolved: a Failure or RetentionDanger alert resolves itself when the table (or the replication) works again, a Validation alert when a later validation finds the table equal',
+  acknowledgedAt: 'When it was acknowledged',
+  acknowledgedBy: 'The access key that acknowledged it',
+  resolvedAt: 'When its condition ended',
+  resolution: 'Why it resolved',
 };
 
 const accessKey: Described<AccessKeyDescription> = {
@@ -156,6 +163,7 @@ export const RESPONSE_DOCS: ResponseDocs = {
   DeleteWarehouseReplication: null,
   StopReplicationService: null,
   StopReplication: null,
+  AcknowledgeAlerts: [{ path: ['Acknowledged'], description: 'How many active alerts this call acknowledged' }],
   StartReplication: null,
   AlterConfiguration: null,
   GetReplicationMetrics: [

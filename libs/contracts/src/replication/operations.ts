@@ -29,6 +29,7 @@ export const OPERATIONS = [
   'StopReplicationService',
   'StartReplication',
   'StopReplication',
+  'AcknowledgeAlerts',
   'AlterConfiguration',
   'GetReplicationMetrics',
   'StartReplicationValidation',
@@ -48,6 +49,17 @@ export interface ReplicationIdRequest {
 
 export interface StartReplicationRequest {
   replicationId?: string;
+}
+
+/** Acknowledges a replication's active alerts: those named, or every one. */
+export interface AcknowledgeAlertsRequest {
+  replicationId: string;
+  alertIds?: string[];
+}
+
+export interface AcknowledgeAlertsResponse {
+  /** How many active alerts this call acknowledged (named ones already acknowledged or resolved are not counted). */
+  acknowledged: number;
 }
 
 export interface AlterConfigurationRequest {
@@ -164,6 +176,7 @@ export interface OperationTypes {
   StopReplicationService: { request: EmptyRequest; response: null };
   StartReplication: { request: StartReplicationRequest; response: null };
   StopReplication: { request: ReplicationIdRequest; response: null };
+  AcknowledgeAlerts: { request: AcknowledgeAlertsRequest; response: AcknowledgeAlertsResponse };
   AlterConfiguration: { request: AlterConfigurationRequest; response: null };
   GetReplicationMetrics: { request: ReplicationMetricsRequest; response: ReplicationMetricsResponse };
   StartReplicationValidation: { request: StartValidationRequest; response: StartValidationResponse };

@@ -29,8 +29,8 @@ export interface ReplicationMetrics {
   sourceWalHeldBytes?: number | null;
 }
 
-/** Registry → gateway: every replication's state, and alerts raised so far by kind. */
+/** Registry → gateway: every replication's state, and its active alerts (neither acknowledged nor resolved) by kind. */
 export interface RegistryMetricsReply {
   replications: ReplicationMetrics[];
-  alertsRaised: Partial<Record<AlertRecord['kind'], number>>;
+  activeAlerts: { replicationId: string; kind: AlertRecord['kind']; count: number }[];
 }

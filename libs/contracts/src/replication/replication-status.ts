@@ -52,4 +52,20 @@ export interface AlertRecord {
   kind: 'SchemaChange' | 'Reseed' | 'Failure' | 'RetentionDanger' | 'Validation' | 'TableAdded';
   message: string;
   createdAt: string;
+  /** The table it is about (`[schema].[table]`); absent for one about the whole replication. */
+  tableName?: string;
+  /**
+   * Active until acknowledged (AcknowledgeAlerts) or resolved: a Failure, RetentionDanger or Validation alert resolves
+   * itself when its condition ends (the table's work succeeds again, a later validation finds it equal).
+   */
+  state: AlertState;
+  acknowledgedAt?: string;
+  /** The access key that acknowledged it. */
+  acknowledgedBy?: string;
+  resolvedAt?: string;
+  /** Why it resolved. */
+  resolution?: string;
 }
+
+export const ALERT_STATES = ['Active', 'Acknowledged', 'Resolved'] as const;
+export type AlertState = (typeof ALERT_STATES)[number];

@@ -122,6 +122,8 @@ function baseBody(operation: OperationName, context: FuzzContext, random: Random
     // Never the replication the other cases change: stopped, it would stay stopped for the rest of the run.
     case 'StopReplication':
       return { replicationId: '00000000-0000-4000-8000-00000000dead' };
+    case 'AcknowledgeAlerts':
+      return { replicationId: context.replicationId, ...(random.chance(0.5) && { alertIds: '00000000-0000-4000-8000-0000000000aa' }) };
     case 'AlterConfiguration':
       return random.chance(0.5) ? { serializeReplications: 'false' } : { parallelDatabaseReplicationsLimit: '5' };
     case 'ListWarehouseReplications':
