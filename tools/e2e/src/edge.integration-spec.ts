@@ -226,6 +226,13 @@ describe('the edge of the gateway: replays, Host, key enumeration, unsigned bodi
       expect(await scraper.text()).toContain(`replication_id="${replicationId}"`);
     });
 
+    it('sends a browser opening the service\'s address to the console, and answers API clients the API\'s 404 (issue 40)', async () => {
+      const browser = await fetch(`${stack.baseUrl}/`, { headers: { accept: 'text/html,application/xhtml+xml' }, redirect: 'manual' });
+      expect({ status: browser.status, location: browser.headers.get('location') }).toEqual({ status: 302, location: '/console/' });
+      const client = await fetch(`${stack.baseUrl}/`, { headers: { accept: 'application/json' } });
+      expect(client.status).toBe(404);
+    });
+
     it('tells anonymous callers of /health only whether the gateway works', async () => {
       const health = await fetch(`${stack.baseUrl}/health`);
       expect(health.status).toBe(200);

@@ -19,6 +19,11 @@ export class FallbackController {
 
   @All('{*path}')
   async unknown(@Req() request: Request, @Res() response: Response): Promise<void> {
+    // A browser opening the service's address is sent to the console; API clients keep the API's own 404.
+    if (request.method === 'GET' && request.path === '/' && (request.headers.accept ?? '').includes('text/html')) {
+      response.redirect(302, '/console/');
+      return;
+    }
     send(response, await this.api.handle(request, null));
   }
 }

@@ -85,15 +85,17 @@ function byName(a: TableSnapshot, b: TableSnapshot): number {
 }
 
 function headerLines(snapshot: ReplicationSnapshot, observedAt: Date): string[] {
-  const settled = snapshot.tables.filter((table) => SETTLED_PHASES.includes(table.phase)).length;
+  const tracking = snapshot.tables.filter((table) => table.phase === 'Tracking').length;
+  // A table without a key is settled too, but it is never tracked: counted apart, not as tracking.
+  const untracked = snapshot.tables.filter((table) => table.phase === 'Untracked').length;
   const name = escapeForTerminal(snapshot.replicationName || snapshot.replicationId);
-  const lines = [
-    `Replication ${name}  ${escapeForTerminal(snapshot.status)}  ${settled} of ${snapshot.tables.length} tables tracking  ${clock(observedAt)}`,
-  ];
+  const counts = `${tracking} of ${snapshot.tables.length} tables tracking${untracked > 0 ? `, ${untracked} untracked` : ''}`;
+  const lines = [`Replication ${name}  ${escapeForTerminal(snapshot.status)}  ${counts}  ${clock(observedAt)}`];
   if (snapshot.lastError !== null) lines.push(`Last error: ${oneLineForTerminal(snapshot.lastError)}`);
-  if (snapshot.alerts.length > 0) {
-    const latest = snapshot.alerts.reduce((newest, alert) => (alert.createdAt > newest.createdAt ? alert : newest));
-    lines.push(`Alerts: ${snapshot.alerts.length}, latest ${escapeForTerminal(latest.kind)}: ${oneLineForTerminal(latest.message)}`);
+  const active = snapshot.alerts.filter((alert) => alert.state === 'Active');
+  if (active.length > 0) {
+    const latest = active.reduce((newest, alert) => (alert.createdAt > newest.createdAt ? alert : newest));
+    lines.push(`Active alerts: ${active.length}, latest ${escapeForTerminal(latest.kind)}: ${oneLineForTerminal(latest.message)}`);
   }
   if (snapshot.tables.length === 0) lines.push("  waiting for the service to discover the source's tables");
   return lines;

@@ -23,7 +23,7 @@ describe('parseReplicationSnapshot', () => {
         { name: '[public].[a]', phase: 'Tracking', rowsSeeded: 10, rowsEstimated: 10, lagSeconds: 1.5, lastError: null, inFlightSeconds: null },
         { name: '[public].[b]', phase: 'Seeding', rowsSeeded: 3, rowsEstimated: 9, lagSeconds: null, lastError: 'retrying', inFlightSeconds: 4 },
       ],
-      alerts: [{ kind: 'Reseed', message: 'scheduled', createdAt: '2026-11-23T10:00:00Z' }],
+      alerts: [{ kind: 'Reseed', message: 'scheduled', createdAt: '2026-11-23T10:00:00Z', state: 'Active' }],
     });
   });
 

@@ -12,7 +12,7 @@ export interface TableSnapshot extends Pick<TableStatus, 'name' | 'rowsSeeded' |
   seedChunks?: { loaded: number; total: number } | null;
 }
 
-export type AlertSnapshot = Pick<AlertRecord, 'message' | 'createdAt'> & { kind: string };
+export type AlertSnapshot = Pick<AlertRecord, 'message' | 'createdAt'> & { kind: string; state: string };
 
 export interface ReplicationSnapshot extends Pick<ReplicationDescription, 'replicationId' | 'replicationName' | 'lastError'> {
   status: string;
@@ -56,7 +56,8 @@ function tableSnapshot(value: unknown): TableSnapshot | undefined {
 
 function alertSnapshot(value: unknown): AlertSnapshot | undefined {
   if (!isObject(value)) return undefined;
-  return { kind: text(value['kind']) ?? 'Alert', message: text(value['message']) ?? '', createdAt: text(value['createdAt']) ?? '' };
+  // A registry before alert states (issue 40) sent none: every alert was active then.
+  return { kind: text(value['kind']) ?? 'Alert', message: text(value['message']) ?? '', createdAt: text(value['createdAt']) ?? '', state: text(value['state']) ?? 'Active' };
 }
 
 function listOf<T>(value: unknown, read: (item: unknown) => T | undefined): T[] {

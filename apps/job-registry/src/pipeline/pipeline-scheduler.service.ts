@@ -3,7 +3,7 @@ import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationB
 import type { Pool } from 'pg';
 import { PipelineSubjects, Subjects, guardExtractRequested, parseTableKey, type ExtractRequested } from '@svc/contracts';
 import { JsonLogger, replicationLog } from '@svc/logging';
-import { NatsRequester, PipelinePublisher } from '@svc/messaging';
+import { MessagingError, NatsRequester, PipelinePublisher } from '@svc/messaging';
 import {
   PipelineStateRepository,
   ServiceConfigurationRepository,
@@ -74,6 +74,8 @@ export class PipelineScheduler implements OnApplicationBootstrap, BeforeApplicat
   /** When a replication's change probe may be tried again after a failure. */
   private readonly probeRetryAt = new Map<string, number>();
   private readonly publishOutage: PublishOutage;
+  /** While no extractor has answered a change probe yet (the services are starting): a probe nobody answers is no news. */
+  private extractorSeen = false;
 
   constructor(
     private readonly state: PipelineStateRepository,
@@ -96,6 +98,7 @@ export class PipelineScheduler implements OnApplicationBootstrap, BeforeApplicat
     this.runs = new ReplicationRuns(config.pipeline.minuteMs);
     this.probes = new ChangeProbes(async (request) => {
       const reply = await this.requester.request(Subjects.extractorChangedTables, request, 30000);
+      this.extractorSeen = true;
       if (!reply.ok) throw new Error(reply.error.messages.join('; '));
       walHeld.record(request.replicationId, reply.value.walHeldBytes);
       return reply.value;
@@ -352,7 +355,12 @@ export class PipelineScheduler implements OnApplicationBootstrap, BeforeApplicat
             // An old "unchanged" must not hold back a table while the source cannot be probed.
             this.probes.forget(id);
             this.probeRetryAt.set(id, Date.now() + 5000);
-            if (!this.stopped) replicationLog(this.logger, replication.config).warn('change probe failed; idle tables are cycled in turn meanwhile', { replicationId: id, error });
+            if (this.stopped) return;
+            // At start the registry often probes before any extractor listens: said quietly until one has answered once.
+            const noExtractorYet = !this.extractorSeen && error instanceof MessagingError && error.kind === 'NoResponders';
+            const log = replicationLog(this.logger, replication.config);
+            if (noExtractorYet) log.debug('change probe: no extractor answers yet (starting?); idle tables are cycled in turn meanwhile', { replicationId: id });
+            else log.warn('change probe failed; idle tables are cycled in turn meanwhile', { replicationId: id, error });
           },
         )
         ?.then((foundChanges) => {
