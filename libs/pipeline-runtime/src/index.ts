@@ -12,5 +12,5 @@ export { runClassified, type TerminalFailure } from './classified-work';
 // Engine errors the workers act on.
 export { CaptureFailedError, ChangesPurgedError, SourceIncarnationChangedError, SourceVersionsRewoundError, StaleDefinitionError, TableNotTrackedError, isEngineError } from '@svc/engines';
 export { SeedPartOrder, TABLE_LOSS_GRACE_MS, tableLoss, waitForPreviousPart, type PartOrderOptions } from './part-order';
-export { reportBatchFailure, type FailureReport } from './work-failure';
+export { reportBatchFailure, reportFencedOut, type FailureReport } from './work-failure';
 export { ENSURED_TABLE_TTL_MS, EnsuredTables, definitionShape } from './ensured-tables';

@@ -14,6 +14,21 @@ export interface FailureReport {
   scope: FailureScope;
   /** The table must be seeded again (its data downstream is gone). */
   reseed?: boolean;
+  /** The batch was refused by a fence above its epoch (WorkFailed.fencedOut). */
+  fencedOut?: boolean;
+}
+
+/**
+ * Tells the registry that a batch was refused by a fence above its epoch (`where`: staging or the warehouse). The
+ * registry ignores it for work it released (the usual cause: cancelled or superseded work); for work it still holds as
+ * current it means its control database is older than that database's record, and the table is reseeded.
+ */
+export function reportFencedOut(publisher: Pick<PipelinePublisher, 'publish'>, event: { workId: string; batch: BatchDescriptor }, stage: 'stage' | 'load'): Promise<void> {
+  const where = stage === 'stage' ? 'staging' : 'the warehouse';
+  const message =
+    `${where} has applied newer work of this table than the control database knows of (its fence is above epoch ${event.batch.epoch}): ` +
+    'the control database is older than it (restored from a backup?); the table is reseeded';
+  return reportBatchFailure(publisher, event, stage, { message, retryable: true, scope: 'table', reseed: true, fencedOut: true });
 }
 
 /** Tells the registry that a batch's work failed at a stage (after its retries, or for good). */
@@ -35,6 +50,7 @@ export async function reportBatchFailure(
       ...(failure.detail !== undefined && { detail: failure.detail }),
       scope: failure.scope,
       ...(failure.reseed && { reseed: true }),
+      ...(failure.fencedOut && { fencedOut: true }),
       ...(event.batch.configVersion !== undefined && { configVersion: event.batch.configVersion }),
       epoch: event.batch.epoch,
       failedAt: new Date().toISOString(),

@@ -439,6 +439,19 @@ export class PipelineStateRepository {
     return epoch === undefined ? null : Number(epoch);
   }
 
+  /**
+   * Moves the table's epoch past every fence staging and the warehouse may hold: a control database restored from an
+   * older backup hands out epochs those databases have passed, and all its batches would be refused. The clock in
+   * milliseconds is above any epoch a counter reaches, and above any such move made before.
+   */
+  async moveEpochPastFences(replicationId: string, tableName: string, now: Date): Promise<void> {
+    await this.pool.query('UPDATE table_states SET work_epoch = GREATEST(work_epoch + 1, $3::bigint) WHERE replication_id = $1 AND table_name = $2', [
+      replicationId,
+      tableName,
+      now.getTime(),
+    ]);
+  }
+
   /** The work message of the work in flight as it was claimed (epoch of the claim included); null when that work is no longer in flight. */
   async inFlightRequest(replicationId: string, tableName: string, workId: string): Promise<Record<string, unknown> | null> {
     const result = await this.pool.query<{ in_flight_request: Record<string, unknown> | null }>(

@@ -165,4 +165,42 @@ describe('recreated staging and warehouse databases under running services (Post
     await live.waitForWarehouseEqualsSource(60000);
     expect((await live.describe()).alerts.filter((alert) => alert.kind === 'Failure')).toEqual([]);
   }, 180000);
+
+  /**
+   * Issue 40: a control database restored from an older backup hands out work epochs that staging and the warehouse have
+   * passed (their fences keep the highest epoch applied), so every batch of every table was refused as stale and dropped
+   * without a word: the tables stood still for ever. Restored here the way it would be done, with the service stopped:
+   * the tables' epochs go back to where an old backup has them. The first change after the start is refused by staging's
+   * fence, the registry finds out that it is older, moves its epochs past every fence and reseeds, and the warehouse
+   * ends equal to the source.
+   */
+  it('a control database restored to an older point (epochs behind the databases\' fences) is found out: reseeded with an alert, equal again', async () => {
+    const live = await liveWith();
+    const registry = new Client({ connectionString: stack.control.url });
+    await registry.connect();
+    try {
+      expect((await callSigned(stack.baseUrl, 'StopReplicationService', 'json', '{}', ADMIN_KEY)).status).toBe(200);
+      await live.waitFor(
+        async () => (await registry.query('SELECT 1 FROM table_states WHERE replication_id = $1 AND in_flight_work_id IS NOT NULL', [replicationId])).rowCount === 0,
+        60000,
+        'no work in flight',
+      );
+      const restored = await registry.query('UPDATE table_states SET work_epoch = 1 WHERE replication_id = $1', [replicationId]);
+      expect(restored.rowCount).toBe(3);
+      expect((await callSigned(stack.baseUrl, 'StartReplication', 'json', '{}', ADMIN_KEY)).status).toBe(200);
+    } finally {
+      await registry.end();
+    }
+    await writer.apply(transaction(update(CUSTOMERS, { city: 'after the restore' }, between('id', 1, 12)), update(ORDERS, { status: 'after the restore' }, between('id', 1, 12))));
+    await live.waitFor(
+      async () => (await live.describe()).alerts.some((alert) => alert.kind === 'Reseed' && /the control database is older than it/.test(alert.message)),
+      90000,
+      'a Reseed alert saying the control database is older than staging or the warehouse',
+    );
+    await live.waitFor(async () => allTracking(await live.describe()), 90000, 'the three tables to be Tracking again');
+    await live.waitForWarehouseEqualsSource(90000);
+    // And it keeps tracking afterwards, with epochs past the fences.
+    await writer.apply(transaction(update(CUSTOMERS, { city: 'after the reseed' }, between('id', 1, 12))));
+    await live.waitForWarehouseEqualsSource(60000);
+  }, 300000);
 });

@@ -178,6 +178,12 @@ export class PipelineEventsService {
     const failure = { message: event.message, ...(detail !== undefined && { detail }), event: failureEvent(event), retryAt };
     const moved = await this.state.failWork(replicationId, tableName, reportingWork(event), failure, now);
     if (!moved) return;
+    if (event.fencedOut) {
+      // The work it holds as current was refused by a newer fence: this control database is older than staging or the
+      // warehouse. Its epochs move past every fence, and the table reseeds (below) from a snapshot taken now.
+      await this.state.moveEpochPastFences(replicationId, tableName, now);
+      this.logger.warn('control database older than staging or the warehouse: the table\'s epochs moved past their fences; reseeding', { replicationId, table: tableName });
+    }
     // The log keeps what the server said (the logger redacts credentials): operators need it, Describe shows it only to keys allowed to see it.
     this.logger.warn('pipeline work failed', { replicationId, table: tableName, stage: event.stage, retryable: event.retryable, scope: event.scope ?? 'table', reason: event.message, detail });
     if (event.reseed) {

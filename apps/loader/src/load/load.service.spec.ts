@@ -67,7 +67,7 @@ describe('LoadService with a fake engine', () => {
     expect(publisher.payloadsOn(PipelineSubjects.batchLoaded)[0]).toMatchObject({ kind: 'seed', part: 0, final: true, version: '42' });
   });
 
-  it('drops a batch of older work (its epoch below the table\'s fence): nothing loaded, nothing reported', async () => {
+  it('drops a batch of older work (its epoch below the table\'s fence): nothing loaded, only "fenced out" reported (issue 40)', async () => {
     await engine.warehouse.ensureTable(SAMPLE_PEOPLE_TABLE, tableOptions);
     await service.load(staged(sampleChangeBatch(REPLICATION_ID, { from: 20, to: 30 }, 5)));
     const older = sampleChangeBatch(REPLICATION_ID, { from: 10, to: 20 }, 4);
@@ -76,6 +76,7 @@ describe('LoadService with a fake engine', () => {
 
     expect(engine.warehouse.loaded.batchIds.has(older.batchId)).toBe(false);
     expect(publisher.payloadsOn(PipelineSubjects.batchLoaded)).toHaveLength(1);
+    expect(publisher.payloadsOn(PipelineSubjects.workFailed)).toEqual([expect.objectContaining({ stage: 'load', epoch: 4, fencedOut: true, reseed: true })]);
   });
 
   it('reseeds a table whose warehouse table is gone when a change batch arrives', async () => {

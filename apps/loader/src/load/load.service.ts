@@ -12,6 +12,7 @@ import {
   RuntimeConfigClient,
   batchLogCutoff,
   reportBatchFailure,
+  reportFencedOut,
   runBatchStep,
   EnsuredTables,
   definitionShape,
@@ -145,14 +146,18 @@ export class LoadService {
     await reportBatchFailure(this.publisher, event, 'load', { message, retryable: true, scope: 'table', reseed: true });
   }
 
-  /** The registry has released the batch's work: it must not count as loaded (the watermark would move). */
-  private dropStale(event: BatchStaged, config: ReplicationConfig): void {
+  /**
+   * Newer work of the table was loaded: the batch must not count as loaded (the watermark would move). The registry is
+   * told: it ignores work it released, and finds out a control database older than the warehouse's fences.
+   */
+  private async dropStale(event: BatchStaged, config: ReplicationConfig): Promise<void> {
     const { batch } = event;
     replicationLog(this.logger, config).debug('dropped a stale batch: newer work on its table has been loaded', {
       workId: event.workId,
       batchId: batch.batchId,
       epoch: batch.epoch,
     });
+    await reportFencedOut(this.publisher, event, 'load');
   }
 
   async fail(event: BatchStaged, failure: FailureReport): Promise<void> {

@@ -52,13 +52,17 @@ describe('StageService with a fake engine', () => {
     );
   });
 
-  it('drops a batch of older work without reading its rows or telling anyone', async () => {
+  it('drops a batch of older work without reading its rows, telling the registry only that it was fenced out (issue 40)', async () => {
     await engine.staging.ensureTable(SAMPLE_PEOPLE_TABLE);
     engine.staging.applied.raiseFence(REPLICATION_ID, SAMPLE_PEOPLE_TABLE.table, 5);
 
     await service.stage(extracted(sampleChangeBatch(REPLICATION_ID, { from: 1, to: 2 }, 4), 'work-stale'));
 
-    expect(publisher.published).toEqual([]);
+    // The registry ignores it for work it released; for work it still holds, its control database is older than staging.
+    expect(publisher.payloadsOn(PipelineSubjects.workFailed)).toEqual([
+      expect.objectContaining({ workId: 'work-stale', stage: 'stage', epoch: 4, fencedOut: true, reseed: true, retryable: true }),
+    ]);
+    expect(publisher.payloadsOn(PipelineSubjects.batchStaged)).toEqual([]);
     expect(engine.staging.applied.batchIds.size).toBe(0);
   });
 

@@ -15,6 +15,7 @@ import {
   batchFolderName,
   batchLogCutoff,
   reportBatchFailure,
+  reportFencedOut,
   runBatchStep,
   EnsuredTables,
   definitionShape,
@@ -183,8 +184,9 @@ export class StageService {
   }
 
   /**
-   * Neither forwarded nor reported: the registry has released its work. Its rows go from the rows stream: they are
-   * under its own work's subject (rowsSubjectOf), which no newer batch of the same id reads.
+   * Not forwarded: newer work of the table was applied. The registry is told (it ignores work it released, and finds
+   * out a control database older than staging's fences). Its rows go from the rows stream: they are under its own
+   * work's subject (rowsSubjectOf), which no newer batch of the same id reads.
    */
   private async dropStale(event: BatchExtracted, config: ReplicationConfig): Promise<void> {
     const { batch } = event;
@@ -193,6 +195,7 @@ export class StageService {
       batchId: batch.batchId,
       epoch: batch.epoch,
     });
+    await reportFencedOut(this.publisher, event, 'stage');
     await purgeRows(this.connection, event.rowsSubject, this.outageWait);
   }
 

@@ -160,6 +160,12 @@ export const WorkFailedSchema = Struct({
   /** The table must be reseeded (e.g. its watermark is below the minimum valid version). */
   reseed: Type.Optional(Flag()),
   /**
+   * The batch was refused by a fence above its epoch. For work the registry has released that is expected and changes
+   * nothing; for work it still holds as current, its epochs are behind the databases' (a control database restored
+   * from an older backup): the registry moves its epochs past every fence and reseeds the table.
+   */
+  fencedOut: Type.Optional(Flag()),
+  /**
    * What the failure concerns: its table (the default when absent), or the whole replication (its
    * database or bucket cannot be used: credentials, a missing database or bucket).
    */
