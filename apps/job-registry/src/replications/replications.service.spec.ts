@@ -67,6 +67,16 @@ describe('ReplicationsService', () => {
   describe('create', () => {
     const listed = (schema: string, name: string, keyed = true) => ({ table: { schema, name }, primaryKey: keyed ? ['id'] : [], estimatedRows: 0 });
 
+    it('says when a replication the caller may see already carries the name (issue 40), and stores it all the same', async () => {
+      probe.sourceTables = [listed('public', 'orders')];
+      const first = valueOf(await service.create(sampleCreateRequest(), author));
+      const second = valueOf(await service.create(sampleCreateRequest(), author));
+      expect(second.note).toMatch(new RegExp(`^Replication ${first.replicationId} is named '.+' too: set ReplicationName \\(AlterWarehouseReplication\\) to tell them apart\\.$`));
+      // A key limited to its own replications is not told of another key's.
+      const other = valueOf(await service.create(sampleCreateRequest(), { ...author, accessKeyId: 'SVCOTHER', scope: 'Own' }));
+      expect(other.note).toBe('');
+    });
+
     it('checks source, staging and warehouse, then stores the configuration with its defaults', async () => {
       probe.sourceTables = [listed('public', 'orders')];
       const request = sampleCreateRequest();

@@ -107,13 +107,27 @@ export class ReplicationsService {
     if (prepared.problems.length) return validationFailed(prepared.problems);
 
     const name = databaseNameOf(request.source.connectionString) ?? FALLBACK_REPLICATION_NAME;
-    const stored = await this.replications.insert({ status: 'Running', config: newReplicationConfig(request, name) }, author);
+    const config = newReplicationConfig(request, name);
+    const namesake = await this.namesakeOf(config.replicationName, author);
+    const stored = await this.replications.insert({ status: 'Running', config }, author);
     // Seed §4.1: a new replication is reported as Running (Describe shows Stopped while the service is stopped).
     // The Note says how the source's changes are captured (PostgreSQL: from the log, or by triggers and why), that a
     // source has no table yet, and what preparing the staging database did to logins (SQL Server); else it is empty.
     const { externalId } = request.warehouse;
-    const note = [capture.note, prepared.note].filter((part) => part !== '').join(' ');
+    const note = [capture.note, prepared.note, namesake].filter((part) => part !== '').join(' ');
     return rpcOk({ replicationId: stored.replicationId, status: 'Running', note, ...(externalId !== undefined && { warehouse: { externalId } }) });
+  }
+
+  /**
+   * A Note when a replication the caller may see already carries this name (names default to the source database's, so
+   * two replications of one source look alike in List, the console and the metrics); empty otherwise.
+   */
+  private async namesakeOf(replicationName: string, caller: OperationCaller): Promise<string> {
+    const visible = await this.replications.list(caller.scope === 'Own' ? caller.accessKeyId : undefined);
+    const same = visible.find((replication) => replication.replicationName.toLowerCase() === replicationName.toLowerCase());
+    return same === undefined
+      ? ''
+      : `Replication ${same.replicationId} is named '${same.replicationName}' too: set ReplicationName (AlterWarehouseReplication) to tell them apart.`;
   }
 
   /**
