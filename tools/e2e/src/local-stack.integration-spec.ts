@@ -289,6 +289,16 @@ describe('npm start and the svc CLI, as the README says', () => {
     expect(second.stderr).toContain('Use it, or stop it first (Ctrl-C in its terminal)');
   });
 
+  it('has npm run demo use the running stack\'s build instead of rebuilding dist/ under it (issue 40)', () => {
+    const demoBuild = spawnSync(process.execPath, [join(repoRoot, 'tools/local-stack/bin/build-unless-running.mjs')], {
+      env: { ...process.env, LOCAL_STACK_STATE_FILE: join(workDir, 'local-stack.json') },
+      encoding: 'utf8',
+      timeout: 10000,
+    });
+    expect(demoBuild.status).toBe(0);
+    expect(demoBuild.stderr).toContain(`npm start runs here (process ${stack.pid}): using its build of dist/ rather than rebuilding it under its services`);
+  });
+
   it('stops every service on Ctrl-C', async () => {
     const exited = new Promise<number | null>((done) => stack.once('exit', (code) => done(code)));
     stack.kill('SIGINT');

@@ -1,29 +1,9 @@
 // Runs before `npm start` builds anything: a second `npm start` must not rebuild dist/ under a running stack.
 // Plain JavaScript on purpose, since dist/ does not exist yet on a fresh clone.
-import { readFileSync } from 'node:fs';
 import { createConnection } from 'node:net';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { runningStack } from './running-stack.mjs';
 
-const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-const stateFile = process.env.LOCAL_STACK_STATE_FILE || join(repoRoot, 'tmp', 'local-stack.json');
 const port = Number(process.env.PORT || 8080);
-
-function runningStack() {
-  let state;
-  try {
-    state = JSON.parse(readFileSync(stateFile, 'utf8'));
-  } catch {
-    return null;
-  }
-  try {
-    process.kill(state.pid, 0);
-    return state;
-  } catch (error) {
-    // EPERM: the process exists but belongs to another user; ESRCH: it is gone and the file is stale.
-    return error.code === 'EPERM' ? state : null;
-  }
-}
 
 function portInUse(portNumber) {
   return new Promise((done) => {
