@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ConfigError, EnvReader } from './env-reader';
 
 describe('EnvReader', () => {
@@ -51,5 +54,43 @@ describe('EnvReader', () => {
       expect(reader.optionalPair('A', 'B')).toBeUndefined();
       expect(() => reader.done()).toThrow(new ConfigError([problem]));
     }
+  });
+
+  describe('a setting read from a file (<NAME>_FILE: Kubernetes and compose secrets, issue 40)', () => {
+    let dir: string;
+    beforeEach(() => {
+      dir = mkdtempSync(join(tmpdir(), 'svc-env-file-'));
+    });
+    afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+    it('reads the value from the file, without its final newline', () => {
+      const secret = join(dir, 'master-key');
+      writeFileSync(secret, 'a'.repeat(64) + '\n');
+      const env = new EnvReader({ SVC_MASTER_KEY_FILE: secret, WORKER_CONCURRENCY_FILE: join(dir, 'concurrency') });
+      writeFileSync(join(dir, 'concurrency'), '6\n');
+      expect(env.string('SVC_MASTER_KEY')).toBe('a'.repeat(64));
+      expect(env.int('WORKER_CONCURRENCY', 4)).toBe(6);
+      expect(() => env.done()).not.toThrow();
+    });
+
+    it('refuses a setting given both ways, and a file it cannot read, naming the path but never a value', () => {
+      const secret = join(dir, 'password');
+      writeFileSync(secret, 'file-secret-value');
+      const env = new EnvReader({ DATABASE_URL: 'postgres://u:env-secret-value@h/db', DATABASE_URL_FILE: secret, METRICS_TOKEN_FILE: join(dir, 'missing') });
+      env.optionalString('DATABASE_URL');
+      expect(env.optionalString('METRICS_TOKEN')).toBeUndefined();
+      let thrown: unknown;
+      try {
+        env.done();
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).toBeInstanceOf(ConfigError);
+      expect((thrown as ConfigError).problems).toEqual([
+        'DATABASE_URL and DATABASE_URL_FILE: set one of them, not both',
+        `METRICS_TOKEN_FILE: cannot read ${join(dir, 'missing')} (ENOENT)`,
+      ]);
+      expect((thrown as ConfigError).message).not.toMatch(/secret-value/);
+    });
   });
 });

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
     super(`invalid configuration:\n  ${problems.join('\n  ')}`);
@@ -111,8 +113,32 @@ export class EnvReader {
     if (this.problems.length) throw new ConfigError(this.problems);
   }
 
+  /**
+   * The setting's value, or, when `<name>_FILE` names a file instead, that file's content (Kubernetes and compose mount
+   * secrets as files, so a secret need not be in the environment): surrounding blanks and the final newline dropped.
+   */
   private raw(name: string): string | undefined {
-    const value = this.env[name];
-    return value === undefined || value.trim() === '' ? undefined : value.trim();
+    const value = present(this.env[name]);
+    const file = present(this.env[`${name}${FROM_FILE_SUFFIX}`]);
+    if (file === undefined) return value;
+    if (value !== undefined) {
+      this.problems.push(`${name} and ${name}${FROM_FILE_SUFFIX}: set one of them, not both`);
+      return value;
+    }
+    try {
+      return present(readFileSync(file, 'utf8'));
+    } catch (error) {
+      // The path is no secret; the file's content never reaches a message.
+      const code = (error as { code?: unknown }).code;
+      this.problems.push(`${name}${FROM_FILE_SUFFIX}: cannot read ${file}${typeof code === 'string' ? ` (${code})` : ''}`);
+      return undefined;
+    }
   }
+}
+
+/** `<SETTING>_FILE`: the setting's value is in this file. */
+const FROM_FILE_SUFFIX = '_FILE';
+
+function present(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
 }

@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { ServiceName } from '@svc/contracts';
 import { ServiceProcess, TestStack } from '@svc/system-testing';
 import { freePort, startTestNats, waitUntil, type TestNatsServer } from '@svc/testing';
@@ -21,7 +24,7 @@ const PROBED: ServiceName[] = ['job-registry', 'extractor', 'stager', 'loader'];
 /**
  * Issue 40, item 1: every process has its own /health (alive) and /ready (what it needs is there) on PROBE_PORT; the
  * gateway has both beside its API. With NATS down a process stays alive but is not ready, and is ready again without a
- * restart once NATS is back.
+ * restart once NATS is back. The registry reads its DATABASE_URL from a file (DATABASE_URL_FILE, item 4).
  */
 describe('health probes of every process (PROBE_PORT)', () => {
   let nats: TestNatsServer;
@@ -37,7 +40,15 @@ describe('health probes of every process (PROBE_PORT)', () => {
     await stack.start();
     for (const service of PROBED) {
       const port = await freePort();
-      const child = new ServiceProcess(service, { ...stack.envOf(service), PROBE_PORT: String(port), PROBE_HOST: '127.0.0.1' });
+      const env: Record<string, string> = { ...stack.envOf(service), PROBE_PORT: String(port), PROBE_HOST: '127.0.0.1' };
+      if (service === 'job-registry') {
+        // Its control database URL (a secret: it may hold a password) from a file, as a Kubernetes secret is mounted.
+        const secretFile = join(mkdtempSync(join(tmpdir(), 'svc-probes-')), 'database-url');
+        writeFileSync(secretFile, `${env['DATABASE_URL'] ?? ''}\n`, { mode: 0o600 });
+        delete env['DATABASE_URL'];
+        env['DATABASE_URL_FILE'] = secretFile;
+      }
+      const child = new ServiceProcess(service, env);
       child.start();
       processes.set(service, { child, port });
     }

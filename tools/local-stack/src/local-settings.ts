@@ -63,7 +63,8 @@ export function localEnvironment(base: Record<string, string | undefined>): Loca
     defaulted.push('NATS_URL');
   }
   for (const [name, value] of Object.entries(LOCAL_DEFAULTS)) {
-    if (env[name] === undefined || env[name] === '') {
+    // A setting given as a file (<NAME>_FILE, which the services read) is given: no default beside it.
+    if ((env[name] === undefined || env[name] === '') && !env[`${name}_FILE`]) {
       env[name] = value;
       defaulted.push(name);
     }
@@ -77,7 +78,7 @@ export function localEnvironment(base: Record<string, string | undefined>): Loca
   // Lets the registry accept the public defaults above; production never sets it.
   env[DEVELOPMENT_FLAG] = 'true';
   // Shared by the registry and the workers of this run only: a fresh one each start, never a public default.
-  if (!env['SVC_WORKER_KEY']) env['SVC_WORKER_KEY'] = randomBytes(32).toString('hex');
+  if (!env['SVC_WORKER_KEY'] && !env['SVC_WORKER_KEY_FILE']) env['SVC_WORKER_KEY'] = randomBytes(32).toString('hex');
   return { env, defaulted, embeddedS3Port, ownNats };
 }
 
