@@ -1,9 +1,11 @@
 import { JsonLogger } from '@svc/logging';
+import { withMasterKeyFromKms } from './config/kms-master-key';
 import { readRegistryConfig } from './config/registry-config';
 import { createRegistryApp } from './registry-app';
 
 async function main(): Promise<void> {
-  const config = readRegistryConfig(process.env);
+  // The master key may come from KMS (envelope encryption): opened before anything else reads the settings.
+  const config = readRegistryConfig(await withMasterKeyFromKms(process.env));
   const app = await createRegistryApp(config);
   app.enableShutdownHooks();
 }
