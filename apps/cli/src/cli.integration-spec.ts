@@ -196,12 +196,12 @@ describe('svc against a signature-verifying HTTP server', () => {
     expect(api.received[0]?.body.toString()).toBe(content);
   });
 
-  it('infers the operation from an XML file and prints the XML answer as received; --raw prints it exactly', async () => {
+  it('infers the operation from an XML file and prints the answer as JSON, as for every call (issue 40); --raw prints it exactly', async () => {
     const file = join(workDir, 'create.xml');
     await writeFile(file, '<?xml version="1.0" encoding="UTF-8"?>\n<CreateWarehouseReplicationRequest><ParallelTablesLimit>10</ParallelTablesLimit></CreateWarehouseReplicationRequest>');
     const run = await runCapturing(['--file', file], env);
     expect(run.exitCode).toBe(ExitCode.Ok);
-    expect(run.stdout).toContain(`<ReplicationId>${REPLICATION_ID}</ReplicationId><Status>Running</Status>`);
+    expect(JSON.parse(run.stdout)).toEqual({ replicationId: REPLICATION_ID, status: 'Running', note: '' });
     expect(api.received[0]).toMatchObject({ path: '/api/CreateWarehouseReplication', contentType: 'application/xml', verified: true });
 
     const raw = await runCapturing(['--file', file, '--raw'], env);

@@ -83,9 +83,19 @@ describe('renderResponse — success', () => {
     });
   });
 
-  it('prints XML as received', () => {
-    const xml = '<?xml version="1.0" encoding="UTF-8"?><CreateWarehouseReplicationResponse><Status>Running</Status></CreateWarehouseReplicationResponse>';
-    expect(renderResponse(response(200, xml, { 'content-type': 'application/xml' }), { raw: false }).stdout).toBe(`${xml}\n`);
+  it('prints an XML answer as the JSON a JSON call gets (one format, issue 40); --raw keeps the XML', () => {
+    const xml =
+      '<?xml version="1.0" encoding="UTF-8"?><CreateWarehouseReplicationResponse><ReplicationId>r1</ReplicationId><Status>Running</Status><Note>Changes are read from the log.</Note></CreateWarehouseReplicationResponse>';
+    expect(renderResponse(response(200, xml, { 'content-type': 'application/xml' }), { raw: false }).stdout).toBe(
+      '{\n  "replicationId": "r1",\n  "status": "Running",\n  "note": "Changes are read from the log."\n}\n',
+    );
+    expect(renderResponse(response(200, xml, { 'content-type': 'application/xml' }), { raw: true }).stdout.toString()).toBe(xml);
+    // Nested groups and repeated elements too.
+    const nested = '<R><Warehouse><DatabaseSchema>dw</DatabaseSchema></Warehouse><Tables><Table><Name>a</Name></Table><Table><Name>b</Name></Table></Tables></R>';
+    expect(JSON.parse(String(renderResponse(response(200, nested, { 'content-type': 'application/xml' }), { raw: false }).stdout))).toEqual({
+      warehouse: { databaseSchema: 'dw' },
+      tables: { table: [{ name: 'a' }, { name: 'b' }] },
+    });
   });
 
   it('prints an empty 200 as OK', () => {

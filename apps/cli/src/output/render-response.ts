@@ -2,6 +2,7 @@ import type { HttpResponse } from '../http/send-operation';
 import { ExitCode } from '../exit-codes';
 import { looksLikeXml, parseErrorBody } from './error-body';
 import { oneLineForTerminal } from '../watch/terminal-text';
+import { xmlAnswerAsJson } from './xml-answer';
 
 export interface RenderedOutput {
   exitCode: ExitCode;
@@ -24,7 +25,11 @@ function renderSuccess(response: HttpResponse, raw: boolean): RenderedOutput {
   if (raw) return { exitCode: ExitCode.Ok, stdout: response.body, stderr: '' };
   const text = response.body.toString('utf8');
   if (text.trim() === '') return { exitCode: ExitCode.Ok, stdout: `OK (HTTP ${response.status})\n`, stderr: '' };
-  if (looksLikeXml(singleHeader(response.headers['content-type']), text)) return { exitCode: ExitCode.Ok, stdout: withNewline(text), stderr: '' };
+  if (looksLikeXml(singleHeader(response.headers['content-type']), text)) {
+    // One format whatever the call was sent in (an XML body from --file answers in XML): the JSON the API would give.
+    const answer = xmlAnswerAsJson(text);
+    return { exitCode: ExitCode.Ok, stdout: answer === null ? withNewline(text) : `${JSON.stringify(answer, null, 2)}\n`, stderr: '' };
+  }
   try {
     return { exitCode: ExitCode.Ok, stdout: `${JSON.stringify(JSON.parse(text), null, 2)}\n`, stderr: '' };
   } catch {
