@@ -334,20 +334,8 @@ export class ReplicationsService {
   }
 
   /** StopReplication: turns DataReplication off (as AlterWarehouseReplication DataReplication=false does); the others go on. */
-  async stop(replicationId: string, author: ChangeAuthor): Promise<RpcReply<null>> {
-    const current = await this.replications.get(replicationId);
-    if (!current) return replicationNotFound(replicationId);
-    if (current.status === 'Deleting') return replicationBeingDeleted(replicationId);
-    const config = { ...current.config, dataReplication: false };
-    const changedFields = changedConfigPaths(current.config, config);
-    if (changedFields.length === 0) return rpcOk(null);
-    const status = statusAfterAlter(current.status, false, changedFields);
-    // As an Alter that leaves Failed: the error that caused it goes with it.
-    const lastError = current.status === 'Failed' ? null : current.lastError;
-    const updated = await this.replications.update(replicationId, current.version, { config, status, lastError, changedFields }, author);
-    if (!updated) return replicationChangedConcurrently(replicationId);
-    await this.lifecycle.altered(replicationId, current.config, config, changedFields);
-    return rpcOk(null);
+  stop(replicationId: string, author: OperationCaller): Promise<RpcReply<null>> {
+    return this.alter({ replicationId, dataReplication: false }, author);
   }
 }
 
