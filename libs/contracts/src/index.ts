@@ -186,6 +186,7 @@ export {
   type ScalarPortableType,
 } from './pipeline/portable-type';
 export { interchangeTextProblem } from './pipeline/row-format';
+export { MAX_WORK_GROUP_MEMBERS, isWorkGroup } from './pipeline/messages';
 export {
   CHANGE_OPERATION_COLUMN,
   type BatchDescriptor,
@@ -204,6 +205,12 @@ export type {
   DiscoverTablesReply,
   DiscoverTablesRequest,
   ExtractRequested,
+  ExtractGroupRequested,
+  BatchGroupExtracted,
+  BatchGroupStaged,
+  ExtractWork,
+  ExtractedWork,
+  StagedWork,
   ReleaseTablesReply,
   ReleaseTablesRequest,
   RuntimeConfigReply,
@@ -226,6 +233,9 @@ export {
   guardBatchStaged,
   guardColumnDefinition,
   guardExtractRequested,
+  guardExtractGroupRequested,
+  guardBatchGroupExtracted,
+  guardBatchGroupStaged,
   guardWorkCancelled,
   guardWorkAttempt,
   guardSeedPlan,
@@ -236,6 +246,9 @@ export {
   isBatchStagingApplied,
   isBatchStaged,
   isExtractRequested,
+  isExtractWork,
+  isExtractedWork,
+  isStagedWork,
   isPipelinePayload,
   isWorkFailed,
   pipelinePayloadProblems,

@@ -14,15 +14,14 @@ import type {
 import type { RpcReply } from './rpc/domain-error';
 import type { OperationResponse } from './replication/operations';
 import type {
-  BatchExtracted,
   BatchLoaded,
-  BatchStaged,
   BatchStagingApplied,
   ChangedTablesReply,
   ChangedTablesRequest,
   DiscoverTablesReply,
   DiscoverTablesRequest,
-  ExtractRequested,
+  ExtractedWork,
+  ExtractWork,
   ReleaseTablesReply,
   ReleaseTablesRequest,
   RuntimeConfigReply,
@@ -34,6 +33,7 @@ import type {
   WorkCancelled,
   WorkFailed,
   WorkProgress,
+  StagedWork,
 } from './pipeline/messages';
 import type { ValidateRequested, ValidationReportReply, ValidationReportRequest } from './pipeline/validation-messages';
 
@@ -112,9 +112,9 @@ export const PipelineConsumers = {
 
 /** Payload of each JetStream pipeline subject. */
 export interface PipelineContracts {
-  'svc.pipeline.v1.extract.requested': ExtractRequested;
-  'svc.pipeline.v1.batch.extracted': BatchExtracted;
-  'svc.pipeline.v1.batch.staged': BatchStaged;
+  'svc.pipeline.v1.extract.requested': ExtractWork;
+  'svc.pipeline.v1.batch.extracted': ExtractedWork;
+  'svc.pipeline.v1.batch.staged': StagedWork;
   'svc.pipeline.v1.batch.loaded': BatchLoaded;
   'svc.pipeline.v1.batch.staging-applied': BatchStagingApplied;
   'svc.pipeline.v1.work.failed': WorkFailed;

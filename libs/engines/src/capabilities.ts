@@ -172,6 +172,15 @@ export interface StagingConnector {
    * no-op. A batch whose epoch is below the table's fence is stale: nothing applied, `rows` never read.
    */
   applyBatch(batch: BatchDescriptor, rows: CsvChunks): Promise<ApplyOutcome>;
+  /**
+   * Applies the change batches of several tables (a group: small changes that travel together) in one transaction,
+   * each member as applyBatch would (its table's lock taken in table-name order, its fence, its batch log, its merge);
+   * outcomes in the members' order. A stale member is skipped (its rows never read), one applied before is a no-op
+   * (its rows drained after the commit). Any other failure rolls the whole group back and is thrown: the caller then
+   * applies the members one by one, so that one table's failure fails that table alone. Every member must be a plain
+   * change batch (not a seed's close, not a later batch of a backlog) of a keyed table, each of another table.
+   */
+  applyChangeGroup(members: readonly GroupedRows[]): Promise<ApplyOutcome[]>;
   /** True once the batch has been applied (seed part k waits for part k-1). */
   hasApplied(batchId: string): Promise<boolean>;
   /** True when a batch of a newer unit of work of the table (a higher epoch) has been applied: this one would be refused. */
@@ -200,6 +209,18 @@ export interface StagedFileReader {
   readPart(key: string): Promise<CsvChunks>;
 }
 
+/** One table's change batch and its rows in a group applied in one staging transaction (applyChangeGroup). */
+export interface GroupedRows {
+  batch: BatchDescriptor;
+  rows: CsvChunks;
+}
+
+/** One table's change batch and its staged files in a group loaded in one warehouse transaction (loadChangeGroup). */
+export interface GroupedFiles {
+  batch: BatchDescriptor;
+  files: StagedFiles;
+}
+
 /** Warehouse database: load staged files and merge them (SCD Type1 / Type2). */
 export interface WarehouseConnector {
   /** The warehouse table name for a source table: the name itself for the default schema, else `<schema>_<name>`. */
@@ -215,6 +236,11 @@ export interface WarehouseConnector {
    * seed) is a no-op. A batch whose epoch is below the table's fence is stale: nothing loaded.
    */
   loadBatch(batch: BatchDescriptor, files: StagedFiles, reader: StagedFileReader, options: WarehouseTableOptions): Promise<ApplyOutcome>;
+  /**
+   * Loads the change batches of several tables in one transaction, each member as loadBatch would; outcomes in the
+   * members' order, the same rules as StagingConnector.applyChangeGroup (a failure rolls back every member and is thrown).
+   */
+  loadChangeGroup(members: readonly GroupedFiles[], reader: StagedFileReader, options: WarehouseTableOptions): Promise<ApplyOutcome[]>;
   /** True when the table's warehouse table exists (a seed part waiting for its predecessor stops when it is gone). */
   hasTable(table: TableRef, options: WarehouseTableOptions): Promise<boolean>;
   /** True once the batch has been loaded (seed part k waits for part k-1). */

@@ -4,6 +4,8 @@ export type {
   ChangeProbeOptions,
   PurgeOutcome,
   ChangeRead,
+  GroupedFiles,
+  GroupedRows,
   RowStream,
   ReadOptions,
   SeedChunkPlan,
@@ -18,6 +20,7 @@ export type {
   WarehouseConnector,
   WarehouseTableOptions,
 } from './capabilities';
+export { inLockOrder, refuseUngroupable } from './change-group';
 export { MAX_SEED_CHUNKS, SAMPLED_PAGES_PER_CHUNK, distinctBounds, seedChunkCount, seedSamplePercent } from './seed-chunks';
 export {
   ChangesPurgedError,

@@ -1,5 +1,5 @@
 import type { JetStreamManager, NatsConnection } from 'nats';
-import { PipelineStreams, PipelineSubjects, isExtractRequested, type ExtractRequested } from '@svc/contracts';
+import { PipelineStreams, PipelineSubjects, isExtractRequested, type ExtractWork } from '@svc/contracts';
 import { waitUntil } from '@svc/testing';
 import { PipelinePublisher } from './pipeline-publisher';
 import { ensurePipelineStreams } from './pipeline-streams';
@@ -63,7 +63,7 @@ describe('PipelineWorker on JetStream', () => {
   }
 
   it('hands a published payload to the handler and acknowledges it', async () => {
-    const received: { payload: ExtractRequested; deliveryCount: number }[] = [];
+    const received: { payload: ExtractWork; deliveryCount: number }[] = [];
     await startWorker({ handle: async (payload, context) => void received.push({ payload, deliveryCount: context.deliveryCount }) });
     const request = extractRequest('work-1');
     await publisher.publish(subject, request, 'work-1');
@@ -254,7 +254,7 @@ describe('PipelineWorker on JetStream', () => {
   it('shares 100 messages between two instances without handling any twice', async () => {
     const handledBy = { first: 0, second: 0 };
     const timesHandled = new Map<string, number>();
-    const handler = (instance: keyof typeof handledBy) => async (payload: ExtractRequested) => {
+    const handler = (instance: keyof typeof handledBy) => async (payload: ExtractWork) => {
       handledBy[instance] += 1;
       timesHandled.set(payload.workId, (timesHandled.get(payload.workId) ?? 0) + 1);
       await new Promise((resume) => setTimeout(resume, 10));

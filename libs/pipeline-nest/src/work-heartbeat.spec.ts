@@ -23,8 +23,16 @@ const staged: BatchStaged = {
 
 describe('workProgressOf', () => {
   it('names the unit of work, its table and the stage handling it', () => {
-    expect(workProgressOf(PipelineSubjects.extractRequested, requested, at)).toEqual({ workId: 'w-1', replicationId: 'r-1', table, stage: 'extract', at: at.toISOString() });
-    expect(workProgressOf(PipelineSubjects.batchStaged, staged, at)).toEqual({ workId: 'w-2', replicationId: 'r-2', table, stage: 'load', at: at.toISOString() });
+    expect(workProgressOf(PipelineSubjects.extractRequested, requested, at)).toEqual([{ workId: 'w-1', replicationId: 'r-1', table, stage: 'extract', at: at.toISOString() }]);
+    expect(workProgressOf(PipelineSubjects.batchStaged, staged, at)).toEqual([{ workId: 'w-2', replicationId: 'r-2', table, stage: 'load', at: at.toISOString() }]);
+  });
+
+  it('names each member of a group', () => {
+    const other = { ...staged, workId: 'w-3', batch: { ...staged.batch, definition: { ...staged.batch.definition, table: { schema: 'public', name: 'u' } } } };
+    expect(workProgressOf(PipelineSubjects.batchStaged, { workId: 'g-1', group: [staged, other] }, at)).toEqual([
+      { workId: 'w-2', replicationId: 'r-2', table, stage: 'load', at: at.toISOString() },
+      { workId: 'w-3', replicationId: 'r-2', table: { schema: 'public', name: 'u' }, stage: 'load', at: at.toISOString() },
+    ]);
   });
 });
 

@@ -4,9 +4,20 @@ import type { PipelineWorkerOptions } from '@svc/messaging';
 /** How often a worker tells the registry that it is still handling a unit of work. */
 export const WORK_HEARTBEAT_MS = 10000;
 
-/** The heartbeat of a message a worker handles; null for subjects that are no stage of a unit of work. */
-export function workProgressOf<S extends PipelineSubject>(subject: S, payload: PipelinePayloadOf<S>, at: Date): WorkProgress | null {
+/**
+ * The heartbeats of a message a worker handles: one, of its unit of work; one per member of a group's message; none
+ * for subjects that are no stage of a unit of work.
+ */
+export function workProgressOf<S extends PipelineSubject>(subject: S, payload: PipelinePayloadOf<S>, at: Date): WorkProgress[] {
   const message: PipelinePayloadOf<PipelineSubject> = payload;
+  const members: PipelinePayloadOf<PipelineSubject>[] = 'group' in message ? message.group : [message];
+  return members.flatMap((member) => {
+    const progress = memberProgressOf(subject, member, at);
+    return progress === null ? [] : [progress];
+  });
+}
+
+function memberProgressOf(subject: PipelineSubject, message: PipelinePayloadOf<PipelineSubject>, at: Date): WorkProgress | null {
   if (subject === PipelineSubjects.extractRequested && 'kind' in message && 'requestedAt' in message) {
     return { workId: message.workId, replicationId: message.replicationId, table: message.table, stage: 'extract', at: at.toISOString() };
   }
@@ -19,7 +30,8 @@ export function workProgressOf<S extends PipelineSubject>(subject: S, payload: P
 /**
  * Sends the registry a heartbeat of the unit of work when a handler starts and every `intervalMs` until it
  * ends (best effort, core NATS): the registry shows it as the table's last progress and knows the work is
- * alive. A failing send never fails the work.
+ * alive. A failing send never fails the work. A group's members beat only from the first interval on: a group
+ * is small changes, most done before then, and a beat per member at its start is a control-database write each.
  */
 export function reportingProgress<S extends PipelineSubject>(
   options: PipelineWorkerOptions<S>,
@@ -28,8 +40,7 @@ export function reportingProgress<S extends PipelineSubject>(
 ): PipelineWorkerOptions<S> {
   const beat = (payload: PipelinePayloadOf<S>): void => {
     try {
-      const progress = workProgressOf(options.subject, payload, new Date());
-      if (progress) send(progress);
+      for (const progress of workProgressOf(options.subject, payload, new Date())) send(progress);
     } catch {
       // A lost heartbeat costs nothing but freshness.
     }
@@ -37,7 +48,7 @@ export function reportingProgress<S extends PipelineSubject>(
   return {
     ...options,
     handle: async (payload, context) => {
-      beat(payload);
+      if (!('group' in payload)) beat(payload);
       const timer = setInterval(() => beat(payload), intervalMs);
       try {
         await options.handle(payload, context);

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { NatsConnection } from 'nats';
-import { PipelineStreams, PipelineSubjects, guardExtractRequested, isBatchStaged, type BatchStaged, type ExtractRequested } from '@svc/contracts';
+import { PipelineStreams, PipelineSubjects, guardExtractRequested, isBatchStaged, type BatchStaged, type ExtractRequested, type ExtractWork } from '@svc/contracts';
 import { NatsRequester, PipelinePublisher, PipelineWorker, connectNats, ensurePipelineStreams } from '@svc/messaging';
 import { RuntimeConfigSeal, parseMasterKey } from '@svc/crypto';
 import { ServiceProcess } from '@svc/system-testing';
@@ -48,11 +48,11 @@ describe('a worker while the registry is down', () => {
       // Short, so that holding the message without heartbeats would show as a redelivery.
       ackWaitMs: 3000,
       maxDeliver: 5,
-      guard: (payload): payload is ExtractRequested => guardExtractRequested(payload).ok,
+      guard: (payload): payload is ExtractWork => guardExtractRequested(payload).ok,
       handle: async (work, context) => {
         deliveries.push(context.deliveryCount);
         // The replication does not exist: the registry's answer (gone) completes the work without a source.
-        await runClassified(() => configs.configOf(work.replicationId).then(() => undefined), { endpoint: 'Source' }, () => Promise.resolve());
+        await runClassified(() => configs.configOf((work as ExtractRequested).replicationId).then(() => undefined), { endpoint: 'Source' }, () => Promise.resolve());
         completed.push(context.deliveryCount);
       },
       onGiveUp: (_payload, reason) => {

@@ -251,6 +251,19 @@ export class PipelineStateRepository {
     return row === undefined ? null : Number(row.work_epoch);
   }
 
+  /** JetStream confirmed the message of these claims (a group's, or one's), in one statement; how many were still in flight. */
+  async markPublishedMany(claims: readonly { replicationId: string; tableName: string; workId: string }[], now: Date): Promise<number> {
+    if (claims.length === 0) return 0;
+    const result = await this.pool.query(
+      `UPDATE table_states AS s SET in_flight_published_at = $4
+         FROM unnest($1::uuid[], $2::text[], $3::uuid[]) AS c(replication_id, table_name, work_id)
+        WHERE s.replication_id = c.replication_id AND s.table_name = c.table_name AND s.in_flight_work_id = c.work_id
+          AND s.in_flight_published_at IS NULL`,
+      [claims.map((claim) => claim.replicationId), claims.map((claim) => claim.tableName), claims.map((claim) => claim.workId), now],
+    );
+    return result.rowCount ?? 0;
+  }
+
   /** JetStream confirmed the claim's work message; false when the work is no longer in flight. */
   async markPublished(replicationId: string, tableName: string, workId: string, now: Date): Promise<boolean> {
     const result = await this.pool.query(

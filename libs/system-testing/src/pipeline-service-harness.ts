@@ -19,6 +19,13 @@ export type HarnessWorkerEnvironment = {
   ALLOW_LOOPBACK_TARGETS: string;
 };
 
+/** One table's message of subject S: a group's message (several tables' messages travelling together) is its members. */
+export type SingleMessageOf<S extends PipelineSubject> = Exclude<PipelinePayloadOf<S>, { group: unknown }>;
+
+function membersOf<S extends PipelineSubject>(message: PipelinePayloadOf<S>): SingleMessageOf<S>[] {
+  return ('group' in message ? message.group : [message]) as SingleMessageOf<S>[];
+}
+
 export interface PipelineServiceHarnessOptions<S extends PipelineSubject> {
   /** The service under test; its durable consumer on the work stream is the one `idle()` waits on. */
   service: 'extractor' | 'stager' | 'loader';
@@ -30,8 +37,8 @@ export interface PipelineServiceHarnessOptions<S extends PipelineSubject> {
   buckets?: string[];
   /** The subject the service reports its results on. */
   resultSubject: S;
-  /** Called with each result as it arrives, after it was collected. */
-  onResult?: (result: PipelinePayloadOf<S>) => void;
+  /** Called with each result as it arrives (each member of a group's), after it was collected. */
+  onResult?: (result: SingleMessageOf<S>) => void;
   /** Starts the service in this process with the given worker settings. */
   startService: (environment: HarnessWorkerEnvironment) => Promise<RunningService>;
 }
@@ -42,9 +49,11 @@ export interface PipelineServiceHarness<S extends PipelineSubject> {
   /** The test's own connection: it publishes work and serves the runtime configurations. */
   connection: NatsConnection;
   publisher: PipelinePublisher;
-  /** Every result the service reported, in arrival order. */
-  results: PipelinePayloadOf<S>[];
-  resultsOf(workId: string): PipelinePayloadOf<S>[];
+  /** Every result the service reported, in arrival order (a group's as its members). */
+  results: SingleMessageOf<S>[];
+  /** How many of the service's messages carried a group. */
+  groupMessages(): number;
+  resultsOf(workId: string): SingleMessageOf<S>[];
   /** Waits until the service has taken and acknowledged every message of its consumer. */
   idle(): Promise<void>;
   /** Stops the results consumer, the service, the connection and the servers; safe to call after a failed start. */
@@ -82,15 +91,19 @@ export async function startPipelineServiceHarness<S extends PipelineSubject>(opt
     });
     stoppers.push(() => service.close());
 
-    const results: PipelinePayloadOf<S>[] = [];
+    const results: SingleMessageOf<S>[] = [];
+    let groupMessages = 0;
     const resultWorker = new PipelineWorker(connection, {
       subject: options.resultSubject,
       durableName: options.testName,
       concurrency: 4,
       guard: isPipelinePayload(options.resultSubject),
-      handle: async (result) => {
-        results.push(result);
-        options.onResult?.(result);
+      handle: async (message) => {
+        if ('group' in message) groupMessages += 1;
+        for (const result of membersOf<S>(message)) {
+          results.push(result);
+          options.onResult?.(result);
+        }
       },
     });
     await resultWorker.start();
@@ -102,6 +115,7 @@ export async function startPipelineServiceHarness<S extends PipelineSubject>(opt
       connection,
       publisher: new PipelinePublisher(connection),
       results,
+      groupMessages: () => groupMessages,
       resultsOf: (workId) => results.filter((result) => result.workId === workId),
       idle: () => consumerIdle(connection, options.service),
       stop,

@@ -50,8 +50,13 @@ export class ClaimWindowKiller {
       callback: (error, message) => {
         if (error) return;
         try {
-          const { workId } = message.json<{ workId?: unknown }>();
-          if (typeof workId === 'string') this.published.add(workId);
+          const { workId, group } = message.json<{ workId?: unknown; group?: unknown }>();
+          // A group's message carries its members' work ids.
+          const members: unknown[] = Array.isArray(group) ? group : [{ workId }];
+          for (const member of members) {
+            const id = typeof member === 'object' && member !== null ? (member as { workId?: unknown }).workId : undefined;
+            if (typeof id === 'string') this.published.add(id);
+          }
         } catch {
           // Not a work request this test can read: it cannot be the claimed one either.
         }

@@ -7,7 +7,9 @@ import {
   hasPrimaryKey,
   tableKey,
   type BatchDescriptor,
+  type BatchExtracted,
   type ChangeBatch,
+  type ExtractGroupRequested,
   type ExtractRequested,
   type ReplicationConfig,
   type SeedChunk,
@@ -18,7 +20,18 @@ import {
 import type { WorkerConfig } from '@svc/config';
 import { abandonRowStream, type ChangeRead, type ReadOptions, type SourceConnector } from '@svc/engines';
 import { JsonLogger, replicationLog } from '@svc/logging';
-import { CancelledWork, DEFAULT_OUTAGE_WAIT, NatsRequester, PipelinePublisher, publishRowChunks, purgeRows, rowsSubjectOf, type OutageWait, type WorkContext } from '@svc/messaging';
+import {
+  CancelledWork,
+  DEFAULT_OUTAGE_WAIT,
+  NatsRequester,
+  PipelinePublisher,
+  WorkAbortedError,
+  publishRowChunks,
+  purgeRows,
+  rowsSubjectOf,
+  type OutageWait,
+  type WorkContext,
+} from '@svc/messaging';
 import { NATS_CONNECTION } from '@svc/messaging-nest';
 import { WORKER_CONFIG, WORKER_SHUTDOWN } from '@svc/pipeline-nest';
 import {
@@ -31,7 +44,10 @@ import {
   CaptureFailedError,
   SourceVersionsRewoundError,
   StaleDefinitionError,
+  aloneMessageId,
   changeBatchId,
+  groupMessageId,
+  groupsOf,
   seedBatchId,
   splitCsvParts,
   workMessageId,
@@ -59,6 +75,12 @@ const REGISTRY_WAIT_BACKOFF = { initialMs: 1000, maxMs: 2000 };
 
 /** How often one table's expired change records are purged. */
 const PURGE_INTERVAL_MS = 10 * 60 * 1000;
+
+/**
+ * Where a member of a group hands its one small change batch instead of announcing it alone: the group's batches go on
+ * to staging together. A member whose backlog takes several batches announces them alone, as any work does.
+ */
+type GroupForward = (extracted: BatchExtracted) => void;
 
 interface PendingPart {
   batch: BatchDescriptor;
@@ -98,9 +120,55 @@ export class ExtractService {
   async extract(delivered: ExtractRequested, context: Pick<WorkContext, 'deliveryCount'> = { deliveryCount: 1 }): Promise<void> {
     const request = await this.attemptOf(delivered, context.deliveryCount);
     if (request === null) return;
+    await this.extractAttempt(request);
+  }
+
+  /**
+   * The change cycles of a group of small tables (docs/PIPELINE.md, "Many small tables in one unit"): each member read as
+   * it would be alone, one after the other; the members whose changes fit one batch go on to staging in one message.
+   * A member that fails goes on alone under a new attempt (new epoch), where the failure is retried and reported as
+   * any work's: one table's failure never holds back or fails the others.
+   */
+  async extractGroup(message: ExtractGroupRequested, context: Pick<WorkContext, 'deliveryCount'> = { deliveryCount: 1 }): Promise<void> {
+    const forwarded: BatchExtracted[] = [];
+    for (const delivered of message.group) {
+      if (this.cancelled.has(delivered.workId)) continue;
+      /** Kept apart until the member is done: a member that fails after its read goes alone, and its batch with it. */
+      const own: BatchExtracted[] = [];
+      try {
+        const request = await this.attemptOf(delivered, context.deliveryCount);
+        if (request === null) continue;
+        await this.extractAttempt(request, (extracted) => own.push(extracted));
+        forwarded.push(...own);
+      } catch (error) {
+        if (error instanceof WorkAbortedError) throw error;
+        await this.sendAlone(delivered, error);
+      }
+    }
+    for (const group of groupsOf(forwarded)) {
+      const [only] = group;
+      if (group.length === 1 && only !== undefined) await this.publisher.publish(PipelineSubjects.batchExtracted, only, workMessageId(only.workId, only.batch.batchId, only.batch.epoch));
+      else await this.publisher.publish(PipelineSubjects.batchExtracted, { workId: message.workId, group }, groupMessageId('extracted', group));
+    }
+  }
+
+  /**
+   * A member of a group that failed goes on as one table's work, under a new attempt: its read may have announced
+   * batches under the group's epoch, which a new epoch fences out. Dropped when the registry no longer holds it.
+   */
+  private async sendAlone(member: ExtractRequested, error: unknown): Promise<void> {
+    const reason = error instanceof Error ? error.message : String(error);
+    const attempt = await this.attemptOf(member, 2);
+    if (attempt === null) return;
+    this.logger.info('a table of a group goes on alone after a failure', { workId: member.workId, table: tableKey(member.table), reason });
+    await this.publisher.publish(PipelineSubjects.extractRequested, attempt, aloneMessageId(`${member.workId}/${String(attempt.epoch)}`));
+  }
+
+  /** One attempt of a work, its definition read again when the table changed while it was read. */
+  private async extractAttempt(request: ExtractRequested, forward?: GroupForward): Promise<void> {
     for (let attempt = 1; ; attempt += 1) {
       try {
-        await this.extractOnce(request);
+        await this.extractOnce(request, forward);
         return;
       } catch (error) {
         // The table changed (ALTER TABLE) between describing it and reading it: describe it again.
@@ -134,7 +202,7 @@ export class ExtractService {
     return { ...request, epoch: reply.value.epoch };
   }
 
-  private async extractOnce(request: ExtractRequested): Promise<void> {
+  private async extractOnce(request: ExtractRequested, forward?: GroupForward): Promise<void> {
     const config = await this.configs.configOf(request.replicationId, request.configVersion);
     const source = this.engines.source(config);
     const definition = await source.describeTable(request.table);
@@ -153,7 +221,7 @@ export class ExtractService {
     if (request.kind === 'seed' && request.seedClose !== undefined) await this.closeSeed(request, request.seedClose, config, source, replicated, readOptions);
     else if (request.kind === 'seed' && request.chunk !== undefined) await this.seedChunk(request, request.chunk, source, replicated, readOptions);
     else if (request.kind === 'seed') await this.seed(request, source, replicated, readOptions);
-    else await this.changes(request, config, source, replicated, { ...readOptions, ...(request.fromIncarnation !== undefined && { incarnation: request.fromIncarnation }) });
+    else await this.changes(request, config, source, replicated, { ...readOptions, ...(request.fromIncarnation !== undefined && { incarnation: request.fromIncarnation }) }, undefined, forward);
   }
 
   private async seed(request: ExtractRequested, source: SourceConnector, definition: TableDefinition, readOptions: ReadOptions): Promise<void> {
@@ -301,6 +369,7 @@ export class ExtractService {
     definition: TableDefinition,
     readOptions: ReadOptions,
     closesSeed?: ChangeBatch['closesSeed'],
+    forward?: GroupForward,
   ): Promise<void> {
     let fromVersion = request.fromVersion ?? '0';
     /** When the read of the current batch began: its rows' lag is counted from here. */
@@ -340,7 +409,7 @@ export class ExtractService {
         // A seed's close reads its backlog to the end: the table is the seed's only once all of it is applied.
         const next = read.limited && (closesSeed !== undefined || batches < CHANGE_BATCHES_PER_WORK) ? await this.readFollowingChanges(request, source, definition, read.toVersion, followingOptions) : null;
         if (next === null) {
-          await this.announceLastChanges(request, part, body, extractedAt);
+          await this.announceLastChanges(request, part, body, extractedAt, forward);
           break;
         }
         unread = next;
@@ -381,11 +450,11 @@ export class ExtractService {
   }
 
   /** The work's last change batch; when it is its only one and empty, with nothing new to tell downstream, the watermark moves at once. */
-  private async announceLastChanges(request: ExtractRequested, part: PendingPart, body: ChangeBatch, extractedAt: string): Promise<void> {
+  private async announceLastChanges(request: ExtractRequested, part: PendingPart, body: ChangeBatch, extractedAt: string, forward?: GroupForward): Promise<void> {
     const { batch } = part;
     const only = body.after === undefined && body.closesSeed === undefined;
     if (!only || part.rowCount > 0 || !this.sentDefinitions.isDelivered(request.replicationId, batch.definition, body.fromVersion)) {
-      await this.announce(request, part, extractedAt, true);
+      await this.announce(request, part, extractedAt, true, only ? forward : undefined);
       return;
     }
     // Nothing changed, schema included: the watermark may move without staging or warehouse work.
@@ -410,16 +479,15 @@ export class ExtractService {
     );
   }
 
-  private async announce(request: ExtractRequested, part: PendingPart, extractedAt: string, final: boolean): Promise<void> {
+  /** `forward`: the batch, a work's only one, goes on with its group's (see GroupForward) rather than alone. */
+  private async announce(request: ExtractRequested, part: PendingPart, extractedAt: string, final: boolean, forward?: GroupForward): Promise<void> {
     const body = part.batch.body;
     // A change batch says only when more of its work follow: a work's single batch looks as it always did.
     const batch: BatchDescriptor =
       body.kind === 'seed' ? { ...part.batch, body: { ...body, final } } : final ? part.batch : { ...part.batch, body: { ...body, final: false } };
-    await this.publisher.publish(
-      PipelineSubjects.batchExtracted,
-      { workId: request.workId, batch, rowsSubject: part.rowsSubject, chunkCount: part.chunkCount, rowCount: part.rowCount, extractedAt },
-      workMessageId(request.workId, batch.batchId, request.epoch),
-    );
+    const extracted: BatchExtracted = { workId: request.workId, batch, rowsSubject: part.rowsSubject, chunkCount: part.chunkCount, rowCount: part.rowCount, extractedAt };
+    if (forward !== undefined && final && body.kind === 'changes') forward(extracted);
+    else await this.publisher.publish(PipelineSubjects.batchExtracted, extracted, workMessageId(request.workId, batch.batchId, request.epoch));
     // A seed leaves the watermark at its start version.
     this.sentDefinitions.remember(request.replicationId, batch.definition, body.kind === 'seed' ? body.startVersion : body.toVersion);
   }

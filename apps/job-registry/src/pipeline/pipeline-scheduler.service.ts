@@ -32,6 +32,7 @@ import { claimedElsewhereReason, warehouseClaimsOf, warehouseIdentity } from './
 import { workIsAlive } from './work-liveness';
 import { BEFORE_WORK_PUBLISH, type BeforeWorkPublish } from './work-publication';
 import { planWork, unservedTables, type PlanningSettings, type WorkOrder } from './work-planner';
+import { workUnits } from './work-units';
 import { SourceWalHeld } from '../metrics/source-wal-held';
 
 /** How often the removal of a Deleting replication's change tracking is tried again. */
@@ -189,11 +190,13 @@ export class PipelineScheduler implements OnApplicationBootstrap, BeforeApplicat
     this.startChangeProbes(now, eligible, tables);
 
     const issued: WorkOrder[] = [];
-    for (const order of this.plan(now, eligible, tables, settings)) {
-      const outcome = await this.issue(order, now);
-      if (outcome === 'issued') issued.push(order);
+    const tableOf = new Map(tables.map((table) => [`${table.replicationId}\n${table.tableName}`, table]));
+    const grouping = { maxTables: this.config.pipeline.workGroupTables, maxRows: this.config.pipeline.workGroupMaxRows };
+    for (const unit of workUnits(this.plan(now, eligible, tables, settings), (order) => tableOf.get(`${order.replicationId}\n${order.tableName}`), grouping)) {
+      const outcome = await this.issue(unit, now);
+      if (outcome.length > 0) issued.push(...outcome);
       // The bus did not take the work: the rest of the pass would fail the same way, each claim released again.
-      else if (outcome === 'unpublished') break;
+      else if (outcome === UNPUBLISHED) break;
     }
     return issued;
   }
@@ -276,42 +279,44 @@ export class PipelineScheduler implements OnApplicationBootstrap, BeforeApplicat
   }
 
   /**
-   * Claims the order's table and publishes its work. The message is stored with the claim (an outbox) and
-   * marked published once JetStream confirmed it: a scheduler that dies in between leaves a claim the next
-   * pass of whichever instance leads publishes again (publishUnconfirmedClaims).
+   * Claims the unit's tables and publishes their work: one table's, or a group's (small changes of several tables that
+   * travel together, each member still its own claimed work). The message is stored with each claim (an outbox) and
+   * marked published once JetStream confirmed it: a scheduler that dies in between leaves claims the next pass of
+   * whichever instance leads publishes again, each as one table's work (publishUnconfirmedClaims). The orders issued;
+   * UNPUBLISHED when the bus refused the message.
    */
-  private async issue(order: WorkOrder, now: Date): Promise<'issued' | 'skipped' | 'unpublished'> {
-    const table = parseTableKey(order.tableName);
-    if (!table) return 'skipped';
-    const workId = randomUUID();
-    const unnumbered: Omit<ExtractRequested, 'epoch'> = {
-      workId,
-      replicationId: order.replicationId,
-      table,
-      kind: order.kind,
-      track: order.track,
-      ...(order.fromVersion !== undefined && { fromVersion: order.fromVersion }),
-      ...(order.fromIncarnation !== undefined && { fromIncarnation: order.fromIncarnation }),
-      batchLimit: order.batchLimit,
-      ...(order.seedClose !== undefined && { seedClose: order.seedClose }),
-      configVersion: order.configVersion,
-      requestedAt: now.toISOString(),
-    };
-    const epoch = await this.state.claim(order.replicationId, order.tableName, workId, order.kind, now, { ...unnumbered }, order.configVersion);
-    if (epoch === null) return 'skipped';
-    const request: ExtractRequested = { ...unnumbered, epoch };
+  private async issue(unit: readonly WorkOrder[], now: Date): Promise<WorkOrder[]> {
+    const claimed: { order: WorkOrder; request: ExtractRequested }[] = [];
+    for (const order of unit) {
+      const table = parseTableKey(order.tableName);
+      if (!table) continue;
+      const workId = randomUUID();
+      const unnumbered = requestOf(order, workId, table, now);
+      const epoch = await this.state.claim(order.replicationId, order.tableName, workId, order.kind, now, { ...unnumbered }, order.configVersion);
+      if (epoch !== null) claimed.push({ order, request: { ...unnumbered, epoch } });
+    }
+    const [only] = claimed;
+    if (only === undefined) return [];
     try {
-      await this.beforePublish(request);
-      await this.publisher.publish(PipelineSubjects.extractRequested, request, workId);
+      for (const { request } of claimed) await this.beforePublish(request);
+      if (claimed.length === 1) await this.publisher.publish(PipelineSubjects.extractRequested, only.request, only.request.workId);
+      else {
+        const groupId = randomUUID();
+        await this.publisher.publish(PipelineSubjects.extractRequested, { workId: groupId, group: claimed.map(({ request }) => request) }, groupId);
+      }
     } catch (error) {
-      await this.state.releaseWork(order.replicationId, order.tableName, workId, 'could not queue the work; retrying', new Date());
-      this.publishOutage.failed(order, error);
-      return 'unpublished';
+      const released = new Date();
+      for (const { order, request } of claimed) await this.state.releaseWork(order.replicationId, order.tableName, request.workId, 'could not queue the work; retrying', released);
+      this.publishOutage.failed(only.order, error);
+      return UNPUBLISHED;
     }
     this.publishOutage.succeeded();
-    // Should this fail, the next pass publishes the claim again; JetStream drops the duplicate (message id = work id).
-    await this.state.markPublished(order.replicationId, order.tableName, workId, new Date());
-    return 'issued';
+    // Should this fail, the next pass publishes the claims again; JetStream drops a duplicate (message id = work id).
+    await this.state.markPublishedMany(
+      claimed.map(({ order, request }) => ({ replicationId: order.replicationId, tableName: order.tableName, workId: request.workId })),
+      new Date(),
+    );
+    return claimed.map(({ order }) => order);
   }
 
   /**
@@ -484,6 +489,26 @@ export class PipelineScheduler implements OnApplicationBootstrap, BeforeApplicat
       }
     }
   }
+}
+
+/** What issue answers when the bus refused the unit's message (its claims were released). */
+const UNPUBLISHED: WorkOrder[] = [];
+
+/** The work message of an order, before its claim numbers it (the epoch). */
+function requestOf(order: WorkOrder, workId: string, table: ExtractRequested['table'], now: Date): Omit<ExtractRequested, 'epoch'> {
+  return {
+    workId,
+    replicationId: order.replicationId,
+    table,
+    kind: order.kind,
+    track: order.track,
+    ...(order.fromVersion !== undefined && { fromVersion: order.fromVersion }),
+    ...(order.fromIncarnation !== undefined && { fromIncarnation: order.fromIncarnation }),
+    batchLimit: order.batchLimit,
+    ...(order.seedClose !== undefined && { seedClose: order.seedClose }),
+    configVersion: order.configVersion,
+    requestedAt: now.toISOString(),
+  };
 }
 
 /** The TableAdded alert: the tables that appeared in the source, now seeded. */

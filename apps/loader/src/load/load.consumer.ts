@@ -1,22 +1,28 @@
-import { PipelineConsumers, tableKey, type PipelineSubjects, isBatchStaged } from '@svc/contracts';
+import { PipelineConsumers, isBatchStaged, isStagedWork, isWorkGroup, tableKey, type BatchStaged, type PipelineSubjects } from '@svc/contracts';
 import type { WorkerConfig } from '@svc/config';
 import type { PipelineWorkerOptions } from '@svc/messaging';
 import type { AnyPipelineWorkerOptions } from '@svc/pipeline-nest';
 import { runClassified } from '@svc/pipeline-runtime';
 import type { LoadService } from './load.service';
 
-/** The loaders' shared durable consumer of staged batches. */
+/** The loaders' shared durable consumer of staged batches: one table's batch, or a group's. */
 export function loadConsumer(service: LoadService, settings: WorkerConfig): AnyPipelineWorkerOptions {
   const options: PipelineWorkerOptions<typeof PipelineSubjects.batchStaged> = {
     ...PipelineConsumers.loader,
     concurrency: settings.concurrency,
-    guard: isBatchStaged,
-    handle: (event, context) =>
-      runClassified(() => service.load(event, context), { endpoint: 'Warehouse', table: tableKey(event.batch.definition.table) }, ({ reason, scope, detail }) =>
-        service.fail(event, { message: reason, retryable: false, scope, ...(detail !== undefined && { detail }) }),
-      ),
+    guard: isStagedWork,
+    handle: (work, context) => {
+      // A group's members go on alone when it cannot be loaded: the group itself has nothing to report.
+      if (isWorkGroup(work)) return runClassified(() => service.loadGroup(work), { endpoint: 'Warehouse' }, () => Promise.resolve());
+      return runClassified(() => service.load(work, context), { endpoint: 'Warehouse', table: tableKey(work.batch.definition.table) }, ({ reason, scope, detail }) =>
+        service.fail(work, { message: reason, retryable: false, scope, ...(detail !== undefined && { detail }) }),
+      );
+    },
     onGiveUp: async (payload, reason, detail) => {
-      if (isBatchStaged(payload)) await service.fail(payload, { message: reason, retryable: true, scope: 'table', ...(detail !== undefined && { detail }) });
+      const members: unknown[] = isStagedWork(payload) && isWorkGroup(payload) ? payload.group : [payload];
+      for (const member of members.filter((one): one is BatchStaged => isBatchStaged(one))) {
+        await service.fail(member, { message: reason, retryable: true, scope: 'table', ...(detail !== undefined && { detail }) });
+      }
     },
   };
   return options as unknown as AnyPipelineWorkerOptions;

@@ -1,7 +1,9 @@
 import { loadWorkerConfig } from '@svc/config';
 import { PipelineSubjects, type BatchDescriptor, type BatchStaged } from '@svc/contracts';
 import { JsonLogger } from '@svc/logging';
-import { EngineRegistry, seedBatchId } from '@svc/pipeline-runtime';
+import { CancelledWork } from '@svc/messaging';
+import type { NatsConnection } from 'nats';
+import { EngineRegistry, changeBatchId, seedBatchId } from '@svc/pipeline-runtime';
 import { FakeEngine, RecordingPublisher, staticConfigs } from '@svc/pipeline-runtime/testing';
 import { SAMPLE_PEOPLE_TABLE, TEST_WORKER_KEY, sampleChangeBatch, sampleReplicationConfig } from '@svc/testing';
 import { LoadService } from './load.service';
@@ -44,6 +46,7 @@ describe('LoadService with a fake engine', () => {
       new JsonLogger('loader', 'debug', (line) => logLines.push(line)),
       loadWorkerConfig({ SVC_WORKER_KEY: TEST_WORKER_KEY }),
       new AbortController(),
+      new CancelledWork({} as NatsConnection),
     );
   });
 
@@ -97,5 +100,59 @@ describe('LoadService with a fake engine', () => {
 
     await expect(service.load(staged(sampleChangeBatch(REPLICATION_ID, { from: 10, to: 20 }, 1)))).rejects.toThrow('deadlock detected');
     expect(publisher.published).toEqual([]);
+  });
+
+  describe('a group of small tables\' change batches (issue 39, item 4)', () => {
+    /** The same change batch of another table (its own batch id). */
+    const ofTable = (name: string, batch: BatchDescriptor): BatchDescriptor => {
+      const table = { schema: 'public', name };
+      const body = batch.body.kind === 'changes' ? batch.body : { kind: 'changes' as const, fromVersion: '0', toVersion: '1' };
+      return { ...batch, batchId: changeBatchId(REPLICATION_ID, table, body.fromVersion, body.toVersion), definition: { ...batch.definition, table } };
+    };
+    const people = sampleChangeBatch(REPLICATION_ID, { from: 10, to: 20 }, 3);
+    const others = ofTable('others', people);
+
+    beforeEach(async () => {
+      await engine.warehouse.ensureTable(people.definition, tableOptions);
+      await engine.warehouse.ensureTable(others.definition, tableOptions);
+    });
+
+    it('loads every member in one call and reports each loaded as it would be alone', async () => {
+      await service.loadGroup({ workId: 'group-1', group: [staged(people, 'work-p'), staged(others, 'work-o')] });
+
+      expect(engine.warehouse.loaded.batchIds).toEqual(new Set([people.batchId, others.batchId]));
+      expect(publisher.published.map(({ subject, messageId }) => ({ subject, messageId }))).toEqual([
+        { subject: PipelineSubjects.batchLoaded, messageId: `work-p/${people.batchId}/3` },
+        { subject: PipelineSubjects.batchLoaded, messageId: `work-o/${others.batchId}/3` },
+      ]);
+    });
+
+    it('sends every member on alone when the group\'s transaction fails, having loaded none of them', async () => {
+      engine.warehouse.faults.failNext('loadBatch', Object.assign(new Error('deadlock detected'), { code: '40P01' }));
+
+      await service.loadGroup({ workId: 'group-1', group: [staged(people, 'work-p'), staged(others, 'work-o')] });
+
+      expect(engine.warehouse.loaded.batchIds.size).toBe(0);
+      expect(publisher.published).toEqual([
+        { subject: PipelineSubjects.batchStaged, payload: staged(people, 'work-p'), messageId: `work-p/${people.batchId}/3/alone` },
+        { subject: PipelineSubjects.batchStaged, payload: staged(others, 'work-o'), messageId: `work-o/${others.batchId}/3/alone` },
+      ]);
+    });
+
+    it('reseeds a member whose warehouse table is gone and fences out a stale one, loading the rest', async () => {
+      const lost = ofTable('lost', people);
+      await service.load(staged({ ...others, batchId: 'newer', epoch: 5 }, 'work-newer'));
+      publisher.published.splice(0);
+
+      await service.loadGroup({ workId: 'group-1', group: [staged(people, 'work-p'), staged(others, 'work-o'), staged(lost, 'work-l')] });
+
+      expect(engine.warehouse.loaded.batchIds.has(people.batchId)).toBe(true);
+      expect(engine.warehouse.loaded.batchIds.has(others.batchId)).toBe(false);
+      expect(publisher.payloadsOn(PipelineSubjects.batchLoaded)).toEqual([expect.objectContaining({ workId: 'work-p' })]);
+      expect(publisher.payloadsOn(PipelineSubjects.workFailed)).toEqual([
+        expect.objectContaining({ workId: 'work-l', reseed: true }),
+        expect.objectContaining({ workId: 'work-o', fencedOut: true }),
+      ]);
+    });
   });
 });

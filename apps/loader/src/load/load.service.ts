@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { PipelineSubjects, tableKey, type BatchLoaded, type BatchStaged, type ReplicationConfig } from '@svc/contracts';
+import { PipelineSubjects, tableKey, type BatchGroupStaged, type BatchLoaded, type BatchStaged, type ReplicationConfig } from '@svc/contracts';
 import type { WorkerConfig } from '@svc/config';
-import type { ApplyOutcome, WarehouseTableOptions } from '@svc/engines';
+import type { ApplyOutcome, TableEnsured, WarehouseConnector, WarehouseTableOptions } from '@svc/engines';
 import { JsonLogger, replicationLog } from '@svc/logging';
-import { PipelinePublisher, type WorkContext } from '@svc/messaging';
+import { CancelledWork, PipelinePublisher, WorkAbortedError, type WorkContext } from '@svc/messaging';
 import { WORKER_CONFIG, WORKER_SHUTDOWN } from '@svc/pipeline-nest';
 import {
   EngineRegistry,
@@ -17,6 +17,8 @@ import {
   EnsuredTables,
   definitionShape,
   SeedPartOrder,
+  aloneMessageId,
+  newestConfigVersion,
   workMessageId,
   type FailureReport,
   type SchemaNotes,
@@ -41,6 +43,7 @@ export class LoadService {
     private readonly logger: JsonLogger,
     @Inject(WORKER_CONFIG) private readonly settings: WorkerConfig,
     @Inject(WORKER_SHUTDOWN) shutdown: AbortController,
+    private readonly cancelled: CancelledWork,
   ) {
     this.partOrder = new SeedPartOrder(settings.concurrency, { shutdown: shutdown.signal });
   }
@@ -50,13 +53,8 @@ export class LoadService {
     const { batch } = event;
     const config = await this.configs.configOf(batch.replicationId, batch.configVersion);
     const warehouse = this.engines.warehouse(config);
-    const options: WarehouseTableOptions = {
-      schema: config.warehouse.databaseSchema,
-      scdType: config.warehouse.scdType,
-      addUpdateTimestamp: config.addUpdateTimestamp,
-    };
-    const { url, databaseName, username } = config.warehouse;
-    const ensuredKey = EnsuredTables.keyOf('warehouse', url, databaseName, username, config.rebuildIndexes, options, definitionShape(batch.definition));
+    const options = tableOptionsOf(config);
+    const ensuredKey = ensuredKeyOf(config, options, event);
     await runBatchStep(
       batch,
       this.partOrder,
@@ -89,6 +87,77 @@ export class LoadService {
       },
       context,
     );
+  }
+
+  /**
+   * The change batches of a group of small tables (docs/PIPELINE.md, "Many small tables in one unit"), loaded in one
+   * warehouse transaction; each member is reported loaded as it would be alone. A member whose table had to be created
+   * was lost and is reseeded; one whose table check failed goes on alone, as does every member when the group's
+   * transaction fails (it rolled back whole).
+   */
+  async loadGroup(message: BatchGroupStaged): Promise<void> {
+    const live = message.group.filter((member) => !this.cancelled.has(member.workId));
+    const [first] = live;
+    if (first === undefined) return;
+    const config = await this.configs.configOf(first.batch.replicationId, newestConfigVersion(live));
+    const warehouse = this.engines.warehouse(config);
+    const options = tableOptionsOf(config);
+    const alone: BatchStaged[] = [];
+    const together: { event: BatchStaged; key: string; ensured: TableEnsured }[] = [];
+    for (const event of live) {
+      const key = ensuredKeyOf(config, options, event);
+      try {
+        const ensured = await this.ensuredTables.ensure(
+          key,
+          () => warehouse.ensureTable(event.batch.definition, options),
+          () => warehouse.hasTable(event.batch.definition.table, options),
+        );
+        // As runBatchStep decides alone: created for a change batch means lost, unless an ScdType change kept the old one aside.
+        if (ensured.created && !('keptAs' in ensured && ensured.keptAs !== undefined)) await this.reseedLostTable(event, config);
+        else together.push({ event, key, ensured });
+      } catch {
+        this.ensuredTables.failed(key);
+        alone.push(event);
+      }
+    }
+    if (together.length > 0 && !(await this.loadTogether(together, warehouse, config, options))) alone.push(...together.map((member) => member.event));
+    for (const event of alone) {
+      await this.publisher.publish(PipelineSubjects.batchStaged, event, aloneMessageId(workMessageId(event.workId, event.batch.batchId, event.batch.epoch)));
+    }
+  }
+
+  /** The group's one warehouse transaction and its reports; false when it rolled back (its members then go alone). */
+  private async loadTogether(
+    members: { event: BatchStaged; key: string; ensured: TableEnsured }[],
+    warehouse: WarehouseConnector,
+    config: ReplicationConfig,
+    options: WarehouseTableOptions,
+  ): Promise<boolean> {
+    let outcomes: ApplyOutcome[];
+    try {
+      const reader = new S3StagedFileReader(this.engines.bucket(config, this.settings.s3), members[0]?.event.files.bucket ?? config.warehouse.bucketName);
+      outcomes = await warehouse.loadChangeGroup(
+        members.map(({ event }) => ({ batch: event.batch, files: event.files })),
+        reader,
+        options,
+      );
+    } catch (error) {
+      if (error instanceof WorkAbortedError) throw error;
+      for (const member of members) this.ensuredTables.failed(member.key);
+      replicationLog(this.logger, config).warn('a group of change batches could not be loaded together: each goes on alone', {
+        tables: members.length,
+        reason: error instanceof Error ? error.message : String(error),
+      });
+      return false;
+    }
+    for (const [index, { event, ensured }] of members.entries()) {
+      const outcome = outcomes[index] ?? { applied: false, rowCount: 0 };
+      if (outcome.stale === true) await this.dropStale(event, config);
+      else await this.reportLoaded(event, outcome, ensured.addedColumns, { schemaChanges: ensured.schemaChanges ?? [], suspectedRenames: ensured.suspectedRenames ?? [] });
+    }
+    const replicationId = members[0]?.event.batch.replicationId;
+    if (replicationId !== undefined && this.housekeeping.due(replicationId)) await this.forgetOldBatches(config, options);
+    return true;
   }
 
   /** Tells the registry the batch is in the warehouse, with the columns it added and those filled by a default. */
@@ -163,6 +232,16 @@ export class LoadService {
   async fail(event: BatchStaged, failure: FailureReport): Promise<void> {
     await reportBatchFailure(this.publisher, event, 'load', failure);
   }
+}
+
+function tableOptionsOf(config: ReplicationConfig): WarehouseTableOptions {
+  return { schema: config.warehouse.databaseSchema, scdType: config.warehouse.scdType, addUpdateTimestamp: config.addUpdateTimestamp };
+}
+
+/** A table's key in EnsuredTables: the warehouse, the login, the options and the table's definition. */
+function ensuredKeyOf(config: ReplicationConfig, options: WarehouseTableOptions, event: BatchStaged): string {
+  const { url, databaseName, username } = config.warehouse;
+  return EnsuredTables.keyOf('warehouse', url, databaseName, username, config.rebuildIndexes, options, definitionShape(event.batch.definition));
 }
 
 /**

@@ -1,7 +1,7 @@
 import { loadWorkerConfig } from '@svc/config';
 import { PipelineSubjects, type BatchDescriptor, type BatchExtracted } from '@svc/contracts';
 import { JsonLogger } from '@svc/logging';
-import { rowsSubjectOf } from '@svc/messaging';
+import { CancelledWork, rowsSubjectOf } from '@svc/messaging';
 import { EngineRegistry } from '@svc/pipeline-runtime';
 import { FakeEngine, RecordingPublisher, staticConfigs } from '@svc/pipeline-runtime/testing';
 import { SAMPLE_PEOPLE_TABLE, TEST_WORKER_KEY, sampleChangeBatch, sampleReplicationConfig } from '@svc/testing';
@@ -49,6 +49,7 @@ describe('StageService with a fake engine', () => {
       purgeOnlyNats(purged),
       loadWorkerConfig({ SVC_WORKER_KEY: TEST_WORKER_KEY }),
       new AbortController(),
+      new CancelledWork(purgeOnlyNats([])),
     );
   });
 

@@ -1,10 +1,19 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { NatsConnection } from 'nats';
-import { PipelineSubjects, tableKey, type BatchExtracted, type BatchStagingApplied, type ReplicationConfig, type StagedFiles } from '@svc/contracts';
-import type { TableEnsured } from '@svc/engines';
+import {
+  PipelineSubjects,
+  tableKey,
+  type BatchExtracted,
+  type BatchGroupExtracted,
+  type BatchStaged,
+  type BatchStagingApplied,
+  type ReplicationConfig,
+  type StagedFiles,
+} from '@svc/contracts';
+import type { ApplyOutcome, StagingConnector, TableEnsured } from '@svc/engines';
 import type { WorkerConfig } from '@svc/config';
 import { JsonLogger, replicationLog } from '@svc/logging';
-import { PipelinePublisher, purgeRows, readRowChunks, type OutageWait, type WorkContext } from '@svc/messaging';
+import { CancelledWork, PipelinePublisher, WorkAbortedError, purgeRows, readRowChunks, type OutageWait, type WorkContext } from '@svc/messaging';
 import { NATS_CONNECTION } from '@svc/messaging-nest';
 import { WORKER_CONFIG, WORKER_SHUTDOWN } from '@svc/pipeline-nest';
 import {
@@ -20,6 +29,10 @@ import {
   EnsuredTables,
   definitionShape,
   SeedPartOrder,
+  aloneMessageId,
+  groupMessageId,
+  groupsOf,
+  newestConfigVersion,
   workMessageId,
   type FailureReport,
 } from '@svc/pipeline-runtime';
@@ -46,6 +59,7 @@ export class StageService {
     @Inject(NATS_CONNECTION) private readonly connection: NatsConnection,
     @Inject(WORKER_CONFIG) private readonly settings: WorkerConfig,
     @Inject(WORKER_SHUTDOWN) shutdown: AbortController,
+    private readonly cancelled: CancelledWork,
   ) {
     this.partOrder = new SeedPartOrder(settings.concurrency, { shutdown: shutdown.signal });
     this.outageWait = { shutdown: shutdown.signal };
@@ -88,12 +102,7 @@ export class StageService {
             async () => (await staging.existingColumns(batch.definition.table)) !== null,
           )),
         apply: async () => {
-          const client = this.engines.bucket(config, this.settings.s3);
-          const prefix = batchKeyPrefix(config.warehouse.bucketFolderName, batch.replicationId, batch.definition.table, filesFolderOf(event));
-          const plain = new BatchFileWriter(client, config.warehouse.bucketName, prefix);
-          // The files hold the rows as the warehouse reads them (Redshift: its own NULL marker, binary as hex).
-          const rewriter = this.engines.stagedFileRows(config, batch);
-          const files = rewriter === null ? plain : new RewritingFileWriter(plain, rewriter);
+          const files = this.fileWriterOf(event, config);
           try {
             const outcome = await staging.applyBatch(batch, tapChunks(this.rowsOf(event, config), files, () => handOn(files)));
             // A stale outcome read none of the rows, so nothing was written; the writer is not aborted either:
@@ -139,25 +148,111 @@ export class StageService {
     );
   }
 
+  /**
+   * The change batches of a group of small tables (docs/PIPELINE.md, "Many small tables in one unit"), applied to staging
+   * in one transaction and handed to the loaders in one message. A member whose table had to be created was lost (its
+   * database recreated) and is reseeded; one whose table check failed goes on alone, as does every member when the
+   * group's transaction fails (it rolled back whole):
+   * each is then one table's batch again, applied, retried and reported by the path every batch takes.
+   */
+  async stageGroup(message: BatchGroupExtracted, context?: Pick<WorkContext, 'deliveryCount'>): Promise<void> {
+    const live = message.group.filter((member) => !this.cancelled.has(member.workId));
+    const [first] = live;
+    if (first === undefined) return;
+    const config = await this.configs.configOf(first.batch.replicationId, newestConfigVersion(live));
+    const staging = this.engines.staging(config);
+    const alone: BatchExtracted[] = [];
+    const together: GroupMember[] = [];
+    for (const event of live) {
+      const key = EnsuredTables.keyOf('staging', config.staging.connectionString, definitionShape(event.batch.definition));
+      try {
+        const ensured = await this.ensuredTables.ensure(
+          key,
+          () => staging.ensureTable(event.batch.definition),
+          async () => (await staging.existingColumns(event.batch.definition.table)) !== null,
+        );
+        // Created for a change batch: the table was lost (its database recreated), as runBatchStep finds it alone.
+        if (ensured.created) await this.reseedLostTable(event, config);
+        else together.push({ event, key, ensured, files: this.fileWriterOf(event, config) });
+      } catch {
+        this.ensuredTables.failed(key);
+        alone.push(event);
+      }
+    }
+    if (together.length > 0 && !(await this.applyTogether(together, staging, config, context?.deliveryCount ?? 1))) alone.push(...together.map((member) => member.event));
+    for (const event of alone) {
+      await this.publisher.publish(PipelineSubjects.batchExtracted, event, aloneMessageId(workMessageId(event.workId, event.batch.batchId, event.batch.epoch)));
+    }
+  }
+
+  /** The group's one staging transaction and its hand-off; false when it rolled back (its members then go alone). */
+  private async applyTogether(members: GroupMember[], staging: StagingConnector, config: ReplicationConfig, deliveryCount: number): Promise<boolean> {
+    let outcomes: ApplyOutcome[];
+    try {
+      outcomes = await staging.applyChangeGroup(members.map(({ event, files }) => ({ batch: event.batch, rows: tapChunks(this.rowsOf(event, config), files) })));
+    } catch (error) {
+      if (error instanceof WorkAbortedError) throw error;
+      for (const member of members) this.ensuredTables.failed(member.key);
+      // A delivery before this one may have handed the same files on: then they stay for the bucket's retention.
+      if (deliveryCount <= 1) await Promise.all(members.map((member) => member.files.abort().catch(() => undefined)));
+      replicationLog(this.logger, config).warn('a group of change batches could not be applied together: each goes on alone', {
+        tables: members.length,
+        reason: error instanceof Error ? error.message : String(error),
+      });
+      return false;
+    }
+    const staged: BatchStaged[] = [];
+    for (const [index, member] of members.entries()) {
+      if (outcomes[index]?.stale === true) await this.dropStale(member.event, config);
+      else staged.push(this.stagedOf(member.event, await member.files.finish(), member.ensured, false));
+    }
+    for (const group of groupsOf(staged)) await this.publishStagedGroup(group);
+    for (const { event } of members) await purgeRows(this.connection, event.rowsSubject, this.outageWait);
+    const replicationId = members[0]?.event.batch.replicationId;
+    if (replicationId !== undefined && this.housekeeping.due(replicationId)) await this.keepHouse(replicationId, config);
+    return true;
+  }
+
+  private async publishStagedGroup(group: BatchStaged[]): Promise<void> {
+    const [only] = group;
+    if (group.length === 1 && only !== undefined) {
+      await this.publisher.publish(PipelineSubjects.batchStaged, only, workMessageId(only.workId, only.batch.batchId, only.batch.epoch));
+      return;
+    }
+    const [first] = group;
+    if (first === undefined) return;
+    await this.publisher.publish(PipelineSubjects.batchStaged, { workId: first.workId, group }, groupMessageId('staged', group));
+  }
+
+  /** Where a batch's files go, written as the warehouse reads them (Redshift: its own NULL marker, binary as hex). */
+  private fileWriterOf(event: BatchExtracted, config: ReplicationConfig): BatchFileWriter | RewritingFileWriter {
+    const { batch } = event;
+    const client = this.engines.bucket(config, this.settings.s3);
+    const prefix = batchKeyPrefix(config.warehouse.bucketFolderName, batch.replicationId, batch.definition.table, filesFolderOf(event));
+    const plain = new BatchFileWriter(client, config.warehouse.bucketName, prefix);
+    const rewriter = this.engines.stagedFileRows(config, batch);
+    return rewriter === null ? plain : new RewritingFileWriter(plain, rewriter);
+  }
+
   /** Hands the batch's files to the loaders, with what staging's table check found (its columns added, widened, renamed). */
   private async publishStaged(event: BatchExtracted, files: StagedFiles, ensured: TableEnsured | undefined, awaitsStaging: boolean): Promise<void> {
-    const { batch } = event;
+    const staged = this.stagedOf(event, files, ensured, awaitsStaging);
+    await this.publisher.publish(PipelineSubjects.batchStaged, staged, workMessageId(event.workId, event.batch.batchId, event.batch.epoch));
+  }
+
+  private stagedOf(event: BatchExtracted, files: StagedFiles, ensured: TableEnsured | undefined, awaitsStaging: boolean): BatchStaged {
     const { addedColumns, schemaChanges, suspectedRenames } = schemaNotesOf(ensured);
-    await this.publisher.publish(
-      PipelineSubjects.batchStaged,
-      {
-        workId: event.workId,
-        batch,
-        files,
-        rowCount: event.rowCount,
-        ...(awaitsStaging && { awaitsStaging: true }),
-        addedColumns,
-        ...(schemaChanges.length > 0 && { schemaChanges }),
-        ...(suspectedRenames.length > 0 && { suspectedRenames }),
-        extractedAt: event.extractedAt,
-      },
-      workMessageId(event.workId, batch.batchId, batch.epoch),
-    );
+    return {
+      workId: event.workId,
+      batch: event.batch,
+      files,
+      rowCount: event.rowCount,
+      ...(awaitsStaging && { awaitsStaging: true }),
+      addedColumns,
+      ...(schemaChanges.length > 0 && { schemaChanges }),
+      ...(suspectedRenames.length > 0 && { suspectedRenames }),
+      extractedAt: event.extractedAt,
+    };
   }
 
   /** The batch's rows from the rows stream, as the extractor published them. */
@@ -220,6 +315,15 @@ export class StageService {
   async fail(event: BatchExtracted, failure: FailureReport): Promise<void> {
     await reportBatchFailure(this.publisher, event, 'stage', failure);
   }
+}
+
+/** A member of a group going through staging's one transaction, with its table's check and its files. */
+interface GroupMember {
+  event: BatchExtracted;
+  /** Its table's key in EnsuredTables. */
+  key: string;
+  ensured: TableEnsured;
+  files: BatchFileWriter | RewritingFileWriter;
 }
 
 /**

@@ -10,6 +10,8 @@ import {
   guardWorkCancelled,
   guardWorkFailed,
   guardWorkProgress,
+  isExtractRequested,
+  isExtractWork,
   isPipelinePayload,
   pipelinePayloadProblems,
 } from './guards';
@@ -132,7 +134,7 @@ describe('pipeline payload guards', () => {
   });
 
   it('takes a column collation only as a bare name (it is spliced into staging DDL)', () => {
-    const staged = valid['svc.pipeline.v1.batch.staged']();
+    const staged = valid['svc.pipeline.v1.batch.staged']() as BatchStaged;
     const withCollation = (collation: string) => {
       const copy = structuredClone(staged);
       copy.batch.definition.columns[1] = { ...copy.batch.definition.columns[1], name: 'mood', sourceType: 'mood', portableType: Portable.text(), nullable: true, collation };
@@ -167,6 +169,22 @@ describe('pipeline payload guards', () => {
     const result = guardExtractRequested(payload);
     expect(result.ok).toBe(false);
     expect(result.ok ? [] : result.problems).toContain(problem);
+  });
+
+  it('takes a group of one subject\'s messages (small changes of several tables), each member checked as it would be alone', () => {
+    const request = valid['svc.pipeline.v1.extract.requested']() as ExtractRequested;
+    const staged = valid['svc.pipeline.v1.batch.staged']() as BatchStaged;
+    expect(PIPELINE_PAYLOAD_GUARDS['svc.pipeline.v1.extract.requested']({ workId: 'g-1', group: [request, { ...request, workId: 'w-2' }] }).ok).toBe(true);
+    expect(PIPELINE_PAYLOAD_GUARDS['svc.pipeline.v1.batch.staged']({ workId: 'g-1', group: [staged] }).ok).toBe(true);
+    expect(PIPELINE_PAYLOAD_GUARDS['svc.pipeline.v1.extract.requested']({ workId: 'g-1', group: [request, { ...request, fromVersion: undefined }] })).toEqual({
+      ok: false,
+      problems: ['group[1].fromVersion: must be a non-empty string'],
+    });
+    expect(PIPELINE_PAYLOAD_GUARDS['svc.pipeline.v1.batch.extracted']({ workId: 'g-1', group: [] }).ok).toBe(false);
+    expect(PIPELINE_PAYLOAD_GUARDS['svc.pipeline.v1.batch.extracted']({ workId: 'g-1', group: [staged] }).ok).toBe(false);
+    // A subject's one-table guard never takes a group's message.
+    expect(isExtractRequested({ workId: 'g-1', group: [request] })).toBe(false);
+    expect(isExtractWork({ workId: 'g-1', group: [request] })).toBe(true);
   });
 
   it('ExtractRequested: a seed needs no fromVersion', () => {

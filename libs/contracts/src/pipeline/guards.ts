@@ -3,10 +3,19 @@ import type { PipelinePayloadOf, PipelineSubject } from '../subjects';
 import { ColumnDefinitionSchema, definitionKeyProblems } from './table';
 import {
   BatchExtractedSchema,
+  BatchGroupExtractedSchema,
+  BatchGroupStagedSchema,
   BatchLoadedSchema,
   BatchStagedSchema,
   BatchStagingAppliedSchema,
+  ExtractGroupRequestedSchema,
   ExtractRequestedSchema,
+  type ExtractedWork,
+  type ExtractWork,
+  type StagedWork,
+  type BatchExtracted,
+  type BatchStaged,
+  type ExtractRequested,
   WorkAttemptRequestSchema,
   SeedPlanRequestSchema,
   WorkCancelledSchema,
@@ -25,11 +34,34 @@ const batchKeyProblems = (message: Record<string, unknown>): string[] => {
   return typeof batch === 'object' && batch !== null ? definitionKeyProblems((batch as Record<string, unknown>)['definition'], 'batch.definition') : [];
 };
 
-export const guardExtractRequested = checkerOf(ExtractRequestedSchema, (message) =>
-  message['kind'] === 'changes' && (typeof message['fromVersion'] !== 'string' || message['fromVersion'] === '') ? ['fromVersion: must be a non-empty string'] : [],
-);
+const fromVersionProblems = (message: Record<string, unknown>): string[] =>
+  message['kind'] === 'changes' && (typeof message['fromVersion'] !== 'string' || message['fromVersion'] === '') ? ['fromVersion: must be a non-empty string'] : [];
+
+/** A group's members, each checked as the message it would be alone (`group[i].` before its problems). */
+const membersProblems =
+  (memberProblems: (member: Record<string, unknown>) => string[]) =>
+  (message: Record<string, unknown>): string[] => {
+    const group = message['group'];
+    if (!Array.isArray(group)) return [];
+    return group.flatMap((member: unknown, index) =>
+      typeof member === 'object' && member !== null ? memberProblems(member as Record<string, unknown>).map((problem) => `group[${String(index)}].${problem}`) : [],
+    );
+  };
+
+export const guardExtractRequested = checkerOf(ExtractRequestedSchema, fromVersionProblems);
 export const guardBatchExtracted = checkerOf(BatchExtractedSchema, batchKeyProblems);
 export const guardBatchStaged = checkerOf(BatchStagedSchema, batchKeyProblems);
+export const guardExtractGroupRequested = checkerOf(ExtractGroupRequestedSchema, membersProblems(fromVersionProblems));
+export const guardBatchGroupExtracted = checkerOf(BatchGroupExtractedSchema, membersProblems(batchKeyProblems));
+export const guardBatchGroupStaged = checkerOf(BatchGroupStagedSchema, membersProblems(batchKeyProblems));
+
+/** A subject that carries one table's message or a group's: the group's guard when the message has `group`. */
+function oneOrGroup<T>(one: (message: unknown) => Guarded<T>, group: (message: unknown) => Guarded<T>): (message: unknown) => Guarded<T> {
+  return (message) => (typeof message === 'object' && message !== null && 'group' in message ? group(message) : one(message));
+}
+const guardExtractWork = oneOrGroup<ExtractWork>(guardExtractRequested, guardExtractGroupRequested);
+const guardExtractedWork = oneOrGroup<ExtractedWork>(guardBatchExtracted, guardBatchGroupExtracted);
+const guardStagedWork = oneOrGroup<StagedWork>(guardBatchStaged, guardBatchGroupStaged);
 export const guardBatchLoaded = checkerOf(BatchLoadedSchema);
 export const guardBatchStagingApplied = checkerOf(BatchStagingAppliedSchema);
 export const guardWorkFailed = checkerOf(WorkFailedSchema);
@@ -50,9 +82,9 @@ export const guardColumnDefinition = checkerOf(ColumnDefinitionSchema);
 
 /** The detailed guard of each pipeline subject's payload. */
 export const PIPELINE_PAYLOAD_GUARDS: { readonly [S in PipelineSubject]: (message: unknown) => Guarded<PipelinePayloadOf<S>> } = {
-  'svc.pipeline.v1.extract.requested': guardExtractRequested,
-  'svc.pipeline.v1.batch.extracted': guardBatchExtracted,
-  'svc.pipeline.v1.batch.staged': guardBatchStaged,
+  'svc.pipeline.v1.extract.requested': guardExtractWork,
+  'svc.pipeline.v1.batch.extracted': guardExtractedWork,
+  'svc.pipeline.v1.batch.staged': guardStagedWork,
   'svc.pipeline.v1.batch.loaded': guardBatchLoaded,
   'svc.pipeline.v1.batch.staging-applied': guardBatchStagingApplied,
   'svc.pipeline.v1.work.failed': guardWorkFailed,
@@ -71,9 +103,14 @@ export function isPipelinePayload<S extends PipelineSubject>(subject: S): (messa
   return (message: unknown): message is PipelinePayloadOf<S> => guard(message).ok;
 }
 
-export const isExtractRequested = isPipelinePayload('svc.pipeline.v1.extract.requested');
-export const isBatchExtracted = isPipelinePayload('svc.pipeline.v1.batch.extracted');
-export const isBatchStaged = isPipelinePayload('svc.pipeline.v1.batch.staged');
+/** One table's work (a group's message is not one). */
+export const isExtractRequested = (message: unknown): message is ExtractRequested => guardExtractRequested(message).ok;
+export const isBatchExtracted = (message: unknown): message is BatchExtracted => guardBatchExtracted(message).ok;
+export const isBatchStaged = (message: unknown): message is BatchStaged => guardBatchStaged(message).ok;
+/** What the subject carries: one table's message or a group's. */
+export const isExtractWork = isPipelinePayload('svc.pipeline.v1.extract.requested');
+export const isExtractedWork = isPipelinePayload('svc.pipeline.v1.batch.extracted');
+export const isStagedWork = isPipelinePayload('svc.pipeline.v1.batch.staged');
 export const isBatchLoaded = isPipelinePayload('svc.pipeline.v1.batch.loaded');
 export const isBatchStagingApplied = isPipelinePayload('svc.pipeline.v1.batch.staging-applied');
 export const isWorkFailed = isPipelinePayload('svc.pipeline.v1.work.failed');

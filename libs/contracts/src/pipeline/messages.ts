@@ -99,6 +99,50 @@ export const BatchStagedSchema = Struct({
 });
 export type BatchStaged = Static<typeof BatchStagedSchema>;
 
+/** Members of one group at most (docs/PIPELINE.md, "Many small tables in one unit"); a group's message stays far below NATS's payload limit. */
+export const MAX_WORK_GROUP_MEMBERS = 200;
+
+const GroupOf = <T extends Parameters<typeof Type.Array>[0]>(member: T) =>
+  Type.Array(member, { minItems: 1, maxItems: MAX_WORK_GROUP_MEMBERS, problem: `must be a list of 1 to ${String(MAX_WORK_GROUP_MEMBERS)} members` });
+
+/**
+ * Registry → extractors: the change cycles of several small tables of one replication, carried as one unit. Each member
+ * is the work it would be alone — its own claim, epoch, fences, heartbeat and reports — and may leave the group at any
+ * stage (its backlog is large, its table must be created, the group's transaction failed) to go on alone.
+ */
+export const ExtractGroupRequestedSchema = Struct({
+  /** The group's own id (its message id): no claim has it, and nothing is cancelled or reported under it. */
+  workId: Text(),
+  group: GroupOf(ExtractRequestedSchema),
+});
+export type ExtractGroupRequested = Static<typeof ExtractGroupRequestedSchema>;
+
+/** Extractor → stagers: the members' change batches, applied to staging in one transaction. */
+export const BatchGroupExtractedSchema = Struct({
+  workId: Text(),
+  group: GroupOf(BatchExtractedSchema),
+});
+export type BatchGroupExtracted = Static<typeof BatchGroupExtractedSchema>;
+
+/** Stager → loaders: the members' change batches, applied to staging and in the bucket, loaded in one warehouse transaction. */
+export const BatchGroupStagedSchema = Struct({
+  workId: Text(),
+  group: GroupOf(BatchStagedSchema),
+});
+export type BatchGroupStaged = Static<typeof BatchGroupStagedSchema>;
+
+/** What an extractor takes from its subject: one table's work or a group's. */
+export type ExtractWork = ExtractRequested | ExtractGroupRequested;
+/** What a stager takes: one batch or a group's. */
+export type ExtractedWork = BatchExtracted | BatchGroupExtracted;
+/** What a loader takes: one batch or a group's. */
+export type StagedWork = BatchStaged | BatchGroupStaged;
+
+/** True for a group's message (the subject carries both). */
+export function isWorkGroup<M extends { workId: string }>(message: M): message is Extract<M, { group: unknown[] }> {
+  return 'group' in message;
+}
+
 /** Loader (or extractor, for an empty change batch) → registry: the batch is in the warehouse. */
 export const BatchLoadedSchema = Struct({
   workId: Text(),

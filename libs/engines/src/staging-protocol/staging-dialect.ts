@@ -43,7 +43,10 @@ export interface StagingDialect<Session, Column extends TypedColumn = TypedColum
   lockDdl(session: Session): Promise<void>;
   /** Creates whatever of the control schema is missing (run under lockDdl). */
   createControlObjects(session: Session): Promise<void>;
-  /** The table's own lock: batches of one table, and changes of its definition, run one at a time. */
+  /**
+   * The table's own lock: batches of one table, and changes of its definition, run one at a time. A group of change
+   * batches takes the locks of all its tables first (applyChangeGroup), so this reads nothing of the tables.
+   */
   lockTable(session: Session, table: TableRef): Promise<void>;
   /** The same lock in shared mode: chunks of one seed, which write apart, hold it together; lockTable waits for them all. */
   lockTableShared(session: Session, table: TableRef): Promise<void>;

@@ -125,6 +125,32 @@ describe('StagingProtocol', () => {
     expect(batchSteps(steps)).toEqual(['begin', 'lockTable', 'raiseFence', 'recordBatch', 'loadBatchRows changes', 'rebuildWithBatch 3', 'commit']);
   });
 
+  it("applies a group in one transaction: every table's lock first, then each member's steps", async () => {
+    const { dialect, steps } = recordingDialect({});
+    const orders: BatchDescriptor = { ...changes, batchId: 'r1/o/1', definition: { ...keyed, table: { schema: 'dbo', name: 'Lines' } } };
+    const outcomes = await new StagingProtocol(dialect).applyChangeGroup([
+      { batch: changes, rows: rows('I,1\n') },
+      { batch: orders, rows: rows('I,1\nD,2\n') },
+    ]);
+    expect(outcomes).toEqual([{ applied: true, rowCount: 1 }, { applied: true, rowCount: 2 }]);
+    const member = (count: number) => ['raiseFence', 'recordBatch', 'loadBatchRows changes', `rebuildWithBatch ${count}`, 'deleteBatchKeys', 'insertBatchRows changes'];
+    // Lock order: dbo.Lines before dbo.Orders.
+    expect(batchSteps(steps)).toEqual(['begin', 'lockTable', 'lockTable', ...member(2), ...member(1), 'commit']);
+  });
+
+  it('does not retry a group once a member\'s rows were read', async () => {
+    const { dialect } = recordingDialect({ missingAfterRows: true });
+    const first = rows('I,1\n');
+    await expect(new StagingProtocol(dialect).applyChangeGroup([{ batch: changes, rows: first }])).rejects.toBeInstanceOf(OwnObjectMissingError);
+    expect(first.read).toBe(true);
+  });
+
+  it('retries a group whose control schema turned out missing before any row was read', async () => {
+    const { dialect, steps } = recordingDialect({ missingOnce: 'raiseFence' });
+    expect(await new StagingProtocol(dialect).applyChangeGroup([{ batch: changes, rows: rows('I,1\n') }])).toEqual([{ applied: true, rowCount: 1 }]);
+    expect(steps.filter((name) => name === 'createControlObjects')).toHaveLength(2);
+  });
+
   it('refuses a batch below the fence without reading its rows', async () => {
     const { dialect, steps } = recordingDialect({ fenceAbove: true });
     const batchRows = rows('I,1\n');

@@ -1,6 +1,7 @@
 import { hasPrimaryKey, type BatchDescriptor, type SeedBatch, type TableDefinition, type TableRef } from '@svc/contracts';
 import type { ApplyOutcome, CsvChunks } from '../batch';
-import type { StagingConnector, TableEnsured } from '../capabilities';
+import type { GroupedRows, StagingConnector, TableEnsured } from '../capabilities';
+import { inLockOrder, refuseUngroupable } from '../change-group';
 import { ColumnTypeChangeError, columnChangeNotes, planColumnTypes, suspectedRenames, type TypedColumn } from '../column-type-change';
 import { OwnObjectMissingError } from '../errors';
 import { claimTable, type OwnershipLedger } from '../table-ownership';
@@ -108,6 +109,42 @@ export class StagingProtocol<Session, Column extends TypedColumn = TypedColumn> 
       () => !reading.started,
     );
     return this.outcomeOf(outcome, reading);
+  }
+
+  /**
+   * Each member as applyBatch applies a change batch, all in one transaction, with one difference: every member's table
+   * lock is taken first, in lock order (change-group.ts), before any member's fence is read, so that what a member
+   * reads is never older than its lock on an engine whose transaction keeps one snapshot. A stale member changes
+   * nothing and its rows are never read; one applied before keeps its raised fence and has its rows drained after the
+   * commit. Tried again on a missing control object only while no member's rows have been read.
+   */
+  async applyChangeGroup(members: readonly GroupedRows[]): Promise<ApplyOutcome[]> {
+    if (members.length === 0) return [];
+    refuseUngroupable(members.map((member) => member.batch));
+    const { dialect } = this;
+    const readings = members.map((member, index) => ({ index, batch: member.batch, rows: new ReadOnce(member.rows) }));
+    const locked = inLockOrder(readings, ({ batch: { definition } }) => [definition.table.schema, definition.table.name]);
+    const results = await this.withControlSchema(
+      `staging group of ${members.length} change batches`,
+      () =>
+        dialect.inTransaction<ApplyResult[]>(async (session) => {
+          for (const { batch } of locked) await dialect.lockTable(session, batch.definition.table);
+          const applied: ApplyResult[] = [];
+          for (const { index, batch, rows } of locked) applied[index] = await this.applyGroupMember(session, batch, rows);
+          return { commit: true, result: applied };
+        }),
+      () => readings.every(({ rows }) => !rows.started),
+    );
+    const outcomes: ApplyOutcome[] = [];
+    for (const { index, rows } of readings) outcomes.push(await this.outcomeOf(results[index], rows));
+    return outcomes;
+  }
+
+  /** A group member's steps once its table is locked: applyBatch's for a change batch. */
+  private async applyGroupMember(session: Session, batch: BatchDescriptor, rows: ReadOnce): Promise<ApplyResult> {
+    if (!(await this.dialect.raiseFence(session, batch))) return 'stale';
+    if (!(await this.dialect.recordBatch(session, batch.batchId))) return null;
+    return this.mergeRows(session, batch.definition, rows, 'changes');
   }
 
   /**

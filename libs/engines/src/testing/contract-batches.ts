@@ -90,6 +90,15 @@ export class WatchedRows implements CsvChunks {
   }
 }
 
+/** Rows nobody may read (a stale batch's): reading them fails, and so does whatever read them. */
+export function unreadableRows(): CsvChunks {
+  return {
+    [Symbol.asyncIterator](): AsyncIterator<Buffer> {
+      throw new Error("a stale batch's rows were read");
+    },
+  };
+}
+
 /** Rows in a stable order (by their text), so engines that read back in another order compare equal. */
 export function sortedRows(rows: readonly Row[]): Row[] {
   return [...rows].sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : JSON.stringify(a) > JSON.stringify(b) ? 1 : 0));

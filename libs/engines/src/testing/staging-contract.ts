@@ -1,6 +1,6 @@
 import type { TableDefinition, TableRef } from '@svc/contracts';
 import type { CsvChunks } from '../batch';
-import type { StagingConnector } from '../capabilities';
+import type { GroupedRows, StagingConnector } from '../capabilities';
 import {
   OTHER_REPLICATION_ID,
   PORTABLE_COLUMN_TYPES,
@@ -14,6 +14,7 @@ import {
   seedChunk,
   seedPart,
   sortedRows,
+  unreadableRows,
   withColumn,
   type ContractColumnTypes,
   type ContractNaming,
@@ -60,7 +61,12 @@ export type StagingContractCase =
   | 'hostile names'
   | 'forgotten batches'
   | 'replications apart'
-  | 'forgotten replication';
+  | 'forgotten replication'
+  | 'change group'
+  | 'change group with a stale member'
+  | 'change group with a member applied before'
+  | 'change group rolled back'
+  | 'change group refused';
 
 export interface StagingContractEngine {
   /** As the suite's titles show it: `PostgreSQL`, `SQL Server (double)`. */
@@ -112,6 +118,118 @@ export function describeStagingContract(engines: readonly StagingContractEngine[
       await staging.connector.ensureTable(definition);
       return staging.connector.applyBatch(batch, chunked(pipelineCsv(rows)));
     };
+
+    /** Three more keyed tables of the contract schema, each seeded with one row; `zz_last` sorts after the others. */
+    const groupTables = async () => {
+      const [orders, items, last] = ['orders', 'items', 'zz_last'].map((name) => contractTable({ schema: 'contract', name }, types, 'id', ['name']));
+      if (orders === undefined || items === undefined || last === undefined) throw new Error('three tables');
+      for (const definition of [people, orders, items, last]) {
+        expect(await apply(definition, seedPart(definition, 'S', 0, true), [['1', `${definition.table.name} 1`]])).toEqual({ applied: true, rowCount: 1 });
+      }
+      return { orders, items, last };
+    };
+    const member = (batch: GroupedRows['batch'], rows: readonly Row[]): GroupedRows => ({ batch, rows: chunked(pipelineCsv(rows)) });
+
+    contractCase('change group', "three tables' change batches applied in one transaction, each logged; single batches of a member's table before and after it", async () => {
+      const { orders, items } = await groupTables();
+      expect(await apply(people, changes(people, 100, 110), [['U', '1', 'Ann']])).toEqual({ applied: true, rowCount: 1 });
+      // Not in table-name order: the outcomes come in the members' order all the same.
+      const group = [
+        member(changes(people, 110, 120), [['U', '1', 'Anne'], ['I', '2', 'Bob']]),
+        member(changes(orders, 100, 110), [['D', '1', null], ['I', '2', 'second'], ['I', '3', 'third']]),
+        member(changes(items, 100, 110), [['U', '1', 'one']]),
+      ];
+      expect(await staging.connector.applyChangeGroup(group)).toEqual([
+        { applied: true, rowCount: 2 },
+        { applied: true, rowCount: 3 },
+        { applied: true, rowCount: 1 },
+      ]);
+      for (const { batch } of group) expect(await staging.connector.hasApplied(batch.batchId)).toBe(true);
+      expect(sortedRows(await staging.rows(people.table))).toEqual([['1', 'Anne'], ['2', 'Bob']]);
+      expect(sortedRows(await staging.rows(orders.table))).toEqual([['2', 'second'], ['3', 'third']]);
+      expect(sortedRows(await staging.rows(items.table))).toEqual([['1', 'one']]);
+
+      expect(await apply(people, changes(people, 120, 130), [['D', '2', null]])).toEqual({ applied: true, rowCount: 1 });
+      expect(sortedRows(await staging.rows(people.table))).toEqual([['1', 'Anne']]);
+      expect(await staging.connector.applyChangeGroup([])).toEqual([]);
+    });
+
+    contractCase('change group with a stale member', "a member below its table's fence is skipped, its rows never read; the others apply", async () => {
+      const { orders, items } = await groupTables();
+      expect(await apply(orders, changes(orders, 100, 110, 3), [['U', '1', 'newer']])).toEqual({ applied: true, rowCount: 1 });
+      const stale = changes(orders, 100, 120, 2);
+      const outcomes = await staging.connector.applyChangeGroup([
+        member(changes(people, 100, 110, 2), [['I', '2', 'Bob']]),
+        { batch: stale, rows: unreadableRows() },
+        member(changes(items, 100, 110, 2), [['U', '1', 'one']]),
+      ]);
+      expect(outcomes).toEqual([{ applied: true, rowCount: 1 }, { applied: false, rowCount: 0, stale: true }, { applied: true, rowCount: 1 }]);
+      expect(await staging.connector.hasApplied(stale.batchId)).toBe(false);
+      expect(sortedRows(await staging.rows(orders.table))).toEqual([['1', 'newer']]);
+      expect(sortedRows(await staging.rows(people.table))).toEqual([['1', 'people 1'], ['2', 'Bob']]);
+      expect(sortedRows(await staging.rows(items.table))).toEqual([['1', 'one']]);
+    });
+
+    contractCase('change group with a member applied before', 'a member applied before changes nothing and has its rows read to the end; the others apply', async () => {
+      const { orders, items } = await groupTables();
+      const before = changes(orders, 100, 110);
+      expect(await apply(orders, before, [['U', '1', 'first delivery']])).toEqual({ applied: true, rowCount: 1 });
+      const again = new WatchedRows(pipelineCsv([['U', '1', 'second delivery']]));
+      const outcomes = await staging.connector.applyChangeGroup([
+        member(changes(items, 100, 110), [['U', '1', 'one']]),
+        { batch: before, rows: again },
+        member(changes(people, 100, 110), [['D', '1', null]]),
+      ]);
+      expect(outcomes).toEqual([{ applied: true, rowCount: 1 }, { applied: false, rowCount: 0 }, { applied: true, rowCount: 1 }]);
+      expect(again.finished).toBe(true);
+      expect(sortedRows(await staging.rows(orders.table))).toEqual([['1', 'first delivery']]);
+      expect(sortedRows(await staging.rows(items.table))).toEqual([['1', 'one']]);
+      expect(await staging.rows(people.table)).toEqual([]);
+    });
+
+    contractCase('change group rolled back', 'a member that fails (malformed rows, a missing table) rolls every member back: no row, no log entry, no fence', async () => {
+      const { orders, last } = await groupTables();
+      const missing = contractTable({ schema: 'contract', name: 'zz_missing' }, types, 'id', ['name']);
+      const seeded = async () => {
+        expect(sortedRows(await staging.rows(people.table))).toEqual([['1', 'people 1']]);
+        expect(sortedRows(await staging.rows(orders.table))).toEqual([['1', 'orders 1']]);
+        expect(sortedRows(await staging.rows(last.table))).toEqual([['1', 'zz_last 1']]);
+      };
+      const good = () => [member(changes(people, 100, 110, 5), [['U', '1', 'Anne']]), member(changes(orders, 100, 110, 5), [['I', '2', 'second']])];
+      // The failing member's table sorts last: the others' rows are in when it fails.
+      const malformed = changes(last, 100, 110, 5);
+      await expect(staging.connector.applyChangeGroup([...good(), { batch: malformed, rows: chunked('"I","2","an unterminated quoted field\n') }])).rejects.toThrow();
+      await seeded();
+      await expect(staging.connector.applyChangeGroup([...good(), member(changes(missing, 100, 110, 5), [['I', '2', 'x']])])).rejects.toThrow();
+      await seeded();
+      for (const { batch } of [...good(), { batch: malformed }]) {
+        expect(await staging.connector.hasApplied(batch.batchId)).toBe(false);
+        // Fences stay at the seeds' epoch 1: a batch of epoch 4 is not stale.
+        expect(await staging.connector.isStale({ ...batch, epoch: 4 })).toBe(false);
+      }
+      // The caller then applies the members one by one.
+      for (const { batch, rows } of good()) expect(await staging.connector.applyBatch(batch, rows)).toEqual({ applied: true, rowCount: 1 });
+      expect(sortedRows(await staging.rows(orders.table))).toEqual([['1', 'orders 1'], ['2', 'second']]);
+    });
+
+    contractCase('change group refused', 'a group with a seed part, a keyless table or two batches of one table is refused before anything is read', async () => {
+      const { orders } = await groupTables();
+      const keyless = { ...orders, table: { schema: 'contract', name: 'keyless' }, primaryKey: [] };
+      const refusals: [GroupedRows['batch'], RegExp][] = [
+        [seedPart(orders, 'T', 0, true, 2), /contract\.orders.*seed part/],
+        [changes(keyless, 100, 110), /contract\.keyless.*no primary key/],
+        [changes(people, 110, 120), /two batches of contract\.people/],
+        [{ ...changes(orders, 110, 120), body: { kind: 'changes', fromVersion: '110', toVersion: '120', after: '100' } }, /contract\.orders.*backlog/],
+        [{ ...changes(orders, 110, 120), body: { kind: 'changes', fromVersion: '110', toVersion: '120', closesSeed: { seedId: 'C', chunkCount: 2 } } }, /contract\.orders.*chunked seed/],
+      ];
+      for (const [batch, refusal] of refusals) {
+        const first = new WatchedRows(pipelineCsv([['U', '1', 'Anne']]));
+        await expect(staging.connector.applyChangeGroup([{ batch: changes(people, 100, 110), rows: first }, { batch, rows: unreadableRows() }])).rejects.toThrow(refusal);
+        expect(first.started).toBe(false);
+      }
+      expect(await staging.connector.hasApplied(changes(people, 100, 110).batchId)).toBe(false);
+      expect(sortedRows(await staging.rows(people.table))).toEqual([['1', 'people 1']]);
+    });
 
     contractCase('redelivery', 'a batch delivered twice is applied once; the second delivery reads its rows to the end and changes nothing', async () => {
       const seed = seedPart(people, 'S', 0, true);

@@ -1,6 +1,6 @@
 import type { BatchDescriptor, ScdType, StagedFiles, TableDefinition, TableRef } from '@svc/contracts';
 import type { ApplyOutcome } from '../batch';
-import type { StagedFileReader, WarehouseConnector, WarehouseTableOptions } from '../capabilities';
+import type { GroupedFiles, StagedFileReader, WarehouseConnector, WarehouseTableOptions } from '../capabilities';
 import {
   OTHER_REPLICATION_ID,
   PORTABLE_COLUMN_TYPES,
@@ -52,7 +52,12 @@ export type WarehouseContractCase =
   | 'forgotten batches'
   | 'replications apart'
   | 'Type1'
-  | 'Type2';
+  | 'Type2'
+  | 'change group'
+  | 'change group with a stale member'
+  | 'change group with a member loaded before'
+  | 'change group rolled back'
+  | 'change group refused';
 
 export interface WarehouseContractEngine {
   name: string;
@@ -103,6 +108,160 @@ export function describeWarehouseContract(engines: readonly WarehouseContractEng
     };
 
     const current = async (table: TableRef, options: WarehouseTableOptions) => sortedRows(await warehouse.rows(table, options));
+
+    /** Three more keyed tables, each seeded with one row into the schema `where` names; `zz_last` sorts after the others. */
+    const groupTables = async (where: WarehouseTableOptions) => {
+      const [orders, items, last] = ['orders', 'items', 'zz_last'].map((name) => contractTable({ schema: 'contract', name }, types, 'id', ['name']));
+      if (orders === undefined || items === undefined || last === undefined) throw new Error('three tables');
+      for (const definition of [people, orders, items, last]) {
+        expect(await load(definition, seedPart(definition, 'S', 0, true), [['1', `${definition.table.name} 1`]], where)).toEqual({ applied: true, rowCount: 1 });
+      }
+      return { orders, items, last };
+    };
+    const member = async (batch: BatchDescriptor, rows: readonly Row[]): Promise<GroupedFiles> => ({ batch, files: await warehouse.stage(batch, [pipelineCsv(rows)]) });
+    /** The warehouse's reader, writing down every part read. */
+    const watchedReader = (): StagedFileReader & { reads: string[] } => {
+      const reads: string[] = [];
+      return { reads, readPart: (key) => (reads.push(key), warehouse.reader.readPart(key)) };
+    };
+
+    contractCase('change group', "three tables' change batches loaded in one transaction, each logged; single batches of a member's table before and after it", async (scdType) => {
+      const where = optionsFor(scdType);
+      const { orders, items } = await groupTables(where);
+      expect(await load(people, changes(people, 100, 110), [['U', '1', 'Ann']], where)).toEqual({ applied: true, rowCount: 1 });
+      // Not in table-name order: the outcomes come in the members' order all the same.
+      const group = [
+        await member(changes(people, 110, 120), [['U', '1', 'Anne'], ['I', '2', 'Bob']]),
+        await member(changes(orders, 100, 110), [['D', '1', null], ['I', '2', 'second'], ['I', '3', 'third']]),
+        await member(changes(items, 100, 110), [['U', '1', 'one']]),
+      ];
+      expect(await warehouse.connector.loadChangeGroup(group, warehouse.reader, where)).toEqual([
+        { applied: true, rowCount: 2 },
+        { applied: true, rowCount: 3 },
+        { applied: true, rowCount: 1 },
+      ]);
+      for (const { batch } of group) expect(await warehouse.connector.hasLoaded(batch.batchId, where)).toBe(true);
+      expect(await current(people.table, where)).toEqual([['1', 'Anne'], ['2', 'Bob']]);
+      expect(await current(orders.table, where)).toEqual([['2', 'second'], ['3', 'third']]);
+      expect(await current(items.table, where)).toEqual([['1', 'one']]);
+      if (scdType === 'Type2') {
+        expect(sortedRows(await warehouse.rows(orders.table, where, true))).toEqual([
+          ['1', 'orders 1', 'false', 'true'],
+          ['2', 'second', 'true', 'false'],
+          ['3', 'third', 'true', 'false'],
+        ]);
+      }
+
+      expect(await load(people, changes(people, 120, 130), [['D', '2', null]], where)).toEqual({ applied: true, rowCount: 1 });
+      expect(await current(people.table, where)).toEqual([['1', 'Anne']]);
+      // Delivered again: every member was loaded before.
+      expect(await warehouse.connector.loadChangeGroup(group, warehouse.reader, where)).toEqual(group.map(() => ({ applied: false, rowCount: 0 })));
+      expect(await current(people.table, where)).toEqual([['1', 'Anne']]);
+      expect(await warehouse.connector.loadChangeGroup([], warehouse.reader, where)).toEqual([]);
+    });
+
+    contractCase(
+      'change group with a stale member',
+      "a member below its table's fence is skipped, its files never read; the others load",
+      async (scdType) => {
+        const where = optionsFor(scdType);
+        const { orders, items } = await groupTables(where);
+        expect(await load(orders, changes(orders, 100, 110, 3), [['U', '1', 'newer']], where)).toEqual({ applied: true, rowCount: 1 });
+        const stale = await member(changes(orders, 100, 120, 2), [['U', '1', 'stale']]);
+        const reader = watchedReader();
+        const outcomes = await warehouse.connector.loadChangeGroup([await member(changes(people, 100, 110, 2), [['I', '2', 'Bob']]), stale, await member(changes(items, 100, 110, 2), [['U', '1', 'one']])], reader, where);
+        expect(outcomes).toEqual([{ applied: true, rowCount: 1 }, { applied: false, rowCount: 0, stale: true }, { applied: true, rowCount: 1 }]);
+        expect(reader.reads.filter((key) => stale.files.partKeys.includes(key))).toEqual([]);
+        expect(await warehouse.connector.hasLoaded(stale.batch.batchId, where)).toBe(false);
+        expect(await current(orders.table, where)).toEqual([['1', 'newer']]);
+        expect(await current(people.table, where)).toEqual([['1', 'people 1'], ['2', 'Bob']]);
+        expect(await current(items.table, where)).toEqual([['1', 'one']]);
+      },
+      ['Type1'],
+    );
+
+    contractCase(
+      'change group with a member loaded before',
+      'a member loaded before changes nothing; the others load',
+      async (scdType) => {
+        const where = optionsFor(scdType);
+        const { orders, items } = await groupTables(where);
+        const before = changes(orders, 100, 110);
+        expect(await load(orders, before, [['U', '1', 'first delivery']], where)).toEqual({ applied: true, rowCount: 1 });
+        const outcomes = await warehouse.connector.loadChangeGroup(
+          [await member(changes(items, 100, 110), [['U', '1', 'one']]), await member(before, [['U', '1', 'second delivery']]), await member(changes(people, 100, 110), [['D', '1', null]])],
+          warehouse.reader,
+          where,
+        );
+        expect(outcomes).toEqual([{ applied: true, rowCount: 1 }, { applied: false, rowCount: 0 }, { applied: true, rowCount: 1 }]);
+        expect(await current(orders.table, where)).toEqual([['1', 'first delivery']]);
+        expect(await current(items.table, where)).toEqual([['1', 'one']]);
+        expect(await current(people.table, where)).toEqual([]);
+      },
+      ['Type1'],
+    );
+
+    contractCase(
+      'change group rolled back',
+      'a member that fails (its files unreadable, its table missing) rolls every member back: no row, no log entry, no fence',
+      async (scdType) => {
+        const where = optionsFor(scdType);
+        const { orders, last } = await groupTables(where);
+        const missing = contractTable({ schema: 'contract', name: 'zz_missing' }, types, 'id', ['name']);
+        const seeded = async () => {
+          expect(await current(people.table, where)).toEqual([['1', 'people 1']]);
+          expect(await current(orders.table, where)).toEqual([['1', 'orders 1']]);
+          expect(await current(last.table, where)).toEqual([['1', 'zz_last 1']]);
+        };
+        const good = [await member(changes(people, 100, 110, 5), [['U', '1', 'Anne']]), await member(changes(orders, 100, 110, 5), [['I', '2', 'second']])];
+        // The failing member's table sorts last: the others' rows are merged when it fails.
+        const unreadable = await member(changes(last, 100, 110, 5), [['I', '2', 'x']]);
+        const failing: StagedFileReader = {
+          readPart: (key) => (unreadable.files.partKeys.includes(key) ? Promise.reject(new Error('the part cannot be read')) : warehouse.reader.readPart(key)),
+        };
+        await expect(warehouse.connector.loadChangeGroup([...good, unreadable], failing, where)).rejects.toThrow('the part cannot be read');
+        await seeded();
+        await expect(warehouse.connector.loadChangeGroup([...good, await member(changes(missing, 100, 110, 5), [['I', '2', 'x']])], warehouse.reader, where)).rejects.toThrow();
+        await seeded();
+        for (const { batch } of [...good, unreadable]) {
+          expect(await warehouse.connector.hasLoaded(batch.batchId, where)).toBe(false);
+          // Fences stay at the seeds' epoch 1: a batch of epoch 4 is not stale.
+          expect(await warehouse.connector.isStale({ ...batch, epoch: 4 }, where)).toBe(false);
+        }
+        // The caller then loads the members one by one.
+        for (const { batch, files } of good) expect(await warehouse.connector.loadBatch(batch, files, warehouse.reader, where)).toEqual({ applied: true, rowCount: 1 });
+        expect(await current(orders.table, where)).toEqual([['1', 'orders 1'], ['2', 'second']]);
+      },
+      ['Type1'],
+    );
+
+    contractCase(
+      'change group refused',
+      'a group with a seed part, a keyless table or two batches of one table is refused before anything is read',
+      async (scdType) => {
+        const where = optionsFor(scdType);
+        const { orders } = await groupTables(where);
+        const keyless = { ...orders, table: { schema: 'contract', name: 'keyless' }, primaryKey: [] };
+        const refusals: [BatchDescriptor, RegExp][] = [
+          [seedPart(orders, 'T', 0, true, 2), /contract\.orders.*seed part/],
+          [changes(keyless, 100, 110), /contract\.keyless.*no primary key/],
+          [changes(people, 110, 120), /two batches of contract\.people/],
+          [{ ...changes(orders, 110, 120), body: { kind: 'changes', fromVersion: '110', toVersion: '120', after: '100' } }, /contract\.orders.*backlog/],
+          [{ ...changes(orders, 110, 120), body: { kind: 'changes', fromVersion: '110', toVersion: '120', closesSeed: { seedId: 'C', chunkCount: 2 } } }, /contract\.orders.*chunked seed/],
+        ];
+        const first = await member(changes(people, 100, 110), [['U', '1', 'Anne']]);
+        // Never staged: a refused batch's files are not read.
+        const files: StagedFiles = { bucket: 'bucket', manifestKey: 'refused/manifest.json', partKeys: ['refused/part-00000.csv.gz'] };
+        for (const [batch, refusal] of refusals) {
+          const reader = watchedReader();
+          await expect(warehouse.connector.loadChangeGroup([first, { batch, files }], reader, where)).rejects.toThrow(refusal);
+          expect(reader.reads).toEqual([]);
+        }
+        expect(await warehouse.connector.hasLoaded(first.batch.batchId, where)).toBe(false);
+        expect(await current(people.table, where)).toEqual([['1', 'people 1']]);
+      },
+      ['Type1'],
+    );
 
     contractCase('redelivery', 'a batch delivered twice is loaded once', async (scdType) => {
       const where = optionsFor(scdType);

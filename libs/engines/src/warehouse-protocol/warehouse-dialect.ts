@@ -57,9 +57,16 @@ export interface WarehouseDialect<Session, Layout extends WarehouseLayout, Colum
   /** Makes the schema and its control objects when missing, in transactions of its own. */
   createControlObjects(schema: string): Promise<void>;
 
-  /** The table's own lock, the first step of every load: loads of one table run one at a time. */
+  /**
+   * The table's own lock, the first step of every load: loads of one table run one at a time. A group of change batches
+   * takes the locks of all its tables first (loadChangeGroup), so this reads nothing a transaction's snapshot would
+   * come from: whatever a load does after its lock must see what the loads before it committed.
+   */
   lockTable(session: Session, layout: Layout): Promise<void>;
-  /** Raises the table's fence for the replication to the batch's epoch; false, changing nothing, when the fence is above it (stale). */
+  /**
+   * The first step of a load once its locks are held. Raises the table's fence for the replication to the batch's epoch;
+   * false, changing nothing, when the fence is above it (stale).
+   */
   raiseFence(session: Session, layout: Layout, batch: BatchDescriptor): Promise<boolean>;
   /**
    * Read before the load's transaction, when the engine keeps a record of loaded batches a load must not read

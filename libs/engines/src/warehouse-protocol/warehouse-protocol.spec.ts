@@ -127,6 +127,21 @@ describe('WarehouseProtocol', () => {
     expect(steps).toEqual(['createControlObjects', 'begin', 'lockTable', 'raiseFence', 'isLoaded', 'loadChangeFiles', 'mergeChanges', 'recordLoaded', 'commit']);
   });
 
+  it("loads a group in one transaction: every table's lock first, then each member's steps; the engine's outside record read before it", async () => {
+    const { dialect, steps } = recordingDialect({}, true);
+    const orders: BatchDescriptor = { ...changes, batchId: 'r1/o/1', definition: { ...items, table: { schema: 'public', name: 'orders' } } };
+    const group = [{ batch: orders, files }, { batch: changes, files: { ...files, partKeys: ['part-0.csv.gz'] } }];
+    expect(await new WarehouseProtocol(dialect).loadChangeGroup(group, reader, where)).toEqual([{ applied: true, rowCount: 2 }, { applied: true, rowCount: 1 }]);
+    const member = ['raiseFence', 'isLoaded', 'loadChangeFiles', 'mergeChanges', 'recordLoaded'];
+    expect(batchSteps(steps)).toEqual(['loadedOutsideTransaction', 'loadedOutsideTransaction', 'begin', 'lockTable', 'lockTable', ...member, ...member, 'commit']);
+  });
+
+  it('refuses a group with a seed part before anything is done', async () => {
+    const { dialect, steps } = recordingDialect({});
+    await expect(new WarehouseProtocol(dialect).loadChangeGroup([{ batch: seedPart(0, true), files }], reader, where)).rejects.toThrow(/public\.items is a seed part/);
+    expect(steps).toEqual([]);
+  });
+
   it('refuses a batch below the fence before looking at the batch log: loaded before but stale is stale', async () => {
     const { dialect, steps } = recordingDialect({ fenceAbove: true, loadedBefore: true, loadedOutside: true }, true);
     expect(await new WarehouseProtocol(dialect).loadBatch(changes, files, reader, where)).toEqual({ applied: false, rowCount: 0, stale: true });

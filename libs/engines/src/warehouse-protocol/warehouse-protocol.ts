@@ -1,6 +1,7 @@
 import type { BatchDescriptor, SeedBatch, StagedFiles, TableDefinition, TableRef } from '@svc/contracts';
 import type { ApplyOutcome } from '../batch';
-import type { StagedFileReader, WarehouseConnector, WarehouseTableOptions } from '../capabilities';
+import type { GroupedFiles, StagedFileReader, WarehouseConnector, WarehouseTableOptions } from '../capabilities';
+import { inLockOrder, refuseUngroupable } from '../change-group';
 import type { WarehouseChecksums } from '../validation/checksums';
 import { checksumReader } from '../validation/checksum-rows';
 import { OwnObjectMissingError } from '../errors';
@@ -92,8 +93,8 @@ export class WarehouseProtocol<Session, Layout extends WarehouseLayout, Columns 
       const loadedBefore = (await dialect.loadedOutsideTransaction?.(layout, batch.batchId)) ?? false;
       return dialect.inTransaction(async (session) => {
         await dialect.lockTable(session, layout);
-        if (!(await dialect.raiseFence(session, layout, batch))) return STALE;
-        if (loadedBefore || (await dialect.isLoaded(session, layout, batch.batchId))) return NOT_APPLIED;
+        const skipped = await this.skipped(session, layout, batch, loadedBefore);
+        if (skipped !== null) return skipped;
         let rowCount: number;
         switch (batch.body.kind) {
           case 'changes': {
@@ -125,6 +126,46 @@ export class WarehouseProtocol<Session, Layout extends WarehouseLayout, Columns 
     });
   }
 
+  /**
+   * Each member as loadBatch loads a change batch, all in one transaction in the schema `options` names, with one
+   * difference: every member's table lock is taken first, in lock order (change-group.ts), before any statement reads a
+   * member's fence: a transaction that keeps one snapshot from its first read (Redshift's) then reads what every load
+   * before it committed, on every member's table. A stale member and one loaded before change nothing.
+   */
+  async loadChangeGroup(members: readonly GroupedFiles[], reader: StagedFileReader, options: WarehouseTableOptions): Promise<ApplyOutcome[]> {
+    if (members.length === 0) return [];
+    refuseUngroupable(members.map((member) => member.batch));
+    const { dialect } = this;
+    const loads = members.map(({ batch, files }, index) => ({ index, batch, files, layout: dialect.layout(batch.definition, options) }));
+    const targets = new Set<string>();
+    for (const { layout } of loads) {
+      if (targets.has(layout.qualifiedTarget)) throw new Error(`change group: two batches load ${layout.qualifiedTarget}; a group holds one batch per table`);
+      targets.add(layout.qualifiedTarget);
+    }
+    const locked = inLockOrder(loads, ({ layout }) => [asciiLowerCase(layout.target), layout.target]);
+    // The staged files can be read again, so the whole group may run once more.
+    return this.withControlObjects(options.schema, `warehouse load of a group of ${members.length} change batches`, async () => {
+      const loadedBefore: boolean[] = [];
+      for (const { index, batch, layout } of loads) loadedBefore[index] = (await dialect.loadedOutsideTransaction?.(layout, batch.batchId)) ?? false;
+      return dialect.inTransaction(async (session) => {
+        for (const { layout } of locked) await dialect.lockTable(session, layout);
+        const outcomes: ApplyOutcome[] = [];
+        for (const { index, batch, files, layout } of locked) {
+          outcomes[index] = (await this.skipped(session, layout, batch, loadedBefore[index] === true)) ?? (await this.loadChanges(session, layout, batch, files, reader));
+        }
+        return outcomes;
+      });
+    });
+  }
+
+  /** A plain change batch's files loaded and merged into its table, and the batch recorded. */
+  private async loadChanges(session: Session, layout: Layout, batch: BatchDescriptor, files: StagedFiles, reader: StagedFileReader): Promise<ApplyOutcome> {
+    const rowCount = await this.dialect.loadChangeFiles(session, layout, files, reader);
+    await this.dialect.mergeChanges(session, layout, rowCount);
+    await this.dialect.recordLoaded(session, layout, batch.batchId);
+    return { applied: true, rowCount };
+  }
+
   hasTable(table: TableRef, options: WarehouseTableOptions): Promise<boolean> {
     return this.dialect.hasTable(table, options);
   }
@@ -143,6 +184,16 @@ export class WarehouseProtocol<Session, Layout extends WarehouseLayout, Columns 
 
   async close(): Promise<void> {
     await this.dialect.close();
+  }
+
+  /**
+   * What a batch whose table's lock is held comes to without being loaded: stale when the table's fence is above its
+   * epoch (else the fence is raised to it), not applied when it was loaded before; null when it is to be loaded.
+   */
+  private async skipped(session: Session, layout: Layout, batch: BatchDescriptor, loadedBefore: boolean): Promise<ApplyOutcome | null> {
+    if (!(await this.dialect.raiseFence(session, layout, batch))) return STALE;
+    if (loadedBefore || (await this.dialect.isLoaded(session, layout, batch.batchId))) return NOT_APPLIED;
+    return null;
   }
 
   /**
@@ -188,4 +239,12 @@ export class WarehouseProtocol<Session, Layout extends WarehouseLayout, Columns 
       }
     }
   }
+}
+
+/**
+ * ASCII letters in lower case, as Redshift folds names (its lock on "Orders" is its lock on "orders"), so that names one
+ * engine folds and another keeps apart sort the same way on both.
+ */
+function asciiLowerCase(name: string): string {
+  return name.replace(/[A-Z]/g, (letter) => letter.toLowerCase());
 }

@@ -1,12 +1,14 @@
 import { tableKey, warehouseTableName, type BatchDescriptor, type SeedBatch, type RetentionPeriod, type StagedFiles, type TableDefinition, type TableRef } from '@svc/contracts';
 import { DEFAULT_SCHEMAS, ENGINE_NAMES } from '@svc/engine-list';
-import { SourceIncarnationChangedError, incarnationMoved } from '@svc/engines';
+import { SourceIncarnationChangedError, inLockOrder, incarnationMoved, refuseUngroupable } from '@svc/engines';
 import type {
   ApplyOutcome,
   ChangeRead,
   ChangedTables,
   ChangeProbeOptions,
   CsvChunks,
+  GroupedFiles,
+  GroupedRows,
   PipelineEngine,
   ReadOptions,
   SnapshotRead,
@@ -29,6 +31,18 @@ async function textOf(rows: CsvChunks): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of rows) chunks.push(chunk);
   return Buffer.concat(chunks).toString('utf8');
+}
+
+/** A group's member indices in the lock order (table name), after refusing a group as the engines' protocols do. */
+function groupOrder(members: readonly { batch: BatchDescriptor }[]): number[] {
+  refuseUngroupable(members.map((member) => member.batch));
+  return inLockOrder(
+    members.map((_, index) => index),
+    (index) => {
+      const { schema, name } = members[index]?.batch.definition.table ?? { schema: '', name: '' };
+      return [schema, name];
+    },
+  );
 }
 
 /** A field of the pipeline's CSV: null for an unquoted empty field (NULL), '' for `""`. */
@@ -70,6 +84,8 @@ function csvFields(text: string): Field[][] {
       started = true;
     }
   }
+  // As a database's COPY refuses it.
+  if (inQuotes) throw new Error('unterminated quoted field in the CSV');
   if (started || row.length > 0) {
     endField();
     rows.push(row);
@@ -371,6 +387,39 @@ export class FakeStaging implements StagingConnector {
     return this.locks.hold(tableKey(batch.definition.table), shared, () => this.applyHeld(batch, rows));
   }
 
+  /** As the protocol does: every member's rows are read (and parsed) before any is applied, so a failure applies none. */
+  async applyChangeGroup(members: readonly GroupedRows[]): Promise<ApplyOutcome[]> {
+    const order = groupOrder(members);
+    this.faults.check('applyBatch');
+    const outcomes: ApplyOutcome[] = members.map(() => ({ applied: false, rowCount: 0 }));
+    const ready: { index: number; text: string; rows: ReturnType<typeof namedRows> }[] = [];
+    for (const index of order) {
+      const { batch, rows } = members[index];
+      if (this.applied.peek(batch) === 'stale') {
+        outcomes[index] = { applied: false, rowCount: 0, stale: true };
+        continue;
+      }
+      if (!this.tables.has(tableKey(batch.definition.table))) throw new Error(`relation ${tableKey(batch.definition.table)} does not exist`);
+      const text = await textOf(rows);
+      ready.push({ index, text, rows: namedRows(batch.definition, text, true) });
+    }
+    for (const { index, text, rows } of ready) {
+      const { batch } = members[index];
+      if (this.applied.record(batch) === 'before') continue;
+      const key = tableKey(batch.definition.table);
+      const table = this.data.get(key) ?? new RowTable();
+      this.data.set(key, table);
+      for (const { operation, row } of rows) {
+        const rowKey = table.keyOf(batch.definition, row);
+        if (operation === 'D') table.delete(rowKey);
+        else table.put(rowKey, row);
+      }
+      this.rowsOf.set(batch.batchId, text.split('\n').filter((line) => line !== ''));
+      outcomes[index] = { applied: true, rowCount: rows.length };
+    }
+    return outcomes;
+  }
+
   private async applyHeld(batch: BatchDescriptor, rows: CsvChunks): Promise<ApplyOutcome> {
     const key = tableKey(batch.definition.table);
     if (this.applied.peek(batch) === 'stale') return { applied: false, rowCount: 0, stale: true };
@@ -504,6 +553,33 @@ export class FakeWarehouse implements WarehouseConnector {
       }
     }
     return { applied: true, rowCount: rows.length };
+  }
+
+  /** As the protocol does: every member's files are read (and parsed) before any is loaded, so a failure loads none. */
+  async loadChangeGroup(members: readonly GroupedFiles[], reader: StagedFileReader, options: WarehouseTableOptions): Promise<ApplyOutcome[]> {
+    const order = groupOrder(members);
+    this.faults.check('loadBatch');
+    const outcomes: ApplyOutcome[] = members.map(() => ({ applied: false, rowCount: 0 }));
+    const ready: { index: number; rows: ReturnType<typeof namedRows> }[] = [];
+    for (const index of order) {
+      const { batch, files } = members[index];
+      if (this.loaded.peek(batch) === 'stale') {
+        outcomes[index] = { applied: false, rowCount: 0, stale: true };
+        continue;
+      }
+      if (!this.tables.has(this.keyOf(batch.definition.table, options))) throw new Error(`relation ${this.targetTableName(batch.definition.table)} does not exist`);
+      let text = '';
+      for (const part of files.partKeys) text += await textOf(await reader.readPart(part));
+      ready.push({ index, rows: namedRows(batch.definition, text, true) });
+    }
+    for (const { index, rows } of ready) {
+      const { batch, files } = members[index];
+      if (this.loaded.record(batch) === 'before') continue;
+      this.partsOf.set(batch.batchId, files.partKeys);
+      this.applyChanges(this.keyOf(batch.definition.table, options), batch.definition, rows, options.scdType);
+      outcomes[index] = { applied: true, rowCount: rows.length };
+    }
+    return outcomes;
   }
 
   private applyChanges(key: string, definition: TableDefinition, rows: ReturnType<typeof namedRows>, scdType: WarehouseTableOptions['scdType']): void {

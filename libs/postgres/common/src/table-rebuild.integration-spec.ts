@@ -179,6 +179,24 @@ describe('rebuildWithChanges: a change batch that rewrites most of a table rebui
     await pool.query('DROP VIEW public.labels');
   });
 
+  it('rebuilds a second table in the same transaction, as a group of change batches does', async () => {
+    await pool.query('CREATE TABLE public.items_copy (LIKE public.items INCLUDING ALL); INSERT INTO public.items_copy SELECT * FROM public.items');
+    try {
+      const copy: TableRebuild = { ...items, qualifiedTable: 'public.items_copy', insertChangedRows: items.insertChangedRows.replace('public.items', 'public.items_copy') };
+      const { rebuilt, expected, actual } = await withBatch(async (client) => {
+        const count = await changedRows(client);
+        const expectedRows = (await client.query(EXPECTED_SQL)).rows;
+        const done = [await rebuildWithChanges(client, items, count, REBUILD), await rebuildWithChanges(client, copy, count, REBUILD)];
+        const rows = async (table: string) => (await client.query<ItemRow>(`SELECT id, part, label, note FROM ${table} ORDER BY id, part`)).rows;
+        return { rebuilt: done, expected: expectedRows, actual: [await rows('public.items'), await rows('public.items_copy')] };
+      });
+      expect(rebuilt).toEqual([true, true]);
+      expect(actual).toEqual([expected, expected]);
+    } finally {
+      await pool.query('DROP TABLE public.items_copy');
+    }
+  });
+
   it('is undone with the transaction that rebuilt', async () => {
     await withBatch(async (client) => rebuildWithChanges(client, items, await changedRows(client), REBUILD), false);
     expect((await pool.query('SELECT count(*)::int AS n, count(*) FILTER (WHERE label LIKE $1)::int AS changed FROM public.items', ['new %'])).rows[0]).toEqual({ n: ROWS, changed: 0 });

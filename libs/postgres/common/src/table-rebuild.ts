@@ -57,6 +57,8 @@ WHERE NOT EXISTS (SELECT 1 FROM ${rebuild.changesTable} AS c WHERE ${keysMatch('
   // With the key dropped the inserts only append; with it kept they go in key order (its index filled page by page).
   const order = (columns: string) => (key === null ? `\nORDER BY ${columns}` : '');
   await client.query(`INSERT INTO ${rebuild.qualifiedTable} SELECT * FROM pg_temp.${KEEP_TABLE}${order(columnList(rebuild.keyColumns))}`);
+  // Its space back now, and its name free for the next table a group of change batches rebuilds in this transaction.
+  await client.query(`DROP TABLE pg_temp.${KEEP_TABLE}`);
   await client.query(`${rebuild.insertChangedRows}${order(columnList(rebuild.keyColumns, rebuild.changesAlias))}`);
   if (key !== null) {
     await client.query(key.indexDefinition);

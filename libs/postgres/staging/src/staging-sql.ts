@@ -232,7 +232,8 @@ const CHANGES_TABLE = 'pg_temp.svc_batch_changes';
 
 /**
  * No NOT NULL on table columns: a delete row carries only its key. Seed rows merged into a shared table
- * (copyMergedSeedRowsSql) carry no operation: they are inserts.
+ * (copyMergedSeedRowsSql) carry no operation: they are inserts. A group of change batches (applyChangeGroup) loads
+ * several tables' rows in one transaction: the table of the member before goes first, in the same round trip.
  */
 export function createChangesTableSql(definition: TableDefinition): string {
   if (definition.columns.some((column) => column.name === CHANGE_OPERATION_COLUMN)) {
@@ -240,7 +241,7 @@ export function createChangesTableSql(definition: TableDefinition): string {
   }
   const operation = quoteIdent(CHANGE_OPERATION_COLUMN);
   const lines = [`  ${operation} text NOT NULL DEFAULT 'I' CHECK (${operation} IN ('I', 'U', 'D'))`, ...definition.columns.map((column) => `  ${columnDefinition(column, false)}`)];
-  return `CREATE TEMP TABLE svc_batch_changes (\n${lines.join(',\n')}\n) ON COMMIT DROP`;
+  return `DROP TABLE IF EXISTS ${CHANGES_TABLE};\nCREATE TEMP TABLE svc_batch_changes (\n${lines.join(',\n')}\n) ON COMMIT DROP`;
 }
 
 /** Seed rows into the changes table, as inserts: merged by key like a change batch's. */

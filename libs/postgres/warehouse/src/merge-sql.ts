@@ -16,10 +16,15 @@ const IS_DELETED = quoteIdent(SystemColumns.isDeleted);
 const UPDATE_TIMESTAMP = quoteIdent(SystemColumns.updateTimestamp);
 const ROW_ID = quoteIdent(SystemColumns.rowId);
 
-/** The temp table shaped like change rows: svc_op, then the table's columns. */
+/**
+ * The temp table shaped like change rows: svc_op, then the table's columns. A group of change batches
+ * (loadChangeGroup) loads several tables in one transaction: the load table of the member before goes first, in the
+ * same round trip.
+ */
 export function createLoadTableSql(layout: TableLayout): string {
   const columns = layout.columns.map((column) => `${quoteIdent(column.name)} ${declaredType(column)}`);
-  return `CREATE TEMP TABLE ${LOAD} (
+  return `DROP TABLE IF EXISTS pg_temp.${LOAD};
+CREATE TEMP TABLE ${LOAD} (
   ${OP} text NOT NULL CHECK (${OP} IN ('I', 'U', 'D')),
   ${columns.join(',\n  ')}
 ) ON COMMIT DROP`;

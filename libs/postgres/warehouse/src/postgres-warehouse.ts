@@ -60,7 +60,10 @@ export function createPostgresWarehouse(connection: WarehouseConnection, options
  * tables of its own in each warehouse schema, COPY FROM STDIN, and a shadow swapped in or merged.
  */
 function postgresDialect(pool: Pool, loadOptions: LoadOptions, bareNameSchemas: ReadonlySet<string>): WarehouseDialect<PoolClient, TableLayout, Map<string, TypedColumn>, ColumnTypeDrift[]> {
-  /** The stamp of the load each session runs, taken after its table's lock (load-stamp.ts). */
+  /**
+   * The stamp of the load each session runs, taken after its table's lock (load-stamp.ts). A group of change batches
+   * takes its tables' locks one after another: its members all stamp with the last, taken once every lock is held.
+   */
   const stamps = new WeakMap<PoolClient, string>();
   const stampOf = (client: PoolClient): string => {
     const stamp = stamps.get(client);

@@ -60,10 +60,12 @@ export function stdinCopyLoader(): StagedFileLoader {
       const copyColumns = await copyColumnsOf(client, table, columns);
       let rowCount = 0;
       for (const key of files.partKeys) {
+        // Opened before the COPY: a part that cannot be read must not leave the session in the middle of a COPY.
+        const part = await reader.readPart(key);
         const sink = client.query(copyFrom(copy));
         const input = new RedshiftCopyInput(table, copyColumns);
         await pipeline(
-          await reader.readPart(key),
+          part,
           async function* (chunks: AsyncIterable<Buffer>) {
             for await (const chunk of chunks) yield* input.push(chunk);
             yield* input.end();

@@ -389,4 +389,41 @@ describe('loads of one schema and their locks (the Redshift dialect on PostgreSQ
       await loader.close();
     }
   });
+
+  it("a group of change batches takes every table's lock before its snapshot: it reads what a load it waited for committed", async () => {
+    const held = new HeldLoader();
+    const loader = loaderWith(held, { statementTimeoutMs: 2_000 });
+    try {
+      const where = options('Type1');
+      await loader.ensureTable(items, where);
+      await loader.ensureTable(other, where);
+      // A load of `others`, the table the group locks second, holds its lock; the group's first lock is free.
+      const first = otherChanges(1, 2);
+      const gate = held.hold(first.batchId);
+      const firstLoad = loader.loadBatch(first, stage(first, `"I","7","first",\\N,\\N\n`), parts, where);
+      await gate.entered;
+      const [mine, theirs] = [changes(1, 2), otherChanges(2, 3)];
+      const group = loader.loadChangeGroup(
+        [
+          { batch: theirs, files: stage(theirs, `"U","7","grouped",\\N,\\N\n`) },
+          { batch: mine, files: stage(mine, `"I","1","grouped",\\N,\\N\n`) },
+        ],
+        parts,
+        where,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      gate.release();
+      expect(await firstLoad).toEqual({ applied: true, rowCount: 1 });
+      // A snapshot taken before the wait would miss row 7 and the fence of `others`: a second row 7, or error 1023.
+      expect(await group).toEqual([
+        { applied: true, rowCount: 1 },
+        { applied: true, rowCount: 1 },
+      ]);
+      expect(await rows(where, 'id, name')).toEqual([[1, 'grouped']]);
+      const others = await sql.query({ text: `SELECT id, name FROM ${where.schema}.others ORDER BY id`, rowMode: 'array' });
+      expect(others.rows).toEqual([[7, 'grouped']]);
+    } finally {
+      await loader.close();
+    }
+  });
 });

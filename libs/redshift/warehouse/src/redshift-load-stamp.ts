@@ -4,8 +4,8 @@ import { TableControlKinds, qualifiedTableControl } from './redshift-table-contr
 
 /*
  * The time a load stamps its rows with (valid_from, valid_to, the update timestamp): one value per load, taken by the
- * statement right after the LOCK of the table's control table, and later than the stamp of every load of the table
- * before it. A load's transaction starts before it waits for the lock, so SYSDATE alone ("the start date and time for
+ * load's first statement after the LOCK of the table's control table (a group's, after the LOCKs of all its tables), and
+ * later than the stamp of every load of the table before it. A load's transaction starts before it waits for the lock, so SYSDATE alone ("the start date and time for
  * the current transaction", https://docs.aws.amazon.com/redshift/latest/dg/r_SYSDATE.html) could lie before the stamp
  * of the load it waited for, whose version it then closes before that version began. GETDATE() alone is after the lock
  * ("the start date or time of the current statement, even when it is within a transaction block",
@@ -19,7 +19,7 @@ const CLOCK = `'${TableControlKinds.clock}'`;
 /** TO_CHAR's YYYY-MM-DD HH24:MI:SS.US: microseconds, as SYSDATE has them. */
 const STAMP_TEXT = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{6}$/;
 
-/** The load's stamp as text, run right after the table's LOCK. */
+/** The load's stamp as text, the load's first statement after its LOCK. */
 export function loadStampSql(layout: RedshiftLayout, dialect: SqlDialect): string {
   return `SELECT TO_CHAR(GREATEST(${loadTime(dialect)}, GETDATE(), MAX(recorded_at) + INTERVAL '1 microsecond'), 'YYYY-MM-DD HH24:MI:SS.US') AS stamp
 FROM ${qualifiedTableControl(layout)} WHERE kind = ${CLOCK}`;

@@ -170,8 +170,11 @@ export class RedshiftWarehouse extends WarehouseProtocol<PoolClient, RedshiftLay
 class RedshiftWarehouseDialect implements WarehouseDialect<PoolClient, RedshiftLayout, Set<string>, Lengthening[]> {
   /** Sessions whose statement_timeout is the lock wait's: set back after a rollback, in case the server keeps it. */
   private readonly waitingForLock = new WeakSet<PoolClient>();
-  /** The stamp (an SQL literal) of the load each session runs, taken after its table's lock (redshift-load-stamp.ts). */
-  private readonly stamps = new WeakMap<PoolClient, string>();
+  /**
+   * The stamps (SQL literals) of the loads each session runs, by target: one per table, taken after its lock
+   * (redshift-load-stamp.ts); a group of change batches loads several tables in one transaction.
+   */
+  private readonly stamps = new WeakMap<PoolClient, Map<string, string>>();
 
   constructor(
     private readonly pool: Pool,
@@ -387,14 +390,19 @@ class RedshiftWarehouseDialect implements WarehouseDialect<PoolClient, RedshiftL
     return missing.map((column) => column.sourceName ?? column.name);
   }
 
-  /** The first statement of every load: the table's control table, under its own lock-wait bound; then the load's stamp. */
+  /**
+   * The first statement of every load: the table's control table, under its own lock-wait bound. Nothing is read here:
+   * a group takes every member's LOCK before the first statement that takes the transaction's snapshot.
+   */
   async lockTable(client: PoolClient, layout: RedshiftLayout): Promise<void> {
     await this.lockWithin(client, lockTableControlSql(layout), this.bounds.lockWaitMs);
-    const stamp = await client.query<{ stamp: unknown }>(loadStampSql(layout, this.dialect));
-    this.stamps.set(client, stampLiteral(stamp.rows[0]?.stamp));
   }
 
-  raiseFence(client: PoolClient, layout: RedshiftLayout, batch: BatchDescriptor): Promise<boolean> {
+  /** The load's first statements once its locks are held: its stamp, then the fence. */
+  async raiseFence(client: PoolClient, layout: RedshiftLayout, batch: BatchDescriptor): Promise<boolean> {
+    const stamp = await client.query<{ stamp: unknown }>(loadStampSql(layout, this.dialect));
+    const stamps = this.stamps.get(client) ?? new Map<string, string>();
+    this.stamps.set(client, stamps.set(layout.qualifiedTarget, stampLiteral(stamp.rows[0]?.stamp)));
     return raiseFence(client, layout, batch.replicationId, batch.epoch, this.dialect);
   }
 
@@ -403,7 +411,7 @@ class RedshiftWarehouseDialect implements WarehouseDialect<PoolClient, RedshiftL
   }
 
   async recordLoaded(client: PoolClient, layout: RedshiftLayout, batchId: string): Promise<void> {
-    const [advance, start] = advanceClockSql(layout, this.stampOf(client));
+    const [advance, start] = advanceClockSql(layout, this.stampOf(client, layout));
     if (((await client.query(advance)).rowCount ?? 0) === 0) await client.query(start);
     await client.query(recordTableBatchSql(layout, this.dialect), [batchId]);
     // The schema's batch log, for hasLoaded: appended to, never read in a load.
@@ -427,7 +435,7 @@ class RedshiftWarehouseDialect implements WarehouseDialect<PoolClient, RedshiftL
   }
 
   async completeSeed(client: PoolClient, layout: RedshiftLayout): Promise<void> {
-    for (const statement of mergeSeedSql(layout, this.stampOf(client))) await client.query(statement);
+    for (const statement of mergeSeedSql(layout, this.stampOf(client, layout))) await client.query(statement);
   }
 
   async loadChangeFiles(client: PoolClient, layout: RedshiftLayout, files: StagedFiles, reader: StagedFileReader): Promise<number> {
@@ -436,7 +444,7 @@ class RedshiftWarehouseDialect implements WarehouseDialect<PoolClient, RedshiftL
   }
 
   async mergeChanges(client: PoolClient, layout: RedshiftLayout): Promise<void> {
-    for (const statement of mergeChangesSql(layout, this.stampOf(client))) await client.query(statement);
+    for (const statement of mergeChangesSql(layout, this.stampOf(client, layout))) await client.query(statement);
   }
 
   async mergeChangesIntoShadow(client: PoolClient, layout: RedshiftLayout): Promise<void> {
@@ -508,9 +516,9 @@ class RedshiftWarehouseDialect implements WarehouseDialect<PoolClient, RedshiftL
     }
   }
 
-  /** The load's stamp; only a load that took its table's lock has one. */
-  private stampOf(client: PoolClient): string {
-    const stamp = this.stamps.get(client);
+  /** The stamp of the table's load; only a load that holds its table's lock and has passed its fence has one. */
+  private stampOf(client: PoolClient, layout: RedshiftLayout): string {
+    const stamp = this.stamps.get(client)?.get(layout.qualifiedTarget);
     if (stamp === undefined) throw new Error("a load stamps its rows only once it holds its table's lock");
     return stamp;
   }

@@ -2,6 +2,7 @@ import type { CsvField, TransactionOutcome, TsqlDatabase, TsqlParams, TsqlSessio
 import {
   CONTROL_SCHEMA_SQL,
   CURRENT_SEED_SQL,
+  DROP_BATCH_ROWS_SQL,
   FENCE_STALE_SQL,
   FENCE_EPOCH_SQL,
   FORGET_APPLIED_BATCHES_SQL,
@@ -56,6 +57,11 @@ import {
  *     https://learn.microsoft.com/sql/relational-databases/errors-events/database-engine-events-and-errors-0-to-999).
  *   - A transaction rolled back leaves nothing of what it did, DDL and TRUNCATE included ("TRUNCATE TABLE can be
  *     rolled back", TRUNCATE TABLE (Transact-SQL); TsqlDatabase.inTransaction rolls back when `work` throws or says so).
+ *   - A local temporary table lives until the session ends unless dropped ("All other local temporary tables are dropped
+ *     automatically at the end of the current session", CREATE TABLE (Transact-SQL), Temporary tables), committed or
+ *     not; CREATE TABLE of a name that exists fails with Msg 2714 "There is already an object named '%.*ls' in the
+ *     database", and DROP TABLE of one that does not with Msg 3701 (Database Engine events and errors). The double
+ *     is one session: #svc_batch_rows stays from one transaction to the next, as on a pooled connection.
  * A statement it does not know fails, so SQL it has not been taught to read fails the test rather than passing unread.
  */
 export interface CollationServer {
@@ -329,6 +335,12 @@ export class CollationStagingDouble implements TsqlDatabase {
     if (text === TABLE_COLUMNS_SQL) return named ? named.columns.map((column) => ({ name: column.name })) : [];
     if (text === TABLE_COLUMN_TYPES_SQL) return named ? named.columns.map((column) => catalogRow(column, named.primaryKey.indexOf(column.name) + 1)) : [];
     if (text.startsWith('IF SCHEMA_ID(')) return [];
+    const dropsBatchRows = `;\n${DROP_BATCH_ROWS_SQL}`;
+    if (text.endsWith(dropsBatchRows)) {
+      const answer = this.run(text.slice(0, -dropsBatchRows.length), params);
+      if (!this.tables.delete(BATCH_ROWS)) throw new SqlServerError(3701, `Cannot drop the table '${BATCH_ROWS}', because it does not exist or you do not have permission.`);
+      return answer;
+    }
     if (text.startsWith(`IF OBJECT_ID(N'tempdb..${BATCH_ROWS}')`)) {
       this.tables.delete(BATCH_ROWS);
       return this.run(text.slice(text.indexOf('\n') + 1), params);
@@ -354,6 +366,7 @@ export class CollationStagingDouble implements TsqlDatabase {
       if (key) table.primaryKey = names(key[1] ?? '');
       else this.addColumn(table, this.columnOf(line, name.startsWith('#')));
     }
+    if (this.tables.has(this.keyOfText(name))) throw new SqlServerError(2714, `There is already an object named '${name}' in the database.`);
     this.tables.set(this.keyOfText(name), table);
     return [];
   }

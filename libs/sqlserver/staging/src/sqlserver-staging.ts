@@ -9,6 +9,7 @@ import {
   CONTROL_SCHEMA_SQL,
   CURRENT_SEED_SQL,
   DDL_LOCK_RESOURCE,
+  DROP_BATCH_ROWS_SQL,
   FENCE_STALE_SQL,
   FORGET_APPLIED_BATCHES_SQL,
   forgetRecordsSql,
@@ -126,8 +127,9 @@ async function loadBatchRows(session: TsqlSession, definition: TableDefinition, 
   return rowCount;
 }
 
+/** The batch's last statement on its rows: the batch table goes with it. */
 async function insertBatchRows(session: TsqlSession, definition: TableDefinition, kind: BatchRowsKind): Promise<void> {
-  await session.query(insertRowsSql(definition, kind === 'changes'));
+  await session.query(`${insertRowsSql(definition, kind === 'changes')};\n${DROP_BATCH_ROWS_SQL}`);
 }
 
 /** A table's schema and name as the statements' @schema and @name. */

@@ -252,7 +252,10 @@ export function truncateSql(table: TableRef): string {
   return `TRUNCATE TABLE ${qualifiedName(table)}`;
 }
 
-/** The batch's rows land here as text (bulk-loaded as they stream in); created again for every batch, dropped with the session. */
+/**
+ * The batch's rows land here as text (bulk-loaded as they stream in); created for every batch and dropped once its rows
+ * are in (DROP_BATCH_ROWS_SQL), or with the session.
+ */
 export const BATCH_ROWS_TABLE = '#svc_batch_rows';
 /** The operation column of change rows (I, U or D); seed rows have none (they are inserts). */
 export const BATCH_OPERATION_COLUMN = 'op';
@@ -282,6 +285,15 @@ export function createBatchRowsSql(definition: TableDefinition, withOperation: b
   return `IF OBJECT_ID(N'tempdb..${BATCH_ROWS_TABLE}') IS NOT NULL DROP TABLE ${BATCH_ROWS_TABLE};
 CREATE TABLE ${BATCH_ROWS_TABLE} (\n${lines.join(',\n')}\n)`;
 }
+
+/**
+ * Sent after the last statement that reads the batch rows (the INSERT), in the same request. A #table lives until its
+ * session ends, past the commit ("CREATE TABLE (Transact-SQL)", Temporary tables), and a group of change batches
+ * (applyChangeGroup) makes one for each member in one transaction and session: dropped here, the next CREATE's guard
+ * finds none, so no request drops and creates it ("DROP TABLE and CREATE TABLE should not be executed on the same
+ * table in the same batch. Otherwise an unexpected error may occur", DROP TABLE (Transact-SQL), Remarks).
+ */
+export const DROP_BATCH_ROWS_SQL = `DROP TABLE ${BATCH_ROWS_TABLE}`;
 
 /** The typed value of a column, converted from the batch's text (column-types: stagingPlanOf). */
 function typedColumn(definition: TableDefinition, index: number, alias: string): string {

@@ -1,0 +1,145 @@
+import 'reflect-metadata';
+import { randomUUID } from 'node:crypto';
+import { NestFactory } from '@nestjs/core';
+import { loadWorkerConfig } from '@svc/config';
+import { PipelineSubjects, type BatchDescriptor, type BatchExtracted, type ReplicationConfig, type WorkFailed } from '@svc/contracts';
+import { JsonLogger } from '@svc/logging';
+import { publishRowChunks, rowsSubjectOf } from '@svc/messaging';
+import { listenOnNats, natsMicroserviceOptions } from '@svc/messaging-nest';
+import { EngineRegistry } from '@svc/pipeline-runtime';
+import { startPipelineServiceHarness, type PipelineServiceHarness } from '@svc/system-testing';
+import { SAMPLE_PEOPLE_TABLE, TEST_S3_ACCOUNT, createTempDatabase, sampleChangeBatch, sampleReplicationConfig, waitUntil, type TempDatabase } from '@svc/testing';
+import { Client } from 'pg';
+import { AppModule } from '../app.module';
+
+const REPLICATION_ID = '6a3d9b2e-0c4f-4e7a-b8d1-c2e3f4a5b6c7';
+const BUCKET = 'svc-group-test';
+const TABLES = ['people', 'pets', 'plants'] as const;
+
+const definitionOf = (name: string) => ({ ...SAMPLE_PEOPLE_TABLE, table: { schema: 'public', name } });
+const changeBatch = (name: string, from: number, to: number, epoch: number): BatchDescriptor => sampleChangeBatch(REPLICATION_ID, { from, to }, epoch, definitionOf(name));
+
+/**
+ * Small changes of several tables travel as one unit (issue 39, item 4): the stager applies a group's batches in one
+ * staging transaction and hands their files on in one message; a stale member is dropped alone, and a group whose
+ * transaction fails is rolled back whole and each member goes on alone, so that only the failing table fails.
+ */
+describe('stager: a group of change batches', () => {
+  let stagingDb: TempDatabase;
+  let staging: Client;
+  let harness: PipelineServiceHarness<typeof PipelineSubjects.batchStaged>;
+  const failures: WorkFailed[] = [];
+
+  const rowsOf = async (name: string): Promise<string[]> => (await staging.query<{ row: string }>(`SELECT id || ':' || name AS row FROM public.${name} ORDER BY id`)).rows.map((row) => row.row);
+
+  async function extracted(batch: BatchDescriptor, csv: string): Promise<BatchExtracted> {
+    const workId = randomUUID();
+    const rowsSubject = rowsSubjectOf(batch.batchId, workId);
+    const { chunkCount } = await publishRowChunks(harness.connection, rowsSubject, (async function* () {
+      yield Buffer.from(csv);
+    })());
+    const rowCount = csv.split('\n').filter((line) => line !== '').length;
+    return { workId, batch, rowsSubject, chunkCount, rowCount, extractedAt: new Date().toISOString() };
+  }
+
+  async function sendGroup(members: BatchExtracted[]): Promise<void> {
+    const groupId = randomUUID();
+    await harness.publisher.publish(PipelineSubjects.batchExtracted, { workId: groupId, group: members }, groupId);
+  }
+
+  beforeAll(async () => {
+    stagingDb = await createTempDatabase('svc_stager_group');
+    staging = new Client({ connectionString: stagingDb.url });
+    await staging.connect();
+    // The tables were seeded before: a change batch for a staging table that does not exist reseeds it instead.
+    const engines = new EngineRegistry();
+    for (const name of TABLES) await engines.staging(replicationConfig(stagingDb.url)).ensureTable(definitionOf(name));
+    await engines.closeAll();
+    harness = await startPipelineServiceHarness({
+      service: 'stager',
+      testName: 'work-group-test',
+      configs: new Map([[REPLICATION_ID, replicationConfig(stagingDb.url)]]),
+      buckets: [BUCKET],
+      resultSubject: PipelineSubjects.batchStaged,
+      startService: async (environment) => {
+        const app = await NestFactory.createMicroservice(AppModule.forConfig(loadWorkerConfig(environment), new JsonLogger('stager', 'error', () => undefined)), {
+          ...natsMicroserviceOptions(environment.NATS_URL, 'stager'),
+          logger: false,
+        });
+        await listenOnNats(app);
+        return app;
+      },
+    });
+    harness.connection.subscribe(PipelineSubjects.workFailed, { callback: (error, message) => void (error ?? failures.push(message.json<WorkFailed>())) });
+  }, 60000);
+
+  afterAll(async () => {
+    await harness?.stop();
+    await staging?.end();
+    await stagingDb?.drop();
+  });
+
+  it('applies every member in one transaction and hands their files on in one message', async () => {
+    const groupsBefore = harness.groupMessages();
+    const members = [
+      await extracted(changeBatch('people', 1, 2, 1), 'I,1,Ann\nI,2,Bob\n'),
+      await extracted(changeBatch('pets', 1, 2, 1), 'I,1,Rex\n'),
+      await extracted(changeBatch('plants', 1, 2, 1), 'I,7,Fern\n'),
+    ];
+    await sendGroup(members);
+
+    await waitUntil(async () => members.every((member) => harness.resultsOf(member.workId).length === 1), 20000, 'the group to be staged');
+    expect(harness.groupMessages()).toBe(groupsBefore + 1);
+    expect(await rowsOf('people')).toEqual(['1:Ann', '2:Bob']);
+    expect(await rowsOf('pets')).toEqual(['1:Rex']);
+    expect(await rowsOf('plants')).toEqual(['7:Fern']);
+    for (const member of members) {
+      const [staged] = harness.resultsOf(member.workId);
+      expect(staged).toMatchObject({ batch: { batchId: member.batch.batchId }, rowCount: member.rowCount });
+      expect(staged?.awaitsStaging).toBeUndefined();
+      expect(staged?.files.partKeys.length).toBeGreaterThan(0);
+    }
+  });
+
+  it('drops a stale member alone (fenced out, nothing written) and applies the others', async () => {
+    // Newer work of pets (epoch 5) has been applied.
+    const newer = await extracted(changeBatch('pets', 2, 3, 5), 'U,1,Rexy\n');
+    await harness.publisher.publish(PipelineSubjects.batchExtracted, newer, newer.workId);
+    await waitUntil(async () => harness.resultsOf(newer.workId).length === 1, 20000, 'the newer pets batch');
+
+    const stale = await extracted(changeBatch('pets', 2, 4, 4), 'D,1,\n');
+    const people = await extracted(changeBatch('people', 2, 3, 1), 'U,2,Bobby\n');
+    await sendGroup([people, stale]);
+
+    await waitUntil(async () => harness.resultsOf(people.workId).length === 1, 20000, 'the people member');
+    await waitUntil(async () => failures.some((failure) => failure.workId === stale.workId), 20000, 'the stale member\'s report');
+    expect(failures.find((failure) => failure.workId === stale.workId)).toMatchObject({ fencedOut: true, epoch: 4 });
+    expect(harness.resultsOf(stale.workId)).toEqual([]);
+    expect(await rowsOf('pets')).toEqual(['1:Rexy']);
+    expect(await rowsOf('people')).toEqual(['1:Ann', '2:Bobby']);
+  });
+
+  it('rolls a failing group back whole and applies each member alone: only the failing table fails', async () => {
+    const good = await extracted(changeBatch('plants', 2, 3, 1), 'I,8,Ivy\n');
+    // Not a number for an integer key: the table's own failure, which the group finds first.
+    const bad = await extracted(changeBatch('people', 3, 4, 1), 'I,x,Nobody\n');
+    await sendGroup([bad, good]);
+
+    await waitUntil(async () => harness.resultsOf(good.workId).length === 1, 30000, 'the good member, alone');
+    await waitUntil(async () => failures.some((failure) => failure.workId === bad.workId), 60000, 'the bad member\'s own failure');
+    expect(await rowsOf('plants')).toEqual(['7:Fern', '8:Ivy']);
+    expect(await rowsOf('people')).toEqual(['1:Ann', '2:Bobby']);
+    // Alone, its files were handed on before staging failed (the two sides apply at once), never as applied to staging.
+    expect(harness.resultsOf(bad.workId).every((staged) => staged.awaitsStaging === true)).toBe(true);
+    expect(failures.find((failure) => failure.workId === bad.workId)).toMatchObject({ stage: 'stage', table: { schema: 'public', name: 'people' } });
+  }, 90000);
+});
+
+/** Staging in the given database, files in the test bucket (the test S3 server's one account). */
+function replicationConfig(stagingUrl: string): ReplicationConfig {
+  return sampleReplicationConfig({
+    replicationName: 'work-group-test',
+    staging: { connectionString: stagingUrl },
+    warehouse: { accessKey: TEST_S3_ACCOUNT.accessKeyId, secretKey: TEST_S3_ACCOUNT.secretAccessKey, bucketName: BUCKET, bucketFolderName: 'f' },
+  });
+}

@@ -1,0 +1,36 @@
+import { MAX_WORK_GROUP_MEMBERS } from '@svc/contracts';
+import { aloneMessageId, groupMessageId, groupsOf, newestConfigVersion } from './work-groups';
+
+describe('groupsOf', () => {
+  it('keeps members in order, in groups of at most MAX_WORK_GROUP_MEMBERS', () => {
+    const members = Array.from({ length: MAX_WORK_GROUP_MEMBERS * 2 + 1 }, (_, index) => index);
+    expect(groupsOf(members).map((group) => group.length)).toEqual([MAX_WORK_GROUP_MEMBERS, MAX_WORK_GROUP_MEMBERS, 1]);
+    expect(groupsOf(members).flat()).toEqual(members);
+  });
+
+  it('starts another group before the JSON would pass the byte limit; a member over it alone is a group of its own', () => {
+    const member = (size: number) => 'x'.repeat(size);
+    expect(groupsOf([member(40), member(40), member(40)], 100).map((group) => group.length)).toEqual([2, 1]);
+    expect(groupsOf([member(10), member(500), member(10)], 100).map((group) => group.length)).toEqual([1, 1, 1]);
+    expect(groupsOf([])).toEqual([]);
+  });
+});
+
+describe('group message ids', () => {
+  const member = (workId: string, epoch: number) => ({ workId, batch: { batchId: `b-${workId}`, epoch } });
+
+  it('are the same for the same members and differ when any member, or its epoch, differs', () => {
+    const id = groupMessageId('staged', [member('w1', 1), member('w2', 1)]);
+    expect(groupMessageId('staged', [member('w1', 1), member('w2', 1)])).toBe(id);
+    expect(groupMessageId('staged', [member('w1', 1), member('w2', 2)])).not.toBe(id);
+    expect(groupMessageId('extracted', [member('w1', 1), member('w2', 1)])).not.toBe(id);
+    expect(aloneMessageId('w1/b/1')).not.toBe('w1/b/1');
+  });
+});
+
+describe('newestConfigVersion', () => {
+  it('is the highest version a member names, or none', () => {
+    expect(newestConfigVersion([{ batch: { configVersion: 2 } }, { batch: {} }, { batch: { configVersion: 5 } }])).toBe(5);
+    expect(newestConfigVersion([{ batch: {} }])).toBeUndefined();
+  });
+});

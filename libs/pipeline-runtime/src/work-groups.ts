@@ -1,0 +1,51 @@
+import { createHash } from 'node:crypto';
+import { MAX_WORK_GROUP_MEMBERS, type BatchDescriptor } from '@svc/contracts';
+
+/**
+ * A group's message stays under this many bytes of JSON: JetStream's default payload limit is 1 MiB, and a member
+ * carries its table's definition (a wide table's is tens of KB). Members beyond it travel in another group.
+ */
+export const MAX_GROUP_MESSAGE_BYTES = 512 * 1024;
+
+/**
+ * Members cut into groups of at most MAX_WORK_GROUP_MEMBERS members and `maxBytes` of JSON each, in their order. A member
+ * over the limit alone is a group of its own (it is sent as one table's message).
+ */
+export function groupsOf<T>(members: readonly T[], maxBytes = MAX_GROUP_MESSAGE_BYTES): T[][] {
+  const groups: T[][] = [];
+  let current: T[] = [];
+  let bytes = 0;
+  for (const member of members) {
+    const size = Buffer.byteLength(JSON.stringify(member));
+    if (current.length > 0 && (current.length >= MAX_WORK_GROUP_MEMBERS || bytes + size > maxBytes)) {
+      groups.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(member);
+    bytes += size;
+  }
+  if (current.length > 0) groups.push(current);
+  return groups;
+}
+
+/**
+ * The message id of a group a stage sends on: the same members (work, batch and epoch each) give the same id, so a
+ * stage that sends it again after a crash is deduplicated by JetStream, and a later attempt of any member is not.
+ */
+export function groupMessageId(stage: 'extracted' | 'staged', members: readonly { workId: string; batch: Pick<BatchDescriptor, 'batchId' | 'epoch'> }[]): string {
+  const digest = createHash('sha256');
+  for (const { workId, batch } of members) digest.update(`${workId}\n${batch.batchId}\n${String(batch.epoch)}\n`);
+  return `group/${stage}/${digest.digest('hex')}`;
+}
+
+/** The message id of a member of a group sent on alone (the group could not carry it): apart from the group's and the member's own. */
+export function aloneMessageId(memberMessageId: string): string {
+  return `${memberMessageId}/alone`;
+}
+
+/** The newest configuration version any member was read under: the group connects with it (or a newer one). */
+export function newestConfigVersion(members: readonly { batch: { configVersion?: number } }[]): number | undefined {
+  const versions = members.map((member) => member.batch.configVersion).filter((version): version is number => version !== undefined);
+  return versions.length === 0 ? undefined : Math.max(...versions);
+}
