@@ -386,4 +386,11 @@ ALTER TABLE alerts
 CREATE INDEX alerts_unresolved ON alerts (replication_id, kind) WHERE resolved_at IS NULL;
 `,
   },
+  {
+    version: 21,
+    name: 'table_states.in_flight_group: the group a table\'s work in flight travels in (small changes of several tables as one unit)',
+    sql: `
+ALTER TABLE table_states ADD COLUMN in_flight_group uuid;
+`,
+  },
 ];

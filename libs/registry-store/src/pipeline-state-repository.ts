@@ -33,6 +33,8 @@ export interface TableRuntimeState {
   inFlightSince: Date | null;
   /** When JetStream confirmed the work message of the claim; null with work in flight: maybe never sent. */
   inFlightPublishedAt: Date | null;
+  /** The group the work in flight travels in (several small tables' change cycles as one unit); null when it goes alone. */
+  inFlightGroupId: string | null;
   /** Last sign of life of the work in flight (queued, a worker's heartbeat, a seed part loaded). */
   lastProgressAt: Date | null;
   lastSeededAt: Date | null;
@@ -100,6 +102,7 @@ interface RuntimeRow {
   last_version: string | null;
   last_incarnation: string | null;
   in_flight_work_id: string | null;
+  in_flight_group: string | null;
   in_flight_kind: WorkKind | null;
   in_flight_since: Date | null;
   in_flight_published_at: Date | null;
@@ -124,7 +127,7 @@ interface RuntimeRow {
 }
 
 const RUNTIME_COLUMNS = `replication_id, table_name, phase, tracked, last_version, last_incarnation, in_flight_work_id, in_flight_kind, in_flight_since,
-  in_flight_published_at, last_progress_at, last_seeded_at, last_cycle_at, last_cycle_rows, last_error, last_error_detail, work_epoch, ct_timeout_level, failure_count, retry_at,
+  in_flight_published_at, in_flight_group, last_progress_at, last_seeded_at, last_cycle_at, last_cycle_rows, last_error, last_error_detail, work_epoch, ct_timeout_level, failure_count, retry_at,
   watermark_at, retention_alerted_at, updated_at`;
 
 /** A claim whose work message JetStream has not confirmed: the message is stored with it (an outbox). */
@@ -228,11 +231,12 @@ export class PipelineStateRepository {
     now: Date,
     request?: Record<string, unknown>,
     configVersion?: number,
+    groupId?: string,
   ): Promise<number | null> {
     const event = kind === 'seed' ? 'seed-claimed' : 'changes-claimed';
     const result = await this.pool.query<{ work_epoch: string }>(
       `UPDATE table_states
-          SET in_flight_work_id = $3, in_flight_kind = $4, in_flight_since = $5, updated_at = $5,
+          SET in_flight_work_id = $3, in_flight_kind = $4, in_flight_since = $5, updated_at = $5, in_flight_group = $8,
               in_flight_request = $6::jsonb || jsonb_build_object('epoch', work_epoch + 1),
               in_flight_published_at = CASE WHEN $6::jsonb IS NULL THEN $5::timestamptz END,
               last_progress_at = $5,
@@ -245,7 +249,7 @@ export class PipelineStateRepository {
         WHERE replication_id = $1 AND table_name = $2 AND in_flight_work_id IS NULL AND NOT leaving AND ${phaseAllows(event)}
           AND ($7::integer IS NULL OR EXISTS (SELECT 1 FROM replications WHERE id = $1 AND config_version = $7))
         RETURNING work_epoch`,
-      [replicationId, tableName, workId, kind, now, request === undefined ? null : JSON.stringify(request), configVersion ?? null],
+      [replicationId, tableName, workId, kind, now, request === undefined ? null : JSON.stringify(request), configVersion ?? null, groupId ?? null],
     );
     const row = result.rows[0];
     return row === undefined ? null : Number(row.work_epoch);
@@ -610,6 +614,7 @@ function toRuntimeState(row: RuntimeRow): TableRuntimeState {
     inFlightKind: row.in_flight_kind,
     inFlightSince: row.in_flight_since,
     inFlightPublishedAt: row.in_flight_published_at,
+    inFlightGroupId: row.in_flight_work_id === null ? null : row.in_flight_group,
     lastProgressAt: row.last_progress_at,
     lastSeededAt: row.last_seeded_at,
     lastCycleAt: row.last_cycle_at,

@@ -157,17 +157,25 @@ describe('pipeline scheduler against PostgreSQL and NATS with a fake clock', () 
     return stored.replicationId;
   }
 
-  /** ExtractRequested messages published since the last call, read from the work stream. */
+  /** How many of the messages read by publishedWork carried a group. */
+  let groupsPublished = 0;
+
+  /** ExtractRequested messages published since the last call, read from the work stream (a group's as its members). */
   async function publishedWork(): Promise<ExtractRequested[]> {
     const info = await manager.streams.info(PipelineStreams.work.name);
     const found: ExtractRequested[] = [];
     for (; nextSequence <= info.state.last_seq; nextSequence += 1) {
       const message = await manager.streams.getMessage(PipelineStreams.work.name, { seq: nextSequence }).catch(() => null);
       if (message?.subject !== PipelineSubjects.extractRequested) continue;
-      const guarded = guardExtractRequested(message.json());
-      if (!guarded.ok) throw new Error(`malformed ExtractRequested: ${guarded.problems.join('; ')}`);
-      found.push(guarded.value);
-      publishedById.set(guarded.value.workId, guarded.value);
+      const payload = message.json<{ group?: unknown[] }>();
+      groupsPublished += Array.isArray(payload.group) ? 1 : 0;
+      // A group's message carries each member's work as it would travel alone.
+      for (const member of Array.isArray(payload.group) ? payload.group : [payload]) {
+        const guarded = guardExtractRequested(member);
+        if (!guarded.ok) throw new Error(`malformed ExtractRequested: ${guarded.problems.join('; ')}`);
+        found.push(guarded.value);
+        publishedById.set(guarded.value.workId, guarded.value);
+      }
     }
     return found;
   }
@@ -560,6 +568,35 @@ describe('pipeline scheduler against PostgreSQL and NATS with a fake clock', () 
     });
 
     const owners = (work: ExtractRequested[]) => work.map((unit) => unit.replicationId);
+  });
+
+  describe('small changes of several tables', () => {
+    it('issues the change cycles of small tables as one group (one unit of ParallelTablesLimit), each member its own claim, and a busy table alone', async () => {
+      const database = newDatabase();
+      const registry = await startRegistry(database);
+      const tables = ['[public].[a]', '[public].[b]', '[public].[c]', '[public].[d]'];
+      const replicationId = await addReplication(registry, 'grouped', tables, { parallelTablesLimit: 1 });
+      // One seed at a time (seeds never travel together).
+      for (const [index] of tables.entries()) await seedAll(registry, at(index / 10));
+      const groupsBefore = groupsPublished;
+
+      const cycle = await pass(registry, at(2));
+      expect(cycle.map((work) => work.table.name).sort()).toEqual(['a', 'b', 'c', 'd']);
+      expect(groupsPublished).toBe(groupsBefore + 1);
+      const states = await Promise.all(tables.map((table) => tableState(registry, replicationId, table)));
+      expect(new Set(states.map((state) => state.inFlightGroupId)).size).toBe(1);
+      expect(states[0]?.inFlightGroupId).not.toBeNull();
+      expect(new Set(states.map((state) => state.inFlightWorkId)).size).toBe(4);
+
+      // Each member completes as it would alone; the one that moved many rows goes alone next time.
+      for (const [index, work] of cycle.entries()) await loaded(registry, work, at(3), '110', index === 0 ? 5000 : 1);
+      for (const table of tables) expect(await tableState(registry, replicationId, table)).toMatchObject({ lastVersion: '110', inFlightWorkId: null });
+      const next = await pass(registry, at(5));
+      // ParallelTablesLimit 1: the busy table's cycle takes the only unit, the small ones wait for it.
+      expect(next.map((work) => work.table.name)).toEqual([cycle[0]?.table.name]);
+      expect(groupsPublished).toBe(groupsBefore + 1);
+      await stopRegistry(registry);
+    });
   });
 
   describe('failures', () => {

@@ -32,7 +32,7 @@ import { claimedElsewhereReason, warehouseClaimsOf, warehouseIdentity } from './
 import { workIsAlive } from './work-liveness';
 import { BEFORE_WORK_PUBLISH, type BeforeWorkPublish } from './work-publication';
 import { planWork, unservedTables, type PlanningSettings, type WorkOrder } from './work-planner';
-import { workUnits } from './work-units';
+import { workUnits, type GroupingSettings } from './work-units';
 import { SourceWalHeld } from '../metrics/source-wal-held';
 
 /** How often the removal of a Deleting replication's change tracking is tried again. */
@@ -191,8 +191,7 @@ export class PipelineScheduler implements OnApplicationBootstrap, BeforeApplicat
 
     const issued: WorkOrder[] = [];
     const tableOf = new Map(tables.map((table) => [`${table.replicationId}\n${table.tableName}`, table]));
-    const grouping = { maxTables: this.config.pipeline.workGroupTables, maxRows: this.config.pipeline.workGroupMaxRows };
-    for (const unit of workUnits(this.plan(now, eligible, tables, settings), (order) => tableOf.get(`${order.replicationId}\n${order.tableName}`), grouping)) {
+    for (const unit of workUnits(this.plan(now, eligible, tables, settings), (order) => tableOf.get(`${order.replicationId}\n${order.tableName}`), this.grouping())) {
       const outcome = await this.issue(unit, now);
       if (outcome.length > 0) issued.push(...outcome);
       // The bus did not take the work: the rest of the pass would fail the same way, each claim released again.
@@ -207,6 +206,7 @@ export class PipelineScheduler implements OnApplicationBootstrap, BeforeApplicat
       minuteMs: this.config.pipeline.minuteMs,
       idleRecheckMs: this.config.pipeline.idleRecheckMs,
       changeVerdict: (table) => this.probes.verdict(table),
+      grouping: this.grouping(),
     };
     const byId = new Map(eligible.map((replication) => [replication.replicationId, replication]));
     const tablesOf = (id: string) => tables.filter((table) => table.replicationId === id);
@@ -226,6 +226,10 @@ export class PipelineScheduler implements OnApplicationBootstrap, BeforeApplicat
       service: settings,
     });
     return [...admitted].flatMap(([id, runStartedAt]) => ordersOf(id, runStartedAt));
+  }
+
+  private grouping(): GroupingSettings {
+    return { maxTables: this.config.pipeline.workGroupTables, maxRows: this.config.pipeline.workGroupMaxRows };
   }
 
   /** Cancels change cycles past CtProcessTimeoutInMinutes and releases stale work; true when anything moved. */
@@ -287,23 +291,21 @@ export class PipelineScheduler implements OnApplicationBootstrap, BeforeApplicat
    */
   private async issue(unit: readonly WorkOrder[], now: Date): Promise<WorkOrder[]> {
     const claimed: { order: WorkOrder; request: ExtractRequested }[] = [];
+    const groupId = unit.length > 1 ? randomUUID() : undefined;
     for (const order of unit) {
       const table = parseTableKey(order.tableName);
       if (!table) continue;
       const workId = randomUUID();
       const unnumbered = requestOf(order, workId, table, now);
-      const epoch = await this.state.claim(order.replicationId, order.tableName, workId, order.kind, now, { ...unnumbered }, order.configVersion);
+      const epoch = await this.state.claim(order.replicationId, order.tableName, workId, order.kind, now, { ...unnumbered }, order.configVersion, groupId);
       if (epoch !== null) claimed.push({ order, request: { ...unnumbered, epoch } });
     }
     const [only] = claimed;
     if (only === undefined) return [];
     try {
       for (const { request } of claimed) await this.beforePublish(request);
-      if (claimed.length === 1) await this.publisher.publish(PipelineSubjects.extractRequested, only.request, only.request.workId);
-      else {
-        const groupId = randomUUID();
-        await this.publisher.publish(PipelineSubjects.extractRequested, { workId: groupId, group: claimed.map(({ request }) => request) }, groupId);
-      }
+      if (claimed.length === 1 || groupId === undefined) await this.publisher.publish(PipelineSubjects.extractRequested, only.request, only.request.workId);
+      else await this.publisher.publish(PipelineSubjects.extractRequested, { workId: groupId, group: claimed.map(({ request }) => request) }, groupId);
     } catch (error) {
       const released = new Date();
       for (const { order, request } of claimed) await this.state.releaseWork(order.replicationId, order.tableName, request.workId, 'could not queue the work; retrying', released);

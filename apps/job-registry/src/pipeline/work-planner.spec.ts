@@ -23,6 +23,22 @@ describe('planWork', () => {
     expect(closed.map((order) => order.seedClose)).toEqual([{ seedId: 's1', chunkCount: 8, fromVersion: '42', fromIncarnation: 'fork F1' }]);
   });
 
+  it('counts a group as one against ParallelTablesLimit, in flight and planned (its members read one at a time)', () => {
+    const grouping = { maxTables: 3, maxRows: 1000 };
+    const idle = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'].map((name) => table(`[public].[${name}]`, { lastCycleAt: null }));
+    // Limit 2: two groups of three.
+    expect(planWork(NOW, [replication()], idle, { ...settings, grouping })).toHaveLength(6);
+    // A group of three in flight holds one unit: one more group.
+    const inFlight = ['x', 'y', 'z'].map((name) => table(`[public].[${name}]`, { inFlightWorkId: `w-${name}`, inFlightGroupId: 'g-1' }));
+    expect(planWork(NOW, [replication()], [...inFlight, ...idle], { ...settings, grouping })).toHaveLength(3);
+    // A table that moved many rows goes alone, and takes a unit of its own.
+    const big = table('[public].[big]', { lastCycleAt: null, lastCycleRows: 5000 });
+    const planned = planWork(NOW, [replication()], [...inFlight, big, ...idle], { ...settings, grouping });
+    expect(planned.map((order) => order.tableName)).toEqual(['[public].[big]']);
+    // Without grouping, each table is a unit, as before.
+    expect(planWork(NOW, [replication()], idle, settings)).toHaveLength(2);
+  });
+
   it('counts work already in flight against the limit', () => {
     const orders = planWork(NOW, [replication()], [table('[public].[a]', { inFlightWorkId: 'w' }), table('[public].[b]'), table('[public].[c]')], settings);
     expect(orders).toHaveLength(1);

@@ -3,6 +3,7 @@ import type { SchedulableReplication, TableRuntimeState, WorkKind } from '@svc/r
 import type { ChangeVerdict } from './change-probes';
 import { withinDailyWindow } from './daily-window';
 import { isScheduledForReseed } from './table-selection';
+import { mayTravelTogether, type GroupingSettings } from './work-units';
 
 export interface WorkOrder {
   replicationId: string;
@@ -32,6 +33,11 @@ export interface PlanningSettings {
   idleRecheckMs?: number;
   /** Length of the "minute" of RepeatIntervalInMinutes settings: 60000, shorter only in tests and demos. */
   minuteMs: number;
+  /**
+   * Which change cycles travel together (workUnits). A group counts as one against ParallelTablesLimit: its members are
+   * read one after the other, one table at a time on the source, the load the limit is there to bound.
+   */
+  grouping?: GroupingSettings;
 }
 
 /** Tables of a run that may still get work: those in flight (they hold capacity) and those not served since it started. */
@@ -50,12 +56,25 @@ export function planWork(now: Date, replications: SchedulableReplication[], tabl
     const { config } = replication;
     if (replication.status !== 'Running' || !config.dataReplication) continue;
     const own = tables.filter((table) => table.replicationId === replication.replicationId);
-    let capacity = config.parallelTablesLimit - own.filter((table) => table.inFlightWorkId !== null).length;
+    const inFlight = own.filter((table) => table.inFlightWorkId !== null);
+    let capacity = config.parallelTablesLimit - new Set(inFlight.map((table) => table.inFlightGroupId ?? table.inFlightWorkId)).size;
+    /** Members the pass's newest group can still take: it holds one unit of capacity, whatever its size. */
+    let groupRoom = 0;
+    const grouping = settings.grouping !== undefined && settings.grouping.maxTables > 1 ? settings.grouping : null;
     for (const table of prioritised(own)) {
-      if (capacity <= 0) break;
+      if (capacity <= 0 && groupRoom === 0) break;
       if (table.inFlightWorkId !== null) continue;
       const order = nextOrder(now, replication, table, settings);
-      if (order) {
+      if (!order) continue;
+      if (grouping !== null && mayTravelTogether(order, table, grouping.maxRows)) {
+        if (groupRoom === 0) {
+          if (capacity <= 0) continue;
+          capacity -= 1;
+          groupRoom = grouping.maxTables;
+        }
+        groupRoom -= 1;
+        orders.push(order);
+      } else if (capacity > 0) {
         orders.push(order);
         capacity -= 1;
       }

@@ -35,6 +35,7 @@ export function workUnits(orders: readonly WorkOrder[], tableOf: (order: WorkOrd
   return [...alone, ...groups];
 }
 
-function mayTravelTogether(order: WorkOrder, table: TableRuntimeState | undefined, maxRows: number): boolean {
+/** A change cycle of a small table that did not fail last time: it may travel in a group. */
+export function mayTravelTogether(order: WorkOrder, table: TableRuntimeState | undefined, maxRows: number): boolean {
   return order.kind === 'changes' && order.seedClose === undefined && table !== undefined && table.lastCycleRows <= maxRows && table.failureCount === 0;
 }

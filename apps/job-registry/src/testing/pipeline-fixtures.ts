@@ -30,6 +30,7 @@ export function table(name: string, overrides: Partial<TableRuntimeState> = {}):
     inFlightKind: null,
     inFlightSince: null,
     inFlightPublishedAt: null,
+    inFlightGroupId: null,
     lastProgressAt: null,
     lastSeededAt: new Date(NOW.getTime() - 3600000),
     lastCycleAt: new Date(NOW.getTime() - 5000),
