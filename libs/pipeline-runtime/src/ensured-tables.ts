@@ -32,10 +32,15 @@ export class EnsuredTables {
     return createHash('sha256').update(JSON.stringify(parts)).digest('hex');
   }
 
-  /** `ensure`'s answer, or, for a table ensured here under the same key within ENSURED_TABLE_TTL_MS and still there, "nothing changed". */
-  async ensure<T extends TableEnsured>(key: string, ensure: () => Promise<T>, stillThere: () => Promise<boolean>): Promise<T | TableEnsured> {
+  /**
+   * `ensure`'s answer, or, for a table ensured here under the same key within ENSURED_TABLE_TTL_MS and still there, "nothing
+   * changed". Without `stillThere` the table is trusted to be there: for a group's members, whose one transaction fails
+   * on a table gone (the group then goes alone, each member's table ensured again: `failed`), so one look per member is
+   * saved.
+   */
+  async ensure<T extends TableEnsured>(key: string, ensure: () => Promise<T>, stillThere?: () => Promise<boolean>): Promise<T | TableEnsured> {
     const at = this.ensuredAt.get(key);
-    if (at !== undefined && this.now() - at < ENSURED_TABLE_TTL_MS && (await stillThere())) return UNCHANGED;
+    if (at !== undefined && this.now() - at < ENSURED_TABLE_TTL_MS && (stillThere === undefined || (await stillThere()))) return UNCHANGED;
     const ensured = await ensure();
     this.ensuredAt.delete(key);
     this.ensuredAt.set(key, this.now());

@@ -139,6 +139,20 @@ describe('LoadService with a fake engine', () => {
       ]);
     });
 
+    it('trusts a table it ensured before without a look: one dropped behind its back fails the group, whose members then go alone', async () => {
+      await service.loadGroup({ workId: 'group-0', group: [staged(sampleChangeBatch(REPLICATION_ID, { from: 1, to: 10 }, 3), 'work-0'), staged(ofTable('others', sampleChangeBatch(REPLICATION_ID, { from: 1, to: 10 }, 3)), 'work-00')] });
+      publisher.published.splice(0);
+      engine.warehouse.tables.delete(`dwh.${engine.warehouse.targetTableName(others.definition.table)}`);
+
+      await service.loadGroup({ workId: 'group-1', group: [staged(people, 'work-p'), staged(others, 'work-o')] });
+
+      expect(engine.warehouse.loaded.batchIds.has(people.batchId)).toBe(false);
+      expect(publisher.published.map(({ subject, messageId }) => ({ subject, messageId }))).toEqual([
+        { subject: PipelineSubjects.batchStaged, messageId: `work-p/${people.batchId}/3/alone` },
+        { subject: PipelineSubjects.batchStaged, messageId: `work-o/${others.batchId}/3/alone` },
+      ]);
+    });
+
     it('reseeds a member whose warehouse table is gone and fences out a stale one, loading the rest', async () => {
       const lost = ofTable('lost', people);
       await service.load(staged({ ...others, batchId: 'newer', epoch: 5 }, 'work-newer'));

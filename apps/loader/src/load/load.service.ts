@@ -107,11 +107,8 @@ export class LoadService {
     for (const event of live) {
       const key = ensuredKeyOf(config, options, event);
       try {
-        const ensured = await this.ensuredTables.ensure(
-          key,
-          () => warehouse.ensureTable(event.batch.definition, options),
-          () => warehouse.hasTable(event.batch.definition.table, options),
-        );
+        // Trusted without a look when ensured before, as in the stager's group.
+        const ensured = await this.ensuredTables.ensure(key, () => warehouse.ensureTable(event.batch.definition, options));
         // As runBatchStep decides alone: created for a change batch means lost, unless an ScdType change kept the old one aside.
         if (ensured.created && !('keptAs' in ensured && ensured.keptAs !== undefined)) await this.reseedLostTable(event, config);
         else together.push({ event, key, ensured });

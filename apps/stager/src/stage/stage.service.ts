@@ -166,11 +166,9 @@ export class StageService {
     for (const event of live) {
       const key = EnsuredTables.keyOf('staging', config.staging.connectionString, definitionShape(event.batch.definition));
       try {
-        const ensured = await this.ensuredTables.ensure(
-          key,
-          () => staging.ensureTable(event.batch.definition),
-          async () => (await staging.existingColumns(event.batch.definition.table)) !== null,
-        );
+        // Trusted without a look when ensured before: the group's transaction fails on a table gone, and each member
+        // then goes alone, its table ensured again (and, lost, reseeded).
+        const ensured = await this.ensuredTables.ensure(key, () => staging.ensureTable(event.batch.definition));
         // Created for a change batch: the table was lost (its database recreated), as runBatchStep finds it alone.
         if (ensured.created) await this.reseedLostTable(event, config);
         else together.push({ event, key, ensured, files: this.fileWriterOf(event, config) });

@@ -133,6 +133,18 @@ describe('stager: a group of change batches', () => {
     expect(harness.resultsOf(bad.workId).every((staged) => staged.awaitsStaging === true)).toBe(true);
     expect(failures.find((failure) => failure.workId === bad.workId)).toMatchObject({ stage: 'stage', table: { schema: 'public', name: 'people' } });
   }, 90000);
+
+  it('finds a member\'s table dropped behind its back (ensured before, not looked at again): the group goes alone, the lost table is reseeded', async () => {
+    await staging.query('DROP TABLE public.pets');
+    const people = await extracted(changeBatch('people', 4, 5, 1), 'I,3,Cy\n');
+    const pets = await extracted(changeBatch('pets', 3, 5, 5), 'I,2,Tom\n');
+    await sendGroup([people, pets]);
+
+    await waitUntil(async () => harness.resultsOf(people.workId).length === 1, 30000, 'the people member, alone');
+    await waitUntil(async () => failures.some((failure) => failure.workId === pets.workId), 30000, 'the lost table\'s reseed');
+    expect(failures.find((failure) => failure.workId === pets.workId)).toMatchObject({ reseed: true });
+    expect(await rowsOf('people')).toEqual(['1:Ann', '2:Bobby', '3:Cy']);
+  }, 60000);
 });
 
 /** Staging in the given database, files in the test bucket (the test S3 server's one account). */
