@@ -53,6 +53,12 @@ describe('extractor: a group of change cycles', () => {
     return part?.batch.body.kind === 'seed' ? part.batch.body.startVersion : '';
   }
 
+  async function writesVisible(xid: string): Promise<void> {
+    const olderOpen = async () =>
+      (await source.query<{ n: number }>('select count(*)::int as n from pg_snapshot_xip(pg_current_snapshot()) open where open <= $1::xid8', [xid])).rows[0]?.n;
+    await waitUntil(async () => (await olderOpen()) === 0, 60000, 'older transactions on the server to end');
+  }
+
   beforeAll(async () => {
     sourceDb = await createTempDatabase('svc_extract_group_src');
     stagingDb = await createTempDatabase('svc_extract_group_stg');
@@ -92,7 +98,14 @@ describe('extractor: a group of change cycles', () => {
     await source.query('update a set v = 1 where id = 1');
     await source.query('update b set v = 2 where id <= 2');
     await source.query('delete from c where id = 5');
-    for (let id = 1; id <= 3; id += 1) await source.query('update big set v = 7 where id = $1', [id]);
+    let lastXid = '0';
+    for (let id = 1; id <= 3; id += 1) {
+      const written = await source.query<{ xid: string }>('update big set v = 7 where id = $1 returning pg_current_xact_id()::text as xid', [id]);
+      lastXid = written.rows[0]?.xid ?? lastXid;
+    }
+    // A change read ends at the snapshot's xmin: while another spec's transaction older than these writes is open on the
+    // shared server, the reads would find nothing yet (and nothing would travel).
+    await writesVisible(lastXid);
     const groupsBefore = harness.groupMessages();
 
     const members = {

@@ -177,14 +177,14 @@ export class StageService {
         alone.push(event);
       }
     }
-    if (together.length > 0 && !(await this.applyTogether(together, staging, config, context?.deliveryCount ?? 1))) alone.push(...together.map((member) => member.event));
+    if (together.length > 0 && !(await this.applyTogether(message.workId, together, staging, config, context?.deliveryCount ?? 1))) alone.push(...together.map((member) => member.event));
     for (const event of alone) {
       await this.publisher.publish(PipelineSubjects.batchExtracted, event, aloneMessageId(workMessageId(event.workId, event.batch.batchId, event.batch.epoch)));
     }
   }
 
   /** The group's one staging transaction and its hand-off; false when it rolled back (its members then go alone). */
-  private async applyTogether(members: GroupMember[], staging: StagingConnector, config: ReplicationConfig, deliveryCount: number): Promise<boolean> {
+  private async applyTogether(groupId: string, members: GroupMember[], staging: StagingConnector, config: ReplicationConfig, deliveryCount: number): Promise<boolean> {
     let outcomes: ApplyOutcome[];
     try {
       outcomes = await staging.applyChangeGroup(members.map(({ event, files }) => ({ batch: event.batch, rows: tapChunks(this.rowsOf(event, config), files) })));
@@ -204,22 +204,22 @@ export class StageService {
       if (outcomes[index]?.stale === true) await this.dropStale(member.event, config);
       else staged.push(this.stagedOf(member.event, await member.files.finish(), member.ensured, false));
     }
-    for (const group of groupsOf(staged)) await this.publishStagedGroup(group);
+    for (const group of groupsOf(staged)) await this.publishStagedGroup(groupId, group);
     for (const { event } of members) await purgeRows(this.connection, event.rowsSubject, this.outageWait);
     const replicationId = members[0]?.event.batch.replicationId;
     if (replicationId !== undefined && this.housekeeping.due(replicationId)) await this.keepHouse(replicationId, config);
     return true;
   }
 
-  private async publishStagedGroup(group: BatchStaged[]): Promise<void> {
+  /**
+   * The group's staged batches, under the group's own id: never a member's work id, which the loaders' filter of cancelled
+   * work would take for the whole message (a member cancelled would drop the others with it).
+   */
+  private async publishStagedGroup(groupId: string, group: BatchStaged[]): Promise<void> {
     const [only] = group;
-    if (group.length === 1 && only !== undefined) {
-      await this.publisher.publish(PipelineSubjects.batchStaged, only, workMessageId(only.workId, only.batch.batchId, only.batch.epoch));
-      return;
-    }
-    const [first] = group;
-    if (first === undefined) return;
-    await this.publisher.publish(PipelineSubjects.batchStaged, { workId: first.workId, group }, groupMessageId('staged', group));
+    if (only === undefined) return;
+    if (group.length === 1) await this.publisher.publish(PipelineSubjects.batchStaged, only, workMessageId(only.workId, only.batch.batchId, only.batch.epoch));
+    else await this.publisher.publish(PipelineSubjects.batchStaged, { workId: groupId, group }, groupMessageId('staged', group));
   }
 
   /** Where a batch's files go, written as the warehouse reads them (Redshift: its own NULL marker, binary as hex). */

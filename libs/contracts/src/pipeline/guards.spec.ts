@@ -181,6 +181,11 @@ describe('pipeline payload guards', () => {
       problems: ['group[1].fromVersion: must be a non-empty string'],
     });
     expect(PIPELINE_PAYLOAD_GUARDS['svc.pipeline.v1.batch.extracted']({ workId: 'g-1', group: [] }).ok).toBe(false);
+    // A member's work id as the group's: a filter of cancelled work would drop every member with that one.
+    expect(PIPELINE_PAYLOAD_GUARDS['svc.pipeline.v1.batch.staged']({ workId: staged.workId, group: [staged] })).toEqual({
+      ok: false,
+      problems: ["workId: must be the group's own id, not a member's work id"],
+    });
     expect(PIPELINE_PAYLOAD_GUARDS['svc.pipeline.v1.batch.extracted']({ workId: 'g-1', group: [staged] }).ok).toBe(false);
     // A subject's one-table guard never takes a group's message.
     expect(isExtractRequested({ workId: 'g-1', group: [request] })).toBe(false);

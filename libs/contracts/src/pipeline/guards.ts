@@ -37,15 +37,19 @@ const batchKeyProblems = (message: Record<string, unknown>): string[] => {
 const fromVersionProblems = (message: Record<string, unknown>): string[] =>
   message['kind'] === 'changes' && (typeof message['fromVersion'] !== 'string' || message['fromVersion'] === '') ? ['fromVersion: must be a non-empty string'] : [];
 
-/** A group's members, each checked as the message it would be alone (`group[i].` before its problems). */
+/**
+ * A group's members, each checked as the message it would be alone (`group[i].` before its problems); and the group's own
+ * id, which must not be a member's work id: filters of cancelled work look at a message's work id, and would drop every
+ * member with the one cancelled.
+ */
 const membersProblems =
   (memberProblems: (member: Record<string, unknown>) => string[]) =>
   (message: Record<string, unknown>): string[] => {
     const group = message['group'];
     if (!Array.isArray(group)) return [];
-    return group.flatMap((member: unknown, index) =>
-      typeof member === 'object' && member !== null ? memberProblems(member as Record<string, unknown>).map((problem) => `group[${String(index)}].${problem}`) : [],
-    );
+    const members = group.filter((member: unknown): member is Record<string, unknown> => typeof member === 'object' && member !== null);
+    const ownId = members.some((member) => member['workId'] === message['workId']) ? ["workId: must be the group's own id, not a member's work id"] : [];
+    return [...ownId, ...members.flatMap((member, index) => memberProblems(member).map((problem) => `group[${String(index)}].${problem}`))];
   };
 
 export const guardExtractRequested = checkerOf(ExtractRequestedSchema, fromVersionProblems);
