@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { KMSClient } from '@aws-sdk/client-kms';
 import { ConfigError } from '@svc/config';
-import { KMS_CIPHERTEXT_SETTING, withMasterKeyFromKms } from './kms-master-key';
+import { KMS_CIPHERTEXT_SETTING, KMS_PREVIOUS_CIPHERTEXTS_SETTING, withMasterKeyFromKms } from './kms-master-key';
 
 /**
  * A double of AWS KMS's Decrypt as its API reference documents it (https://docs.aws.amazon.com/kms/latest/APIReference/API_Decrypt,
@@ -53,9 +53,12 @@ describe('the master key from KMS (envelope encryption, issue 40 item 4)', () =>
   const dataKey = randomBytes(32);
   const ciphertext = randomBytes(184).toString('base64');
   const shortCiphertext = randomBytes(100).toString('base64');
+  const previousKey = randomBytes(32);
+  const previousCiphertext = randomBytes(184).toString('base64');
   const kms = new KmsDouble(
     new Map([
       [ciphertext, dataKey],
+      [previousCiphertext, previousKey],
       [shortCiphertext, randomBytes(16)],
     ]),
   );
@@ -105,6 +108,19 @@ describe('the master key from KMS (envelope encryption, issue 40 item 4)', () =>
     ]);
     expect(await refusal({ [KMS_CIPHERTEXT_SETTING]: 'not base64 at all!' })).toEqual([
       'SVC_MASTER_KEY_KMS_CIPHERTEXT: must be base64 (the CiphertextBlob of aws kms generate-data-key --key-spec AES_256)',
+    ]);
+  });
+
+  it('opens the earlier keys of a rotation from their ciphertexts too, beside any given in plain (npm run rotate-master-key reads the same)', async () => {
+    const plainPrevious = 'c'.repeat(64);
+    const environment = await withMasterKeyFromKms(
+      { [KMS_CIPHERTEXT_SETTING]: ciphertext, [KMS_PREVIOUS_CIPHERTEXTS_SETTING]: ` ${previousCiphertext} `, SVC_MASTER_KEY_PREVIOUS: plainPrevious },
+      client,
+    );
+    expect(environment['SVC_MASTER_KEY']).toBe(dataKey.toString('hex'));
+    expect(environment['SVC_MASTER_KEY_PREVIOUS']).toBe(`${plainPrevious},${previousKey.toString('hex')}`);
+    expect(await refusal({ [KMS_PREVIOUS_CIPHERTEXTS_SETTING]: `${previousCiphertext},${randomBytes(184).toString('base64')}` })).toEqual([
+      expect.stringMatching(/^SVC_MASTER_KEY_PREVIOUS_KMS_CIPHERTEXT \(ciphertext 2\): KMS did not decrypt it \(InvalidCiphertextException\)/),
     ]);
   });
 });
