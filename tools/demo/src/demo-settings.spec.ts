@@ -20,6 +20,7 @@ describe('loadDemoSettings', () => {
       postgresUrl: 'postgres://postgres@127.0.0.1:5432/postgres',
       developmentKey: true,
       liveDemoPrefix: 'svc_live',
+      runDatabases: { source: 'svc_demo_source', staging: 'svc_demo_staging', warehouse: 'svc_demo_warehouse' },
       bucketCredentialsFile: '/repo/tmp/embedded-s3-credentials.json',
     });
     expect(keyFilesRead).toEqual(['/repo/tmp/development-key.json']);
@@ -35,6 +36,16 @@ describe('loadDemoSettings', () => {
 
   it('reads the embedded S3 server\'s credentials from EMBEDDED_S3_CREDENTIALS_FILE when set', () => {
     expect(loadDemoSettings({ EMBEDDED_S3_CREDENTIALS_FILE: '/home/me/s3.json' }, '/repo', keyFile).bucketCredentialsFile).toBe('/home/me/s3.json');
+  });
+
+  it('names npm run demo\'s databases by DEMO_RUN_DATABASE_PREFIX, refusing one that is no plain identifier or is the live demo\'s (issue 40)', () => {
+    expect(loadDemoSettings({ DEMO_RUN_DATABASE_PREFIX: 'team_a_demo' }, '/repo', keyFile).runDatabases).toEqual({
+      source: 'team_a_demo_source',
+      staging: 'team_a_demo_staging',
+      warehouse: 'team_a_demo_warehouse',
+    });
+    expect(() => loadDemoSettings({ DEMO_RUN_DATABASE_PREFIX: 'Bad-Name' }, '/repo', keyFile)).toThrow(/DEMO_RUN_DATABASE_PREFIX: must be 1 to 41/);
+    expect(() => loadDemoSettings({ DEMO_RUN_DATABASE_PREFIX: 'svc_live' }, '/repo', keyFile)).toThrow(/DEMO_RUN_DATABASE_PREFIX: must differ from DEMO_DATABASE_PREFIX/);
   });
 
   it('names the live demo databases by DEMO_DATABASE_PREFIX, refusing one that is no plain identifier', () => {

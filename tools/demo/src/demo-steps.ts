@@ -140,12 +140,12 @@ export async function changeAndMeasureLag(source: Pool, warehouse: Pool): Promis
 }
 
 /** Step 7. */
-export function howToLookAtIt(replicationId: string, postgresUrl: string): void {
+export function howToLookAtIt(replicationId: string, postgresUrl: string, databases: DemoDatabases = DEMO_DATABASES): void {
   const server = new URL(postgresUrl);
   say(`  ReplicationId: ${replicationId}`);
   say(`  npm run svc -- describe --replication-id ${replicationId}`);
-  say(`  psql -h ${server.hostname} -p ${server.port || '5432'} -U ${decodeURIComponent(server.username) || 'postgres'} ${DEMO_DATABASES.warehouse} -c '\\dt ${DEMO_WAREHOUSE_SCHEMA}.*'`);
-  say(`  The replication keeps running: change rows in ${DEMO_DATABASES.source} and watch them arrive.`);
+  say(`  psql -h ${server.hostname} -p ${server.port || '5432'} -U ${decodeURIComponent(server.username) || 'postgres'} ${databases.warehouse} -c '\\dt ${DEMO_WAREHOUSE_SCHEMA}.*'`);
+  say(`  The replication keeps running: change rows in ${databases.source} and watch them arrive.`);
   say(`  npm run svc -- delete --replication-id ${replicationId}   # to stop it`);
 }
 

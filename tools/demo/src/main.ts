@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { Client, Pool } from 'pg';
-import { DEMO_DATABASES, loadDemoSettings, type DemoSettings } from './demo-settings';
+import { loadDemoSettings, type DemoSettings } from './demo-settings';
 import { connectAdmin, openPool } from './demo-databases';
 import { changeAndMeasureLag, createReplication, createSampleSource, demoReplicationName, embeddedBucketKey, howToLookAtIt, resetDemo, say, verify, waitForSeeding } from './demo-steps';
 import { runLiveDemo } from './live-demo';
@@ -25,16 +25,17 @@ async function run(settings: DemoSettings): Promise<void> {
   let warehouse: Pool | undefined;
   try {
     admin = await connectAdmin(settings.postgresUrl);
-    say(`\n1. Recreating the databases ${Object.values(DEMO_DATABASES).join(', ')} (anything in them is dropped)`);
-    await resetDemo(api, admin, replications);
+    const databases = settings.runDatabases;
+    say(`\n1. Recreating the databases ${Object.values(databases).join(', ')} (anything in them is dropped)`);
+    await resetDemo(api, admin, replications, databases);
 
-    source = openPool(settings.postgresUrl, DEMO_DATABASES.source);
-    warehouse = openPool(settings.postgresUrl, DEMO_DATABASES.warehouse);
-    say(`\n2. Creating a sample source in ${DEMO_DATABASES.source}`);
+    source = openPool(settings.postgresUrl, databases.source);
+    warehouse = openPool(settings.postgresUrl, databases.warehouse);
+    say(`\n2. Creating a sample source in ${databases.source}`);
     await createSampleSource(source);
 
     say('\n3. Creating the replication (signed JSON CreateWarehouseReplication)');
-    const replicationId = await createReplication(api, settings.postgresUrl, bucketKey, demoReplicationName(DEMO_DATABASES, 'npm run demo'));
+    const replicationId = await createReplication(api, settings.postgresUrl, bucketKey, demoReplicationName(databases, 'npm run demo'), databases);
 
     say('\n4. Seeding (DescribeWarehouseReplication every second: phase, rows seeded/estimated)');
     await waitForSeeding(api, replicationId);
@@ -46,7 +47,7 @@ async function run(settings: DemoSettings): Promise<void> {
     await changeAndMeasureLag(source, warehouse);
 
     say('\n7. Done. Look around:');
-    howToLookAtIt(replicationId, settings.postgresUrl);
+    howToLookAtIt(replicationId, settings.postgresUrl, databases);
   } finally {
     await Promise.allSettled([admin?.end(), source?.end(), warehouse?.end()]);
   }
