@@ -5,6 +5,7 @@ import type { PipelineServiceHarness } from '@svc/system-testing';
 import { createTempDatabase, sampleReplicationConfig, waitUntil, type TempDatabase } from '@svc/testing';
 import { Client } from 'pg';
 import { startExtractorHarness } from '../testing/extractor-harness';
+import { seededFrom, writesVisible } from '../testing/source-reads';
 import { CHANGE_BATCHES_PER_WORK } from './extract.service';
 
 const REPLICATION = '8d2c6e4a-1b3f-4a5d-9e7c-0f1a2b3c4d5e';
@@ -52,20 +53,7 @@ describe('extractor: a change backlog over the batch limit', () => {
   }
 
   /** Seeds the table (tracking it) and returns the version its changes are read from. */
-  async function seeded(): Promise<string> {
-    const seed = requestOf('seed', 1000);
-    await harness.publisher.publish(PipelineSubjects.extractRequested, seed, seed.workId);
-    await waitUntil(async () => harness.resultsOf(seed.workId).length > 0, 30000, 'the seed');
-    const [part] = harness.resultsOf(seed.workId);
-    return part?.batch.body.kind === 'seed' ? part.batch.body.startVersion : '';
-  }
-
-  /** Each change read ends at the snapshot's xmin: wait until no transaction older than the newest write is open on the shared server. */
-  async function writesVisible(xid: string): Promise<void> {
-    const olderOpen = async () =>
-      (await source.query<{ n: number }>('select count(*)::int as n from pg_snapshot_xip(pg_current_snapshot()) open where open <= $1::xid8', [xid])).rows[0]?.n;
-    await waitUntil(async () => (await olderOpen()) === 0, 60000, 'older transactions on the server to end');
-  }
+  const seeded = (): Promise<string> => seededFrom(harness, requestOf('seed', 1000));
 
   beforeAll(async () => {
     sourceDb = await createTempDatabase('svc_extract_backlog_src');
@@ -96,7 +84,7 @@ describe('extractor: a change backlog over the batch limit', () => {
       const written = await source.query<{ xid: string }>('update accounts set balance = $1 where id = $1 returning pg_current_xact_id()::text as xid', [id]);
       lastXid = written.rows[0]?.xid ?? lastXid;
     }
-    await writesVisible(lastXid);
+    await writesVisible(source, lastXid);
 
     const first = requestOf('changes', 1, startVersion);
     await harness.publisher.publish(PipelineSubjects.extractRequested, first, first.workId);
@@ -126,7 +114,7 @@ describe('extractor: a change backlog over the batch limit', () => {
   it('reads a backlog within the limit as one batch, as before', async () => {
     const startVersion = await seeded();
     const written = await source.query<{ xid: string }>('update accounts set balance = balance + 100 where id <= 3 returning pg_current_xact_id()::text as xid');
-    await writesVisible(written.rows[0]?.xid ?? '0');
+    await writesVisible(source, written.rows[0]?.xid ?? '0');
 
     const request = requestOf('changes', 1000, startVersion);
     await harness.publisher.publish(PipelineSubjects.extractRequested, request, request.workId);

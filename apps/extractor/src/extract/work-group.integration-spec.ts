@@ -5,6 +5,7 @@ import type { PipelineServiceHarness } from '@svc/system-testing';
 import { createTempDatabase, sampleReplicationConfig, waitUntil, type TempDatabase } from '@svc/testing';
 import { Client } from 'pg';
 import { startExtractorHarness } from '../testing/extractor-harness';
+import { seededFrom, writesVisible } from '../testing/source-reads';
 
 const REPLICATION = '4e1f2a3b-5c6d-4e7f-8a9b-0c1d2e3f4a5b';
 const table = (name: string): TableRef => ({ schema: 'public', name });
@@ -45,19 +46,7 @@ describe('extractor: a group of change cycles', () => {
   }
 
   /** Seeds the table (tracking it) and returns the version its changes are read from. */
-  async function seeded(name: string): Promise<string> {
-    const seed = requestOf(name, 'seed');
-    await harness.publisher.publish(PipelineSubjects.extractRequested, seed, seed.workId);
-    await waitUntil(async () => harness.resultsOf(seed.workId).length > 0, 30000, `the seed of ${name}`);
-    const [part] = harness.resultsOf(seed.workId);
-    return part?.batch.body.kind === 'seed' ? part.batch.body.startVersion : '';
-  }
-
-  async function writesVisible(xid: string): Promise<void> {
-    const olderOpen = async () =>
-      (await source.query<{ n: number }>('select count(*)::int as n from pg_snapshot_xip(pg_current_snapshot()) open where open <= $1::xid8', [xid])).rows[0]?.n;
-    await waitUntil(async () => (await olderOpen()) === 0, 60000, 'older transactions on the server to end');
-  }
+  const seeded = (name: string): Promise<string> => seededFrom(harness, requestOf(name, 'seed'));
 
   beforeAll(async () => {
     sourceDb = await createTempDatabase('svc_extract_group_src');
@@ -105,7 +94,7 @@ describe('extractor: a group of change cycles', () => {
     }
     // A change read ends at the snapshot's xmin: while another spec's transaction older than these writes is open on the
     // shared server, the reads would find nothing yet (and nothing would travel).
-    await writesVisible(lastXid);
+    await writesVisible(source, lastXid);
     const groupsBefore = harness.groupMessages();
 
     const members = {
