@@ -1,5 +1,5 @@
 import { MAX_WORK_GROUP_MEMBERS } from '@svc/contracts';
-import { aloneMessageId, groupMessageId, groupsOf, newestConfigVersion } from './work-groups';
+import { aloneMessageId, eachAtMost, groupMessageId, groupsOf, newestConfigVersion } from './work-groups';
 
 describe('groupsOf', () => {
   it('keeps members in order, in groups of at most MAX_WORK_GROUP_MEMBERS', () => {
@@ -32,5 +32,22 @@ describe('newestConfigVersion', () => {
   it('is the highest version a member names, or none', () => {
     expect(newestConfigVersion([{ batch: { configVersion: 2 } }, { batch: {} }, { batch: { configVersion: 5 } }])).toBe(5);
     expect(newestConfigVersion([{ batch: {} }])).toBeUndefined();
+  });
+});
+
+describe('eachAtMost', () => {
+  it('runs at most the given number at once and answers in the items\' order', async () => {
+    let running = 0;
+    let most = 0;
+    const results = await eachAtMost([5, 1, 4, 2, 3, 0], 2, async (delay) => {
+      running += 1;
+      most = Math.max(most, running);
+      await new Promise((done) => setTimeout(done, delay * 5));
+      running -= 1;
+      return delay * 10;
+    });
+    expect(results).toEqual([50, 10, 40, 20, 30, 0]);
+    expect(most).toBe(2);
+    expect(await eachAtMost([], 8, async () => 1)).toEqual([]);
   });
 });

@@ -29,7 +29,9 @@ import {
   EnsuredTables,
   definitionShape,
   SeedPartOrder,
+  GROUP_REQUESTS_AT_ONCE,
   aloneMessageId,
+  eachAtMost,
   groupMessageId,
   groupsOf,
   newestConfigVersion,
@@ -199,13 +201,11 @@ export class StageService {
       });
       return false;
     }
-    const staged: BatchStaged[] = [];
-    for (const [index, member] of members.entries()) {
-      if (outcomes[index]?.stale === true) await this.dropStale(member.event, config);
-      else staged.push(this.stagedOf(member.event, await member.files.finish(), member.ensured, false));
-    }
+    const applied = members.filter((_, index) => outcomes[index]?.stale !== true);
+    for (const member of members.filter((_, index) => outcomes[index]?.stale === true)) await this.dropStale(member.event, config);
+    const staged = await eachAtMost(applied, GROUP_REQUESTS_AT_ONCE, async (member) => this.stagedOf(member.event, await member.files.finish(), member.ensured, false));
     for (const group of groupsOf(staged)) await this.publishStagedGroup(groupId, group);
-    for (const { event } of members) await purgeRows(this.connection, event.rowsSubject, this.outageWait);
+    await eachAtMost(applied, GROUP_REQUESTS_AT_ONCE, ({ event }) => purgeRows(this.connection, event.rowsSubject, this.outageWait));
     const replicationId = members[0]?.event.batch.replicationId;
     if (replicationId !== undefined && this.housekeeping.due(replicationId)) await this.keepHouse(replicationId, config);
     return true;
