@@ -53,6 +53,8 @@ export interface PipelineServiceHarness<S extends PipelineSubject> {
   results: SingleMessageOf<S>[];
   /** How many of the service's messages carried a group. */
   groupMessages(): number;
+  /** The work ids of the results that came in a group's message. */
+  groupedWorkIds: ReadonlySet<string>;
   resultsOf(workId: string): SingleMessageOf<S>[];
   /** Waits until the service has taken and acknowledged every message of its consumer. */
   idle(): Promise<void>;
@@ -93,6 +95,7 @@ export async function startPipelineServiceHarness<S extends PipelineSubject>(opt
 
     const results: SingleMessageOf<S>[] = [];
     let groupMessages = 0;
+    const groupedWorkIds = new Set<string>();
     const resultWorker = new PipelineWorker(connection, {
       subject: options.resultSubject,
       durableName: options.testName,
@@ -101,6 +104,7 @@ export async function startPipelineServiceHarness<S extends PipelineSubject>(opt
       handle: async (message) => {
         if ('group' in message) groupMessages += 1;
         for (const result of membersOf<S>(message)) {
+          if ('group' in message) groupedWorkIds.add(result.workId);
           results.push(result);
           options.onResult?.(result);
         }
@@ -116,6 +120,7 @@ export async function startPipelineServiceHarness<S extends PipelineSubject>(opt
       publisher: new PipelinePublisher(connection),
       results,
       groupMessages: () => groupMessages,
+      groupedWorkIds,
       resultsOf: (workId) => results.filter((result) => result.workId === workId),
       idle: () => consumerIdle(connection, options.service),
       stop,

@@ -73,6 +73,13 @@ export const CHANGE_BATCHES_PER_WORK = 8;
 /** A new attempt's epoch waits out a registry that does not answer (restarting) in place: pauses of 0.5–1 s, then 1–2 s. */
 const REGISTRY_WAIT_BACKOFF = { initialMs: 1000, maxMs: 2000 };
 
+/**
+ * A member's change batch over this many bytes of rows goes on alone, not with its group: a group is applied in one
+ * transaction and its members' files are finished together, so one large member would hold up, and be held in memory
+ * with, the small ones. (The registry groups tables whose last cycle was small; this catches one that grew.)
+ */
+export const GROUP_MEMBER_MAX_BYTES = 1024 * 1024;
+
 /** How often one table's expired change records are purged. */
 const PURGE_INTERVAL_MS = 10 * 60 * 1000;
 
@@ -87,6 +94,8 @@ interface PendingPart {
   rowsSubject: string;
   chunkCount: number;
   rowCount: number;
+  /** The rows' bytes, when known: a change batch over GROUP_MEMBER_MAX_BYTES goes alone, not with its group. */
+  byteCount?: number;
 }
 
 /**
@@ -390,7 +399,7 @@ export class ExtractService {
       for (let batches = 1; ; batches += 1) {
         const batchId = changeBatchId(request.replicationId, definition.table, fromVersion, read.toVersion);
         const rowsSubject = rowsSubjectOf(batchId, request.workId);
-        const { chunkCount } = await publishRowChunks(this.connection, rowsSubject, read.rows, { maxChunkBytes: this.settings.rowChunkBytes, outageWait: this.outageWait });
+        const { chunkCount, byteCount } = await publishRowChunks(this.connection, rowsSubject, read.rows, { maxChunkBytes: this.settings.rowChunkBytes, outageWait: this.outageWait });
         const { rowCount } = await read.finished;
         unread = null;
         const body: ChangeBatch = {
@@ -401,7 +410,7 @@ export class ExtractService {
           ...incarnationField(read.sourceIncarnation),
           ...(closesSeed !== undefined && { closesSeed }),
         };
-        const part: PendingPart = { batch: batchOf(request, batchId, definition, body), rowsSubject, chunkCount, rowCount };
+        const part: PendingPart = { batch: batchOf(request, batchId, definition, body), rowsSubject, chunkCount, rowCount, byteCount };
         if (await this.stoppedAsCancelled(request, part)) return;
         const nextExtractedAt = new Date().toISOString();
         // The next batch of the backlog continues from this one's watermark, read in this one's incarnation.
@@ -486,7 +495,7 @@ export class ExtractService {
     const batch: BatchDescriptor =
       body.kind === 'seed' ? { ...part.batch, body: { ...body, final } } : final ? part.batch : { ...part.batch, body: { ...body, final: false } };
     const extracted: BatchExtracted = { workId: request.workId, batch, rowsSubject: part.rowsSubject, chunkCount: part.chunkCount, rowCount: part.rowCount, extractedAt };
-    if (forward !== undefined && final && body.kind === 'changes') forward(extracted);
+    if (forward !== undefined && final && body.kind === 'changes' && (part.byteCount ?? 0) <= GROUP_MEMBER_MAX_BYTES) forward(extracted);
     else await this.publisher.publish(PipelineSubjects.batchExtracted, extracted, workMessageId(request.workId, batch.batchId, request.epoch));
     // A seed leaves the watermark at its start version.
     this.sentDefinitions.remember(request.replicationId, batch.definition, body.kind === 'seed' ? body.startVersion : body.toVersion);

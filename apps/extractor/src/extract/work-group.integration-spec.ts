@@ -5,6 +5,7 @@ import type { PipelineServiceHarness } from '@svc/system-testing';
 import { createTempDatabase, sampleReplicationConfig, waitUntil, type TempDatabase } from '@svc/testing';
 import { Client } from 'pg';
 import { startExtractorHarness } from '../testing/extractor-harness';
+import { GROUP_MEMBER_MAX_BYTES } from './extract.service';
 import { seededFrom, writesVisible } from '../testing/source-reads';
 
 const REPLICATION = '4e1f2a3b-5c6d-4e7f-8a9b-0c1d2e3f4a5b';
@@ -53,8 +54,8 @@ describe('extractor: a group of change cycles', () => {
     stagingDb = await createTempDatabase('svc_extract_group_stg');
     source = new Client({ connectionString: sourceDb.url });
     await source.connect();
-    for (const name of ['a', 'b', 'c', 'big']) {
-      await source.query(`create table ${name} (id integer primary key, v integer not null)`);
+    for (const name of ['a', 'b', 'c', 'big', 'grown']) {
+      await source.query(`create table ${name} (id integer primary key, v integer not null, note text)`);
       await source.query(`insert into ${name} select id, 0 from generate_series(1, 5) id`);
     }
     harness = await startExtractorHarness({
@@ -83,7 +84,9 @@ describe('extractor: a group of change cycles', () => {
 
   it('sends the one-batch members on together, a backlog\'s chain alone, and a failing member alone under a new attempt', async () => {
     const versions = new Map<string, string>();
-    for (const name of ['a', 'b', 'c', 'big']) versions.set(name, await seeded(name));
+    for (const name of ['a', 'b', 'c', 'big', 'grown']) versions.set(name, await seeded(name));
+    // Over GROUP_MEMBER_MAX_BYTES of rows in one batch: it goes alone.
+    await source.query(`insert into grown select id, 1, repeat('x', 200) from generate_series(100, ${String(100 + Math.ceil(GROUP_MEMBER_MAX_BYTES / 200))}) id`);
     await source.query('update a set v = 1 where id = 1');
     await source.query('update b set v = 2 where id <= 2');
     await source.query('delete from c where id = 5');
@@ -103,6 +106,7 @@ describe('extractor: a group of change cycles', () => {
       c: requestOf('c', 'changes', { fromVersion: versions.get('c') }),
       // One transaction per batch: a chain of three.
       big: requestOf('big', 'changes', { fromVersion: versions.get('big'), batchLimit: 1 }),
+      grown: requestOf('grown', 'changes', { fromVersion: versions.get('grown') }),
       // Not a version: the read fails, as a source that cannot be read would.
       broken: requestOf('a', 'changes', { fromVersion: 'not-a-version' }),
     };
@@ -110,14 +114,18 @@ describe('extractor: a group of change cycles', () => {
     await harness.publisher.publish(PipelineSubjects.extractRequested, { workId: groupId, group: Object.values(members) }, groupId);
 
     await waitUntil(async () => harness.groupMessages() > groupsBefore, 30000, 'the group\'s batches');
+    await waitUntil(async () => harness.resultsOf(members.grown.workId).length > 0, 30000, 'the grown member, alone');
     await waitUntil(async () => harness.resultsOf(members.big.workId).some((event) => event.batch.body.kind === 'changes' && event.batch.body.final !== false), 30000, 'the chain of big');
     await waitUntil(async () => failures.some((failure) => failure.workId === members.broken.workId), 60000, 'the broken member\'s own failure');
 
     expect(harness.groupMessages()).toBe(groupsBefore + 1);
-    expect(await csvOf(harness.resultsOf(members.a.workId)[0])).toEqual(['U,1,1']);
-    expect(await csvOf(harness.resultsOf(members.b.workId)[0])).toEqual(['U,1,2', 'U,2,2']);
-    expect(await csvOf(harness.resultsOf(members.c.workId)[0])).toEqual(['D,5,']);
+    expect(await csvOf(harness.resultsOf(members.a.workId)[0])).toEqual(['U,1,1,']);
+    expect(await csvOf(harness.resultsOf(members.b.workId)[0])).toEqual(['U,1,2,', 'U,2,2,']);
+    expect(await csvOf(harness.resultsOf(members.c.workId)[0])).toEqual(['D,5,,']);
     expect(harness.resultsOf(members.big.workId).length).toBeGreaterThan(1);
+    expect([members.a, members.b, members.c].every((member) => harness.groupedWorkIds.has(member.workId))).toBe(true);
+    expect(harness.resultsOf(members.grown.workId)).toHaveLength(1);
+    expect(harness.groupedWorkIds.has(members.grown.workId)).toBe(false);
     // The failing member went on alone, as a new attempt of its own work (then retried as any work is): its failure is
     // reported under its attempts; no other member was asked about.
     expect([...new Set(attemptsAsked)]).toEqual([members.broken.workId]);
