@@ -167,7 +167,7 @@ export class ExtractService {
    */
   private async sendAlone(member: ExtractRequested, error: unknown): Promise<void> {
     const reason = error instanceof Error ? error.message : String(error);
-    const attempt = await this.attemptOf(member, 2);
+    const attempt = await this.newAttempt(member);
     if (attempt === null) return;
     this.logger.info('a table of a group goes on alone after a failure', { workId: member.workId, table: tableKey(member.table), reason });
     await this.publisher.publish(PipelineSubjects.extractRequested, attempt, aloneMessageId(`${member.workId}/${String(attempt.epoch)}`));
@@ -201,14 +201,17 @@ export class ExtractService {
     // A chunk read again keeps its seed's epoch: a new one would fence out every other chunk of the seed in flight. Its
     // batch applies at most once (its id is the chunk's), and any snapshot after the horizon serves (the close mends it).
     if (deliveryCount <= 1 || request.chunk !== undefined) return request;
+    const attempt = await this.newAttempt(request);
+    if (attempt === null) this.logger.info('work delivered again is no longer in flight: dropped', { workId: request.workId, table: tableKey(request.table), deliveryCount });
+    return attempt;
+  }
+
+  /** The work under a new epoch from the registry (WorkAttemptRequest); null when the registry no longer holds it. */
+  private async newAttempt(request: ExtractRequested): Promise<ExtractRequested | null> {
     const body = { workId: request.workId, replicationId: request.replicationId, table: request.table };
     const reply = await waitForRegistry(() => this.requester.request(Subjects.registryWorkAttempt, body), this.registryWait);
     if (!reply.ok) throw new Error(`the registry refused a new attempt of work ${request.workId}: ${reply.error.messages.join('; ')}`);
-    if (reply.value.epoch === null) {
-      this.logger.info('work delivered again is no longer in flight: dropped', { workId: request.workId, table: tableKey(request.table), deliveryCount });
-      return null;
-    }
-    return { ...request, epoch: reply.value.epoch };
+    return reply.value.epoch === null ? null : { ...request, epoch: reply.value.epoch };
   }
 
   private async extractOnce(request: ExtractRequested, forward?: GroupForward): Promise<void> {
