@@ -255,6 +255,45 @@ export class PipelineStateRepository {
     return row === undefined ? null : Number(row.work_epoch);
   }
 
+  /**
+   * Claims the change cycles of a group of one replication's tables in one statement, as `claim` claims each (its own
+   * work id, stored message and epoch; the group recorded); the epochs of the tables claimed, by table name. A table
+   * another scheduler claimed meanwhile, or one that may no longer get work, is left out.
+   */
+  async claimChanges(
+    replicationId: string,
+    members: readonly { tableName: string; workId: string; request: Record<string, unknown> }[],
+    now: Date,
+    configVersion: number,
+    groupId: string,
+  ): Promise<Map<string, number>> {
+    if (members.length === 0) return new Map();
+    const event = 'changes-claimed';
+    const result = await this.pool.query<{ table_name: string; work_epoch: string }>(
+      `UPDATE table_states AS s
+          SET in_flight_work_id = c.work_id, in_flight_kind = 'changes', in_flight_since = $2, updated_at = $2, in_flight_group = $4,
+              in_flight_request = c.request || jsonb_build_object('epoch', s.work_epoch + 1),
+              in_flight_published_at = NULL,
+              last_progress_at = $2,
+              work_epoch = s.work_epoch + 1,
+              phase = ${phaseAfter(event, 's.')}
+         FROM unnest($5::text[], $6::uuid[], $7::jsonb[]) AS c(table_name, work_id, request)
+        WHERE s.replication_id = $1 AND s.table_name = c.table_name AND s.in_flight_work_id IS NULL AND NOT s.leaving AND ${phaseAllows(event, 's.')}
+          AND EXISTS (SELECT 1 FROM replications WHERE id = $1 AND config_version = $3)
+        RETURNING s.table_name, s.work_epoch`,
+      [
+        replicationId,
+        now,
+        configVersion,
+        groupId,
+        members.map((member) => member.tableName),
+        members.map((member) => member.workId),
+        members.map((member) => JSON.stringify(member.request)),
+      ],
+    );
+    return new Map(result.rows.map((row) => [row.table_name, Number(row.work_epoch)]));
+  }
+
   /** JetStream confirmed the message of these claims (a group's, or one's), in one statement; how many were still in flight. */
   async markPublishedMany(claims: readonly { replicationId: string; tableName: string; workId: string }[], now: Date): Promise<number> {
     if (claims.length === 0) return 0;

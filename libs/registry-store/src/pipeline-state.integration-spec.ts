@@ -92,6 +92,27 @@ describe('PipelineStateRepository against PostgreSQL', () => {
     expect(await tableState(id, '[public].[a]')).toMatchObject({ phase: 'Tracking', inFlightKind: 'changes', workEpoch: 3 });
   });
 
+  it('claims a group\'s change cycles in one statement, each with its own work, stored message and next epoch, leaving out a table in flight (issue 39)', async () => {
+    const tables = ['[public].[a]', '[public].[b]', '[public].[c]', '[public].[d]'];
+    const id = await replicationWith(tables);
+    for (const table of tables) await seeded(id, table, '100', at(0));
+    const busy = await claimChanges(id, '[public].[c]', at(1));
+    const groupId = randomUUID();
+    const members = tables.map((tableName) => ({ tableName, workId: randomUUID(), request: { table: tableName } }));
+
+    const epochs = await state.claimChanges(id, members, at(2), 1, groupId);
+
+    expect([...epochs.entries()].sort()).toEqual([['[public].[a]', 2], ['[public].[b]', 2], ['[public].[d]', 2]]);
+    for (const member of members.filter((one) => one.tableName !== '[public].[c]')) {
+      expect(await tableState(id, member.tableName)).toMatchObject({ inFlightWorkId: member.workId, inFlightKind: 'changes', inFlightGroupId: groupId, inFlightPublishedAt: null, workEpoch: 2 });
+    }
+    expect(await tableState(id, '[public].[c]')).toMatchObject({ inFlightWorkId: busy, inFlightGroupId: null });
+    const stored = (await state.unpublishedWork()).find((work) => work.workId === members[0]?.workId);
+    expect(stored?.request).toEqual({ table: '[public].[a]', epoch: 2 });
+    // Planned under a configuration an Alter replaced: nothing is claimed.
+    expect((await state.claimChanges(id, [{ tableName: '[public].[c]', workId: randomUUID(), request: {} }], at(3), 7, randomUUID())).size).toBe(0);
+  });
+
   it('refuses a claim planned under a configuration an Alter has replaced, and takes it under the new one', async () => {
     const table = '[public].[t]';
     const id = await replicationWith([table]);

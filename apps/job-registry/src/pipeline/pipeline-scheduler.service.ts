@@ -290,16 +290,8 @@ export class PipelineScheduler implements OnApplicationBootstrap, BeforeApplicat
    * UNPUBLISHED when the bus refused the message.
    */
   private async issue(unit: readonly WorkOrder[], now: Date): Promise<WorkOrder[]> {
-    const claimed: { order: WorkOrder; request: ExtractRequested }[] = [];
     const groupId = unit.length > 1 ? randomUUID() : undefined;
-    for (const order of unit) {
-      const table = parseTableKey(order.tableName);
-      if (!table) continue;
-      const workId = randomUUID();
-      const unnumbered = requestOf(order, workId, table, now);
-      const epoch = await this.state.claim(order.replicationId, order.tableName, workId, order.kind, now, { ...unnumbered }, order.configVersion, groupId);
-      if (epoch !== null) claimed.push({ order, request: { ...unnumbered, epoch } });
-    }
+    const claimed = groupId === undefined ? await this.claimAlone(unit, now) : await this.claimGroup(unit, now, groupId);
     const [only] = claimed;
     if (only === undefined) return [];
     try {
@@ -319,6 +311,42 @@ export class PipelineScheduler implements OnApplicationBootstrap, BeforeApplicat
       new Date(),
     );
     return claimed.map(({ order }) => order);
+  }
+
+  private async claimAlone(unit: readonly WorkOrder[], now: Date): Promise<ClaimedOrder[]> {
+    const claimed: ClaimedOrder[] = [];
+    for (const order of unit) {
+      const table = parseTableKey(order.tableName);
+      if (!table) continue;
+      const unnumbered = requestOf(order, randomUUID(), table, now);
+      const epoch = await this.state.claim(order.replicationId, order.tableName, unnumbered.workId, order.kind, now, { ...unnumbered }, order.configVersion);
+      if (epoch !== null) claimed.push({ order, request: { ...unnumbered, epoch } });
+    }
+    return claimed;
+  }
+
+  /** A group's change cycles (workUnits: one replication, one pass, so one configuration version) claimed in one statement. */
+  private async claimGroup(unit: readonly WorkOrder[], now: Date, groupId: string): Promise<ClaimedOrder[]> {
+    const [first] = unit;
+    if (first === undefined) return [];
+    if (unit.some((order) => order.kind !== 'changes' || order.seedClose !== undefined || order.replicationId !== first.replicationId || order.configVersion !== first.configVersion)) {
+      throw new Error('a group holds change cycles of one replication under one configuration version only (workUnits)');
+    }
+    const members = unit.flatMap((order) => {
+      const table = parseTableKey(order.tableName);
+      return table ? [{ order, request: requestOf(order, randomUUID(), table, now) }] : [];
+    });
+    const epochs = await this.state.claimChanges(
+      first.replicationId,
+      members.map(({ order, request }) => ({ tableName: order.tableName, workId: request.workId, request: { ...request } })),
+      now,
+      first.configVersion,
+      groupId,
+    );
+    return members.flatMap(({ order, request }) => {
+      const epoch = epochs.get(order.tableName);
+      return epoch === undefined ? [] : [{ order, request: { ...request, epoch } }];
+    });
   }
 
   /**
@@ -491,6 +519,12 @@ export class PipelineScheduler implements OnApplicationBootstrap, BeforeApplicat
       }
     }
   }
+}
+
+/** An order whose table was claimed, with its work message (numbered by the claim's epoch). */
+interface ClaimedOrder {
+  order: WorkOrder;
+  request: ExtractRequested;
 }
 
 /** What issue answers when the bus refused the unit's message (its claims were released). */
