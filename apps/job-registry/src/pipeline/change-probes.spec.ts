@@ -60,9 +60,11 @@ describe('ChangeProbes', () => {
     expect(probes.verdict(tables[2])).toBe('changed');
     // A table whose last cycle moved rows is judged like the others (issue 39); the reply has no stamp for it: changed.
     expect(probes.verdict(tables[3])).toBe('changed');
-    expect(probes.verdict(tables[4])).toBeNull();
-    // The watermark moved since the question: the answer no longer holds.
-    expect(probes.verdict({ ...tables[1], lastVersion: '21' })).toBeNull();
+    // In flight when asked, or its watermark moved since: the next probe judges it (the planner waits for it a while).
+    expect(probes.verdict(tables[4])).toBe('pending');
+    expect(probes.verdict({ ...tables[1], lastVersion: '21' })).toBe('pending');
+    // No probe of the replication has answered: nothing is known.
+    expect(probes.verdict({ ...tables[1], replicationId: 'r2' })).toBeNull();
   });
 
   it('sends each watermark with the source incarnation stored with it, when one is', async () => {

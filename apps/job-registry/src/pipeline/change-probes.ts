@@ -1,8 +1,11 @@
 import type { ChangedTablesReply, ChangedTablesRequest } from '@svc/contracts';
 import type { TableRuntimeState } from '@svc/registry-store';
 
-/** What the last probe said of a table at the watermark it has now. */
-export type ChangeVerdict = 'changed' | 'unchanged';
+/**
+ * What the last probe said of a table at the watermark it has now; `pending` when the replication's probes answer but
+ * none has judged the table at this watermark yet (its cycle moved it since the last one started): the next will.
+ */
+export type ChangeVerdict = 'changed' | 'unchanged' | 'pending';
 
 /** The tables one probe request names at the most: a request stays far below NATS's payload limit. */
 export const PROBE_TABLES_PER_REQUEST = 2000;
@@ -67,10 +70,15 @@ export class ChangeProbes {
       .finally(() => this.inFlight.delete(replicationId));
   }
 
-  /** The last answer for the table at its current watermark; null when there is none (never asked, or its watermark moved). */
+  /**
+   * The last answer for the table at its current watermark; `pending` when the replication's last probe answered but not
+   * for this watermark (the table was in flight then, or its watermark moved since); null while its probes do not answer.
+   */
   verdict(table: Pick<TableRuntimeState, 'replicationId' | 'tableName' | 'lastVersion'>): ChangeVerdict | null {
-    const answer = this.answers.get(table.replicationId)?.get(table.tableName);
-    return answer !== undefined && answer.version === table.lastVersion ? answer.verdict : null;
+    const answers = this.answers.get(table.replicationId);
+    if (answers === undefined) return null;
+    const answer = answers.get(table.tableName);
+    return answer !== undefined && answer.version === table.lastVersion ? answer.verdict : 'pending';
   }
 
   /**

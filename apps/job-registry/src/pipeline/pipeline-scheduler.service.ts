@@ -39,6 +39,11 @@ import { SourceWalHeld } from '../metrics/source-wal-held';
 const DELETE_RETRY_MS = 60000;
 /** A change cycle without a timeout (after three cancels) is released after a day: a lost message must not stop a table. */
 const UNLIMITED_CYCLE_MS = 24 * 3600000;
+/**
+ * A table no probe has judged at its new watermark waits this many probe intervals for one (5 s at the default 250 ms)
+ * before it gets a cycle anyway: the probe takes a pass over every idle table, longer on a busy source.
+ */
+const PENDING_PROBE_INTERVALS = 20;
 /** Passes asked for before the tick (wake) start at least this long after the last one ended (or a tick, if shorter). */
 const WAKE_GAP_MS = 50;
 
@@ -206,6 +211,7 @@ export class PipelineScheduler implements OnApplicationBootstrap, BeforeApplicat
       minuteMs: this.config.pipeline.minuteMs,
       idleRecheckMs: this.config.pipeline.idleRecheckMs,
       changeVerdict: (table) => this.probes.verdict(table),
+      pendingProbeMs: PENDING_PROBE_INTERVALS * this.config.pipeline.changeProbeIntervalMs,
       grouping: this.grouping(),
     };
     const byId = new Map(eligible.map((replication) => [replication.replicationId, replication]));

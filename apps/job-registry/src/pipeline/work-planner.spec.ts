@@ -39,6 +39,15 @@ describe('planWork', () => {
     expect(planWork(NOW, [replication()], idle, settings)).toHaveLength(2);
   });
 
+  it('waits for the next probe of a table no probe has judged at its new watermark, up to pendingProbeMs, then cycles it anyway (issue 39: after a burst)', () => {
+    const judged = (verdict: 'pending' | null) => ({ ...settings, idleCycleDelayMs: 500, pendingProbeMs: 5000, changeVerdict: () => verdict });
+    const endedAgo = (ms: number) => table('[public].[a]', { lastCycleAt: new Date(NOW.getTime() - ms), lastCycleRows: 1 });
+    expect(planWork(NOW, [replication()], [endedAgo(1000)], judged('pending'))).toEqual([]);
+    expect(planWork(NOW, [replication()], [endedAgo(5000)], judged('pending'))).toHaveLength(1);
+    // Probes that do not answer leave it to the idle delay, as before.
+    expect(planWork(NOW, [replication()], [endedAgo(1000)], judged(null))).toHaveLength(1);
+  });
+
   it('counts work already in flight against the limit', () => {
     const orders = planWork(NOW, [replication()], [table('[public].[a]', { inFlightWorkId: 'w' }), table('[public].[b]'), table('[public].[c]')], settings);
     expect(orders).toHaveLength(1);

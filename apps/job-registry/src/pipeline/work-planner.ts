@@ -26,11 +26,14 @@ export interface PlanningSettings {
   idleCycleDelayMs: number;
   /**
    * What the source's change probe (ChangeProbes) last said of a table at its current watermark: `changed` gets
-   * it a cycle at once, `unchanged` none until idleRecheckMs has passed; null (no answer) leaves it to idleCycleDelayMs.
+   * it a cycle at once, `unchanged` none until idleRecheckMs has passed, `pending` waits for the next probe up to
+   * pendingProbeMs; null (the probes do not answer) leaves it to idleCycleDelayMs.
    */
   changeVerdict?: (table: TableRuntimeState) => ChangeVerdict | null;
   /** An idle table the probe finds unchanged still gets a cycle this often: its watermark moves, problems surface. */
   idleRecheckMs?: number;
+  /** How long a table whose probe verdict is `pending` waits for the next probe before it gets a cycle anyway. */
+  pendingProbeMs?: number;
   /** Length of the "minute" of RepeatIntervalInMinutes settings: 60000, shorter only in tests and demos. */
   minuteMs: number;
   /**
@@ -152,6 +155,10 @@ function changeCycleDue(now: Date, replication: SchedulableReplication, table: T
       return true;
     case 'unchanged':
       return idleFor >= (settings.idleRecheckMs ?? settings.idleCycleDelayMs);
+    // The next probe judges it: a cycle now would be an empty one for each table whose cycle just ended (after a burst,
+    // hundreds of them ahead of the one change that matters). Should the probe still not judge it, the cycle comes anyway.
+    case 'pending':
+      return idleFor >= Math.max(settings.idleCycleDelayMs, settings.pendingProbeMs ?? 0);
     case null:
       return idleFor >= settings.idleCycleDelayMs;
   }
