@@ -9,6 +9,6 @@ export { PipelineWorker, type PipelineWorkerOptions, type SlotReturn, type WorkC
 export { RetryableWorkError, TerminalWorkError, WorkAbortedError, abortableSleep, type WorkErrorOptions } from './work-errors';
 export { DEFAULT_OUTAGE_WAIT, NO_OUTAGE_WAIT, isNatsOutage, untilAborted, waitOutOutage, type OutageWait } from './nats-outage';
 export { DEFAULT_RETRY_BACKOFF, retryDelayMs, type RandomSource, type RetryBackoff } from './retry-backoff';
-export { DEFAULT_MAX_CHUNK_BYTES, DEFAULT_MAX_IN_FLIGHT, publishRowChunks, purgeRows, readRowChunks, rowsSubjectOf } from './row-chunks';
+export { DEFAULT_MAX_CHUNK_BYTES, DEFAULT_MAX_IN_FLIGHT, RowChunksGoneError, publishRowChunks, purgeRows, readRowChunks, rowsSubjectOf } from './row-chunks';
 export { BUS_ROLES, busPermissionsOf, inboxPrefixOf, type BusPermissions, type BusRole } from './bus-roles';
 export { generateBusCredentials, natsServerConfig, newUserNkey, type BusCredential, type NatsServerConfigInput, type NatsServerTlsFiles } from './bus-server-config';

@@ -341,8 +341,11 @@ class PullUnansweredError extends Error {}
 /** The chunks themselves are wrong (not a retry away from right). */
 class RowChunkSequenceError extends Error {}
 
-/** No chunk of the batch is left in the stream: waiting cannot bring them back; the batch's work must be retried. */
-class RowChunksGoneError extends Error {}
+/**
+ * No chunk of the batch is left in the stream (a NATS node lost them, or they expired): waiting or delivering the batch
+ * again cannot bring them back; its work must be read again.
+ */
+export class RowChunksGoneError extends Error {}
 
 function requireRowsSubject(subject: string): void {
   if (!ROWS_SUBJECT.test(subject)) {

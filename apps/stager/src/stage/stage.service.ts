@@ -13,7 +13,7 @@ import {
 import type { ApplyOutcome, StagingConnector, TableEnsured } from '@svc/engines';
 import type { WorkerConfig } from '@svc/config';
 import { JsonLogger, replicationLog } from '@svc/logging';
-import { CancelledWork, PipelinePublisher, WorkAbortedError, purgeRows, readRowChunks, type OutageWait, type WorkContext } from '@svc/messaging';
+import { CancelledWork, PipelinePublisher, RowChunksGoneError, WorkAbortedError, purgeRows, readRowChunks, type OutageWait, type WorkContext } from '@svc/messaging';
 import { NATS_CONNECTION } from '@svc/messaging-nest';
 import { WORKER_CONFIG, WORKER_SHUTDOWN } from '@svc/pipeline-nest';
 import {
@@ -78,6 +78,26 @@ export class StageService {
    * which delivery of the message this is.
    */
   async stage(event: BatchExtracted, context?: Pick<WorkContext, 'lendSlot' | 'deliveryCount'>): Promise<void> {
+    try {
+      await this.stageOnce(event, context);
+    } catch (error) {
+      if (!(error instanceof RowChunksGoneError)) throw error;
+      // Delivering the batch again cannot bring its rows back (and, while it is retried, its work holds its table, and
+      // after a registry restart every other replication's turn): its work fails at once, and the registry reads the
+      // table's changes again. Nothing of it was committed: the rows ran out inside its transaction.
+      replicationLog(this.logger, await this.configs.configOf(event.batch.replicationId, event.batch.configVersion)).warn(
+        'the rows of a batch are gone from the rows stream: its work is read again',
+        { workId: event.workId, batchId: event.batch.batchId, reason: error.message },
+      );
+      await reportBatchFailure(this.publisher, event, 'stage', {
+        message: "the batch's rows were lost from the rows stream (a NATS restart, or their retention): its changes are read again",
+        retryable: true,
+        scope: 'table',
+      });
+    }
+  }
+
+  private async stageOnce(event: BatchExtracted, context?: Pick<WorkContext, 'lendSlot' | 'deliveryCount'>): Promise<void> {
     const { batch } = event;
     const config = await this.configs.configOf(batch.replicationId, batch.configVersion);
     const staging = this.engines.staging(config);

@@ -145,6 +145,19 @@ describe('stager: a group of change batches', () => {
     expect(failures.find((failure) => failure.workId === pets.workId)).toMatchObject({ reseed: true });
     expect(await rowsOf('people')).toEqual(['1:Ann', '2:Bobby', '3:Cy']);
   }, 60000);
+
+  it('fails a batch whose rows are gone from the rows stream at once, without deliveries that cannot bring them back', async () => {
+    const batch = changeBatch('plants', 5, 6, 1);
+    const workId = randomUUID();
+    const lost = { workId, batch, rowsSubject: rowsSubjectOf(batch.batchId, workId), chunkCount: 1, rowCount: 1, extractedAt: new Date().toISOString() };
+    await harness.publisher.publish(PipelineSubjects.batchExtracted, lost, workId);
+
+    await waitUntil(async () => failures.some((failure) => failure.workId === workId), 20000, 'the lost batch\'s failure');
+    await harness.idle();
+    expect(failures.filter((failure) => failure.workId === workId)).toEqual([expect.objectContaining({ stage: 'stage', retryable: true, scope: 'table' })]);
+    expect(failures.find((failure) => failure.workId === workId)?.message).toContain('rows were lost from the rows stream');
+    expect(harness.resultsOf(workId)).toEqual([]);
+  }, 60000);
 });
 
 /** Staging in the given database, files in the test bucket (the test S3 server's one account). */
