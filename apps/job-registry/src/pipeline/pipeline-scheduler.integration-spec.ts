@@ -573,7 +573,7 @@ describe('pipeline scheduler against PostgreSQL and NATS with a fake clock', () 
   describe('small changes of several tables', () => {
     it('issues the change cycles of small tables as one group (one unit of ParallelTablesLimit), each member its own claim, and a busy table alone', async () => {
       const database = newDatabase();
-      const registry = await startRegistry(database);
+      const registry = await startRegistry(database, undefined, { WORK_GROUP_TABLES: '100' });
       const tables = ['[public].[a]', '[public].[b]', '[public].[c]', '[public].[d]'];
       const replicationId = await addReplication(registry, 'grouped', tables, { parallelTablesLimit: 1 });
       // One seed at a time (seeds never travel together).
