@@ -1,5 +1,6 @@
 import { MAX_WORK_GROUP_MEMBERS } from '@svc/contracts';
-import { aloneMessageId, eachAtMost, groupMessageId, groupsOf, newestConfigVersion } from './work-groups';
+import { RetryableWorkError, TerminalWorkError, WorkAbortedError } from '@svc/messaging';
+import { eachAtMost, groupMessageId, groupsOf, newestConfigVersion, runEachAlone } from './work-groups';
 
 describe('groupsOf', () => {
   it('keeps members in order, in groups of at most MAX_WORK_GROUP_MEMBERS', () => {
@@ -24,7 +25,6 @@ describe('group message ids', () => {
     expect(groupMessageId('staged', [member('w1', 1), member('w2', 1)])).toBe(id);
     expect(groupMessageId('staged', [member('w1', 1), member('w2', 2)])).not.toBe(id);
     expect(groupMessageId('extracted', [member('w1', 1), member('w2', 1)])).not.toBe(id);
-    expect(aloneMessageId('w1/b/1')).not.toBe('w1/b/1');
   });
 });
 
@@ -49,5 +49,36 @@ describe('eachAtMost', () => {
     expect(results).toEqual([50, 10, 40, 20, 30, 0]);
     expect(most).toBe(2);
     expect(await eachAtMost([], 8, async () => 1)).toEqual([]);
+  });
+});
+
+describe('runEachAlone', () => {
+  it('runs every member, reports a retryable failure and goes on, and leaves a terminal one (reported by the run) alone', async () => {
+    const ran: string[] = [];
+    const retryable: string[] = [];
+    await runEachAlone(
+      ['ok', 'retry', 'terminal', 'last'],
+      async (member) => {
+        ran.push(member);
+        if (member === 'retry') throw new RetryableWorkError('deadlock');
+        if (member === 'terminal') throw new TerminalWorkError('no such column');
+      },
+      async (member, failure) => {
+        retryable.push(`${member}: ${failure.message}`);
+      },
+    );
+    expect(ran).toEqual(['ok', 'retry', 'terminal', 'last']);
+    expect(retryable).toEqual(['retry: deadlock']);
+  });
+
+  it('ends at a stop or an unclassified error, so that the whole group is delivered again', async () => {
+    const ran: string[] = [];
+    const run = (thrown: Error) => runEachAlone(['a', 'b'], async (member) => {
+      ran.push(member);
+      throw thrown;
+    }, async () => undefined);
+    await expect(run(new WorkAbortedError('stopping'))).rejects.toBeInstanceOf(WorkAbortedError);
+    await expect(run(new Error('bug'))).rejects.toThrow('bug');
+    expect(ran).toEqual(['a', 'a']);
   });
 });

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { MAX_WORK_GROUP_MEMBERS, type BatchDescriptor } from '@svc/contracts';
+import { RetryableWorkError, TerminalWorkError } from '@svc/messaging';
 
 /**
  * A group's message stays under this many bytes of JSON: JetStream's default payload limit is 1 MiB, and a member
@@ -39,9 +40,27 @@ export function groupMessageId(stage: 'extracted' | 'staged', members: readonly 
   return `group/${stage}/${digest.digest('hex')}`;
 }
 
-/** The message id of a member of a group sent on alone (the group could not carry it): apart from the group's and the member's own. */
-export function aloneMessageId(memberMessageId: string): string {
-  return `${memberMessageId}/alone`;
+/**
+ * The members a group could not carry, each run as one table's work by `runAlone` (the consumer's own handler of one
+ * table's message, which reports a terminal failure itself), one after the other, in the group's handler: a worker may
+ * not publish on its own stage's input subject (bus roles), and a member sent back there would also lose its place.
+ * A member that still fails, retryably, is reported so (`reportRetryable`: WorkFailed, retryable), and the registry
+ * tries its table again on its own after a backoff; the others go on. A stop (WorkAbortedError) or anything
+ * unclassified ends the group's handler, and the group is delivered again (every member's step is idempotent).
+ */
+export async function runEachAlone<T>(
+  members: readonly T[],
+  runAlone: (member: T) => Promise<void>,
+  reportRetryable: (member: T, failure: RetryableWorkError) => Promise<void>,
+): Promise<void> {
+  for (const member of members) {
+    try {
+      await runAlone(member);
+    } catch (error) {
+      if (error instanceof RetryableWorkError) await reportRetryable(member, error);
+      else if (!(error instanceof TerminalWorkError)) throw error;
+    }
+  }
 }
 
 /** The newest configuration version any member was read under: the group connects with it (or a newer one). */

@@ -2,7 +2,7 @@ import { PipelineConsumers, isExtractRequested, isWorkGroup, tableKey, type Extr
 import type { WorkerConfig } from '@svc/config';
 import type { PipelineWorkerOptions } from '@svc/messaging';
 import type { AnyPipelineWorkerOptions } from '@svc/pipeline-nest';
-import { runClassified } from '@svc/pipeline-runtime';
+import { runClassified, runEachAlone } from '@svc/pipeline-runtime';
 import type { ExtractService } from './extract.service';
 
 /** The extractors' shared durable consumer of work requests: one table's work, or a group's. */
@@ -12,10 +12,21 @@ export function extractConsumer(service: ExtractService, settings: WorkerConfig)
     concurrency: settings.concurrency,
     guard: isExtractWork,
     handle: (work, context) => {
-      // A group's members each report their own failures (or go on alone): the group itself has nothing to report.
-      if (isWorkGroup(work)) return runClassified(() => service.extractGroup(work, context), { endpoint: 'Source' }, () => Promise.resolve());
-      return runClassified(() => service.extract(work, context), { endpoint: 'Source', table: tableKey(work.table) }, ({ reason, scope, detail }) =>
-        service.fail(work, reason, { retryable: false, scope, ...(detail !== undefined && { detail }) }),
+      const classified = (request: ExtractRequested, read: () => Promise<void>) =>
+        runClassified(read, { endpoint: 'Source', table: tableKey(request.table) }, ({ reason, scope, detail }) =>
+          service.fail(request, reason, { retryable: false, scope, ...(detail !== undefined && { detail }) }),
+        );
+      if (!isWorkGroup(work)) return classified(work, () => service.extract(work, context));
+      // The group itself has nothing to report: its members each report their own outcome, alone when they failed in it.
+      return runClassified(
+        async () =>
+          runEachAlone(
+            await service.extractGroup(work, context),
+            (member) => classified(member, () => service.extractAlone(member)),
+            (member, failure) => service.fail(member, failure.message, { retryable: true, scope: 'table', ...(failure.detail !== undefined && { detail: failure.detail }) }),
+          ),
+        { endpoint: 'Source' },
+        () => Promise.resolve(),
       );
     },
     onGiveUp: async (payload, reason, detail) => {

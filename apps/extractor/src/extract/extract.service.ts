@@ -44,7 +44,6 @@ import {
   CaptureFailedError,
   SourceVersionsRewoundError,
   StaleDefinitionError,
-  aloneMessageId,
   changeBatchId,
   groupMessageId,
   groupsOf,
@@ -135,11 +134,12 @@ export class ExtractService {
   /**
    * The change cycles of a group of small tables (docs/PIPELINE.md, "Many small tables in one unit"): each member read as
    * it would be alone, one after the other; the members whose changes fit one batch go on to staging in one message.
-   * A member that fails goes on alone under a new attempt (new epoch), where the failure is retried and reported as
-   * any work's: one table's failure never holds back or fails the others.
+   * Returned: the members that failed, each under a new attempt, to be read alone (extractAlone through runEachAlone),
+   * where the failure is retried and reported as any work's: one table's failure never holds back or fails the others.
    */
-  async extractGroup(message: ExtractGroupRequested, context: Pick<WorkContext, 'deliveryCount'> = { deliveryCount: 1 }): Promise<void> {
+  async extractGroup(message: ExtractGroupRequested, context: Pick<WorkContext, 'deliveryCount'> = { deliveryCount: 1 }): Promise<ExtractRequested[]> {
     const forwarded: BatchExtracted[] = [];
+    const failed: ExtractRequested[] = [];
     for (const delivered of message.group) {
       if (this.cancelled.has(delivered.workId)) continue;
       /** Kept apart until the member is done: a member that fails after its read goes alone, and its batch with it. */
@@ -151,7 +151,12 @@ export class ExtractService {
         forwarded.push(...own);
       } catch (error) {
         if (error instanceof WorkAbortedError) throw error;
-        await this.sendAlone(delivered, error);
+        this.logger.info('a table of a group is read again alone after a failure', {
+          workId: delivered.workId,
+          table: tableKey(delivered.table),
+          reason: error instanceof Error ? error.message : String(error),
+        });
+        failed.push(delivered);
       }
     }
     for (const group of groupsOf(forwarded)) {
@@ -159,18 +164,15 @@ export class ExtractService {
       if (group.length === 1 && only !== undefined) await this.publisher.publish(PipelineSubjects.batchExtracted, only, workMessageId(only.workId, only.batch.batchId, only.batch.epoch));
       else await this.publisher.publish(PipelineSubjects.batchExtracted, { workId: message.workId, group }, groupMessageId('extracted', group));
     }
+    // Each under a new attempt (its read may have announced batches under the group's epoch, which a new one fences out),
+    // whose epoch its reports then carry; one the registry no longer holds is dropped.
+    const attempts = await Promise.all(failed.map((member) => this.newAttempt(member)));
+    return attempts.filter((attempt): attempt is ExtractRequested => attempt !== null);
   }
 
-  /**
-   * A member of a group that failed goes on as one table's work, under a new attempt: its read may have announced
-   * batches under the group's epoch, which a new epoch fences out. Dropped when the registry no longer holds it.
-   */
-  private async sendAlone(member: ExtractRequested, error: unknown): Promise<void> {
-    const reason = error instanceof Error ? error.message : String(error);
-    const attempt = await this.newAttempt(member);
-    if (attempt === null) return;
-    this.logger.info('a table of a group goes on alone after a failure', { workId: member.workId, table: tableKey(member.table), reason });
-    await this.publisher.publish(PipelineSubjects.extractRequested, attempt, aloneMessageId(`${member.workId}/${String(attempt.epoch)}`));
+  /** A failed member of a group, under its new attempt (extractGroup), read again as one table's work. */
+  async extractAlone(attempt: ExtractRequested): Promise<void> {
+    await this.extractAttempt(attempt);
   }
 
   /** One attempt of a work, its definition read again when the table changed while it was read. */

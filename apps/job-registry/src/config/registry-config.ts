@@ -72,7 +72,7 @@ export interface PipelineSchedulerSettings {
   stalledWorkMs: number;
   /**
    * Change cycles of one replication's small tables due in one pass travel as one unit of up to this many tables
-   * (WORK_GROUP_TABLES; 1, the default for now: every table alone), applied in one staging and one warehouse transaction.
+   * (WORK_GROUP_TABLES, 100; 1: every table alone), applied in one staging and one warehouse transaction.
    */
   workGroupTables: number;
   /** A table whose last change cycle moved more rows than this goes alone (WORK_GROUP_MAX_ROWS). */
@@ -117,7 +117,7 @@ export function readRegistryConfig(environment: Record<string, string | undefine
     staleWorkMs: env.int('STALE_WORK_MINUTES', 15, { min: 1, max: 1440 }) * 60000,
     minuteMs: env.int('SCHEDULER_MINUTE_SECONDS', 60, { min: 1, max: 60 }) * 1000,
     stalledWorkMs: env.int('STALLED_WORK_SECONDS', 60, { min: 5, max: 86400 }) * 1000,
-    workGroupTables: env.int('WORK_GROUP_TABLES', 1, { min: 1, max: MAX_WORK_GROUP_MEMBERS }),
+    workGroupTables: env.int('WORK_GROUP_TABLES', 100, { min: 1, max: MAX_WORK_GROUP_MEMBERS }),
     workGroupMaxRows: env.int('WORK_GROUP_MAX_ROWS', 1000, { min: 0, max: 1000000 }),
     testHoldClaimBeforePublishMs: env.int('SVC_TEST_HOOK_HOLD_CLAIM_BEFORE_PUBLISH_MS', 0, { min: 0, max: 3600000 }),
   };

@@ -2,7 +2,7 @@ import { PipelineConsumers, isBatchStaged, isStagedWork, isWorkGroup, tableKey, 
 import type { WorkerConfig } from '@svc/config';
 import type { PipelineWorkerOptions } from '@svc/messaging';
 import type { AnyPipelineWorkerOptions } from '@svc/pipeline-nest';
-import { runClassified } from '@svc/pipeline-runtime';
+import { runClassified, runEachAlone } from '@svc/pipeline-runtime';
 import type { LoadService } from './load.service';
 
 /** The loaders' shared durable consumer of staged batches: one table's batch, or a group's. */
@@ -12,10 +12,19 @@ export function loadConsumer(service: LoadService, settings: WorkerConfig): AnyP
     concurrency: settings.concurrency,
     guard: isStagedWork,
     handle: (work, context) => {
-      // A group's members go on alone when it cannot be loaded: the group itself has nothing to report.
-      if (isWorkGroup(work)) return runClassified(() => service.loadGroup(work), { endpoint: 'Warehouse' }, () => Promise.resolve());
-      return runClassified(() => service.load(work, context), { endpoint: 'Warehouse', table: tableKey(work.batch.definition.table) }, ({ reason, scope, detail }) =>
-        service.fail(work, { message: reason, retryable: false, scope, ...(detail !== undefined && { detail }) }),
+      const loadAlone = (event: BatchStaged) =>
+        runClassified(() => service.load(event, context), { endpoint: 'Warehouse', table: tableKey(event.batch.definition.table) }, ({ reason, scope, detail }) =>
+          service.fail(event, { message: reason, retryable: false, scope, ...(detail !== undefined && { detail }) }),
+        );
+      if (!isWorkGroup(work)) return loadAlone(work);
+      // The group itself has nothing to report: its members each report their own outcome, alone when it could not carry them.
+      return runClassified(
+        async () =>
+          runEachAlone(await service.loadGroup(work), loadAlone, (event, failure) =>
+            service.fail(event, { message: failure.message, retryable: true, scope: 'table', ...(failure.detail !== undefined && { detail: failure.detail }) }),
+          ),
+        { endpoint: 'Warehouse' },
+        () => Promise.resolve(),
       );
     },
     onGiveUp: async (payload, reason, detail) => {

@@ -6,6 +6,7 @@ import type { NatsConnection } from 'nats';
 import { EngineRegistry, changeBatchId, seedBatchId } from '@svc/pipeline-runtime';
 import { FakeEngine, RecordingPublisher, staticConfigs } from '@svc/pipeline-runtime/testing';
 import { SAMPLE_PEOPLE_TABLE, TEST_WORKER_KEY, sampleChangeBatch, sampleReplicationConfig } from '@svc/testing';
+import { loadConsumer } from './load.consumer';
 import { LoadService } from './load.service';
 
 const REPLICATION_ID = '5b0f6c1e-2d3a-4b5c-8d9e-0f1a2b3c4d5e';
@@ -127,30 +128,53 @@ describe('LoadService with a fake engine', () => {
       ]);
     });
 
-    it('sends every member on alone when the group\'s transaction fails, having loaded none of them', async () => {
+    it('returns every member to be loaded alone when the group\'s transaction fails, having loaded none of them', async () => {
       engine.warehouse.faults.failNext('loadBatch', Object.assign(new Error('deadlock detected'), { code: '40P01' }));
 
-      await service.loadGroup({ workId: 'group-1', group: [staged(people, 'work-p'), staged(others, 'work-o')] });
+      const alone = await service.loadGroup({ workId: 'group-1', group: [staged(people, 'work-p'), staged(others, 'work-o')] });
 
+      expect(alone).toEqual([staged(people, 'work-p'), staged(others, 'work-o')]);
       expect(engine.warehouse.loaded.batchIds.size).toBe(0);
-      expect(publisher.published).toEqual([
-        { subject: PipelineSubjects.batchStaged, payload: staged(people, 'work-p'), messageId: `work-p/${people.batchId}/3/alone` },
-        { subject: PipelineSubjects.batchStaged, payload: staged(others, 'work-o'), messageId: `work-o/${others.batchId}/3/alone` },
+      expect(publisher.published).toEqual([]);
+    });
+
+    it('loads the members alone in the group\'s own handler, never sending them back on its input subject (the bus roles forbid it)', async () => {
+      engine.warehouse.faults.failNext('loadBatch', Object.assign(new Error('deadlock detected'), { code: '40P01' }));
+      const consumer = loadConsumer(service, loadWorkerConfig({ SVC_WORKER_KEY: TEST_WORKER_KEY }));
+
+      await consumer.handle({ workId: 'group-1', group: [staged(people, 'work-p'), staged(others, 'work-o')] }, { deliveryCount: 1 });
+
+      expect(engine.warehouse.loaded.batchIds).toEqual(new Set([people.batchId, others.batchId]));
+      expect(publisher.published.map(({ subject, messageId }) => ({ subject, messageId }))).toEqual([
+        { subject: PipelineSubjects.batchLoaded, messageId: `work-p/${people.batchId}/3` },
+        { subject: PipelineSubjects.batchLoaded, messageId: `work-o/${others.batchId}/3` },
       ]);
     });
 
-    it('trusts a table it ensured before without a look: one dropped behind its back fails the group, whose members then go alone', async () => {
+    it('reports a member that fails alone too as failed (retryable), and still loads the others', async () => {
+      const deadlock = () => Object.assign(new Error('deadlock detected'), { code: '40P01' });
+      engine.warehouse.faults.failNext('loadBatch', deadlock());
+      engine.warehouse.faults.failNext('loadBatch', deadlock());
+      const consumer = loadConsumer(service, loadWorkerConfig({ SVC_WORKER_KEY: TEST_WORKER_KEY }));
+
+      await consumer.handle({ workId: 'group-1', group: [staged(people, 'work-p'), staged(others, 'work-o')] }, { deliveryCount: 1 });
+
+      expect(engine.warehouse.loaded.batchIds).toEqual(new Set([others.batchId]));
+      expect(publisher.payloadsOn(PipelineSubjects.workFailed)).toEqual([expect.objectContaining({ workId: 'work-p', stage: 'load', retryable: true, scope: 'table' })]);
+      expect(publisher.payloadsOn(PipelineSubjects.batchLoaded)).toEqual([expect.objectContaining({ workId: 'work-o' })]);
+      expect(publisher.payloadsOn(PipelineSubjects.batchStaged)).toEqual([]);
+    });
+
+    it('trusts a table it ensured before without a look: one dropped behind its back fails the group, whose members are then returned to go alone', async () => {
       await service.loadGroup({ workId: 'group-0', group: [staged(sampleChangeBatch(REPLICATION_ID, { from: 1, to: 10 }, 3), 'work-0'), staged(ofTable('others', sampleChangeBatch(REPLICATION_ID, { from: 1, to: 10 }, 3)), 'work-00')] });
       publisher.published.splice(0);
       engine.warehouse.tables.delete(`dwh.${engine.warehouse.targetTableName(others.definition.table)}`);
 
-      await service.loadGroup({ workId: 'group-1', group: [staged(people, 'work-p'), staged(others, 'work-o')] });
+      const alone = await service.loadGroup({ workId: 'group-1', group: [staged(people, 'work-p'), staged(others, 'work-o')] });
 
       expect(engine.warehouse.loaded.batchIds.has(people.batchId)).toBe(false);
-      expect(publisher.published.map(({ subject, messageId }) => ({ subject, messageId }))).toEqual([
-        { subject: PipelineSubjects.batchStaged, messageId: `work-p/${people.batchId}/3/alone` },
-        { subject: PipelineSubjects.batchStaged, messageId: `work-o/${others.batchId}/3/alone` },
-      ]);
+      expect(alone.map((member) => member.workId)).toEqual(['work-p', 'work-o']);
+      expect(publisher.published).toEqual([]);
     });
 
     it('reseeds a member whose warehouse table is gone and fences out a stale one, loading the rest', async () => {

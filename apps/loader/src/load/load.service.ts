@@ -18,7 +18,6 @@ import {
   definitionShape,
   SeedPartOrder,
   GROUP_REQUESTS_AT_ONCE,
-  aloneMessageId,
   eachAtMost,
   newestConfigVersion,
   workMessageId,
@@ -94,13 +93,13 @@ export class LoadService {
   /**
    * The change batches of a group of small tables (docs/PIPELINE.md, "Many small tables in one unit"), loaded in one
    * warehouse transaction; each member is reported loaded as it would be alone. A member whose table had to be created
-   * was lost and is reseeded; one whose table check failed goes on alone, as does every member when the group's
-   * transaction fails (it rolled back whole).
+   * was lost and is reseeded. Returned, to be loaded alone (runEachAlone): the members whose table check failed, and
+   * every member when the group's transaction failed (it rolled back whole).
    */
-  async loadGroup(message: BatchGroupStaged): Promise<void> {
+  async loadGroup(message: BatchGroupStaged): Promise<BatchStaged[]> {
     const live = message.group.filter((member) => !this.cancelled.has(member.workId));
     const [first] = live;
-    if (first === undefined) return;
+    if (first === undefined) return [];
     const config = await this.configs.configOf(first.batch.replicationId, newestConfigVersion(live));
     const warehouse = this.engines.warehouse(config);
     const options = tableOptionsOf(config);
@@ -120,9 +119,7 @@ export class LoadService {
       }
     }
     if (together.length > 0 && !(await this.loadTogether(together, warehouse, config, options))) alone.push(...together.map((member) => member.event));
-    for (const event of alone) {
-      await this.publisher.publish(PipelineSubjects.batchStaged, event, aloneMessageId(workMessageId(event.workId, event.batch.batchId, event.batch.epoch)));
-    }
+    return alone;
   }
 
   /** The group's one warehouse transaction and its reports; false when it rolled back (its members then go alone). */

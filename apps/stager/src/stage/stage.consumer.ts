@@ -2,7 +2,7 @@ import { PipelineConsumers, isBatchExtracted, isExtractedWork, isWorkGroup, tabl
 import type { WorkerConfig } from '@svc/config';
 import type { PipelineWorkerOptions } from '@svc/messaging';
 import type { AnyPipelineWorkerOptions } from '@svc/pipeline-nest';
-import { runClassified } from '@svc/pipeline-runtime';
+import { runClassified, runEachAlone } from '@svc/pipeline-runtime';
 import type { StageService } from './stage.service';
 
 /** The stagers' shared durable consumer of extracted batches: one table's batch, or a group's. */
@@ -12,10 +12,19 @@ export function stageConsumer(service: StageService, settings: WorkerConfig): An
     concurrency: settings.concurrency,
     guard: isExtractedWork,
     handle: (work, context) => {
-      // A group's members go on alone when it cannot be applied: the group itself has nothing to report.
-      if (isWorkGroup(work)) return runClassified(() => service.stageGroup(work, context), { endpoint: 'Staging' }, () => Promise.resolve());
-      return runClassified(() => service.stage(work, context), { endpoint: 'Staging', table: tableKey(work.batch.definition.table) }, ({ reason, scope, detail }) =>
-        service.fail(work, { message: reason, retryable: false, scope, ...(detail !== undefined && { detail }) }),
+      const stageAlone = (event: BatchExtracted) =>
+        runClassified(() => service.stage(event, context), { endpoint: 'Staging', table: tableKey(event.batch.definition.table) }, ({ reason, scope, detail }) =>
+          service.fail(event, { message: reason, retryable: false, scope, ...(detail !== undefined && { detail }) }),
+        );
+      if (!isWorkGroup(work)) return stageAlone(work);
+      // The group itself has nothing to report: its members each report their own outcome, alone when it could not carry them.
+      return runClassified(
+        async () =>
+          runEachAlone(await service.stageGroup(work, context), stageAlone, (event, failure) =>
+            service.fail(event, { message: failure.message, retryable: true, scope: 'table', ...(failure.detail !== undefined && { detail: failure.detail }) }),
+          ),
+        { endpoint: 'Staging' },
+        () => Promise.resolve(),
       );
     },
     onGiveUp: async (payload, reason, detail) => {

@@ -30,7 +30,6 @@ import {
   definitionShape,
   SeedPartOrder,
   GROUP_REQUESTS_AT_ONCE,
-  aloneMessageId,
   eachAtMost,
   groupMessageId,
   groupsOf,
@@ -173,14 +172,13 @@ export class StageService {
   /**
    * The change batches of a group of small tables (docs/PIPELINE.md, "Many small tables in one unit"), applied to staging
    * in one transaction and handed to the loaders in one message. A member whose table had to be created was lost (its
-   * database recreated) and is reseeded; one whose table check failed goes on alone, as does every member when the
-   * group's transaction fails (it rolled back whole):
-   * each is then one table's batch again, applied, retried and reported by the path every batch takes.
+   * database recreated) and is reseeded. Returned, to be staged alone (runEachAlone): the members whose table check
+   * failed, and every member when the group's transaction failed (it rolled back whole).
    */
-  async stageGroup(message: BatchGroupExtracted, context?: Pick<WorkContext, 'deliveryCount'>): Promise<void> {
+  async stageGroup(message: BatchGroupExtracted, context?: Pick<WorkContext, 'deliveryCount'>): Promise<BatchExtracted[]> {
     const live = message.group.filter((member) => !this.cancelled.has(member.workId));
     const [first] = live;
-    if (first === undefined) return;
+    if (first === undefined) return [];
     const config = await this.configs.configOf(first.batch.replicationId, newestConfigVersion(live));
     const staging = this.engines.staging(config);
     const alone: BatchExtracted[] = [];
@@ -200,9 +198,7 @@ export class StageService {
       }
     }
     if (together.length > 0 && !(await this.applyTogether(message.workId, together, staging, config, context?.deliveryCount ?? 1))) alone.push(...together.map((member) => member.event));
-    for (const event of alone) {
-      await this.publisher.publish(PipelineSubjects.batchExtracted, event, aloneMessageId(workMessageId(event.workId, event.batch.batchId, event.batch.epoch)));
-    }
+    return alone;
   }
 
   /** The group's one staging transaction and its hand-off; false when it rolled back (its members then go alone). */

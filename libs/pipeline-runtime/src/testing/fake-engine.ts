@@ -137,18 +137,18 @@ function namedRows(definition: TableDefinition, text: string, withOperation: boo
   });
 }
 
-/** Fails the next call of `operation` with `error`, once. */
+/** Fails the next call of `operation` with `error`, once; called again, the call after that too. */
 class Faults {
-  private readonly pending = new Map<string, unknown>();
+  private readonly pending = new Map<string, unknown[]>();
 
   failNext(operation: string, error: unknown): void {
-    this.pending.set(operation, error);
+    this.pending.set(operation, [...(this.pending.get(operation) ?? []), error]);
   }
 
   check(operation: string): void {
-    if (!this.pending.has(operation)) return;
-    const error = this.pending.get(operation);
-    this.pending.delete(operation);
+    const queued = this.pending.get(operation);
+    if (queued === undefined || queued.length === 0) return;
+    const [error] = queued.splice(0, 1);
     throw error;
   }
 }
