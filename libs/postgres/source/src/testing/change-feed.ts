@@ -3,7 +3,13 @@ import type { ReadOptions, SourceConnector } from '@svc/engines';
 import type { Client } from 'pg';
 import { parseCsv, readAll, sortedRows, type CsvField } from './source-fixture';
 
-const DEADLINE_MS = 20_000;
+/**
+ * The read horizon is the cluster's oldest transaction that has written, and the log-capture specs share their server
+ * with every e2e suite whose source reads from the log (workloads, the relay writing a large load's changes): in a CI
+ * run one held it for over 20 s, the reads ending at the same version all along. Waiting is right (a transaction still
+ * open may commit below the horizon); the deadline stays inside the suites' 60-s test timeout.
+ */
+const DEADLINE_MS = 50_000;
 
 /**
  * Runs `sql` in one transaction of `client` and returns the transaction's id. The id lets a test wait
