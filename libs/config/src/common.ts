@@ -1,3 +1,4 @@
+import { INSTALLATION_SETTING, installationProblem } from '@svc/contracts';
 import { MasterKeyError, parseMasterKey } from '@svc/crypto';
 import type { EnvReader } from './env-reader';
 import { readNatsSecurity, type NatsSecurity } from './nats-security';
@@ -25,6 +26,8 @@ export interface NatsSettings {
   ackWaitMs: number;
   /** Credentials and TLS (NATS_CREDS | NATS_USER+NATS_PASSWORD | NATS_NKEY_SEED, NATS_CA_FILE, NATS_CERT_FILE+NATS_KEY_FILE). */
   security: NatsSecurity;
+  /** SVC_INSTALLATION: whose subjects, streams and buckets on NATS ('' the default installation); see BusNames. */
+  installation: string;
 }
 
 export function readNatsSettings(env: EnvReader): NatsSettings {
@@ -35,7 +38,16 @@ export function readNatsSettings(env: EnvReader): NatsSettings {
     requestTimeoutMs: env.int('NATS_REQUEST_TIMEOUT_MS', 30000, { min: 100 }),
     streamReplicas: env.int('NATS_STREAM_REPLICAS', 1, { min: 1, max: MAX_STREAM_REPLICAS }),
     ackWaitMs: env.int('NATS_ACK_WAIT_SECONDS', 15, { min: 3, max: 3600 }) * 1000,
+    installation: readInstallation(env),
   };
+}
+
+/** Checked at start, so that a bad name stops the boot with the setting named (the messaging layer reads it too). */
+function readInstallation(env: EnvReader): string {
+  const installation = env.optionalString(INSTALLATION_SETTING) ?? '';
+  const problem = installationProblem(installation);
+  if (problem !== null) env.problem(problem);
+  return installation;
 }
 
 export interface S3ServiceSettings {

@@ -19,8 +19,13 @@ function problemsOf(environment: Record<string, string>): string[] {
 }
 
 describe('readNatsSettings', () => {
+  it('reads the installation, and refuses a name NATS subjects and stream names could not carry', () => {
+    expect(read({ SVC_INSTALLATION: 'blue' }).installation).toBe('blue');
+    expect(() => read({ SVC_INSTALLATION: 'blue.green' })).toThrow(/SVC_INSTALLATION: must be empty \(the default installation\) or 1 to 16 lowercase letters/);
+  });
+
   it('defaults to one local server and one copy of each stream', () => {
-    expect(read({})).toEqual({ servers: ['nats://127.0.0.1:4222'], requestTimeoutMs: 30000, streamReplicas: 1, ackWaitMs: 15000, security: {} });
+    expect(read({})).toEqual({ servers: ['nats://127.0.0.1:4222'], requestTimeoutMs: 30000, streamReplicas: 1, ackWaitMs: 15000, security: {}, installation: '' });
   });
 
   it('reads how long a taken unit of work may go without a heartbeat, in seconds', () => {

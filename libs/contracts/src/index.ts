@@ -268,3 +268,4 @@ export {
   type ValidationResultReport,
 } from './pipeline/validation-messages';
 export { guardValidateRequested, guardValidationReport, isValidateRequested } from './pipeline/guards';
+export { INSTALLATION_SETTING, installationProblem } from './installation';

@@ -1,4 +1,5 @@
 import { PipelineConsumers, PipelineSubjects, ReplayRecords, Subjects } from '@svc/contracts';
+import { BusNames } from './bus-names';
 import { BUS_ROLES, busPermissionsOf, inboxPrefixOf, type BusRole } from './bus-roles';
 import { generateBusCredentials, natsServerConfig } from './bus-server-config';
 
@@ -109,6 +110,61 @@ describe('the bus permission model', () => {
       const reply = `${inboxPrefixOf(role)}.abc.1`;
       expect(BUS_ROLES.filter((other) => maySubscribe(other, reply))).toEqual([role]);
       expect(maySubscribe(role, '_INBOX.>')).toBe(false);
+    }
+  });
+});
+
+/** Whether some subject matches both patterns (`*` one token, `>` one or more). */
+function overlap(first: string, second: string): boolean {
+  const a = first.split('.');
+  const b = second.split('.');
+  for (let index = 0; index < Math.max(a.length, b.length); index += 1) {
+    const [x, y] = [a[index], b[index]];
+    if (x === undefined || y === undefined) return false;
+    if (x === '>' || y === '>') return true;
+    if (x !== '*' && y !== '*' && x !== y) return false;
+  }
+  return true;
+}
+
+describe('installations on one NATS (SVC_INSTALLATION)', () => {
+  const installations = [new BusNames(''), new BusNames('blue'), new BusNames('green')];
+  /** The account's JetStream usage (limits, counts): the same account whatever the installation, and nothing of its data. */
+  const ACCOUNT_INFO = '$JS.API.INFO';
+  const everything = (names: BusNames) =>
+    BUS_ROLES.flatMap((role) => [...busPermissionsOf(role, names).publish, ...busPermissionsOf(role, names).subscribe]).filter((entry) => entry !== ACCOUNT_INFO);
+
+  it('lets no role of one installation publish or subscribe to anything another installation uses, whatever the two are called', () => {
+    for (const mine of installations) {
+      for (const theirs of installations.filter((other) => other !== mine)) {
+        const crossing = BUS_ROLES.flatMap((role) => {
+          const own = busPermissionsOf(role, mine);
+          return [...own.publish, ...own.subscribe].filter((entry) => entry !== ACCOUNT_INFO).flatMap((pattern) => everything(theirs).filter((other) => overlap(pattern, other)).map((other) => `${role}: ${pattern} ~ ${other}`));
+        });
+        expect({ mine: mine.installation, theirs: theirs.installation, crossing }).toEqual({ mine: mine.installation, theirs: theirs.installation, crossing: [] });
+      }
+    }
+  });
+
+  it('keeps the default installation\'s names as they always were, and names another\'s apart', () => {
+    const blue = new BusNames('blue');
+    expect(new BusNames('').subject(PipelineSubjects.batchStaged)).toBe('svc.pipeline.v1.batch.staged');
+    expect(blue.subject(PipelineSubjects.batchStaged)).toBe('svc-blue.pipeline.v1.batch.staged');
+    expect(blue.subject('svc.registry.v1.>')).toBe('svc-blue.registry.v1.>');
+    expect([blue.workStream, blue.rowsStream, blue.replayBucket, blue.replayStream, blue.replaySubjectPrefix]).toEqual([
+      'SVC_BLUE_PIPELINE_V1',
+      'SVC_BLUE_ROWS_V1',
+      'SVC_BLUE_REPLAY_V1',
+      'KV_SVC_BLUE_REPLAY_V1',
+      '$KV.SVC_BLUE_REPLAY_V1',
+    ]);
+    expect(inboxPrefixOf('stager', blue)).toBe('_INBOX.svc-blue-stager');
+    expect(busPermissionsOf('stager', blue).publish).toContain(`$JS.API.CONSUMER.CREATE.SVC_BLUE_PIPELINE_V1.stager.svc-blue.pipeline.v1.batch.extracted`);
+  });
+
+  it('refuses a name that is not 1-16 lowercase letters and digits, naming the setting', () => {
+    for (const bad of ['Blue', 'blue.green', 'blue-green', '1blue', 'a'.repeat(17), 'blue>', ' ']) {
+      expect(() => new BusNames(bad)).toThrow(/^SVC_INSTALLATION: must be empty/);
     }
   });
 });

@@ -1,4 +1,5 @@
 import { PipelineConsumers, PipelineStreams, PipelineSubjects, ReplayRecords, Subjects, healthSubject } from '@svc/contracts';
+import { busNames, type BusNames } from './bus-names';
 
 /** Who may be on the bus: the five services, and operators (the CLI's key creation, health checks). */
 export const BUS_ROLES = ['job-registry', 'api-gateway', 'extractor', 'stager', 'loader', 'operator'] as const;
@@ -18,8 +19,8 @@ const JS_API = '$JS.API';
  * Replies come to inboxes under the role's own prefix, and a role may only read its own: another role cannot
  * subscribe to `_INBOX.>` and read the runtime configurations or signing keys meant for someone else.
  */
-export function inboxPrefixOf(role: BusRole): string {
-  return `_INBOX.${role}`;
+export function inboxPrefixOf(role: BusRole, names: BusNames = busNames()): string {
+  return names.inboxPrefix(role);
 }
 
 /**
@@ -30,7 +31,7 @@ export function inboxPrefixOf(role: BusRole): string {
  * (answering the registry) get this; health answers keep to allow_responses, where a lost one costs nothing.
  */
 function repliesTo(...requesters: BusRole[]): string[] {
-  return requesters.map((requester) => `${inboxPrefixOf(requester)}.>`);
+  return requesters.map((requester) => `${logicalInbox(requester)}.>`);
 }
 
 /** Create (the filter is part of the subject, so no other filter can be chosen), look up, pull from and acknowledge one durable consumer. */
@@ -55,12 +56,27 @@ function pipelineWorker(role: 'extractor' | 'stager' | 'loader'): BusPermissions
       `${JS_API}.STREAM.INFO.${ROWS}`,
       ...ownDurableConsumer(PipelineConsumers[role]),
     ],
-    subscribe: [healthSubject(role), Subjects.workCancelled, `${inboxPrefixOf(role)}.>`],
+    subscribe: [healthSubject(role), Subjects.workCancelled, `${logicalInbox(role)}.>`],
   };
 }
 
 function joined(...parts: BusPermissions[]): BusPermissions {
   return { publish: parts.flatMap((part) => part.publish), subscribe: parts.flatMap((part) => part.subscribe) };
+}
+
+/** A role's inbox in the logical names the permissions are written in (BusNames.permission makes it the installation's). */
+function logicalInbox(role: BusRole): string {
+  return `_INBOX.${role}`;
+}
+
+/**
+ * The permission model of the bus, for this process's installation (SVC_INSTALLATION; `npm run secrets` writes the NATS
+ * configuration of the installation it runs for): written in the contracts' logical names, then named as the
+ * installation names them, so one installation's roles reach nothing of another's on the same NATS.
+ */
+export function busPermissionsOf(role: BusRole, names: BusNames = busNames()): BusPermissions {
+  const logical = logicalPermissionsOf(role);
+  return { publish: logical.publish.map((entry) => names.permission(entry)), subscribe: logical.subscribe.map((entry) => names.permission(entry)) };
 }
 
 /**
@@ -70,7 +86,7 @@ function joined(...parts: BusPermissions[]): BusPermissions {
  * alerts, and manages the streams; each worker publishes only its own stage's results, reads only its own consumer,
  * and touches the rows stream only as its stage needs.
  */
-export function busPermissionsOf(role: BusRole): BusPermissions {
+function logicalPermissionsOf(role: BusRole): BusPermissions {
   switch (role) {
     case 'job-registry':
       return {
@@ -94,7 +110,7 @@ export function busPermissionsOf(role: BusRole): BusPermissions {
           ...ownDurableConsumer(PipelineConsumers.registryFailed),
           ...repliesTo('extractor', 'stager', 'loader', 'api-gateway', 'operator'),
         ],
-        subscribe: ['svc.registry.v1.>', Subjects.registryOperation, healthSubject('job-registry'), Subjects.workProgress, `${inboxPrefixOf(role)}.>`],
+        subscribe: ['svc.registry.v1.>', Subjects.registryOperation, healthSubject('job-registry'), Subjects.workProgress, `${logicalInbox(role)}.>`],
       };
     case 'api-gateway':
       return {
@@ -107,7 +123,7 @@ export function busPermissionsOf(role: BusRole): BusPermissions {
           `${JS_API}.INFO`,
           `${ReplayRecords.subjectPrefix}.*`,
         ],
-        subscribe: [healthSubject('api-gateway'), `${inboxPrefixOf(role)}.>`],
+        subscribe: [healthSubject('api-gateway'), `${logicalInbox(role)}.>`],
       };
     case 'extractor':
       return joined(pipelineWorker('extractor'), {
@@ -150,7 +166,7 @@ export function busPermissionsOf(role: BusRole): BusPermissions {
     case 'operator':
       return {
         publish: [Subjects.registryCreateAccessKey, Subjects.registryManageAccessKeys, Subjects.registryMetrics, 'svc.*.v1.health'],
-        subscribe: [`${inboxPrefixOf(role)}.>`],
+        subscribe: [`${logicalInbox(role)}.>`],
       };
   }
 }

@@ -1,6 +1,7 @@
 import type { NatsConnection, Subscription } from 'nats';
 import { Subjects, guardWorkCancelled, type WorkCancelled } from '@svc/contracts';
 import { decodeJson, encodeJson } from './json-payload';
+import { busNames } from './bus-names';
 
 export const DEFAULT_CANCELLED_WORK_CAPACITY = 10_000;
 
@@ -10,7 +11,7 @@ export const DEFAULT_CANCELLED_WORK_CAPACITY = 10_000;
  * and warehouse is what keeps a cancelled unit's batches out.
  */
 export function publishWorkCancelled(connection: NatsConnection, message: WorkCancelled): void {
-  connection.publish(Subjects.workCancelled, encodeJson(message));
+  connection.publish(busNames().subject(Subjects.workCancelled), encodeJson(message));
 }
 
 export interface CancelledWorkOptions {
@@ -42,7 +43,7 @@ export class CancelledWork {
   /** Subscribes; once it resolves the server has the subscription, so a cancellation published after it is seen. */
   async start(): Promise<void> {
     if (this.subscription !== undefined) return;
-    this.subscription = this.connection.subscribe(Subjects.workCancelled, {
+    this.subscription = this.connection.subscribe(busNames().subject(Subjects.workCancelled), {
       callback: (error, message) => {
         if (error) this.report(error, 'receiving a cancellation');
         else this.receive(message.data);

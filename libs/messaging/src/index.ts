@@ -11,4 +11,5 @@ export { DEFAULT_OUTAGE_WAIT, NO_OUTAGE_WAIT, isNatsOutage, untilAborted, waitOu
 export { DEFAULT_RETRY_BACKOFF, retryDelayMs, type RandomSource, type RetryBackoff } from './retry-backoff';
 export { DEFAULT_MAX_CHUNK_BYTES, DEFAULT_MAX_IN_FLIGHT, RowChunksGoneError, publishRowChunks, purgeRows, readRowChunks, rowsSubjectOf } from './row-chunks';
 export { BUS_ROLES, busPermissionsOf, inboxPrefixOf, type BusPermissions, type BusRole } from './bus-roles';
+export { BusNames, busNames } from './bus-names';
 export { generateBusCredentials, natsServerConfig, newUserNkey, type BusCredential, type NatsServerConfigInput, type NatsServerTlsFiles } from './bus-server-config';

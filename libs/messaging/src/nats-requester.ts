@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Events, JSONCodec, type NatsConnection } from 'nats';
 import type { EventOf, EventSubject, ReplyOf, RequestOf, RequestReplySubject } from '@svc/contracts';
 import { isNestReplyPacket, type NestRequestPacket } from './nest-wire';
+import { busNames, type BusNames } from './bus-names';
 
 export class MessagingError extends Error {
   constructor(
@@ -34,6 +35,8 @@ export class NatsRequester {
     private readonly connection: NatsConnection,
     private readonly timeoutMs: number,
     private readonly reconnectGraceMs = RECONNECT_GRACE_MS,
+    /** Whose subjects: this process's installation unless told (a test that drives another installation's stack). */
+    private readonly names: BusNames = busNames(),
   ) {
     void this.followReconnects();
   }
@@ -48,7 +51,7 @@ export class NatsRequester {
     const waiter = { lose: () => lost?.() };
     this.pending.add(waiter);
     try {
-      const reply = await Promise.race([this.connection.request(subject, codec.encode(packet), { timeout: timeoutMs }), lostInReconnect]);
+      const reply = await Promise.race([this.connection.request(this.names.subject(subject), codec.encode(packet), { timeout: timeoutMs }), lostInReconnect]);
       replyData = reply.data;
     } catch (error) {
       if (error instanceof MessagingError) throw error;
@@ -69,7 +72,7 @@ export class NatsRequester {
 
   publish<S extends EventSubject>(subject: S, event: EventOf<S>): void {
     // Nest's event packets carry no id; handlers get `data`.
-    this.connection.publish(subject, codec.encode({ pattern: subject, data: event }));
+    this.connection.publish(this.names.subject(subject), codec.encode({ pattern: subject, data: event }));
   }
 
   private async followReconnects(): Promise<void> {

@@ -1,9 +1,10 @@
 import type { JetStreamClient, NatsConnection } from 'nats';
-import { PipelineStreams, type PipelinePayloadOf, type PipelineSubject } from '@svc/contracts';
+import type { PipelinePayloadOf, PipelineSubject } from '@svc/contracts';
 import { errorText } from './jetstream-errors';
 import { encodeJson } from './json-payload';
 import { DEFAULT_OUTAGE_WAIT, isNoResponders, noStreamTakes, waitOutOutage, type OutageWait } from './nats-outage';
 import { WorkAbortedError } from './work-errors';
+import { busNames } from './bus-names';
 
 /**
  * Publishes typed pipeline messages to the work stream and waits for JetStream's acknowledgement, so a
@@ -34,12 +35,14 @@ export class PipelinePublisher {
   async publish<S extends PipelineSubject>(subject: S, payload: PipelinePayloadOf<S>, msgId: string): Promise<void> {
     if (msgId.length === 0) throw new Error(`publishing to ${subject} needs a message id`);
     const data = encodeJson(payload);
-    const options = { msgID: `${subject}/${msgId}`, expect: { streamName: PipelineStreams.work.name } };
+    const names = busNames();
+    const onBus = names.subject(subject);
+    const options = { msgID: `${subject}/${msgId}`, expect: { streamName: names.workStream } };
     try {
       await waitOutOutage(
-        () => this.jetStream.publish(subject, data, options),
+        () => this.jetStream.publish(onBus, data, options),
         this.outageWait,
-        async (error) => isNoResponders(error) && (await noStreamTakes(this.connection, PipelineStreams.work.name, subject)),
+        async (error) => isNoResponders(error) && (await noStreamTakes(this.connection, names.workStream, onBus)),
       );
     } catch (error) {
       if (error instanceof WorkAbortedError) throw error;

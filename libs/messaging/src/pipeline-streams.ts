@@ -1,6 +1,7 @@
 import { RetentionPolicy, StorageType, nanos, type JetStreamManager, type NatsConnection, type StreamConfig, type StreamInfo, type StreamUpdateConfig } from 'nats';
 import { PipelineStreams } from '@svc/contracts';
 import { JetStreamErrorCode, errorText, jetStreamErrorCode } from './jetstream-errors';
+import { busNames, type BusNames } from './bus-names';
 
 /** Largest message the rows stream stores; a row chunk plus its headers must fit. */
 export const ROWS_MAX_MESSAGE_BYTES = 1024 * 1024;
@@ -11,19 +12,19 @@ const ROWS_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 type DesiredStream = Partial<StreamConfig> & Pick<StreamConfig, 'name' | 'retention' | 'storage'>;
 
 /** The configuration of the two pipeline streams (exported for tests and ops tooling). */
-export function pipelineStreamConfigs(replicas = 1): DesiredStream[] {
+export function pipelineStreamConfigs(replicas = 1, names: BusNames = busNames()): DesiredStream[] {
   return [
     {
-      name: PipelineStreams.work.name,
-      subjects: [...PipelineStreams.work.subjects],
+      name: names.workStream,
+      subjects: PipelineStreams.work.subjects.map((subject) => names.subject(subject)),
       retention: RetentionPolicy.Workqueue,
       storage: StorageType.File,
       duplicate_window: nanos(WORK_DUPLICATE_WINDOW_MS),
       num_replicas: replicas,
     },
     {
-      name: PipelineStreams.rows.name,
-      subjects: [...PipelineStreams.rows.subjects],
+      name: names.rowsStream,
+      subjects: PipelineStreams.rows.subjects.map((subject) => names.subject(subject)),
       retention: RetentionPolicy.Limits,
       storage: StorageType.File,
       max_age: nanos(ROWS_MAX_AGE_MS),

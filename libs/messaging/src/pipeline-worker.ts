@@ -1,10 +1,11 @@
 import { AckPolicy, DeliverPolicy, nanos, type Consumer, type ConsumerMessages, type JsMsg, type NatsConnection } from 'nats';
-import { PipelineStreams, pipelinePayloadProblems, type PipelinePayloadOf, type PipelineSubject } from '@svc/contracts';
+import { pipelinePayloadProblems, type PipelinePayloadOf, type PipelineSubject } from '@svc/contracts';
 import { JetStreamErrorCode, errorText, jetStreamErrorCode } from './jetstream-errors';
 import { decodeJson } from './json-payload';
 import { isNatsOutage } from './nats-outage';
 import { DEFAULT_RETRY_BACKOFF, retryDelayMs, type RandomSource, type RetryBackoff } from './retry-backoff';
 import { RetryableWorkError, TerminalWorkError, WorkAbortedError } from './work-errors';
+import { busNames } from './bus-names';
 
 export interface WorkContext {
   /** 1 on the first delivery; grows with every redelivery (retry, or an instance that died). */
@@ -139,9 +140,10 @@ export class PipelineWorker<S extends PipelineSubject> {
 
   private async ensureConsumer(): Promise<Consumer> {
     const { durableName, subject } = this.options;
-    const stream = PipelineStreams.work.name;
+    const names = busNames();
+    const stream = names.workStream;
     const manager = await this.connection.jetstreamManager();
-    const changeable = { filter_subject: subject, ack_wait: nanos(this.ackWaitMs), max_deliver: -1 };
+    const changeable = { filter_subject: names.subject(subject), ack_wait: nanos(this.ackWaitMs), max_deliver: -1 };
     try {
       await manager.consumers.add(stream, {
         durable_name: durableName,

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { StorageType, type KV, type NatsConnection } from 'nats';
-import { ReplayRecords } from '@svc/contracts';
 import { jetStreamErrorCode } from './jetstream-errors';
+import { busNames } from './bus-names';
 
 /** What the bucket may hold at most: far above what the gateways' per-key limits let in within one skew window. */
 const REPLAY_BUCKET_MAX_BYTES = 256 * 1024 * 1024;
@@ -14,7 +14,7 @@ const WRONG_LAST_SEQUENCE = 10071;
  * that long). Run by the registry, which alone manages streams.
  */
 export async function ensureReplayRecords(connection: NatsConnection, options: { ttlMs: number; replicas?: number }): Promise<void> {
-  await connection.jetstream().views.kv(ReplayRecords.bucket, {
+  await connection.jetstream().views.kv(busNames().replayBucket, {
     ttl: options.ttlMs,
     history: 1,
     replicas: options.replicas ?? 1,
@@ -51,6 +51,6 @@ export class SharedReplayRecords {
 
   private bind(): Promise<KV> {
     // Bound, not made: only the registry may manage streams; a missing bucket fails the put, and the next claim binds again.
-    return this.connection.jetstream().views.kv(ReplayRecords.bucket, { bindOnly: true });
+    return this.connection.jetstream().views.kv(busNames().replayBucket, { bindOnly: true });
   }
 }

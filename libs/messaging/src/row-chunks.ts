@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { AckPolicy, DeliverPolicy, headers, nanos, type ConsumerConfig, type JetStreamManager, type MsgHdrs, type MsgRequest, type NatsConnection, type PubAck, type StoredMsg } from 'nats';
-import { PipelineStreams, PipelineSubjects } from '@svc/contracts';
+import { PipelineSubjects } from '@svc/contracts';
+import { busNames } from './bus-names';
 import { JetStreamErrorCode, errorText, isClusterUnavailable, jetStreamErrorCode } from './jetstream-errors';
 import { fixedSizeChunks } from './fixed-size-chunks';
 import { DEFAULT_OUTAGE_WAIT, isNatsOutage, isNoResponders, noStreamTakes, waitOutOutage, type OutageWait } from './nats-outage';
@@ -28,7 +29,6 @@ const RECOVERY_PAUSE_MS = 250;
 /** Each chunk carries its position, so a reader notices a batch republished under its feet. */
 const CHUNK_INDEX_HEADER = 'Svc-Chunk-Index';
 
-const ROWS_SUBJECT = new RegExp(`^${PipelineSubjects.rowsPrefix.replace(/\./g, '\\.')}\\.[^.*>\\s]+$`);
 
 /**
  * The rows subject of a batch as one unit of work read it: one token, a hash of both ids, so any batch id is safe in a
@@ -37,7 +37,7 @@ const ROWS_SUBJECT = new RegExp(`^${PipelineSubjects.rowsPrefix.replace(/\./g, '
  * the rows of a delivery of the older one that a stage is still reading, which then waited for chunks that were gone.
  */
 export function rowsSubjectOf(batchId: string, workId: string): string {
-  return `${PipelineSubjects.rowsPrefix}.${createHash('sha256').update(`${workId}\n${batchId}`, 'utf8').digest('hex')}`;
+  return `${busNames().subject(PipelineSubjects.rowsPrefix)}.${createHash('sha256').update(`${workId}\n${batchId}`, 'utf8').digest('hex')}`;
 }
 
 /** Removes every chunk stored under `subject`, waiting out NATS being unreachable like a publish (see waitOutOutage). */
@@ -45,7 +45,7 @@ export async function purgeRows(connection: NatsConnection, subject: string, out
   requireRowsSubject(subject);
   await waitOutOutage(async () => {
     const manager = await connection.jetstreamManager();
-    await manager.streams.purge(PipelineStreams.rows.name, { filter: subject });
+    await manager.streams.purge(busNames().rowsStream, { filter: subject });
   }, { ...DEFAULT_OUTAGE_WAIT, ...outageWait });
 }
 
@@ -88,14 +88,14 @@ export async function publishRowChunks(
   // Message ids of this publication only: a retried extraction purges and publishes anew, never deduplicated away.
   const publicationId = randomUUID();
   const send = (chunk: Omit<PendingChunk, 'firstAttempt'>): Promise<PubAck> =>
-    jetStream.publish(subject, chunk.data, { headers: chunk.headers, msgID: `${publicationId}/${chunk.index}`, expect: { streamName: PipelineStreams.rows.name } });
+    jetStream.publish(subject, chunk.data, { headers: chunk.headers, msgID: `${publicationId}/${chunk.index}`, expect: { streamName: busNames().rowsStream } });
   let lastSequence = 0;
   const confirm = async (chunk: PendingChunk): Promise<void> => {
     const first = await chunk.firstAttempt;
     if ('error' in first && !isNatsOutage(first.error)) throw publishFailure(first.error, subject);
     let ack: PubAck;
     try {
-      ack = 'ack' in first ? first.ack : await waitOutOutage(() => send(chunk), outageWait, async (error) => isNoResponders(error) && (await noStreamTakes(connection, PipelineStreams.rows.name, subject)));
+      ack = 'ack' in first ? first.ack : await waitOutOutage(() => send(chunk), outageWait, async (error) => isNoResponders(error) && (await noStreamTakes(connection, busNames().rowsStream, subject)));
     } catch (error) {
       if (error instanceof WorkAbortedError) throw error;
       throw publishFailure(error, subject);
@@ -196,7 +196,7 @@ export async function* readRowChunksThrough(
   const forgetConsumer = async (): Promise<void> => {
     const name = consumerName;
     consumerName = undefined;
-    if (name !== undefined) await manager.consumers.delete(PipelineStreams.rows.name, name).catch(() => false);
+    if (name !== undefined) await manager.consumers.delete(busNames().rowsStream, name).catch(() => false);
   };
   /** Takes the chunk stored at `sequence` as the next one; `pending` is how many more the subject holds after it, when known. */
   const accept = (sequence: number, chunkHeaders: MsgHdrs | undefined, data: Uint8Array, pending: number | undefined): Buffer => {
@@ -225,8 +225,8 @@ export async function* readRowChunksThrough(
   };
   /** Up to READ_BATCH chunks through the reader's consumer (made when there is none). */
   const pullFromConsumer = async (pulled: Buffer[]): Promise<void> => {
-    consumerName ??= (await manager.consumers.add(PipelineStreams.rows.name, consumerConfig(subject, resumeAt, idleTimeoutMs))).name;
-    const consumer = await connection.jetstream().consumers.get(PipelineStreams.rows.name, consumerName);
+    consumerName ??= (await manager.consumers.add(busNames().rowsStream, consumerConfig(subject, resumeAt, idleTimeoutMs))).name;
+    const consumer = await connection.jetstream().consumers.get(busNames().rowsStream, consumerName);
     const expires = Math.max(1000, Math.min(FETCH_EXPIRES_MS, idleTimeoutMs - idleMs));
     const messages = await consumer.fetch({ max_messages: Math.min(READ_BATCH, chunkCount - index), expires });
     const overdue = setTimeout(() => messages.stop(new PullUnansweredError(`no answer to a pull within ${expires + FETCH_GRACE_MS} ms`)), expires + FETCH_GRACE_MS);
@@ -318,7 +318,7 @@ async function leaderChunkFrom(manager: JetStreamManager, subject: string, seque
   // STREAM.MSG.GET takes next_by_subj (nats-server 2.9+); nats.js types it only for direct gets.
   const nextBySubject = { seq: sequence, next_by_subj: subject } as unknown as MsgRequest;
   try {
-    return await manager.streams.getMessage(PipelineStreams.rows.name, nextBySubject);
+    return await manager.streams.getMessage(busNames().rowsStream, nextBySubject);
   } catch (error) {
     if (jetStreamErrorCode(error) === JetStreamErrorCode.noMessageFound) return undefined;
     throw error;
@@ -347,9 +347,12 @@ class RowChunkSequenceError extends Error {}
  */
 export class RowChunksGoneError extends Error {}
 
+/** A rows subject of this installation: `<rows prefix>.<one token>`, no wildcards. */
 function requireRowsSubject(subject: string): void {
-  if (!ROWS_SUBJECT.test(subject)) {
-    throw new Error(`'${subject}' is not a rows subject (${PipelineSubjects.rowsPrefix}.<token>, no wildcards); use rowsSubjectOf`);
+  const prefix = `${busNames().subject(PipelineSubjects.rowsPrefix)}.`;
+  const token = subject.startsWith(prefix) ? subject.slice(prefix.length) : '';
+  if (!/^[^.*>\s]+$/.test(token)) {
+    throw new Error(`'${subject}' is not a rows subject (${prefix}<token>, no wildcards); use rowsSubjectOf`);
   }
 }
 

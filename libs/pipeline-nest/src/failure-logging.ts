@@ -27,5 +27,11 @@ export function loggingFailures<S extends PipelineSubject>(options: PipelineWork
       }
     },
     onError: (error, activity) => logger.warn('consumer problem', { subject, activity, reason: error instanceof Error ? error.message : String(error) }),
+    // A message given up (malformed, or out of deliveries) is said in the log: its work may be reported to nobody (a
+    // payload too malformed to name its work), and an installation's messages a worker could not read went unseen so.
+    onGiveUp: async (payload, reason, detail) => {
+      logger.warn('message given up', { subject, reason });
+      await options.onGiveUp?.(payload, reason, detail);
+    },
   };
 }

@@ -1,10 +1,10 @@
 import { Inject, Injectable, Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown, type Provider } from '@nestjs/common';
 import type { NatsConnection } from 'nats';
-import { PipelineStreams, Subjects, type PipelineSubject } from '@svc/contracts';
+import { Subjects, type PipelineSubject } from '@svc/contracts';
 import type { WorkerConfig } from '@svc/config';
 import { RuntimeConfigSeal } from '@svc/crypto';
 import { JsonLogger } from '@svc/logging';
-import { CancelledWork, NatsRequester, PipelinePublisher, PipelineWorker, waitForPipelineStreams, type PipelineWorkerOptions } from '@svc/messaging';
+import { CancelledWork, NatsRequester, busNames, PipelinePublisher, PipelineWorker, waitForPipelineStreams, type PipelineWorkerOptions } from '@svc/messaging';
 import { NATS_CONNECTION, NatsRequesterModule, natsReachable, probeHostProvider, type ReadinessCheck } from '@svc/messaging-nest';
 import { EngineRegistry, RuntimeConfigClient } from '@svc/pipeline-runtime';
 import { skippingCancelledWork } from './cancelled-work-filter';
@@ -73,7 +73,7 @@ export class PipelineConsumersHost implements OnApplicationBootstrap, OnApplicat
     check: async () => {
       if (!this.consuming) throw new Error('the consumers have not started');
       const manager = await this.connection.jetstreamManager();
-      await Promise.all(this.consumers.map((options) => manager.consumers.info(PipelineStreams.work.name, options.durableName)));
+      await Promise.all(this.consumers.map((options) => manager.consumers.info(busNames().workStream, options.durableName)));
     },
   };
 

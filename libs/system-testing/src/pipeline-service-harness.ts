@@ -1,6 +1,6 @@
 import type { NatsConnection } from 'nats';
-import { PipelineStreams, isPipelinePayload, type PipelinePayloadOf, type PipelineSubject, type ReplicationConfig } from '@svc/contracts';
-import { PipelinePublisher, PipelineWorker, connectNats, ensurePipelineStreams } from '@svc/messaging';
+import { isPipelinePayload, type PipelinePayloadOf, type PipelineSubject, type ReplicationConfig } from '@svc/contracts';
+import { PipelinePublisher, PipelineWorker, busNames, connectNats, ensurePipelineStreams } from '@svc/messaging';
 import { TEST_WORKER_KEY, startTestNats, startTestS3, waitUntil, type TestNats, type TestS3 } from '@svc/testing';
 import { serveRuntimeConfigs } from './runtime-configs';
 
@@ -135,7 +135,7 @@ async function consumerIdle(connection: NatsConnection, service: string): Promis
   const manager = await connection.jetstreamManager();
   await waitUntil(
     async () => {
-      const info = await manager.consumers.info(PipelineStreams.work.name, service);
+      const info = await manager.consumers.info(busNames().workStream, service);
       return info.num_pending === 0 && info.num_ack_pending === 0;
     },
     30000,

@@ -1,7 +1,7 @@
 import type { NatsConnection, Subscription } from 'nats';
 import { ErrorCode, Subjects, rpcError, rpcOk, type ReplicationConfig, type RpcReply, type RuntimeConfigReply, type RuntimeConfigRequest } from '@svc/contracts';
 import { RuntimeConfigSeal, parseMasterKey } from '@svc/crypto';
-import type { NestReplyPacket, NestRequestPacket } from '@svc/messaging';
+import { busNames, type NestReplyPacket, type NestRequestPacket } from '@svc/messaging';
 import { TEST_WORKER_KEY } from '@svc/testing';
 
 /**
@@ -12,7 +12,7 @@ export function serveRuntimeConfigs(connection: NatsConnection, configs: Readonl
   const seal = new RuntimeConfigSeal(parseMasterKey(workerKey));
   const encoder = new TextEncoder();
   const decoder = new TextDecoder();
-  return connection.subscribe(Subjects.registryRuntimeConfig, {
+  return connection.subscribe(busNames().subject(Subjects.registryRuntimeConfig), {
     callback: (error, message) => {
       if (error) return;
       const packet = JSON.parse(decoder.decode(message.data)) as NestRequestPacket<RuntimeConfigRequest>;

@@ -1,7 +1,7 @@
 import type { NatsConnection } from 'nats';
-import { connectNats, NatsRequester } from '@svc/messaging';
+import { BusNames, NatsRequester, connectNats } from '@svc/messaging';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
-import { healthSubject, iamRoleArn, type ServiceName } from '@svc/contracts';
+import { INSTALLATION_SETTING, healthSubject, iamRoleArn, type ServiceName } from '@svc/contracts';
 import { ExternalIdIssuer } from '@svc/crypto';
 import {
   TEST_WORKER_KEY,
@@ -36,6 +36,8 @@ export interface TestStackOptions {
   gatewayCa?: string;
   /** The server of the source database (a URL to its `postgres` database); the test server when absent. */
   sourceServer?: () => Promise<string>;
+  /** SVC_INSTALLATION of every service (two stacks on one NATS); the default installation when absent. */
+  installation?: string;
 }
 
 /**
@@ -104,6 +106,7 @@ export class TestStack {
       METRICS_TOKEN: TEST_METRICS_TOKEN,
       // Work a killed worker held is delivered again after this (15 s by default): the kill tests wait it out each time.
       NATS_ACK_WAIT_SECONDS: '5',
+      ...(this.options.installation !== undefined && { [INSTALLATION_SETTING]: this.options.installation }),
       ...this.options.env,
     };
     await this.startService('job-registry');
@@ -158,7 +161,7 @@ export class TestStack {
     }
     const connection = await this.connectNats('e2e-probe');
     try {
-      const requester = new NatsRequester(connection, 1000);
+      const requester = new NatsRequester(connection, 1000, undefined, new BusNames(this.options.installation ?? ''));
       await waitForService(child, () => requester.request(healthSubject(service), {}).then(() => true), `${service} health`);
     } finally {
       await connection.close();

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CertificateAuthority } from '@svc/crypto';
-import { BUS_ROLES, generateBusCredentials, natsServerConfig, type BusRole } from '@svc/messaging';
+import { BUS_ROLES, busNames, generateBusCredentials, natsServerConfig, type BusRole } from '@svc/messaging';
+import { INSTALLATION_SETTING } from '@svc/contracts';
 import { writeObjectStoreSecrets } from './object-store-secrets';
 
 export interface BusSecretsOptions {
@@ -80,6 +81,9 @@ export function writeBusSecrets(options: BusSecretsOptions): string[] {
     const seed = credentials.find((credential) => credential.role === role)?.seed ?? '';
     const lines = [`# NATS identity of the ${role} role (issue 18). Secret: never commit, never log.`, `NATS_NKEY_SEED=${seed}`];
     if (WORKER_KEY_HOLDERS.includes(role)) lines.push('# Shared by job-registry and the pipeline workers only.', `SVC_WORKER_KEY=${workerKey}`);
+    // The role's permissions above name this installation's subjects and streams: its services must run under it.
+    const { installation } = busNames();
+    if (installation !== '') lines.push('# The installation these permissions were made for (SVC_INSTALLATION).', `${INSTALLATION_SETTING}=${installation}`);
     if (role === 'operator') {
       const hostPort = (index: number) => `tls://127.0.0.1:${CLIENT_PORT + index}`;
       lines.push(

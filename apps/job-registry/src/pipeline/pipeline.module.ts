@@ -2,7 +2,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import type { NatsConnection } from 'nats';
 import { RuntimeConfigSeal } from '@svc/crypto';
 import { JsonLogger } from '@svc/logging';
-import { NO_OUTAGE_WAIT, PipelinePublisher } from '@svc/messaging';
+import { NO_OUTAGE_WAIT, PipelinePublisher, busNames } from '@svc/messaging';
 import { NATS_CONNECTION, NatsRequesterModule, natsReachable, probeHostProvider } from '@svc/messaging-nest';
 import type { Pool } from 'pg';
 import { PipelineStreams } from '@svc/contracts';
@@ -60,7 +60,7 @@ export class PipelineModule {
             name: 'streams',
             check: async () => {
               const manager = await connection.jetstreamManager();
-              await Promise.all(Object.values(PipelineStreams).map((stream) => manager.streams.info(stream.name)));
+              await Promise.all(Object.values(PipelineStreams).map((stream) => manager.streams.info(busNames().stream(stream.name))));
             },
           },
         ]),

@@ -241,7 +241,9 @@ describe('pipeline payload guards', () => {
     ['estimatedRows as text', broken(extracted, (c) => (at(c, 'batch', 'definition')['estimatedRows'] = '5')), 'batch.definition.estimatedRows: must be a number'],
     ['body of unknown kind', broken(extracted, (c) => (at(c, 'batch', 'body')['kind'] = 'delta')), "batch.body.kind: must be 'seed' or 'changes'"],
     ['changes without toVersion', broken(extracted, (c) => delete at(c, 'batch', 'body')['toVersion']), 'batch.body.toVersion: must be a non-empty string'],
-    ['rows subject elsewhere', broken(extracted, (c) => (c['rowsSubject'] = 'svc.other.rows')), 'rowsSubject: must be a subject under svc.pipeline.v1.rows'],
+    ['rows subject elsewhere', broken(extracted, (c) => (c['rowsSubject'] = 'svc.other.rows')), "rowsSubject: must be a subject under svc.pipeline.v1.rows (or an installation's svc-<name>.pipeline.v1.rows)"],
+    ['rows subject of no valid installation', broken(extracted, (c) => (c['rowsSubject'] = 'svc-Blue.pipeline.v1.rows.abc')), "rowsSubject: must be a subject under svc.pipeline.v1.rows (or an installation's svc-<name>.pipeline.v1.rows)"],
+    ['rows subject with a wildcard', broken(extracted, (c) => (c['rowsSubject'] = 'svc.pipeline.v1.rows.>')), "rowsSubject: must be a subject under svc.pipeline.v1.rows (or an installation's svc-<name>.pipeline.v1.rows)"],
     ['negative chunkCount', broken(extracted, (c) => (c['chunkCount'] = -1)), 'chunkCount: must be an integer >= 0'],
     ['fractional rowCount', broken(extracted, (c) => (c['rowCount'] = 1.5)), 'rowCount: must be an integer >= 0'],
   ])('BatchExtracted: %s', (_case, payload, problem) => {

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { AnyText, Count, Flag, Matching, OneOf, PositiveCount, Struct, Text, TextList, Timestamp } from '../schema/kinds';
 import { PipelineSubjects } from '../subjects';
+import { ANY_INSTALLATION_ROWS_SUBJECT } from '../installation';
 import { BatchDescriptorSchema, StagedFilesSchema } from './batch';
 import { TableRefSchema, type TableDefinition, type TableRef } from './table';
 
@@ -34,7 +35,6 @@ export const SeedCloseSchema = Struct({
 });
 export type SeedClose = Static<typeof SeedCloseSchema>;
 const WORK_STAGES = ['extract', 'stage', 'load'] as const;
-const ROWS_SUBJECT = new RegExp(`^${PipelineSubjects.rowsPrefix.replace(/\./g, '\\.')}\\.`);
 
 /** Registry → extractor (JetStream work queue): read one batch of one table. */
 export const ExtractRequestedSchema = Struct({
@@ -70,7 +70,7 @@ export type ExtractRequested = Static<typeof ExtractRequestedSchema>;
 export const BatchExtractedSchema = Struct({
   workId: Text(),
   batch: BatchDescriptorSchema,
-  rowsSubject: Matching(ROWS_SUBJECT, `must be a subject under ${PipelineSubjects.rowsPrefix}`),
+  rowsSubject: Matching(ANY_INSTALLATION_ROWS_SUBJECT, `must be a subject under ${PipelineSubjects.rowsPrefix} (or an installation's svc-<name>.pipeline.v1.rows)`),
   chunkCount: Count(),
   rowCount: Count(),
   /** When the extractor started reading (for lag). */
