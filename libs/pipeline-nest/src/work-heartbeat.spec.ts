@@ -23,15 +23,22 @@ const staged: BatchStaged = {
 
 describe('workProgressOf', () => {
   it('names the unit of work, its table and the stage handling it', () => {
-    expect(workProgressOf(PipelineSubjects.extractRequested, requested, at)).toEqual([{ workId: 'w-1', replicationId: 'r-1', table, stage: 'extract', at: at.toISOString() }]);
-    expect(workProgressOf(PipelineSubjects.batchStaged, staged, at)).toEqual([{ workId: 'w-2', replicationId: 'r-2', table, stage: 'load', at: at.toISOString() }]);
+    expect(workProgressOf(PipelineSubjects.extractRequested, requested, at)).toEqual([{ workId: 'w-1', replicationId: 'r-1', table, stage: 'extract', at: at.toISOString(), epoch: 3 }]);
+    expect(workProgressOf(PipelineSubjects.batchStaged, staged, at)).toEqual([{ workId: 'w-2', replicationId: 'r-2', table, stage: 'load', at: at.toISOString(), epoch: 1 }]);
+  });
+
+  it('names the attempt\'s epoch only where the message carries it: not for a work request delivered again (it runs under a new one), always for a chunk', () => {
+    expect(workProgressOf(PipelineSubjects.extractRequested, requested, at, 2)).toEqual([{ workId: 'w-1', replicationId: 'r-1', table, stage: 'extract', at: at.toISOString() }]);
+    const chunk: ExtractRequested = { ...requested, kind: 'seed', chunk: { seedId: 's-1', index: 4, count: 9, startVersion: '7', lower: null, upper: null } };
+    expect(workProgressOf(PipelineSubjects.extractRequested, chunk, at, 2)).toEqual([expect.objectContaining({ epoch: 3 })]);
+    expect(workProgressOf(PipelineSubjects.batchStaged, staged, at, 5)).toEqual([expect.objectContaining({ epoch: 1 })]);
   });
 
   it('names each member of a group', () => {
     const other = { ...staged, workId: 'w-3', batch: { ...staged.batch, definition: { ...staged.batch.definition, table: { schema: 'public', name: 'u' } } } };
     expect(workProgressOf(PipelineSubjects.batchStaged, { workId: 'g-1', group: [staged, other] }, at)).toEqual([
-      { workId: 'w-2', replicationId: 'r-2', table, stage: 'load', at: at.toISOString() },
-      { workId: 'w-3', replicationId: 'r-2', table: { schema: 'public', name: 'u' }, stage: 'load', at: at.toISOString() },
+      { workId: 'w-2', replicationId: 'r-2', table, stage: 'load', at: at.toISOString(), epoch: 1 },
+      { workId: 'w-3', replicationId: 'r-2', table: { schema: 'public', name: 'u' }, stage: 'load', at: at.toISOString(), epoch: 1 },
     ]);
   });
 });

@@ -8,23 +8,29 @@ export const WORK_HEARTBEAT_MS = 10000;
  * The heartbeats of a message a worker handles: one, of its unit of work; one per member of a group's message; none
  * for subjects that are no stage of a unit of work.
  */
-export function workProgressOf<S extends PipelineSubject>(subject: S, payload: PipelinePayloadOf<S>, at: Date): WorkProgress[] {
+export function workProgressOf<S extends PipelineSubject>(subject: S, payload: PipelinePayloadOf<S>, at: Date, deliveryCount = 1): WorkProgress[] {
   const message: PipelinePayloadOf<PipelineSubject> = payload;
   const members: PipelinePayloadOf<PipelineSubject>[] = 'group' in message ? message.group : [message];
   return members.flatMap((member) => {
-    const progress = memberProgressOf(subject, member, at);
+    const progress = memberProgressOf(subject, member, at, deliveryCount);
     return progress === null ? [] : [progress];
   });
 }
 
-function memberProgressOf(subject: PipelineSubject, message: PipelinePayloadOf<PipelineSubject>, at: Date): WorkProgress | null {
+/**
+ * A batch names the epoch of the attempt that read it. A work request delivered again runs under a new epoch the
+ * extractor asks for (WorkAttemptRequest), which the message does not carry: it beats without one, as before (a chunk
+ * keeps its seed's epoch, so its own is right on every delivery).
+ */
+function memberProgressOf(subject: PipelineSubject, message: PipelinePayloadOf<PipelineSubject>, at: Date, deliveryCount: number): WorkProgress | null {
   if (subject === PipelineSubjects.extractRequested && 'kind' in message && 'requestedAt' in message) {
-    return { workId: message.workId, replicationId: message.replicationId, table: message.table, stage: 'extract', at: at.toISOString() };
+    const epochKnown = deliveryCount <= 1 || message.chunk !== undefined;
+    return { workId: message.workId, replicationId: message.replicationId, table: message.table, stage: 'extract', at: at.toISOString(), ...(epochKnown && { epoch: message.epoch }) };
   }
   const stage = subject === PipelineSubjects.batchExtracted ? 'stage' : subject === PipelineSubjects.batchStaged ? 'load' : null;
   if (stage === null || !('batch' in message)) return null;
   const { batch } = message;
-  return { workId: message.workId, replicationId: batch.replicationId, table: batch.definition.table, stage, at: at.toISOString() };
+  return { workId: message.workId, replicationId: batch.replicationId, table: batch.definition.table, stage, at: at.toISOString(), epoch: batch.epoch };
 }
 
 /**
@@ -38,9 +44,9 @@ export function reportingProgress<S extends PipelineSubject>(
   send: (progress: WorkProgress) => void,
   intervalMs = WORK_HEARTBEAT_MS,
 ): PipelineWorkerOptions<S> {
-  const beat = (payload: PipelinePayloadOf<S>): void => {
+  const beat = (payload: PipelinePayloadOf<S>, deliveryCount: number): void => {
     try {
-      for (const progress of workProgressOf(options.subject, payload, new Date())) send(progress);
+      for (const progress of workProgressOf(options.subject, payload, new Date(), deliveryCount)) send(progress);
     } catch {
       // A lost heartbeat costs nothing but freshness.
     }
@@ -48,8 +54,8 @@ export function reportingProgress<S extends PipelineSubject>(
   return {
     ...options,
     handle: async (payload, context) => {
-      if (!('group' in payload)) beat(payload);
-      const timer = setInterval(() => beat(payload), intervalMs);
+      if (!('group' in payload)) beat(payload, context.deliveryCount);
+      const timer = setInterval(() => beat(payload, context.deliveryCount), intervalMs);
       try {
         await options.handle(payload, context);
       } finally {

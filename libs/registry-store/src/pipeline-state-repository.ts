@@ -328,11 +328,11 @@ export class PipelineStateRepository {
   }
 
   /** A worker handling the work in flight is alive (a heartbeat); false when that work is no longer in flight. */
-  async recordProgress(replicationId: string, tableName: string, workId: string, now: Date): Promise<boolean> {
+  async recordProgress(replicationId: string, tableName: string, work: ReportingWork, now: Date): Promise<boolean> {
     const result = await this.pool.query(
       `UPDATE table_states SET last_progress_at = GREATEST(last_progress_at, $4)
-        WHERE replication_id = $1 AND table_name = $2 AND in_flight_work_id = $3`,
-      [replicationId, tableName, workId, now],
+        WHERE replication_id = $1 AND table_name = $2 AND in_flight_work_id = $3 AND ($5::bigint IS NULL OR work_epoch = $5)`,
+      [replicationId, tableName, workIdOf(work), now, epochOf(work)],
     );
     return result.rowCount === 1;
   }

@@ -221,6 +221,10 @@ describe('PipelineStateRepository against PostgreSQL', () => {
     expect(await state.recordChangesProgress(id, table, { workId, epoch: claimed }, { fromVersion: '100', toVersion: '140' }, 3, 0, at(12))).toBeNull();
     expect(await state.completeChanges(id, table, { workId, epoch: claimed }, '140', 3, 0, at(12))).toBeNull();
     expect(await state.failWork(id, table, { workId, epoch: claimed }, { message: 'late', event: 'failed-retryable', retryAt: at(60) }, at(12))).toBe(false);
+    // Nor do its heartbeats keep the work alive; the latest attempt's do, as do those that name no epoch.
+    expect(await state.recordProgress(id, table, { workId, epoch: claimed }, at(12))).toBe(false);
+    expect(await state.recordProgress(id, table, { workId, epoch: claimed + 1 }, at(12))).toBe(true);
+    expect(await state.recordProgress(id, table, workId, at(12))).toBe(true);
     expect(await tableState(id, table)).toMatchObject({ lastVersion: '100', inFlightWorkId: workId });
 
     expect(await state.completeChanges(id, table, { workId, epoch: second ?? 0 }, '150', 4, 0, at(13))).not.toBeNull();

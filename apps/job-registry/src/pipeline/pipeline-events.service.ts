@@ -136,7 +136,8 @@ export class PipelineEventsService {
     }
     const { replicationId, workId, table } = progress.value;
     try {
-      await this.state.recordProgress(replicationId, tableKey(table), workId, now);
+      // A beat of an attempt a later one replaced does not count (reportingWork: with its epoch when it names one).
+      await this.state.recordProgress(replicationId, tableKey(table), reportingWork(progress.value), now);
     } catch (error) {
       // Best effort: the next heartbeat comes in seconds.
       this.logger.warn('could not record work progress', { replicationId, workId, error });

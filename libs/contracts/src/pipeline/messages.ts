@@ -287,6 +287,11 @@ export const WorkProgressSchema = Struct({
   table: TableRefSchema,
   stage: OneOf(WORK_STAGES),
   at: Timestamp(),
+  /**
+   * The epoch of the attempt that beats, when the worker knows it: a handler of an attempt a later one replaced (a
+   * chain batch waiting for a predecessor that will not come) must not keep the unit of work looking alive.
+   */
+  epoch: Type.Optional(Count()),
 });
 export type WorkProgress = Static<typeof WorkProgressSchema>;
 
