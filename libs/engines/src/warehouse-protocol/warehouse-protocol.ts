@@ -48,7 +48,8 @@ export class WarehouseProtocol<Session, Layout extends WarehouseLayout, Columns 
   }
 
   /**
-   * Creates target and shadow, or adds the columns they lack and follows the source's column types. An existing
+   * Creates the target, or adds the columns it (and a seed's shadow, while one runs) lacks and follows the source's
+   * column types. An existing
    * target or shadow the service did not create is left as it is: ForeignTableError (claimWarehouseTables). A
    * target of the other ScdType is set aside (`keptAs`) and a new one created, to be seeded.
    */
@@ -66,8 +67,8 @@ export class WarehouseProtocol<Session, Layout extends WarehouseLayout, Columns 
       let addedColumns: string[] = [];
       if (target === null || otherScdType) await dialect.createTable(session, layout, 'target');
       else addedColumns = await dialect.addMissingColumns(session, layout, 'target', target);
-      if (shadow === null) await dialect.createTable(session, layout, 'shadow');
-      else await dialect.addMissingColumns(session, layout, 'shadow', shadow);
+      // A shadow lives while a seed runs: the seed's first part makes it (dialect.startSeed), its completion drops it.
+      if (shadow !== null) await dialect.addMissingColumns(session, layout, 'shadow', shadow);
       return { created: target === null || otherScdType, addedColumns, renames: types.renames, pending: types.pending, keptAs };
     });
     const schemaChanges = await dialect.finishColumnTypes(layout, ensured.pending);

@@ -176,17 +176,22 @@ describe('table options', () => {
 });
 
 describe('schema evolution', () => {
-  it.each(['Type1', 'Type2'] as const)('%s: an added source column is added to target and shadow', async (scdType) => {
+  it.each(['Type1', 'Type2'] as const)('%s: an added source column is added to the target, and to a seed\'s shadow while the seed runs', async (scdType) => {
     const schema = fixture.newSchema();
     const options = fixture.options(schema, scdType, true);
     expect(await fixture.warehouse.ensureTable(customers, options)).toEqual({ created: true, addedColumns: [] });
     expect(await fixture.warehouse.ensureTable(customers, options)).toEqual({ created: false, addedColumns: [] });
     await fixture.load(seedBatch(customers, 'A', 0, true), ['1,Ann\n'], options);
+    // Between seeds no shadow is left in the user's schema (issue 40).
+    expect(await columnsOf(schema, 'svc_seed_customers')).toEqual([]);
 
     const evolved = { ...customers, columns: [...customers.columns, column('email', 'character varying(200)')] };
     expect(await fixture.warehouse.ensureTable(evolved, options)).toEqual({ created: false, addedColumns: ['email'] });
     expect(await columnsOf(schema, 'customers')).toContain('email');
-    expect(await columnsOf(schema, 'svc_seed_customers')).toContain('email');
+    await fixture.load(seedBatch(customers, 'S', 0, false), ['1,Ann\n'], options);
+    const widened = { ...evolved, columns: [...evolved.columns, column('phone', 'text')] };
+    await fixture.warehouse.ensureTable(widened, options);
+    expect(await columnsOf(schema, 'svc_seed_customers')).toContain('phone');
 
     await fixture.load(changeBatch(evolved, 1, 2), ['I,2,Bob,bob@example.com\n'], options);
     await fixture.load(seedBatch(evolved, 'B', 0, true), ['1,Ann,\n2,Bob,bob@example.com\n3,Cy,cy@example.com\n'], options);

@@ -7,7 +7,7 @@ import { copyIn } from './copy-in';
 import { quoteIdent } from './identifiers';
 import { LOAD_TABLE, targetRebuildOf, copyChangesSql, copySeedPartSql, createLoadTableSql, firstSeedSql, mergeChangesIntoShadowSql, mergeChangesSql, mergeSeedSql, targetIsEmptySql } from './merge-sql';
 import { swapShadowIntoTarget } from './seed-swap';
-import { startSeedShadow } from './seed-shadow';
+import { dropShadow, startSeedShadow } from './seed-shadow';
 import type { TableLayout } from './table-layout';
 
 export interface LoadOptions {
@@ -66,6 +66,7 @@ export async function completeSeed(client: ClientBase, layout: TableLayout, opti
   // A swapped-in table's primary key was just built: there is nothing for RebuildIndexes to rebuild.
   if (empty && (await swapShadowIntoTarget(client, layout, now))) return;
   await runAll(client, empty && first ? first : mergeSeedSql(layout, now));
+  await dropShadow(client, layout);
   if (options.rebuildIndexes) await client.query(`REINDEX TABLE ${layout.qualifiedTarget}`);
 }
 

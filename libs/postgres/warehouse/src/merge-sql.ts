@@ -76,7 +76,6 @@ export function firstSeedSql(layout: TableLayout, now: string): string[] | null 
     `INSERT INTO ${layout.qualifiedTarget} (${columnList(targetColumns(layout))})
 SELECT ${rowValues(layout, 's', now)}
 FROM ${layout.qualifiedShadow} AS s`,
-    truncateShadow(layout),
   ];
 }
 
@@ -179,7 +178,6 @@ WHERE ${notExists(layout.qualifiedShadow, 's', [keysMatch('s', 't', layout.keyCo
 SELECT ${rowValues(layout, 's', now)}
 FROM ${layout.qualifiedShadow} AS s
 ON CONFLICT (${columnList(layout.keyColumns)}) ${onConflict}`,
-    truncateShadow(layout),
   ];
 }
 
@@ -207,7 +205,7 @@ WHERE t.${IS_CURRENT}
     's',
     notExists(layout.qualifiedTarget, 't', [`t.${IS_CURRENT}`, keysMatch('t', 's', layout.keyColumns, '    ')]),
   );
-  return [closeDeleted, ...(nonKey.length > 0 ? [closeChanged] : []), insertNew, truncateShadow(layout)];
+  return [closeDeleted, ...(nonKey.length > 0 ? [closeChanged] : []), insertNew];
 }
 
 /** Without a key a row has no identity: a reseed replaces the table's content. */
@@ -217,7 +215,6 @@ function plainSeed(layout: TableLayout, now: string): string[] {
     `INSERT INTO ${layout.qualifiedTarget} (${columnList(targetColumns(layout))})
 SELECT ${rowValues(layout, 's', now)}
 FROM ${layout.qualifiedShadow} AS s`,
-    truncateShadow(layout),
   ];
 }
 
@@ -235,10 +232,6 @@ function insertCurrentRows(layout: TableLayout, now: string, source: string, ali
 SELECT ${rowValues(layout, alias, now, [now, 'NULL', 'true', 'false'])}
 FROM ${source} AS ${alias}
 WHERE ${condition}`;
-}
-
-function truncateShadow(layout: TableLayout): string {
-  return `TRUNCATE ${layout.qualifiedShadow}`;
 }
 
 function names(layout: TableLayout): string[] {

@@ -3,6 +3,7 @@ import { createShadowSql } from './table-ddl';
 import { SystemColumns, type TableLayout } from './table-layout';
 
 const RECREATE_SAVEPOINT = 'svc_sys_recreate_shadow';
+const DROP_SAVEPOINT = 'svc_sys_drop_shadow';
 /** A user's object depends on the shadow, or the shadow is not the service's to drop: it is only truncated. */
 const CANNOT_DROP = new Set(['2BP01', '42501']);
 
@@ -15,6 +16,11 @@ const CANNOT_DROP = new Set(['2BP01', '42501']);
  * swapped in (see SWAPPABLE_SQL).
  */
 export async function startSeedShadow(client: ClientBase, layout: TableLayout): Promise<void> {
+  // A shadow lives only while a seed runs (dropShadow): the seed makes it, with the columns it loads.
+  if (!(await shadowExists(client, layout))) {
+    await client.query(createShadowSql(layout));
+    return;
+  }
   if (await hasLegacyColumns(client, layout)) {
     await client.query(`SAVEPOINT ${RECREATE_SAVEPOINT}`);
     try {
@@ -28,6 +34,27 @@ export async function startSeedShadow(client: ClientBase, layout: TableLayout): 
     }
   }
   await client.query(`TRUNCATE ${layout.qualifiedShadow}`);
+}
+
+/**
+ * A completed seed's shadow goes: between seeds the user's schema holds no `svc_seed_*` table (issue 40). One a user's
+ * object depends on (or that the login may not drop) is emptied instead, and stays.
+ */
+export async function dropShadow(client: ClientBase, layout: TableLayout): Promise<void> {
+  await client.query(`SAVEPOINT ${DROP_SAVEPOINT}`);
+  try {
+    await client.query(`DROP TABLE ${layout.qualifiedShadow}`);
+    await client.query(`RELEASE SAVEPOINT ${DROP_SAVEPOINT}`);
+  } catch (error: unknown) {
+    if (!CANNOT_DROP.has(String((error as { code?: unknown }).code))) throw error;
+    await client.query(`ROLLBACK TO SAVEPOINT ${DROP_SAVEPOINT}`);
+    await client.query(`TRUNCATE ${layout.qualifiedShadow}`);
+  }
+}
+
+async function shadowExists(client: ClientBase, layout: TableLayout): Promise<boolean> {
+  const result = await client.query<{ found: boolean }>('SELECT to_regclass($1) IS NOT NULL AS found', [layout.qualifiedShadow]);
+  return result.rows[0]?.found === true;
 }
 
 async function hasLegacyColumns(client: ClientBase, layout: TableLayout): Promise<boolean> {

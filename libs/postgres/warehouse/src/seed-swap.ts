@@ -2,7 +2,6 @@ import type { ClientBase } from 'pg';
 import { quoteIdent } from './identifiers';
 import { targetIsEmptySql } from './merge-sql';
 import { columnList } from './sql-fragments';
-import { createShadowSql } from './table-ddl';
 import { SystemColumns, type TableLayout } from './table-layout';
 
 const UPDATE_TIMESTAMP = quoteIdent(SystemColumns.updateTimestamp);
@@ -65,8 +64,8 @@ async function lockAndPlan(client: ClientBase, layout: TableLayout): Promise<Sha
  * The shadow, holding every row of the seed, becomes the (empty) target without copying a row: one scan
  * checks the keys (Type1), the target is dropped, the shadow renamed, the update timestamp added as a
  * column whose value for every row is the load's stamp `now` (stored once in the catalog, as the
- * merge path would have written it row by row), the primary key built in one pass, and a new empty shadow
- * created. Nothing rewrites the table, and the target has no dropped column.
+ * merge path would have written it row by row), and the primary key built in one pass; no shadow is left (the next
+ * seed makes one). Nothing rewrites the table, and the target has no dropped column.
  */
 export function swapShadowSql(layout: TableLayout, swap: ShadowSwap, now: string): string[] {
   // The shadow's rows are not stamped with their seed, so nothing is checked (or dropped) per row here:
@@ -86,7 +85,6 @@ export function swapShadowSql(layout: TableLayout, swap: ShadowSwap, now: string
     ...alterTable(layout.qualifiedTarget, reshape),
     // Rows the merge path inserts later get the update timestamp it writes; the target has no default.
     ...(swap.updateTimestamp ? [`ALTER TABLE ${layout.qualifiedTarget} ALTER COLUMN ${UPDATE_TIMESTAMP} DROP DEFAULT`] : []),
-    createShadowSql(layout),
   ];
 }
 

@@ -203,9 +203,31 @@ describe('the Redshift dialect on PostgreSQL (not a real Redshift)', () => {
     ]);
   });
 
-  it('adds a source column one ALTER at a time, to target and shadow', async () => {
+  it('makes the shadow with a seed\'s first part and drops it with its last (issue 40); one a view reads is emptied and kept', async () => {
+    const shadowOf = async (schema: string) => (await sql.query(`SELECT to_regclass($1) IS NOT NULL AS found`, [`${schema}.svc_seed_items`])).rows[0] as { found: boolean };
     const where = options('Type1');
     await warehouse.ensureTable(items, where);
+    expect(await shadowOf(where.schema)).toEqual({ found: false });
+    await load(seed('A', 0, false), SEED, where);
+    expect(await shadowOf(where.schema)).toEqual({ found: true });
+    await load(seed('A', 1, true), `"4","four",\\N,\\N\n`, where);
+    expect(await shadowOf(where.schema)).toEqual({ found: false });
+    expect((await rows(where, 'id')).length).toBe(4);
+
+    // A view on the shadow (Redshift has no savepoint to try the DROP): the seed completes, the shadow is emptied and stays.
+    await load(seed('B', 0, false), SEED, where);
+    await sql.query(`CREATE VIEW ${where.schema}.shadow_watch AS SELECT id FROM ${where.schema}.svc_seed_items`);
+    expect(await load(seed('B', 1, true), `"5","five",\\N,\\N\n`, where)).toEqual({ applied: true, rowCount: 1 });
+    expect(await shadowOf(where.schema)).toEqual({ found: true });
+    expect((await sql.query(`SELECT count(*)::int AS n FROM ${where.schema}.svc_seed_items`)).rows).toEqual([{ n: 0 }]);
+    expect(await rows(where, 'id')).toEqual([[1], [2], [3], [5]]);
+  });
+
+  it('adds a source column one ALTER at a time, to the target and to a running seed\'s shadow', async () => {
+    const where = options('Type1');
+    await warehouse.ensureTable(items, where);
+    // A shadow lives while a seed runs (issue 40): this one's first part made it.
+    await load(seed('A', 0, false), SEED, where);
     const wider = { ...items, columns: [...items.columns, { name: 'note', sourceType: 'varchar(10)', portableType: Portable.varchar(10), nullable: true }] };
     expect(await warehouse.ensureTable(wider, where)).toEqual({ created: false, addedColumns: ['note'] });
     const types = await sql.query(`SELECT table_name, data_type, character_maximum_length FROM information_schema.columns WHERE table_schema = $1 AND column_name = 'note' ORDER BY 1`, [where.schema]);
@@ -265,9 +287,11 @@ CREATE TABLE ${where.schema}.svc_sys_loaded_batches (batch_id VARCHAR(4096) NOT 
 CREATE TABLE ${where.schema}.svc_sys_table_seeds (table_name VARCHAR(512) NOT NULL PRIMARY KEY, seed_id VARCHAR(1024) NOT NULL);
 CREATE TABLE ${where.schema}.svc_sys_table_fences (replication_id VARCHAR(64) NOT NULL, table_name VARCHAR(512) NOT NULL, epoch BIGINT NOT NULL, PRIMARY KEY (replication_id, table_name));
 INSERT INTO ${where.schema}.svc_sys_table_fences VALUES ('r1', 'items', 1)`);
-    await warehouse.ensureTable(items, options('Type1'));
-    // The earlier version's tables: made by the same DDL in another schema, then moved in.
-    const made = `rs_${schemaCount}`;
+    // The earlier version's tables: made by the same DDL in another schema (its shadow by a seed's first part), then moved in.
+    const earlier = options('Type1');
+    await warehouse.ensureTable(items, earlier);
+    await load(seed('E', 0, false), SEED, earlier);
+    const made = earlier.schema;
     await sql.query(`ALTER TABLE ${made}.items SET SCHEMA ${where.schema}; ALTER TABLE ${made}.svc_seed_items SET SCHEMA ${where.schema};
 INSERT INTO ${where.schema}.items (id, name) VALUES (1, 'kept')`);
 

@@ -212,6 +212,18 @@ export function emptyShadowSql(layout: RedshiftLayout): string {
   return `DELETE FROM ${layout.qualifiedShadow}`;
 }
 
+/**
+ * $1 schema, $2 table (as stored): a row when a view reads the table (a late-binding view records no dependency). A
+ * shadow that one reads is emptied and kept after its seed instead of dropped: Redshift has no savepoint to try the
+ * DROP and go on (the catalogs are those of amazon-redshift-utils' v_view_dependency: pg_depend, pg_rewrite).
+ */
+export const TABLE_DEPENDENTS_SQL = `SELECT 1 AS found FROM pg_catalog.pg_depend AS d
+JOIN pg_catalog.pg_rewrite AS r ON r.oid = d.objid
+JOIN pg_catalog.pg_class AS c ON c.oid = d.refobjid
+JOIN pg_catalog.pg_namespace AS n ON n.oid = c.relnamespace
+WHERE n.nspname = $1 AND c.relname = $2 AND r.ev_class <> d.refobjid
+LIMIT 1`;
+
 /** Applies the change rows of the load table to the target (each key once: net change per key); `now` is the load's stamp. */
 export function mergeChangesSql(layout: RedshiftLayout, now: string): string[] {
   switch (layout.history) {

@@ -66,6 +66,7 @@ import {
   recordOwnedTableSql,
   recordBatchSql,
   seedFileColumns,
+  TABLE_DEPENDENTS_SQL,
   type SqlDialect,
 } from './redshift-sql';
 import {
@@ -418,8 +419,10 @@ class RedshiftWarehouseDialect implements WarehouseDialect<PoolClient, RedshiftL
     await client.query(recordBatchSql(layout.schema, this.dialect), [batchId]);
   }
 
+  /** A shadow lives while a seed runs: made by its first part, with the columns it loads; emptied if one is there. */
   async startSeed(client: PoolClient, layout: RedshiftLayout, seedId: string): Promise<void> {
-    await client.query(emptyShadowSql(layout));
+    if ((await existingColumns(client, layout.schema, layout.shadow)) === null) await client.query(createShadowSql(layout, this.dialect));
+    else await client.query(emptyShadowSql(layout));
     const [remove, insert] = recordSeedStartSql(layout, this.dialect);
     if (remove !== undefined) await client.query(remove);
     if (insert !== undefined) await client.query(insert, [seedId]);
@@ -434,8 +437,10 @@ class RedshiftWarehouseDialect implements WarehouseDialect<PoolClient, RedshiftL
     return this.loader.load(client, layout.qualifiedShadow, seedFileColumns(layout), files, reader);
   }
 
+  /** The seed merged into the target, and its shadow dropped: between seeds the schema holds no `svc_seed_*` table. */
   async completeSeed(client: PoolClient, layout: RedshiftLayout): Promise<void> {
     for (const statement of mergeSeedSql(layout, this.stampOf(client, layout))) await client.query(statement);
+    if (!(await hasDependents(client, layout.schema, layout.shadow))) await client.query(`DROP TABLE ${layout.qualifiedShadow}`);
   }
 
   async loadChangeFiles(client: PoolClient, layout: RedshiftLayout, files: StagedFiles, reader: StagedFileReader): Promise<number> {
@@ -560,6 +565,14 @@ async function existingColumns(client: Pool | PoolClient, schema: string, table:
   if (folded[0] === schema && folded[1] === table) return null;
   const stored = await client.query<{ name: string }>(TABLE_COLUMNS_SQL, folded);
   return stored.rows.length === 0 ? null : new Set(stored.rows.map((row) => row.name));
+}
+
+/** Whether a view reads the table, found under its name as given or as Redshift stored it (folded), as existingColumns. */
+async function hasDependents(client: PoolClient, schema: string, table: string): Promise<boolean> {
+  for (const [name, relation] of [[schema, table], [catalogName(schema), catalogName(table)]]) {
+    if ((await client.query(TABLE_DEPENDENTS_SQL, [name, relation])).rows.length > 0) return true;
+  }
+  return false;
 }
 
 /** A fitted column's source name, as its comment (redshift-column-names.ts). */
