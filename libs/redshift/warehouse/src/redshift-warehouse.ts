@@ -437,7 +437,12 @@ class RedshiftWarehouseDialect implements WarehouseDialect<PoolClient, RedshiftL
     return this.loader.load(client, layout.qualifiedShadow, seedFileColumns(layout), files, reader);
   }
 
-  /** The seed merged into the target, and its shadow dropped: between seeds the schema holds no `svc_seed_*` table. */
+  /**
+   * The seed merged into the target, and its shadow dropped: between seeds the schema holds no `svc_seed_*` table. DROP
+   * TABLE of a regular table runs inside the load's transaction (only an external table's may not) and, RESTRICT by
+   * default, fails when a view depends on it (https://docs.aws.amazon.com/redshift/latest/dg/r_DROP_TABLE.html): such
+   * a shadow is left, emptied, since without savepoints a failed DROP would roll the whole load back.
+   */
   async completeSeed(client: PoolClient, layout: RedshiftLayout): Promise<void> {
     for (const statement of mergeSeedSql(layout, this.stampOf(client, layout))) await client.query(statement);
     if (!(await hasDependents(client, layout.schema, layout.shadow))) await client.query(`DROP TABLE ${layout.qualifiedShadow}`);
