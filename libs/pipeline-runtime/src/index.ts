@@ -14,4 +14,4 @@ export { CaptureFailedError, ChangesPurgedError, SourceIncarnationChangedError, 
 export { SeedPartOrder, TABLE_LOSS_GRACE_MS, tableLoss, waitForPreviousPart, type PartOrderOptions } from './part-order';
 export { reportBatchFailure, reportFencedOut, type FailureReport } from './work-failure';
 export { ENSURED_TABLE_TTL_MS, EnsuredTables, definitionShape } from './ensured-tables';
-export { GROUP_REQUESTS_AT_ONCE, MAX_GROUP_MESSAGE_BYTES, eachAtMost, groupMessageId, groupsOf, newestConfigVersion, runEachAlone } from './work-groups';
+export { GROUP_REQUESTS_AT_ONCE, MAX_GROUP_MESSAGE_BYTES, eachAtMost, groupMessageId, groupsOf, newestConfigVersion, runWorkOrGroup, type WorkOrGroupSteps } from './work-groups';

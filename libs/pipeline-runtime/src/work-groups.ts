@@ -1,6 +1,9 @@
 import { createHash } from 'node:crypto';
-import { MAX_WORK_GROUP_MEMBERS, type BatchDescriptor } from '@svc/contracts';
+import { MAX_WORK_GROUP_MEMBERS, isWorkGroup, type BatchDescriptor } from '@svc/contracts';
 import { RetryableWorkError, TerminalWorkError } from '@svc/messaging';
+import { runClassified } from './classified-work';
+import type { WorkSubject } from './failure-classifier';
+import type { FailureReport } from './work-failure';
 
 /**
  * A group's message stays under this many bytes of JSON: JetStream's default payload limit is 1 MiB, and a member
@@ -88,4 +91,47 @@ export async function eachAtMost<T, R>(items: readonly T[], atOnce: number, work
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(atOnce, items.length)) }, () => worker()));
   return results;
+}
+
+/** One table's work of a stage's subject, and a group of them. */
+type MemberOf<W> = Exclude<W, { group: unknown[] }>;
+type GroupOf<W> = Extract<W, { group: unknown[] }>;
+
+/** A stage's steps for one table's work and for a group's (runWorkOrGroup). */
+export interface WorkOrGroupSteps<W extends { workId: string }> {
+  endpoint: WorkSubject['endpoint'];
+  /** `[schema].[table]` of one table's work, for the failure's wording. */
+  tableOf: (member: MemberOf<W>) => string;
+  /** One table's work, delivered alone. */
+  alone: (member: MemberOf<W>) => Promise<void>;
+  /** A member the group could not carry, run alone; `alone` when absent. */
+  memberAlone?: (member: MemberOf<W>) => Promise<void>;
+  /** The group's pass: the members it returns are run alone (runEachAlone). */
+  group: (group: GroupOf<W>) => Promise<readonly MemberOf<W>[]>;
+  /** Tells the registry a table's work failed (WorkFailed). */
+  fail: (member: MemberOf<W>, failure: FailureReport) => Promise<void>;
+}
+
+/**
+ * A stage consumer's handler: one table's work classified (a terminal failure reported by `fail`, a retryable one handed
+ * to the worker's redelivery), or a group's pass followed by its leftover members each run alone the same way. The group
+ * itself has nothing to report: its members each report their own outcome.
+ */
+export function runWorkOrGroup<W extends { workId: string }>(work: W, steps: WorkOrGroupSteps<W>): Promise<void> {
+  const classified = (member: MemberOf<W>, run: (member: MemberOf<W>) => Promise<void>): Promise<void> =>
+    runClassified(() => run(member), { endpoint: steps.endpoint, table: steps.tableOf(member) }, ({ reason, scope, detail }) =>
+      steps.fail(member, { message: reason, retryable: false, scope, ...(detail !== undefined && { detail }) }),
+    );
+  if (!isWorkGroup(work)) return classified(work as MemberOf<W>, steps.alone);
+  const group = work as GroupOf<W>;
+  return runClassified(
+    async () =>
+      runEachAlone(
+        await steps.group(group),
+        (member) => classified(member, steps.memberAlone ?? steps.alone),
+        (member, failure) => steps.fail(member, { message: failure.message, retryable: true, scope: 'table', ...(failure.detail !== undefined && { detail: failure.detail }) }),
+      ),
+    { endpoint: steps.endpoint },
+    () => Promise.resolve(),
+  );
 }

@@ -134,7 +134,7 @@ export class ExtractService {
   /**
    * The change cycles of a group of small tables (docs/PIPELINE.md, "Many small tables in one unit"): each member read as
    * it would be alone, one after the other; the members whose changes fit one batch go on to staging in one message.
-   * Returned: the members that failed, each under a new attempt, to be read alone (extractAlone through runEachAlone),
+   * Returned: the members that failed, each under a new attempt, to be read alone (extractAlone, through runWorkOrGroup),
    * where the failure is retried and reported as any work's: one table's failure never holds back or fails the others.
    */
   async extractGroup(message: ExtractGroupRequested, context: Pick<WorkContext, 'deliveryCount'> = { deliveryCount: 1 }): Promise<ExtractRequested[]> {

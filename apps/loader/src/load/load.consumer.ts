@@ -2,7 +2,7 @@ import { PipelineConsumers, isBatchStaged, isStagedWork, isWorkGroup, tableKey, 
 import type { WorkerConfig } from '@svc/config';
 import type { PipelineWorkerOptions } from '@svc/messaging';
 import type { AnyPipelineWorkerOptions } from '@svc/pipeline-nest';
-import { runClassified, runEachAlone } from '@svc/pipeline-runtime';
+import { runWorkOrGroup } from '@svc/pipeline-runtime';
 import type { LoadService } from './load.service';
 
 /** The loaders' shared durable consumer of staged batches: one table's batch, or a group's. */
@@ -11,22 +11,14 @@ export function loadConsumer(service: LoadService, settings: WorkerConfig): AnyP
     ...PipelineConsumers.loader,
     concurrency: settings.concurrency,
     guard: isStagedWork,
-    handle: (work, context) => {
-      const loadAlone = (event: BatchStaged) =>
-        runClassified(() => service.load(event, context), { endpoint: 'Warehouse', table: tableKey(event.batch.definition.table) }, ({ reason, scope, detail }) =>
-          service.fail(event, { message: reason, retryable: false, scope, ...(detail !== undefined && { detail }) }),
-        );
-      if (!isWorkGroup(work)) return loadAlone(work);
-      // The group itself has nothing to report: its members each report their own outcome, alone when it could not carry them.
-      return runClassified(
-        async () =>
-          runEachAlone(await service.loadGroup(work), loadAlone, (event, failure) =>
-            service.fail(event, { message: failure.message, retryable: true, scope: 'table', ...(failure.detail !== undefined && { detail: failure.detail }) }),
-          ),
-        { endpoint: 'Warehouse' },
-        () => Promise.resolve(),
-      );
-    },
+    handle: (work, context) =>
+      runWorkOrGroup(work, {
+        endpoint: 'Warehouse',
+        tableOf: (event) => tableKey(event.batch.definition.table),
+        alone: (event) => service.load(event, context),
+        group: (group) => service.loadGroup(group),
+        fail: (event, failure) => service.fail(event, failure),
+      }),
     onGiveUp: async (payload, reason, detail) => {
       const members: unknown[] = isStagedWork(payload) && isWorkGroup(payload) ? payload.group : [payload];
       for (const member of members.filter((one): one is BatchStaged => isBatchStaged(one))) {

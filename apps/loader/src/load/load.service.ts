@@ -93,7 +93,7 @@ export class LoadService {
   /**
    * The change batches of a group of small tables (docs/PIPELINE.md, "Many small tables in one unit"), loaded in one
    * warehouse transaction; each member is reported loaded as it would be alone. A member whose table had to be created
-   * was lost and is reseeded. Returned, to be loaded alone (runEachAlone): the members whose table check failed, and
+   * was lost and is reseeded. Returned, to be loaded alone (runWorkOrGroup): the members whose table check failed, and
    * every member when the group's transaction failed (it rolled back whole).
    */
   async loadGroup(message: BatchGroupStaged): Promise<BatchStaged[]> {

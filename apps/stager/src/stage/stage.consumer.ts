@@ -2,7 +2,7 @@ import { PipelineConsumers, isBatchExtracted, isExtractedWork, isWorkGroup, tabl
 import type { WorkerConfig } from '@svc/config';
 import type { PipelineWorkerOptions } from '@svc/messaging';
 import type { AnyPipelineWorkerOptions } from '@svc/pipeline-nest';
-import { runClassified, runEachAlone } from '@svc/pipeline-runtime';
+import { runWorkOrGroup } from '@svc/pipeline-runtime';
 import type { StageService } from './stage.service';
 
 /** The stagers' shared durable consumer of extracted batches: one table's batch, or a group's. */
@@ -11,22 +11,14 @@ export function stageConsumer(service: StageService, settings: WorkerConfig): An
     ...PipelineConsumers.stager,
     concurrency: settings.concurrency,
     guard: isExtractedWork,
-    handle: (work, context) => {
-      const stageAlone = (event: BatchExtracted) =>
-        runClassified(() => service.stage(event, context), { endpoint: 'Staging', table: tableKey(event.batch.definition.table) }, ({ reason, scope, detail }) =>
-          service.fail(event, { message: reason, retryable: false, scope, ...(detail !== undefined && { detail }) }),
-        );
-      if (!isWorkGroup(work)) return stageAlone(work);
-      // The group itself has nothing to report: its members each report their own outcome, alone when it could not carry them.
-      return runClassified(
-        async () =>
-          runEachAlone(await service.stageGroup(work, context), stageAlone, (event, failure) =>
-            service.fail(event, { message: failure.message, retryable: true, scope: 'table', ...(failure.detail !== undefined && { detail: failure.detail }) }),
-          ),
-        { endpoint: 'Staging' },
-        () => Promise.resolve(),
-      );
-    },
+    handle: (work, context) =>
+      runWorkOrGroup(work, {
+        endpoint: 'Staging',
+        tableOf: (event) => tableKey(event.batch.definition.table),
+        alone: (event) => service.stage(event, context),
+        group: (group) => service.stageGroup(group, context),
+        fail: (event, failure) => service.fail(event, failure),
+      }),
     onGiveUp: async (payload, reason, detail) => {
       const members: unknown[] = isExtractedWork(payload) && isWorkGroup(payload) ? payload.group : [payload];
       for (const member of members.filter((one): one is BatchExtracted => isBatchExtracted(one))) {

@@ -172,7 +172,7 @@ export class StageService {
   /**
    * The change batches of a group of small tables (docs/PIPELINE.md, "Many small tables in one unit"), applied to staging
    * in one transaction and handed to the loaders in one message. A member whose table had to be created was lost (its
-   * database recreated) and is reseeded. Returned, to be staged alone (runEachAlone): the members whose table check
+   * database recreated) and is reseeded. Returned, to be staged alone (runWorkOrGroup): the members whose table check
    * failed, and every member when the group's transaction failed (it rolled back whole).
    */
   async stageGroup(message: BatchGroupExtracted, context?: Pick<WorkContext, 'deliveryCount'>): Promise<BatchExtracted[]> {

@@ -574,10 +574,10 @@ async function existingColumns(client: Pool | PoolClient, schema: string, table:
 
 /** Whether a view reads the table, found under its name as given or as Redshift stored it (folded), as existingColumns. */
 async function hasDependents(client: PoolClient, schema: string, table: string): Promise<boolean> {
-  for (const [name, relation] of [[schema, table], [catalogName(schema), catalogName(table)]]) {
-    if ((await client.query(TABLE_DEPENDENTS_SQL, [name, relation])).rows.length > 0) return true;
-  }
-  return false;
+  if ((await client.query(TABLE_DEPENDENTS_SQL, [schema, table])).rows.length > 0) return true;
+  const folded = [catalogName(schema), catalogName(table)];
+  if (folded[0] === schema && folded[1] === table) return false;
+  return (await client.query(TABLE_DEPENDENTS_SQL, folded)).rows.length > 0;
 }
 
 /** A fitted column's source name, as its comment (redshift-column-names.ts). */
