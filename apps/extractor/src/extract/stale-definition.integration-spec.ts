@@ -5,6 +5,7 @@ import type { PipelineServiceHarness } from '@svc/system-testing';
 import { createTempDatabase, sampleReplicationConfig, waitForLockWaiters, waitUntil, type TempDatabase } from '@svc/testing';
 import { Client } from 'pg';
 import { startExtractorHarness } from '../testing/extractor-harness';
+import { waitForReadHorizon } from '../testing/source-reads';
 
 const REPLICATION = '5b0e8c1a-3f2d-4e6b-9a7c-2d1e0f3a4b5c';
 const people: TableRef = { schema: 'public', name: 'people' };
@@ -80,9 +81,7 @@ describe('extractor: a table altered while its changes are read', () => {
     const written = await locker.query<{ xid: string }>("update people set mood = 'calm' where id = 2 returning pg_current_xact_id()::text as xid");
     const xid = written.rows[0]?.xid ?? '0';
     // The read must see the update: wait until no transaction older than it is open on the shared server.
-    const olderOpen = async () =>
-      (await source.query<{ n: number }>('select count(*)::int as n from pg_snapshot_xip(pg_current_snapshot()) open where open < $1::xid8', [xid])).rows[0]?.n;
-    await waitUntil(async () => (await olderOpen()) === 0, 60000, 'older transactions on the server to end');
+    await waitForReadHorizon(source, xid, '>=');
     await locker.query('commit');
     const afterCommit = await source.query<{ snapshot: string }>('select pg_current_snapshot()::text as snapshot');
 

@@ -4,13 +4,22 @@ import { waitUntil } from '@svc/testing';
 import type { Client } from 'pg';
 
 /**
- * Each change read ends at the snapshot's xmin: waits until no transaction older than the write `xid` is open on the
- * (shared) server, so that a read sees it.
+ * Each change read ends at the snapshot's xmin: waits until no transaction older than the committed write `xid` is
+ * open on the (shared) server, so that a read sees it.
  */
 export async function writesVisible(source: Client, xid: string): Promise<void> {
-  const olderOpen = async () =>
-    (await source.query<{ n: number }>('select count(*)::int as n from pg_snapshot_xip(pg_current_snapshot()) open where open <= $1::xid8', [xid])).rows[0]?.n;
-  await waitUntil(async () => (await olderOpen()) === 0, 60000, 'older transactions on the server to end');
+  await waitForReadHorizon(source, xid, '>');
+}
+
+/**
+ * Waits until the server's read horizon (its snapshot's xmin) is past (`>`) or at (`>=`, the write still open) `xid`.
+ * The xmin, not the in-progress list: an xid handed out but newer than the snapshot's xmax is missing from that list
+ * while its transaction still holds the horizon back.
+ */
+export async function waitForReadHorizon(source: Client, xid: string, comparison: '>' | '>='): Promise<void> {
+  const passed = async () =>
+    (await source.query<{ passed: boolean }>(`select pg_snapshot_xmin(pg_current_snapshot()) ${comparison} $1::xid8 as passed`, [xid])).rows[0]?.passed === true;
+  await waitUntil(passed, 60000, 'older transactions on the server to end');
 }
 
 /** Publishes a seed `request` to the extractor under test and returns the version its changes are read from. */
