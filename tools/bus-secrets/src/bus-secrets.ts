@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { CertificateAuthority } from '@svc/crypto';
 import { BUS_ROLES, busNames, generateBusCredentials, natsServerConfig, type BusRole } from '@svc/messaging';
 import { INSTALLATION_SETTING } from '@svc/contracts';
+import { composeNatsLayout, type NatsLayout } from './nats-layout';
 import { writeObjectStoreSecrets } from './object-store-secrets';
 
 export interface BusSecretsOptions {
@@ -13,14 +14,16 @@ export interface BusSecretsOptions {
   natsNodes: readonly string[];
   /** Extra names or addresses the api-gateway's certificate must be valid for (the host clients use). */
   gatewayHosts: readonly string[];
+  /** Where the nodes run: compose's (the default) or Kubernetes' (kubernetesNatsLayout). */
+  layout?: NatsLayout;
+  /** MinIO's root account and the services' MinIO user (compose runs MinIO; a Kubernetes cluster uses its own S3). */
+  objectStore?: boolean;
 }
 
 /** Where the secrets are, as compose mounts them into the containers. */
 const CONTAINER_CERTS = '/etc/nats/certs';
 const CLUSTER_NAME = 'svc';
 const CLIENT_PORT = 4222;
-const ROUTE_PORT = 6222;
-const MONITOR_PORT = 8222;
 /**
  * The names the api-gateway's certificate is made for, and so the Host names it answers to (SVC_ALLOWED_HOSTS):
  * loopback on the docker host, its compose service name, and the `--gateway-host` names.
@@ -44,12 +47,13 @@ export function writeBusSecrets(options: BusSecretsOptions): string[] {
   if (existsSync(join(options.dir, 'env'))) {
     throw new Error(`${options.dir} already holds secrets; remove it first to make new ones (every service then needs restarting)`);
   }
+  const layout = options.layout ?? composeNatsLayout(options.natsNodes);
   mkdirSync(options.dir, { recursive: true, mode: 0o700 });
   chmodSync(options.dir, 0o700);
   const certsDir = join(options.dir, 'certs');
   const authority = CertificateAuthority.create(certsDir);
   const issued = [
-    authority.issue({ name: 'nats', hosts: [...options.natsNodes, 'localhost', '127.0.0.1'] }),
+    authority.issue({ name: 'nats', hosts: layout.certificateHosts }),
     authority.issue({ name: 'gateway', hosts: gatewayNames(options.gatewayHosts) }),
   ];
   // Bind-mounted one by one into containers running as other users: readable there, guarded here by the 0700 folder.
@@ -59,7 +63,7 @@ export function writeBusSecrets(options: BusSecretsOptions): string[] {
   const natsDir = join(options.dir, 'nats');
   mkdirSync(natsDir, { mode: 0o700 });
   const written: string[] = [];
-  for (const node of options.natsNodes) {
+  for (const node of layout.nodes) {
     const file = join(natsDir, `${node}.json`);
     const config = natsServerConfig({
       serverName: node,
@@ -67,10 +71,10 @@ export function writeBusSecrets(options: BusSecretsOptions): string[] {
       storeDir: '/data',
       identities: credentials,
       tls: { certFile: `${CONTAINER_CERTS}/nats.pem`, keyFile: `${CONTAINER_CERTS}/nats-key.pem`, caFile: `${CONTAINER_CERTS}/ca.pem` },
-      cluster: { name: CLUSTER_NAME, port: ROUTE_PORT, routes: options.natsNodes.filter((other) => other !== node).map((other) => `nats://${other}:${ROUTE_PORT}`) },
-      monitor: { host: '127.0.0.1', port: MONITOR_PORT },
+      cluster: { name: CLUSTER_NAME, port: layout.routePort, routes: layout.routesOf(node) },
+      monitor: layout.monitor,
     });
-    writeFileSync(file, config, { mode: 0o644 });
+    writeFileSync(file, layout.finish(config), { mode: 0o644 });
     written.push(file);
   }
 
@@ -84,18 +88,11 @@ export function writeBusSecrets(options: BusSecretsOptions): string[] {
     // The role's permissions above name this installation's subjects and streams: its services must run under it.
     const { installation } = busNames();
     if (installation !== '') lines.push('# The installation these permissions were made for (SVC_INSTALLATION).', `${INSTALLATION_SETTING}=${installation}`);
-    if (role === 'operator') {
-      const hostPort = (index: number) => `tls://127.0.0.1:${CLIENT_PORT + index}`;
-      lines.push(
-        '# For `npm run svc -- keys create --over-bus` on the docker host: set -a; . deploy/secrets/env/operator.env; set +a',
-        `NATS_URL=${options.natsNodes.map((_node, index) => hostPort(index)).join(',')}`,
-        `NATS_CA_FILE=${authority.certFile}`,
-      );
-    }
+    if (role === 'operator') lines.push(...layout.operatorLines(authority.certFile));
     const file = join(envDir, `${role}.env`);
     writeFileSync(file, `${lines.join('\n')}\n`, { mode: 0o600 });
     written.push(file);
   }
-  written.push(...writeObjectStoreSecrets(envDir));
+  if (options.objectStore ?? true) written.push(...writeObjectStoreSecrets(envDir));
   return [authority.certFile, ...issued.map(({ certFile }) => certFile), ...written];
 }

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { readmeSetting, readmeSettings } from './readme-settings';
 
 const repoRoot = join(__dirname, '..', '..', '..');
 /** Settings read only by tests and test hooks, never by a user. */
@@ -24,10 +25,19 @@ function settingsRead(): string[] {
 
 /** Issue 20: WORKER_CONCURRENCY, SEED_PART_MB and others were read by the services but missing from the README. */
 describe("the README's configuration table", () => {
+  const table = readmeSettings(readFileSync(join(repoRoot, 'README.md'), 'utf8'));
+
   it('names every setting a service reads', () => {
-    const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
     const read = settingsRead();
     expect(read.length).toBeGreaterThan(20);
-    expect(read.filter((name) => !readme.includes(`\`${name}\``))).toEqual([]);
+    expect(read.filter((name) => readmeSetting(table, name) === undefined)).toEqual([]);
+  });
+
+  it('says which services read each setting, and a setting given as a file is its own name', () => {
+    expect(readmeSetting(table, 'PROBE_PORT')?.usedBy).toEqual(['job-registry', 'extractor', 'stager', 'loader']);
+    expect(readmeSetting(table, 'S3_ENDPOINT')?.usedBy).toEqual(['job-registry', 'extractor', 'stager', 'loader']);
+    expect(readmeSetting(table, 'NATS_URL')?.usedBy).toHaveLength(5);
+    expect(readmeSetting(table, 'SVC_WORKER_KEY_FILE')?.required).toBe(true);
+    expect(readmeSetting(table, 'NO_SUCH_SETTING')).toBeUndefined();
   });
 });
