@@ -5,6 +5,8 @@ const ITEM_ELEMENTS: Record<string, string> = {
   replications: 'Replication',
   tables: 'Table',
   alerts: 'Alert',
+  deliveries: 'Delivery',
+  alertTargets: 'AlertTarget',
   errors: 'Error',
   // A differing key's columns (DescribeReplicationValidation).
   key: 'Column',

@@ -3,6 +3,7 @@ import {
   type OperationRequest,
   type ReplicationConfig,
 } from '@svc/contracts';
+import { AlertTargetNameDto, PutAlertTargetDto } from './dto/alert-target-requests.dto';
 import { AccessKeyIdDto, CreateAccessKeyDto, RotateAccessKeyDto, UpdateAccessKeyDto } from './dto/access-key-requests.dto';
 import { AlterReplicationDto, CreateReplicationDto, ReplicationConfigDto } from './dto/replication.dto';
 import { AcknowledgeAlertsDto, AlterConfigurationDto, EmptyRequestDto, ReplicationIdDto, ReplicationMetricsDto, StartReplicationDto } from './dto/simple-requests.dto';
@@ -31,6 +32,9 @@ export const REQUEST_MODELS: { [Op in OperationName]: new () => OperationRequest
   UpdateAccessKey: UpdateAccessKeyDto,
   DeleteAccessKey: AccessKeyIdDto,
   RotateAccessKey: RotateAccessKeyDto,
+  PutAlertTarget: PutAlertTargetDto,
+  ListAlertTargets: EmptyRequestDto,
+  DeleteAlertTarget: AlertTargetNameDto,
 };
 
 /**

@@ -26,4 +26,4 @@ export {
 } from './reachability';
 export { checkSourceCapture, listSourceTables } from './source-tables';
 export { STAGING_PREPARATION_FIELDS, prepareStaging, type PreparedStaging, type StagingPreparationTarget } from './staging-preparation';
-export { checkTargetPolicy, targetPolicyProblems, type ResolveHost, type TargetPolicy, type TargetPolicyVerdict } from './target-policy';
+export { checkTargetPolicy, hostRefusal, targetPolicyProblems, type ResolveHost, type TargetPolicy, type TargetPolicyVerdict } from './target-policy';

@@ -151,3 +151,16 @@ async function addressesOf(host: string, resolveHost: ResolveHost): Promise<IpAd
 async function systemResolve(host: string): Promise<string[]> {
   return (await lookup(host, { all: true })).map((entry) => entry.address);
 }
+
+/**
+ * Why this service may not connect to `host` (a cloud metadata, link-local, unspecified or multicast address, or
+ * loopback unless allowed), or null: the rule of connection strings, for the other places it sends to (alert targets).
+ */
+export async function hostRefusal(host: string, allowLoopback: boolean, resolveHost: ResolveHost = systemResolve): Promise<string | null> {
+  try {
+    return addressRefusal(await addressesOf(host, resolveHost), allowLoopback);
+  } catch (error) {
+    if (error instanceof UnsafeHostError) return error.message;
+    throw error;
+  }
+}

@@ -104,6 +104,21 @@ export {
   type UpdateAccessKeyRequest,
 } from './replication/access-key-operations';
 export {
+  ALERT_DELIVERY_STATES,
+  ALERT_KINDS,
+  ALERT_TARGET_OPERATIONS,
+  ALERT_TARGET_TYPES,
+  type AlertDelivery,
+  type AlertDeliveryState,
+  type AlertTargetDeliveries,
+  type AlertTargetDescription,
+  type AlertTargetNameRequest,
+  type AlertTargetOperationName,
+  type AlertTargetType,
+  type ListAlertTargetsResponse,
+  type PutAlertTargetRequest,
+} from './replication/alert-target-operations';
+export {
   DIFFERENCE_KINDS,
   FINAL_VALIDATION_STATES,
   VALIDATION_MAX_KEYS_SHOWN,

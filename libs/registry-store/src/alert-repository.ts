@@ -1,6 +1,7 @@
 import type { Pool } from 'pg';
 import type { AlertRecord } from '@svc/contracts';
 import { isUuid } from '@svc/contracts';
+import { deliveriesOfAlerts } from './alert-delivery-repository';
 
 export type NewAlert = Pick<AlertRecord, 'replicationId' | 'kind' | 'message' | 'tableName'>;
 
@@ -48,7 +49,12 @@ export class AlertRepository implements AlertStore {
   async listByReplication(replicationId: string): Promise<AlertRecord[]> {
     if (!isUuid(replicationId)) return [];
     const result = await this.pool.query<AlertRow>(`SELECT ${COLUMNS} FROM alerts WHERE replication_id = $1 ORDER BY created_at, id`, [replicationId]);
-    return result.rows.map(toAlert);
+    const deliveries = await deliveriesOfAlerts(this.pool, result.rows.map((row) => row.id));
+    return result.rows.map((row) => {
+      const alert = toAlert(row);
+      const sent = deliveries.get(row.id);
+      return sent === undefined ? alert : { ...alert, deliveries: sent };
+    });
   }
 
   async activeCounts(): Promise<ActiveAlertCount[]> {
@@ -60,8 +66,16 @@ export class AlertRepository implements AlertStore {
   }
 
   async record(alert: NewAlert): Promise<AlertRecord> {
+    // With its deliveries to the targets it is meant for, in the same statement: an alert is never stored undelivered.
     const result = await this.pool.query<AlertRow>(
-      `INSERT INTO alerts (replication_id, kind, message, table_name) VALUES ($1, $2, $3, $4) RETURNING ${COLUMNS}`,
+      `WITH recorded AS (
+         INSERT INTO alerts (replication_id, kind, message, table_name) VALUES ($1, $2, $3, $4) RETURNING ${COLUMNS}
+       ), deliveries AS (
+         INSERT INTO alert_deliveries (alert_id, target_name)
+         SELECT recorded.id, t.name FROM recorded, alert_targets t
+          WHERE (t.alert_kinds IS NULL OR $2 = ANY (t.alert_kinds)) AND (t.replication_ids IS NULL OR $1::uuid = ANY (t.replication_ids))
+       )
+       SELECT * FROM recorded`,
       [alert.replicationId, alert.kind, alert.message, alert.tableName ?? null],
     );
     const row = result.rows[0];

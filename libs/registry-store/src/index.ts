@@ -7,6 +7,22 @@ export {
 export { judgeChange, type AccessKeyChange, type AccessKeyChangeRefusal, type KeyActor } from './key-change';
 export { chainOf, signs, standingOf, type DisabledBy, type KeyLink, type KeyStanding, type KeyWidth } from './key-chain';
 export { AlertRepository, type ActiveAlertCount, type AlertStore, type NewAlert, type ResolvedCondition } from './alert-repository';
+export {
+  AlertDeliveryRepository,
+  deliveriesOfAlerts,
+  type AlertDeliveryStore,
+  type DeliveryOutcome,
+  type DueDelivery,
+} from './alert-delivery-repository';
+export {
+  AlertTargetRepository,
+  originOf,
+  type AlertTarget,
+  type AlertTargetListing,
+  type AlertTargetSpec,
+  type AlertTargetStore,
+  type PublicTargetSettings,
+} from './alert-target-repository';
 export { changedConfigPaths, configLeaves } from './config-paths';
 export { maskConnectionString } from './connection-string-mask';
 export { issueMissingExternalIds } from './external-id-backfill';

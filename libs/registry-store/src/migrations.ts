@@ -393,4 +393,34 @@ CREATE INDEX alerts_unresolved ON alerts (replication_id, kind) WHERE resolved_a
 ALTER TABLE table_states ADD COLUMN in_flight_group uuid;
 `,
   },
+  {
+    version: 22,
+    name: 'alert targets (webhook, SNS, e-mail) and each alert\'s delivery to them (an outbox the registry works through)',
+    sql: `
+CREATE TABLE alert_targets (
+  name text PRIMARY KEY,
+  type text NOT NULL CHECK (type IN ('Webhook', 'Sns', 'Email')),
+  settings jsonb NOT NULL,
+  secrets bytea,
+  alert_kinds text[],
+  replication_ids uuid[],
+  created_at timestamptz NOT NULL DEFAULT now(),
+  updated_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE TABLE alert_deliveries (
+  alert_id uuid NOT NULL REFERENCES alerts (id) ON DELETE CASCADE,
+  target_name text NOT NULL REFERENCES alert_targets (name) ON DELETE CASCADE,
+  state text NOT NULL DEFAULT 'Pending' CHECK (state IN ('Pending', 'Delivered', 'Failed')),
+  attempts integer NOT NULL DEFAULT 0,
+  next_attempt_at timestamptz NOT NULL DEFAULT now(),
+  delivered_at timestamptz,
+  last_error text,
+  last_error_at timestamptz,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (alert_id, target_name)
+);
+CREATE INDEX alert_deliveries_due ON alert_deliveries (next_attempt_at) WHERE state = 'Pending';
+CREATE INDEX alert_deliveries_by_target ON alert_deliveries (target_name, state);
+`,
+  },
 ];

@@ -1,6 +1,6 @@
 import type { Pool } from 'pg';
 import { SecretBoxError, type SecretBox, type SecretLocation } from '@svc/crypto';
-import { accessKeyPreviousSecretAt, accessKeySecretAt, replicationSecretsAt } from './secret-locations';
+import { accessKeyPreviousSecretAt, accessKeySecretAt, alertTargetSecretsAt, replicationSecretsAt } from './secret-locations';
 import { inTransaction } from './control-database';
 
 interface SealedColumn {
@@ -15,6 +15,7 @@ const SEALED_COLUMNS: readonly SealedColumn[] = [
   { table: 'replications', idColumn: 'id', column: 'secrets', locate: replicationSecretsAt },
   { table: 'access_keys', idColumn: 'access_key_id', column: 'secret', locate: accessKeySecretAt },
   { table: 'access_keys', idColumn: 'access_key_id', column: 'previous_secret', locate: accessKeyPreviousSecretAt },
+  { table: 'alert_targets', idColumn: 'name', column: 'secrets', locate: alertTargetSecretsAt },
 ];
 
 export interface ResealedColumn {

@@ -13,3 +13,8 @@ export function accessKeySecretAt(accessKeyId: string): SecretLocation {
 export function accessKeyPreviousSecretAt(accessKeyId: string): SecretLocation {
   return { table: 'access_keys', rowId: accessKeyId, field: 'previous_secret' };
 }
+
+/** A target's secrets (a webhook's URL and signing secret, SNS keys, the SMTP URL), one sealed JSON object. */
+export function alertTargetSecretsAt(name: string): SecretLocation {
+  return { table: 'alert_targets', rowId: name, field: 'secrets' };
+}

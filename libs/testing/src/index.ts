@@ -35,7 +35,11 @@ export {
 export { checkS3Signature, type S3Account, type S3ErrorAnswer, type S3SignatureCheck } from './embedded-s3/s3-signature-check';
 export { startS3SignatureFront, type S3SignatureFront, type S3SignatureFrontOptions } from './embedded-s3/s3-signature-front';
 export { startSignedS3rver, type SignedS3rver, type SignedS3rverOptions } from './embedded-s3/signed-s3rver';
+export { type EmbeddedStsOptions, type RoleOfArn, type RoleTrust } from './embedded-s3/sts-endpoint';
 export { postgresAccount, postgresBinDir } from './postgres-binaries';
 export { seededRandom } from './seeded-random';
 export { PrivatePostgres, type PrivateCluster } from './private-postgres';
 export { createLogicalTempDatabase, logicalPostgresUrl, walLevelOf } from './logical-postgres';
+export { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver, type WebhookReceiverOptions } from './webhook-receiver';
+export { TEST_SNS_ACCOUNT, startTestSns, type PublishedSnsMessage, type SnsCall, type TestSns } from './test-sns';
+export { startTestSmtp, type ReceivedMail, type SmtpUser, type TestSmtp, type TestSmtpOptions } from './test-smtp';

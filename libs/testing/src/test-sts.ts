@@ -1,5 +1,16 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage } from 'node:http';
+import {
+  actionOf,
+  assumeRoleAccessDenied,
+  assumeRoleParameters,
+  assumeRoleResponse,
+  assumeRoleValidationError,
+  getCallerIdentityResponse,
+  newSessionCredentials,
+  readRequestBody,
+  sendStsAnswer,
+  type StsAnswer,
+} from './sts-query-api';
 
 /**
  * A local double of AWS STS for the two actions the service calls, speaking the Query API as AWS documents it:
@@ -70,11 +81,6 @@ export interface TestStsOptions {
   issuedKeys?: { accessKeyId: string; secretAccessKey: string };
 }
 
-const XMLNS = 'https://sts.amazonaws.com/doc/2011-06-15/';
-const SESSION_NAME = /^[\w+=,.@-]{2,64}$/;
-const EXTERNAL_ID = /^[\w+=,.@:/-]{2,1224}$/;
-const DEFAULT_MAX_SESSION_SECONDS = 3600;
-
 export async function startTestSts(options: TestStsOptions = {}): Promise<TestSts> {
   const roles = new Map<string, TrustedRole>();
   const calls: StsCall[] = [];
@@ -82,61 +88,39 @@ export async function startTestSts(options: TestStsOptions = {}): Promise<TestSt
   const callerArn = options.callerArn ?? 'arn:aws:iam::111122223333:user/replication-service';
 
   const server = createServer((request, response) => {
-    void readBody(request).then((body) => {
+    void readRequestBody(request).then((body) => {
       const form = new URLSearchParams(body);
       const call: StsCall = { action: form.get('Action') ?? '', callerAccessKeyId: callerOf(request), status: 200 };
       const answer = answerFor(call, form);
       call.status = answer.status;
       calls.push(call);
-      send(response, answer.status, answer.xml);
+      sendStsAnswer(response, answer);
     });
   });
 
-  function answerFor(call: StsCall, form: URLSearchParams): { status: number; xml: string } {
-    if (form.get('Version') !== '2011-06-15') return error(400, 'InvalidAction', 'Could not find operation for this version');
-    switch (call.action) {
-      case 'AssumeRole':
-        return assumeRole(call, form);
-      case 'GetCallerIdentity':
-        return { status: 200, xml: getCallerIdentityResponse(callerArn) };
-      default:
-        return error(400, 'InvalidAction', `Could not find operation ${call.action} for version 2011-06-15`);
-    }
+  function answerFor(call: StsCall, form: URLSearchParams): StsAnswer {
+    const action = actionOf(form);
+    if (typeof action !== 'string') return action;
+    return action === 'AssumeRole' ? assumeRole(call, form) : { status: 200, xml: getCallerIdentityResponse(callerArn) };
   }
 
-  function assumeRole(call: StsCall, form: URLSearchParams): { status: number; xml: string } {
-    const roleArn = form.get('RoleArn') ?? '';
-    const roleSessionName = form.get('RoleSessionName') ?? '';
-    const externalId = form.get('ExternalId') ?? undefined;
-    const durationSeconds = Number(form.get('DurationSeconds') ?? DEFAULT_MAX_SESSION_SECONDS);
-    Object.assign(call, { roleArn, roleSessionName, durationSeconds, ...(externalId !== undefined && { externalId }) });
-    if (!SESSION_NAME.test(roleSessionName)) {
-      return error(400, 'ValidationError', "1 validation error detected: Value at 'roleSessionName' failed to satisfy constraint: Member must satisfy regular expression pattern: [\\w+=,.@-]*");
-    }
-    if (externalId !== undefined && !EXTERNAL_ID.test(externalId)) {
-      return error(400, 'ValidationError', "1 validation error detected: Value at 'externalId' failed to satisfy constraint: Member must satisfy regular expression pattern: [\\w+=,.@:\\/-]*");
-    }
+  function assumeRole(call: StsCall, form: URLSearchParams): StsAnswer {
+    const parameters = assumeRoleParameters(form);
+    const { roleArn, externalId } = parameters;
+    Object.assign(call, parameters);
     const role = roles.get(roleArn);
-    const maxSeconds = role?.maxSessionSeconds ?? DEFAULT_MAX_SESSION_SECONDS;
-    if (!Number.isInteger(durationSeconds) || durationSeconds < 900 || durationSeconds > Math.min(43200, maxSeconds)) {
-      return error(400, 'ValidationError', 'The requested DurationSeconds exceeds the MaxSessionDuration set for this role.');
-    }
+    const invalid = assumeRoleValidationError(parameters, role?.maxSessionSeconds);
+    if (invalid !== null) return invalid;
     const trusted =
       role !== undefined &&
       (role.principalAccessKeyId === undefined || role.principalAccessKeyId === call.callerAccessKeyId) &&
       (role.externalId === undefined || role.externalId === externalId);
-    if (!trusted) return error(403, 'AccessDenied', `User: ${callerArn} is not authorized to perform: sts:AssumeRole on resource: ${roleArn}`);
+    if (!trusted) return assumeRoleAccessDenied(callerArn, roleArn);
 
-    const seconds = options.sessionSecondsOverride ?? durationSeconds;
-    const keys = options.issuedKeys ?? { accessKeyId: `ASIA${randomBytes(8).toString('hex').toUpperCase()}`, secretAccessKey: randomBytes(30).toString('base64') };
-    const session: IssuedSession = {
-      roleArn,
-      accessKeyId: keys.accessKeyId,
-      sessionToken: randomBytes(48).toString('base64'),
-      expiration: new Date(Date.now() + seconds * 1000),
-    };
-    issued.push(session);
-    return { status: 200, xml: assumeRoleResponse(roleArn, roleSessionName, keys.secretAccessKey, session) };
+    const fresh = newSessionCredentials(options.sessionSecondsOverride ?? parameters.durationSeconds);
+    const credentials = options.issuedKeys === undefined ? fresh : { ...fresh, ...options.issuedKeys };
+    issued.push({ roleArn, accessKeyId: credentials.accessKeyId, sessionToken: credentials.sessionToken, expiration: credentials.expiration });
+    return { status: 200, xml: assumeRoleResponse(roleArn, parameters.roleSessionName, credentials) };
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -161,48 +145,4 @@ export async function startTestSts(options: TestStsOptions = {}): Promise<TestSt
 function callerOf(request: IncomingMessage): string | null {
   const authorization = request.headers.authorization ?? '';
   return /Credential=([^/,\s]+)\//.exec(authorization)?.[1] ?? null;
-}
-
-async function readBody(request: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-function send(response: ServerResponse, status: number, xml: string): void {
-  response.writeHead(status, { 'content-type': 'text/xml', 'x-amzn-requestid': randomUUID() });
-  response.end(xml);
-}
-
-function error(status: number, code: string, message: string): { status: number; xml: string } {
-  const type = status >= 500 ? 'Receiver' : 'Sender';
-  return {
-    status,
-    xml: `<ErrorResponse xmlns="${XMLNS}"><Error><Type>${type}</Type><Code>${code}</Code><Message>${escapeXml(message)}</Message></Error><RequestId>${randomUUID()}</RequestId></ErrorResponse>`,
-  };
-}
-
-function assumeRoleResponse(roleArn: string, sessionName: string, secretAccessKey: string, session: IssuedSession): string {
-  const [, partition = 'aws', account = '', roleName = ''] = /^arn:([\w-]+):iam::(\d+):role\/(?:.*\/)?([^/]+)$/.exec(roleArn) ?? [];
-  return (
-    `<AssumeRoleResponse xmlns="${XMLNS}"><AssumeRoleResult>` +
-    `<AssumedRoleUser><Arn>${escapeXml(`arn:${partition}:sts::${account}:assumed-role/${roleName}/${sessionName}`)}</Arn>` +
-    `<AssumedRoleId>AROA${randomBytes(8).toString('hex').toUpperCase()}:${escapeXml(sessionName)}</AssumedRoleId></AssumedRoleUser>` +
-    `<Credentials><AccessKeyId>${session.accessKeyId}</AccessKeyId><SecretAccessKey>${escapeXml(secretAccessKey)}</SecretAccessKey>` +
-    `<SessionToken>${session.sessionToken}</SessionToken><Expiration>${session.expiration.toISOString()}</Expiration></Credentials>` +
-    `</AssumeRoleResult><ResponseMetadata><RequestId>${randomUUID()}</RequestId></ResponseMetadata></AssumeRoleResponse>`
-  );
-}
-
-function getCallerIdentityResponse(arn: string): string {
-  const account = /^arn:[\w-]+:[\w-]+::(\d+):/.exec(arn)?.[1] ?? '';
-  return (
-    `<GetCallerIdentityResponse xmlns="${XMLNS}"><GetCallerIdentityResult><Arn>${escapeXml(arn)}</Arn>` +
-    `<UserId>AIDA${randomBytes(8).toString('hex').toUpperCase()}</UserId><Account>${account}</Account></GetCallerIdentityResult>` +
-    `<ResponseMetadata><RequestId>${randomUUID()}</RequestId></ResponseMetadata></GetCallerIdentityResponse>`
-  );
-}
-
-function escapeXml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }

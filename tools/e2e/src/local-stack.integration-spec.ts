@@ -4,9 +4,12 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, w
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { CreateBucketCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { AssumeRoleCommand, STSClient } from '@aws-sdk/client-sts';
 import { Client } from 'pg';
 import { connect } from 'nats';
+import { DEVELOPMENT_MASTER_KEY } from '@svc/config';
 import { healthSubject } from '@svc/contracts';
+import { ExternalIdIssuer, parseMasterKey } from '@svc/crypto';
 import { BUS_ROLES, connectNats, NatsRequester } from '@svc/messaging';
 import { callSigned } from '@svc/system-testing';
 import {
@@ -57,6 +60,8 @@ describe('npm start and the svc CLI, as the README says', () => {
         EMBEDDED_S3_CREDENTIALS_FILE: join(workDir, 's3-credentials.json'),
         DEVELOPMENT_KEY_FILE: join(workDir, 'development-key.json'),
         SVC_MASTER_KEY: '',
+        // Unset: IAMRole replications assume their roles at the embedded S3 server's STS.
+        STS_ENDPOINT: '',
         SVC_BOOTSTRAP_ACCESS_KEY_ID: '',
         SVC_BOOTSTRAP_SECRET_KEY: '',
         SVC_DEMO: '',
@@ -120,6 +125,45 @@ describe('npm start and the svc CLI, as the README says', () => {
     // The XML example's answer, printed as JSON like every answer (issue 40).
     expect(JSON.parse(run.stdout)).toMatchObject({ replicationId: expect.stringMatching(/^[0-9a-f-]{36}$/) as unknown, status: 'Running' });
   });
+
+  it("creates the IAMRole example (examples/create-replication.json): the embedded server's STS lets the service assume the role with its ExternalId, and it seeds", async () => {
+    const [source, staging, warehouse] = databases;
+    await queryOnce(source?.url ?? '', 'CREATE TABLE public.iam_orders (id int PRIMARY KEY, total numeric(12,2)); INSERT INTO public.iam_orders VALUES (1, 1.5), (2, 3), (3, 4.5)');
+    expect(output).toContain(`STS (IAMRole replications): the embedded S3 server also answers sts:AssumeRole`);
+    const example = readFileSync(join(repoRoot, 'examples/create-replication.json'), 'utf8')
+      .replaceAll('svc_demo_source', source?.name ?? '')
+      .replaceAll('svc_demo_staging', staging?.name ?? '')
+      .replaceAll('svc_demo_warehouse', warehouse?.name ?? '');
+    expect(JSON.parse(example)).toMatchObject({ warehouse: { accessType: 'IAMRole', accountId: '123456789012', roleName: 'svc-replication', bucketName: 'svc-demo' } });
+    const file = join(workDir, 'create-iam-role.json');
+    writeFileSync(file, example);
+
+    const key = developmentKey();
+    const run = spawnSync(process.execPath, [join(repoRoot, 'dist/apps/cli/src/main.js'), 'create', '--file', file], {
+      env: { ...process.env, SVC_ENDPOINT: `http://127.0.0.1:${port}`, SVC_ACCESS_KEY_ID: key.accessKeyId, SVC_SECRET_ACCESS_KEY: key.secretKey },
+      encoding: 'utf8',
+    });
+    expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: '' });
+    const externalId = new ExternalIdIssuer(parseMasterKey(DEVELOPMENT_MASTER_KEY)).issue({ ownerAccessKeyId: key.accessKeyId, accountId: '123456789012', roleName: 'svc-replication' });
+    expect(JSON.parse(run.stdout)).toMatchObject({ replicationId: expect.stringMatching(/^[0-9a-f-]{36}$/) as unknown, status: 'Running', warehouse: { externalId } });
+
+    await waitUntil(
+      async () => (await queryOnce(warehouse?.url ?? '', 'SELECT id FROM example_type2.iam_orders').catch(() => [])).length >= 3,
+      90000,
+      'the IAMRole replication to seed iam_orders',
+    );
+
+    // The same STS refuses another ExternalId, as the role's trust policy would.
+    const sts = new STSClient({ endpoint: `http://127.0.0.1:${s3Port}`, region: 'us-east-1', credentials: embeddedS3Account(), maxAttempts: 1 });
+    try {
+      const refused = await sts
+        .send(new AssumeRoleCommand({ RoleArn: 'arn:aws:iam::123456789012:role/svc-replication', RoleSessionName: 'e2e', ExternalId: 'svc-ffffffffffffffffffffffffffffffff' }))
+        .then(() => 'assumed', (error: unknown) => (error instanceof Error ? error.name : String(error)));
+      expect(refused).toBe('AccessDenied');
+    } finally {
+      sts.destroy();
+    }
+  }, 150000);
 
   it('runs the live demo on the development key: its replication seeds, then follows a change in its source every few seconds', async () => {
     const key = developmentKey();
@@ -382,6 +426,16 @@ describe('npm start and the svc CLI, as the README says', () => {
     expect(run.stderr).toContain('set SVC_MASTER_KEY to a key of your own');
   });
 });
+
+async function queryOnce(url: string, sql: string): Promise<unknown[]> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<Record<string, unknown>>(sql)).rows;
+  } finally {
+    await client.end();
+  }
+}
 
 async function dropByName(name: string): Promise<void> {
   const client = new Client({ connectionString: TEST_POSTGRES_URL });

@@ -19,6 +19,7 @@ export interface TableStatusJson {
 }
 
 export interface DescribeJson {
+  replicationName: string;
   status: string;
   lastError?: string | null;
   configuration: {
@@ -30,7 +31,15 @@ export interface DescribeJson {
     tablesToInclude: unknown;
   };
   tables: TableStatusJson[];
-  alerts: { alertId: string; kind: string; message: string; state: string; tableName?: string; resolution?: string }[];
+  alerts: {
+    alertId: string;
+    kind: string;
+    message: string;
+    state: string;
+    tableName?: string;
+    resolution?: string;
+    deliveries?: { target: string; state: string; attempts: number; lastError?: string }[];
+  }[];
 }
 
 /** DescribeWarehouseReplication through the signed API (JSON), whatever it answers. */

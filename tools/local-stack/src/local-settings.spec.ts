@@ -34,6 +34,22 @@ describe('localEnvironment', () => {
     expect(defaulted).not.toContain('S3_ENDPOINT');
   });
 
+  it('asks the embedded S3 server for STS too (IAMRole), unless the user names an STS or an S3 server of their own', () => {
+    const embedded = localEnvironment({ EMBEDDED_S3_PORT: '4999' });
+    expect(embedded.env['STS_ENDPOINT']).toBe('http://127.0.0.1:4999');
+    expect(embedded.defaulted).toContain('STS_ENDPOINT');
+
+    for (const own of [{ STS_ENDPOINT: 'https://sts.vpce.example:443' }, { STS_ENDPOINT_FILE: '/run/secrets/sts' }]) {
+      const local = localEnvironment(own);
+      expect(local.env['STS_ENDPOINT']).toBe(own.STS_ENDPOINT);
+      expect(local.defaulted).not.toContain('STS_ENDPOINT');
+      expect(local.embeddedS3Port).toBe(DEFAULT_EMBEDDED_S3_PORT);
+    }
+    const minio = localEnvironment({ S3_ENDPOINT: 'http://minio:9000', SVC_MASTER_KEY: 'b'.repeat(64) });
+    expect(minio.env['STS_ENDPOINT']).toBeUndefined();
+    expect(minio.defaulted).not.toContain('STS_ENDPOINT');
+  });
+
   it('moves the embedded S3 server to EMBEDDED_S3_PORT', () => {
     const { env, embeddedS3Port } = localEnvironment({ EMBEDDED_S3_PORT: '4999' });
     expect(embeddedS3Port).toBe(4999);

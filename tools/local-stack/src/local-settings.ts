@@ -32,7 +32,7 @@ export interface LocalEnvironment {
   env: Record<string, string>;
   /** Names of the variables that fell back to a development default (the bootstrap key's: to withDevelopmentKey's). */
   defaulted: string[];
-  /** Port of the embedded S3 server to start, or null when S3_ENDPOINT names another server. */
+  /** Port of the embedded S3 server (and STS) to start, or null when S3_ENDPOINT names another server. */
   embeddedS3Port: number | null;
   /** npm start's own nats-server (NATS_URL unset), or null when NATS_URL names the user's server. */
   ownNats: OwnNats | null;
@@ -53,6 +53,11 @@ export function localEnvironment(base: Record<string, string | undefined>): Loca
     embeddedS3Port = Number(env['EMBEDDED_S3_PORT'] ?? DEFAULT_EMBEDDED_S3_PORT);
     env['S3_ENDPOINT'] = `http://127.0.0.1:${embeddedS3Port}`;
     defaulted.push('S3_ENDPOINT');
+    // The embedded server also answers STS (IAMRole replications), as MinIO does; an STS of the user's own wins.
+    if (!env['STS_ENDPOINT'] && !env['STS_ENDPOINT_FILE']) {
+      env['STS_ENDPOINT'] = env['S3_ENDPOINT'];
+      defaulted.push('STS_ENDPOINT');
+    }
   }
   let ownNats: OwnNats | null = null;
   if (!env['NATS_URL']) {

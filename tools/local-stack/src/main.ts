@@ -4,7 +4,8 @@ import { EnvReader, readNatsSecurity } from '@svc/config';
 import { connectNats, NatsRequester, natsServerList, type NatsConnectionSpec } from '@svc/messaging';
 import { healthSubject, type ServiceName } from '@svc/contracts';
 import { EMBEDDED_S3_CREDENTIALS_FILE, developmentKeyPath, embeddedS3CredentialsPath, loadOrCreateDevelopmentKey, loadOrCreateS3Credentials } from '@svc/testing';
-import { startEmbeddedS3 } from './embedded-s3';
+import { EXAMPLE_BUCKET, startEmbeddedS3 } from './embedded-s3';
+import { trustMasterKeys } from './embedded-sts-trust';
 import { identityFileOf } from './bus-identities';
 import { prepareLocalBus, type LocalBus } from './local-bus';
 import { LocalNatsServer } from './local-nats-server';
@@ -120,8 +121,10 @@ async function start(stack: Stack): Promise<void> {
   }
 
   const ownBus = ownNatsServer !== null ? await startOwnBus(stack, ownNatsServer, env['LOCAL_NATS_DIR'] || join(repoRoot, 'tmp', 'nats')) : null;
+  const trustKeys = trustMasterKeys(env);
   if (embeddedS3Port !== null && embeddedS3Account !== null) {
-    stack.addS3(await startEmbeddedS3(embeddedS3Port, env['EMBEDDED_S3_DIR'] ?? join(repoRoot, 'tmp', 's3rver'), embeddedS3Account));
+    const masterKeys = 'keys' in trustKeys ? trustKeys.keys : [];
+    stack.addS3(await startEmbeddedS3(embeddedS3Port, env['EMBEDDED_S3_DIR'] ?? join(repoRoot, 'tmp', 's3rver'), embeddedS3Account, { databaseUrl, masterKeys }));
   }
 
   // On the own bus each service gets its role's identity only.
@@ -149,6 +152,7 @@ async function start(stack: Stack): Promise<void> {
       embeddedS3Port !== null
         ? `Embedded S3 server at ${env['S3_ENDPOINT']}: it accepts only requests signed with the access key in ${credentialsFile} (yours alone, the same on every start).`
         : `S3 endpoint: ${env['S3_ENDPOINT']}`,
+      embeddedS3Port !== null ? embeddedStsNotice(env, trustKeys) : '',
       developmentKey !== null
         ? `Development access key: SVC_ACCESS_KEY_ID=${developmentKey.accessKeyId} SVC_SECRET_ACCESS_KEY=${developmentKey.secretKey} ` +
           `(this installation's own, kept in ${developmentKeyFile}; npm run svc in this checkout uses it by itself while npm start runs)`
@@ -168,6 +172,16 @@ async function start(stack: Stack): Promise<void> {
   runningStackRecord.write(`http://127.0.0.1:${env['PORT'] ?? ''}`, developmentKey ?? undefined, recordedBus);
   const demoEnv = liveDemoEnvironment({ env, defaulted });
   if (demoEnv) stack.addChild('demo', spawnLiveDemo(distRoot, { ...demoEnv, [EMBEDDED_S3_CREDENTIALS_FILE]: credentialsFile }, outputSink));
+}
+
+/** What npm start says of the STS that IAMRole replications ask: the embedded server's, or the user's. */
+function embeddedStsNotice(env: Record<string, string>, trustKeys: ReturnType<typeof trustMasterKeys>): string {
+  if (env['STS_ENDPOINT'] !== env['S3_ENDPOINT']) return `STS (IAMRole replications): ${env['STS_ENDPOINT'] ?? `STS_ENDPOINT_FILE ${env['STS_ENDPOINT_FILE'] ?? ''}`}.`;
+  if ('problem' in trustKeys) return `STS (IAMRole replications): the embedded S3 server answers sts:AssumeRole, but ${trustKeys.problem}.`;
+  return (
+    `STS (IAMRole replications): the embedded S3 server also answers sts:AssumeRole, for any role whose ExternalId is the one ` +
+    `this installation issues (its sessions sign S3 requests to it); bucket ${EXAMPLE_BUCKET} exists for the examples.`
+  );
 }
 
 /** Who npm start's health checks are on the bus: an operator on its own bus (allowed every service's health), else the user's NATS settings. */

@@ -24,6 +24,9 @@ const CHANGES_STATE: Readonly<Record<OperationName, boolean>> = {
   DeleteAccessKey: true,
   RotateAccessKey: true,
   ListAccessKeys: false,
+  PutAlertTarget: true,
+  DeleteAlertTarget: true,
+  ListAlertTargets: false,
 };
 
 export function changesState(operation: OperationName): boolean {

@@ -83,5 +83,11 @@ export function replicationMetricsRegistry(snapshot: RegistryMetricsReply | null
   // Active only (neither acknowledged nor resolved): a rule on it stops firing once the condition ends or someone has seen it.
   const alerts = gauge('svc_alerts', 'Active alerts (neither acknowledged nor resolved), by replication and kind.', ['replication_id', 'kind']);
   for (const { replicationId, kind, count } of snapshot.activeAlerts) alerts.set({ replication_id: replicationId, kind }, count);
+  const deliveries = gauge(
+    'svc_alert_deliveries',
+    'Alert deliveries by target and state: Pending (waiting or retrying), Delivered, Failed (refused, or given up after ALERT_GIVE_UP_HOURS).',
+    ['target', 'type', 'state'],
+  );
+  for (const { target, type, state, count } of snapshot.alertDeliveries ?? []) deliveries.set({ target, type, state }, count);
   return registry;
 }

@@ -21,6 +21,9 @@ export const OPERATION_ALIASES: Readonly<Record<string, OperationName>> = {
   'update-key': 'UpdateAccessKey',
   'delete-key': 'DeleteAccessKey',
   'rotate-key': 'RotateAccessKey',
+  'put-alert-target': 'PutAlertTarget',
+  'list-alert-targets': 'ListAlertTargets',
+  'delete-alert-target': 'DeleteAlertTarget',
 };
 
 /** An API operation name (any letter case) or an alias; undefined when it is neither. */

@@ -49,6 +49,28 @@ export function alertsView(alerts: readonly Alert[]): VElement {
         h('span.alert-message', null, alert.message),
         // Active alerts are the ones to look at; the others say why they are not any more.
         alert.state === 'Active' ? null : h('span.alert-state', null, ` (${alert.state}${alert.resolution ? `: ${alert.resolution}` : ''})`),
+        deliveriesView(alert),
+      ),
+    ),
+  );
+}
+
+/** Where the alert was sent (PutAlertTarget) and how that went: delivered, retrying with why, or given up. */
+function deliveriesView(alert: Alert): VElement | null {
+  const deliveries = alert.deliveries ?? [];
+  if (deliveries.length === 0) return null;
+  return h(
+    'ul.alert-deliveries',
+    null,
+    deliveries.map((delivery) =>
+      h(
+        `li.delivery-${delivery.state.toLowerCase()}`,
+        null,
+        `${delivery.target}: ${delivery.state}`,
+        delivery.deliveredAt ? ` ${formatTimestamp(delivery.deliveredAt)}` : '',
+        delivery.state === 'Delivered' ? '' : ` after ${delivery.attempts} attempt${delivery.attempts === 1 ? '' : 's'}`,
+        delivery.lastError ? h('span.delivery-error', null, ` (${delivery.lastError})`) : null,
+        delivery.nextAttemptAt ? ` — next try ${formatTimestamp(delivery.nextAttemptAt)}` : '',
       ),
     ),
   );

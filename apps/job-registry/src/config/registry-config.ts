@@ -47,6 +47,24 @@ export interface RegistryConfig {
   pipeline: PipelineSchedulerSettings;
   /** PROBE_PORT / PROBE_HOST: the registry's /health, /live and /ready (null: not served). */
   probes: ProbeSettings | null;
+  alertDelivery: AlertDeliverySettings;
+}
+
+/** How alerts reach their targets (PutAlertTarget; docs/ALERTS.md). */
+export interface AlertDeliverySettings {
+  /** ALERT_DELIVERY_ENABLED: off for a registry that should only answer the API (another one delivers). */
+  enabled: boolean;
+  pollMs: number;
+  /** The longest wait between two attempts of one delivery (the backoff doubles from 1 s up to it). */
+  maxBackoffMs: number;
+  /** A delivery still failing this long after its alert is given up (Failed). */
+  giveUpMs: number;
+  /** One attempt's deadline. */
+  timeoutMs: number;
+  /** Deliveries attempted at the same time. */
+  concurrency: number;
+  /** SNS_ENDPOINT: where SNS is asked instead of the topic region's endpoint (a VPC endpoint, a test double). */
+  snsEndpoint?: string;
 }
 
 /** How the scheduler turns stored state into work (DESIGN §7). */
@@ -105,6 +123,17 @@ export function readRegistryConfig(environment: Record<string, string | undefine
   const reachabilityTimeoutMs = env.int('REACHABILITY_TIMEOUT_MS', 10000, { min: 100, max: 120000 });
   const allowLoopbackTargets = env.bool('ALLOW_LOOPBACK_TARGETS', false);
   const probes = readProbeSettings(env);
+  const snsEndpoint = env.optionalString('SNS_ENDPOINT');
+  if (snsEndpoint !== undefined) env.url('SNS_ENDPOINT', snsEndpoint, ['http', 'https']);
+  const alertDelivery: AlertDeliverySettings = {
+    enabled: env.bool('ALERT_DELIVERY_ENABLED', true),
+    pollMs: env.int('ALERT_DELIVERY_POLL_MS', 1000, { min: 50, max: 60000 }),
+    maxBackoffMs: env.int('ALERT_RETRY_MAX_SECONDS', 60, { min: 1, max: 3600 }) * 1000,
+    giveUpMs: env.int('ALERT_GIVE_UP_HOURS', 24, { min: 1, max: 168 }) * 3600000,
+    timeoutMs: env.int('ALERT_DELIVERY_TIMEOUT_SECONDS', 10, { min: 1, max: 120 }) * 1000,
+    concurrency: env.int('ALERT_DELIVERY_CONCURRENCY', 8, { min: 1, max: 64 }),
+    ...(snsEndpoint !== undefined && { snsEndpoint }),
+  };
   const logLevelText = env.string('LOG_LEVEL', 'info').toLowerCase();
   const pipeline: PipelineSchedulerSettings = {
     enabled: env.bool('SCHEDULER_ENABLED', true),
@@ -159,5 +188,6 @@ export function readRegistryConfig(environment: Record<string, string | undefine
     logLevel: logLevel ?? 'info',
     pipeline,
     probes,
+    alertDelivery,
   };
 }

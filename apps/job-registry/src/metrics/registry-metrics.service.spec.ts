@@ -1,3 +1,4 @@
+import type { AlertTargetListing } from '@svc/registry-store';
 import { sampleReplicationConfig, type ReplicationConfigOverrides } from '@svc/testing';
 import { InMemoryAlertStore, InMemoryReplicationStore, InMemoryServiceConfigurationStore, InMemoryTableStateStore } from '../testing/in-memory-stores';
 import { RegistryMetricsService } from './registry-metrics.service';
@@ -8,6 +9,18 @@ const AUTHOR = { requestId: '1', accessKeyId: 'AKTEST' };
 async function insertRunning(store: InMemoryReplicationStore, overrides: ReplicationConfigOverrides): Promise<string> {
   return (await store.insert({ status: 'Running', config: sampleReplicationConfig(overrides) }, AUTHOR)).replicationId;
 }
+
+/** An alert target as the store lists it: how its deliveries went. */
+const opsWebhook: AlertTargetListing = {
+  name: 'ops',
+  type: 'Webhook',
+  settings: { endpoint: 'https://hooks.example.com' },
+  alertKinds: null,
+  replicationIds: null,
+  createdAt: new Date('2030-01-01T00:00:00.000Z'),
+  updatedAt: new Date('2030-01-01T00:00:00.000Z'),
+  deliveries: { delivered: 5, pending: 2, failed: 1, lastDeliveredAt: null, lastError: null, lastErrorAt: null },
+};
 
 describe('RegistryMetricsService', () => {
   it('lists every replication with its effective status, its tables and the alerts by kind', async () => {
@@ -35,7 +48,7 @@ describe('RegistryMetricsService', () => {
 
     const walHeld = new SourceWalHeld();
     walHeld.record(running, 7340032);
-    const reply = await new RegistryMetricsService(replications, service, tables, alerts, { lastByTable: async () => new Map([[running, new Map([['[public].[items]', { validationId: 'v-1', state: 'Validated', mismatchedKeys: 0, endedAt: new Date('2030-01-01T00:00:10.000Z') }]])]]) }, walHeld).snapshot(new Date('2030-01-01T00:02:30.900Z'));
+    const reply = await new RegistryMetricsService(replications, service, tables, alerts, { lastByTable: async () => new Map([[running, new Map([['[public].[items]', { validationId: 'v-1', state: 'Validated', mismatchedKeys: 0, endedAt: new Date('2030-01-01T00:00:10.000Z') }]])]]) }, walHeld, { list: async () => [opsWebhook] }).snapshot(new Date('2030-01-01T00:02:30.900Z'));
 
     expect(reply).toEqual({
       ok: true,
@@ -69,6 +82,11 @@ describe('RegistryMetricsService', () => {
           { replicationId: running, kind: 'Reseed', count: 2 },
           { replicationId: idle, kind: 'Failure', count: 1 },
         ],
+        alertDeliveries: [
+          { target: 'ops', type: 'Webhook', state: 'Pending', count: 2 },
+          { target: 'ops', type: 'Webhook', state: 'Delivered', count: 5 },
+          { target: 'ops', type: 'Webhook', state: 'Failed', count: 1 },
+        ],
       },
     });
   });
@@ -78,7 +96,7 @@ describe('RegistryMetricsService', () => {
     const service = new InMemoryServiceConfigurationStore();
     await insertRunning(replications, { replicationName: 'sales' });
     await service.update({ serviceStopped: true });
-    const reply = await new RegistryMetricsService(replications, service, new InMemoryTableStateStore(), new InMemoryAlertStore(), { lastByTable: async () => new Map() }, new SourceWalHeld()).snapshot();
+    const reply = await new RegistryMetricsService(replications, service, new InMemoryTableStateStore(), new InMemoryAlertStore(), { lastByTable: async () => new Map() }, new SourceWalHeld(), { list: async () => [] }).snapshot();
     expect(reply.ok && reply.value.replications.map((replication) => replication.status)).toEqual(['Stopped']);
   });
 });

@@ -1,7 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { rpcOk, type RegistryMetricsReply, type RpcReply, type TableMetrics } from '@svc/contracts';
+import { rpcOk, type AlertTargetDeliveries, type RegistryMetricsReply, type RpcReply, type TableMetrics } from '@svc/contracts';
 import {
   AlertRepository,
+  AlertTargetRepository,
+  type AlertTargetStore,
   ReplicationRepository,
   ServiceConfigurationRepository,
   TableStateRepository,
@@ -27,15 +29,17 @@ export class RegistryMetricsService {
     @Inject(AlertRepository) private readonly alerts: AlertStore,
     @Inject(ValidationRepository) private readonly validations: Pick<ValidationStore, 'lastByTable'>,
     private readonly walHeld: SourceWalHeld,
+    @Inject(AlertTargetRepository) private readonly alertTargets: Pick<AlertTargetStore, 'list'>,
   ) {}
 
   async snapshot(now = new Date()): Promise<RpcReply<RegistryMetricsReply>> {
-    const [listing, service, tables, activeAlerts, validated] = await Promise.all([
+    const [listing, service, tables, activeAlerts, validated, targets] = await Promise.all([
       this.replications.list(),
       this.serviceConfiguration.get(),
       this.tableStates.listAll(),
       this.alerts.activeCounts(),
       this.validations.lastByTable(),
+      this.alertTargets.list(),
     ]);
     return rpcOk({
       replications: listing.map((replication) => ({
@@ -46,8 +50,17 @@ export class RegistryMetricsService {
         sourceWalHeldBytes: this.walHeld.bytesOf(replication.replicationId),
       })),
       activeAlerts,
+      alertDeliveries: targets.flatMap((target) =>
+        DELIVERY_STATES.map((state) => ({ target: target.name, type: target.type, state, count: countOf(target.deliveries, state) })),
+      ),
     });
   }
+}
+
+const DELIVERY_STATES = ['Pending', 'Delivered', 'Failed'] as const;
+
+function countOf(deliveries: AlertTargetDeliveries, state: (typeof DELIVERY_STATES)[number]): number {
+  return state === 'Pending' ? deliveries.pending : state === 'Delivered' ? deliveries.delivered : deliveries.failed;
 }
 
 function tableMetrics(table: StoredTableStatus, now: Date, validation: { state: string; mismatchedKeys: number; endedAt: Date } | undefined): TableMetrics {

@@ -3,7 +3,9 @@ import {
   ErrorCode,
   rpcOk,
   type DescribeValidationRequest,
+  type ListAlertTargetsResponse,
   type OperationName,
+  type PutAlertTargetRequest,
   type RpcReply,
   type RepairValidationRequest,
   type RepairValidationResponse,
@@ -38,6 +40,26 @@ import { ValidationOperations } from './validation-operations';
 const VALIDATION_ID = '9b2e7c1a-3d4f-4e5a-8b6c-7d8e9f0a1b2c';
 
 /** Records what the dispatcher hands over and answers as a validation service would. */
+/** Records the alert target operations the dispatcher hands over. */
+class RecordingAlertTargets {
+  readonly calls: string[] = [];
+
+  put(request: PutAlertTargetRequest): Promise<RpcReply<null>> {
+    this.calls.push(`put ${request.name}`);
+    return Promise.resolve(rpcOk(null));
+  }
+
+  list(): Promise<RpcReply<ListAlertTargetsResponse>> {
+    this.calls.push('list');
+    return Promise.resolve(rpcOk({ alertTargets: [] }));
+  }
+
+  delete(name: string): Promise<RpcReply<null>> {
+    this.calls.push(`delete ${name}`);
+    return Promise.resolve(rpcOk(null));
+  }
+}
+
 class RecordingValidations extends ValidationOperations {
   readonly started: Array<{ request: StartValidationRequest; caller: OperationCaller }> = [];
   readonly described: DescribeValidationRequest[] = [];
@@ -71,6 +93,7 @@ describe('OperationDispatcher', () => {
   let history: InMemoryMetricsHistoryStore;
   let keys: InMemoryAccessKeyStore;
   let validations: RecordingValidations;
+  let alertTargets: RecordingAlertTargets;
 
   beforeEach(() => {
     replications = new InMemoryReplicationStore();
@@ -94,6 +117,7 @@ describe('OperationDispatcher', () => {
     void keys.create({ accessKeyId: 'SVCTESTKEY00000000000', secretKey: 's', allowedOperations: ['*'], replicationScope: 'All', description: '' });
     const accessKeys = new AccessKeyOperations(new AccessKeysService(keys, new CredentialGenerator(), { bootstrapAccessKey: null }, logger), keys);
     validations = new RecordingValidations();
+    alertTargets = new RecordingAlertTargets();
     dispatcher = new OperationDispatcher(
         service,
         new ServiceControlService(settings),
@@ -104,6 +128,7 @@ describe('OperationDispatcher', () => {
         accessKeys,
         validations,
         new SignatureVerifier(keys, { region: 'us-east-1', maxClockSkewMs: 900_000 }, logger),
+        alertTargets,
       );
   });
 
@@ -165,11 +190,14 @@ describe('OperationDispatcher', () => {
     expect(await dispatcher.handle(envelope('StartReplication', {}))).toEqual({ ok: true, value: null });
     expect(settings.current.serviceStopped).toBe(false);
     expect(await dispatcher.handle(envelope('AlterConfiguration', { parallelDatabaseReplicationsLimit: '2' }))).toEqual({ ok: true, value: null });
+    expect(await dispatcher.handle(envelope('PutAlertTarget', { name: 'ops', type: 'Sns', topicArn: 'arn:aws:sns:us-east-1:123456789012:alerts' }))).toEqual({ ok: true, value: null });
+    expect(await dispatcher.handle(envelope('DeleteAlertTarget', { name: 'ops' }))).toEqual({ ok: true, value: null });
+    expect(alertTargets.calls).toEqual(['put ops', 'delete ops']);
     expect(settings.current.parallelDatabaseReplicationsLimit).toBe(2);
 
     const handled = logLines.filter((line) => line['msg'] === 'operation handled');
     expect(handled[0]).toMatchObject({ operation: 'CreateWarehouseReplication', requestId: '42', replicationId, outcome: 'ok' });
-    expect(handled).toHaveLength(4);
+    expect(handled).toHaveLength(6);
     const text = JSON.stringify(logLines);
     for (const secret of [SAMPLE_PARTS.secretKey, SAMPLE_PARTS.warehousePassword, 'source-secret-1', 'staging-secret-2']) expect(text).not.toContain(secret);
   });
@@ -378,11 +406,15 @@ describe('OperationDispatcher', () => {
         ['StopReplicationService', {}],
         ['StartReplication', {}],
         ['AlterConfiguration', { serializeReplications: 'true' }],
+        ['PutAlertTarget', { name: 'ops', type: 'Webhook', url: 'https://hooks.example.com/x', signingSecret: 'a-signing-secret-of-enough-length' }],
+        ['ListAlertTargets', {}],
+        ['DeleteAlertTarget', { name: 'ops' }],
       ] as const) {
         const refused = await as(OWN_A, operation, payload);
         expect(refused).toMatchObject({ ok: false, error: { code: ErrorCode.Forbidden, messages: [expect.stringContaining('needs a key allowed every replication') as unknown] } });
       }
       expect((await settings.get()).serviceStopped).toBe(false);
+      expect(alertTargets.calls).toEqual([]);
     });
 
     it('refuses a key that no longer exists', async () => {

@@ -20,6 +20,7 @@ import { ValidationOperations } from './validation-operations';
 import { replyingOnFailure } from '../rpc/unexpected-failure';
 import { replicationNotFound } from './replication-errors';
 import { AccessKeyOperations } from '../access-keys/access-key-operations.service';
+import { AlertTargetOperations } from '../alerts/alert-target-operations.service';
 import { SignatureVerifier } from '../access-keys/signature-verifier';
 import { refusalOfKey, stoppedKeyMessage } from '../access-keys/key-refusals';
 
@@ -45,6 +46,7 @@ export class OperationDispatcher {
     @Inject(AccessKeyOperations) private readonly accessKeys: AccessKeyOperations,
     @Inject(ValidationOperations) private readonly validations: ValidationOperations,
     @Inject(SignatureVerifier) private readonly signatures: Pick<SignatureVerifier, 'verify'>,
+    @Inject(AlertTargetOperations) private readonly alertTargets: Pick<AlertTargetOperations, 'put' | 'list' | 'delete'>,
   ) {}
 
   async handle(message: unknown): Promise<OperationReply> {
@@ -146,6 +148,12 @@ export class OperationDispatcher {
         return withRequest('DeleteAccessKey', payload, (request) => this.asCaller(envelope, (caller) => this.accessKeys.delete(caller, request)));
       case 'RotateAccessKey':
         return withRequest('RotateAccessKey', payload, (request) => this.asCaller(envelope, (caller) => this.accessKeys.rotate(caller, request)));
+      case 'PutAlertTarget':
+        return withRequest('PutAlertTarget', payload, (request) => serviceWide(() => this.alertTargets.put(request)));
+      case 'ListAlertTargets':
+        return withRequest('ListAlertTargets', payload, () => serviceWide(() => this.alertTargets.list()));
+      case 'DeleteAlertTarget':
+        return withRequest('DeleteAlertTarget', payload, (request) => serviceWide(() => this.alertTargets.delete(request.name)));
     }
   }
 

@@ -1,4 +1,5 @@
 import { Module, type DynamicModule, type Provider } from '@nestjs/common';
+import { AlertsModule } from '../alerts/alerts.module';
 import { AccessKeysModule } from '../access-keys/access-keys.module';
 import { ExternalIdIssuer } from '@svc/crypto';
 import { REGISTRY_CONFIG, type RegistryConfig } from '../config/registry-config';
@@ -24,7 +25,7 @@ export class ReplicationsModule {
     const externalIds: Provider = { provide: ExternalIdIssuer, inject: [REGISTRY_CONFIG], useFactory: (config: RegistryConfig) => new ExternalIdIssuer(config.masterKey) };
     return {
       module: ReplicationsModule,
-      imports: [AccessKeysModule],
+      imports: [AccessKeysModule, AlertsModule],
       controllers: [OperationsController],
       providers: [probeProvider, externalIds, ReplicationsService, ReplicationMetricsService, ServiceControlService, OperationDispatcher],
     };

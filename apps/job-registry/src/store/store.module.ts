@@ -5,7 +5,9 @@ import { ExternalIdIssuer, SecretBox } from '@svc/crypto';
 import { JsonLogger } from '@svc/logging';
 import {
   AccessKeyRepository,
+  AlertDeliveryRepository,
   AlertRepository,
+  AlertTargetRepository,
   MetricsHistoryRepository,
   PipelineStateRepository,
   SeedPlanRepository,
@@ -87,6 +89,12 @@ class PoolCloser implements OnApplicationShutdown {
     { provide: ServiceConfigurationRepository, inject: [REGISTRY_POOL], useFactory: (pool: Pool) => new ServiceConfigurationRepository(pool) },
     { provide: TableStateRepository, inject: [REGISTRY_POOL], useFactory: (pool: Pool) => new TableStateRepository(pool) },
     { provide: AlertRepository, inject: [REGISTRY_POOL], useFactory: (pool: Pool) => new AlertRepository(pool) },
+    { provide: AlertTargetRepository, inject: [REGISTRY_POOL, SecretBox], useFactory: (pool: Pool, box: SecretBox) => new AlertTargetRepository(pool, box) },
+    {
+      provide: AlertDeliveryRepository,
+      inject: [REGISTRY_POOL, AlertTargetRepository],
+      useFactory: (pool: Pool, targets: AlertTargetRepository) => new AlertDeliveryRepository(pool, targets),
+    },
     { provide: PipelineStateRepository, inject: [REGISTRY_POOL], useFactory: (pool: Pool) => new PipelineStateRepository(pool) },
     { provide: SeedPlanRepository, inject: [REGISTRY_POOL], useFactory: (pool: Pool) => new SeedPlanRepository(pool) },
     { provide: BatchHalvesRepository, inject: [REGISTRY_POOL], useFactory: (pool: Pool) => new BatchHalvesRepository(pool) },
@@ -95,6 +103,6 @@ class PoolCloser implements OnApplicationShutdown {
     { provide: ValidationRepository, inject: [REGISTRY_POOL], useFactory: (pool: Pool) => new ValidationRepository(pool) },
     PoolCloser,
   ],
-  exports: [REGISTRY_POOL, ReplicationRepository, AccessKeyRepository, ServiceConfigurationRepository, TableStateRepository, AlertRepository, PipelineStateRepository, SeedPlanRepository, BatchHalvesRepository, MetricsHistoryRepository, WarehouseClaimRepository, ValidationRepository],
+  exports: [REGISTRY_POOL, ReplicationRepository, AccessKeyRepository, ServiceConfigurationRepository, TableStateRepository, AlertRepository, AlertTargetRepository, AlertDeliveryRepository, PipelineStateRepository, SeedPlanRepository, BatchHalvesRepository, MetricsHistoryRepository, WarehouseClaimRepository, ValidationRepository],
 })
 export class StoreModule {}

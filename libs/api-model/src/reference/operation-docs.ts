@@ -205,4 +205,26 @@ export const OPERATION_DOCS: Record<OperationName, OperationDoc> = {
     errors: [NOT_FOUND_KEY],
     example: { accessKeyId: KEY_ID, overlapMinutes: '30' },
   },
+  PutAlertTarget: {
+    purpose:
+      'Creates or replaces (by Name) a place every alert is delivered to: a signed HTTPS webhook, an Amazon SNS topic or e-mail over SMTP, optionally only for some AlertKinds and ReplicationIds. Secrets are kept sealed and never answered; a secret left out of a replacement is kept. Deliveries that gave up in the last 24 hours are tried again. docs/ALERTS.md describes what a target receives.',
+    errors: [
+      SERVICE_WIDE,
+      '400 `{SigningSecret}: is required when Type is Webhook` for a new webhook target (or one that was of another Type)',
+      '400 `{TopicArn}: must not be given when Type is Webhook` (and likewise for every field of another Type)',
+      '400 `{Url}: names a loopback address …` (loopback only with ALLOW_LOOPBACK_TARGETS; metadata and link-local addresses never); `{Url}: must be https …` unless it is a loopback receiver',
+      '400 `{ReplicationIds}: replication \'…\' does not exist`',
+    ],
+    example: { name: 'ops-webhook', type: 'Webhook', url: 'https://hooks.example.com/svc-alerts', signingSecret: 'YOUR-WEBHOOK-SIGNING-SECRET', alertKinds: 'Failure, Reseed, Validation' },
+  },
+  ListAlertTargets: {
+    purpose: 'Lists the alert targets, never a secret (a webhook by its scheme and host), with how their deliveries went. Takes no fields.',
+    errors: [SERVICE_WIDE],
+    example: {},
+  },
+  DeleteAlertTarget: {
+    purpose: 'Deletes an alert target and the deliveries still waiting for it.',
+    errors: [SERVICE_WIDE, "404 `{Name}: alert target '…' does not exist`"],
+    example: { name: 'ops-webhook' },
+  },
 };

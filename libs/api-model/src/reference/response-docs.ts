@@ -8,7 +8,9 @@ import {
   VALIDATION_MAX_KEYS_SHOWN,
   VALIDATION_STATES,
   type AccessKeyDescription,
+  type AlertDelivery,
   type AlertRecord,
+  type AlertTargetDescription,
   type MetricsPoint,
   type OperationName,
   type OperationResponse,
@@ -77,6 +79,31 @@ const alert: Described<AlertRecord> = {
   acknowledgedBy: 'The access key that acknowledged it',
   resolvedAt: 'When its condition ended',
   resolution: 'Why it resolved',
+  deliveries: 'One Delivery per alert target it was meant for (PutAlertTarget); absent when none was',
+};
+
+const delivery: Described<AlertDelivery> = {
+  target: 'The alert target (its Name)',
+  state: 'Pending (not yet delivered: waiting for its first try or retrying), Delivered, or Failed (refused by the target, or still failing after 24 hours)',
+  attempts: 'Attempts made so far',
+  deliveredAt: 'When the target accepted it',
+  lastError: 'Why the last attempt failed; absent once delivered',
+  nextAttemptAt: 'While Pending: when it is tried next',
+};
+
+const alertTarget: Described<AlertTargetDescription> = {
+  name: 'The target',
+  type: 'Webhook, Sns or Email',
+  endpoint: "Webhook: the URL's scheme and host (the rest may be a secret and is never answered)",
+  topicArn: 'Sns: the topic',
+  smtpServer: 'Email: the SMTP server (host:port), without credentials',
+  from: 'Email: the sender',
+  to: 'Email: the recipients',
+  alertKinds: 'The kinds it receives; absent for every kind',
+  replicationIds: 'The replications whose alerts it receives; absent for every replication',
+  createdAt: 'When it was created',
+  updatedAt: 'When it was last replaced',
+  deliveries: 'Delivered, Pending and Failed counts, LastDeliveredAt, LastError and LastErrorAt',
 };
 
 const accessKey: Described<AccessKeyDescription> = {
@@ -158,6 +185,7 @@ export const RESPONSE_DOCS: ResponseDocs = {
     ...fields([], description),
     ...fields(['tables', '[table]'], table),
     ...fields(['alerts', '[alert]'], alert),
+    ...fields(['alerts', '[alert]', 'deliveries', '[delivery]'], delivery),
   ],
   ListWarehouseReplications: fields(['replications', '[replication]'], summary),
   DeleteWarehouseReplication: null,
@@ -207,4 +235,7 @@ export const RESPONSE_DOCS: ResponseDocs = {
     { path: ['secretAccessKey'], description: 'Its new secret: shown this once' },
     { path: ['previousSecretValidUntil'], description: 'Until when the replaced secret still signs' },
   ],
+  PutAlertTarget: null,
+  ListAlertTargets: fields(['alertTargets', '[alertTarget]'], alertTarget),
+  DeleteAlertTarget: null,
 };

@@ -1,6 +1,12 @@
 import type { AlterReplicationRequest, CreateReplicationRequest, ReplicationConfig } from './replication-config';
 import type { AlertRecord, ReplicationStatus, TableStatus } from './replication-status';
 import {
+  ALERT_TARGET_OPERATIONS,
+  type AlertTargetNameRequest,
+  type ListAlertTargetsResponse,
+  type PutAlertTargetRequest,
+} from './alert-target-operations';
+import {
   ACCESS_KEY_OPERATIONS,
   type AccessKeyIdRequest,
   type CreateAccessKeyOperationRequest,
@@ -36,6 +42,7 @@ export const OPERATIONS = [
   'DescribeReplicationValidation',
   'RepairReplication',
   ...ACCESS_KEY_OPERATIONS,
+  ...ALERT_TARGET_OPERATIONS,
 ] as const;
 export type OperationName = (typeof OPERATIONS)[number];
 
@@ -187,6 +194,9 @@ export interface OperationTypes {
   UpdateAccessKey: { request: UpdateAccessKeyRequest; response: null };
   DeleteAccessKey: { request: AccessKeyIdRequest; response: null };
   RotateAccessKey: { request: RotateAccessKeyRequest; response: RotateAccessKeyResponse };
+  PutAlertTarget: { request: PutAlertTargetRequest; response: null };
+  ListAlertTargets: { request: EmptyRequest; response: ListAlertTargetsResponse };
+  DeleteAlertTarget: { request: AlertTargetNameRequest; response: null };
 }
 
 export type OperationRequest<Op extends OperationName> = OperationTypes[Op]['request'];

@@ -1,3 +1,4 @@
+import type { AlertDeliveryState, AlertTargetType } from './alert-target-operations';
 import type { AlertRecord, ReplicationStatus, TablePhase } from './replication-status';
 
 /** One table's numbers for monitoring (the gateway's /metrics). */
@@ -33,4 +34,6 @@ export interface ReplicationMetrics {
 export interface RegistryMetricsReply {
   replications: ReplicationMetrics[];
   activeAlerts: { replicationId: string; kind: AlertRecord['kind']; count: number }[];
+  /** Alert deliveries per target and state (absent from a registry older than alert targets). */
+  alertDeliveries?: { target: string; type: AlertTargetType; state: AlertDeliveryState; count: number }[];
 }

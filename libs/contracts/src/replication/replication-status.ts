@@ -1,3 +1,4 @@
+import type { AlertDelivery } from './alert-target-operations';
 export const REPLICATION_STATUSES = ['Running', 'Stopped', 'Failed', 'Deleting'] as const;
 export type ReplicationStatus = (typeof REPLICATION_STATUSES)[number];
 
@@ -65,6 +66,8 @@ export interface AlertRecord {
   resolvedAt?: string;
   /** Why it resolved. */
   resolution?: string;
+  /** Its delivery to each alert target it was meant for (ListAlertTargets); absent when none was. */
+  deliveries?: AlertDelivery[];
 }
 
 export const ALERT_STATES = ['Active', 'Acknowledged', 'Resolved'] as const;

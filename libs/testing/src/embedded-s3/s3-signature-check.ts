@@ -11,6 +11,7 @@ import {
   type SigningScheme,
   type VerifyFailure,
 } from '@svc/signing';
+import { signingIdentity, type IdentityProblem, type SessionLookup } from './signing-identity';
 
 /** The one account an embedded S3 server knows. */
 export interface S3Account {
@@ -50,9 +51,10 @@ function refuse(status: number, code: string, message: string): S3SignatureCheck
  * Verifies the AWS Signature Version 4 of an S3 request from its request line and headers, as S3 does
  * (https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_sigv-create-signed-request.html): Authorization header
  * form only; the date within 15 minutes of `now`; the payload hash as the x-amz-content-sha256 header declares it
- * (the body itself is checked against a declared hash by whoever streams it). Refuses anonymous requests.
+ * (the body itself is checked against a declared hash by whoever streams it). Refuses anonymous requests. Signed by
+ * `account`, or by a session of `sessions` with its X-Amz-Security-Token.
  */
-export function checkS3Signature(request: S3RequestHead, account: S3Account, now: Date): S3SignatureCheck {
+export function checkS3Signature(request: S3RequestHead, account: S3Account, now: Date, sessions?: SessionLookup): S3SignatureCheck {
   const target = splitTarget(request.url);
   if (!target) return refuse(400, 'InvalidURI', 'Couldn\'t parse the specified URI.');
   if (Object.keys(target.query).some((name) => QUERY_AUTHENTICATION.includes(name.toLowerCase()))) {
@@ -74,22 +76,33 @@ export function checkS3Signature(request: S3RequestHead, account: S3Account, now
   const payload = payloadOf(request.headers['x-amz-content-sha256'] ?? '');
   if ('error' in payload) return { ok: false, error: payload.error };
 
-  if (parsed.value.accessKeyId !== account.accessKeyId) {
-    return refuse(403, 'InvalidAccessKeyId', 'The AWS Access Key Id you provided does not exist in our records.');
-  }
+  const identity = signingIdentity(parsed.value.accessKeyId, request.headers, account, sessions, now);
+  if ('problem' in identity) return refuseIdentity(identity.problem);
   const canonical = canonicalRequest(
     S3_SCHEME,
     { method: request.method, path: target.path, query: target.query, headers: request.headers },
     parsed.value.signedHeaders,
     payload.kind === 'unsigned' ? 'UNSIGNED-PAYLOAD' : payload.hex,
   );
-  const signingKey = deriveSigningKey(S3_SCHEME, account.secretAccessKey, scope);
+  const signingKey = deriveSigningKey(S3_SCHEME, identity.secretAccessKey, scope);
   const expected = Buffer.from(calculateSignature(signingKey, stringToSign(S3_SCHEME, headers.value.signingDate, scope, canonical)), 'hex');
   const provided = Buffer.from(parsed.value.signature, 'hex');
   if (provided.length !== expected.length || !timingSafeEqual(provided, expected)) {
     return refuse(403, 'SignatureDoesNotMatch', 'The request signature we calculated does not match the signature you provided. Check your key and signing method.');
   }
   return { ok: true, payload };
+}
+
+/** S3's words for keys and session tokens it does not accept (https://docs.aws.amazon.com/AmazonS3/latest/API/ErrorResponses.html). */
+function refuseIdentity(problem: IdentityProblem): S3SignatureCheck {
+  switch (problem) {
+    case 'UnknownAccessKey':
+      return refuse(403, 'InvalidAccessKeyId', 'The AWS Access Key Id you provided does not exist in our records.');
+    case 'WrongToken':
+      return refuse(400, 'InvalidToken', 'The provided token is malformed or otherwise invalid.');
+    case 'ExpiredToken':
+      return refuse(400, 'ExpiredToken', 'The provided token has expired.');
+  }
 }
 
 function refuseHeaders(failure: VerifyFailure): S3SignatureCheck {

@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { checkS3Signature, type S3Account, type S3ErrorAnswer } from './s3-signature-check';
+import { answerSts, isStsRequest, type EmbeddedStsOptions } from './sts-endpoint';
+import { StsSessions } from './sts-sessions';
 
 export interface S3SignatureFrontOptions {
   /** Port to listen on (0: any free one), on 127.0.0.1. */
@@ -14,6 +16,13 @@ export interface S3SignatureFrontOptions {
   /** Unix socket of the S3 server behind the front, in a directory only this user can enter. */
   upstreamSocketPath: string;
   account: S3Account;
+  /**
+   * Also answer STS on this endpoint, as MinIO does: AssumeRole for `account` on the roles `sts.trust` allows, and
+   * S3 requests signed with the sessions it issued. Absent: S3 only.
+   */
+  sts?: EmbeddedStsOptions;
+  /** The front's clock (default: the system's); tests of expiry move it. */
+  now?: () => Date;
 }
 
 export interface S3SignatureFront {
@@ -23,7 +32,7 @@ export interface S3SignatureFront {
 
 const EMPTY_SHA256 = createHash('sha256').digest('hex');
 /** Hop-by-hop headers, the credentials (the server behind knows no accounts), and what the front itself answers. */
-const NOT_FORWARDED = new Set(['authorization', 'connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'expect']);
+const NOT_FORWARDED = new Set(['authorization', 'x-amz-security-token', 'connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'expect']);
 const NOT_RETURNED = new Set(['connection', 'keep-alive', 'transfer-encoding']);
 
 /**
@@ -34,8 +43,11 @@ const NOT_RETURNED = new Set(['connection', 'keep-alive', 'transfer-encoding']);
  */
 export async function startS3SignatureFront(options: S3SignatureFrontOptions): Promise<S3SignatureFront> {
   const spoolDirectory = mkdtempSync(join(tmpdir(), 'svc-s3-front-'));
+  const now = options.now ?? (() => new Date());
+  const sessions = new StsSessions(now);
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
-    passVerified(req, res, options, spoolDirectory).catch(() => {
+    const answered = options.sts !== undefined && isStsRequest(req) ? answerSts(req, res, { account: options.account, sessions, now }, options.sts) : passVerified(req, res, options, sessions, now(), spoolDirectory);
+    answered.catch(() => {
       if (!res.headersSent) answerError(req, res, { status: 500, code: 'InternalError', message: 'We encountered an internal error. Please try again.' });
       else res.destroy();
     });
@@ -53,8 +65,9 @@ export async function startS3SignatureFront(options: S3SignatureFrontOptions): P
   };
 }
 
-async function passVerified(req: IncomingMessage, res: ServerResponse, options: S3SignatureFrontOptions, spoolDirectory: string): Promise<void> {
-  const check = checkS3Signature({ method: req.method ?? '', url: req.url ?? '/', headers: req.headers }, options.account, new Date());
+async function passVerified(req: IncomingMessage, res: ServerResponse, options: S3SignatureFrontOptions, sessions: StsSessions, now: Date, spoolDirectory: string): Promise<void> {
+  const lookup = options.sts !== undefined ? (accessKeyId: string) => sessions.find(accessKeyId) : undefined;
+  const check = checkS3Signature({ method: req.method ?? '', url: req.url ?? '/', headers: req.headers }, options.account, now, lookup);
   if (!check.ok) return answerError(req, res, check.error);
   if (req.headers.expect?.toLowerCase() === '100-continue') res.writeContinue();
 

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { AWS4_SCHEME, signRequest } from '@svc/signing';
 import { startTestS3 } from '../test-s3';
+import { rawRequest } from './raw-http';
 import type { S3Account } from './s3-signature-check';
 import { startSignedS3rver } from './signed-s3rver';
 
@@ -23,23 +23,6 @@ interface Server {
   pagesListings: boolean;
   account: S3Account;
   stop(): Promise<void>;
-}
-
-interface RawAnswer {
-  status: number;
-  body: string;
-}
-
-function rawRequest(endpoint: string, method: string, path: string, headers: Record<string, string> = {}, body = ''): Promise<RawAnswer> {
-  return new Promise((resolve, reject) => {
-    const request = httpRequest(`${endpoint}${path}`, { method, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } }, (answer) => {
-      let text = '';
-      answer.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-      answer.on('end', () => resolve({ status: answer.statusCode ?? 0, body: text }));
-    });
-    request.on('error', reject);
-    request.end(body);
-  });
 }
 
 /** Headers of a request signed for `account` (payload hash of `signedBody`), at `now`. */

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { S3Account } from './s3-signature-check';
 import { startS3SignatureFront } from './s3-signature-front';
 import { startS3rverChild } from './s3rver-child';
+import type { EmbeddedStsOptions } from './sts-endpoint';
 
 export interface SignedS3rverOptions {
   /** Port of the front on 127.0.0.1 (0: any free one). */
@@ -12,6 +13,10 @@ export interface SignedS3rverOptions {
   directory: string;
   account: S3Account;
   buckets?: string[];
+  /** Also answer STS for `account` (see S3SignatureFrontOptions.sts). */
+  sts?: EmbeddedStsOptions;
+  /** The front's clock (default: the system's); tests of session expiry move it. */
+  now?: () => Date;
 }
 
 export interface SignedS3rver {
@@ -35,7 +40,7 @@ export async function startSignedS3rver(options: SignedS3rverOptions): Promise<S
       throw error;
     },
   );
-  const front = await startS3SignatureFront({ port: options.port, upstreamSocketPath, account: options.account }).catch(async (error: unknown) => {
+  const front = await startS3SignatureFront({ port: options.port, upstreamSocketPath, account: options.account, ...(options.sts && { sts: options.sts }), ...(options.now && { now: options.now }) }).catch(async (error: unknown) => {
     await child.close();
     removeSockets();
     throw error;

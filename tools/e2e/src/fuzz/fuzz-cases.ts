@@ -37,6 +37,7 @@ type Path = string[];
 const SECRET_PATHS: Partial<Record<OperationName, Path[]>> = {
   CreateWarehouseReplication: [['source', 'connectionString'], ['staging', 'connectionString'], ['warehouse', 'password'], ['warehouse', 'secretKey'], ['warehouse', 'url']],
   AlterWarehouseReplication: [['sourceConnectionString'], ['destinationConnectionString'], ['warehouse', 'password'], ['warehouse', 'secretKey'], ['warehouse', 'url']],
+  PutAlertTarget: [['url'], ['signingSecret'], ['secretKey'], ['smtpUrl']],
 };
 
 const UNKNOWN_OPERATIONS = ['NoSuchOperation', 'createWarehouseReplication', 'CREATEWAREHOUSEREPLICATION', '__proto__', 'constructor', 'toString', 'hasOwnProperty', 'CreateWarehouseReplication.json', 'Create%00', '%2e%2e', 'x'.repeat(3000)];
@@ -139,6 +140,15 @@ function baseBody(operation: OperationName, context: FuzzContext, random: Random
       return { accessKeyId: 'SVCFUZZNOSUCHKEY' };
     case 'RotateAccessKey':
       return { accessKeyId: 'SVCFUZZNOSUCHKEY', overlapMinutes: '5' };
+    // A receiver that is never there: the alerts of the fuzzed replication wait for it, nothing else does.
+    case 'PutAlertTarget':
+      return random.chance(0.5)
+        ? { name: 'fuzz-webhook', type: 'Webhook', url: `http://127.0.0.1:9/${marker}`, signingSecret: `${marker}-signing-secret`, alertKinds: 'Failure' }
+        : { name: 'fuzz-mail', type: 'Email', smtpUrl: `smtp://fuzz:${marker}@127.0.0.1:9`, from: 'svc@example.com', to: 'ops@example.com' };
+    case 'DeleteAlertTarget':
+      return { name: 'fuzz-no-such-target' };
+    case 'ListAlertTargets':
+      return {};
   }
 }
 

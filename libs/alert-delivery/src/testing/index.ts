@@ -1,0 +1,1 @@
+export { sampleAlertNotice } from './sample-alert-notice';
