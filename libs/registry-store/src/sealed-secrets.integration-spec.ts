@@ -3,6 +3,7 @@ import { Pool } from 'pg';
 import { SecretBox, masterKeyId } from '@svc/crypto';
 import { createTempDatabase, sampleReplicationConfig, type TempDatabase } from '@svc/testing';
 import { AccessKeyRepository } from './access-key-repository';
+import { AlertTargetRepository } from './alert-target-repository';
 import { migrate } from './migrate';
 import { MIGRATIONS } from './migrations';
 import { ReplicationRepository } from './replication-repository';
@@ -10,6 +11,7 @@ import { ResealError, resealStoredSecrets } from './reseal-secrets';
 import { splitSecrets } from './secret-fields';
 
 const author = { requestId: 'req-sealed', accessKeyId: 'SVCTESTKEY' };
+const OPS_WEBHOOK = { type: 'Webhook' as const, url: 'https://hooks.example.com/services/secret-path', signingSecret: 'whsec-rotated-0123456789' };
 const config = sampleReplicationConfig();
 
 /** What SecretBox wrote before key ids and associated data (format 1). */
@@ -129,6 +131,7 @@ describe('sealed secrets in the control database', () => {
         { column: 'replications.secrets', opened: 1, resealed: 1 },
         { column: 'access_keys.secret', opened: 2, resealed: 2 },
         { column: 'access_keys.previous_secret', opened: 0, resealed: 0 },
+        { column: 'alert_targets.secrets', opened: 0, resealed: 0 },
       ]);
       for (const sealed of [await replicationSecretsOf(pool, oldReplicationId), await accessKeySecretOf(pool, 'SVCCREATED')]) {
         expect(sealed[0]).toBe(2);
@@ -141,6 +144,7 @@ describe('sealed secrets in the control database', () => {
         { column: 'replications.secrets', opened: 0, resealed: 0 },
         { column: 'access_keys.secret', opened: 0, resealed: 0 },
         { column: 'access_keys.previous_secret', opened: 0, resealed: 0 },
+        { column: 'alert_targets.secrets', opened: 0, resealed: 0 },
       ]);
     });
 
@@ -170,6 +174,7 @@ describe('sealed secrets in the control database', () => {
       await migrate(pool);
       const underOldKey = new SecretBox(oldKey);
       replicationId = (await new ReplicationRepository(pool, underOldKey).insert({ status: 'Running', config }, author)).replicationId;
+      await new AlertTargetRepository(pool, underOldKey).put({ name: 'ops', spec: OPS_WEBHOOK, alertKinds: null, replicationIds: null }, 24);
       await new AccessKeyRepository(pool, underOldKey).create({
         accessKeyId: 'SVCROTATED',
         secretKey: 'rotated-key-secret-0123456789abcdef',
@@ -185,8 +190,10 @@ describe('sealed secrets in the control database', () => {
         { column: 'replications.secrets', opened: 1, resealed: 1 },
         { column: 'access_keys.secret', opened: 1, resealed: 1 },
         { column: 'access_keys.previous_secret', opened: 0, resealed: 0 },
+        { column: 'alert_targets.secrets', opened: 1, resealed: 1 },
       ]);
       const newKeyAlone = new SecretBox(newKey);
+      expect((await new AlertTargetRepository(pool, newKeyAlone).get('ops'))?.spec).toEqual(OPS_WEBHOOK);
       expect((await new ReplicationRepository(pool, newKeyAlone).get(replicationId))?.config).toEqual(config);
       expect(await new AccessKeyRepository(pool, newKeyAlone).find('SVCROTATED')).toMatchObject({ secretKey: 'rotated-key-secret-0123456789abcdef' });
       await expect(new ReplicationRepository(pool, new SecretBox(oldKey)).get(replicationId)).rejects.toThrow(`master key id ${masterKeyId(newKey)}`);
@@ -198,7 +205,8 @@ describe('sealed secrets in the control database', () => {
       const failure = await resealStoredSecrets(pool, withoutPrevious).catch((error: unknown) => error);
       expect(failure).toBeInstanceOf(ResealError);
       expect((failure as ResealError).missingKeyIds).toEqual([masterKeyId(oldKey)]);
-      expect((failure as Error).message).toContain(`2 sealed value(s) cannot be opened, nothing was re-sealed`);
+      expect((failure as Error).message).toContain(`3 sealed value(s) cannot be opened, nothing was re-sealed`);
+      expect((failure as Error).message).toContain('alert_targets.secrets of ops is under master key id');
       expect((failure as Error).message).toContain(`replications.secrets of ${replicationId} is under master key id ${masterKeyId(oldKey)}`);
       expect((failure as Error).message).not.toContain(oldKey.toString('hex'));
       expect((await replicationSecretsOf(pool, replicationId)).equals(before)).toBe(true);

@@ -34,7 +34,9 @@ describe('api-gateway under hostile 1 MiB bodies (gateway and registry processes
 
   function expectResponsive(result: GatewayLoadResult): void {
     expect(result.healthFailures).toBe(0);
-    expect(result.healthMs.length).toBeGreaterThan(10);
+    // Enough probes for a median: the broken gateway answered at most one in the load's 4 s (4.8 s each); a slow, busy
+    // machine answered ten here at a few hundred ms each, which is responsive.
+    expect(result.healthMs.length).toBeGreaterThanOrEqual(5);
     const sorted = [...result.healthMs].sort((a, b) => a - b);
     expect(sorted[Math.floor(sorted.length / 2)]).toBeLessThan(HEALTH_MEDIAN_BOUND_MS);
     expect(sorted[sorted.length - 1]).toBeLessThan(HEALTH_WORST_BOUND_MS);
