@@ -257,7 +257,7 @@ describe.each(OVERLAYS)('the %s overlay', (overlay) => {
       for (const role of ['job-registry', ...WORKERS]) expect([role, allowed(policies(), elsewhere('ingress-nginx'), pod(role), 9090), allowed(policies(), stranger, pod(role), 9090)]).toEqual([role, false, false]);
     });
 
-    it('let the registry alone reach the control database; the registry and workers the customers\' databases; the S3 users S3', () => {
+    it('let the registry alone reach the control database and SMTP relays; the registry and workers the customers\' databases; the S3 users S3', () => {
       const customer = { ip: '203.0.113.7' };
       const cloud = { ip: '198.51.100.20' };
       // compose's S3 identity (s3.env) goes to exactly the services that reach S3 here.
@@ -268,6 +268,8 @@ describe.each(OVERLAYS)('the %s overlay', (overlay) => {
           control: allowed(policies(), pod(role), controlDatabase(), 5432),
           customer: [5432, 1433, 5439].map((port) => allowed(policies(), pod(role), customer, port)),
           s3: allowed(policies(), pod(role), cloud, 443),
+          // Alert e-mail (SMTP submission, implicit TLS, relay): the registry delivers alerts, nobody else.
+          smtp: [587, 465, 25].map((port) => allowed(policies(), pod(role), cloud, port)),
           dns: allowed(policies(), pod(role), { namespace: 'kube-system', labels: { 'k8s-app': 'kube-dns' } }, 53, 'UDP'),
           elsewhere: allowed(policies(), pod(role), customer, 22),
         }).toEqual({
@@ -275,6 +277,7 @@ describe.each(OVERLAYS)('the %s overlay', (overlay) => {
           control: role === 'job-registry',
           customer: Array(3).fill(role !== 'api-gateway'),
           s3: s3Users.includes(role),
+          smtp: Array(3).fill(role === 'job-registry'),
           dns: true,
           elsewhere: false,
         });
