@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { rpcOk, type AlertTargetDeliveries, type RegistryMetricsReply, type RpcReply, type TableMetrics } from '@svc/contracts';
+import { ALERT_DELIVERY_STATES, rpcOk, type AlertDeliveryState, type AlertTargetDeliveries, type RegistryMetricsReply, type RpcReply, type TableMetrics } from '@svc/contracts';
 import {
   AlertRepository,
   AlertTargetRepository,
@@ -51,15 +51,13 @@ export class RegistryMetricsService {
       })),
       activeAlerts,
       alertDeliveries: targets.flatMap((target) =>
-        DELIVERY_STATES.map((state) => ({ target: target.name, type: target.type, state, count: countOf(target.deliveries, state) })),
+        ALERT_DELIVERY_STATES.map((state) => ({ target: target.name, type: target.type, state, count: countOf(target.deliveries, state) })),
       ),
     });
   }
 }
 
-const DELIVERY_STATES = ['Pending', 'Delivered', 'Failed'] as const;
-
-function countOf(deliveries: AlertTargetDeliveries, state: (typeof DELIVERY_STATES)[number]): number {
+function countOf(deliveries: AlertTargetDeliveries, state: AlertDeliveryState): number {
   return state === 'Pending' ? deliveries.pending : state === 'Delivered' ? deliveries.delivered : deliveries.failed;
 }
 
