@@ -11,13 +11,15 @@ describe('sourceEngineOf', () => {
     ['server=(local);database=sales', 'sqlserver'],
     ['Address=10.0.0.5,1444;uid=u;pwd=x://y', 'sqlserver'],
     ['mssql://u:p@sql.example.com:1433/sales', 'sqlserver'],
+    ['mysql://u:p@host/db', 'mysql'],
+    ['mariadb://u:p@db.example.com:3306/shop?ssl-mode=required', 'mysql'],
   ] as const)('%s → %s', (connectionString, engine) => {
     expect(sourceEngineOf(connectionString)).toBe(engine);
   });
 
   it.each([
     [''],
-    ['mysql://u:p@host/db'],
+    ['mysqlx://u:p@host/db'],
     ['Host=pg.example.com;Database=sales'],
     ['Server=np:\\\\host\\pipe\\sql\\query;Database=x'],
     ['Server=(localdb)\\MSSQLLocalDB;Database=x'],

@@ -1,4 +1,4 @@
-import type { ListedTable, TableRef } from '@svc/contracts';
+import type { ListedTable, RetentionPeriod, TableRef } from '@svc/contracts';
 import type { CaptureCheck, ProbeOptions } from '@svc/engines';
 import { UNSUPPORTED_CONNECTION_STRING, databaseAccessOf } from './engine';
 
@@ -11,10 +11,11 @@ export async function listSourceTables(connectionString: string, options: ProbeO
 
 /**
  * Whether the changes of these (keyed, replicated) tables can be captured with the connection string's login, and how
- * (CaptureCheck); nothing to say for an engine without the check. Throws when the source cannot be read.
+ * (CaptureCheck), keeping the source's change history at least `retention` where the engine's is the server's; nothing
+ * to say for an engine without the check. Throws when the source cannot be read.
  */
-export async function checkSourceCapture(connectionString: string, options: ProbeOptions, tables: readonly TableRef[]): Promise<CaptureCheck> {
+export async function checkSourceCapture(connectionString: string, options: ProbeOptions, tables: readonly TableRef[], retention?: RetentionPeriod): Promise<CaptureCheck> {
   const access = databaseAccessOf(connectionString);
   if (access === null) throw new Error(UNSUPPORTED_CONNECTION_STRING);
-  return access.checkCapture ? access.checkCapture(connectionString, options, tables) : { problems: [], note: '' };
+  return access.checkCapture ? access.checkCapture(connectionString, options, tables, retention) : { problems: [], note: '' };
 }

@@ -1,3 +1,4 @@
+import { mysqlModule } from '@svc/mysql/engine';
 import { postgresModule } from '@svc/postgres/engine';
 import { redshiftModule } from '@svc/redshift/engine';
 import { sqlServerModule } from '@svc/sqlserver/engine';
@@ -11,4 +12,5 @@ export const ENGINES = [
   postgresModule,
   sqlServerModule,
   redshiftModule,
+  mysqlModule,
 ] as const;

@@ -1,5 +1,5 @@
 import type { S3ServiceSettings } from '@svc/config';
-import type { ListedTable, TableRef } from '@svc/contracts';
+import type { ListedTable, RetentionPeriod, TableRef } from '@svc/contracts';
 import {
   checkReachability,
   checkSourceCapture,
@@ -23,8 +23,8 @@ export interface ReachabilityProbe {
   listSourceTables(source: DatabaseTarget): Promise<ListedTable[]>;
   /** Readies the staging database before the replication is stored (compatibility level, replicated logins); problems as field messages. */
   prepareStaging(target: StagingPreparationTarget): Promise<PreparedStaging>;
-  /** Whether (and how) the changes of these keyed tables can be captured; throws when the source cannot be read. */
-  checkCapture(source: DatabaseTarget, tables: readonly TableRef[]): Promise<CaptureCheck>;
+  /** Whether (and how) the changes of these keyed tables can be captured for `retention`; throws when the source cannot be read. */
+  checkCapture(source: DatabaseTarget, tables: readonly TableRef[], retention?: RetentionPeriod): Promise<CaptureCheck>;
 }
 
 export const REACHABILITY_PROBE = Symbol('REACHABILITY_PROBE');
@@ -53,8 +53,8 @@ export class ConnectorsReachabilityProbe implements ReachabilityProbe {
     return prepareStaging(target, this.options.timeoutMs, this.dial);
   }
 
-  checkCapture(source: DatabaseTarget, tables: readonly TableRef[]): Promise<CaptureCheck> {
-    return checkSourceCapture(source.connectionString, { encrypt: source.encryptDataInTransit, timeoutMs: this.options.timeoutMs, dial: this.dial }, tables);
+  checkCapture(source: DatabaseTarget, tables: readonly TableRef[], retention?: RetentionPeriod): Promise<CaptureCheck> {
+    return checkSourceCapture(source.connectionString, { encrypt: source.encryptDataInTransit, timeoutMs: this.options.timeoutMs, dial: this.dial }, tables, retention);
   }
 
   private get dial(): DialPolicy {

@@ -282,7 +282,7 @@ export class ReplicationsService {
     }
     const tracked = new Set(selectTables(request, tables).filter((table) => table.tracked).map((table) => table.tableName));
     const keyed = tables.filter((listed) => tracked.has(tableKey(listed.table))).map((listed) => listed.table);
-    const check = await this.probe.checkCapture(request.source, keyed).catch(() => null);
+    const check = await this.probe.checkCapture(request.source, keyed, request.source.changeTrackingRetentionPeriod).catch(() => null);
     if (check === null) return { problems: [`{Source\\ConnectionString}: cannot read what the login may do to capture changes`], note: '' };
     return { problems: check.problems.map((problem) => `{Source\\ConnectionString}: ${problem}`), note: check.note };
   }

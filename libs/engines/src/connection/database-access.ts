@@ -1,4 +1,4 @@
-import type { ListedTable, TableRef } from '@svc/contracts';
+import type { ListedTable, RetentionPeriod, TableRef } from '@svc/contracts';
 import type { FailureContext } from './connection-failure';
 import type { ProbeOptions } from './connection-options';
 import type { DialPolicy } from './dial-guard';
@@ -26,8 +26,10 @@ export interface DatabaseAccess {
   /**
    * Create's check that the changes of these (keyed, replicated) tables can be captured with this login: problems
    * refuse the Create (reasons for Source.ConnectionString), the note goes into its Note. Absent: nothing to check.
+   * `retention` is the replication's ChangeTrackingRetentionPeriod, for an engine whose change history is the server's
+   * (MySQL's binary log): it checks, or raises where the login may, how long the server keeps it.
    */
-  checkCapture?(connectionString: string, options: ProbeOptions, tables: readonly TableRef[]): Promise<CaptureCheck>;
+  checkCapture?(connectionString: string, options: ProbeOptions, tables: readonly TableRef[], retention?: RetentionPeriod): Promise<CaptureCheck>;
   /** How this engine's driver words a failed connection attempt; undefined for an error of another driver. */
   failureReason(error: unknown, context: FailureContext): string | undefined;
   /**

@@ -1,0 +1,1 @@
+export { PrivateMariaDb, type PrivateMariaDbOptions } from './private-mariadb';

@@ -1,0 +1,2 @@
+export { mysqlEngine } from './mysql-engine';
+export { mysqlModule } from './mysql-module';

@@ -1,0 +1,392 @@
+import { randomInt } from 'node:crypto';
+import { hasPrimaryKey, retentionHours, tableKey, type RetentionPeriod, type TableDefinition, type TableRef } from '@svc/contracts';
+import {
+  ChangesPurgedError,
+  PrimaryKeyRequiredError,
+  SourceIncarnationChangedError,
+  SourceVersionsRewoundError,
+  StaleDefinitionError,
+  columnMismatch,
+  columnTypeMismatch,
+  incarnationMoved,
+  poolGateOptions,
+  type ChangeProbeOptions,
+  type ChangeRead,
+  type ChangedTables,
+  type DialPolicy,
+  type PoolSizing,
+  type PurgeOutcome,
+  type ReadOptions,
+  type SeedChunkPlan,
+  type SnapshotRead,
+  type SourceConnector,
+  type TableWatermark,
+} from '@svc/engines';
+import { SESSION_TIME_ZONE, captureSettings, mysqlConnectionOptions, reconcileRetention, settingProblems } from '@svc/mysql/common';
+import type { Connection as CoreConnection, ConnectionOptions, RowDataPacket } from 'mysql2';
+import { createPool, type Pool, type PoolConnection } from 'mysql2/promise';
+import { comparePositions, positionOf, versionOf, type BinlogPosition } from './binlog/binlog-position';
+import { UnreadableEventError } from './binlog/binlog-events';
+import { scanChanges, targetKey, type ScanTarget, type TableScan } from './binlog/change-scan';
+import { catalogRows, describeTables, schemaStamp, type DescribedTable } from './catalog';
+import { keyChunks, keyRangeCondition, seedBoundsSql } from './key-sql';
+import { csvStream, queryRows, quoteName, rowFields, selectList, planOf } from './row-reads';
+import { logEnd, serverFacts, serverFlavor, type ServerFacts, type ServerFlavor } from './server-facts';
+import { CaptureSettingError, TableRewrittenError, UnreadableLogError } from './source-errors';
+import { csvRecord } from './csv-record';
+
+export interface MysqlSourceOptions {
+  /** Source.EncryptDataInTransit */
+  encrypt: boolean;
+  connectTimeoutMs?: number;
+  dial?: DialPolicy;
+  maxConnections?: number;
+  pool?: Partial<PoolSizing>;
+}
+
+const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+const DEFAULT_MAX_CONNECTIONS = 4;
+/** Keys fetched per statement of a change read. */
+const KEYS_PER_FETCH = 500;
+/** A long read's client may pause (back-pressure from the bus) this long before the server drops it. */
+const READ_SESSION_SQL = `SET SESSION time_zone = '${SESSION_TIME_ZONE}', SESSION net_write_timeout = 3600, SESSION net_read_timeout = 3600`;
+
+/** A key column of a type the binary-log reader cannot read back exactly: the table is seeded but not followed. */
+export class KeyTypeError extends CaptureSettingError {
+  constructor(table: TableRef, columns: readonly string[]) {
+    super(`${tableKey(table)} has primary-key columns of a type whose changes this service cannot follow from the binary log (${columns.join(', ')}): use a key of integers, decimals, strings, binary strings, dates or times`);
+    this.name = 'KeyTypeError';
+  }
+}
+
+/**
+ * A MySQL or MariaDB source (docs/ENGINES.md, "MySQL and MariaDB"): seeds in consistent snapshots whose binary-log
+ * position is known, changes found in the binary log as keys and read from the table as its current rows (a key whose
+ * row is gone is a delete), every value rendered as text by the server.
+ */
+export function createMysqlSource(connectionString: string, options: MysqlSourceOptions): SourceConnector {
+  const connection = mysqlConnectionOptions(connectionString, {
+    encrypt: options.encrypt,
+    connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+    ...(options.dial && { dial: options.dial }),
+  });
+  const { max } = poolGateOptions('Source', options, DEFAULT_MAX_CONNECTIONS);
+  return new MysqlSource(connection, max);
+}
+
+class MysqlSource implements SourceConnector {
+  private readonly pool: Pool;
+  private flavor: ServerFlavor | undefined;
+  private readonly schema: string;
+
+  constructor(
+    private readonly options: ConnectionOptions,
+    maxConnections: number,
+  ) {
+    this.schema = String(options.database);
+    this.pool = createPool({ ...options, connectionLimit: maxConnections, waitForConnections: true, queueLimit: 0, maxIdle: 1, idleTimeout: 60_000 });
+    // mysql2 hands the pool's new callback connection to this listener, whatever its typings say.
+    this.pool.on('connection', (connection) => {
+      (connection as unknown as CoreConnection).query(READ_SESSION_SQL, () => undefined);
+    });
+  }
+
+  async discoverTables(): Promise<TableDefinition[]> {
+    return (await this.describe(null)).map((described) => described.definition);
+  }
+
+  async describeTable(table: TableRef): Promise<TableDefinition | null> {
+    if (table.schema !== this.schema) return null;
+    return (await this.describe(table.name))[0]?.definition ?? null;
+  }
+
+  async enableTracking(definition: TableDefinition): Promise<void> {
+    if (!hasPrimaryKey(definition)) throw new PrimaryKeyRequiredError(definition.table);
+    await this.withConnection(async (connection) => {
+      const problems = settingProblems(await captureSettings(connection));
+      if (problems.length > 0) throw new CaptureSettingError(problems.join('; '));
+    });
+    const described = await this.describedOrStale(definition.table);
+    const unreadable = definition.primaryKey.filter((name) => described.plans.get(name)?.key == null);
+    if (unreadable.length > 0) throw new KeyTypeError(definition.table, unreadable);
+  }
+
+  /** The binary log is the server's: there is nothing of this table's to remove. */
+  async disableTracking(): Promise<void> {}
+
+  async readSnapshot(definition: TableDefinition, options: ReadOptions = {}): Promise<SnapshotRead> {
+    const connection = await this.pool.getConnection();
+    try {
+      const { position, facts } = await this.consistentSnapshot(connection);
+      const described = await this.assertDefinitionCurrent(connection, definition, options);
+      const range = options.keyRange === undefined ? null : keyRangeCondition(definition, described.plans, options.keyRange);
+      const sql = `SELECT ${selectList(definition, described.plans)} FROM ${quoteName(definition.table.name)}${range === null ? '' : ` WHERE ${range.condition}`}`;
+      const records = (async function* () {
+        for await (const raw of queryRows(connection, sql, range?.values ?? [])) yield csvRecord(rowFields(definition, described.plans, raw));
+      })();
+      return { startVersion: versionOf(position), sourceIncarnation: facts.incarnation, ...csvStream(connection, records) };
+    } catch (error) {
+      connection.destroy();
+      throw error;
+    }
+  }
+
+  /**
+   * The capture horizon (a consistent snapshot's position, as a seed's), then key bounds cutting the table into chunks of
+   * about `chunkBytes` by its size on disk: every n-th key in key order, read in one pass of the primary key.
+   */
+  async planSeedChunks(definition: TableDefinition, chunkBytes: number): Promise<SeedChunkPlan> {
+    if (!hasPrimaryKey(definition)) throw new PrimaryKeyRequiredError(definition.table);
+    const connection = await this.pool.getConnection();
+    try {
+      const { position, facts } = await this.consistentSnapshot(connection);
+      const described = await this.assertDefinitionCurrent(connection, definition, { columnsProjected: true });
+      if (definition.primaryKey.some((name) => described.plans.get(name)?.key == null)) return { startVersion: versionOf(position), sourceIncarnation: facts.incarnation, bounds: [] };
+      const whole: SeedChunkPlan = { startVersion: versionOf(position), sourceIncarnation: facts.incarnation, bounds: [] };
+      const [sizes] = await connection.query<RowDataPacket[]>(
+        'SELECT DATA_LENGTH AS bytes, TABLE_ROWS AS `rows` FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ?',
+        [definition.table.name],
+      );
+      const bytes = Number(sizes[0]?.['bytes'] ?? 0);
+      const rows = Number(sizes[0]?.['rows'] ?? 0);
+      const chunks = Math.min(4096, Math.ceil(bytes / Math.max(chunkBytes, 1)));
+      if (chunks <= 1 || rows <= chunks) return whole;
+      const bounds: string[][] = [];
+      for await (const raw of queryRows(connection, seedBoundsSql(definition, described.plans, Math.ceil(rows / chunks)))) {
+        bounds.push(raw.map((value) => value ?? ''));
+      }
+      return { ...whole, bounds };
+    } finally {
+      await connection.query('ROLLBACK').catch(() => undefined);
+      connection.release();
+    }
+  }
+
+  async readChanges(definition: TableDefinition, fromVersion: string, limit: number, options: ReadOptions = {}): Promise<ChangeRead> {
+    const { table } = definition;
+    if (!hasPrimaryKey(definition)) throw new PrimaryKeyRequiredError(table);
+    if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError(`the change record limit must be a positive integer, not ${limit}`);
+    const { facts, described } = await this.withConnection(async (connection) => ({
+      facts: await serverFacts(connection),
+      described: await this.assertDefinitionCurrent(connection, definition, options),
+    }));
+    if (incarnationMoved(options.incarnation, facts.incarnation)) throw new SourceIncarnationChangedError(table, options.incarnation ?? '', facts.incarnation);
+    const from = this.checkedPosition(table, fromVersion, facts);
+    const target = this.scanTarget(definition, described);
+    const scan = await this.scan(from, facts.end, [target], limit);
+    const found = scan.tables.get(targetKey(table));
+    if (found?.rewritten) throw new TableRewrittenError(table, found.rewritten.statement, found.rewritten.at);
+    const connection = await this.pool.getConnection();
+    try {
+      await connection.query('START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY');
+      const records = changeRecords(connection, definition, described, found);
+      return { toVersion: versionOf(scan.end), limited: scan.limited, sourceIncarnation: facts.incarnation, ...csvStream(connection, records) };
+    } catch (error) {
+      connection.destroy();
+      throw error;
+    }
+  }
+
+  /**
+   * One read of the log from the oldest watermark for every table at once. A table whose watermark is in an older file
+   * than the log's end is called changed, so that its (maybe empty) cycle moves it to the current file before the server
+   * expires the file it is in.
+   */
+  async changedTables(watermarks: readonly TableWatermark[], options: ChangeProbeOptions): Promise<ChangedTables> {
+    const { facts, described } = await this.withConnection(async (connection) => ({ facts: await serverFacts(connection), described: await this.describeWith(connection, null) }));
+    const byName = new Map(described.map((table) => [table.definition.table.name, table]));
+    const changed: TableRef[] = [];
+    const unknown: TableRef[] = [];
+    const readable: { watermark: TableWatermark; from: BinlogPosition; described: DescribedTable }[] = [];
+    for (const watermark of watermarks) {
+      const table = watermark.table.schema === this.schema ? byName.get(watermark.table.name) : undefined;
+      const from = this.positionIfReadable(watermark.version, facts);
+      if (table === undefined || from === null || incarnationMoved(watermark.incarnation, facts.incarnation)) unknown.push(watermark.table);
+      else if (from.file !== facts.end.file) changed.push(watermark.table);
+      else readable.push({ watermark, from, described: table });
+    }
+    if (readable.length > 0) {
+      const oldest = readable.map((entry) => entry.from).reduce((left, right) => (comparePositions(left, right) <= 0 ? left : right));
+      const targets: ScanTarget[] = readable.map((entry) => ({ schema: this.schema, name: entry.described.definition.table.name, keyColumns: [] }));
+      const scan = await this.scan(oldest, facts.end, targets, Number.MAX_SAFE_INTEGER);
+      for (const entry of readable) {
+        const found = scan.tables.get(targetKey(entry.watermark.table));
+        const last = found?.lastChange ?? null;
+        if (found?.rewritten || found?.columnsAdded || (last !== null && comparePositions(last, entry.from) > 0)) changed.push(entry.watermark.table);
+      }
+    }
+    const schemaStamps = options.schemaStamps
+      ? watermarks.flatMap((watermark) => {
+          const table = byName.get(watermark.table.name);
+          return table === undefined ? [] : [{ table: watermark.table, stamp: schemaStamp(table) }];
+        })
+      : [];
+    return { changed, unknown, schemaStamps };
+  }
+
+  async minValidVersion(): Promise<string | null> {
+    const facts = await this.withConnection((connection) => serverFacts(connection));
+    const first = facts.logs[0];
+    return first === undefined ? null : versionOf({ file: first, position: 4 });
+  }
+
+  /** The server expires its own log: what is left is to keep it at least as long as the replication's retention. */
+  async purgeChanges(_table: TableRef, retention: RetentionPeriod): Promise<PurgeOutcome> {
+    return this.withConnection(async (connection) => {
+      const check = await reconcileRetention(connection, await captureSettings(connection), retentionHours(retention) * 3600, retention);
+      const said = check.note || check.problems.join('; ');
+      return { purgedRows: 0, ...(said !== '' && { retention: said }) };
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end().catch(() => undefined);
+  }
+
+  private async scan(from: BinlogPosition, until: BinlogPosition, targets: ScanTarget[], limit: number): Promise<{ tables: Map<string, TableScan>; end: BinlogPosition; limited: boolean }> {
+    if (comparePositions(from, until) >= 0) return { tables: new Map(), end: from, limited: false };
+    try {
+      return await scanChanges(this.options, { from, until, targets, recordLimit: limit, serverId: randomInt(1 << 30, 2 ** 32 - 1) });
+    } catch (error) {
+      if (error instanceof UnreadableEventError) throw new UnreadableLogError(error.message);
+      throw error;
+    }
+  }
+
+  private scanTarget(definition: TableDefinition, described: DescribedTable): ScanTarget {
+    return {
+      schema: this.schema,
+      name: definition.table.name,
+      keyColumns: definition.primaryKey.map((name) => {
+        const plan = planOf(described.plans, name);
+        const ordinal = described.ordinals.get(name);
+        if (plan.key === null || ordinal === undefined) throw new KeyTypeError(definition.table, [name]);
+        return {
+          ordinal,
+          decoding: { form: plan.key, ...(plan.characterSet !== undefined && { characterSet: plan.characterSet }), ...(plan.fixedBytes !== undefined && { fixedBytes: plan.fixedBytes }), ...(plan.labels && { labels: plan.labels }) },
+          text: (raw: string) => raw,
+        };
+      }),
+    };
+  }
+
+  /** The watermark's position, or why its changes cannot be read: purged from the log, or past its end (another server's log). */
+  private checkedPosition(table: TableRef, version: string, facts: ServerFacts): BinlogPosition {
+    const position = positionOf(version, facts.end.file.replace(/\.\d+$/, ''));
+    const first = facts.logs[0];
+    if (comparePositions(position, facts.end) > 0) throw new SourceVersionsRewoundError(table, version, versionOf(facts.end));
+    if (first === undefined || !facts.logs.includes(position.file)) throw new ChangesPurgedError(table, version, first === undefined ? versionOf(facts.end) : versionOf({ file: first, position: 4 }));
+    return position;
+  }
+
+  private positionIfReadable(version: string, facts: ServerFacts): BinlogPosition | null {
+    try {
+      return this.checkedPosition({ schema: this.schema, name: '' }, version, facts);
+    } catch {
+      return null;
+    }
+  }
+
+  /**
+   * Starts a consistent snapshot on the connection and says where in the log it stands. MariaDB reports it exactly
+   * (binlog_snapshot_file/position, read inside the snapshot). MySQL has no such status: a global read lock, held only
+   * across starting the snapshot and reading the log's end, makes the two one moment.
+   */
+  private async consistentSnapshot(connection: PoolConnection): Promise<{ position: BinlogPosition; facts: ServerFacts }> {
+    const facts = await serverFacts(connection);
+    await connection.query('SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ');
+    if (facts.flavor === 'mariadb') {
+      await connection.query('START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY');
+      const [rows] = await connection.query<RowDataPacket[]>("SHOW STATUS WHERE Variable_name IN ('binlog_snapshot_file', 'binlog_snapshot_position')");
+      const value = (name: string): unknown => rows.find((row) => String(row['Variable_name']).toLowerCase() === name)?.['Value'];
+      return { position: { file: String(value('binlog_snapshot_file')), position: Number(value('binlog_snapshot_position')) }, facts };
+    }
+    await connection.query('FLUSH TABLES WITH READ LOCK');
+    try {
+      await connection.query('START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY');
+      const position = await logEnd(connection, 'mysql');
+      if (position === null) throw new CaptureSettingError('the server writes no binary log');
+      return { position, facts };
+    } finally {
+      await connection.query('UNLOCK TABLES');
+    }
+  }
+
+  private async withConnection<T>(work: (connection: PoolConnection) => Promise<T>): Promise<T> {
+    const connection = await this.pool.getConnection();
+    try {
+      return await work(connection);
+    } finally {
+      connection.release();
+    }
+  }
+
+  private async describe(table: string | null): Promise<DescribedTable[]> {
+    return this.withConnection((connection) => this.describeWith(connection, table));
+  }
+
+  private async describeWith(connection: PoolConnection, table: string | null): Promise<DescribedTable[]> {
+    this.flavor ??= await serverFlavor(connection);
+    return describeTables(this.schema, await catalogRows(connection, this.flavor, table));
+  }
+
+  private async describedOrStale(table: TableRef): Promise<DescribedTable> {
+    const [described] = await this.describe(table.name);
+    if (described === undefined) throw new StaleDefinitionError(table, `${tableKey(table)} does not exist`);
+    return described;
+  }
+
+  /** The table as it is now, or StaleDefinitionError when the definition does not name its columns with their types. */
+  private async assertDefinitionCurrent(connection: PoolConnection, definition: TableDefinition, options: ReadOptions): Promise<DescribedTable> {
+    const [actual] = await this.describeWith(connection, definition.table.name);
+    if (actual === undefined) throw new StaleDefinitionError(definition.table, `${tableKey(definition.table)} does not exist`);
+    const problem = columnMismatch(
+      definition.columns.map((column) => column.name),
+      actual.definition.columns.map((column) => column.name),
+      options.columnsProjected === true,
+    );
+    if (problem !== null) throw new StaleDefinitionError(definition.table, problem);
+    const typed = (column: { name: string; sourceType: string }) => ({ name: column.name, type: column.sourceType });
+    const typeProblem = columnTypeMismatch(definition.columns.map(typed), actual.definition.columns.map(typed));
+    if (typeProblem !== null) throw new StaleDefinitionError(definition.table, typeProblem);
+    const unknownTypes = actual.unknownTypes.filter((column) => definition.columns.some((defined) => column.startsWith(`${defined.name} (`)));
+    if (unknownTypes.length > 0) throw new CaptureSettingError(`${tableKey(definition.table)} has columns of types this service cannot read: ${unknownTypes.join(', ')}`);
+    return actual;
+  }
+}
+
+/**
+ * The change records of the keys a scan found: their current rows, read in chunks of keys (`I` for a key first seen
+ * inserted, `U` otherwise), then a `D` carrying the key for every key whose row is gone. Keys are matched by the row
+ * format's text of the key, so a case-insensitive collation that finds `ABC` for `abc` still deletes `abc`.
+ */
+async function* changeRecords(connection: PoolConnection, definition: TableDefinition, described: DescribedTable, scan: TableScan | undefined): AsyncGenerator<string> {
+  if (scan === undefined || scan.keys.size === 0) return;
+  const keyPlans = definition.primaryKey.map((name) => planOf(described.plans, name));
+  const interchange = (raw: readonly (string | null)[]) => JSON.stringify(raw.map((value, index) => (value === null ? null : (keyPlans[index]?.text(value) ?? null))));
+  const wanted = new Map([...scan.keys.values()].map((changed) => [interchange(changed.key), changed]));
+  const seen = new Set<string>();
+  const keyCount = definition.primaryKey.length;
+  for (const chunk of keyChunks(definition, described.plans, [...scan.keys.values()].map((changed) => changed.key), KEYS_PER_FETCH)) {
+    const keySelect = definition.primaryKey.map((name) => planOf(described.plans, name).select(quoteName(name))).join(', ');
+    const sql = `SELECT ${keySelect}, ${selectList(definition, described.plans)} FROM ${quoteName(definition.table.name)} WHERE ${chunk.condition}`;
+    for await (const raw of queryRows(connection, sql, chunk.values)) {
+      const key = interchange(raw.slice(0, keyCount));
+      const changed = wanted.get(key);
+      if (changed === undefined || seen.has(key)) continue;
+      seen.add(key);
+      yield csvRecord([changed.first === 'insert' ? 'I' : 'U', ...rowFields(definition, described.plans, raw.slice(keyCount))]);
+    }
+  }
+  const keyIndexes = definition.primaryKey.map((name) => definition.columns.findIndex((column) => column.name === name));
+  for (const [key, changed] of wanted) {
+    if (seen.has(key)) continue;
+    const fields: (string | null)[] = definition.columns.map(() => null);
+    const texts = JSON.parse(key) as (string | null)[];
+    keyIndexes.forEach((columnIndex, index) => {
+      fields[columnIndex] = texts[index] ?? null;
+    });
+    void changed;
+    yield csvRecord(['D', ...fields]);
+  }
+}

@@ -1,0 +1,88 @@
+import { Readable } from 'node:stream';
+import type { TableDefinition } from '@svc/contracts';
+import type { RowStream } from '@svc/engines';
+import type { MysqlColumnPlan } from '@svc/mysql/common';
+import type { Connection as CoreConnection, FieldPacket, QueryOptions } from 'mysql2';
+import type { PoolConnection } from 'mysql2/promise';
+
+/** About this many bytes of CSV are handed on at once. */
+const CHUNK_BYTES = 64 * 1024;
+
+export const quoteName = (name: string): string => `\`${name.replaceAll('`', '``')}\``;
+
+/** Every value as the server's text (the text protocol's bytes as UTF-8): no JavaScript number or Date holds one. */
+export const AS_TEXT: QueryOptions['typeCast'] = (field) => field.string('utf8');
+
+/** The select list of the definition's columns, each rendered as text by its plan. */
+export function selectList(definition: TableDefinition, plans: ReadonlyMap<string, MysqlColumnPlan>): string {
+  return definition.columns.map((column) => planOf(plans, column.name).select(quoteName(column.name))).join(', ');
+}
+
+export function planOf(plans: ReadonlyMap<string, MysqlColumnPlan>, name: string): MysqlColumnPlan {
+  const plan = plans.get(name);
+  if (plan === undefined) throw new Error(`no read plan for column ${name}`);
+  return plan;
+}
+
+/** The row format's fields of a row the select list read. */
+export function rowFields(definition: TableDefinition, plans: ReadonlyMap<string, MysqlColumnPlan>, raw: readonly (string | null)[]): (string | null)[] {
+  return definition.columns.map((column, index) => {
+    const value = raw[index];
+    return value === null || value === undefined ? null : planOf(plans, column.name).text(value);
+  });
+}
+
+/**
+ * Streams CSV made from `records` (an async source of records already written), ending the transaction and giving the
+ * connection back when read to the end; destroyed early, the connection is destroyed with it (a read cannot be
+ * cancelled otherwise).
+ */
+export function csvStream(connection: PoolConnection, records: AsyncIterable<string>): RowStream {
+  let rowCount = 0;
+  let settle: { resolve: (value: { rowCount: number }) => void; reject: (error: unknown) => void } | undefined;
+  const finished = new Promise<{ rowCount: number }>((resolve, reject) => {
+    settle = { resolve, reject };
+  });
+  finished.catch(() => undefined);
+  async function* chunks(): AsyncGenerator<Buffer> {
+    let done = false;
+    try {
+      let pending = '';
+      for await (const record of records) {
+        rowCount += 1;
+        pending += record;
+        if (pending.length >= CHUNK_BYTES) {
+          yield Buffer.from(pending, 'utf8');
+          pending = '';
+        }
+      }
+      if (pending !== '') yield Buffer.from(pending, 'utf8');
+      await connection.query('COMMIT');
+      done = true;
+      settle?.resolve({ rowCount });
+    } catch (error) {
+      settle?.reject(error);
+      throw error;
+    } finally {
+      if (done) connection.release();
+      else {
+        settle?.reject(new Error('the read was abandoned before its end'));
+        connection.destroy();
+      }
+    }
+  }
+  return { rows: Readable.from(chunks(), { objectMode: false }), finished };
+}
+
+/** The rows of a query, as arrays of the server's texts, read as they arrive. */
+export async function* queryRows(connection: PoolConnection, sql: string, values: readonly unknown[] = []): AsyncGenerator<(string | null)[]> {
+  const stream = coreOf(connection).query({ sql, values: [...values], rowsAsArray: true, typeCast: AS_TEXT }).stream({ highWaterMark: 256 });
+  for await (const row of stream as AsyncIterable<(string | null)[]>) yield row;
+}
+
+export type { FieldPacket };
+
+/** The callback connection under a promise one (mysql2's promise wrapper keeps it as `connection`; its typings say otherwise). */
+export function coreOf(connection: PoolConnection): CoreConnection {
+  return connection.connection as unknown as CoreConnection;
+}
