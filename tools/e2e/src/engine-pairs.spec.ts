@@ -8,6 +8,7 @@ const SQLSERVER_MODEL_TO_REDSHIFT_DIALECT = enginePairNamed(
   ENGINE_PAIRS,
 );
 const TRIGGERS_TO_REDSHIFT_DIALECT = enginePairNamed(`${TRIGGER_PAIR_PREFIX} → Redshift dialect executed on PostgreSQL (not a real Redshift)`, ENGINE_PAIRS);
+const MARIADB_TO_REDSHIFT_DIALECT = enginePairNamed('MariaDB → Redshift dialect executed on PostgreSQL (not a real Redshift)', ENGINE_PAIRS);
 const names = (pairs: readonly EnginePair[]) => pairs.map((pair) => pair.name);
 
 const postgresToRedshift = (env: NodeJS.ProcessEnv) => enginePairNamed('PostgreSQL → Redshift', enginePairs(env));
@@ -46,7 +47,7 @@ describe('engine pairs of the generic suites', () => {
     const toyPairs = pairs.filter((pair) => pair.name.endsWith('→ Toy'));
     const sources = ENGINES.filter((engine) => (engine.roles as readonly string[]).includes('source'));
     expect(names(toyPairs).sort()).toEqual(
-      [...sources.map((source) => `${source.displayName} → Toy`), `${TRIGGER_PAIR_PREFIX} → Toy`, 'SQL Server modelled on PostgreSQL (not a real SQL Server) → Toy'].sort(),
+      [...sources.map((source) => `${source.displayName} → Toy`), `${TRIGGER_PAIR_PREFIX} → Toy`, 'SQL Server modelled on PostgreSQL (not a real SQL Server) → Toy', 'MariaDB → Toy'].sort(),
     );
     expect(toyPairs.find((pair) => pair.name === 'SQL Server modelled on PostgreSQL (not a real SQL Server) → Toy')?.unavailable).toBe(
       'Toy has no suite fixture (SUITE_FIXTURES in tools/e2e/src/engine-pairs.ts)',
@@ -98,14 +99,14 @@ describe('engine pairs of the generic suites', () => {
     expect(selectedPairs(ENGINE_PAIRS, { ENGINE_PAIRS: ' , ' })).toEqual(ENGINE_PAIRS);
     const chosen = selectedPairs(ENGINE_PAIRS, { ENGINE_PAIRS: 'Dialect' });
     expect(chosen.map((pair) => pair.name)).toEqual(ENGINE_PAIRS.map((pair) => pair.name));
-    expect(chosen.filter((pair) => pair.unavailable === null)).toEqual([POSTGRES_TO_REDSHIFT_DIALECT, TRIGGERS_TO_REDSHIFT_DIALECT, SQLSERVER_MODEL_TO_REDSHIFT_DIALECT]);
+    expect(chosen.filter((pair) => pair.unavailable === null)).toEqual([POSTGRES_TO_REDSHIFT_DIALECT, TRIGGERS_TO_REDSHIFT_DIALECT, SQLSERVER_MODEL_TO_REDSHIFT_DIALECT, MARIADB_TO_REDSHIFT_DIALECT]);
     const left = chosen.find((pair) => pair.name === POSTGRES_TO_POSTGRES.name);
     expect(left?.unavailable).toBe('left out by ENGINE_PAIRS=Dialect');
     expect(() => left?.openSource({} as never)).toThrow('PostgreSQL → PostgreSQL does not run: left out by ENGINE_PAIRS=Dialect');
     const sqlServer = selectedPairs([sqlServerToPostgres({})], { ENGINE_PAIRS: 'dialect' })[0];
     expect(sqlServer?.unavailable).toBe('left out by ENGINE_PAIRS=dialect; MSSQL_URL is not set');
     const two = selectedPairs(ENGINE_PAIRS, { ENGINE_PAIRS: 'PostgreSQL → PostgreSQL, dialect' }).filter((pair) => pair.unavailable === null);
-    expect(two).toEqual([POSTGRES_TO_POSTGRES, POSTGRES_TO_REDSHIFT_DIALECT, TRIGGERS_TO_REDSHIFT_DIALECT, SQLSERVER_MODEL_TO_REDSHIFT_DIALECT]);
+    expect(two).toEqual([POSTGRES_TO_POSTGRES, POSTGRES_TO_REDSHIFT_DIALECT, TRIGGERS_TO_REDSHIFT_DIALECT, SQLSERVER_MODEL_TO_REDSHIFT_DIALECT, MARIADB_TO_REDSHIFT_DIALECT]);
   });
 
   it('runs the PostgreSQL pairs with the source on a logical server (log capture), and the trigger fallback on the test server', () => {

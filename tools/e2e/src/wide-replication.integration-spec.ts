@@ -1,6 +1,6 @@
 import { ADMIN_KEY, TestStack, callSigned } from '@svc/system-testing';
 import { waitUntil } from '@svc/testing';
-import { ENGINE_PAIRS, TRIGGER_PAIR_PREFIX, describeEachPair, leftOut, selectedPairs, type EnginePair, type SourceSession, type WarehouseSession } from './engine-pairs';
+import { ENGINE_PAIRS, MARIADB_PAIR_PREFIX, TRIGGER_PAIR_PREFIX, describeEachPair, leftOut, selectedPairs, type EnginePair, type SourceSession, type WarehouseSession } from './engine-pairs';
 import { describeReplication, recentWarnings, repairReplication, startValidation, validateReplication, waitForValidation, type TableValidationJson } from './replication-api';
 import { insert, keyIs, remove, transaction, update } from './suite/changes';
 import { asWarehouseHolds } from './suite/declared-losses';
@@ -175,6 +175,7 @@ describeEachPair('wide replication', (pair: EnginePair) => {
   selectedPairs(ENGINE_PAIRS).map((pair) => {
     if (pair.name.startsWith(TRIGGER_PAIR_PREFIX)) return leftOut(pair, 'the trigger fallback runs in the pipeline suite only');
     if (WIDE_COVERED_BY_OTHERS.has(pair.name)) return leftOut(pair, 'it runs the pipeline suite (npm test\'s time budget)');
+    if (pair.name.startsWith(`${MARIADB_PAIR_PREFIX} `)) return leftOut(pair, 'validation needs SourceChecksums, which the MySQL source has not yet; it runs the MySQL source suite');
     return pair;
   }),
 );

@@ -60,7 +60,7 @@ const LOG_STATUS = /\b(?:ALL PRIVILEGES|REPLICATION CLIENT|BINLOG MONITOR|SUPER)
 const SELECT = /\b(?:ALL PRIVILEGES|SELECT)\b/i;
 
 /** What the login lacks to read the database's tables and the binary log, each with the GRANT that gives it. */
-export async function privilegeProblems(connection: Connection, database: string): Promise<string[]> {
+export async function privilegeProblems(connection: Connection, database: string | null): Promise<string[]> {
   const [rows] = await connection.query<RowDataPacket[]>('SHOW GRANTS');
   const grants = rows.map((row) => String(Object.values(row)[0] ?? ''));
   const on = (pattern: RegExp, scopes: readonly string[]) =>
@@ -69,12 +69,13 @@ export async function privilegeProblems(connection: Connection, database: string
       return match !== null && pattern.test(match[1] ?? '') && scopes.includes((match[2] ?? '').toLowerCase());
     });
   const global = ['*.*'];
-  const databaseScopes = ['*.*', `\`${database.replaceAll('`', '``')}\`.*`.toLowerCase()];
+  const databaseScopes = database === null ? global : ['*.*', `\`${database.replaceAll('`', '``')}\`.*`.toLowerCase()];
   const problems: string[] = [];
   const user = "'<user>'@'<host>'";
   if (!on(REPLICATION_READ, global)) problems.push(`the login may not read the binary log: GRANT REPLICATION SLAVE ON *.* TO ${user}`);
   if (!on(LOG_STATUS, global)) problems.push(`the login may not see where the binary log ends: GRANT REPLICATION CLIENT ON *.* TO ${user}`);
-  if (!on(SELECT, databaseScopes)) problems.push(`the login may not read every table of ${database}: GRANT SELECT ON \`${database}\`.* TO ${user}`);
+  const scope = database === null ? '*.*' : `\`${database}\`.*`;
+  if (!on(SELECT, databaseScopes)) problems.push(`the login may not read every table of ${database ?? 'the server'}: GRANT SELECT ON ${scope} TO ${user}`);
   return problems;
 }
 

@@ -88,10 +88,18 @@ export function float32Text(raw: string): string {
   return String(single);
 }
 
-/** ENUM and SET labels as COLUMN_TYPE lists them: `enum('a','it''s')`. */
+/** The escapes COLUMN_TYPE writes a label's characters with (the server's append_unescaped); any other escaped character is itself. */
+const LABEL_ESCAPES: Readonly<Record<string, string>> = { '0': '\0', n: '\n', r: '\r', Z: '\x1a' };
+
+/**
+ * ENUM and SET labels as COLUMN_TYPE lists them: quoted, a quote doubled, and a backslash, NUL, newline or carriage
+ * return written `\\`, `\0`, `\n`, `\r` (the server's append_unescaped): `enum('a','it''s','C:\\dir')`.
+ */
 export function labelsOf(columnType: string): string[] {
   const body = /^(?:enum|set)\((.*)\)$/is.exec(columnType)?.[1] ?? '';
-  return [...body.matchAll(/'((?:[^']|'')*)'/g)].map((match) => (match[1] ?? '').replaceAll("''", "'"));
+  return [...body.matchAll(/'((?:[^'\\]|''|\\[\s\S])*)'/g)].map((match) =>
+    (match[1] ?? '').replace(/''|\\([\s\S])/g, (_whole, escaped: string | undefined) => (escaped === undefined ? "'" : (LABEL_ESCAPES[escaped] ?? escaped))),
+  );
 }
 
 const isUnsigned = (row: MysqlColumnRow) => /\bunsigned\b/i.test(row.columnType);

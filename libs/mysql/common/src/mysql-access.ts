@@ -41,15 +41,24 @@ async function withConnection<T>(connectionString: string, options: ProbeOptions
   }
 }
 
-/** Base tables of the connection's database with their primary-key columns in key order, and the row estimate. */
-const LIST_SQL = `SELECT t.TABLE_NAME AS name, COALESCE(t.TABLE_ROWS, 0) AS estimatedRows,
+/** The databases of the server itself, never a source's. */
+const SYSTEM_DATABASES = ['mysql', 'information_schema', 'performance_schema', 'sys'];
+
+/**
+ * Base tables of the source's databases (the one the string names, or every user database) with their primary-key
+ * columns in key order, and the row estimate.
+ */
+const listSql = (oneDatabase: boolean) => `SELECT t.TABLE_SCHEMA AS \`schema\`, t.TABLE_NAME AS name, COALESCE(t.TABLE_ROWS, 0) AS estimatedRows,
        (SELECT GROUP_CONCAT(s.COLUMN_NAME ORDER BY s.SEQ_IN_INDEX SEPARATOR '\\0') FROM information_schema.STATISTICS s
          WHERE s.TABLE_SCHEMA = t.TABLE_SCHEMA AND s.TABLE_NAME = t.TABLE_NAME AND s.INDEX_NAME = 'PRIMARY') AS primaryKey
   FROM information_schema.TABLES t
- WHERE t.TABLE_SCHEMA = DATABASE() AND t.TABLE_TYPE = 'BASE TABLE'
- ORDER BY t.TABLE_NAME`;
+ WHERE ${oneDatabase ? 't.TABLE_SCHEMA = ?' : `t.TABLE_SCHEMA NOT IN (${SYSTEM_DATABASES.map(() => '?').join(', ')})`} AND t.TABLE_TYPE = 'BASE TABLE'
+ ORDER BY t.TABLE_SCHEMA, t.TABLE_NAME`;
 
-/** MySQL and MariaDB `mysql://…` / `mariadb://…` connection strings, for Create and Alter. The database is the schema of its tables. */
+/**
+ * MySQL and MariaDB `mysql://…` / `mariadb://…` connection strings, for Create and Alter. A database is the schema of its
+ * tables; a string without one reads every user database of the server.
+ */
 export const mysqlAccess: DatabaseAccess = {
   recognizes: (connectionString) => hasScheme(connectionString, MYSQL_SCHEMES) && parseServerUrl(connectionString) !== null,
 
@@ -60,7 +69,7 @@ export const mysqlAccess: DatabaseAccess = {
   endpoint: (connectionString) => {
     const options = mysqlConnectionOptions(connectionString, IDENTITY_OPTIONS);
     if (options.host === undefined) throw new ConnectionStringError('a mysql:// connection string names a host');
-    return { host: options.host, port: options.port, database: String(options.database) };
+    return { host: options.host, port: options.port, database: options.database ?? '' };
   },
 
   probe: (connectionString, options) =>
@@ -73,17 +82,17 @@ export const mysqlAccess: DatabaseAccess = {
           connection.on('error', () => undefined);
           await connection.query('SELECT 1');
         })();
-        return settleProbe(attempt, async () => connection?.destroy(), { database: String(config.database), timeoutMs: options.timeoutMs }, mysqlConnectionFailure);
+        return settleProbe(attempt, async () => connection?.destroy(), { ...(config.database !== undefined && { database: config.database }), timeoutMs: options.timeoutMs }, mysqlConnectionFailure);
       },
       (error) => mysqlConnectionFailure(error, { timeoutMs: options.timeoutMs }),
     ),
 
   listTables: (connectionString, options): Promise<ListedTable[]> =>
     withConnection(connectionString, options, async (connection) => {
-      const schema = String(mysqlConnectionOptions(connectionString, IDENTITY_OPTIONS).database);
-      const [rows] = await connection.query<RowDataPacket[]>(LIST_SQL);
+      const { database } = mysqlConnectionOptions(connectionString, IDENTITY_OPTIONS);
+      const [rows] = await connection.query<RowDataPacket[]>(listSql(database !== undefined), database !== undefined ? [database] : SYSTEM_DATABASES);
       return rows.map((row) => ({
-        table: { schema, name: String(row['name']) },
+        table: { schema: String(row['schema']), name: String(row['name']) },
         primaryKey: row['primaryKey'] === null || row['primaryKey'] === undefined ? [] : String(row['primaryKey']).split('\0'),
         estimatedRows: Number(row['estimatedRows'] ?? 0),
       }));
@@ -92,7 +101,7 @@ export const mysqlAccess: DatabaseAccess = {
   checkCapture: (connectionString, options, tables: readonly TableRef[], retention?: RetentionPeriod): Promise<CaptureCheck> =>
     withConnection(connectionString, options, async (connection) => {
       if (tables.length === 0) return { problems: [], note: '' };
-      const database = String(mysqlConnectionOptions(connectionString, IDENTITY_OPTIONS).database);
+      const database = mysqlConnectionOptions(connectionString, IDENTITY_OPTIONS).database ?? null;
       const settings = await captureSettings(connection);
       const problems = [...settingProblems(settings), ...(await privilegeProblems(connection, database))];
       const kept = retention === undefined || problems.length > 0 ? { problems: [], note: '' } : await reconcileRetention(connection, settings, retentionHours(retention) * 3600, retention);

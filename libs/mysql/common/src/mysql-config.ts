@@ -37,7 +37,7 @@ export function mysqlConnectionOptions(connectionString: string, options: Connec
   refuseQueryHosts(url.params);
   const unknown = [...url.params.keys()].filter((name) => name !== 'ssl-mode' && name !== 'sslmode');
   if (unknown.length > 0) throw new ConnectionStringError(`the mysql:// connection string has parameters this service does not read (${unknown.join(', ')}): only ssl-mode is read`);
-  if (url.path.length !== 1) throw new ConnectionStringError('a mysql:// connection string names exactly one database as its path (mysql://user:password@host:3306/database)');
+  if (url.path.length > 1) throw new ConnectionStringError('a mysql:// connection string names at most one database as its path (mysql://user:password@host:3306/database; without one, every database of the server)');
   const host = driverHostOf(url.host === '' ? 'localhost' : url.host);
   const port = url.port ?? MYSQL_DEFAULT_PORT;
   const policy = options.dial ?? DEFAULT_DIAL_POLICY;
@@ -47,7 +47,7 @@ export function mysqlConnectionOptions(connectionString: string, options: Connec
     port,
     user: url.user ?? 'root',
     password: url.password ?? '',
-    database: url.path[0] ?? '',
+    ...(url.path[0] !== undefined && { database: url.path[0] }),
     connectTimeout: options.connectTimeoutMs,
     charset: 'utf8mb4_general_ci',
     timezone: 'Z',
@@ -85,11 +85,11 @@ function mysqlTls(mode: SslMode | undefined, encrypt: boolean): ConnectionOption
   return { minVersion: 'TLSv1.2', rejectUnauthorized: true };
 }
 
-/** `mysql://host:port/database` in lower case (the identity two strings naming one database share), or null. */
+/** `mysql://host:port/database` in lower case (the identity two strings naming one database share; no database: the server's), or null. */
 export function mysqlIdentity(connectionString: string): string | null {
   try {
     const config = mysqlConnectionOptions(connectionString, { encrypt: false, connectTimeoutMs: 1 });
-    return `mysql://${String(config.host)}:${String(config.port)}/${String(config.database)}`.toLowerCase();
+    return `mysql://${String(config.host)}:${String(config.port)}/${config.database ?? ''}`.toLowerCase();
   } catch {
     return null;
   }

@@ -7,6 +7,8 @@ import type { ServerFlavor } from './server-facts';
 
 /** One column of a base table of the connection's database, with its table's key position and size. */
 export interface CatalogRow extends MysqlColumnRow {
+  /** The table's database: its schema. */
+  schema: string;
   table: string;
   ordinal: number;
   nullable: boolean;
@@ -25,18 +27,28 @@ export interface DescribedTable {
   unknownTypes: string[];
 }
 
+/** The databases of the server itself, never a source's. */
+export const SYSTEM_DATABASES = ['mysql', 'information_schema', 'performance_schema', 'sys'] as const;
+
+/** Which databases a source reads: the one its connection string names, or every user database of the server. */
+export function databaseFilter(column: string, database: string | null): { sql: string; values: string[] } {
+  return database === null
+    ? { sql: `${column} NOT IN (${SYSTEM_DATABASES.map(() => '?').join(', ')})`, values: [...SYSTEM_DATABASES] }
+    : { sql: `${column} = ?`, values: [database] };
+}
+
 /**
- * The base tables of the current database and their columns (views and other databases are not sources). A MariaDB
+ * The base tables of the source's databases and their columns (views are not sources). A MariaDB
  * JSON column is LONGTEXT checked by json_valid: the check names it (MariaDB's CHECK_CONSTRAINTS has TABLE_NAME).
  */
-export function catalogSql(flavor: ServerFlavor, oneTable: boolean): string {
+export function catalogSql(flavor: ServerFlavor, scope: string, oneTable: boolean): string {
   const json =
     flavor === 'mariadb'
       ? `EXISTS (SELECT 1 FROM information_schema.CHECK_CONSTRAINTS k
                   WHERE k.CONSTRAINT_SCHEMA = c.TABLE_SCHEMA AND k.TABLE_NAME = c.TABLE_NAME
                     AND k.CHECK_CLAUSE = CONCAT('json_valid(\`', REPLACE(c.COLUMN_NAME, '\`', '\`\`'), '\`)'))`
       : '0';
-  return `SELECT c.TABLE_NAME AS \`table\`, c.COLUMN_NAME AS name, c.ORDINAL_POSITION AS ordinal, LOWER(c.DATA_TYPE) AS dataType,
+  return `SELECT c.TABLE_SCHEMA AS \`schema\`, c.TABLE_NAME AS \`table\`, c.COLUMN_NAME AS name, c.ORDINAL_POSITION AS ordinal, LOWER(c.DATA_TYPE) AS dataType,
        c.COLUMN_TYPE AS columnType, c.CHARACTER_MAXIMUM_LENGTH AS characterLength, c.NUMERIC_PRECISION AS numericPrecision,
        c.NUMERIC_SCALE AS numericScale, c.DATETIME_PRECISION AS datetimePrecision, c.CHARACTER_SET_NAME AS characterSet,
        c.IS_NULLABLE = 'YES' AS nullable, (c.COLUMN_DEFAULT IS NOT NULL OR c.EXTRA LIKE '%GENERATED%' OR c.EXTRA LIKE '%auto_increment%') AS hasDefault,
@@ -44,14 +56,16 @@ export function catalogSql(flavor: ServerFlavor, oneTable: boolean): string {
   FROM information_schema.COLUMNS c
   JOIN information_schema.TABLES t ON t.TABLE_SCHEMA = c.TABLE_SCHEMA AND t.TABLE_NAME = c.TABLE_NAME AND t.TABLE_TYPE = 'BASE TABLE'
   LEFT JOIN information_schema.STATISTICS s ON s.TABLE_SCHEMA = c.TABLE_SCHEMA AND s.TABLE_NAME = c.TABLE_NAME AND s.INDEX_NAME = 'PRIMARY' AND s.COLUMN_NAME = c.COLUMN_NAME
- WHERE c.TABLE_SCHEMA = DATABASE()${oneTable ? ' AND c.TABLE_NAME = ?' : ''}
- ORDER BY c.TABLE_NAME, c.ORDINAL_POSITION`;
+ WHERE ${scope}${oneTable ? ' AND c.TABLE_SCHEMA = ? AND c.TABLE_NAME = ?' : ''}
+ ORDER BY c.TABLE_SCHEMA, c.TABLE_NAME, c.ORDINAL_POSITION`;
 }
 
-export async function catalogRows(connection: Connection, flavor: ServerFlavor, table: string | null): Promise<CatalogRow[]> {
-  const [rows] = await connection.query<RowDataPacket[]>(catalogSql(flavor, table !== null), table === null ? [] : [table]);
+export async function catalogRows(connection: Connection, flavor: ServerFlavor, database: string | null, table: TableRef | null): Promise<CatalogRow[]> {
+  const scope = databaseFilter('c.TABLE_SCHEMA', database);
+  const [rows] = await connection.query<RowDataPacket[]>(catalogSql(flavor, scope.sql, table !== null), [...scope.values, ...(table === null ? [] : [table.schema, table.name])]);
   const count = (value: unknown) => (value === null || value === undefined ? null : Number(value));
   return rows.map((row) => ({
+    schema: String(row['schema']),
     table: String(row['table']),
     name: String(row['name']),
     ordinal: Number(row['ordinal']),
@@ -75,11 +89,16 @@ function sourceTypeOf(row: CatalogRow): string {
   return row.characterSet === null || row.dataType === 'enum' || row.dataType === 'set' ? row.columnType : `${row.columnType} character set ${row.characterSet}`;
 }
 
-/** Groups catalog rows into tables of the schema (the database's name), in name order. */
-export function describeTables(schema: string, rows: readonly CatalogRow[]): DescribedTable[] {
+/** Groups catalog rows into tables, each of the schema that is its database, in name order. */
+export function describeTables(rows: readonly CatalogRow[]): DescribedTable[] {
   const byTable = new Map<string, CatalogRow[]>();
-  for (const row of rows) byTable.set(row.table, [...(byTable.get(row.table) ?? []), row]);
-  return [...byTable.entries()].map(([name, columns]) => {
+  for (const row of rows) {
+    const key = JSON.stringify([row.schema, row.table]);
+    byTable.set(key, [...(byTable.get(key) ?? []), row]);
+  }
+  return [...byTable.values()].map((columns) => {
+    const schema = columns[0]?.schema ?? '';
+    const name = columns[0]?.table ?? '';
     const plans = new Map<string, MysqlColumnPlan>();
     const ordinals = new Map<string, number>();
     const unknownTypes: string[] = [];

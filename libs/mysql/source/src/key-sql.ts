@@ -1,7 +1,7 @@
 import type { TableDefinition } from '@svc/contracts';
 import type { SeedKeyRange } from '@svc/engines';
 import type { MysqlColumnPlan } from '@svc/mysql/common';
-import { planOf, quoteName } from './row-reads';
+import { planOf, qualifiedName, quoteName } from './row-reads';
 
 /** A condition and the values of its placeholders. */
 export interface KeyCondition {
@@ -73,5 +73,5 @@ export function seedBoundsSql(definition: TableDefinition, plans: ReadonlyMap<st
   const aliases = columns.map((_, index) => `svc_k${index}`);
   const selects = columns.map((column, index) => `${column.plan.select(column.quoted)} AS ${aliases[index] ?? ''}`);
   return `SELECT ${aliases.join(', ')} FROM (SELECT ${selects.join(', ')}, ROW_NUMBER() OVER (ORDER BY ${columns.map((column) => column.quoted).join(', ')}) AS svc_row
-  FROM ${quoteName(definition.table.name)}) AS numbered WHERE svc_row % ${Math.max(1, Math.floor(step))} = 0 ORDER BY svc_row`;
+  FROM ${qualifiedName(definition.table)}) AS numbered WHERE svc_row % ${Math.max(1, Math.floor(step))} = 0 ORDER BY svc_row`;
 }

@@ -28,9 +28,9 @@ import { createPool, type Pool, type PoolConnection } from 'mysql2/promise';
 import { comparePositions, positionOf, versionOf, type BinlogPosition } from './binlog/binlog-position';
 import { UnreadableEventError } from './binlog/binlog-events';
 import { scanChanges, targetKey, type ScanTarget, type TableScan } from './binlog/change-scan';
-import { catalogRows, describeTables, schemaStamp, type DescribedTable } from './catalog';
+import { SYSTEM_DATABASES, catalogRows, describeTables, schemaStamp, type DescribedTable } from './catalog';
 import { keyChunks, keyRangeCondition, seedBoundsSql } from './key-sql';
-import { csvStream, queryRows, quoteName, rowFields, selectList, planOf } from './row-reads';
+import { csvStream, qualifiedName, queryRows, quoteName, rowFields, selectList, planOf } from './row-reads';
 import { logEnd, serverFacts, serverFlavor, type ServerFacts, type ServerFlavor } from './server-facts';
 import { CaptureSettingError, TableRewrittenError, UnreadableLogError } from './source-errors';
 import { csvRecord } from './csv-record';
@@ -77,13 +77,14 @@ export function createMysqlSource(connectionString: string, options: MysqlSource
 class MysqlSource implements SourceConnector {
   private readonly pool: Pool;
   private flavor: ServerFlavor | undefined;
-  private readonly schema: string;
+  /** The database the connection string names; null: every user database of the server, each a schema. */
+  private readonly database: string | null;
 
   constructor(
     private readonly options: ConnectionOptions,
     maxConnections: number,
   ) {
-    this.schema = String(options.database);
+    this.database = options.database === undefined || options.database === '' ? null : options.database;
     this.pool = createPool({ ...options, connectionLimit: maxConnections, waitForConnections: true, queueLimit: 0, maxIdle: 1, idleTimeout: 60_000 });
     // mysql2 hands the pool's new callback connection to this listener, whatever its typings say.
     this.pool.on('connection', (connection) => {
@@ -96,8 +97,8 @@ class MysqlSource implements SourceConnector {
   }
 
   async describeTable(table: TableRef): Promise<TableDefinition | null> {
-    if (table.schema !== this.schema) return null;
-    return (await this.describe(table.name))[0]?.definition ?? null;
+    if (!this.reads(table)) return null;
+    return (await this.describe(table))[0]?.definition ?? null;
   }
 
   async enableTracking(definition: TableDefinition): Promise<void> {
@@ -120,7 +121,7 @@ class MysqlSource implements SourceConnector {
       const { position, facts } = await this.consistentSnapshot(connection);
       const described = await this.assertDefinitionCurrent(connection, definition, options);
       const range = options.keyRange === undefined ? null : keyRangeCondition(definition, described.plans, options.keyRange);
-      const sql = `SELECT ${selectList(definition, described.plans)} FROM ${quoteName(definition.table.name)}${range === null ? '' : ` WHERE ${range.condition}`}`;
+      const sql = `SELECT ${selectList(definition, described.plans)} FROM ${qualifiedName(definition.table)}${range === null ? '' : ` WHERE ${range.condition}`}`;
       const records = (async function* () {
         for await (const raw of queryRows(connection, sql, range?.values ?? [])) yield csvRecord(rowFields(definition, described.plans, raw));
       })();
@@ -144,8 +145,8 @@ class MysqlSource implements SourceConnector {
       if (definition.primaryKey.some((name) => described.plans.get(name)?.key == null)) return { startVersion: versionOf(position), sourceIncarnation: facts.incarnation, bounds: [] };
       const whole: SeedChunkPlan = { startVersion: versionOf(position), sourceIncarnation: facts.incarnation, bounds: [] };
       const [sizes] = await connection.query<RowDataPacket[]>(
-        'SELECT DATA_LENGTH AS bytes, TABLE_ROWS AS `rows` FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ?',
-        [definition.table.name],
+        'SELECT DATA_LENGTH AS bytes, TABLE_ROWS AS `rows` FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?',
+        [definition.table.schema, definition.table.name],
       );
       const bytes = Number(sizes[0]?.['bytes'] ?? 0);
       const rows = Number(sizes[0]?.['rows'] ?? 0);
@@ -194,12 +195,12 @@ class MysqlSource implements SourceConnector {
    */
   async changedTables(watermarks: readonly TableWatermark[], options: ChangeProbeOptions): Promise<ChangedTables> {
     const { facts, described } = await this.withConnection(async (connection) => ({ facts: await serverFacts(connection), described: await this.describeWith(connection, null) }));
-    const byName = new Map(described.map((table) => [table.definition.table.name, table]));
+    const byName = new Map(described.map((table) => [targetKey(table.definition.table), table]));
     const changed: TableRef[] = [];
     const unknown: TableRef[] = [];
     const readable: { watermark: TableWatermark; from: BinlogPosition; described: DescribedTable }[] = [];
     for (const watermark of watermarks) {
-      const table = watermark.table.schema === this.schema ? byName.get(watermark.table.name) : undefined;
+      const table = byName.get(targetKey(watermark.table));
       const from = this.positionIfReadable(watermark.version, facts);
       if (table === undefined || from === null || incarnationMoved(watermark.incarnation, facts.incarnation)) unknown.push(watermark.table);
       else if (from.file !== facts.end.file) changed.push(watermark.table);
@@ -207,7 +208,7 @@ class MysqlSource implements SourceConnector {
     }
     if (readable.length > 0) {
       const oldest = readable.map((entry) => entry.from).reduce((left, right) => (comparePositions(left, right) <= 0 ? left : right));
-      const targets: ScanTarget[] = readable.map((entry) => ({ schema: this.schema, name: entry.described.definition.table.name, keyColumns: [] }));
+      const targets: ScanTarget[] = readable.map((entry) => ({ ...entry.described.definition.table, keyColumns: [] }));
       const scan = await this.scan(oldest, facts.end, targets, Number.MAX_SAFE_INTEGER);
       for (const entry of readable) {
         const found = scan.tables.get(targetKey(entry.watermark.table));
@@ -217,7 +218,7 @@ class MysqlSource implements SourceConnector {
     }
     const schemaStamps = options.schemaStamps
       ? watermarks.flatMap((watermark) => {
-          const table = byName.get(watermark.table.name);
+          const table = byName.get(targetKey(watermark.table));
           return table === undefined ? [] : [{ table: watermark.table, stamp: schemaStamp(table) }];
         })
       : [];
@@ -255,8 +256,7 @@ class MysqlSource implements SourceConnector {
 
   private scanTarget(definition: TableDefinition, described: DescribedTable): ScanTarget {
     return {
-      schema: this.schema,
-      name: definition.table.name,
+      ...definition.table,
       keyColumns: definition.primaryKey.map((name) => {
         const plan = planOf(described.plans, name);
         const ordinal = described.ordinals.get(name);
@@ -281,7 +281,7 @@ class MysqlSource implements SourceConnector {
 
   private positionIfReadable(version: string, facts: ServerFacts): BinlogPosition | null {
     try {
-      return this.checkedPosition({ schema: this.schema, name: '' }, version, facts);
+      return this.checkedPosition({ schema: '', name: '' }, version, facts);
     } catch {
       return null;
     }
@@ -321,24 +321,29 @@ class MysqlSource implements SourceConnector {
     }
   }
 
-  private async describe(table: string | null): Promise<DescribedTable[]> {
+  /** Whether the table is in a database this source reads. */
+  private reads(table: TableRef): boolean {
+    return this.database === null ? !(SYSTEM_DATABASES as readonly string[]).includes(table.schema) : table.schema === this.database;
+  }
+
+  private async describe(table: TableRef | null): Promise<DescribedTable[]> {
     return this.withConnection((connection) => this.describeWith(connection, table));
   }
 
-  private async describeWith(connection: PoolConnection, table: string | null): Promise<DescribedTable[]> {
+  private async describeWith(connection: PoolConnection, table: TableRef | null): Promise<DescribedTable[]> {
     this.flavor ??= await serverFlavor(connection);
-    return describeTables(this.schema, await catalogRows(connection, this.flavor, table));
+    return describeTables(await catalogRows(connection, this.flavor, this.database, table));
   }
 
   private async describedOrStale(table: TableRef): Promise<DescribedTable> {
-    const [described] = await this.describe(table.name);
+    const [described] = await this.describe(table);
     if (described === undefined) throw new StaleDefinitionError(table, `${tableKey(table)} does not exist`);
     return described;
   }
 
   /** The table as it is now, or StaleDefinitionError when the definition does not name its columns with their types. */
   private async assertDefinitionCurrent(connection: PoolConnection, definition: TableDefinition, options: ReadOptions): Promise<DescribedTable> {
-    const [actual] = await this.describeWith(connection, definition.table.name);
+    const [actual] = await this.describeWith(connection, definition.table);
     if (actual === undefined) throw new StaleDefinitionError(definition.table, `${tableKey(definition.table)} does not exist`);
     const problem = columnMismatch(
       definition.columns.map((column) => column.name),
@@ -369,7 +374,7 @@ async function* changeRecords(connection: PoolConnection, definition: TableDefin
   const keyCount = definition.primaryKey.length;
   for (const chunk of keyChunks(definition, described.plans, [...scan.keys.values()].map((changed) => changed.key), KEYS_PER_FETCH)) {
     const keySelect = definition.primaryKey.map((name) => planOf(described.plans, name).select(quoteName(name))).join(', ');
-    const sql = `SELECT ${keySelect}, ${selectList(definition, described.plans)} FROM ${quoteName(definition.table.name)} WHERE ${chunk.condition}`;
+    const sql = `SELECT ${keySelect}, ${selectList(definition, described.plans)} FROM ${qualifiedName(definition.table)} WHERE ${chunk.condition}`;
     for await (const raw of queryRows(connection, sql, chunk.values)) {
       const key = interchange(raw.slice(0, keyCount));
       const changed = wanted.get(key);

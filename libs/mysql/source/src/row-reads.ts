@@ -10,6 +10,9 @@ const CHUNK_BYTES = 64 * 1024;
 
 export const quoteName = (name: string): string => `\`${name.replaceAll('`', '``')}\``;
 
+/** `` `database`.`table` ``: every statement names the table's database, as a source may read several. */
+export const qualifiedName = (table: { schema: string; name: string }): string => `${quoteName(table.schema)}.${quoteName(table.name)}`;
+
 /** Every value as the server's text (the text protocol's bytes as UTF-8): no JavaScript number or Date holds one. */
 export const AS_TEXT: QueryOptions['typeCast'] = (field) => field.string('utf8');
 

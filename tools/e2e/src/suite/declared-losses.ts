@@ -30,6 +30,14 @@ export const POSTGRES_WAREHOUSE_LOSSES: WarehouseLosses = { emptyBinary: 'kept' 
 export const SQL_SERVER_SOURCE_LOSSES: SourceLosses = { trailingBlanksInKeys: 'one key' };
 
 /**
+ * MySQL and MariaDB compare strings of a PAD SPACE collation (every collation before MySQL 8's NO PAD ones, MariaDB's
+ * defaults among them) ignoring trailing blanks ("Trailing Space Handling in Comparisons",
+ * https://dev.mysql.com/doc/refman/8.0/en/charset-binary-collations.html#charset-binary-collations-trailing-space-comparisons;
+ * MariaDB "Character Sets and Collations": PAD SPACE vs NO PAD), so a primary key refuses 'a ' next to 'a'.
+ */
+export const MYSQL_SOURCE_LOSSES: SourceLosses = { trailingBlanksInKeys: 'one key' };
+
+/**
  * A real Redshift: an empty VARBYTE arrives as NULL. AWS documents COPY so ("Empty fields for other data types, such as
  * INT, are always loaded with NULL"), and an empty binary key is refused at the source instead (issue 37 item 5); that
  * a cluster does the same for VARBYTE only a live one confirms (docs/REDSHIFT.md).

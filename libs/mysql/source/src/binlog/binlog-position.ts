@@ -19,6 +19,10 @@ export function fileSequence(file: string): number {
  * is not in it: it is part of the source's incarnation (incarnation.ts).
  */
 export function versionOf(position: BinlogPosition): string {
+  // An offset of 2^32 or more would carry into the file sequence and name a place in a later file.
+  if (!Number.isSafeInteger(position.position) || position.position < 0 || position.position >= 2 ** Number(OFFSET_BITS)) {
+    throw new RangeError(`${position.position} is not a binary-log offset (0 to 2^32 - 1)`);
+  }
   return ((BigInt(fileSequence(position.file)) << OFFSET_BITS) + BigInt(position.position)).toString();
 }
 

@@ -234,7 +234,7 @@ export function decodeKeyValue(column: MappedColumn, decoding: KeyDecoding, read
       }
       const encoding = KEY_CHARACTER_SETS[decoding.characterSet ?? 'utf8mb4'];
       if (encoding === undefined) throw new BinlogFormatError(`a key of character set ${decoding.characterSet ?? '?'}, which this reader cannot decode`);
-      const text = new TextDecoder(encoding).decode(bytes);
+      const text = textOf(bytes, encoding);
       return column.type === T.STRING ? text.replace(/ +$/, '') : text;
     }
     case 'enum': {
@@ -275,6 +275,24 @@ export function decodeKeyValue(column: MappedColumn, decoding: KeyDecoding, read
       return timeText(raw < 0, Math.floor(magnitude / 10_000), Math.floor(magnitude / 100) % 100, magnitude % 100, '');
     }
   }
+}
+
+/**
+ * Windows-1252's characters for the bytes 0x80 to 0x9F (the WHATWG Encoding Standard's index, which MySQL's latin1
+ * follows byte for byte: 0x80 is €, 0x92 is ’; 0x81, 0x8D, 0x8F, 0x90 and 0x9D are the C1 controls of their own
+ * numbers). Every other byte is the code point of its number.
+ */
+const WINDOWS_1252_C1 = '\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178';
+
+/**
+ * A key's bytes as text. Windows-1252 is decoded here: Node's TextDecoder reads it as ISO-8859-1 since 20.18.3 and
+ * 22.13.0 (nodejs/node#60888), which turns € and the curly quotes into C1 controls no row of the table has.
+ */
+function textOf(bytes: Buffer, encoding: string): string {
+  if (encoding !== 'windows-1252') return new TextDecoder(encoding).decode(bytes);
+  let text = '';
+  for (const byte of bytes) text += byte >= 0x80 && byte < 0xa0 ? WINDOWS_1252_C1.charAt(byte - 0x80) : String.fromCharCode(byte);
+  return text;
 }
 
 function mismatch(column: MappedColumn, form: KeyForm): BinlogFormatError {
