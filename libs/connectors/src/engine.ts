@@ -5,6 +5,7 @@ export {
   UNSUPPORTED_CONNECTION_STRING,
   databaseAccessOf,
   displayNameOf,
+  engineNamed,
   secretsSentToWarehouseServer,
   sourceEngineOf,
   warehouseEngineOf,

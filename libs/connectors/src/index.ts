@@ -8,6 +8,7 @@ export {
   UNSUPPORTED_WAREHOUSE_URL,
   databaseAccessOf,
   displayNameOf,
+  engineNamed,
   secretsSentToWarehouseServer,
   sourceEngineOf,
   warehouseEngineOf,

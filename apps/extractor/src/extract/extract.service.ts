@@ -40,10 +40,8 @@ import {
   TableNotTrackedError,
   IntervalGate,
   RuntimeConfigClient,
-  SourceIncarnationChangedError,
-  CaptureFailedError,
-  SourceVersionsRewoundError,
   StaleDefinitionError,
+  isEngineError,
   changeBatchId,
   groupMessageId,
   groupsOf,
@@ -565,7 +563,8 @@ function reseedReason(error: unknown, fromVersion: string): string | null {
   if (error instanceof ChangesPurgedError) {
     return `watermark ${fromVersion} is below the minimum valid version ${error.minValidVersion}: changes were purged, so the table is reseeded`;
   }
-  if (error instanceof SourceVersionsRewoundError || error instanceof SourceIncarnationChangedError || error instanceof CaptureFailedError) return error.message;
+  // Any other engine's error of the kind (a rewound or other incarnation, failed capture, MySQL's TRUNCATE in the log) says why in its own words.
+  if (isEngineError(error, 'changes-purged')) return error.message;
   if (error instanceof TableNotTrackedError) return `${error.message}: the table is reseeded, which enables tracking again`;
   return null;
 }

@@ -14,6 +14,17 @@ describe('engineMismatches', () => {
     ]);
   });
 
+  it('stages a source whose engine cannot be a staging database (MySQL) in one that can, and refuses one that cannot', () => {
+    const mysql = 'mysql://u:p@h:3306/shop';
+    expect(engineMismatches({ source: { connectionString: mysql }, staging: { connectionString: pg } } as never)).toEqual([]);
+    expect(engineMismatches({ source: { connectionString: mysql }, staging: { connectionString: mysql } } as never)).toEqual([
+      '{Staging\\ConnectionString}: MySQL cannot be a staging database yet: name a database of an engine that can (PostgreSQL)',
+    ]);
+    expect(engineMismatches({ source: { connectionString: pg }, staging: { connectionString: mysql } } as never)).toEqual([
+      '{Staging\\ConnectionString}: MySQL cannot be a staging database yet: name a database of an engine that can (PostgreSQL)',
+    ]);
+  });
+
   it('uses the Alter field name when given', () => {
     expect(engineMismatches({ source: { connectionString: pg }, staging: { connectionString: mssql } } as never, '{DestinationConnectionString}')[0]).toMatch(
       /^\{DestinationConnectionString\}: /,
