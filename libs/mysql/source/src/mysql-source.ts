@@ -27,7 +27,8 @@ import type { Connection as CoreConnection, ConnectionOptions, RowDataPacket } f
 import { createPool, type Pool, type PoolConnection } from 'mysql2/promise';
 import { comparePositions, positionOf, versionOf, type BinlogPosition } from './binlog/binlog-position';
 import { UnreadableEventError } from './binlog/binlog-events';
-import { scanChanges, targetKey, type ScanTarget, type TableScan } from './binlog/change-scan';
+import { scanChanges, targetKey, type ScanTarget, type TableRead, type TableReadResult, type TableScan } from './binlog/change-scan';
+import { SharedLogReader } from './binlog/shared-reader';
 import { SYSTEM_DATABASES, catalogRows, describeTables, schemaStamp, type DescribedTable } from './catalog';
 import { keyChunks, keyRangeCondition, seedBoundsSql } from './key-sql';
 import { csvStream, qualifiedName, queryRows, quoteName, rowFields, selectList, planOf } from './row-reads';
@@ -76,6 +77,8 @@ export function createMysqlSource(connectionString: string, options: MysqlSource
 
 class MysqlSource implements SourceConnector {
   private readonly pool: Pool;
+  /** Change reads of this source's tables that arrive together share one read of the binary log. */
+  private readonly reader = new SharedLogReader((until, reads) => this.scanLog(until, reads));
   private flavor: ServerFlavor | undefined;
   /** The database the connection string names; null: every user database of the server, each a schema. */
   private readonly database: string | null;
@@ -173,15 +176,13 @@ class MysqlSource implements SourceConnector {
     }));
     if (incarnationMoved(options.incarnation, facts.incarnation)) throw new SourceIncarnationChangedError(table, options.incarnation ?? '', facts.incarnation);
     const from = this.checkedPosition(table, fromVersion, facts);
-    const target = this.scanTarget(definition, described);
-    const scan = await this.scan(from, facts.end, [target], limit);
-    const found = scan.tables.get(targetKey(table));
-    if (found?.rewritten) throw new TableRewrittenError(table, found.rewritten.statement, found.rewritten.at);
+    const found = await this.reader.read({ target: this.scanTarget(definition, described), from, limit }, facts.end);
+    if (found.rewritten) throw new TableRewrittenError(table, found.rewritten.statement, found.rewritten.at);
     const connection = await this.pool.getConnection();
     try {
       await connection.query('START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY');
       const records = changeRecords(connection, definition, described, found);
-      return { toVersion: versionOf(scan.end), limited: scan.limited, sourceIncarnation: facts.incarnation, ...csvStream(connection, records) };
+      return { toVersion: versionOf(found.end), limited: found.limited, sourceIncarnation: facts.incarnation, ...csvStream(connection, records) };
     } catch (error) {
       connection.destroy();
       throw error;
@@ -207,14 +208,12 @@ class MysqlSource implements SourceConnector {
       else readable.push({ watermark, from, described: table });
     }
     if (readable.length > 0) {
-      const oldest = readable.map((entry) => entry.from).reduce((left, right) => (comparePositions(left, right) <= 0 ? left : right));
-      const targets: ScanTarget[] = readable.map((entry) => ({ ...entry.described.definition.table, keyColumns: [] }));
-      const scan = await this.scan(oldest, facts.end, targets, Number.MAX_SAFE_INTEGER);
-      for (const entry of readable) {
-        const found = scan.tables.get(targetKey(entry.watermark.table));
-        const last = found?.lastChange ?? null;
-        if (found?.rewritten || found?.columnsAdded || (last !== null && comparePositions(last, entry.from) > 0)) changed.push(entry.watermark.table);
-      }
+      const reads: TableRead[] = readable.map((entry) => ({ target: { ...entry.described.definition.table, keyColumns: [] }, from: entry.from, limit: 1 }));
+      const found = await this.scanLog(facts.end, reads);
+      readable.forEach((entry, index) => {
+        const scan = found[index];
+        if (scan !== undefined && (scan.rewritten !== null || scan.columnsAdded || scan.records > 0)) changed.push(entry.watermark.table);
+      });
     }
     const schemaStamps = options.schemaStamps
       ? watermarks.flatMap((watermark) => {
@@ -244,10 +243,10 @@ class MysqlSource implements SourceConnector {
     await this.pool.end().catch(() => undefined);
   }
 
-  private async scan(from: BinlogPosition, until: BinlogPosition, targets: ScanTarget[], limit: number): Promise<{ tables: Map<string, TableScan>; end: BinlogPosition; limited: boolean }> {
-    if (comparePositions(from, until) >= 0) return { tables: new Map(), end: from, limited: false };
+  /** One read of the log for all these tables' reads (a fresh server id each: the server drops a dump whose id another one has). */
+  private async scanLog(until: BinlogPosition, reads: readonly TableRead[]): Promise<TableReadResult[]> {
     try {
-      return await scanChanges(this.options, { from, until, targets, recordLimit: limit, serverId: randomInt(1 << 30, 2 ** 32 - 1) });
+      return await scanChanges(this.options, { until, reads, serverId: randomInt(1 << 30, 2 ** 32 - 1) });
     } catch (error) {
       if (error instanceof UnreadableEventError) throw new UnreadableLogError(error.message);
       throw error;
@@ -365,8 +364,8 @@ class MysqlSource implements SourceConnector {
  * inserted, `U` otherwise), then a `D` carrying the key for every key whose row is gone. Keys are matched by the row
  * format's text of the key, so a case-insensitive collation that finds `ABC` for `abc` still deletes `abc`.
  */
-async function* changeRecords(connection: PoolConnection, definition: TableDefinition, described: DescribedTable, scan: TableScan | undefined): AsyncGenerator<string> {
-  if (scan === undefined || scan.keys.size === 0) return;
+async function* changeRecords(connection: PoolConnection, definition: TableDefinition, described: DescribedTable, scan: TableScan): AsyncGenerator<string> {
+  if (scan.keys.size === 0) return;
   const keyPlans = definition.primaryKey.map((name) => planOf(described.plans, name));
   const interchange = (raw: readonly (string | null)[]) => JSON.stringify(raw.map((value, index) => (value === null ? null : (keyPlans[index]?.text(value) ?? null))));
   const wanted = new Map([...scan.keys.values()].map((changed) => [interchange(changed.key), changed]));

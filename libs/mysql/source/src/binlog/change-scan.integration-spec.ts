@@ -2,7 +2,7 @@ import { mysqlColumnPlan, mysqlConnectionOptions, type MysqlColumnRow } from '@s
 import { PrivateMariaDb } from '@svc/mysql/common/testing';
 import type { RowDataPacket } from 'mysql2';
 import type { BinlogPosition } from './binlog-position';
-import { scanChanges, targetKey, type ScanTarget } from './change-scan';
+import { scanChanges, type ScanTarget } from './change-scan';
 
 let server: PrivateMariaDb;
 
@@ -65,21 +65,42 @@ describe('scanChanges on MariaDB', () => {
        START TRANSACTION; UPDATE shop.orders SET id = 2 WHERE id = 1; DELETE FROM shop.orders WHERE id = 18446744073709551615; COMMIT;`,
     );
     const until = await logEnd();
-    const result = await scanChanges(mysqlConnectionOptions(server.url('shop'), { encrypt: false, connectTimeoutMs: 5000 }), {
-      from,
-      until,
-      targets: [await targetOf('orders')],
-      recordLimit: 1000,
-      serverId: 9001,
-    });
-    const scan = result.tables.get(targetKey({ schema: 'shop', name: 'orders' }));
+    const options = mysqlConnectionOptions(server.url('shop'), { encrypt: false, connectTimeoutMs: 5000 });
+    const [scan] = await scanChanges(options, { until, reads: [{ target: await targetOf('orders'), from, limit: 1000 }], serverId: 9001 });
     expect([...(scan?.keys.values() ?? [])]).toEqual([
       { key: ['18446744073709551615', 'eu'], first: 'insert' },
       { key: ['1', 'us'], first: 'insert' },
       { key: ['2', 'us'], first: 'update' },
     ]);
     expect(scan?.records).toBe(4);
-    expect(result.end).toEqual(until);
-    expect(result.limited).toBe(false);
+    expect(scan?.end).toEqual(until);
+    expect(scan?.limited).toBe(false);
+  }, 60_000);
+
+  it('serves several tables in one read, each from its own position and up to its own limit, never inside a transaction', async () => {
+    await server.execute('CREATE TABLE shop.a (id INT PRIMARY KEY); CREATE TABLE shop.b (id INT PRIMARY KEY);');
+    const start = await logEnd();
+    await server.execute('INSERT INTO shop.a VALUES (1); INSERT INTO shop.b VALUES (1);');
+    const middle = await logEnd();
+    await server.execute('START TRANSACTION; INSERT INTO shop.a VALUES (2), (3); INSERT INTO shop.b VALUES (2); COMMIT; INSERT INTO shop.a VALUES (4);');
+    const until = await logEnd();
+    const options = mysqlConnectionOptions(server.url('shop'), { encrypt: false, connectTimeoutMs: 5000 });
+    const [fromStart, fromMiddle, limited] = await scanChanges(options, {
+      until,
+      reads: [
+        { target: await targetOf('a'), from: start, limit: 1000 },
+        { target: await targetOf('b'), from: middle, limit: 1000 },
+        { target: await targetOf('a'), from: start, limit: 2 },
+      ],
+      serverId: 9002,
+    });
+    expect([...(fromStart?.keys.keys() ?? [])]).toEqual(['["1"]', '["2"]', '["3"]', '["4"]']);
+    expect({ end: fromStart?.end, limited: fromStart?.limited }).toEqual({ end: until, limited: false });
+    expect([...(fromMiddle?.keys.keys() ?? [])]).toEqual(['["2"]']);
+    expect(fromMiddle?.end).toEqual(until);
+    // The limit is reached inside the second transaction, which is read whole: three keys, and more after it.
+    expect([...(limited?.keys.keys() ?? [])]).toEqual(['["1"]', '["2"]', '["3"]']);
+    expect(limited?.limited).toBe(true);
+    expect(limited?.records).toBe(3);
   }, 60_000);
 });

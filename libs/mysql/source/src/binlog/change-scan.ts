@@ -1,6 +1,6 @@
 import type { ConnectionOptions } from 'mysql2';
 import { dumpBinlog } from './binlog-dump';
-import { EVENT, eventHeader, parseEvent, type RowsKind } from './binlog-events';
+import { eventHeader, parseEvent, type RowsKind } from './binlog-events';
 import { comparePositions, type BinlogPosition } from './binlog-position';
 import type { ByteReader } from './byte-reader';
 import { ddlEffect } from './ddl';
@@ -32,69 +32,104 @@ export interface TableScan {
   rewritten: { statement: string; at: BinlogPosition } | null;
 }
 
-export interface ScanResult {
-  tables: Map<string, TableScan>;
-  /** The position after the last whole transaction read: the next scan starts here. */
+/** One table's read of a scan: from its own position, bounded by its own record limit. */
+export interface TableRead {
+  target: ScanTarget;
+  /** The table's watermark: a transaction boundary; only transactions that begin at or after it count. */
+  from: BinlogPosition;
+  /** Stop this table's read after the transaction in which its records reach it. */
+  limit: number;
+}
+
+export interface TableReadResult extends TableScan {
+  /** The position after the last whole transaction this read covered: its next read starts here. */
   end: BinlogPosition;
-  /** The scan stopped at the record limit with committed changes after `end`. */
+  /** The read stopped at its record limit with committed changes after `end`. */
   limited: boolean;
 }
 
 export interface ScanRequest {
-  from: BinlogPosition;
   /** Stop at the first transaction boundary at or past it: the log's end when the scan began. */
   until: BinlogPosition;
-  targets: readonly ScanTarget[];
-  /** Stop after the transaction in which any target's records reach it. */
-  recordLimit: number;
+  reads: readonly TableRead[];
   serverId: number;
 }
 
 export const targetKey = (table: { schema: string; name: string }) => `${table.schema}\u0000${table.name}`;
 
+interface ReadState extends TableReadResult {
+  read: TableRead;
+  done: boolean;
+}
+
+const emptyScan = (): TableScan => ({ keys: new Map(), records: 0, lastChange: null, columnsAdded: false, rewritten: null });
+
 /**
- * Reads the binary log from `from` up to `until` and collects, per target table, the keys its row events name (a
- * key update names the old key and the new), never stopping inside a transaction. Only keys: the caller reads
- * the current rows of those keys from the table itself, so a value never passes through this decoder.
+ * Reads the binary log once, from the oldest of the reads' positions up to `until`, and collects for each read the keys
+ * its table's row events name (a key update names the old key and the new) in the transactions that begin at or after
+ * its own position, never stopping inside a transaction: one reader serves every table of the source. Only keys: the
+ * caller reads the current rows of those keys from the table itself, so a value never passes through this decoder.
  */
-export async function scanChanges(options: ConnectionOptions, request: ScanRequest): Promise<ScanResult> {
-  const targets = new Map(request.targets.map((target) => [targetKey(target), target]));
-  const tables = new Map<string, TableScan>(request.targets.map((target) => [targetKey(target), { keys: new Map(), records: 0, lastChange: null, columnsAdded: false, rewritten: null }]));
+export async function scanChanges(options: ConnectionOptions, request: ScanRequest): Promise<TableReadResult[]> {
+  const states: ReadState[] = request.reads.map((read) => ({ ...emptyScan(), read, end: { ...read.from }, limited: false, done: comparePositions(read.from, request.until) >= 0 }));
+  const active = states.filter((state) => !state.done);
+  if (active.length === 0) return states.map(resultOf);
+  const from = active.map((state) => state.read.from).reduce((left, right) => (comparePositions(left, right) <= 0 ? left : right));
+  const targets = new Map(active.map((state) => [targetKey(state.read.target), state.read.target]));
   const tableIds = new Map<number, { target: ScanTarget; columns: MappedColumn[] }>();
-  let file = request.from.file;
-  let end: BinlogPosition = { ...request.from };
-  let limited = false;
+  let file = from.file;
+  /** Where the transaction being read began: the end of the one before. */
+  let boundary: BinlogPosition = { ...from };
   let inTransaction = false;
-  let pending: { scan: TableScan; key: ChangedKey; text: string }[] = [];
-  let pendingRecords = new Map<TableScan, number>();
+  let pendingKeys = new Map<string, ChangedKey[]>();
+  let pendingRecords = new Map<string, number>();
+  let pendingDdl: { key: string; effect: 'columns-added' | 'rewritten'; statement: string; at: BinlogPosition }[] = [];
 
   const commit = (position: BinlogPosition): 'stop' | undefined => {
-    for (const { scan, key, text } of pending) if (!scan.keys.has(text)) scan.keys.set(text, key);
-    for (const [scan, records] of pendingRecords) {
-      scan.records += records;
-      scan.lastChange = position;
+    for (const state of states) {
+      if (state.done || comparePositions(boundary, state.read.from) < 0) continue;
+      const key = targetKey(state.read.target);
+      for (const changed of pendingKeys.get(key) ?? []) {
+        const text = JSON.stringify(changed.key);
+        if (!state.keys.has(text)) state.keys.set(text, changed);
+      }
+      const records = pendingRecords.get(key) ?? 0;
+      if (records > 0) {
+        state.records += records;
+        state.lastChange = position;
+      }
+      for (const ddl of pendingDdl.filter((entry) => entry.key === key)) {
+        if (ddl.effect === 'columns-added') state.columnsAdded = true;
+        else state.rewritten ??= { statement: ddl.statement, at: ddl.at };
+      }
+      state.end = position;
+      const reachedEnd = comparePositions(position, request.until) >= 0;
+      if (reachedEnd || state.records >= state.read.limit || state.rewritten !== null) {
+        state.done = true;
+        state.limited = !reachedEnd && state.rewritten === null;
+      }
     }
-    pending = [];
+    pendingKeys = new Map();
     pendingRecords = new Map();
+    pendingDdl = [];
     inTransaction = false;
-    end = position;
-    if (comparePositions(end, request.until) >= 0) return 'stop';
-    if ([...tables.values()].some((scan) => scan.records >= request.recordLimit || scan.rewritten !== null)) {
-      limited = comparePositions(end, request.until) < 0;
-      return 'stop';
-    }
-    return undefined;
+    boundary = position;
+    return states.every((state) => state.done) ? 'stop' : undefined;
   };
 
-  await dumpBinlog(options, { file: request.from.file, position: request.from.position, serverId: request.serverId }, (bytes) => {
+  await dumpBinlog(options, { file: from.file, position: from.position, serverId: request.serverId }, (bytes) => {
     const header = eventHeader(bytes);
     const event = parseEvent(bytes, header);
     const here = (): BinlogPosition => ({ file, position: header.logPos });
     switch (event.type) {
-      case 'rotate':
+      case 'rotate': {
         file = event.nextFile;
-        if (!inTransaction && comparePositions({ file, position: event.position }, end) > 0) end = { file, position: event.position };
+        const next = { file, position: event.position };
+        if (inTransaction || comparePositions(next, boundary) <= 0) return undefined;
+        boundary = next;
+        for (const state of states) if (!state.done && comparePositions(next, state.read.from) >= 0) state.end = next;
         return undefined;
+      }
       case 'gtid':
         inTransaction = !event.standalone;
         return undefined;
@@ -108,12 +143,10 @@ export async function scanChanges(options: ConnectionOptions, request: ScanReque
         }
         if (statement === 'COMMIT' || statement === 'ROLLBACK' || statement.startsWith('XA COMMIT') || statement.startsWith('XA ROLLBACK')) return commit(here());
         if (statement.startsWith('XA END') || statement.startsWith('SAVEPOINT') || statement.startsWith('ROLLBACK TO')) return undefined;
-        for (const target of targets.values()) {
+        for (const [key, target] of targets) {
           const effect = ddlEffect(event.statement, event.schema, target);
-          const scan = tables.get(targetKey(target));
-          if (scan === undefined || effect.effect === 'none') continue;
-          if (effect.effect === 'columns-added') scan.columnsAdded = true;
-          else scan.rewritten ??= { statement: effect.statement, at: here() };
+          if (effect.effect === 'columns-added') pendingDdl.push({ key, effect: 'columns-added', statement: '', at: here() });
+          else if (effect.effect === 'rewritten') pendingDdl.push({ key, effect: 'rewritten', statement: effect.statement, at: here() });
         }
         return inTransaction ? undefined : commit(here());
       }
@@ -126,22 +159,27 @@ export async function scanChanges(options: ConnectionOptions, request: ScanReque
       case 'rows': {
         const mapped = tableIds.get(event.tableId);
         if (mapped === undefined) return undefined;
-        const scan = tables.get(targetKey(mapped.target));
-        if (scan === undefined) return undefined;
+        const key = targetKey(mapped.target);
+        const keys = pendingKeys.get(key) ?? [];
+        pendingKeys.set(key, keys);
         let count = 0;
-        for (const key of rowKeys(event.body, event.kind, mapped.columns, mapped.target)) {
-          pending.push({ scan, key: { key, first: event.kind }, text: JSON.stringify(key) });
+        for (const changed of rowKeys(event.body, event.kind, mapped.columns, mapped.target)) {
+          keys.push({ key: changed, first: event.kind });
           count += 1;
         }
-        pendingRecords.set(scan, (pendingRecords.get(scan) ?? 0) + (event.kind === 'update' ? count / 2 : count));
+        pendingRecords.set(key, (pendingRecords.get(key) ?? 0) + (event.kind === 'update' ? count / 2 : count));
         return undefined;
       }
       case 'other':
-        if (header.typeCode === EVENT.FORMAT_DESCRIPTION || header.logPos === 0) return undefined;
         return undefined;
     }
   });
-  return { tables, end, limited };
+  return states.map(resultOf);
+}
+
+function resultOf(state: ReadState): TableReadResult {
+  const { keys, records, lastChange, columnsAdded, rewritten, end, limited } = state;
+  return { keys, records, lastChange, columnsAdded, rewritten, end, limited };
 }
 
 /** The keys of every row image of a rows event (an update's before and after images both). */
@@ -151,10 +189,14 @@ function* rowKeys(body: ByteReader, kind: RowsKind, columns: readonly MappedColu
   const present = [body.bytes(bitmapBytes)];
   if (kind === 'update') present.push(body.bytes(bitmapBytes));
   const byOrdinal = new Map(target.keyColumns.map((column, index) => [column.ordinal, index]));
+  const images = present.map((bitmap) => {
+    const isPresent = (column: number) => ((bitmap[column >> 3] ?? 0) & (1 << (column & 7))) !== 0;
+    let presentCount = 0;
+    for (let column = 0; column < width; column += 1) if (isPresent(column)) presentCount += 1;
+    return { isPresent, presentCount };
+  });
   while (body.remaining > 0) {
-    for (const image of present) {
-      const isPresent = (column: number) => ((image[column >> 3] ?? 0) & (1 << (column & 7))) !== 0;
-      const presentCount = Array.from({ length: width }, (_, column) => column).filter(isPresent).length;
+    for (const { isPresent, presentCount } of images) {
       const nulls = body.bytes(Math.floor((presentCount + 7) / 8));
       const key: (string | null)[] = target.keyColumns.map(() => null);
       let index = 0;
