@@ -54,6 +54,62 @@ describe('columnTypeRelation (the widening lattice)', () => {
     expect(columnTypeRelation('varbinary(16)', 'varbinary(max)', 'sqlserver')).toBe('widened');
     expect(columnTypeRelation('datetime', 'datetime2(3)', 'sqlserver')).toBe('incompatible');
   });
+
+  it.each([
+    ['int(11)', 'int'],
+    ['bigint(20)', 'bigint'],
+    ['int(10) unsigned', 'int unsigned'],
+    ['tinyint(1)', 'boolean'],
+    ['decimal(10,2)', 'decimal(10, 2)'],
+    ['decimal', 'decimal(10,0)'],
+    ['datetime', 'datetime(0)'],
+    ['varchar(20)', 'VARCHAR(20)'],
+    ['longtext', 'LONGTEXT'],
+    ['double', 'real'],
+  ])('reads MySQL spellings: %s and %s are one type', (existing, wanted) => {
+    expect(columnTypeRelation(existing, wanted, 'mysql')).toBe('same');
+  });
+
+  it.each([
+    ['smallint', 'int'],
+    ['int(11)', 'bigint(20)'],
+    ['int(10) unsigned', 'bigint'],
+    ['bigint(20)', 'decimal(20,0)'],
+    ['bigint(20) unsigned', 'decimal(20,0)'],
+    ['mediumint(8) unsigned', 'int(11)'],
+    ['decimal(10,2)', 'decimal(12,4)'],
+    ['float', 'double'],
+    ['varchar(20)', 'varchar(40)'],
+    ['varchar(20)', 'longtext'],
+    ['text', 'mediumtext'],
+    ['char(3)', 'char(10)'],
+    ['datetime', 'datetime(6)'],
+    ['datetime(3)', 'datetime(6)'],
+    ['timestamp(3)', 'timestamp(6)'],
+    ['time', 'time(6)'],
+    ['varbinary(16)', 'varbinary(32)'],
+    ['varbinary(16)', 'longblob'],
+    ['blob', 'longblob'],
+  ])('reads MySQL spellings: %s → %s is a lossless widening, and back a narrowing', (existing, wanted) => {
+    expect(columnTypeRelation(existing, wanted, 'mysql')).toBe('widened');
+    expect(columnTypeRelation(wanted, existing, 'mysql')).toBe('narrowed');
+  });
+
+  it.each([
+    // A tinyint(1) is MySQL's BOOLEAN, not a small integer.
+    ['tinyint(1)', 'smallint'],
+    // A signed bigint's negative values do not fit unsigned, nor its range past 2^63 signed.
+    ['bigint(20)', 'bigint(20) unsigned'],
+    ['bigint(20) unsigned', 'decimal(19,0)'],
+    // datetime holds wall-clock readings, timestamp instants.
+    ['datetime(6)', 'timestamp(6)'],
+    ['char(10)', 'varchar(20)'],
+    ['varchar(20)', 'varbinary(80)'],
+    ['json', 'longtext'],
+    ['uuid', 'char(36)'],
+  ])('reads MySQL spellings: %s and %s are incompatible', (existing, wanted) => {
+    expect(columnTypeRelation(existing, wanted, 'mysql')).toBe('incompatible');
+  });
 });
 
 describe('planColumnTypes', () => {

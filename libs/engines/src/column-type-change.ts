@@ -4,9 +4,10 @@ import { EngineError } from './errors';
 /**
  * Whose spelling a type text is in. The portable types of every definition, and the types of PostgreSQL and
  * Redshift tables, are PostgreSQL's (`varchar` holds any character); a SQL Server staging table's types are
- * SQL Server's (`varchar` holds a code page's characters, `nvarchar` any).
+ * SQL Server's (`varchar` holds a code page's characters, `nvarchar` any); a MySQL staging table's are MySQL's
+ * (information_schema's COLUMN_TYPE: `int(11)`, `bigint(20) unsigned`, `datetime(6)`, `longtext`).
  */
-export type TypeDialect = 'postgres' | 'sqlserver';
+export type TypeDialect = 'postgres' | 'sqlserver' | 'mysql';
 
 /**
  * How a column's type in a source definition (`wanted`) relates to the type the staging or warehouse column
@@ -43,6 +44,7 @@ const TYPE_TEXT = /^([a-z_][a-z0-9_ ]*?)\s*(?:\(\s*(max|\d+)\s*(?:,\s*(\d+)\s*)?
 /** A type text (format_type's, a portable type, information_schema's or SQL Server's spelling) as a point of the widening lattice. */
 function neutralType(text: string, dialect: TypeDialect): NeutralType {
   const normalized = text.trim().toLowerCase().replace(/\s+/g, ' ').replace(/"/g, '');
+  if (dialect === 'mysql') return mysqlNeutralType(normalized);
   const match = TYPE_TEXT.exec(normalized);
   if (match === null || normalized.endsWith('[]')) return { kind: 'other', text: normalized };
   const name = match[1] ?? '';
@@ -102,6 +104,66 @@ function neutralType(text: string, dialect: TypeDialect): NeutralType {
       return { kind: 'binary', fixed: false, length: null };
     case 'varbinary':
       return { kind: 'binary', fixed: false, length: size === undefined ? 1 : size };
+    case 'binary':
+      return { kind: 'binary', fixed: true, length: size ?? 1 };
+    default:
+      return { kind: 'other', text: normalized };
+  }
+}
+
+const MYSQL_INTEGER_BITS: Readonly<Record<string, bigint>> = { tinyint: 8n, smallint: 16n, mediumint: 24n, int: 32n, integer: 32n, bigint: 64n };
+
+/**
+ * The lengths of MySQL's TEXT and BLOB types, in bytes ("String Type Storage Requirements"): for text, counted as the
+ * characters a utf8mb4 value of that many bytes holds at least (4 bytes a character), so that no widening is claimed
+ * that a value could overflow.
+ */
+const MYSQL_TEXT_CHARACTERS: Readonly<Record<string, number | null>> = { tinytext: 63, text: 16_383, mediumtext: 4_194_303, longtext: null };
+const MYSQL_BLOB_BYTES: Readonly<Record<string, number | null>> = { tinyblob: 255, blob: 65_535, mediumblob: 16_777_215, longblob: null };
+
+/**
+ * A MySQL or MariaDB type as COLUMN_TYPE spells it. Integer display widths (`int(11)`) say nothing of the range, which
+ * `unsigned` moves; `tinyint(1)` is BOOLEAN ("Numeric Data Type Syntax"); a bare `time`, `datetime` or `timestamp` has
+ * no fractional digits; `timestamp` holds instants (stored in UTC), `datetime` wall-clock readings; `float` is single
+ * precision, `double` and `real` double; every character type is taken as utf8mb4 (any character).
+ */
+function mysqlNeutralType(normalized: string): NeutralType {
+  const unsigned = /\bunsigned\b/.test(normalized);
+  const bare = normalized.replace(/\s+(?:unsigned|signed|zerofill)\b/g, '');
+  const match = TYPE_TEXT.exec(bare);
+  if (match === null) return { kind: 'other', text: normalized };
+  const name = match[1] ?? '';
+  const size = match[2] === undefined || match[2] === 'max' ? undefined : Number(match[2]);
+  const second = match[3] === undefined ? undefined : Number(match[3]);
+  const zoned = match[4] === 'with';
+  if (name === 'bool' || name === 'boolean' || (name === 'tinyint' && size === 1 && !unsigned)) return { kind: 'other', text: 'tinyint(1)' };
+  const bits = MYSQL_INTEGER_BITS[name];
+  if (bits !== undefined) return unsigned ? { kind: 'integer', min: 0n, max: 2n ** bits - 1n } : { kind: 'integer', min: -(2n ** (bits - 1n)), max: 2n ** (bits - 1n) - 1n };
+  if (name in MYSQL_TEXT_CHARACTERS) return { kind: 'characters', fixed: false, length: MYSQL_TEXT_CHARACTERS[name] ?? null, unicode: true };
+  if (name in MYSQL_BLOB_BYTES) return { kind: 'binary', fixed: false, length: MYSQL_BLOB_BYTES[name] ?? null };
+  switch (name) {
+    case 'varchar':
+    case 'char':
+      return { kind: 'characters', fixed: name === 'char', length: size ?? 1, unicode: true };
+    case 'decimal':
+    case 'numeric':
+    case 'dec':
+    case 'fixed':
+      return { kind: 'numeric', precision: size ?? 10, scale: second ?? 0 };
+    case 'float':
+      return { kind: 'float', mantissaBits: size !== undefined && size > 24 && second === undefined ? 53 : 24 };
+    case 'double':
+    case 'double precision':
+    case 'real':
+      return { kind: 'float', mantissaBits: 53 };
+    case 'time':
+      return { kind: 'temporal', base: zoned ? 'timetz' : 'time', precision: size ?? 0 };
+    case 'datetime':
+      return { kind: 'temporal', base: zoned ? 'timestamptz' : 'timestamp', precision: size ?? 0 };
+    case 'timestamp':
+      return { kind: 'temporal', base: 'timestamptz', precision: size ?? 0 };
+    case 'varbinary':
+      return { kind: 'binary', fixed: false, length: size ?? 1 };
     case 'binary':
       return { kind: 'binary', fixed: true, length: size ?? 1 };
     default:

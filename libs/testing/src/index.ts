@@ -43,3 +43,4 @@ export { createLogicalTempDatabase, logicalPostgresUrl, walLevelOf } from './log
 export { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver, type WebhookReceiverOptions } from './webhook-receiver';
 export { TEST_SNS_ACCOUNT, startTestSns, type PublishedSnsMessage, type SnsCall, type TestSns } from './test-sns';
 export { startTestSmtp, type ReceivedMail, type SmtpUser, type TestSmtp, type TestSmtpOptions } from './test-smtp';
+export { PrivateMariaDb, type PrivateMariaDbOptions } from './private-mariadb';

@@ -16,6 +16,7 @@ import { runCatchUpBenchmark } from './catch-up-bench';
 import { runCaptureOverheadBenchmark } from './capture-overhead-bench';
 import { runRebuildThresholdBenchmark } from './rebuild-threshold-bench';
 import { runSeedKillBenchmark } from './seed-kill-bench';
+import { loadMysqlBenchSettings, runMysqlBenchmark } from './mysql-bench';
 import { waitUntilConsistent } from './consistency';
 import { cpuSnapshot, cpuSpent } from './cpu-usage';
 import { PROBE_TABLE_SQL, ProbeWatcher, ProbeWriter, parsePgbenchReport } from './lag-measurement';
@@ -231,7 +232,8 @@ async function run(settings: BenchSettings): Promise<void> {
  * catch-up against PostgreSQL's native logical replication; `npm run bench -- validation` a table's validation against a plain read;
  * `npm run bench -- capture-overhead` what capturing changes (from the log, by triggers) costs the source's writes;
  * `npm run bench -- seed-kill` a chunked seed under writes, uninterrupted, with the workers killed at half, and with NATS restarted at half;
- * `npm run bench -- rebuild-threshold` one change batch merged against the same batch rebuilding its table, by share of the rows.
+ * `npm run bench -- rebuild-threshold` one change batch merged against the same batch rebuilding its table, by share of the rows;
+ * `npm run bench -- mysql` a MariaDB source's seed against a raw pipe, and its change apply rate.
  */
 function main(command: string | undefined): Promise<void> {
   const reportFile = join(repoRoot, 'BENCHMARKS.md');
@@ -253,8 +255,10 @@ function main(command: string | undefined): Promise<void> {
       return runSeedKillBenchmark(loadBenchSettings(process.env, reportFile), join(repoRoot, 'tmp', 'bench-seed-kill-services.log'), log);
     case 'rebuild-threshold':
       return runRebuildThresholdBenchmark(loadBenchSettings(process.env, reportFile), log);
+    case 'mysql':
+      return runMysqlBenchmark(loadMysqlBenchSettings(process.env, reportFile), join(repoRoot, 'tmp', 'bench-mysql-services.log'), log);
     default:
-      return Promise.reject(new ConfigError([`unknown benchmark '${command}'; choose pipeline (the default), capture-overhead, catch-up, gateway-load, many-tables, rebuild-threshold, seed-kill or validation`]));
+      return Promise.reject(new ConfigError([`unknown benchmark '${command}'; choose pipeline (the default), capture-overhead, catch-up, gateway-load, many-tables, mysql, rebuild-threshold, seed-kill or validation`]));
   }
 }
 

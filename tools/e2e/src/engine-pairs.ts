@@ -184,19 +184,17 @@ const suiteMariaDbs = new SuiteMariaDbs<TestStack>();
 
 /**
  * MariaDB as the source, on a server of the stack's own (a private mariadbd: the binary log on, ROW, FULL images), every
- * suite schema a database of it; the connection string names no database, so the service reads them all. Staging is
- * the stack's PostgreSQL database (MySQL plays no staging role yet).
+ * suite schema a database of it; the connection string names no database, so the service reads them all. Staging is a
+ * second private mariadbd of the stack's (staging keeps the source's database names).
  */
 const MARIADB_SOURCE: SourceParts = {
   canExpireChanges: true,
   // No SourceChecksums yet: a repair reseeds.
   repairsByReseed: true,
   sourceConnectionString: (stack) => suiteMariaDbs.connectionString(stack),
-  stagingConnectionString: (stack) => stack.staging.url,
+  stagingConnectionString: (stack) => suiteMariaDbs.stagingConnectionString(stack),
   openSource: (stack) => suiteMariaDbs.openSession(stack),
   tableName: postgresTableName,
-  stagingTableOnPostgres: quotedOnPostgres,
-  stagingSessionsCanBeCut: true,
   sourceLosses: MYSQL_SOURCE_LOSSES,
 };
 

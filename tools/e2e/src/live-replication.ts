@@ -15,6 +15,8 @@ export const LIVE_WAREHOUSE_SCHEMA = 'dw';
 
 export interface LiveRequestOptions {
   sourceConnectionString: string;
+  /** The staging database; the stack's PostgreSQL staging database when absent. */
+  stagingConnectionString?: string;
   bucketName: string;
   bucketFolderName: string;
   tablesToInclude: string;
@@ -30,7 +32,7 @@ export function liveCreateRequest(stack: TestStack, options: LiveRequestOptions)
     parallelTablesLimit: 4,
     rebuildIndexes: false,
     source: { connectionString: options.sourceConnectionString, encryptDataInTransit: false, changeTrackingRetentionPeriod: '2 Days' },
-    staging: { connectionString: POSTGRES_TO_POSTGRES.stagingConnectionString(stack), encryptDataInTransit: false, replicateCompatibilityLevel: false },
+    staging: { connectionString: options.stagingConnectionString ?? POSTGRES_TO_POSTGRES.stagingConnectionString(stack), encryptDataInTransit: false, replicateCompatibilityLevel: false },
     warehouse: {
       accessType: 'AccessKey',
       accessKey: stack.s3.accessKeyId,

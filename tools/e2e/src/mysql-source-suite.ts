@@ -225,7 +225,9 @@ export function mysqlSourceSuite(pair: EnginePair): void {
     await converged([LINES_WITH_NOTE]);
   }, 120_000);
 
-  it('reseeds, with an alert, a table whose position in the binary log was purged', async () => {
+  // The reseeds below do not depend on the warehouse: they run into PostgreSQL only (npm test's time budget).
+  const whereReseedsRun = pair.name.endsWith('→ PostgreSQL') ? it : it.skip;
+  whereReseedsRun(`reseeds, with an alert, a table whose position in the binary log was purged${pair.name.endsWith('→ PostgreSQL') ? '' : ' (not run: it runs into PostgreSQL)'}`, async () => {
     const items = pair.tableName('public', 'items');
     const before = await reseedAlerts(items);
     if (!source.expireChanges) throw new Error('the MariaDB source session purges logs');
@@ -238,7 +240,7 @@ export function mysqlSourceSuite(pair: EnginePair): void {
     await converged([ITEMS, LINES_WITH_NOTE]);
   }, 180_000);
 
-  it('reseeds, with an alert, a table truncated in the source (its rows left no row events)', async () => {
+  whereReseedsRun(`reseeds, with an alert, a table truncated in the source (its rows left no row events)${pair.name.endsWith('→ PostgreSQL') ? '' : ' (not run: it runs into PostgreSQL)'}`, async () => {
     const table = pair.tableName('sales', 'order_lines');
     const before = await reseedAlerts(table);
     await sourceSql('TRUNCATE TABLE sales.order_lines; INSERT INTO sales.order_lines (order_id, line, qty) VALUES (1, 1, 1)');

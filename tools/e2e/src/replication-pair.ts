@@ -22,6 +22,10 @@ export interface ReplicationPairOptions {
   warehouse: WarehouseSession;
   workload?: WorkloadProgress;
   bucketName: string;
+  /** The source's connection string for the service; the stack's PostgreSQL source database when absent. */
+  sourceConnectionString?: string;
+  /** The staging database's; the stack's PostgreSQL staging database when absent. */
+  stagingConnectionString?: string;
 }
 
 /**
@@ -47,7 +51,8 @@ export class ReplicationPair {
   async create(): Promise<void> {
     for (const live of this.both) {
       const body = liveCreateRequest(this.options.stack, {
-        sourceConnectionString: this.options.stack.source.url,
+        sourceConnectionString: this.options.sourceConnectionString ?? this.options.stack.source.url,
+        ...(this.options.stagingConnectionString !== undefined && { stagingConnectionString: this.options.stagingConnectionString }),
         bucketName: this.options.bucketName,
         bucketFolderName: `/${live === this.type1 ? 'dw' : 'hist'}`,
         tablesToInclude: 'All',

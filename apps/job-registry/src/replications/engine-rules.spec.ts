@@ -14,14 +14,14 @@ describe('engineMismatches', () => {
     ]);
   });
 
-  it('stages a source whose engine cannot be a staging database (MySQL) in one that can, and refuses one that cannot', () => {
-    const mysql = 'mysql://u:p@h:3306/shop';
-    expect(engineMismatches({ source: { connectionString: mysql }, staging: { connectionString: pg } } as never)).toEqual([]);
-    expect(engineMismatches({ source: { connectionString: mysql }, staging: { connectionString: mysql } } as never)).toEqual([
-      '{Staging\\ConnectionString}: MySQL cannot be a staging database yet: name a database of an engine that can (PostgreSQL)',
+  it('stages MySQL in MySQL, and refuses another engine either way', () => {
+    const mysql = 'mysql://u:p@h:3306/';
+    expect(engineMismatches({ source: { connectionString: mysql }, staging: { connectionString: 'mariadb://u:p@staging:3306/' } } as never)).toEqual([]);
+    expect(engineMismatches({ source: { connectionString: mysql }, staging: { connectionString: pg } } as never)).toEqual([
+      "{Staging\\ConnectionString}: the staging database must use the source's engine (MySQL), not PostgreSQL",
     ]);
     expect(engineMismatches({ source: { connectionString: pg }, staging: { connectionString: mysql } } as never)).toEqual([
-      '{Staging\\ConnectionString}: MySQL cannot be a staging database yet: name a database of an engine that can (PostgreSQL)',
+      "{Staging\\ConnectionString}: the staging database must use the source's engine (PostgreSQL), not MySQL",
     ]);
   });
 

@@ -3,8 +3,8 @@ import type { ReplicationConfig } from '@svc/contracts';
 
 /**
  * The staging database is a replica of the source (DESIGN §1), so both must be the same engine, and that engine must be
- * able to be a staging database. A source engine that cannot be one yet (MySQL, before its staging role) stages in a
- * database of an engine that can: its tables are declared there from their portable types, as a warehouse's are.
+ * able to be a staging database. A source engine of the list that cannot be one stages in a database of an engine that
+ * can: its tables are declared there from their portable types, as a warehouse's are.
  */
 export function engineMismatches(config: Pick<ReplicationConfig, 'source' | 'staging'>, stagingLabel = '{Staging\\ConnectionString}'): string[] {
   const sourceEngine = sourceEngineOf(config.source.connectionString);

@@ -488,6 +488,17 @@ describe('ReplicationsService', () => {
       expect((await replications.get(id))?.config.source.connectionString).toBe(newSource);
     });
 
+    it('checks a new source as Create does (its changes must be capturable), refusing under the Alter name and keeping the old configuration', async () => {
+      probe.sourceTables = [{ table: { schema: 'public', name: 'orders' }, primaryKey: ['id'], estimatedRows: 0 }];
+      const id = await created();
+      const before = await replications.get(id);
+      probe.capture = { problems: ['binlog_format is MIXED, and changes are read from row events: SET GLOBAL binlog_format = \'ROW\''], note: '' };
+      const error = errorOf(await alter({ replicationId: id, sourceConnectionString: 'postgres://app:rotated@db.internal:5432/sales' }));
+      expect(error).toEqual({ code: ErrorCode.ValidationFailed, messages: ["{SourceConnectionString}: binlog_format is MIXED, and changes are read from row events: SET GLOBAL binlog_format = 'ROW'"] });
+      expect(await replications.get(id)).toEqual(before);
+      expect(probe.captureChecks.at(-1)).toEqual([{ schema: 'public', name: 'orders' }]);
+    });
+
     it('refuses an unreachable new connection string under its Alter name and keeps the old configuration', async () => {
       const id = await created();
       const before = await replications.get(id);

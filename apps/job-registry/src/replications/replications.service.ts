@@ -156,6 +156,11 @@ export class ReplicationsService {
       const unreachable = await this.probe.check(target);
       if (unreachable.length) return validationFailed(unreachable.map(inAlterTerms));
     }
+    if (changedFields.includes('source.connectionString')) {
+      // Another source is checked as Create checks one: its login and server must let its changes be captured.
+      const capture = await this.captureCheck(merged.config);
+      if (capture.problems.length) return validationFailed(capture.problems.map(inAlterTerms));
+    }
     if (stagingPreparationNeeded(changedFields)) {
       // Alter's response has no Note: logins created for a new staging database are announced by nothing but its docs.
       const prepared = await this.probe.prepareStaging(stagingPreparationOf(merged.config));
@@ -274,7 +279,7 @@ export class ReplicationsService {
    * Whether the source's login can capture the changes of the keyed tables the request replicates, and how (the Note's
    * first words); a source without tables gets a Note that says so and when later tables are picked up.
    */
-  private async captureCheck(request: CreateReplicationRequest): Promise<CaptureCheck> {
+  private async captureCheck(request: Pick<CreateReplicationRequest, 'source' | 'tablesToInclude' | 'reseedingSchedule'>): Promise<CaptureCheck> {
     const tables = await this.probe.listSourceTables(request.source).catch(() => null);
     if (tables === null) return { problems: [], note: '' };
     if (tables.length === 0) {

@@ -40,6 +40,8 @@ describe('mysqlErrorKind: server errors by number', () => {
     ['ER_NET_READ_ERROR', 1158, '08S01', 'transient'],
     ['ER_NET_WRITE_INTERRUPTED', 1161, '08S01', 'transient'],
     ['ER_XA_RBDEADLOCK', 1614, 'XA102', 'transient'],
+    // The staging's DDL lock (GET_LOCK) chosen as a deadlock's victim (MySQL; MariaDB says 1213).
+    ['ER_USER_LOCK_DEADLOCK (MySQL)', 3058, 'HY000', 'transient'],
     ['ER_MASTER_FATAL_ERROR_READING_BINLOG', 1236, 'HY000', 'changes-purged'],
     ['ER_DUP_ENTRY', 1062, '23000', 'invalid-data'],
     ['ER_BAD_NULL_ERROR', 1048, '23000', 'invalid-data'],

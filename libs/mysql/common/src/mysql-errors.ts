@@ -10,7 +10,7 @@ export const MYSQL_ERROR_KINDS: readonly { numbers: readonly number[]; kind: Eng
   { numbers: [1049], kind: 'database-missing', means: 'unknown database' },
   { numbers: [1146, 1054, 1109], kind: 'object-missing', means: 'table or column does not exist' },
   { numbers: [1044, 1142, 1143, 1227, 1370], kind: 'permission-denied', means: 'command or privilege denied to the user' },
-  { numbers: [1205, 1213, 1040, 1203, 1053, 1927, 3024, 1969, 1317, 1180, 1181, 1159, 1160, 1161, 1158, 1614], kind: 'transient', means: 'lock wait timeout, deadlock, too many connections, server shutdown, connection killed, statement timeout, network read/write errors' },
+  { numbers: [1205, 1213, 1040, 1203, 1053, 1927, 3024, 1969, 1317, 1180, 1181, 1159, 1160, 1161, 1158, 1614, 3058], kind: 'transient', means: 'lock wait timeout, deadlock (3058: of GET_LOCK, MySQL 5.7+), too many connections, server shutdown, connection killed, statement timeout, network read/write errors' },
   { numbers: [1236], kind: 'changes-purged', means: 'the replica could not read the binary log (the file named was purged)' },
   { numbers: [1062, 1048, 1264, 1406, 1366, 1292, 1452, 1451, 1690, 3140], kind: 'invalid-data', means: 'duplicate key, NULL into NOT NULL, out of range, too long, incorrect value, foreign key, invalid JSON' },
 ];

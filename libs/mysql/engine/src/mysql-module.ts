@@ -6,7 +6,7 @@ import { mysqlEngine } from './mysql-engine';
 export const mysqlModule = defineEngine({
   name: 'mysql',
   displayName: mysqlEngine.displayName,
-  roles: ['source'],
+  roles: ['source', 'staging'],
   connectionStringForms: ['mysql://…', 'mariadb://…'],
   databaseAccess: mysqlAccess,
   pipeline: mysqlEngine,

@@ -1,7 +1,7 @@
 import { interchangeTextProblem, type TableDefinition } from '@svc/contracts';
 import { ChangesPurgedError, StaleDefinitionError } from '@svc/engines';
 import type { CsvChunks, SourceConnector } from '@svc/engines';
-import { PrivateMariaDb } from '@svc/mysql/common/testing';
+import { PrivateMariaDb } from '@svc/testing';
 import { createMysqlSource } from './mysql-source';
 import { TableRewrittenError } from './source-errors';
 

@@ -1,4 +1,4 @@
-import { PrivateMariaDb } from '@svc/mysql/common/testing';
+import { PrivateMariaDb } from '@svc/testing';
 import type { RowDataPacket } from 'mysql2';
 import type { Connection } from 'mysql2/promise';
 import { Append, Increment, type Assignment, type Change, type Condition, type Transaction } from './changes';
@@ -220,11 +220,12 @@ export async function openMysqlSource(server: PrivateMariaDb): Promise<SourceSes
 }
 
 /**
- * The MariaDB server of each stack (a suite's schemas are databases, named alike in every stack, so each stack has a
- * server of its own), started by its first source session and stopped when its last one closes; killed at exit.
+ * The MariaDB servers of each stack, source and staging (a suite's schemas are databases, named alike in every stack and
+ * in staging, so each stack has two servers of its own), started by its first source session and stopped when its last
+ * one closes; killed at exit.
  */
 export class SuiteMariaDbs<Stack extends object> {
-  private readonly servers = new WeakMap<Stack, { server: Promise<PrivateMariaDb>; sessions: number }>();
+  private readonly servers = new WeakMap<Stack, { server: Promise<[PrivateMariaDb, PrivateMariaDb]>; sessions: number }>();
   private readonly started = new Set<PrivateMariaDb>();
 
   constructor() {
@@ -237,19 +238,28 @@ export class SuiteMariaDbs<Stack extends object> {
   connectionString(stack: Stack): string {
     const port = this.ports.get(stack);
     if (port === undefined) throw new Error('the MariaDB source of this stack is made by its first source session: open it before creating a replication');
-    return `mysql://root@127.0.0.1:${port}/`;
+    return `mysql://root@127.0.0.1:${port.source}/`;
+  }
+
+  /** The stack's staging server's connection string (a server of its own: staging keeps the source's database names). */
+  stagingConnectionString(stack: Stack): string {
+    const port = this.ports.get(stack);
+    if (port === undefined) throw new Error('the MariaDB staging server of this stack is made by its first source session: open it before creating a replication');
+    return `mysql://root@127.0.0.1:${port.staging}/`;
   }
 
   async openSession(stack: Stack): Promise<SourceSession> {
     let entry = this.servers.get(stack);
     if (entry === undefined) {
-      entry = { server: PrivateMariaDb.start(), sessions: 0 };
+      const started = PrivateMariaDb.start().then(async (source) => [source, await PrivateMariaDb.start()] as [PrivateMariaDb, PrivateMariaDb]);
+      entry = { server: started, sessions: 0 };
       this.servers.set(stack, entry);
     }
     entry.sessions += 1;
-    const server = await entry.server;
+    const [server, staging] = await entry.server;
     this.started.add(server);
-    this.ports.set(stack, server.port);
+    this.started.add(staging);
+    this.ports.set(stack, { source: server.port, staging: staging.port });
     const session = await openMysqlSource(server);
     const counted = entry;
     return {
@@ -260,10 +270,11 @@ export class SuiteMariaDbs<Stack extends object> {
         if (counted.sessions > 0) return;
         this.servers.delete(stack);
         this.started.delete(server);
-        await server.stop();
+        this.started.delete(staging);
+        await Promise.all([server.stop(), staging.stop()]);
       },
     };
   }
 
-  private readonly ports = new WeakMap<Stack, number>();
+  private readonly ports = new WeakMap<Stack, { source: number; staging: number }>();
 }

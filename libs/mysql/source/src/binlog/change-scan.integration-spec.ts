@@ -1,5 +1,5 @@
 import { mysqlColumnPlan, mysqlConnectionOptions, type MysqlColumnRow } from '@svc/mysql/common';
-import { PrivateMariaDb } from '@svc/mysql/common/testing';
+import { PrivateMariaDb } from '@svc/testing';
 import type { RowDataPacket } from 'mysql2';
 import type { BinlogPosition } from './binlog-position';
 import { scanChanges, type ScanTarget } from './change-scan';

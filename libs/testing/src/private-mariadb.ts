@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { freePort } from '@svc/testing';
+import { freePort } from './free-port';
 import { createConnection, type Connection } from 'mysql2/promise';
 
 const run = promisify(execFile);
@@ -46,6 +46,8 @@ export class PrivateMariaDb {
       '--auth-root-authentication-method=normal',
       '--skip-test-db',
       '--skip-name-resolve',
+      // A temporary folder of its own: two bootstraps at once in /tmp collide on their temporary tables' file names.
+      `--tmpdir=${folder}`,
     ]);
     const server = new PrivateMariaDb(folder, await freePort(), {
       'log-bin': join(dataDir, 'binlog'),
@@ -116,6 +118,7 @@ export class PrivateMariaDb {
       `--socket=${join(this.folder, 'mariadb.sock')}`,
       `--pid-file=${join(this.folder, 'mariadb.pid')}`,
       `--log-error=${join(this.folder, 'error.log')}`,
+      `--tmpdir=${this.folder}`,
       '--skip-name-resolve',
       ...Object.entries(this.settings).map(([name, value]) => `--${name}=${value}`),
     ];

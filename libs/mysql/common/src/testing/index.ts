@@ -1,1 +1,0 @@
-export { PrivateMariaDb, type PrivateMariaDbOptions } from './private-mariadb';
