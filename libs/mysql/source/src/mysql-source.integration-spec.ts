@@ -1,5 +1,5 @@
 import { interchangeTextProblem, type TableDefinition } from '@svc/contracts';
-import { ChangesPurgedError, StaleDefinitionError } from '@svc/engines';
+import { ChangesPurgedError, StaleDefinitionError, abandonRowStream } from '@svc/engines';
 import type { CsvChunks, SourceConnector } from '@svc/engines';
 import { PrivateMariaDb } from '@svc/testing';
 import { createMysqlSource } from './mysql-source';
@@ -287,5 +287,22 @@ describe('the MySQL source on MariaDB', () => {
     const whole = await snapshotOf(definition);
     expect(chunks.length).toBe(3000);
     expect(chunks.map((row) => JSON.stringify(row)).sort()).toEqual(whole.rows.map((row) => JSON.stringify(row)).sort());
+  }, 60_000);
+
+  it('gives back the connection of a read abandoned before its first row, so that the pool never runs dry', async () => {
+    await server.execute('CREATE TABLE shop.abandoned (id INT PRIMARY KEY); INSERT INTO shop.abandoned VALUES (1), (2);', 'shop');
+    const definition = await definitionOf('abandoned');
+    const seed = await source.readSnapshot(definition);
+    await text(seed.rows);
+    await server.execute('INSERT INTO shop.abandoned VALUES (3)', 'shop');
+    // Twice the pool's four connections, each read abandoned unread (its work failed before publishing, say).
+    for (let round = 0; round < 8; round += 1) {
+      const read = round % 2 === 0 ? await source.readSnapshot(definition) : await source.readChanges(definition, seed.startVersion, 100);
+      abandonRowStream(read);
+      await expect(read.finished).rejects.toThrow('abandoned');
+    }
+    await expect(Promise.race([source.describeTable(definition.table), new Promise((_, reject) => setTimeout(() => reject(new Error('the pool ran dry')), 10_000))])).resolves.toMatchObject({
+      table: definition.table,
+    });
   }, 60_000);
 });

@@ -9,7 +9,9 @@ import {
   columnMismatch,
   columnTypeMismatch,
   incarnationMoved,
+  PoolBusyError,
   poolGateOptions,
+  type ConnectionGateOptions,
   type ChangeProbeOptions,
   type ChangeRead,
   type ChangedTables,
@@ -71,8 +73,8 @@ export function createMysqlSource(connectionString: string, options: MysqlSource
     connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
     ...(options.dial && { dial: options.dial }),
   });
-  const { max } = poolGateOptions('Source', options, DEFAULT_MAX_CONNECTIONS);
-  return new MysqlSource(connection, max);
+  const { max, gate } = poolGateOptions('Source', options, DEFAULT_MAX_CONNECTIONS);
+  return new MysqlSource(connection, max, { ...gate, size: max });
 }
 
 class MysqlSource implements SourceConnector {
@@ -86,6 +88,7 @@ class MysqlSource implements SourceConnector {
   constructor(
     private readonly options: ConnectionOptions,
     maxConnections: number,
+    private readonly gate: ConnectionGateOptions,
   ) {
     this.database = options.database === undefined || options.database === '' ? null : options.database;
     this.pool = createPool({ ...options, connectionLimit: maxConnections, waitForConnections: true, queueLimit: 0, maxIdle: 1, idleTimeout: 60_000 });
@@ -119,7 +122,7 @@ class MysqlSource implements SourceConnector {
   async disableTracking(): Promise<void> {}
 
   async readSnapshot(definition: TableDefinition, options: ReadOptions = {}): Promise<SnapshotRead> {
-    const connection = await this.pool.getConnection();
+    const connection = await this.acquire();
     try {
       const { position, facts } = await this.consistentSnapshot(connection);
       const described = await this.assertDefinitionCurrent(connection, definition, options);
@@ -141,7 +144,7 @@ class MysqlSource implements SourceConnector {
    */
   async planSeedChunks(definition: TableDefinition, chunkBytes: number): Promise<SeedChunkPlan> {
     if (!hasPrimaryKey(definition)) throw new PrimaryKeyRequiredError(definition.table);
-    const connection = await this.pool.getConnection();
+    const connection = await this.acquire();
     try {
       const { position, facts } = await this.consistentSnapshot(connection);
       const described = await this.assertDefinitionCurrent(connection, definition, { columnsProjected: true });
@@ -178,7 +181,7 @@ class MysqlSource implements SourceConnector {
     const from = this.checkedPosition(table, fromVersion, facts);
     const found = await this.reader.read({ target: this.scanTarget(definition, described), from, limit }, facts.end);
     if (found.rewritten) throw new TableRewrittenError(table, found.rewritten.statement, found.rewritten.at);
-    const connection = await this.pool.getConnection();
+    const connection = await this.acquire();
     try {
       await connection.query('START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY');
       const records = changeRecords(connection, definition, described, found);
@@ -311,8 +314,33 @@ class MysqlSource implements SourceConnector {
     }
   }
 
+  /**
+   * A connection of the pool within the gate's wait (PoolBusyError after it, retried): mysql2's pool would queue a
+   * request for ever. One that arrives after the deadline goes straight back to the pool.
+   */
+  private acquire(): Promise<PoolConnection> {
+    return new Promise((resolve, reject) => {
+      let waited = false;
+      const timer = setTimeout(() => {
+        waited = true;
+        reject(new PoolBusyError(this.gate, 1));
+      }, this.gate.waitMs);
+      this.pool.getConnection().then(
+        (connection) => {
+          clearTimeout(timer);
+          if (waited) connection.release();
+          else resolve(connection);
+        },
+        (error: Error) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+      );
+    });
+  }
+
   private async withConnection<T>(work: (connection: PoolConnection) => Promise<T>): Promise<T> {
-    const connection = await this.pool.getConnection();
+    const connection = await this.acquire();
     try {
       return await work(connection);
     } finally {

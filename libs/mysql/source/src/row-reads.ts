@@ -37,44 +37,53 @@ export function rowFields(definition: TableDefinition, plans: ReadonlyMap<string
 
 /**
  * Streams CSV made from `records` (an async source of records already written), ending the transaction and giving the
- * connection back when read to the end; destroyed early, the connection is destroyed with it (a read cannot be
- * cancelled otherwise).
+ * connection back when read to the end. Ended any other way — failed, or destroyed early, even before its first read
+ * (an abandoned read: the generator's body then never runs, so its own cleanup could not be trusted) — the connection is
+ * destroyed with it, which ends the server's statement and transaction: a read cannot be cancelled otherwise.
  */
 export function csvStream(connection: PoolConnection, records: AsyncIterable<string>): RowStream {
   let rowCount = 0;
-  let settle: { resolve: (value: { rowCount: number }) => void; reject: (error: unknown) => void } | undefined;
-  const finished = new Promise<{ rowCount: number }>((resolve, reject) => {
-    settle = { resolve, reject };
-  });
-  finished.catch(() => undefined);
+  let completed = false;
+  let released = false;
+  const giveBack = (whole: boolean) => {
+    if (released) return;
+    released = true;
+    if (whole) connection.release();
+    else connection.destroy();
+  };
   async function* chunks(): AsyncGenerator<Buffer> {
-    let done = false;
-    try {
-      let pending = '';
-      for await (const record of records) {
-        rowCount += 1;
-        pending += record;
-        if (pending.length >= CHUNK_BYTES) {
-          yield Buffer.from(pending, 'utf8');
-          pending = '';
-        }
-      }
-      if (pending !== '') yield Buffer.from(pending, 'utf8');
-      await connection.query('COMMIT');
-      done = true;
-      settle?.resolve({ rowCount });
-    } catch (error) {
-      settle?.reject(error);
-      throw error;
-    } finally {
-      if (done) connection.release();
-      else {
-        settle?.reject(new Error('the read was abandoned before its end'));
-        connection.destroy();
+    let pending = '';
+    for await (const record of records) {
+      rowCount += 1;
+      pending += record;
+      if (pending.length >= CHUNK_BYTES) {
+        yield Buffer.from(pending, 'utf8');
+        pending = '';
       }
     }
+    if (pending !== '') yield Buffer.from(pending, 'utf8');
+    await connection.query('COMMIT');
+    completed = true;
   }
-  return { rows: Readable.from(chunks(), { objectMode: false }), finished };
+  const rows = Readable.from(chunks(), { objectMode: false });
+  const finished = new Promise<{ rowCount: number }>((resolve, reject) => {
+    rows.once('end', () => {
+      giveBack(completed);
+      if (completed) resolve({ rowCount });
+      else reject(new Error('the read ended before its transaction did'));
+    });
+    rows.once('error', (error) => {
+      giveBack(false);
+      reject(error);
+    });
+    rows.once('close', () => {
+      if (released) return;
+      giveBack(false);
+      reject(new Error('the read was abandoned before its end'));
+    });
+  });
+  finished.catch(() => undefined);
+  return { rows, finished };
 }
 
 /** The rows of a query, as arrays of the server's texts, read as they arrive. */
