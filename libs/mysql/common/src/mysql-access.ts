@@ -16,6 +16,7 @@ import {
 import type { RowDataPacket } from 'mysql2';
 import { createConnection, type Connection } from 'mysql2/promise';
 import { captureSettings, privilegeProblems, reconcileRetention, settingProblems } from './capture-check';
+import { databaseFilter } from './identifiers';
 import { MYSQL_SCHEMES, mysqlConnectionOptions, mysqlIdentity } from './mysql-config';
 import { mysqlFailureReason } from './mysql-errors';
 
@@ -41,18 +42,15 @@ async function withConnection<T>(connectionString: string, options: ProbeOptions
   }
 }
 
-/** The databases of the server itself, never a source's. */
-const SYSTEM_DATABASES = ['mysql', 'information_schema', 'performance_schema', 'sys'];
-
 /**
  * Base tables of the source's databases (the one the string names, or every user database) with their primary-key
  * columns in key order, and the row estimate.
  */
-const listSql = (oneDatabase: boolean) => `SELECT t.TABLE_SCHEMA AS \`schema\`, t.TABLE_NAME AS name, COALESCE(t.TABLE_ROWS, 0) AS estimatedRows,
+const listSql = (scope: string) => `SELECT t.TABLE_SCHEMA AS \`schema\`, t.TABLE_NAME AS name, COALESCE(t.TABLE_ROWS, 0) AS estimatedRows,
        (SELECT GROUP_CONCAT(s.COLUMN_NAME ORDER BY s.SEQ_IN_INDEX SEPARATOR '\\0') FROM information_schema.STATISTICS s
          WHERE s.TABLE_SCHEMA = t.TABLE_SCHEMA AND s.TABLE_NAME = t.TABLE_NAME AND s.INDEX_NAME = 'PRIMARY') AS primaryKey
   FROM information_schema.TABLES t
- WHERE ${oneDatabase ? 't.TABLE_SCHEMA = ?' : `t.TABLE_SCHEMA NOT IN (${SYSTEM_DATABASES.map(() => '?').join(', ')})`} AND t.TABLE_TYPE = 'BASE TABLE'
+ WHERE ${scope} AND t.TABLE_TYPE = 'BASE TABLE'
  ORDER BY t.TABLE_SCHEMA, t.TABLE_NAME`;
 
 /**
@@ -90,7 +88,8 @@ export const mysqlAccess: DatabaseAccess = {
   listTables: (connectionString, options): Promise<ListedTable[]> =>
     withConnection(connectionString, options, async (connection) => {
       const { database } = mysqlConnectionOptions(connectionString, IDENTITY_OPTIONS);
-      const [rows] = await connection.query<RowDataPacket[]>(listSql(database !== undefined), database !== undefined ? [database] : SYSTEM_DATABASES);
+      const scope = databaseFilter('t.TABLE_SCHEMA', database ?? null);
+      const [rows] = await connection.query<RowDataPacket[]>(listSql(scope.sql), scope.values);
       return rows.map((row) => ({
         table: { schema: String(row['schema']), name: String(row['name']) },
         primaryKey: row['primaryKey'] === null || row['primaryKey'] === undefined ? [] : String(row['primaryKey']).split('\0'),

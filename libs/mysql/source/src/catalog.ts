@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ColumnDefinition, TableDefinition, TableRef } from '@svc/contracts';
-import { mysqlColumnPlan, type MysqlColumnPlan, type MysqlColumnRow } from '@svc/mysql/common';
+import { databaseFilter, mysqlColumnPlan, type MysqlColumnPlan, type MysqlColumnRow } from '@svc/mysql/common';
 import type { RowDataPacket } from 'mysql2';
 import type { Connection } from 'mysql2/promise';
 import type { ServerFlavor } from './server-facts';
@@ -25,16 +25,6 @@ export interface DescribedTable {
   ordinals: Map<string, number>;
   /** Columns of a type this engine does not know (the table is listed, and refused when read). */
   unknownTypes: string[];
-}
-
-/** The databases of the server itself, never a source's. */
-export const SYSTEM_DATABASES = ['mysql', 'information_schema', 'performance_schema', 'sys'] as const;
-
-/** Which databases a source reads: the one its connection string names, or every user database of the server. */
-export function databaseFilter(column: string, database: string | null): { sql: string; values: string[] } {
-  return database === null
-    ? { sql: `${column} NOT IN (${SYSTEM_DATABASES.map(() => '?').join(', ')})`, values: [...SYSTEM_DATABASES] }
-    : { sql: `${column} = ?`, values: [database] };
 }
 
 /**

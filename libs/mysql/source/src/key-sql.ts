@@ -1,7 +1,8 @@
 import type { TableDefinition } from '@svc/contracts';
 import type { SeedKeyRange } from '@svc/engines';
 import type { MysqlColumnPlan } from '@svc/mysql/common';
-import { planOf, qualifiedName, quoteName } from './row-reads';
+import { qualifiedName, quoteName } from '@svc/mysql/common';
+import { planOf } from './row-reads';
 
 /** A condition and the values of its placeholders. */
 export interface KeyCondition {

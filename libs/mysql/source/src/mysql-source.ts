@@ -9,7 +9,7 @@ import {
   columnMismatch,
   columnTypeMismatch,
   incarnationMoved,
-  PoolBusyError,
+  ConnectionGate,
   poolGateOptions,
   type ConnectionGateOptions,
   type ChangeProbeOptions,
@@ -24,16 +24,17 @@ import {
   type SourceConnector,
   type TableWatermark,
 } from '@svc/engines';
-import { SESSION_TIME_ZONE, captureSettings, mysqlConnectionOptions, reconcileRetention, settingProblems } from '@svc/mysql/common';
+import { SESSION_TIME_ZONE, SYSTEM_DATABASES, captureSettings, qualifiedName, quoteName, mysqlConnectionOptions, reconcileRetention, settingProblems } from '@svc/mysql/common';
 import type { Connection as CoreConnection, ConnectionOptions, RowDataPacket } from 'mysql2';
 import { createPool, type Pool, type PoolConnection } from 'mysql2/promise';
 import { comparePositions, positionOf, versionOf, type BinlogPosition } from './binlog/binlog-position';
 import { UnreadableEventError } from './binlog/binlog-events';
 import { scanChanges, targetKey, type ScanTarget, type TableRead, type TableReadResult, type TableScan } from './binlog/change-scan';
+import { keyDecodingOf } from './binlog/row-image';
 import { SharedLogReader } from './binlog/shared-reader';
-import { SYSTEM_DATABASES, catalogRows, describeTables, schemaStamp, type DescribedTable } from './catalog';
+import { catalogRows, describeTables, schemaStamp, type DescribedTable } from './catalog';
 import { keyChunks, keyRangeCondition, seedBoundsSql } from './key-sql';
-import { csvStream, qualifiedName, queryRows, quoteName, rowFields, selectList, planOf } from './row-reads';
+import { csvStream, queryRows, rowFields, selectList, planOf } from './row-reads';
 import { logEnd, serverFacts, serverFlavor, type ServerFacts, type ServerFlavor } from './server-facts';
 import { CaptureSettingError, TableRewrittenError, UnreadableLogError } from './source-errors';
 import { csvRecord } from './csv-record';
@@ -79,6 +80,7 @@ export function createMysqlSource(connectionString: string, options: MysqlSource
 
 class MysqlSource implements SourceConnector {
   private readonly pool: Pool;
+  private readonly gate: ConnectionGate;
   /** Change reads of this source's tables that arrive together share one read of the binary log. */
   private readonly reader = new SharedLogReader((until, reads) => this.scanLog(until, reads));
   private flavor: ServerFlavor | undefined;
@@ -88,8 +90,9 @@ class MysqlSource implements SourceConnector {
   constructor(
     private readonly options: ConnectionOptions,
     maxConnections: number,
-    private readonly gate: ConnectionGateOptions,
+    gate: ConnectionGateOptions,
   ) {
+    this.gate = new ConnectionGate(gate);
     this.database = options.database === undefined || options.database === '' ? null : options.database;
     this.pool = createPool({ ...options, connectionLimit: maxConnections, waitForConnections: true, queueLimit: 0, maxIdle: 1, idleTimeout: 60_000 });
     // mysql2 hands the pool's new callback connection to this listener, whatever its typings say.
@@ -122,7 +125,7 @@ class MysqlSource implements SourceConnector {
   async disableTracking(): Promise<void> {}
 
   async readSnapshot(definition: TableDefinition, options: ReadOptions = {}): Promise<SnapshotRead> {
-    const connection = await this.acquire();
+    const { connection, giveBack } = await this.lease();
     try {
       const { position, facts } = await this.consistentSnapshot(connection);
       const described = await this.assertDefinitionCurrent(connection, definition, options);
@@ -131,9 +134,9 @@ class MysqlSource implements SourceConnector {
       const records = (async function* () {
         for await (const raw of queryRows(connection, sql, range?.values ?? [])) yield csvRecord(rowFields(definition, described.plans, raw));
       })();
-      return { startVersion: versionOf(position), sourceIncarnation: facts.incarnation, ...csvStream(connection, records) };
+      return { startVersion: versionOf(position), sourceIncarnation: facts.incarnation, ...csvStream(connection, records, giveBack) };
     } catch (error) {
-      connection.destroy();
+      giveBack(false);
       throw error;
     }
   }
@@ -144,12 +147,12 @@ class MysqlSource implements SourceConnector {
    */
   async planSeedChunks(definition: TableDefinition, chunkBytes: number): Promise<SeedChunkPlan> {
     if (!hasPrimaryKey(definition)) throw new PrimaryKeyRequiredError(definition.table);
-    const connection = await this.acquire();
+    const { connection, giveBack } = await this.lease();
     try {
       const { position, facts } = await this.consistentSnapshot(connection);
       const described = await this.assertDefinitionCurrent(connection, definition, { columnsProjected: true });
-      if (definition.primaryKey.some((name) => described.plans.get(name)?.key == null)) return { startVersion: versionOf(position), sourceIncarnation: facts.incarnation, bounds: [] };
       const whole: SeedChunkPlan = { startVersion: versionOf(position), sourceIncarnation: facts.incarnation, bounds: [] };
+      if (definition.primaryKey.some((name) => described.plans.get(name)?.key == null)) return whole;
       const [sizes] = await connection.query<RowDataPacket[]>(
         'SELECT DATA_LENGTH AS bytes, TABLE_ROWS AS `rows` FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?',
         [definition.table.schema, definition.table.name],
@@ -165,7 +168,7 @@ class MysqlSource implements SourceConnector {
       return { ...whole, bounds };
     } finally {
       await connection.query('ROLLBACK').catch(() => undefined);
-      connection.release();
+      giveBack(true);
     }
   }
 
@@ -181,13 +184,13 @@ class MysqlSource implements SourceConnector {
     const from = this.checkedPosition(table, fromVersion, facts);
     const found = await this.reader.read({ target: this.scanTarget(definition, described), from, limit }, facts.end);
     if (found.rewritten) throw new TableRewrittenError(table, found.rewritten.statement, found.rewritten.at);
-    const connection = await this.acquire();
+    const { connection, giveBack } = await this.lease();
     try {
       await connection.query('START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY');
       const records = changeRecords(connection, definition, described, found);
-      return { toVersion: versionOf(found.end), limited: found.limited, sourceIncarnation: facts.incarnation, ...csvStream(connection, records) };
+      return { toVersion: versionOf(found.end), limited: found.limited, sourceIncarnation: facts.incarnation, ...csvStream(connection, records, giveBack) };
     } catch (error) {
-      connection.destroy();
+      giveBack(false);
       throw error;
     }
   }
@@ -260,14 +263,10 @@ class MysqlSource implements SourceConnector {
     return {
       ...definition.table,
       keyColumns: definition.primaryKey.map((name) => {
-        const plan = planOf(described.plans, name);
+        const decoding = keyDecodingOf(planOf(described.plans, name));
         const ordinal = described.ordinals.get(name);
-        if (plan.key === null || ordinal === undefined) throw new KeyTypeError(definition.table, [name]);
-        return {
-          ordinal,
-          decoding: { form: plan.key, ...(plan.characterSet !== undefined && { characterSet: plan.characterSet }), ...(plan.fixedBytes !== undefined && { fixedBytes: plan.fixedBytes }), ...(plan.labels && { labels: plan.labels }) },
-          text: (raw: string) => raw,
-        };
+        if (decoding === null || ordinal === undefined) throw new KeyTypeError(definition.table, [name]);
+        return { ordinal, decoding };
       }),
     };
   }
@@ -315,42 +314,41 @@ class MysqlSource implements SourceConnector {
   }
 
   /**
-   * A connection of the pool within the gate's wait (PoolBusyError after it, retried): mysql2's pool would queue a
-   * request for ever. One that arrives after the deadline goes straight back to the pool.
+   * A connection of the pool through the source's gate (docs/ENGINES.md, "Connections: one gate per pool"): taken in line
+   * up to the pool's wait (PoolBusyError after it, retried; mysql2's own pool would queue for ever), refused to work that
+   * already holds one. `giveBack(true)` returns it to the pool, `giveBack(false)` destroys it (a read cut short).
    */
-  private acquire(): Promise<PoolConnection> {
-    return new Promise((resolve, reject) => {
-      let waited = false;
-      const timer = setTimeout(() => {
-        waited = true;
-        reject(new PoolBusyError(this.gate, 1));
-      }, this.gate.waitMs);
-      this.pool.getConnection().then(
-        (connection) => {
-          clearTimeout(timer);
-          if (waited) connection.release();
-          else resolve(connection);
-        },
-        (error: Error) => {
-          clearTimeout(timer);
-          reject(error);
-        },
-      );
-    });
+  private async lease(): Promise<{ connection: PoolConnection; giveBack: (whole: boolean) => void }> {
+    const checkout = await this.gate.checkout();
+    let connection: PoolConnection;
+    try {
+      connection = await this.pool.getConnection();
+    } catch (error) {
+      checkout.release();
+      throw error;
+    }
+    return {
+      connection,
+      giveBack: (whole) => {
+        if (whole) connection.release();
+        else connection.destroy();
+        checkout.release();
+      },
+    };
   }
 
   private async withConnection<T>(work: (connection: PoolConnection) => Promise<T>): Promise<T> {
-    const connection = await this.acquire();
+    const { connection, giveBack } = await this.lease();
     try {
       return await work(connection);
     } finally {
-      connection.release();
+      giveBack(true);
     }
   }
 
   /** Whether the table is in a database this source reads. */
   private reads(table: TableRef): boolean {
-    return this.database === null ? !(SYSTEM_DATABASES as readonly string[]).includes(table.schema) : table.schema === this.database;
+    return this.database === null ? !SYSTEM_DATABASES.includes(table.schema) : table.schema === this.database;
   }
 
   private async describe(table: TableRef | null): Promise<DescribedTable[]> {
@@ -399,8 +397,8 @@ async function* changeRecords(connection: PoolConnection, definition: TableDefin
   const wanted = new Map([...scan.keys.values()].map((changed) => [interchange(changed.key), changed]));
   const seen = new Set<string>();
   const keyCount = definition.primaryKey.length;
+  const keySelect = definition.primaryKey.map((name) => planOf(described.plans, name).select(quoteName(name))).join(', ');
   for (const chunk of keyChunks(definition, described.plans, [...scan.keys.values()].map((changed) => changed.key), KEYS_PER_FETCH)) {
-    const keySelect = definition.primaryKey.map((name) => planOf(described.plans, name).select(quoteName(name))).join(', ');
     const sql = `SELECT ${keySelect}, ${selectList(definition, described.plans)} FROM ${qualifiedName(definition.table)} WHERE ${chunk.condition}`;
     for await (const raw of queryRows(connection, sql, chunk.values)) {
       const key = interchange(raw.slice(0, keyCount));
@@ -411,14 +409,13 @@ async function* changeRecords(connection: PoolConnection, definition: TableDefin
     }
   }
   const keyIndexes = definition.primaryKey.map((name) => definition.columns.findIndex((column) => column.name === name));
-  for (const [key, changed] of wanted) {
+  for (const key of wanted.keys()) {
     if (seen.has(key)) continue;
     const fields: (string | null)[] = definition.columns.map(() => null);
     const texts = JSON.parse(key) as (string | null)[];
     keyIndexes.forEach((columnIndex, index) => {
       fields[columnIndex] = texts[index] ?? null;
     });
-    void changed;
     yield csvRecord(['D', ...fields]);
   }
 }

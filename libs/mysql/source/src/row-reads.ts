@@ -1,17 +1,13 @@
 import { Readable } from 'node:stream';
 import type { TableDefinition } from '@svc/contracts';
 import type { RowStream } from '@svc/engines';
-import type { MysqlColumnPlan } from '@svc/mysql/common';
+import { quoteName, type MysqlColumnPlan } from '@svc/mysql/common';
 import type { Connection as CoreConnection, FieldPacket, QueryOptions } from 'mysql2';
 import type { PoolConnection } from 'mysql2/promise';
 
 /** About this many bytes of CSV are handed on at once. */
 const CHUNK_BYTES = 64 * 1024;
 
-export const quoteName = (name: string): string => `\`${name.replaceAll('`', '``')}\``;
-
-/** `` `database`.`table` ``: every statement names the table's database, as a source may read several. */
-export const qualifiedName = (table: { schema: string; name: string }): string => `${quoteName(table.schema)}.${quoteName(table.name)}`;
 
 /** Every value as the server's text (the text protocol's bytes as UTF-8): no JavaScript number or Date holds one. */
 export const AS_TEXT: QueryOptions['typeCast'] = (field) => field.string('utf8');
@@ -37,19 +33,18 @@ export function rowFields(definition: TableDefinition, plans: ReadonlyMap<string
 
 /**
  * Streams CSV made from `records` (an async source of records already written), ending the transaction and giving the
- * connection back when read to the end. Ended any other way — failed, or destroyed early, even before its first read
+ * connection back (`release(true)`) when read to the end. Ended any other way — failed, or destroyed early, even before its first read
  * (an abandoned read: the generator's body then never runs, so its own cleanup could not be trusted) — the connection is
- * destroyed with it, which ends the server's statement and transaction: a read cannot be cancelled otherwise.
+ * destroyed with it (`release(false)`), which ends the server's statement and transaction: a read cannot be cancelled otherwise.
  */
-export function csvStream(connection: PoolConnection, records: AsyncIterable<string>): RowStream {
+export function csvStream(connection: PoolConnection, records: AsyncIterable<string>, release: (whole: boolean) => void): RowStream {
   let rowCount = 0;
   let completed = false;
   let released = false;
   const giveBack = (whole: boolean) => {
     if (released) return;
     released = true;
-    if (whole) connection.release();
-    else connection.destroy();
+    release(whole);
   };
   async function* chunks(): AsyncGenerator<Buffer> {
     let pending = '';

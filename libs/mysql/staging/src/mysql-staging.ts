@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { TableRef } from '@svc/contracts';
 import { EngineError, StagingProtocol, isRecord, poolGateOptions, type DialPolicy, type PoolSizing, type StagingConnector, type StagingDialect, type TypedColumn } from '@svc/engines';
-import { mysqlConnectionOptions } from '@svc/mysql/common';
+import { mysqlConnectionOptions, qualifiedName } from '@svc/mysql/common';
 import type { RowDataPacket } from 'mysql2';
 import type { PoolConnection } from 'mysql2/promise';
 import { insertRecords } from './batch-rows';
@@ -41,7 +41,6 @@ import {
   forgetBatchesSql,
   forgetRecordSql,
   insertChangedRowsSql,
-  qualifiedName,
   replicationRecordsSql,
   widenColumnsSql,
   type ReplicationRecords,

@@ -1,4 +1,5 @@
 import { Portable, type TableDefinition } from '@svc/contracts';
+import { qualifiedName, quoteName } from '@svc/mysql/common';
 import {
   CONTROL_TABLES_SQL,
   CURRENT_SEED_SQL,
@@ -12,8 +13,6 @@ import {
   emptyTableSql,
   insertChangedRowsSql,
   insertValuesSql,
-  qualifiedName,
-  quoteName,
   widenColumnsSql,
 } from './staging-sql';
 

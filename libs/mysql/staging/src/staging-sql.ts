@@ -1,5 +1,6 @@
 import { CHANGE_OPERATION_COLUMN, type ColumnDefinition, type TableDefinition, type TableRef } from '@svc/contracts';
 import { checkedKeyDeclarations, columnDeclaration, logicalType, typeComment, type ColumnRole } from './staging-types';
+import { qualifiedName, quoteName } from '@svc/mysql/common';
 
 /**
  * The SQL of a MySQL or MariaDB staging server, the protocol of PostgreSQL's (libs/postgres/staging) in MySQL's terms.
@@ -24,8 +25,6 @@ import { checkedKeyDeclarations, columnDeclaration, logicalType, typeComment, ty
  */
 export const CONTROL_DATABASE = 'svc_staging';
 
-export const quoteName = (name: string): string => `\`${name.replaceAll('`', '``')}\``;
-export const qualifiedName = (table: TableRef): string => `${quoteName(table.schema)}.${quoteName(table.name)}`;
 const control = (table: string): string => `${quoteName(CONTROL_DATABASE)}.${quoteName(table)}`;
 /** A string literal (comments only; values are always parameters). The session's sql_mode has no NO_BACKSLASH_ESCAPES. */
 const literal = (text: string): string => `'${text.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`;

@@ -3,6 +3,7 @@ import { PrivateMariaDb } from '@svc/testing';
 import type { RowDataPacket } from 'mysql2';
 import type { BinlogPosition } from './binlog-position';
 import { scanChanges, type ScanTarget } from './change-scan';
+import { keyDecodingOf } from './row-image';
 
 let server: PrivateMariaDb;
 
@@ -39,12 +40,9 @@ async function targetOf(table: string): Promise<ScanTarget> {
       .filter((row) => row['columnKey'] === 'PRI')
       .map((row) => {
         const plan = mysqlColumnPlan({ ...(row as unknown as MysqlColumnRow), characterLength: row['characterLength'] === null ? null : Number(row['characterLength']), json: false });
-        if (plan?.key == null) throw new Error(`no key plan for ${String(row['name'])}`);
-        return {
-          ordinal: Number(row['ordinal']) - 1,
-          decoding: { form: plan.key, ...(plan.characterSet !== undefined && { characterSet: plan.characterSet }), ...(plan.fixedBytes !== undefined && { fixedBytes: plan.fixedBytes }), ...(plan.labels && { labels: plan.labels }) },
-          text: (raw: string) => plan.text(raw),
-        };
+        const decoding = plan === null ? null : keyDecodingOf(plan);
+        if (decoding === null) throw new Error(`no key plan for ${String(row['name'])}`);
+        return { ordinal: Number(row['ordinal']) - 1, decoding };
       });
     return { schema: 'shop', name: table, keyColumns };
   } finally {

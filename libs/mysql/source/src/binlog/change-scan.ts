@@ -10,10 +10,10 @@ import { decodeKeyValue, mappedColumns, valueLength, type KeyDecoding, type Mapp
 export interface ScanTarget {
   schema: string;
   name: string;
-  keyColumns: readonly { ordinal: number; decoding: KeyDecoding; text: (raw: string) => string | null }[];
+  keyColumns: readonly { ordinal: number; decoding: KeyDecoding }[];
 }
 
-/** A key seen changed, as the row format's texts of its columns, and the first kind of change seen for it. */
+/** A key seen changed, as the server's texts of its columns (what the source's select renders), and the first kind of change seen for it. */
 export interface ChangedKey {
   key: (string | null)[];
   first: RowsKind;
@@ -210,7 +210,7 @@ function* rowKeys(body: ByteReader, kind: RowsKind, columns: readonly MappedColu
         const keyIndex = byOrdinal.get(column);
         const keyColumn = keyIndex === undefined ? undefined : target.keyColumns[keyIndex];
         if (keyColumn === undefined) body.skip(valueLength(mapped, body));
-        else key[keyIndex ?? 0] = keyColumn.text(decodeKeyValue(mapped, keyColumn.decoding, body));
+        else key[keyIndex ?? 0] = decodeKeyValue(mapped, keyColumn.decoding, body);
       }
       yield key;
     }

@@ -1,4 +1,4 @@
-import { KEY_CHARACTER_SETS, type KeyForm } from '@svc/mysql/common';
+import { KEY_CHARACTER_SETS, type KeyForm, type MysqlColumnPlan } from '@svc/mysql/common';
 import { BinlogFormatError, ByteReader } from './byte-reader';
 
 /** Column type codes of the row format (MySQL's enum_field_types, MariaDB's additions). */
@@ -134,6 +134,17 @@ export interface KeyDecoding {
   characterSet?: string;
   fixedBytes?: number;
   labels?: readonly string[];
+}
+
+/** How a column's key values are read off row images, from its plan; null for a column that cannot be a followed key. */
+export function keyDecodingOf(plan: MysqlColumnPlan): KeyDecoding | null {
+  if (plan.key === null) return null;
+  return {
+    form: plan.key,
+    ...(plan.characterSet !== undefined && { characterSet: plan.characterSet }),
+    ...(plan.fixedBytes !== undefined && { fixedBytes: plan.fixedBytes }),
+    ...(plan.labels && { labels: plan.labels }),
+  };
 }
 
 const pad = (value: number | bigint, width: number) => String(value).padStart(width, '0');
