@@ -124,6 +124,8 @@ describe('stager: stale batches', () => {
   it('stages a batch of the current epoch as before', async () => {
     const workId = await extracted(changeBatch(200, 300, 6), 'U,2,Bobby\n');
     await waitUntil(async () => harness.resultsOf(workId).length === 1, 20000, 'the current batch to be staged');
+    // Its BatchStaged may come before staging has applied it (files are handed on while staging applies, awaitsStaging).
+    await waitUntil(async () => (await peopleRows()).includes('2:Bobby'), 20000, 'staging to apply the current batch');
     expect(await peopleRows()).toEqual(['1:Ann', '2:Bobby']);
   });
 });

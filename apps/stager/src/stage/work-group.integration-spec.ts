@@ -127,6 +127,9 @@ describe('stager: a group of change batches', () => {
 
     await waitUntil(async () => harness.resultsOf(good.workId).length === 1, 30000, 'the good member, alone');
     await waitUntil(async () => failures.some((failure) => failure.workId === bad.workId), 60000, 'the bad member\'s own failure');
+    // Alone, a member's files are handed on while staging applies it (the two sides at once): its BatchStaged may come
+    // before its rows are in staging, so the rows are awaited, not read at that instant.
+    await waitUntil(async () => (await rowsOf('plants')).length === 2, 30000, 'staging to apply the good member');
     expect(await rowsOf('plants')).toEqual(['7:Fern', '8:Ivy']);
     expect(await rowsOf('people')).toEqual(['1:Ann', '2:Bobby']);
     // Alone, its files were handed on before staging failed (the two sides apply at once), never as applied to staging.
