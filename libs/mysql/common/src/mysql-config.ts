@@ -1,9 +1,9 @@
-import { connect as netConnect, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import {
   ConnectionStringError,
   DEFAULT_DIAL_POLICY,
+  GuardedSocket,
   driverHostOf,
-  guardedLookup,
   hasScheme,
   parseServerUrl,
   refuseQueryHosts,
@@ -59,7 +59,9 @@ export function mysqlConnectionOptions(connectionString: string, options: Connec
     enableKeepAlive: true,
     keepAliveInitialDelay: 60_000,
     ...(ssl !== undefined && { ssl }),
-    stream: (): Socket => netConnect({ host, port, lookup: guardedLookup(policy) }),
+    // The engines' GuardedSocket: a name through the guarded lookup, and an address literal (which net.connect never
+    // hands its lookup) checked before it is dialled.
+    stream: (): Socket => new GuardedSocket(policy).connect({ host, port }),
   };
 }
 
