@@ -31,13 +31,13 @@ const CHUNK_INDEX_HEADER = 'Svc-Chunk-Index';
 
 
 /**
- * The rows subject of a batch as one unit of work read it: one token, a hash of both ids, so any batch id is safe in a
- * subject. Per work, because publishing purges the subject first (a read repeated after a crash replaces its partial
- * chunks): a newer extraction of the same batch id (the table's next work, from the same watermark) must not purge
- * the rows of a delivery of the older one that a stage is still reading, which then waited for chunks that were gone.
+ * The rows subject of a batch as one publication wrote it: one token, a hash of both ids, so any batch id is safe in a
+ * subject. The extractor passes a publication id of its own (work id and a random id): two reads of one batch id (two
+ * attempts of a work at once, or the table's next work from the same watermark) must never share a subject, whose
+ * purges and chunks would interleave or take away rows a stage is still reading.
  */
-export function rowsSubjectOf(batchId: string, workId: string): string {
-  return `${busNames().subject(PipelineSubjects.rowsPrefix)}.${createHash('sha256').update(`${workId}\n${batchId}`, 'utf8').digest('hex')}`;
+export function rowsSubjectOf(batchId: string, publicationId: string): string {
+  return `${busNames().subject(PipelineSubjects.rowsPrefix)}.${createHash('sha256').update(`${publicationId}\n${batchId}`, 'utf8').digest('hex')}`;
 }
 
 /** Removes every chunk stored under `subject`, waiting out NATS being unreachable like a publish (see waitOutOutage). */

@@ -123,4 +123,25 @@ describe('extractor: a change backlog over the batch limit', () => {
     const [only] = batches;
     expect(only && (await csvOf(only.event)).sort()).toEqual(['U,1,101', 'U,2,102', 'U,3,103']);
   }, 120000);
+
+  // After a NATS restart a work's delivery can pass its ack deadline while its first attempt still reads: two attempts
+  // read the same window, so the same batch id. Sharing a rows subject, their purges and chunks interleaved and the
+  // subject held both publications' chunks, which no read of either batch could take (the MariaDB kill test froze).
+  it('publishes two attempts of one work that read the same window under subjects of their own, each readable', async () => {
+    const startVersion = await seeded();
+    const written = await source.query<{ xid: string; balance: number }>('update accounts set balance = balance + 7 where id = 1 returning balance, pg_current_xact_id()::text as xid');
+    await writesVisible(source, written.rows[0]?.xid ?? '0');
+
+    const request = requestOf('changes', 1000, startVersion);
+    const again: ExtractRequested = { ...request, epoch: request.epoch + 1 };
+    await Promise.all([
+      harness.publisher.publish(PipelineSubjects.extractRequested, request, request.workId),
+      harness.publisher.publish(PipelineSubjects.extractRequested, again, `${request.workId}/again`),
+    ]);
+    await waitUntil(async () => harness.resultsOf(request.workId).length === 2, 30000, 'both attempts\' batches');
+    const events = harness.resultsOf(request.workId);
+    expect(new Set(events.map((event) => event.batch.batchId)).size).toBe(1);
+    expect(new Set(events.map((event) => event.rowsSubject)).size).toBe(2);
+    for (const event of events) expect(await csvOf(event)).toEqual([`U,1,${written.rows[0]?.balance}`]);
+  }, 120000);
 });

@@ -251,7 +251,7 @@ export class ExtractService {
       if (await this.stoppedAsCancelled(request, pending)) return;
       if (pending) await this.announce(request, pending, extractedAt, false);
       const batchId = seedBatchId(request.replicationId, definition.table, seedId, part.index);
-      const rowsSubject = rowsSubjectOf(batchId, request.workId);
+      const rowsSubject = publicationSubject(batchId, request.workId);
       const { chunkCount } = await publishRowChunks(this.connection, rowsSubject, part.chunks, { maxChunkBytes: this.settings.rowChunkBytes, outageWait: this.outageWait });
       pending = {
         batch: batchOf(request, batchId, definition, {
@@ -305,14 +305,13 @@ export class ExtractService {
 
   /**
    * One chunk of a chunked seed: its key range in a snapshot of its own, as one batch (a chunk applies whole or not at
-   * all, so one read again after a crash never mixes with a part of an earlier read). Its rows go under a subject of
-   * this read alone: an earlier read of the same chunk may have left rows under the work's.
+   * all, so one read again after a crash never mixes with a part of an earlier read).
    */
   private async seedChunk(request: ExtractRequested, chunk: SeedChunk, source: SourceConnector, definition: TableDefinition, readOptions: ReadOptions): Promise<void> {
     const extractedAt = new Date().toISOString();
     const snapshot = await source.readSnapshot(definition, { ...readOptions, keyRange: { lower: chunk.lower, upper: chunk.upper } });
     const batchId = seedBatchId(request.replicationId, definition.table, chunk.seedId, chunk.index);
-    const rowsSubject = rowsSubjectOf(batchId, `${request.workId}/${randomUUID()}`);
+    const rowsSubject = publicationSubject(batchId, request.workId);
     const { chunkCount } = await publishRowChunks(this.connection, rowsSubject, snapshot.rows, { maxChunkBytes: this.settings.rowChunkBytes, outageWait: this.outageWait });
     const { rowCount } = await snapshot.finished;
     const pending: PendingPart = {
@@ -401,7 +400,7 @@ export class ExtractService {
     try {
       for (let batches = 1; ; batches += 1) {
         const batchId = changeBatchId(request.replicationId, definition.table, fromVersion, read.toVersion);
-        const rowsSubject = rowsSubjectOf(batchId, request.workId);
+        const rowsSubject = publicationSubject(batchId, request.workId);
         const { chunkCount, byteCount } = await publishRowChunks(this.connection, rowsSubject, read.rows, { maxChunkBytes: this.settings.rowChunkBytes, outageWait: this.outageWait });
         const { rowCount } = await read.finished;
         unread = null;
@@ -534,6 +533,17 @@ export class ExtractService {
       `${request.workId}/failed`,
     );
   }
+}
+
+/**
+ * The rows subject of one publication of a batch: its own, never shared. Two attempts of one work can run at once (a
+ * delivery whose ack deadline passed while the first still reads, after a NATS restart) and read the same window, so
+ * the same batch id: under one subject their purges and chunks interleaved, and the subject held the chunks of both,
+ * which no read of either batch could take (the MariaDB kill test froze on "holds more than the 1 chunks expected").
+ * A publication cut short by a crash is never announced; its chunks expire with the rows stream's age limit.
+ */
+function publicationSubject(batchId: string, workId: string): string {
+  return rowsSubjectOf(batchId, `${workId}/${randomUUID()}`);
 }
 
 /** A batch read for `request`: its work's epoch and configuration version go with it to staging and the warehouse. */

@@ -295,7 +295,7 @@ export class StageService {
   /**
    * Not forwarded: newer work of the table was applied. The registry is told (it ignores work it released, and finds
    * out a control database older than staging's fences). Its rows go from the rows stream: they are under its own
-   * work's subject (rowsSubjectOf), which no newer batch of the same id reads.
+   * publication's subject (rowsSubjectOf), which no other batch reads.
    */
   private async dropStale(event: BatchExtracted, config: ReplicationConfig): Promise<void> {
     const { batch } = event;
