@@ -1,5 +1,5 @@
 import type { Connection } from 'mysql2/promise';
-import { captureSettings, reconcileRetention, settingProblems, type CaptureSettings } from './capture-check';
+import { captureSettings, privilegeProblems, reconcileRetention, settingProblems, type CaptureSettings } from './capture-check';
 
 /** A connection whose every query answers `answer` (rows, or a rejection), recording the statements run. */
 function fakeConnection(answer: (sql: string) => unknown[] | Error): { connection: Connection; statements: string[] } {
@@ -116,5 +116,48 @@ describe('reconcileRetention: the binary log is kept at least as long as the rep
     expect(check.problems[0]).toMatch(/keeps its binary log 3600 s \(binlog_expire_logs_seconds\), less than ChangeTrackingRetentionPeriod 2 Days/);
     expect(check.problems[0]).toMatch(/SET GLOBAL binlog_expire_logs_seconds = 172800/);
     expect(check.problems[0]).not.toMatch(/SUPER/);
+  });
+});
+
+/**
+ * SHOW GRANTS answers one row per grant, in one column named for the account ("Grants for svc@%"), each a GRANT statement
+ * (MySQL 8.0 reference manual, "SHOW GRANTS Statement"; static privileges on one line, each dynamic privilege such as
+ * FLUSH_TABLES on a line of its own); MariaDB 10.5+ says BINLOG MONITOR where MySQL says REPLICATION CLIENT.
+ */
+function serverGranting(version: string, grants: string[]) {
+  return fakeConnection((sql) => {
+    if (sql.startsWith('SELECT VERSION()')) return [{ version }];
+    if (sql === 'SHOW GRANTS') return grants.map((grant) => ({ 'Grants for svc@%': grant }));
+    return new Error(`unexpected statement ${sql}`);
+  }).connection;
+}
+
+describe('privilegeProblems: what the login lacks, each with its GRANT', () => {
+  const MYSQL = '8.0.36';
+  const MARIADB = '10.11.6-MariaDB-0+deb12u1-log';
+
+  it('finds nothing missing on MariaDB with replication and SELECT (its seed needs no lock)', async () => {
+    const connection = serverGranting(MARIADB, ['GRANT SELECT, REPLICATION SLAVE, BINLOG MONITOR ON *.* TO `svc`@`%`']);
+    await expect(privilegeProblems(connection, 'shop')).resolves.toEqual([]);
+  });
+
+  it('asks MySQL for RELOAD: its seed starts under an instant\'s FLUSH TABLES WITH READ LOCK', async () => {
+    const connection = serverGranting(MYSQL, ['GRANT SELECT, REPLICATION SLAVE, REPLICATION CLIENT ON *.* TO `svc`@`%`']);
+    const problems = await privilegeProblems(connection, 'shop');
+    expect(problems).toEqual([expect.stringContaining('GRANT RELOAD ON *.* TO')]);
+  });
+
+  it('takes RELOAD, or the FLUSH_TABLES dynamic privilege on a line of its own, on MySQL', async () => {
+    const reload = serverGranting(MYSQL, ['GRANT SELECT, RELOAD, REPLICATION SLAVE, REPLICATION CLIENT ON *.* TO `svc`@`%`']);
+    await expect(privilegeProblems(reload, 'shop')).resolves.toEqual([]);
+    const dynamic = serverGranting(MYSQL, ['GRANT SELECT, REPLICATION SLAVE, REPLICATION CLIENT ON *.* TO `svc`@`%`', 'GRANT FLUSH_TABLES ON *.* TO `svc`@`%`']);
+    await expect(privilegeProblems(dynamic, 'shop')).resolves.toEqual([]);
+  });
+
+  it('wants the replication privileges on *.*, and SELECT on the database or everything', async () => {
+    const connection = serverGranting(MARIADB, ['GRANT USAGE ON *.* TO `svc`@`%`', 'GRANT SELECT, REPLICATION SLAVE ON `shop`.* TO `svc`@`%`']);
+    const problems = await privilegeProblems(connection, 'shop');
+    expect(problems).toEqual([expect.stringContaining('GRANT REPLICATION SLAVE ON *.*'), expect.stringContaining('GRANT REPLICATION CLIENT ON *.*')]);
+    await expect(privilegeProblems(connection, null)).resolves.toContainEqual(expect.stringContaining('GRANT SELECT ON *.*'));
   });
 });

@@ -1,5 +1,6 @@
 import type { RowDataPacket } from 'mysql2';
 import type { Connection } from 'mysql2/promise';
+import { serverFlavor } from './server-flavor';
 
 /** The server settings change capture reads, as SHOW GLOBAL VARIABLES names them (absent on a server that has no such setting). */
 const SETTINGS = [
@@ -58,9 +59,16 @@ export function settingProblems({ values }: CaptureSettings): string[] {
 const REPLICATION_READ = /\b(?:ALL PRIVILEGES|REPLICATION SLAVE|REPLICATION REPLICA)\b/i;
 const LOG_STATUS = /\b(?:ALL PRIVILEGES|REPLICATION CLIENT|BINLOG MONITOR|SUPER)\b/i;
 const SELECT = /\b(?:ALL PRIVILEGES|SELECT)\b/i;
+/**
+ * MySQL's seed holds FLUSH TABLES WITH READ LOCK for an instant (MariaDB reports its snapshot's position instead), which
+ * takes RELOAD, or MySQL 8.0's FLUSH_TABLES dynamic privilege (WL#14303, which keeps RELOAD allowing it). Without
+ * either, every seed failed at its first statement instead of at Create.
+ */
+const READ_LOCK = /\b(?:ALL PRIVILEGES|RELOAD|FLUSH_TABLES)\b/i;
 
 /** What the login lacks to read the database's tables and the binary log, each with the GRANT that gives it. */
 export async function privilegeProblems(connection: Connection, database: string | null): Promise<string[]> {
+  const flavor = await serverFlavor(connection);
   const [rows] = await connection.query<RowDataPacket[]>('SHOW GRANTS');
   const grants = rows.map((row) => String(Object.values(row)[0] ?? ''));
   const on = (pattern: RegExp, scopes: readonly string[]) =>
@@ -74,6 +82,7 @@ export async function privilegeProblems(connection: Connection, database: string
   const user = "'<user>'@'<host>'";
   if (!on(REPLICATION_READ, global)) problems.push(`the login may not read the binary log: GRANT REPLICATION SLAVE ON *.* TO ${user}`);
   if (!on(LOG_STATUS, global)) problems.push(`the login may not see where the binary log ends: GRANT REPLICATION CLIENT ON *.* TO ${user}`);
+  if (flavor === 'mysql' && !on(READ_LOCK, global)) problems.push(`the login may not hold the instant's global read lock a seed starts with: GRANT RELOAD ON *.* TO ${user}`);
   const scope = database === null ? '*.*' : `\`${database}\`.*`;
   if (!on(SELECT, databaseScopes)) problems.push(`the login may not read every table of ${database ?? 'the server'}: GRANT SELECT ON ${scope} TO ${user}`);
   return problems;

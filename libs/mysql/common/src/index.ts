@@ -5,3 +5,4 @@ export { mysqlAccess, mysqlConnectionFailure } from './mysql-access';
 export { MYSQL_ERROR_KINDS, mysqlErrorKind, mysqlFailureReason } from './mysql-errors';
 export { MYSQL_TYPE_SAMPLES, mysqlSourceTypes } from './source-types';
 export { SYSTEM_DATABASES, databaseFilter, qualifiedName, quoteName } from './identifiers';
+export { serverFlavor, type ServerFlavor } from './server-flavor';

@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { ColumnDefinition, TableDefinition, TableRef } from '@svc/contracts';
-import { databaseFilter, mysqlColumnPlan, type MysqlColumnPlan, type MysqlColumnRow } from '@svc/mysql/common';
+import { databaseFilter, mysqlColumnPlan, type MysqlColumnPlan, type MysqlColumnRow, type ServerFlavor } from '@svc/mysql/common';
 import type { RowDataPacket } from 'mysql2';
 import type { Connection } from 'mysql2/promise';
-import type { ServerFlavor } from './server-facts';
 
 /** One column of a base table of the connection's database, with its table's key position and size. */
 export interface CatalogRow extends MysqlColumnRow {

@@ -24,7 +24,7 @@ import {
   type SourceConnector,
   type TableWatermark,
 } from '@svc/engines';
-import { SESSION_TIME_ZONE, SYSTEM_DATABASES, captureSettings, qualifiedName, quoteName, mysqlConnectionOptions, reconcileRetention, settingProblems } from '@svc/mysql/common';
+import { SESSION_TIME_ZONE, SYSTEM_DATABASES, captureSettings, qualifiedName, quoteName, mysqlConnectionOptions, reconcileRetention, serverFlavor, settingProblems, type ServerFlavor } from '@svc/mysql/common';
 import type { Connection as CoreConnection, ConnectionOptions, RowDataPacket } from 'mysql2';
 import { createPool, type Pool, type PoolConnection } from 'mysql2/promise';
 import { comparePositions, positionOf, versionOf, type BinlogPosition } from './binlog/binlog-position';
@@ -35,7 +35,7 @@ import { SharedLogReader } from './binlog/shared-reader';
 import { catalogRows, describeTables, schemaStamp, type DescribedTable } from './catalog';
 import { keyChunks, keyRangeCondition, seedBoundsSql } from './key-sql';
 import { csvStream, queryRows, rowFields, selectList, planOf } from './row-reads';
-import { logEnd, serverFacts, serverFlavor, type ServerFacts, type ServerFlavor } from './server-facts';
+import { logEnd, serverFacts, type ServerFacts } from './server-facts';
 import { CaptureSettingError, TableRewrittenError, UnreadableLogError } from './source-errors';
 import { csvRecord } from './csv-record';
 

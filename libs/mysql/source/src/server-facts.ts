@@ -1,9 +1,8 @@
 import type { RowDataPacket } from 'mysql2';
 import type { Connection } from 'mysql2/promise';
+import { serverFlavor, type ServerFlavor } from '@svc/mysql/common';
 import { CaptureSettingError } from './source-errors';
 import { baseNameOf, type BinlogPosition } from './binlog/binlog-position';
-
-export type ServerFlavor = 'mariadb' | 'mysql';
 
 /** What a read must know of the server before it reads: which server it is, where its log ends, and its log's life. */
 export interface ServerFacts {
@@ -15,11 +14,6 @@ export interface ServerFacts {
   /** Which life of the server's log the positions belong to (SourceConnector's incarnation). */
   incarnation: string;
   serverId: number;
-}
-
-export async function serverFlavor(connection: Connection): Promise<ServerFlavor> {
-  const [rows] = await connection.query<RowDataPacket[]>('SELECT VERSION() AS version');
-  return /mariadb/i.test(String(rows[0]?.['version'] ?? '')) ? 'mariadb' : 'mysql';
 }
 
 /** SHOW MASTER STATUS was renamed SHOW BINARY LOG STATUS in MySQL 8.2 and removed in 8.4; MariaDB keeps the old name. */
