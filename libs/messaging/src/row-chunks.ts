@@ -338,14 +338,18 @@ export const readerConsumer: ReaderConsumerConfig = (subject, resumeAt, idleTime
 /** The node that was to answer a pull is gone: the cluster is failing over. */
 class PullUnansweredError extends Error {}
 
-/** The chunks themselves are wrong (not a retry away from right). */
-class RowChunkSequenceError extends Error {}
-
 /**
- * No chunk of the batch is left in the stream (a NATS node lost them, or they expired): waiting or delivering the batch
- * again cannot bring them back; its work must be read again.
+ * The batch's rows cannot be read as announced: no chunk of it is left in the stream (a NATS node lost them, or they
+ * expired), or the chunks are not the one publication the batch names (more of them, or out of sequence). Waiting or
+ * delivering the batch again cannot mend that; its work must be read again.
  */
 export class RowChunksGoneError extends Error {}
+
+/**
+ * The chunks themselves are wrong, not a retry away from right: a subject is written by one publication only, so no
+ * later delivery finds it otherwise (a batch retried on this until its table froze, when two attempts shared one).
+ */
+class RowChunkSequenceError extends RowChunksGoneError {}
 
 /** A rows subject of this installation: `<rows prefix>.<one token>`, no wildcards. */
 function requireRowsSubject(subject: string): void {

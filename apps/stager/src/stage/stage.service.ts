@@ -81,15 +81,15 @@ export class StageService {
       await this.stageOnce(event, context);
     } catch (error) {
       if (!(error instanceof RowChunksGoneError)) throw error;
-      // Delivering the batch again cannot bring its rows back (and, while it is retried, its work holds its table, and
-      // after a registry restart every other replication's turn): its work fails at once, and the registry reads the
-      // table's changes again. Nothing of it was committed: the rows ran out inside its transaction.
+      // Delivering the batch again cannot bring its rows back or put them right (and, while it is retried, its work holds
+      // its table, and after a registry restart every other replication's turn): its work fails at once, and the
+      // registry reads the table's changes again. Nothing of it was committed: the rows ran out inside its transaction.
       replicationLog(this.logger, await this.configs.configOf(event.batch.replicationId, event.batch.configVersion)).warn(
-        'the rows of a batch are gone from the rows stream: its work is read again',
+        'the rows of a batch cannot be read from the rows stream: its work is read again',
         { workId: event.workId, batchId: event.batch.batchId, reason: error.message },
       );
       await reportBatchFailure(this.publisher, event, 'stage', {
-        message: "the batch's rows were lost from the rows stream (a NATS restart, or their retention): its changes are read again",
+        message: "the batch's rows were lost from the rows stream or are not the ones announced (a NATS restart, their retention): its changes are read again",
         retryable: true,
         scope: 'table',
       });

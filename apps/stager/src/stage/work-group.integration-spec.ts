@@ -5,6 +5,7 @@ import { loadWorkerConfig } from '@svc/config';
 import { PipelineSubjects, type BatchDescriptor, type BatchExtracted, type ReplicationConfig, type WorkFailed } from '@svc/contracts';
 import { JsonLogger } from '@svc/logging';
 import { publishRowChunks, rowsSubjectOf } from '@svc/messaging';
+import { headers } from 'nats';
 import { listenOnNats, natsMicroserviceOptions } from '@svc/messaging-nest';
 import { EngineRegistry } from '@svc/pipeline-runtime';
 import { startPipelineServiceHarness, type PipelineServiceHarness } from '@svc/system-testing';
@@ -160,6 +161,23 @@ describe('stager: a group of change batches', () => {
     expect(failures.filter((failure) => failure.workId === workId)).toEqual([expect.objectContaining({ stage: 'stage', retryable: true, scope: 'table' })]);
     expect(failures.find((failure) => failure.workId === workId)?.message).toContain('rows were lost from the rows stream');
     expect(harness.resultsOf(workId)).toEqual([]);
+  }, 60000);
+
+  // What two attempts of one work left under one shared subject (CI's MariaDB kill test): the chunks of two
+  // publications, each announced as one. Delivering it again could never read it, and the table froze behind it.
+  it('fails a batch whose rows are not the one publication it announces at once, like one whose rows are gone', async () => {
+    const twice = await extracted(changeBatch('plants', 6, 7, 1), 'I,9,Moss\n');
+    const chunkHeaders = headers();
+    chunkHeaders.set('Svc-Chunk-Index', '0');
+    await harness.connection.jetstream().publish(twice.rowsSubject, Buffer.from('I,9,Moss\n'), { headers: chunkHeaders });
+    await harness.publisher.publish(PipelineSubjects.batchExtracted, twice, twice.workId);
+
+    await waitUntil(async () => failures.some((failure) => failure.workId === twice.workId), 20000, 'the unreadable batch\'s failure');
+    await harness.idle();
+    expect(failures.filter((failure) => failure.workId === twice.workId)).toEqual([expect.objectContaining({ stage: 'stage', retryable: true, scope: 'table' })]);
+    expect(failures.find((failure) => failure.workId === twice.workId)?.message).toContain('are not the ones announced');
+    expect(harness.resultsOf(twice.workId)).toEqual([]);
+    expect(await rowsOf('plants')).not.toContain('9:Moss');
   }, 60000);
 });
 
