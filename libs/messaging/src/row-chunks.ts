@@ -4,7 +4,7 @@ import { PipelineSubjects } from '@svc/contracts';
 import { busNames } from './bus-names';
 import { JetStreamErrorCode, errorText, isClusterUnavailable, jetStreamErrorCode } from './jetstream-errors';
 import { fixedSizeChunks } from './fixed-size-chunks';
-import { DEFAULT_OUTAGE_WAIT, isNatsOutage, isNoResponders, noStreamTakes, waitOutOutage, type OutageWait } from './nats-outage';
+import { DEFAULT_OUTAGE_WAIT, NO_OUTAGE_WAIT, isNatsOutage, isNoResponders, noStreamTakes, waitOutOutage, type OutageWait } from './nats-outage';
 import { ROWS_MAX_MESSAGE_BYTES } from './pipeline-streams';
 import { WorkAbortedError } from './work-errors';
 
@@ -60,7 +60,8 @@ interface PendingChunk {
 /**
  * Publishes the bytes as messages of at most `maxChunkBytes` (chunk boundaries anywhere, also inside a
  * row), keeping at most `maxInFlight` publishes unacknowledged: throughput without unbounded memory.
- * Purges the subject first, so a retried extraction never appends to an earlier attempt.
+ * Purges the subject first, so a retried extraction never appends to an earlier attempt, and purges what it stored
+ * when it fails (the batch is never announced).
  *
  * A chunk whose publish failed because NATS is unreachable is published again in place, in chunk order and
  * under the same message id (JetStream drops the repeat of one that was stored after all), for up to
@@ -109,6 +110,7 @@ export async function publishRowChunks(
   const unconfirmed: PendingChunk[] = [];
   let chunkCount = 0;
   let byteCount = 0;
+  let failed = true;
   try {
     for await (const data of fixedSizeChunks(chunks, maxChunkBytes)) {
       const chunkHeaders = headers();
@@ -121,9 +123,13 @@ export async function publishRowChunks(
       if (unconfirmed.length >= maxInFlight) await confirm(unconfirmed.shift() as PendingChunk);
     }
     while (unconfirmed.length > 0) await confirm(unconfirmed.shift() as PendingChunk);
+    failed = false;
   } finally {
     // Also when the input or a publish failed: every publish settles before this returns, none is left dangling.
     await Promise.all(unconfirmed.splice(0).map((chunk) => chunk.firstAttempt));
+    // What a failed publication stored goes now, not at the stream's age limit. One attempt: with NATS unreachable the
+    // chunks wait for that limit.
+    if (failed) await purgeRows(connection, subject, NO_OUTAGE_WAIT).catch(() => undefined);
   }
   return { chunkCount, byteCount };
 }
