@@ -270,6 +270,30 @@ describe('the MySQL source on MariaDB', () => {
     expect(BigInt((await source.minValidVersion({ schema: 'shop', name: 'quiet' })) ?? '0')).toBeGreaterThan(BigInt(quiet.version));
   }, 60_000);
 
+  // A probe of an idle table reads on from where the last one found nothing (ProbeMemo), not from its last change again:
+  // what it skips must never hide the table's own change, nor one found before its cycle has moved the watermark.
+  it('probes an idle table again and again beside a busy one, and still finds its change, until its cycle moves it, and an added column', async () => {
+    await server.execute('CREATE TABLE shop.idle (id INT PRIMARY KEY, v INT); CREATE TABLE shop.noise (id INT PRIMARY KEY);', 'shop');
+    const idle = await definitionOf('idle');
+    const { version } = await snapshotOf(idle);
+    const probe = async (at: string) => (await source.changedTables([{ table: idle.table, version: at }], { schemaStamps: false })).changed.map((table) => table.name);
+    for (let round = 0; round < 3; round += 1) {
+      await server.execute(`INSERT INTO shop.noise SELECT seq + ${round * 1000} FROM seq_1_to_300`, 'shop');
+      expect(await probe(version)).toEqual([]);
+    }
+    await server.execute('INSERT INTO shop.idle VALUES (1, 1)', 'shop');
+    expect(await probe(version)).toEqual(['idle']);
+    await server.execute(`INSERT INTO shop.noise SELECT seq + 5000 FROM seq_1_to_300`, 'shop');
+    expect(await probe(version)).toEqual(['idle']);
+
+    const cycled = await changesOf(idle, version);
+    expect(cycled.rows).toEqual([['I', '1', '1']]);
+    await server.execute(`INSERT INTO shop.noise SELECT seq + 6000 FROM seq_1_to_300`, 'shop');
+    expect(await probe(cycled.to)).toEqual([]);
+    await server.execute('ALTER TABLE shop.idle ADD COLUMN w INT', 'shop');
+    expect(await probe(cycled.to)).toEqual(['idle']);
+  }, 60_000);
+
   it('cuts a seed into key ranges whose chunks together read exactly the table, composite and text keys among them', async () => {
     const values = Array.from({ length: 3000 }, (_, index) => `('k${String(index % 7)}', ${index}, REPEAT('x', 200))`).join(', ');
     await server.execute(`CREATE TABLE shop.chunked (code VARCHAR(10), n INT, pad TEXT, PRIMARY KEY (code, n)); INSERT INTO shop.chunked VALUES ${values}; ANALYZE TABLE shop.chunked;`, 'shop');

@@ -31,6 +31,7 @@ import { comparePositions, positionOf, versionOf, type BinlogPosition } from './
 import { UnreadableEventError } from './binlog/binlog-events';
 import { scanChanges, targetKey, type ScanTarget, type TableRead, type TableReadResult, type TableScan } from './binlog/change-scan';
 import { keyDecodingOf } from './binlog/row-image';
+import { ProbeMemo } from './binlog/probe-memo';
 import { SharedLogReader } from './binlog/shared-reader';
 import { catalogRows, describeTables, schemaStamp, type DescribedTable } from './catalog';
 import { keyChunks, keyRangeCondition, seedBoundsSql } from './key-sql';
@@ -83,6 +84,8 @@ class MysqlSource implements SourceConnector {
   private readonly gate: ConnectionGate;
   /** Change reads of this source's tables that arrive together share one read of the binary log. */
   private readonly reader = new SharedLogReader((until, reads) => this.scanLog(until, reads));
+  /** Where the change probe already read the log for each idle table: the next probe reads only what came after. */
+  private readonly probeMemo = new ProbeMemo();
   private flavor: ServerFlavor | undefined;
   /** The database the connection string names; null: every user database of the server, each a schema. */
   private readonly database: string | null;
@@ -214,11 +217,18 @@ class MysqlSource implements SourceConnector {
       else readable.push({ watermark, from, described: table });
     }
     if (readable.length > 0) {
-      const reads: TableRead[] = readable.map((entry) => ({ target: { ...entry.described.definition.table, keyColumns: [] }, from: entry.from, limit: 1 }));
+      const keyOf = (entry: (typeof readable)[number]) => targetKey(entry.watermark.table);
+      const reads: TableRead[] = readable.map((entry) => ({
+        target: { ...entry.described.definition.table, keyColumns: [] },
+        from: this.probeMemo.startOf(keyOf(entry), entry.watermark.version, facts.incarnation, entry.from, facts.end),
+        limit: 1,
+      }));
       const found = await this.scanLog(facts.end, reads);
       readable.forEach((entry, index) => {
         const scan = found[index];
-        if (scan !== undefined && (scan.rewritten !== null || scan.columnsAdded || scan.records > 0)) changed.push(entry.watermark.table);
+        const moved = scan === undefined || scan.rewritten !== null || scan.columnsAdded || scan.records > 0;
+        if (moved) changed.push(entry.watermark.table);
+        this.probeMemo.record(keyOf(entry), entry.watermark.version, facts.incarnation, moved ? 'changed' : { end: scan.end });
       });
     }
     const schemaStamps = options.schemaStamps
