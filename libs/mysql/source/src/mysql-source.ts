@@ -33,7 +33,7 @@ import { scanChanges, targetKey, type ScanTarget, type TableRead, type TableRead
 import { keyDecodingOf } from './binlog/row-image';
 import { ProbeMemo } from './binlog/probe-memo';
 import { SharedLogReader } from './binlog/shared-reader';
-import { catalogRows, describeTables, schemaStamp, type DescribedTable } from './catalog';
+import { baseTableNames, catalogRows, describeTables, schemaStamp, type DescribedTable } from './catalog';
 import { keyChunks, keyRangeCondition, seedBoundsSql } from './key-sql';
 import { csvStream, queryRows, rowFields, selectList, planOf } from './row-reads';
 import { logEnd, serverFacts, type ServerFacts } from './server-facts';
@@ -199,27 +199,34 @@ class MysqlSource implements SourceConnector {
   }
 
   /**
-   * One read of the log from the oldest watermark for every table at once. A table whose watermark is in an older file
-   * than the log's end is called changed, so that its (maybe empty) cycle moves it to the current file before the server
-   * expires the file it is in.
+   * One read of the log for every table at once, each from its watermark or from where its last quiet probe ended
+   * (ProbeMemo). A table whose watermark is in an older file than the log's end is called changed, so that its (maybe
+   * empty) cycle moves it to the current file before the server expires the file it is in.
    */
   async changedTables(watermarks: readonly TableWatermark[], options: ChangeProbeOptions): Promise<ChangedTables> {
-    const { facts, described } = await this.withConnection(async (connection) => ({ facts: await serverFacts(connection), described: await this.describeWith(connection, null) }));
-    const byName = new Map(described.map((table) => [targetKey(table.definition.table), table]));
+    // The columns' catalog only when stamps are asked for (every SCHEMA_STAMP_INTERVAL_SECONDS); names otherwise.
+    const { facts, described, names } = await this.withConnection(async (connection) => {
+      const described = options.schemaStamps ? await this.describeWith(connection, null) : null;
+      return {
+        facts: await serverFacts(connection),
+        described,
+        names: described?.map((table) => table.definition.table) ?? (await baseTableNames(connection, this.database)),
+      };
+    });
+    const present = new Set(names.map(targetKey));
     const changed: TableRef[] = [];
     const unknown: TableRef[] = [];
-    const readable: { watermark: TableWatermark; from: BinlogPosition; described: DescribedTable }[] = [];
+    const readable: { watermark: TableWatermark; from: BinlogPosition }[] = [];
     for (const watermark of watermarks) {
-      const table = byName.get(targetKey(watermark.table));
       const from = this.positionIfReadable(watermark.version, facts);
-      if (table === undefined || from === null || incarnationMoved(watermark.incarnation, facts.incarnation)) unknown.push(watermark.table);
+      if (!present.has(targetKey(watermark.table)) || from === null || incarnationMoved(watermark.incarnation, facts.incarnation)) unknown.push(watermark.table);
       else if (from.file !== facts.end.file) changed.push(watermark.table);
-      else readable.push({ watermark, from, described: table });
+      else readable.push({ watermark, from });
     }
     if (readable.length > 0) {
       const keyOf = (entry: (typeof readable)[number]) => targetKey(entry.watermark.table);
       const reads: TableRead[] = readable.map((entry) => ({
-        target: { ...entry.described.definition.table, keyColumns: [] },
+        target: { ...entry.watermark.table, keyColumns: [] },
         from: this.probeMemo.startOf(keyOf(entry), entry.watermark.version, facts.incarnation, entry.from, facts.end),
         limit: 1,
       }));
@@ -231,12 +238,11 @@ class MysqlSource implements SourceConnector {
         this.probeMemo.record(keyOf(entry), entry.watermark.version, facts.incarnation, moved ? 'changed' : { end: scan.end });
       });
     }
-    const schemaStamps = options.schemaStamps
-      ? watermarks.flatMap((watermark) => {
-          const table = byName.get(targetKey(watermark.table));
-          return table === undefined ? [] : [{ table: watermark.table, stamp: schemaStamp(table) }];
-        })
-      : [];
+    const byName = new Map(described?.map((table) => [targetKey(table.definition.table), table]));
+    const schemaStamps = watermarks.flatMap((watermark) => {
+      const table = byName.get(targetKey(watermark.table));
+      return table === undefined ? [] : [{ table: watermark.table, stamp: schemaStamp(table) }];
+    });
     return { changed, unknown, schemaStamps };
   }
 
